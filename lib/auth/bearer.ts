@@ -1,0 +1,46 @@
+// Resolves `Authorization: Bearer <token>` to a principal, or fails with 401 auth.invalid.
+// The token's signature proves it was issued here; the stored credential (by jti, compared by
+// hash) proves it is still live; the member record proves the member is still active.
+import { ApiError } from '../http/errors.ts';
+import { loadCredentialAndMember, tokenMatches } from '../store/credentials.ts';
+import { keys } from '../store/keys.ts';
+import type { Principal } from './principal.ts';
+import { verifyServiceJwt } from './service-jwt.ts';
+
+const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i;
+
+function invalid(detail: string): ApiError {
+  return new ApiError('auth.invalid', detail, { headers: { 'WWW-Authenticate': 'Bearer' } });
+}
+
+export async function authenticate(authorization: string | undefined): Promise<Principal> {
+  if (authorization === undefined || authorization.trim() === '') {
+    throw invalid('The Authorization header is missing; send "Authorization: Bearer <token>".');
+  }
+  const token = BEARER.exec(authorization)?.[1];
+  if (!token) throw invalid('The Authorization header is not of the form "Bearer <token>".');
+  const claims = await verifyServiceJwt(token);
+  if (!claims) throw invalid('The bearer token is malformed, not issued by this service, or expired.');
+
+  const extra = claims.tu === 'access' && claims.cid ? [keys.application(claims.ws, claims.cid)] : [];
+  const { credential, member, extra: found } = await loadCredentialAndMember(claims.jti, claims.ws, claims.sub, extra);
+  if (!credential || credential.kind !== claims.tu || credential.workspaceId !== claims.ws || !tokenMatches(credential, token)) {
+    throw invalid('The bearer token is not known to this service.');
+  }
+  if (credential.revokedAt) throw invalid('The bearer token has been revoked.');
+  if (credential.expiresAt && Date.parse(credential.expiresAt) <= Date.now()) throw invalid('The bearer token has expired.');
+  if (!member || !member.active) throw invalid("The token's member is deactivated or no longer exists.");
+  // An access token dies with the application that minted it.
+  if (extra.length > 0 && found.length === 0) throw invalid("The token's application has been deleted.");
+
+  return {
+    workspaceId: credential.workspaceId,
+    memberId: member.id,
+    email: member.email,
+    role: member.role,
+    scopes: new Set(credential.scopes),
+    credential: credential.kind,
+    tokenId: credential.id,
+    ...(credential.clientId ? { clientId: credential.clientId } : {}),
+  };
+}

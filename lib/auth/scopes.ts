@@ -1,0 +1,41 @@
+// The contract's scope list, once. `entities:write` is accepted as an alias of `write:entities`.
+export const SCOPES = [
+  'entities:read',
+  'write:entities',
+  'entities:delete',
+  'notes:read',
+  'notes:write',
+  'notes:delete',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+const ALIASES: Record<string, Scope> = { 'entities:write': 'write:entities' };
+
+export const ROLES = ['admin', 'maker', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** What a member of each role may be granted; a token never carries more than its member's role allows. */
+export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
+  admin: SCOPES,
+  maker: SCOPES,
+  viewer: ['entities:read', 'notes:read'],
+};
+
+/** The canonical scope for a name (aliases resolved), or undefined when it is not a scope. */
+export function canonicalScope(name: string): Scope | undefined {
+  if ((SCOPES as readonly string[]).includes(name)) return name as Scope;
+  return ALIASES[name];
+}
+
+/** Splits an OAuth `scope` string (space-separated) into canonical scopes; unknown names are returned apart. */
+export function parseScopes(value: string): { scopes: Scope[]; unknown: string[] } {
+  const scopes = new Set<Scope>();
+  const unknown: string[] = [];
+  for (const name of value.split(' ').filter(Boolean)) {
+    const s = canonicalScope(name);
+    if (s) scopes.add(s);
+    else unknown.push(name);
+  }
+  return { scopes: [...scopes], unknown };
+}

@@ -1,0 +1,53 @@
+// Runtime configuration, read from the environment on each access so tests and the local stack
+// can set it before a handler first runs. Nothing in lib/ or functions/ knows where it runs.
+const env = (name: string): string | undefined => {
+  const v = process.env[name];
+  return v === undefined || v === '' ? undefined : v;
+};
+const int = (name: string, fallback: number): number => {
+  const v = env(name);
+  const n = v === undefined ? NaN : Number(v);
+  return Number.isInteger(n) && n >= 0 ? n : fallback;
+};
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+export const config = {
+  get tableName(): string {
+    return env('TABLE_NAME') ?? 'pm-api';
+  },
+  /** Set locally (DynamoDB Local); unset in Lambda. */
+  get dynamodbEndpoint(): string | undefined {
+    return env('DYNAMODB_ENDPOINT');
+  },
+  get region(): string {
+    return env('AWS_REGION') ?? env('AWS_DEFAULT_REGION') ?? 'us-east-1';
+  },
+  /** {app_url}: the public address of the token host. From configuration, never from a Host header. */
+  get appUrl(): string {
+    return trimSlash(env('PUBLIC_APP_URL') ?? 'http://localhost:3000');
+  },
+  /** {base_url}: the public API address, ending with /v2. */
+  get baseUrl(): string {
+    return trimSlash(env('PUBLIC_BASE_URL') ?? `${this.appUrl}/v2`);
+  },
+  /** The token endpoint URL, which is also the only accepted assertion audience. */
+  get tokenUrl(): string {
+    return `${this.appUrl}/oauth2/token`;
+  },
+  /** Budget of one request before 408 request.timeout. */
+  get requestTimeoutMs(): number {
+    return int('REQUEST_TIMEOUT_MS', 10_000);
+  },
+  /** Requests per second per token; 0 disables the limit. */
+  get rateLimitPerSecond(): number {
+    return int('RATE_LIMIT_PER_SECOND', 50);
+  },
+  /** Local service key file (private signing key and secrets); deployed, see lib/auth/service-key.ts. */
+  get serviceKeyFile(): string | undefined {
+    return env('SERVICE_KEY_FILE');
+  },
+  get logLevel(): 'debug' | 'info' | 'warn' | 'error' | 'silent' {
+    const v = env('LOG_LEVEL');
+    return v === 'debug' || v === 'warn' || v === 'error' || v === 'silent' ? v : 'info';
+  },
+};

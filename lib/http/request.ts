@@ -1,0 +1,85 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { Principal } from '../auth/principal.ts';
+import type { Logger } from '../log.ts';
+import type { Route } from '../routes.ts';
+
+/** Query parameters as API Gateway delivers them (already percent-decoded), repeated keys kept. */
+export class Query {
+  private readonly values: Map<string, string[]>;
+
+  constructor(event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>) {
+    this.values = new Map();
+    const multi = event.multiValueQueryStringParameters ?? {};
+    for (const [k, v] of Object.entries(multi)) if (v) this.values.set(k, [...v]);
+    for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) {
+      if (v !== undefined && !this.values.has(k)) this.values.set(k, [v]);
+    }
+  }
+
+  /** The last value of a parameter (API Gateway's single-value rule), or undefined. */
+  get(name: string): string | undefined {
+    return this.values.get(name)?.at(-1);
+  }
+
+  all(name: string): string[] {
+    return this.values.get(name) ?? [];
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name);
+  }
+
+  names(): string[] {
+    return [...this.values.keys()];
+  }
+
+  /** All pairs in order of first appearance, for rebuilding a URL (links.next). */
+  entries(): Array<[string, string]> {
+    return [...this.values].flatMap(([k, vs]) => vs.map((v): [string, string] => [k, v]));
+  }
+}
+
+/** Headers looked up case-insensitively; repeated headers joined as HTTP does. */
+export function headerMap(event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(event.multiValueHeaders ?? {})) if (v?.length) out.set(k.toLowerCase(), v.join(', '));
+  for (const [k, v] of Object.entries(event.headers ?? {})) {
+    if (v !== undefined && !out.has(k.toLowerCase())) out.set(k.toLowerCase(), v);
+  }
+  return out;
+}
+
+/** What a handler core receives: everything the pipeline established about the request. */
+export interface ApiRequest {
+  event: APIGatewayProxyEvent;
+  context: Context;
+  route: Route;
+  requestId: string;
+  /** Path parameters, percent-decoded. */
+  params: Record<string, string>;
+  query: Query;
+  headers: Map<string, string>;
+  /** Set by the auth middleware on every route whose auth is not 'none'. */
+  principal: Principal | undefined;
+  /** The parsed JSON body on routes with `body: 'json'`. */
+  body: unknown;
+  /** The decoded body text on routes with `body: 'form'` (their handler parses it). */
+  rawBody: string | undefined;
+  log: Logger;
+  /** Headers every response of this request carries (rate-limit counters, ...). */
+  responseHeaders: Record<string, string>;
+}
+
+export interface ApiResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type ApiResponse = APIGatewayProxyResult;
+
+/** The principal of an authenticated route (the pipeline guarantees it there). */
+export function principalOf(req: ApiRequest): Principal {
+  if (!req.principal) throw new Error(`Route ${req.route.operationId} has no principal`);
+  return req.principal;
+}

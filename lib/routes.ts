@@ -1,0 +1,115 @@
+// THE route table. The local gateway dispatches from it, the CDK stack creates one function per
+// row (with grants derived from `table` and `signs`), and the OpenAPI document is generated from it.
+import type { Scope } from './auth/scopes.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Who may call a route: a scope, an admin member's API token, or anyone (the token endpoint). */
+export type RouteAuth = Scope | 'admin' | 'none';
+
+export interface Route {
+  operationId: string;
+  method: HttpMethod;
+  /** Path from the host root in API Gateway template syntax; `/v2/...` lives under {base_url}, `/oauth2/...` under {app_url}. */
+  path: string;
+  /** Handler module, relative to the project root; it exports `handler`. */
+  handler: string;
+  auth: RouteAuth;
+  /** Request body the route takes: JSON (parsed by the pipeline) or a form (parsed by the handler). */
+  body?: 'json' | 'form';
+  /** Table access the function needs: least privilege in the stack. */
+  table: 'read' | 'write';
+  /** Mints tokens, so it may use the service signing key. */
+  signs?: boolean;
+  summary: string;
+}
+
+const r = (route: Route): Route => route;
+
+export const ROUTES = [
+  // Entities
+  r({ operationId: 'getCustomerScore', method: 'GET', path: '/v2/entities/{id}/score', handler: 'functions/entities/get-score.ts', auth: 'entities:read', table: 'read', summary: 'Customer score of a product hierarchy entity (beta)' }),
+  r({ operationId: 'createEntity', method: 'POST', path: '/v2/entities', handler: 'functions/entities/create.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Create an entity' }),
+  r({ operationId: 'listEntities', method: 'GET', path: '/v2/entities', handler: 'functions/entities/list.ts', auth: 'entities:read', table: 'read', summary: 'List entities' }),
+  r({ operationId: 'searchEntities', method: 'POST', path: '/v2/entities/search', handler: 'functions/entities/search.ts', auth: 'entities:read', body: 'json', table: 'read', summary: 'Search entities' }),
+  r({ operationId: 'listEntityConfigurations', method: 'GET', path: '/v2/entities/configurations', handler: 'functions/entities/list-configurations.ts', auth: 'entities:read', table: 'read', summary: 'List entity configurations' }),
+  r({ operationId: 'getEntityConfiguration', method: 'GET', path: '/v2/entities/configurations/{type}', handler: 'functions/entities/get-configuration.ts', auth: 'entities:read', table: 'read', summary: 'Retrieve the configuration of an entity type' }),
+  r({ operationId: 'getEntity', method: 'GET', path: '/v2/entities/{id}', handler: 'functions/entities/get.ts', auth: 'entities:read', table: 'read', summary: 'Retrieve an entity' }),
+  r({ operationId: 'updateEntity', method: 'PATCH', path: '/v2/entities/{id}', handler: 'functions/entities/update.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Update an entity' }),
+  r({ operationId: 'deleteEntity', method: 'DELETE', path: '/v2/entities/{id}', handler: 'functions/entities/delete.ts', auth: 'entities:delete', table: 'write', summary: 'Delete an entity and its subtree' }),
+  r({ operationId: 'listEntityRelationships', method: 'GET', path: '/v2/entities/{id}/relationships', handler: 'functions/entities/list-relationships.ts', auth: 'entities:read', table: 'read', summary: 'List relationships of an entity' }),
+  r({ operationId: 'setEntityParent', method: 'PUT', path: '/v2/entities/{id}/relationships/parent', handler: 'functions/entities/set-parent.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Set the parent of an entity (moves its subtree)' }),
+
+  // Notes and customer importance
+  r({ operationId: 'createNote', method: 'POST', path: '/v2/notes', handler: 'functions/notes/create.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Create a note' }),
+  r({ operationId: 'listNotes', method: 'GET', path: '/v2/notes', handler: 'functions/notes/list.ts', auth: 'notes:read', table: 'read', summary: 'List notes' }),
+  r({ operationId: 'listNoteConfigurations', method: 'GET', path: '/v2/notes/configurations', handler: 'functions/notes/list-configurations.ts', auth: 'notes:read', table: 'read', summary: 'List note configurations' }),
+  r({ operationId: 'getNoteConfiguration', method: 'GET', path: '/v2/notes/configurations/{type}', handler: 'functions/notes/get-configuration.ts', auth: 'notes:read', table: 'read', summary: 'Retrieve the configuration of a note type' }),
+  r({ operationId: 'getNote', method: 'GET', path: '/v2/notes/{id}', handler: 'functions/notes/get.ts', auth: 'notes:read', table: 'read', summary: 'Retrieve a note' }),
+  r({ operationId: 'updateNote', method: 'PATCH', path: '/v2/notes/{id}', handler: 'functions/notes/update.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Update a note' }),
+  r({ operationId: 'deleteNote', method: 'DELETE', path: '/v2/notes/{id}', handler: 'functions/notes/delete.ts', auth: 'notes:delete', table: 'write', summary: 'Delete a note' }),
+  r({ operationId: 'listNoteRelationships', method: 'GET', path: '/v2/notes/{id}/relationships', handler: 'functions/notes/list-relationships.ts', auth: 'notes:read', table: 'read', summary: 'List relationships of a note' }),
+  r({ operationId: 'createNoteRelationship', method: 'POST', path: '/v2/notes/{id}/relationships', handler: 'functions/notes/create-relationship.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Link a note to an entity or set its customer' }),
+  r({ operationId: 'setNoteLink', method: 'PUT', path: '/v2/notes/{id}/relationships/link/{entityId}', handler: 'functions/notes/set-link.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Create or re-rate a link from a note to an entity' }),
+  r({ operationId: 'setNoteCustomer', method: 'PUT', path: '/v2/notes/{id}/relationships/customer', handler: 'functions/notes/set-customer.ts', auth: 'notes:write', body: 'json', table: 'write', summary: "Set a note's customer" }),
+  r({ operationId: 'deleteNoteRelationship', method: 'DELETE', path: '/v2/notes/{id}/relationships/{relationshipType}/{targetId}', handler: 'functions/notes/delete-relationship.ts', auth: 'notes:write', table: 'write', summary: "Remove a note's link or customer" }),
+
+  // Server-to-server OAuth ({app_url})
+  r({ operationId: 'issueToken', method: 'POST', path: '/oauth2/token', handler: 'functions/oauth/token.ts', auth: 'none', body: 'form', table: 'write', signs: true, summary: 'JWT bearer grant (RFC 7523): trade a signed assertion for a 300-second access token' }),
+  r({ operationId: 'createApplication', method: 'POST', path: '/oauth2/applications', handler: 'functions/oauth/create-application.ts', auth: 'admin', body: 'json', table: 'write', summary: 'Register a server-to-server application' }),
+  r({ operationId: 'listApplications', method: 'GET', path: '/oauth2/applications', handler: 'functions/oauth/list-applications.ts', auth: 'admin', table: 'read', summary: 'List applications' }),
+  r({ operationId: 'getApplication', method: 'GET', path: '/oauth2/applications/{clientId}', handler: 'functions/oauth/get-application.ts', auth: 'admin', table: 'read', summary: 'Retrieve an application' }),
+  r({ operationId: 'deleteApplication', method: 'DELETE', path: '/oauth2/applications/{clientId}', handler: 'functions/oauth/delete-application.ts', auth: 'admin', table: 'write', summary: 'Delete an application and revoke its tokens' }),
+  r({ operationId: 'addApplicationKey', method: 'POST', path: '/oauth2/applications/{clientId}/keys', handler: 'functions/oauth/add-key.ts', auth: 'admin', body: 'json', table: 'write', summary: 'Upload an RSA public key' }),
+  r({ operationId: 'deleteApplicationKey', method: 'DELETE', path: '/oauth2/applications/{clientId}/keys/{keyId}', handler: 'functions/oauth/delete-key.ts', auth: 'admin', table: 'write', summary: 'Remove a public key' }),
+] as const satisfies readonly Route[];
+
+export type OperationId = (typeof ROUTES)[number]['operationId'];
+
+const byId = new Map<string, Route>(ROUTES.map((route) => [route.operationId, route]));
+
+export function routeById(operationId: OperationId): Route {
+  const route = byId.get(operationId);
+  if (!route) throw new Error(`No route ${operationId} in lib/routes.ts`);
+  return route;
+}
+
+export interface RouteMatch {
+  route: Route;
+  params: Record<string, string>;
+}
+
+type Segment = { literal: string } | { param: string };
+const compiled = ROUTES.map((route) => ({
+  route: route as Route,
+  segments: route.path.split('/').slice(1).map((s): Segment => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s })),
+}));
+
+/**
+ * Matches a raw (still percent-encoded) path against the table, literal segments winning over
+ * parameters as in API Gateway. Like a REST API proxy event, parameter values stay percent-encoded:
+ * the pipeline decodes them, so handlers see the same values deployed and locally.
+ */
+export function matchRoute(method: string, rawPath: string): RouteMatch | undefined {
+  const parts = rawPath.split('/').slice(1);
+  let best: { match: RouteMatch; literals: number } | undefined;
+  for (const { route, segments } of compiled) {
+    if (route.method !== method || segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    let literals = 0;
+    let ok = true;
+    for (let i = 0; i < segments.length && ok; i++) {
+      const seg = segments[i]!;
+      const part = parts[i]!;
+      if ('literal' in seg) {
+        ok = seg.literal === part;
+        literals++;
+      } else {
+        ok = part.length > 0;
+        if (ok) params[seg.param] = part;
+      }
+    }
+    if (ok && (!best || literals > best.literals)) best = { match: { route, params }, literals };
+  }
+  return best?.match;
+}

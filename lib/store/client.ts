@@ -1,0 +1,26 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.ts';
+
+let cached: { key: string; doc: DynamoDBDocumentClient } | undefined;
+
+/** The document client for the configured table; one per endpoint, reused across invocations. */
+export function db(): DynamoDBDocumentClient {
+  const endpoint = config.dynamodbEndpoint;
+  const key = `${endpoint ?? ''}|${config.region}`;
+  if (cached?.key === key) return cached.doc;
+  const client = new DynamoDBClient({
+    region: config.region,
+    ...(endpoint
+      ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+    maxAttempts: 3,
+  });
+  const doc = DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+  cached = { key, doc };
+  return doc;
+}
+
+export const tableName = () => config.tableName;

@@ -1,0 +1,91 @@
+// Issued credentials (API tokens and access tokens). Only a SHA-256 of the token is stored:
+// a copy of the table cannot be replayed as a credential.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { Scope } from '../auth/scopes.ts';
+import { db, tableName } from './client.ts';
+import { keys } from './keys.ts';
+import type { Member } from './members.ts';
+
+export interface Credential {
+  id: string;
+  kind: 'api' | 'access';
+  workspaceId: string;
+  memberId: string;
+  scopes: Scope[];
+  hash: string;
+  createdAt: string;
+  expiresAt?: string;
+  revokedAt?: string;
+  clientId?: string;
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+export function tokenMatches(credential: Credential, token: string): boolean {
+  const a = Buffer.from(credential.hash);
+  const b = Buffer.from(hashToken(token));
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export async function putCredential(credential: Credential): Promise<void> {
+  const ttl = credential.expiresAt ? Math.ceil(Date.parse(credential.expiresAt) / 1000) + 86_400 : undefined;
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.credential(credential.id), type: 'credential', ...credential, ttl },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+/** Marks a credential revoked; false when no such credential exists in that workspace. */
+export async function revokeCredential(workspaceId: string, tokenId: string): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.credential(tokenId),
+        UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
+        ConditionExpression: 'attribute_exists(pk) AND workspaceId = :ws',
+        ExpressionAttributeValues: { ':now': new Date().toISOString(), ':ws': workspaceId },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/**
+ * The credential and its member in one round trip (strongly consistent, so a revocation or a
+ * deactivation takes effect on the next request). `extra` keys are fetched alongside.
+ */
+export async function loadCredentialAndMember(
+  tokenId: string,
+  workspaceId: string,
+  memberId: string,
+  extra: Array<{ pk: string; sk: string }> = [],
+): Promise<{ credential?: Credential; member?: Member; extra: Array<Record<string, any>> }> {
+  const wanted = [keys.credential(tokenId), keys.member(workspaceId, memberId), ...extra];
+  const items: Array<Record<string, any>> = [];
+  let pending: Array<Record<string, any>> = wanted;
+  // Unprocessed keys (throttling) are retried briefly; a key never read must not read as "absent".
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt === 4) throw new Error('BatchGetItem left keys unprocessed after 4 attempts');
+    if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+    const { Responses, UnprocessedKeys } = await db().send(
+      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
+    );
+    items.push(...(Responses?.[tableName()] ?? []));
+    pending = UnprocessedKeys?.[tableName()]?.Keys ?? [];
+  }
+  const find = (k: { pk: string; sk: string }) => items.find((i) => i.pk === k.pk && i.sk === k.sk);
+  return {
+    credential: find(wanted[0]!) as Credential | undefined,
+    member: find(wanted[1]!) as Member | undefined,
+    extra: extra.map(find).filter((i): i is Record<string, any> => i !== undefined),
+  };
+}

@@ -1,0 +1,42 @@
+// Key design of the single table. Every tenant item lives under its workspace's partition or
+// carries the workspace in its key; the only global keys are credential look-ups, and those items
+// name their workspace.
+export const keys = {
+  workspace: (ws: string) => ({ pk: `WS#${ws}`, sk: 'WORKSPACE' }),
+  member: (ws: string, memberId: string) => ({ pk: `WS#${ws}`, sk: `MEMBER#${memberId}` }),
+  /** Uniqueness guard and look-up of a member by e-mail (lower-cased) within a workspace. */
+  memberEmail: (ws: string, email: string) => ({ pk: `WS#${ws}`, sk: `EMAIL#${email}` }),
+  /** An issued credential (API token or access token), by token id (the JWT's jti). */
+  credential: (tokenId: string) => ({ pk: `TOKEN#${tokenId}`, sk: 'TOKEN' }),
+  /**
+   * A hierarchy or customer entity. Item: { kind: 'entity', id, type, parentId?, fields: {...API-shaped
+   * values, custom fields by uuid}, createdAt, updatedAt, ...score aggregates (lib/store/entities.ts) }.
+   * GSI1 lists a type oldest first: gsi1pk = entitiesOfType(ws, type), gsi1sk = `${createdAt}#${id}`.
+   * GSI2 lists children oldest first: gsi2pk = childrenOf(ws, parentId), gsi2sk = `${createdAt}#${id}`.
+   */
+  entity: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `ENT#${id}` }),
+  entitiesOfType: (ws: string, type: string) => `WS#${ws}#ENTTYPE#${type}`,
+  childrenOf: (ws: string, parentId: string) => `WS#${ws}#CHILDREN#${parentId}`,
+  /**
+   * A note. Item: { kind: 'note', id, type: 'textNote', fields: {...}, customer?: {type, id}, createdAt, updatedAt }.
+   * GSI1 lists notes oldest first: gsi1pk = notesOf(ws), gsi1sk = `${createdAt}#${id}`.
+   */
+  note: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `NOTE#${id}` }),
+  notesOf: (ws: string) => `WS#${ws}#NOTES`,
+  /**
+   * A link from a note to a hierarchy entity. Item: { kind: 'link', noteId, entityId, importance, setAt, ... }.
+   * A note's links: Query pk, begins_with(sk, `LINK#${noteId}#`). GSI2 lists an entity's links:
+   * gsi2pk = linksTo(ws, entityId), gsi2sk = noteId.
+   */
+  link: (ws: string, noteId: string, entityId: string) => ({ pk: `WS#${ws}`, sk: `LINK#${noteId}#${entityId}` }),
+  linksTo: (ws: string, entityId: string) => `WS#${ws}#LINKSTO#${entityId}`,
+  /** A custom field definition: { kind: 'customField', id, entityType, name, fieldKind, ... } (issue 4). */
+  customField: (ws: string, fieldId: string) => ({ pk: `WS#${ws}`, sk: `FIELD#${fieldId}` }),
+  /** A server-to-server OAuth application (see lib/store/applications.ts). */
+  application: (ws: string, clientId: string) => ({ pk: `WS#${ws}`, sk: `APP#${clientId}` }),
+  /** Fixed-window request counter of one token for one second. */
+  rateWindow: (tokenId: string, epochSecond: number) => ({ pk: `RL#${tokenId}#${epochSecond}`, sk: 'RL' }),
+};
+
+/** Prefix of rate-limit partitions: read-only functions may write only these (IAM LeadingKeys). */
+export const RATE_LIMIT_KEY_PREFIX = 'RL#';

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { Role } from '../auth/scopes.ts';
+import { db, tableName } from './client.ts';
+import { keys } from './keys.ts';
+
+export interface Member {
+  id: string;
+  workspaceId: string;
+  email: string;
+  name: string;
+  role: Role;
+  active: boolean;
+  createdAt: string;
+}
+
+/** E-mail addresses are compared lower-cased; the contract bounds them to 254 characters. */
+export const MAX_EMAIL_LENGTH = 254;
+const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]+$/;
+
+export function normalizeEmail(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_EMAIL_LENGTH) return undefined;
+  const email = value.trim().toLowerCase();
+  return EMAIL.test(email) ? email : undefined;
+}
+
+export class MemberStoreError extends Error {
+  constructor(
+    readonly reason: 'workspaceNotFound' | 'emailTaken' | 'memberNotFound',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MemberStoreError';
+  }
+}
+
+const toMember = (item: Record<string, any>): Member => ({
+  id: item.id,
+  workspaceId: item.workspaceId,
+  email: item.email,
+  name: item.name,
+  role: item.role,
+  active: item.active,
+  createdAt: item.createdAt,
+});
+
+export async function addMember(
+  workspaceId: string,
+  input: { email: string; name?: string; role: Role; active: boolean },
+): Promise<Member> {
+  const email = normalizeEmail(input.email);
+  if (!email) throw new TypeError(`Not an e-mail address: ${input.email}`);
+  const member: Member = {
+    id: randomUUID(),
+    workspaceId,
+    email,
+    name: input.name ?? email,
+    role: input.role,
+    active: input.active,
+    createdAt: new Date().toISOString(),
+  };
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { ConditionCheck: { TableName: tableName(), Key: keys.workspace(workspaceId), ConditionExpression: 'attribute_exists(pk)' } },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.memberEmail(workspaceId, email), kind: 'memberEmail', memberId: member.id },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          { Put: { TableName: tableName(), Item: { ...keys.member(workspaceId, member.id), kind: 'member', ...member } } },
+        ],
+      }),
+    );
+  } catch (err) {
+    if (err instanceof TransactionCanceledException) {
+      const [ws, guard] = err.CancellationReasons ?? [];
+      if (ws?.Code === 'ConditionalCheckFailed') throw new MemberStoreError('workspaceNotFound', `No workspace ${workspaceId}`);
+      if (guard?.Code === 'ConditionalCheckFailed') throw new MemberStoreError('emailTaken', `${email} is already a member of this workspace`);
+    }
+    throw err;
+  }
+  return member;
+}
+
+export async function getMember(workspaceId: string, memberId: string): Promise<Member | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.member(workspaceId, memberId), ConsistentRead: true }));
+  return Item ? toMember(Item) : undefined;
+}
+
+export async function getMemberByEmail(workspaceId: string, emailInput: string): Promise<Member | undefined> {
+  const email = normalizeEmail(emailInput);
+  if (!email) return undefined;
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.memberEmail(workspaceId, email), ConsistentRead: true }),
+  );
+  return Item ? getMember(workspaceId, Item.memberId) : undefined;
+}
+
+export async function setMemberActive(workspaceId: string, emailInput: string, active: boolean): Promise<Member> {
+  const member = await getMemberByEmail(workspaceId, emailInput);
+  if (!member) throw new MemberStoreError('memberNotFound', `No member ${emailInput} in workspace ${workspaceId}`);
+  try {
+    const { Attributes } = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.member(workspaceId, member.id),
+        UpdateExpression: 'SET active = :a',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':a': active },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toMember(Attributes!);
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) throw new MemberStoreError('memberNotFound', `No member ${emailInput}`);
+    throw err;
+  }
+}

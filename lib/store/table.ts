@@ -1,0 +1,37 @@
+// The single table's shape, once: the local launcher creates it from this and the CDK stack
+// declares it from this. Keys are generic strings; lib/store/keys.ts says what goes in them.
+export const TABLE = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  /** Epoch seconds; DynamoDB deletes the item some time after (readers must still check expiry). */
+  ttlAttribute: 'ttl',
+  globalIndexes: [
+    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  ],
+} as const;
+
+export type GlobalIndexName = (typeof TABLE.globalIndexes)[number]['name'];
+
+/** A CreateTable input for DynamoDB Local (on-demand, same keys and indexes as the stack). */
+export function createTableInput(tableName: string) {
+  const attrs = new Set<string>([TABLE.partitionKey, TABLE.sortKey]);
+  for (const g of TABLE.globalIndexes) attrs.add(g.partitionKey).add(g.sortKey);
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: [...attrs].map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
+    KeySchema: [
+      { AttributeName: TABLE.partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: TABLE.sortKey, KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: TABLE.globalIndexes.map((g) => ({
+      IndexName: g.name,
+      KeySchema: [
+        { AttributeName: g.partitionKey, KeyType: 'HASH' as const },
+        { AttributeName: g.sortKey, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    })),
+  };
+}

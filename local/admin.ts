@@ -1,0 +1,78 @@
+// Admin CLI: `npm run --silent admin -- <command> [--option value ...]`. One JSON object on stdout;
+// on failure a readable message on stderr and a non-zero exit. Targets the local table (facts from
+// .local/dev.json) unless --table names a deployed one (region and credentials from the AWS env).
+import { readFileSync } from 'node:fs';
+import { UsageError, type AdminCommand, type Options } from './admin/command.ts';
+import { identityCommands } from './admin/identity.ts';
+import { DEV_FILE, LOCAL_TABLE, SERVICE_KEY_FILE, type DevFacts } from './paths.ts';
+
+const COMMANDS: AdminCommand[] = [...identityCommands];
+
+export function parseArgs(argv: string[]): { words: string[]; options: Options } {
+  const words: string[] = [];
+  const options: Options = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      if (eq !== -1) options[a.slice(2, eq)] = a.slice(eq + 1);
+      else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) options[a.slice(2)] = argv[++i]!;
+      else options[a.slice(2)] = true;
+    } else words.push(a);
+  }
+  return { words, options };
+}
+
+function configureTarget(options: Options) {
+  if (typeof options.table === 'string') {
+    process.env.TABLE_NAME = options.table;
+    delete process.env.DYNAMODB_ENDPOINT;
+    return;
+  }
+  let facts: Partial<DevFacts> = {};
+  try {
+    facts = JSON.parse(readFileSync(DEV_FILE, 'utf8')) as DevFacts;
+  } catch {
+    // not started yet: fall back to the defaults npm start uses
+  }
+  process.env.DYNAMODB_ENDPOINT ||= facts.dynamodbEndpoint ?? 'http://127.0.0.1:8000';
+  process.env.TABLE_NAME ||= facts.tableName ?? LOCAL_TABLE;
+  process.env.SERVICE_KEY_FILE ||= facts.serviceKeyFile ?? SERVICE_KEY_FILE;
+  process.env.PUBLIC_APP_URL ||= facts.appUrl ?? 'http://localhost:3000';
+}
+
+function usage(): string {
+  return ['Usage: npm run --silent admin -- <command> [--table T]', ...COMMANDS.map((c) => `  ${c.usage}`)].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { words, options } = parseArgs(argv);
+  const command = COMMANDS.filter((c) => c.name === words.slice(0, c.name.split(' ').length).join(' '))
+    .sort((a, b) => b.name.length - a.name.length)[0];
+  if (!command) {
+    console.error(words.length ? `Unknown command: ${words.join(' ')}\n${usage()}` : usage());
+    return 2;
+  }
+  configureTarget(options);
+  try {
+    const result = await command.run(options);
+    process.stdout.write(JSON.stringify(result ?? {}) + '\n');
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`${command.name}: ${err.message}`);
+      return 2;
+    }
+    const e = err as Error & { code?: string; name?: string };
+    if (e.name === 'ResourceNotFoundException') {
+      console.error(`${command.name}: table ${process.env.TABLE_NAME} not found${process.env.DYNAMODB_ENDPOINT ? ` at ${process.env.DYNAMODB_ENDPOINT}` : ''}.`);
+    } else if (e.code === 'ECONNREFUSED' || /ECONNREFUSED/.test(String(e.message)) || e.name === 'TimeoutError') {
+      console.error(`${command.name}: DynamoDB is not reachable at ${process.env.DYNAMODB_ENDPOINT}; start the local stack with \`npm start\` (or pass --table for a deployed one).`);
+    } else {
+      console.error(`${command.name} failed: ${e.message}`);
+    }
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => process.exit(code));

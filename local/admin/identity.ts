@@ -1,0 +1,97 @@
+// Workspaces, members and API tokens.
+import { issueApiToken, TokenIssueError } from '#lib/auth/api-tokens.ts';
+import { parseScopes, ROLES, type Role, type Scope } from '#lib/auth/scopes.ts';
+import { revokeCredential } from '#lib/store/credentials.ts';
+import { addMember, getMemberByEmail, MemberStoreError, normalizeEmail, setMemberActive } from '#lib/store/members.ts';
+import { createWorkspace, getWorkspace } from '#lib/store/workspaces.ts';
+import { optional, required, UsageError, type AdminCommand } from './command.ts';
+
+async function existingWorkspace(id: string) {
+  const ws = await getWorkspace(id);
+  if (!ws) throw new UsageError(`No workspace ${id}`);
+  return ws;
+}
+
+const wrapStoreErrors = async <T>(fn: () => Promise<T>): Promise<T> => {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof MemberStoreError || err instanceof TokenIssueError) throw new UsageError(err.message);
+    throw err;
+  }
+};
+
+export const identityCommands: AdminCommand[] = [
+  {
+    name: 'workspace create',
+    usage: 'workspace create --name N',
+    run: async (o) => {
+      const name = required(o, 'name');
+      if (name.length > 255) throw new UsageError('--name is longer than 255 characters');
+      const ws = await createWorkspace(name);
+      return { id: ws.id, name: ws.name };
+    },
+  },
+  {
+    name: 'member add',
+    usage: 'member add --workspace W --email E [--name N] [--role admin|maker|viewer] [--inactive]',
+    run: async (o) => {
+      const workspace = required(o, 'workspace');
+      const email = normalizeEmail(required(o, 'email'));
+      if (!email) throw new UsageError(`--email is not an e-mail address`);
+      const role = (optional(o, 'role') ?? 'maker') as Role;
+      if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+      const name = optional(o, 'name');
+      const member = await wrapStoreErrors(() =>
+        addMember(workspace, { email, role, active: o.inactive !== true, ...(name ? { name } : {}) }),
+      );
+      return { id: member.id, email: member.email, role: member.role, active: member.active };
+    },
+  },
+  {
+    name: 'member deactivate',
+    usage: 'member deactivate --workspace W --email E',
+    run: async (o) => {
+      const member = await wrapStoreErrors(() => setMemberActive(required(o, 'workspace'), required(o, 'email'), false));
+      return { id: member.id, email: member.email, active: member.active };
+    },
+  },
+  {
+    name: 'token issue',
+    usage: 'token issue --workspace W --email E [--scopes "s1 s2"] [--expires-in-days N]',
+    run: async (o) => {
+      const workspace = required(o, 'workspace');
+      await existingWorkspace(workspace);
+      const email = required(o, 'email');
+      const member = await getMemberByEmail(workspace, email);
+      if (!member) throw new UsageError(`No member ${email} in workspace ${workspace}`);
+      const scopesArg = optional(o, 'scopes');
+      let scopes: Scope[] | undefined;
+      if (scopesArg !== undefined) {
+        const parsed = parseScopes(scopesArg);
+        if (parsed.unknown.length) throw new UsageError(`Unknown scope(s): ${parsed.unknown.join(', ')}`);
+        if (parsed.scopes.length === 0) throw new UsageError('--scopes names no scope');
+        scopes = parsed.scopes;
+      }
+      const days = optional(o, 'expires-in-days');
+      let expiresAt: Date | undefined;
+      if (days !== undefined) {
+        const n = Number(days);
+        if (!Number.isFinite(n) || n <= 0 || n > 3650) throw new UsageError('--expires-in-days must be a number of days between 0 and 3650');
+        expiresAt = new Date(Date.now() + n * 86_400_000);
+      }
+      const issued = await wrapStoreErrors(() => issueApiToken(member, { ...(scopes ? { scopes } : {}), ...(expiresAt ? { expiresAt } : {}) }));
+      return { id: issued.id, token: issued.token, scopes: issued.scopes, ...(issued.expiresAt ? { expiresAt: issued.expiresAt } : {}) };
+    },
+  },
+  {
+    name: 'token revoke',
+    usage: 'token revoke --workspace W --id TOKEN_ID',
+    run: async (o) => {
+      const workspace = required(o, 'workspace');
+      const id = required(o, 'id');
+      if (!(await revokeCredential(workspace, id))) throw new UsageError(`No token ${id} in workspace ${workspace}`);
+      return { id, revoked: true };
+    },
+  },
+];

@@ -1,0 +1,21 @@
+import { join } from 'node:path';
+
+export const PROJECT_ROOT = join(import.meta.dirname, '..');
+export const LOCAL_DIR = join(PROJECT_ROOT, '.local');
+export const DEV_FILE = join(LOCAL_DIR, 'dev.json');
+export const SERVICE_KEY_FILE = join(LOCAL_DIR, 'service-key.json');
+export const DB_DIR = join(LOCAL_DIR, 'dynamodb');
+export const LOCAL_TABLE = 'pm-api';
+
+/** What `npm start` writes to .local/dev.json (the contract's fields first). */
+export interface DevFacts {
+  baseUrl: string;
+  appUrl: string;
+  workspaceId: string;
+  adminEmail: string;
+  adminToken: string;
+  adminTokenId: string;
+  dynamodbEndpoint: string;
+  tableName: string;
+  serviceKeyFile: string;
+}

@@ -1,0 +1,84 @@
+// `npm start`: DynamoDB Local (data kept under .local/), the table, the demo workspace, and the
+// local gateway on http://localhost:3000. Ctrl-C stops everything it started.
+import { mkdir } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { ensureServiceKeyFile } from '#lib/auth/service-key.ts';
+import { config } from '#lib/config.ts';
+import { ensureTable, findJava, portInUse, startDynamoDbLocal } from './dynamodb-local.ts';
+import { createGateway } from './gateway.ts';
+import { DB_DIR, DEV_FILE, LOCAL_DIR, LOCAL_TABLE, SERVICE_KEY_FILE } from './paths.ts';
+import { ensureDemo } from './seed.ts';
+
+async function main() {
+  const java = findJava();
+  if ('problem' in java) {
+    console.error(java.problem);
+    process.exit(1);
+  }
+  const port = Number(process.env.PORT ?? 3000);
+  if (await portInUse(port)) {
+    console.error(`Port ${port} is already in use (is another \`npm start\` running?). Stop it, or choose another port with PORT=...`);
+    process.exit(1);
+  }
+  await mkdir(DB_DIR, { recursive: true });
+  await ensureServiceKeyFile(SERVICE_KEY_FILE);
+
+  const wanted = Number(process.env.DYNAMODB_PORT ?? 8000);
+  const ddbPort = (await portInUse(wanted)) ? 0 : wanted;
+  const ddb = await startDynamoDbLocal({ port: ddbPort, dbPath: DB_DIR, java: java.java });
+  let server: Server | undefined;
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    server?.close();
+    await ddb.stop();
+    process.exit(code);
+  };
+  ddb.process.once('exit', () => {
+    if (!stopping) {
+      console.error('DynamoDB Local stopped unexpectedly; shutting down.');
+      void stop(1);
+    }
+  });
+
+  const appUrl = `http://localhost:${port}`;
+  Object.assign(process.env, {
+    DYNAMODB_ENDPOINT: ddb.endpoint,
+    TABLE_NAME: process.env.TABLE_NAME || LOCAL_TABLE,
+    SERVICE_KEY_FILE,
+    PUBLIC_APP_URL: appUrl,
+    PUBLIC_BASE_URL: `${appUrl}/v2`,
+  });
+  await ensureTable(ddb.endpoint, config.tableName);
+  const { facts, created } = await ensureDemo(DEV_FILE, {
+    baseUrl: config.baseUrl,
+    appUrl: config.appUrl,
+    dynamodbEndpoint: ddb.endpoint,
+    tableName: config.tableName,
+    serviceKeyFile: SERVICE_KEY_FILE,
+  });
+
+  server = createGateway();
+  await new Promise<void>((resolve) => server!.listen(port, resolve));
+  process.once('SIGINT', () => void stop(0));
+  process.once('SIGTERM', () => void stop(0));
+
+  console.log(
+    [
+      `API        ${facts.baseUrl}   (token endpoint ${facts.appUrl}/oauth2/token)`,
+      `DynamoDB   ${ddb.endpoint}   table ${facts.tableName}, data in ${LOCAL_DIR}`,
+      `Workspace  ${facts.workspaceId}${created ? ' (new demo workspace)' : ''}`,
+      `Admin      ${facts.adminEmail}`,
+      `Token      ${facts.adminToken}`,
+      `These facts are in ${DEV_FILE}. Try:`,
+      `  curl -s -H "Authorization: Bearer $(node -p "require('./.local/dev.json').adminToken")" ${facts.baseUrl}/entities`,
+      'Ctrl-C stops everything.',
+    ].join('\n'),
+  );
+}
+
+main().catch((err) => {
+  console.error(`npm start failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

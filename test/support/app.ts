@@ -1,0 +1,130 @@
+// End-to-end test helpers: the real local gateway in-process on a free port, real DynamoDB Local,
+// and workspaces with members and tokens made through the same code the admin CLI uses.
+import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import { ERROR_TABLE, type ErrorCode, type ErrorSource } from '#lib/http/errors.ts';
+import { issueApiToken } from '#lib/auth/api-tokens.ts';
+import type { Scope, Role } from '#lib/auth/scopes.ts';
+import { addMember, type Member } from '#lib/store/members.ts';
+import { createWorkspace } from '#lib/store/workspaces.ts';
+import { createGateway } from '../../local/gateway.ts';
+
+export interface TestApp {
+  /** {app_url}, e.g. http://127.0.0.1:51234 */
+  url: string;
+  /** {base_url} */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Starts the local gateway on a free port and points the public URLs at it. */
+export async function startApp(): Promise<TestApp> {
+  const server = createGateway();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  process.env.PUBLIC_APP_URL = url;
+  process.env.PUBLIC_BASE_URL = `${url}/v2`;
+  return {
+    url,
+    baseUrl: `${url}/v2`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface TestWorkspace {
+  workspaceId: string;
+  admin: Member;
+  /** An API token of the admin member, all scopes. */
+  token: string;
+  tokenId: string;
+  /** Adds a member and returns a token for them. */
+  member(options?: { role?: Role; scopes?: Scope[]; email?: string; active?: boolean }): Promise<{ member: Member; token: string; tokenId: string }>;
+}
+
+let counter = 0;
+const uniqueEmail = (prefix: string) => `${prefix}-${process.pid}-${Date.now()}-${++counter}@example.com`;
+
+export async function newWorkspace(name = 'Test workspace'): Promise<TestWorkspace> {
+  const ws = await createWorkspace(name);
+  const admin = await addMember(ws.id, { email: uniqueEmail('admin'), role: 'admin', active: true });
+  const issued = await issueApiToken(admin);
+  return {
+    workspaceId: ws.id,
+    admin,
+    token: issued.token,
+    tokenId: issued.id,
+    member: async ({ role = 'maker', scopes, email, active = true } = {}) => {
+      const member = await addMember(ws.id, { email: email ?? uniqueEmail(role), role, active: true });
+      const t = await issueApiToken(member, scopes ? { scopes } : {});
+      if (!active) {
+        const { setMemberActive } = await import('#lib/store/members.ts');
+        await setMemberActive(ws.id, member.email, false);
+      }
+      return { member, token: t.token, tokenId: t.id };
+    },
+  };
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed JSON body (undefined when empty or not JSON). */
+  json: any;
+}
+
+/** One HTTP request against the app; `body` objects are sent as JSON. */
+export async function call(
+  app: TestApp,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<CallResult> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization ??= `Bearer ${options.token}`;
+  let body: string | Buffer | undefined;
+  if (typeof options.body === 'string' || Buffer.isBuffer(options.body)) body = options.body as string | Buffer;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(app.url + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/**
+ * Asserts the spec's error envelope exactly: status, one error with the code's title, the
+ * response's X-Request-Id as `id`, a detail (matched when given) and `source` (exact when given).
+ */
+export function expectError(
+  res: CallResult,
+  code: ErrorCode,
+  options: { detail?: string | RegExp; source?: ErrorSource } = {},
+): void {
+  expect(res.status, res.text).toBe(ERROR_TABLE[code].status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const id = res.headers.get('x-request-id');
+  expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  expect(res.json).toEqual({
+    id,
+    errors: [
+      {
+        code,
+        title: ERROR_TABLE[code].title,
+        detail: expect.any(String),
+        ...(options.source ? { source: options.source } : {}),
+      },
+    ],
+  });
+  const detail: string = res.json.errors[0].detail;
+  expect(detail.length).toBeGreaterThan(0);
+  expect(detail.length).toBeLessThanOrEqual(1000);
+  if (options.detail !== undefined) expect(detail).toMatch(options.detail);
+}
