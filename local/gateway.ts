@@ -19,10 +19,12 @@ export const LAMBDA_EXTRA_MS = 2_000;
 
 const PROJECT_ROOT = join(import.meta.dirname, '..');
 
-type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+export type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+export type HandlerLoader = (route: Route) => Promise<Handler>;
 const loaded = new Map<string, Promise<Handler>>();
 
-function loadHandler(route: Route): Promise<Handler> {
+/** Imports the route's handler module once (the same module the stack bundles). */
+export function loadHandler(route: Route): Promise<Handler> {
   let h = loaded.get(route.handler);
   if (!h) {
     h = import(pathToFileURL(join(PROJECT_ROOT, route.handler)).href).then((m: { handler?: Handler }) => {
@@ -148,7 +150,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'tooLarge'> {
   return Buffer.concat(chunks);
 }
 
-export async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handle(req: IncomingMessage, res: ServerResponse, load: HandlerLoader = loadHandler): Promise<void> {
   const requestId = randomUUID();
   const method = req.method ?? 'GET';
   const url = req.url ?? '/';
@@ -165,7 +167,7 @@ export async function handle(req: IncomingMessage, res: ServerResponse): Promise
   }
   const event = buildEvent({ method, url, rawHeaders: req.rawHeaders, body, sourceIp: req.socket.remoteAddress }, match.route, match.params, requestId);
   try {
-    const handler = await loadHandler(match.route);
+    const handler = await load(match.route);
     writeResult(res, await handler(event, lambdaContext(match.route, requestId)));
   } catch (err) {
     // What API Gateway answers when the integration fails: the default 5xx response.
@@ -174,9 +176,10 @@ export async function handle(req: IncomingMessage, res: ServerResponse): Promise
   }
 }
 
-export function createGateway(): Server {
+/** The local gateway; tests may pass their own loader to observe the events it builds. */
+export function createGateway(options: { loadHandler?: HandlerLoader } = {}): Server {
   return createServer((req, res) => {
-    handle(req, res).catch((err) => {
+    handle(req, res, options.loadHandler).catch((err) => {
       log.error('gateway failure', { error: err });
       if (!res.headersSent) sendEnvelope(res, 'internal.serverError', 500, randomUUID());
       else res.destroy();

@@ -7,7 +7,7 @@ import { issueApiToken } from '#lib/auth/api-tokens.ts';
 import type { Scope, Role } from '#lib/auth/scopes.ts';
 import { addMember, type Member } from '#lib/store/members.ts';
 import { createWorkspace } from '#lib/store/workspaces.ts';
-import { createGateway } from '../../local/gateway.ts';
+import { createGateway, type HandlerLoader } from '../../local/gateway.ts';
 
 export interface TestApp {
   /** {app_url}, e.g. http://127.0.0.1:51234 */
@@ -18,8 +18,8 @@ export interface TestApp {
 }
 
 /** Starts the local gateway on a free port and points the public URLs at it. */
-export async function startApp(): Promise<TestApp> {
-  const server = createGateway();
+export async function startApp(options: { loadHandler?: HandlerLoader } = {}): Promise<TestApp> {
+  const server = createGateway(options);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.PUBLIC_APP_URL = url;

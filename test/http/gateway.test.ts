@@ -1,0 +1,112 @@
+// The local gateway builds the same REST API proxy event API Gateway gives Lambda.
+import { request } from 'node:http';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { call, expectError, startApp, type TestApp } from '../support/app.ts';
+
+const seen: Array<{ operationId: string; event: APIGatewayProxyEvent }> = [];
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startApp({
+    loadHandler: async (route) => async (event) => {
+      seen.push({ operationId: route.operationId, event });
+      return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ok: true }) };
+    },
+  });
+});
+afterAll(() => app.close());
+beforeEach(() => {
+  seen.length = 0;
+});
+
+const only = () => {
+  expect(seen).toHaveLength(1);
+  return seen[0]!;
+};
+
+describe('local gateway → API Gateway REST proxy event', () => {
+  it('repeated query keys such as fields[] keep every value; the single map keeps the last', async () => {
+    const res = await call(app, 'GET', '/v2/entities?fields[]=name&fields%5B%5D=status&type=feature&q=a%26b+c');
+    expect(res.status).toBe(200);
+    const { operationId, event } = only();
+    expect(operationId).toBe('listEntities');
+    expect(event.multiValueQueryStringParameters).toEqual({ 'fields[]': ['name', 'status'], type: ['feature'], q: ['a&b c'] });
+    expect(event.queryStringParameters).toEqual({ 'fields[]': 'status', type: 'feature', q: 'a&b c' });
+    expect(event).toMatchObject({ httpMethod: 'GET', resource: '/v2/entities', path: '/v2/entities', pathParameters: null, body: null, isBase64Encoded: false });
+  });
+
+  it('no query string → both query maps null', async () => {
+    await call(app, 'GET', '/v2/entities');
+    expect(only().event).toMatchObject({ queryStringParameters: null, multiValueQueryStringParameters: null });
+  });
+
+  it('percent-encoded paths reach the handler still encoded, as REST APIs deliver them', async () => {
+    await call(app, 'GET', '/v2/entities/abc%20d%2Fef/score');
+    const { operationId, event } = only();
+    expect(operationId).toBe('getCustomerScore');
+    expect(event.path).toBe('/v2/entities/abc%20d%2Fef/score');
+    expect(event.pathParameters).toEqual({ id: 'abc%20d%2Fef' });
+    expect(event.requestContext).toMatchObject({ resourcePath: '/v2/entities/{id}/score', httpMethod: 'GET', stage: 'local' });
+    expect(event.requestContext.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('literal path segments win over parameters', async () => {
+    await call(app, 'GET', '/v2/entities/configurations');
+    await call(app, 'GET', '/v2/entities/configurations/feature');
+    await call(app, 'GET', '/v2/entities/9b2b6f9e-4a51-4ef4-9d3c-0d7c2b5d1e11');
+    expect(seen.map((s) => [s.operationId, s.event.pathParameters])).toEqual([
+      ['listEntityConfigurations', null],
+      ['getEntityConfiguration', { type: 'feature' }],
+      ['getEntity', { id: '9b2b6f9e-4a51-4ef4-9d3c-0d7c2b5d1e11' }],
+    ]);
+  });
+
+  it('a UTF-8 body arrives as text; a binary body arrives base64-encoded', async () => {
+    await call(app, 'POST', '/v2/entities', { body: { data: { name: 'é' } } });
+    await call(app, 'POST', '/v2/entities', { body: Buffer.from([0xff, 0x00, 0x7b]), headers: { 'content-type': 'application/json' } });
+    await call(app, 'POST', '/v2/entities', { body: Buffer.from('plain'), headers: { 'content-type': 'application/octet-stream' } });
+    expect(seen.map((s) => [s.event.body, s.event.isBase64Encoded])).toEqual([
+      ['{"data":{"name":"é"}}', false],
+      [Buffer.from([0xff, 0x00, 0x7b]).toString('base64'), true],
+      [Buffer.from('plain').toString('base64'), true],
+    ]);
+  });
+
+  it('headers keep their names; repeated headers are all in multiValueHeaders and the last in headers', async () => {
+    // fetch folds repeated headers into one line; node:http sends each value on its own line.
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${app.url}/v2/notes`, { headers: { 'X-Thing': ['one', 'two'], Authorization: 'Bearer abc' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(200);
+    const { event } = only();
+    const name = Object.keys(event.multiValueHeaders).find((k) => k.toLowerCase() === 'x-thing')!;
+    expect(event.multiValueHeaders[name]).toEqual(['one', 'two']);
+    expect(event.headers[name]).toBe('two');
+    expect(event.headers[Object.keys(event.headers).find((k) => k.toLowerCase() === 'authorization')!]).toBe('Bearer abc');
+  });
+
+  it.each([
+    ['an unknown path', 'GET', '/v2/nope'],
+    ['a known path with another method', 'DELETE', '/v2/entities'],
+    ['a trailing slash', 'GET', '/v2/entities/'],
+    ['an empty parameter segment', 'GET', '/v2/entities//score'],
+    ['the root', 'GET', '/'],
+    ['OPTIONS', 'OPTIONS', '/v2/entities'],
+  ])('%s → 404 route.notFound, handler never called', async (_name, method, path) => {
+    const res = await call(app, method, path);
+    expectError(res, 'route.notFound', { detail: 'No route matches this method and path.' });
+    expect(seen).toHaveLength(0);
+  });
+
+  it('a body over the 10 MiB payload limit → 413, handler never called', async () => {
+    const res = await call(app, 'POST', '/v2/entities', { body: Buffer.alloc(10 * 1024 * 1024 + 1, 0x20), headers: { 'content-type': 'application/json' } });
+    expectError(res, 'request.tooLarge');
+    expect(seen).toHaveLength(0);
+  });
+});

@@ -1,0 +1,243 @@
+// The Middy pipeline every handler shares, observed over HTTP through the local gateway: request
+// id, the error envelope for every code reachable at this layer, auth and scopes, body parsing,
+// timeout, rate limit, and 500s that reveal nothing. Cores here are test doubles of handler logic;
+// the pipeline, the token store and DynamoDB Local are real.
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '#lib/http/errors.ts';
+import { errorEnvelope } from '#lib/http/envelope.ts';
+import { api, type Core } from '#lib/http/pipeline.ts';
+import { setLogSink } from '#lib/log.ts';
+import type { OperationId } from '#lib/routes.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
+
+let behaviour: Core = async (req) => ({ status: 200, body: { echo: req.body ?? null, params: req.params, member: req.principal?.email ?? null } });
+const handlers = new Map<string, ReturnType<typeof api>>();
+const handlerFor = (operationId: OperationId) => {
+  let h = handlers.get(operationId);
+  if (!h) handlers.set(operationId, (h = api(operationId, (req) => behaviour(req))));
+  return h;
+};
+
+let app: TestApp;
+let ws: TestWorkspace;
+beforeAll(async () => {
+  app = await startApp({ loadHandler: async (route) => handlerFor(route.operationId as OperationId) });
+  ws = await newWorkspace();
+});
+afterAll(() => app.close());
+const defaultBehaviour = behaviour;
+afterEach(() => {
+  behaviour = defaultBehaviour;
+});
+
+const ID = '9b2b6f9e-4a51-4ef4-9d3c-0d7c2b5d1e11';
+
+describe('request id', () => {
+  it('every response carries X-Request-Id; success and error alike; the envelope id equals it', async () => {
+    const ok = await call(app, 'GET', `/v2/entities/${ID}`, { token: ws.token });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const bad = await call(app, 'GET', `/v2/entities/${ID}`);
+    expectError(bad, 'auth.invalid');
+    expect(bad.json.id).toBe(bad.headers.get('x-request-id'));
+    expect(bad.json.id).not.toBe(ok.headers.get('x-request-id'));
+  });
+});
+
+describe('authentication and scopes (from the route table)', () => {
+  it('no credentials → 401 auth.invalid with WWW-Authenticate', async () => {
+    const res = await call(app, 'GET', `/v2/entities/${ID}/score`);
+    expectError(res, 'auth.invalid', { detail: /Authorization header is missing/ });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('a scheme other than Bearer → 401', async () => {
+    expectError(await call(app, 'GET', `/v2/entities/${ID}/score`, { headers: { authorization: `Basic ${ws.token}` } }), 'auth.invalid');
+  });
+
+  it('a token lacking the route scope → 403 auth.accessDenied naming the scope', async () => {
+    const viewer = await ws.member({ role: 'viewer' });
+    const read = await call(app, 'GET', `/v2/entities/${ID}/score`, { token: viewer.token });
+    expect(read.status).toBe(200);
+    const write = await call(app, 'POST', '/v2/entities', { token: viewer.token, body: { data: {} } });
+    expectError(write, 'auth.accessDenied', { detail: "This operation needs the scope 'write:entities', which the token does not carry." });
+  });
+
+  it('a token narrowed to notes:read may not read entities', async () => {
+    const narrow = await ws.member({ role: 'maker', scopes: ['notes:read'] });
+    expectError(await call(app, 'GET', `/v2/entities/${ID}/score`, { token: narrow.token }), 'auth.accessDenied');
+    expect((await call(app, 'GET', '/v2/notes', { token: narrow.token })).status).toBe(200);
+  });
+
+  it("admin routes need an admin member's API token", async () => {
+    const maker = await ws.member({ role: 'maker' });
+    expectError(await call(app, 'GET', '/oauth2/applications', { token: maker.token }), 'auth.accessDenied');
+    expect((await call(app, 'GET', '/oauth2/applications', { token: ws.token })).status).toBe(200);
+  });
+
+  it('a deactivated member → 401 on the next request', async () => {
+    const m = await ws.member({ role: 'maker', active: false });
+    expectError(await call(app, 'GET', '/v2/notes', { token: m.token }), 'auth.invalid', { detail: /deactivated/ });
+  });
+
+  it('the principal names the caller', async () => {
+    const res = await call(app, 'GET', `/v2/entities/${ID}`, { token: ws.token });
+    expect(res.json).toEqual({ echo: null, params: { id: ID }, member: ws.admin.email });
+  });
+});
+
+describe('body parsing on routes that take a body', () => {
+  it('{bad json → 400 request.malformed', async () => {
+    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{bad json', headers: { 'content-type': 'application/json' } });
+    expectError(res, 'request.malformed', { detail: /^The request body is not valid JSON: / });
+  });
+
+  it('a non-JSON Content-Type → 400 request.malformed', async () => {
+    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{}', headers: { 'content-type': 'text/plain' } });
+    expectError(res, 'request.malformed', { detail: 'Content-Type must be application/json (got "text/plain").' });
+    expectError(await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{}' }), 'request.malformed');
+  });
+
+  it('an empty body → 400 request.malformed', async () => {
+    expectError(await call(app, 'PATCH', `/v2/entities/${ID}`, { token: ws.token, body: '', headers: { 'content-type': 'application/json' } }), 'request.malformed', {
+      detail: 'The request body is empty; a JSON document is required.',
+    });
+  });
+
+  it('application/json with a charset and +json types are JSON', async () => {
+    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{"a":1}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+    expect(res.json.echo).toEqual({ a: 1 });
+    const res2 = await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{"a":2}', headers: { 'content-type': 'application/vnd.api+json' } });
+    expect(res2.json.echo).toEqual({ a: 2 });
+  });
+
+  it('a base64-encoded event body is decoded before parsing', async () => {
+    const handler = handlerFor('createEntity');
+    const event = {
+      httpMethod: 'POST',
+      path: '/v2/entities',
+      resource: '/v2/entities',
+      headers: { Authorization: `Bearer ${ws.token}`, 'Content-Type': 'application/json' },
+      multiValueHeaders: {},
+      queryStringParameters: null,
+      multiValueQueryStringParameters: null,
+      pathParameters: null,
+      body: Buffer.from('{"name":"é"}').toString('base64'),
+      isBase64Encoded: true,
+      requestContext: { requestId: 'b64-request' },
+    } as unknown as APIGatewayProxyEvent;
+    const res = await handler(event, { getRemainingTimeInMillis: () => 10_000 } as Context);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers?.['X-Request-Id']).toBe('b64-request');
+    expect(JSON.parse(res.body).echo).toEqual({ name: 'é' });
+  });
+
+  it('a JSON body over 256 KiB → 413 request.tooLarge', async () => {
+    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: { data: 'x'.repeat(300 * 1024) } });
+    expectError(res, 'request.tooLarge');
+  });
+
+  it('a body is ignored (not parsed) on routes without one', async () => {
+    const res = await call(app, 'DELETE', `/v2/entities/${ID}`, { token: ws.token, body: '{bad', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('path parameters', () => {
+  it('are percent-decoded for the handler', async () => {
+    const res = await call(app, 'GET', '/v2/entities/a%20b%2Fc', { token: ws.token });
+    expect(res.json.params).toEqual({ id: 'a b/c' });
+  });
+
+  it('invalid percent-encoding → 400 request.invalid with source.parameter', async () => {
+    const res = await call(app, 'GET', '/v2/entities/%E0%A4%A', { token: ws.token });
+    expectError(res, 'request.invalid', { source: { parameter: 'id' }, detail: "Path parameter 'id' is not valid percent-encoding." });
+  });
+});
+
+describe('errors raised by handlers', () => {
+  it('an ApiError becomes the envelope with its detail and source', async () => {
+    behaviour = async () => {
+      throw new ApiError('resource.notFound', `No entity ${ID} in this workspace.`, { source: { parameter: 'id' } });
+    };
+    const res = await call(app, 'GET', `/v2/entities/${ID}`, { token: ws.token });
+    expectError(res, 'resource.notFound', { detail: `No entity ${ID} in this workspace.`, source: { parameter: 'id' } });
+  });
+
+  it('anything unexpected → 500 internal.serverError with nothing internal in the body; the cause is logged as JSON', async () => {
+    const lines: string[] = [];
+    const previous = setLogSink((line) => lines.push(line));
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = 'error';
+    try {
+      behaviour = async () => {
+        throw new Error('connection to db-internal.secret:5432 refused');
+      };
+      const res = await call(app, 'GET', `/v2/entities/${ID}`, { token: ws.token });
+      expectError(res, 'internal.serverError', { detail: 'The server failed unexpectedly; quote the id when reporting it.' });
+      expect(res.text).not.toMatch(/db-internal|secret|stack|at /);
+      const logged = lines.map((l) => JSON.parse(l)).find((l) => l.message === 'unexpected error');
+      expect(logged).toMatchObject({
+        level: 'error',
+        requestId: res.json.id,
+        operationId: 'getEntity',
+        error: { name: 'Error', message: 'connection to db-internal.secret:5432 refused' },
+      });
+      expect(logged.error.stack).toMatch(/pipeline\.test\.ts/);
+      expect(lines.join('\n')).not.toContain(ws.token);
+    } finally {
+      setLogSink(previous);
+      process.env.LOG_LEVEL = level;
+    }
+  });
+
+  it('a handler past the request budget → 408 request.timeout', async () => {
+    const budget = process.env.REQUEST_TIMEOUT_MS;
+    process.env.REQUEST_TIMEOUT_MS = '300';
+    try {
+      behaviour = () => new Promise((resolve) => setTimeout(() => resolve({ status: 200, body: {} }), 3000));
+      const started = Date.now();
+      const res = await call(app, 'GET', `/v2/entities/${ID}`, { token: ws.token });
+      expectError(res, 'request.timeout', { detail: 'The request took too long and was terminated.' });
+      expect(Date.now() - started).toBeLessThan(2500);
+    } finally {
+      process.env.REQUEST_TIMEOUT_MS = budget;
+    }
+  });
+});
+
+describe('rate limit (per token, counted in the table)', () => {
+  it('over the limit in one second → 429 rate.limitExceeded with Retry-After; counters in headers', async () => {
+    const limit = process.env.RATE_LIMIT_PER_SECOND;
+    process.env.RATE_LIMIT_PER_SECOND = '3';
+    try {
+      const t = await ws.member({ role: 'maker' });
+      // Start early in a second so the burst lands in one window (at most two).
+      while (Date.now() % 1000 > 300) await new Promise((r) => setTimeout(r, 20));
+      const results = await Promise.all(Array.from({ length: 10 }, () => call(app, 'GET', '/v2/notes', { token: t.token })));
+      const ok = results.filter((r) => r.status === 200);
+      const limited = results.filter((r) => r.status === 429);
+      expect(ok.length).toBeGreaterThanOrEqual(3);
+      expect(ok.length).toBeLessThanOrEqual(6);
+      expect(ok.length + limited.length).toBe(10);
+      expectError(limited[0]!, 'rate.limitExceeded', { detail: 'More than 3 requests in one second with this token; retry after 1 second.' });
+      expect(limited[0]!.headers.get('retry-after')).toBe('1');
+      expect(limited[0]!.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(ok.every((r) => r.headers.get('x-ratelimit-limit') === '3')).toBe(true);
+      expect(ok.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort()).toContain(0);
+      // Another token has its own budget.
+      expect((await call(app, 'GET', '/v2/notes', { token: ws.token })).status).toBe(200);
+    } finally {
+      process.env.RATE_LIMIT_PER_SECOND = limit;
+    }
+  });
+});
+
+describe('envelope limits', () => {
+  it('detail is clipped to 1000 characters and title stays the table title', () => {
+    const env = errorEnvelope('id-1', 'request.invalid', 'x'.repeat(5000));
+    expect(env.errors[0]!.detail).toHaveLength(1000);
+    expect(env).toEqual({ id: 'id-1', errors: [{ code: 'request.invalid', title: 'Request schema invalid', detail: 'x'.repeat(999) + '…' }] });
+  });
+});
