@@ -54,6 +54,7 @@ export interface DynamoDbLocal {
 }
 
 export function localClient(endpoint: string): DynamoDBClient {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   return new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 }
 

@@ -2,6 +2,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 
+// Locally we run Node 20 (Lambda runs 22): the SDK's support notice is noise on every CLI call.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 let cached: { key: string; doc: DynamoDBDocumentClient } | undefined;
 
 /** The document client for the configured table; one per endpoint, reused across invocations. */
