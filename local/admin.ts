@@ -4,9 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { UsageError, type AdminCommand, type Options } from './admin/command.ts';
 import { identityCommands } from './admin/identity.ts';
+import { fieldCommands } from './admin/fields.ts';
 import { DEV_FILE, LOCAL_TABLE, SERVICE_KEY_FILE, type DevFacts } from './paths.ts';
 
-const COMMANDS: AdminCommand[] = [...identityCommands];
+const COMMANDS: AdminCommand[] = [...identityCommands, ...fieldCommands];
 
 export function parseArgs(argv: string[]): { words: string[]; options: Options } {
   const words: string[] = [];

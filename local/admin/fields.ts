@@ -1,0 +1,38 @@
+// Custom fields: `field add` defines one on an entity or note type; its id is then the field's
+// identifier in configurations, in `fields` selections and in entity/note `fields` on write.
+import { CUSTOM_FIELD_KINDS, ENTITY_TYPES, NOTE_TYPES, type CustomFieldKind } from '#lib/domain/configurations.ts';
+import { addCustomField, CustomFieldStoreError } from '#lib/store/custom-fields.ts';
+import { optional, required, UsageError, type AdminCommand } from './command.ts';
+
+const TYPES: readonly string[] = [...ENTITY_TYPES, ...NOTE_TYPES];
+
+export const fieldCommands: AdminCommand[] = [
+  {
+    name: 'field add',
+    usage: `field add --workspace W --entity-type ${TYPES.join('|')} --name N --kind ${CUSTOM_FIELD_KINDS.join('|')} [--options "a,b"]`,
+    run: async (o) => {
+      const workspace = required(o, 'workspace');
+      const entityType = required(o, 'entity-type');
+      if (!TYPES.includes(entityType)) throw new UsageError(`--entity-type must be one of ${TYPES.join(', ')}`);
+      const name = required(o, 'name').trim();
+      if (name === '' || name.length > 255) throw new UsageError('--name must be 1 to 255 characters');
+      const kind = required(o, 'kind') as CustomFieldKind;
+      if (!CUSTOM_FIELD_KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${CUSTOM_FIELD_KINDS.join(', ')}`);
+      const optionsArg = optional(o, 'options');
+      let options: string[] | undefined;
+      if (kind === 'select') {
+        options = [...new Set((optionsArg ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
+        if (options.length === 0) throw new UsageError('--options "a,b,..." is required for a select field');
+      } else if (optionsArg !== undefined) {
+        throw new UsageError('--options applies only to --kind select');
+      }
+      try {
+        const def = await addCustomField(workspace, { entityType, name, fieldKind: kind, ...(options ? { options } : {}) });
+        return { id: def.id, entityType: def.entityType, name: def.name, kind: def.fieldKind, ...(def.options ? { options: def.options } : {}) };
+      } catch (err) {
+        if (err instanceof CustomFieldStoreError) throw new UsageError(err.message);
+        throw err;
+      }
+    },
+  },
+];
