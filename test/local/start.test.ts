@@ -14,7 +14,7 @@ let port: number;
 let ddbPort: number;
 
 function baseEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env, PM_LOCAL_DIR: dir, PORT: String(port), DYNAMODB_PORT: String(ddbPort), LOG_LEVEL: 'silent' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PM_LOCAL_DIR: dir, PORT: String(port), DYNAMODB_PORT: String(ddbPort), LOG_LEVEL: 'silent' };
   for (const k of ['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'SERVICE_KEY_FILE', 'PUBLIC_APP_URL', 'PUBLIC_BASE_URL', 'RATE_LIMIT_PER_SECOND']) delete env[k];
   return env;
 }
