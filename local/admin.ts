@@ -3,11 +3,12 @@
 // .local/dev.json) unless --table names a deployed one (region and credentials from the AWS env).
 import { readFileSync } from 'node:fs';
 import { UsageError, type AdminCommand, type Options } from './admin/command.ts';
+import { appCommands } from './admin/apps.ts';
 import { identityCommands } from './admin/identity.ts';
 import { fieldCommands } from './admin/fields.ts';
 import { DEV_FILE, LOCAL_TABLE, SERVICE_KEY_FILE, type DevFacts } from './paths.ts';
 
-const COMMANDS: AdminCommand[] = [...identityCommands, ...fieldCommands];
+const COMMANDS: AdminCommand[] = [...identityCommands, ...fieldCommands, ...appCommands];
 
 export function parseArgs(argv: string[]): { words: string[]; options: Options } {
   const words: string[] = [];

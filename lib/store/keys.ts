@@ -30,10 +30,23 @@ export const keys = {
    */
   link: (ws: string, noteId: string, entityId: string) => ({ pk: `WS#${ws}`, sk: `LINK#${noteId}#${entityId}` }),
   linksTo: (ws: string, entityId: string) => `WS#${ws}#LINKSTO#${entityId}`,
+  /**
+   * One customer's ratings of one hierarchy entity (lib/store/aggregates.ts): { kind: 'rating', entityId,
+   * customerId, entries: { [noteId]: { w, at } }, weight (the one that counts), ver }. An entity's
+   * ratings: Query pk, begins_with(sk, ratingsOfEntityPrefix(entityId)).
+   */
+  rating: (ws: string, entityId: string, customerId: string) => ({ pk: `WS#${ws}`, sk: `RATE#${entityId}#${customerId}` }),
+  ratingsOfEntityPrefix: (entityId: string) => `RATE#${entityId}#`,
+  /** GSI2 of a note with a customer: gsi2pk = notesOfCustomer(ws, customerId), gsi2sk = noteId. */
+  notesOfCustomer: (ws: string, customerId: string) => `WS#${ws}#CUSTNOTES#${customerId}`,
   /** A custom field definition: { kind: 'customField', id, entityType, name, fieldKind, ... } (issue 4). */
   customField: (ws: string, fieldId: string) => ({ pk: `WS#${ws}`, sk: `FIELD#${fieldId}` }),
   /** A server-to-server OAuth application (see lib/store/applications.ts). */
   application: (ws: string, clientId: string) => ({ pk: `WS#${ws}`, sk: `APP#${clientId}` }),
+  /** Global look-up from a client id (an assertion's `iss`) to its workspace. Item: { kind: 'clientId', clientId, workspaceId }. */
+  clientIdIndex: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' }),
+  /** A used assertion `jti` of one application (SHA-256 of the jti, base64url); expires by TTL (lib/store/assertion-ids.ts). */
+  assertionId: (ws: string, clientId: string, jtiHash: string) => ({ pk: `WS#${ws}`, sk: `JTI#${clientId}#${jtiHash}` }),
   /** Fixed-window request counter of one token for one second. */
   rateWindow: (tokenId: string, epochSecond: number) => ({ pk: `RL#${tokenId}#${epochSecond}`, sk: 'RL' }),
 };

@@ -1,0 +1,11 @@
+// DELETE {app_url}/oauth2/applications/{clientId} — its access tokens stop working at once (lib/auth/bearer.ts).
+import { applicationNotFound } from '#lib/auth/applications.ts';
+import { api } from '#lib/http/pipeline.ts';
+import { principalOf } from '#lib/http/request.ts';
+import { deleteApplication } from '#lib/store/applications.ts';
+
+export const handler = api('deleteApplication', async (req) => {
+  const clientId = req.params.clientId!;
+  if (!(await deleteApplication(principalOf(req).workspaceId, clientId))) throw applicationNotFound(clientId);
+  return { status: 204 };
+});

@@ -1,0 +1,12 @@
+// GET {app_url}/oauth2/applications/{clientId}
+import { applicationNotFound, applicationView } from '#lib/auth/applications.ts';
+import { api } from '#lib/http/pipeline.ts';
+import { principalOf } from '#lib/http/request.ts';
+import { getApplication } from '#lib/store/applications.ts';
+
+export const handler = api('getApplication', async (req) => {
+  const clientId = req.params.clientId!;
+  const app = await getApplication(principalOf(req).workspaceId, clientId);
+  if (!app) throw applicationNotFound(clientId);
+  return { status: 200, body: applicationView(app) };
+});

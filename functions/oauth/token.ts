@@ -1,0 +1,24 @@
+// POST {app_url}/oauth2/token — the JWT bearer grant (RFC 7523): a signed assertion for a 300-second access token.
+import { issueAccessToken } from '#lib/auth/access-tokens.ts';
+import { verifyAssertion } from '#lib/auth/jwt-bearer.ts';
+import { TokenError } from '#lib/auth/token-errors.ts';
+import { parseTokenRequest } from '#lib/auth/token-request.ts';
+import { api } from '#lib/http/pipeline.ts';
+
+export const handler = api('issueToken', async (req) => {
+  try {
+    const { assertion } = parseTokenRequest(req.headers.get('content-type'), req.rawBody);
+    const { application, member, scopes } = await verifyAssertion(assertion);
+    const { token, expiresIn } = await issueAccessToken(application.clientId, member, scopes);
+    req.log.info('access token issued', { clientId: application.clientId, workspaceId: member.workspaceId, memberId: member.id });
+    return {
+      status: 200,
+      body: { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' ') },
+      headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
+    };
+  } catch (err) {
+    // Which check failed goes to the log (never the assertion itself); the client gets the spec's code.
+    if (err instanceof TokenError) req.log.info('token request refused', { error: err.error, reason: err.reason });
+    throw err;
+  }
+});

@@ -1,0 +1,30 @@
+// Access tokens minted by the JWT bearer grant: service-signed JWTs naming the member, the granted
+// scopes and the application, recorded as a credential so bearer.ts can check (and the deletion of
+// the application can end) them on every request.
+import { randomUUID } from 'node:crypto';
+import { hashToken, putCredential } from '../store/credentials.ts';
+import type { Member } from '../store/members.ts';
+import type { Scope } from './scopes.ts';
+import { signServiceJwt } from './service-jwt.ts';
+
+/** The spec: an access token from the JWT bearer grant lives 300 seconds. */
+export const ACCESS_TOKEN_LIFETIME_S = 300;
+
+export async function issueAccessToken(clientId: string, member: Member, scopes: Scope[]): Promise<{ token: string; expiresIn: number }> {
+  const id = randomUUID();
+  const expiresAt = new Date(Date.now() + ACCESS_TOKEN_LIFETIME_S * 1000);
+  const scope = scopes.join(' ');
+  const token = await signServiceJwt({ tu: 'access', ws: member.workspaceId, sub: member.id, scope, jti: id, cid: clientId }, expiresAt);
+  await putCredential({
+    id,
+    kind: 'access',
+    workspaceId: member.workspaceId,
+    memberId: member.id,
+    scopes,
+    hash: hashToken(token),
+    createdAt: new Date().toISOString(),
+    expiresAt: expiresAt.toISOString(),
+    clientId,
+  });
+  return { token, expiresIn: ACCESS_TOKEN_LIFETIME_S };
+}

@@ -1,0 +1,45 @@
+// The token endpoint's error table (spec "Authentication", plus the contract's token-endpoint
+// decisions), once, as data. These errors render themselves as `{error, error_description}`
+// through the frame middleware's RenderableError hook, never as the API envelope.
+import type { RenderableError } from '../http/middleware/frame.ts';
+import type { ApiResult } from '../http/request.ts';
+
+export const TOKEN_ERRORS = {
+  jwt_bearer_missing_assertion: 'JWT Bearer assertion is missing.',
+  jwt_bearer_invalid: 'JWT Bearer token is invalid.',
+  jwt_bearer_invalid_signature: 'JWT Bearer token has an invalid signature.',
+  jwt_bearer_expired: 'JWT Bearer token has expired.',
+  jwt_bearer_invalid_issuer: 'JWT Bearer token has an invalid issuer.',
+  jwt_bearer_invalid_audience: 'JWT Bearer token has an invalid audience.',
+  jwt_bearer_invalid_user: 'JWT Bearer token subject does not match a valid user.',
+  // Contract extensions (RFC 6749 §5.2 codes); invalid_request says which rule per occurrence.
+  unsupported_grant_type: 'The grant_type must be urn:ietf:params:oauth:grant-type:jwt-bearer.',
+  invalid_request: 'The token request is malformed.',
+  invalid_scope: 'None of the requested scopes may be granted to this application and user.',
+} as const;
+
+export type TokenErrorCode = keyof typeof TOKEN_ERRORS;
+
+/**
+ * A refused token request. `reason` is for the log only (which check failed); the client sees the
+ * table's constant description, so a probe learns no more than the spec's error code.
+ */
+export class TokenError extends Error implements RenderableError {
+  readonly error: TokenErrorCode;
+  readonly description: string;
+
+  constructor(error: TokenErrorCode, readonly reason: string, description?: string) {
+    super(`${error}: ${reason}`);
+    this.name = 'TokenError';
+    this.error = error;
+    this.description = description ?? TOKEN_ERRORS[error];
+  }
+
+  toResult(): ApiResult {
+    return {
+      status: 400,
+      body: { error: this.error, error_description: this.description },
+      headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
+    };
+  }
+}

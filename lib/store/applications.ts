@@ -1,0 +1,210 @@
+// Server-to-server OAuth applications. One item per application at keys.application(ws, clientId)
+// holds its public keys (a map keyed by key id, bounded) so the token endpoint reads everything in
+// one item; deleting that item revokes every access token it minted (lib/auth/bearer.ts checks it).
+// A global item at keys.clientIdIndex(clientId) names the workspace of a client id.
+//
+// Item: { kind: 'application', clientId, workspaceId, name, scopes, defaultScopes, createdAt,
+//         publicKeys: { [keyId]: StoredKey }, fingerprints: { [fingerprint]: keyId } }
+import { randomUUID } from 'node:crypto';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { Scope } from '../auth/scopes.ts';
+import { db, tableName } from './client.ts';
+import { keys } from './keys.ts';
+
+export interface StoredKey {
+  id: string;
+  /** SPKI PEM (normalised). */
+  pem: string;
+  fingerprint: string;
+  bits: number;
+  createdAt: string;
+}
+
+export interface Application {
+  clientId: string;
+  workspaceId: string;
+  name: string;
+  scopes: Scope[];
+  defaultScopes: Scope[];
+  createdAt: string;
+  /** Oldest first. */
+  keys: StoredKey[];
+}
+
+/** Client ids and key ids are UUIDs we issue; anything else names nothing and is never sent to the table. */
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const isIssuedId = (value: unknown): value is string => typeof value === 'string' && ID.test(value);
+
+export class ApplicationStoreError extends Error {
+  constructor(
+    readonly reason: 'workspaceNotFound' | 'applicationNotFound' | 'keyLimit' | 'duplicateKey',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApplicationStoreError';
+  }
+}
+
+function toApplication(item: Record<string, any>): Application {
+  const stored = Object.values((item.publicKeys ?? {}) as Record<string, StoredKey>);
+  return {
+    clientId: item.clientId,
+    workspaceId: item.workspaceId,
+    name: item.name,
+    scopes: item.scopes,
+    defaultScopes: item.defaultScopes,
+    createdAt: item.createdAt,
+    keys: stored.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)),
+  };
+}
+
+export async function createApplication(
+  workspaceId: string,
+  input: { name: string; scopes: Scope[]; defaultScopes: Scope[] },
+): Promise<Application> {
+  const app: Application = { clientId: randomUUID(), workspaceId, ...input, createdAt: new Date().toISOString(), keys: [] };
+  const { keys: _none, ...attributes } = app;
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { ConditionCheck: { TableName: tableName(), Key: keys.workspace(workspaceId), ConditionExpression: 'attribute_exists(pk)' } },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.application(workspaceId, app.clientId), kind: 'application', ...attributes, publicKeys: {}, fingerprints: {} },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.clientIdIndex(app.clientId), kind: 'clientId', clientId: app.clientId, workspaceId },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (err) {
+    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
+      throw new ApplicationStoreError('workspaceNotFound', `No workspace ${workspaceId}`);
+    }
+    throw err;
+  }
+  return app;
+}
+
+export async function getApplication(workspaceId: string, clientId: string): Promise<Application | undefined> {
+  if (!isIssuedId(clientId)) return undefined;
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.application(workspaceId, clientId), ConsistentRead: true }),
+  );
+  return Item ? toApplication(Item) : undefined;
+}
+
+/** The application a client id names, in whichever workspace it lives (the token endpoint's look-up). */
+export async function findApplicationByClientId(clientId: string): Promise<Application | undefined> {
+  if (!isIssuedId(clientId)) return undefined;
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.clientIdIndex(clientId), ConsistentRead: true }));
+  return Item ? getApplication(Item.workspaceId, clientId) : undefined;
+}
+
+/** A workspace's applications, oldest first. */
+export async function listApplications(workspaceId: string): Promise<Application[]> {
+  const apps: Application[] = [];
+  let start: Record<string, any> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :app)',
+        ExpressionAttributeValues: { ':pk': keys.workspace(workspaceId).pk, ':app': 'APP#' },
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const item of page.Items ?? []) if (item.kind === 'application') apps.push(toApplication(item));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return apps.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.clientId.localeCompare(b.clientId));
+}
+
+/** Deletes the application and its client-id look-up together; false when there was none. */
+export async function deleteApplication(workspaceId: string, clientId: string): Promise<boolean> {
+  if (!isIssuedId(clientId)) return false;
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName: tableName(), Key: keys.application(workspaceId, clientId), ConditionExpression: 'attribute_exists(pk)' } },
+          { Delete: { TableName: tableName(), Key: keys.clientIdIndex(clientId), ConditionExpression: 'workspaceId = :ws', ExpressionAttributeValues: { ':ws': workspaceId } } },
+        ],
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof TransactionCanceledException) return false;
+    throw err;
+  }
+}
+
+/**
+ * Adds a key unless the application already holds `max` keys or this very key; one conditional
+ * update, so concurrent uploads cannot exceed the bound.
+ */
+export async function addApplicationKey(
+  workspaceId: string,
+  clientId: string,
+  key: { pem: string; fingerprint: string; bits: number },
+  max: number,
+): Promise<StoredKey> {
+  const stored: StoredKey = { id: randomUUID(), ...key, createdAt: new Date().toISOString() };
+  if (!isIssuedId(clientId)) throw new ApplicationStoreError('applicationNotFound', `No application ${clientId}`);
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.application(workspaceId, clientId),
+        UpdateExpression: 'SET publicKeys.#id = :key, fingerprints.#fp = :id',
+        ConditionExpression: 'attribute_exists(pk) AND size(publicKeys) < :max AND attribute_not_exists(fingerprints.#fp)',
+        ExpressionAttributeNames: { '#id': stored.id, '#fp': stored.fingerprint },
+        ExpressionAttributeValues: { ':key': stored, ':id': stored.id, ':max': max },
+      }),
+    );
+    return stored;
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    // Which condition failed: read back (the answer only words the refusal).
+    const app = await getApplication(workspaceId, clientId);
+    if (!app) throw new ApplicationStoreError('applicationNotFound', `No application ${clientId}`);
+    const same = app.keys.find((k) => k.fingerprint === key.fingerprint);
+    if (same) throw new ApplicationStoreError('duplicateKey', `This key is already registered on the application as key ${same.id}.`);
+    throw new ApplicationStoreError('keyLimit', `The application already holds ${max} keys, the most it may; remove one first.`);
+  }
+}
+
+/** Removes a key; false when the application or the key does not exist. */
+export async function removeApplicationKey(workspaceId: string, clientId: string, keyId: string): Promise<boolean> {
+  if (!isIssuedId(keyId)) return false;
+  const app = await getApplication(workspaceId, clientId);
+  const key = app?.keys.find((k) => k.id === keyId);
+  if (!key) return false;
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.application(workspaceId, clientId),
+        UpdateExpression: 'REMOVE publicKeys.#id, fingerprints.#fp',
+        ConditionExpression: 'attribute_exists(publicKeys.#id)',
+        ExpressionAttributeNames: { '#id': keyId, '#fp': key.fingerprint },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+

@@ -1,0 +1,88 @@
+// Server-to-server applications and their public keys: the same rules as {app_url}/oauth2/applications.
+import { readFile } from 'node:fs/promises';
+import { applicationNotFound, applicationView, registerApplication, uploadKey } from '#lib/auth/applications.ts';
+import { ApiError } from '#lib/http/errors.ts';
+import { deleteApplication, getApplication, listApplications, removeApplicationKey } from '#lib/store/applications.ts';
+import { getWorkspace } from '#lib/store/workspaces.ts';
+import { optional, required, UsageError, type AdminCommand, type Options } from './command.ts';
+
+const words = (value: string | undefined) => value?.split(/[\s,]+/).filter(Boolean);
+
+async function workspaceOf(o: Options): Promise<string> {
+  const id = required(o, 'workspace');
+  if (!(await getWorkspace(id))) throw new UsageError(`No workspace ${id}`);
+  return id;
+}
+
+/** The API's refusals, worded for the operator. */
+const asUsage = async <T>(fn: () => Promise<T>): Promise<T> => {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500) throw new UsageError(err.detail);
+    throw err;
+  }
+};
+
+export const appCommands: AdminCommand[] = [
+  {
+    name: 'app create',
+    usage: 'app create --workspace W --name N --scopes "s1 s2" [--default-scopes "s1"]',
+    run: async (o) => {
+      const ws = await workspaceOf(o);
+      const defaults = words(optional(o, 'default-scopes'));
+      const body = { name: required(o, 'name'), scopes: words(required(o, 'scopes')), ...(defaults ? { defaultScopes: defaults } : {}) };
+      return asUsage(() => registerApplication(ws, body));
+    },
+  },
+  {
+    name: 'app list',
+    usage: 'app list --workspace W',
+    run: async (o) => ({ data: (await listApplications(await workspaceOf(o))).map(applicationView) }),
+  },
+  {
+    name: 'app get',
+    usage: 'app get --workspace W --client-id C',
+    run: async (o) => {
+      const clientId = required(o, 'client-id');
+      const app = await getApplication(await workspaceOf(o), clientId);
+      if (!app) throw new UsageError(applicationNotFound(clientId).detail);
+      return applicationView(app);
+    },
+  },
+  {
+    name: 'app delete',
+    usage: 'app delete --workspace W --client-id C',
+    run: async (o) => {
+      const clientId = required(o, 'client-id');
+      if (!(await deleteApplication(await workspaceOf(o), clientId))) throw new UsageError(applicationNotFound(clientId).detail);
+      return { clientId, deleted: true };
+    },
+  },
+  {
+    name: 'app key add',
+    usage: 'app key add --workspace W --client-id C --pem-file F',
+    run: async (o) => {
+      const ws = await workspaceOf(o);
+      const file = required(o, 'pem-file');
+      let publicKey: string;
+      try {
+        publicKey = await readFile(file, 'utf8');
+      } catch (err) {
+        throw new UsageError(`Cannot read --pem-file ${file}: ${(err as Error).message}`);
+      }
+      return asUsage(() => uploadKey(ws, required(o, 'client-id'), { publicKey }));
+    },
+  },
+  {
+    name: 'app key remove',
+    usage: 'app key remove --workspace W --client-id C --key-id K',
+    run: async (o) => {
+      const ws = await workspaceOf(o);
+      const clientId = required(o, 'client-id');
+      const keyId = required(o, 'key-id');
+      if (!(await removeApplicationKey(ws, clientId, keyId))) throw new UsageError(`No key ${keyId} on application ${clientId} in workspace ${ws}`);
+      return { clientId, keyId, removed: true };
+    },
+  },
+];
