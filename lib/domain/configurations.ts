@@ -37,21 +37,24 @@ export interface FieldConfiguration {
   schema: Record<string, unknown>;
 }
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ format: 'date' });
+// Plain formats in the published schemas (zod's own uuid/email patterns are long and stricter than needed).
+const uuid = z.string().meta({ format: 'uuid' });
+const email = z.string().meta({ format: 'email' });
 
 /** Value shapes of the standard fields as the API returns them. */
 const STANDARD: Record<string, { name: string; value: z.ZodType }> = {
   name: { name: 'Name', value: z.string().min(1).max(255) },
   description: { name: 'Description', value: z.string().describe('HTML') },
-  status: { name: 'Status', value: z.object({ id: z.string(), name: z.string() }) },
-  owner: { name: 'Owner', value: z.object({ id: z.string(), email: z.string() }) },
+  status: { name: 'Status', value: z.object({ id: uuid, name: z.string() }) },
+  owner: { name: 'Owner', value: z.object({ id: uuid, email }) },
   tags: { name: 'Tags', value: z.array(z.object({ name: z.string() })) },
   timeframe: {
     name: 'Timeframe',
-    value: z.object({ startDate: isoDate, endDate: isoDate, granularity: z.string() }).partial(),
+    value: z.object({ startDate: isoDate, endDate: isoDate, granularity: z.enum(['none', 'day', 'week', 'month', 'quarter', 'year']) }),
   },
   archived: { name: 'Archived', value: z.boolean() },
-  email: { name: 'E-mail', value: z.string() },
+  email: { name: 'E-mail', value: email },
   domain: { name: 'Domain', value: z.string() },
   content: { name: 'Content', value: z.string().describe('HTML') },
 };
@@ -64,8 +67,8 @@ const STANDARD_BY_TYPE: Record<EntityType | NoteType, string[]> = {
   component: ENTITY_COMMON,
   feature: ENTITY_COMMON,
   subfeature: ENTITY_COMMON,
-  user: [...ENTITY_COMMON, 'email'],
-  company: [...ENTITY_COMMON, 'domain'],
+  user: ['name', 'description', 'owner', 'tags', 'archived', 'email'],
+  company: ['name', 'description', 'owner', 'tags', 'archived', 'domain'],
   textNote: ['name', 'content', 'tags', 'owner'],
 };
 
@@ -95,12 +98,8 @@ export function customValueSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'optio
 }
 
 function customSchemaJson(def: CustomFieldDef): Record<string, unknown> {
-  switch (def.fieldKind) {
-    case 'date':
-      return { type: 'string', format: 'date' };
-    default:
-      return jsonSchema(customValueSchema(def));
-  }
+  // The date refinement has no JSON Schema form; its pattern and format say the same.
+  return def.fieldKind === 'date' ? jsonSchema(isoDate) : jsonSchema(customValueSchema(def));
 }
 
 /**
@@ -137,7 +136,7 @@ interface RelationshipConfiguration {
 const RELATIONSHIPS: Record<EntityType | NoteType, Record<string, RelationshipConfiguration>> = {
   product: { child: { targetType: ['component', 'feature'], cardinality: 'multiple', mandatory: false } },
   component: {
-    parent: { targetType: ['product', 'component'], cardinality: 'single', mandatory: false },
+    parent: { targetType: ['product', 'component'], cardinality: 'single', mandatory: true },
     child: { targetType: ['component', 'feature'], cardinality: 'multiple', mandatory: false },
   },
   feature: {

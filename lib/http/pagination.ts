@@ -95,6 +95,12 @@ export async function decodeCursor(scope: PageScope, cursor: string): Promise<Pa
   return key;
 }
 
+/** The position of a list keyed by strings (a valid MAC over another key shape cannot happen, but costs nothing to refuse). */
+export function stringKey(after: PageKey | undefined): string | undefined {
+  if (after !== undefined && typeof after !== 'string') throw invalidCursor();
+  return after;
+}
+
 /** The `limit` extension: 1–100, default 100. */
 export function parseLimit(values: string[]): number {
   if (values.length === 0) return DEFAULT_LIMIT;

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { CustomFieldDef, CustomFieldKind } from '../domain/configurations.ts';
+import { configuredFieldIds, type CustomFieldDef, type CustomFieldKind, type EntityType, type NoteType } from '../domain/configurations.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -92,4 +92,10 @@ export async function addCustomField(
     throw err;
   }
   return def;
+}
+
+/** The configured field identifiers of each type (standard, then the workspace's custom fields). */
+export async function configuredFields(workspaceId: string, types: ReadonlyArray<EntityType | NoteType>): Promise<Map<string, string[]>> {
+  const custom = await listCustomFields(workspaceId);
+  return new Map(types.map((t) => [t, configuredFieldIds(t, custom)]));
 }

@@ -1,0 +1,15 @@
+// GET /v2/entities/configurations/{type}
+import { ENTITY_TYPES, isEntityType } from '#lib/domain/configurations.ts';
+import { ApiError } from '#lib/http/errors.ts';
+import { configurationResources } from '#lib/http/configurations.ts';
+import { api } from '#lib/http/pipeline.ts';
+import { principalOf } from '#lib/http/request.ts';
+
+export const handler = api('getEntityConfiguration', async (req) => {
+  const type = req.params.type!;
+  if (!isEntityType(type)) {
+    throw new ApiError('resource.notFound', `No entity type '${type.slice(0, 100)}'; known types: ${ENTITY_TYPES.join(', ')}.`);
+  }
+  const [data] = await configurationResources(principalOf(req).workspaceId, 'entities', [type]);
+  return { status: 200, body: { data } };
+});

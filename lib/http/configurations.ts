@@ -1,0 +1,9 @@
+// Configuration resources of entity and note types (contract: Entities, configurations).
+import { configurationOf, type EntityType, type NoteType } from '../domain/configurations.ts';
+import { listCustomFields } from '../store/custom-fields.ts';
+import { configUrl } from './records.ts';
+
+export async function configurationResources(workspaceId: string, kind: 'entities' | 'notes', types: ReadonlyArray<EntityType | NoteType>) {
+  const custom = await listCustomFields(workspaceId);
+  return types.map((type) => ({ ...configurationOf(type, custom), links: { self: configUrl(kind, type) } }));
+}
