@@ -1,0 +1,128 @@
+// Configurations: every configured field of a type (standard identifiers and the workspace's
+// custom fields by uuid) with a JSON Schema of its value; custom fields defined by `admin field add`.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../local/admin/command.ts';
+import { fieldCommands } from '../../local/admin/fields.ts';
+import { listCustomFields } from '#lib/store/custom-fields.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+
+const fieldAdd = fieldCommands.find((c) => c.name === 'field add')!;
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe('entity configurations', () => {
+  it('GET /v2/entities/configurations/{type}: standard fields with JSON Schemas, then custom fields by uuid', async () => {
+    const ws = await newWorkspace();
+    const { id } = (await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name: 'Size', kind: 'select', options: 'S, M,L' })) as { id: string };
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const res = await call(app, 'GET', '/v2/entities/configurations/feature', { token: ws.token });
+    expect(res.status, res.text).toBe(200);
+    const data = res.json.data;
+    expect(data.type).toBe('feature');
+    expect(Object.keys(data.fields)).toEqual(['name', 'description', 'status', 'owner', 'tags', 'timeframe', 'archived', id]);
+    for (const [key, f] of Object.entries<any>(data.fields)) expect(f.id).toBe(key);
+    expect(data.fields.name).toEqual({ id: 'name', name: 'Name', schema: { type: 'string', minLength: 1, maxLength: 255 } });
+    expect(data.fields.archived.schema).toEqual({ type: 'boolean' });
+    expect(data.fields.tags.schema).toMatchObject({ type: 'array', items: { type: 'object', required: ['name'] } });
+    expect(data.fields[id]).toEqual({ id, name: 'Size', schema: { type: 'string', enum: ['S', 'M', 'L'] } });
+    expect(data.relationships.parent).toEqual({ targetType: ['product', 'component'], cardinality: 'single', mandatory: true });
+    expect(data.links).toEqual({ self: `${app.baseUrl}/entities/configurations/feature` });
+  });
+
+  it('user and company carry their own standard fields', async () => {
+    const ws = await newWorkspace();
+    const user = await call(app, 'GET', '/v2/entities/configurations/user', { token: ws.token });
+    expect(Object.keys(user.json.data.fields)).toEqual(['name', 'description', 'owner', 'tags', 'archived', 'email']);
+    const company = await call(app, 'GET', '/v2/entities/configurations/company', { token: ws.token });
+    expect(Object.keys(company.json.data.fields)).toEqual(['name', 'description', 'owner', 'tags', 'archived', 'domain']);
+  });
+
+  it('GET /v2/entities/configurations lists every type; type[] filters', async () => {
+    const ws = await newWorkspace();
+    const all = await call(app, 'GET', '/v2/entities/configurations', { token: ws.token });
+    expect(all.json.data.map((c: any) => c.type)).toEqual(['product', 'component', 'feature', 'subfeature', 'user', 'company']);
+    expect(all.json.links).toEqual({});
+    const some = await call(app, 'GET', '/v2/entities/configurations?type[]=subfeature&type[]=product', { token: ws.token });
+    expect(some.json.data.map((c: any) => c.type)).toEqual(['subfeature', 'product']);
+    expectError(await call(app, 'GET', '/v2/entities/configurations?type[]=initiative', { token: ws.token }), 'request.invalid', { detail: /'initiative'/, source: { parameter: 'type[]' } });
+  });
+
+  it('an unknown type → 404 resource.notFound', async () => {
+    const ws = await newWorkspace();
+    expectError(await call(app, 'GET', '/v2/entities/configurations/initiative', { token: ws.token }), 'resource.notFound', { detail: /'initiative'/ });
+  });
+
+  it('custom fields are per workspace and per type, with a schema per kind', async () => {
+    const a = await newWorkspace();
+    const b = await newWorkspace();
+    const add = async (type: string, name: string, kind: string) => ((await fieldAdd.run({ workspace: a.workspaceId, 'entity-type': type, name, kind })) as { id: string }).id;
+    const text = await add('product', 'Notes', 'text');
+    const num = await add('product', 'Effort', 'number');
+    const date = await add('product', 'Due', 'date');
+    const res = await call(app, 'GET', '/v2/entities/configurations/product', { token: a.token });
+    expect([res.json.data.fields[text].schema, res.json.data.fields[num].schema, res.json.data.fields[date].schema]).toEqual([
+      { type: 'string', maxLength: 10000 },
+      { type: 'number' },
+      { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+    ]);
+    const otherType = await call(app, 'GET', '/v2/entities/configurations/component', { token: a.token });
+    expect(Object.keys(otherType.json.data.fields)).not.toContain(text);
+    const otherWs = await call(app, 'GET', '/v2/entities/configurations/product', { token: b.token });
+    expect(Object.keys(otherWs.json.data.fields)).toEqual(['name', 'description', 'status', 'owner', 'tags', 'timeframe', 'archived']);
+  });
+
+  it('needs entities:read', async () => {
+    const ws = await newWorkspace();
+    const m = await ws.member({ role: 'admin', scopes: ['notes:read'] });
+    expectError(await call(app, 'GET', '/v2/entities/configurations', { token: m.token }), 'auth.accessDenied');
+  });
+});
+
+describe('note configurations', () => {
+  it('GET /v2/notes/configurations and /{type}: note fields and note custom fields', async () => {
+    const ws = await newWorkspace();
+    const { id } = (await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'textNote', name: 'Revenue', kind: 'number' })) as { id: string };
+    const list = await call(app, 'GET', '/v2/notes/configurations', { token: ws.token });
+    expect(list.status, list.text).toBe(200);
+    expect(list.json.data.map((c: any) => c.type)).toEqual(['textNote']);
+    const one = await call(app, 'GET', '/v2/notes/configurations/textNote', { token: ws.token });
+    expect(Object.keys(one.json.data.fields)).toEqual(['name', 'content', 'tags', 'owner', id]);
+    expect(one.json.data.relationships.customer).toEqual({ targetType: ['user', 'company'], cardinality: 'single', mandatory: false });
+    expect(one.json.data.links).toEqual({ self: `${app.baseUrl}/notes/configurations/textNote` });
+    expectError(await call(app, 'GET', '/v2/notes/configurations/feature', { token: ws.token }), 'resource.notFound');
+    expectError(await call(app, 'GET', '/v2/notes/configurations?type[]=feature', { token: ws.token }), 'request.invalid', { source: { parameter: 'type[]' } });
+  });
+});
+
+describe('admin field add', () => {
+  it.each<[string, Record<string, string>, RegExp]>([
+    ['unknown type', { 'entity-type': 'initiative', name: 'X', kind: 'text' }, /--entity-type/],
+    ['unknown kind', { 'entity-type': 'feature', name: 'X', kind: 'boolean' }, /--kind/],
+    ['select without options', { 'entity-type': 'feature', name: 'X', kind: 'select' }, /--options/],
+    ['options on a text field', { 'entity-type': 'feature', name: 'X', kind: 'text', options: 'a,b' }, /--options/],
+    ['missing name', { 'entity-type': 'feature', kind: 'text' }, /--name/],
+  ])('%s → usage error, nothing stored', async (_n, options, message) => {
+    const ws = await newWorkspace();
+    await expect(fieldAdd.run({ workspace: ws.workspaceId, ...options })).rejects.toThrow(message);
+    expect(await listCustomFields(ws.workspaceId)).toEqual([]);
+  });
+
+  it('a duplicate name on one type, or an unknown workspace → usage error', async () => {
+    const ws = await newWorkspace();
+    await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name: 'Size', kind: 'text' });
+    await expect(fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name: 'size', kind: 'number' })).rejects.toBeInstanceOf(UsageError);
+    // The same name on another type is another field.
+    await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'product', name: 'Size', kind: 'text' });
+    await expect(fieldAdd.run({ workspace: '00000000-0000-4000-8000-000000000000', 'entity-type': 'feature', name: 'X', kind: 'text' })).rejects.toThrow(/No workspace/);
+    expect((await listCustomFields(ws.workspaceId)).map((d) => [d.entityType, d.name])).toEqual([
+      ['feature', 'Size'],
+      ['product', 'Size'],
+    ]);
+  });
+});

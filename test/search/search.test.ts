@@ -1,0 +1,81 @@
+// POST /v2/entities/search: the spec's body {data: {types, archived?, fields?}}, every mistake → 400 with a pointer.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+import { seedEntities } from '../pagination/seed.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+const search = (token: string, body: unknown) => call(app, 'POST', '/v2/entities/search', { token, body });
+
+describe('POST /v2/entities/search', () => {
+  it('returns the entities of the given types, oldest first, as list records', async () => {
+    const ws = await newWorkspace();
+    const products = await seedEntities(ws.workspaceId, 2, { type: 'product' });
+    const companies = await seedEntities(ws.workspaceId, 2, { type: 'company' });
+    await seedEntities(ws.workspaceId, 2, { type: 'user' });
+    const res = await search(ws.token, { data: { types: ['company', 'product'] } });
+    expect(res.status).toBe(200);
+    expect(res.json.data.map((e: any) => e.id)).toEqual([...products, ...companies].map((e) => e.id));
+    expect(res.json.links).toEqual({});
+    expect(res.json.data[0]).toEqual({
+      id: products[0]!.id,
+      type: 'product',
+      fields: { name: 'product 0' },
+      relationships: { data: [], links: {} },
+      links: { self: `${app.baseUrl}/entities/${products[0]!.id}` },
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+  });
+
+  it('archived: true / false / omitted filters on the archived field', async () => {
+    const ws = await newWorkspace();
+    const all = await seedEntities(ws.workspaceId, 6, { type: 'feature', fields: (i) => ({ name: `f${i}`, ...(i % 2 ? { archived: true } : i === 2 ? { archived: false } : {}) }) });
+    const ids = async (data: unknown) => (await search(ws.token, { data })).json.data.map((e: any) => e.id);
+    expect(await ids({ types: ['feature'], archived: true })).toEqual([all[1], all[3], all[5]].map((e) => e!.id));
+    expect(await ids({ types: ['feature'], archived: false })).toEqual([all[0], all[2], all[4]].map((e) => e!.id));
+    expect(await ids({ types: ['feature'] })).toEqual(all.map((e) => e.id));
+  });
+
+  it('only the caller’s workspace is searched', async () => {
+    const a = await newWorkspace();
+    const b = await newWorkspace();
+    await seedEntities(a.workspaceId, 3, { type: 'product' });
+    expect((await search(b.token, { data: { types: ['product'] } })).json).toEqual({ data: [], links: {} });
+  });
+
+  it.each<[string, unknown, string]>([
+    ['no data', {}, '/data'],
+    ['data not an object', { data: [] }, '/data'],
+    ['extra top-level property', { data: { types: ['feature'] }, filter: {} }, '/filter'],
+    ['extra data property', { data: { types: ['feature'], status: 'x' } }, '/data/status'],
+    ['types missing', { data: {} }, '/data/types'],
+    ['types not an array', { data: { types: 'feature' } }, '/data/types'],
+    ['types empty', { data: { types: [] } }, '/data/types'],
+    ['a type of the wrong JSON type', { data: { types: ['feature', 3] } }, '/data/types/1'],
+    ['an unknown type name', { data: { types: ['feature', 'initiative'] } }, '/data/types/1'],
+    ['archived not a boolean', { data: { types: ['feature'], archived: 'yes' } }, '/data/archived'],
+    ['fields neither all nor a list', { data: { types: ['feature'], fields: 'some' } }, '/data/fields'],
+    ['body not an object', [1, 2], ''],
+  ])('%s → 400 request.invalid with source.pointer %s', async (_name, body, at) => {
+    const ws = await newWorkspace();
+    expectError(await search(ws.token, body), 'request.invalid', { source: { pointer: at } });
+  });
+
+  it('an unknown type name is named in the detail', async () => {
+    const ws = await newWorkspace();
+    expectError(await search(ws.token, { data: { types: ['initiative'] } }), 'request.invalid', { detail: /'initiative'/, source: { pointer: '/data/types/0' } });
+  });
+
+  it('needs entities:read', async () => {
+    const ws = await newWorkspace();
+    const noRead = await ws.member({ role: 'admin', scopes: ['notes:read'] });
+    expectError(await search(noRead.token, { data: { types: ['feature'] } }), 'auth.accessDenied');
+  });
+});
