@@ -63,6 +63,9 @@ export async function queryAfter(q: KeysetQuery): Promise<Item[]> {
   return out;
 }
 
+/** Items whose delete has begun are gone for every reader (lib/store/cascade.ts, notes.ts). */
+const live = (item: Item) => !item.deleting;
+
 /** The sort key of an entity or note in its GSI1 list. */
 export const listKeyOf = (item: Item): string => String(item.gsi1sk);
 
@@ -75,8 +78,9 @@ export async function entitiesAfter(
   types: readonly string[],
   after: string | undefined,
   count: number,
-  keep?: (item: Item) => boolean,
+  filter?: (item: Item) => boolean,
 ): Promise<Item[]> {
+  const keep = (item: Item) => live(item) && (!filter || filter(item));
   const perType = await Promise.all(
     types.map((type) =>
       queryAfter({
@@ -86,7 +90,7 @@ export async function entitiesAfter(
         sortKey: 'gsi1sk',
         after,
         count,
-        ...(keep ? { keep } : {}),
+        keep,
       }),
     ),
   );
@@ -98,12 +102,12 @@ export async function entitiesAfter(
 
 /** Notes of a workspace after `after`, oldest first. */
 export function notesAfter(workspaceId: string, after: string | undefined, count: number): Promise<Item[]> {
-  return queryAfter({ index: 'gsi1', partitionKey: 'gsi1pk', partitionValue: keys.notesOf(workspaceId), sortKey: 'gsi1sk', after, count });
+  return queryAfter({ index: 'gsi1', partitionKey: 'gsi1pk', partitionValue: keys.notesOf(workspaceId), sortKey: 'gsi1sk', after, count, keep: live });
 }
 
 /** Children of an entity after `after` (their GSI2 sort key), oldest first. */
 export function childrenAfter(workspaceId: string, parentId: string, after: string | undefined, count: number): Promise<Item[]> {
-  return queryAfter({ index: 'gsi2', partitionKey: 'gsi2pk', partitionValue: keys.childrenOf(workspaceId, parentId), sortKey: 'gsi2sk', after, count });
+  return queryAfter({ index: 'gsi2', partitionKey: 'gsi2pk', partitionValue: keys.childrenOf(workspaceId, parentId), sortKey: 'gsi2sk', after, count, keep: live });
 }
 
 /** A note's links after `after` (their sk), ordered by entity id. */
@@ -180,5 +184,5 @@ export async function noteRelationshipsAfter(
 /** A tenant item by key when it is of the expected kind (ids of another kind are "not found"). */
 export async function getTenantItem(key: { pk: string; sk: string }, kind: string): Promise<Item | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key }));
-  return Item && Item.kind === kind ? Item : undefined;
+  return Item && Item.kind === kind && live(Item) ? Item : undefined;
 }
