@@ -1,0 +1,146 @@
+// Alarms an operator acts on — 5xx rate, p99 latency, function throttles, DynamoDB throttling —
+// and one dashboard with the same figures.
+import { Duration } from 'aws-cdk-lib';
+import type { Stage } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Alarm,
+  AlarmRule,
+  AlarmState,
+  ComparisonOperator,
+  CompositeAlarm,
+  Dashboard,
+  GraphWidget,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+  type IAlarmAction,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { Construct } from 'constructs';
+import { TABLE } from '#lib/store/table.ts';
+import type { Settings } from './settings.ts';
+
+const PERIOD = Duration.minutes(5);
+/** CloudWatch allows at most 10 metrics in one metric-math alarm. */
+export const METRICS_PER_ALARM = 10;
+
+export interface MonitoringProps {
+  settings: Settings;
+  stage: Stage;
+  table: ITable;
+  functions: Array<{ id: string; fn: IFunction }>;
+}
+
+export class Monitoring extends Construct {
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    const { settings, stage, table, functions } = props;
+    const actions: IAlarmAction[] = settings.alarms.topicArn ? [new SnsAction(Topic.fromTopicArn(this, 'AlarmTopic', settings.alarms.topicArn))] : [];
+    const alarm = (a: Alarm) => {
+      for (const action of actions) a.addAlarmAction(action);
+      this.alarms.push(a);
+      return a;
+    };
+
+    const requests = stage.metricCount({ period: PERIOD, statistic: 'Sum' });
+    const serverErrors = stage.metricServerError({ period: PERIOD, statistic: 'Sum' });
+    const serverErrorRate = new MathExpression({
+      expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+      usingMetrics: { requests, errors: serverErrors },
+      label: '5xx responses (%)',
+      period: PERIOD,
+    });
+    alarm(new Alarm(this, 'ServerErrorRate', {
+      alarmDescription: `More than ${settings.alarms.serverErrorPercent}% of responses were 5xx in two of three 5-minute periods.`,
+      metric: serverErrorRate,
+      threshold: settings.alarms.serverErrorPercent,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    }));
+
+    const latencyP99 = stage.metricLatency({ period: PERIOD, statistic: 'p99' });
+    alarm(new Alarm(this, 'LatencyP99', {
+      alarmDescription: `p99 latency above ${settings.alarms.latencyP99Ms} ms in two of three 5-minute periods.`,
+      metric: latencyP99,
+      threshold: settings.alarms.latencyP99Ms,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    }));
+
+    // Function throttles, summed in groups that fit one alarm each, joined by a composite alarm.
+    const throttleAlarms: Alarm[] = [];
+    for (let i = 0; i < functions.length; i += METRICS_PER_ALARM) {
+      const group = functions.slice(i, i + METRICS_PER_ALARM);
+      const usingMetrics: Record<string, IMetric> = {};
+      group.forEach(({ fn }, j) => (usingMetrics[`t${j}`] = fn.metricThrottles({ period: PERIOD, statistic: 'Sum' })));
+      const n = throttleAlarms.length + 1;
+      throttleAlarms.push(new Alarm(this, `FunctionThrottles${n}`, {
+        alarmDescription: `Throttled invocations of ${group.map((g) => g.id).join(', ')}.`,
+        metric: new MathExpression({ expression: Object.keys(usingMetrics).join(' + '), usingMetrics, label: 'Throttles', period: PERIOD }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }));
+    }
+    const throttles = new CompositeAlarm(this, 'Throttles', {
+      alarmDescription: 'Some function was throttled (Lambda concurrency exhausted).',
+      alarmRule: AlarmRule.anyOf(...throttleAlarms.map((a) => AlarmRule.fromAlarm(a, AlarmState.ALARM))),
+    });
+    for (const action of actions) throttles.addAlarmAction(action);
+
+    // DynamoDB throttling on the table and on every index the store uses.
+    const ddb = (metricName: string, index?: string) =>
+      new Metric({
+        namespace: 'AWS/DynamoDB',
+        metricName,
+        dimensionsMap: { TableName: table.tableName, ...(index ? { GlobalSecondaryIndexName: index } : {}) },
+        period: PERIOD,
+        statistic: 'Sum',
+      });
+    const throttleMetrics: Record<string, IMetric> = { read: ddb('ReadThrottleEvents'), write: ddb('WriteThrottleEvents') };
+    TABLE.globalIndexes.forEach((g, i) => {
+      throttleMetrics[`read${i}`] = ddb('ReadThrottleEvents', g.name);
+      throttleMetrics[`write${i}`] = ddb('WriteThrottleEvents', g.name);
+    });
+    const tableThrottles = new MathExpression({ expression: Object.keys(throttleMetrics).join(' + '), usingMetrics: throttleMetrics, label: 'DynamoDB throttle events', period: PERIOD });
+    alarm(new Alarm(this, 'DynamoDbThrottles', {
+      alarmDescription: 'DynamoDB throttled reads or writes on the table or its indexes.',
+      metric: tableThrottles,
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    }));
+
+    const allThrottles: Record<string, IMetric> = {};
+    functions.forEach(({ fn }, j) => (allThrottles[`t${j}`] = fn.metricThrottles({ period: PERIOD, statistic: 'Sum' })));
+    new Dashboard(this, 'Dashboard', {
+      dashboardName: `pm-api-${settings.stage}`,
+      widgets: [
+        [
+          new GraphWidget({ title: 'Requests and errors', left: [requests, stage.metricClientError({ period: PERIOD, statistic: 'Sum' }), serverErrors], width: 12 }),
+          new GraphWidget({ title: '5xx rate (%)', left: [serverErrorRate], width: 12 }),
+        ],
+        [
+          new GraphWidget({ title: 'Latency (ms)', left: [stage.metricLatency({ period: PERIOD, statistic: 'p50' }), latencyP99, stage.metricIntegrationLatency({ period: PERIOD, statistic: 'p99' })], width: 12 }),
+          new GraphWidget({ title: 'Function throttles', left: [new MathExpression({ expression: Object.keys(allThrottles).join(' + ') || '0', usingMetrics: allThrottles, label: 'Throttles', period: PERIOD })], width: 12 }),
+        ],
+        [
+          new GraphWidget({ title: 'DynamoDB consumed capacity', left: [table.metricConsumedReadCapacityUnits({ period: PERIOD }), table.metricConsumedWriteCapacityUnits({ period: PERIOD })], width: 12 }),
+          new GraphWidget({ title: 'DynamoDB throttle events', left: [tableThrottles], width: 12 }),
+        ],
+      ],
+    });
+  }
+}

@@ -1,0 +1,114 @@
+// Deployment options, read once from CDK context (`-c key=value` or cdk.json "context"). Values
+// from the command line arrive as strings, so every number is parsed and checked here; a bad
+// value stops the synth with a message naming the option.
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Node } from 'constructs';
+
+export interface Settings {
+  /** Stage name: part of the stack name and of the default public URL. */
+  stage: string;
+  /** Custom domain for {app_url} (and {base_url} = {app_url}/v2), with its ACM certificate in the region. */
+  domain: { name: string; certificateArn: string } | undefined;
+  throttle: { rateLimit: number; burstLimit: number };
+  logRetention: RetentionDays;
+  /** Request budget before 408 request.timeout (REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  /** Per-token requests per second (RATE_LIMIT_PER_SECOND); 0 disables. */
+  rateLimitPerSecond: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  lambdaMemoryMb: number;
+  /** Bumping it creates a new service signing key (rotation; docs/operations.md). */
+  serviceKeyGeneration: number;
+  /** Retired service key ARNs whose tokens still verify during a rotation. */
+  retiredServiceKeyArns: string[];
+  /** Changing it recycles warm functions so they reload keys and the secret. */
+  keyEpoch: string;
+  /** Create the account-level role API Gateway needs for logs (false if the account already has one). */
+  apiGatewayCloudWatchRole: boolean;
+  alarms: { topicArn: string | undefined; serverErrorPercent: number; latencyP99Ms: number };
+}
+
+/** API Gateway's default integration timeout ceiling for REST APIs. */
+export const MAX_INTEGRATION_TIMEOUT_MS = 29_000;
+
+export const DEFAULTS = {
+  stage: 'prod',
+  throttleRateLimit: 100,
+  throttleBurstLimit: 200,
+  logRetentionDays: 30,
+  requestTimeoutMs: 10_000,
+  rateLimitPerSecond: 50,
+  logLevel: 'info',
+  lambdaMemoryMb: 1024,
+  serverErrorPercent: 1,
+  latencyP99Ms: 2_000,
+} as const;
+
+export class SettingsError extends Error {}
+
+export function readSettings(node: Node): Settings {
+  const raw = (key: string): unknown => node.tryGetContext(key);
+  const str = (key: string): string | undefined => {
+    const v = raw(key);
+    if (v === undefined || v === null || v === '') return undefined;
+    if (typeof v !== 'string') throw new SettingsError(`Context option ${key} must be a string`);
+    return v;
+  };
+  const int = (key: string, fallback: number, min: number, max: number): number => {
+    const v = raw(key);
+    if (v === undefined || v === null || v === '') return fallback;
+    const n = typeof v === 'number' ? v : Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) throw new SettingsError(`Context option ${key} must be an integer from ${min} to ${max}, not ${JSON.stringify(v)}`);
+    return n;
+  };
+  const bool = (key: string, fallback: boolean): boolean => {
+    const v = raw(key);
+    if (v === undefined || v === null || v === '') return fallback;
+    if (v === true || v === 'true') return true;
+    if (v === false || v === 'false') return false;
+    throw new SettingsError(`Context option ${key} must be true or false`);
+  };
+
+  const stage = str('stage') ?? DEFAULTS.stage;
+  if (!/^[A-Za-z0-9_]{1,64}$/.test(stage)) throw new SettingsError(`Context option stage must be letters, digits or _, not ${JSON.stringify(stage)}`);
+
+  const domainName = str('domainName');
+  const certificateArn = str('certificateArn');
+  if (Boolean(domainName) !== Boolean(certificateArn)) throw new SettingsError('Context options domainName and certificateArn go together');
+
+  const retentionDays = int('logRetentionDays', DEFAULTS.logRetentionDays, 1, 3653);
+  const retentions = Object.values(RetentionDays).filter((v): v is RetentionDays => typeof v === 'number');
+  if (!retentions.includes(retentionDays as RetentionDays)) {
+    throw new SettingsError(`Context option logRetentionDays must be one of CloudWatch's periods (${retentions.join(', ')})`);
+  }
+
+  const logLevel = str('logLevel') ?? DEFAULTS.logLevel;
+  if (logLevel !== 'debug' && logLevel !== 'info' && logLevel !== 'warn' && logLevel !== 'error') {
+    throw new SettingsError('Context option logLevel must be debug, info, warn or error');
+  }
+
+  const retired = str('retiredServiceKeyArns');
+  return {
+    stage,
+    domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
+    throttle: {
+      rateLimit: int('throttleRateLimit', DEFAULTS.throttleRateLimit, 1, 100_000),
+      burstLimit: int('throttleBurstLimit', DEFAULTS.throttleBurstLimit, 1, 100_000),
+    },
+    logRetention: retentionDays as RetentionDays,
+    // The gateway's own timeout sits 1 s past the budget and must stay under its ceiling.
+    requestTimeoutMs: int('requestTimeoutMs', DEFAULTS.requestTimeoutMs, 1_000, MAX_INTEGRATION_TIMEOUT_MS - 1_000),
+    rateLimitPerSecond: int('rateLimitPerSecond', DEFAULTS.rateLimitPerSecond, 0, 100_000),
+    logLevel,
+    lambdaMemoryMb: int('lambdaMemoryMb', DEFAULTS.lambdaMemoryMb, 128, 10_240),
+    serviceKeyGeneration: int('serviceKeyGeneration', 1, 1, 1_000),
+    retiredServiceKeyArns: retired ? retired.split(',').map((s) => s.trim()).filter(Boolean) : [],
+    keyEpoch: str('keyEpoch') ?? '0',
+    apiGatewayCloudWatchRole: bool('apiGatewayCloudWatchRole', true),
+    alarms: {
+      topicArn: str('alarmTopicArn'),
+      serverErrorPercent: int('alarmServerErrorPercent', DEFAULTS.serverErrorPercent, 1, 100),
+      latencyP99Ms: int('alarmLatencyP99Ms', DEFAULTS.latencyP99Ms, 10, MAX_INTEGRATION_TIMEOUT_MS),
+    },
+  };
+}

@@ -1,0 +1,232 @@
+// The deployed service: the single table, one function per route, the REST API in front of them,
+// the service key and secret, alarms and a dashboard. Everything route-specific comes from
+// lib/routes.ts, so a new row deploys without touching this file.
+import { Aws, CfnOutput, Duration, RemovalPolicy, Size, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import {
+  AccessLogField,
+  AccessLogFormat,
+  EndpointType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  Resource,
+  RestApi,
+  SecurityPolicy,
+  type IResource,
+} from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { TABLE } from '#lib/store/table.ts';
+import { addGatewayResponses } from './gateway-responses.ts';
+import { Monitoring } from './monitoring.ts';
+import { RouteFunctions } from './route-functions.ts';
+import type { Settings } from './settings.ts';
+
+export interface PmApiStackProps extends StackProps {
+  settings: Settings;
+}
+
+export class PmApiStack extends Stack {
+  readonly table: Table;
+  readonly api: RestApi;
+  readonly functions: RouteFunctions;
+
+  constructor(scope: Construct, id: string, props: PmApiStackProps) {
+    super(scope, id, props);
+    const { settings } = props;
+
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: TABLE.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      timeToLiveAttribute: TABLE.ttlAttribute,
+      removalPolicy: RemovalPolicy.RETAIN,
+      // No stream: nothing consumes one (aggregates are kept in the writing transaction).
+    });
+    for (const index of TABLE.globalIndexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.ALL,
+      });
+    }
+
+    // The token-signing key never leaves KMS. A new generation is a new key (rotation); the old
+    // one is retained so tokens it signed keep verifying while listed in retiredServiceKeyArns.
+    const serviceKey = new Key(this, `ServiceKey${settings.serviceKeyGeneration === 1 ? '' : settings.serviceKeyGeneration}`, {
+      description: `pm-api ${settings.stage}: signs API and access tokens (ES256), generation ${settings.serviceKeyGeneration}`,
+      keySpec: KeySpec.ECC_NIST_P256,
+      keyUsage: KeyUsage.SIGN_VERIFY,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const serviceSecret = new Secret(this, 'ServiceSecret', {
+      description: `pm-api ${settings.stage}: HMAC secret for pagination cursors`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: settings.logRetention });
+    this.api = new RestApi(this, 'Api', {
+      restApiName: `pm-api-${settings.stage}`,
+      description: 'Product-management API v2',
+      endpointTypes: [EndpointType.REGIONAL],
+      cloudWatchRole: settings.apiGatewayCloudWatchRole,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      // With a custom domain the stage URL would be a second public address with other links.
+      disableExecuteApiEndpoint: settings.domain !== undefined,
+      minCompressionSize: Size.kibibytes(1),
+      deployOptions: {
+        stageName: settings.stage,
+        throttlingRateLimit: settings.throttle.rateLimit,
+        throttlingBurstLimit: settings.throttle.burstLimit,
+        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        accessLogFormat: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: AccessLogField.contextRequestId(),
+            ip: AccessLogField.contextIdentitySourceIp(),
+            requestTime: AccessLogField.contextRequestTime(),
+            method: AccessLogField.contextHttpMethod(),
+            resourcePath: AccessLogField.contextResourcePath(),
+            path: AccessLogField.contextPath(),
+            status: AccessLogField.contextStatus(),
+            responseLength: AccessLogField.contextResponseLength(),
+            latencyMs: AccessLogField.contextResponseLatency(),
+            integrationLatencyMs: AccessLogField.contextIntegrationLatency(),
+            errorType: AccessLogField.contextErrorResponseType(),
+          }),
+        ),
+        // Execution logs for errors only, and never request or response bodies (they carry tokens).
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+      },
+    });
+
+    // Public URLs come from configuration: the custom domain, else the stage URL built from ids
+    // (not api.url, which would make every function wait for the stage that waits for them).
+    const appUrl = settings.domain
+      ? `https://${settings.domain.name}`
+      : `https://${this.api.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${settings.stage}`;
+    const publicUrls = { appUrl, baseUrl: `${appUrl}/v2` };
+
+    this.functions = new RouteFunctions(this, 'Routes', { settings, table: this.table, serviceKey, serviceSecret, publicUrls });
+
+    // Literal segments win over parameters in API Gateway as in lib/routes.ts matchRoute.
+    const integrationTimeout = Duration.millis(settings.requestTimeoutMs + 1_000);
+    for (const { route, fn } of this.functions.functions) {
+      resourceFor(this.api.root, route.path).addMethod(route.method, new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false, timeout: integrationTimeout }), {
+        operationName: route.operationId,
+      });
+    }
+    addGatewayResponses(this.api);
+
+    if (settings.domain) {
+      const domain = this.api.addDomainName('CustomDomain', {
+        domainName: settings.domain.name,
+        certificate: Certificate.fromCertificateArn(this, 'Certificate', settings.domain.certificateArn),
+        endpointType: EndpointType.REGIONAL,
+        securityPolicy: SecurityPolicy.TLS_1_2,
+      });
+      new CfnOutput(this, 'CustomDomainTarget', {
+        description: `Point ${settings.domain.name} (CNAME or alias) here`,
+        value: domain.domainNameAliasDomainName,
+      });
+    }
+
+    new Monitoring(this, 'Monitoring', {
+      settings,
+      stage: this.api.deploymentStage,
+      table: this.table,
+      functions: this.functions.functions.map(({ route, fn }) => ({ id: route.operationId, fn })),
+    });
+
+    new CfnOutput(this, 'BaseUrl', { description: '{base_url}', value: publicUrls.baseUrl });
+    new CfnOutput(this, 'AppUrl', { description: '{app_url}', value: publicUrls.appUrl });
+    new CfnOutput(this, 'TableName', { description: 'The single table (admin CLI --table)', value: this.table.tableName });
+    new CfnOutput(this, 'ServiceKeyArn', { description: 'Token-signing KMS key (admin CLI --kms-key-id)', value: serviceKey.keyArn });
+    new CfnOutput(this, 'ServiceSecretArn', { description: 'Cursor HMAC secret', value: serviceSecret.secretArn });
+
+    acknowledgeNagFindings(this, serviceSecret);
+  }
+}
+
+/** The resource for a route path, creating missing segments; refuses two parameter names at one level. */
+function resourceFor(root: IResource, path: string): IResource {
+  let resource = root;
+  for (const segment of path.split('/').filter(Boolean)) {
+    const existing = resource.getResource(segment);
+    if (existing) {
+      resource = existing;
+      continue;
+    }
+    if (segment.startsWith('{')) {
+      const sibling = resource.node.children.find((c): c is Resource => c instanceof Resource && /\/\{[^/]*\}$/.test(c.path));
+      if (sibling) throw new Error(`${path}: API Gateway allows one path parameter per level, and ${sibling.path} already has one`);
+    }
+    resource = resource.addResource(segment);
+  }
+  return resource;
+}
+
+/**
+ * cdk-nag AwsSolutions findings this design accepts, each with its reason (test/infra/nag.test.ts
+ * runs the pack; anything new fails it until fixed or reasoned here).
+ */
+export const NAG_ACKNOWLEDGEMENTS = {
+  api: [
+    {
+      id: 'AwsSolutions-APIG2',
+      reason: 'Each function validates its own request against the schemas of its route and answers 400 in the spec envelope with source pointers; gateway request validators would answer in another shape.',
+    },
+    {
+      id: 'AwsSolutions-APIG4',
+      reason: 'Authentication is the bearer-token check inside every function (lib/auth/bearer.ts) with scopes from lib/routes.ts; the token endpoint is public by the spec. An authorizer would duplicate it and answer outside the envelope.',
+    },
+    {
+      id: 'AwsSolutions-COG4',
+      reason: 'Callers present API tokens and OAuth access tokens issued by this service itself, not Cognito user-pool identities.',
+    },
+  ],
+  stage: [
+    {
+      id: 'AwsSolutions-APIG3',
+      reason: 'No WAF web ACL in this stack: stage throttling and the per-token rate limit bound abuse; an operator who needs WAF associates a web ACL with the stage (docs/operations.md).',
+    },
+  ],
+  cloudWatchRole: [
+    {
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason: "The account-level role API Gateway writes access and execution logs with; AWS's managed policy for it grants only CloudWatch Logs actions.",
+    },
+  ],
+  secret: [
+    {
+      id: 'AwsSolutions-SMG4',
+      reason: 'The secret only keys pagination-cursor HMACs: rotating it merely invalidates outstanding cursors, so it is rotated by the documented manual procedure (docs/operations.md) instead of a rotation function.',
+    },
+  ],
+  functions: [
+    {
+      id: 'AwsSolutions-L1',
+      reason: 'The runtime is pinned to nodejs22.x (design §6), the version the code and its dependencies are built and tested for; a newer runtime is a deliberate upgrade, not a drift.',
+    },
+  ],
+} as const;
+
+function acknowledgeNagFindings(stack: PmApiStack, serviceSecret: Secret): void {
+  const ack = (scope: Construct | undefined, list: ReadonlyArray<{ id: string; reason: string }>) => {
+    if (!scope) throw new Error('construct to acknowledge cdk-nag findings on is missing');
+    for (const a of list) Validations.of(scope).acknowledge({ id: a.id, reason: a.reason });
+  };
+  ack(stack.api, NAG_ACKNOWLEDGEMENTS.api);
+  ack(stack.api.deploymentStage, NAG_ACKNOWLEDGEMENTS.stage);
+  if (stack.api.node.tryFindChild('CloudWatchRole')) ack(stack.api.node.findChild('CloudWatchRole'), NAG_ACKNOWLEDGEMENTS.cloudWatchRole);
+  ack(serviceSecret, NAG_ACKNOWLEDGEMENTS.secret);
+  ack(stack.functions, NAG_ACKNOWLEDGEMENTS.functions);
+}
