@@ -3,6 +3,7 @@
 // A field is configured for a type iff it appears in that type's configuration; the fields
 // parameter (lib/domain/fields.ts) accepts exactly these identifiers.
 import { z } from 'zod';
+import { ApiError, pointer } from '../http/errors.ts';
 
 export const ENTITY_TYPES = ['product', 'component', 'feature', 'subfeature', 'user', 'company'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
@@ -163,5 +164,23 @@ export function configurationOf(type: EntityType | NoteType, custom: readonly Cu
     type,
     fields: Object.fromEntries(fieldConfigurations(type, custom).map((f) => [f.id, f])),
     relationships: RELATIONSHIPS[type],
+  };
+}
+
+/** Checks one custom field value on write (entity/note create and update): the value to store. */
+export type CustomValueCheck = (fieldId: string, value: unknown, path: ReadonlyArray<string | number>) => unknown;
+
+/**
+ * The check for custom fields of `type`: an id that is not a custom field of this type in this
+ * workspace, or a value of the wrong kind → 400 request.invalid pointing at the value.
+ */
+export function customValueCheck(defs: readonly CustomFieldDef[], type: string): CustomValueCheck {
+  const own = new Map(defs.filter((d) => d.entityType === type).map((d) => [d.id, d]));
+  return (fieldId, value, path) => {
+    const def = own.get(fieldId.toLowerCase());
+    if (!def) throw new ApiError('request.invalid', `Unknown field '${fieldId}': no custom field with this id is configured for ${type}.`, { source: pointer(path) });
+    const problem = customValueError(def, value);
+    if (problem) throw new ApiError('request.invalid', problem, { source: pointer(path) });
+    return value;
   };
 }

@@ -14,6 +14,10 @@ import type { Query } from '../http/request.ts';
 
 export const ALL = 'all';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Custom field ids are stored lower-cased; a request may spell them in either case. */
+const normalizeId = (id: string) => (UUID.test(id) ? id.toLowerCase() : id);
+
 export interface RequestedField {
   id: string;
   /** Where the identifier came from, for the error's `source`. */
@@ -51,7 +55,7 @@ export function fieldsFromQuery(query: Query, names: readonly string[] = ['field
       for (const id of raw.split(',').map((s) => s.trim())) {
         if (id === '') throw new ApiError('request.invalid', `The ${name} parameter holds an empty field identifier.`, { source: { parameter: name } });
         if (id === ALL) allParam ??= name;
-        requested.push({ id, source: { parameter: name } });
+        requested.push({ id: normalizeId(id), source: { parameter: name } });
       }
     }
   }
@@ -72,7 +76,7 @@ export function fieldsFromBody(value: unknown, path: ReadonlyArray<string | numb
     if (typeof id !== 'string' || id === '') {
       throw new ApiError('request.invalid', `${path.join('.')}[${i}] must be a non-empty string (a field identifier).`, { source: pointer([...path, i]) });
     }
-    return { id, source: pointer([...path, i]) };
+    return { id: normalizeId(id), source: pointer([...path, i]) };
   });
   return fromRequested(requested, pointer(path));
 }

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { configuredFieldIds, type CustomFieldDef, type CustomFieldKind, type EntityType, type NoteType } from '../domain/configurations.ts';
+import { configuredFieldIds, customValueCheck, type CustomValueCheck, type CustomFieldDef, type CustomFieldKind, type EntityType, type NoteType } from '../domain/configurations.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -98,4 +98,9 @@ export async function addCustomField(
 export async function configuredFields(workspaceId: string, types: ReadonlyArray<EntityType | NoteType>): Promise<Map<string, string[]>> {
   const custom = await listCustomFields(workspaceId);
   return new Map(types.map((t) => [t, configuredFieldIds(t, custom)]));
+}
+
+/** The write check of the custom fields of `type` in this workspace (see customValueCheck). */
+export async function customFieldCheck(workspaceId: string, type: string): Promise<CustomValueCheck> {
+  return customValueCheck(await listCustomFields(workspaceId, type), type);
 }

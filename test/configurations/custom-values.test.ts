@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { customValueCheck, type CustomFieldDef } from '#lib/domain/configurations.ts';
+import { ApiError } from '#lib/http/errors.ts';
+
+const defs: CustomFieldDef[] = [
+  { id: '11111111-1111-4111-8111-111111111111', entityType: 'feature', name: 'Notes', fieldKind: 'text' },
+  { id: '22222222-2222-4222-8222-222222222222', entityType: 'feature', name: 'Effort', fieldKind: 'number' },
+  { id: '33333333-3333-4333-8333-333333333333', entityType: 'feature', name: 'Due', fieldKind: 'date' },
+  { id: '44444444-4444-4444-8444-444444444444', entityType: 'feature', name: 'Size', fieldKind: 'select', options: ['S', 'M'] },
+  { id: '55555555-5555-4555-8555-555555555555', entityType: 'product', name: 'Other', fieldKind: 'text' },
+];
+const check = customValueCheck(defs, 'feature');
+const path = ['data', 'fields', 'x'];
+
+function refusal(fieldId: string, value: unknown): ApiError {
+  try {
+    check(fieldId, value, path);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ApiError);
+    return e as ApiError;
+  }
+  throw new Error(`accepted ${JSON.stringify(value)}`);
+}
+
+describe('custom field values are validated against their kind', () => {
+  it.each<[string, unknown]>([
+    ['11111111-1111-4111-8111-111111111111', 'free text'],
+    ['22222222-2222-4222-8222-222222222222', 3.5],
+    ['33333333-3333-4333-8333-333333333333', '2031-02-28'],
+    ['44444444-4444-4444-8444-444444444444', 'M'],
+  ])('%s accepts %j', (id, value) => {
+    expect(check(id, value, path)).toEqual(value);
+  });
+
+  it.each<[string, unknown, RegExp]>([
+    ['11111111-1111-4111-8111-111111111111', 5, /takes a string/],
+    ['22222222-2222-4222-8222-222222222222', '5', /takes a number/],
+    ['33333333-3333-4333-8333-333333333333', '2031-02-30', /date/],
+    ['33333333-3333-4333-8333-333333333333', 'tomorrow', /date/],
+    ['44444444-4444-4444-8444-444444444444', 'XL', /one of 'S', 'M'/],
+  ])('%s refuses %j → 400 request.invalid at the value', (id, value, detail) => {
+    const err = refusal(id, value);
+    expect([err.code, err.source]).toEqual(['request.invalid', { pointer: '/data/fields/x' }]);
+    expect(err.detail).toMatch(detail);
+  });
+
+  it('an unknown uuid, or a custom field of another type → 400 naming it', () => {
+    expect(refusal('99999999-9999-4999-8999-999999999999', 'x').detail).toMatch(/Unknown field '99999999-/);
+    expect(refusal('55555555-5555-4555-8555-555555555555', 'x').detail).toMatch(/configured for feature/);
+  });
+});
