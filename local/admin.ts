@@ -6,9 +6,10 @@ import { UsageError, type AdminCommand, type Options } from './admin/command.ts'
 import { appCommands } from './admin/apps.ts';
 import { identityCommands } from './admin/identity.ts';
 import { fieldCommands } from './admin/fields.ts';
+import { scoreCommands } from './admin/score.ts';
 import { DEV_FILE, LOCAL_TABLE, SERVICE_KEY_FILE, type DevFacts } from './paths.ts';
 
-const COMMANDS: AdminCommand[] = [...identityCommands, ...fieldCommands, ...appCommands];
+const COMMANDS: AdminCommand[] = [...identityCommands, ...fieldCommands, ...appCommands, ...scoreCommands];
 
 export function parseArgs(argv: string[]): { words: string[]; options: Options } {
   const words: string[] = [];

@@ -1,0 +1,9 @@
+import { uuidParam } from '#lib/domain/input.ts';
+import { api } from '#lib/http/pipeline.ts';
+import { principalOf } from '#lib/http/request.ts';
+import { deleteNote } from '#lib/store/notes.ts';
+
+export const handler = api('deleteNote', async (req) => {
+  await deleteNote(principalOf(req).workspaceId, uuidParam(req.params.id, 'id'));
+  return { status: 204 };
+});

@@ -1,0 +1,48 @@
+// Stored entity → API JSON. Default field mode: only non-empty values (issue 4 adds the others and
+// the paginated `relationships` attribute).
+export interface StoredEntity {
+  id: string;
+  type: string;
+  parentId?: string;
+  parentType?: string;
+  fields: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const isEmptyValue = (v: unknown): boolean =>
+  v === null ||
+  v === undefined ||
+  v === '' ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0);
+
+/** The non-empty fields of a stored record. */
+export function nonEmptyFields(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => !isEmptyValue(v)));
+}
+
+export const entityLink = (baseUrl: string, id: string) => `${baseUrl}/entities/${id}`;
+
+/** `{id, type, links}`: what create and update answer. */
+export const entityReference = (baseUrl: string, e: { id: string; type: string }) => ({
+  id: e.id,
+  type: e.type,
+  links: { self: entityLink(baseUrl, e.id) },
+});
+
+export function entityView(baseUrl: string, e: StoredEntity) {
+  const relationships =
+    e.parentId && e.parentType
+      ? [{ type: 'parent', target: entityReference(baseUrl, { id: e.parentId, type: e.parentType }) }]
+      : [];
+  return {
+    id: e.id,
+    type: e.type,
+    fields: nonEmptyFields(e.fields),
+    relationships: { data: relationships, links: {} },
+    links: { self: entityLink(baseUrl, e.id) },
+    createdAt: e.createdAt,
+    updatedAt: e.updatedAt,
+  };
+}

@@ -1,0 +1,57 @@
+// The contract's entity types and parent rules, once, as data; pure checks the store and the
+// property tests share.
+export const HIERARCHY_TYPES = ['product', 'component', 'feature', 'subfeature'] as const;
+export const CUSTOMER_TYPES = ['user', 'company'] as const;
+export const ENTITY_TYPES = [...HIERARCHY_TYPES, ...CUSTOMER_TYPES] as const;
+
+export type HierarchyType = (typeof HIERARCHY_TYPES)[number];
+export type CustomerType = (typeof CUSTOMER_TYPES)[number];
+export type EntityType = (typeof ENTITY_TYPES)[number];
+
+export const isEntityType = (t: unknown): t is EntityType => (ENTITY_TYPES as readonly unknown[]).includes(t);
+export const isHierarchyType = (t: unknown): t is HierarchyType => (HIERARCHY_TYPES as readonly unknown[]).includes(t);
+export const isCustomerType = (t: unknown): t is CustomerType => (CUSTOMER_TYPES as readonly unknown[]).includes(t);
+
+/**
+ * Which parent types each type accepts, and whether a parent is required. A component always sits
+ * in a product or another component (the contract lists its parents; a component without one would
+ * be a second kind of root, so it is required like a feature's).
+ */
+export const PARENT_RULES: Record<EntityType, { parents: readonly EntityType[]; required: boolean }> = {
+  product: { parents: [], required: false },
+  component: { parents: ['product', 'component'], required: true },
+  feature: { parents: ['product', 'component'], required: true },
+  subfeature: { parents: ['feature'], required: true },
+  user: { parents: ['company'], required: false },
+  company: { parents: [], required: false },
+};
+
+/**
+ * Maximum depth of the product hierarchy, a product being depth 1: product → up to 5 nested
+ * components → feature → subfeature. Every score change updates the changed entity and all its
+ * ancestors in one transaction (a move: both chains), so this keeps one transaction ≤ 2·8+4 items,
+ * far below DynamoDB's 100.
+ */
+export const MAX_DEPTH = 8;
+
+/** Why `childType` may not sit under `parentType` (undefined = no parent), or undefined when it may. */
+export function parentRuleViolation(childType: EntityType, parentType: EntityType | undefined): string | undefined {
+  const rule = PARENT_RULES[childType];
+  if (parentType === undefined) {
+    return rule.required ? `A ${childType} needs a parent (${rule.parents.join(' or ')}).` : undefined;
+  }
+  if (rule.parents.length === 0) return `A ${childType} cannot have a parent.`;
+  if (!rule.parents.includes(parentType)) {
+    return `A ${childType} cannot have a ${parentType} parent; allowed: ${rule.parents.join(' or ')}.`;
+  }
+  return undefined;
+}
+
+/**
+ * Depth check for placing a subtree of height `subtreeHeight` (1 = a single entity) under a parent
+ * at depth `parentDepth` (0 = no parent).
+ */
+export function depthViolation(parentDepth: number, subtreeHeight: number): string | undefined {
+  const depth = parentDepth + subtreeHeight;
+  return depth > MAX_DEPTH ? `The hierarchy would be ${depth} levels deep; the maximum is ${MAX_DEPTH}.` : undefined;
+}

@@ -1,0 +1,312 @@
+// Score aggregates, maintained on write (design §4). Item layout, for anyone bulk-loading raw data
+// and then running `admin score verify --repair` (which rebuilds everything below from raw links):
+//
+//   entity  (keys.entity)   hierarchy entities carry   own:   Σ over customers of the weight of their
+//                                                             counting rating + 1 per anonymous link
+//                                                      total: own + Σ total of the children
+//                           (missing own/total = 0; verify --repair writes them)
+//   note    (keys.note)     customer?: {id, type}     — the truth for whose rating a link is
+//   link    (keys.link)     { kind: 'link', noteId, entityId, entityType, importance, setAt: epoch ms,
+//                             customerId?: cache of the note's customer the aggregates were last
+//                             applied with, rev: number, gsi2pk: keys.linksTo(ws, entityId), gsi2sk: noteId }
+//                           A raw bulk-loaded link needs noteId, entityId, entityType, importance, setAt
+//                           and the gsi2 keys; verify --repair fills customerId and rev.
+//   rating  (keys.rating)   one per (hierarchy entity, customer) with at least one link:
+//                           { kind: 'rating', entityId, customerId, entries: { [noteId]: { w, at } },
+//                             weight: w of the counting entry, ver: number }
+//                           The counting entry is the latest `at` (ties: greater note id). Keeping all of
+//                           a customer's entries on one item makes "fall back to the next most recent"
+//                           exact and one read; the item stays far below 400 KB up to
+//                           MAX_NOTES_PER_RATING notes of one customer on one entity.
+//
+// Every change to links, a note's customer, or the hierarchy is one TransactWriteItems holding the
+// link/note item, the rating items, and the deltas on the entity and each ancestor, each conditioned
+// on the ancestor still having the parent that was read and not being deleted (lib/store/tx.ts retries).
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { countedWeight, ANONYMOUS_WEIGHT, WEIGHTS, type Importance, type RatingEntry } from '../domain/score.ts';
+import { ApiError } from '../http/errors.ts';
+import { db, tableName } from './client.ts';
+import { placeCondition, type EntityItem } from './entities.ts';
+import { keys } from './keys.ts';
+import type { TxItem } from './tx.ts';
+
+export const MAX_NOTES_PER_RATING = 1000;
+
+export interface LinkItem {
+  noteId: string;
+  entityId: string;
+  entityType: string;
+  importance: Importance;
+  setAt: number;
+  customerId?: string;
+  rev: number;
+}
+
+export interface RatingItem {
+  entityId: string;
+  customerId: string;
+  entries: Record<string, RatingEntry>;
+  weight: number;
+  ver: number;
+}
+
+export function linkItem(ws: string, l: LinkItem): Record<string, unknown> {
+  return {
+    ...keys.link(ws, l.noteId, l.entityId),
+    kind: 'link',
+    noteId: l.noteId,
+    entityId: l.entityId,
+    entityType: l.entityType,
+    importance: l.importance,
+    setAt: l.setAt,
+    ...(l.customerId ? { customerId: l.customerId } : {}),
+    rev: l.rev,
+    gsi2pk: keys.linksTo(ws, l.entityId),
+    gsi2sk: l.noteId,
+  };
+}
+
+export const toLink = (it: Record<string, any>): LinkItem => ({
+  noteId: it.noteId,
+  entityId: it.entityId,
+  entityType: it.entityType,
+  importance: it.importance,
+  setAt: Number(it.setAt),
+  ...(it.customerId ? { customerId: it.customerId } : {}),
+  rev: typeof it.rev === 'number' ? it.rev : 0,
+});
+
+export function ratingItem(ws: string, r: RatingItem): Record<string, unknown> {
+  return { ...keys.rating(ws, r.entityId, r.customerId), kind: 'rating', ...r };
+}
+
+async function readRating(ws: string, entityId: string, customerId: string): Promise<RatingItem | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.rating(ws, entityId, customerId), ConsistentRead: true }));
+  if (!Item) return undefined;
+  return { entityId, customerId, entries: Item.entries ?? {}, weight: Item.weight ?? 0, ver: Item.ver ?? 0 };
+}
+
+interface EntityDelta {
+  e: EntityItem;
+  own: number;
+  total: number;
+  expectTotal?: number;
+  /** Extra SET/REMOVE clauses for the entity itself (moves, deletes). */
+  set?: Record<string, unknown>;
+  remove?: string[];
+}
+
+/**
+ * The items of one transaction under construction. Deltas on the same entity (two links under one
+ * ancestor, a move within one product) merge into one update, since a transaction may touch an
+ * item only once.
+ */
+export class Plan {
+  private readonly items: TxItem[] = [];
+  private readonly entities = new Map<string, EntityDelta>();
+  private readonly touched = new Set<string>();
+
+  constructor(private readonly ws: string) {}
+
+  /** A non-entity item (note, link, rating, customer check); each key at most once. */
+  add(item: TxItem): void {
+    const k = keyOf(item);
+    if (this.touched.has(k)) throw new PlanCollision(k);
+    this.touched.add(k);
+    this.items.push(item);
+  }
+
+  /** `ownDelta` on chain[0]'s own and total and on every ancestor's total; conditions on all of them. */
+  chainDelta(chain: EntityItem[], ownDelta: number): void {
+    chain.forEach((e, i) => {
+      const d = this.entity(e);
+      if (i === 0) d.own += ownDelta;
+      d.total += ownDelta;
+    });
+  }
+
+  /** Condition only: the chain still stands as read. */
+  checkChain(chain: EntityItem[]): void {
+    for (const e of chain) this.entity(e);
+  }
+
+  entity(e: EntityItem): EntityDelta {
+    let d = this.entities.get(e.id);
+    if (!d) {
+      d = { e, own: 0, total: 0 };
+      this.entities.set(e.id, d);
+    }
+    return d;
+  }
+
+  get size(): number {
+    return this.items.length + this.entities.size;
+  }
+
+  build(): TxItem[] {
+    const out = [...this.items];
+    let n = 0;
+    for (const d of this.entities.values()) {
+      const prefix = `:e${n++}`;
+      const cond = placeCondition(d.e, prefix);
+      const values: Record<string, unknown> = { ...cond.values };
+      let expr = cond.expr;
+      const names: Record<string, string> = {};
+      if (d.expectTotal !== undefined) {
+        names['#total'] = 'total';
+        expr += ` AND #total = ${prefix}T`;
+        values[`${prefix}T`] = d.expectTotal;
+      }
+      const sets: string[] = [];
+      if (d.own !== 0 || d.total !== 0) {
+        Object.assign(names, { '#own': 'own', '#total': 'total' });
+        sets.push(`#own = if_not_exists(#own, ${prefix}z) + ${prefix}o`, `#total = if_not_exists(#total, ${prefix}z) + ${prefix}t`);
+        Object.assign(values, { [`${prefix}z`]: 0, [`${prefix}o`]: d.own, [`${prefix}t`]: d.total });
+      }
+      let i = 0;
+      for (const [attr, v] of Object.entries(d.set ?? {})) {
+        names[`#s${i}`] = attr;
+        values[`${prefix}s${i}`] = v;
+        sets.push(`#s${i} = ${prefix}s${i}`);
+        i++;
+      }
+      const removes = (d.remove ?? []).map((attr, j) => {
+        names[`#r${j}`] = attr;
+        return `#r${j}`;
+      });
+      const key = keys.entity(this.ws, d.e.id);
+      if (sets.length === 0 && removes.length === 0) {
+        out.push({
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: key,
+            ConditionExpression: expr,
+            ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+            ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+          },
+        });
+        continue;
+      }
+      const update = [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean).join(' ');
+      out.push({
+        Update: {
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: update,
+          ConditionExpression: expr,
+          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+          ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+        },
+      });
+    }
+    return out;
+  }
+}
+
+export class PlanCollision extends Error {
+  constructor(key: string) {
+    super(`Item ${key} twice in one transaction`);
+    this.name = 'PlanCollision';
+  }
+}
+
+function keyOf(item: TxItem): string {
+  const k = (item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key) as Record<string, unknown>;
+  return `${String(k.pk)}|${String(k.sk)}`;
+}
+
+/** The state a link should end in: its importance, customer, and set time (undefined = now). */
+export interface LinkTarget {
+  customerId?: string | undefined;
+  importance: Importance;
+  setAt?: number;
+}
+
+/**
+ * Adds to `plan` everything one link change needs: the link item write (conditioned on the revision
+ * read), the rating items of the customers involved (conditioned on their version), and the own/total
+ * deltas on the linked entity and its ancestors. `chain` is the linked entity and its ancestors as
+ * read, or undefined when the entity no longer exists (then only the link item goes). Returns the
+ * link as written (undefined for a removal).
+ */
+export async function planLinkChange(
+  ws: string,
+  plan: Plan,
+  args: { noteId: string; entityId: string; entityType: string; chain: EntityItem[] | undefined; before?: LinkItem; after?: LinkTarget },
+): Promise<LinkItem | undefined> {
+  const { noteId, entityId, before, after, chain } = args;
+  const ratings = new Map<string, { item: RatingItem | undefined; entries: Record<string, RatingEntry> }>();
+  const pair = async (customerId: string) => {
+    let r = ratings.get(customerId);
+    if (!r) {
+      const item = chain ? await readRating(ws, entityId, customerId) : undefined;
+      r = { item, entries: { ...(item?.entries ?? {}) } };
+      ratings.set(customerId, r);
+    }
+    return r;
+  };
+  let anonymousDelta = 0;
+  if (before) {
+    if (before.customerId) delete (await pair(before.customerId)).entries[noteId];
+    else anonymousDelta -= ANONYMOUS_WEIGHT;
+  }
+  let written: LinkItem | undefined;
+  if (after) {
+    let setAt = after.setAt;
+    if (after.customerId) {
+      const r = await pair(after.customerId);
+      // Strictly later than anything this customer set on this entity, so "latest" follows commit order.
+      if (setAt === undefined) setAt = Math.max(Date.now(), ...Object.values(r.entries).map((e) => e.at + 1));
+      if (!(noteId in r.entries) && Object.keys(r.entries).length >= MAX_NOTES_PER_RATING) {
+        throw new ApiError('request.invalid', `A customer can rate one entity through at most ${MAX_NOTES_PER_RATING} notes.`, {
+          source: { pointer: '/data' },
+        });
+      }
+      r.entries[noteId] = { w: WEIGHTS[after.importance], at: setAt };
+    } else anonymousDelta += ANONYMOUS_WEIGHT;
+    written = {
+      noteId,
+      entityId,
+      entityType: args.entityType,
+      importance: after.importance,
+      setAt: setAt ?? Date.now(),
+      ...(after.customerId ? { customerId: after.customerId } : {}),
+      rev: (before?.rev ?? 0) + 1,
+    };
+    plan.add({
+      Put: {
+        TableName: tableName(),
+        Item: linkItem(ws, written),
+        ...(before
+          ? { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': before.rev } }
+          : { ConditionExpression: 'attribute_not_exists(pk)' }),
+      },
+    });
+  } else if (before) {
+    plan.add({
+      Delete: { TableName: tableName(), Key: keys.link(ws, noteId, entityId), ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': before.rev } },
+    });
+  }
+  if (!chain) return written;
+
+  let ownDelta = anonymousDelta;
+  for (const [customerId, r] of ratings) {
+    const weight = countedWeight(r.entries);
+    ownDelta += weight - (r.item?.weight ?? 0);
+    const key = keys.rating(ws, entityId, customerId);
+    const guard = r.item
+      ? { ConditionExpression: 'ver = :ver', ExpressionAttributeValues: { ':ver': r.item.ver } }
+      : { ConditionExpression: 'attribute_not_exists(pk)' };
+    if (Object.keys(r.entries).length === 0) {
+      if (r.item) plan.add({ Delete: { TableName: tableName(), Key: key, ...guard } });
+    } else {
+      const next: RatingItem = { entityId, customerId, entries: r.entries, weight, ver: (r.item?.ver ?? 0) + 1 };
+      plan.add({ Put: { TableName: tableName(), Item: ratingItem(ws, next), ...guard } });
+    }
+  }
+  // The linked entity is always conditioned (it must still stand where it was read); ancestors only
+  // when the score moves.
+  if (ownDelta !== 0) plan.chainDelta(chain, ownDelta);
+  else plan.checkChain(chain.slice(0, 1));
+  return written;
+}

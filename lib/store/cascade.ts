@@ -1,0 +1,118 @@
+// Deleting an entity with its whole subtree, in exact idempotent steps:
+//   1. one transaction marks the root `deleting` and detaches it: its parent link is removed and its
+//      total leaves every ancestor (conditioned like any hierarchy change). From here the root is gone
+//      for readers, and no write can reach the subtree (link creates and moves check every ancestor).
+//   2. every descendant is marked `deleting` (top-down; each mark is idempotent). Until marked, a
+//      descendant still answers with its own, untouched — so still exact — subtree score.
+//   3. notes whose customer is a deleted user/company lose that customer (ratings become anonymous).
+//   4. items go bottom-up: an entity's links and rating items, then the entity itself. Marked
+//      entities are invisible, so their aggregates no longer matter.
+// A crash anywhere leaves marked items that `admin score verify --repair` finishes (resumePendingDeletes).
+import { BatchWriteCommand, DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
+import { Plan } from './aggregates.ts';
+import { db, tableName } from './client.ts';
+import { readChain, readEntityItem, subtree } from './entities.ts';
+import { notFound } from './entity-writes.ts';
+import { keys } from './keys.ts';
+import { setNoteCustomer } from './notes.ts';
+import { transact } from './tx.ts';
+
+/** Test hook: called between steps with the step's name; throwing simulates a crash there. */
+export const cascadeHooks: { afterStep?: (step: string, entityId: string) => void } = {};
+const step = (name: string, id: string) => cascadeHooks.afterStep?.(name, id);
+
+export async function deleteEntity(ws: string, id: string): Promise<void> {
+  await transact('deleteEntity', async () => {
+    const { chain, complete } = await readChain(ws, id);
+    const e = chain[0];
+    if (!e || e.deleting || !complete || chain.some((x) => x.deleting)) throw notFound('entity', id);
+    const plan = new Plan(ws);
+    const self = plan.entity(e);
+    self.set = { deleting: new Date().toISOString(), ...(e.parentId ? { deletedFrom: e.parentId } : {}) };
+    self.remove = ['parentId', 'parentType', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'];
+    if (isHierarchyType(e.type)) {
+      self.expectTotal = e.total ?? 0;
+      for (const a of chain.slice(1)) plan.entity(a).total -= e.total ?? 0;
+    }
+    return { items: plan.build(), result: undefined };
+  });
+  step('detached', id);
+  await finishEntityDelete(ws, id);
+}
+
+async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let i = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (i < items.length) await fn(items[i++]!);
+  }));
+}
+
+async function queryKeys(input: Record<string, any>): Promise<Array<Record<string, any>>> {
+  const out: Array<Record<string, any>> = [];
+  let start: Record<string, any> | undefined;
+  do {
+    const page: any = await db().send(new QueryCommand({ TableName: tableName(), ...input, ExclusiveStartKey: start } as any));
+    out.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+async function batchDelete(keyList: Array<{ pk: string; sk: string }>): Promise<void> {
+  for (let i = 0; i < keyList.length; i += 25) {
+    let requests: any[] = keyList.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
+    for (let attempt = 0; requests.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
+      const res = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
+      requests = res.UnprocessedItems?.[tableName()] ?? [];
+    }
+  }
+}
+
+/** Steps 2–4 for the subtree under a marked root (idempotent; safe to run again after a crash). */
+export async function finishEntityDelete(ws: string, rootId: string): Promise<void> {
+  const { ids } = await subtree(ws, rootId);
+  const now = new Date().toISOString();
+  await forEachLimited(ids.slice(1), 16, async (id) => {
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.entity(ws, id),
+          UpdateExpression: 'SET deleting = if_not_exists(deleting, :now) REMOVE gsi1pk, gsi1sk',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':now': now },
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }
+  });
+  step('marked', rootId);
+  for (const id of [...ids].reverse()) {
+    const e = await readEntityItem(ws, id);
+    if (!e) continue;
+    if (isCustomerType(e.type)) {
+      const notes = await queryKeys({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.notesOfCustomer(ws, id) }, ProjectionExpression: 'id' });
+      for (const n of notes) {
+        await setNoteCustomer(ws, n.id, null, { onlyIf: id }).catch((err) => {
+          if ((err as { code?: string }).code !== 'resource.notFound') throw err;
+        });
+      }
+    } else {
+      const links = await queryKeys({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.linksTo(ws, id) }, ProjectionExpression: 'pk, sk' });
+      const ratings = await queryKeys({
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+        ExpressionAttributeValues: { ':pk': keys.entity(ws, id).pk, ':p': keys.ratingsOfEntityPrefix(id) },
+        ProjectionExpression: 'pk, sk',
+        ConsistentRead: true,
+      });
+      await batchDelete([...links, ...ratings].map((k) => ({ pk: k.pk, sk: k.sk })));
+    }
+    step('cleared', id);
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.entity(ws, id) }));
+    step('deleted', id);
+  }
+}

@@ -1,0 +1,113 @@
+// Entity items and the hierarchy reads the aggregate writes build on. Item layout: see
+// lib/store/keys.ts (entity) and the aggregate fields documented in lib/store/aggregates.ts.
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { MAX_DEPTH, type EntityType } from '../domain/hierarchy.ts';
+import type { StoredEntity } from '../domain/entity-view.ts';
+import { db, tableName } from './client.ts';
+import { keys } from './keys.ts';
+
+export interface EntityItem extends StoredEntity {
+  type: EntityType;
+  /** Hierarchy entities: own contribution and subtree total (lib/store/aggregates.ts). */
+  own?: number;
+  total?: number;
+  /** Set when a delete has started: the entity is gone for every reader from then on. */
+  deleting?: string;
+}
+
+const toEntity = (item: Record<string, any>): EntityItem => ({
+  id: item.id,
+  type: item.type,
+  ...(item.parentId ? { parentId: item.parentId, parentType: item.parentType } : {}),
+  fields: item.fields ?? {},
+  createdAt: item.createdAt,
+  updatedAt: item.updatedAt,
+  ...(typeof item.own === 'number' ? { own: item.own } : {}),
+  ...(typeof item.total === 'number' ? { total: item.total } : {}),
+  ...(item.deleting ? { deleting: item.deleting } : {}),
+});
+
+/** The raw entity item, deleting or not (consistent read). */
+export async function readEntityItem(ws: string, id: string): Promise<EntityItem | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.entity(ws, id), ConsistentRead: true }));
+  return Item && Item.kind === 'entity' ? toEntity(Item) : undefined;
+}
+
+/** A live entity (not being deleted), or undefined. */
+export async function getEntity(ws: string, id: string): Promise<EntityItem | undefined> {
+  const e = await readEntityItem(ws, id);
+  return e && !e.deleting ? e : undefined;
+}
+
+/**
+ * The entity and its ancestors, nearest first, as read now (consistent reads, one per level).
+ * A corrupt cycle or an over-deep chain is cut at MAX_DEPTH + 1 levels. `complete` is false when an
+ * ancestor item is missing (the entity belongs to a subtree whose delete is finishing).
+ */
+export async function readChain(ws: string, id: string): Promise<{ chain: EntityItem[]; complete: boolean }> {
+  const chain: EntityItem[] = [];
+  let next: string | undefined = id;
+  while (next !== undefined && chain.length <= MAX_DEPTH) {
+    const e = await readEntityItem(ws, next);
+    if (!e) return { chain, complete: false };
+    chain.push(e);
+    next = e.parentId;
+  }
+  return { chain, complete: next === undefined };
+}
+
+/** Ids of an entity's children (GSI2; eventually consistent). */
+export async function childIds(ws: string, parentId: string): Promise<string[]> {
+  const ids: string[] = [];
+  let start: Record<string, any> | undefined;
+  do {
+    const page: any = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :p',
+        ExpressionAttributeValues: { ':p': keys.childrenOf(ws, parentId) },
+        ProjectionExpression: 'id',
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const it of page.Items ?? []) ids.push(it.id);
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return ids;
+}
+
+/** The subtree under `rootId` (root first, breadth first) and its height (1 = a leaf). */
+export async function subtree(ws: string, rootId: string): Promise<{ ids: string[]; height: number }> {
+  const ids = [rootId];
+  let level = [rootId];
+  let height = 0;
+  const seen = new Set(ids);
+  while (level.length > 0) {
+    height++;
+    const next: string[] = [];
+    for (const id of level) {
+      for (const c of await childIds(ws, id)) {
+        if (seen.has(c)) continue;
+        seen.add(c);
+        next.push(c);
+        ids.push(c);
+      }
+    }
+    level = next;
+  }
+  return { ids, height };
+}
+
+/** Conditions that hold while an entity stays where it was read: same parent, not being deleted. */
+export function placeCondition(e: EntityItem, prefix: string) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  let expr = 'attribute_exists(pk)';
+  if (e.parentId) {
+    expr += ` AND parentId = ${prefix}p`;
+    values[`${prefix}p`] = e.parentId;
+  } else expr += ' AND attribute_not_exists(parentId)';
+  if (!e.deleting) expr += ' AND attribute_not_exists(deleting)';
+  return { expr, names, values };
+}

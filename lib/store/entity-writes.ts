@@ -1,0 +1,144 @@
+// Creating, updating and moving entities. Moves carry the subtree's total from the old ancestors to
+// the new ones in one transaction (lib/store/aggregates.ts Plan).
+import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
+import { invalid, type Path } from '../domain/input.ts';
+import { ApiError } from '../http/errors.ts';
+import { Plan } from './aggregates.ts';
+import { db, tableName } from './client.ts';
+import { readChain, subtree, type EntityItem } from './entities.ts';
+import { keys } from './keys.ts';
+import { transact } from './tx.ts';
+
+export const notFound = (what: string, id: string) => new ApiError('resource.notFound', `No ${what} ${id} in this workspace.`);
+
+/**
+ * The live chain above a would-be parent: 404 when it is missing or being deleted, 400 (at
+ * `pointer`) when the parent type is not allowed.
+ */
+async function parentChain(ws: string, childType: EntityType, parentId: string, path: Path): Promise<EntityItem[]> {
+  const { chain, complete } = await readChain(ws, parentId);
+  if (!complete || chain.length === 0 || chain.some((e) => e.deleting)) throw notFound('entity', parentId);
+  const why = parentRuleViolation(childType, chain[0]!.type);
+  if (why) invalid(path, why);
+  return chain;
+}
+
+export async function createEntity(
+  ws: string,
+  input: { type: EntityType; values: Record<string, unknown>; parentId?: string | undefined; parentPath: Path },
+): Promise<EntityItem> {
+  const id = randomUUID();
+  return transact('createEntity', async () => {
+    const now = new Date().toISOString();
+    let chain: EntityItem[] = [];
+    if (input.parentId) {
+      chain = await parentChain(ws, input.type, input.parentId, input.parentPath);
+      const tooDeep = isHierarchyType(input.type) ? depthViolation(chain.length, 1) : undefined;
+      if (tooDeep) invalid(input.parentPath, tooDeep);
+    } else {
+      const why = parentRuleViolation(input.type, undefined);
+      if (why) invalid(input.parentPath.slice(0, -2), why);
+    }
+    const parent = chain[0];
+    const entity: EntityItem = {
+      id,
+      type: input.type,
+      ...(parent ? { parentId: parent.id, parentType: parent.type } : {}),
+      fields: input.values,
+      createdAt: now,
+      updatedAt: now,
+      ...(isHierarchyType(input.type) ? { own: 0, total: 0 } : {}),
+    };
+    const plan = new Plan(ws);
+    plan.add({
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.entity(ws, id),
+          kind: 'entity',
+          ...entity,
+          gsi1pk: keys.entitiesOfType(ws, input.type),
+          gsi1sk: `${now}#${id}`,
+          ...(parent ? { gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: `${now}#${id}` } : {}),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+    // The parent and its ancestors must still stand as read (depth, no concurrent delete).
+    plan.checkChain(chain);
+    return { items: plan.build(), result: entity };
+  });
+}
+
+export async function updateEntityFields(ws: string, id: string, values: Record<string, unknown>): Promise<EntityItem> {
+  const sets: string[] = ['updatedAt = :now'];
+  const removes: string[] = [];
+  const names: Record<string, string> = { '#f': 'fields' };
+  const vals: Record<string, unknown> = { ':now': new Date().toISOString() };
+  Object.entries(values).forEach(([k, v], i) => {
+    names[`#k${i}`] = k;
+    if (v === null) removes.push(`#f.#k${i}`);
+    else {
+      vals[`:v${i}`] = v;
+      sets.push(`#f.#k${i} = :v${i}`);
+    }
+  });
+  try {
+    const { Attributes } = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.entity(ws, id),
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: 'attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ...vals, ':kind': 'entity' },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes as EntityItem;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) throw notFound('entity', id);
+    throw err;
+  }
+}
+
+/**
+ * Moves an entity (and its subtree) under a new parent. One transaction: the entity's parent changes
+ * (conditioned on its old parent and its total as read), the old ancestors lose its total and the new
+ * ones gain it, every ancestor conditioned on its own place — so a concurrent link write, move or
+ * delete anywhere on either chain makes the transaction retry from fresh reads.
+ */
+export async function setParent(ws: string, id: string, parentId: string, parentPath: Path): Promise<EntityItem> {
+  return transact('setParent', async () => {
+    const { chain: oldChain, complete } = await readChain(ws, id);
+    const e = oldChain[0];
+    if (!e || e.deleting || !complete || oldChain.some((x) => x.deleting)) throw notFound('entity', id);
+    if (PARENTLESS.has(e.type)) invalid(parentPath, `A ${e.type} cannot have a parent.`);
+    const newChain = await parentChain(ws, e.type, parentId, parentPath);
+    if (newChain.some((x) => x.id === id)) invalid(parentPath, `Entity ${parentId} is ${id === parentId ? 'the entity itself' : 'a descendant of the entity'}; that would make a cycle.`);
+    if (e.parentId === parentId) return { items: [], result: e };
+    if (isHierarchyType(e.type)) {
+      const { height } = await subtree(ws, id);
+      const tooDeep = depthViolation(newChain.length, height);
+      if (tooDeep) invalid(parentPath, tooDeep);
+    }
+    const parent = newChain[0]!;
+    const now = new Date().toISOString();
+    const plan = new Plan(ws);
+    const total = e.total ?? 0;
+    if (isHierarchyType(e.type)) {
+      for (const a of oldChain.slice(1)) plan.entity(a).total -= total;
+      for (const a of newChain) plan.entity(a).total += total;
+    } else plan.checkChain(newChain);
+    const self = plan.entity(e);
+    if (isHierarchyType(e.type)) self.expectTotal = total;
+    self.set = { parentId: parent.id, parentType: parent.type, gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: `${now}#${id}`, updatedAt: now };
+    return { items: plan.build(), result: { ...e, parentId: parent.id, parentType: parent.type, updatedAt: now } };
+  });
+}
+
+const PARENTLESS = new Set<EntityType>(['product', 'company']);
+

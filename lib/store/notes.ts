@@ -1,0 +1,382 @@
+// Notes, their customer and their links. Each change is one transaction that also carries the
+// rating items and aggregate deltas (lib/store/aggregates.ts). Fan-out bound: a note whose change
+// needs more than one transaction's items (many links, deep hierarchy) is changed in steps — first
+// the note itself, then one transaction per link — each step exact on its own and idempotent, and a
+// crashed sequence is finished by `admin score verify --repair` (the note's `deleting` mark and each
+// link's `customerId` cache say what is left to do).
+import { randomUUID } from 'node:crypto';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
+import { invalid, type Path } from '../domain/input.ts';
+import type { StoredNote } from '../domain/note-view.ts';
+import type { Importance } from '../domain/score.ts';
+import { ApiError } from '../http/errors.ts';
+import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
+import { db, tableName } from './client.ts';
+import { readChain, readEntityItem, type EntityItem } from './entities.ts';
+import { notFound } from './entity-writes.ts';
+import { keys } from './keys.ts';
+import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
+
+export interface NoteItem extends StoredNote {
+  deleting?: string;
+}
+
+export interface CustomerRef {
+  id: string;
+  type: string;
+}
+
+const toNote = (it: Record<string, any>): NoteItem => ({
+  id: it.id,
+  type: it.type,
+  fields: it.fields ?? {},
+  ...(it.customer ? { customer: { id: it.customer.id, type: it.customer.type } } : {}),
+  createdAt: it.createdAt,
+  updatedAt: it.updatedAt,
+  ...(it.deleting ? { deleting: it.deleting } : {}),
+});
+
+export async function readNoteItem(ws: string, id: string): Promise<NoteItem | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.note(ws, id), ConsistentRead: true }));
+  return Item && Item.kind === 'note' ? toNote(Item) : undefined;
+}
+
+export async function getNote(ws: string, id: string): Promise<NoteItem | undefined> {
+  const n = await readNoteItem(ws, id);
+  return n && !n.deleting ? n : undefined;
+}
+
+async function liveNote(ws: string, id: string): Promise<NoteItem> {
+  const n = await getNote(ws, id);
+  if (!n) throw notFound('note', id);
+  return n;
+}
+
+/** A note's links (consistent Query on the note's link prefix). */
+export async function noteLinks(ws: string, noteId: string): Promise<LinkItem[]> {
+  const out: LinkItem[] = [];
+  let start: Record<string, any> | undefined;
+  do {
+    const page: any = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+        ExpressionAttributeValues: { ':pk': keys.note(ws, noteId).pk, ':p': `LINK#${noteId}#` },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const it of page.Items ?? []) out.push(toLink(it));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+async function readLink(ws: string, noteId: string, entityId: string): Promise<LinkItem | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.link(ws, noteId, entityId), ConsistentRead: true }));
+  return Item ? toLink(Item) : undefined;
+}
+
+/** The note still has the customer that was read and is not being deleted. */
+function noteCheck(ws: string, note: NoteItem): TxItem {
+  return {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: keys.note(ws, note.id),
+      ConditionExpression: note.customer
+        ? 'attribute_exists(pk) AND attribute_not_exists(deleting) AND customer.id = :c'
+        : 'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(customer)',
+      ...(note.customer ? { ExpressionAttributeValues: { ':c': note.customer.id } } : {}),
+    },
+  };
+}
+
+const liveEntityCheck = (ws: string, id: string): TxItem => ({
+  ConditionCheck: { TableName: tableName(), Key: keys.entity(ws, id), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)' },
+});
+
+/** A customer target: a live user or company of this workspace (404 otherwise; 400 on a type mismatch). */
+export async function checkCustomer(ws: string, target: { id: string; type?: string | undefined }, path: Path): Promise<CustomerRef> {
+  const e = await readEntityItem(ws, target.id);
+  if (!e || e.deleting) throw notFound('customer', target.id);
+  if (!isCustomerType(e.type)) invalid([...path, 'id'], `Entity ${target.id} is a ${e.type}; a customer is a user or a company.`);
+  if (target.type !== undefined && target.type !== e.type) invalid([...path, 'type'], `Entity ${target.id} is a ${e.type}, not a ${target.type}.`);
+  return { id: e.id, type: e.type };
+}
+
+/** A link target: a live hierarchy entity and its live ancestors. */
+async function linkTargetChain(ws: string, entityId: string, path: Path): Promise<EntityItem[]> {
+  const { chain, complete } = await readChain(ws, entityId);
+  if (chain.length === 0 || !complete || chain.some((e) => e.deleting)) throw notFound('entity', entityId);
+  if (!isHierarchyType(chain[0]!.type)) invalid(path, `Entity ${entityId} is a ${chain[0]!.type}; a link targets a product, component, feature or subfeature.`);
+  return chain;
+}
+
+/** The linked entity's chain for a change that only moves or removes a rating: undefined when the entity is gone. */
+async function existingChain(ws: string, entityId: string): Promise<EntityItem[] | undefined> {
+  const { chain } = await readChain(ws, entityId);
+  return chain.length ? chain : undefined;
+}
+
+/**
+ * A note's stored item. Also for bulk loading raw notes (bench, tests): `name` is a shortcut for
+ * `fields.name`, type defaults to textNote and updatedAt to createdAt.
+ */
+export function noteItem(
+  ws: string,
+  n: { id: string; type?: string; fields?: Record<string, unknown>; name?: string; customer?: CustomerRef | undefined; createdAt: string; updatedAt?: string },
+): Record<string, unknown> {
+  return {
+    ...keys.note(ws, n.id),
+    kind: 'note',
+    id: n.id,
+    type: n.type ?? 'textNote',
+    fields: n.fields ?? (n.name !== undefined ? { name: n.name } : {}),
+    ...(n.customer ? { customer: { id: n.customer.id, type: n.customer.type }, gsi2pk: keys.notesOfCustomer(ws, n.customer.id), gsi2sk: n.id } : {}),
+    createdAt: n.createdAt,
+    updatedAt: n.updatedAt ?? n.createdAt,
+    gsi1pk: keys.notesOf(ws),
+    gsi1sk: `${n.createdAt}#${n.id}`,
+  };
+}
+
+export interface NewLink {
+  entityId: string;
+  importance: Importance;
+  path: Path;
+}
+
+export async function createNote(
+  ws: string,
+  input: { type: string; values: Record<string, unknown>; customer?: { id: string; type?: string | undefined; path: Path }; links: NewLink[] },
+): Promise<NoteItem> {
+  const id = randomUUID();
+  let stepwise = false;
+  const note = await transact('createNote', async () => {
+    const now = new Date().toISOString();
+    const customer = input.customer ? await checkCustomer(ws, input.customer, input.customer.path) : undefined;
+    const note: NoteItem = { id, type: input.type, fields: input.values, ...(customer ? { customer } : {}), createdAt: now, updatedAt: now };
+    const chains = [];
+    for (const l of input.links) chains.push(await linkTargetChain(ws, l.entityId, l.path));
+    const base = () => {
+      const plan = new Plan(ws);
+      plan.add({ Put: { TableName: tableName(), Item: noteItem(ws, note), ConditionExpression: 'attribute_not_exists(pk)' } });
+      if (customer) plan.add(liveEntityCheck(ws, customer.id));
+      return plan;
+    };
+    let plan = base();
+    for (const [i, l] of input.links.entries()) {
+      await planLinkChange(ws, plan, { noteId: id, entityId: l.entityId, entityType: chains[i]![0]!.type, chain: chains[i], after: { customerId: customer?.id, importance: l.importance } });
+    }
+    stepwise = plan.size > MAX_TX_ITEMS;
+    if (stepwise) plan = base();
+    return { items: plan.build(), result: note };
+  });
+  if (stepwise) for (const l of input.links) await upsertLink(ws, id, l.entityId, l.importance, { create: true, path: l.path });
+  return note;
+}
+
+export async function updateNoteFields(ws: string, id: string, values: Record<string, unknown>): Promise<NoteItem> {
+  return transact('updateNote', async () => {
+    const note = await liveNote(ws, id);
+    const fields = { ...note.fields };
+    for (const [k, v] of Object.entries(values)) {
+      if (v === null) delete fields[k];
+      else fields[k] = v;
+    }
+    const updated = { ...note, fields, updatedAt: new Date().toISOString() };
+    return {
+      items: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.note(ws, id),
+            UpdateExpression: 'SET #f = :f, updatedAt = :u',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting) AND updatedAt = :was',
+            ExpressionAttributeNames: { '#f': 'fields' },
+            ExpressionAttributeValues: { ':f': fields, ':u': updated.updatedAt, ':was': note.updatedAt },
+          },
+        },
+      ],
+      result: updated,
+    };
+  });
+}
+
+/**
+ * Creates a link or re-rates it (its rating becomes the latest of the note's customer on the entity).
+ * `create`: an existing link is a 409 conflict.uniqueViolation.
+ */
+export async function upsertLink(
+  ws: string,
+  noteId: string,
+  entityId: string,
+  importance: Importance,
+  options: { create: boolean; path: Path },
+): Promise<{ created: boolean; link: LinkItem }> {
+  return transact('upsertLink', async () => {
+    const note = await liveNote(ws, noteId);
+    const before = await readLink(ws, noteId, entityId);
+    if (before && options.create) {
+      throw new ApiError('conflict.uniqueViolation', `Note ${noteId} is already linked to entity ${entityId}.`, { source: { pointer: '/data/target/id' } });
+    }
+    const chain = await linkTargetChain(ws, entityId, options.path);
+    const plan = new Plan(ws);
+    plan.add(noteCheck(ws, note));
+    const link = await planLinkChange(ws, plan, {
+      noteId,
+      entityId,
+      entityType: chain[0]!.type,
+      chain,
+      ...(before ? { before } : {}),
+      after: { customerId: note.customer?.id, importance },
+    });
+    return { items: plan.build(), result: { created: !before, link: link! } };
+  });
+}
+
+export async function deleteLink(ws: string, noteId: string, entityId: string): Promise<void> {
+  await liveNote(ws, noteId);
+  await removeLink(ws, noteId, entityId, { missingOk: false });
+}
+
+/** Removes one link with its rating (a step of a note delete, or a client's unlink). */
+async function removeLink(ws: string, noteId: string, entityId: string, options: { missingOk: boolean }): Promise<void> {
+  await transact('removeLink', async () => {
+    const before = await readLink(ws, noteId, entityId);
+    if (!before) {
+      if (options.missingOk) return { items: [], result: undefined };
+      throw new ApiError('resource.notFound', `Note ${noteId} has no link to entity ${entityId}.`);
+    }
+    const plan = new Plan(ws);
+    await planLinkChange(ws, plan, { noteId, entityId, entityType: before.entityType, chain: await existingChain(ws, entityId), before });
+    return { items: plan.build(), result: undefined };
+  });
+}
+
+/**
+ * Sets (or, with null, clears) a note's customer: every link's rating moves to the new customer with
+ * its set time kept. `onlyIf`: do nothing unless the current customer is this one (customer deletes).
+ */
+export async function setNoteCustomer(ws: string, noteId: string, customer: { id: string; type?: string | undefined; path: Path } | null, options: { onlyIf?: string } = {}): Promise<NoteItem> {
+  let stepwise = false;
+  const result = await transact('setNoteCustomer', async () => {
+    const note = await liveNote(ws, noteId);
+    if (options.onlyIf !== undefined && note.customer?.id !== options.onlyIf) return { items: [], result: note };
+    const next = customer ? await checkCustomer(ws, customer, customer.path) : undefined;
+    const updated: NoteItem = { ...note, updatedAt: new Date().toISOString() };
+    delete updated.customer;
+    if (next) updated.customer = next;
+    if (note.customer?.id === next?.id && note.customer?.type === next?.type) return { items: [], result: note };
+    const base = () => {
+      const plan = new Plan(ws);
+      const set = next
+        ? 'SET customer = :c, gsi2pk = :g2, gsi2sk = :id, updatedAt = :u'
+        : 'SET updatedAt = :u REMOVE customer, gsi2pk, gsi2sk';
+      const values: Record<string, unknown> = { ':u': updated.updatedAt };
+      if (next) Object.assign(values, { ':c': next, ':g2': keys.notesOfCustomer(ws, next.id), ':id': noteId });
+      if (note.customer) values[':old'] = note.customer.id;
+      plan.add({
+        Update: {
+          TableName: tableName(),
+          Key: keys.note(ws, noteId),
+          UpdateExpression: set,
+          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting) AND ${note.customer ? 'customer.id = :old' : 'attribute_not_exists(customer)'}`,
+          ExpressionAttributeValues: values,
+        },
+      });
+      if (next) plan.add(liveEntityCheck(ws, next.id));
+      return plan;
+    };
+    let plan = base();
+    for (const link of await noteLinks(ws, noteId)) {
+      if (link.customerId === next?.id) continue;
+      await planLinkChange(ws, plan, {
+        noteId,
+        entityId: link.entityId,
+        entityType: link.entityType,
+        chain: await existingChain(ws, link.entityId),
+        before: link,
+        after: { customerId: next?.id, importance: link.importance, setAt: link.setAt },
+      });
+      if (plan.size > MAX_TX_ITEMS) break;
+    }
+    stepwise = plan.size > MAX_TX_ITEMS;
+    if (stepwise) plan = base();
+    return { items: plan.build(), result: updated };
+  });
+  if (stepwise) await syncLinkCustomers(ws, noteId);
+  return result;
+}
+
+/** Moves every link whose rating is still filed under another customer than the note's (idempotent). */
+export async function syncLinkCustomers(ws: string, noteId: string): Promise<number> {
+  let moved = 0;
+  for (const { entityId } of await noteLinks(ws, noteId)) {
+    const did = await transact('syncLinkCustomer', async () => {
+      const note = await readNoteItem(ws, noteId);
+      const link = await readLink(ws, noteId, entityId);
+      if (!note || note.deleting || !link || link.customerId === note.customer?.id) return { items: [], result: false };
+      const plan = new Plan(ws);
+      plan.add(noteCheck(ws, note));
+      await planLinkChange(ws, plan, {
+        noteId,
+        entityId,
+        entityType: link.entityType,
+        chain: await existingChain(ws, entityId),
+        before: link,
+        after: { customerId: note.customer?.id, importance: link.importance, setAt: link.setAt },
+      });
+      return { items: plan.build(), result: true };
+    });
+    if (did) moved++;
+  }
+  return moved;
+}
+
+/** Deletes a note and its links, taking their ratings out of the aggregates. */
+export async function deleteNote(ws: string, noteId: string): Promise<void> {
+  let stepwise = false;
+  await transact('deleteNote', async () => {
+    const note = await liveNote(ws, noteId);
+    const plan = new Plan(ws);
+    plan.add({
+      Delete: { TableName: tableName(), Key: keys.note(ws, noteId), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting) AND updatedAt = :u', ExpressionAttributeValues: { ':u': note.updatedAt } },
+    });
+    for (const link of await noteLinks(ws, noteId)) {
+      await planLinkChange(ws, plan, { noteId, entityId: link.entityId, entityType: link.entityType, chain: await existingChain(ws, link.entityId), before: link });
+      if (plan.size > MAX_TX_ITEMS) break;
+    }
+    stepwise = plan.size > MAX_TX_ITEMS;
+    if (!stepwise) return { items: plan.build(), result: undefined };
+    // Too big for one transaction: mark the note (gone for readers and for new links), then go stepwise.
+    return {
+      items: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.note(ws, noteId),
+            UpdateExpression: 'SET deleting = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+            ExpressionAttributeValues: { ':now': new Date().toISOString() },
+          },
+        },
+      ],
+      result: undefined,
+    };
+  });
+  if (stepwise) await finishNoteDelete(ws, noteId);
+}
+
+/** Second half of a stepwise note delete (also how verify --repair finishes a crashed one). */
+export async function finishNoteDelete(ws: string, noteId: string): Promise<void> {
+  for (const link of await noteLinks(ws, noteId)) await removeLink(ws, noteId, link.entityId, { missingOk: true });
+  try {
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.note(ws, noteId), ConditionExpression: 'attribute_exists(deleting)' }));
+  } catch (err) {
+    // Already gone (a concurrent finisher): nothing left to do.
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+  }
+}

@@ -1,0 +1,21 @@
+// The customer score read: one GetItem of the entity item, which carries its subtree total.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { isHierarchyType } from '../domain/hierarchy.ts';
+import { db, tableName } from './client.ts';
+import { keys } from './keys.ts';
+
+/** The score of a live hierarchy entity, or undefined (missing, a customer, a note, being deleted). */
+export async function readScore(ws: string, id: string): Promise<number | undefined> {
+  const { Item } = await db().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.entity(ws, id),
+      ConsistentRead: true,
+      ProjectionExpression: '#k, #t, #total, deleting',
+      ExpressionAttributeNames: { '#k': 'kind', '#t': 'type', '#total': 'total' },
+    }),
+  );
+  if (!Item || Item.kind !== 'entity' || Item.deleting || !isHierarchyType(Item.type)) return undefined;
+  // A total below 0 would be drift; the spec's minimum is 0 (verify reports it).
+  return Math.max(0, Number(Item.total ?? 0));
+}
