@@ -40,7 +40,7 @@ export async function createEntity(
       if (tooDeep) invalid(input.parentPath, tooDeep);
     } else {
       const why = parentRuleViolation(input.type, undefined);
-      if (why) invalid(input.parentPath.slice(0, -2), why);
+      if (why) invalid(input.parentPath.slice(0, -3), why);
     }
     const parent = chain[0];
     const entity: EntityItem = {

@@ -220,7 +220,7 @@ export async function upsertLink(
     const note = await liveNote(ws, noteId);
     const before = await readLink(ws, noteId, entityId);
     if (before && options.create) {
-      throw new ApiError('conflict.uniqueViolation', `Note ${noteId} is already linked to entity ${entityId}.`, { source: { pointer: '/data/target/id' } });
+      throw new ApiError('conflict.uniqueViolation', `Note ${noteId} is already linked to entity ${entityId}.`);
     }
     const chain = await linkTargetChain(ws, entityId, options.path);
     const plan = new Plan(ws);

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_DEPTH } from '#lib/domain/hierarchy.ts';
+import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+import { client } from '../score/helpers.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app.close());
+
+const parentOf = (id: string) => ({ relationships: [{ type: 'parent', target: { id } }] });
+
+describe('entities', () => {
+  it('create → 201 reference; retrieve shows only non-empty fields, the parent and timestamps', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const product = await c.entity('product');
+    const res = await c.req('POST', '/entities', {
+      data: {
+        type: 'feature',
+        fields: { name: 'Dark mode', description: '<p>Night</p>', status: { name: 'planned' }, owner: { email: ws.admin.email }, tags: [{ name: 'ui' }], timeframe: { startDate: '2026-01-01', endDate: '2026-03-31', granularity: 'quarter' }, archived: false },
+        ...parentOf(product),
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    const id = res.json.data.id;
+    expect(res.json).toEqual({ data: { id, type: 'feature', links: { self: `${app.baseUrl}/entities/${id}` } } });
+    const got = await c.ok('GET', `/entities/${id}`);
+    expect(got.json.data).toEqual({
+      id,
+      type: 'feature',
+      fields: {
+        name: 'Dark mode',
+        description: '<p>Night</p>',
+        status: { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a03', name: 'Planned' },
+        owner: { id: ws.admin.id, email: ws.admin.email },
+        tags: [{ name: 'ui' }],
+        timeframe: { startDate: '2026-01-01', endDate: '2026-03-31', granularity: 'quarter' },
+        archived: false,
+      },
+      relationships: expect.objectContaining({ data: expect.arrayContaining([{ type: 'parent', target: { id: product, type: 'product', links: { self: `${app.baseUrl}/entities/${product}` } } }]) }),
+      links: { self: `${app.baseUrl}/entities/${id}` },
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+  });
+
+  it('PATCH sets fields and a null value clears one', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const id = await c.entity('product', undefined, { description: 'old', tags: [{ name: 'a' }] });
+    const res = await c.req('PATCH', `/entities/${id}`, { data: { fields: { name: 'Renamed', description: null } } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toEqual({ data: { id, type: 'product', links: { self: `${app.baseUrl}/entities/${id}` } } });
+    const got = await c.ok('GET', `/entities/${id}`);
+    expect(got.json.data.fields).toEqual({ name: 'Renamed', tags: [{ name: 'a' }] });
+  });
+
+  it.each([
+    ['a feature without a parent', { type: 'feature', fields: { name: 'x' } }, '/data/relationships', /needs a parent/],
+    ['an unknown type', { type: 'initiative', fields: { name: 'x' } }, '/data/type', /must be one of/],
+    ['a missing name', { type: 'product', fields: {} }, '/data/fields/name', /required/],
+    ['a name over 255 characters', { type: 'product', fields: { name: 'x'.repeat(256) } }, '/data/fields/name', /at most 255/],
+    ['an unknown field name', { type: 'product', fields: { name: 'x', colour: 'red' } }, '/data/fields/colour', /Unknown field 'colour'/],
+    ['an unknown status', { type: 'product', fields: { name: 'x', status: { name: 'Someday' } } }, '/data/fields/status/name', /No status named/],
+    ['an owner who is not a member', { type: 'product', fields: { name: 'x', owner: { email: 'nobody@example.com' } } }, '/data/fields/owner/email', /No active member/],
+    ['a timeframe ending before it starts', { type: 'product', fields: { name: 'x', timeframe: { startDate: '2026-02-01', endDate: '2026-01-01' } } }, '/data/fields/timeframe/endDate', /before/],
+    ['a product with a parent', { type: 'product', fields: { name: 'x' }, relationships: [{ type: 'parent', target: { id: 'PARENT' } }] }, '/data/relationships/0/target/id', /cannot have a parent/],
+  ])('create with %s → 400 request.invalid with source.pointer', async (_name, body, ptr, detail) => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const product = await c.entity('product');
+    const data = JSON.parse(JSON.stringify(body).replace('PARENT', product));
+    expectError(await c.req('POST', '/entities', { data }), 'request.invalid', { source: { pointer: ptr }, detail });
+  });
+
+  it('parent rules: a subfeature needs a feature, a component a product or component', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const product = await c.entity('product');
+    const res = await c.req('POST', '/entities', { data: { type: 'subfeature', fields: { name: 's' }, ...parentOf(product) } });
+    expectError(res, 'request.invalid', { source: { pointer: '/data/relationships/0/target/id' }, detail: 'A subfeature cannot have a product parent; allowed: feature.' });
+    const company = await c.entity('company');
+    const res2 = await c.req('POST', '/entities', { data: { type: 'component', fields: { name: 'c' }, ...parentOf(company) } });
+    expectError(res2, 'request.invalid', { source: { pointer: '/data/relationships/0/target/id' } });
+    expect((await c.req('POST', '/entities', { data: { type: 'user', fields: { name: 'u', email: 'u@example.com' }, ...parentOf(company) } })).status).toBe(201);
+  });
+
+  it(`the hierarchy depth is capped at ${MAX_DEPTH} levels`, async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    let parent = await c.entity('product');
+    for (let depth = 2; depth < MAX_DEPTH; depth++) parent = await c.entity('component', parent);
+    const feature = await c.entity('feature', parent); // depth MAX_DEPTH
+    const res = await c.req('POST', '/entities', { data: { type: 'subfeature', fields: { name: 'too deep' }, ...parentOf(feature) } });
+    expectError(res, 'request.invalid', { source: { pointer: '/data/relationships/0/target/id' }, detail: `The hierarchy would be ${MAX_DEPTH + 1} levels deep; the maximum is ${MAX_DEPTH}.` });
+  });
+
+  it('an unknown parent, or one from another workspace → 404 resource.notFound', async () => {
+    const ws = await newWorkspace();
+    const other = await newWorkspace();
+    const c = client(app, ws.token);
+    const foreign = await client(app, other.token).entity('product');
+    for (const id of [foreign, '00000000-0000-4000-8000-000000000000']) {
+      expectError(await c.req('POST', '/entities', { data: { type: 'feature', fields: { name: 'f' }, ...parentOf(id) } }), 'resource.notFound');
+    }
+  });
+
+  it("another workspace's entity → 404 on get, update, delete and set parent, and nothing changes", async () => {
+    const ws = await newWorkspace();
+    const other = await newWorkspace();
+    const o = client(app, other.token);
+    const theirs = await o.entity('product');
+    const theirComp = await o.entity('component', theirs);
+    const c = client(app, ws.token);
+    const mine = await c.entity('product');
+    expectError(await c.req('GET', `/entities/${theirs}`), 'resource.notFound');
+    expectError(await c.req('PATCH', `/entities/${theirs}`, { data: { fields: { name: 'pwned' } } }), 'resource.notFound');
+    expectError(await c.req('DELETE', `/entities/${theirs}`), 'resource.notFound');
+    expectError(await c.req('PUT', `/entities/${theirComp}/relationships/parent`, { data: { target: { id: mine } } }), 'resource.notFound');
+    const still = await o.ok('GET', `/entities/${theirs}`);
+    expect(still.json.data.fields.name).not.toBe('pwned');
+  });
+
+  it('set parent: a cycle, a wrong parent type or too deep a result → 400 with source.pointer, nothing moves', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const a = await c.entity('component', p);
+    const b = await c.entity('component', a);
+    const f = await c.entity('feature', b);
+    const put = (id: string, target: string) => c.req('PUT', `/entities/${id}/relationships/parent`, { data: { target: { id: target } } });
+    expectError(await put(a, b), 'request.invalid', { source: { pointer: '/data/target/id' }, detail: /cycle/ });
+    expectError(await put(a, a), 'request.invalid', { source: { pointer: '/data/target/id' }, detail: /cycle/ });
+    expectError(await put(a, f), 'request.invalid', { source: { pointer: '/data/target/id' }, detail: /cannot have a feature parent/ });
+    expectError(await put(p, a), 'request.invalid', { source: { pointer: '/data/target/id' }, detail: 'A product cannot have a parent.' });
+    // Build a chain as deep as allowed, then try to hang the a-subtree (height 3) under its bottom.
+    let deep = await c.entity('product');
+    for (let depth = 2; depth < MAX_DEPTH - 1; depth++) deep = await c.entity('component', deep);
+    expectError(await put(a, deep), 'request.invalid', { source: { pointer: '/data/target/id' }, detail: /levels deep/ });
+    const got = await c.ok('GET', `/entities/${a}`);
+    expect(got.json.data.relationships.data[0].target.id).toBe(p);
+  });
+
+  it('set parent moves the subtree; PATCH/PUT bodies with unknown properties → 400', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p1 = await c.entity('product');
+    const p2 = await c.entity('product');
+    const comp = await c.entity('component', p1);
+    const f = await c.entity('feature', comp);
+    const res = await c.req('PUT', `/entities/${comp}/relationships/parent`, { data: { target: { id: p2 } } });
+    expect(res.status, res.text).toBe(200);
+    expect((await c.ok('GET', `/entities/${comp}`)).json.data.relationships.data[0].target.id).toBe(p2);
+    expect((await c.ok('GET', `/entities/${f}`)).json.data.relationships.data[0].target.id).toBe(comp);
+    expectError(await c.req('PUT', `/entities/${comp}/relationships/parent`, { data: { target: { id: p1 }, extra: 1 } }), 'request.invalid', { source: { pointer: '/data/extra' } });
+    expectError(await c.req('PATCH', `/entities/${comp}`, { data: { fields: { bogus: 1 } } }), 'request.invalid', { source: { pointer: '/data/fields/bogus' } });
+  });
+
+  it('delete cascades to all descendants; a deleted id → 404 afterwards', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const comp = await c.entity('component', p);
+    const f = await c.entity('feature', comp);
+    const sf = await c.entity('subfeature', f);
+    expect((await c.req('DELETE', `/entities/${p}`)).status).toBe(204);
+    for (const id of [p, comp, f, sf]) expectError(await c.req('GET', `/entities/${id}`), 'resource.notFound');
+    expectError(await c.req('DELETE', `/entities/${p}`), 'resource.notFound');
+  });
+
+  it('deleting a company deletes its users and leaves their notes without a customer', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const company = await c.entity('company');
+    const user = await c.entity('user', company);
+    const f = await c.entity('feature', await c.entity('product'));
+    const n = await c.note({ customer: user, links: [[f, 'critical']] });
+    expect(await c.score(f)).toBe(3);
+    expect((await c.req('DELETE', `/entities/${company}`)).status).toBe(204);
+    expectError(await c.req('GET', `/entities/${user}`), 'resource.notFound');
+    const note = await c.ok('GET', `/notes/${n}`);
+    expect(note.json.data.relationships.data.map((r: any) => r.type)).toEqual(['link']);
+    expect(await c.score(f)).toBe(1);
+  });
+});

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+import { client } from '../score/helpers.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app.close());
+
+const ref = (app: TestApp, id: string, type: string) => ({ id, type, links: { self: `${app.baseUrl}/entities/${id}` } });
+
+describe('notes', () => {
+  it('create with a customer and links → 201 reference; retrieve shows fields and relationships with importance', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const f = await c.entity('feature', await c.entity('product'));
+    const acme = await c.entity('company');
+    const res = await c.req('POST', '/notes', {
+      data: {
+        type: 'simple',
+        fields: { name: 'Wants dark mode', content: '<p>Please</p>', tags: [{ name: 'ui' }], owner: { email: ws.admin.email } },
+        relationships: [{ type: 'customer', target: { type: 'company', id: acme } }, { type: 'link', target: { id: f }, importance: 'critical' }],
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    const id = res.json.data.id;
+    expect(res.json).toEqual({ data: { id, type: 'textNote', links: { self: `${app.baseUrl}/notes/${id}` } } });
+    const got = await c.ok('GET', `/notes/${id}`);
+    expect(got.json.data).toEqual({
+      id,
+      type: 'textNote',
+      fields: { name: 'Wants dark mode', content: '<p>Please</p>', tags: [{ name: 'ui' }], owner: { id: ws.admin.id, email: ws.admin.email } },
+      relationships: expect.objectContaining({
+        data: [
+          { type: 'customer', target: ref(app, acme, 'company') },
+          { type: 'link', target: ref(app, f, 'feature'), importance: 'critical' },
+        ],
+      }),
+      links: { self: `${app.baseUrl}/notes/${id}` },
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+  });
+
+  it('PATCH updates fields (null clears); DELETE → 204 then 404', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const id = await c.note();
+    const res = await c.req('PATCH', `/notes/${id}`, { data: { fields: { content: 'more', name: 'Renamed' } } });
+    expect(res.status, res.text).toBe(200);
+    await c.ok('PATCH', `/notes/${id}`, { data: { fields: { content: null } } });
+    expect((await c.ok('GET', `/notes/${id}`)).json.data.fields).toEqual({ name: 'Renamed' });
+    expect((await c.req('DELETE', `/notes/${id}`)).status).toBe(204);
+    expectError(await c.req('GET', `/notes/${id}`), 'resource.notFound');
+    expectError(await c.req('DELETE', `/notes/${id}`), 'resource.notFound');
+  });
+
+  it('POST an existing link → 409 conflict.uniqueViolation; PUT re-rates it', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const f = await c.entity('feature', await c.entity('product'));
+    const n = await c.note();
+    const created = await c.req('POST', `/notes/${n}/relationships`, { data: { type: 'link', target: { id: f }, importance: 'important' } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.json).toEqual({ data: { type: 'link', target: ref(app, f, 'feature'), importance: 'important' } });
+    expectError(await c.req('POST', `/notes/${n}/relationships`, { data: { type: 'link', target: { id: f } } }), 'conflict.uniqueViolation');
+    const rerated = await c.req('PUT', `/notes/${n}/relationships/link/${f}`, { data: { importance: 'not important' } });
+    expect(rerated.status, rerated.text).toBe(200);
+    expect(rerated.json.data.importance).toBe('not important');
+    expect((await c.ok('GET', `/notes/${n}`)).json.data.relationships.data).toEqual([{ type: 'link', target: ref(app, f, 'feature'), importance: 'not important' }]);
+    expect((await c.req('DELETE', `/notes/${n}/relationships/link/${f}`)).status).toBe(204);
+    expectError(await c.req('DELETE', `/notes/${n}/relationships/link/${f}`), 'resource.notFound');
+  });
+
+  it('customer: set by PUT and by POST, cleared by DELETE; a wrong target id → 404', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const acme = await c.entity('company');
+    const bob = await c.entity('user', acme);
+    const n = await c.note();
+    const put = await c.req('PUT', `/notes/${n}/relationships/customer`, { data: { target: { type: 'user', id: bob } } });
+    expect(put.status, put.text).toBe(200);
+    expect(put.json).toEqual({ data: { type: 'customer', target: ref(app, bob, 'user') } });
+    const post = await c.req('POST', `/notes/${n}/relationships`, { data: { type: 'customer', target: { id: acme } } });
+    expect(post.status, post.text).toBe(201);
+    expectError(await c.req('DELETE', `/notes/${n}/relationships/customer/${bob}`), 'resource.notFound');
+    expect((await c.req('DELETE', `/notes/${n}/relationships/customer/${acme}`)).status).toBe(204);
+    expect((await c.ok('GET', `/notes/${n}`)).json.data.relationships.data).toEqual([]);
+  });
+
+  it.each([
+    ['an unknown note type', { type: 'meeting', fields: { name: 'x' } }, '/data/type'],
+    ['a missing name', { type: 'textNote', fields: {} }, '/data/fields/name'],
+    ['an unknown field', { type: 'textNote', fields: { name: 'x', status: { name: 'Planned' } } }, '/data/fields/status'],
+    ['a bad importance', { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: 'FEATURE' }, importance: 'urgent' }] }, '/data/relationships/0/importance'],
+    ['a link to a customer', { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: 'COMPANY' } }] }, '/data/relationships/0/target/id'],
+    ['a feature as customer', { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'customer', target: { id: 'FEATURE' } }] }, '/data/relationships/0/target/id'],
+    ['a customer of the wrong type', { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'customer', target: { type: 'user', id: 'COMPANY' } }] }, '/data/relationships/0/target/type'],
+    ['the same entity linked twice', { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: 'FEATURE' } }, { type: 'link', target: { id: 'FEATURE' } }] }, '/data/relationships/1/target/id'],
+    ['a non-uuid target', { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: 'nope' } }] }, '/data/relationships/0/target/id'],
+  ])('create with %s → 400 request.invalid with source.pointer, nothing written', async (_name, body, ptr) => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const feature = await c.entity('feature', await c.entity('product'));
+    const company = await c.entity('company');
+    const data = JSON.parse(JSON.stringify(body).replaceAll('FEATURE', feature).replaceAll('COMPANY', company));
+    expectError(await c.req('POST', '/notes', { data }), 'request.invalid', { source: { pointer: ptr } });
+    expect(await c.score(feature)).toBe(0);
+  });
+
+  it('a link to an unknown entity or one of another workspace → 404 and no note is created', async () => {
+    const ws = await newWorkspace();
+    const other = await newWorkspace();
+    const c = client(app, ws.token);
+    const foreign = await client(app, other.token).entity('product');
+    for (const id of [foreign, '00000000-0000-4000-8000-000000000000']) {
+      expectError(await c.req('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id } }] } }), 'resource.notFound');
+    }
+    expect(await client(app, other.token).score(foreign)).toBe(0);
+  });
+
+  it("another workspace's note → 404 on every note route", async () => {
+    const ws = await newWorkspace();
+    const other = await newWorkspace();
+    const o = client(app, other.token);
+    const f = await o.entity('product');
+    const theirs = await o.note({ links: [[f]] });
+    const c = client(app, ws.token);
+    const mine = await c.entity('product');
+    const company = await c.entity('company');
+    expectError(await c.req('GET', `/notes/${theirs}`), 'resource.notFound');
+    expectError(await c.req('PATCH', `/notes/${theirs}`, { data: { fields: { name: 'x' } } }), 'resource.notFound');
+    expectError(await c.req('POST', `/notes/${theirs}/relationships`, { data: { type: 'link', target: { id: mine } } }), 'resource.notFound');
+    expectError(await c.req('PUT', `/notes/${theirs}/relationships/link/${mine}`, { data: { importance: 'critical' } }), 'resource.notFound');
+    expectError(await c.req('PUT', `/notes/${theirs}/relationships/customer`, { data: { target: { id: company } } }), 'resource.notFound');
+    expectError(await c.req('DELETE', `/notes/${theirs}/relationships/link/${f}`), 'resource.notFound');
+    expectError(await c.req('DELETE', `/notes/${theirs}`), 'resource.notFound');
+    expect(await o.score(f)).toBe(1);
+  });
+
+  it('scopes: notes:write for writes, notes:delete for deletes', async () => {
+    const ws = await newWorkspace();
+    const n = await client(app, ws.token).note();
+    const reader = await ws.member({ scopes: ['notes:read'] });
+    expectError(await call(app, 'POST', '/v2/notes', { token: reader.token, body: { data: { type: 'textNote', fields: { name: 'x' } } } }), 'auth.accessDenied');
+    const writer = await ws.member({ scopes: ['notes:read', 'notes:write'] });
+    expectError(await call(app, 'DELETE', `/v2/notes/${n}`, { token: writer.token }), 'auth.accessDenied');
+  });
+});
