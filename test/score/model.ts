@@ -34,10 +34,11 @@ export const PARENT_RULES: Record<EntityType, { parents: readonly EntityType[]; 
  * path's own resource.
  */
 export type Refusal = 'invalid' | 'notFound' | 'unknownReference' | 'conflict';
-export type Outcome = { ok: true } | { ok: false; refusal: Refusal; why: string };
+/** `alt`: a second refusal the contract allows equally (two rules broken at once, either may be reported). */
+export type Outcome = { ok: true } | { ok: false; refusal: Refusal; why: string; alt?: Refusal };
 
 const OK: Outcome = { ok: true };
-const no = (refusal: Refusal, why: string): Outcome => ({ ok: false, refusal, why });
+const no = (refusal: Refusal, why: string, alt?: Refusal): Outcome => ({ ok: false, refusal, why, ...(alt ? { alt } : {}) });
 
 export interface ModelEntity {
   type: EntityType;
@@ -139,6 +140,7 @@ export class ScoreModel {
     const rule = PARENT_RULES[type];
     if (parentId === undefined) return rule.required ? no('invalid', `a ${type} needs a parent`) : OK;
     const parent = this.entities.get(parentId);
+    if (!parent && rule.parents.length === 0) return no('invalid', `a ${type} cannot have a parent`, 'unknownReference');
     if (!parent) return no('unknownReference', `parent ${parentId} does not exist`);
     if (!rule.parents.includes(parent.type)) return no('invalid', `a ${type} cannot have a ${parent.type} parent`);
     return OK;
