@@ -87,7 +87,10 @@ export function readSettings(node: Node): Settings {
     throw new SettingsError('Context option logLevel must be debug, info, warn or error');
   }
 
-  const retired = str('retiredServiceKeyArns');
+  const retired = (str('retiredServiceKeyArns') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (retired.some((arn) => !/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/.test(arn))) {
+    throw new SettingsError('Context option retiredServiceKeyArns must list KMS key ARNs (arn:aws:kms:region:account:key/id), comma-separated');
+  }
   return {
     stage,
     domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
@@ -102,7 +105,7 @@ export function readSettings(node: Node): Settings {
     logLevel,
     lambdaMemoryMb: int('lambdaMemoryMb', DEFAULTS.lambdaMemoryMb, 128, 10_240),
     serviceKeyGeneration: int('serviceKeyGeneration', 1, 1, 1_000),
-    retiredServiceKeyArns: retired ? retired.split(',').map((s) => s.trim()).filter(Boolean) : [],
+    retiredServiceKeyArns: retired,
     keyEpoch: str('keyEpoch') ?? '0',
     apiGatewayCloudWatchRole: bool('apiGatewayCloudWatchRole', true),
     alarms: {

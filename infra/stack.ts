@@ -78,7 +78,8 @@ export class PmApiStack extends Stack {
       description: 'Product-management API v2',
       endpointTypes: [EndpointType.REGIONAL],
       cloudWatchRole: settings.apiGatewayCloudWatchRole,
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      // The account-wide setting outlives this stack: other APIs may log through the same role.
+      ...(settings.apiGatewayCloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
       // With a custom domain the stage URL would be a second public address with other links.
       disableExecuteApiEndpoint: settings.domain !== undefined,
       minCompressionSize: Size.kibibytes(1),

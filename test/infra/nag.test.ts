@@ -1,0 +1,46 @@
+// cdk-nag's AwsSolutions pack (v3: a CDK policy-validation plugin) over the whole stack. Every
+// finding is either fixed in the stack or acknowledged there with a reason (infra/stack.ts
+// NAG_ACKNOWLEDGEMENTS); a new finding fails this test until one of the two happens.
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { describe, expect, it } from 'vitest';
+import { readSettings } from '../../infra/settings.ts';
+import { NAG_ACKNOWLEDGEMENTS, PmApiStack } from '../../infra/stack.ts';
+
+function appWithNag(context: Record<string, unknown> = {}) {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const pack = new AwsSolutionsChecks(app);
+  Validations.of(app).addPlugins(pack);
+  const stack = new PmApiStack(app, 'PmApi-nag', { settings: readSettings(app.node) });
+  return { app, pack, stack };
+}
+
+const findings = (report: ReturnType<AwsSolutionsChecks['validateScope']>) =>
+  report.violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.resourceLogicalId ?? r.templatePath).join(', ')}`);
+
+describe('cdk-nag AwsSolutions', () => {
+  it('the stack has no unacknowledged finding, and synth with the plugin registered succeeds', () => {
+    const { app, pack, stack } = appWithNag();
+    expect(findings(pack.validateScope(stack))).toEqual([]);
+    expect(() => app.synth()).not.toThrow();
+  });
+
+  it('also with a custom domain and alarm topic', () => {
+    const { pack, stack } = appWithNag({
+      domainName: 'api.example.com',
+      certificateArn: 'arn:aws:acm:eu-west-1:111122223333:certificate/abc',
+      alarmTopicArn: 'arn:aws:sns:eu-west-1:111122223333:alarms',
+      apiGatewayCloudWatchRole: 'false',
+    });
+    expect(findings(pack.validateScope(stack))).toEqual([]);
+  });
+
+  it('every acknowledgement names one rule and gives a reason', () => {
+    const all = Object.values(NAG_ACKNOWLEDGEMENTS).flat();
+    expect(all.length).toBeGreaterThan(0);
+    for (const a of all) {
+      expect(a.id).toMatch(/^AwsSolutions-[A-Z]+\d+(\[[^\]]+\])?$/);
+      expect(a.reason.length, a.id).toBeGreaterThan(60);
+    }
+  });
+});

@@ -1,0 +1,398 @@
+import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { ROUTES } from '#lib/routes.ts';
+import { TABLE } from '#lib/store/table.ts';
+import { resourcesOf, refsIn, synth } from './synth.ts';
+
+const { template } = synth();
+const resources = resourcesOf(template);
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
+const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+
+/** Each route's function, found by the operationId its description ends with. */
+const functions = ROUTES.map((route) => {
+  const found = ofType('AWS::Lambda::Function').filter(([, r]) => String(r.Properties!.Description).endsWith(`(${route.operationId})`));
+  expect(found, route.operationId).toHaveLength(1);
+  const [logicalId, fn] = found[0]!;
+  const roleId = [...refsIn(fn.Properties!.Role)][0]!;
+  const statements = ofType('AWS::IAM::Policy')
+    .filter(([, p]) => refsIn(p.Properties!.Roles).has(roleId))
+    .flatMap(([, p]) => (p.Properties!.PolicyDocument as { Statement: Statement[] }).Statement);
+  return { route, logicalId, props: fn.Properties as Record<string, any>, statements };
+});
+
+const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
+const keyId = ofType('AWS::KMS::Key')[0]![0];
+
+describe('one function per route (lib/routes.ts)', () => {
+  it('the number of functions equals the number of routes', () => {
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(ROUTES.length);
+    expect(new Set(functions.map((f) => f.logicalId)).size).toBe(ROUTES.length);
+  });
+
+  it('every function: nodejs22.x on arm64, ESM handler, JSON logs into its own log group with retention', () => {
+    for (const { route, props } of functions) {
+      expect({ op: route.operationId, runtime: props.Runtime, arch: props.Architectures, handler: props.Handler, format: props.LoggingConfig.LogFormat }).toEqual({
+        op: route.operationId,
+        runtime: 'nodejs22.x',
+        arch: ['arm64'],
+        handler: 'index.handler',
+        format: 'JSON',
+      });
+      const logGroup = resources[[...refsIn(props.LoggingConfig.LogGroup)][0]!]!;
+      expect(logGroup.Properties!.RetentionInDays).toBe(30);
+    }
+    expect(new Set(functions.map((f) => JSON.stringify(f.props.LoggingConfig.LogGroup))).size).toBe(ROUTES.length);
+  });
+
+  it('Lambda timeout = request budget + 2 s; the gateway gives up 1 s after the budget, before Lambda does', () => {
+    for (const { props } of functions) expect(props.Timeout).toBe(12);
+    for (const [, m] of ofType('AWS::ApiGateway::Method')) expect((m.Properties!.Integration as { TimeoutInMillis: number }).TimeoutInMillis).toBe(11_000);
+    const slow = synth({ requestTimeoutMs: '20000' });
+    slow.template.allResourcesProperties('AWS::Lambda::Function', { Timeout: 22, Environment: { Variables: Match.objectLike({ REQUEST_TIMEOUT_MS: '20000' }) } });
+  });
+
+  it('environment: table, public URLs, budget, rate limit, log level and key ids — never a local endpoint or key file', () => {
+    for (const { route, props } of functions) {
+      const vars = props.Environment.Variables as Record<string, unknown>;
+      expect(Object.keys(vars).sort(), route.operationId).toEqual(
+        [
+          'LOG_LEVEL',
+          'NODE_OPTIONS',
+          'PUBLIC_APP_URL',
+          'PUBLIC_BASE_URL',
+          'RATE_LIMIT_PER_SECOND',
+          'REQUEST_TIMEOUT_MS',
+          'SERVICE_KEY_EPOCH',
+          'SERVICE_KMS_KEY_ID',
+          'SERVICE_SECRET_ID',
+          'TABLE_NAME',
+          ...(route.signs ? ['SERVICE_KMS_SIGN'] : []),
+        ].sort(),
+      );
+      expect(vars.TABLE_NAME).toEqual({ Ref: tableId });
+      expect(vars.SERVICE_KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+      expect([vars.REQUEST_TIMEOUT_MS, vars.RATE_LIMIT_PER_SECOND, vars.LOG_LEVEL]).toEqual(['10000', '50', 'info']);
+    }
+  });
+});
+
+describe('REST API: the resource tree and methods come from the route table', () => {
+  const pathOf = (resourceId: string): string => {
+    const r = resources[resourceId]!;
+    const parent = [...refsIn(r.Properties!.ParentId)][0]!;
+    const prefix = resources[parent]!.Type === 'AWS::ApiGateway::Resource' ? pathOf(parent) : '';
+    return `${prefix}/${r.Properties!.PathPart as string}`;
+  };
+
+  it('every route is a proxy method on its path, integrated with its own function, and nothing else is', () => {
+    const methods = ofType('AWS::ApiGateway::Method').map(([, m]) => {
+      const p = m.Properties as { HttpMethod: string; ResourceId: unknown; Integration: { Type: string; Uri: unknown } };
+      const fnId = [...refsIn(p.Integration.Uri)].find((id) => resources[id]?.Type === 'AWS::Lambda::Function');
+      return `${p.HttpMethod} ${pathOf([...refsIn(p.ResourceId)][0]!)} ${p.Integration.Type} ${fnId}`;
+    });
+    const expected = functions.map(({ route, logicalId }) => `${route.method} ${route.path} AWS_PROXY ${logicalId}`);
+    expect(methods.sort()).toEqual(expected.sort());
+  });
+
+  it('stage: throttling, JSON access logs, error-level execution logs without bodies', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'prod',
+      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') },
+      MethodSettings: [
+        Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', LoggingLevel: 'ERROR', DataTraceEnabled: false, ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 }),
+      ],
+    });
+    const custom = synth({ stage: 'staging', throttleRateLimit: '7', throttleBurstLimit: '9', logRetentionDays: '90' });
+    custom.template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'staging',
+      MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 })],
+    });
+    custom.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
+  });
+
+  it('the dependency graph has no cycle (functions read the API id, not its stage)', () => {
+    const edges = new Map<string, Set<string>>();
+    for (const [id, r] of Object.entries(resources)) {
+      const deps = refsIn(r.Properties);
+      for (const d of [r.DependsOn ?? []].flat()) deps.add(d);
+      edges.set(id, new Set([...deps].filter((d) => d in resources)));
+    }
+    const state = new Map<string, 'visiting' | 'done'>();
+    const cycle: string[] = [];
+    const visit = (id: string): boolean => {
+      if (state.get(id) === 'done') return false;
+      if (state.get(id) === 'visiting') return true;
+      state.set(id, 'visiting');
+      for (const d of edges.get(id)!) if (visit(d)) return cycle.push(id), true;
+      state.set(id, 'done');
+      return false;
+    };
+    expect(Object.keys(resources).some(visit) ? cycle : []).toEqual([]);
+  });
+});
+
+describe('least privilege per route', () => {
+  const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+  const allow = (statements: Statement[], action: string) => statements.filter((s) => s.Effect === 'Allow' && actionsOf(s).includes(action));
+
+  it('read-only routes read the table and its indexes, and may update only rate-limit partitions (RL#)', () => {
+    const readers = functions.filter((f) => f.route.table === 'read');
+    expect(readers.length).toBeGreaterThan(0);
+    for (const { route, statements } of readers) {
+      const ddb = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
+      const unconditional = ddb.filter((s) => !s.Condition).flatMap(actionsOf).sort();
+      expect(unconditional, route.operationId).toEqual(['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query']);
+      const conditional = ddb.filter((s) => s.Condition);
+      expect(conditional, route.operationId).toEqual([
+        { Effect: 'Allow', Action: 'dynamodb:UpdateItem', Resource: tableArn, Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RL#*'] } } },
+      ]);
+    }
+  });
+
+  it('write routes may also put, update, delete and batch-write items of the table (not its indexes)', () => {
+    for (const { route, statements } of functions.filter((f) => f.route.table === 'write')) {
+      const writes = statements.filter((s) => actionsOf(s).includes('dynamodb:PutItem'));
+      expect(writes, route.operationId).toEqual([
+        { Effect: 'Allow', Action: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'], Resource: tableArn },
+      ]);
+      expect(statements.some((s) => s.Condition)).toBe(false);
+    }
+  });
+
+  it('reads cover the table and exactly the indexes of lib/store/table.ts, never a wildcard', () => {
+    for (const { statements } of functions) {
+      const reads = allow(statements, 'dynamodb:Query');
+      expect(reads).toHaveLength(1);
+      const resourcesJson = JSON.stringify(reads[0]!.Resource);
+      for (const g of TABLE.globalIndexes) expect(resourcesJson).toContain(`/index/${g.name}`);
+      expect(resourcesJson).not.toContain('*');
+    }
+    for (const { statements } of functions) for (const s of statements) expect(JSON.stringify(s.Resource)).not.toBe('"*"');
+  });
+
+  it('only the token-minting routes may sign; every function may read the public key and the cursor secret', () => {
+    const signers = functions.filter((f) => allow(f.statements, 'kms:Sign').length > 0).map((f) => f.route.operationId);
+    expect(signers).toEqual(ROUTES.filter((r) => 'signs' in r && r.signs).map((r) => r.operationId));
+    expect(signers).toEqual(['issueToken']);
+    for (const { route, statements } of functions) {
+      expect(allow(statements, 'kms:GetPublicKey').map((s) => s.Resource), route.operationId).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
+      expect(allow(statements, 'secretsmanager:GetSecretValue'), route.operationId).toHaveLength(1);
+      const all = statements.flatMap(actionsOf);
+      expect(all.filter((a) => a.startsWith('kms:')).sort(), route.operationId).toEqual(route.signs ? ['kms:GetPublicKey', 'kms:Sign'] : ['kms:GetPublicKey']);
+    }
+  });
+
+  it('logs: each function writes only to its own log group; no managed basic-execution policy', () => {
+    for (const { route, props, statements } of functions) {
+      const logs = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
+      expect(logs, route.operationId).toEqual([{ Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [[...refsIn(props.LoggingConfig.LogGroup)][0], 'Arn'] } }]);
+      const role = resources[[...refsIn(props.Role)][0]!]!;
+      expect(role.Properties!.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+
+  it('the signing key is an ECC P-256 sign/verify KMS key, retained; the secret is generated by the stack', () => {
+    template.hasResource('AWS::KMS::Key', { Properties: Match.objectLike({ KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' }), DeletionPolicy: 'Retain' });
+    template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: Match.objectLike({ PasswordLength: 64 }) });
+  });
+
+  it('a key rotation keeps retired keys verifiable (GetPublicKey only) and signs with the new generation', () => {
+    const retired = 'arn:aws:kms:eu-west-1:111122223333:key/0b7c1d2e-aaaa-bbbb-cccc-1234567890ab';
+    const rotated = synth({ serviceKeyGeneration: '2', retiredServiceKeyArns: retired });
+    const res = resourcesOf(rotated.template);
+    const keys = Object.keys(res).filter((id) => res[id]!.Type === 'AWS::KMS::Key');
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).not.toBe(keyId);
+    rotated.template.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ SERVICE_KMS_PREVIOUS_KEY_IDS: retired, SERVICE_KMS_KEY_ID: { 'Fn::GetAtt': [keys[0], 'Arn'] } }) },
+    });
+    const policies = Object.values(res).filter((r) => r.Type === 'AWS::IAM::Policy').map((p) => JSON.stringify(p.Properties!.PolicyDocument));
+    expect(policies.filter((p) => p.includes(retired))).toHaveLength(ROUTES.length);
+    for (const p of policies.filter((p) => p.includes(retired))) expect(p).toContain(`{"Action":"kms:GetPublicKey","Effect":"Allow","Resource":"${retired}"}`);
+  });
+});
+
+describe('the single table (lib/store/table.ts)', () => {
+  it('on-demand, keys and GSIs from the table definition, PITR, deletion protection, TTL, retained, no stream', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        AttributeDefinitions: Match.arrayWith([{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' }]),
+        GlobalSecondaryIndexes: TABLE.globalIndexes.map((g) => ({
+          IndexName: g.name,
+          KeySchema: [
+            { AttributeName: g.partitionKey, KeyType: 'HASH' },
+            { AttributeName: g.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+        TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+        StreamSpecification: Match.absent(),
+      },
+    });
+    expect(TABLE.globalIndexes.map((g) => g.name)).toEqual(['gsi1', 'gsi2']);
+  });
+});
+
+describe('gateway responses: the edge answers in the spec envelope', () => {
+  // [status, code, title (the spec's table), detail]
+  const notFound = [404, 'route.notFound', 'Route not found', 'No route matches this method and path.'];
+  const throttled = [429, 'rate.limitExceeded', 'Rate limit exceeded', 'Too many requests; retry after the time given in Retry-After.'];
+  const internal = [500, 'internal.serverError', 'Internal server error', 'The server failed unexpectedly; quote the id when reporting it.'];
+  const invalidAuth = [401, 'auth.invalid', 'Invalid authentication', 'Missing or invalid credentials.'];
+  const denied = [403, 'auth.accessDenied', 'Access denied', 'The credentials do not permit this operation.'];
+  const invalid = [400, 'request.invalid', 'Request schema invalid', 'The request does not match the schema.'];
+  const EXPECTED: Record<string, (string | number)[]> = {
+    MISSING_AUTHENTICATION_TOKEN: notFound,
+    RESOURCE_NOT_FOUND: notFound,
+    THROTTLED: throttled,
+    QUOTA_EXCEEDED: throttled,
+    INTEGRATION_TIMEOUT: [408, 'request.timeout', 'Request timeout', 'The request took too long and was terminated.'],
+    INTEGRATION_FAILURE: internal,
+    REQUEST_TOO_LARGE: [413, 'request.tooLarge', 'Request too large', 'The request body is too large.'],
+    BAD_REQUEST_BODY: invalid,
+    BAD_REQUEST_PARAMETERS: invalid,
+    UNSUPPORTED_MEDIA_TYPE: [400, 'request.malformed', 'Request malformed', 'The Content-Type of the request is not supported.'],
+    UNAUTHORIZED: invalidAuth,
+    EXPIRED_TOKEN: invalidAuth,
+    INVALID_SIGNATURE: invalidAuth,
+    INVALID_API_KEY: invalidAuth,
+    ACCESS_DENIED: denied,
+    WAF_FILTERED: denied,
+    AUTHORIZER_FAILURE: internal,
+    AUTHORIZER_CONFIGURATION_ERROR: internal,
+    API_CONFIGURATION_ERROR: internal,
+    DEFAULT_4XX: [400, 'request.invalid', 'Request schema invalid', 'The request was rejected before reaching the service.'],
+    DEFAULT_5XX: internal,
+  };
+  const responses = new Map(
+    ofType('AWS::ApiGateway::GatewayResponse').map(([, r]) => {
+      const p = r.Properties as { ResponseType: string; StatusCode: string; ResponseParameters: Record<string, string>; ResponseTemplates: Record<string, string> };
+      return [p.ResponseType, p];
+    }),
+  );
+
+  it('every response type API Gateway has is customised', () => {
+    const all = Object.getOwnPropertyNames(ResponseType)
+      .map((k) => (ResponseType as unknown as Record<string, unknown>)[k])
+      .filter((v): v is ResponseType => v instanceof ResponseType)
+      .map((t) => t.responseType);
+    expect(all.length).toBeGreaterThanOrEqual(21);
+    expect([...responses.keys()].sort()).toEqual([...new Set(all)].sort());
+    expect([...responses.keys()].sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  for (const [type, [status, code, title, detail]] of Object.entries(EXPECTED)) {
+    it(`${type} → ${status} ${code}, $context.requestId as id and X-Request-Id`, () => {
+      const r = responses.get(type)!;
+      expect(r.StatusCode).toBe(String(status));
+      expect(Object.keys(r.ResponseTemplates)).toEqual(['application/json']);
+      expect(JSON.parse(r.ResponseTemplates['application/json']!)).toEqual({ id: '$context.requestId', errors: [{ code, title, detail }] });
+      expect(r.ResponseParameters).toMatchObject({
+        'gatewayresponse.header.X-Request-Id': 'context.requestId',
+        'gatewayresponse.header.Cache-Control': "'no-store'",
+      });
+      const retryAfter = r.ResponseParameters['gatewayresponse.header.Retry-After'];
+      expect(retryAfter).toBe(status === 429 ? "'1'" : undefined);
+    });
+  }
+});
+
+describe('alarms and dashboard', () => {
+  const alarms = ofType('AWS::CloudWatch::Alarm').map(([id, a]) => ({ id, p: a.Properties as Record<string, any> }));
+  const metricsOf = (p: Record<string, any>) => ((p.Metrics ?? []) as Array<{ MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions: Array<{ Name: string; Value: unknown }> }; Stat: string } }>).filter((m) => m.MetricStat).map((m) => m.MetricStat!);
+
+  it('5xx rate: 5XXError over Count of the stage, as a percentage', () => {
+    const a = alarms.find(({ p }) => metricsOf(p).some((m) => m.Metric.MetricName === '5XXError'))!;
+    expect(metricsOf(a.p).map((m) => [m.Metric.Namespace, m.Metric.MetricName, m.Stat]).sort()).toEqual([
+      ['AWS/ApiGateway', '5XXError', 'Sum'],
+      ['AWS/ApiGateway', 'Count', 'Sum'],
+    ]);
+    expect((a.p.Metrics as Array<{ Expression?: string }>).find((m) => m.Expression)!.Expression).toBe('IF(requests > 0, 100 * errors / requests, 0)');
+    expect([a.p.Threshold, a.p.ComparisonOperator]).toEqual([1, 'GreaterThanThreshold']);
+  });
+
+  it('p99 latency of the stage', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'Latency',
+      Namespace: 'AWS/ApiGateway',
+      ExtendedStatistic: 'p99',
+      Threshold: 2000,
+      Dimensions: Match.arrayWith([Match.objectLike({ Name: 'Stage', Value: Match.anyValue() })]),
+    });
+  });
+
+  it('throttles: every function is watched, at most 10 metrics per alarm, joined in one composite alarm', () => {
+    const throttleAlarms = alarms.filter(({ p }) => metricsOf(p).some((m) => m.Metric.MetricName === 'Throttles'));
+    const watched = throttleAlarms.flatMap(({ p }) => metricsOf(p).flatMap((m) => [...refsIn(m.Metric.Dimensions)]));
+    expect(watched.sort()).toEqual(functions.map((f) => f.logicalId).sort());
+    for (const { p } of throttleAlarms) expect(metricsOf(p).length).toBeLessThanOrEqual(10);
+    const composite = ofType('AWS::CloudWatch::CompositeAlarm');
+    expect(composite).toHaveLength(1);
+    expect([...refsIn(composite[0]![1].Properties!.AlarmRule)].sort()).toEqual(throttleAlarms.map((a) => a.id).sort());
+  });
+
+  it('DynamoDB throttling on the table and each GSI', () => {
+    const a = alarms.find(({ p }) => metricsOf(p).some((m) => m.Metric.MetricName === 'ReadThrottleEvents'))!;
+    const seen = metricsOf(a.p).map((m) => `${m.Metric.MetricName}:${m.Metric.Dimensions.find((d) => d.Name === 'GlobalSecondaryIndexName')?.Value ?? 'table'}`);
+    expect(seen.sort()).toEqual(['ReadThrottleEvents:gsi1', 'ReadThrottleEvents:gsi2', 'ReadThrottleEvents:table', 'WriteThrottleEvents:gsi1', 'WriteThrottleEvents:gsi2', 'WriteThrottleEvents:table']);
+  });
+
+  it('alarms notify the topic given in context; a dashboard exists', () => {
+    const topic = 'arn:aws:sns:eu-west-1:111122223333:pm-api-alarms';
+    const withTopic = synth({ alarmTopicArn: topic });
+    withTopic.template.hasResourceProperties('AWS::CloudWatch::CompositeAlarm', { AlarmActions: [topic] });
+    const named = resourcesOf(withTopic.template);
+    const actions = Object.values(named).filter((r) => r.Type === 'AWS::CloudWatch::Alarm').map((r) => r.Properties!.AlarmActions);
+    expect(actions.filter((a) => JSON.stringify(a) === JSON.stringify([topic]))).toHaveLength(3); // 5xx, p99, DynamoDB
+    expect(ofType('AWS::CloudWatch::Dashboard')).toHaveLength(1);
+  });
+});
+
+describe('public URLs and outputs', () => {
+  it('without a domain: the stage URL built from the API id, region and stage; outputs base_url, app_url, table', () => {
+    const outputs = template.findOutputs('*');
+    const apiId = ofType('AWS::ApiGateway::RestApi')[0]![0];
+    const appUrl = { 'Fn::Join': ['', ['https://', { Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/prod']] };
+    expect(outputs.AppUrl!.Value).toEqual(appUrl);
+    expect(outputs.BaseUrl!.Value).toEqual({ 'Fn::Join': ['', ['https://', { Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/prod/v2']] });
+    expect(outputs.TableName!.Value).toEqual({ Ref: tableId });
+    for (const { props } of functions) expect(props.Environment.Variables.PUBLIC_APP_URL).toEqual(appUrl);
+  });
+
+  it('with a domain: {app_url} = https://domain, {base_url} = …/v2, the domain is mapped and the default endpoint off', () => {
+    const { template: t } = synth({ domainName: 'api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:111122223333:certificate/abc' });
+    const outputs = t.findOutputs('*');
+    expect([outputs.AppUrl!.Value, outputs.BaseUrl!.Value]).toEqual(['https://api.example.com', 'https://api.example.com/v2']);
+    t.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ PUBLIC_APP_URL: 'https://api.example.com', PUBLIC_BASE_URL: 'https://api.example.com/v2' }) },
+    });
+    t.hasResourceProperties('AWS::ApiGateway::DomainName', { DomainName: 'api.example.com', SecurityPolicy: 'TLS_1_2', EndpointConfiguration: { Types: ['REGIONAL'] } });
+    t.hasResourceProperties('AWS::ApiGateway::BasePathMapping', Match.objectLike({ DomainName: Match.anyValue() }));
+    t.hasResourceProperties('AWS::ApiGateway::RestApi', { DisableExecuteApiEndpoint: true });
+  });
+});
+
+describe('context options are checked', () => {
+  it.each([
+    [{ requestTimeoutMs: '28500' }, 'Context option requestTimeoutMs must be an integer from 1000 to 28000, not "28500"'],
+    [{ logRetentionDays: '2' }, 'Context option logRetentionDays must be one of'],
+    [{ domainName: 'api.example.com' }, 'Context options domainName and certificateArn go together'],
+    [{ stage: 'prod-1' }, 'Context option stage must be letters, digits or _'],
+    [{ retiredServiceKeyArns: 'not-an-arn' }, 'Context option retiredServiceKeyArns must list KMS key ARNs'],
+  ])('%j is refused', (context, message) => {
+    expect(() => synth(context)).toThrow(message);
+  });
+});
