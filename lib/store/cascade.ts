@@ -73,7 +73,7 @@ async function batchDelete(keyList: Array<{ pk: string; sk: string }>): Promise<
 
 /** Steps 2–4 for the subtree under a marked root (idempotent; safe to run again after a crash). */
 export async function finishEntityDelete(ws: string, rootId: string): Promise<void> {
-  const { ids } = await subtree(ws, rootId);
+  const { ids, levels } = await subtree(ws, rootId);
   const now = new Date().toISOString();
   await forEachLimited(ids.slice(1), 16, async (id) => {
     try {
@@ -91,28 +91,31 @@ export async function finishEntityDelete(ws: string, rootId: string): Promise<vo
     }
   });
   step('marked', rootId);
-  for (const id of [...ids].reverse()) {
-    const e = await readEntityItem(ws, id);
-    if (!e) continue;
-    if (isCustomerType(e.type)) {
-      const notes = await queryKeys({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.notesOfCustomer(ws, id) }, ProjectionExpression: 'id' });
-      for (const n of notes) {
-        await setNoteCustomer(ws, n.id, null, { onlyIf: id }).catch((err) => {
-          if ((err as { code?: string }).code !== 'resource.notFound') throw err;
-        });
-      }
-    } else {
-      const links = await queryKeys({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.linksTo(ws, id) }, ProjectionExpression: 'pk, sk' });
-      const ratings = await queryKeys({
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ExpressionAttributeValues: { ':pk': keys.entity(ws, id).pk, ':p': keys.ratingsOfEntityPrefix(id) },
-        ProjectionExpression: 'pk, sk',
-        ConsistentRead: true,
+  // Deepest level first, so a crash never leaves an entity whose parent item is already gone.
+  for (const level of [...levels].reverse()) await forEachLimited(level, 16, (id) => removeEntityItems(ws, id));
+}
+
+async function removeEntityItems(ws: string, id: string): Promise<void> {
+  const e = await readEntityItem(ws, id);
+  if (!e) return;
+  if (isCustomerType(e.type)) {
+    const notes = await queryKeys({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.notesOfCustomer(ws, id) }, ProjectionExpression: 'id' });
+    for (const n of notes) {
+      await setNoteCustomer(ws, n.id, null, { onlyIf: id }).catch((err) => {
+        if ((err as { code?: string }).code !== 'resource.notFound') throw err;
       });
-      await batchDelete([...links, ...ratings].map((k) => ({ pk: k.pk, sk: k.sk })));
     }
-    step('cleared', id);
-    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.entity(ws, id) }));
-    step('deleted', id);
+  } else {
+    const links = await queryKeys({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.linksTo(ws, id) }, ProjectionExpression: 'pk, sk' });
+    const ratings = await queryKeys({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': keys.entity(ws, id).pk, ':p': keys.ratingsOfEntityPrefix(id) },
+      ProjectionExpression: 'pk, sk',
+      ConsistentRead: true,
+    });
+    await batchDelete([...links, ...ratings].map((k) => ({ pk: k.pk, sk: k.sk })));
   }
+  step('cleared', id);
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.entity(ws, id) }));
+  step('deleted', id);
 }

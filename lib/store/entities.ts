@@ -77,26 +77,25 @@ export async function childIds(ws: string, parentId: string): Promise<string[]> 
   return ids;
 }
 
-/** The subtree under `rootId` (root first, breadth first) and its height (1 = a leaf). */
-export async function subtree(ws: string, rootId: string): Promise<{ ids: string[]; height: number }> {
+/** The subtree under `rootId` (root first, breadth first), its levels (levels[0] = [root]) and height. */
+export async function subtree(ws: string, rootId: string): Promise<{ ids: string[]; levels: string[][]; height: number }> {
   const ids = [rootId];
+  const levels: string[][] = [];
   let level = [rootId];
-  let height = 0;
   const seen = new Set(ids);
   while (level.length > 0) {
-    height++;
+    levels.push(level);
+    const found = await Promise.all(level.map((id) => childIds(ws, id)));
     const next: string[] = [];
-    for (const id of level) {
-      for (const c of await childIds(ws, id)) {
-        if (seen.has(c)) continue;
-        seen.add(c);
-        next.push(c);
-        ids.push(c);
-      }
+    for (const c of found.flat()) {
+      if (seen.has(c)) continue;
+      seen.add(c);
+      next.push(c);
+      ids.push(c);
     }
     level = next;
   }
-  return { ids, height };
+  return { ids, levels, height: levels.length };
 }
 
 /** Conditions that hold while an entity stays where it was read: same parent, not being deleted. */

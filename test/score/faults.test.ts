@@ -1,0 +1,133 @@
+// Faults DynamoDB Local never raises by itself (TransactionConflict, throttling) are injected by
+// wrapping the document client's send; everything else is the real emulator.
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db } from '#lib/store/client.ts';
+import { setParent } from '#lib/store/entity-writes.ts';
+import { RETRY } from '#lib/store/tx.ts';
+import { verifyScores } from '../../local/admin/score.ts';
+import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+import { client } from './helpers.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app.close());
+afterEach(() => vi.restoreAllMocks());
+
+const conflict = () =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [None, TransactionConflict]',
+    $metadata: {},
+    CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' }],
+  });
+const throttled = () => Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException', $metadata: {} });
+
+/** Makes the next `failures` TransactWriteItems calls fail with `fault()` before they reach DynamoDB. */
+function injectTransactFaults(failures: number, fault: () => Error) {
+  const doc = db();
+  const real = doc.send.bind(doc) as (c: unknown) => Promise<unknown>;
+  const seen = { transactions: 0, failed: 0 };
+  vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
+    if (command instanceof TransactWriteCommand) {
+      seen.transactions++;
+      if (seen.failed < failures) {
+        seen.failed++;
+        throw fault();
+      }
+    }
+    return real(command);
+  }) as never);
+  return seen;
+}
+
+describe('injected faults', () => {
+  it('mocked TransactionCanceled with TransactionConflict on a link write: retried with backoff, lands once, score exact', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const f = await c.entity('feature', p);
+    const acme = await c.entity('company');
+    const n = await c.note({ customer: acme });
+    const seen = injectTransactFaults(3, conflict);
+    const res = await c.req('POST', `/notes/${n}/relationships`, { data: { type: 'link', target: { id: f }, importance: 'critical' } });
+    expect(res.status, res.text).toBe(201);
+    expect(seen).toEqual({ transactions: 4, failed: 3 });
+    vi.restoreAllMocks();
+    expect([await c.score(f), await c.score(p)]).toEqual([3, 3]);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
+  });
+
+  it('mocked throttling (ThrottlingException) on a subtree move: retried, the move lands whole', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p1 = await c.entity('product');
+    const p2 = await c.entity('product');
+    const comp = await c.entity('component', p1);
+    const f = await c.entity('feature', comp);
+    await c.note({ links: [[f], [comp]] });
+    const seen = injectTransactFaults(2, throttled);
+    const res = await c.req('PUT', `/entities/${comp}/relationships/parent`, { data: { target: { id: p2 } } });
+    expect(res.status, res.text).toBe(200);
+    expect(seen.failed).toBe(2);
+    vi.restoreAllMocks();
+    expect([await c.score(p1), await c.score(p2), await c.score(comp)]).toEqual([0, 2, 2]);
+  });
+
+  it('mocked TransactionConflict on every attempt: 500 internal.serverError once the budget is spent, and nothing is written', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p1 = await c.entity('product');
+    const p2 = await c.entity('product');
+    const comp = await c.entity('component', p1);
+    await c.note({ links: [[comp, 'critical']] });
+    const attempts = RETRY.attempts;
+    RETRY.attempts = 4;
+    try {
+      const seen = injectTransactFaults(Infinity, conflict);
+      expectError(await c.req('PUT', `/entities/${comp}/relationships/parent`, { data: { target: { id: p2 } } }), 'internal.serverError');
+      const n = await c.req('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: p2 } }] } });
+      expectError(n, 'internal.serverError');
+      expect(seen.transactions).toBe(8);
+    } finally {
+      RETRY.attempts = attempts;
+      vi.restoreAllMocks();
+    }
+    expect([await c.score(p1), await c.score(p2), await c.score(comp)]).toEqual([1, 0, 1]);
+    expect((await c.ok('GET', `/entities/${comp}`)).json.data.relationships.data[0].target.id).toBe(p1);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
+  });
+
+  it('write vs move (a real race on DynamoDB Local): a link write whose feature moves between its reads and its transaction fails its condition, re-reads, and adds to the new ancestors only', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p1 = await c.entity('product');
+    const p2 = await c.entity('product');
+    const comp = await c.entity('component', p1);
+    const f = await c.entity('feature', comp);
+    const n = await c.note();
+    const doc = db();
+    const real = doc.send.bind(doc) as (command: unknown) => Promise<unknown>;
+    let raced = false;
+    const failures: string[] = [];
+    vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
+      if (command instanceof TransactWriteCommand && !raced && JSON.stringify(command.input).includes('LINK#')) {
+        raced = true;
+        await setParent(ws.workspaceId, comp, p2, ['data']); // the move commits first
+      }
+      try {
+        return await real(command);
+      } catch (err) {
+        failures.push((err as Error).name);
+        throw err;
+      }
+    }) as never);
+    const res = await c.req('POST', `/notes/${n}/relationships`, { data: { type: 'link', target: { id: f }, importance: 'important' } });
+    vi.restoreAllMocks();
+    expect(res.status, res.text).toBe(201);
+    expect(failures).toEqual(['TransactionCanceledException']);
+    expect([await c.score(p1), await c.score(p2), await c.score(comp), await c.score(f)]).toEqual([0, 1, 1, 1]);
+  });
+});
