@@ -1,0 +1,84 @@
+// `admin score verify [--workspace W] [--repair]`: recompute from raw links, report and repair drift.
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkItem } from '#lib/store/aggregates.ts';
+import { db, tableName } from '#lib/store/client.ts';
+import { keys } from '#lib/store/keys.ts';
+import { noteItem } from '#lib/store/notes.ts';
+import { verifyScores } from '../../local/admin/score.ts';
+import { newWorkspace, startApp, type TestApp } from '../support/app.ts';
+import { client } from './helpers.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app.close());
+
+describe('score verify', () => {
+  it('reports a drifted total and a drifted rating item, and --repair rewrites them', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const f = await c.entity('feature', p);
+    const acme = await c.entity('company');
+    await c.note({ customer: acme, links: [[f, 'important']] });
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 4, mismatches: 0, repaired: 0 });
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.entity(ws.workspaceId, p), UpdateExpression: 'SET #t = :t', ExpressionAttributeNames: { '#t': 'total' }, ExpressionAttributeValues: { ':t': 40 } }));
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.rating(ws.workspaceId, f, acme), UpdateExpression: 'SET weight = :w', ExpressionAttributeValues: { ':w': 3 } }));
+    expect(await c.score(p)).toBe(40);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 4, mismatches: 2, repaired: 0 });
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: true })).toEqual({ checked: 4, mismatches: 2, repaired: 2 });
+    expect(await c.score(p)).toBe(2);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 4, mismatches: 0, repaired: 0 });
+  });
+
+  it('builds every aggregate from bulk-loaded raw notes and links (the layout in lib/store/aggregates.ts)', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const f1 = await c.entity('feature', p);
+    const f2 = await c.entity('feature', p);
+    const acme = await c.entity('company');
+    const t0 = Date.now() - 10_000;
+    const n1 = randomUUID();
+    const n2 = randomUUID();
+    const n3 = randomUUID();
+    const items = [
+      noteItem(ws.workspaceId, { id: n1, name: 'old', customer: { id: acme, type: 'company' }, createdAt: new Date(t0).toISOString() }),
+      noteItem(ws.workspaceId, { id: n2, name: 'new', customer: { id: acme, type: 'company' }, createdAt: new Date(t0 + 1).toISOString() }),
+      noteItem(ws.workspaceId, { id: n3, name: 'anon', createdAt: new Date(t0 + 2).toISOString() }),
+      linkItem(ws.workspaceId, { noteId: n1, entityId: f1, entityType: 'feature', importance: 'critical', setAt: t0, rev: 0 }),
+      linkItem(ws.workspaceId, { noteId: n2, entityId: f1, entityType: 'feature', importance: 'nice to have', setAt: t0 + 1, rev: 0 }),
+      linkItem(ws.workspaceId, { noteId: n1, entityId: f2, entityType: 'feature', importance: 'important', setAt: t0, rev: 0 }),
+      linkItem(ws.workspaceId, { noteId: n3, entityId: f2, entityType: 'feature', importance: 'not important', setAt: t0 + 2, rev: 0 }),
+    ];
+    await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: items.map((Item) => ({ PutRequest: { Item } })) } }));
+    expect(await c.score(p)).toBe(0);
+    const repaired = await verifyScores({ workspace: ws.workspaceId, repair: true });
+    expect(repaired.mismatches).toBeGreaterThan(0);
+    expect([await c.score(f1), await c.score(f2), await c.score(p)]).toEqual([1, 3, 4]);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
+    // The rebuilt items behave like written ones: deleting the counting rating falls back.
+    await c.ok('DELETE', `/notes/${n2}/relationships/link/${f1}`);
+    expect(await c.score(f1)).toBe(3);
+  });
+
+  it('the admin CLI prints {checked, mismatches, repaired} as one JSON object', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    await c.note({ links: [[await c.entity('product')]] });
+    const run = spawnSync('npx', ['tsx', 'local/admin.ts', 'score', 'verify', '--workspace', ws.workspaceId], {
+      encoding: 'utf8',
+      env: { ...process.env },
+      timeout: 60_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ checked: 2, mismatches: 0, repaired: 0 });
+    const bad = spawnSync('npx', ['tsx', 'local/admin.ts', 'score', 'verify', '--workspace', randomUUID()], { encoding: 'utf8', env: { ...process.env }, timeout: 60_000 });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/No workspace/);
+  }, 60_000);
+});
