@@ -311,13 +311,15 @@ describe('replay', () => {
 });
 
 describe('tenant isolation with an access token', () => {
-  it("a workspace-A token on a workspace-B entity id → 404 resource.notFound (GET /v2/entities/{id}/relationships; the score route is another engineer's and not here yet)", async () => {
+  it('a workspace-A access token on workspace-B entity ids → 404 resource.notFound (score, entity, relationships)', async () => {
     const b = await newWorkspace();
     const entity = await createEntity(b.workspaceId, { type: 'product', values: { name: 'B product' }, parentPath: ['data', 'relationships', 0] });
     const tokenA: string = (await exchange(app, client.assertion())).json.access_token;
-    expectError(await call(app, 'GET', `/v2/entities/${entity.id}/relationships`, { token: tokenA }), 'resource.notFound');
-    // The same id with B's own API token exists: the 404 is isolation, not absence.
-    expect((await call(app, 'GET', `/v2/entities/${entity.id}/relationships`, { token: b.token })).status).toBe(200);
+    for (const path of [`/v2/entities/${entity.id}/score`, `/v2/entities/${entity.id}`, `/v2/entities/${entity.id}/relationships`]) {
+      expectError(await call(app, 'GET', path, { token: tokenA }), 'resource.notFound');
+      // The same id with B's own API token exists: the 404 is isolation, not absence.
+      expect((await call(app, 'GET', path, { token: b.token })).status).toBe(200);
+    }
   });
 
   it("a workspace-A admin token on a workspace-B application → 404 resource.notFound", async () => {
