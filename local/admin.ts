@@ -30,6 +30,14 @@ function configureTarget(options: Options) {
   if (typeof options.table === 'string') {
     process.env.TABLE_NAME = options.table;
     delete process.env.DYNAMODB_ENDPOINT;
+    // A deployed stack signs with its KMS key (stack output ServiceKeyArn): `--kms-key-id` or
+    // SERVICE_KMS_KEY_ID; the operator's credentials need kms:Sign on it (docs/operations.md).
+    const kmsKeyId = typeof options['kms-key-id'] === 'string' ? options['kms-key-id'] : process.env.SERVICE_KMS_KEY_ID;
+    if (kmsKeyId) {
+      process.env.SERVICE_KMS_KEY_ID = kmsKeyId;
+      process.env.SERVICE_KMS_SIGN = '1';
+      delete process.env.SERVICE_KEY_FILE;
+    }
     return;
   }
   let facts: Partial<DevFacts> = {};
