@@ -7,6 +7,8 @@ import type { Node } from 'constructs';
 export interface Settings {
   /** Stage name: part of the stack name and of the default public URL. */
   stage: string;
+  /** Adopt this existing table (e.g. one restored from PITR) instead of the stack's own. */
+  tableName: string | undefined;
   /** Custom domain for {app_url} (and {base_url} = {app_url}/v2), with its ACM certificate in the region. */
   domain: { name: string; certificateArn: string } | undefined;
   throttle: { rateLimit: number; burstLimit: number };
@@ -91,8 +93,11 @@ export function readSettings(node: Node): Settings {
   if (retired.some((arn) => !/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/.test(arn))) {
     throw new SettingsError('Context option retiredServiceKeyArns must list KMS key ARNs (arn:aws:kms:region:account:key/id), comma-separated');
   }
+  const tableName = str('tableName');
+  if (tableName !== undefined && !/^[A-Za-z0-9_.-]{3,255}$/.test(tableName)) throw new SettingsError('Context option tableName must be a DynamoDB table name');
   return {
     stage,
+    tableName,
     domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
     throttle: {
       rateLimit: int('throttleRateLimit', DEFAULTS.throttleRateLimit, 1, 100_000),

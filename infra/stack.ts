@@ -15,7 +15,7 @@ import {
   type IResource,
 } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, Table, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -31,7 +31,7 @@ export interface PmApiStackProps extends StackProps {
 }
 
 export class PmApiStack extends Stack {
-  readonly table: Table;
+  readonly table: ITable;
   readonly api: RestApi;
   readonly functions: RouteFunctions;
 
@@ -39,24 +39,11 @@ export class PmApiStack extends Stack {
     super(scope, id, props);
     const { settings } = props;
 
-    this.table = new Table(this, 'Table', {
-      partitionKey: { name: TABLE.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: TABLE.sortKey, type: AttributeType.STRING },
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
-      timeToLiveAttribute: TABLE.ttlAttribute,
-      removalPolicy: RemovalPolicy.RETAIN,
-      // No stream: nothing consumes one (aggregates are kept in the writing transaction).
-    });
-    for (const index of TABLE.globalIndexes) {
-      this.table.addGlobalSecondaryIndex({
-        indexName: index.name,
-        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-        sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        projectionType: ProjectionType.ALL,
-      });
-    }
+    // Normally the stack owns the table; after a point-in-time restore it adopts the restored one
+    // by name (context tableName) and the retained original stays untouched (docs/operations.md).
+    this.table = settings.tableName
+      ? Table.fromTableAttributes(this, 'AdoptedTable', { tableName: settings.tableName, grantIndexPermissions: true })
+      : createTable(this);
 
     // The token-signing key never leaves KMS. A new generation is a new key (rotation); the old
     // one is retained so tokens it signed keep verifying while listed in retiredServiceKeyArns.
@@ -155,6 +142,29 @@ export class PmApiStack extends Stack {
 
     acknowledgeNagFindings(this, serviceSecret);
   }
+}
+
+/** The single table as lib/store/table.ts defines it, with the settings a production table needs. */
+function createTable(scope: Construct): Table {
+  const table = new Table(scope, 'Table', {
+    partitionKey: { name: TABLE.partitionKey, type: AttributeType.STRING },
+    sortKey: { name: TABLE.sortKey, type: AttributeType.STRING },
+    billingMode: BillingMode.PAY_PER_REQUEST,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    deletionProtection: true,
+    timeToLiveAttribute: TABLE.ttlAttribute,
+    removalPolicy: RemovalPolicy.RETAIN,
+    // No stream: nothing consumes one (aggregates are kept in the writing transaction).
+  });
+  for (const index of TABLE.globalIndexes) {
+    table.addGlobalSecondaryIndex({
+      indexName: index.name,
+      partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: index.sortKey, type: AttributeType.STRING },
+      projectionType: ProjectionType.ALL,
+    });
+  }
+  return table;
 }
 
 /** The resource for a route path, creating missing segments; refuses two parameter names at one level. */

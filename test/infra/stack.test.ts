@@ -244,6 +244,20 @@ describe('the single table (lib/store/table.ts)', () => {
     });
     expect(TABLE.globalIndexes.map((g) => g.name)).toEqual(['gsi1', 'gsi2']);
   });
+
+  it('context tableName adopts an existing (restored) table: no table resource, functions and grants point at it', () => {
+    const { template: t } = synth({ tableName: 'pm-api-restored' });
+    t.resourceCountIs('AWS::DynamoDB::Table', 0);
+    t.allResourcesProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ TABLE_NAME: 'pm-api-restored' }) } });
+    expect(t.findOutputs('TableName').TableName!.Value).toBe('pm-api-restored');
+    const policies = Object.values(resourcesOf(t)).filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties).includes('dynamodb:Query'));
+    expect(policies).toHaveLength(ROUTES.length);
+    for (const p of policies) {
+      const json = JSON.stringify(p.Properties);
+      expect(json).toContain(':table/pm-api-restored/index/gsi1');
+      expect(json).toContain(':table/pm-api-restored/index/gsi2');
+    }
+  });
 });
 
 describe('gateway responses: the edge answers in the spec envelope', () => {
