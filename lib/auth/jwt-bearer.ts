@@ -91,16 +91,19 @@ async function verifySignatureAndClaims(assertion: string, app: Application, kid
   return fail('jwt_bearer_invalid_signature', 'no key of the application verifies the signature');
 }
 
+const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
 /** The checks jose does not make, on a payload whose signature and registered claims it accepted. */
 function checkClaims(payload: JWTPayload, nowS: number): { exp: number } {
   if (typeof payload.aud !== 'string' || payload.aud !== config.tokenUrl) fail('jwt_bearer_invalid_audience', 'aud is not the token URL as one string');
   const { exp, iat } = payload;
-  if (typeof exp !== 'number' || !Number.isFinite(exp) || typeof iat !== 'number' || !Number.isFinite(iat)) fail('jwt_bearer_invalid', 'exp/iat not finite numbers');
-  if (exp! <= nowS) fail('jwt_bearer_expired', 'exp not in the future');
-  if (exp! <= iat!) fail('jwt_bearer_invalid', 'exp not after iat');
-  if (exp! - iat! > MAX_ASSERTION_LIFETIME_S) fail('jwt_bearer_invalid', `lifetime over ${MAX_ASSERTION_LIFETIME_S}s`);
-  if (iat! > nowS + CLOCK_SKEW_S) fail('jwt_bearer_invalid', 'iat in the future');
-  return { exp: exp! };
+  // JSON's 1e400 parses to Infinity, which jose accepts as a number.
+  if (!isFiniteNumber(exp) || !isFiniteNumber(iat)) return fail('jwt_bearer_invalid', 'exp/iat not finite numbers');
+  if (exp <= nowS) fail('jwt_bearer_expired', 'exp not in the future');
+  if (exp <= iat) fail('jwt_bearer_invalid', 'exp not after iat');
+  if (exp - iat > MAX_ASSERTION_LIFETIME_S) fail('jwt_bearer_invalid', `lifetime over ${MAX_ASSERTION_LIFETIME_S}s`);
+  if (iat > nowS + CLOCK_SKEW_S) fail('jwt_bearer_invalid', 'iat in the future');
+  return { exp };
 }
 
 async function resolveMember(app: Application, sub: unknown): Promise<Member> {
