@@ -4,16 +4,15 @@
 // parameter (lib/domain/fields.ts) accepts exactly these identifiers.
 import { z } from 'zod';
 import { ApiError, pointer } from '../http/errors.ts';
+import { GRANULARITIES, MAX_NAME, standardEntityFields, standardNoteFields } from './entity-fields.ts';
+import { ENTITY_TYPES, HIERARCHY_TYPES, PARENT_RULES, type EntityType } from './hierarchy.ts';
 
-export const ENTITY_TYPES = ['product', 'component', 'feature', 'subfeature', 'user', 'company'] as const;
-export type EntityType = (typeof ENTITY_TYPES)[number];
-export const HIERARCHY_TYPES = ['product', 'component', 'feature', 'subfeature'] as const satisfies readonly EntityType[];
-export const CUSTOMER_TYPES = ['user', 'company'] as const satisfies readonly EntityType[];
+export { ENTITY_TYPES, isEntityType, type EntityType } from './hierarchy.ts';
+
 
 export const NOTE_TYPES = ['textNote'] as const;
 export type NoteType = (typeof NOTE_TYPES)[number];
 
-export const isEntityType = (t: unknown): t is EntityType => typeof t === 'string' && (ENTITY_TYPES as readonly string[]).includes(t);
 export const isNoteType = (t: unknown): t is NoteType => typeof t === 'string' && (NOTE_TYPES as readonly string[]).includes(t);
 
 /** Custom field kinds (`admin field add --kind`). */
@@ -45,14 +44,14 @@ const email = z.string().meta({ format: 'email' });
 
 /** Value shapes of the standard fields as the API returns them. */
 const STANDARD: Record<string, { name: string; value: z.ZodType }> = {
-  name: { name: 'Name', value: z.string().min(1).max(255) },
+  name: { name: 'Name', value: z.string().min(1).max(MAX_NAME) },
   description: { name: 'Description', value: z.string().describe('HTML') },
   status: { name: 'Status', value: z.object({ id: uuid, name: z.string() }) },
   owner: { name: 'Owner', value: z.object({ id: uuid, email }) },
   tags: { name: 'Tags', value: z.array(z.object({ name: z.string() })) },
   timeframe: {
     name: 'Timeframe',
-    value: z.object({ startDate: isoDate, endDate: isoDate, granularity: z.enum(['none', 'day', 'week', 'month', 'quarter', 'year']) }),
+    value: z.object({ startDate: isoDate, endDate: isoDate, granularity: z.enum(GRANULARITIES) }),
   },
   archived: { name: 'Archived', value: z.boolean() },
   email: { name: 'E-mail', value: email },
@@ -60,21 +59,11 @@ const STANDARD: Record<string, { name: string; value: z.ZodType }> = {
   content: { name: 'Content', value: z.string().describe('HTML') },
 };
 
-const ENTITY_COMMON = ['name', 'description', 'status', 'owner', 'tags', 'timeframe', 'archived'];
-
-/** The standard field identifiers of each type, in response order. */
-const STANDARD_BY_TYPE: Record<EntityType | NoteType, string[]> = {
-  product: ENTITY_COMMON,
-  component: ENTITY_COMMON,
-  feature: ENTITY_COMMON,
-  subfeature: ENTITY_COMMON,
-  user: ['name', 'description', 'owner', 'tags', 'archived', 'email'],
-  company: ['name', 'description', 'owner', 'tags', 'archived', 'domain'],
-  textNote: ['name', 'content', 'tags', 'owner'],
-};
+/** The standard field identifiers of each type, in response order (the write parsers' table). */
+const standardIds = (type: EntityType | NoteType): string[] => (isNoteType(type) ? standardNoteFields() : standardEntityFields(type));
 
 export function standardFieldIds(type: EntityType | NoteType): readonly string[] {
-  return STANDARD_BY_TYPE[type];
+  return standardIds(type);
 }
 
 const jsonSchema = (schema: z.ZodType): Record<string, unknown> => {
@@ -118,13 +107,13 @@ export function customValueError(def: CustomFieldDef, value: unknown): string | 
 
 /** Every configured field of a type, standard first, then custom fields in creation order. */
 export function fieldConfigurations(type: EntityType | NoteType, custom: readonly CustomFieldDef[]): FieldConfiguration[] {
-  const standard = STANDARD_BY_TYPE[type].map((id) => ({ id, name: STANDARD[id]!.name, schema: jsonSchema(STANDARD[id]!.value) }));
+  const standard = standardIds(type).map((id) => ({ id, name: STANDARD[id]!.name, schema: jsonSchema(STANDARD[id]!.value) }));
   const own = custom.filter((d) => d.entityType === type).map((d) => ({ id: d.id, name: d.name, schema: customSchemaJson(d) }));
   return [...standard, ...own];
 }
 
 export function configuredFieldIds(type: EntityType | NoteType, custom: readonly CustomFieldDef[]): string[] {
-  return [...STANDARD_BY_TYPE[type], ...custom.filter((d) => d.entityType === type).map((d) => d.id)];
+  return [...standardIds(type), ...custom.filter((d) => d.entityType === type).map((d) => d.id)];
 }
 
 interface RelationshipConfiguration {
@@ -133,25 +122,21 @@ interface RelationshipConfiguration {
   mandatory: boolean;
 }
 
-/** The contract's parent rules, as configuration (child = the inverse). */
-const RELATIONSHIPS: Record<EntityType | NoteType, Record<string, RelationshipConfiguration>> = {
-  product: { child: { targetType: ['component', 'feature'], cardinality: 'multiple', mandatory: false } },
-  component: {
-    parent: { targetType: ['product', 'component'], cardinality: 'single', mandatory: true },
-    child: { targetType: ['component', 'feature'], cardinality: 'multiple', mandatory: false },
-  },
-  feature: {
-    parent: { targetType: ['product', 'component'], cardinality: 'single', mandatory: true },
-    child: { targetType: ['subfeature'], cardinality: 'multiple', mandatory: false },
-  },
-  subfeature: { parent: { targetType: ['feature'], cardinality: 'single', mandatory: true } },
-  user: { parent: { targetType: ['company'], cardinality: 'single', mandatory: false } },
-  company: { child: { targetType: ['user'], cardinality: 'multiple', mandatory: false } },
-  textNote: {
-    customer: { targetType: ['user', 'company'], cardinality: 'single', mandatory: false },
-    link: { targetType: [...HIERARCHY_TYPES], cardinality: 'multiple', mandatory: false },
-  },
-};
+/** The hierarchy's parent rules as configuration: `parent` from PARENT_RULES, `child` its inverse. */
+function relationshipsOf(type: EntityType | NoteType): Record<string, RelationshipConfiguration> {
+  if (isNoteType(type)) {
+    return {
+      customer: { targetType: ['user', 'company'], cardinality: 'single', mandatory: false },
+      link: { targetType: [...HIERARCHY_TYPES], cardinality: 'multiple', mandatory: false },
+    };
+  }
+  const out: Record<string, RelationshipConfiguration> = {};
+  const rule = PARENT_RULES[type];
+  if (rule.parents.length) out.parent = { targetType: [...rule.parents], cardinality: 'single', mandatory: rule.required };
+  const children = ENTITY_TYPES.filter((t) => PARENT_RULES[t].parents.includes(type));
+  if (children.length) out.child = { targetType: children, cardinality: 'multiple', mandatory: false };
+  return out;
+}
 
 export interface Configuration {
   type: string;
@@ -163,7 +148,7 @@ export function configurationOf(type: EntityType | NoteType, custom: readonly Cu
   return {
     type,
     fields: Object.fromEntries(fieldConfigurations(type, custom).map((f) => [f.id, f])),
-    relationships: RELATIONSHIPS[type],
+    relationships: relationshipsOf(type),
   };
 }
 
