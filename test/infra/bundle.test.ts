@@ -57,7 +57,7 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     }
   });
 
-  it('create → read → score through the bundled handlers, links under {base_url}, isolation answers 404', async () => {
+  it('create → read → score through the bundled handlers, links under {base_url}, another workspace gets 404', async () => {
     const ws = await newWorkspace();
     const created = await call(app, 'POST', '/v2/entities', { token: ws.token, body: { data: { type: 'product', fields: { name: 'Bundled product' } } } });
     expect(created.status).toBe(201);
@@ -71,8 +71,9 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     const score = await call(app, 'GET', `/v2/entities/${id}/score`, { token: ws.token });
     expect([score.status, score.json.data.links.self]).toEqual([200, `${app.baseUrl}/entities/${id}/score`]);
 
-    const missing = await call(app, 'GET', `/v2/entities/${crypto.randomUUID()}`, { token: ws.token });
-    expect([missing.status, missing.json.errors[0].code]).toEqual([404, 'resource.notFound']);
+    const other = await newWorkspace();
+    const foreign = await call(app, 'GET', `/v2/entities/${id}`, { token: other.token });
+    expect([foreign.status, foreign.json.errors[0].code]).toEqual([404, 'resource.notFound']);
 
     expect([...served].sort()).toEqual(['createEntity', 'getCustomerScore', 'getEntity']);
   });
