@@ -68,6 +68,16 @@ describe('reference model of the score', () => {
     expect(m.links.size).toBe(1);
   });
 
+  it('deleting a customer (a company with its users) leaves their notes anonymous: each link counts 1', () => {
+    const m = tree();
+    m.createNote('n1', 'ann', [{ entityId: 'F', importance: 'critical' }]);
+    m.createNote('n2', 'bob', [{ entityId: 'F', importance: 'not important' }]);
+    expect(m.own('F')).toBe(3);
+    expect(m.deleteEntity('acme')).toEqual(['acme', 'ann']);
+    expect(m.notes.get('n1')).toEqual({ customerId: undefined });
+    expect(m.own('F')).toBe(1);
+  });
+
   it('refuses what the contract refuses: wrong parent type, cycles, depth past the cap, links to customers, duplicate POST links', () => {
     const m = tree();
     expect(m.checkCreateEntity('subfeature', 'C')).toMatchObject({ ok: false, refusal: 'invalid' });

@@ -38,6 +38,19 @@ export type Refusal = 'invalid' | 'notFound' | 'unknownReference' | 'conflict';
 export type Outcome = { ok: true } | { ok: false; refusal: Refusal; why: string; alt?: Refusal };
 
 const OK: Outcome = { ok: true };
+
+/**
+ * Several rules broken at once (the note in the path is missing AND the body names a wrong
+ * target): the first is expected, the second is accepted too — validating the body before looking
+ * up the path's resource is as right as the reverse.
+ */
+function either(...outcomes: Outcome[]): Outcome {
+  const failed = outcomes.filter((o): o is Extract<Outcome, { ok: false }> => !o.ok);
+  const [a, b] = failed;
+  if (!a) return OK;
+  return b && b.refusal !== a.refusal && !a.alt ? { ...a, alt: b.refusal } : a;
+}
+const noteExists = (m: ScoreModel, noteId: string): Outcome => (m.notes.has(noteId) ? OK : no('notFound', `note ${noteId} does not exist`));
 const no = (refusal: Refusal, why: string, alt?: Refusal): Outcome => ({ ok: false, refusal, why, ...(alt ? { alt } : {}) });
 
 export interface ModelEntity {
@@ -197,8 +210,7 @@ export class ScoreModel {
   }
 
   checkSetCustomer(noteId: string, customerId: string): Outcome {
-    if (!this.notes.has(noteId)) return no('notFound', `note ${noteId} does not exist`);
-    return this.checkCustomer(customerId);
+    return either(noteExists(this, noteId), this.checkCustomer(customerId));
   }
 
   checkClearCustomer(noteId: string, customerId: string): Outcome {
@@ -210,19 +222,16 @@ export class ScoreModel {
 
   /** POST a link: an existing one is a conflict. */
   checkCreateLink(noteId: string, entityId: string): Outcome {
-    if (!this.notes.has(noteId)) return no('notFound', `note ${noteId} does not exist`);
-    const t = this.checkLinkTarget(entityId);
-    if (!t.ok) return t;
+    const found = either(noteExists(this, noteId), this.checkLinkTarget(entityId));
+    if (!found.ok) return found;
     if (this.links.has(linkKey(noteId, entityId))) return no('conflict', 'the link exists');
     return OK;
   }
 
   /** PUT a link: creates or re-rates. The entity is in the path, so an unknown one is notFound. */
   checkPutLink(noteId: string, entityId: string): Outcome {
-    if (!this.notes.has(noteId)) return no('notFound', `note ${noteId} does not exist`);
     const t = this.checkLinkTarget(entityId);
-    if (!t.ok) return t.refusal === 'unknownReference' ? no('notFound', t.why) : t;
-    return OK;
+    return either(noteExists(this, noteId), !t.ok && t.refusal === 'unknownReference' ? no('notFound', t.why) : t);
   }
 
   checkDeleteLink(noteId: string, entityId: string): Outcome {
@@ -252,12 +261,18 @@ export class ScoreModel {
     this.entities.get(id)!.parentId = parentId;
   }
 
-  /** Deletes the entity and its whole subtree; links to them go too. Returns the deleted ids. */
+  /**
+   * Deletes the entity and its whole subtree; links to them go too. A deleted customer (a company
+   * takes its users along) leaves its notes without a customer, so their links count as anonymous
+   * (the contract is silent; this is what the service does, and the only reading that keeps every
+   * link counted by the rule). Returns the deleted ids.
+   */
   deleteEntity(id: string): string[] {
     this.must(this.checkDeleteEntity(id), `deleting ${id}`);
     const gone = this.subtree(id);
     for (const g of gone) this.entities.delete(g);
     for (const [k, l] of this.links) if (gone.includes(l.entityId)) this.links.delete(k);
+    for (const n of this.notes.values()) if (n.customerId !== undefined && gone.includes(n.customerId)) n.customerId = undefined;
     return gone;
   }
 
