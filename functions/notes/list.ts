@@ -1,5 +1,5 @@
 // GET /v2/notes — `fields` or `fields[]` (both spellings), `pageCursor`, `limit`; oldest first.
-import { checkKnownFields, fieldsFromQuery } from '#lib/domain/fields.ts';
+import { checkKnownFields, fieldsFromQuery, NOTE_FIELDS_PARAMS } from '#lib/domain/fields.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { noteRecord } from '#lib/http/records.ts';
@@ -7,8 +7,6 @@ import { principalOf } from '#lib/http/request.ts';
 import { NOTE_TYPES } from '#lib/domain/configurations.ts';
 import { configuredFields } from '#lib/store/custom-fields.ts';
 import { listKeyOf, notesAfter } from '#lib/store/pages.ts';
-
-export const NOTE_FIELDS_PARAMS = ['fields[]', 'fields'] as const;
 
 export const handler = api('listNotes', async (req) => {
   const ws = principalOf(req).workspaceId;

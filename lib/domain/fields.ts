@@ -14,6 +14,10 @@ import type { Query } from '../http/request.ts';
 
 export const ALL = 'all';
 
+/** Query spellings of the parameter: entities take `fields[]`; notes take `fields[]` and `fields`. */
+export const ENTITY_FIELDS_PARAMS = ['fields[]'] as const;
+export const NOTE_FIELDS_PARAMS = ['fields[]', 'fields'] as const;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Custom field ids are stored lower-cased; a request may spell them in either case. */
 const normalizeId = (id: string) => (UUID.test(id) ? id.toLowerCase() : id);
@@ -47,7 +51,7 @@ function fromRequested(requested: RequestedField[], allSource: ErrorSource): Fie
  * `fields[]` query parameters (on notes `fields` too: pass both names). Values are identifiers,
  * one per occurrence; a comma-separated value is also read as several identifiers.
  */
-export function fieldsFromQuery(query: Query, names: readonly string[] = ['fields[]']): FieldSelection {
+export function fieldsFromQuery(query: Query, names: readonly string[] = ENTITY_FIELDS_PARAMS): FieldSelection {
   const requested: RequestedField[] = [];
   let allParam: string | undefined;
   for (const name of names) {

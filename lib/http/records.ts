@@ -1,70 +1,79 @@
-// Entity and note records of the list operations (the same shape getEntity/getNote answer):
-// the fields chosen by the `fields` selection and an entity's paginated `relationships`.
-import { selectFields, type FieldSelection } from '../domain/fields.ts';
+// Entity and note records as every read answers them (get, list, search): A1's views
+// (lib/domain/entity-view.ts, note-view.ts) give the shape; this adds the `fields` selection and the
+// paginated `relationships` attribute (spec pagination rule 6).
+import { config } from '../config.ts';
+import { NOTE_TYPES, type EntityType } from '../domain/configurations.ts';
+import { entityReference, entityView, type StoredEntity } from '../domain/entity-view.ts';
+import { checkKnownFields, selectFields, type FieldSelection } from '../domain/fields.ts';
+import { noteView, type StoredNote } from '../domain/note-view.ts';
 import { routeById } from '../routes.ts';
-import { entityRelationshipsAfter, noteRelationshipsAfter, type Item, type StoredRelationship, type StoredNoteRelationship } from '../store/pages.ts';
+import { configuredFields } from '../store/custom-fields.ts';
+import { entityRelationshipsAfter, noteRelationshipsAfter, type Item, type StoredNoteRelationship, type StoredRelationship } from '../store/pages.ts';
 import { pageFor, publicUrl, type ListLinks } from './pagination.ts';
 
-/** Spec pagination rule 6: an entity's `relationships` carries at most this many items inline. */
+/** Spec pagination rule 6: a `relationships` attribute carries at most this many items inline. */
 export const INLINE_RELATIONSHIPS = 20;
 
-export const entityUrl = (id: string) => publicUrl('/v2/entities/{id}', { id });
-export const noteUrl = (id: string) => publicUrl('/v2/notes/{id}', { id });
-
-export const targetReference = (t: { id: string; type: string }) => ({ id: t.id, type: t.type, links: { self: entityUrl(t.id) } });
+export const targetReference = (t: { id: string; type: string }) => entityReference(config.baseUrl, t);
 
 export const relationshipView = (r: StoredRelationship) => ({ type: r.type, target: targetReference(r.target) });
-
-/**
- * The inline `relationships` attribute: the first 20 and, when there are more, a `links.next` to
- * GET /v2/entities/{id}/relationships whose cursor continues after the 20th.
- */
-export async function inlineRelationships(
-  workspaceId: string,
-  entity: { id: string; parentId?: string; parentType?: string },
-): Promise<{ data: unknown[]; links: ListLinks }> {
-  const route = routeById('listEntityRelationships');
-  const page = pageFor({ operationId: route.operationId, workspaceId, params: { id: entity.id }, query: [] }, INLINE_RELATIONSHIPS, undefined, route.path);
-  const fetched = await entityRelationshipsAfter(workspaceId, entity, undefined, undefined, INLINE_RELATIONSHIPS + 1);
-  return page.envelope(fetched, (r) => r.key, (items) => items.map(relationshipView));
-}
-
-export async function entityRecord(workspaceId: string, item: Item, selection: FieldSelection, configured: readonly string[]) {
-  return {
-    id: String(item.id),
-    type: String(item.type),
-    fields: selectFields(item.fields ?? {}, selection, configured),
-    relationships: await inlineRelationships(workspaceId, item as { id: string; parentId?: string; parentType?: string }),
-    links: { self: entityUrl(String(item.id)) },
-    createdAt: item.createdAt,
-    updatedAt: item.updatedAt,
-  };
-}
-
-export const configUrl = (kind: 'entities' | 'notes', type: string) =>
-  publicUrl(kind === 'entities' ? routeById('getEntityConfiguration').path : routeById('getNoteConfiguration').path, { type });
 
 export const noteRelationshipView = (r: StoredNoteRelationship) =>
   r.type === 'customer'
     ? { type: r.type, target: targetReference(r.target) }
     : { type: r.type, target: targetReference(r.target), importance: r.importance };
 
-/** A note's `relationships` attribute: customer, then links; at most 20 inline (as an entity's). */
-export async function inlineNoteRelationships(workspaceId: string, note: Item): Promise<{ data: unknown[]; links: ListLinks }> {
-  const route = routeById('listNoteRelationships');
-  const page = pageFor({ operationId: route.operationId, workspaceId, params: { id: String(note.id) }, query: [] }, INLINE_RELATIONSHIPS, undefined, route.path);
-  const fetched = await noteRelationshipsAfter(workspaceId, note, undefined, undefined, INLINE_RELATIONSHIPS + 1);
-  return page.envelope(fetched, (r) => r.key, (items) => items.map(noteRelationshipView));
+/** The first 20 items, and a links.next to the attribute's own list route when there are more. */
+async function inline<T extends { key: string }>(
+  operationId: 'listEntityRelationships' | 'listNoteRelationships',
+  workspaceId: string,
+  id: string,
+  fetch: (count: number) => Promise<T[]>,
+  view: (r: T) => unknown,
+): Promise<{ data: unknown[]; links: ListLinks }> {
+  const route = routeById(operationId);
+  // Bound to the list route called with no parameters but the cursor: exactly the links.next URL.
+  const page = pageFor({ operationId, workspaceId, params: { id }, query: [] }, INLINE_RELATIONSHIPS, undefined, route.path);
+  return page.envelope(await fetch(INLINE_RELATIONSHIPS + 1), (r) => r.key, (items) => items.map(view));
+}
+
+/** An entity's `relationships`: parent, then children; more than 20 → links.next to /v2/entities/{id}/relationships. */
+export const inlineRelationships = (workspaceId: string, entity: { id: string; parentId?: string; parentType?: string }) =>
+  inline('listEntityRelationships', workspaceId, entity.id, (n) => entityRelationshipsAfter(workspaceId, entity, undefined, undefined, n), relationshipView);
+
+/** A note's `relationships`: customer, then links; more than 20 → links.next to /v2/notes/{id}/relationships. */
+export const inlineNoteRelationships = (workspaceId: string, note: Item) =>
+  inline('listNoteRelationships', workspaceId, String(note.id), (n) => noteRelationshipsAfter(workspaceId, note, undefined, undefined, n), noteRelationshipView);
+
+export async function entityRecord(workspaceId: string, item: Item, selection: FieldSelection, configured: readonly string[]) {
+  return {
+    ...entityView(config.baseUrl, item as StoredEntity),
+    fields: selectFields(item.fields ?? {}, selection, configured),
+    relationships: await inlineRelationships(workspaceId, item as StoredEntity),
+  };
 }
 
 export async function noteRecord(workspaceId: string, item: Item, selection: FieldSelection, configured: readonly string[]) {
   return {
-    id: String(item.id),
-    type: String(item.type),
+    ...noteView(config.baseUrl, item as StoredNote, []),
     fields: selectFields(item.fields ?? {}, selection, configured),
     relationships: await inlineNoteRelationships(workspaceId, item),
-    links: { self: noteUrl(String(item.id)) },
-    createdAt: item.createdAt,
-    updatedAt: item.updatedAt,
   };
 }
+
+/** One entity (getEntity): the selection checked against its type's configured fields. */
+export async function entityResource(workspaceId: string, entity: StoredEntity, selection: FieldSelection) {
+  const configured = await configuredFields(workspaceId, [entity.type as EntityType]);
+  checkKnownFields(selection, configured);
+  return entityRecord(workspaceId, entity, selection, configured.get(entity.type)!);
+}
+
+/** One note (getNote). */
+export async function noteResource(workspaceId: string, note: StoredNote, selection: FieldSelection) {
+  const configured = await configuredFields(workspaceId, NOTE_TYPES);
+  checkKnownFields(selection, configured);
+  return noteRecord(workspaceId, note, selection, configured.get('textNote')!);
+}
+
+export const configUrl = (kind: 'entities' | 'notes', type: string) =>
+  publicUrl(kind === 'entities' ? routeById('getEntityConfiguration').path : routeById('getNoteConfiguration').path, { type });

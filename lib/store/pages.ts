@@ -3,6 +3,7 @@
 // links), and a page is "the next N items after the last key seen", so a walk returns every item
 // that existed when it began exactly once, whatever is inserted meanwhile.
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ENTITY_TYPES, PARENT_RULES } from '../domain/hierarchy.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -125,6 +126,9 @@ export interface StoredRelationship {
 }
 
 const PARENT_KEY = '0';
+
+/** Types no other type may sit under (subfeature, user): their children are not queried. */
+const mayHaveChildren = (type: string | undefined) => type === undefined || ENTITY_TYPES.some((t) => (PARENT_RULES[t].parents as readonly string[]).includes(type));
 const childKey = (item: Item) => `1${String(item.gsi2sk)}`;
 
 /**
@@ -133,7 +137,7 @@ const childKey = (item: Item) => `1${String(item.gsi2sk)}`;
  */
 export async function entityRelationshipsAfter(
   workspaceId: string,
-  entity: { id: string; parentId?: string | undefined; parentType?: string | undefined },
+  entity: { id: string; type?: string; parentId?: string | undefined; parentType?: string | undefined },
   only: 'parent' | 'child' | undefined,
   after: string | undefined,
   count: number,
@@ -142,7 +146,7 @@ export async function entityRelationshipsAfter(
   if (only !== 'child' && entity.parentId && entity.parentType && (after === undefined || after < PARENT_KEY)) {
     out.push({ key: PARENT_KEY, type: 'parent', target: { id: entity.parentId, type: entity.parentType } });
   }
-  if (only !== 'parent' && out.length < count) {
+  if (only !== 'parent' && out.length < count && mayHaveChildren(entity.type)) {
     const childAfter = after !== undefined && after.startsWith('1') ? after.slice(1) : undefined;
     const children = await childrenAfter(workspaceId, entity.id, childAfter, count - out.length);
     for (const c of children) out.push({ key: childKey(c), type: 'child', target: { id: String(c.id), type: String(c.type) } });

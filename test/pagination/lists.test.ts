@@ -3,6 +3,10 @@ import { call, expectError, newWorkspace, startApp, type TestApp } from '../supp
 import { seedEntities, seedLinks, seedNotes } from './seed.ts';
 import { ids, walk } from './walk.ts';
 
+// Walks of hundreds of items make hundreds of requests; on a loaded machine they need more than
+// the default 30 s. This is a guard against hangs, not a speed goal (bench/ has those).
+const WALK_TIMEOUT = 180_000;
+
 let app: TestApp;
 beforeAll(async () => {
   app = await startApp();
@@ -22,7 +26,7 @@ describe('cursor pagination of GET /v2/entities', () => {
     expect(ids(w.items)).toEqual([product.id, ...ids(features)]);
     // The last full page is the last page: no next link pointing at an empty page.
     expect(w.pages.at(-1)!.links).toEqual({});
-  });
+  }, WALK_TIMEOUT);
 
   it('links.next repeats every query parameter of the request and adds pageCursor', async () => {
     const ws = await newWorkspace();
@@ -40,7 +44,7 @@ describe('cursor pagination of GET /v2/entities', () => {
     }
     // The cursor changes from page to page.
     expect(new Set(w.nexts.map((n) => new URL(n).searchParams.get('pageCursor'))).size).toBe(w.nexts.length);
-  });
+  }, WALK_TIMEOUT);
 
   it('`type` and repeated `type[]` filter across types, merged in one creation order', async () => {
     const ws = await newWorkspace();
@@ -52,14 +56,14 @@ describe('cursor pagination of GET /v2/entities', () => {
     const single = await walk(app, ws.token, '/v2/entities?type=user&limit=100');
     expect(single.items).toHaveLength(30);
     expect(single.pages).toHaveLength(1);
-  });
+  }, WALK_TIMEOUT);
 
   it('an exact multiple of the page size ends without an empty page', async () => {
     const ws = await newWorkspace();
     await seedEntities(ws.workspaceId, 250, { type: 'product' });
     const w = await walk(app, ws.token, '/v2/entities?limit=50');
     expect(w.pages.map((p) => p.data.length)).toEqual([50, 50, 50, 50, 50]);
-  });
+  }, WALK_TIMEOUT);
 
   it('walking while others insert returns every entity that existed at the start exactly once', async () => {
     const ws = await newWorkspace();
@@ -74,7 +78,7 @@ describe('cursor pagination of GET /v2/entities', () => {
     expect(new Set(seen).size).toBe(seen.length);
     for (const e of existing) expect(seen.filter((id) => id === e.id)).toHaveLength(1);
     expect(seen.slice(0, 260)).toEqual(ids(existing));
-  });
+  }, WALK_TIMEOUT);
 
   it('an empty list is one page with empty data and no next link', async () => {
     const ws = await newWorkspace();
@@ -161,7 +165,7 @@ describe('cursor pagination of the other lists', () => {
     expect(w.items).toHaveLength(200);
     expect(w.pages.map((p) => p.data.length)).toEqual([30, 30, 30, 30, 30, 30, 20]);
     for (const n of w.nexts) expect(new URL(n).pathname).toBe(new URL(`${app.baseUrl}/entities/search`).pathname);
-  });
+  }, WALK_TIMEOUT);
 
   it('GET /v2/notes walks 250+ notes oldest first', async () => {
     const ws = await newWorkspace();
@@ -170,7 +174,7 @@ describe('cursor pagination of the other lists', () => {
     expect(ids(w.items)).toEqual(ids(notes));
     expect(w.pages.map((p) => p.data.length)).toEqual([100, 100, 70]);
     for (const n of w.nexts) expect([...new URL(n).searchParams.keys()]).toEqual(['limit', 'fields', 'pageCursor']);
-  });
+  }, WALK_TIMEOUT);
 
   it('GET /v2/entities/{id}/relationships walks the parent then 250+ children; type filters', async () => {
     const ws = await newWorkspace();
@@ -186,7 +190,7 @@ describe('cursor pagination of the other lists', () => {
     const onlyParent = await call(app, 'GET', `/v2/entities/${component.id}/relationships?type=parent`, { token: ws.token });
     expect(onlyParent.json.data.map((r: any) => r.target.id)).toEqual([product.id]);
     expectError(await call(app, 'GET', `/v2/entities/${component.id}/relationships?type=sibling`, { token: ws.token }), 'request.invalid', { source: { parameter: 'type' } });
-  });
+  }, WALK_TIMEOUT);
 
   it('GET /v2/notes/{id}/relationships walks the customer then 250+ links', async () => {
     const ws = await newWorkspace();
@@ -199,7 +203,7 @@ describe('cursor pagination of the other lists', () => {
     expect(w.items[0]).toEqual({ type: 'customer', target: { id: company.id, type: 'company', links: { self: `${app.baseUrl}/entities/${company.id}` } } });
     expect(w.items.slice(1).map((r) => r.target.id)).toEqual(ids(features).sort());
     expect(w.items.slice(1).every((r) => r.type === 'link' && r.importance === 'critical' && r.target.type === 'feature')).toBe(true);
-  });
+  }, WALK_TIMEOUT);
 
   it('relationships of another workspace’s entity or note → 404 resource.notFound', async () => {
     const a = await newWorkspace();
@@ -233,5 +237,5 @@ describe('paginated attributes (spec pagination rule 6)', () => {
       data: [{ type: 'parent', target: { id: product.id, type: 'product', links: { self: `${app.baseUrl}/entities/${product.id}` } } }],
       links: {},
     });
-  });
+  }, WALK_TIMEOUT);
 });
