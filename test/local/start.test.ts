@@ -105,18 +105,18 @@ describe('npm start', () => {
     } finally {
       expect(await stop(second.child)).toBe(0);
     }
-  });
+  }, 240_000); // two starts and a dozen CLI processes, beside the rest of the suite on 2 cores
 
   it('without Java: one clear sentence and a non-zero exit', () => {
     const env = { ...baseEnv(), JAVA_HOME: join(dir, 'no-java-here') };
     const out = spawnSync(TSX, ['local/start.ts'], { cwd: PROJECT_ROOT, env, encoding: 'utf8' });
     expect(out.status).toBe(1);
     expect(out.stderr.trim()).toBe(JAVA_MISSING);
-  });
+  }, 60_000);
 
   it('the admin CLI says how to start the stack when DynamoDB is not running', () => {
     const out = admin('workspace', 'create', '--name', 'x');
     expect(out.status).toBe(1);
     expect(out.stderr).toMatch(/DynamoDB is not reachable at http:\/\/127\.0\.0\.1:\d+; start the local stack with `npm start`/);
-  });
+  }, 60_000);
 });
