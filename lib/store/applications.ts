@@ -145,7 +145,8 @@ export async function deleteApplication(workspaceId: string, clientId: string): 
     );
     return true;
   } catch (err) {
-    if (err instanceof TransactionCanceledException) return false;
+    // Only "there was no such application" is a false; a conflict or throttle is an error.
+    if (err instanceof TransactionCanceledException && err.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed')) return false;
     throw err;
   }
 }
