@@ -7,8 +7,9 @@
 import { createHash, randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+// Types only: the SDK clients load on the deployed path alone (they cost ~1 s of start-up locally).
+import type { KMSClient } from '@aws-sdk/client-kms';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { exportJWK, generateKeyPair, importJWK, importSPKI, type JWK } from 'jose';
 import { config } from '../config.ts';
 
@@ -159,6 +160,8 @@ const kidOf = (keyArn: string) => keyArn.slice(keyArn.lastIndexOf('/') + 1);
 
 /** Service keys from KMS and Secrets Manager: public keys fetched once, signing stays in KMS. */
 export async function kmsServiceKeys(source: KmsKeySource, clients: KmsClients): Promise<ServiceKeys> {
+  const { GetPublicKeyCommand, SignCommand } = await import('@aws-sdk/client-kms');
+  const { GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
   const verifyKeys = new Map<string, ServiceCryptoKey>();
   let kid = '';
   for (const [i, keyId] of [source.keyId, ...source.previousKeyIds].entries()) {
@@ -206,6 +209,11 @@ function kmsSourceFromEnv(): KmsKeySource | undefined {
   };
 }
 
+async function awsClients(): Promise<KmsClients> {
+  const [{ KMSClient }, { SecretsManagerClient }] = await Promise.all([import('@aws-sdk/client-kms'), import('@aws-sdk/client-secrets-manager')]);
+  return { kms: new KMSClient({ region: config.region }), secrets: new SecretsManagerClient({ region: config.region }) };
+}
+
 let loaded: { source: string; keys: Promise<ServiceKeys> } | undefined;
 
 /** The service keys, loaded once per process (per source): the local file wins over KMS. */
@@ -219,10 +227,7 @@ export function serviceKeys(): Promise<ServiceKeys> {
   if (loaded?.source !== source) {
     const keys = file
       ? readFile(file, 'utf8').then((text) => importServiceKeys(JSON.parse(text) as ServiceKeyFile))
-      : kmsServiceKeys(kms!, {
-          kms: new KMSClient({ region: config.region }),
-          secrets: new SecretsManagerClient({ region: config.region }),
-        });
+      : awsClients().then((clients) => kmsServiceKeys(kms!, clients));
     loaded = { source, keys };
     keys.catch(() => {
       if (loaded?.keys === keys) loaded = undefined; // let a later call retry
