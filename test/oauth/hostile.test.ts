@@ -239,6 +239,17 @@ describe('scope escalation', () => {
     const forged = `${h}.${b64(JSON.stringify({ ...claims, scope: 'entities:read write:entities' }))}.${s}`;
     expectError(await call(app, 'GET', '/v2/entities', { token: forged }), 'auth.invalid');
   });
+  it('on API routes: the assertion itself, or an unsigned access-token-shaped JWT, as Bearer → 401 auth.invalid', async () => {
+    const assertion = client.assertion();
+    expectError(await call(app, 'GET', '/v2/entities', { token: assertion }), 'auth.invalid');
+    const token: string = (await exchange(app, client.assertion())).json.access_token;
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
+    for (const alg of ['none', 'NONE']) {
+      expectError(await call(app, 'GET', '/v2/entities', { token: signRaw({ alg, typ: 'JWT' }, claims, '', 'none') }), 'auth.invalid');
+    }
+    // Signed by the client's own key instead of the service's: still not a token of this service.
+    expectError(await call(app, 'GET', '/v2/entities', { token: signRaw({ alg: 'RS256' }, claims, client.key.privateKey) }), 'auth.invalid');
+  });
   it('an access token cannot manage applications (admin routes need an API token) → 403 auth.accessDenied', async () => {
     const token: string = (await exchange(app, client.assertion())).json.access_token;
     expectError(await call(app, 'GET', '/oauth2/applications', { token }), 'auth.accessDenied');
