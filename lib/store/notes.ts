@@ -21,6 +21,8 @@ import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
 
 export interface NoteItem extends StoredNote {
   deleting?: string;
+  /** Bumped by every new link, so a whole-note change (customer, delete) notices a link it did not read. */
+  linkRev?: number;
 }
 
 export interface CustomerRef {
@@ -36,6 +38,7 @@ const toNote = (it: Record<string, any>): NoteItem => ({
   createdAt: it.createdAt,
   updatedAt: it.updatedAt,
   ...(it.deleting ? { deleting: it.deleting } : {}),
+  ...(typeof it.linkRev === 'number' ? { linkRev: it.linkRev } : {}),
 });
 
 export async function readNoteItem(ws: string, id: string): Promise<NoteItem | undefined> {
@@ -79,19 +82,39 @@ async function readLink(ws: string, noteId: string, entityId: string): Promise<L
   return Item ? toLink(Item) : undefined;
 }
 
-/** The note still has the customer that was read and is not being deleted. */
-function noteCheck(ws: string, note: NoteItem): TxItem {
+/** The note still has the customer that was read and is not being deleted; `newLink` bumps linkRev. */
+function noteCheck(ws: string, note: NoteItem, options: { newLink: boolean }): TxItem {
+  const condition = note.customer
+    ? 'attribute_exists(pk) AND attribute_not_exists(deleting) AND customer.id = :c'
+    : 'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(customer)';
+  const values = note.customer ? { ':c': note.customer.id } : {};
+  if (options.newLink) {
+    return {
+      Update: {
+        TableName: tableName(),
+        Key: keys.note(ws, note.id),
+        UpdateExpression: 'SET linkRev = if_not_exists(linkRev, :zero) + :one',
+        ConditionExpression: condition,
+        ExpressionAttributeValues: { ...values, ':zero': 0, ':one': 1 },
+      },
+    };
+  }
   return {
     ConditionCheck: {
       TableName: tableName(),
       Key: keys.note(ws, note.id),
-      ConditionExpression: note.customer
-        ? 'attribute_exists(pk) AND attribute_not_exists(deleting) AND customer.id = :c'
-        : 'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(customer)',
-      ...(note.customer ? { ExpressionAttributeValues: { ':c': note.customer.id } } : {}),
+      ConditionExpression: condition,
+      ...(note.customer ? { ExpressionAttributeValues: values } : {}),
     },
   };
 }
+
+/** Condition: no link was added to the note since it was read. */
+const sameLinks = (note: NoteItem, values: Record<string, unknown>) => {
+  if (note.linkRev === undefined) return 'attribute_not_exists(linkRev)';
+  values[':linkRev'] = note.linkRev;
+  return 'linkRev = :linkRev';
+};
 
 const liveEntityCheck = (ws: string, id: string): TxItem => ({
   ConditionCheck: { TableName: tableName(), Key: keys.entity(ws, id), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)' },
@@ -224,7 +247,7 @@ export async function upsertLink(
     }
     const chain = await linkTargetChain(ws, entityId, options.path);
     const plan = new Plan(ws);
-    plan.add(noteCheck(ws, note));
+    plan.add(noteCheck(ws, note, { newLink: !before }));
     const link = await planLinkChange(ws, plan, {
       noteId,
       entityId,
@@ -278,12 +301,13 @@ export async function setNoteCustomer(ws: string, noteId: string, customer: { id
       const values: Record<string, unknown> = { ':u': updated.updatedAt };
       if (next) Object.assign(values, { ':c': next, ':g2': keys.notesOfCustomer(ws, next.id), ':id': noteId });
       if (note.customer) values[':old'] = note.customer.id;
+      const links = sameLinks(note, values);
       plan.add({
         Update: {
           TableName: tableName(),
           Key: keys.note(ws, noteId),
           UpdateExpression: set,
-          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting) AND ${note.customer ? 'customer.id = :old' : 'attribute_not_exists(customer)'}`,
+          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting) AND ${note.customer ? 'customer.id = :old' : 'attribute_not_exists(customer)'} AND ${links}`,
           ExpressionAttributeValues: values,
         },
       });
@@ -320,7 +344,7 @@ export async function syncLinkCustomers(ws: string, noteId: string): Promise<num
       const link = await readLink(ws, noteId, entityId);
       if (!note || note.deleting || !link || link.customerId === note.customer?.id) return { items: [], result: false };
       const plan = new Plan(ws);
-      plan.add(noteCheck(ws, note));
+      plan.add(noteCheck(ws, note, { newLink: false }));
       await planLinkChange(ws, plan, {
         noteId,
         entityId,
@@ -342,8 +366,15 @@ export async function deleteNote(ws: string, noteId: string): Promise<void> {
   await transact('deleteNote', async () => {
     const note = await liveNote(ws, noteId);
     const plan = new Plan(ws);
+    const values: Record<string, unknown> = {};
+    const links = sameLinks(note, values);
     plan.add({
-      Delete: { TableName: tableName(), Key: keys.note(ws, noteId), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting) AND updatedAt = :u', ExpressionAttributeValues: { ':u': note.updatedAt } },
+      Delete: {
+        TableName: tableName(),
+        Key: keys.note(ws, noteId),
+        ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting) AND ${links}`,
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+      },
     });
     for (const link of await noteLinks(ws, noteId)) {
       await planLinkChange(ws, plan, { noteId, entityId: link.entityId, entityType: link.entityType, chain: await existingChain(ws, link.entityId), before: link });

@@ -5,6 +5,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '#lib/store/client.ts';
 import { setParent } from '#lib/store/entity-writes.ts';
+import { upsertLink } from '#lib/store/notes.ts';
 import { RETRY } from '#lib/store/tx.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
@@ -129,5 +130,35 @@ describe('injected faults', () => {
     expect(res.status, res.text).toBe(201);
     expect(failures).toEqual(['TransactionCanceledException']);
     expect([await c.score(p1), await c.score(p2), await c.score(comp), await c.score(f)]).toEqual([0, 1, 1, 1]);
+  });
+
+  it('a link added to a note between its delete reading the links and committing (a real race) is not orphaned: the delete retries and takes it too', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const f = await c.entity('feature', p);
+    const acme = await c.entity('company');
+    const n = await c.note({ customer: acme, links: [[p, 'critical']] });
+    const doc = db();
+    const real = doc.send.bind(doc) as (command: unknown) => Promise<unknown>;
+    let raced = false;
+    const failures: string[] = [];
+    vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
+      if (command instanceof TransactWriteCommand && !raced && command.input.TransactItems?.some((i) => i.Delete && String(i.Delete.Key?.sk).startsWith('NOTE#'))) {
+        raced = true;
+        await upsertLink(ws.workspaceId, n, f, 'important', { create: true, path: ['data'] });
+      }
+      try {
+        return await real(command);
+      } catch (err) {
+        failures.push((err as Error).name);
+        throw err;
+      }
+    }) as never);
+    expect((await c.req('DELETE', `/notes/${n}`)).status).toBe(204);
+    vi.restoreAllMocks();
+    expect(failures).toEqual(['TransactionCanceledException']);
+    expect([await c.score(p), await c.score(f)]).toEqual([0, 0]);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
   });
 });
