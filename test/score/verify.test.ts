@@ -81,4 +81,20 @@ describe('score verify', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/No workspace/);
   }, 60_000);
+
+  it('a note still naming a customer whose item is gone counts as anonymous, and --repair clears the customer', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const acme = await c.entity('company');
+    const n = await c.note({ customer: acme, links: [[p, 'critical']] });
+    // The company item vanishes without its delete reaching the note (as when an index lags).
+    const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.entity(ws.workspaceId, acme) }));
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 4 });
+    await verifyScores({ workspace: ws.workspaceId, repair: true });
+    expect(await c.score(p)).toBe(1);
+    expect((await c.ok('GET', `/notes/${n}`)).json.data.relationships.data.map((r: any) => r.type)).toEqual(['link']);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
+  });
 });
