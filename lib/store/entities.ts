@@ -100,7 +100,6 @@ export async function subtree(ws: string, rootId: string): Promise<{ ids: string
 
 /** Conditions that hold while an entity stays where it was read: same parent, not being deleted. */
 export function placeCondition(e: EntityItem, prefix: string) {
-  const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   let expr = 'attribute_exists(pk)';
   if (e.parentId) {
@@ -108,5 +107,5 @@ export function placeCondition(e: EntityItem, prefix: string) {
     values[`${prefix}p`] = e.parentId;
   } else expr += ' AND attribute_not_exists(parentId)';
   if (!e.deleting) expr += ' AND attribute_not_exists(deleting)';
-  return { expr, names, values };
+  return { expr, values };
 }
