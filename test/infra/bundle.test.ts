@@ -7,11 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTES, type Route } from '#lib/routes.ts';
 import { BUNDLING, PROJECT_ROOT } from '../../infra/route-functions.ts';
 import type { Handler } from '../../local/gateway.ts';
 import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+
+// A bundle's first import parses ~1 MB of minified code: slow on a loaded machine, not wrong.
+vi.setConfig({ testTimeout: 120_000 });
 
 let dir: string;
 let app: TestApp;

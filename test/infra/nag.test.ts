@@ -3,9 +3,12 @@
 // NAG_ACKNOWLEDGEMENTS); a new finding fails this test until one of the two happens.
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readSettings } from '../../infra/settings.ts';
 import { NAG_ACKNOWLEDGEMENTS, PmApiStack } from '../../infra/stack.ts';
+
+// Each synth takes seconds, more on a loaded machine; a slow synth is not a failure.
+vi.setConfig({ testTimeout: 120_000 });
 
 function appWithNag(context: Record<string, unknown> = {}) {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });

@@ -1,9 +1,12 @@
 import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { Match } from 'aws-cdk-lib/assertions';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ROUTES } from '#lib/routes.ts';
 import { TABLE } from '#lib/store/table.ts';
 import { resourcesOf, refsIn, synth } from './synth.ts';
+
+// Each synth takes seconds, more on a loaded machine; a slow synth is not a failure.
+vi.setConfig({ testTimeout: 120_000 });
 
 const { template } = synth();
 const resources = resourcesOf(template);
