@@ -6,6 +6,7 @@ import { array, data, invalid, object, onlyKeys, uuid } from '#lib/domain/input.
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { createEntity } from '#lib/store/entity-writes.ts';
+import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 
 export const handler = api('createEntity', async (req) => {
@@ -13,7 +14,7 @@ export const handler = api('createEntity', async (req) => {
   const d = data(req.body);
   onlyKeys(d, ['type', 'fields', 'relationships'], ['data']);
   if (!isEntityType(d.type)) invalid(['data', 'type'], `'type' must be one of ${ENTITY_TYPES.join(', ')}.`);
-  const parsed = parseEntityFields(d.type, d.fields ?? {}, 'create', ['data', 'fields']);
+  const parsed = parseEntityFields(d.type, d.fields ?? {}, 'create', ['data', 'fields'], await customFieldCheck(ws, d.type));
   let parentId: string | undefined;
   let parentPath = ['data', 'relationships', 0, 'target', 'id'] as (string | number)[];
   if (d.relationships !== undefined) {

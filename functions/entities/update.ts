@@ -6,6 +6,7 @@ import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { getEntity } from '#lib/store/entities.ts';
 import { notFound, updateEntityFields } from '#lib/store/entity-writes.ts';
+import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 import { invalid } from '#lib/domain/input.ts';
 
@@ -20,7 +21,7 @@ export const handler = api('updateEntity', async (req) => {
   if (d.type !== undefined && d.type !== entity.type) invalid(['data', 'type'], `Entity ${id} is a ${entity.type}; its type cannot change.`);
   if (d.id !== undefined && d.id !== id) invalid(['data', 'id'], `'data/id' does not match the path.`);
   if (d.fields === undefined) invalid(['data', 'fields'], "'fields' is required.");
-  const parsed = parseEntityFields(entity.type, d.fields, 'update', ['data', 'fields']);
+  const parsed = parseEntityFields(entity.type, d.fields, 'update', ['data', 'fields'], await customFieldCheck(ws, entity.type));
   const values = await resolveFieldRefs(ws, parsed);
   await updateEntityFields(ws, id, values);
   return { status: 200, body: { data: entityReference(config.baseUrl, entity) } };

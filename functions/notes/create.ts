@@ -5,6 +5,7 @@ import { NOTE_TYPES, relationship } from '#lib/domain/note-input.ts';
 import { noteReference } from '#lib/domain/note-view.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 import { createNote, type NewLink } from '#lib/store/notes.ts';
 
@@ -14,7 +15,7 @@ export const handler = api('createNote', async (req) => {
   onlyKeys(d, ['type', 'fields', 'relationships'], ['data']);
   const type = typeof d.type === 'string' ? NOTE_TYPES[d.type] : undefined;
   if (!type) invalid(['data', 'type'], `'type' must be 'textNote' (or its alias 'simple').`);
-  const parsed = parseNoteFields(d.fields ?? {}, 'create', ['data', 'fields']);
+  const parsed = parseNoteFields(d.fields ?? {}, 'create', ['data', 'fields'], await customFieldCheck(ws, type));
   const links: NewLink[] = [];
   let customer: { id: string; type?: string | undefined; path: (string | number)[] } | undefined;
   if (d.relationships !== undefined) {

@@ -156,6 +156,6 @@ export function parseEntityFields(type: EntityType, fields: unknown, mode: 'crea
   return parse(ENTITY_FIELDS[type], fields, mode, path, custom, `a ${type}`);
 }
 
-export function parseNoteFields(fields: unknown, mode: 'create' | 'update', path: Path): ParsedFields {
-  return parse(NOTE_FIELDS, fields, mode, path, undefined, 'a note');
+export function parseNoteFields(fields: unknown, mode: 'create' | 'update', path: Path, custom?: CustomFieldCheck): ParsedFields {
+  return parse(NOTE_FIELDS, fields, mode, path, custom, 'a note');
 }
