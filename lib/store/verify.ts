@@ -148,7 +148,8 @@ export async function verifyWorkspace(ws: string, repair: boolean): Promise<Veri
     }
   }
   for (const [sk, stored] of ratings) {
-    if (expected.has(sk) || !live(stored.entityId)) continue;
+    // Ratings of an entity whose delete is under way go with it; those of a vanished entity are orphans.
+    if (expected.has(sk) || (!live(stored.entityId) && entities.has(stored.entityId))) continue;
     checked++;
     mismatches++;
     writes.push({ DeleteRequest: { Key: { pk: stored.pk, sk } } });
