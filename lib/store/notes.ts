@@ -129,9 +129,8 @@ export async function checkCustomer(ws: string, target: { id: string; type?: str
   return { id: e.id, type: e.type };
 }
 
-/** A link target: a live hierarchy entity and its live ancestors. */
-async function linkTargetChain(ws: string, entityId: string, path: Path): Promise<EntityItem[]> {
-  const { chain, complete } = await readChain(ws, entityId);
+/** A link target, from its chain as read: a live hierarchy entity with live ancestors. */
+function liveLinkTarget(entityId: string, { chain, complete }: { chain: EntityItem[]; complete: boolean }, path: Path): EntityItem[] {
   if (chain.length === 0 || !complete || chain.some((e) => e.deleting)) throw notFound('entity', entityId);
   if (!isHierarchyType(chain[0]!.type)) invalid(path, `Entity ${entityId} is a ${chain[0]!.type}; a link targets a product, component, feature or subfeature.`);
   return chain;
@@ -181,8 +180,8 @@ export async function createNote(
     const now = new Date().toISOString();
     const customer = input.customer ? await checkCustomer(ws, input.customer, input.customer.path) : undefined;
     const note: NoteItem = { id, type: input.type, fields: input.values, ...(customer ? { customer } : {}), createdAt: now, updatedAt: now };
-    const chains = [];
-    for (const l of input.links) chains.push(await linkTargetChain(ws, l.entityId, l.path));
+    const reads = await Promise.all(input.links.map((l) => readChain(ws, l.entityId)));
+    const chains = input.links.map((l, i) => liveLinkTarget(l.entityId, reads[i]!, l.path));
     const base = () => {
       const plan = new Plan(ws);
       plan.add({ Put: { TableName: tableName(), Item: noteItem(ws, note), ConditionExpression: 'attribute_not_exists(pk)' } });
@@ -240,12 +239,18 @@ export async function upsertLink(
   options: { create: boolean; path: Path },
 ): Promise<{ created: boolean; link: LinkItem }> {
   return transact('upsertLink', async () => {
-    const note = await liveNote(ws, noteId);
-    const before = await readLink(ws, noteId, entityId);
+    // Independent reads in parallel; their failures are still reported in the order a client expects.
+    const [noteRead, before, chainRead] = await Promise.all([
+      getNote(ws, noteId),
+      readLink(ws, noteId, entityId),
+      readChain(ws, entityId),
+    ]);
+    if (!noteRead) throw notFound('note', noteId);
+    const note = noteRead;
     if (before && options.create) {
       throw new ApiError('conflict.uniqueViolation', `Note ${noteId} is already linked to entity ${entityId}.`);
     }
-    const chain = await linkTargetChain(ws, entityId, options.path);
+    const chain = liveLinkTarget(entityId, chainRead, options.path);
     const plan = new Plan(ws);
     plan.add(noteCheck(ws, note, { newLink: !before }));
     const link = await planLinkChange(ws, plan, {
