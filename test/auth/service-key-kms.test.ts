@@ -7,7 +7,8 @@ import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/clien
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { signJwtWith, verifyJwtWith, type ServiceClaims } from '#lib/auth/service-jwt.ts';
-import { derToJoseSignature, generateServiceKeyMaterial, importServiceKeys, kmsServiceKeys } from '#lib/auth/service-key.ts';
+import { generateServiceKeyMaterial, importServiceKeys } from '#lib/auth/service-key.ts';
+import { derToJoseSignature, kmsServiceKeys } from '#lib/auth/service-key-kms.ts';
 
 const KEY_ARN = (id: string) => `arn:aws:kms:eu-west-1:111122223333:key/${id}`;
 
