@@ -147,4 +147,15 @@ describe('notes', () => {
     const writer = await ws.member({ scopes: ['notes:read', 'notes:write'] });
     expectError(await call(app, 'DELETE', `/v2/notes/${n}`, { token: writer.token }), 'auth.accessDenied');
   });
+
+  it('relationship routes: a non-uuid id → 400 source.parameter; an unknown relationship type → 400; PUT link to an unknown entity → 404', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const n = await c.note();
+    expectError(await c.req('PUT', `/notes/${n}/relationships/link/nope`, { data: { importance: 'critical' } }), 'request.invalid', { source: { parameter: 'entityId' } });
+    expectError(await c.req('DELETE', `/notes/${n}/relationships/owner/${n}`), 'request.invalid', { source: { parameter: 'relationshipType' } });
+    expectError(await c.req('PUT', `/notes/${n}/relationships/link/00000000-0000-4000-8000-000000000000`, { data: { importance: 'critical' } }), 'resource.notFound');
+    expectError(await c.req('PUT', `/notes/${n}/relationships/link/${await c.entity('product')}`, { data: { importance: 'huge' } }), 'request.invalid', { source: { pointer: '/data/importance' } });
+    expectError(await c.req('PUT', `/notes/${n}/relationships/customer`, { data: { target: { id: await c.entity('product') } } }), 'request.invalid', { source: { pointer: '/data/target/id' } });
+  });
 });
