@@ -1,12 +1,17 @@
 // The code the stack deploys is an esbuild bundle, not the TypeScript the other tests import: ESM,
 // minified, `#lib/*` aliases resolved, CommonJS dependencies behind a createRequire banner. Here
 // every route is bundled with the stack's own options and the local gateway serves requests from
-// those bundles against DynamoDB Local, so a bundle that cannot load or run fails here, not in AWS.
+// those bundles against DynamoDB Local, so a bundle that cannot load or run fails here, not in AWS;
+// the last test runs them on the deployed key source (KMS + Secrets Manager, faked over HTTP).
+import { generateKeyPairSync, sign as nodeSign } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTES, type Route } from '#lib/routes.ts';
 import { BUNDLING, PROJECT_ROOT } from '../../infra/route-functions.ts';
@@ -79,5 +84,102 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     expect([foreign.status, foreign.json.errors[0].code]).toEqual([404, 'resource.notFound']);
 
     expect([...served].sort()).toEqual(['createEntity', 'getCustomerScore', 'getEntity']);
+  });
+});
+
+/**
+ * A stand-in for KMS and Secrets Manager on their JSON wire protocol (there is no emulator): it
+ * holds a P-256 key, answers GetPublicKey with its SPKI and Sign with a DER ECDSA signature, as
+ * KMS does, and GetSecretValue with a string.
+ */
+function fakeAws() {
+  const KEY_ID = '1234abcd-12ab-34cd-56ef-1234567890ab';
+  const keyArn = `arn:aws:kms:eu-west-1:111122223333:key/${KEY_ID}`;
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const calls: string[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const target = String(req.headers['x-amz-target']);
+      calls.push(target);
+      const input = JSON.parse(body || '{}') as { KeyId?: string; Message?: string; SecretId?: string };
+      let out: unknown;
+      if (target === 'TrentService.GetPublicKey' && input.KeyId === keyArn) {
+        out = { KeyId: keyArn, KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY', PublicKey: publicKey.export({ format: 'der', type: 'spki' }).toString('base64') };
+      } else if (target === 'TrentService.Sign' && input.KeyId === keyArn) {
+        const signature = nodeSign('sha256', Buffer.from(input.Message!, 'base64'), { key: privateKey, dsaEncoding: 'der' });
+        out = { KeyId: keyArn, SigningAlgorithm: 'ECDSA_SHA_256', Signature: signature.toString('base64') };
+      } else if (target === 'secretsmanager.GetSecretValue' && input.SecretId === 'cursor-secret') {
+        out = { ARN: 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:cursor-secret', Name: 'cursor-secret', SecretString: 'a-long-random-string-from-the-stack' };
+      } else {
+        res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1' });
+        res.end(JSON.stringify({ __type: 'ValidationException', message: `unexpected ${target}` }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+      res.end(JSON.stringify(out));
+    });
+  });
+  return { server, calls, keyArn, KEY_ID, publicKey };
+}
+
+describe('deployed bundles with the KMS key source (KMS and Secrets Manager faked over HTTP: no emulator exists)', () => {
+  const aws = fakeAws();
+  const saved: Record<string, string | undefined> = {};
+  const env: Record<string, string | undefined> = {};
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => aws.server.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(aws.server.address() as AddressInfo).port}`;
+    Object.assign(env, {
+      SERVICE_KEY_FILE: undefined,
+      SERVICE_KMS_KEY_ID: aws.keyArn,
+      SERVICE_KMS_SIGN: '1',
+      SERVICE_SECRET_ID: 'cursor-secret',
+      AWS_ENDPOINT_URL_KMS: endpoint,
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint,
+      AWS_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+    });
+    for (const [k, v] of Object.entries(env)) {
+      saved[k] = process.env[k];
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  });
+
+  afterAll(async () => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    await new Promise<void>((resolve) => aws.server.close(() => resolve()));
+  });
+
+  it('a token signed by KMS Sign authenticates at bundled functions; their cursors are keyed by the Secrets Manager secret', async () => {
+    const ws = await newWorkspace(); // issues the admin's API token through the KMS source
+    expect(decodeProtectedHeader(ws.token)).toEqual({ alg: 'ES256', kid: aws.KEY_ID, typ: 'JWT' });
+    await expect(jwtVerify(ws.token, aws.publicKey, { algorithms: ['ES256'] })).resolves.toBeDefined();
+
+    for (const name of ['First', 'Second']) {
+      const created = await call(app, 'POST', '/v2/entities', { token: ws.token, body: { data: { type: 'product', fields: { name } } } });
+      expect(created.status).toBe(201);
+    }
+    const page1 = await call(app, 'GET', '/v2/entities?type=product&limit=1', { token: ws.token });
+    expect([page1.status, page1.json.data.length]).toEqual([200, 1]);
+    const next = page1.json.links.next as string;
+    expect(next.startsWith(`${app.baseUrl}/entities?`)).toBe(true);
+    const page2 = await call(app, 'GET', next.slice(app.url.length), { token: ws.token });
+    expect([page2.status, page2.json.data.length]).toEqual([200, 1]);
+    expect(page2.json.data[0].id).not.toBe(page1.json.data[0].id);
+
+    // One key load (public key + secret) each in this process, the createEntity bundle and the
+    // listEntities bundle; one Sign, for the token. The file key is gone, so 201 and 200 above
+    // mean the bundles verified against the KMS public key.
+    const count = (target: string) => aws.calls.filter((c) => c === target).length;
+    expect([count('TrentService.GetPublicKey'), count('secretsmanager.GetSecretValue'), count('TrentService.Sign')]).toEqual([3, 3, 1]);
+    expect(aws.calls).toHaveLength(7);
   });
 });
