@@ -23,11 +23,16 @@ import { transact } from './tx.ts';
 export const cascadeHooks: { afterStep?: (step: string, entityId: string) => void } = {};
 const step = (name: string, id: string) => cascadeHooks.afterStep?.(name, id);
 
+/**
+ * Deletes an entity and its subtree. Asked again for an entity whose delete stopped half-way
+ * (a timeout or crash after step 1), it finishes that delete.
+ */
 export async function deleteEntity(ws: string, id: string): Promise<void> {
-  await transact('deleteEntity', async () => {
+  const resume = await transact('deleteEntity', async () => {
     const { chain, complete } = await readChain(ws, id);
     const e = chain[0];
-    if (!e || e.deleting || !complete || chain.some((x) => x.deleting)) throw notFound('entity', id);
+    if (e?.deleting) return { items: [], result: true };
+    if (!e || !complete || chain.some((x) => x.deleting)) throw notFound('entity', id);
     const plan = new Plan(ws);
     const self = plan.entity(e);
     self.set = { deleting: new Date().toISOString(), ...(e.parentId ? { deletedFrom: e.parentId } : {}) };
@@ -36,9 +41,9 @@ export async function deleteEntity(ws: string, id: string): Promise<void> {
       self.expectTotal = e.total ?? 0;
       for (const a of chain.slice(1)) plan.entity(a).total -= e.total ?? 0;
     }
-    return { items: plan.build(), result: undefined };
+    return { items: plan.build(), result: false };
   });
-  step('detached', id);
+  if (!resume) step('detached', id);
   await finishEntityDelete(ws, id);
 }
 

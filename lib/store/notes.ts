@@ -297,7 +297,11 @@ export async function setNoteCustomer(ws: string, noteId: string, customer: { id
     const updated: NoteItem = { ...note, updatedAt: new Date().toISOString() };
     delete updated.customer;
     if (next) updated.customer = next;
-    if (note.customer?.id === next?.id && note.customer?.type === next?.type) return { items: [], result: note };
+    if (note.customer?.id === next?.id && note.customer?.type === next?.type) {
+      // Same customer: nothing to write, unless an earlier stepwise change stopped half-way; finish it.
+      stepwise = (await noteLinks(ws, noteId)).some((l) => l.customerId !== note.customer?.id);
+      return { items: [], result: note };
+    }
     const base = () => {
       const plan = new Plan(ws);
       const set = next
@@ -369,6 +373,12 @@ export async function syncLinkCustomers(ws: string, noteId: string): Promise<num
 export async function deleteNote(ws: string, noteId: string): Promise<void> {
   let stepwise = false;
   await transact('deleteNote', async () => {
+    const read = await readNoteItem(ws, noteId);
+    if (read?.deleting) {
+      // A stepwise delete that stopped half-way (timeout, crash): finish it.
+      stepwise = true;
+      return { items: [], result: undefined };
+    }
     const note = await liveNote(ws, noteId);
     const plan = new Plan(ws);
     const values: Record<string, unknown> = {};

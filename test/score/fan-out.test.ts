@@ -68,4 +68,29 @@ describe('fan-out beyond one transaction', () => {
     expect(await c.score(t.product)).toBe(0);
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, repaired: 0 });
   }, 90_000);
+
+  it("a customer change that stopped after updating the note: repeating the PUT moves the remaining ratings", async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const t = await setup(c);
+    const big = await c.note({ customer: t.acme, links: t.features.slice(0, 3).map((f) => [f, 'critical'] as [string, string]) });
+    await c.note({ customer: t.globex, links: [[t.features[0]!, 'nice to have']] });
+    expect(await c.score(t.features[0]!)).toBe(3 + 1);
+    // The first step of a stepwise change (the note names globex), then the crash: links still filed under acme.
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.note(ws.workspaceId, big),
+        UpdateExpression: 'SET customer = :c, gsi2pk = :g, gsi2sk = :id',
+        ExpressionAttributeValues: { ':c': { id: t.globex, type: 'company' }, ':g': keys.notesOfCustomer(ws.workspaceId, t.globex), ':id': big },
+      }),
+    );
+    expect(await c.score(t.features[0]!)).toBe(3 + 1);
+    const again = await c.req('PUT', `/notes/${big}/relationships/customer`, { data: { target: { id: t.globex } } });
+    expect(again.status, again.text).toBe(200);
+    // globex's later rating (the nice-to-have) now counts alone on feature 0.
+    expect(await c.score(t.features[0]!)).toBe(1);
+    expect(await c.score(t.product)).toBe(1 + 3 + 3);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
+  }, 90_000);
 });
