@@ -9,7 +9,6 @@ import { ENTITY_TYPES, HIERARCHY_TYPES, PARENT_RULES, type EntityType } from './
 
 export { ENTITY_TYPES, isEntityType, type EntityType } from './hierarchy.ts';
 
-
 export const NOTE_TYPES = ['textNote'] as const;
 export type NoteType = (typeof NOTE_TYPES)[number];
 

@@ -1,10 +1,15 @@
-// Bulk test data written straight into the table with the documented item layout
-// (lib/store/keys.ts): hundreds of items per test would be slow through the create endpoints.
+// Bulk test data written straight into the table: a thousand entities per test would be slow
+// through the create endpoints. Notes and links use the store's own item builders; entities use
+// entityItem below, which seed-layout.test.ts holds equal to what POST /v2/entities writes.
 // Every item gets a distinct createdAt, so the expected list order is the seeding order.
+// (No score bookkeeping: these are list tests only.)
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Importance } from '#lib/domain/score.ts';
+import { linkItem } from '#lib/store/aggregates.ts';
 import { db, tableName } from '#lib/store/client.ts';
 import { keys } from '#lib/store/keys.ts';
+import { noteItem } from '#lib/store/notes.ts';
 
 let clock = Date.parse('2030-01-01T00:00:00.000Z');
 const nextCreatedAt = () => new Date((clock += 7)).toISOString();
@@ -24,30 +29,32 @@ export interface SeededEntity {
   type: string;
 }
 
+/** An entity item as lib/store/entity-writes.ts createEntity writes it (without score aggregates). */
+export function entityItem(ws: string, e: { id: string; type: string; createdAt: string; fields: Record<string, unknown>; parent?: SeededEntity }) {
+  return {
+    ...keys.entity(ws, e.id),
+    kind: 'entity',
+    id: e.id,
+    type: e.type,
+    ...(e.parent ? { parentId: e.parent.id, parentType: e.parent.type } : {}),
+    fields: e.fields,
+    createdAt: e.createdAt,
+    updatedAt: e.createdAt,
+    gsi1pk: keys.entitiesOfType(ws, e.type),
+    gsi1sk: `${e.createdAt}#${e.id}`,
+    ...(e.parent ? { gsi2pk: keys.childrenOf(ws, e.parent.id), gsi2sk: `${e.createdAt}#${e.id}` } : {}),
+  };
+}
+
 export async function seedEntities(
   ws: string,
   count: number,
   options: { type?: string; parent?: SeededEntity; fields?: (i: number) => Record<string, unknown> } = {},
 ): Promise<SeededEntity[]> {
   const type = options.type ?? 'feature';
-  const items = Array.from({ length: count }, (_, i) => {
-    const id = randomUUID();
-    const createdAt = nextCreatedAt();
-    return {
-      ...keys.entity(ws, id),
-      kind: 'entity',
-      id,
-      type,
-      fields: options.fields ? options.fields(i) : { name: `${type} ${i}` },
-      createdAt,
-      updatedAt: createdAt,
-      gsi1pk: keys.entitiesOfType(ws, type),
-      gsi1sk: `${createdAt}#${id}`,
-      ...(options.parent
-        ? { parentId: options.parent.id, parentType: options.parent.type, gsi2pk: keys.childrenOf(ws, options.parent.id), gsi2sk: `${createdAt}#${id}` }
-        : {}),
-    };
-  });
+  const items = Array.from({ length: count }, (_, i) =>
+    entityItem(ws, { id: randomUUID(), type, createdAt: nextCreatedAt(), fields: options.fields ? options.fields(i) : { name: `${type} ${i}` }, ...(options.parent ? { parent: options.parent } : {}) }),
+  );
   await putAll(items);
   return items.map((i) => ({ id: i.id, type }));
 }
@@ -57,39 +64,14 @@ export async function seedNotes(
   count: number,
   options: { fields?: (i: number) => Record<string, unknown>; customer?: SeededEntity } = {},
 ): Promise<SeededEntity[]> {
-  const items = Array.from({ length: count }, (_, i) => {
-    const id = randomUUID();
-    const createdAt = nextCreatedAt();
-    return {
-      ...keys.note(ws, id),
-      kind: 'note',
-      id,
-      type: 'textNote',
-      fields: options.fields ? options.fields(i) : { name: `note ${i}` },
-      ...(options.customer ? { customer: { id: options.customer.id, type: options.customer.type } } : {}),
-      createdAt,
-      updatedAt: createdAt,
-      gsi1pk: keys.notesOf(ws),
-      gsi1sk: `${createdAt}#${id}`,
-    };
-  });
+  const items = Array.from({ length: count }, (_, i) =>
+    noteItem(ws, { id: randomUUID(), createdAt: nextCreatedAt(), fields: options.fields ? options.fields(i) : { name: `note ${i}` }, ...(options.customer ? { customer: options.customer } : {}) }),
+  );
   await putAll(items);
-  return items.map((i) => ({ id: i.id, type: 'textNote' }));
+  return items.map((i) => ({ id: String(i.id), type: 'textNote' }));
 }
 
-/** Links from one note to many entities (no score bookkeeping: list tests only). */
-export async function seedLinks(ws: string, noteId: string, entities: SeededEntity[], importance = 'important') {
-  await putAll(
-    entities.map((e) => ({
-      ...keys.link(ws, noteId, e.id),
-      kind: 'link',
-      noteId,
-      entityId: e.id,
-      entityType: e.type,
-      importance,
-      setAt: Date.now(),
-      gsi2pk: keys.linksTo(ws, e.id),
-      gsi2sk: noteId,
-    })),
-  );
+/** Links from one note to many entities. */
+export async function seedLinks(ws: string, noteId: string, entities: SeededEntity[], importance: Importance = 'important') {
+  await putAll(entities.map((e) => linkItem(ws, { noteId, entityId: e.id, entityType: e.type, importance, setAt: Date.now(), rev: 1 })));
 }

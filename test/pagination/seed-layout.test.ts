@@ -1,0 +1,35 @@
+// The bulk seed writes entity items itself; this keeps it honest: an item built by entityItem
+// equals, key for key, what POST /v2/entities stores (apart from the score aggregates).
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/store/client.ts';
+import { keys } from '#lib/store/keys.ts';
+import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+import { entityItem } from './seed.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+it('seeded entity items have the layout the create endpoint writes', async () => {
+  const ws = await newWorkspace();
+  const create = async (data: unknown) => {
+    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: { data } });
+    expect(res.status, res.text).toBe(201);
+    return res.json.data.id as string;
+  };
+  const product = await create({ type: 'product', fields: { name: 'P' } });
+  const feature = await create({ type: 'feature', fields: { name: 'F', tags: [{ name: 't' }] }, relationships: [{ type: 'parent', target: { id: product } }] });
+  for (const [id, parent] of [
+    [product, undefined],
+    [feature, { id: product, type: 'product' }],
+  ] as const) {
+    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.entity(ws.workspaceId, id) }));
+    const { own: _own, total: _total, ...stored } = Item!;
+    expect(stored).toEqual(entityItem(ws.workspaceId, { id, type: Item!.type, createdAt: Item!.createdAt, fields: Item!.fields, ...(parent ? { parent } : {}) }));
+  }
+});
