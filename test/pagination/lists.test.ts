@@ -238,4 +238,24 @@ describe('paginated attributes (spec pagination rule 6)', () => {
       links: {},
     });
   }, WALK_TIMEOUT);
+
+  it("a note's relationships: customer and links, 20 inline, links.next continues at /v2/notes/{id}/relationships", async () => {
+    const ws = await newWorkspace();
+    const user = (await seedEntities(ws.workspaceId, 1, { type: 'user' }))[0]!;
+    const note = (await seedNotes(ws.workspaceId, 1, { customer: user }))[0]!;
+    const features = await seedEntities(ws.workspaceId, 24, { type: 'feature' });
+    await seedLinks(ws.workspaceId, note.id, features, 'nice to have');
+    const byEntityId = ids(features).sort();
+    for (const path of [`/v2/notes/${note.id}`, '/v2/notes']) {
+      const res = await call(app, 'GET', path, { token: ws.token });
+      const rel = (Array.isArray(res.json.data) ? res.json.data[0] : res.json.data).relationships;
+      expect(rel.data).toHaveLength(20);
+      expect(rel.data[0]).toEqual({ type: 'customer', target: { id: user.id, type: 'user', links: { self: `${app.baseUrl}/entities/${user.id}` } } });
+      expect(rel.data[1]).toEqual({ type: 'link', target: { id: byEntityId[0], type: 'feature', links: { self: `${app.baseUrl}/entities/${byEntityId[0]}` } }, importance: 'nice to have' });
+      const next = new URL(rel.links.next);
+      expect(next.origin + next.pathname).toBe(`${app.baseUrl}/notes/${note.id}/relationships`);
+      const rest = await walk(app, ws.token, rel.links.next.slice(app.url.length));
+      expect(rest.items.map((r) => r.target.id)).toEqual(byEntityId.slice(19));
+    }
+  }, WALK_TIMEOUT);
 });
