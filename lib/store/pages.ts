@@ -2,7 +2,7 @@
 // is ordered by an immutable sort key (`${createdAt}#${id}` on GSI1/GSI2, the sk for a note's
 // links), and a page is "the next N items after the last key seen", so a walk returns every item
 // that existed when it began exactly once, whatever is inserted meanwhile.
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ENTITY_TYPES, PARENT_RULES } from '../domain/hierarchy.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
@@ -183,10 +183,4 @@ export async function noteRelationshipsAfter(
     }
   }
   return out;
-}
-
-/** A tenant item by key when it is of the expected kind (ids of another kind are "not found"). */
-export async function getTenantItem(key: { pk: string; sk: string }, kind: string): Promise<Item | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key }));
-  return Item && Item.kind === kind && live(Item) ? Item : undefined;
 }
