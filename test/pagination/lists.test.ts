@@ -214,6 +214,7 @@ describe('cursor pagination of the other lists', () => {
     expectError(await call(app, 'GET', `/v2/notes/${n.id}/relationships`, { token: b.token }), 'resource.notFound');
     // A note id is not an entity id.
     expectError(await call(app, 'GET', `/v2/entities/${n.id}/relationships`, { token: a.token }), 'resource.notFound');
+    expectError(await call(app, 'GET', '/v2/entities/not-a-uuid/relationships', { token: a.token }), 'request.invalid', { source: { parameter: 'id' } });
   });
 });
 
