@@ -4,17 +4,37 @@
 // on one entity carry the same importance), so the final scores are exact and checked against the
 // reference model, and `score verify` must find no drift.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '#lib/store/client.ts';
 import { newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { ScoreApi, ScoreDriver, type Step } from './harness.ts';
 import { IMPORTANCES, type Importance } from './model.ts';
 import { MAX_DEPTH, verifyWorkspace } from './system.ts';
 
+/**
+ * Observes (does not alter) the transactions the in-process handlers send: how many DynamoDB
+ * cancelled because a condition no longer held, i.e. how often writes really raced.
+ */
+let cancelled = 0;
+const OBSERVER = 'observeCancelledTransactions';
+
 describe('customer score under concurrent writes', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startApp();
+    db().middlewareStack.add(
+      (next) => async (args) => {
+        try {
+          return await next(args);
+        } catch (err) {
+          if ((err as { name?: string }).name === 'TransactionCanceledException') cancelled++;
+          throw err;
+        }
+      },
+      { step: 'initialize', name: OBSERVER },
+    );
   });
   afterAll(async () => {
+    db().middlewareStack.remove(OBSERVER);
     await app.close();
   });
 
@@ -51,6 +71,7 @@ describe('customer score under concurrent writes', () => {
       // Ratings of f6 that the first burst re-rates while f6's component moves.
       for (let i = 0; i < 20; i++) await d.run({ kind: 'putLink', noteId: notes[i]!, entityId: f6, importance: 'not important' });
       await d.assertScores();
+      cancelled = 0;
 
       const target = (i: number) => features[i % features.length]!;
       const burst1: Step[] = [
@@ -85,6 +106,8 @@ describe('customer score under concurrent writes', () => {
       await d.assertScores();
       await d.assertParents();
       await d.assertInventory();
+      // The bursts did race: some transactions failed their conditions and were rebuilt and retried.
+      expect(cancelled).toBeGreaterThan(0);
 
       const report = await verifyWorkspace(ws.workspaceId);
       expect(report.mismatches).toBe(0);
