@@ -99,6 +99,11 @@ export class ScoreModel {
     return this.links.get(linkKey(noteId, entityId));
   }
 
+  /** The links through which one customer rates one entity (only the latest counts). */
+  ratings(entityId: string, customerId: string): ModelLink[] {
+    return [...this.links.values()].filter((l) => l.entityId === entityId && this.notes.get(l.noteId)?.customerId === customerId);
+  }
+
   /** Depth from the root: a root is 1. */
   depth(id: string): number {
     let d = 0;

@@ -126,6 +126,18 @@ function resolve(d: ScoreDriver, o: Op): Step {
   }
 }
 
+/**
+ * Whether an accepted step changes a rating of a customer who rates the same entity through
+ * another note too — the "only the latest counts / fall back to the next most recent" cases.
+ */
+function touchesSharedRating(d: ScoreDriver, step: Step): boolean {
+  const m = d.model;
+  if (!('noteId' in step) || !d.expected(step).ok) return false;
+  const customers = [m.notes.get(step.noteId)?.customerId, step.kind === 'setCustomer' ? step.customerId : undefined];
+  const entities = step.kind === 'putLink' || step.kind === 'deleteLink' || step.kind === 'createLink' ? [step.entityId] : m.linksOf(step.noteId).map((l) => l.entityId);
+  return customers.some((c) => c !== undefined && entities.some((e) => m.ratings(e, c).some((l) => l.noteId !== step.noteId)));
+}
+
 const NUM_RUNS = Number(process.env.FC_RUNS ?? 200);
 
 describe('customer score: property-based, against a reference model recomputed from scratch', () => {
@@ -144,6 +156,7 @@ describe('customer score: property-based, against a reference model recomputed f
       let accepted = 0;
       let refused = 0;
       const refusals = new Map<string, number>();
+      let shared = 0;
       await fc.assert(
         fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 12 }), async (ops) => {
           const ws = await newWorkspace();
@@ -155,10 +168,13 @@ describe('customer score: property-based, against a reference model recomputed f
           const company = await d.create({ kind: 'createEntity', type: 'company', parentId: undefined });
           const user = await d.create({ kind: 'createEntity', type: 'user', parentId: company });
           await d.create({ kind: 'createEntity', type: 'user', parentId: undefined });
+          // Two ratings of one customer on one feature: only the later counts until it goes.
           await d.create({ kind: 'createNote', customerId: user, links: [{ entityId: feature, importance: 'important' }] });
+          await d.create({ kind: 'createNote', customerId: user, links: [{ entityId: feature, importance: 'not important' }] });
           await d.create({ kind: 'createNote', customerId: undefined, links: [] });
           for (const o of ops) {
             const step = resolve(d, o);
+            if (touchesSharedRating(d, step)) shared++;
             const res = await d.run(step);
             if (res.status < 300) accepted++;
             else {
@@ -181,12 +197,14 @@ describe('customer score: property-based, against a reference model recomputed f
           endOnFailure: process.env.FC_NO_SHRINK === '1',
         },
       );
-      if (process.env.FC_STATS === '1') console.log({ sequences, accepted, refused, refusals });
+      if (process.env.FC_STATS === '1') console.log({ sequences, accepted, refused, shared, refusals });
       if (process.env.FC_PATH) return; // a replay runs only the failing case
       expect(sequences).toBeGreaterThanOrEqual(NUM_RUNS);
       // The generator must exercise both sides: mostly accepted steps, and a fair share of refusals.
       expect(accepted).toBeGreaterThan(refused);
       expect(refused).toBeGreaterThan(NUM_RUNS / 10);
+      // ...and the heart of the rule: changes to a rating while the same customer rates the same entity elsewhere.
+      expect(shared).toBeGreaterThan(NUM_RUNS / 4);
     },
     15 * 60_000,
   );
