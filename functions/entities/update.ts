@@ -1,14 +1,13 @@
 import { config } from '#lib/config.ts';
 import { parseEntityFields } from '#lib/domain/entity-fields.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
-import { data, onlyKeys, uuidParam } from '#lib/domain/input.ts';
+import { data, invalid, onlyKeys, uuidParam } from '#lib/domain/input.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { getEntity } from '#lib/store/entities.ts';
 import { notFound, updateEntityFields } from '#lib/store/entity-writes.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
-import { invalid } from '#lib/domain/input.ts';
 
 export const handler = api('updateEntity', async (req) => {
   const ws = principalOf(req).workspaceId;
