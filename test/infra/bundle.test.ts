@@ -3,10 +3,7 @@
 // every route is bundled with the stack's own options and the local gateway serves requests from
 // those bundles against DynamoDB Local, so a bundle that cannot load or run fails here, not in AWS;
 // the last test runs them on the deployed key source (KMS + Secrets Manager, faked over HTTP).
-import { generateKeyPairSync, sign as nodeSign } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,6 +14,7 @@ import { ROUTES, type Route } from '#lib/routes.ts';
 import { BUNDLING, PROJECT_ROOT } from '../../infra/route-functions.ts';
 import type { Handler } from '../../local/gateway.ts';
 import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+import { fakeAws } from './fake-aws.ts';
 
 // A bundle's first import parses ~1 MB of minified code: slow on a loaded machine, not wrong.
 vi.setConfig({ testTimeout: 120_000 });
@@ -87,51 +85,13 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
   });
 });
 
-/**
- * A stand-in for KMS and Secrets Manager on their JSON wire protocol (there is no emulator): it
- * holds a P-256 key, answers GetPublicKey with its SPKI and Sign with a DER ECDSA signature, as
- * KMS does, and GetSecretValue with a string.
- */
-function fakeAws() {
-  const KEY_ID = '1234abcd-12ab-34cd-56ef-1234567890ab';
-  const keyArn = `arn:aws:kms:eu-west-1:111122223333:key/${KEY_ID}`;
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const calls: string[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const target = String(req.headers['x-amz-target']);
-      calls.push(target);
-      const input = JSON.parse(body || '{}') as { KeyId?: string; Message?: string; SecretId?: string };
-      let out: unknown;
-      if (target === 'TrentService.GetPublicKey' && input.KeyId === keyArn) {
-        out = { KeyId: keyArn, KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY', PublicKey: publicKey.export({ format: 'der', type: 'spki' }).toString('base64') };
-      } else if (target === 'TrentService.Sign' && input.KeyId === keyArn) {
-        const signature = nodeSign('sha256', Buffer.from(input.Message!, 'base64'), { key: privateKey, dsaEncoding: 'der' });
-        out = { KeyId: keyArn, SigningAlgorithm: 'ECDSA_SHA_256', Signature: signature.toString('base64') };
-      } else if (target === 'secretsmanager.GetSecretValue' && input.SecretId === 'cursor-secret') {
-        out = { ARN: 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:cursor-secret', Name: 'cursor-secret', SecretString: 'a-long-random-string-from-the-stack' };
-      } else {
-        res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1' });
-        res.end(JSON.stringify({ __type: 'ValidationException', message: `unexpected ${target}` }));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
-      res.end(JSON.stringify(out));
-    });
-  });
-  return { server, calls, keyArn, KEY_ID, publicKey };
-}
-
 describe('deployed bundles with the KMS key source (KMS and Secrets Manager faked over HTTP: no emulator exists)', () => {
   const aws = fakeAws();
   const saved: Record<string, string | undefined> = {};
   const env: Record<string, string | undefined> = {};
 
   beforeAll(async () => {
-    await new Promise<void>((resolve) => aws.server.listen(0, '127.0.0.1', resolve));
-    const endpoint = `http://127.0.0.1:${(aws.server.address() as AddressInfo).port}`;
+    const endpoint = await aws.listen();
     Object.assign(env, {
       SERVICE_KEY_FILE: undefined,
       SERVICE_KMS_KEY_ID: aws.keyArn,
@@ -155,7 +115,7 @@ describe('deployed bundles with the KMS key source (KMS and Secrets Manager fake
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
-    await new Promise<void>((resolve) => aws.server.close(() => resolve()));
+    await aws.close();
   });
 
   it('a token signed by KMS Sign authenticates at bundled functions; their cursors are keyed by the Secrets Manager secret', async () => {
