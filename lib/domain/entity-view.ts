@@ -1,5 +1,7 @@
 // Stored entity → API JSON. Default field mode: only non-empty values (issue 4 adds the others and
 // the paginated `relationships` attribute).
+import { isEmptyValue } from './fields.ts';
+
 export interface StoredEntity {
   id: string;
   type: string;
@@ -9,13 +11,6 @@ export interface StoredEntity {
   createdAt: string;
   updatedAt: string;
 }
-
-export const isEmptyValue = (v: unknown): boolean =>
-  v === null ||
-  v === undefined ||
-  v === '' ||
-  (Array.isArray(v) && v.length === 0) ||
-  (typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0);
 
 /** The non-empty fields of a stored record. */
 export function nonEmptyFields(fields: Record<string, unknown>): Record<string, unknown> {
