@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { ROUTES } from '#lib/routes.ts';
-import { BUNDLING, PROJECT_ROOT } from './route-functions.ts';
+import { ESBUILD_OPTIONS, PROJECT_ROOT } from './route-functions.ts';
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
@@ -36,18 +36,9 @@ async function main() {
     const result = await build({
       entryPoints: [join(PROJECT_ROOT, route.handler)],
       outfile: join(PROJECT_ROOT, 'cdk.out', 'bundle-sizes', route.operationId, 'index.mjs'),
-      bundle: true,
+      ...ESBUILD_OPTIONS,
       write: false,
       metafile: true,
-      platform: 'node',
-      format: 'esm',
-      target: BUNDLING.target,
-      minify: BUNDLING.minify,
-      mainFields: [...BUNDLING.mainFields],
-      external: [...BUNDLING.externalModules],
-      banner: { js: BUNDLING.banner },
-      tsconfig: BUNDLING.tsconfig,
-      logLevel: 'error',
     });
     const code = result.outputFiles.find((f) => f.path.endsWith('index.mjs'))!;
     rows.push({ operationId: route.operationId, bytes: code.contents.length, gzip: gzipSync(code.contents).length, top: largestPackages(result.metafile, 'index.mjs', 3) });

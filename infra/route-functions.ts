@@ -17,6 +17,7 @@ import { ROUTES, type Route } from '#lib/routes.ts';
 import { RATE_LIMIT_KEY_PREFIX } from '#lib/store/keys.ts';
 import { TABLE } from '#lib/store/table.ts';
 import { LAMBDA_EXTRA_MS } from '../local/gateway.ts';
+import type { BuildOptions } from 'esbuild';
 import type { Settings } from './settings.ts';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..');
@@ -24,7 +25,7 @@ export const PROJECT_ROOT = join(import.meta.dirname, '..');
 /** Every bundle is ESM; bundled CommonJS dependencies still call require() for Node built-ins. */
 const ESM_REQUIRE_BANNER = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
-/** esbuild options shared by the stack and scripts/bundle-sizes.ts, so the sizes printed are the deployed ones. */
+/** esbuild options shared by the stack and infra/bundle-sizes.ts, so the sizes printed are the deployed ones. */
 export const BUNDLING = {
   format: OutputFormat.ESM,
   target: 'node22',
@@ -39,6 +40,20 @@ export const BUNDLING = {
   banner: ESM_REQUIRE_BANNER,
   tsconfig: join(PROJECT_ROOT, 'tsconfig.json'),
 } as const;
+
+/** The same bundling as plain esbuild build options (bundle-sizes and the bundle test build with these). */
+export const ESBUILD_OPTIONS: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: BUNDLING.target,
+  minify: BUNDLING.minify,
+  mainFields: [...BUNDLING.mainFields],
+  external: [...BUNDLING.externalModules],
+  banner: { js: BUNDLING.banner },
+  tsconfig: BUNDLING.tsconfig,
+  logLevel: 'error',
+};
 
 export interface RouteFunctionsProps {
   settings: Settings;

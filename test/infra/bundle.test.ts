@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTES, type Route } from '#lib/routes.ts';
-import { BUNDLING, PROJECT_ROOT } from '../../infra/route-functions.ts';
+import { BUNDLING, ESBUILD_OPTIONS, PROJECT_ROOT } from '../../infra/route-functions.ts';
 import type { Handler } from '../../local/gateway.ts';
 import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { fakeAws } from './fake-aws.ts';
@@ -29,16 +29,7 @@ beforeAll(async () => {
     entryPoints: Object.fromEntries(ROUTES.map((r) => [r.operationId, join(PROJECT_ROOT, r.handler)])),
     outdir: dir,
     outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: BUNDLING.target,
-    minify: BUNDLING.minify,
-    mainFields: [...BUNDLING.mainFields],
-    external: [...BUNDLING.externalModules],
-    banner: { js: BUNDLING.banner },
-    tsconfig: BUNDLING.tsconfig,
-    logLevel: 'error',
+    ...ESBUILD_OPTIONS,
   });
   app = await startApp({
     loadHandler: async (route: Route) => {
