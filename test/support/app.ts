@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { ERROR_TABLE, type ErrorCode, type ErrorSource } from '#lib/http/errors.ts';
 import { issueApiToken } from '#lib/auth/api-tokens.ts';
 import type { Scope, Role } from '#lib/auth/scopes.ts';
-import { addMember, type Member } from '#lib/store/members.ts';
+import { addMember, setMemberActive, type Member } from '#lib/store/members.ts';
 import { createWorkspace } from '#lib/store/workspaces.ts';
 import { createGateway, type HandlerLoader } from '../../local/gateway.ts';
 
@@ -56,10 +56,7 @@ export async function newWorkspace(name = 'Test workspace'): Promise<TestWorkspa
     member: async ({ role = 'maker', scopes, email, active = true } = {}) => {
       const member = await addMember(ws.id, { email: email ?? uniqueEmail(role), role, active: true });
       const t = await issueApiToken(member, scopes ? { scopes } : {});
-      if (!active) {
-        const { setMemberActive } = await import('#lib/store/members.ts');
-        await setMemberActive(ws.id, member.email, false);
-      }
+      if (!active) await setMemberActive(ws.id, member.email, false);
       return { member, token: t.token, tokenId: t.id };
     },
   };
