@@ -13,10 +13,10 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { SERVICE_KEY_ENV } from '#lib/auth/service-key.ts';
+import { LAMBDA_EXTRA_MS } from '#lib/config.ts';
 import { ROUTES, type Route } from '#lib/routes.ts';
 import { RATE_LIMIT_KEY_PREFIX } from '#lib/store/keys.ts';
 import { TABLE } from '#lib/store/table.ts';
-import { LAMBDA_EXTRA_MS } from '../local/gateway.ts';
 import type { BuildOptions } from 'esbuild';
 import type { Settings } from './settings.ts';
 

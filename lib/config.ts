@@ -11,6 +11,13 @@ const int = (name: string, fallback: number): number => {
 };
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
+/**
+ * Time a function gets past the request budget: it answers 408 at the budget, and Lambda's own
+ * timeout (budget + this, set by infra/route-functions.ts) is only the last resort behind it. The
+ * local gateway gives each invocation the same allowance.
+ */
+export const LAMBDA_EXTRA_MS = 2_000;
+
 export const config = {
   get tableName(): string {
     return env('TABLE_NAME') ?? 'pm-api';
