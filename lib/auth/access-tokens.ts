@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { hashToken, putCredential } from '../store/credentials.ts';
 import type { Member } from '../store/members.ts';
-import type { Scope } from './scopes.ts';
+import type { Scope } from '../domain/scopes.ts';
 import { signServiceJwt } from './service-jwt.ts';
 
 /** The spec: an access token from the JWT bearer grant lives 300 seconds. */

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { putCredential, hashToken } from '../store/credentials.ts';
 import type { Member } from '../store/members.ts';
-import { ROLE_SCOPES, type Scope } from './scopes.ts';
+import { ROLE_SCOPES, type Scope } from '../domain/scopes.ts';
 import { signServiceJwt } from './service-jwt.ts';
 
 export class TokenIssueError extends Error {

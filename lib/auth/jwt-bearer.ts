@@ -9,7 +9,7 @@ import { grantedScopes } from '../domain/applications.ts';
 import { findApplicationByClientId, type Application, type StoredKey } from '../store/applications.ts';
 import { useAssertionId } from '../store/assertion-ids.ts';
 import { getMemberByEmail, normalizeEmail, type Member } from '../store/members.ts';
-import type { Scope } from './scopes.ts';
+import type { Scope } from '../domain/scopes.ts';
 import { TokenError, type TokenErrorCode } from './token-errors.ts';
 
 /** The contract: `exp − iat` at most 300 s. */

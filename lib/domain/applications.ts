@@ -1,7 +1,7 @@
 // Pure rules of server-to-server applications: what a registration may say, and which scopes a
 // token request is granted. Shared by the HTTP handlers, the admin CLI and the token endpoint.
 import { z } from 'zod';
-import { canonicalScope, ROLE_SCOPES, SCOPES, type Role, type Scope } from '../auth/scopes.ts';
+import { canonicalScope, ROLE_SCOPES, SCOPES, type Role, type Scope } from './scopes.ts';
 
 export const MAX_APPLICATION_NAME = 255;
 

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import type { Scope } from '../auth/scopes.ts';
+import type { Scope } from '../domain/scopes.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 

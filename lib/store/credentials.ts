@@ -3,7 +3,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { Scope } from '../auth/scopes.ts';
+import type { Scope } from '../domain/scopes.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import type { Member } from './members.ts';

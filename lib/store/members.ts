@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import type { Role } from '../auth/scopes.ts';
+import type { Role } from '../domain/scopes.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 

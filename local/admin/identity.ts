@@ -1,6 +1,6 @@
 // Workspaces, members and API tokens.
 import { issueApiToken, TokenIssueError } from '#lib/auth/api-tokens.ts';
-import { parseScopes, ROLES, type Role, type Scope } from '#lib/auth/scopes.ts';
+import { parseScopes, ROLES, type Role, type Scope } from '#lib/domain/scopes.ts';
 import { revokeCredential } from '#lib/store/credentials.ts';
 import { addMember, getMemberByEmail, MemberStoreError, normalizeEmail, setMemberActive } from '#lib/store/members.ts';
 import { createWorkspace, getWorkspace } from '#lib/store/workspaces.ts';

@@ -1,7 +1,7 @@
 // The scope rule of the JWT bearer grant, as properties over any request.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ROLES, ROLE_SCOPES, SCOPES, canonicalScope } from '#lib/auth/scopes.ts';
+import { ROLES, ROLE_SCOPES, SCOPES, canonicalScope } from '#lib/domain/scopes.ts';
 import { grantedScopes } from '#lib/domain/applications.ts';
 
 const scopeSet = fc.subarray([...SCOPES]);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { ERROR_TABLE, type ErrorCode, type ErrorSource } from '#lib/http/errors.ts';
 import { issueApiToken } from '#lib/auth/api-tokens.ts';
-import type { Scope, Role } from '#lib/auth/scopes.ts';
+import type { Scope, Role } from '#lib/domain/scopes.ts';
 import { addMember, setMemberActive, type Member } from '#lib/store/members.ts';
 import { createWorkspace } from '#lib/store/workspaces.ts';
 import { createGateway, type HandlerLoader } from '../../local/gateway.ts';

@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { authenticate } from '../../auth/bearer.ts';
-import { canonicalScope } from '../../auth/scopes.ts';
+import { canonicalScope } from '../../domain/scopes.ts';
 import type { Route } from '../../routes.ts';
 import { ApiError } from '../errors.ts';
 import type { ApiContext } from './frame.ts';
