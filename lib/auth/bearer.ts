@@ -1,17 +1,15 @@
-// Resolves `Authorization: Bearer <token>` to a principal, or fails with 401 auth.invalid.
+// Resolves `Authorization: Bearer <token>` to a principal, or fails with Unauthenticated.
 // The token's signature proves it was issued here; the stored credential (by jti, compared by
 // hash) proves it is still live; the member record proves the member is still active.
-import { ApiError } from '../http/errors.ts';
 import { loadCredentialAndMember, tokenMatches } from '../store/credentials.ts';
 import { keys } from '../store/keys.ts';
+import { Unauthenticated } from './errors.ts';
 import type { Principal } from './principal.ts';
 import { verifyServiceJwt } from './service-jwt.ts';
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i;
 
-function invalid(detail: string): ApiError {
-  return new ApiError('auth.invalid', detail, { headers: { 'WWW-Authenticate': 'Bearer' } });
-}
+const invalid = (detail: string) => new Unauthenticated(detail);
 
 export async function authenticate(authorization: string | undefined): Promise<Principal> {
   if (authorization === undefined || authorization.trim() === '') {

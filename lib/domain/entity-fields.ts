@@ -2,7 +2,8 @@
 // checked and stored. Values are stored in their API shape, so the views only choose which to show.
 // Custom fields (uuid keys) are not known here: a checker can be passed in (issue 4).
 import type { EntityType } from './hierarchy.ts';
-import { array, invalid, isUuid, object, onlyKeys, string, type Path } from './input.ts';
+import type { Path } from './errors.ts';
+import { array, invalid, isUuid, object, onlyKeys, string } from './input.ts';
 
 /** The built-in statuses (the spec gives no status configuration endpoint). Written by name or id. */
 export const STATUSES = [

@@ -1,6 +1,7 @@
 // Parsing of the notes endpoints' relationship bodies (shared by create and the relationship routes).
 import { DEFAULT_IMPORTANCE, IMPORTANCES, isImportance, type Importance } from './score.ts';
-import { invalid, object, onlyKeys, uuid, type Path } from './input.ts';
+import type { Path } from './errors.ts';
+import { invalid, object, onlyKeys, uuid } from './input.ts';
 
 export const NOTE_TYPES: Record<string, 'textNote'> = { textNote: 'textNote', simple: 'textNote' };
 

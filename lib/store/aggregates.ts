@@ -23,8 +23,8 @@
 // link/note item, the rating items, and the deltas on the entity and each ancestor, each conditioned
 // on the ancestor still having the parent that was read and not being deleted (lib/store/tx.ts retries).
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { InvalidInput, pointer } from '../domain/errors.ts';
 import { countedWeight, ANONYMOUS_WEIGHT, WEIGHTS, type Importance, type RatingEntry } from '../domain/score.ts';
-import { ApiError } from '../http/errors.ts';
 import { db, tableName } from './client.ts';
 import { placeCondition, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
@@ -258,9 +258,7 @@ export async function planLinkChange(
       // Strictly later than anything this customer set on this entity, so "latest" follows commit order.
       if (setAt === undefined) setAt = Math.max(Date.now(), ...Object.values(r.entries).map((e) => e.at + 1));
       if (!(noteId in r.entries) && Object.keys(r.entries).length >= MAX_NOTES_PER_RATING) {
-        throw new ApiError('request.invalid', `A customer can rate one entity through at most ${MAX_NOTES_PER_RATING} notes.`, {
-          source: { pointer: '/data' },
-        });
+        throw new InvalidInput(`A customer can rate one entity through at most ${MAX_NOTES_PER_RATING} notes.`, pointer(['data']));
       }
       r.entries[noteId] = { w: WEIGHTS[after.importance], at: setAt };
     } else anonymousDelta += ANONYMOUS_WEIGHT;

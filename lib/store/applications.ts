@@ -8,8 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { applicationNotFound } from '../domain/applications.ts';
 import type { Scope } from '../domain/scopes.ts';
 import { db, tableName } from './client.ts';
+import { DuplicateKey, KeyLimitReached, WorkspaceNotFound } from './errors.ts';
 import { keys } from './keys.ts';
 
 export interface StoredKey {
@@ -35,16 +37,6 @@ export interface Application {
 /** Client ids and key ids are UUIDs we issue; anything else names nothing and is never sent to the table. */
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const isIssuedId = (value: unknown): value is string => typeof value === 'string' && ID.test(value);
-
-export class ApplicationStoreError extends Error {
-  constructor(
-    readonly reason: 'workspaceNotFound' | 'applicationNotFound' | 'keyLimit' | 'duplicateKey',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApplicationStoreError';
-  }
-}
 
 function toApplication(item: Record<string, any>): Application {
   const stored = Object.values((item.publicKeys ?? {}) as Record<string, StoredKey>);
@@ -89,7 +81,7 @@ export async function createApplication(
     );
   } catch (err) {
     if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      throw new ApplicationStoreError('workspaceNotFound', `No workspace ${workspaceId}`);
+      throw new WorkspaceNotFound(workspaceId);
     }
     throw err;
   }
@@ -162,7 +154,7 @@ export async function addApplicationKey(
   max: number,
 ): Promise<StoredKey> {
   const stored: StoredKey = { id: randomUUID(), ...key, createdAt: new Date().toISOString() };
-  if (!isIssuedId(clientId)) throw new ApplicationStoreError('applicationNotFound', `No application ${clientId}`);
+  if (!isIssuedId(clientId)) throw applicationNotFound(clientId);
   try {
     await db().send(
       new UpdateCommand({
@@ -179,10 +171,10 @@ export async function addApplicationKey(
     if (!(err instanceof ConditionalCheckFailedException)) throw err;
     // Which condition failed: read back (the answer only words the refusal).
     const app = await getApplication(workspaceId, clientId);
-    if (!app) throw new ApplicationStoreError('applicationNotFound', `No application ${clientId}`);
+    if (!app) throw applicationNotFound(clientId);
     const same = app.keys.find((k) => k.fingerprint === key.fingerprint);
-    if (same) throw new ApplicationStoreError('duplicateKey', `This key is already registered on the application as key ${same.id}.`);
-    throw new ApplicationStoreError('keyLimit', `The application already holds ${max} keys, the most it may; remove one first.`);
+    if (same) throw new DuplicateKey(same.id);
+    throw new KeyLimitReached(max);
   }
 }
 

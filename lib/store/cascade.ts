@@ -10,11 +10,11 @@
 // A crash anywhere leaves marked items that `admin score verify --repair` finishes (resumePendingDeletes).
 import { BatchWriteCommand, DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { NotFound } from '../domain/errors.ts';
 import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
 import { Plan } from './aggregates.ts';
 import { db, tableName } from './client.ts';
 import { readChain, readEntityItem, subtree } from './entities.ts';
-import { notFound } from './entity-writes.ts';
 import { keys } from './keys.ts';
 import { setNoteCustomer } from './notes.ts';
 import { transact } from './tx.ts';
@@ -32,7 +32,7 @@ export async function deleteEntity(ws: string, id: string): Promise<void> {
     const { chain, complete } = await readChain(ws, id);
     const e = chain[0];
     if (e?.deleting) return { items: [], result: true };
-    if (!e || !complete || chain.some((x) => x.deleting)) throw notFound('entity', id);
+    if (!e || !complete || chain.some((x) => x.deleting)) throw new NotFound('entity', id);
     const plan = new Plan(ws);
     const self = plan.entity(e);
     self.set = { deleting: new Date().toISOString(), ...(e.parentId ? { deletedFrom: e.parentId } : {}) };
@@ -106,8 +106,9 @@ async function removeEntityItems(ws: string, id: string): Promise<void> {
   if (isCustomerType(e.type)) {
     const notes = await queryKeys({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.notesOfCustomer(ws, id) }, ProjectionExpression: 'id' });
     for (const n of notes) {
-      await setNoteCustomer(ws, n.id, null, { onlyIf: id }).catch((err) => {
-        if ((err as { code?: string }).code !== 'resource.notFound') throw err;
+      // A note deleted meanwhile has no customer left to clear.
+      await setNoteCustomer(ws, n.id, null, { onlyIf: id }).catch((err: unknown) => {
+        if (!(err instanceof NotFound)) throw err;
       });
     }
   } else {

@@ -5,17 +5,8 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { configuredFieldIds, customValueCheck, type CustomValueCheck, type CustomFieldDef, type CustomFieldKind, type EntityType, type NoteType } from '../domain/configurations.ts';
 import { db, tableName } from './client.ts';
+import { NameTaken, WorkspaceNotFound } from './errors.ts';
 import { keys } from './keys.ts';
-
-export class CustomFieldStoreError extends Error {
-  constructor(
-    readonly reason: 'workspaceNotFound' | 'nameTaken',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'CustomFieldStoreError';
-  }
-}
 
 const FIELD_PREFIX = 'FIELD#';
 
@@ -55,7 +46,7 @@ export async function addCustomField(
 ): Promise<CustomFieldDef> {
   const existing = await listCustomFields(workspaceId, input.entityType);
   if (existing.some((d) => d.name.toLowerCase() === input.name.toLowerCase())) {
-    throw new CustomFieldStoreError('nameTaken', `A custom field named '${input.name}' already exists on ${input.entityType}.`);
+    throw new NameTaken(input.name, input.entityType);
   }
   const def: CustomFieldDef = {
     id: randomUUID(),
@@ -87,7 +78,7 @@ export async function addCustomField(
     );
   } catch (err) {
     if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      throw new CustomFieldStoreError('workspaceNotFound', `No workspace ${workspaceId}`);
+      throw new WorkspaceNotFound(workspaceId);
     }
     throw err;
   }

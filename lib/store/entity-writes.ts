@@ -4,23 +4,21 @@ import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
-import { invalid, type Path } from '../domain/input.ts';
-import { ApiError } from '../http/errors.ts';
+import { NotFound, type Path } from '../domain/errors.ts';
+import { invalid } from '../domain/input.ts';
 import { Plan } from './aggregates.ts';
 import { db, tableName } from './client.ts';
 import { readChain, subtree, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { transact } from './tx.ts';
 
-export const notFound = (what: string, id: string) => new ApiError('resource.notFound', `No ${what} ${id} in this workspace.`);
-
 /**
- * The live chain above a would-be parent: 404 when it is missing or being deleted, 400 (at
- * `pointer`) when the parent type is not allowed.
+ * The live chain above a would-be parent: NotFound when it is missing or being deleted,
+ * InvalidInput (at `path`) when the parent type is not allowed.
  */
 async function parentChain(ws: string, childType: EntityType, parentId: string, path: Path): Promise<EntityItem[]> {
   const { chain, complete } = await readChain(ws, parentId);
-  if (!complete || chain.length === 0 || chain.some((e) => e.deleting)) throw notFound('entity', parentId);
+  if (!complete || chain.length === 0 || chain.some((e) => e.deleting)) throw new NotFound('entity', parentId);
   const why = parentRuleViolation(childType, chain[0]!.type);
   if (why) invalid(path, why);
   return chain;
@@ -100,7 +98,7 @@ export async function updateEntityFields(ws: string, id: string, values: Record<
     );
     return Attributes as EntityItem;
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw notFound('entity', id);
+    if (err instanceof ConditionalCheckFailedException) throw new NotFound('entity', id);
     throw err;
   }
 }
@@ -115,7 +113,7 @@ export async function setParent(ws: string, id: string, parentId: string, parent
   return transact('setParent', async () => {
     const { chain: oldChain, complete } = await readChain(ws, id);
     const e = oldChain[0];
-    if (!e || e.deleting || !complete || oldChain.some((x) => x.deleting)) throw notFound('entity', id);
+    if (!e || e.deleting || !complete || oldChain.some((x) => x.deleting)) throw new NotFound('entity', id);
     if (PARENTLESS.has(e.type)) invalid(parentPath, `A ${e.type} cannot have a parent.`);
     const newChain = await parentChain(ws, e.type, parentId, parentPath);
     if (newChain.some((x) => x.id === id)) invalid(parentPath, `Entity ${parentId} is ${id === parentId ? 'the entity itself' : 'a descendant of the entity'}; that would make a cycle.`);

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { NotFound } from '../domain/errors.ts';
 import type { Role } from '../domain/scopes.ts';
 import { db, tableName } from './client.ts';
+import { EmailTaken, WorkspaceNotFound } from './errors.ts';
 import { keys } from './keys.ts';
 
 export interface Member {
@@ -23,16 +25,6 @@ export function normalizeEmail(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_EMAIL_LENGTH) return undefined;
   const email = value.trim().toLowerCase();
   return EMAIL.test(email) ? email : undefined;
-}
-
-export class MemberStoreError extends Error {
-  constructor(
-    readonly reason: 'workspaceNotFound' | 'emailTaken' | 'memberNotFound',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'MemberStoreError';
-  }
 }
 
 const toMember = (item: Record<string, any>): Member => ({
@@ -79,8 +71,8 @@ export async function addMember(
   } catch (err) {
     if (err instanceof TransactionCanceledException) {
       const [ws, guard] = err.CancellationReasons ?? [];
-      if (ws?.Code === 'ConditionalCheckFailed') throw new MemberStoreError('workspaceNotFound', `No workspace ${workspaceId}`);
-      if (guard?.Code === 'ConditionalCheckFailed') throw new MemberStoreError('emailTaken', `${email} is already a member of this workspace`);
+      if (ws?.Code === 'ConditionalCheckFailed') throw new WorkspaceNotFound(workspaceId);
+      if (guard?.Code === 'ConditionalCheckFailed') throw new EmailTaken(email);
     }
     throw err;
   }
@@ -103,7 +95,7 @@ export async function getMemberByEmail(workspaceId: string, emailInput: string):
 
 export async function setMemberActive(workspaceId: string, emailInput: string, active: boolean): Promise<Member> {
   const member = await getMemberByEmail(workspaceId, emailInput);
-  if (!member) throw new MemberStoreError('memberNotFound', `No member ${emailInput} in workspace ${workspaceId}`);
+  if (!member) throw new NotFound('member', emailInput, `No member ${emailInput} in workspace ${workspaceId}`);
   try {
     const { Attributes } = await db().send(
       new UpdateCommand({
@@ -117,7 +109,7 @@ export async function setMemberActive(workspaceId: string, emailInput: string, a
     );
     return toMember(Attributes!);
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new MemberStoreError('memberNotFound', `No member ${emailInput}`);
+    if (err instanceof ConditionalCheckFailedException) throw new NotFound('member', emailInput, `No member ${emailInput}`);
     throw err;
   }
 }

@@ -8,14 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
-import { invalid, type Path } from '../domain/input.ts';
+import { Conflict, NotFound, type Path } from '../domain/errors.ts';
+import { invalid } from '../domain/input.ts';
 import type { StoredNote } from '../domain/note-view.ts';
 import type { Importance } from '../domain/score.ts';
-import { ApiError } from '../http/errors.ts';
 import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
 import { db, tableName } from './client.ts';
 import { readChain, readEntityItem, type EntityItem } from './entities.ts';
-import { notFound } from './entity-writes.ts';
 import { keys } from './keys.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
 
@@ -53,7 +52,7 @@ export async function getNote(ws: string, id: string): Promise<NoteItem | undefi
 
 async function liveNote(ws: string, id: string): Promise<NoteItem> {
   const n = await getNote(ws, id);
-  if (!n) throw notFound('note', id);
+  if (!n) throw new NotFound('note', id);
   return n;
 }
 
@@ -120,10 +119,10 @@ const liveEntityCheck = (ws: string, id: string): TxItem => ({
   ConditionCheck: { TableName: tableName(), Key: keys.entity(ws, id), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)' },
 });
 
-/** A customer target: a live user or company of this workspace (404 otherwise; 400 on a type mismatch). */
+/** A customer target: a live user or company of this workspace (NotFound otherwise; InvalidInput on a type mismatch). */
 export async function checkCustomer(ws: string, target: { id: string; type?: string | undefined }, path: Path): Promise<CustomerRef> {
   const e = await readEntityItem(ws, target.id);
-  if (!e || e.deleting) throw notFound('customer', target.id);
+  if (!e || e.deleting) throw new NotFound('customer', target.id);
   if (!isCustomerType(e.type)) invalid([...path, 'id'], `Entity ${target.id} is a ${e.type}; a customer is a user or a company.`);
   if (target.type !== undefined && target.type !== e.type) invalid([...path, 'type'], `Entity ${target.id} is a ${e.type}, not a ${target.type}.`);
   return { id: e.id, type: e.type };
@@ -131,7 +130,7 @@ export async function checkCustomer(ws: string, target: { id: string; type?: str
 
 /** A link target, from its chain as read: a live hierarchy entity with live ancestors. */
 function liveLinkTarget(entityId: string, { chain, complete }: { chain: EntityItem[]; complete: boolean }, path: Path): EntityItem[] {
-  if (chain.length === 0 || !complete || chain.some((e) => e.deleting)) throw notFound('entity', entityId);
+  if (chain.length === 0 || !complete || chain.some((e) => e.deleting)) throw new NotFound('entity', entityId);
   if (!isHierarchyType(chain[0]!.type)) invalid(path, `Entity ${entityId} is a ${chain[0]!.type}; a link targets a product, component, feature or subfeature.`);
   return chain;
 }
@@ -229,7 +228,7 @@ export async function updateNoteFields(ws: string, id: string, values: Record<st
 
 /**
  * Creates a link or re-rates it (its rating becomes the latest of the note's customer on the entity).
- * `create`: an existing link is a 409 conflict.uniqueViolation.
+ * `create`: an existing link is a Conflict.
  */
 export async function upsertLink(
   ws: string,
@@ -245,10 +244,10 @@ export async function upsertLink(
       readLink(ws, noteId, entityId),
       readChain(ws, entityId),
     ]);
-    if (!noteRead) throw notFound('note', noteId);
+    if (!noteRead) throw new NotFound('note', noteId);
     const note = noteRead;
     if (before && options.create) {
-      throw new ApiError('conflict.uniqueViolation', `Note ${noteId} is already linked to entity ${entityId}.`);
+      throw new Conflict(`Note ${noteId} is already linked to entity ${entityId}.`);
     }
     const chain = liveLinkTarget(entityId, chainRead, options.path);
     const plan = new Plan(ws);
@@ -276,7 +275,7 @@ async function removeLink(ws: string, noteId: string, entityId: string, options:
     const before = await readLink(ws, noteId, entityId);
     if (!before) {
       if (options.missingOk) return { items: [], result: undefined };
-      throw new ApiError('resource.notFound', `Note ${noteId} has no link to entity ${entityId}.`);
+      throw new NotFound('link', entityId, `Note ${noteId} has no link to entity ${entityId}.`);
     }
     const plan = new Plan(ws);
     await planLinkChange(ws, plan, { noteId, entityId, entityType: before.entityType, chain: await existingChain(ws, entityId), before });

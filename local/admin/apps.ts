@@ -1,10 +1,10 @@
 // Server-to-server applications and their public keys: the same rules as {app_url}/oauth2/applications.
 import { readFile } from 'node:fs/promises';
-import { applicationNotFound, applicationView, registerApplication, uploadKey } from '#lib/auth/applications.ts';
-import { ApiError } from '#lib/http/errors.ts';
+import { applicationView, registerApplication, uploadKey } from '#lib/auth/applications.ts';
+import { applicationNotFound } from '#lib/domain/applications.ts';
 import { deleteApplication, getApplication, listApplications, removeApplicationKey } from '#lib/store/applications.ts';
 import { getWorkspace } from '#lib/store/workspaces.ts';
-import { optional, required, UsageError, type AdminCommand, type Options } from './command.ts';
+import { asUsage, optional, required, UsageError, type AdminCommand, type Options } from './command.ts';
 
 const words = (value: string | undefined) => value?.split(/[\s,]+/).filter(Boolean);
 
@@ -13,16 +13,6 @@ async function workspaceOf(o: Options): Promise<string> {
   if (!(await getWorkspace(id))) throw new UsageError(`No workspace ${id}`);
   return id;
 }
-
-/** The API's refusals, worded for the operator. */
-const asUsage = async <T>(fn: () => Promise<T>): Promise<T> => {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof ApiError && err.status < 500) throw new UsageError(err.detail);
-    throw err;
-  }
-};
 
 export const appCommands: AdminCommand[] = [
   {

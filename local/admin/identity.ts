@@ -1,25 +1,16 @@
 // Workspaces, members and API tokens.
-import { issueApiToken, TokenIssueError } from '#lib/auth/api-tokens.ts';
+import { issueApiToken } from '#lib/auth/api-tokens.ts';
 import { parseScopes, ROLES, type Role, type Scope } from '#lib/domain/scopes.ts';
 import { revokeCredential } from '#lib/store/credentials.ts';
-import { addMember, getMemberByEmail, MemberStoreError, normalizeEmail, setMemberActive } from '#lib/store/members.ts';
+import { addMember, getMemberByEmail, normalizeEmail, setMemberActive } from '#lib/store/members.ts';
 import { createWorkspace, getWorkspace } from '#lib/store/workspaces.ts';
-import { optional, required, UsageError, type AdminCommand } from './command.ts';
+import { asUsage, optional, required, UsageError, type AdminCommand } from './command.ts';
 
 async function existingWorkspace(id: string) {
   const ws = await getWorkspace(id);
   if (!ws) throw new UsageError(`No workspace ${id}`);
   return ws;
 }
-
-const wrapStoreErrors = async <T>(fn: () => Promise<T>): Promise<T> => {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof MemberStoreError || err instanceof TokenIssueError) throw new UsageError(err.message);
-    throw err;
-  }
-};
 
 export const identityCommands: AdminCommand[] = [
   {
@@ -42,7 +33,7 @@ export const identityCommands: AdminCommand[] = [
       const role = (optional(o, 'role') ?? 'maker') as Role;
       if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
       const name = optional(o, 'name');
-      const member = await wrapStoreErrors(() =>
+      const member = await asUsage(() =>
         addMember(workspace, { email, role, active: o.inactive !== true, ...(name ? { name } : {}) }),
       );
       return { id: member.id, email: member.email, role: member.role, active: member.active };
@@ -52,7 +43,7 @@ export const identityCommands: AdminCommand[] = [
     name: 'member deactivate',
     usage: 'member deactivate --workspace W --email E',
     run: async (o) => {
-      const member = await wrapStoreErrors(() => setMemberActive(required(o, 'workspace'), required(o, 'email'), false));
+      const member = await asUsage(() => setMemberActive(required(o, 'workspace'), required(o, 'email'), false));
       return { id: member.id, email: member.email, active: member.active };
     },
   },
@@ -80,7 +71,7 @@ export const identityCommands: AdminCommand[] = [
         if (!Number.isFinite(n) || n <= 0 || n > 3650) throw new UsageError('--expires-in-days must be a number of days between 0 and 3650');
         expiresAt = new Date(Date.now() + n * 86_400_000);
       }
-      const issued = await wrapStoreErrors(() => issueApiToken(member, { ...(scopes ? { scopes } : {}), ...(expiresAt ? { expiresAt } : {}) }));
+      const issued = await asUsage(() => issueApiToken(member, { ...(scopes ? { scopes } : {}), ...(expiresAt ? { expiresAt } : {}) }));
       return { id: issued.id, token: issued.token, scopes: issued.scopes, ...(issued.expiresAt ? { expiresAt: issued.expiresAt } : {}) };
     },
   },

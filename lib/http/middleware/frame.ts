@@ -1,22 +1,15 @@
 // Outermost middleware: request id, logger and budget on the way in; JSON serialisation on the
-// way out; and the one place any error becomes a response (the spec's envelope, or a renderer
-// the error brings, such as the token endpoint's OAuth body).
+// way out; and the one place any error becomes a response (lib/http/error-map.ts says which).
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { config } from '../../config.ts';
-import { log as rootLog } from '../../log.ts';
+import { log as rootLog, type Logger } from '../../log.ts';
 import type { Route } from '../../routes.ts';
-import { EDGE_DETAILS, errorEnvelope } from '../envelope.ts';
+import { TokenError } from '../../auth/token-errors.ts';
+import { apiErrorOf, errorReply } from '../error-map.ts';
 import { ApiError } from '../errors.ts';
 import { headerMap, Query, type ApiRequest, type ApiResponse, type ApiResult } from '../request.ts';
-
-/** An error that knows its own HTTP rendering (e.g. OAuth token endpoint errors). */
-export interface RenderableError {
-  toResult(requestId: string): ApiResult;
-}
-const isRenderable = (e: unknown): e is RenderableError =>
-  typeof e === 'object' && e !== null && typeof (e as Partial<RenderableError>).toResult === 'function';
 
 export type ApiContext = Context & { api: ApiRequest };
 
@@ -46,6 +39,16 @@ export function serialize(requestId: string, result: ApiResult, extraHeaders: Re
   if (result.body === undefined) return { statusCode: result.status, headers, body: '' };
   headers['Content-Type'] ??= 'application/json';
   return { statusCode: result.status, headers, body: JSON.stringify(result.body) };
+}
+
+/** One line per failed request; the token endpoint logs its own refusals (with the failed check). */
+function logFailure(logger: Logger, err: unknown): void {
+  if (err instanceof TokenError) return;
+  const known = apiErrorOf(err);
+  // None of ours is our fault: the cause goes to the log, never to the client.
+  if (!known) logger.error('unexpected error', { error: err });
+  else if (known.status >= 500) logger.error('request failed', { code: known.code, error: err });
+  else logger.info('request rejected', { code: known.code, status: known.status });
 }
 
 export function frame(route: Route): MiddlewareObj<APIGatewayProxyEvent, ApiResponse, Error, ApiContext> {
@@ -86,21 +89,9 @@ export function frame(route: Route): MiddlewareObj<APIGatewayProxyEvent, ApiResp
       const requestId = api?.requestId ?? request.event.requestContext?.requestId ?? randomUUID();
       const logger = api?.log ?? rootLog.child({ requestId, operationId: route.operationId });
       const extra = api?.responseHeaders ?? {};
-      if (isRenderable(err)) {
-        request.response = serialize(requestId, err.toResult(requestId), extra);
-        return;
-      }
-      if (err instanceof ApiError) {
-        if (err.status >= 500) logger.error('request failed', { code: err.code, error: err });
-        else logger.info('request rejected', { code: err.code, status: err.status });
-        const body = errorEnvelope(requestId, err.code, err.detail, err.source);
-        request.response = serialize(requestId, { status: err.status, body, headers: err.headers ?? {} }, extra);
-        return;
-      }
-      // Anything else is our fault: log the cause, tell the client nothing internal.
-      logger.error('unexpected error', { error: err });
-      const body = errorEnvelope(requestId, 'internal.serverError', EDGE_DETAILS['internal.serverError']);
-      request.response = serialize(requestId, { status: 500, body }, extra);
+      logFailure(logger, err);
+      const reply = errorReply(err, requestId);
+      request.response = serialize(requestId, { status: reply.statusCode, body: reply.body, headers: reply.headers }, extra);
     },
   };
 }
