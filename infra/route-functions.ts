@@ -92,6 +92,7 @@ export class RouteFunctions extends Construct {
       SERVICE_KEY_EPOCH: settings.keyEpoch,
       NODE_OPTIONS: '--enable-source-maps',
     };
+    if (settings.logSampleRate > 0) environment.LOG_SAMPLE_RATE = String(settings.logSampleRate);
     if (settings.retiredServiceKeyArns.length > 0) {
       environment[SERVICE_KEY_ENV.previousKmsKeyIds] = settings.retiredServiceKeyArns.join(',');
     }

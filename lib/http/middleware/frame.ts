@@ -1,17 +1,14 @@
-// Outermost middleware: request id, logger and budget on the way in; JSON serialisation on the
-// way out; and the one place any error becomes a response (lib/http/error-map.ts says which).
+// The request's frame, outermost of our middlewares: on the way in the request id, the request's
+// logger and the budget; on the way out the JSON response, and on every response — success or the
+// error @middy/http-error-handler rendered — X-Request-Id, Cache-Control and the request's own
+// headers (rate-limit counters).
 import { randomUUID } from 'node:crypto';
-import type { MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { config } from '../../config.ts';
-import { log as rootLog, type Logger } from '../../log.ts';
+import { requestLogger } from '../../log.ts';
 import type { Route } from '../../routes.ts';
-import { TokenError } from '../../auth/token-errors.ts';
-import { apiErrorOf, errorReply } from '../error-map.ts';
 import { ApiError } from '../errors.ts';
-import { headerMap, Query, type ApiRequest, type ApiResponse, type ApiResult } from '../request.ts';
-
-export type ApiContext = Context & { api: ApiRequest };
+import { headerMap, Query, requestIdOf, type ApiMiddleware, type ApiRequest, type ApiResponse, type ApiResult } from '../request.ts';
 
 /** Lambda's own margin: answer before the function itself is killed. */
 const LAMBDA_MARGIN_MS = 500;
@@ -29,34 +26,23 @@ function decodeParams(raw: Record<string, string | undefined> | null): Record<st
   return out;
 }
 
-export function serialize(requestId: string, result: ApiResult, extraHeaders: Record<string, string> = {}): ApiResponse {
-  const headers: Record<string, string> = {
-    'Cache-Control': 'no-store',
-    ...extraHeaders,
-    ...result.headers,
-    'X-Request-Id': requestId,
-  };
-  if (result.body === undefined) return { statusCode: result.status, headers, body: '' };
-  headers['Content-Type'] ??= 'application/json';
-  return { statusCode: result.status, headers, body: JSON.stringify(result.body) };
+/** The headers every response carries; the response's own win over the request's defaults. */
+function finish(response: ApiResponse, requestId: string, requestHeaders: Record<string, string>): ApiResponse {
+  return { ...response, headers: { 'Cache-Control': 'no-store', ...requestHeaders, ...response.headers, 'X-Request-Id': requestId } };
 }
 
-/** One line per failed request; the token endpoint logs its own refusals (with the failed check). */
-function logFailure(logger: Logger, err: unknown): void {
-  if (err instanceof TokenError) return;
-  const known = apiErrorOf(err);
-  // None of ours is our fault: the cause goes to the log, never to the client.
-  if (!known) logger.error('unexpected error', { error: err });
-  else if (known.status >= 500) logger.error('request failed', { code: known.code, error: err });
-  else logger.info('request rejected', { code: known.code, status: known.status });
+export function serialize(result: ApiResult): ApiResponse {
+  if (result.body === undefined) return { statusCode: result.status, headers: { ...result.headers }, body: '' };
+  return { statusCode: result.status, headers: { 'Content-Type': 'application/json', ...result.headers }, body: JSON.stringify(result.body) };
 }
 
-export function frame(route: Route): MiddlewareObj<APIGatewayProxyEvent, ApiResponse, Error, ApiContext> {
+const newRequestId = (event: APIGatewayProxyEvent) => event.requestContext?.requestId || randomUUID();
+
+export function frame(route: Route): ApiMiddleware {
   return {
     before: (request) => {
       const { event, context } = request;
-      const requestId = event.requestContext?.requestId || randomUUID();
-      const logger = rootLog.child({ requestId, operationId: route.operationId });
+      const requestId = newRequestId(event);
       const api: ApiRequest = {
         event,
         context,
@@ -68,7 +54,7 @@ export function frame(route: Route): MiddlewareObj<APIGatewayProxyEvent, ApiResp
         principal: undefined,
         body: undefined,
         rawBody: undefined,
-        log: logger,
+        log: requestLogger({ requestId, operationId: route.operationId }),
         responseHeaders: {},
       };
       context.api = api;
@@ -81,17 +67,13 @@ export function frame(route: Route): MiddlewareObj<APIGatewayProxyEvent, ApiResp
     },
     after: (request) => {
       const api = request.context.api;
-      request.response = serialize(api.requestId, request.response as unknown as ApiResult, api.responseHeaders);
+      // The core returned an ApiResult (lib/http/pipeline.ts); this is where it becomes the Lambda response.
+      request.response = finish(serialize(request.response as unknown as ApiResult), api.requestId, api.responseHeaders);
     },
     onError: (request) => {
-      const err = request.error;
+      if (!request.response) return;
       const api = request.context.api as ApiRequest | undefined;
-      const requestId = api?.requestId ?? request.event.requestContext?.requestId ?? randomUUID();
-      const logger = api?.log ?? rootLog.child({ requestId, operationId: route.operationId });
-      const extra = api?.responseHeaders ?? {};
-      logFailure(logger, err);
-      const reply = errorReply(err, requestId);
-      request.response = serialize(requestId, { status: reply.statusCode, body: reply.body, headers: reply.headers }, extra);
+      request.response = finish(request.response, requestIdOf(request), api?.responseHeaders ?? {});
     },
   };
 }

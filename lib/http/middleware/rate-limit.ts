@@ -1,13 +1,12 @@
 // Per-token fixed one-second window, counted in the table so every function instance agrees.
-import type { MiddlewareObj } from '@middy/core';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.ts';
 import { db, tableName } from '../../store/client.ts';
 import { keys } from '../../store/keys.ts';
 import { ApiError } from '../errors.ts';
-import type { ApiContext } from './frame.ts';
+import type { ApiMiddleware } from '../request.ts';
 
-export function rateLimit(): MiddlewareObj<unknown, unknown, Error, ApiContext> {
+export function rateLimit(): ApiMiddleware {
   return {
     before: async (request) => {
       const api = request.context.api;
