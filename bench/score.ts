@@ -60,19 +60,31 @@ const READS = new Set(['GetItemCommand', 'QueryCommand', 'ScanCommand', 'BatchGe
  * in-process, so theirs too). DynamoDB Local returns no ConsumedCapacity, so the items and bytes a
  * read returned are recorded instead: RCUs follow from them (4 KB units).
  */
+/** The parts of a marshalled read's input and output the counter looks at. */
+type MarshalledKey = Record<string, { S?: string }>;
+interface ReadInput {
+  Key?: MarshalledKey;
+  RequestItems?: Record<string, { Keys?: MarshalledKey[] }>;
+}
+interface ReadOutput {
+  Item?: unknown;
+  Items?: unknown[];
+  Responses?: unknown[] | Record<string, unknown[]>;
+}
+
 function countReads(): void {
   db().middlewareStack.add(
     (next, context) => async (args) => {
       const command = context.commandName ?? '?';
       if (!READS.has(command)) return next(args);
-      const input = args.input as Record<string, any>;
+      const input = args.input as ReadInput;
       const out = await next(args);
-      const output = out.output as Record<string, any>;
+      const output = out.output as ReadOutput;
       const returned: unknown[] = output.Item
         ? [output.Item]
         : (output.Items ?? (Array.isArray(output.Responses) ? output.Responses : Object.values(output.Responses ?? {}).flat()));
       // The bearer check reads the token and member items (one BatchGetItem); everything else is the operation's own.
-      const keysRead: Array<Record<string, { S?: string }>> = input.Key ? [input.Key] : Object.values(input.RequestItems ?? {}).flatMap((r: any) => r.Keys ?? []);
+      const keysRead: MarshalledKey[] = input.Key ? [input.Key] : Object.values(input.RequestItems ?? {}).flatMap((r) => r.Keys ?? []);
       const auth = keysRead.some((k) => String(k.pk?.S ?? '').startsWith('TOKEN#') || String(k.sk?.S ?? '').startsWith('MEMBER#'));
       reads.push({ command, auth, items: returned.length, bytes: JSON.stringify(returned).length });
       return out;

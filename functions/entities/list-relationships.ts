@@ -22,5 +22,5 @@ export const handler = api('listEntityRelationships', async (req) => {
   if (!entity) throw new NotFound('entity', id);
   const page = await pageOf(req);
   const rows = await entityRelationshipsAfter(ws, entity, type as (typeof KINDS)[number] | undefined, stringKey(page.after), page.limit + 1);
-  return { status: 200, body: await page.envelope(rows, (r) => r.key, (items) => items.map(relationshipView)) };
+  return { status: 200, body: await page.envelope(rows, (r) => r.position, (items) => items.map(relationshipView)) };
 });

@@ -22,5 +22,5 @@ export const handler = api('listNoteRelationships', async (req) => {
   if (!note) throw new NotFound('note', id);
   const page = await pageOf(req);
   const rows = await noteRelationshipsAfter(ws, note, type as (typeof KINDS)[number] | undefined, stringKey(page.after), page.limit + 1);
-  return { status: 200, body: await page.envelope(rows, (r) => r.key, (items) => items.map(noteRelationshipView)) };
+  return { status: 200, body: await page.envelope(rows, (r) => r.position, (items) => items.map(noteRelationshipView)) };
 });

@@ -6,13 +6,14 @@
 // Item: { kind: 'application', clientId, workspaceId, name, scopes, defaultScopes, createdAt,
 //         publicKeys: { [keyId]: StoredKey }, fingerprints: { [fingerprint]: keyId } }
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { applicationNotFound } from '../domain/applications.ts';
 import type { Scope } from '../domain/scopes.ts';
 import { db, tableName } from './client.ts';
 import { DuplicateKey, KeyLimitReached, WorkspaceNotFound } from './errors.ts';
 import { keys } from './keys.ts';
+import { queryAll, type StoredItem } from './query.ts';
 
 export interface StoredKey {
   id: string;
@@ -38,16 +39,20 @@ export interface Application {
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const isIssuedId = (value: unknown): value is string => typeof value === 'string' && ID.test(value);
 
-function toApplication(item: Record<string, any>): Application {
-  const stored = Object.values((item.publicKeys ?? {}) as Record<string, StoredKey>);
+/** The application item's attributes (see the layout above). */
+type ApplicationAttributes = Omit<Application, 'keys'> & { publicKeys?: Record<string, StoredKey> };
+
+function toApplication(item: StoredItem): Application {
+  const a = item as Partial<ApplicationAttributes>;
+  const stored = Object.values(a.publicKeys ?? {});
   return {
-    clientId: item.clientId,
-    workspaceId: item.workspaceId,
-    name: item.name,
-    scopes: item.scopes,
-    defaultScopes: item.defaultScopes,
-    createdAt: item.createdAt,
-    keys: stored.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)),
+    clientId: a.clientId!,
+    workspaceId: a.workspaceId!,
+    name: a.name!,
+    scopes: a.scopes!,
+    defaultScopes: a.defaultScopes!,
+    createdAt: a.createdAt!,
+    keys: stored.sort((x, y) => x.createdAt.localeCompare(y.createdAt) || x.id.localeCompare(y.id)),
   };
 }
 
@@ -100,26 +105,17 @@ export async function getApplication(workspaceId: string, clientId: string): Pro
 export async function findApplicationByClientId(clientId: string): Promise<Application | undefined> {
   if (!isIssuedId(clientId)) return undefined;
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.clientIdIndex(clientId), ConsistentRead: true }));
-  return Item ? getApplication(Item.workspaceId, clientId) : undefined;
+  return Item ? getApplication((Item as { workspaceId: string }).workspaceId, clientId) : undefined;
 }
 
 /** A workspace's applications, oldest first. */
 export async function listApplications(workspaceId: string): Promise<Application[]> {
-  const apps: Application[] = [];
-  let start: Record<string, any> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :app)',
-        ExpressionAttributeValues: { ':pk': keys.workspace(workspaceId).pk, ':app': 'APP#' },
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of page.Items ?? []) if (item.kind === 'application') apps.push(toApplication(item));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :app)',
+    ExpressionAttributeValues: { ':pk': keys.partition(workspaceId), ':app': keys.applicationsPrefix },
+    ConsistentRead: true,
+  });
+  const apps = items.filter((item) => item.kind === 'application').map(toApplication);
   return apps.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.clientId.localeCompare(b.clientId));
 }
 

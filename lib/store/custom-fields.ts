@@ -1,42 +1,39 @@
 // Custom field definitions of a workspace (keys.customField). Few per workspace, so a type's
-// configuration is one Query of the workspace partition's FIELD# range.
+// configuration is one Query of the workspace partition's custom-field range.
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { configuredFieldIds, customValueCheck, type CustomValueCheck, type CustomFieldDef, type CustomFieldKind, type EntityType, type NoteType } from '../domain/configurations.ts';
 import { db, tableName } from './client.ts';
 import { NameTaken, WorkspaceNotFound } from './errors.ts';
 import { keys } from './keys.ts';
+import { queryAll, type StoredItem } from './query.ts';
 
-const FIELD_PREFIX = 'FIELD#';
+/** A definition as stored: the definition and when it was made. */
+type StoredDef = CustomFieldDef & { createdAt: string };
 
-const toDef = (item: Record<string, any>): CustomFieldDef => ({
-  id: item.id,
-  entityType: item.entityType,
-  name: item.name,
-  fieldKind: item.fieldKind,
-  ...(Array.isArray(item.options) ? { options: item.options as string[] } : {}),
-});
+const toDef = (item: StoredItem): StoredDef => {
+  const d = item as Partial<StoredDef>;
+  return {
+    id: d.id!,
+    entityType: d.entityType!,
+    name: d.name!,
+    fieldKind: d.fieldKind!,
+    ...(Array.isArray(d.options) ? { options: d.options } : {}),
+    createdAt: d.createdAt!,
+  };
+};
 
 /** The workspace's custom fields, oldest first (optionally of one type). */
 export async function listCustomFields(workspaceId: string, entityType?: string): Promise<CustomFieldDef[]> {
-  const items: Record<string, any>[] = [];
-  let start: Record<string, any> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.workspace(workspaceId).pk, ':prefix': FIELD_PREFIX },
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.partition(workspaceId), ':prefix': keys.customFieldsPrefix },
+  });
   return items
-    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1))
     .map(toDef)
+    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1))
+    .map(({ createdAt: _made, ...def }) => def)
     .filter((d) => entityType === undefined || d.entityType === entityType);
 }
 

@@ -8,7 +8,7 @@ import { NotFound, type Path } from '../domain/errors.ts';
 import { invalid } from '../domain/input.ts';
 import { Plan } from './aggregates.ts';
 import { db, tableName } from './client.ts';
-import { readChain, subtree, type EntityItem } from './entities.ts';
+import { readChain, subtree, toEntity, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { transact } from './tx.ts';
 
@@ -59,8 +59,8 @@ export async function createEntity(
           kind: 'entity',
           ...entity,
           gsi1pk: keys.entitiesOfType(ws, input.type),
-          gsi1sk: `${now}#${id}`,
-          ...(parent ? { gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: `${now}#${id}` } : {}),
+          gsi1sk: keys.listPosition(now, id),
+          ...(parent ? { gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: keys.listPosition(now, id) } : {}),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
@@ -96,7 +96,7 @@ export async function updateEntityFields(ws: string, id: string, values: Record<
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return Attributes as EntityItem;
+    return toEntity(Attributes!);
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) throw new NotFound('entity', id);
     throw err;
@@ -133,7 +133,8 @@ export async function setParent(ws: string, id: string, parentId: string, parent
     } else plan.checkChain(newChain);
     const self = plan.entity(e);
     if (isHierarchyType(e.type)) self.expectTotal = total;
-    self.set = { parentId: parent.id, parentType: parent.type, gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: `${now}#${id}`, updatedAt: now };
+    // A moved entity joins its new parent's child list as its newest member.
+    self.set = { parentId: parent.id, parentType: parent.type, gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: keys.listPosition(now, id), updatedAt: now };
     return { items: plan.build(), result: { ...e, parentId: parent.id, parentType: parent.type, updatedAt: now } };
   });
 }

@@ -27,15 +27,10 @@ export function normalizeEmail(value: unknown): string | undefined {
   return EMAIL.test(email) ? email : undefined;
 }
 
-const toMember = (item: Record<string, any>): Member => ({
-  id: item.id,
-  workspaceId: item.workspaceId,
-  email: item.email,
-  name: item.name,
-  role: item.role,
-  active: item.active,
-  createdAt: item.createdAt,
-});
+export const toMember = (item: Record<string, unknown>): Member => {
+  const m = item as unknown as Member;
+  return { id: m.id, workspaceId: m.workspaceId, email: m.email, name: m.name, role: m.role, active: m.active, createdAt: m.createdAt };
+};
 
 export async function addMember(
   workspaceId: string,
@@ -90,7 +85,7 @@ export async function getMemberByEmail(workspaceId: string, emailInput: string):
   const { Item } = await db().send(
     new GetCommand({ TableName: tableName(), Key: keys.memberEmail(workspaceId, email), ConsistentRead: true }),
   );
-  return Item ? getMember(workspaceId, Item.memberId) : undefined;
+  return Item ? getMember(workspaceId, (Item as { memberId: string }).memberId) : undefined;
 }
 
 export async function setMemberActive(workspaceId: string, emailInput: string, active: boolean): Promise<Member> {

@@ -5,7 +5,7 @@
 // crashed sequence is finished by `admin score verify --repair` (the note's `deleting` mark and each
 // link's `customerId` cache say what is left to do).
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
 import { Conflict, NotFound, type Path } from '../domain/errors.ts';
@@ -16,6 +16,7 @@ import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
 import { db, tableName } from './client.ts';
 import { readChain, readEntityItem, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
+import { queryAll, type StoredItem } from './query.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
 
 export interface NoteItem extends StoredNote {
@@ -29,20 +30,26 @@ export interface CustomerRef {
   type: string;
 }
 
-const toNote = (it: Record<string, any>): NoteItem => ({
-  id: it.id,
-  type: it.type,
-  fields: it.fields ?? {},
-  ...(it.customer ? { customer: { id: it.customer.id, type: it.customer.type } } : {}),
-  createdAt: it.createdAt,
-  updatedAt: it.updatedAt,
-  ...(it.deleting ? { deleting: it.deleting } : {}),
-  ...(typeof it.linkRev === 'number' ? { linkRev: it.linkRev } : {}),
-});
+/** A note item as the store wrote it (lib/store/keys.ts note), typed; `kind` is checked by the reader. */
+export function toNote(item: StoredItem): NoteItem {
+  const n = item as Partial<NoteItem>;
+  return {
+    id: n.id!,
+    type: n.type!,
+    fields: n.fields ?? {},
+    ...(n.customer ? { customer: { id: n.customer.id, type: n.customer.type } } : {}),
+    createdAt: n.createdAt!,
+    updatedAt: n.updatedAt!,
+    ...(n.deleting ? { deleting: n.deleting } : {}),
+    ...(typeof n.linkRev === 'number' ? { linkRev: n.linkRev } : {}),
+  };
+}
+
+export const isNoteItem = (item: StoredItem | undefined): item is StoredItem => item?.kind === 'note';
 
 export async function readNoteItem(ws: string, id: string): Promise<NoteItem | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.note(ws, id), ConsistentRead: true }));
-  return Item && Item.kind === 'note' ? toNote(Item) : undefined;
+  return isNoteItem(Item) ? toNote(Item) : undefined;
 }
 
 export async function getNote(ws: string, id: string): Promise<NoteItem | undefined> {
@@ -58,22 +65,12 @@ async function liveNote(ws: string, id: string): Promise<NoteItem> {
 
 /** A note's links (consistent Query on the note's link prefix). */
 export async function noteLinks(ws: string, noteId: string): Promise<LinkItem[]> {
-  const out: LinkItem[] = [];
-  let start: Record<string, any> | undefined;
-  do {
-    const page: any = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ExpressionAttributeValues: { ':pk': keys.note(ws, noteId).pk, ':p': `LINK#${noteId}#` },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) out.push(toLink(it));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.linksOfNotePrefix(noteId) },
+    ConsistentRead: true,
+  });
+  return items.map(toLink);
 }
 
 async function readLink(ws: string, noteId: string, entityId: string): Promise<LinkItem | undefined> {
@@ -159,7 +156,7 @@ export function noteItem(
     createdAt: n.createdAt,
     updatedAt: n.updatedAt ?? n.createdAt,
     gsi1pk: keys.notesOf(ws),
-    gsi1sk: `${n.createdAt}#${n.id}`,
+    gsi1sk: keys.listPosition(n.createdAt, n.id),
   };
 }
 

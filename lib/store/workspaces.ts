@@ -23,5 +23,7 @@ export async function createWorkspace(name: string): Promise<Workspace> {
 
 export async function getWorkspace(id: string): Promise<Workspace | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.workspace(id), ConsistentRead: true }));
-  return Item ? { id: Item.id, name: Item.name, createdAt: Item.createdAt } : undefined;
+  if (!Item) return undefined;
+  const w = Item as Workspace;
+  return { id: w.id, name: w.name, createdAt: w.createdAt };
 }

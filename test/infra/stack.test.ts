@@ -13,6 +13,23 @@ const resources = resourcesOf(template);
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
+/** The properties of a function resource the assertions read. */
+interface FunctionProps {
+  Runtime: unknown;
+  Architectures: unknown;
+  Handler: unknown;
+  Timeout: unknown;
+  Role: unknown;
+  LoggingConfig: { LogFormat: unknown; LogGroup: unknown };
+  Environment: { Variables: Record<string, unknown> };
+}
+type Metric = { MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions: Array<{ Name: string; Value: unknown }> }; Stat: string }; Expression?: string };
+/** The properties of an alarm resource the assertions read. */
+interface AlarmProps {
+  Metrics?: Metric[];
+  Threshold?: unknown;
+  ComparisonOperator?: unknown;
+}
 const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 
 /** Each route's function, found by the operationId its description ends with. */
@@ -24,7 +41,7 @@ const functions = ROUTES.map((route) => {
   const statements = ofType('AWS::IAM::Policy')
     .filter(([, p]) => refsIn(p.Properties!.Roles).has(roleId))
     .flatMap(([, p]) => (p.Properties!.PolicyDocument as { Statement: Statement[] }).Statement);
-  return { route, logicalId, props: fn.Properties as Record<string, any>, statements };
+  return { route, logicalId, props: fn.Properties as unknown as FunctionProps, statements };
 });
 
 const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
@@ -328,8 +345,8 @@ describe('gateway responses: the edge answers in the spec envelope', () => {
 });
 
 describe('alarms and dashboard', () => {
-  const alarms = ofType('AWS::CloudWatch::Alarm').map(([id, a]) => ({ id, p: a.Properties as Record<string, any> }));
-  const metricsOf = (p: Record<string, any>) => ((p.Metrics ?? []) as Array<{ MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions: Array<{ Name: string; Value: unknown }> }; Stat: string } }>).filter((m) => m.MetricStat).map((m) => m.MetricStat!);
+  const alarms = ofType('AWS::CloudWatch::Alarm').map(([id, a]) => ({ id, p: a.Properties as AlarmProps }));
+  const metricsOf = (p: AlarmProps) => (p.Metrics ?? []).filter((m) => m.MetricStat).map((m) => m.MetricStat!);
 
   it('5xx rate: 5XXError over Count of the stage, as a percentage', () => {
     const a = alarms.find(({ p }) => metricsOf(p).some((m) => m.Metric.MetricName === '5XXError'))!;
