@@ -11,9 +11,10 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { applicationNotFound } from '../domain/applications.ts';
 import type { Scope } from '../domain/scopes.ts';
 import { db, tableName } from './client.ts';
-import { DuplicateKey, KeyLimitReached, WorkspaceNotFound } from './errors.ts';
+import { DuplicateKey, KeyLimitReached } from './errors.ts';
 import { keys } from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
+import { putInWorkspace } from './workspaces.ts';
 
 export interface StoredKey {
   id: string;
@@ -62,34 +63,10 @@ export async function createApplication(
 ): Promise<Application> {
   const app: Application = { clientId: randomUUID(), workspaceId, ...input, createdAt: new Date().toISOString(), keys: [] };
   const { keys: _none, ...attributes } = app;
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { ConditionCheck: { TableName: tableName(), Key: keys.workspace(workspaceId), ConditionExpression: 'attribute_exists(pk)' } },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.application(workspaceId, app.clientId), kind: 'application', ...attributes, publicKeys: {}, fingerprints: {} },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.clientIdIndex(app.clientId), kind: 'clientId', clientId: app.clientId, workspaceId },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (err) {
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      throw new WorkspaceNotFound(workspaceId);
-    }
-    throw err;
-  }
+  await putInWorkspace(workspaceId, [
+    { item: { ...keys.application(workspaceId, app.clientId), kind: 'application', ...attributes, publicKeys: {}, fingerprints: {} }, unique: true },
+    { item: { ...keys.clientIdIndex(app.clientId), kind: 'clientId', clientId: app.clientId, workspaceId }, unique: true },
+  ]);
   return app;
 }
 

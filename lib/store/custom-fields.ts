@@ -1,13 +1,11 @@
 // Custom field definitions of a workspace (keys.customField). Few per workspace, so a type's
 // configuration is one Query of the workspace partition's custom-field range.
 import { randomUUID } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { configuredFieldIds, customValueCheck, type CustomValueCheck, type CustomFieldDef, type CustomFieldKind, type EntityType, type NoteType } from '../domain/configurations.ts';
-import { db, tableName } from './client.ts';
-import { NameTaken, WorkspaceNotFound } from './errors.ts';
+import { NameTaken } from './errors.ts';
 import { keys } from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
+import { putInWorkspace } from './workspaces.ts';
 
 /** A definition as stored: the definition and when it was made. */
 type StoredDef = CustomFieldDef & { createdAt: string };
@@ -52,33 +50,9 @@ export async function addCustomField(
     fieldKind: input.fieldKind,
     ...(input.fieldKind === 'select' ? { options: input.options ?? [] } : {}),
   };
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: tableName(),
-              Key: keys.workspace(workspaceId),
-              ConditionExpression: 'attribute_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.customField(workspaceId, def.id), kind: 'customField', workspaceId, ...def, createdAt: new Date().toISOString() },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (err) {
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      throw new WorkspaceNotFound(workspaceId);
-    }
-    throw err;
-  }
+  await putInWorkspace(workspaceId, [
+    { item: { ...keys.customField(workspaceId, def.id), kind: 'customField', workspaceId, ...def, createdAt: new Date().toISOString() }, unique: true },
+  ]);
   return def;
 }
 

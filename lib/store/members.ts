@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { NotFound } from '../domain/errors.ts';
 import type { Role } from '../domain/scopes.ts';
 import { db, tableName } from './client.ts';
-import { EmailTaken, WorkspaceNotFound } from './errors.ts';
+import { EmailTaken } from './errors.ts';
 import { keys } from './keys.ts';
+import { putInWorkspace } from './workspaces.ts';
 
 export interface Member {
   id: string;
@@ -47,30 +48,11 @@ export async function addMember(
     active: input.active,
     createdAt: new Date().toISOString(),
   };
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { ConditionCheck: { TableName: tableName(), Key: keys.workspace(workspaceId), ConditionExpression: 'attribute_exists(pk)' } },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.memberEmail(workspaceId, email), kind: 'memberEmail', memberId: member.id },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          { Put: { TableName: tableName(), Item: { ...keys.member(workspaceId, member.id), kind: 'member', ...member } } },
-        ],
-      }),
-    );
-  } catch (err) {
-    if (err instanceof TransactionCanceledException) {
-      const [ws, guard] = err.CancellationReasons ?? [];
-      if (ws?.Code === 'ConditionalCheckFailed') throw new WorkspaceNotFound(workspaceId);
-      if (guard?.Code === 'ConditionalCheckFailed') throw new EmailTaken(email);
-    }
-    throw err;
-  }
+  await putInWorkspace(workspaceId, [
+    // The e-mail guard makes an address unique within the workspace.
+    { item: { ...keys.memberEmail(workspaceId, email), kind: 'memberEmail', memberId: member.id }, unique: true, taken: () => new EmailTaken(email) },
+    { item: { ...keys.member(workspaceId, member.id), kind: 'member', ...member } },
+  ]);
   return member;
 }
 
