@@ -18,6 +18,7 @@ export const appCommands: AdminCommand[] = [
   {
     name: 'app create',
     usage: 'app create --workspace W --name N --scopes "s1 s2" [--default-scopes "s1"]',
+    options: { workspace: 'value', name: 'value', scopes: 'value', 'default-scopes': 'value' },
     run: async (o) => {
       const ws = await workspaceOf(o);
       const defaults = words(optional(o, 'default-scopes'));
@@ -28,11 +29,13 @@ export const appCommands: AdminCommand[] = [
   {
     name: 'app list',
     usage: 'app list --workspace W',
+    options: { workspace: 'value' },
     run: async (o) => ({ data: (await listApplications(await workspaceOf(o))).map(applicationView) }),
   },
   {
     name: 'app get',
     usage: 'app get --workspace W --client-id C',
+    options: { workspace: 'value', 'client-id': 'value' },
     run: async (o) => {
       const clientId = required(o, 'client-id');
       const app = await getApplication(await workspaceOf(o), clientId);
@@ -43,6 +46,7 @@ export const appCommands: AdminCommand[] = [
   {
     name: 'app delete',
     usage: 'app delete --workspace W --client-id C',
+    options: { workspace: 'value', 'client-id': 'value' },
     run: async (o) => {
       const clientId = required(o, 'client-id');
       if (!(await deleteApplication(await workspaceOf(o), clientId))) throw new UsageError(applicationNotFound(clientId).detail);
@@ -52,6 +56,7 @@ export const appCommands: AdminCommand[] = [
   {
     name: 'app key add',
     usage: 'app key add --workspace W --client-id C --pem-file F',
+    options: { workspace: 'value', 'client-id': 'value', 'pem-file': 'value' },
     run: async (o) => {
       const ws = await workspaceOf(o);
       const file = required(o, 'pem-file');
@@ -67,6 +72,7 @@ export const appCommands: AdminCommand[] = [
   {
     name: 'app key remove',
     usage: 'app key remove --workspace W --client-id C --key-id K',
+    options: { workspace: 'value', 'client-id': 'value', 'key-id': 'value' },
     run: async (o) => {
       const ws = await workspaceOf(o);
       const clientId = required(o, 'client-id');

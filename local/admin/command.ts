@@ -3,10 +3,15 @@
 import { apiErrorOf } from '#lib/http/error-map.ts';
 export type Options = Record<string, string | true>;
 
+/** How an option is written: a value (`--name value` or `--name=value`) or a flag (`--name`). */
+export type OptionKinds = Record<string, 'value' | 'flag'>;
+
 export interface AdminCommand {
   /** Words that select it, e.g. "token issue". */
   name: string;
   usage: string;
+  /** Every option it reads; any other is refused. */
+  options: OptionKinds;
   run(options: Options): Promise<unknown>;
 }
 

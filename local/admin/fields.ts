@@ -10,6 +10,7 @@ export const fieldCommands: AdminCommand[] = [
   {
     name: 'field add',
     usage: `field add --workspace W --entity-type ${TYPES.join('|')} --name N --kind ${CUSTOM_FIELD_KINDS.join('|')} [--options "a,b"]`,
+    options: { workspace: 'value', 'entity-type': 'value', name: 'value', kind: 'value', options: 'value' },
     run: async (o) => {
       const workspace = required(o, 'workspace');
       const entityType = required(o, 'entity-type');

@@ -16,6 +16,7 @@ export const identityCommands: AdminCommand[] = [
   {
     name: 'workspace create',
     usage: 'workspace create --name N',
+    options: { name: 'value' },
     run: async (o) => {
       const name = required(o, 'name');
       if (name.length > 255) throw new UsageError('--name is longer than 255 characters');
@@ -26,6 +27,7 @@ export const identityCommands: AdminCommand[] = [
   {
     name: 'member add',
     usage: 'member add --workspace W --email E [--name N] [--role admin|maker|viewer] [--inactive]',
+    options: { workspace: 'value', email: 'value', name: 'value', role: 'value', inactive: 'flag' },
     run: async (o) => {
       const workspace = required(o, 'workspace');
       const email = normalizeEmail(required(o, 'email'));
@@ -42,6 +44,7 @@ export const identityCommands: AdminCommand[] = [
   {
     name: 'member deactivate',
     usage: 'member deactivate --workspace W --email E',
+    options: { workspace: 'value', email: 'value' },
     run: async (o) => {
       const member = await asUsage(() => setMemberActive(required(o, 'workspace'), required(o, 'email'), false));
       return { id: member.id, email: member.email, active: member.active };
@@ -50,6 +53,7 @@ export const identityCommands: AdminCommand[] = [
   {
     name: 'token issue',
     usage: 'token issue --workspace W --email E [--scopes "s1 s2"] [--expires-in-days N]',
+    options: { workspace: 'value', email: 'value', scopes: 'value', 'expires-in-days': 'value' },
     run: async (o) => {
       const workspace = required(o, 'workspace');
       await existingWorkspace(workspace);
@@ -78,6 +82,7 @@ export const identityCommands: AdminCommand[] = [
   {
     name: 'token revoke',
     usage: 'token revoke --workspace W --id TOKEN_ID',
+    options: { workspace: 'value', id: 'value' },
     run: async (o) => {
       const workspace = required(o, 'workspace');
       const id = required(o, 'id');
