@@ -117,14 +117,19 @@ interface Api {
   token: string;
 }
 
-async function request(api: Api, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+/** The parts of the API's answers the benchmark reads. */
+interface Answer {
+  data?: { id?: string; fields?: { score?: number } };
+}
+
+async function request(api: Api, method: string, path: string, body?: unknown): Promise<{ status: number; json: Answer | undefined }> {
   const res = await fetch(api.baseUrl + path, {
     method,
     headers: { authorization: `Bearer ${api.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
+  return { status: res.status, json: text ? (JSON.parse(text) as Answer) : undefined };
 }
 
 async function createEntity(api: Api, type: string, parentId?: string): Promise<string> {
@@ -132,11 +137,11 @@ async function createEntity(api: Api, type: string, parentId?: string): Promise<
     data: { type, fields: { name: `${type} (bench)` }, ...(parentId ? { relationships: [{ type: 'parent', target: { id: parentId } }] } : {}) },
   });
   if (res.status !== 201) throw new Error(`creating a ${type}: HTTP ${res.status} ${JSON.stringify(res.json)}`);
-  return res.json.data.id;
+  return res.json!.data!.id!;
 }
 
 async function inParallel<T>(n: number, parallel: number, f: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array(n);
+  const out = new Array<T>(n);
   let next = 0;
   await Promise.all(
     Array.from({ length: parallel }, async () => {
@@ -239,7 +244,7 @@ async function main() {
     const score = async (size: Size) => {
       const res = await request(api, 'GET', `/entities/${seeded.get(size)!.productId}/score`);
       if (res.status !== 200) throw new Error(`score: HTTP ${res.status} ${JSON.stringify(res.json)}`);
-      return res.json.data.fields.score as number;
+      return res.json!.data!.fields!.score!;
     };
 
     // The endpoint must agree with the recomputation before anything is timed (this also proves the

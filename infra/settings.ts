@@ -89,7 +89,7 @@ export function readSettings(node: Node): Settings {
 
   const retentionDays = int('logRetentionDays', DEFAULTS.logRetentionDays, 1, 3653);
   const retentions = Object.values(RetentionDays).filter((v): v is RetentionDays => typeof v === 'number');
-  if (!retentions.includes(retentionDays as RetentionDays)) {
+  if (!retentions.includes(retentionDays)) {
     throw new SettingsError(`Context option logRetentionDays must be one of CloudWatch's periods (${retentions.join(', ')})`);
   }
 
@@ -112,7 +112,7 @@ export function readSettings(node: Node): Settings {
       rateLimit: int('throttleRateLimit', DEFAULTS.throttleRateLimit, 1, 100_000),
       burstLimit: int('throttleBurstLimit', DEFAULTS.throttleBurstLimit, 1, 100_000),
     },
-    logRetention: retentionDays as RetentionDays,
+    logRetention: retentionDays,
     // The gateway's own timeout sits 1 s past the budget and must stay under its ceiling.
     requestTimeoutMs: int('requestTimeoutMs', DEFAULTS.requestTimeoutMs, 1_000, MAX_INTEGRATION_TIMEOUT_MS - 1_000),
     rateLimitPerSecond: int('rateLimitPerSecond', DEFAULTS.rateLimitPerSecond, 0, 100_000),

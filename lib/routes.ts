@@ -81,7 +81,7 @@ export interface RouteMatch {
 
 type Segment = { literal: string } | { param: string };
 const compiled = ROUTES.map((route) => ({
-  route: route as Route,
+  route: route,
   segments: route.path.split('/').slice(1).map((s): Segment => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s })),
 }));
 

@@ -3,10 +3,10 @@
 // .local/dev.json) unless --table names a deployed one (region and credentials from the AWS env).
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError, type AdminCommand, type OptionKinds, type Options } from './admin/command.ts';
 import { appCommands } from './admin/apps.ts';
-import { identityCommands } from './admin/identity.ts';
+import { UsageError, type AdminCommand, type OptionKinds, type Options } from './admin/command.ts';
 import { fieldCommands } from './admin/fields.ts';
+import { identityCommands } from './admin/identity.ts';
 import { scoreCommands } from './admin/score.ts';
 import { DEV_FILE, LOCAL_TABLE, SERVICE_KEY_FILE, type DevFacts } from './paths.ts';
 
@@ -98,4 +98,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code));
+void main(process.argv.slice(2)).then((code) => process.exit(code));

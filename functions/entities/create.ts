@@ -5,8 +5,8 @@ import { ENTITY_TYPES, isEntityType } from '#lib/domain/hierarchy.ts';
 import { array, data, invalid, object, onlyKeys, uuid } from '#lib/domain/input.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
-import { createEntity } from '#lib/store/entity-writes.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';
+import { createEntity } from '#lib/store/entity-writes.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 
 export const handler = api('createEntity', async (req) => {

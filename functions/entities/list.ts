@@ -1,10 +1,10 @@
 // GET /v2/entities — `type`/`type[]`, `fields[]`, `pageCursor`, `limit`; oldest first.
-import { principalOf } from '#lib/http/request.ts';
 import { checkKnownFields, fieldsFromQuery } from '#lib/domain/fields.ts';
 import { typesFromQuery } from '#lib/http/entity-types.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { entityRecord } from '#lib/http/records.ts';
+import { principalOf } from '#lib/http/request.ts';
 import { configuredFields } from '#lib/store/custom-fields.ts';
 import { entitiesAfter } from '#lib/store/pages.ts';
 

@@ -25,7 +25,7 @@ function parseSearch(body: unknown): { data: Record<string, unknown>; types: Ent
     if (!types.includes(name)) types.push(name);
   });
   if (d.archived !== undefined && typeof d.archived !== 'boolean') invalid(['data', 'archived'], "'data/archived' must be a boolean.");
-  return { data: d, types, archived: d.archived as boolean | undefined };
+  return { data: d, types, archived: d.archived };
 }
 
 export const handler = api('searchEntities', async (req) => {

@@ -1,13 +1,13 @@
-import { NotFound } from '#lib/domain/errors.ts';
 import { config } from '#lib/config.ts';
 import { parseEntityFields } from '#lib/domain/entity-fields.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
+import { NotFound } from '#lib/domain/errors.ts';
 import { data, invalid, onlyKeys, uuidParam } from '#lib/domain/input.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { getEntity } from '#lib/store/entities.ts';
 import { updateEntityFields } from '#lib/store/entity-writes.ts';
-import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 
 export const handler = api('updateEntity', async (req) => {

@@ -1,10 +1,10 @@
 // GET /v2/notes — `fields` or `fields[]` (both spellings), `pageCursor`, `limit`; oldest first.
+import { NOTE_TYPES } from '#lib/domain/configurations.ts';
 import { checkKnownFields, fieldsFromQuery, NOTE_FIELDS_PARAMS } from '#lib/domain/fields.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { noteRecord } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
-import { NOTE_TYPES } from '#lib/domain/configurations.ts';
 import { configuredFields } from '#lib/store/custom-fields.ts';
 import { notesAfter } from '#lib/store/pages.ts';
 

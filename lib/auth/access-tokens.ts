@@ -2,9 +2,9 @@
 // scopes and the application, recorded as a credential so bearer.ts can check (and the deletion of
 // the application can end) them on every request.
 import { randomUUID } from 'node:crypto';
+import type { Scope } from '../domain/scopes.ts';
 import { hashToken, putCredential } from '../store/credentials.ts';
 import type { Member } from '../store/members.ts';
-import type { Scope } from '../domain/scopes.ts';
 import { signServiceJwt } from './service-jwt.ts';
 
 /** The spec: an access token from the JWT bearer grant lives 300 seconds. */

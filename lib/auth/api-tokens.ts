@@ -1,8 +1,8 @@
 // API tokens: JWTs signed by the service key for one workspace member, shown once, stored as a hash.
 import { randomUUID } from 'node:crypto';
+import { ROLE_SCOPES, type Scope } from '../domain/scopes.ts';
 import { putCredential, hashToken } from '../store/credentials.ts';
 import type { Member } from '../store/members.ts';
-import { ROLE_SCOPES, type Scope } from '../domain/scopes.ts';
 import { TokenIssueRefused } from './errors.ts';
 import { signServiceJwt } from './service-jwt.ts';
 

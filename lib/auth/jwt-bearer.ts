@@ -6,10 +6,10 @@
 import { decodeJwt, decodeProtectedHeader, errors as joseErrors, importSPKI, jwtVerify, type JWTPayload } from 'jose';
 import { config } from '../config.ts';
 import { grantedScopes } from '../domain/applications.ts';
+import type { Scope } from '../domain/scopes.ts';
 import { findApplicationByClientId, type Application, type StoredKey } from '../store/applications.ts';
 import { useAssertionId } from '../store/assertion-ids.ts';
 import { getMemberByEmail, normalizeEmail, type Member } from '../store/members.ts';
-import type { Scope } from '../domain/scopes.ts';
 import { TokenError, type TokenErrorCode } from './token-errors.ts';
 
 /** The contract: `exp − iat` at most 300 s. */
@@ -45,7 +45,7 @@ function checkHeader(assertion: string): { kid: string | undefined } {
   if (!COMPACT_JWS.test(assertion)) fail('jwt_bearer_invalid', 'not a compact JWS');
   let header: Record<string, unknown>;
   try {
-    header = decodeProtectedHeader(assertion) as Record<string, unknown>;
+    header = decodeProtectedHeader(assertion);
   } catch {
     return fail('jwt_bearer_invalid', 'header is not a JSON object');
   }
@@ -142,7 +142,7 @@ export async function verifyAssertion(assertion: string): Promise<VerifiedAssert
   const jti = payload.jti;
   if (jti !== undefined) {
     if (typeof jti !== 'string' || jti.length === 0 || jti.length > MAX_JTI_LENGTH) fail('jwt_bearer_invalid', 'jti not a short string');
-    if (!(await useAssertionId(application.workspaceId, application.clientId, jti as string, exp + CLOCK_SKEW_S))) {
+    if (!(await useAssertionId(application.workspaceId, application.clientId, jti, exp + CLOCK_SKEW_S))) {
       fail('jwt_bearer_invalid', 'jti replayed');
     }
   }

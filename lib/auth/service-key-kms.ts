@@ -79,7 +79,7 @@ export async function kmsServiceKeys(source: KmsKeySource, clients: KmsClients):
     if (!out.PublicKey || !out.KeyId) throw new Error(`KMS returned no public key for ${keyId}`);
     if (out.KeySpec !== 'ECC_NIST_P256') throw new Error(`KMS key ${keyId} is ${out.KeySpec}, not ECC_NIST_P256`);
     const keyKid = kidOf(out.KeyId);
-    verifyKeys.set(keyKid, (await importSPKI(spkiPem(out.PublicKey), SERVICE_JWT_ALG)) as ServiceCryptoKey);
+    verifyKeys.set(keyKid, (await importSPKI(spkiPem(out.PublicKey), SERVICE_JWT_ALG)));
     if (i === 0) kid = keyKid;
   }
   const sign: JwsSigner = async (input) => {

@@ -85,7 +85,7 @@ export async function importServiceKeys(material: ServiceKeyFile): Promise<Servi
     kid: material.kid,
     // WebCrypto ECDSA already yields the JOSE form (r || s).
     sign: privateKey
-      ? async (input) => new Uint8Array(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, privateKey as unknown as webcrypto.CryptoKey, input))
+      ? async (input) => new Uint8Array(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, privateKey, input))
       : undefined,
     verifyKeys: new Map([[material.kid, verifyKey]]),
     secret: Buffer.from(material.secret, 'base64url'),

@@ -104,7 +104,7 @@ export function checkKnownFields(selection: FieldSelection, configured: Readonly
 export function isEmptyValue(v: unknown): boolean {
   if (v === null || v === undefined || v === '') return true;
   if (Array.isArray(v)) return v.length === 0;
-  if (typeof v === 'object') return Object.values(v as object).every(isEmptyValue);
+  if (typeof v === 'object') return Object.values(v).every(isEmptyValue);
   return false;
 }
 

@@ -7,8 +7,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { serviceKeys } from '../auth/service-key.ts';
 import { config } from '../config.ts';
-import { principalOf, type ApiRequest } from './request.ts';
 import { ApiError } from './errors.ts';
+import { principalOf, type ApiRequest } from './request.ts';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 100;

@@ -25,9 +25,9 @@ import { EDGE_DETAILS } from './envelope.ts';
 import { ApiError } from './errors.ts';
 import { auth } from './middleware/auth.ts';
 import { body } from './middleware/body.ts';
+import { errorsAsHttp } from './middleware/errors-as-http.ts';
 import { frame } from './middleware/frame.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
-import { errorsAsHttp } from './middleware/errors-as-http.ts';
 import type { ApiContext, ApiMiddleware, ApiRequest, ApiResponse, ApiResult } from './request.ts';
 
 export type Core = (req: ApiRequest) => Promise<ApiResult>;

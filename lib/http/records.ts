@@ -2,7 +2,7 @@
 // lib/domain/entity-view.ts and note-view.ts give the shape; this adds the `fields` selection and
 // the paginated `relationships` attribute (the service specification's pagination rule 6).
 import { config } from '../config.ts';
-import { NOTE_TYPES, type EntityType } from '../domain/configurations.ts';
+import { NOTE_TYPES } from '../domain/configurations.ts';
 import { entityReference, entityView } from '../domain/entity-view.ts';
 import { checkKnownFields, selectFields, type FieldSelection } from '../domain/fields.ts';
 import { noteView } from '../domain/note-view.ts';
@@ -65,7 +65,7 @@ export async function noteRecord(workspaceId: string, note: NoteItem, selection:
 
 /** One entity (getEntity): the selection checked against its type's configured fields. */
 export async function entityResource(workspaceId: string, entity: EntityItem, selection: FieldSelection) {
-  const configured = await configuredFields(workspaceId, [entity.type as EntityType]);
+  const configured = await configuredFields(workspaceId, [entity.type]);
   checkKnownFields(selection, configured);
   return entityRecord(workspaceId, entity, selection, configured.get(entity.type)!);
 }

@@ -6,8 +6,8 @@
 // Item: { kind: 'application', clientId, workspaceId, name, scopes, defaultScopes, createdAt,
 //         publicKeys: { [keyId]: StoredKey }, fingerprints: { [fingerprint]: keyId } }
 import { randomUUID } from 'node:crypto';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { applicationNotFound } from '../domain/applications.ts';
 import type { Scope } from '../domain/scopes.ts';
 import { db, tableName } from './client.ts';

@@ -8,8 +8,8 @@
 //   4. items go bottom-up: an entity's links and rating items, then the entity itself. Marked
 //      entities are invisible, so their aggregates no longer matter.
 // A crash anywhere leaves marked items that `admin score verify --repair` finishes (resumePendingDeletes).
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '../domain/errors.ts';
 import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
 import { Plan } from './aggregates.ts';

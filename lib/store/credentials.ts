@@ -1,8 +1,8 @@
 // Issued credentials (API tokens and access tokens). Only a SHA-256 of the token is stored:
 // a copy of the table cannot be replayed as a credential.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../domain/scopes.ts';
 import { db, tableName } from './client.ts';
 import { keys, type ItemKey } from './keys.ts';

@@ -1,10 +1,10 @@
 // Creating, updating and moving entities. Moves carry the subtree's total from the old ancestors to
 // the new ones in one transaction (lib/store/aggregates.ts Plan).
 import { randomUUID } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFound, type Path } from '../domain/errors.ts';
+import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
 import { Plan } from './aggregates.ts';
 import { db, tableName } from './client.ts';

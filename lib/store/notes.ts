@@ -5,10 +5,10 @@
 // crashed sequence is finished by `admin score verify --repair` (the note's `deleting` mark and each
 // link's `customerId` cache say what is left to do).
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound, type Path } from '../domain/errors.ts';
+import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
 import type { StoredNote } from '../domain/note-view.ts';
 import type { Importance } from '../domain/score.ts';

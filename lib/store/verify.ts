@@ -37,7 +37,7 @@ interface Read<T> {
 const sameEntries = (a: Record<string, RatingEntry> | undefined, b: Record<string, RatingEntry>) => {
   const ka = Object.keys(a ?? {});
   if (ka.length !== Object.keys(b).length) return false;
-  return ka.every((k) => b[k] !== undefined && a![k]!.w === b[k]!.w && Number(a![k]!.at) === b[k]!.at);
+  return ka.every((k) => b[k] !== undefined && a![k]!.w === b[k].w && Number(a![k]!.at) === b[k].at);
 };
 
 export async function verifyWorkspace(ws: string, repair: boolean): Promise<VerifyReport> {

@@ -1,5 +1,5 @@
-import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { Match } from 'aws-cdk-lib/assertions';
+import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { describe, expect, it, vi } from 'vitest';
 import { ROUTES } from '#lib/routes.ts';
 import { TABLE } from '#lib/store/table.ts';
@@ -77,7 +77,7 @@ describe('one function per route (lib/routes.ts)', () => {
 
   it('environment: table, public URLs, budget, rate limit, log level and key ids — never a local endpoint or key file', () => {
     for (const { route, props } of functions) {
-      const vars = props.Environment.Variables as Record<string, unknown>;
+      const vars = props.Environment.Variables;
       expect(Object.keys(vars).sort(), route.operationId).toEqual(
         [
           'LOG_LEVEL',
@@ -380,7 +380,7 @@ describe('alarms and dashboard', () => {
 
   it('DynamoDB throttling on the table and each GSI', () => {
     const a = alarms.find(({ p }) => metricsOf(p).some((m) => m.Metric.MetricName === 'ReadThrottleEvents'))!;
-    const seen = metricsOf(a.p).map((m) => `${m.Metric.MetricName}:${m.Metric.Dimensions.find((d) => d.Name === 'GlobalSecondaryIndexName')?.Value ?? 'table'}`);
+    const seen = metricsOf(a.p).map((m) => `${m.Metric.MetricName}:${(m.Metric.Dimensions.find((d) => d.Name === 'GlobalSecondaryIndexName')?.Value as string | undefined) ?? 'table'}`);
     expect(seen.sort()).toEqual(['ReadThrottleEvents:gsi1', 'ReadThrottleEvents:gsi2', 'ReadThrottleEvents:table', 'WriteThrottleEvents:gsi1', 'WriteThrottleEvents:gsi2', 'WriteThrottleEvents:table']);
   });
 

@@ -24,7 +24,7 @@ async function bigTree(c: ReturnType<typeof client>) {
   const comp = await c.entity('component', product);
   const features: string[] = [];
   for (let i = 0; i < FEATURES; i += 40) features.push(...(await Promise.all(Array.from({ length: 40 }, () => c.entity('feature', comp)))));
-  const sub = await c.entity('subfeature', features[0]!);
+  const sub = await c.entity('subfeature', features[0]);
   const acme = await c.entity('company');
   const rated = await c.note({ customer: acme, links: features.slice(0, 12).map((f) => [f, 'important'] as [string, string]) });
   await c.note({ links: [[sub], [keep], [comp]] });

@@ -19,7 +19,7 @@ const LINKS = 45; // 45 × (link + rating + feature) + ancestors > 100 items
 async function setup(c: ReturnType<typeof client>) {
   const product = await c.entity('product');
   const comps = await Promise.all([0, 1, 2].map(() => c.entity('component', product)));
-  const features = await Promise.all(Array.from({ length: LINKS }, (_, i) => c.entity('feature', comps[i % 3]!)));
+  const features = await Promise.all(Array.from({ length: LINKS }, (_, i) => c.entity('feature', comps[i % 3])));
   const acme = await c.entity('company');
   const globex = await c.entity('company');
   return { product, comps, features, acme, globex };
