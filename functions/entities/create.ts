@@ -1,3 +1,4 @@
+// POST /v2/entities — create a hierarchy or customer entity, optionally under a parent.
 import { config } from '#lib/config.ts';
 import { parseEntityFields } from '#lib/domain/entity-fields.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';

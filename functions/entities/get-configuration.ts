@@ -1,4 +1,4 @@
-// GET /v2/entities/configurations/{type}
+// GET /v2/entities/configurations/{type} — one entity type's fields (with JSON Schemas) and relationships.
 import { ENTITY_TYPES, isEntityType } from '#lib/domain/configurations.ts';
 import { NotFound } from '#lib/domain/errors.ts';
 import { configurationResources } from '#lib/http/configurations.ts';

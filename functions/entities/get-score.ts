@@ -1,3 +1,4 @@
+// GET /v2/entities/{id}/score — the customer score of a hierarchy entity: one read of its precomputed total.
 import { config } from '#lib/config.ts';
 import { NotFound } from '#lib/domain/errors.ts';
 import { uuidParam } from '#lib/domain/input.ts';

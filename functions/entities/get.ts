@@ -1,3 +1,4 @@
+// GET /v2/entities/{id} — one entity, `fields[]` selecting its fields.
 import { NotFound } from '#lib/domain/errors.ts';
 import { fieldsFromQuery } from '#lib/domain/fields.ts';
 import { uuidParam } from '#lib/domain/input.ts';

@@ -1,3 +1,4 @@
+// PATCH /v2/entities/{id} — change an entity's fields (null clears one).
 import { config } from '#lib/config.ts';
 import { parseEntityFields } from '#lib/domain/entity-fields.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';

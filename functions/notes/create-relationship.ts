@@ -1,3 +1,4 @@
+// POST /v2/notes/{id}/relationships — link the note to an entity (409 if linked) or set its customer.
 import { config } from '#lib/config.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
 import { data, uuidParam } from '#lib/domain/input.ts';

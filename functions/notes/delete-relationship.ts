@@ -1,3 +1,4 @@
+// DELETE /v2/notes/{id}/relationships/{link|customer}/{targetId} — remove a link or the customer.
 import { InvalidInput, NotFound, parameter } from '#lib/domain/errors.ts';
 import { uuidParam } from '#lib/domain/input.ts';
 import { api } from '#lib/http/pipeline.ts';

@@ -1,4 +1,4 @@
-// GET /v2/notes/configurations/{type}
+// GET /v2/notes/configurations/{type} — one note type's fields (with JSON Schemas) and relationships.
 import { isNoteType, NOTE_TYPES } from '#lib/domain/configurations.ts';
 import { NotFound } from '#lib/domain/errors.ts';
 import { configurationResources } from '#lib/http/configurations.ts';

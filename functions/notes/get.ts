@@ -1,3 +1,4 @@
+// GET /v2/notes/{id} — one note, `fields` or `fields[]` selecting its fields.
 import { NotFound } from '#lib/domain/errors.ts';
 import { fieldsFromQuery, NOTE_FIELDS_PARAMS } from '#lib/domain/fields.ts';
 import { uuidParam } from '#lib/domain/input.ts';

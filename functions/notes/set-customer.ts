@@ -1,3 +1,4 @@
+// PUT /v2/notes/{id}/relationships/customer — set the note's customer; its ratings move with it.
 import { config } from '#lib/config.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
 import { data, onlyKeys, uuidParam } from '#lib/domain/input.ts';

@@ -1,3 +1,4 @@
+// PUT /v2/notes/{id}/relationships/link/{entityId} — create a link or re-rate it (the latest rating counts).
 import { config } from '#lib/config.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
 import { data, onlyKeys, uuidParam } from '#lib/domain/input.ts';

@@ -1,4 +1,4 @@
-// GET {app_url}/oauth2/applications/{clientId}
+// GET {app_url}/oauth2/applications/{clientId} — one application with its public keys (admin members only).
 import { applicationView } from '#lib/auth/applications.ts';
 import { applicationNotFound } from '#lib/domain/applications.ts';
 import { api } from '#lib/http/pipeline.ts';

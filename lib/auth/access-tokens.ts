@@ -7,7 +7,7 @@ import { hashToken, putCredential } from '../store/credentials.ts';
 import type { Member } from '../store/members.ts';
 import { signServiceJwt } from './service-jwt.ts';
 
-/** The spec: an access token from the JWT bearer grant lives 300 seconds. */
+/** An access token from the JWT bearer grant lives 300 seconds (the service specification). */
 export const ACCESS_TOKEN_LIFETIME_S = 300;
 
 export async function issueAccessToken(clientId: string, member: Member, scopes: Scope[]): Promise<{ token: string; expiresIn: number }> {

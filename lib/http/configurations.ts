@@ -1,4 +1,5 @@
-// Configuration resources of entity and note types (contract: Entities, configurations).
+// Configuration resources of entity and note types: each type's fields with a JSON Schema of their
+// value and its relationships (GET /v2/entities/configurations, /v2/notes/configurations).
 import { configurationOf, type EntityType, type NoteType } from '../domain/configurations.ts';
 import { listCustomFields } from '../store/custom-fields.ts';
 import { configUrl } from './records.ts';

@@ -13,7 +13,7 @@ export const ERROR_TABLE = {
   'request.timeout': { status: 408, title: 'Request timeout' },
   // Extension (the specification has no conflict code): creating a note link or a key that already exists.
   'conflict.uniqueViolation': { status: 409, title: 'Conflict' },
-  // Extension: a body over the size limit (the spec gives no code for it).
+  // Extension: a body over the size limit (the specification gives no code for it).
   'request.tooLarge': { status: 413, title: 'Request too large' },
   'rate.limitExceeded': { status: 429, title: 'Rate limit exceeded' },
   'internal.serverError': { status: 500, title: 'Internal server error' },

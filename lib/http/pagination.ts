@@ -1,4 +1,4 @@
-// Cursor pagination (spec: Pagination rules; contract: Cross-cutting). A cursor is
+// Cursor pagination (the service specification's pagination rules). A cursor is
 //   base64url(JSON {k: lastKey}) "." base64url(HMAC-SHA256(secret, binding "\n" payload))
 // where `binding` digests the operation, the workspace, the path parameters, every query parameter
 // except pageCursor, and (search) the body's `data`. The key is never trusted unless the MAC

@@ -18,7 +18,7 @@ export interface Member {
   createdAt: string;
 }
 
-/** E-mail addresses are compared lower-cased; the contract bounds them to 254 characters. */
+/** E-mail addresses are compared lower-cased and bounded to 254 characters (RFC 5321's limit on a path). */
 export const MAX_EMAIL_LENGTH = 254;
 const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]+$/;
 

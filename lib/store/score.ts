@@ -16,6 +16,6 @@ export async function readScore(ws: string, id: string): Promise<number | undefi
     }),
   );
   if (!Item || Item.kind !== 'entity' || Item.deleting || !isHierarchyType(Item.type)) return undefined;
-  // A total below 0 would be drift; the spec's minimum is 0 (verify reports it).
+  // A total below 0 would be drift; the specification's minimum is 0 (verify reports it).
   return Math.max(0, Number(Item.total ?? 0));
 }

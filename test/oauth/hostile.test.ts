@@ -1,4 +1,4 @@
-// The hostile-input suite of issue 5: every case asserts the exact status and body; none may be a 500.
+// The hostile-input suite of the token endpoint and the API routes: every case asserts the exact status and body; none may be a 500.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -147,7 +147,7 @@ describe("POST /oauth2/token — the spec's error table", () => {
   });
 });
 
-describe('POST /oauth2/token — the contract\'s decisions', () => {
+describe('POST /oauth2/token — the decisions beyond the specification (docs/server-to-server.md)', () => {
   it('missing or unknown grant_type → unsupported_grant_type', async () => {
     const ws = await newWorkspace();
     const client = await newClient(app, ws);

@@ -8,7 +8,7 @@ import { isHierarchy, ScoreModel, type EntityType, type Importance, type NewLink
 
 /**
  * The envelope each refusal must produce. An id in a request body that names nothing is "an
- * unknown id" to the contract: 404 resource.notFound, like an unknown id in the path.
+ * unknown id" to the API: 404 resource.notFound, like an unknown id in the path.
  */
 export const REFUSAL_CODE: Record<Refusal, ErrorCode> = {
   invalid: 'request.invalid',
@@ -17,7 +17,7 @@ export const REFUSAL_CODE: Record<Refusal, ErrorCode> = {
   conflict: 'conflict.uniqueViolation',
 };
 
-/** Thin wrappers over the contract's routes. */
+/** Thin wrappers over the API's routes. */
 export class ScoreApi {
   constructor(
     readonly app: TestApp,
@@ -197,7 +197,7 @@ export class ScoreDriver {
       const code = res.json?.errors?.[0]?.code;
       expect(allowed, context).toContain(code);
       const source = res.json.errors[0].source;
-      // A rule violation names the offending member of the body (contract: 400 with source.pointer).
+      // A rule violation names the offending member of the body (400 with source.pointer).
       if (code === 'request.invalid') expect(source?.pointer, context).toMatch(/^\/data(\/|$)/);
       expectError(res, code, source ? { source } : {});
     }

@@ -1,5 +1,5 @@
 // Property: whatever sequence of hierarchy, note, customer and link operations the API receives,
-// every entity's score equals the contract's definition recomputed from scratch (test/score/model.ts),
+// every entity's score equals the rule's definition recomputed from scratch (test/score/model.ts),
 // refused operations change nothing, and `score verify` finds no drift afterwards.
 // Replay a failure with FC_SEED=<seed> FC_PATH=<path> (fast-check prints both); FC_RUNS overrides the count.
 import fc from 'fast-check';
