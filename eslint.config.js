@@ -1,7 +1,7 @@
 // ESLint 9 flat config: typescript-eslint's type-aware rules, import order and cycles
 // (eslint-plugin-import-x), and the layer rule — the import matrix of docs/architecture.md.
 import js from '@eslint/js';
-import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -43,7 +43,11 @@ export default tseslint.config(
     },
     plugins: { 'import-x': importX },
     settings: {
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'] })],
+      // Imports are written with their .ts extension; `#lib/*` and `#functions/*` resolve through
+      // package.json "imports". The TypeScript parser reads imported modules (no-cycle follows them).
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js'] })],
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
     },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: layerZones }],

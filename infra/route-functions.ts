@@ -13,7 +13,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { BuildOptions } from 'esbuild';
-import { SERVICE_KEY_ENV } from '#lib/auth/service-key.ts';
+import { SERVICE_KEY_ENV } from '#lib/auth/service-key-model.ts';
 import { LAMBDA_EXTRA_MS } from '#lib/config.ts';
 import { ROUTES, type Route } from '#lib/routes.ts';
 import { RATE_LIMIT_KEY_PREFIX } from '#lib/store/keys.ts';

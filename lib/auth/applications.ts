@@ -1,10 +1,10 @@
 // Application management as the HTTP endpoints and the admin CLI both use it: validate, store,
 // and shape the public view. Refusals are the domain's typed errors, located in the request body.
+import { MAX_KEYS_PER_APPLICATION, parseRsaPublicKey, PublicKeyRejected } from './rsa-public-key.ts';
 import { AddKeyBody, applicationNotFound, firstIssue, parseApplicationInput } from '../domain/applications.ts';
 import { Conflict, InvalidInput, pointer } from '../domain/errors.ts';
 import { addApplicationKey, createApplication, getApplication, type Application, type StoredKey } from '../store/applications.ts';
 import { DuplicateKey, KeyLimitReached } from '../store/errors.ts';
-import { MAX_KEYS_PER_APPLICATION, parseRsaPublicKey, PublicKeyRejected } from './rsa-public-key.ts';
 
 export interface KeyView {
   id: string;

@@ -1,10 +1,10 @@
 // Resolves `Authorization: Bearer <token>` to a principal, or fails with Unauthenticated.
 // The token's signature proves it was issued here; the stored credential (by jti, compared by
 // hash) proves it is still live; the member record proves the member is still active.
-import { readBearerRecords, tokenMatches } from '../store/credentials.ts';
 import { Unauthenticated } from './errors.ts';
 import type { Principal } from './principal.ts';
 import { verifyServiceJwt } from './service-jwt.ts';
+import { readBearerRecords, tokenMatches } from '../store/credentials.ts';
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i;
 

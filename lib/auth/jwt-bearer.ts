@@ -5,13 +5,13 @@
 // single-use `jti`. Every refusal is a TokenError with the service specification's code
 // (docs/server-to-server.md lists which check gives which).
 import { decodeJwt, decodeProtectedHeader, errors as joseErrors, importSPKI, jwtVerify, type JWTPayload } from 'jose';
+import { TokenError, type TokenErrorCode } from './token-errors.ts';
 import { config } from '../config.ts';
 import { grantedScopes } from '../domain/applications.ts';
 import type { Scope } from '../domain/scopes.ts';
 import { findApplicationByClientId, type Application, type StoredKey } from '../store/applications.ts';
 import { useAssertionId } from '../store/assertion-ids.ts';
 import { getMemberByEmail, normalizeEmail, type Member } from '../store/members.ts';
-import { TokenError, type TokenErrorCode } from './token-errors.ts';
 
 /** An assertion may live at most this long (`exp − iat`; docs/server-to-server.md). */
 export const MAX_ASSERTION_LIFETIME_S = 300;

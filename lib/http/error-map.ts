@@ -1,12 +1,12 @@
 // The one mapping from the typed errors of the layers below (lib/domain/errors.ts,
 // lib/store/errors.ts, lib/auth/errors.ts) to the error envelope. The switch on `code` is
 // exhaustive: an error class added below and not mapped here fails the type check.
+import { EDGE_DETAILS, errorEnvelope } from './envelope.ts';
+import { ApiError } from './errors.ts';
 import { isAuthError, type AuthError } from '../auth/errors.ts';
 import { TokenError } from '../auth/token-errors.ts';
 import { isDomainError, type DomainError } from '../domain/errors.ts';
 import { isStoreError, type StoreError } from '../store/errors.ts';
-import { EDGE_DETAILS, errorEnvelope } from './envelope.ts';
-import { ApiError } from './errors.ts';
 
 export type TypedError = DomainError | StoreError | AuthError;
 

@@ -1,8 +1,8 @@
 // The OpenAPI 3.1 document of the whole API, generated from the route table (one source of truth
 // for paths, methods, scopes and bodies) and the service specification's error table (lib/http/errors.ts).
+import { ERROR_TABLE, type ErrorCode } from './errors.ts';
 import { SCOPES } from '../domain/scopes.ts';
 import { ROUTES, type Route } from '../routes.ts';
-import { ERROR_TABLE, type ErrorCode } from './errors.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

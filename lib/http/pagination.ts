@@ -5,10 +5,10 @@
 // verifies, and the MAC only verifies for the very query that produced the cursor, so a forged,
 // garbled or foreign cursor is one and the same 400.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { serviceKeys } from '../auth/service-key.ts';
-import { config } from '../config.ts';
 import { ApiError } from './errors.ts';
 import { principalOf, type ApiRequest } from './request.ts';
+import { serviceKeys } from '../auth/service-key.ts';
+import { config } from '../config.ts';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 100;

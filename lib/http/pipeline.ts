@@ -19,8 +19,6 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { log } from '../log.ts';
-import { routeById, type OperationId } from '../routes.ts';
 import { EDGE_DETAILS } from './envelope.ts';
 import { ApiError } from './errors.ts';
 import { auth } from './middleware/auth.ts';
@@ -29,6 +27,8 @@ import { errorsAsHttp } from './middleware/errors-as-http.ts';
 import { frame } from './middleware/frame.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import type { ApiContext, ApiMiddleware, ApiRequest, ApiResponse, ApiResult } from './request.ts';
+import { log } from '../log.ts';
+import { routeById, type OperationId } from '../routes.ts';
 
 export type Core = (req: ApiRequest) => Promise<ApiResult>;
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<ApiResponse>;

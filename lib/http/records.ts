@@ -1,6 +1,7 @@
 // Entity and note records as every read answers them (get, list, search): the views of
 // lib/domain/entity-view.ts and note-view.ts give the shape; this adds the `fields` selection and
 // the paginated `relationships` attribute (the service specification's pagination rule 6).
+import { pageFor, publicUrl, type ListLinks } from './pagination.ts';
 import { config } from '../config.ts';
 import { NOTE_TYPES } from '../domain/configurations.ts';
 import { entityReference, entityView } from '../domain/entity-view.ts';
@@ -11,7 +12,6 @@ import { configuredFields } from '../store/custom-fields.ts';
 import type { EntityItem } from '../store/entities.ts';
 import type { NoteItem } from '../store/notes.ts';
 import { entityRelationshipsAfter, noteRelationshipsAfter, type EntityRelationship, type NoteRelationship } from '../store/pages.ts';
-import { pageFor, publicUrl, type ListLinks } from './pagination.ts';
 
 /** Pagination rule 6 of the service specification: a `relationships` attribute carries at most this many items inline. */
 export const INLINE_RELATIONSHIPS = 20;

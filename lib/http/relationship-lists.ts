@@ -1,14 +1,14 @@
 // GET /v2/entities/{id}/relationships and GET /v2/notes/{id}/relationships: one implementation.
 // The owner must be live in the caller's workspace; `type` keeps one kind of relationship;
 // `pageCursor` and `limit` page through them (the first one — parent, customer — leads).
+import { pageOf, stringKey } from './pagination.ts';
+import { noteRelationshipView, relationshipView } from './records.ts';
+import { principalOf, type ApiRequest, type ApiResult } from './request.ts';
 import { InvalidInput, NotFound, parameter } from '../domain/errors.ts';
 import { uuidParam } from '../domain/input.ts';
 import { getEntity } from '../store/entities.ts';
 import { getNote } from '../store/notes.ts';
 import { entityRelationshipsAfter, noteRelationshipsAfter } from '../store/pages.ts';
-import { pageOf, stringKey } from './pagination.ts';
-import { noteRelationshipView, relationshipView } from './records.ts';
-import { principalOf, type ApiRequest, type ApiResult } from './request.ts';
 
 interface RelationshipList<O, K extends string, R extends { position: string }> {
   what: string;

@@ -23,13 +23,13 @@
 // link/note item, the rating items, and the deltas on the entity and each ancestor, each conditioned
 // on the ancestor still having the parent that was read and not being deleted (lib/store/tx.ts retries).
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { InvalidInput, pointer } from '../domain/errors.ts';
-import { countedWeight, ANONYMOUS_WEIGHT, WEIGHTS, type Importance, type RatingEntry } from '../domain/score.ts';
 import { db, tableName } from './client.ts';
 import { placeCondition, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import type { StoredItem } from './query.ts';
 import type { TxItem } from './tx.ts';
+import { InvalidInput, pointer } from '../domain/errors.ts';
+import { countedWeight, ANONYMOUS_WEIGHT, WEIGHTS, type Importance, type RatingEntry } from '../domain/score.ts';
 
 export const MAX_NOTES_PER_RATING = 1000;
 

@@ -8,13 +8,13 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { applicationNotFound } from '../domain/applications.ts';
-import type { Scope } from '../domain/scopes.ts';
 import { db, tableName } from './client.ts';
 import { DuplicateKey, KeyLimitReached } from './errors.ts';
 import { keys } from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { putInWorkspace } from './workspaces.ts';
+import { applicationNotFound } from '../domain/applications.ts';
+import type { Scope } from '../domain/scopes.ts';
 
 export interface StoredKey {
   id: string;

@@ -10,8 +10,6 @@
 // A crash anywhere leaves marked items that `admin score verify --repair` finishes (resumePendingDeletes).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFound } from '../domain/errors.ts';
-import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
 import { Plan } from './aggregates.ts';
 import { batchWriteAll } from './batch.ts';
 import { db, tableName } from './client.ts';
@@ -20,6 +18,8 @@ import { keys, type ItemKey } from './keys.ts';
 import { setNoteCustomer } from './notes.ts';
 import { queryAll } from './query.ts';
 import { transact } from './tx.ts';
+import { NotFound } from '../domain/errors.ts';
+import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
 
 /** Test hook: called between steps with the step's name; throwing simulates a crash there. */
 export const cascadeHooks: { afterStep?: (step: string, entityId: string) => void } = {};

@@ -3,10 +3,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Scope } from '../domain/scopes.ts';
 import { db, tableName } from './client.ts';
 import { keys, type ItemKey } from './keys.ts';
 import { toMember, type Member } from './members.ts';
+import type { Scope } from '../domain/scopes.ts';
 
 export interface Credential {
   id: string;

@@ -1,11 +1,11 @@
 // Custom field definitions of a workspace (keys.customField). Few per workspace, so a type's
 // configuration is one Query of the workspace partition's custom-field range.
 import { randomUUID } from 'node:crypto';
-import { configuredFieldIds, customValueCheck, type CustomValueCheck, type CustomFieldDef, type CustomFieldKind, type EntityType, type NoteType } from '../domain/configurations.ts';
 import { NameTaken } from './errors.ts';
 import { keys } from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { putInWorkspace } from './workspaces.ts';
+import { configuredFieldIds, customValueCheck, type CustomValueCheck, type CustomFieldDef, type CustomFieldKind, type EntityType, type NoteType } from '../domain/configurations.ts';
 
 /** A definition as stored: the definition and when it was made. */
 type StoredDef = CustomFieldDef & { createdAt: string };

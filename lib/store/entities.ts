@@ -1,11 +1,11 @@
 // Entity items and the hierarchy reads the aggregate writes build on. Item layout: see
 // lib/store/keys.ts (entity) and the aggregate fields documented in lib/store/aggregates.ts.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { StoredEntity } from '../domain/entity-view.ts';
-import { MAX_DEPTH, type EntityType } from '../domain/hierarchy.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
+import type { StoredEntity } from '../domain/entity-view.ts';
+import { MAX_DEPTH, type EntityType } from '../domain/hierarchy.ts';
 
 export interface EntityItem extends StoredEntity {
   type: EntityType;

@@ -3,14 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFound, type Path } from '../domain/errors.ts';
-import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
-import { invalid } from '../domain/input.ts';
 import { Plan } from './aggregates.ts';
 import { db, tableName } from './client.ts';
 import { readChain, subtree, toEntity, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { transact } from './tx.ts';
+import { NotFound, type Path } from '../domain/errors.ts';
+import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
+import { invalid } from '../domain/input.ts';
 
 /**
  * The live chain above a would-be parent: NotFound when it is missing or being deleted,

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFound } from '../domain/errors.ts';
-import type { Role } from '../domain/scopes.ts';
 import { db, tableName } from './client.ts';
 import { EmailTaken } from './errors.ts';
 import { keys } from './keys.ts';
 import { putInWorkspace } from './workspaces.ts';
+import { NotFound } from '../domain/errors.ts';
+import type { Role } from '../domain/scopes.ts';
 
 export interface Member {
   id: string;

@@ -7,17 +7,17 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound, type Path } from '../domain/errors.ts';
-import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
-import { invalid } from '../domain/input.ts';
-import type { StoredNote } from '../domain/note-view.ts';
-import type { Importance } from '../domain/score.ts';
 import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
 import { db, tableName } from './client.ts';
 import { readChain, readEntityItem, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
+import { Conflict, NotFound, type Path } from '../domain/errors.ts';
+import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
+import { invalid } from '../domain/input.ts';
+import type { StoredNote } from '../domain/note-view.ts';
+import type { Importance } from '../domain/score.ts';
 
 export interface NoteItem extends StoredNote {
   deleting?: string;

@@ -5,13 +5,13 @@
 // inserted meanwhile. Records come back typed, each with its position: the opaque string the
 // next page starts after.
 import { paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { ENTITY_TYPES, PARENT_RULES } from '../domain/hierarchy.ts';
 import { toLink, type LinkItem } from './aggregates.ts';
 import { db, tableName } from './client.ts';
 import { toEntity, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { toNote, type NoteItem } from './notes.ts';
 import type { StoredItem } from './query.ts';
+import { ENTITY_TYPES, PARENT_RULES } from '../domain/hierarchy.ts';
 
 /** A record of a list and its position in it. */
 export interface Listed<T> {

@@ -4,8 +4,6 @@
 // link's customerId cache. Repair first finishes deletes that crashed half-way (cascade.ts,
 // notes.ts), then writes whole corrected items (BatchWrite), so it is meant for a quiet table:
 // writes racing with it can be overwritten.
-import { isHierarchyType } from '../domain/hierarchy.ts';
-import { countedWeight, ownScores, subtreeScores, WEIGHTS, type RatingEntry, type RawLink } from '../domain/score.ts';
 import { linkItem, ratingItem, toLink, toRating, type LinkItem, type RatingItem } from './aggregates.ts';
 import { batchWriteAll, type WriteRequest } from './batch.ts';
 import { finishEntityDelete } from './cascade.ts';
@@ -13,6 +11,8 @@ import { toEntity, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { finishNoteDelete, toNote, type NoteItem } from './notes.ts';
 import { queryAll, scanAll, type StoredItem } from './query.ts';
+import { isHierarchyType } from '../domain/hierarchy.ts';
+import { countedWeight, ownScores, subtreeScores, WEIGHTS, type RatingEntry, type RawLink } from '../domain/score.ts';
 
 export interface VerifyReport {
   checked: number;

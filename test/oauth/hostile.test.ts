@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEntity } from '#lib/store/entity-writes.ts';
-import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 import { exchange, expectSpec, expectTokenError, GRANT, newClient, nowS, rsaKeyPair, signRaw, tokenRequest, type TestClient } from './support.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 
 let app: TestApp;
 let ws: TestWorkspace;

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEntity } from '#lib/store/entity-writes.ts';
-import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { createApp } from './support.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 const dir = mkdtempSync(join(tmpdir(), 'pm-openssl-'));

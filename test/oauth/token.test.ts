@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authenticate } from '#lib/auth/bearer.ts';
-import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { addKey, exchange, expectSpec, expectTokenError, GRANT, newClient, nowS, rsaKeyPair, signRaw, tokenRequest } from './support.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -4,8 +4,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { db, tableName } from '#lib/store/client.ts';
 import { keys } from '#lib/store/keys.ts';
-import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { entityItem } from './seed.ts';
+import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 beforeAll(async () => {

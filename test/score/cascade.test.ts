@@ -3,9 +3,9 @@
 // `score verify --repair` finishes the delete.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cascadeHooks } from '#lib/store/cascade.ts';
+import { client } from './helpers.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
-import { client } from './helpers.ts';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -3,8 +3,8 @@
 // refuse each operation, and after every step every entity's score must equal the model's.
 import { expect } from 'vitest';
 import type { ErrorCode } from '#lib/http/errors.ts';
-import { call, expectError, type CallResult, type TestApp } from '../support/app.ts';
 import { isHierarchy, ScoreModel, type EntityType, type Importance, type NewLink, type Outcome, type Refusal } from './model.ts';
+import { call, expectError, type CallResult, type TestApp } from '../support/app.ts';
 
 /**
  * The envelope each refusal must produce. An id in a request body that names nothing is "an
