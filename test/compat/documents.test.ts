@@ -1,9 +1,11 @@
 // Productboard's documents against what the compatibility suite derives from them: the committed
-// client types.
+// client types, the named patches, and docs/compatibility.md.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { generatedTypesUrl, generateTypes } from './generate-types.ts';
+import { PATCHES } from './patches.ts';
 import { DOCUMENT_NAMES, loadDocument, operations, resolvePointer, withoutProse } from './productboard.ts';
+import { patchApplicationProblems } from './validate.ts';
 
 describe("Productboard's documents", () => {
   it.each(DOCUMENT_NAMES)('test/compat/generated/%s.ts is what openapi-typescript makes of the document (npm run compat:types)', async (name) => {
@@ -29,4 +31,24 @@ describe("Productboard's documents", () => {
     ]);
   });
 
+  it('every named patch applies to its documents (each edit finds what it changes)', () => {
+    expect(patchApplicationProblems()).toEqual([]);
+  });
+
+  it('docs/compatibility.md has one row per named patch, and no other', async () => {
+    const doc = await readFile(new URL('../../docs/compatibility.md', import.meta.url), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]);
+    expect(rows.sort()).toEqual(PATCHES.map((p) => p.name).sort());
+  });
+
+  it('patch names are unique and every patch says where it applies', () => {
+    const names = PATCHES.map((p) => p.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const p of PATCHES) {
+      expect(p.where.documents.length, p.name).toBeGreaterThan(0);
+      expect(p.where.statuses.length, p.name).toBeGreaterThan(0);
+      expect(p.where.paths.length, p.name).toBeGreaterThan(0);
+      expect(p.edits.length, p.name).toBeGreaterThan(0);
+    }
+  });
 });
