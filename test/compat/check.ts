@@ -31,6 +31,17 @@ export const writes = (id: string, title: string, run: Check['run']): Check => (
 /** The ids of a list answer's `data`. */
 export const idsOf = (list: { data?: Array<{ id?: string }> | null }) => (list.data ?? []).map((item) => String(item.id));
 
+interface Relationship {
+  type?: string;
+  target?: { id?: string };
+}
+
+/** A relationship as "<type> <target's name>" ("parent Checkout"). */
+export const relationshipLine = (probe: Probe, r: Relationship | undefined) => `${r?.type} ${probe.nameList([String(r?.target?.id)])}`;
+
+/** A relationship list (entity's or note's) as sorted relationship lines. */
+export const relationshipLines = (probe: Probe, list: { data?: Relationship[] | null } | undefined) => (list?.data ?? []).map((r) => relationshipLine(probe, r)).sort();
+
 /** The pageCursor carried by a links.next URL (clients repeat the request with it: spec, pagination rule 3). */
 export function cursorOf(next: string | null | undefined): string | undefined {
   if (!next) return undefined;

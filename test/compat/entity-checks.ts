@@ -1,18 +1,12 @@
 // Productboard's entities and customer-score operations, as its documents define them.
 import { seedEntities } from '../pagination/seed.ts';
-import { cursorOf, idsOf, reads, writes, type Check } from './check.ts';
+import { cursorOf, idsOf, reads, relationshipLine, relationshipLines, writes, type Check } from './check.ts';
 import type { Probe } from './probe.ts';
 import { PLANNED, type EntitySearch, type Seed, type World } from './world.ts';
 
-type Relationship = { type?: string; target?: { id?: string } };
-
-/** A relationship list as sorted "type name" lines. */
-const relationshipLines = (probe: Probe, list: { data?: Relationship[] | null } | undefined) =>
-  (list?.data ?? []).map((r) => `${r.type} ${probe.nameList([String(r.target?.id)])}`).sort();
-
 const features = (s: Seed) => [s.e.applePay, s.e.googlePay, s.e.applePayRefunds, s.e.legacyBilling];
 
-/** A feature under Checkout's twin in a fresh world: product → component → feature. */
+/** Product → Component → Feature, in a fresh world. */
 async function smallTree(world: World, probe: Probe) {
   const product = await world.entity(probe, 'product', 'Product');
   const component = await world.entity(probe, 'component', 'Component', { parent: product });
@@ -343,7 +337,7 @@ const relationshipChecks: Check[] = [
       201,
       world.pb.entities.POST('/entities/{id}/relationships', { params: { path: { id: feature } }, body: { data: { type: 'link', target: { id: other } } } }),
     );
-    probe.equal('created', `${created.data?.type} ${probe.nameList([String(created.data?.target?.id)])}`, 'link Other');
+    probe.equal('created', relationshipLine(probe, created.data), 'link Other');
     const mine = await probe.reply('listEntityRelationships', 200, world.pb.entities.GET('/entities/{id}/relationships', { params: { path: { id: feature }, query: { type: 'link' } } }));
     probe.equal("Feature's links", relationshipLines(probe, mine), ['link Other']);
     const theirs = await probe.reply('listEntityRelationships', 200, world.pb.entities.GET('/entities/{id}/relationships', { params: { path: { id: other }, query: { type: 'link' } } }));
@@ -394,7 +388,7 @@ const relationshipChecks: Check[] = [
       200,
       world.pb.entities.PUT('/entities/{id}/relationships/parent', { params: { path: { id: feature } }, body: { data: { target: { id: other } } } }),
     );
-    probe.equal('relationship', `${replaced.data?.type} ${probe.nameList([String(replaced.data?.target?.id)])}`, 'parent Other component');
+    probe.equal('relationship', relationshipLine(probe, replaced.data), 'parent Other component');
   }),
   writes('deleteEntityRelationship.link', 'DELETE …/relationships/link/{targetId} → 204; the link is gone', async ({ world, probe }) => {
     const { component, feature } = await smallTree(world, probe);

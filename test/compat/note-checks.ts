@@ -1,14 +1,8 @@
 // Productboard's notes operations, as its documents define them.
 import { seedNotes } from '../pagination/seed.ts';
-import { cursorOf, idsOf, reads, writes, type Check } from './check.ts';
+import { cursorOf, idsOf, reads, relationshipLine, relationshipLines, writes, type Check } from './check.ts';
 import type { Probe } from './probe.ts';
 import type { Seed, World } from './world.ts';
-
-type NoteRelationship = { type?: string; target?: { id?: string } };
-
-/** A note relationship list as sorted "type name" lines. */
-const relationshipLines = (probe: Probe, list: { data?: NoteRelationship[] | null } | undefined) =>
-  (list?.data ?? []).map((r) => `${r.type} ${probe.nameList([String(r.target?.id)])}`).sort();
 
 const seedNotesOf = (s: Seed) => [s.n.wantsApplePay, s.n.googlePayPlease];
 
@@ -341,7 +335,7 @@ const relationshipChecks: Check[] = [
       201,
       world.pb.notes.POST('/notes/{id}/relationships', { params: { path: { id } }, body: { data: { type: 'link', target: { id: feature, type: 'link' } } } }),
     );
-    probe.equal('created', `${created.data?.type} ${probe.nameList([String(created.data?.target?.id)])}`, 'link Feature');
+    probe.equal('created', relationshipLine(probe, created.data), 'link Feature');
   }),
   writes('createNoteRelationship.customer', 'POST a customer by id → 201', async ({ world, probe }) => {
     const { acme } = await customerAndFeature(world, probe);
