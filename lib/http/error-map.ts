@@ -36,10 +36,13 @@ export function toApiError(err: TypedError): ApiError {
       return new ApiError('conflict.uniqueViolation', err.message, cause);
     case 'ERR_KEY_LIMIT_REACHED':
       return new ApiError('request.invalid', err.message, cause);
-    case 'ERR_TRANSACTION_RETRIES_EXHAUSTED':
-      // Nothing was written, but the client cannot fix it: a server failure (for now; a 429 would
-      // tell it to come back later).
-      return new ApiError('internal.serverError', EDGE_DETAILS['internal.serverError'], cause);
+    case 'ERR_CONTENTION':
+      // Nothing was written and a later retry will likely pass: the client's cue to back off.
+      return new ApiError(
+        'rate.limitExceeded',
+        `Too many concurrent changes to ${err.resource}; nothing was changed. Retry after ${err.retryAfterS} second${err.retryAfterS === 1 ? '' : 's'}.`,
+        { headers: { 'Retry-After': String(err.retryAfterS) }, ...cause },
+      );
     default:
       return unmapped(err);
   }

@@ -27,6 +27,7 @@ import { errorsAsHttp } from './middleware/errors-as-http.ts';
 import { frame } from './middleware/frame.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import type { ApiContext, ApiMiddleware, ApiRequest, ApiResponse, ApiResult } from './request.ts';
+import { withDeadline } from '../deadline.ts';
 import { log } from '../log.ts';
 import { routeById, type OperationId } from '../routes.ts';
 
@@ -37,7 +38,9 @@ export function api(operationId: OperationId, core: Core): LambdaHandler {
   const route = routeById(operationId);
   const handler = middy<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>(
     // The core answers an ApiResult; frame's `after` makes it the Lambda response.
-    async (_event: APIGatewayProxyEvent, context: ApiContext) => (await core(context.api)) as unknown as ApiResponse,
+    // Within the request's deadline, so the store spends no more than what is left (lib/deadline.ts).
+    async (_event: APIGatewayProxyEvent, context: ApiContext) =>
+      (await withDeadline(Date.now() + context.getRemainingTimeInMillis(), () => core(context.api))) as unknown as ApiResponse,
     {
       // The frame middleware bounds getRemainingTimeInMillis by the request budget.
       timeoutEarlyInMillis: 1,

@@ -75,3 +75,21 @@ export const keys = {
 };
 
 export type ItemKey = ReturnType<typeof keys.workspace>;
+
+/** A tenant item's key in the API's words, for messages that must name a resource (contention). */
+export function describeKey(key: { sk?: unknown } | undefined): string {
+  const sk = typeof key?.sk === 'string' ? key.sk : '';
+  const [prefix, a, b] = sk.split('#');
+  switch (prefix) {
+    case 'ENT':
+      return `entity ${a}`;
+    case 'NOTE':
+      return `note ${a}`;
+    case 'LINK':
+      return `the link from note ${a} to entity ${b}`;
+    case 'RATE':
+      return `the rating of entity ${a} by customer ${b}`;
+    default:
+      return 'a record of this workspace';
+  }
+}

@@ -12,6 +12,7 @@ import { db, tableName } from './client.ts';
 import { readChain, readEntityItem, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
+import { queued } from './queue.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
 import { Conflict, NotFound, type Path } from '../domain/errors.ts';
 import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
@@ -234,7 +235,7 @@ export async function upsertLink(
   importance: Importance,
   options: { create: boolean; path: Path },
 ): Promise<{ created: boolean; link: LinkItem }> {
-  return transact('upsertLink', async () => {
+  return queued(`${ws}/${noteId}`, () => transact('upsertLink', async () => {
     // Independent reads in parallel; their failures are still reported in the order a client expects.
     const [noteRead, before, chainRead] = await Promise.all([
       getNote(ws, noteId),
@@ -258,7 +259,7 @@ export async function upsertLink(
       after: { customerId: note.customer?.id, importance },
     });
     return { items: plan.build(), result: { created: !before, link: link! } };
-  });
+  }));
 }
 
 export async function deleteLink(ws: string, noteId: string, entityId: string): Promise<void> {

@@ -6,7 +6,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { db } from '#lib/store/client.ts';
 import { setParent } from '#lib/store/entity-writes.ts';
 import { upsertLink } from '#lib/store/notes.ts';
-import { RETRY } from '#lib/store/tx.ts';
 import { client } from './helpers.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
@@ -77,27 +76,38 @@ describe('injected faults', () => {
     expect([await c.score(p1), await c.score(p2), await c.score(comp)]).toEqual([0, 2, 2]);
   });
 
-  it('mocked TransactionConflict on every attempt: 500 internal.serverError once the budget is spent, and nothing is written', async () => {
+  it('mocked TransactionConflict on every attempt: retried until the request budget is nearly spent, then 429 rate.limitExceeded with Retry-After naming the contended entity, and nothing is written', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const p1 = await c.entity('product');
     const p2 = await c.entity('product');
     const comp = await c.entity('component', p1);
     await c.note({ links: [[comp, 'critical']] });
-    const attempts = RETRY.attempts;
-    RETRY.attempts = 4;
+    const budget = process.env.REQUEST_TIMEOUT_MS;
+    process.env.REQUEST_TIMEOUT_MS = '1500';
     try {
       const seen = injectTransactFaults(Infinity, conflict);
-      expectError(await c.req('PUT', `/entities/${comp}/relationships/parent`, { data: { target: { id: p2 } } }), 'internal.serverError');
+      const started = Date.now();
+      const move = await c.req('PUT', `/entities/${comp}/relationships/parent`, { data: { target: { id: p2 } } });
+      const took = Date.now() - started;
+      // The mocked conflict is on the transaction's second item: one of the entities the move touches.
+      expectError(move, 'rate.limitExceeded', { detail: new RegExp(`^Too many concurrent changes to entity (${comp}|${p1}|${p2}); nothing was changed\\. Retry after 1 second\\.$`) });
+      expect(move.headers.get('retry-after')).toBe('1');
+      // Retried by time, not a fixed count, and answered before the 408 budget.
+      expect(seen.transactions).toBeGreaterThan(3);
+      expect(took).toBeLessThan(1500);
+      const before = seen.transactions;
       const n = await c.req('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: p2 } }] } });
-      expectError(n, 'internal.serverError');
-      expect(seen.transactions).toBe(8);
+      expectError(n, 'rate.limitExceeded', { detail: /^Too many concurrent changes to (note [0-9a-f-]{36}|entity [0-9a-f-]{36}|the link from note [0-9a-f-]{36} to entity [0-9a-f-]{36}); nothing was changed\. Retry after 1 second\.$/ });
+      expect(seen.transactions - before).toBeGreaterThan(3);
     } finally {
-      RETRY.attempts = attempts;
+      if (budget === undefined) delete process.env.REQUEST_TIMEOUT_MS;
+      else process.env.REQUEST_TIMEOUT_MS = budget;
       vi.restoreAllMocks();
     }
     expect([await c.score(p1), await c.score(p2), await c.score(comp)]).toEqual([1, 0, 1]);
     expect((await c.ok('GET', `/entities/${comp}`)).json.data.relationships.data[0].target.id).toBe(p1);
+    expect((await c.ok('GET', '/notes')).json.data).toHaveLength(1);
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
   });
 
