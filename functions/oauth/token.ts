@@ -3,12 +3,14 @@ import { issueAccessToken } from '#lib/auth/access-tokens.ts';
 import { verifyAssertion } from '#lib/auth/jwt-bearer.ts';
 import { TokenError } from '#lib/auth/token-errors.ts';
 import { parseTokenRequest } from '#lib/auth/token-request.ts';
+import { spendBudget } from '#lib/http/middleware/rate-limit.ts';
 import { api } from '#lib/http/pipeline.ts';
 
 export const handler = api('issueToken', async (req) => {
   try {
     const { assertion } = parseTokenRequest(req.headers.get('content-type'), req.rawBody);
     const { application, member, scopes } = await verifyAssertion(assertion);
+    await spendBudget(req, `client:${application.clientId}`, 'this client');
     const { token, expiresIn } = await issueAccessToken(application.clientId, member, scopes);
     req.log.info('access token issued', { clientId: application.clientId, workspaceId: member.workspaceId, memberId: member.id });
     return {
@@ -18,7 +20,11 @@ export const handler = api('issueToken', async (req) => {
     };
   } catch (err) {
     // Which check failed goes to the log (never the assertion itself); the client gets the specification's code.
-    if (err instanceof TokenError) req.log.info('token request refused', { error: err.error, reason: err.reason });
+    if (err instanceof TokenError) {
+      req.log.info('token request refused', { error: err.error, reason: err.reason });
+      // Refusals spend the budget of the source address: an unknown client has nothing else to be counted by.
+      await spendBudget(req, `address:${req.event.requestContext?.identity?.sourceIp ?? 'unknown'}`, 'this address');
+    }
     throw err;
   }
 });

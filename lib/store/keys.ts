@@ -1,7 +1,7 @@
 // Key design of the single table: every key, prefix and index key is built here and nowhere else.
 // Every tenant item lives under its workspace's partition or carries the workspace in its key; the
 // only global keys are credential and client-id look-ups (whose items name their workspace) and
-// rate-limit counters (per token).
+// rate-limit budgets (per credential owner).
 const WS = (ws: string) => `WS#${ws}`;
 const WORKSPACE_SK = 'WORKSPACE';
 const LINK = 'LINK#';
@@ -70,8 +70,8 @@ export const keys = {
   clientIdIndex: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' }),
   /** A used assertion `jti` of one application (SHA-256 of the jti, base64url); expires by TTL (lib/store/assertion-ids.ts). */
   assertionId: (ws: string, clientId: string, jtiHash: string) => ({ pk: WS(ws), sk: `JTI#${clientId}#${jtiHash}` }),
-  /** Fixed-window request counter of one token for one second (lib/store/rate-limits.ts). */
-  rateWindow: (tokenId: string, epochSecond: number) => ({ pk: `${RATE_LIMIT_KEY_PREFIX}${tokenId}#${epochSecond}`, sk: 'RL' }),
+  /** The request budget of one credential owner, e.g. `member:<ws>:<id>` (lib/store/rate-limits.ts). */
+  rateBucket: (owner: string) => ({ pk: `${RATE_LIMIT_KEY_PREFIX}${owner}`, sk: 'RL' }),
 };
 
 export type ItemKey = ReturnType<typeof keys.workspace>;
