@@ -8,7 +8,7 @@ import { readScore } from '#lib/store/score.ts';
 
 export const handler = api('getCustomerScore', async (req) => {
   const id = uuidParam(req.params.id, 'id');
-  const score = await readScore(principalOf(req).workspaceId, id);
+  const score = await readScore(principalOf(req).workspaceId, id, req.preread);
   if (score === undefined) throw new NotFound('product hierarchy entity', id);
   return {
     status: 200,

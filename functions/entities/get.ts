@@ -11,7 +11,7 @@ export const handler = api('getEntity', async (req) => {
   const id = uuidParam(req.params.id, 'id');
   const selection = fieldsFromQuery(req.query);
   const ws = principalOf(req).workspaceId;
-  const entity = await getEntity(ws, id);
+  const entity = await getEntity(ws, id, req.preread);
   if (!entity) throw new NotFound('entity', id);
   return { status: 200, body: { data: await entityResource(ws, entity, selection) } };
 });

@@ -11,7 +11,7 @@ export const handler = api('getNote', async (req) => {
   const ws = principalOf(req).workspaceId;
   const id = uuidParam(req.params.id, 'id');
   const selection = fieldsFromQuery(req.query, NOTE_FIELDS_PARAMS);
-  const note = await getNote(ws, id);
+  const note = await getNote(ws, id, req.preread);
   if (!note) throw new NotFound('note', id);
   return { status: 200, body: { data: await noteResource(ws, note, selection) } };
 });

@@ -3,6 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { Principal } from '../auth/principal.ts';
 import type { Logger } from '../log.ts';
 import type { Route } from '../routes.ts';
+import type { Preread } from '../store/preread.ts';
 
 /** Query parameters as API Gateway delivers them (already percent-decoded), repeated keys kept. */
 export class Query {
@@ -62,6 +63,8 @@ export interface ApiRequest {
   headers: Map<string, string>;
   /** Set by the auth middleware on every route whose auth is not 'none'. */
   principal: Principal | undefined;
+  /** The item the route's `prefetch` names, read with the credential (lib/store/preread.ts). */
+  preread: Preread | undefined;
   /** The parsed JSON body on routes with `body: 'json'`. */
   body: unknown;
   /** The decoded body text on routes with `body: 'form'` (their handler parses it). */

@@ -6,6 +6,7 @@ import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamod
 import { db, tableName } from './client.ts';
 import { keys, type ItemKey } from './keys.ts';
 import { toMember, type Member } from './members.ts';
+import type { Preread } from './preread.ts';
 import type { Scope } from '../domain/scopes.ts';
 
 export interface Credential {
@@ -81,16 +82,22 @@ export interface BearerRecords {
   member: Member | undefined;
   /** Whether the application that minted an access token still exists (undefined: no application asked for). */
   applicationExists: boolean | undefined;
+  /** The extra item asked for, as read in the same round trip. */
+  preread: Preread | undefined;
 }
 
 /**
- * The credential, its member and (for an access token) its application in one round trip,
+ * The credential, its member, (for an access token) its application and the handler's item when
+ * its key is known (`extra`) in one round trip,
  * strongly consistent, so a revocation, a deactivation or a deleted application takes effect on
  * the next request.
  */
-export async function readBearerRecords(tokenId: string, workspaceId: string, memberId: string, clientId?: string): Promise<BearerRecords> {
+export async function readBearerRecords(tokenId: string, workspaceId: string, memberId: string, clientId?: string, extra?: ItemKey): Promise<BearerRecords> {
   const wanted: ItemKey[] = [keys.credential(tokenId), keys.member(workspaceId, memberId)];
   if (clientId !== undefined) wanted.push(keys.application(workspaceId, clientId));
+  // The handler's own item rides along; the caller releases it only once the credential is live.
+  const same = (a: ItemKey, b: ItemKey) => a.pk === b.pk && a.sk === b.sk;
+  if (extra !== undefined && !wanted.some((k) => same(k, extra))) wanted.push(extra);
   const items: Array<Record<string, unknown>> = [];
   let pending: Array<Record<string, unknown>> = wanted;
   // Unprocessed keys (throttling) are retried briefly; a key never read must not read as "absent".
@@ -109,5 +116,6 @@ export async function readBearerRecords(tokenId: string, workspaceId: string, me
     credential: credential && toCredential(credential),
     member: member && toMember(member),
     applicationExists: clientId === undefined ? undefined : application !== undefined,
+    preread: extra && { key: extra, item: find(extra) },
   };
 }

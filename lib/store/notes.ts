@@ -11,6 +11,7 @@ import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
 import { db, tableName } from './client.ts';
 import { readChain, readEntityItem, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
+import { prereadFor, type Preread } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { queued } from './queue.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
@@ -48,13 +49,14 @@ export function toNote(item: StoredItem): NoteItem {
 
 export const isNoteItem = (item: StoredItem | undefined): item is StoredItem => item?.kind === 'note';
 
-export async function readNoteItem(ws: string, id: string): Promise<NoteItem | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.note(ws, id), ConsistentRead: true }));
+export async function readNoteItem(ws: string, id: string, preread?: Preread): Promise<NoteItem | undefined> {
+  const key = keys.note(ws, id);
+  const { Item } = prereadFor(preread, key) ?? (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
   return isNoteItem(Item) ? toNote(Item) : undefined;
 }
 
-export async function getNote(ws: string, id: string): Promise<NoteItem | undefined> {
-  const n = await readNoteItem(ws, id);
+export async function getNote(ws: string, id: string, preread?: Preread): Promise<NoteItem | undefined> {
+  const n = await readNoteItem(ws, id, preread);
   return n && !n.deleting ? n : undefined;
 }
 

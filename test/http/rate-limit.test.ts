@@ -4,8 +4,8 @@
 // limited per client and, for refusals, per source address. Each test sets its own limit.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { issueApiToken } from '#lib/auth/api-tokens.ts';
-import { call, expectError, newWorkspace, startApp, type CallResult, type TestApp } from '../support/app.ts';
 import { exchange, newClient } from '../oauth/support.ts';
+import { call, expectError, newWorkspace, startApp, type CallResult, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -52,6 +52,7 @@ export function frame(route: Route): ApiMiddleware {
         query: new Query(event),
         headers: headerMap(event),
         principal: undefined,
+        preread: undefined,
         body: undefined,
         rawBody: undefined,
         log: requestLogger({ requestId, operationId: route.operationId }),
