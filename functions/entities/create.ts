@@ -5,7 +5,7 @@ import { entityReference } from '#lib/domain/entity-view.ts';
 import { ENTITY_TYPES, isEntityType } from '#lib/domain/hierarchy.ts';
 import { array, data, invalid, object, onlyKeys, uuid } from '#lib/domain/input.ts';
 import { api } from '#lib/http/pipeline.ts';
-import { principalOf } from '#lib/http/request.ts';
+import { idempotentCreate, principalOf } from '#lib/http/request.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { createEntity } from '#lib/store/entity-writes.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
@@ -32,6 +32,6 @@ export const handler = api('createEntity', async (req) => {
     });
   }
   const values = await resolveFieldRefs(ws, parsed);
-  const entity = await createEntity(ws, { type: d.type, values, parentId, parentPath });
+  const entity = await createEntity(ws, { type: d.type, values, parentId, parentPath }, idempotentCreate(req));
   return { status: 201, body: { data: entityReference(config.baseUrl, entity) } };
 });

@@ -5,7 +5,7 @@ import { array, data, invalid, onlyKeys } from '#lib/domain/input.ts';
 import { NOTE_TYPES, relationship } from '#lib/domain/note-input.ts';
 import { noteReference } from '#lib/domain/note-view.ts';
 import { api } from '#lib/http/pipeline.ts';
-import { principalOf } from '#lib/http/request.ts';
+import { idempotentCreate, principalOf } from '#lib/http/request.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 import { createNote, type NewLink } from '#lib/store/notes.ts';
@@ -32,6 +32,6 @@ export const handler = api('createNote', async (req) => {
     });
   }
   const values = await resolveFieldRefs(ws, parsed);
-  const note = await createNote(ws, { type, values, ...(customer ? { customer } : {}), links });
+  const note = await createNote(ws, { type, values, ...(customer ? { customer } : {}), links }, idempotentCreate(req));
   return { status: 201, body: { data: noteReference(config.baseUrl, note.id) } };
 });

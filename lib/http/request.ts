@@ -1,6 +1,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal.ts';
+import { IDEMPOTENCY_HEADER, idempotencyKey, idempotentId, requestFingerprint, type Idempotent } from '../domain/idempotency.ts';
 import type { Logger } from '../log.ts';
 import type { Route } from '../routes.ts';
 import type { Preread } from '../store/preread.ts';
@@ -95,6 +96,14 @@ export type ApiMiddleware = MiddlewareObj<APIGatewayProxyEvent, ApiResponse, Err
 export function requestIdOf(request: Request<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>): string {
   const api = request.context.api as ApiRequest | undefined;
   return api?.requestId ?? (request.event.requestContext?.requestId || request.context.awsRequestId);
+}
+
+/** The id and fingerprint of a create the client made retry-safe with an Idempotency-Key (lib/domain/idempotency.ts). */
+export function idempotentCreate(req: ApiRequest): Idempotent | undefined {
+  const key = idempotencyKey(req.headers.get(IDEMPOTENCY_HEADER.toLowerCase()));
+  if (key === undefined) return undefined;
+  const p = principalOf(req);
+  return { id: idempotentId(`${p.workspaceId}/${p.memberId}/${req.route.operationId}`, key), fingerprint: requestFingerprint(req.route.operationId, req.body) };
 }
 
 /** The principal of an authenticated route (the pipeline guarantees it there). */

@@ -2,7 +2,7 @@
 // the new ones in one transaction (lib/store/aggregates.ts Plan).
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan } from './aggregates.ts';
 import { db, tableName } from './client.ts';
 import { readChain, subtree, toEntity, type EntityItem } from './entities.ts';
@@ -10,6 +10,7 @@ import { keys } from './keys.ts';
 import { transact } from './tx.ts';
 import { NotFound, type Path } from '../domain/errors.ts';
 import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
+import { keyReused, type Idempotent } from '../domain/idempotency.ts';
 import { invalid } from '../domain/input.ts';
 
 /**
@@ -27,9 +28,18 @@ async function parentChain(ws: string, childType: EntityType, parentId: string, 
 export async function createEntity(
   ws: string,
   input: { type: EntityType; values: Record<string, unknown>; parentId?: string | undefined; parentPath: Path },
+  idempotent?: Idempotent,
 ): Promise<EntityItem> {
-  const id = randomUUID();
+  const id = idempotent?.id ?? randomUUID();
   return transact('createEntity', async () => {
+    if (idempotent) {
+      // A retry (or a concurrent duplicate that lost the race): the first attempt's entity is the answer.
+      const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.entity(ws, id), ConsistentRead: true }));
+      if (Item) {
+        if (Item.fingerprint !== idempotent.fingerprint) throw keyReused();
+        return { items: [], result: toEntity(Item) };
+      }
+    }
     const now = new Date().toISOString();
     let chain: EntityItem[] = [];
     if (input.parentId) {
@@ -61,6 +71,7 @@ export async function createEntity(
           gsi1pk: keys.entitiesOfType(ws, input.type),
           gsi1sk: keys.listPosition(now, id),
           ...(parent ? { gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: keys.listPosition(now, id) } : {}),
+          ...(idempotent ? { fingerprint: idempotent.fingerprint } : {}),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       },

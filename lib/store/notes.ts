@@ -17,6 +17,7 @@ import { queued } from './queue.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
 import { Conflict, NotFound, type Path } from '../domain/errors.ts';
 import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
+import { keyReused, type Idempotent } from '../domain/idempotency.ts';
 import { invalid } from '../domain/input.ts';
 import type { StoredNote } from '../domain/note-view.ts';
 import type { Importance } from '../domain/score.ts';
@@ -172,10 +173,19 @@ export interface NewLink {
 export async function createNote(
   ws: string,
   input: { type: string; values: Record<string, unknown>; customer?: { id: string; type?: string | undefined; path: Path }; links: NewLink[] },
+  idempotent?: Idempotent,
 ): Promise<NoteItem> {
-  const id = randomUUID();
+  const id = idempotent?.id ?? randomUUID();
   let stepwise = false;
   const note = await transact('createNote', async () => {
+    if (idempotent) {
+      // A retry (or a concurrent duplicate that lost the race): the first attempt's note is the answer.
+      const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.note(ws, id), ConsistentRead: true }));
+      if (Item) {
+        if (Item.fingerprint !== idempotent.fingerprint) throw keyReused();
+        return { items: [], result: toNote(Item) };
+      }
+    }
     const now = new Date().toISOString();
     const customer = input.customer ? await checkCustomer(ws, input.customer, input.customer.path) : undefined;
     const note: NoteItem = { id, type: input.type, fields: input.values, ...(customer ? { customer } : {}), createdAt: now, updatedAt: now };
@@ -183,7 +193,8 @@ export async function createNote(
     const chains = input.links.map((l, i) => liveLinkTarget(l.entityId, reads[i]!, l.path));
     const base = () => {
       const plan = new Plan(ws);
-      plan.add({ Put: { TableName: tableName(), Item: noteItem(ws, note), ConditionExpression: 'attribute_not_exists(pk)' } });
+      const item = { ...noteItem(ws, note), ...(idempotent ? { fingerprint: idempotent.fingerprint } : {}) };
+      plan.add({ Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } });
       if (customer) plan.add(liveEntityCheck(ws, customer.id));
       return plan;
     };
