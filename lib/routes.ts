@@ -1,5 +1,7 @@
 // THE route table. The local gateway dispatches from it, the CDK stack creates one function per
-// row (with grants derived from `table` and `signs`), and the OpenAPI document is generated from it.
+// row (with grants derived from `table` and `signs`), and the OpenAPI document is generated from it
+// together with the declaration each handler module passes to api() (lib/http/operation.ts). It
+// names handler modules by path and imports no schema: every handler imports it.
 import type { Scope } from './domain/scopes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -17,8 +19,8 @@ export interface Route {
   auth: RouteAuth;
   /** Request body the route takes: JSON (parsed by the pipeline) or a form (parsed by the handler). */
   body?: 'json' | 'form';
-  /** Table access the function needs: least privilege in the stack. */
-  table: 'read' | 'write';
+  /** Table access the function needs: least privilege in the stack ('none': no table, key or secret either). */
+  table: 'read' | 'write' | 'none';
   /** Mints tokens, so it may use the service signing key. */
   signs?: boolean;
   summary: string;
@@ -62,6 +64,9 @@ export const ROUTES = [
   r({ operationId: 'deleteApplication', method: 'DELETE', path: '/oauth2/applications/{clientId}', handler: 'functions/oauth/delete-application.ts', auth: 'admin', table: 'write', summary: 'Delete an application and revoke its tokens' }),
   r({ operationId: 'addApplicationKey', method: 'POST', path: '/oauth2/applications/{clientId}/keys', handler: 'functions/oauth/add-key.ts', auth: 'admin', body: 'json', table: 'write', summary: 'Upload an RSA public key' }),
   r({ operationId: 'deleteApplicationKey', method: 'DELETE', path: '/oauth2/applications/{clientId}/keys/{keyId}', handler: 'functions/oauth/delete-key.ts', auth: 'admin', table: 'write', summary: 'Remove a public key' }),
+
+  // This API's OpenAPI document (docs/openapi.json), public
+  r({ operationId: 'getOpenApiDocument', method: 'GET', path: '/v2/openapi.json', handler: 'functions/openapi/get.ts', auth: 'none', table: 'none', summary: 'The OpenAPI 3.1 document of this API' }),
 ] as const satisfies readonly Route[];
 
 export type OperationId = (typeof ROUTES)[number]['operationId'];

@@ -1,20 +1,116 @@
+// The OpenAPI document: generated from the route table and the handlers' declarations, committed as
+// docs/openapi.json and served at GET {base_url}/openapi.json.
 import { readFile } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
-import { buildOpenApi } from '#lib/http/openapi.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { LOCAL_APP_URL, atAppUrl } from '#lib/http/openapi-urls.ts';
+import { api } from '#lib/http/pipeline.ts';
 import { ROUTES } from '#lib/routes.ts';
+import { documentedOperations, openApiDocument } from '../../scripts/openapi-document.ts';
+import { call, startApp, type TestApp } from '../support/app.ts';
 
-describe('OpenAPI document (generated from the route table)', () => {
-  const doc = buildOpenApi() as { paths: Record<string, Record<string, { operationId: string; security: unknown[] }>> };
+type Doc = { paths: Record<string, Record<string, any>>; components: Record<string, any>; servers: unknown };
 
-  it('has exactly one operation per route, with its scope', () => {
-    const ops = Object.values(doc.paths).flatMap((p) => Object.values(p));
-    expect(ops.map((o) => o.operationId).sort()).toEqual(ROUTES.map((r) => r.operationId).sort());
-    expect(doc.paths['/v2/entities/{id}/score']!.get!.security).toEqual([{ BearerAuth: [] }, { OAuth2: ['entities:read'] }]);
-    expect(doc.paths['/oauth2/token']!.post!.security).toEqual([]);
-  });
+let doc: Doc;
+let committed: Doc;
+let app: TestApp;
+beforeAll(async () => {
+  doc = (await openApiDocument()) as Doc;
+  committed = JSON.parse(await readFile(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
+  app = await startApp();
+});
+afterAll(() => app.close());
 
-  it('docs/openapi.json is up to date (npm run openapi)', async () => {
-    const committed = JSON.parse(await readFile(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
+const op = (path: string, method: string) => doc.paths[path]![method]!;
+
+describe('OpenAPI document (the route table and each handler’s declaration)', () => {
+  it('docs/openapi.json is up to date (npm run openapi)', () => {
     expect(committed).toEqual(doc);
   });
+
+  it('has exactly one operation per route, each read from its handler module, with its scope', async () => {
+    expect((await documentedOperations()).map((o) => o.route.operationId)).toEqual(ROUTES.map((r) => r.operationId));
+    const ops = Object.values(doc.paths).flatMap((p) => Object.values(p));
+    expect(ops.map((o) => o.operationId).sort()).toEqual(ROUTES.map((r) => r.operationId).sort());
+    expect(op('/v2/entities/{id}/score', 'get').security).toEqual([{ BearerAuth: [] }, { OAuth2: ['entities:read'] }]);
+    expect(op('/oauth2/applications', 'post').security).toEqual([{ BearerAuth: [] }]);
+    expect(op('/oauth2/token', 'post').security).toEqual([]);
+    expect(op('/v2/openapi.json', 'get').security).toEqual([]);
+  });
+
+  it('query parameters are the declared ones, with schemas; repeatable ones are exploded arrays', () => {
+    const params = op('/v2/entities', 'get').parameters as Array<Record<string, any>>;
+    expect(params.map((p) => `${p.in}:${p.name}`)).toEqual(['query:type', 'query:type[]', 'query:fields[]', 'query:pageCursor', 'query:limit']);
+    expect(params.find((p) => p.name === 'type[]')).toEqual({
+      name: 'type[]',
+      in: 'query',
+      required: false,
+      schema: { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/EntityType' } },
+      style: 'form',
+      explode: true,
+    });
+    expect(params.find((p) => p.name === 'limit')).toMatchObject({ schema: { type: 'integer', minimum: 1, maximum: 100 } });
+    expect(op('/v2/entities/{id}', 'get').parameters.map((p: any) => `${p.in}:${p.name}:${p.required}`)).toEqual(['path:id:true', 'query:fields[]:false']);
+  });
+
+  it('request bodies and success responses are the declared schemas, named components', () => {
+    expect(op('/v2/entities', 'post').requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateEntityBody' } } } });
+    expect(op('/v2/entities', 'post').responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/EntityReferenceResponse' });
+    expect(op('/v2/entities/{id}', 'delete').responses['204']).toEqual({ description: 'Done; no body', headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } } });
+    expect(doc.components.schemas.Entity.discriminator.mapping.feature).toBe('#/components/schemas/Feature');
+    expect(op('/oauth2/token', 'post').requestBody.content['application/x-www-form-urlencoded'].schema).toEqual({ $ref: '#/components/schemas/JwtBearerGrant' });
+  });
+
+  it('every error status a route can give, each with the envelope narrowed to that status’s codes', () => {
+    const statuses = (path: string, method: string) => Object.keys(op(path, method).responses).sort();
+    expect(statuses('/v2/entities', 'post')).toEqual(['201', '400', '401', '403', '404', '408', '413', '429', '500']);
+    expect(statuses('/v2/entities', 'get')).toEqual(['200', '400', '401', '403', '408', '413', '429', '500']);
+    expect(statuses('/v2/notes/{id}/relationships', 'post')).toEqual(['201', '400', '401', '403', '404', '408', '409', '413', '429', '500']);
+    expect(statuses('/v2/openapi.json', 'get')).toEqual(['200', '400', '408', '413', '429', '500']);
+    expect(op('/v2/entities', 'post').responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error400' });
+    expect(doc.components.schemas.Error400.properties.errors.items.properties.code).toEqual({ type: 'string', enum: ['request.invalid', 'request.malformed'] });
+    expect(doc.components.schemas.Error404.properties.errors.items.properties.code.enum).toEqual(['resource.notFound', 'route.notFound']);
+    // The token endpoint's refusals are RFC 6749's body, not the envelope.
+    expect(op('/oauth2/token', 'post').responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OAuthError' });
+    expect(statuses('/oauth2/token', 'post')).toEqual(['200', '400', '408', '413', '429', '500']);
+  });
+
+  it('security schemes: bearer tokens, and the OAuth 2.0 authorization code flow at {app_url} with every scope', () => {
+    expect(doc.components.securitySchemes.OAuth2.flows.authorizationCode).toMatchObject({
+      authorizationUrl: `${LOCAL_APP_URL}/oauth/authorize`,
+      tokenUrl: `${LOCAL_APP_URL}/oauth/token`,
+    });
+    expect(Object.keys(doc.components.securitySchemes.OAuth2.flows.authorizationCode.scopes)).toEqual([
+      'entities:read',
+      'write:entities',
+      'entities:delete',
+      'notes:read',
+      'notes:write',
+      'notes:delete',
+    ]);
+  });
+
+  it('a declaration that does not fit its route refuses to load', () => {
+    expect(() => api('getEntity', { responses: { 200: z.unknown() } }, async () => ({ status: 200, body: {} }))).toThrow(/path parameters: the route has \{id\}, the declaration \{\}/);
+    expect(() => api('createEntity', { responses: { 201: z.unknown() } }, async () => ({ status: 201, body: {} }))).toThrow(/body: the route says json/);
+  });
 });
+
+describe('GET {base_url}/openapi.json', () => {
+  it('answers docs/openapi.json without credentials, with the deployment’s own addresses', async () => {
+    const res = await call(app, 'GET', '/v2/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.json).toEqual(atAppUrl(committed, app.url));
+    expect(res.json.servers).toEqual([{ url: app.url, description: '{app_url}; {base_url} is {app_url}/v2' }]);
+    // Only the addresses differ from the committed document.
+    expect(atAppUrl(committed, LOCAL_APP_URL)).toEqual(committed);
+  });
+
+  it('takes no query parameter', async () => {
+    const res = await call(app, 'GET', '/v2/openapi.json?format=yaml');
+    expect(res.status).toBe(400);
+    expect(res.json.errors[0]).toMatchObject({ code: 'request.invalid', source: { parameter: 'format' } });
+  });
+});
+

@@ -44,6 +44,10 @@ const functions = ROUTES.map((route) => {
   return { route, logicalId, props: fn.Properties as unknown as FunctionProps, statements };
 });
 
+/** The functions that touch the table (all but `table: 'none'` routes: the OpenAPI document). */
+const tableFunctions = functions.filter((f) => f.route.table !== 'none');
+const TABLE_ROUTES = ROUTES.filter((r) => r.table !== 'none').length;
+
 const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
 const keyId = ofType('AWS::KMS::Key')[0]![0];
 
@@ -184,7 +188,7 @@ describe('least privilege per route', () => {
   });
 
   it('reads cover the table and exactly the indexes of lib/store/table.ts, never a wildcard', () => {
-    for (const { statements } of functions) {
+    for (const { statements } of tableFunctions) {
       const reads = allow(statements, 'dynamodb:Query');
       expect(reads).toHaveLength(1);
       const resourcesJson = JSON.stringify(reads[0]!.Resource);
@@ -198,11 +202,19 @@ describe('least privilege per route', () => {
     const signers = functions.filter((f) => allow(f.statements, 'kms:Sign').length > 0).map((f) => f.route.operationId);
     expect(signers).toEqual(ROUTES.filter((r) => 'signs' in r && r.signs).map((r) => r.operationId));
     expect(signers).toEqual(['issueToken']);
-    for (const { route, statements } of functions) {
+    for (const { route, statements } of tableFunctions) {
       expect(allow(statements, 'kms:GetPublicKey').map((s) => s.Resource), route.operationId).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
       expect(allow(statements, 'secretsmanager:GetSecretValue'), route.operationId).toHaveLength(1);
       const all = statements.flatMap(actionsOf);
       expect(all.filter((a) => a.startsWith('kms:')).sort(), route.operationId).toEqual(route.signs ? ['kms:GetPublicKey', 'kms:Sign'] : ['kms:GetPublicKey']);
+    }
+  });
+
+  it("a route with table 'none' (the OpenAPI document) may only write its logs: no table, key or secret", () => {
+    const none = functions.filter((f) => f.route.table === 'none');
+    expect(none.map((f) => f.route.operationId)).toEqual(['getOpenApiDocument']);
+    for (const { route, statements } of none) {
+      expect(statements.flatMap(actionsOf).sort(), route.operationId).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
     }
   });
 
@@ -231,7 +243,7 @@ describe('least privilege per route', () => {
       Environment: { Variables: Match.objectLike({ SERVICE_KMS_PREVIOUS_KEY_IDS: retired, SERVICE_KMS_KEY_ID: { 'Fn::GetAtt': [keys[0], 'Arn'] } }) },
     });
     const policies = Object.values(res).filter((r) => r.Type === 'AWS::IAM::Policy').map((p) => JSON.stringify(p.Properties!.PolicyDocument));
-    expect(policies.filter((p) => p.includes(retired))).toHaveLength(ROUTES.length);
+    expect(policies.filter((p) => p.includes(retired))).toHaveLength(TABLE_ROUTES);
     for (const p of policies.filter((p) => p.includes(retired))) expect(p).toContain(`{"Action":"kms:GetPublicKey","Effect":"Allow","Resource":"${retired}"}`);
   });
 });
@@ -271,7 +283,7 @@ describe('the single table (lib/store/table.ts)', () => {
     t.allResourcesProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ TABLE_NAME: 'pm-api-restored' }) } });
     expect(t.findOutputs('TableName').TableName!.Value).toBe('pm-api-restored');
     const policies = Object.values(resourcesOf(t)).filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties).includes('dynamodb:Query'));
-    expect(policies).toHaveLength(ROUTES.length);
+    expect(policies).toHaveLength(TABLE_ROUTES);
     for (const p of policies) {
       const json = JSON.stringify(p.Properties);
       expect(json).toContain(':table/pm-api-restored/index/gsi1');
