@@ -1,6 +1,9 @@
 // The OpenAPI document: generated from the route table and the handlers' declarations, committed as
-// docs/openapi.json and served at GET {base_url}/openapi.json.
+// docs/openapi.json, served at GET {base_url}/openapi.json, and clean under Redocly's lint.
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { LOCAL_APP_URL, atAppUrl } from '#lib/http/openapi-urls.ts';
@@ -114,3 +117,16 @@ describe('GET {base_url}/openapi.json', () => {
   });
 });
 
+describe('the lint (Redocly, redocly.yaml)', () => {
+  it('docs/openapi.json has no problems', async () => {
+    const bin = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'redocly');
+    // The JSON report on stdout; stderr carries only Redocly's notices (its Node 20 deprecation banner).
+    const { stdout } = await promisify(execFile)(bin, ['lint', 'docs/openapi.json', '--config', 'redocly.yaml', '--format', 'json'], {
+      cwd: join(import.meta.dirname, '..', '..'),
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
+    const report = JSON.parse(stdout) as { totals: Record<string, number>; problems: unknown[] };
+    expect(report.problems).toEqual([]);
+    expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 0 });
+  }, 60_000);
+});
