@@ -37,8 +37,9 @@ export function loadHandler(route: Route): Promise<Handler> {
 
 /** Query string → API Gateway's two maps (keys and values decoded; the last value wins in the single map). */
 export function queryMaps(rawQuery: string) {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+  // No prototype: a parameter named `__proto__` is a key like any other (API Gateway's JSON event has it as one).
+  const single = Object.create(null) as Record<string, string>;
+  const multi = Object.create(null) as Record<string, string[]>;
   for (const [k, v] of new URLSearchParams(rawQuery)) {
     single[k] = v;
     (multi[k] ??= []).push(v);

@@ -1,4 +1,4 @@
-// GET /v2/notes — `fields` or `fields[]` (both spellings), `pageCursor`, `limit`; oldest first.
+// GET /v2/notes — `type`/`type[]`, `fields` or `fields[]` (both spellings), `pageCursor`, `limit`; oldest first.
 import { NOTE_TYPES } from '#lib/domain/configurations.ts';
 import { checkKnownFields, fieldsFromQuery, NOTE_FIELDS_PARAMS } from '#lib/domain/fields.ts';
 import { ListNotesQuery, NoteList } from '#lib/domain/schemas/note.ts';

@@ -149,7 +149,11 @@ export function invalidInputOf(reported: z.core.$ZodIssue, part: InputPart, root
 /** `value` through `schema`: its output, or InvalidInput for the first issue. */
 export function parseInput<S extends z.ZodMiniType>(schema: S, value: unknown, part: InputPart, allowed?: readonly string[]): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw invalidInputOf(result.error.issues[0]!, part, value, allowed);
+  if (!result.success) {
+    // An unknown key first: it says the shape is wrong, which is what a client needs to hear before a missing field.
+    const issues = result.error.issues;
+    throw invalidInputOf(issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0]!, part, value, allowed);
+  }
   return result.data;
 }
 

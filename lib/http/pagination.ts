@@ -103,10 +103,9 @@ export function stringKey(after: PageKey | undefined): string | undefined {
 /** An absolute URL under {base_url} for a route path (`/v2/...` template) and its parameters. */
 export function publicUrl(routePath: string, params: Record<string, string>, query: Array<[string, string]> = []): string {
   const path = routePath.replace(/^\/v2/, '').replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
-  // Brackets stay readable in names (fields[]=...); everything else is percent-encoded.
-  const enc = (s: string) => encodeURIComponent(s);
-  const encName = (s: string) => enc(s).replace(/%5B/g, '[').replace(/%5D/g, ']');
-  const qs = query.map(([k, v]) => `${encName(k)}=${enc(v)}`).join('&');
+  // Names and values percent-encoded, brackets included (`fields%5B%5D=`): RFC 3986 allows no bare
+  // `[` or `]` in a query, and the document says these links are URIs.
+  const qs = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
   return `${config.baseUrl}${path}${qs ? `?${qs}` : ''}`;
 }
 

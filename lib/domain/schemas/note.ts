@@ -44,7 +44,8 @@ const FieldId = z.string().check(z.minLength(1), z.maxLength(200));
 /** Notes take the selection as `fields[]` and as `fields`, each repeatable. */
 const noteFieldsParameters = { 'fields[]': repeated(FieldId), fields: repeated(FieldId) };
 
-export const ListNotesQuery = z.strictObject({ ...noteFieldsParameters, ...pageParameters });
+/** `type`/`type[]` (Productboard's list filter): textNote is the one note type, so naming it selects every note. */
+export const ListNotesQuery = z.strictObject({ type: z.optional(NoteType), 'type[]': repeated(NoteType), ...noteFieldsParameters, ...pageParameters });
 export const GetNoteQuery = z.strictObject(noteFieldsParameters);
 export const NoteRelationshipsQuery = z.strictObject({ type: z.optional(z.enum(NOTE_RELATIONSHIP_TYPES)), ...pageParameters });
 
