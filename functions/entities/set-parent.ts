@@ -1,8 +1,8 @@
 // PUT /v2/entities/{id}/relationships/parent — move an entity (and its subtree) under another parent.
 import { config } from '#lib/config.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
-import { EntityPath, EntityRelationshipResponse } from '#lib/domain/schemas/entity.ts';
 import { SetParentBody } from '#lib/domain/schemas/entity-writes.ts';
+import { EntityPath, EntityRelationshipResponse } from '#lib/domain/schemas/entity.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { setParent } from '#lib/store/entity-writes.ts';
