@@ -24,6 +24,9 @@ export interface TestApp {
 /** Starts the local gateway on a free port and points the public URLs at it. */
 export async function startApp(options: { loadHandler?: HandlerLoader; doubles?: boolean } = {}): Promise<TestApp> {
   const server = createGateway(options.loadHandler ? { loadHandler: options.loadHandler } : {});
+  // The tests share the server's event loop: a test that blocks it (RSA key generation) would
+  // otherwise let Node's 5-second keep-alive close a socket just as fetch reuses it (ECONNRESET).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.PUBLIC_APP_URL = url;
