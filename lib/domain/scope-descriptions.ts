@@ -1,6 +1,6 @@
 // Each scope in words, once: the consent page shows them to the member who decides, and the
 // OpenAPI document and the authorization server metadata describe the scopes with them.
-import type { Scope } from '../auth/scopes.ts';
+import type { Scope } from './scopes.ts';
 
 export interface ScopeDescription {
   /** Short phrase (the spec's meaning column where it gives one). */

@@ -1,6 +1,9 @@
+// Workspaces, and the one way to add items to one: a transaction that checks it exists.
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
+import { WorkspaceNotFound } from './errors.ts';
 import { keys } from './keys.ts';
 
 export interface Workspace {
@@ -23,5 +26,40 @@ export async function createWorkspace(name: string): Promise<Workspace> {
 
 export async function getWorkspace(id: string): Promise<Workspace | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.workspace(id), ConsistentRead: true }));
-  return Item ? { id: Item.id, name: Item.name, createdAt: Item.createdAt } : undefined;
+  if (!Item) return undefined;
+  const w = Item as Workspace;
+  return { id: w.id, name: w.name, createdAt: w.createdAt };
+}
+
+/** An item to put into a workspace: `unique` only where no item has its key yet; `taken` says why one did. */
+export interface WorkspacePut {
+  item: Record<string, unknown>;
+  unique?: boolean;
+  taken?: () => Error;
+}
+
+/**
+ * Puts items into a workspace in one transaction that also requires the workspace to exist
+ * (admin commands name workspaces directly). A failed condition is WorkspaceNotFound, or the
+ * `taken` error of the first unique item whose key was in use.
+ */
+export async function putInWorkspace(workspaceId: string, puts: WorkspacePut[]): Promise<void> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { ConditionCheck: { TableName: tableName(), Key: keys.workspace(workspaceId), ConditionExpression: 'attribute_exists(pk)' } },
+          ...puts.map(({ item, unique }) => ({ Put: { TableName: tableName(), Item: item, ...(unique ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) } })),
+        ],
+      }),
+    );
+  } catch (err) {
+    if (err instanceof TransactionCanceledException) {
+      const failed = (err.CancellationReasons ?? []).findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      if (failed === 0) throw new WorkspaceNotFound(workspaceId);
+      const taken = puts[failed - 1]?.taken;
+      if (taken) throw taken();
+    }
+    throw err;
+  }
 }

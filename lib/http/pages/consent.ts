@@ -1,6 +1,6 @@
 // The consent page: names the application, the workspace and the member, and each scope in words;
 // Allow and Deny post back to /oauth/consent, which redirects to the application.
-import type { Role, Scope } from '../../auth/scopes.ts';
+import type { Role, Scope } from '../../domain/scopes.ts';
 import { SCOPE_DESCRIPTIONS } from '../../domain/scope-descriptions.ts';
 import { CSRF_FIELD } from '../csrf.ts';
 import { html, pageDocument } from './layout.ts';
