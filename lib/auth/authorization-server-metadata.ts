@@ -2,9 +2,9 @@
 // The issuer is {app_url}. RFC 8414 §3.1 puts the document of an issuer with a path at
 // /.well-known/oauth-authorization-server/{path} on the host root, which a stage URL's path cannot
 // serve: a deployment that must be found that way needs a custom domain without a path (docs/oauth.md).
+import { CLIENT_AUTH_METHODS } from './client-authentication.ts';
 import { PKCE_METHOD } from '../domain/pkce.ts';
 import { SCOPES } from '../domain/scopes.ts';
-import { CLIENT_AUTH_METHODS } from './client-authentication.ts';
 
 /** The authorization code flow's endpoints under {app_url} (lib/routes.ts rows carry the same paths). */
 export const OAUTH_PATHS = {

@@ -1,9 +1,11 @@
 // Client authentication at the token and revocation endpoints (RFC 6749 §2.3, RFC 7009 §2.1):
 // client_secret_basic, client_secret_post, or none (a public client names itself with client_id
 // and proves possession through PKCE). One method per request; every refusal is invalid_client
-// (401) or, for a malformed request, invalid_request.
+// (401), unauthorized_client for a server-to-server application, or invalid_request when malformed.
 import { timingSafeEqual } from 'node:crypto';
 import { OAuthError } from './oauth-errors.ts';
+import { findApplicationByClientId, type Application } from '../store/applications.ts';
+import { hashToken } from '../store/credentials.ts';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'none'];
@@ -71,7 +73,7 @@ export function presentedClient(authorization: string | undefined, form: Readonl
  */
 export function authenticateClient(presented: PresentedClient, app: AuthenticatableClient | undefined, hash: (secret: string) => string): AuthenticatableClient {
   if (!app) throw new OAuthError('invalid_client', 'Client authentication failed: unknown client.', 'unknown client id');
-  if (app.type !== 'authorizationCode') throw new OAuthError('invalid_client', 'Client authentication failed: this client is a server-to-server application; it uses the JWT bearer grant at /oauth2/token.');
+  if (app.type !== 'authorizationCode') throw new OAuthError('unauthorized_client', 'This client is a server-to-server application: it uses the JWT bearer grant at /oauth2/token, not this endpoint.');
   if (app.public) {
     if (presented.method !== 'none') throw new OAuthError('invalid_client', 'Client authentication failed: this is a public client, which has no secret; send only client_id.');
     return app;
@@ -83,4 +85,12 @@ export function authenticateClient(presented: PresentedClient, app: Authenticata
     throw new OAuthError('invalid_client', 'Client authentication failed: wrong client secret.', 'secret mismatch');
   }
   return app;
+}
+
+/** The request's client, authenticated against the application its client id names. */
+export async function authenticatedClient(authorization: string | undefined, form: ReadonlyMap<string, string>): Promise<Application> {
+  const presented = presentedClient(authorization, form);
+  const app = await findApplicationByClientId(presented.clientId);
+  authenticateClient(presented, app && { clientId: app.clientId, type: app.type, public: app.public, ...(app.secretHash ? { secretHash: app.secretHash } : {}) }, hashToken);
+  return app!;
 }

@@ -1,9 +1,8 @@
 // Errors of the authorization code flow's token and revocation endpoints (RFC 6749 §5.2, RFC 7009
-// §2.2.1, RFC 8707 §2): `{error, error_description}` with Cache-Control: no-store, rendered through
-// the frame middleware's RenderableError hook — never the API envelope. Unlike the JWT bearer
-// grant's table (./token-errors.ts), the description says what was wrong with this request.
-import type { RenderableError } from '../http/middleware/frame.ts';
-import type { ApiResult } from '../http/request.ts';
+// §2.2.1, RFC 8707 §2): `{error, error_description}` with Cache-Control: no-store, never the API
+// envelope — like the JWT bearer grant's TokenError (./token-errors.ts), it renders itself and
+// lib/http/error-map.ts hands it that rendering. Unlike that grant's fixed table, the description
+// says what was wrong with this request.
 
 export const OAUTH_ERROR_CODES = [
   'invalid_request',
@@ -18,7 +17,17 @@ export const OAUTH_ERROR_CODES = [
 
 export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 
-export class OAuthError extends Error implements RenderableError {
+/** A refused request as the client sees it. */
+export interface OAuthErrorRendering {
+  statusCode: 400 | 401;
+  body: { error: OAuthErrorCode; error_description: string };
+  headers: Record<string, string>;
+}
+
+export class OAuthError extends Error {
+  static readonly code = 'ERR_OAUTH_REQUEST';
+  readonly code = OAuthError.code;
+
   constructor(
     readonly error: OAuthErrorCode,
     readonly description: string,
@@ -30,13 +39,13 @@ export class OAuthError extends Error implements RenderableError {
   }
 
   /** RFC 6749 §5.2: a failed client authentication is 401 with the Basic challenge (the scheme this endpoint accepts). */
-  get status(): number {
+  get status(): 400 | 401 {
     return this.error === 'invalid_client' ? 401 : 400;
   }
 
-  toResult(): ApiResult {
+  render(): OAuthErrorRendering {
     const headers: Record<string, string> = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
     if (this.error === 'invalid_client') headers['WWW-Authenticate'] = 'Basic realm="oauth", charset="UTF-8"';
-    return { status: this.status, body: { error: this.error, error_description: this.description }, headers };
+    return { statusCode: this.status, body: { error: this.error, error_description: this.description }, headers };
   }
 }

@@ -2,9 +2,9 @@
 // keeps it safe: until the client and its redirect URI are known to be genuine, nothing is sent to
 // the redirect URI — a problem there is shown on an error page, never redirected (RFC 6749
 // §4.1.2.1, the open-redirect rule). After that, problems go back to the client as `error=...`.
-import { parseScopes, ROLE_SCOPES, type Role, type Scope } from './scopes.ts';
 import { isS256Challenge, PKCE_METHOD } from './pkce.ts';
 import { isRegisteredRedirectUri } from './redirect-uris.ts';
+import { parseScopes, ROLE_SCOPES, type Role, type Scope } from './scopes.ts';
 
 /** What the rules need to know of the application a `client_id` names. */
 export interface AuthorizationClient {

@@ -94,7 +94,7 @@ describe('client authentication (RFC 6749 §2.3)', () => {
     try {
       fn();
     } catch (err) {
-      if (err instanceof OAuthError) return { error: err.error, description: err.description, result: err.toResult() };
+      if (err instanceof OAuthError) return { error: err.error, description: err.description, result: err.render() };
       throw err;
     }
     throw new Error('not refused');
@@ -112,14 +112,14 @@ describe('client authentication (RFC 6749 §2.3)', () => {
     const none = refusal(() => presentedClient(undefined, new Map()));
     expect(none.error).toBe('invalid_client');
     expect(none.result).toEqual({
-      status: 401,
+      statusCode: 401,
       body: { error: 'invalid_client', error_description: none.description },
       headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache', 'WWW-Authenticate': 'Basic realm="oauth", charset="UTF-8"' },
     });
     expect(refusal(() => presentedClient('Bearer abc', new Map()))).toMatchObject({ error: 'invalid_client' });
   });
 
-  it('a confidential client needs its exact secret; a public client must not send one; a server-to-server client is refused', () => {
+  it('a confidential client needs its exact secret; a public client must not send one; a server-to-server client is unauthorized_client', () => {
     expect(authenticateClient(presentedClient(basic('c-1', 's3cret value'), new Map()), confidential, hash)).toBe(confidential);
     expect(refusal(() => authenticateClient({ clientId: 'c-1', secret: 's3cret valuE', method: 'client_secret_post' }, confidential, hash))).toEqual(
       expect.objectContaining({ error: 'invalid_client', description: 'Client authentication failed: wrong client secret.' }),
@@ -128,7 +128,7 @@ describe('client authentication (RFC 6749 §2.3)', () => {
     expect(authenticateClient({ clientId: 'p-1', method: 'none' }, publicClient, hash)).toBe(publicClient);
     expect(refusal(() => authenticateClient({ clientId: 'p-1', secret: 'x', method: 'client_secret_post' }, publicClient, hash))).toMatchObject({ error: 'invalid_client' });
     expect(refusal(() => authenticateClient({ clientId: 'x', method: 'none' }, undefined, hash))).toMatchObject({ error: 'invalid_client' });
-    expect(refusal(() => authenticateClient({ clientId: 's', method: 'none' }, { ...publicClient, type: 'serverToServer' }, hash))).toMatchObject({ error: 'invalid_client' });
+    expect(refusal(() => authenticateClient({ clientId: 's', method: 'none' }, { ...publicClient, type: 'serverToServer' }, hash))).toMatchObject({ error: 'unauthorized_client' });
   });
 });
 
