@@ -1,9 +1,9 @@
 // The consent page: names the application, the workspace and the member, and each scope in words;
 // Allow and Deny post back to /oauth/consent, which redirects to the application.
-import type { Role, Scope } from '../../domain/scopes.ts';
-import { SCOPE_DESCRIPTIONS } from '../../domain/scope-descriptions.ts';
-import { CSRF_FIELD } from '../csrf.ts';
 import { html, pageDocument } from './layout.ts';
+import { SCOPE_DESCRIPTIONS } from '../../domain/scope-descriptions.ts';
+import type { Role, Scope } from '../../domain/scopes.ts';
+import { CSRF_FIELD } from '../csrf.ts';
 
 export interface ConsentPage {
   applicationName: string;
@@ -43,6 +43,6 @@ ${page.withheld.length > 0
 <button type="submit" name="decision" value="allow" class="primary">Allow</button>
 </div>
 </form>
-<p class="note">Either way you will be sent back to <span class="code">${page.redirectHost}</span>. Access lasts until you or an administrator revoke it, and never exceeds what your role allows.</p>`,
+<p class="note">Either way you will be sent back to <span class="code">${page.redirectHost}</span>. Access lasts until it is revoked, and never exceeds what your role allows.</p>`,
   );
 }

@@ -1,8 +1,8 @@
 // The sign-in page of the authorization code flow: e-mail and password of a member of the
 // application's workspace. The authorization request travels along in a hidden field and is
 // judged again when the form comes back, so the page holds no state of its own.
-import { CSRF_FIELD } from '../csrf.ts';
 import { html, pageDocument } from './layout.ts';
+import { CSRF_FIELD } from '../csrf.ts';
 
 export interface SignInPage {
   applicationName: string;
