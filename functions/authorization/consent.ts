@@ -3,7 +3,7 @@
 import { issueAuthorizationCode, judgeAuthorizationRequest, sessionMember } from '#lib/auth/authorization-flow.ts';
 import { consentScopes } from '#lib/domain/authorization-request.ts';
 import { ConsentForm } from '#lib/domain/oauth-schemas.ts';
-import { clientRedirect, pageForm, refuseRequest, requestCookies, staleForm } from '#lib/http/authorization-pages.ts';
+import { clientRedirect, deniedRedirect, nothingToGrant, pageForm, refuseRequest, requestCookies, staleForm, stateOf } from '#lib/http/authorization-pages.ts';
 import { SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { csrfTokenMatches } from '#lib/http/csrf.ts';
 import { PageError } from '#lib/http/pages/page-error.ts';
@@ -18,20 +18,17 @@ export const handler = api('consent', async (req) => {
   const judged = await judgeAuthorizationRequest([...new URLSearchParams(parsed.data.request)]);
   if (judged.kind !== 'valid') return refuseRequest(judged);
   const { request, app } = judged;
-  const state: Record<string, string> = request.state !== undefined ? { state: request.state } : {};
   const member = await sessionMember(sessionId, app.workspaceId);
   // The session ended (or the member was deactivated) while the page was open: sign in again.
   if (!member) return { status: 303, headers: { Location: `authorize?${parsed.data.request}` } };
 
   if (parsed.data.decision === 'deny') {
     req.log.info('authorization denied', { clientId: app.clientId, memberId: member.id });
-    return clientRedirect(request.redirectUri, { error: 'access_denied', error_description: 'The member denied the request.', ...state });
+    return deniedRedirect(request, 'The member denied the request.');
   }
   const { granted } = consentScopes(request.scopes, member.role);
-  if (granted.length === 0) {
-    return clientRedirect(request.redirectUri, { error: 'access_denied', error_description: `The member's role (${member.role}) permits none of the requested scopes.`, ...state });
-  }
+  if (granted.length === 0) return nothingToGrant(request, member);
   const code = await issueAuthorizationCode(request, app, member, granted);
   req.log.info('authorization granted', { clientId: app.clientId, workspaceId: app.workspaceId, memberId: member.id, scopes: granted.join(' ') });
-  return clientRedirect(request.redirectUri, { code, ...state });
+  return clientRedirect(request.redirectUri, { code, ...stateOf(request) });
 });

@@ -22,15 +22,25 @@ export const requestCookies = (req: ApiRequest) => parseCookies(req.headers.get(
 /** The authorization request as the pages carry it: the query string, rebuilt from its parameters. */
 export const requestString = (params: ReadonlyArray<readonly [string, string]>) => new URLSearchParams(params as Array<[string, string]>).toString();
 
-/** RFC 6749 §4.1.2 (with RFC 9207's iss): 303 to the registered redirect URI. */
+/** RFC 6749 §4.1.2 (with RFC 9207's iss): 303 to the registered redirect URI (a page route: the frame adds no-store and no-referrer). */
 export function clientRedirect(redirectUri: string, params: Record<string, string>): ApiResult {
-  return { status: 303, headers: { Location: redirectWith(redirectUri, { ...params, iss: config.appUrl }), 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } };
+  return { status: 303, headers: { Location: redirectWith(redirectUri, { ...params, iss: config.appUrl }) } };
 }
+
+export const stateOf = (request: { state?: string }): Record<string, string> => (request.state !== undefined ? { state: request.state } : {});
+
+/** Deny: error=access_denied (RFC 6749 §4.1.2.1). */
+export const deniedRedirect = (request: AuthorizationRequest, description: string) =>
+  clientRedirect(request.redirectUri, { error: 'access_denied', error_description: description, ...stateOf(request) });
+
+/** A member whose role permits none of the requested scopes cannot grant anything. */
+export const nothingToGrant = (request: AuthorizationRequest, member: Member) =>
+  deniedRedirect(request, `The member's role (${member.role}) permits none of the requested scopes.`);
 
 /** An authorization request that is not valid: an error page, or the error sent to the client. */
 export function refuseRequest(judged: Exclude<JudgedRequest, { kind: 'valid' }>): ApiResult {
   if (judged.kind === 'page') throw new PageError(400, 'This application cannot be authorized', judged.problem);
-  return clientRedirect(judged.redirectUri, { error: judged.error, error_description: judged.description, ...(judged.state !== undefined ? { state: judged.state } : {}) });
+  return clientRedirect(judged.redirectUri, { error: judged.error, error_description: judged.description, ...stateOf(judged) });
 }
 
 const workspaceName = async (workspaceId: string) => (await getWorkspace(workspaceId))?.name ?? 'your workspace';
@@ -62,13 +72,7 @@ export async function signInResult(
 export async function consentResult(sessionId: string, judged: { request: AuthorizationRequest; app: Application }, member: Member, requestText: string): Promise<ApiResult> {
   const { request, app } = judged;
   const { granted, withheld } = consentScopes(request.scopes, member.role);
-  if (granted.length === 0) {
-    return clientRedirect(request.redirectUri, {
-      error: 'access_denied',
-      error_description: `The member's role (${member.role}) permits none of the requested scopes.`,
-      ...(request.state !== undefined ? { state: request.state } : {}),
-    });
-  }
+  if (granted.length === 0) return nothingToGrant(request, member);
   const body = consentPage({
     applicationName: app.name,
     workspaceName: await workspaceName(app.workspaceId),

@@ -81,10 +81,12 @@ describe('the authorization request', () => {
     ['plain PKCE', { code_challenge_method: 'plain' }, 'invalid_request'],
     ['a scope the application may not hold', { scope: 'entities:read notes:delete' }, 'invalid_scope'],
     ['an unknown scope', { scope: 'everything' }, 'invalid_scope'],
-  ])('%s → 303 to the registered URI with error, error_description, state and iss', async (_name, change, error) => {
+  ])('%s → 303 to the registered URI with error, error_description, state and iss (no-store, no-referrer)', async (_name, change, error) => {
     const { client } = await setUp();
     const res = await new ScriptedBrowser(app).send('GET', authorizePath(authorizeParams(client, change)));
     expect(res.status).toBe(303);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
     const url = new URL(res.location!);
     expect(`${url.origin}${url.pathname}`).toBe(client.redirectUri);
     expect(Object.fromEntries(url.searchParams)).toEqual({ error, error_description: expect.any(String), state: 'state-123', iss: app.url });
