@@ -222,6 +222,7 @@ describe('consent', () => {
     expect(consent.text).toContain('<span class="scope-title">Read entities</span><span class="scope-detail">See products, components, features and customers, their fields and customer scores</span>');
     expect(consent.text).not.toContain('<span class="scope-title">Create and modify entities</span>');
     expect(consent.text).toContain('It also asked to create and modify entities, which your role does not allow; it will not get that permission.');
+    expect(consent.text).toContain('Access ends after 30 days, or sooner if it is revoked, and never exceeds what your role allows.');
     expect(consent.headers['content-security-policy']).toContain("form-action 'self' https://client.example.com;");
   });
 

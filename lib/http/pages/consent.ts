@@ -3,6 +3,7 @@
 import { html, pageDocument } from './layout.ts';
 import { SCOPE_DESCRIPTIONS } from '../../domain/scope-descriptions.ts';
 import type { Role, Scope } from '../../domain/scopes.ts';
+import { REFRESH_TOKEN_LIFETIME_S } from '../../auth/oauth-tokens.ts';
 import { CSRF_FIELD } from '../csrf.ts';
 
 export interface ConsentPage {
@@ -19,6 +20,9 @@ export interface ConsentPage {
   request: string;
   csrfToken: string;
 }
+
+/** How long a grant lasts: its refresh tokens expire this long after Allow (lib/auth/oauth-tokens.ts). */
+const GRANT_DAYS = REFRESH_TOKEN_LIFETIME_S / 86_400;
 
 const scopeItem = (scope: Scope) =>
   html`<li><span class="scope-title">${SCOPE_DESCRIPTIONS[scope].summary}</span><span class="scope-detail">${SCOPE_DESCRIPTIONS[scope].consent}</span><span class="scope-name">${scope}</span></li>`;
@@ -43,6 +47,6 @@ ${page.withheld.length > 0
 <button type="submit" name="decision" value="allow" class="primary">Allow</button>
 </div>
 </form>
-<p class="note">Either way you will be sent back to <span class="code">${page.redirectHost}</span>. Access lasts until it is revoked, and never exceeds what your role allows.</p>`,
+<p class="note">Either way you will be sent back to <span class="code">${page.redirectHost}</span>. Access ends after ${GRANT_DAYS} days, or sooner if it is revoked, and never exceeds what your role allows.</p>`,
   );
 }
