@@ -112,6 +112,17 @@ export interface IssuedTokens {
   access: Credential;
 }
 
+/** A single-use item's first use: the write fails if it is missing or already used. */
+const markUsed = (key: Record<string, string>, now: Date, extraCondition = '') => ({
+  Update: {
+    TableName: tableName(),
+    Key: key,
+    UpdateExpression: 'SET usedAt = :now',
+    ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(usedAt)${extraCondition}`,
+    ExpressionAttributeValues: { ':now': now.toISOString() },
+  },
+});
+
 /**
  * Redeems a code once: marks it used, creates its grant and the first tokens, all or nothing. A
  * code already used (a concurrent redemption won) is AlreadyUsed.
@@ -121,15 +132,7 @@ export async function redeemAuthorizationCode(codeHash: string, now: Date, grant
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.authorizationCode(codeHash),
-              UpdateExpression: 'SET usedAt = :now',
-              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAt > :now',
-              ExpressionAttributeValues: { ':now': now.toISOString() },
-            },
-          },
+          markUsed(keys.authorizationCode(codeHash), now, ' AND expiresAt > :now'),
           { Put: { TableName: tableName(), Item: grantItem(grant), ConditionExpression: 'attribute_not_exists(pk)' } },
           { Put: { TableName: tableName(), Item: refreshItem(tokens.refreshHash, tokens.refresh), ConditionExpression: 'attribute_not_exists(pk)' } },
           { Put: { TableName: tableName(), Item: credentialItem(tokens.access), ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -154,15 +157,7 @@ export async function rotateRefreshToken(oldHash: string, now: Date, grant: Gran
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.refreshToken(oldHash),
-              UpdateExpression: 'SET usedAt = :now',
-              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt)',
-              ExpressionAttributeValues: { ':now': now.toISOString() },
-            },
-          },
+          markUsed(keys.refreshToken(oldHash), now),
           {
             ConditionCheck: {
               TableName: tableName(),

@@ -14,6 +14,7 @@ import {
   VERIFIER,
   withPassword,
 } from './support.ts';
+import { jwtClaims } from '../oauth/support.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -25,7 +26,6 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const decode = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString());
 
 /** A workspace, a maker with a password, a confidential client and a fresh code. */
 async function setUp(options: { public?: boolean; scopes?: string[]; role?: 'maker' | 'viewer' } = {}) {
@@ -44,7 +44,7 @@ describe('authorization_code grant', () => {
     expect(res.json).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, refresh_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), scope: 'entities:read notes:read' });
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('pragma')).toBe('no-cache');
-    const claims = decode(res.json.access_token);
+    const claims = jwtClaims(res.json.access_token);
     expect(claims).toMatchObject({ tu: 'access', ws: ws.workspaceId, sub: member.id, cid: client.clientId, scope: 'entities:read notes:read', aud: `${app.url}/v2`, gid: expect.any(String) });
     expect(claims.exp - claims.iat).toBe(3600);
     // The token works on the API with exactly its scopes.
@@ -144,7 +144,7 @@ describe('refresh_token grant', () => {
     expect(second.status, second.text).toBe(200);
     expect(second.json).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, refresh_token: expect.any(String), scope: 'entities:read notes:read' });
     expect(second.json.refresh_token).not.toBe(first.refresh_token);
-    expect(decode(second.json.access_token).gid).toBe(decode(first.access_token).gid);
+    expect(jwtClaims(second.json.access_token).gid).toBe(jwtClaims(first.access_token).gid);
     const third = await refresh(app, client, second.json.refresh_token);
     expect(third.status).toBe(200);
     for (const t of [first.access_token, second.json.access_token, third.json.access_token]) expect((await call(app, 'GET', '/v2/notes', { token: t })).status).toBe(200);
