@@ -1,9 +1,9 @@
 // The consent page: names the application, the workspace and the member, and each scope in words;
 // Allow and Deny post back to /oauth/consent, which redirects to the application.
 import { html, pageDocument } from './layout.ts';
+import { REFRESH_TOKEN_LIFETIME_S } from '../../auth/oauth-tokens.ts';
 import { SCOPE_DESCRIPTIONS } from '../../domain/scope-descriptions.ts';
 import type { Role, Scope } from '../../domain/scopes.ts';
-import { REFRESH_TOKEN_LIFETIME_S } from '../../auth/oauth-tokens.ts';
 import { CSRF_FIELD } from '../csrf.ts';
 
 export interface ConsentPage {
