@@ -20,6 +20,7 @@ import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { pathsOf } from '#lib/routes.ts';
 import { TABLE } from '#lib/store/table.ts';
 import { addGatewayResponses } from './gateway-responses.ts';
 import { Monitoring } from './monitoring.ts';
@@ -108,9 +109,9 @@ export class PmApiStack extends Stack {
     // Literal segments win over parameters in API Gateway as in lib/routes.ts matchRoute.
     const integrationTimeout = Duration.millis(settings.requestTimeoutMs + 1_000);
     for (const { route, fn } of this.functions.functions) {
-      resourceFor(this.api.root, route.path).addMethod(route.method, new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false, timeout: integrationTimeout }), {
-        operationName: route.operationId,
-      });
+      // One integration per function; the CORS preflight row is one function on every CORS path.
+      const integration = new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false, timeout: integrationTimeout });
+      for (const path of pathsOf(route)) resourceFor(this.api.root, path).addMethod(route.method, integration, { operationName: route.operationId });
     }
     addGatewayResponses(this.api);
 

@@ -1,19 +1,10 @@
 // The OpenAPI 3.1 document of the whole API, generated from the route table (one source of truth
 // for paths, methods, scopes and bodies) and the service specification's error table (lib/http/errors.ts).
 import { ERROR_TABLE, type ErrorCode } from './errors.ts';
-import { SCOPES } from '../domain/scopes.ts';
-import { ROUTES, type Route } from '../routes.ts';
+import { authorizationOperations, oauth2SecurityScheme } from './openapi-authorization.ts';
+import { PREFLIGHT_PATH, ROUTES, type Route } from '../routes.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
-const SCOPE_MEANING: Record<string, string> = {
-  'entities:read': 'Read entities',
-  'write:entities': 'Create and modify entities',
-  'entities:delete': 'Delete entities',
-  'notes:read': 'Read notes',
-  'notes:write': 'Create and modify notes and their relationships',
-  'notes:delete': 'Delete notes',
-};
 
 function errorResponses(route: Route): Record<string, unknown> {
   const codes: ErrorCode[] = ['request.invalid', 'resource.notFound', 'request.timeout', 'rate.limitExceeded', 'internal.serverError'];
@@ -30,7 +21,12 @@ function errorResponses(route: Route): Record<string, unknown> {
   );
 }
 
+const tagOf = (route: Route) =>
+  route.path.startsWith('/v2/notes') ? 'Notes' : route.path.startsWith('/v2/') ? 'Entities' : route.path.startsWith('/oauth2/') ? 'Server-to-server' : 'Authorization code flow';
+
 function operation(route: Route) {
+  const own = authorizationOperations()[route.operationId];
+  if (own) return { operationId: route.operationId, summary: route.summary, tags: [tagOf(route)], security: [], ...own };
   const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
     name: m[1],
     in: 'path',
@@ -42,7 +38,7 @@ function operation(route: Route) {
   const op: Record<string, unknown> = {
     operationId: route.operationId,
     summary: route.summary,
-    tags: [route.path.startsWith('/v2/notes') ? 'Notes' : route.path.startsWith('/v2/') ? 'Entities' : 'Server-to-server'],
+    tags: [tagOf(route)],
     security,
     ...(params.length ? { parameters: params } : {}),
     responses: errorResponses(route),
@@ -66,7 +62,10 @@ function operation(route: Route) {
 
 export function buildOpenApi(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of ROUTES as readonly Route[]) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  // The CORS preflight is the browsers' business, not an operation of the API.
+  for (const route of ROUTES as readonly Route[]) {
+    if (route.path !== PREFLIGHT_PATH) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  }
   return {
     openapi: '3.1.0',
     info: { title: 'Product management API', version: '2.0.0', description: 'Generated from lib/routes.ts by `npm run openapi`.' },
@@ -75,16 +74,8 @@ export function buildOpenApi(): Record<string, unknown> {
     components: {
       securitySchemes: {
         BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        OAuth2: {
-          type: 'oauth2',
-          flows: {
-            authorizationCode: {
-              authorizationUrl: '/oauth/authorize',
-              tokenUrl: '/oauth/token',
-              scopes: Object.fromEntries(SCOPES.map((s) => [s, SCOPE_MEANING[s]])),
-            },
-          },
-        },
+        OAuth2: oauth2SecurityScheme(),
+        OAuthClientBasic: { type: 'http', scheme: 'basic', description: 'client_secret_basic of a confidential authorization-code client (RFC 6749 §2.3.1)' },
       },
       schemas: {
         ErrorResponse: {

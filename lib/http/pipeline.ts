@@ -8,6 +8,8 @@
 //      anything logs (request loggers are its children);
 //   2. frame — request id, request logger, budget; last out: X-Request-Id and the other common
 //      headers on every response, success or rendered error;
+//   2b. cors — on routes browser clients may call: decides, on the way out, whether the request's
+//      Origin may read the answer (it needs the principal, so it runs after auth on the way out);
 //   3. auth — before anything reads the body or counts against a token;
 //   4. rateLimit — needs the principal;
 //   5. body — parsed only for callers who may call the route;
@@ -23,6 +25,7 @@ import { EDGE_DETAILS } from './envelope.ts';
 import { ApiError } from './errors.ts';
 import { auth } from './middleware/auth.ts';
 import { body } from './middleware/body.ts';
+import { cors } from './middleware/cors.ts';
 import { errorsAsHttp } from './middleware/errors-as-http.ts';
 import { frame } from './middleware/frame.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
@@ -49,6 +52,7 @@ export function api(operationId: OperationId, core: Core): LambdaHandler {
     // Never the event: it holds the bearer token and the body.
     .use(injectLambdaContext(log, { logEvent: false }) as ApiMiddleware)
     .use(frame(route))
+    .use(cors(route))
     .use(auth(route))
     .use(rateLimit())
     .use(body(route))

@@ -1,7 +1,7 @@
 // Workspaces, and the one way to add items to one: a transaction that checks it exists.
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { WorkspaceNotFound } from './errors.ts';
 import { keys } from './keys.ts';
@@ -31,6 +31,9 @@ export async function getWorkspace(id: string): Promise<Workspace | undefined> {
   return { id: w.id, name: w.name, createdAt: w.createdAt };
 }
 
+/** One write of a TransactWriteItems. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
 /** An item to put into a workspace: `unique` only where no item has its key yet; `taken` says why one did. */
 export interface WorkspacePut {
   item: Record<string, unknown>;
@@ -41,15 +44,17 @@ export interface WorkspacePut {
 /**
  * Puts items into a workspace in one transaction that also requires the workspace to exist
  * (admin commands name workspaces directly). A failed condition is WorkspaceNotFound, or the
- * `taken` error of the first unique item whose key was in use.
+ * `taken` error of the first unique item whose key was in use. `also` are further unconditional
+ * writes of the same transaction (e.g. look-up items outside the workspace kept in step).
  */
-export async function putInWorkspace(workspaceId: string, puts: WorkspacePut[]): Promise<void> {
+export async function putInWorkspace(workspaceId: string, puts: WorkspacePut[], also: TransactItem[] = []): Promise<void> {
   try {
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
           { ConditionCheck: { TableName: tableName(), Key: keys.workspace(workspaceId), ConditionExpression: 'attribute_exists(pk)' } },
           ...puts.map(({ item, unique }) => ({ Put: { TableName: tableName(), Item: item, ...(unique ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) } })),
+          ...also,
         ],
       }),
     );

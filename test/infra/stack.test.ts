@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { describe, expect, it, vi } from 'vitest';
-import { ROUTES } from '#lib/routes.ts';
+import { corsPaths, pathsOf, ROUTES } from '#lib/routes.ts';
 import { TABLE } from '#lib/store/table.ts';
 import { resourcesOf, refsIn, synth } from './synth.ts';
 
@@ -108,14 +108,18 @@ describe('REST API: the resource tree and methods come from the route table', ()
     return `${prefix}/${r.Properties!.PathPart as string}`;
   };
 
-  it('every route is a proxy method on its path, integrated with its own function, and nothing else is', () => {
+  it('every route is a proxy method on its path(s), integrated with its own function, and nothing else is; the CORS preflight is OPTIONS on every CORS path', () => {
     const methods = ofType('AWS::ApiGateway::Method').map(([, m]) => {
       const p = m.Properties as { HttpMethod: string; ResourceId: unknown; Integration: { Type: string; Uri: unknown } };
       const fnId = [...refsIn(p.Integration.Uri)].find((id) => resources[id]?.Type === 'AWS::Lambda::Function');
       return `${p.HttpMethod} ${pathOf([...refsIn(p.ResourceId)][0]!)} ${p.Integration.Type} ${fnId}`;
     });
-    const expected = functions.map(({ route, logicalId }) => `${route.method} ${route.path} AWS_PROXY ${logicalId}`);
+    const expected = functions.flatMap(({ route, logicalId }) => pathsOf(route).map((path) => `${route.method} ${path} AWS_PROXY ${logicalId}`));
     expect(methods.sort()).toEqual(expected.sort());
+    const preflight = functions.find((f) => f.route.operationId === 'corsPreflight')!;
+    expect(methods.filter((m) => m.startsWith('OPTIONS ')).sort()).toEqual(corsPaths().map((path) => `OPTIONS ${path} AWS_PROXY ${preflight.logicalId}`).sort());
+    expect(corsPaths()).toEqual(expect.arrayContaining(['/oauth/token', '/oauth/revoke', '/v2/entities/{id}/score']));
+    expect(corsPaths().filter((p) => !p.startsWith('/v2/'))).toEqual(['/oauth/token', '/oauth/revoke']);
   });
 
   it('stage: throttling, JSON access logs, error-level execution logs without bodies', () => {
@@ -162,6 +166,8 @@ describe('least privilege per route', () => {
   it('read-only routes read the table and its indexes, and may update only rate-limit partitions (RL#)', () => {
     const readers = functions.filter((f) => f.route.table === 'read');
     expect(readers.length).toBeGreaterThan(0);
+    // The authorization code flow's pages that only look (the authorization request, discovery, preflights) write nothing.
+    expect(readers.map((f) => f.route.operationId)).toEqual(expect.arrayContaining(['authorize', 'getAuthorizationServerMetadata', 'corsPreflight']));
     for (const { route, statements } of readers) {
       const ddb = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
       const unconditional = ddb.filter((s) => !s.Condition).flatMap(actionsOf).sort();
@@ -197,7 +203,7 @@ describe('least privilege per route', () => {
   it('only the token-minting routes may sign; every function may read the public key and the cursor secret', () => {
     const signers = functions.filter((f) => allow(f.statements, 'kms:Sign').length > 0).map((f) => f.route.operationId);
     expect(signers).toEqual(ROUTES.filter((r) => 'signs' in r && r.signs).map((r) => r.operationId));
-    expect(signers).toEqual(['issueToken']);
+    expect(signers).toEqual(['issueToken', 'oauthToken']);
     for (const { route, statements } of functions) {
       expect(allow(statements, 'kms:GetPublicKey').map((s) => s.Resource), route.operationId).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
       expect(allow(statements, 'secretsmanager:GetSecretValue'), route.operationId).toHaveLength(1);
