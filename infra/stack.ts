@@ -15,7 +15,7 @@ import {
   type IResource,
 } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import { AttributeType, BillingMode, ProjectionType, Table, type ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -154,7 +154,8 @@ function createTable(scope: Construct): Table {
     deletionProtection: true,
     timeToLiveAttribute: TABLE.ttlAttribute,
     removalPolicy: RemovalPolicy.RETAIN,
-    // No stream: nothing consumes one (aggregates are kept in the writing transaction).
+    // Webhook events are derived from it; aggregates are still kept in the writing transaction.
+    stream: StreamViewType[TABLE.stream],
   });
   for (const index of TABLE.globalIndexes) {
     table.addGlobalSecondaryIndex({

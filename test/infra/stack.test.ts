@@ -220,7 +220,7 @@ describe('least privilege per route', () => {
 });
 
 describe('the single table (lib/store/table.ts)', () => {
-  it('on-demand, keys and GSIs from the table definition, PITR, deletion protection, TTL, retained, no stream', () => {
+  it('on-demand, keys and GSIs from the table definition, PITR, deletion protection, TTL, retained, a stream with both images', () => {
     template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
@@ -242,7 +242,7 @@ describe('the single table (lib/store/table.ts)', () => {
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         DeletionProtectionEnabled: true,
         TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
-        StreamSpecification: Match.absent(),
+        StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
       },
     });
     expect(TABLE.globalIndexes.map((g) => g.name)).toEqual(['gsi1', 'gsi2']);
