@@ -15,7 +15,8 @@ export interface EntityItem extends StoredEntity {
   deleting?: string;
 }
 
-const toEntity = (item: Record<string, any>): EntityItem => ({
+/** A stored entity item as a typed record (also for stream images). */
+export const toEntity = (item: Record<string, any>): EntityItem => ({
   id: item.id,
   type: item.type,
   ...(item.parentId ? { parentId: item.parentId, parentType: item.parentType } : {}),

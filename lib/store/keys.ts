@@ -49,7 +49,26 @@ export const keys = {
   assertionId: (ws: string, clientId: string, jtiHash: string) => ({ pk: `WS#${ws}`, sk: `JTI#${clientId}#${jtiHash}` }),
   /** Fixed-window request counter of one token for one second. */
   rateWindow: (tokenId: string, epochSecond: number) => ({ pk: `RL#${tokenId}#${epochSecond}`, sk: 'RL' }),
+
+  // --- Webhooks (lib/store/webhooks.ts) ---
+  /**
+   * A webhook subscription: { kind: 'webhook', id, name, events, url, version, secrets (encrypted),
+   * status, failureStreak, createdAt, createdByClient? }. GSI1 lists a workspace's subscriptions
+   * oldest first: gsi1pk = webhooksOf(ws), gsi1sk = `${createdAt}#${id}`; the stream consumer reads
+   * them all with Query pk, begins_with(sk, WEBHOOK_PREFIX).
+   */
+  webhook: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `${WEBHOOK_PREFIX}${id}` }),
+  webhooksOf: (ws: string) => `WS#${ws}#WEBHOOKS`,
+  /** What became of one event for one subscription (claimed, delivered, dead); expires by TTL. */
+  webhookDelivery: (ws: string, subscriptionId: string, eventId: string) => ({ pk: `WS#${ws}`, sk: `DELIVERY#${subscriptionId}#${eventId}` }),
 };
+
+export const WEBHOOK_PREFIX = 'WEBHOOK#';
+
+/** The workspace of a tenant item's partition key (stream records carry keys, not workspaces). */
+export function workspaceOfPartition(pk: string): string | undefined {
+  return /^WS#([^#]+)$/.exec(pk)?.[1];
+}
 
 /** Prefix of rate-limit partitions: read-only functions may write only these (IAM LeadingKeys). */
 export const RATE_LIMIT_KEY_PREFIX = 'RL#';

@@ -30,7 +30,8 @@ export interface CustomerRef {
   type: string;
 }
 
-const toNote = (it: Record<string, any>): NoteItem => ({
+/** A stored note item as a typed record (also for stream images). */
+export const toNote = (it: Record<string, any>): NoteItem => ({
   id: it.id,
   type: it.type,
   fields: it.fields ?? {},
