@@ -5,6 +5,7 @@ import { config } from '#lib/config.ts';
 import { deriveEvents, type WebhookEvent } from '#lib/domain/events.ts';
 import { decodeStreamRecord } from '#lib/store/stream-records.ts';
 import { startStreamReader } from '../../local/stream-reader.ts';
+import { startLocalWorkers } from '../../local/workers.ts';
 
 export interface EventCollector {
   /** Events of one workspace, in the order the stream gave them. */
@@ -38,3 +39,8 @@ export const summary = (events: WebhookEvent[]) =>
   events
     .map((e) => `${e.eventType} ${e.payload.id}${e.payload.updatedAttributes ? ` [${e.payload.updatedAttributes.join(',')}]` : ''}${e.payload.score ? ` ${e.payload.score.old}→${e.payload.score.new}` : ''}${e.eventType.startsWith('insight.') ? ` ${e.payload.links.feature!.split('/').pop()}` : ''}`)
     .sort();
+
+/** `npm start`'s workers on the test table: stream reader, fan-out, local queue, delivery. */
+export function startWorkers(options: { onDead?: Parameters<typeof startLocalWorkers>[0]['onDead'] } = {}) {
+  return startLocalWorkers({ endpoint: inject('dynamodbEndpoint'), tableName: inject('tableName'), pollMs: 50, ...options });
+}
