@@ -2,32 +2,20 @@
 // (children via GSI2), query every entity's links (GSI2 linksTo), and apply the score rule. It reads
 // the customer from the link's cached customerId rather than from each note, which makes it cheaper
 // than a faithful compute-on-read, so the ratio it yields is a lower bound.
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ownScores, type RawLink } from '#lib/domain/score.ts';
-import { db, tableName } from '#lib/store/client.ts';
+import { toLink } from '#lib/store/aggregates.ts';
 import { subtree } from '#lib/store/entities.ts';
 import { keys } from '#lib/store/keys.ts';
+import { queryAll } from '#lib/store/query.ts';
 
 async function linksTo(ws: string, entityId: string): Promise<RawLink[]> {
-  const out: RawLink[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :p',
-        ExpressionAttributeValues: { ':p': keys.linksTo(ws, entityId) },
-        ProjectionExpression: 'noteId, entityId, customerId, importance, setAt',
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) {
-      out.push({ noteId: it.noteId, entityId: it.entityId, customerId: it.customerId, importance: it.importance, setAt: Number(it.setAt) });
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :p',
+    ExpressionAttributeValues: { ':p': keys.linksTo(ws, entityId) },
+    ProjectionExpression: 'noteId, entityId, customerId, importance, setAt',
+  });
+  return items.map(toLink).map(({ noteId, entityId: id, customerId, importance, setAt }) => ({ noteId, entityId: id, customerId, importance, setAt }));
 }
 
 /** score(root) recomputed from the raw links of its subtree, a few entities' queries at a time. */

@@ -60,19 +60,31 @@ const READS = new Set(['GetItemCommand', 'QueryCommand', 'ScanCommand', 'BatchGe
  * in-process, so theirs too). DynamoDB Local returns no ConsumedCapacity, so the items and bytes a
  * read returned are recorded instead: RCUs follow from them (4 KB units).
  */
+/** The parts of a marshalled read's input and output the counter looks at. */
+type MarshalledKey = Record<string, { S?: string }>;
+interface ReadInput {
+  Key?: MarshalledKey;
+  RequestItems?: Record<string, { Keys?: MarshalledKey[] }>;
+}
+interface ReadOutput {
+  Item?: unknown;
+  Items?: unknown[];
+  Responses?: unknown[] | Record<string, unknown[]>;
+}
+
 function countReads(): void {
   db().middlewareStack.add(
     (next, context) => async (args) => {
       const command = context.commandName ?? '?';
       if (!READS.has(command)) return next(args);
-      const input = args.input as Record<string, any>;
+      const input = args.input as ReadInput;
       const out = await next(args);
-      const output = out.output as Record<string, any>;
+      const output = out.output as ReadOutput;
       const returned: unknown[] = output.Item
         ? [output.Item]
         : (output.Items ?? (Array.isArray(output.Responses) ? output.Responses : Object.values(output.Responses ?? {}).flat()));
       // The bearer check reads the token and member items (one BatchGetItem); everything else is the operation's own.
-      const keysRead: Array<Record<string, { S?: string }>> = input.Key ? [input.Key] : Object.values(input.RequestItems ?? {}).flatMap((r: any) => r.Keys ?? []);
+      const keysRead: MarshalledKey[] = input.Key ? [input.Key] : Object.values(input.RequestItems ?? {}).flatMap((r) => r.Keys ?? []);
       const auth = keysRead.some((k) => String(k.pk?.S ?? '').startsWith('TOKEN#') || String(k.sk?.S ?? '').startsWith('MEMBER#'));
       reads.push({ command, auth, items: returned.length, bytes: JSON.stringify(returned).length });
       return out;
@@ -105,14 +117,19 @@ interface Api {
   token: string;
 }
 
-async function request(api: Api, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+/** The parts of the API's answers the benchmark reads. */
+interface Answer {
+  data?: { id?: string; fields?: { score?: number } };
+}
+
+async function request(api: Api, method: string, path: string, body?: unknown): Promise<{ status: number; json: Answer | undefined }> {
   const res = await fetch(api.baseUrl + path, {
     method,
     headers: { authorization: `Bearer ${api.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
+  return { status: res.status, json: text ? (JSON.parse(text) as Answer) : undefined };
 }
 
 async function createEntity(api: Api, type: string, parentId?: string): Promise<string> {
@@ -120,11 +137,11 @@ async function createEntity(api: Api, type: string, parentId?: string): Promise<
     data: { type, fields: { name: `${type} (bench)` }, ...(parentId ? { relationships: [{ type: 'parent', target: { id: parentId } }] } : {}) },
   });
   if (res.status !== 201) throw new Error(`creating a ${type}: HTTP ${res.status} ${JSON.stringify(res.json)}`);
-  return res.json.data.id;
+  return res.json!.data!.id!;
 }
 
 async function inParallel<T>(n: number, parallel: number, f: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array(n);
+  const out = new Array<T>(n);
   let next = 0;
   await Promise.all(
     Array.from({ length: parallel }, async () => {
@@ -227,7 +244,7 @@ async function main() {
     const score = async (size: Size) => {
       const res = await request(api, 'GET', `/entities/${seeded.get(size)!.productId}/score`);
       if (res.status !== 200) throw new Error(`score: HTTP ${res.status} ${JSON.stringify(res.json)}`);
-      return res.json.data.fields.score as number;
+      return res.json!.data!.fields!.score!;
     };
 
     // The endpoint must agree with the recomputation before anything is timed (this also proves the

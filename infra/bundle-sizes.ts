@@ -1,8 +1,8 @@
 // Prints each route function's bundle size: `npm run bundle-sizes`. Bundles with esbuild and the
 // stack's own options (infra/route-functions.ts BUNDLING), so the figures are the deployed code's.
 // Also names the three largest packages in each bundle: where a cold start's bytes come from.
-import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { ROUTES } from '#lib/routes.ts';
 import { ESBUILD_OPTIONS, PROJECT_ROOT } from './route-functions.ts';

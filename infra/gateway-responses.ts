@@ -1,5 +1,5 @@
 // What the edge answers when a request never reaches a function: every API Gateway response type,
-// in the spec's error envelope, with the request id as `id` and in X-Request-Id (as the functions
+// in the service specification's error envelope, with the request id as `id` and in X-Request-Id (as the functions
 // and the local gateway answer). Status and title come from lib/http/errors.ts, never retyped.
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { EDGE_DETAILS, errorEnvelope } from '#lib/http/envelope.ts';

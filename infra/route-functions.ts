@@ -12,12 +12,12 @@ import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lam
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { SERVICE_KEY_ENV } from '#lib/auth/service-key.ts';
+import type { BuildOptions } from 'esbuild';
+import { SERVICE_KEY_ENV } from '#lib/auth/service-key-model.ts';
+import { LAMBDA_EXTRA_MS } from '#lib/config.ts';
 import { ROUTES, type Route } from '#lib/routes.ts';
 import { RATE_LIMIT_KEY_PREFIX } from '#lib/store/keys.ts';
 import { TABLE } from '#lib/store/table.ts';
-import { LAMBDA_EXTRA_MS } from '../local/gateway.ts';
-import type { BuildOptions } from 'esbuild';
 import type { Settings } from './settings.ts';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..');
@@ -92,6 +92,7 @@ export class RouteFunctions extends Construct {
       SERVICE_KEY_EPOCH: settings.keyEpoch,
       NODE_OPTIONS: '--enable-source-maps',
     };
+    if (settings.logSampleRate > 0) environment.LOG_SAMPLE_RATE = String(settings.logSampleRate);
     if (settings.retiredServiceKeyArns.length > 0) {
       environment[SERVICE_KEY_ENV.previousKmsKeyIds] = settings.retiredServiceKeyArns.join(',');
     }

@@ -18,6 +18,8 @@ export interface Settings {
   /** Per-token requests per second (RATE_LIMIT_PER_SECOND); 0 disables. */
   rateLimitPerSecond: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Share of requests (0–1) logged at debug level (LOG_SAMPLE_RATE); 0 sets nothing. */
+  logSampleRate: number;
   lambdaMemoryMb: number;
   /** Bumping it creates a new service signing key (rotation; docs/operations.md). */
   serviceKeyGeneration: number;
@@ -63,6 +65,13 @@ export function readSettings(node: Node): Settings {
     if (!Number.isInteger(n) || n < min || n > max) throw new SettingsError(`Context option ${key} must be an integer from ${min} to ${max}, not ${JSON.stringify(v)}`);
     return n;
   };
+  const fraction = (key: string): number => {
+    const v = raw(key);
+    if (v === undefined || v === null || v === '') return 0;
+    const n = typeof v === 'number' ? v : Number(v);
+    if (!(n >= 0 && n <= 1)) throw new SettingsError(`Context option ${key} must be a number from 0 to 1, not ${JSON.stringify(v)}`);
+    return n;
+  };
   const bool = (key: string, fallback: boolean): boolean => {
     const v = raw(key);
     if (v === undefined || v === null || v === '') return fallback;
@@ -80,7 +89,7 @@ export function readSettings(node: Node): Settings {
 
   const retentionDays = int('logRetentionDays', DEFAULTS.logRetentionDays, 1, 3653);
   const retentions = Object.values(RetentionDays).filter((v): v is RetentionDays => typeof v === 'number');
-  if (!retentions.includes(retentionDays as RetentionDays)) {
+  if (!retentions.includes(retentionDays)) {
     throw new SettingsError(`Context option logRetentionDays must be one of CloudWatch's periods (${retentions.join(', ')})`);
   }
 
@@ -103,11 +112,12 @@ export function readSettings(node: Node): Settings {
       rateLimit: int('throttleRateLimit', DEFAULTS.throttleRateLimit, 1, 100_000),
       burstLimit: int('throttleBurstLimit', DEFAULTS.throttleBurstLimit, 1, 100_000),
     },
-    logRetention: retentionDays as RetentionDays,
+    logRetention: retentionDays,
     // The gateway's own timeout sits 1 s past the budget and must stay under its ceiling.
     requestTimeoutMs: int('requestTimeoutMs', DEFAULTS.requestTimeoutMs, 1_000, MAX_INTEGRATION_TIMEOUT_MS - 1_000),
     rateLimitPerSecond: int('rateLimitPerSecond', DEFAULTS.rateLimitPerSecond, 0, 100_000),
     logLevel,
+    logSampleRate: fraction('logSampleRate'),
     lambdaMemoryMb: int('lambdaMemoryMb', DEFAULTS.lambdaMemoryMb, 128, 10_240),
     serviceKeyGeneration: int('serviceKeyGeneration', 1, 1, 1_000),
     retiredServiceKeyArns: retired,

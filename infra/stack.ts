@@ -194,11 +194,11 @@ export const NAG_ACKNOWLEDGEMENTS = {
   api: [
     {
       id: 'AwsSolutions-APIG2',
-      reason: 'Each function validates its own request against the schemas of its route and answers 400 in the spec envelope with source pointers; gateway request validators would answer in another shape.',
+      reason: 'Each function validates its own request against the schemas of its route and answers 400 in the error envelope with source pointers; gateway request validators would answer in another shape.',
     },
     {
       id: 'AwsSolutions-APIG4',
-      reason: 'Authentication is the bearer-token check inside every function (lib/auth/bearer.ts) with scopes from lib/routes.ts; the token endpoint is public by the spec. An authorizer would duplicate it and answer outside the envelope.',
+      reason: 'Authentication is the bearer-token check inside every function (lib/auth/bearer.ts) with scopes from lib/routes.ts; the token endpoint is public by the service specification. An authorizer would duplicate it and answer outside the envelope.',
     },
     {
       id: 'AwsSolutions-COG4',
@@ -226,7 +226,7 @@ export const NAG_ACKNOWLEDGEMENTS = {
   functions: [
     {
       id: 'AwsSolutions-L1',
-      reason: 'The runtime is pinned to nodejs22.x (design §6), the version the code and its dependencies are built and tested for; a newer runtime is a deliberate upgrade, not a drift.',
+      reason: 'The runtime is pinned to nodejs22.x (docs/architecture.md, Decisions), the version the code and its dependencies are built and tested for; a newer runtime is a deliberate upgrade, not a drift.',
     },
   ],
 } as const;

@@ -9,7 +9,18 @@ const int = (name: string, fallback: number): number => {
   const n = v === undefined ? NaN : Number(v);
   return Number.isInteger(n) && n >= 0 ? n : fallback;
 };
+const fraction = (name: string): number => {
+  const n = Number(env(name) ?? 0);
+  return n >= 0 && n <= 1 ? n : 0;
+};
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/**
+ * Time a function gets past the request budget: it answers 408 at the budget, and Lambda's own
+ * timeout (budget + this, set by infra/route-functions.ts) is only the last resort behind it. The
+ * local gateway gives each invocation the same allowance.
+ */
+export const LAMBDA_EXTRA_MS = 2_000;
 
 export const config = {
   get tableName(): string {
@@ -49,6 +60,10 @@ export const config = {
   get logLevel(): 'debug' | 'info' | 'warn' | 'error' | 'silent' {
     const v = env('LOG_LEVEL');
     return v === 'debug' || v === 'warn' || v === 'error' || v === 'silent' ? v : 'info';
+  },
+  /** Share of requests (0–1) that log at debug level whatever LOG_LEVEL says; 0 by default. */
+  get logSampleRate(): number {
+    return fraction('LOG_SAMPLE_RATE');
   },
 
   // --- Webhooks (lib/events/) ---

@@ -1,6 +1,6 @@
 // THE route table. The local gateway dispatches from it, the CDK stack creates one function per
 // row (with grants derived from `table` and `signs`), and the OpenAPI document is generated from it.
-import type { Scope } from './auth/scopes.ts';
+import type { Scope } from './domain/scopes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -81,7 +81,7 @@ export interface RouteMatch {
 
 type Segment = { literal: string } | { param: string };
 const compiled = ROUTES.map((route) => ({
-  route: route as Route,
+  route: route,
   segments: route.path.split('/').slice(1).map((s): Segment => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s })),
 }));
 

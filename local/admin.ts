@@ -2,28 +2,27 @@
 // on failure a readable message on stderr and a non-zero exit. Targets the local table (facts from
 // .local/dev.json) unless --table names a deployed one (region and credentials from the AWS env).
 import { readFileSync } from 'node:fs';
-import { UsageError, type AdminCommand, type Options } from './admin/command.ts';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { appCommands } from './admin/apps.ts';
-import { identityCommands } from './admin/identity.ts';
+import { UsageError, type AdminCommand, type OptionKinds, type Options } from './admin/command.ts';
 import { fieldCommands } from './admin/fields.ts';
+import { identityCommands } from './admin/identity.ts';
 import { scoreCommands } from './admin/score.ts';
 import { DEV_FILE, LOCAL_TABLE, SERVICE_KEY_FILE, type DevFacts } from './paths.ts';
 
 const COMMANDS: AdminCommand[] = [...identityCommands, ...fieldCommands, ...appCommands, ...scoreCommands];
 
-export function parseArgs(argv: string[]): { words: string[]; options: Options } {
-  const words: string[] = [];
-  const options: Options = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=');
-      if (eq !== -1) options[a.slice(2, eq)] = a.slice(eq + 1);
-      else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) options[a.slice(2)] = argv[++i]!;
-      else options[a.slice(2)] = true;
-    } else words.push(a);
+/** Options every command takes: the target table and, deployed, the KMS key that signs. */
+const TARGET_OPTIONS: OptionKinds = { table: 'value', 'kms-key-id': 'value' };
+
+/** The command words and the options (`--name value`, `--name=value`, `--flag`); an option no command knows is refused. */
+function parseCommandLine(argv: string[]): { words: string[]; options: Options } {
+  const known: NonNullable<ParseArgsConfig['options']> = {};
+  for (const kinds of [TARGET_OPTIONS, ...COMMANDS.map((c) => c.options)]) {
+    for (const [name, kind] of Object.entries(kinds)) known[name] = { type: kind === 'flag' ? 'boolean' : 'string' };
   }
-  return { words, options };
+  const { values, positionals } = parseArgs({ args: argv, options: known, allowPositionals: true, strict: true });
+  return { words: positionals, options: values as Options };
 }
 
 function configureTarget(options: Options) {
@@ -57,11 +56,24 @@ function usage(): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { words, options } = parseArgs(argv);
+  let parsed;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (err) {
+    // node:util's own wording says which option and why (unknown, missing or ambiguous value).
+    console.error(`${(err as Error).message}\n${usage()}`);
+    return 2;
+  }
+  const { words, options } = parsed;
   const command = COMMANDS.filter((c) => c.name === words.slice(0, c.name.split(' ').length).join(' '))
     .sort((a, b) => b.name.length - a.name.length)[0];
   if (!command) {
     console.error(words.length ? `Unknown command: ${words.join(' ')}\n${usage()}` : usage());
+    return 2;
+  }
+  const foreign = Object.keys(options).filter((name) => !(name in command.options) && !(name in TARGET_OPTIONS));
+  if (foreign.length > 0) {
+    console.error(`${command.name}: ${foreign.map((n) => `--${n}`).join(', ')} is not an option of this command\n  ${command.usage}`);
     return 2;
   }
   configureTarget(options);
@@ -86,4 +98,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code));
+void main(process.argv.slice(2)).then((code) => process.exit(code));

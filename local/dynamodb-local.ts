@@ -78,8 +78,8 @@ export async function startDynamoDbLocal(options: { port?: number; dbPath?: stri
   ];
   const child = spawn(found.java, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (d) => (output = (output + d).slice(-4000)));
-  child.stderr!.on('data', (d) => (output = (output + d).slice(-4000)));
+  child.stdout.on('data', (d) => (output = (output + d).slice(-4000)));
+  child.stderr.on('data', (d) => (output = (output + d).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const endpoint = `http://127.0.0.1:${port}`;

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { config } from '#lib/config.ts';
+import { config, LAMBDA_EXTRA_MS } from '#lib/config.ts';
 import { EDGE_DETAILS, errorEnvelope } from '#lib/http/envelope.ts';
 import type { ErrorCode } from '#lib/http/errors.ts';
 import { log } from '#lib/log.ts';
@@ -14,8 +14,6 @@ import { matchRoute, type Route } from '#lib/routes.ts';
 
 /** API Gateway's payload limit. */
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
-/** Extra time a function gets past the request budget, as the stack configures it. */
-export const LAMBDA_EXTRA_MS = 2_000;
 
 const PROJECT_ROOT = join(import.meta.dirname, '..');
 

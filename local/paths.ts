@@ -8,7 +8,7 @@ export const SERVICE_KEY_FILE = join(LOCAL_DIR, 'service-key.json');
 export const DB_DIR = join(LOCAL_DIR, 'dynamodb');
 export const LOCAL_TABLE = 'pm-api';
 
-/** What `npm start` writes to .local/dev.json (the contract's fields first). */
+/** What `npm start` writes to .local/dev.json (the URLs, workspace and token first; README.md lists them). */
 export interface DevFacts {
   baseUrl: string;
   appUrl: string;

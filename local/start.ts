@@ -26,12 +26,13 @@ async function main() {
   const wanted = Number(process.env.DYNAMODB_PORT ?? 8000);
   const ddbPort = (await portInUse(wanted)) ? 0 : wanted;
   const ddb = await startDynamoDbLocal({ port: ddbPort, dbPath: DB_DIR, java: java.java });
-  let server: Server | undefined;
+  // Set once the gateway listens; a stop before then has only DynamoDB Local to end.
+  const gateway: { server?: Server } = {};
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    server?.close();
+    gateway.server?.close();
     await ddb.stop();
     process.exit(code);
   };
@@ -59,8 +60,9 @@ async function main() {
     serviceKeyFile: SERVICE_KEY_FILE,
   });
 
-  server = createGateway();
-  await new Promise<void>((resolve) => server!.listen(port, resolve));
+  const server = createGateway();
+  gateway.server = server;
+  await new Promise<void>((resolve) => server.listen(port, resolve));
   process.once('SIGINT', () => void stop(0));
   process.once('SIGTERM', () => void stop(0));
 

@@ -58,7 +58,7 @@ export function toLambdaRecord(r: SdkRecord, streamArn: string): DynamoDBRecord 
   const image = (m: unknown) => m as Record<string, LambdaAttributeValue> | undefined;
   return {
     eventID: r.eventID,
-    eventName: r.eventName as DynamoDBRecord['eventName'],
+    eventName: r.eventName,
     eventVersion: r.eventVersion,
     eventSource: r.eventSource ?? 'aws:dynamodb',
     awsRegion: r.awsRegion,
@@ -70,7 +70,7 @@ export function toLambdaRecord(r: SdkRecord, streamArn: string): DynamoDBRecord 
       ...(d.OldImage ? { OldImage: image(d.OldImage) } : {}),
       SequenceNumber: d.SequenceNumber,
       SizeBytes: d.SizeBytes,
-      StreamViewType: d.StreamViewType as NonNullable<DynamoDBRecord['dynamodb']>['StreamViewType'],
+      StreamViewType: d.StreamViewType,
     },
   };
 }

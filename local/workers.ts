@@ -54,7 +54,8 @@ export async function startLocalWorkers(options: {
       tableName: options.tableName,
       ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
       consume: async (records) => {
-        const result = await fanOut(records, async (jobs) => queue.send(jobs.map((body) => ({ groupId: messageGroupId(body), dedupId: deduplicationId(body), body }))), config.baseUrl);
+        const enqueue = (jobs: DeliveryJob[]) => Promise.resolve(queue.send(jobs.map((body) => ({ groupId: messageGroupId(body), dedupId: deduplicationId(body), body }))));
+        const result = await fanOut(records, enqueue, config.baseUrl);
         // The reader hands the whole batch over again; what was already queued is deduplicated.
         if (result.failedAt !== undefined) throw result.error;
       },

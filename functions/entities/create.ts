@@ -1,3 +1,4 @@
+// POST /v2/entities — create a hierarchy or customer entity, optionally under a parent.
 import { config } from '#lib/config.ts';
 import { parseEntityFields } from '#lib/domain/entity-fields.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
@@ -5,8 +6,8 @@ import { ENTITY_TYPES, isEntityType } from '#lib/domain/hierarchy.ts';
 import { array, data, invalid, object, onlyKeys, uuid } from '#lib/domain/input.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
-import { createEntity } from '#lib/store/entity-writes.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';
+import { createEntity } from '#lib/store/entity-writes.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 
 export const handler = api('createEntity', async (req) => {

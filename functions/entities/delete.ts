@@ -1,3 +1,4 @@
+// DELETE /v2/entities/{id} — delete an entity with its whole subtree (lib/store/cascade.ts).
 import { uuidParam } from '#lib/domain/input.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';

@@ -1,6 +1,6 @@
-// GET /v2/entities/configurations/{type}
+// GET /v2/entities/configurations/{type} — one entity type's fields (with JSON Schemas) and relationships.
 import { ENTITY_TYPES, isEntityType } from '#lib/domain/configurations.ts';
-import { ApiError } from '#lib/http/errors.ts';
+import { NotFound } from '#lib/domain/errors.ts';
 import { configurationResources } from '#lib/http/configurations.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
@@ -8,7 +8,7 @@ import { principalOf } from '#lib/http/request.ts';
 export const handler = api('getEntityConfiguration', async (req) => {
   const type = req.params.type!;
   if (!isEntityType(type)) {
-    throw new ApiError('resource.notFound', `No entity type '${type.slice(0, 100)}'; known types: ${ENTITY_TYPES.join(', ')}.`);
+    throw new NotFound('entity type', type, `No entity type '${type.slice(0, 100)}'; known types: ${ENTITY_TYPES.join(', ')}.`);
   }
   const [data] = await configurationResources(principalOf(req).workspaceId, 'entities', [type]);
   return { status: 200, body: { data } };

@@ -1,16 +1,17 @@
+// GET /v2/entities/{id} — one entity, `fields[]` selecting its fields.
+import { NotFound } from '#lib/domain/errors.ts';
 import { fieldsFromQuery } from '#lib/domain/fields.ts';
 import { uuidParam } from '#lib/domain/input.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { entityResource } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { getEntity } from '#lib/store/entities.ts';
-import { notFound } from '#lib/store/entity-writes.ts';
 
 export const handler = api('getEntity', async (req) => {
   const id = uuidParam(req.params.id, 'id');
   const selection = fieldsFromQuery(req.query);
   const ws = principalOf(req).workspaceId;
   const entity = await getEntity(ws, id);
-  if (!entity) throw notFound('entity', id);
+  if (!entity) throw new NotFound('entity', id);
   return { status: 200, body: { data: await entityResource(ws, entity, selection) } };
 });

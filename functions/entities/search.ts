@@ -8,7 +8,7 @@ import { api } from '#lib/http/pipeline.ts';
 import { entityRecord } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { configuredFields } from '#lib/store/custom-fields.ts';
-import { entitiesAfter, listKeyOf, type Item } from '#lib/store/pages.ts';
+import { entitiesAfter } from '#lib/store/pages.ts';
 
 /** The search body, checked: every mistake answered with a pointer to it. */
 function parseSearch(body: unknown): { data: Record<string, unknown>; types: EntityType[]; archived: boolean | undefined } {
@@ -25,7 +25,7 @@ function parseSearch(body: unknown): { data: Record<string, unknown>; types: Ent
     if (!types.includes(name)) types.push(name);
   });
   if (d.archived !== undefined && typeof d.archived !== 'boolean') invalid(['data', 'archived'], "'data/archived' must be a boolean.");
-  return { data: d, types, archived: d.archived as boolean | undefined };
+  return { data: d, types, archived: d.archived };
 }
 
 export const handler = api('searchEntities', async (req) => {
@@ -35,10 +35,9 @@ export const handler = api('searchEntities', async (req) => {
   const configured = await configuredFields(ws, types);
   checkKnownFields(selection, configured);
   const page = await pageOf(req, { body: data });
-  const keep = archived === undefined ? undefined : (item: Item) => (item.fields?.archived === true) === archived;
-  const items = await entitiesAfter(ws, types, stringKey(page.after), page.limit + 1, keep);
-  const body = await page.envelope(items, listKeyOf, (rows) =>
-    Promise.all(rows.map((item) => entityRecord(ws, item, selection, configured.get(item.type) ?? []))),
+  const items = await entitiesAfter(ws, types, stringKey(page.after), page.limit + 1, { archived });
+  const body = await page.envelope(items, (item) => item.position, (rows) =>
+    Promise.all(rows.map(({ record }) => entityRecord(ws, record, selection, configured.get(record.type) ?? []))),
   );
   return { status: 200, body };
 });

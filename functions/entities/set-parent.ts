@@ -1,3 +1,4 @@
+// PUT /v2/entities/{id}/relationships/parent — move an entity (and its subtree) under another parent.
 import { config } from '#lib/config.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
 import { data, object, onlyKeys, uuid, uuidParam } from '#lib/domain/input.ts';

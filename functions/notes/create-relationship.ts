@@ -1,7 +1,8 @@
+// POST /v2/notes/{id}/relationships — link the note to an entity (409 if linked) or set its customer.
 import { config } from '#lib/config.ts';
+import { entityReference } from '#lib/domain/entity-view.ts';
 import { data, uuidParam } from '#lib/domain/input.ts';
 import { relationship } from '#lib/domain/note-input.ts';
-import { entityReference } from '#lib/domain/entity-view.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { setNoteCustomer, upsertLink } from '#lib/store/notes.ts';

@@ -1,3 +1,4 @@
+// POST /v2/notes — create a note, optionally with its customer and links.
 import { config } from '#lib/config.ts';
 import { parseNoteFields } from '#lib/domain/entity-fields.ts';
 import { array, data, invalid, onlyKeys } from '#lib/domain/input.ts';

@@ -1,3 +1,4 @@
+// DELETE /v2/notes/{id} — delete a note with its links, taking their ratings out of the scores.
 import { uuidParam } from '#lib/domain/input.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';

@@ -1,6 +1,6 @@
 // GET /v2/notes/configurations — the note types' configured fields (`type[]`/`type` filter).
 import { isNoteType, NOTE_TYPES, type NoteType } from '#lib/domain/configurations.ts';
-import { ApiError } from '#lib/http/errors.ts';
+import { InvalidInput, parameter } from '#lib/domain/errors.ts';
 import { configurationResources } from '#lib/http/configurations.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
@@ -9,7 +9,7 @@ export const handler = api('listNoteConfigurations', async (req) => {
   const types: NoteType[] = [];
   for (const name of ['type[]', 'type']) {
     for (const t of req.query.all(name)) {
-      if (!isNoteType(t)) throw new ApiError('request.invalid', `Unknown note type '${t.slice(0, 100)}'; known types: ${NOTE_TYPES.join(', ')}.`, { source: { parameter: name } });
+      if (!isNoteType(t)) throw new InvalidInput(`Unknown note type '${t.slice(0, 100)}'; known types: ${NOTE_TYPES.join(', ')}.`, parameter(name));
       if (!types.includes(t)) types.push(t);
     }
   }

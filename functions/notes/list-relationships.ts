@@ -1,27 +1,6 @@
 // GET /v2/notes/{id}/relationships — `type` (customer|link), `pageCursor`, `limit`: the customer
-// first, then the links (by entity id).
-import { uuidParam } from '#lib/domain/input.ts';
-import { ApiError } from '#lib/http/errors.ts';
-import { pageOf, stringKey } from '#lib/http/pagination.ts';
+// first, then the links by entity id (lib/http/relationship-lists.ts).
 import { api } from '#lib/http/pipeline.ts';
-import { noteRelationshipView } from '#lib/http/records.ts';
-import { principalOf } from '#lib/http/request.ts';
-import { notFound } from '#lib/store/entity-writes.ts';
-import { getNote } from '#lib/store/notes.ts';
-import { noteRelationshipsAfter } from '#lib/store/pages.ts';
+import { listNoteRelationships } from '#lib/http/relationship-lists.ts';
 
-const KINDS = ['customer', 'link'] as const;
-
-export const handler = api('listNoteRelationships', async (req) => {
-  const ws = principalOf(req).workspaceId;
-  const id = uuidParam(req.params.id, 'id');
-  const type = req.query.get('type');
-  if (type !== undefined && !(KINDS as readonly string[]).includes(type)) {
-    throw new ApiError('request.invalid', `The type filter must be one of ${KINDS.join(', ')}; got '${type.slice(0, 100)}'.`, { source: { parameter: 'type' } });
-  }
-  const note = await getNote(ws, id);
-  if (!note) throw notFound('note', id);
-  const page = await pageOf(req);
-  const rows = await noteRelationshipsAfter(ws, note, type as (typeof KINDS)[number] | undefined, stringKey(page.after), page.limit + 1);
-  return { status: 200, body: await page.envelope(rows, (r) => r.key, (items) => items.map(noteRelationshipView)) };
-});
+export const handler = api('listNoteRelationships', listNoteRelationships);

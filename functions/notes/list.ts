@@ -1,12 +1,12 @@
 // GET /v2/notes — `fields` or `fields[]` (both spellings), `pageCursor`, `limit`; oldest first.
+import { NOTE_TYPES } from '#lib/domain/configurations.ts';
 import { checkKnownFields, fieldsFromQuery, NOTE_FIELDS_PARAMS } from '#lib/domain/fields.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { noteRecord } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
-import { NOTE_TYPES } from '#lib/domain/configurations.ts';
 import { configuredFields } from '#lib/store/custom-fields.ts';
-import { listKeyOf, notesAfter } from '#lib/store/pages.ts';
+import { notesAfter } from '#lib/store/pages.ts';
 
 export const handler = api('listNotes', async (req) => {
   const ws = principalOf(req).workspaceId;
@@ -15,8 +15,8 @@ export const handler = api('listNotes', async (req) => {
   checkKnownFields(selection, configured);
   const page = await pageOf(req);
   const items = await notesAfter(ws, stringKey(page.after), page.limit + 1);
-  const body = await page.envelope(items, listKeyOf, (rows) =>
-    Promise.all(rows.map((item) => noteRecord(ws, item, selection, configured.get(item.type) ?? configured.get('textNote')!))),
+  const body = await page.envelope(items, (item) => item.position, (rows) =>
+    Promise.all(rows.map(({ record }) => noteRecord(ws, record, selection, configured.get(record.type) ?? configured.get('textNote')!))),
   );
   return { status: 200, body };
 });

@@ -1,7 +1,8 @@
+// PUT /v2/notes/{id}/relationships/customer — set the note's customer; its ratings move with it.
 import { config } from '#lib/config.ts';
+import { entityReference } from '#lib/domain/entity-view.ts';
 import { data, onlyKeys, uuidParam } from '#lib/domain/input.ts';
 import { customerTarget } from '#lib/domain/note-input.ts';
-import { entityReference } from '#lib/domain/entity-view.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { setNoteCustomer } from '#lib/store/notes.ts';

@@ -1,7 +1,8 @@
+// PUT /v2/notes/{id}/relationships/link/{entityId} — create a link or re-rate it (the latest rating counts).
 import { config } from '#lib/config.ts';
+import { entityReference } from '#lib/domain/entity-view.ts';
 import { data, onlyKeys, uuidParam } from '#lib/domain/input.ts';
 import { importance } from '#lib/domain/note-input.ts';
-import { entityReference } from '#lib/domain/entity-view.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { upsertLink } from '#lib/store/notes.ts';

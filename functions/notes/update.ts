@@ -1,3 +1,4 @@
+// PATCH /v2/notes/{id} — change a note's fields (null clears one).
 import { config } from '#lib/config.ts';
 import { parseNoteFields } from '#lib/domain/entity-fields.ts';
 import { data, invalid, onlyKeys, uuidParam } from '#lib/domain/input.ts';

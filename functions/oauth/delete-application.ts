@@ -1,5 +1,5 @@
 // DELETE {app_url}/oauth2/applications/{clientId} — its access tokens stop working at once (lib/auth/bearer.ts).
-import { applicationNotFound } from '#lib/auth/applications.ts';
+import { applicationNotFound } from '#lib/domain/applications.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { deleteApplication } from '#lib/store/applications.ts';

@@ -1,6 +1,6 @@
 // DELETE {app_url}/oauth2/applications/{clientId}/keys/{keyId} — after this, assertions signed with that key fail.
-import { applicationNotFound } from '#lib/auth/applications.ts';
-import { ApiError } from '#lib/http/errors.ts';
+import { applicationNotFound } from '#lib/domain/applications.ts';
+import { NotFound } from '#lib/domain/errors.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { getApplication, removeApplicationKey } from '#lib/store/applications.ts';
@@ -10,7 +10,7 @@ export const handler = api('deleteApplicationKey', async (req) => {
   const { clientId, keyId } = req.params as { clientId: string; keyId: string };
   if (!(await removeApplicationKey(workspaceId, clientId, keyId))) {
     if (!(await getApplication(workspaceId, clientId))) throw applicationNotFound(clientId);
-    throw new ApiError('resource.notFound', `No key ${JSON.stringify(keyId.slice(0, 100))} on application ${clientId}.`);
+    throw new NotFound('key', keyId, `No key ${JSON.stringify(keyId.slice(0, 100))} on application ${clientId}.`);
   }
   return { status: 204 };
 });

@@ -1,5 +1,6 @@
-// GET {app_url}/oauth2/applications/{clientId}
-import { applicationNotFound, applicationView } from '#lib/auth/applications.ts';
+// GET {app_url}/oauth2/applications/{clientId} — one application with its public keys (admin members only).
+import { applicationView } from '#lib/auth/applications.ts';
+import { applicationNotFound } from '#lib/domain/applications.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { getApplication } from '#lib/store/applications.ts';

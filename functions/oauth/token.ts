@@ -17,7 +17,7 @@ export const handler = api('issueToken', async (req) => {
       headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
     };
   } catch (err) {
-    // Which check failed goes to the log (never the assertion itself); the client gets the spec's code.
+    // Which check failed goes to the log (never the assertion itself); the client gets the specification's code.
     if (err instanceof TokenError) req.log.info('token request refused', { error: err.error, reason: err.reason });
     throw err;
   }

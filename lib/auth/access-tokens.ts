@@ -2,12 +2,12 @@
 // scopes and the application, recorded as a credential so bearer.ts can check (and the deletion of
 // the application can end) them on every request.
 import { randomUUID } from 'node:crypto';
+import { signServiceJwt } from './service-jwt.ts';
+import type { Scope } from '../domain/scopes.ts';
 import { hashToken, putCredential } from '../store/credentials.ts';
 import type { Member } from '../store/members.ts';
-import type { Scope } from './scopes.ts';
-import { signServiceJwt } from './service-jwt.ts';
 
-/** The spec: an access token from the JWT bearer grant lives 300 seconds. */
+/** An access token from the JWT bearer grant lives 300 seconds (the service specification). */
 export const ACCESS_TOKEN_LIFETIME_S = 300;
 
 export async function issueAccessToken(clientId: string, member: Member, scopes: Scope[]): Promise<{ token: string; expiresIn: number }> {

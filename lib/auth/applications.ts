@@ -1,16 +1,10 @@
 // Application management as the HTTP endpoints and the admin CLI both use it: validate, store,
-// and shape the public view. Refusals are ApiErrors (the CLI prints their detail).
-import { parseApplicationInput, AddKeyBody, firstIssue, InputRejected } from '../domain/applications.ts';
-import { ApiError, pointer } from '../http/errors.ts';
-import {
-  addApplicationKey,
-  ApplicationStoreError,
-  createApplication,
-  getApplication,
-  type Application,
-  type StoredKey,
-} from '../store/applications.ts';
+// and shape the public view. Refusals are the domain's typed errors, located in the request body.
 import { MAX_KEYS_PER_APPLICATION, parseRsaPublicKey, PublicKeyRejected } from './rsa-public-key.ts';
+import { AddKeyBody, applicationNotFound, firstIssue, parseApplicationInput } from '../domain/applications.ts';
+import { Conflict, InvalidInput, pointer } from '../domain/errors.ts';
+import { addApplicationKey, createApplication, getApplication, type Application, type StoredKey } from '../store/applications.ts';
+import { DuplicateKey, KeyLimitReached } from '../store/errors.ts';
 
 export interface KeyView {
   id: string;
@@ -39,41 +33,30 @@ export const applicationView = (app: Application): ApplicationView => ({
   createdAt: app.createdAt,
 });
 
-export const applicationNotFound = (clientId: string) =>
-  new ApiError('resource.notFound', `No application ${JSON.stringify(clientId.slice(0, 100))} in this workspace.`);
-
 export async function registerApplication(workspaceId: string, body: unknown): Promise<ApplicationView> {
-  let input;
-  try {
-    input = parseApplicationInput(body);
-  } catch (err) {
-    if (err instanceof InputRejected) throw new ApiError('request.invalid', err.message, { source: pointer(err.path) });
-    throw err;
-  }
-  return applicationView(await createApplication(workspaceId, input));
+  return applicationView(await createApplication(workspaceId, parseApplicationInput(body)));
 }
+
+const PUBLIC_KEY = pointer(['publicKey']);
 
 export async function uploadKey(workspaceId: string, clientId: string, body: unknown): Promise<KeyView> {
   const parsed = AddKeyBody.safeParse(body);
-  if (!parsed.success) {
-    const issue = firstIssue(parsed.error);
-    throw new ApiError('request.invalid', issue.message, { source: pointer(issue.path) });
-  }
-  // An unknown application is a 404 before the key is judged: its existence is the first fact.
+  if (!parsed.success) throw firstIssue(parsed.error);
+  // An unknown application is a NotFound before the key is judged: its existence is the first fact.
   if (!(await getApplication(workspaceId, clientId))) throw applicationNotFound(clientId);
   let key;
   try {
     key = parseRsaPublicKey(parsed.data.publicKey);
   } catch (err) {
-    if (err instanceof PublicKeyRejected) throw new ApiError('request.invalid', err.message, { source: pointer(['publicKey']) });
+    if (err instanceof PublicKeyRejected) throw new InvalidInput(err.message, PUBLIC_KEY);
     throw err;
   }
   try {
     return keyView(await addApplicationKey(workspaceId, clientId, key, MAX_KEYS_PER_APPLICATION));
   } catch (err) {
-    if (!(err instanceof ApplicationStoreError)) throw err;
-    if (err.reason === 'applicationNotFound') throw applicationNotFound(clientId);
-    if (err.reason === 'duplicateKey') throw new ApiError('conflict.uniqueViolation', err.message, { source: pointer(['publicKey']) });
-    throw new ApiError('request.invalid', err.message, { source: pointer(['publicKey']) });
+    // The store's refusals, located at the key the request sent.
+    if (err instanceof DuplicateKey) throw new Conflict(err.message, PUBLIC_KEY);
+    if (err instanceof KeyLimitReached) throw new InvalidInput(err.message, PUBLIC_KEY);
+    throw err;
   }
 }

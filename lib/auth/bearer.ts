@@ -1,17 +1,14 @@
-// Resolves `Authorization: Bearer <token>` to a principal, or fails with 401 auth.invalid.
+// Resolves `Authorization: Bearer <token>` to a principal, or fails with Unauthenticated.
 // The token's signature proves it was issued here; the stored credential (by jti, compared by
 // hash) proves it is still live; the member record proves the member is still active.
-import { ApiError } from '../http/errors.ts';
-import { loadCredentialAndMember, tokenMatches } from '../store/credentials.ts';
-import { keys } from '../store/keys.ts';
+import { Unauthenticated } from './errors.ts';
 import type { Principal } from './principal.ts';
 import { verifyServiceJwt } from './service-jwt.ts';
+import { readBearerRecords, tokenMatches } from '../store/credentials.ts';
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i;
 
-function invalid(detail: string): ApiError {
-  return new ApiError('auth.invalid', detail, { headers: { 'WWW-Authenticate': 'Bearer' } });
-}
+const invalid = (detail: string) => new Unauthenticated(detail);
 
 export async function authenticate(authorization: string | undefined): Promise<Principal> {
   if (authorization === undefined || authorization.trim() === '') {
@@ -22,8 +19,8 @@ export async function authenticate(authorization: string | undefined): Promise<P
   const claims = await verifyServiceJwt(token);
   if (!claims) throw invalid('The bearer token is malformed, not issued by this service, or expired.');
 
-  const extra = claims.tu === 'access' && claims.cid ? [keys.application(claims.ws, claims.cid)] : [];
-  const { credential, member, extra: found } = await loadCredentialAndMember(claims.jti, claims.ws, claims.sub, extra);
+  const clientId = claims.tu === 'access' ? claims.cid : undefined;
+  const { credential, member, applicationExists } = await readBearerRecords(claims.jti, claims.ws, claims.sub, clientId);
   if (!credential || credential.kind !== claims.tu || credential.workspaceId !== claims.ws || !tokenMatches(credential, token)) {
     throw invalid('The bearer token is not known to this service.');
   }
@@ -31,7 +28,7 @@ export async function authenticate(authorization: string | undefined): Promise<P
   if (credential.expiresAt && Date.parse(credential.expiresAt) <= Date.now()) throw invalid('The bearer token has expired.');
   if (!member || !member.active) throw invalid("The token's member is deactivated or no longer exists.");
   // An access token dies with the application that minted it.
-  if (extra.length > 0 && found.length === 0) throw invalid("The token's application has been deleted.");
+  if (applicationExists === false) throw invalid("The token's application has been deleted.");
 
   return {
     workspaceId: credential.workspaceId,

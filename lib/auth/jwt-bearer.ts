@@ -2,19 +2,20 @@
 // jose checks the RS256 signature and the registered claims; the checks jose does not make follow
 // it: `aud` a single string equal to the token URL, finite `exp`/`iat`, a bounded lifetime, `exp`
 // strictly in the future, an e-mail `sub` of an active member, the scope intersection, and a
-// single-use `jti`. Every refusal is a TokenError with the spec's code.
+// single-use `jti`. Every refusal is a TokenError with the service specification's code
+// (docs/server-to-server.md lists which check gives which).
 import { decodeJwt, decodeProtectedHeader, errors as joseErrors, importSPKI, jwtVerify, type JWTPayload } from 'jose';
+import { TokenError, type TokenErrorCode } from './token-errors.ts';
 import { config } from '../config.ts';
 import { grantedScopes } from '../domain/applications.ts';
+import type { Scope } from '../domain/scopes.ts';
 import { findApplicationByClientId, type Application, type StoredKey } from '../store/applications.ts';
 import { useAssertionId } from '../store/assertion-ids.ts';
 import { getMemberByEmail, normalizeEmail, type Member } from '../store/members.ts';
-import type { Scope } from './scopes.ts';
-import { TokenError, type TokenErrorCode } from './token-errors.ts';
 
-/** The contract: `exp − iat` at most 300 s. */
+/** An assertion may live at most this long (`exp − iat`; docs/server-to-server.md). */
 export const MAX_ASSERTION_LIFETIME_S = 300;
-/** The contract: clock skew tolerated at most 30 s (for `iat` and `nbf`; `exp` gets none). */
+/** Clock skew tolerated for `iat` and `nbf` (a client clock slightly ahead still works); `exp` gets none. */
 export const CLOCK_SKEW_S = 30;
 /** Far above any real assertion (an RS256 JWT with an 8192-bit signature is under 2 KB). */
 export const MAX_ASSERTION_LENGTH = 8 * 1024;
@@ -45,7 +46,7 @@ function checkHeader(assertion: string): { kid: string | undefined } {
   if (!COMPACT_JWS.test(assertion)) fail('jwt_bearer_invalid', 'not a compact JWS');
   let header: Record<string, unknown>;
   try {
-    header = decodeProtectedHeader(assertion) as Record<string, unknown>;
+    header = decodeProtectedHeader(assertion);
   } catch {
     return fail('jwt_bearer_invalid', 'header is not a JSON object');
   }
@@ -57,7 +58,7 @@ function checkHeader(assertion: string): { kid: string | undefined } {
   return { kid: kid as string | undefined };
 }
 
-/** jose's refusals in the spec's terms; anything that is not jose's is ours and propagates. */
+/** jose's refusals in the specification's terms; anything that is not jose's is ours and propagates. */
 function fromJose(err: unknown): never {
   if (err instanceof joseErrors.JWTExpired) fail('jwt_bearer_expired', `${err.claim} check failed`);
   if (err instanceof joseErrors.JWTClaimValidationFailed) {
@@ -142,7 +143,7 @@ export async function verifyAssertion(assertion: string): Promise<VerifiedAssert
   const jti = payload.jti;
   if (jti !== undefined) {
     if (typeof jti !== 'string' || jti.length === 0 || jti.length > MAX_JTI_LENGTH) fail('jwt_bearer_invalid', 'jti not a short string');
-    if (!(await useAssertionId(application.workspaceId, application.clientId, jti as string, exp + CLOCK_SKEW_S))) {
+    if (!(await useAssertionId(application.workspaceId, application.clientId, jti, exp + CLOCK_SKEW_S))) {
       fail('jwt_bearer_invalid', 'jti replayed');
     }
   }

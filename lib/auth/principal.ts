@@ -1,4 +1,4 @@
-import type { Role, Scope } from './scopes.ts';
+import type { Role, Scope } from '../domain/scopes.ts';
 
 /** Who is calling: every store access goes through `workspaceId`. */
 export interface Principal {

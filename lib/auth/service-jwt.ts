@@ -2,7 +2,8 @@
 // The JWS is assembled here and only the signature is delegated to the key source, so a key that
 // never leaves KMS signs the same bytes a local key would; jose verifies either.
 import { base64url, jwtVerify, type JWTPayload, type JWSHeaderParameters } from 'jose';
-import { SERVICE_JWT_ALG, serviceKeys, type ServiceKeys } from './service-key.ts';
+import { SERVICE_JWT_ALG, type ServiceKeys } from './service-key-model.ts';
+import { serviceKeys } from './service-key.ts';
 
 export const SERVICE_ISSUER = 'pm-api';
 /** Longer strings are not tokens this service issued; refuse them before parsing. */

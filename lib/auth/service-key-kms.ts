@@ -6,17 +6,8 @@ import { createHash } from 'node:crypto';
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { importSPKI } from 'jose';
+import { SERVICE_JWT_ALG, SERVICE_KEY_ENV, type JwsSigner, type KmsKeySource, type ServiceCryptoKey, type ServiceKeys } from './service-key-model.ts';
 import { config } from '../config.ts';
-import { SERVICE_JWT_ALG, SERVICE_KEY_ENV, type JwsSigner, type ServiceCryptoKey, type ServiceKeys } from './service-key.ts';
-
-export interface KmsKeySource {
-  keyId: string;
-  previousKeyIds: string[];
-  /** Whether this function may sign (it holds kms:Sign). */
-  canSign: boolean;
-  /** Secrets Manager secret id; absent, `secret` throws when read. */
-  secretId: string | undefined;
-}
 
 export interface KmsClients {
   kms: KMSClient;
@@ -79,7 +70,7 @@ export async function kmsServiceKeys(source: KmsKeySource, clients: KmsClients):
     if (!out.PublicKey || !out.KeyId) throw new Error(`KMS returned no public key for ${keyId}`);
     if (out.KeySpec !== 'ECC_NIST_P256') throw new Error(`KMS key ${keyId} is ${out.KeySpec}, not ECC_NIST_P256`);
     const keyKid = kidOf(out.KeyId);
-    verifyKeys.set(keyKid, (await importSPKI(spkiPem(out.PublicKey), SERVICE_JWT_ALG)) as ServiceCryptoKey);
+    verifyKeys.set(keyKid, (await importSPKI(spkiPem(out.PublicKey), SERVICE_JWT_ALG)));
     if (i === 0) kid = keyKid;
   }
   const sign: JwsSigner = async (input) => {

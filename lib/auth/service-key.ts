@@ -7,11 +7,8 @@ import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import { SERVICE_JWT_ALG, SERVICE_KEY_ENV, type KmsKeySource, type ServiceCryptoKey, type ServiceKeys } from './service-key-model.ts';
 import { config } from '../config.ts';
-import type { KmsKeySource } from './service-key-kms.ts';
-
-/** jose's key type (a WebCrypto key here). */
-export type ServiceCryptoKey = Exclude<Awaited<ReturnType<typeof importJWK>>, Uint8Array>;
 
 export interface ServiceKeyFile {
   kid: string;
@@ -20,37 +17,6 @@ export interface ServiceKeyFile {
   /** base64url, 32 bytes */
   secret: string;
 }
-
-/** Signs a JWS signing input; returns the JOSE ES256 signature (r || s, 64 bytes). */
-export type JwsSigner = (signingInput: Uint8Array) => Promise<Uint8Array>;
-
-export interface ServiceKeys {
-  /** Key id of the signing key, written into each token's header. */
-  kid: string;
-  /** Absent where the function may not sign (least privilege). */
-  sign: JwsSigner | undefined;
-  /** Keys that verify, by kid: the signing key and, after a rotation, the retired ones. */
-  verifyKeys: ReadonlyMap<string, ServiceCryptoKey>;
-  /** HMAC secret (pagination cursors). Throws where none is configured (the admin CLI). */
-  readonly secret: Uint8Array;
-}
-
-export const SERVICE_JWT_ALG = 'ES256';
-
-/**
- * Environment of the deployed source; the stack sets these names (infra/stack.ts imports them).
- * The values are identifiers, never key material.
- */
-export const SERVICE_KEY_ENV = {
-  /** The KMS key that signs (key id, ARN or alias). */
-  kmsKeyId: 'SERVICE_KMS_KEY_ID',
-  /** Retired KMS keys, comma-separated: tokens they signed still verify (see key rotation). */
-  previousKmsKeyIds: 'SERVICE_KMS_PREVIOUS_KEY_IDS',
-  /** '1' on functions granted kms:Sign. */
-  kmsSign: 'SERVICE_KMS_SIGN',
-  /** Secrets Manager secret holding the HMAC secret. */
-  secretId: 'SERVICE_SECRET_ID',
-} as const;
 
 const env = (name: string): string | undefined => process.env[name] || undefined;
 
@@ -85,7 +51,7 @@ export async function importServiceKeys(material: ServiceKeyFile): Promise<Servi
     kid: material.kid,
     // WebCrypto ECDSA already yields the JOSE form (r || s).
     sign: privateKey
-      ? async (input) => new Uint8Array(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, privateKey as unknown as webcrypto.CryptoKey, input))
+      ? async (input) => new Uint8Array(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, privateKey, input))
       : undefined,
     verifyKeys: new Map([[material.kid, verifyKey]]),
     secret: Buffer.from(material.secret, 'base64url'),

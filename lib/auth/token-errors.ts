@@ -1,8 +1,7 @@
-// The token endpoint's error table (spec "Authentication", plus the contract's token-endpoint
-// decisions), once, as data. These errors render themselves as `{error, error_description}`
-// through the frame middleware's RenderableError hook, never as the API envelope.
-import type { RenderableError } from '../http/middleware/frame.ts';
-import type { ApiResult } from '../http/request.ts';
+// The token endpoint's error table (the service specification's "Authentication" codes, plus the
+// RFC 6749 codes the endpoint also answers with), once, as data. These errors render themselves as
+// `{error, error_description}` (RFC 6749 §5.2), never as the API's error envelope:
+// lib/http/error-map.ts hands them their own rendering.
 
 export const TOKEN_ERRORS = {
   jwt_bearer_missing_assertion: 'JWT Bearer assertion is missing.',
@@ -12,7 +11,7 @@ export const TOKEN_ERRORS = {
   jwt_bearer_invalid_issuer: 'JWT Bearer token has an invalid issuer.',
   jwt_bearer_invalid_audience: 'JWT Bearer token has an invalid audience.',
   jwt_bearer_invalid_user: 'JWT Bearer token subject does not match a valid user.',
-  // Contract extensions (RFC 6749 §5.2 codes); invalid_request says which rule per occurrence.
+  // RFC 6749 §5.2 codes beyond the specification's list; invalid_request says which rule per occurrence.
   unsupported_grant_type: 'The grant_type must be urn:ietf:params:oauth:grant-type:jwt-bearer.',
   invalid_request: 'The token request is malformed.',
   invalid_scope: 'None of the requested scopes may be granted to this application and user.',
@@ -20,11 +19,20 @@ export const TOKEN_ERRORS = {
 
 export type TokenErrorCode = keyof typeof TOKEN_ERRORS;
 
+/** A refused token request as the client sees it: always 400, never cached. */
+export interface TokenErrorRendering {
+  statusCode: 400;
+  body: { error: TokenErrorCode; error_description: string };
+  headers: Record<string, string>;
+}
+
 /**
  * A refused token request. `reason` is for the log only (which check failed); the client sees the
- * table's constant description, so a probe learns no more than the spec's error code.
+ * table's constant description, so a probe learns no more than the specification's error code.
  */
-export class TokenError extends Error implements RenderableError {
+export class TokenError extends Error {
+  static readonly code = 'ERR_TOKEN_REQUEST';
+  readonly code = TokenError.code;
   readonly error: TokenErrorCode;
   readonly description: string;
 
@@ -35,9 +43,9 @@ export class TokenError extends Error implements RenderableError {
     this.description = description ?? TOKEN_ERRORS[error];
   }
 
-  toResult(): ApiResult {
+  render(): TokenErrorRendering {
     return {
-      status: 400,
+      statusCode: 400,
       body: { error: this.error, error_description: this.description },
       headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
     };

@@ -3,7 +3,7 @@
 import { TokenError } from './token-errors.ts';
 
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
-/** The contract's bound on a token request body. */
+/** Bound on a token request body: an assertion is a few KiB, so anything near this is not a token request. */
 export const MAX_TOKEN_REQUEST_BYTES = 64 * 1024;
 
 const FORM = 'application/x-www-form-urlencoded';

@@ -1,7 +1,8 @@
 // Pure rules of server-to-server applications: what a registration may say, and which scopes a
 // token request is granted. Shared by the HTTP handlers, the admin CLI and the token endpoint.
 import { z } from 'zod';
-import { canonicalScope, ROLE_SCOPES, SCOPES, type Role, type Scope } from '../auth/scopes.ts';
+import { InvalidInput, NotFound, pointer, type Path } from './errors.ts';
+import { canonicalScope, ROLE_SCOPES, SCOPES, type Role, type Scope } from './scopes.ts';
 
 export const MAX_APPLICATION_NAME = 255;
 
@@ -22,33 +23,28 @@ export interface ApplicationInput {
   defaultScopes: Scope[];
 }
 
-/** A rule broken by the input: `path` points into the request document. */
-export class InputRejected extends Error {
-  constructor(
-    message: string,
-    readonly path: Array<string | number>,
-  ) {
-    super(message);
-    this.name = 'InputRejected';
-  }
-}
+/** An application the caller's workspace does not have (the id is client-chosen text: quoted, clipped). */
+export const applicationNotFound = (clientId: string) =>
+  new NotFound('application', clientId, `No application ${JSON.stringify(clientId.slice(0, 100))} in this workspace.`);
 
-/** The first zod issue as an InputRejected with a readable message. */
-export function firstIssue(error: z.ZodError): InputRejected {
+const rejected = (detail: string, path: Path) => new InvalidInput(detail, pointer(path));
+
+/** The first zod issue as an InvalidInput with a readable message. */
+export function firstIssue(error: z.ZodError): InvalidInput {
   const issue = error.issues[0]!;
   const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
   if (issue.code === 'unrecognized_keys') {
-    return new InputRejected(`Unknown propert${issue.keys.length > 1 ? 'ies' : 'y'}: ${issue.keys.join(', ')}.`, [...path, issue.keys[0]!]);
+    return rejected(`Unknown propert${issue.keys.length > 1 ? 'ies' : 'y'}: ${issue.keys.join(', ')}.`, [...path, issue.keys[0]!]);
   }
   const where = path.length ? path.join('.') : 'The body';
-  return new InputRejected(`${where}: ${issue.message}.`, path);
+  return rejected(`${where}: ${issue.message}.`, path);
 }
 
 function scopeList(values: string[], field: string): Scope[] {
   const out = new Set<Scope>();
   values.forEach((name, i) => {
     const scope = canonicalScope(name);
-    if (!scope) throw new InputRejected(`'${name}' is not a scope; the scopes are ${SCOPES.join(', ')}.`, [field, i]);
+    if (!scope) throw rejected(`'${name}' is not a scope; the scopes are ${SCOPES.join(', ')}.`, [field, i]);
     out.add(scope);
   });
   return [...out];
@@ -64,7 +60,7 @@ export function parseApplicationInput(body: unknown): ApplicationInput {
   const scopes = scopeList(parsed.data.scopes, 'scopes');
   const defaultScopes = parsed.data.defaultScopes === undefined ? scopes : scopeList(parsed.data.defaultScopes, 'defaultScopes');
   const beyond = defaultScopes.findIndex((s) => !scopes.includes(s));
-  if (beyond !== -1) throw new InputRejected(`Default scope '${defaultScopes[beyond]}' is not among the application's scopes.`, ['defaultScopes', beyond]);
+  if (beyond !== -1) throw rejected(`Default scope '${defaultScopes[beyond]}' is not among the application's scopes.`, ['defaultScopes', beyond]);
   return { name: parsed.data.name, scopes, defaultScopes };
 }
 

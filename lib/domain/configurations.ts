@@ -1,10 +1,10 @@
-// What is "configured" for each entity and note type: its standard fields (contract: Entities,
-// standard fields) plus the workspace's custom fields, each with a JSON Schema of its value.
+// What is "configured" for each entity and note type: its standard fields (the write parsers'
+// table in ./entity-fields.ts) plus the workspace's custom fields, each with a JSON Schema of its value.
 // A field is configured for a type iff it appears in that type's configuration; the fields
 // parameter (lib/domain/fields.ts) accepts exactly these identifiers.
 import { z } from 'zod';
-import { ApiError, pointer } from '../http/errors.ts';
 import { GRANULARITIES, MAX_NAME, standardEntityFields, standardNoteFields } from './entity-fields.ts';
+import { InvalidInput, pointer } from './errors.ts';
 import { ENTITY_TYPES, HIERARCHY_TYPES, PARENT_RULES, type EntityType } from './hierarchy.ts';
 
 export { ENTITY_TYPES, isEntityType, type EntityType } from './hierarchy.ts';
@@ -60,10 +60,6 @@ const STANDARD: Record<string, { name: string; value: z.ZodType }> = {
 
 /** The standard field identifiers of each type, in response order (the write parsers' table). */
 const standardIds = (type: EntityType | NoteType): string[] => (isNoteType(type) ? standardNoteFields() : standardEntityFields(type));
-
-export function standardFieldIds(type: EntityType | NoteType): readonly string[] {
-  return standardIds(type);
-}
 
 const jsonSchema = (schema: z.ZodType): Record<string, unknown> => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
@@ -156,15 +152,15 @@ export type CustomValueCheck = (fieldId: string, value: unknown, path: ReadonlyA
 
 /**
  * The check for custom fields of `type`: an id that is not a custom field of this type in this
- * workspace, or a value of the wrong kind → 400 request.invalid pointing at the value.
+ * workspace, or a value of the wrong kind → InvalidInput pointing at the value.
  */
 export function customValueCheck(defs: readonly CustomFieldDef[], type: string): CustomValueCheck {
   const own = new Map(defs.filter((d) => d.entityType === type).map((d) => [d.id, d]));
   return (fieldId, value, path) => {
     const def = own.get(fieldId.toLowerCase());
-    if (!def) throw new ApiError('request.invalid', `Unknown field '${fieldId}': no custom field with this id is configured for ${type}.`, { source: pointer(path) });
+    if (!def) throw new InvalidInput(`Unknown field '${fieldId}': no custom field with this id is configured for ${type}.`, pointer(path));
     const problem = customValueError(def, value);
-    if (problem) throw new ApiError('request.invalid', problem, { source: pointer(path) });
+    if (problem) throw new InvalidInput(problem, pointer(path));
     return value;
   };
 }

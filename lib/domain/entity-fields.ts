@@ -1,10 +1,11 @@
 // Standard fields of entities and notes: which exist for which type, and how a written value is
 // checked and stored. Values are stored in their API shape, so the views only choose which to show.
-// Custom fields (uuid keys) are not known here: a checker can be passed in (issue 4).
+// Custom fields (uuid keys) are not known here: the caller passes in a checker (lib/domain/configurations.ts customValueCheck).
+import type { Path } from './errors.ts';
 import type { EntityType } from './hierarchy.ts';
-import { array, invalid, isUuid, object, onlyKeys, string, type Path } from './input.ts';
+import { array, invalid, isUuid, object, onlyKeys, string } from './input.ts';
 
-/** The built-in statuses (the spec gives no status configuration endpoint). Written by name or id. */
+/** The built-in statuses (the service specification has no status configuration endpoint). Written by name or id. */
 export const STATUSES = [
   { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a01', name: 'New idea' },
   { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a02', name: 'Candidate' },
@@ -56,9 +57,12 @@ const tags: FieldParser = (v, p) => {
 const status: FieldParser = (v, p) => {
   const o = object(v, p);
   onlyKeys(o, ['id', 'name'], p);
-  if (o.id !== undefined) {
-    const s = STATUSES.find((x) => isUuid(o.id) && x.id === String(o.id).toLowerCase());
-    if (!s) invalid([...p, 'id'], `No status with id '${String(o.id)}'.`);
+  const id = o.id;
+  if (id !== undefined) {
+    const s = isUuid(id) ? STATUSES.find((x) => x.id === id.toLowerCase()) : undefined;
+    // Whatever was sent is quoted back as String() prints it, objects included (unchanged wording).
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
+    if (!s) invalid([...p, 'id'], `No status with id '${String(id)}'.`);
     if (o.name !== undefined && o.name !== s.name) invalid([...p, 'name'], `Status '${s.id}' is named '${s.name}'.`);
     return { ...s };
   }

@@ -1,5 +1,5 @@
-// Stored entity → API JSON. Default field mode: only non-empty values (issue 4 adds the others and
-// the paginated `relationships` attribute).
+// Stored entity → API JSON in the default field mode (only non-empty values). lib/http/records.ts
+// adds the other `fields` modes and the paginated `relationships` attribute.
 import { isEmptyValue } from './fields.ts';
 
 export interface StoredEntity {

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { entityLink, type StoredEntity } from './entity-view.ts';
 import { isEmptyValue } from './fields.ts';
-import { isHierarchyType, type EntityType } from './hierarchy.ts';
+import { isHierarchyType } from './hierarchy.ts';
 import { noteLink, type StoredNote } from './note-view.ts';
 
 /** Every event type this service produces, in the order the README lists them. */
@@ -101,7 +101,7 @@ export function eventId(changeId: string, eventType: EventType): string {
 }
 
 /** The event type family of an entity type; undefined for customers, which make no events. */
-function entityFamily(type: EntityType | string): 'product' | 'component' | 'feature' | undefined {
+function entityFamily(type: string): 'product' | 'component' | 'feature' | undefined {
   if (!isHierarchyType(type)) return undefined;
   return type === 'subfeature' ? 'feature' : type;
 }

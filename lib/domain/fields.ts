@@ -1,16 +1,15 @@
-// The `fields` parameter (spec: "Fields parameter"), in its three modes:
+// The `fields` parameter (the service specification's "Fields parameter"), in its three modes:
 //   omitted → only fields with non-empty values;
 //   `all`   → every configured field of the record's type, nulls included;
 //   a list  → exactly the requested fields, nulls included (custom fields by uuid).
-// An identifier nobody configured → 400 request.invalid naming it; `all` next to identifiers → 400.
+// An identifier nobody configured → InvalidInput naming it; so is `all` next to identifiers.
 //
-// Decision (the spec is silent): when a request covers several types (a list or search over
+// Decision (the specification is silent): when a request covers several types (a list or search over
 // types A and B), an identifier is accepted when it is configured for AT LEAST ONE of those types,
 // and each record carries it only when it is configured for that record's own type (as null when
 // empty there); records of the other types omit it, since it is not a field of theirs. An
 // identifier configured on none of the covered types is unknown → 400.
-import { ApiError, pointer, type ErrorSource } from '../http/errors.ts';
-import type { Query } from '../http/request.ts';
+import { InvalidInput, pointer, type InputLocation, type Path } from './errors.ts';
 
 export const ALL = 'all';
 
@@ -25,24 +24,25 @@ const normalizeId = (id: string) => (UUID.test(id) ? id.toLowerCase() : id);
 export interface RequestedField {
   id: string;
   /** Where the identifier came from, for the error's `source`. */
-  source: ErrorSource;
+  source: InputLocation;
 }
 
-export type FieldSelection = { mode: 'default' } | { mode: 'all'; source: ErrorSource } | { mode: 'list'; fields: RequestedField[] };
+export type FieldSelection = { mode: 'default' } | { mode: 'all'; source: InputLocation } | { mode: 'list'; fields: RequestedField[] };
+
+/** Repeatable query parameters by name (lib/http/request.ts Query is one). */
+export interface QueryValues {
+  all(name: string): readonly string[];
+}
 
 export const DEFAULT_SELECTION: FieldSelection = { mode: 'default' };
 
-function fromRequested(requested: RequestedField[], allSource: ErrorSource): FieldSelection {
+function fromRequested(requested: RequestedField[], allSource: InputLocation): FieldSelection {
   if (requested.length === 0) return DEFAULT_SELECTION;
   const all = requested.filter((f) => f.id === ALL);
   if (all.length === 0) return { mode: 'list', fields: requested };
   const others = requested.filter((f) => f.id !== ALL);
   if (others.length > 0) {
-    throw new ApiError(
-      'request.invalid',
-      `The field selection 'all' cannot be combined with field identifiers (${others.map((f) => `'${f.id}'`).join(', ')}).`,
-      { source: allSource },
-    );
+    throw new InvalidInput(`The field selection 'all' cannot be combined with field identifiers (${others.map((f) => `'${f.id}'`).join(', ')}).`, allSource);
   }
   return { mode: 'all', source: allSource };
 }
@@ -51,13 +51,13 @@ function fromRequested(requested: RequestedField[], allSource: ErrorSource): Fie
  * `fields[]` query parameters (on notes `fields` too: pass both names). Values are identifiers,
  * one per occurrence; a comma-separated value is also read as several identifiers.
  */
-export function fieldsFromQuery(query: Query, names: readonly string[] = ENTITY_FIELDS_PARAMS): FieldSelection {
+export function fieldsFromQuery(query: QueryValues, names: readonly string[] = ENTITY_FIELDS_PARAMS): FieldSelection {
   const requested: RequestedField[] = [];
   let allParam: string | undefined;
   for (const name of names) {
     for (const raw of query.all(name)) {
       for (const id of raw.split(',').map((s) => s.trim())) {
-        if (id === '') throw new ApiError('request.invalid', `The ${name} parameter holds an empty field identifier.`, { source: { parameter: name } });
+        if (id === '') throw new InvalidInput(`The ${name} parameter holds an empty field identifier.`, { parameter: name });
         if (id === ALL) allParam ??= name;
         requested.push({ id: normalizeId(id), source: { parameter: name } });
       }
@@ -67,18 +67,18 @@ export function fieldsFromQuery(query: Query, names: readonly string[] = ENTITY_
 }
 
 /** `data.fields` of a search body: the string `all` or an array of identifiers. */
-export function fieldsFromBody(value: unknown, path: ReadonlyArray<string | number> = ['data', 'fields']): FieldSelection {
+export function fieldsFromBody(value: unknown, path: Path = ['data', 'fields']): FieldSelection {
   if (value === undefined) return DEFAULT_SELECTION;
   if (value === ALL) return { mode: 'all', source: pointer(path) };
   if (!Array.isArray(value)) {
-    throw new ApiError('request.invalid', `${path.join('.')} must be the string 'all' or an array of field identifiers.`, { source: pointer(path) });
+    throw new InvalidInput(`${path.join('.')} must be the string 'all' or an array of field identifiers.`, pointer(path));
   }
   if (value.length === 0) {
-    throw new ApiError('request.invalid', `${path.join('.')} must name at least one field identifier (or be 'all').`, { source: pointer(path) });
+    throw new InvalidInput(`${path.join('.')} must name at least one field identifier (or be 'all').`, pointer(path));
   }
   const requested = value.map((id, i): RequestedField => {
     if (typeof id !== 'string' || id === '') {
-      throw new ApiError('request.invalid', `${path.join('.')}[${i}] must be a non-empty string (a field identifier).`, { source: pointer([...path, i]) });
+      throw new InvalidInput(`${path.join('.')}[${i}] must be a non-empty string (a field identifier).`, pointer([...path, i]));
     }
     return { id: normalizeId(id), source: pointer([...path, i]) };
   });
@@ -95,11 +95,7 @@ export function checkKnownFields(selection: FieldSelection, configured: Readonly
   for (const f of selection.fields) {
     if (!known.has(f.id)) {
       const types = [...configured.keys()].join(', ');
-      throw new ApiError(
-        'request.invalid',
-        `Unknown field identifier '${f.id.slice(0, 100)}': no field with this id is configured for ${types}.`,
-        { source: f.source },
-      );
+      throw new InvalidInput(`Unknown field identifier '${f.id.slice(0, 100)}': no field with this id is configured for ${types}.`, f.source);
     }
   }
 }
@@ -108,7 +104,7 @@ export function checkKnownFields(selection: FieldSelection, configured: Readonly
 export function isEmptyValue(v: unknown): boolean {
   if (v === null || v === undefined || v === '') return true;
   if (Array.isArray(v)) return v.length === 0;
-  if (typeof v === 'object') return Object.values(v as object).every(isEmptyValue);
+  if (typeof v === 'object') return Object.values(v).every(isEmptyValue);
   return false;
 }
 

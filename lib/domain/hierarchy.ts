@@ -1,4 +1,4 @@
-// The contract's entity types and parent rules, once, as data; pure checks the store and the
+// The entity types and parent rules (README.md, "Hierarchy"), once, as data; pure checks the store and the
 // property tests share.
 export const HIERARCHY_TYPES = ['product', 'component', 'feature', 'subfeature'] as const;
 export const CUSTOMER_TYPES = ['user', 'company'] as const;
@@ -14,7 +14,7 @@ export const isCustomerType = (t: unknown): t is CustomerType => (CUSTOMER_TYPES
 
 /**
  * Which parent types each type accepts, and whether a parent is required. A component always sits
- * in a product or another component (the contract lists its parents; a component without one would
+ * in a product or another component (those are its allowed parents; a component without one would
  * be a second kind of root, so it is required like a feature's).
  */
 export const PARENT_RULES: Record<EntityType, { parents: readonly EntityType[]; required: boolean }> = {

@@ -1,13 +1,11 @@
-// Small checks for request bodies: each throws 400 request.invalid with a pointer to the value.
-import { ApiError, pointer } from '../http/errors.ts';
-
-export type Path = ReadonlyArray<string | number>;
+// Small checks for request bodies: each throws InvalidInput with a pointer to the value.
+import { InvalidInput, parameter, pointer, type Path } from './errors.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
 
 export function invalid(path: Path, detail: string): never {
-  throw new ApiError('request.invalid', detail, { source: pointer(path) });
+  throw new InvalidInput(detail, pointer(path));
 }
 
 const where = (path: Path) => '/' + path.join('/');
@@ -47,8 +45,8 @@ export function data(body: unknown): Record<string, unknown> {
   return object(root.data, ['data']);
 }
 
-/** A path parameter that must be a UUID: 400 with source.parameter otherwise. */
+/** A path parameter that must be a UUID (InvalidInput naming the parameter otherwise). */
 export function uuidParam(value: string | undefined, name: string): string {
-  if (!isUuid(value)) throw new ApiError('request.invalid', `Path parameter '${name}' must be a UUID.`, { source: { parameter: name } });
+  if (!isUuid(value)) throw new InvalidInput(`Path parameter '${name}' must be a UUID.`, parameter(name));
   return value.toLowerCase();
 }

@@ -1,6 +1,7 @@
 // Parsing of the notes endpoints' relationship bodies (shared by create and the relationship routes).
+import type { Path } from './errors.ts';
+import { invalid, object, onlyKeys, uuid } from './input.ts';
 import { DEFAULT_IMPORTANCE, IMPORTANCES, isImportance, type Importance } from './score.ts';
-import { invalid, object, onlyKeys, uuid, type Path } from './input.ts';
 
 export const NOTE_TYPES: Record<string, 'textNote'> = { textNote: 'textNote', simple: 'textNote' };
 
@@ -35,5 +36,5 @@ export function customerTarget(value: unknown, path: Path): { id: string; custom
   const target = object(value, path);
   onlyKeys(target, ['id', 'type'], path);
   if (target.type !== undefined && target.type !== 'user' && target.type !== 'company') invalid([...path, 'type'], `A customer is a 'user' or a 'company'.`);
-  return { id: uuid(target.id, [...path, 'id']), customerType: target.type as string | undefined, path };
+  return { id: uuid(target.id, [...path, 'id']), customerType: target.type, path };
 }

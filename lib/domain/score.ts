@@ -1,11 +1,11 @@
-// The score rule of the contract as pure functions: the weights table once, as data, and the
+// The score rule (README.md, "Customer score") as pure functions: the weights table once, as data, and the
 // "latest rating per (entity, customer)" choice. The store applies them on write; verify and the
 // property tests recompute with them from raw links.
 export const IMPORTANCES = ['critical', 'important', 'nice to have', 'unknown', 'not important'] as const;
 export type Importance = (typeof IMPORTANCES)[number];
 export const DEFAULT_IMPORTANCE: Importance = 'unknown';
 
-/** The spec's weights table. */
+/** The service specification's weights table. */
 export const WEIGHTS: Record<Importance, number> = {
   critical: 3,
   important: 2,

@@ -2,8 +2,9 @@
 // payloads), as zod schemas that validate, type and document them, and the pure rules around them.
 // Extensions: `fields.status` ("active" | "paused") and the create response's `signingSecret`.
 import { z } from 'zod';
+import { firstIssue } from './applications.ts';
+import { InvalidInput, pointer } from './errors.ts';
 import { EVENT_TYPES, eventResource, isEventType, type EventType } from './events.ts';
-import { firstIssue, InputRejected } from './applications.ts';
 
 export const WEBHOOK_TYPE = 'webhook';
 export const MAX_WEBHOOK_NAME = 255;
@@ -122,12 +123,12 @@ export function parseWebhookInput(body: unknown): WebhookInput {
     const path = [...FIELDS_PATH, 'events', i, 'eventType'];
     if (!isEventType(eventType)) {
       const why = UNSUPPORTED_REASONS[eventType];
-      throw new InputRejected(
+      throw new InvalidInput(
         `Event type '${eventType.slice(0, 100)}' is not produced by this service${why ? `: ${why}` : ''}. Supported: ${EVENT_TYPES.join(', ')}.`,
-        path,
+        pointer(path),
       );
     }
-    if (seen.has(eventType)) throw new InputRejected(`Event type '${eventType}' is listed twice.`, path);
+    if (seen.has(eventType)) throw new InvalidInput(`Event type '${eventType}' is listed twice.`, pointer(path));
     seen.add(eventType);
   });
   return { name, events: [...seen], url: notification.url, version: notification.version, authorization: notification.headers?.authorization };

@@ -7,15 +7,15 @@
 //   4. 2xx → delivered; 410 Gone → the subscription pauses; any other failure waits its turn in the
 //      retry schedule (lib/domain/delivery-schedule.ts) and after the last attempt is dead, which
 //      counts towards pausing the subscription.
-import { nextWaitMs, PAUSE_AFTER_DEAD } from '../domain/delivery-schedule.ts';
-import type { EventPayload } from '../domain/events.ts';
-import { serviceKeys } from '../auth/service-key.ts';
-import { config } from '../config.ts';
-import { claimDelivery, clearFailureStreak, getWebhook, pauseWebhook, recordDeadDelivery, settleDelivery, type StoredWebhook } from '../store/webhooks.ts';
 import { checkUrl, DestinationRejected, resolveDestination, type DestinationPolicy } from './destination.ts';
 import { POST_TIMEOUT_MS, post, type PostResult } from './post.ts';
 import { open, webhookSecretKey } from './secret-box.ts';
 import { signedHeaders } from './signature.ts';
+import { serviceKeys } from '../auth/service-key.ts';
+import { config } from '../config.ts';
+import { nextWaitMs, PAUSE_AFTER_DEAD } from '../domain/delivery-schedule.ts';
+import type { EventPayload } from '../domain/events.ts';
+import { claimDelivery, clearFailureStreak, getWebhook, pauseWebhook, recordDeadDelivery, settleDelivery, type StoredWebhook } from '../store/webhooks.ts';
 
 /** One message of the delivery queue: an event for one subscription. */
 export interface DeliveryJob {

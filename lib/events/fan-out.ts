@@ -6,10 +6,10 @@
 // a clean point to resume from (the failed record); jobs sent twice are ended by the queue's
 // deduplication and the delivery records.
 import type { DynamoDBRecord } from 'aws-lambda';
+import type { DeliveryJob } from './deliver.ts';
 import { deriveEvents } from '../domain/events.ts';
 import { decodeStreamRecord } from '../store/stream-records.ts';
 import { webhooksOf, type StoredWebhook } from '../store/webhooks.ts';
-import type { DeliveryJob } from './deliver.ts';
 
 export type JobSink = (jobs: DeliveryJob[]) => Promise<void>;
 

@@ -2,8 +2,8 @@
 // failed message back for its retry wait (its visibility timeout), and putting a given-up delivery
 // on the dead-letter queue. Locally, local/delivery-queue.ts stands in for all of it.
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { config } from '../config.ts';
 import { deduplicationId, messageGroupId, type DeliveryJob } from './deliver.ts';
+import { config } from '../config.ts';
 
 /** SQS's longest visibility timeout: the longest one wait can be. */
 export const MAX_VISIBILITY_SECONDS = 12 * 60 * 60;

@@ -3,15 +3,18 @@
 // apply Productboard's visibility rule (an access token sees only its own application's
 // subscriptions). Refusals are typed errors located in the request.
 import { randomUUID } from 'node:crypto';
-import { InputRejected } from '../domain/applications.ts';
-import { parseWebhookInput, resourcesRead, visibleTo, type WebhookSubscription } from '../domain/webhooks.ts';
-import { serviceKeys } from '../auth/service-key.ts';
-import { config } from '../config.ts';
-import { createWebhook, deleteWebhook, getWebhook, webhooksAfter, WebhookStoreError, type StoredWebhook } from '../store/webhooks.ts';
 import { sealContext } from './deliver.ts';
 import { checkDestination, DestinationRejected } from './destination.ts';
 import { seal, webhookSecretKey } from './secret-box.ts';
 import { newSigningSecret } from './signature.ts';
+import { AccessDenied } from '../auth/errors.ts';
+import { serviceKeys } from '../auth/service-key.ts';
+import { config } from '../config.ts';
+import { InvalidInput, NotFound, pointer } from '../domain/errors.ts';
+import { parseWebhookInput, resourcesRead, visibleTo, type WebhookSubscription } from '../domain/webhooks.ts';
+import { WebhookLimitReached } from '../store/errors.ts';
+import { webhooksAfter } from '../store/pages.ts';
+import { createWebhook, deleteWebhook, getWebhook, type StoredWebhook } from '../store/webhooks.ts';
 
 export interface Caller {
   workspaceId: string;
@@ -20,34 +23,22 @@ export interface Caller {
   clientId?: string | undefined;
 }
 
-/** The caller may not subscribe to events about resources it cannot read. */
-export class EventScopeMissing extends Error {
-  constructor(readonly scopes: string[]) {
-    super(`Subscribing to these events needs the scope${scopes.length > 1 ? 's' : ''} ${scopes.join(' and ')}, which this token lacks.`);
-    this.name = 'EventScopeMissing';
-  }
-}
+const URL_POINTER = pointer(['data', 'fields', 'notification', 'url']);
 
-/** No subscription with this id that the caller may see. */
-export class SubscriptionNotFound extends Error {
-  constructor(readonly id: string) {
-    super(`No webhook subscription ${id} in this workspace.`);
-    this.name = 'SubscriptionNotFound';
-  }
-}
-
-const URL_PATH = ['data', 'fields', 'notification', 'url'];
+const notFound = (id: string) => new NotFound('webhook subscription', id);
 
 export async function createSubscription(caller: Caller, body: unknown): Promise<{ subscription: WebhookSubscription; signingSecret: string }> {
   const input = parseWebhookInput(body);
   const missing = resourcesRead(input.events)
     .map((r) => `${r}:read`)
     .filter((s) => !caller.scopes.has(s));
-  if (missing.length > 0) throw new EventScopeMissing(missing);
+  if (missing.length > 0) {
+    throw new AccessDenied(`Subscribing to these events needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(' and ')}, which the token does not carry.`);
+  }
   try {
     await checkDestination(input.url, { allowLoopback: config.webhooksAllowLoopback });
   } catch (err) {
-    if (err instanceof DestinationRejected) throw new InputRejected(err.detail, URL_PATH);
+    if (err instanceof DestinationRejected) throw new InvalidInput(err.detail, URL_POINTER);
     throw err;
   }
   const id = randomUUID();
@@ -67,7 +58,8 @@ export async function createSubscription(caller: Caller, body: unknown): Promise
     });
     return { subscription: publicPart(stored), signingSecret };
   } catch (err) {
-    if (err instanceof WebhookStoreError && err.reason === 'limitReached') throw new InputRejected(err.message, ['data']);
+    // Located at the body: the request itself is fine, the workspace is full.
+    if (err instanceof WebhookLimitReached) throw new InvalidInput(err.message, pointer(['data']));
     throw err;
   }
 }
@@ -79,17 +71,17 @@ function publicPart(w: StoredWebhook): WebhookSubscription {
 
 export async function findSubscription(caller: Caller, id: string): Promise<WebhookSubscription> {
   const w = await getWebhook(caller.workspaceId, id);
-  if (!w || !visibleTo(w, caller)) throw new SubscriptionNotFound(id);
+  if (!w || !visibleTo(w, caller)) throw notFound(id);
   return publicPart(w);
 }
 
 export async function removeSubscription(caller: Caller, id: string): Promise<void> {
   await findSubscription(caller, id);
-  if (!(await deleteWebhook(caller.workspaceId, id))) throw new SubscriptionNotFound(id);
+  if (!(await deleteWebhook(caller.workspaceId, id))) throw notFound(id);
 }
 
-/** Up to `count` subscriptions the caller sees, oldest first, after list key `after`. */
-export async function subscriptionsAfter(caller: Caller, after: string | undefined, count: number): Promise<Array<{ subscription: WebhookSubscription; key: string }>> {
+/** Up to `count` subscriptions the caller sees, oldest first, after list position `after`. */
+export async function subscriptionsAfter(caller: Caller, after: string | undefined, count: number): Promise<Array<{ subscription: WebhookSubscription; position: string }>> {
   const page = await webhooksAfter(caller.workspaceId, after, count, (w) => visibleTo(w, caller));
-  return page.map(({ webhook, key }) => ({ subscription: publicPart(webhook), key }));
+  return page.map(({ record, position }) => ({ subscription: publicPart(record), position }));
 }

@@ -1,7 +1,7 @@
 // The entity type filter of list operations: `type` and `type[]` (repeatable), all types when absent.
-import { ENTITY_TYPES, isEntityType, type EntityType } from '../domain/configurations.ts';
 import { ApiError } from './errors.ts';
 import type { Query } from './request.ts';
+import { ENTITY_TYPES, isEntityType, type EntityType } from '../domain/configurations.ts';
 
 export function typesFromQuery(query: Query, names: readonly string[] = ['type', 'type[]']): EntityType[] {
   const types: EntityType[] = [];

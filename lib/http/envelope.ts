@@ -14,7 +14,7 @@ export interface ErrorResponse {
 
 const clip = (s: string, max: number) => (s.length <= max ? s : s.slice(0, max - 1) + '…');
 
-/** The spec's ErrorResponse for one error; detail and title clipped to the spec's limits. */
+/** The service specification's ErrorResponse for one error; detail and title clipped to its limits. */
 export function errorEnvelope(requestId: string, code: ErrorCode, detail: string, source?: ErrorSource): ErrorResponse {
   const item: ErrorItem = { code, title: clip(ERROR_TABLE[code].title, MAX_TITLE), detail: clip(detail, MAX_DETAIL) };
   if (source && (source.pointer !== undefined || source.parameter !== undefined)) item.source = source;

@@ -1,4 +1,8 @@
-// The spec's status/code/title table, once, as data. Everything else looks codes up here.
+// The service specification's status/code/title table, once, as data. Everything else looks
+// codes up here. ApiError is the HTTP layer's own refusal; lib/http/error-map.ts turns the other
+// layers' typed errors into it.
+import type { InputLocation } from '../domain/errors.ts';
+
 export const ERROR_TABLE = {
   'request.invalid': { status: 400, title: 'Request schema invalid' },
   'request.malformed': { status: 400, title: 'Request malformed' },
@@ -7,9 +11,9 @@ export const ERROR_TABLE = {
   'resource.notFound': { status: 404, title: 'Resource not found' },
   'route.notFound': { status: 404, title: 'Route not found' },
   'request.timeout': { status: 408, title: 'Request timeout' },
-  // Extension (api-contract.md): creating a note link that already exists.
+  // Extension (the specification has no conflict code): creating a note link or a key that already exists.
   'conflict.uniqueViolation': { status: 409, title: 'Conflict' },
-  // Extension: a body over the size limit (the spec gives no code for it).
+  // Extension: a body over the size limit (the specification gives no code for it).
   'request.tooLarge': { status: 413, title: 'Request too large' },
   'rate.limitExceeded': { status: 429, title: 'Rate limit exceeded' },
   'internal.serverError': { status: 500, title: 'Internal server error' },
@@ -17,15 +21,13 @@ export const ERROR_TABLE = {
 
 export type ErrorCode = keyof typeof ERROR_TABLE;
 
-export interface ErrorSource {
-  pointer?: string;
-  parameter?: string;
-}
+/** The envelope's `source`: a JSON pointer into the body or a parameter name. */
+export type ErrorSource = InputLocation;
 
 export const MAX_DETAIL = 1000;
 export const MAX_TITLE = 255;
 
-/** A client-visible failure with a stable code; only the envelope middleware renders it. */
+/** A client-visible failure in the envelope's terms: code, detail, source and extra headers. */
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
@@ -48,11 +50,4 @@ export class ApiError extends Error {
     this.source = options.source;
     this.headers = options.headers;
   }
-}
-
-export const isApiError = (err: unknown): err is ApiError => err instanceof ApiError;
-
-/** `{ pointer }` for a path into the JSON body, e.g. ['data', 'fields', 'name'] → /data/fields/name (RFC 6901). */
-export function pointer(path: ReadonlyArray<string | number>): ErrorSource {
-  return { pointer: path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('') };
 }

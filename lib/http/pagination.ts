@@ -1,14 +1,14 @@
-// Cursor pagination (spec: Pagination rules; contract: Cross-cutting). A cursor is
+// Cursor pagination (the service specification's pagination rules). A cursor is
 //   base64url(JSON {k: lastKey}) "." base64url(HMAC-SHA256(secret, binding "\n" payload))
 // where `binding` digests the operation, the workspace, the path parameters, every query parameter
 // except pageCursor, and (search) the body's `data`. The key is never trusted unless the MAC
 // verifies, and the MAC only verifies for the very query that produced the cursor, so a forged,
 // garbled or foreign cursor is one and the same 400.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { ApiError } from './errors.ts';
+import { principalOf, type ApiRequest } from './request.ts';
 import { serviceKeys } from '../auth/service-key.ts';
 import { config } from '../config.ts';
-import { principalOf, type ApiRequest } from './request.ts';
-import { ApiError } from './errors.ts';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 100;

@@ -1,30 +1,32 @@
-// Entity and note records as every read answers them (get, list, search): A1's views
-// (lib/domain/entity-view.ts, note-view.ts) give the shape; this adds the `fields` selection and the
-// paginated `relationships` attribute (spec pagination rule 6).
+// Entity and note records as every read answers them (get, list, search): the views of
+// lib/domain/entity-view.ts and note-view.ts give the shape; this adds the `fields` selection and
+// the paginated `relationships` attribute (the service specification's pagination rule 6).
+import { pageFor, publicUrl, type ListLinks } from './pagination.ts';
 import { config } from '../config.ts';
-import { NOTE_TYPES, type EntityType } from '../domain/configurations.ts';
-import { entityReference, entityView, type StoredEntity } from '../domain/entity-view.ts';
+import { NOTE_TYPES } from '../domain/configurations.ts';
+import { entityReference, entityView } from '../domain/entity-view.ts';
 import { checkKnownFields, selectFields, type FieldSelection } from '../domain/fields.ts';
-import { noteView, type StoredNote } from '../domain/note-view.ts';
+import { noteView } from '../domain/note-view.ts';
 import { routeById } from '../routes.ts';
 import { configuredFields } from '../store/custom-fields.ts';
-import { entityRelationshipsAfter, noteRelationshipsAfter, type Item, type StoredNoteRelationship, type StoredRelationship } from '../store/pages.ts';
-import { pageFor, publicUrl, type ListLinks } from './pagination.ts';
+import type { EntityItem } from '../store/entities.ts';
+import type { NoteItem } from '../store/notes.ts';
+import { entityRelationshipsAfter, noteRelationshipsAfter, type EntityRelationship, type NoteRelationship } from '../store/pages.ts';
 
-/** Spec pagination rule 6: a `relationships` attribute carries at most this many items inline. */
+/** Pagination rule 6 of the service specification: a `relationships` attribute carries at most this many items inline. */
 export const INLINE_RELATIONSHIPS = 20;
 
 export const targetReference = (t: { id: string; type: string }) => entityReference(config.baseUrl, t);
 
-export const relationshipView = (r: StoredRelationship) => ({ type: r.type, target: targetReference(r.target) });
+export const relationshipView = (r: EntityRelationship) => ({ type: r.type, target: targetReference(r.target) });
 
-export const noteRelationshipView = (r: StoredNoteRelationship) =>
+export const noteRelationshipView = (r: NoteRelationship) =>
   r.type === 'customer'
     ? { type: r.type, target: targetReference(r.target) }
     : { type: r.type, target: targetReference(r.target), importance: r.importance };
 
 /** The first 20 items, and a links.next to the attribute's own list route when there are more. */
-async function inline<T extends { key: string }>(
+async function inline<T extends { position: string }>(
   operationId: 'listEntityRelationships' | 'listNoteRelationships',
   workspaceId: string,
   id: string,
@@ -34,42 +36,42 @@ async function inline<T extends { key: string }>(
   const route = routeById(operationId);
   // Bound to the list route called with no parameters but the cursor: exactly the links.next URL.
   const page = pageFor({ operationId, workspaceId, params: { id }, query: [] }, INLINE_RELATIONSHIPS, undefined, route.path);
-  return page.envelope(await fetch(INLINE_RELATIONSHIPS + 1), (r) => r.key, (items) => items.map(view));
+  return page.envelope(await fetch(INLINE_RELATIONSHIPS + 1), (r) => r.position, (items) => items.map(view));
 }
 
 /** An entity's `relationships`: parent, then children; more than 20 → links.next to /v2/entities/{id}/relationships. */
-export const inlineRelationships = (workspaceId: string, entity: { id: string; parentId?: string; parentType?: string }) =>
+export const inlineRelationships = (workspaceId: string, entity: EntityItem) =>
   inline('listEntityRelationships', workspaceId, entity.id, (n) => entityRelationshipsAfter(workspaceId, entity, undefined, undefined, n), relationshipView);
 
 /** A note's `relationships`: customer, then links; more than 20 → links.next to /v2/notes/{id}/relationships. */
-export const inlineNoteRelationships = (workspaceId: string, note: Item) =>
-  inline('listNoteRelationships', workspaceId, String(note.id), (n) => noteRelationshipsAfter(workspaceId, note, undefined, undefined, n), noteRelationshipView);
+export const inlineNoteRelationships = (workspaceId: string, note: NoteItem) =>
+  inline('listNoteRelationships', workspaceId, note.id, (n) => noteRelationshipsAfter(workspaceId, note, undefined, undefined, n), noteRelationshipView);
 
-export async function entityRecord(workspaceId: string, item: Item, selection: FieldSelection, configured: readonly string[]) {
+export async function entityRecord(workspaceId: string, entity: EntityItem, selection: FieldSelection, configured: readonly string[]) {
   return {
-    ...entityView(config.baseUrl, item as StoredEntity),
-    fields: selectFields(item.fields ?? {}, selection, configured),
-    relationships: await inlineRelationships(workspaceId, item as StoredEntity),
+    ...entityView(config.baseUrl, entity),
+    fields: selectFields(entity.fields, selection, configured),
+    relationships: await inlineRelationships(workspaceId, entity),
   };
 }
 
-export async function noteRecord(workspaceId: string, item: Item, selection: FieldSelection, configured: readonly string[]) {
+export async function noteRecord(workspaceId: string, note: NoteItem, selection: FieldSelection, configured: readonly string[]) {
   return {
-    ...noteView(config.baseUrl, item as StoredNote, []),
-    fields: selectFields(item.fields ?? {}, selection, configured),
-    relationships: await inlineNoteRelationships(workspaceId, item),
+    ...noteView(config.baseUrl, note, []),
+    fields: selectFields(note.fields, selection, configured),
+    relationships: await inlineNoteRelationships(workspaceId, note),
   };
 }
 
 /** One entity (getEntity): the selection checked against its type's configured fields. */
-export async function entityResource(workspaceId: string, entity: StoredEntity, selection: FieldSelection) {
-  const configured = await configuredFields(workspaceId, [entity.type as EntityType]);
+export async function entityResource(workspaceId: string, entity: EntityItem, selection: FieldSelection) {
+  const configured = await configuredFields(workspaceId, [entity.type]);
   checkKnownFields(selection, configured);
   return entityRecord(workspaceId, entity, selection, configured.get(entity.type)!);
 }
 
 /** One note (getNote). */
-export async function noteResource(workspaceId: string, note: StoredNote, selection: FieldSelection) {
+export async function noteResource(workspaceId: string, note: NoteItem, selection: FieldSelection) {
   const configured = await configuredFields(workspaceId, NOTE_TYPES);
   checkKnownFields(selection, configured);
   return noteRecord(workspaceId, note, selection, configured.get('textNote')!);

@@ -1,3 +1,4 @@
+import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal.ts';
 import type { Logger } from '../log.ts';
@@ -77,6 +78,21 @@ export interface ApiResult {
 }
 
 export type ApiResponse = APIGatewayProxyResult;
+
+/** The Lambda context as our middlewares see it: lib/http/middleware/frame.ts adds `api`. */
+export type ApiContext = Context & { api: ApiRequest };
+
+/** A middleware of the pipeline (lib/http/pipeline.ts). */
+export type ApiMiddleware = MiddlewareObj<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>;
+
+/**
+ * The request id of a Middy request, also when the frame never set one up (a malformed event):
+ * then the gateway's id, else Lambda's own, so every part of one error response agrees.
+ */
+export function requestIdOf(request: Request<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>): string {
+  const api = request.context.api as ApiRequest | undefined;
+  return api?.requestId ?? (request.event.requestContext?.requestId || request.context.awsRequestId);
+}
 
 /** The principal of an authenticated route (the pipeline guarantees it there). */
 export function principalOf(req: ApiRequest): Principal {

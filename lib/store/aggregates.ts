@@ -1,4 +1,4 @@
-// Score aggregates, maintained on write (design §4). Item layout, for anyone bulk-loading raw data
+// Score aggregates, maintained on write (docs/architecture.md, "The score aggregates"). Item layout, for anyone bulk-loading raw data
 // and then running `admin score verify --repair` (which rebuilds everything below from raw links):
 //
 //   entity  (keys.entity)   hierarchy entities carry   own:   Σ over customers of the weight of their
@@ -23,12 +23,13 @@
 // link/note item, the rating items, and the deltas on the entity and each ancestor, each conditioned
 // on the ancestor still having the parent that was read and not being deleted (lib/store/tx.ts retries).
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { countedWeight, ANONYMOUS_WEIGHT, WEIGHTS, type Importance, type RatingEntry } from '../domain/score.ts';
-import { ApiError } from '../http/errors.ts';
 import { db, tableName } from './client.ts';
 import { placeCondition, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
+import type { StoredItem } from './query.ts';
 import type { TxItem } from './tx.ts';
+import { InvalidInput, pointer } from '../domain/errors.ts';
+import { countedWeight, ANONYMOUS_WEIGHT, WEIGHTS, type Importance, type RatingEntry } from '../domain/score.ts';
 
 export const MAX_NOTES_PER_RATING = 1000;
 
@@ -66,15 +67,24 @@ export function linkItem(ws: string, l: LinkItem): Record<string, unknown> {
   };
 }
 
-export const toLink = (it: Record<string, any>): LinkItem => ({
-  noteId: it.noteId,
-  entityId: it.entityId,
-  entityType: it.entityType,
-  importance: it.importance,
-  setAt: Number(it.setAt),
-  ...(it.customerId ? { customerId: it.customerId } : {}),
-  rev: typeof it.rev === 'number' ? it.rev : 0,
-});
+/** A link item as stored; a bulk-loaded one may lack `rev` and the customer cache (verify --repair adds them). */
+export function toLink(item: StoredItem): LinkItem {
+  const l = item as Partial<LinkItem>;
+  return {
+    noteId: l.noteId!,
+    entityId: l.entityId!,
+    entityType: l.entityType!,
+    importance: l.importance!,
+    setAt: Number(l.setAt),
+    ...(l.customerId ? { customerId: l.customerId } : {}),
+    rev: typeof l.rev === 'number' ? l.rev : 0,
+  };
+}
+
+export function toRating(item: StoredItem): RatingItem {
+  const r = item as Partial<RatingItem>;
+  return { entityId: r.entityId!, customerId: r.customerId!, entries: r.entries ?? {}, weight: r.weight ?? 0, ver: r.ver ?? 0 };
+}
 
 export function ratingItem(ws: string, r: RatingItem): Record<string, unknown> {
   return { ...keys.rating(ws, r.entityId, r.customerId), kind: 'rating', ...r };
@@ -82,8 +92,7 @@ export function ratingItem(ws: string, r: RatingItem): Record<string, unknown> {
 
 async function readRating(ws: string, entityId: string, customerId: string): Promise<RatingItem | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.rating(ws, entityId, customerId), ConsistentRead: true }));
-  if (!Item) return undefined;
-  return { entityId, customerId, entries: Item.entries ?? {}, weight: Item.weight ?? 0, ver: Item.ver ?? 0 };
+  return Item ? { ...toRating(Item), entityId, customerId } : undefined;
 }
 
 interface EntityDelta {
@@ -258,9 +267,7 @@ export async function planLinkChange(
       // Strictly later than anything this customer set on this entity, so "latest" follows commit order.
       if (setAt === undefined) setAt = Math.max(Date.now(), ...Object.values(r.entries).map((e) => e.at + 1));
       if (!(noteId in r.entries) && Object.keys(r.entries).length >= MAX_NOTES_PER_RATING) {
-        throw new ApiError('request.invalid', `A customer can rate one entity through at most ${MAX_NOTES_PER_RATING} notes.`, {
-          source: { pointer: '/data' },
-        });
+        throw new InvalidInput(`A customer can rate one entity through at most ${MAX_NOTES_PER_RATING} notes.`, pointer(['data']));
       }
       r.entries[noteId] = { w: WEIGHTS[after.importance], at: setAt };
     } else anonymousDelta += ANONYMOUS_WEIGHT;

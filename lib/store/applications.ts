@@ -6,11 +6,15 @@
 // Item: { kind: 'application', clientId, workspaceId, name, scopes, defaultScopes, createdAt,
 //         publicKeys: { [keyId]: StoredKey }, fingerprints: { [fingerprint]: keyId } }
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import type { Scope } from '../auth/scopes.ts';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
+import { DuplicateKey, KeyLimitReached } from './errors.ts';
 import { keys } from './keys.ts';
+import { queryAll, type StoredItem } from './query.ts';
+import { putInWorkspace } from './workspaces.ts';
+import { applicationNotFound } from '../domain/applications.ts';
+import type { Scope } from '../domain/scopes.ts';
 
 export interface StoredKey {
   id: string;
@@ -36,26 +40,20 @@ export interface Application {
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const isIssuedId = (value: unknown): value is string => typeof value === 'string' && ID.test(value);
 
-export class ApplicationStoreError extends Error {
-  constructor(
-    readonly reason: 'workspaceNotFound' | 'applicationNotFound' | 'keyLimit' | 'duplicateKey',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApplicationStoreError';
-  }
-}
+/** The application item's attributes (see the layout above). */
+type ApplicationAttributes = Omit<Application, 'keys'> & { publicKeys?: Record<string, StoredKey> };
 
-function toApplication(item: Record<string, any>): Application {
-  const stored = Object.values((item.publicKeys ?? {}) as Record<string, StoredKey>);
+function toApplication(item: StoredItem): Application {
+  const a = item as Partial<ApplicationAttributes>;
+  const stored = Object.values(a.publicKeys ?? {});
   return {
-    clientId: item.clientId,
-    workspaceId: item.workspaceId,
-    name: item.name,
-    scopes: item.scopes,
-    defaultScopes: item.defaultScopes,
-    createdAt: item.createdAt,
-    keys: stored.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)),
+    clientId: a.clientId!,
+    workspaceId: a.workspaceId!,
+    name: a.name!,
+    scopes: a.scopes!,
+    defaultScopes: a.defaultScopes!,
+    createdAt: a.createdAt!,
+    keys: stored.sort((x, y) => x.createdAt.localeCompare(y.createdAt) || x.id.localeCompare(y.id)),
   };
 }
 
@@ -65,34 +63,10 @@ export async function createApplication(
 ): Promise<Application> {
   const app: Application = { clientId: randomUUID(), workspaceId, ...input, createdAt: new Date().toISOString(), keys: [] };
   const { keys: _none, ...attributes } = app;
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { ConditionCheck: { TableName: tableName(), Key: keys.workspace(workspaceId), ConditionExpression: 'attribute_exists(pk)' } },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.application(workspaceId, app.clientId), kind: 'application', ...attributes, publicKeys: {}, fingerprints: {} },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.clientIdIndex(app.clientId), kind: 'clientId', clientId: app.clientId, workspaceId },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (err) {
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      throw new ApplicationStoreError('workspaceNotFound', `No workspace ${workspaceId}`);
-    }
-    throw err;
-  }
+  await putInWorkspace(workspaceId, [
+    { item: { ...keys.application(workspaceId, app.clientId), kind: 'application', ...attributes, publicKeys: {}, fingerprints: {} }, unique: true },
+    { item: { ...keys.clientIdIndex(app.clientId), kind: 'clientId', clientId: app.clientId, workspaceId }, unique: true },
+  ]);
   return app;
 }
 
@@ -108,26 +82,17 @@ export async function getApplication(workspaceId: string, clientId: string): Pro
 export async function findApplicationByClientId(clientId: string): Promise<Application | undefined> {
   if (!isIssuedId(clientId)) return undefined;
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.clientIdIndex(clientId), ConsistentRead: true }));
-  return Item ? getApplication(Item.workspaceId, clientId) : undefined;
+  return Item ? getApplication((Item as { workspaceId: string }).workspaceId, clientId) : undefined;
 }
 
 /** A workspace's applications, oldest first. */
 export async function listApplications(workspaceId: string): Promise<Application[]> {
-  const apps: Application[] = [];
-  let start: Record<string, any> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :app)',
-        ExpressionAttributeValues: { ':pk': keys.workspace(workspaceId).pk, ':app': 'APP#' },
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of page.Items ?? []) if (item.kind === 'application') apps.push(toApplication(item));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :app)',
+    ExpressionAttributeValues: { ':pk': keys.partition(workspaceId), ':app': keys.applicationsPrefix },
+    ConsistentRead: true,
+  });
+  const apps = items.filter((item) => item.kind === 'application').map(toApplication);
   return apps.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.clientId.localeCompare(b.clientId));
 }
 
@@ -162,7 +127,7 @@ export async function addApplicationKey(
   max: number,
 ): Promise<StoredKey> {
   const stored: StoredKey = { id: randomUUID(), ...key, createdAt: new Date().toISOString() };
-  if (!isIssuedId(clientId)) throw new ApplicationStoreError('applicationNotFound', `No application ${clientId}`);
+  if (!isIssuedId(clientId)) throw applicationNotFound(clientId);
   try {
     await db().send(
       new UpdateCommand({
@@ -179,10 +144,10 @@ export async function addApplicationKey(
     if (!(err instanceof ConditionalCheckFailedException)) throw err;
     // Which condition failed: read back (the answer only words the refusal).
     const app = await getApplication(workspaceId, clientId);
-    if (!app) throw new ApplicationStoreError('applicationNotFound', `No application ${clientId}`);
+    if (!app) throw applicationNotFound(clientId);
     const same = app.keys.find((k) => k.fingerprint === key.fingerprint);
-    if (same) throw new ApplicationStoreError('duplicateKey', `This key is already registered on the application as key ${same.id}.`);
-    throw new ApplicationStoreError('keyLimit', `The application already holds ${max} keys, the most it may; remove one first.`);
+    if (same) throw new DuplicateKey(same.id);
+    throw new KeyLimitReached(max);
   }
 }
 

@@ -2,8 +2,8 @@
 // with a condition so that of two concurrent requests carrying one jti exactly one succeeds. The
 // item outlives the assertion's own validity, after which `exp` refuses a replay anyway.
 import { createHash } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 

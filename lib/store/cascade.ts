@@ -8,16 +8,18 @@
 //   4. items go bottom-up: an entity's links and rating items, then the entity itself. Marked
 //      entities are invisible, so their aggregates no longer matter.
 // A crash anywhere leaves marked items that `admin score verify --repair` finishes (resumePendingDeletes).
-import { BatchWriteCommand, DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan } from './aggregates.ts';
+import { batchWriteAll } from './batch.ts';
 import { db, tableName } from './client.ts';
 import { readChain, readEntityItem, subtree } from './entities.ts';
-import { notFound } from './entity-writes.ts';
-import { keys } from './keys.ts';
+import { keys, type ItemKey } from './keys.ts';
 import { setNoteCustomer } from './notes.ts';
+import { queryAll } from './query.ts';
 import { transact } from './tx.ts';
+import { NotFound } from '../domain/errors.ts';
+import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
 
 /** Test hook: called between steps with the step's name; throwing simulates a crash there. */
 export const cascadeHooks: { afterStep?: (step: string, entityId: string) => void } = {};
@@ -32,7 +34,7 @@ export async function deleteEntity(ws: string, id: string): Promise<void> {
     const { chain, complete } = await readChain(ws, id);
     const e = chain[0];
     if (e?.deleting) return { items: [], result: true };
-    if (!e || !complete || chain.some((x) => x.deleting)) throw notFound('entity', id);
+    if (!e || !complete || chain.some((x) => x.deleting)) throw new NotFound('entity', id);
     const plan = new Plan(ws);
     const self = plan.entity(e);
     self.set = { deleting: new Date().toISOString(), ...(e.parentId ? { deletedFrom: e.parentId } : {}) };
@@ -54,27 +56,12 @@ async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Pro
   }));
 }
 
-async function queryKeys(input: Record<string, any>): Promise<Array<Record<string, any>>> {
-  const out: Array<Record<string, any>> = [];
-  let start: Record<string, any> | undefined;
-  do {
-    const page: any = await db().send(new QueryCommand({ TableName: tableName(), ...input, ExclusiveStartKey: start } as any));
-    out.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+/** The keys of the items a Query finds (projected to pk and sk). */
+async function keysOf(input: Parameters<typeof queryAll>[0]): Promise<ItemKey[]> {
+  const items = await queryAll({ ...input, ProjectionExpression: 'pk, sk' });
+  return items.map((it) => ({ pk: it.pk as string, sk: it.sk as string }));
 }
 
-async function batchDelete(keyList: Array<{ pk: string; sk: string }>): Promise<void> {
-  for (let i = 0; i < keyList.length; i += 25) {
-    let requests: any[] = keyList.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; requests.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
-      const res = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
-      requests = res.UnprocessedItems?.[tableName()] ?? [];
-    }
-  }
-}
 
 /** Steps 2–4 for the subtree under a marked root (idempotent; safe to run again after a crash). */
 export async function finishEntityDelete(ws: string, rootId: string): Promise<void> {
@@ -104,21 +91,21 @@ async function removeEntityItems(ws: string, id: string): Promise<void> {
   const e = await readEntityItem(ws, id);
   if (!e) return;
   if (isCustomerType(e.type)) {
-    const notes = await queryKeys({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.notesOfCustomer(ws, id) }, ProjectionExpression: 'id' });
+    const notes = await queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.notesOfCustomer(ws, id) }, ProjectionExpression: 'id' });
     for (const n of notes) {
-      await setNoteCustomer(ws, n.id, null, { onlyIf: id }).catch((err) => {
-        if ((err as { code?: string }).code !== 'resource.notFound') throw err;
+      // A note deleted meanwhile has no customer left to clear.
+      await setNoteCustomer(ws, n.id as string, null, { onlyIf: id }).catch((err: unknown) => {
+        if (!(err instanceof NotFound)) throw err;
       });
     }
   } else {
-    const links = await queryKeys({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.linksTo(ws, id) }, ProjectionExpression: 'pk, sk' });
-    const ratings = await queryKeys({
+    const links = await keysOf({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.linksTo(ws, id) } });
+    const ratings = await keysOf({
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': keys.entity(ws, id).pk, ':p': keys.ratingsOfEntityPrefix(id) },
-      ProjectionExpression: 'pk, sk',
+      ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.ratingsOfEntityPrefix(id) },
       ConsistentRead: true,
     });
-    await batchDelete([...links, ...ratings].map((k) => ({ pk: k.pk, sk: k.sk })));
+    await batchWriteAll([...links, ...ratings].map((Key) => ({ DeleteRequest: { Key } })));
   }
   step('cleared', id);
   await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.entity(ws, id) }));

@@ -1,12 +1,12 @@
 // Issued credentials (API tokens and access tokens). Only a SHA-256 of the token is stored:
 // a copy of the table cannot be replayed as a credential.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { Scope } from '../auth/scopes.ts';
+import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
-import type { Member } from './members.ts';
+import { keys, type ItemKey } from './keys.ts';
+import { toMember, type Member } from './members.ts';
+import type { Scope } from '../domain/scopes.ts';
 
 export interface Credential {
   id: string;
@@ -59,19 +59,40 @@ export async function revokeCredential(workspaceId: string, tokenId: string): Pr
   }
 }
 
+const toCredential = (item: Record<string, unknown>): Credential => {
+  const c = item as unknown as Credential;
+  return {
+    id: c.id,
+    kind: c.kind,
+    workspaceId: c.workspaceId,
+    memberId: c.memberId,
+    scopes: c.scopes,
+    hash: c.hash,
+    createdAt: c.createdAt,
+    ...(c.expiresAt ? { expiresAt: c.expiresAt } : {}),
+    ...(c.revokedAt ? { revokedAt: c.revokedAt } : {}),
+    ...(c.clientId ? { clientId: c.clientId } : {}),
+  };
+};
+
+/** What a bearer token's check needs, read together. */
+export interface BearerRecords {
+  credential: Credential | undefined;
+  member: Member | undefined;
+  /** Whether the application that minted an access token still exists (undefined: no application asked for). */
+  applicationExists: boolean | undefined;
+}
+
 /**
- * The credential and its member in one round trip (strongly consistent, so a revocation or a
- * deactivation takes effect on the next request). `extra` keys are fetched alongside.
+ * The credential, its member and (for an access token) its application in one round trip,
+ * strongly consistent, so a revocation, a deactivation or a deleted application takes effect on
+ * the next request.
  */
-export async function loadCredentialAndMember(
-  tokenId: string,
-  workspaceId: string,
-  memberId: string,
-  extra: Array<{ pk: string; sk: string }> = [],
-): Promise<{ credential?: Credential; member?: Member; extra: Array<Record<string, any>> }> {
-  const wanted = [keys.credential(tokenId), keys.member(workspaceId, memberId), ...extra];
-  const items: Array<Record<string, any>> = [];
-  let pending: Array<Record<string, any>> = wanted;
+export async function readBearerRecords(tokenId: string, workspaceId: string, memberId: string, clientId?: string): Promise<BearerRecords> {
+  const wanted: ItemKey[] = [keys.credential(tokenId), keys.member(workspaceId, memberId)];
+  if (clientId !== undefined) wanted.push(keys.application(workspaceId, clientId));
+  const items: Array<Record<string, unknown>> = [];
+  let pending: Array<Record<string, unknown>> = wanted;
   // Unprocessed keys (throttling) are retried briefly; a key never read must not read as "absent".
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt === 4) throw new Error('BatchGetItem left keys unprocessed after 4 attempts');
@@ -82,10 +103,11 @@ export async function loadCredentialAndMember(
     items.push(...(Responses?.[tableName()] ?? []));
     pending = UnprocessedKeys?.[tableName()]?.Keys ?? [];
   }
-  const find = (k: { pk: string; sk: string }) => items.find((i) => i.pk === k.pk && i.sk === k.sk);
+  const find = (k: ItemKey | undefined) => (k ? items.find((i) => i.pk === k.pk && i.sk === k.sk) : undefined);
+  const [credential, member, application] = wanted.map(find);
   return {
-    credential: find(wanted[0]!) as Credential | undefined,
-    member: find(wanted[1]!) as Member | undefined,
-    extra: extra.map(find).filter((i): i is Record<string, any> => i !== undefined),
+    credential: credential && toCredential(credential),
+    member: member && toMember(member),
+    applicationExists: clientId === undefined ? undefined : application !== undefined,
   };
 }

@@ -1,51 +1,37 @@
 // Custom field definitions of a workspace (keys.customField). Few per workspace, so a type's
-// configuration is one Query of the workspace partition's FIELD# range.
+// configuration is one Query of the workspace partition's custom-field range.
 import { randomUUID } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { configuredFieldIds, customValueCheck, type CustomValueCheck, type CustomFieldDef, type CustomFieldKind, type EntityType, type NoteType } from '../domain/configurations.ts';
-import { db, tableName } from './client.ts';
+import { NameTaken } from './errors.ts';
 import { keys } from './keys.ts';
+import { queryAll, type StoredItem } from './query.ts';
+import { putInWorkspace } from './workspaces.ts';
+import { configuredFieldIds, customValueCheck, type CustomValueCheck, type CustomFieldDef, type CustomFieldKind, type EntityType, type NoteType } from '../domain/configurations.ts';
 
-export class CustomFieldStoreError extends Error {
-  constructor(
-    readonly reason: 'workspaceNotFound' | 'nameTaken',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'CustomFieldStoreError';
-  }
-}
+/** A definition as stored: the definition and when it was made. */
+type StoredDef = CustomFieldDef & { createdAt: string };
 
-const FIELD_PREFIX = 'FIELD#';
-
-const toDef = (item: Record<string, any>): CustomFieldDef => ({
-  id: item.id,
-  entityType: item.entityType,
-  name: item.name,
-  fieldKind: item.fieldKind,
-  ...(Array.isArray(item.options) ? { options: item.options as string[] } : {}),
-});
+const toDef = (item: StoredItem): StoredDef => {
+  const d = item as Partial<StoredDef>;
+  return {
+    id: d.id!,
+    entityType: d.entityType!,
+    name: d.name!,
+    fieldKind: d.fieldKind!,
+    ...(Array.isArray(d.options) ? { options: d.options } : {}),
+    createdAt: d.createdAt!,
+  };
+};
 
 /** The workspace's custom fields, oldest first (optionally of one type). */
 export async function listCustomFields(workspaceId: string, entityType?: string): Promise<CustomFieldDef[]> {
-  const items: Record<string, any>[] = [];
-  let start: Record<string, any> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.workspace(workspaceId).pk, ':prefix': FIELD_PREFIX },
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.partition(workspaceId), ':prefix': keys.customFieldsPrefix },
+  });
   return items
-    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1))
     .map(toDef)
+    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1))
+    .map(({ createdAt: _made, ...def }) => def)
     .filter((d) => entityType === undefined || d.entityType === entityType);
 }
 
@@ -55,7 +41,7 @@ export async function addCustomField(
 ): Promise<CustomFieldDef> {
   const existing = await listCustomFields(workspaceId, input.entityType);
   if (existing.some((d) => d.name.toLowerCase() === input.name.toLowerCase())) {
-    throw new CustomFieldStoreError('nameTaken', `A custom field named '${input.name}' already exists on ${input.entityType}.`);
+    throw new NameTaken(input.name, input.entityType);
   }
   const def: CustomFieldDef = {
     id: randomUUID(),
@@ -64,33 +50,9 @@ export async function addCustomField(
     fieldKind: input.fieldKind,
     ...(input.fieldKind === 'select' ? { options: input.options ?? [] } : {}),
   };
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: tableName(),
-              Key: keys.workspace(workspaceId),
-              ConditionExpression: 'attribute_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.customField(workspaceId, def.id), kind: 'customField', workspaceId, ...def, createdAt: new Date().toISOString() },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (err) {
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      throw new CustomFieldStoreError('workspaceNotFound', `No workspace ${workspaceId}`);
-    }
-    throw err;
-  }
+  await putInWorkspace(workspaceId, [
+    { item: { ...keys.customField(workspaceId, def.id), kind: 'customField', workspaceId, ...def, createdAt: new Date().toISOString() }, unique: true },
+  ]);
   return def;
 }
 

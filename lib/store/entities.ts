@@ -1,10 +1,11 @@
 // Entity items and the hierarchy reads the aggregate writes build on. Item layout: see
 // lib/store/keys.ts (entity) and the aggregate fields documented in lib/store/aggregates.ts.
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { MAX_DEPTH, type EntityType } from '../domain/hierarchy.ts';
-import type { StoredEntity } from '../domain/entity-view.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { queryAll, type StoredItem } from './query.ts';
+import type { StoredEntity } from '../domain/entity-view.ts';
+import { MAX_DEPTH, type EntityType } from '../domain/hierarchy.ts';
 
 export interface EntityItem extends StoredEntity {
   type: EntityType;
@@ -15,23 +16,28 @@ export interface EntityItem extends StoredEntity {
   deleting?: string;
 }
 
-/** A stored entity item as a typed record (also for stream images). */
-export const toEntity = (item: Record<string, any>): EntityItem => ({
-  id: item.id,
-  type: item.type,
-  ...(item.parentId ? { parentId: item.parentId, parentType: item.parentType } : {}),
-  fields: item.fields ?? {},
-  createdAt: item.createdAt,
-  updatedAt: item.updatedAt,
-  ...(typeof item.own === 'number' ? { own: item.own } : {}),
-  ...(typeof item.total === 'number' ? { total: item.total } : {}),
-  ...(item.deleting ? { deleting: item.deleting } : {}),
-});
+/** An entity item as the store wrote it (lib/store/keys.ts entity), typed; `kind` is checked by the reader. */
+export function toEntity(item: StoredItem): EntityItem {
+  const e = item as Partial<EntityItem>;
+  return {
+    id: e.id!,
+    type: e.type!,
+    ...(e.parentId ? { parentId: e.parentId, parentType: e.parentType! } : {}),
+    fields: e.fields ?? {},
+    createdAt: e.createdAt!,
+    updatedAt: e.updatedAt!,
+    ...(typeof e.own === 'number' ? { own: e.own } : {}),
+    ...(typeof e.total === 'number' ? { total: e.total } : {}),
+    ...(e.deleting ? { deleting: e.deleting } : {}),
+  };
+}
+
+export const isEntityItem = (item: StoredItem | undefined): item is StoredItem => item?.kind === 'entity';
 
 /** The raw entity item, deleting or not (consistent read). */
 export async function readEntityItem(ws: string, id: string): Promise<EntityItem | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.entity(ws, id), ConsistentRead: true }));
-  return Item && Item.kind === 'entity' ? toEntity(Item) : undefined;
+  return isEntityItem(Item) ? toEntity(Item) : undefined;
 }
 
 /** A live entity (not being deleted), or undefined. */
@@ -59,23 +65,13 @@ export async function readChain(ws: string, id: string): Promise<{ chain: Entity
 
 /** Ids of an entity's children (GSI2; eventually consistent). */
 export async function childIds(ws: string, parentId: string): Promise<string[]> {
-  const ids: string[] = [];
-  let start: Record<string, any> | undefined;
-  do {
-    const page: any = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :p',
-        ExpressionAttributeValues: { ':p': keys.childrenOf(ws, parentId) },
-        ProjectionExpression: 'id',
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) ids.push(it.id);
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return ids;
+  const items = await queryAll({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :p',
+    ExpressionAttributeValues: { ':p': keys.childrenOf(ws, parentId) },
+    ProjectionExpression: 'id',
+  });
+  return items.map((it) => it.id as string);
 }
 
 /** The subtree under `rootId` (root first, breadth first), its levels (levels[0] = [root]) and height. */

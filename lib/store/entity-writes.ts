@@ -1,26 +1,24 @@
 // Creating, updating and moving entities. Moves carry the subtree's total from the old ancestors to
 // the new ones in one transaction (lib/store/aggregates.ts Plan).
 import { randomUUID } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
-import { invalid, type Path } from '../domain/input.ts';
-import { ApiError } from '../http/errors.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan } from './aggregates.ts';
 import { db, tableName } from './client.ts';
-import { readChain, subtree, type EntityItem } from './entities.ts';
+import { readChain, subtree, toEntity, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { transact } from './tx.ts';
-
-export const notFound = (what: string, id: string) => new ApiError('resource.notFound', `No ${what} ${id} in this workspace.`);
+import { NotFound, type Path } from '../domain/errors.ts';
+import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
+import { invalid } from '../domain/input.ts';
 
 /**
- * The live chain above a would-be parent: 404 when it is missing or being deleted, 400 (at
- * `pointer`) when the parent type is not allowed.
+ * The live chain above a would-be parent: NotFound when it is missing or being deleted,
+ * InvalidInput (at `path`) when the parent type is not allowed.
  */
 async function parentChain(ws: string, childType: EntityType, parentId: string, path: Path): Promise<EntityItem[]> {
   const { chain, complete } = await readChain(ws, parentId);
-  if (!complete || chain.length === 0 || chain.some((e) => e.deleting)) throw notFound('entity', parentId);
+  if (!complete || chain.length === 0 || chain.some((e) => e.deleting)) throw new NotFound('entity', parentId);
   const why = parentRuleViolation(childType, chain[0]!.type);
   if (why) invalid(path, why);
   return chain;
@@ -61,8 +59,8 @@ export async function createEntity(
           kind: 'entity',
           ...entity,
           gsi1pk: keys.entitiesOfType(ws, input.type),
-          gsi1sk: `${now}#${id}`,
-          ...(parent ? { gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: `${now}#${id}` } : {}),
+          gsi1sk: keys.listPosition(now, id),
+          ...(parent ? { gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: keys.listPosition(now, id) } : {}),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
@@ -98,9 +96,9 @@ export async function updateEntityFields(ws: string, id: string, values: Record<
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return Attributes as EntityItem;
+    return toEntity(Attributes!);
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw notFound('entity', id);
+    if (err instanceof ConditionalCheckFailedException) throw new NotFound('entity', id);
     throw err;
   }
 }
@@ -115,7 +113,7 @@ export async function setParent(ws: string, id: string, parentId: string, parent
   return transact('setParent', async () => {
     const { chain: oldChain, complete } = await readChain(ws, id);
     const e = oldChain[0];
-    if (!e || e.deleting || !complete || oldChain.some((x) => x.deleting)) throw notFound('entity', id);
+    if (!e || e.deleting || !complete || oldChain.some((x) => x.deleting)) throw new NotFound('entity', id);
     if (PARENTLESS.has(e.type)) invalid(parentPath, `A ${e.type} cannot have a parent.`);
     const newChain = await parentChain(ws, e.type, parentId, parentPath);
     if (newChain.some((x) => x.id === id)) invalid(parentPath, `Entity ${parentId} is ${id === parentId ? 'the entity itself' : 'a descendant of the entity'}; that would make a cycle.`);
@@ -135,7 +133,8 @@ export async function setParent(ws: string, id: string, parentId: string, parent
     } else plan.checkChain(newChain);
     const self = plan.entity(e);
     if (isHierarchyType(e.type)) self.expectTotal = total;
-    self.set = { parentId: parent.id, parentType: parent.type, gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: `${now}#${id}`, updatedAt: now };
+    // A moved entity joins its new parent's child list as its newest member.
+    self.set = { parentId: parent.id, parentType: parent.type, gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: keys.listPosition(now, id), updatedAt: now };
     return { items: plan.build(), result: { ...e, parentId: parent.id, parentType: parent.type, updatedAt: now } };
   });
 }

@@ -1,7 +1,7 @@
 // Field values that name other records (an owner by e-mail) resolved against the workspace.
+import { getMemberByEmail } from './members.ts';
 import type { ParsedFields } from '../domain/entity-fields.ts';
 import { invalid } from '../domain/input.ts';
-import { getMemberByEmail } from './members.ts';
 
 /** The values to store, with `owner` resolved to {id, email} of an active member. */
 export async function resolveFieldRefs(ws: string, parsed: ParsedFields): Promise<Record<string, unknown>> {

@@ -1,74 +1,96 @@
-// Key design of the single table. Every tenant item lives under its workspace's partition or
-// carries the workspace in its key; the only global keys are credential look-ups, and those items
-// name their workspace.
+// Key design of the single table: every key, prefix and index key is built here and nowhere else.
+// Every tenant item lives under its workspace's partition or carries the workspace in its key; the
+// only global keys are credential and client-id look-ups (whose items name their workspace) and
+// rate-limit counters (per token).
+const WS = (ws: string) => `WS#${ws}`;
+const WORKSPACE_SK = 'WORKSPACE';
+const LINK = 'LINK#';
+const RATE = 'RATE#';
+const FIELD = 'FIELD#';
+const APP = 'APP#';
+const WEBHOOK = 'WEBHOOK#';
+
+/** Prefix of rate-limit partitions: read-only functions may write only these (IAM LeadingKeys). */
+export const RATE_LIMIT_KEY_PREFIX = 'RL#';
+
 export const keys = {
-  workspace: (ws: string) => ({ pk: `WS#${ws}`, sk: 'WORKSPACE' }),
-  member: (ws: string, memberId: string) => ({ pk: `WS#${ws}`, sk: `MEMBER#${memberId}` }),
+  /** A workspace's own partition: every tenant item below lives in it. */
+  partition: WS,
+  workspace: (ws: string) => ({ pk: WS(ws), sk: WORKSPACE_SK }),
+  /** The sort key every workspace item has (verify finds workspaces by it). */
+  workspaceSortKey: WORKSPACE_SK,
+  member: (ws: string, memberId: string) => ({ pk: WS(ws), sk: `MEMBER#${memberId}` }),
   /** Uniqueness guard and look-up of a member by e-mail (lower-cased) within a workspace. */
-  memberEmail: (ws: string, email: string) => ({ pk: `WS#${ws}`, sk: `EMAIL#${email}` }),
+  memberEmail: (ws: string, email: string) => ({ pk: WS(ws), sk: `EMAIL#${email}` }),
   /** An issued credential (API token or access token), by token id (the JWT's jti). */
   credential: (tokenId: string) => ({ pk: `TOKEN#${tokenId}`, sk: 'TOKEN' }),
   /**
    * A hierarchy or customer entity. Item: { kind: 'entity', id, type, parentId?, fields: {...API-shaped
    * values, custom fields by uuid}, createdAt, updatedAt, ...score aggregates (lib/store/entities.ts) }.
-   * GSI1 lists a type oldest first: gsi1pk = entitiesOfType(ws, type), gsi1sk = `${createdAt}#${id}`.
-   * GSI2 lists children oldest first: gsi2pk = childrenOf(ws, parentId), gsi2sk = `${createdAt}#${id}`.
+   * GSI1 lists a type oldest first: gsi1pk = entitiesOfType(ws, type), gsi1sk = listPosition(createdAt, id).
+   * GSI2 lists children oldest first: gsi2pk = childrenOf(ws, parentId), gsi2sk = listPosition(createdAt, id).
    */
-  entity: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `ENT#${id}` }),
-  entitiesOfType: (ws: string, type: string) => `WS#${ws}#ENTTYPE#${type}`,
-  childrenOf: (ws: string, parentId: string) => `WS#${ws}#CHILDREN#${parentId}`,
+  entity: (ws: string, id: string) => ({ pk: WS(ws), sk: `ENT#${id}` }),
+  entitiesOfType: (ws: string, type: string) => `${WS(ws)}#ENTTYPE#${type}`,
+  childrenOf: (ws: string, parentId: string) => `${WS(ws)}#CHILDREN#${parentId}`,
+  /**
+   * The GSI sort key of a listed entity or note: a time, then the id to break ties. GSI1 uses the
+   * creation time; GSI2 (children) the time the child joined its parent (created, or moved there).
+   */
+  listPosition: (createdAt: string, id: string) => `${createdAt}#${id}`,
   /**
    * A note. Item: { kind: 'note', id, type: 'textNote', fields: {...}, customer?: {type, id}, createdAt, updatedAt }.
-   * GSI1 lists notes oldest first: gsi1pk = notesOf(ws), gsi1sk = `${createdAt}#${id}`.
+   * GSI1 lists notes oldest first: gsi1pk = notesOf(ws), gsi1sk = listPosition(createdAt, id).
    */
-  note: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `NOTE#${id}` }),
-  notesOf: (ws: string) => `WS#${ws}#NOTES`,
+  note: (ws: string, id: string) => ({ pk: WS(ws), sk: `NOTE#${id}` }),
+  notesOf: (ws: string) => `${WS(ws)}#NOTES`,
   /**
    * A link from a note to a hierarchy entity. Item: { kind: 'link', noteId, entityId, importance, setAt, ... }.
-   * A note's links: Query pk, begins_with(sk, `LINK#${noteId}#`). GSI2 lists an entity's links:
+   * A note's links: Query pk, begins_with(sk, linksOfNotePrefix(noteId)). GSI2 lists an entity's links:
    * gsi2pk = linksTo(ws, entityId), gsi2sk = noteId.
    */
-  link: (ws: string, noteId: string, entityId: string) => ({ pk: `WS#${ws}`, sk: `LINK#${noteId}#${entityId}` }),
-  linksTo: (ws: string, entityId: string) => `WS#${ws}#LINKSTO#${entityId}`,
+  link: (ws: string, noteId: string, entityId: string) => ({ pk: WS(ws), sk: `${LINK}${noteId}#${entityId}` }),
+  linksOfNotePrefix: (noteId: string) => `${LINK}${noteId}#`,
+  linksTo: (ws: string, entityId: string) => `${WS(ws)}#LINKSTO#${entityId}`,
   /**
    * One customer's ratings of one hierarchy entity (lib/store/aggregates.ts): { kind: 'rating', entityId,
    * customerId, entries: { [noteId]: { w, at } }, weight (the one that counts), ver }. An entity's
    * ratings: Query pk, begins_with(sk, ratingsOfEntityPrefix(entityId)).
    */
-  rating: (ws: string, entityId: string, customerId: string) => ({ pk: `WS#${ws}`, sk: `RATE#${entityId}#${customerId}` }),
-  ratingsOfEntityPrefix: (entityId: string) => `RATE#${entityId}#`,
+  rating: (ws: string, entityId: string, customerId: string) => ({ pk: WS(ws), sk: `${RATE}${entityId}#${customerId}` }),
+  ratingsOfEntityPrefix: (entityId: string) => `${RATE}${entityId}#`,
   /** GSI2 of a note with a customer: gsi2pk = notesOfCustomer(ws, customerId), gsi2sk = noteId. */
-  notesOfCustomer: (ws: string, customerId: string) => `WS#${ws}#CUSTNOTES#${customerId}`,
-  /** A custom field definition: { kind: 'customField', id, entityType, name, fieldKind, ... } (issue 4). */
-  customField: (ws: string, fieldId: string) => ({ pk: `WS#${ws}`, sk: `FIELD#${fieldId}` }),
+  notesOfCustomer: (ws: string, customerId: string) => `${WS(ws)}#CUSTNOTES#${customerId}`,
+  /** A custom field definition: { kind: 'customField', id, entityType, name, fieldKind, options?, createdAt }. */
+  customField: (ws: string, fieldId: string) => ({ pk: WS(ws), sk: `${FIELD}${fieldId}` }),
+  customFieldsPrefix: FIELD,
   /** A server-to-server OAuth application (see lib/store/applications.ts). */
-  application: (ws: string, clientId: string) => ({ pk: `WS#${ws}`, sk: `APP#${clientId}` }),
+  application: (ws: string, clientId: string) => ({ pk: WS(ws), sk: `${APP}${clientId}` }),
+  applicationsPrefix: APP,
   /** Global look-up from a client id (an assertion's `iss`) to its workspace. Item: { kind: 'clientId', clientId, workspaceId }. */
   clientIdIndex: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' }),
   /** A used assertion `jti` of one application (SHA-256 of the jti, base64url); expires by TTL (lib/store/assertion-ids.ts). */
-  assertionId: (ws: string, clientId: string, jtiHash: string) => ({ pk: `WS#${ws}`, sk: `JTI#${clientId}#${jtiHash}` }),
-  /** Fixed-window request counter of one token for one second. */
-  rateWindow: (tokenId: string, epochSecond: number) => ({ pk: `RL#${tokenId}#${epochSecond}`, sk: 'RL' }),
+  assertionId: (ws: string, clientId: string, jtiHash: string) => ({ pk: WS(ws), sk: `JTI#${clientId}#${jtiHash}` }),
+  /** Fixed-window request counter of one token for one second (lib/store/rate-limits.ts). */
+  rateWindow: (tokenId: string, epochSecond: number) => ({ pk: `${RATE_LIMIT_KEY_PREFIX}${tokenId}#${epochSecond}`, sk: 'RL' }),
 
   // --- Webhooks (lib/store/webhooks.ts) ---
   /**
-   * A webhook subscription: { kind: 'webhook', id, name, events, url, version, secrets (encrypted),
+   * A webhook subscription: { kind: 'webhook', id, name, events, url, version, sealed secrets,
    * status, failureStreak, createdAt, createdByClient? }. GSI1 lists a workspace's subscriptions
-   * oldest first: gsi1pk = webhooksOf(ws), gsi1sk = `${createdAt}#${id}`; the stream consumer reads
-   * them all with Query pk, begins_with(sk, WEBHOOK_PREFIX).
+   * oldest first: gsi1pk = webhooksOf(ws), gsi1sk = listPosition(createdAt, id); the stream consumer
+   * reads them all with Query pk, begins_with(sk, webhooksPrefix).
    */
-  webhook: (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `${WEBHOOK_PREFIX}${id}` }),
-  webhooksOf: (ws: string) => `WS#${ws}#WEBHOOKS`,
+  webhook: (ws: string, id: string) => ({ pk: WS(ws), sk: `${WEBHOOK}${id}` }),
+  webhooksPrefix: WEBHOOK,
+  webhooksOf: (ws: string) => `${WS(ws)}#WEBHOOKS`,
   /** What became of one event for one subscription (claimed, delivered, dead); expires by TTL. */
-  webhookDelivery: (ws: string, subscriptionId: string, eventId: string) => ({ pk: `WS#${ws}`, sk: `DELIVERY#${subscriptionId}#${eventId}` }),
+  webhookDelivery: (ws: string, subscriptionId: string, eventId: string) => ({ pk: WS(ws), sk: `DELIVERY#${subscriptionId}#${eventId}` }),
 };
 
-export const WEBHOOK_PREFIX = 'WEBHOOK#';
+export type ItemKey = ReturnType<typeof keys.workspace>;
 
 /** The workspace of a tenant item's partition key (stream records carry keys, not workspaces). */
 export function workspaceOfPartition(pk: string): string | undefined {
   return /^WS#([^#]+)$/.exec(pk)?.[1];
 }
-
-/** Prefix of rate-limit partitions: read-only functions may write only these (IAM LeadingKeys). */
-export const RATE_LIMIT_KEY_PREFIX = 'RL#';

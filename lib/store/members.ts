@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import type { Role } from '../auth/scopes.ts';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
+import { EmailTaken } from './errors.ts';
 import { keys } from './keys.ts';
+import { putInWorkspace } from './workspaces.ts';
+import { NotFound } from '../domain/errors.ts';
+import type { Role } from '../domain/scopes.ts';
 
 export interface Member {
   id: string;
@@ -15,7 +18,7 @@ export interface Member {
   createdAt: string;
 }
 
-/** E-mail addresses are compared lower-cased; the contract bounds them to 254 characters. */
+/** E-mail addresses are compared lower-cased and bounded to 254 characters (RFC 5321's limit on a path). */
 export const MAX_EMAIL_LENGTH = 254;
 const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]+$/;
 
@@ -25,25 +28,10 @@ export function normalizeEmail(value: unknown): string | undefined {
   return EMAIL.test(email) ? email : undefined;
 }
 
-export class MemberStoreError extends Error {
-  constructor(
-    readonly reason: 'workspaceNotFound' | 'emailTaken' | 'memberNotFound',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'MemberStoreError';
-  }
-}
-
-const toMember = (item: Record<string, any>): Member => ({
-  id: item.id,
-  workspaceId: item.workspaceId,
-  email: item.email,
-  name: item.name,
-  role: item.role,
-  active: item.active,
-  createdAt: item.createdAt,
-});
+export const toMember = (item: Record<string, unknown>): Member => {
+  const m = item as unknown as Member;
+  return { id: m.id, workspaceId: m.workspaceId, email: m.email, name: m.name, role: m.role, active: m.active, createdAt: m.createdAt };
+};
 
 export async function addMember(
   workspaceId: string,
@@ -60,30 +48,11 @@ export async function addMember(
     active: input.active,
     createdAt: new Date().toISOString(),
   };
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { ConditionCheck: { TableName: tableName(), Key: keys.workspace(workspaceId), ConditionExpression: 'attribute_exists(pk)' } },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.memberEmail(workspaceId, email), kind: 'memberEmail', memberId: member.id },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          { Put: { TableName: tableName(), Item: { ...keys.member(workspaceId, member.id), kind: 'member', ...member } } },
-        ],
-      }),
-    );
-  } catch (err) {
-    if (err instanceof TransactionCanceledException) {
-      const [ws, guard] = err.CancellationReasons ?? [];
-      if (ws?.Code === 'ConditionalCheckFailed') throw new MemberStoreError('workspaceNotFound', `No workspace ${workspaceId}`);
-      if (guard?.Code === 'ConditionalCheckFailed') throw new MemberStoreError('emailTaken', `${email} is already a member of this workspace`);
-    }
-    throw err;
-  }
+  await putInWorkspace(workspaceId, [
+    // The e-mail guard makes an address unique within the workspace.
+    { item: { ...keys.memberEmail(workspaceId, email), kind: 'memberEmail', memberId: member.id }, unique: true, taken: () => new EmailTaken(email) },
+    { item: { ...keys.member(workspaceId, member.id), kind: 'member', ...member } },
+  ]);
   return member;
 }
 
@@ -98,12 +67,12 @@ export async function getMemberByEmail(workspaceId: string, emailInput: string):
   const { Item } = await db().send(
     new GetCommand({ TableName: tableName(), Key: keys.memberEmail(workspaceId, email), ConsistentRead: true }),
   );
-  return Item ? getMember(workspaceId, Item.memberId) : undefined;
+  return Item ? getMember(workspaceId, (Item as { memberId: string }).memberId) : undefined;
 }
 
 export async function setMemberActive(workspaceId: string, emailInput: string, active: boolean): Promise<Member> {
   const member = await getMemberByEmail(workspaceId, emailInput);
-  if (!member) throw new MemberStoreError('memberNotFound', `No member ${emailInput} in workspace ${workspaceId}`);
+  if (!member) throw new NotFound('member', emailInput, `No member ${emailInput} in workspace ${workspaceId}`);
   try {
     const { Attributes } = await db().send(
       new UpdateCommand({
@@ -117,7 +86,7 @@ export async function setMemberActive(workspaceId: string, emailInput: string, a
     );
     return toMember(Attributes!);
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new MemberStoreError('memberNotFound', `No member ${emailInput}`);
+    if (err instanceof ConditionalCheckFailedException) throw new NotFound('member', emailInput, `No member ${emailInput}`);
     throw err;
   }
 }

@@ -5,19 +5,19 @@
 // crashed sequence is finished by `admin score verify --repair` (the note's `deleting` mark and each
 // link's `customerId` cache say what is left to do).
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
-import { invalid, type Path } from '../domain/input.ts';
-import type { StoredNote } from '../domain/note-view.ts';
-import type { Importance } from '../domain/score.ts';
-import { ApiError } from '../http/errors.ts';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
 import { db, tableName } from './client.ts';
 import { readChain, readEntityItem, type EntityItem } from './entities.ts';
-import { notFound } from './entity-writes.ts';
 import { keys } from './keys.ts';
+import { queryAll, type StoredItem } from './query.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
+import { Conflict, NotFound, type Path } from '../domain/errors.ts';
+import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
+import { invalid } from '../domain/input.ts';
+import type { StoredNote } from '../domain/note-view.ts';
+import type { Importance } from '../domain/score.ts';
 
 export interface NoteItem extends StoredNote {
   deleting?: string;
@@ -30,21 +30,26 @@ export interface CustomerRef {
   type: string;
 }
 
-/** A stored note item as a typed record (also for stream images). */
-export const toNote = (it: Record<string, any>): NoteItem => ({
-  id: it.id,
-  type: it.type,
-  fields: it.fields ?? {},
-  ...(it.customer ? { customer: { id: it.customer.id, type: it.customer.type } } : {}),
-  createdAt: it.createdAt,
-  updatedAt: it.updatedAt,
-  ...(it.deleting ? { deleting: it.deleting } : {}),
-  ...(typeof it.linkRev === 'number' ? { linkRev: it.linkRev } : {}),
-});
+/** A note item as the store wrote it (lib/store/keys.ts note), typed; `kind` is checked by the reader. */
+export function toNote(item: StoredItem): NoteItem {
+  const n = item as Partial<NoteItem>;
+  return {
+    id: n.id!,
+    type: n.type!,
+    fields: n.fields ?? {},
+    ...(n.customer ? { customer: { id: n.customer.id, type: n.customer.type } } : {}),
+    createdAt: n.createdAt!,
+    updatedAt: n.updatedAt!,
+    ...(n.deleting ? { deleting: n.deleting } : {}),
+    ...(typeof n.linkRev === 'number' ? { linkRev: n.linkRev } : {}),
+  };
+}
+
+export const isNoteItem = (item: StoredItem | undefined): item is StoredItem => item?.kind === 'note';
 
 export async function readNoteItem(ws: string, id: string): Promise<NoteItem | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.note(ws, id), ConsistentRead: true }));
-  return Item && Item.kind === 'note' ? toNote(Item) : undefined;
+  return isNoteItem(Item) ? toNote(Item) : undefined;
 }
 
 export async function getNote(ws: string, id: string): Promise<NoteItem | undefined> {
@@ -54,28 +59,18 @@ export async function getNote(ws: string, id: string): Promise<NoteItem | undefi
 
 async function liveNote(ws: string, id: string): Promise<NoteItem> {
   const n = await getNote(ws, id);
-  if (!n) throw notFound('note', id);
+  if (!n) throw new NotFound('note', id);
   return n;
 }
 
 /** A note's links (consistent Query on the note's link prefix). */
 export async function noteLinks(ws: string, noteId: string): Promise<LinkItem[]> {
-  const out: LinkItem[] = [];
-  let start: Record<string, any> | undefined;
-  do {
-    const page: any = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ExpressionAttributeValues: { ':pk': keys.note(ws, noteId).pk, ':p': `LINK#${noteId}#` },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) out.push(toLink(it));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.linksOfNotePrefix(noteId) },
+    ConsistentRead: true,
+  });
+  return items.map(toLink);
 }
 
 async function readLink(ws: string, noteId: string, entityId: string): Promise<LinkItem | undefined> {
@@ -121,10 +116,10 @@ const liveEntityCheck = (ws: string, id: string): TxItem => ({
   ConditionCheck: { TableName: tableName(), Key: keys.entity(ws, id), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)' },
 });
 
-/** A customer target: a live user or company of this workspace (404 otherwise; 400 on a type mismatch). */
+/** A customer target: a live user or company of this workspace (NotFound otherwise; InvalidInput on a type mismatch). */
 export async function checkCustomer(ws: string, target: { id: string; type?: string | undefined }, path: Path): Promise<CustomerRef> {
   const e = await readEntityItem(ws, target.id);
-  if (!e || e.deleting) throw notFound('customer', target.id);
+  if (!e || e.deleting) throw new NotFound('customer', target.id);
   if (!isCustomerType(e.type)) invalid([...path, 'id'], `Entity ${target.id} is a ${e.type}; a customer is a user or a company.`);
   if (target.type !== undefined && target.type !== e.type) invalid([...path, 'type'], `Entity ${target.id} is a ${e.type}, not a ${target.type}.`);
   return { id: e.id, type: e.type };
@@ -132,7 +127,7 @@ export async function checkCustomer(ws: string, target: { id: string; type?: str
 
 /** A link target, from its chain as read: a live hierarchy entity with live ancestors. */
 function liveLinkTarget(entityId: string, { chain, complete }: { chain: EntityItem[]; complete: boolean }, path: Path): EntityItem[] {
-  if (chain.length === 0 || !complete || chain.some((e) => e.deleting)) throw notFound('entity', entityId);
+  if (chain.length === 0 || !complete || chain.some((e) => e.deleting)) throw new NotFound('entity', entityId);
   if (!isHierarchyType(chain[0]!.type)) invalid(path, `Entity ${entityId} is a ${chain[0]!.type}; a link targets a product, component, feature or subfeature.`);
   return chain;
 }
@@ -161,7 +156,7 @@ export function noteItem(
     createdAt: n.createdAt,
     updatedAt: n.updatedAt ?? n.createdAt,
     gsi1pk: keys.notesOf(ws),
-    gsi1sk: `${n.createdAt}#${n.id}`,
+    gsi1sk: keys.listPosition(n.createdAt, n.id),
   };
 }
 
@@ -230,7 +225,7 @@ export async function updateNoteFields(ws: string, id: string, values: Record<st
 
 /**
  * Creates a link or re-rates it (its rating becomes the latest of the note's customer on the entity).
- * `create`: an existing link is a 409 conflict.uniqueViolation.
+ * `create`: an existing link is a Conflict.
  */
 export async function upsertLink(
   ws: string,
@@ -246,10 +241,10 @@ export async function upsertLink(
       readLink(ws, noteId, entityId),
       readChain(ws, entityId),
     ]);
-    if (!noteRead) throw notFound('note', noteId);
+    if (!noteRead) throw new NotFound('note', noteId);
     const note = noteRead;
     if (before && options.create) {
-      throw new ApiError('conflict.uniqueViolation', `Note ${noteId} is already linked to entity ${entityId}.`);
+      throw new Conflict(`Note ${noteId} is already linked to entity ${entityId}.`);
     }
     const chain = liveLinkTarget(entityId, chainRead, options.path);
     const plan = new Plan(ws);
@@ -277,7 +272,7 @@ async function removeLink(ws: string, noteId: string, entityId: string, options:
     const before = await readLink(ws, noteId, entityId);
     if (!before) {
       if (options.missingOk) return { items: [], result: undefined };
-      throw new ApiError('resource.notFound', `Note ${noteId} has no link to entity ${entityId}.`);
+      throw new NotFound('link', entityId, `Note ${noteId} has no link to entity ${entityId}.`);
     }
     const plan = new Plan(ws);
     await planLinkChange(ws, plan, { noteId, entityId, entityType: before.entityType, chain: await existingChain(ws, entityId), before });

@@ -1,8 +1,8 @@
 // The customer score read: one GetItem of the entity item, which carries its subtree total.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { isHierarchyType } from '../domain/hierarchy.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { isHierarchyType } from '../domain/hierarchy.ts';
 
 /** The score of a live hierarchy entity, or undefined (missing, a customer, a note, being deleted). */
 export async function readScore(ws: string, id: string): Promise<number | undefined> {
@@ -16,6 +16,6 @@ export async function readScore(ws: string, id: string): Promise<number | undefi
     }),
   );
   if (!Item || Item.kind !== 'entity' || Item.deleting || !isHierarchyType(Item.type)) return undefined;
-  // A total below 0 would be drift; the spec's minimum is 0 (verify reports it).
+  // A total below 0 would be drift; the specification's minimum is 0 (verify reports it).
   return Math.max(0, Number(Item.total ?? 0));
 }

@@ -2,30 +2,31 @@
 // read by local/stream-reader.ts) as a typed change of an entity, note or link; every other item
 // kind (ratings, credentials, rate-limit counters, webhooks, delivery records, ...) is no change
 // anyone is notified of, and decodes to undefined.
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { EVENT_ITEM_KINDS, type EntityState, type LinkState, type NoteState, type TableChange } from '../domain/events.ts';
 import { toLink } from './aggregates.ts';
 import { toEntity } from './entities.ts';
 import { workspaceOfPartition } from './keys.ts';
 import { toNote } from './notes.ts';
+import type { StoredItem } from './query.ts';
 import { TABLE } from './table.ts';
+import { EVENT_ITEM_KINDS, type EntityState, type LinkState, type NoteState, type TableChange } from '../domain/events.ts';
 
-const image = (m: unknown): Record<string, unknown> | undefined =>
+const image = (m: unknown): StoredItem | undefined =>
   m ? unmarshall(m as Record<string, AttributeValue>) : undefined;
 
-function entityState(it: Record<string, any>): EntityState {
+function entityState(it: StoredItem): EntityState {
   const e = toEntity(it);
   return { id: e.id, type: e.type, ...(e.parentId ? { parentId: e.parentId } : {}), fields: e.fields, ...(e.total !== undefined ? { total: e.total } : {}), ...(e.deleting ? { deleting: e.deleting } : {}) };
 }
 
-function noteState(it: Record<string, any>): NoteState {
+function noteState(it: StoredItem): NoteState {
   const n = toNote(it);
   return { id: n.id, type: n.type, fields: n.fields, ...(n.customer ? { customer: n.customer } : {}), ...(n.deleting ? { deleting: n.deleting } : {}) };
 }
 
-function linkState(it: Record<string, any>): LinkState {
+function linkState(it: StoredItem): LinkState {
   const l = toLink(it);
   return { noteId: l.noteId, entityId: l.entityId };
 }

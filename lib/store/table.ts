@@ -13,8 +13,6 @@ export const TABLE = {
   ],
 } as const;
 
-export type GlobalIndexName = (typeof TABLE.globalIndexes)[number]['name'];
-
 /** A CreateTable input for DynamoDB Local (on-demand, same keys and indexes as the stack). */
 export function createTableInput(tableName: string) {
   const attrs = new Set<string>([TABLE.partitionKey, TABLE.sortKey]);

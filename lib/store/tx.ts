@@ -1,10 +1,12 @@
 // TransactWriteItems with retry. A transaction is built from fresh reads on every attempt, so a
 // failed condition (the hierarchy or a rating moved underneath) or a conflict with a concurrent
-// transaction is handled by re-reading and rebuilding; the rebuild also re-validates (a 404/409
-// found on a later attempt is thrown as such). Backoff is exponential with full jitter, attempts are
-// capped, and when the budget is spent the caller gets an error (500): nothing was written.
+// transaction is handled by re-reading and rebuilding; the rebuild also re-validates (a NotFound or
+// Conflict found on a later attempt is thrown as such). Backoff is exponential with full jitter,
+// attempts are capped, and when the budget is spent the caller gets TransactionRetriesExhausted:
+// nothing was written.
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db } from './client.ts';
+import { TransactionRetriesExhausted } from './errors.ts';
 
 export type TxItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -12,13 +14,6 @@ export type TxItem = NonNullable<TransactWriteCommandInput['TransactItems']>[num
 export const MAX_TX_ITEMS = 100;
 
 export const RETRY = { attempts: 10, baseDelayMs: 15, maxDelayMs: 800 };
-
-export class TransactionRetriesExhausted extends Error {
-  constructor(label: string, attempts: number, cause: unknown) {
-    super(`${label}: gave up after ${attempts} attempts`, { cause });
-    this.name = 'TransactionRetriesExhausted';
-  }
-}
 
 const RETRYABLE_ERRORS = new Set([
   'ThrottlingException',

@@ -4,14 +4,15 @@
 // link's customerId cache. Repair first finishes deletes that crashed half-way (cascade.ts,
 // notes.ts), then writes whole corrected items (BatchWrite), so it is meant for a quiet table:
 // writes racing with it can be overwritten.
-import { BatchWriteCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { linkItem, ratingItem, toLink, toRating, type LinkItem, type RatingItem } from './aggregates.ts';
+import { batchWriteAll, type WriteRequest } from './batch.ts';
+import { finishEntityDelete } from './cascade.ts';
+import { toEntity, type EntityItem } from './entities.ts';
+import { keys } from './keys.ts';
+import { finishNoteDelete, toNote, type NoteItem } from './notes.ts';
+import { queryAll, scanAll, type StoredItem } from './query.ts';
 import { isHierarchyType } from '../domain/hierarchy.ts';
 import { countedWeight, ownScores, subtreeScores, WEIGHTS, type RatingEntry, type RawLink } from '../domain/score.ts';
-import { linkItem, ratingItem, toLink, type LinkItem } from './aggregates.ts';
-import { finishEntityDelete } from './cascade.ts';
-import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
-import { finishNoteDelete } from './notes.ts';
 
 export interface VerifyReport {
   checked: number;
@@ -19,54 +20,24 @@ export interface VerifyReport {
   repaired: number;
 }
 
-async function partition(ws: string): Promise<Array<Record<string, any>>> {
-  const out: Array<Record<string, any>> = [];
-  let start: Record<string, any> | undefined;
-  do {
-    const page: any = await db().send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.workspace(ws).pk }, ConsistentRead: true, ExclusiveStartKey: start }),
-    );
-    out.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
-}
+/** Every item of a workspace's partition (consistent). */
+const partition = (ws: string) => queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.partition(ws) }, ConsistentRead: true });
 
 export async function workspaceIds(): Promise<string[]> {
-  const ids: string[] = [];
-  let start: Record<string, any> | undefined;
-  do {
-    const page: any = await db().send(
-      new ScanCommand({ TableName: tableName(), FilterExpression: 'sk = :s', ExpressionAttributeValues: { ':s': 'WORKSPACE' }, ProjectionExpression: 'id', ExclusiveStartKey: start }),
-    );
-    for (const it of page.Items ?? []) ids.push(it.id);
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return ids;
+  const items = await scanAll({ FilterExpression: 'sk = :s', ExpressionAttributeValues: { ':s': keys.workspaceSortKey }, ProjectionExpression: 'id' });
+  return items.map((it) => it.id as string);
 }
 
-async function batchWrite(requests: any[]): Promise<void> {
-  const chunks: any[][] = [];
-  for (let i = 0; i < requests.length; i += 25) chunks.push(requests.slice(i, i + 25));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(8, chunks.length) }, async () => {
-      while (next < chunks.length) {
-        let pending = chunks[next++]!;
-        for (let attempt = 0; pending.length > 0; attempt++) {
-          if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
-          const res = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-          pending = res.UnprocessedItems?.[tableName()] ?? [];
-        }
-      }
-    }),
-  );
+/** A stored item with its typed reading: the raw item is what a repair rewrites, attributes and index keys alike. */
+interface Read<T> {
+  item: StoredItem;
+  record: T;
 }
 
 const sameEntries = (a: Record<string, RatingEntry> | undefined, b: Record<string, RatingEntry>) => {
   const ka = Object.keys(a ?? {});
   if (ka.length !== Object.keys(b).length) return false;
-  return ka.every((k) => b[k] !== undefined && a![k]!.w === b[k]!.w && Number(a![k]!.at) === b[k]!.at);
+  return ka.every((k) => b[k] !== undefined && a![k]!.w === b[k].w && Number(a![k]!.at) === b[k].at);
 };
 
 export async function verifyWorkspace(ws: string, repair: boolean): Promise<VerifyReport> {
@@ -74,51 +45,51 @@ export async function verifyWorkspace(ws: string, repair: boolean): Promise<Veri
   if (repair) {
     const pending = items.filter((it) => it.deleting && (it.kind === 'entity' || it.kind === 'note'));
     for (const it of pending) {
-      if (it.kind === 'entity') await finishEntityDelete(ws, it.id);
-      else await finishNoteDelete(ws, it.id);
+      if (it.kind === 'entity') await finishEntityDelete(ws, it.id as string);
+      else await finishNoteDelete(ws, it.id as string);
     }
     if (pending.length) items = await partition(ws);
   }
-  const entities = new Map<string, Record<string, any>>();
-  const notes = new Map<string, Record<string, any>>();
-  const links: Array<{ item: Record<string, any>; link: LinkItem }> = [];
-  const ratings = new Map<string, Record<string, any>>();
-  for (const it of items) {
-    if (it.kind === 'entity') entities.set(it.id, it);
-    else if (it.kind === 'note') notes.set(it.id, it);
-    else if (it.kind === 'link') links.push({ item: it, link: toLink(it) });
-    else if (it.kind === 'rating') ratings.set(it.sk, it);
+  const entities = new Map<string, Read<EntityItem>>();
+  const notes = new Map<string, Read<NoteItem>>();
+  const links: Array<Read<LinkItem>> = [];
+  const ratings = new Map<string, Read<RatingItem>>();
+  for (const item of items) {
+    if (item.kind === 'entity') entities.set(item.id as string, { item, record: toEntity(item) });
+    else if (item.kind === 'note') notes.set(item.id as string, { item, record: toNote(item) });
+    else if (item.kind === 'link') links.push({ item, record: toLink(item) });
+    else if (item.kind === 'rating') ratings.set(item.sk as string, { item, record: toRating(item) });
   }
   const live = (id: string) => {
-    const e = entities.get(id);
+    const e = entities.get(id)?.record;
     return e && !e.deleting && isHierarchyType(e.type) ? e : undefined;
   };
+  const keyOf = (item: StoredItem) => ({ pk: item.pk, sk: item.sk });
 
-  const writes: any[] = [];
+  const writes: WriteRequest[] = [];
   let checked = 0;
   let mismatches = 0;
   // A note whose customer item is gone entirely (its delete missed the note: GSI lag) is anonymous.
-  for (const note of notes.values()) {
-    if (!note.customer || entities.has(note.customer.id)) continue;
+  for (const [id, { item, record }] of notes) {
+    if (!record.customer || entities.has(record.customer.id)) continue;
     checked++;
     mismatches++;
-    const fixed = { ...note };
-    for (const attr of ['customer', 'gsi2pk', 'gsi2sk']) delete fixed[attr];
-    notes.set(note.id, fixed);
+    const { customer: _gone, gsi2pk: _pk, gsi2sk: _sk, ...fixed } = item;
+    notes.set(id, { item: fixed, record: toNote(fixed) });
     writes.push({ PutRequest: { Item: fixed } });
   }
   const raw: RawLink[] = [];
-  for (const { item, link } of links) {
+  for (const { item, record: link } of links) {
     checked++;
-    const note = notes.get(link.noteId);
+    const note = notes.get(link.noteId)?.record;
     const entity = entities.get(link.entityId);
     if (!note || !entity) {
       // An orphan (its note or entity is gone): it counts nowhere and is removed.
       mismatches++;
-      writes.push({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } });
+      writes.push({ DeleteRequest: { Key: keyOf(item) } });
       continue;
     }
-    const customerId: string | undefined = note.customer?.id;
+    const customerId = note.customer?.id;
     if (live(link.entityId) && WEIGHTS[link.importance] !== undefined) raw.push({ noteId: link.noteId, entityId: link.entityId, customerId, importance: link.importance, setAt: link.setAt });
     if (link.customerId !== customerId || typeof item.rev !== 'number') {
       mismatches++;
@@ -142,35 +113,36 @@ export async function verifyWorkspace(ws: string, repair: boolean): Promise<Veri
     checked++;
     const stored = ratings.get(sk);
     const weight = countedWeight(r.entries);
-    if (!stored || stored.weight !== weight || !sameEntries(stored.entries, r.entries)) {
+    // The raw weight: an item without one is drift even where the counted weight is 0.
+    if (!stored || stored.item.weight !== weight || !sameEntries(stored.record.entries, r.entries)) {
       mismatches++;
-      writes.push({ PutRequest: { Item: ratingItem(ws, { ...r, weight, ver: (stored?.ver ?? 0) + 1 }) } });
+      writes.push({ PutRequest: { Item: ratingItem(ws, { ...r, weight, ver: (stored?.record.ver ?? 0) + 1 }) } });
     }
   }
-  for (const [sk, stored] of ratings) {
+  for (const [sk, { item, record: stored }] of ratings) {
     // Ratings of an entity whose delete is under way go with it; those of a vanished entity are orphans.
     if (expected.has(sk) || (!live(stored.entityId) && entities.has(stored.entityId))) continue;
     checked++;
     mismatches++;
-    writes.push({ DeleteRequest: { Key: { pk: stored.pk, sk } } });
+    writes.push({ DeleteRequest: { Key: keyOf(item) } });
   }
 
   // own and total of every live hierarchy entity.
   const own = ownScores(raw);
   const parentOf = new Map<string, string | undefined>();
-  for (const e of entities.values()) if (isHierarchyType(e.type)) parentOf.set(e.id, e.parentId);
+  for (const { record: e } of entities.values()) if (isHierarchyType(e.type)) parentOf.set(e.id, e.parentId);
   const total = subtreeScores(parentOf, own);
-  for (const e of entities.values()) {
+  for (const { item, record: e } of entities.values()) {
     if (!live(e.id)) continue;
     checked++;
     const o = own.get(e.id) ?? 0;
     const t = total.get(e.id) ?? 0;
     if (e.own !== o || e.total !== t) {
       mismatches++;
-      writes.push({ PutRequest: { Item: { ...e, own: o, total: t } } });
+      writes.push({ PutRequest: { Item: { ...item, own: o, total: t } } });
     }
   }
-  if (repair) await batchWrite(writes);
+  if (repair) await batchWriteAll(writes, 8);
   return { checked, mismatches, repaired: repair ? writes.length : 0 };
 }
 

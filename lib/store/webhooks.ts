@@ -7,15 +7,18 @@
 // ends every later attempt of the same (subscription, event) without a POST. Only a crash between a
 // receiver's 2xx and the mark can repeat a POST; receivers de-duplicate by webhook-id.
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { EventType } from '../domain/events.ts';
-import { MAX_SUBSCRIPTIONS, type WebhookStatus, type WebhookSubscription } from '../domain/webhooks.ts';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
-import { keys, WEBHOOK_PREFIX } from './keys.ts';
-import { queryAfter, type Item } from './pages.ts';
+import { WebhookLimitReached } from './errors.ts';
+import { keys } from './keys.ts';
+import { queryAll, type StoredItem } from './query.ts';
+import { putInWorkspace } from './workspaces.ts';
+import { MAX_SUBSCRIPTIONS, type WebhookStatus, type WebhookSubscription } from '../domain/webhooks.ts';
 
 /** Delivery records outlive every retry of their message (SQS keeps messages at most 14 days). */
 const DELIVERY_RECORD_DAYS = 30;
+/** The workspace item's count of its subscriptions. */
+const COUNT_ATTRIBUTE = 'webhookCount';
 
 export interface StoredWebhook extends WebhookSubscription {
   /** Sealed signing secret and Authorization header value (lib/events/secret-box.ts). */
@@ -25,67 +28,34 @@ export interface StoredWebhook extends WebhookSubscription {
   failureStreak: number;
 }
 
-export class WebhookStoreError extends Error {
-  constructor(
-    readonly reason: 'workspaceNotFound' | 'limitReached',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'WebhookStoreError';
-  }
-}
-
-function toWebhook(it: Item): StoredWebhook {
+/** A webhook item as this module wrote it (lib/store/keys.ts webhook), typed. */
+export function toWebhook(item: StoredItem): StoredWebhook {
+  const w = item as Partial<StoredWebhook>;
   return {
-    id: it.id,
-    name: it.name,
-    events: it.events as EventType[],
-    url: it.url,
+    id: w.id!,
+    name: w.name!,
+    events: (w.events ?? []),
+    url: w.url!,
     version: 1,
-    status: it.status === 'paused' ? 'paused' : 'active',
-    createdAt: it.createdAt,
-    ...(it.createdByClient ? { createdByClient: it.createdByClient } : {}),
-    sealedSigningSecret: it.sealedSigningSecret,
-    sealedAuthorization: it.sealedAuthorization,
-    failureStreak: typeof it.failureStreak === 'number' ? it.failureStreak : 0,
+    status: w.status === 'paused' ? 'paused' : 'active',
+    createdAt: w.createdAt!,
+    ...(w.createdByClient ? { createdByClient: w.createdByClient } : {}),
+    sealedSigningSecret: w.sealedSigningSecret!,
+    sealedAuthorization: w.sealedAuthorization,
+    failureStreak: typeof w.failureStreak === 'number' ? w.failureStreak : 0,
   };
 }
 
 export type NewWebhook = Omit<StoredWebhook, 'status' | 'failureStreak'>;
 
+/** Stores a new subscription, counted on the workspace under MAX_SUBSCRIPTIONS (WebhookLimitReached beyond). */
 export async function createWebhook(ws: string, w: NewWebhook): Promise<StoredWebhook> {
   const stored: StoredWebhook = { ...w, status: 'active', failureStreak: 0 };
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.workspace(ws),
-              UpdateExpression: 'SET webhookCount = if_not_exists(webhookCount, :zero) + :one',
-              ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(webhookCount) OR webhookCount < :max)',
-              ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': MAX_SUBSCRIPTIONS },
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.webhook(ws, w.id), kind: 'webhook', ...stored, gsi1pk: keys.webhooksOf(ws), gsi1sk: `${w.createdAt}#${w.id}` },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (err) {
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      const exists = await db().send(new GetCommand({ TableName: tableName(), Key: keys.workspace(ws), ConsistentRead: true }));
-      if (!exists.Item) throw new WebhookStoreError('workspaceNotFound', `No workspace ${ws}`);
-      throw new WebhookStoreError('limitReached', `A workspace holds at most ${MAX_SUBSCRIPTIONS} webhook subscriptions; delete one first.`);
-    }
-    throw err;
-  }
+  await putInWorkspace(
+    ws,
+    [{ item: { ...keys.webhook(ws, w.id), kind: 'webhook', ...stored, gsi1pk: keys.webhooksOf(ws), gsi1sk: keys.listPosition(w.createdAt, w.id) }, unique: true }],
+    { attribute: COUNT_ATTRIBUTE, max: MAX_SUBSCRIPTIONS, exceeded: () => new WebhookLimitReached(MAX_SUBSCRIPTIONS) },
+  );
   return stored;
 }
 
@@ -96,33 +66,12 @@ export async function getWebhook(ws: string, id: string): Promise<StoredWebhook 
 
 /** Every subscription of a workspace (at most MAX_SUBSCRIPTIONS), read consistently: what the stream consumer matches events against. */
 export async function webhooksOf(ws: string): Promise<StoredWebhook[]> {
-  const out: StoredWebhook[] = [];
-  let start: Item | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.workspace(ws).pk, ':prefix': WEBHOOK_PREFIX },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) out.push(toWebhook(it));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
-}
-
-/** A page of subscriptions oldest first, after the list key `after`, kept by `keep`; each with its list key. */
-export async function webhooksAfter(
-  ws: string,
-  after: string | undefined,
-  count: number,
-  keep: (w: StoredWebhook) => boolean,
-): Promise<Array<{ webhook: StoredWebhook; key: string }>> {
-  const items = await queryAfter({ index: 'gsi1', partitionKey: 'gsi1pk', partitionValue: keys.webhooksOf(ws), sortKey: 'gsi1sk', after, count, keep: (it) => keep(toWebhook(it)) });
-  return items.map((it) => ({ webhook: toWebhook(it), key: String(it.gsi1sk) }));
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':prefix': keys.webhooksPrefix },
+    ConsistentRead: true,
+  });
+  return items.map(toWebhook);
 }
 
 /** Deletes a subscription; false when there is none. */
@@ -136,8 +85,9 @@ export async function deleteWebhook(ws: string, id: string): Promise<boolean> {
             Update: {
               TableName: tableName(),
               Key: keys.workspace(ws),
-              UpdateExpression: 'SET webhookCount = webhookCount - :one',
-              ConditionExpression: 'webhookCount > :zero',
+              UpdateExpression: 'SET #n = #n - :one',
+              ConditionExpression: '#n > :zero',
+              ExpressionAttributeNames: { '#n': COUNT_ATTRIBUTE },
               ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
             },
           },
@@ -172,7 +122,7 @@ export async function clearFailureStreak(ws: string, id: string): Promise<void> 
   await updateIfExists(ws, id, 'SET failureStreak = :zero', { ':zero': 0 });
 }
 
-async function updateIfExists(ws: string, id: string, update: string, values: Record<string, unknown>): Promise<Item | undefined> {
+async function updateIfExists(ws: string, id: string, update: string, values: Record<string, unknown>): Promise<StoredItem | undefined> {
   try {
     const { Attributes } = await db().send(
       new UpdateCommand({
@@ -247,5 +197,7 @@ export async function settleDelivery(
 /** What the delivery records say about one (subscription, event), for tests and operators. */
 export async function readDelivery(ws: string, subscriptionId: string, eventId: string): Promise<{ state: string; attempts: number; lastResult: string } | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.webhookDelivery(ws, subscriptionId, eventId), ConsistentRead: true }));
-  return Item ? { state: Item.state, attempts: Item.attempts ?? 0, lastResult: Item.lastResult ?? '' } : undefined;
+  if (!Item) return undefined;
+  const d = Item as { state: string; attempts?: number; lastResult?: string };
+  return { state: d.state, attempts: d.attempts ?? 0, lastResult: d.lastResult ?? '' };
 }

@@ -1,10 +1,10 @@
 // Server-to-server applications and their public keys: the same rules as {app_url}/oauth2/applications.
 import { readFile } from 'node:fs/promises';
-import { applicationNotFound, applicationView, registerApplication, uploadKey } from '#lib/auth/applications.ts';
-import { ApiError } from '#lib/http/errors.ts';
+import { applicationView, registerApplication, uploadKey } from '#lib/auth/applications.ts';
+import { applicationNotFound } from '#lib/domain/applications.ts';
 import { deleteApplication, getApplication, listApplications, removeApplicationKey } from '#lib/store/applications.ts';
 import { getWorkspace } from '#lib/store/workspaces.ts';
-import { optional, required, UsageError, type AdminCommand, type Options } from './command.ts';
+import { asUsage, optional, required, UsageError, type AdminCommand, type Options } from './command.ts';
 
 const words = (value: string | undefined) => value?.split(/[\s,]+/).filter(Boolean);
 
@@ -14,20 +14,11 @@ async function workspaceOf(o: Options): Promise<string> {
   return id;
 }
 
-/** The API's refusals, worded for the operator. */
-const asUsage = async <T>(fn: () => Promise<T>): Promise<T> => {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof ApiError && err.status < 500) throw new UsageError(err.detail);
-    throw err;
-  }
-};
-
 export const appCommands: AdminCommand[] = [
   {
     name: 'app create',
     usage: 'app create --workspace W --name N --scopes "s1 s2" [--default-scopes "s1"]',
+    options: { workspace: 'value', name: 'value', scopes: 'value', 'default-scopes': 'value' },
     run: async (o) => {
       const ws = await workspaceOf(o);
       const defaults = words(optional(o, 'default-scopes'));
@@ -38,11 +29,13 @@ export const appCommands: AdminCommand[] = [
   {
     name: 'app list',
     usage: 'app list --workspace W',
+    options: { workspace: 'value' },
     run: async (o) => ({ data: (await listApplications(await workspaceOf(o))).map(applicationView) }),
   },
   {
     name: 'app get',
     usage: 'app get --workspace W --client-id C',
+    options: { workspace: 'value', 'client-id': 'value' },
     run: async (o) => {
       const clientId = required(o, 'client-id');
       const app = await getApplication(await workspaceOf(o), clientId);
@@ -53,6 +46,7 @@ export const appCommands: AdminCommand[] = [
   {
     name: 'app delete',
     usage: 'app delete --workspace W --client-id C',
+    options: { workspace: 'value', 'client-id': 'value' },
     run: async (o) => {
       const clientId = required(o, 'client-id');
       if (!(await deleteApplication(await workspaceOf(o), clientId))) throw new UsageError(applicationNotFound(clientId).detail);
@@ -62,6 +56,7 @@ export const appCommands: AdminCommand[] = [
   {
     name: 'app key add',
     usage: 'app key add --workspace W --client-id C --pem-file F',
+    options: { workspace: 'value', 'client-id': 'value', 'pem-file': 'value' },
     run: async (o) => {
       const ws = await workspaceOf(o);
       const file = required(o, 'pem-file');
@@ -77,6 +72,7 @@ export const appCommands: AdminCommand[] = [
   {
     name: 'app key remove',
     usage: 'app key remove --workspace W --client-id C --key-id K',
+    options: { workspace: 'value', 'client-id': 'value', 'key-id': 'value' },
     run: async (o) => {
       const ws = await workspaceOf(o);
       const clientId = required(o, 'client-id');

@@ -1,11 +1,17 @@
 // The admin CLI's command shape. Each area registers its commands in its own module
 // (identity.ts, ...); local/admin.ts lists the modules.
+import { apiErrorOf } from '#lib/http/error-map.ts';
 export type Options = Record<string, string | true>;
+
+/** How an option is written: a value (`--name value` or `--name=value`) or a flag (`--name`). */
+export type OptionKinds = Record<string, 'value' | 'flag'>;
 
 export interface AdminCommand {
   /** Words that select it, e.g. "token issue". */
   name: string;
   usage: string;
+  /** Every option it reads; any other is refused. */
+  options: OptionKinds;
   run(options: Options): Promise<unknown>;
 }
 
@@ -14,6 +20,20 @@ export class UsageError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'UsageError';
+  }
+}
+
+/**
+ * Runs `fn`, turning the refusals an API client would get (anything the error envelope answers
+ * below 500) into UsageErrors worded as the API words them; other failures pass through.
+ */
+export async function asUsage<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const refusal = apiErrorOf(err);
+    if (refusal && refusal.status < 500) throw new UsageError(refusal.detail);
+    throw err;
   }
 }
 

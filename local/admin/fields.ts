@@ -1,8 +1,8 @@
 // Custom fields: `field add` defines one on an entity or note type; its id is then the field's
 // identifier in configurations, in `fields` selections and in entity/note `fields` on write.
 import { CUSTOM_FIELD_KINDS, ENTITY_TYPES, NOTE_TYPES, type CustomFieldKind } from '#lib/domain/configurations.ts';
-import { addCustomField, CustomFieldStoreError } from '#lib/store/custom-fields.ts';
-import { optional, required, UsageError, type AdminCommand } from './command.ts';
+import { addCustomField } from '#lib/store/custom-fields.ts';
+import { asUsage, optional, required, UsageError, type AdminCommand } from './command.ts';
 
 const TYPES: readonly string[] = [...ENTITY_TYPES, ...NOTE_TYPES];
 
@@ -10,6 +10,7 @@ export const fieldCommands: AdminCommand[] = [
   {
     name: 'field add',
     usage: `field add --workspace W --entity-type ${TYPES.join('|')} --name N --kind ${CUSTOM_FIELD_KINDS.join('|')} [--options "a,b"]`,
+    options: { workspace: 'value', 'entity-type': 'value', name: 'value', kind: 'value', options: 'value' },
     run: async (o) => {
       const workspace = required(o, 'workspace');
       const entityType = required(o, 'entity-type');
@@ -26,13 +27,8 @@ export const fieldCommands: AdminCommand[] = [
       } else if (optionsArg !== undefined) {
         throw new UsageError('--options applies only to --kind select');
       }
-      try {
-        const def = await addCustomField(workspace, { entityType, name, fieldKind: kind, ...(options ? { options } : {}) });
-        return { id: def.id, entityType: def.entityType, name: def.name, kind: def.fieldKind, ...(def.options ? { options: def.options } : {}) };
-      } catch (err) {
-        if (err instanceof CustomFieldStoreError) throw new UsageError(err.message);
-        throw err;
-      }
+      const def = await asUsage(() => addCustomField(workspace, { entityType, name, fieldKind: kind, ...(options ? { options } : {}) }));
+      return { id: def.id, entityType: def.entityType, name: def.name, kind: def.fieldKind, ...(def.options ? { options: def.options } : {}) };
     },
   },
 ];

@@ -1,10 +1,10 @@
 // Workspaces, members and API tokens.
-import { issueApiToken, TokenIssueError } from '#lib/auth/api-tokens.ts';
-import { parseScopes, ROLES, type Role, type Scope } from '#lib/auth/scopes.ts';
+import { issueApiToken } from '#lib/auth/api-tokens.ts';
+import { parseScopes, ROLES, type Role, type Scope } from '#lib/domain/scopes.ts';
 import { revokeCredential } from '#lib/store/credentials.ts';
-import { addMember, getMemberByEmail, MemberStoreError, normalizeEmail, setMemberActive } from '#lib/store/members.ts';
+import { addMember, getMemberByEmail, normalizeEmail, setMemberActive } from '#lib/store/members.ts';
 import { createWorkspace, getWorkspace } from '#lib/store/workspaces.ts';
-import { optional, required, UsageError, type AdminCommand } from './command.ts';
+import { asUsage, optional, required, UsageError, type AdminCommand } from './command.ts';
 
 async function existingWorkspace(id: string) {
   const ws = await getWorkspace(id);
@@ -12,19 +12,11 @@ async function existingWorkspace(id: string) {
   return ws;
 }
 
-const wrapStoreErrors = async <T>(fn: () => Promise<T>): Promise<T> => {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof MemberStoreError || err instanceof TokenIssueError) throw new UsageError(err.message);
-    throw err;
-  }
-};
-
 export const identityCommands: AdminCommand[] = [
   {
     name: 'workspace create',
     usage: 'workspace create --name N',
+    options: { name: 'value' },
     run: async (o) => {
       const name = required(o, 'name');
       if (name.length > 255) throw new UsageError('--name is longer than 255 characters');
@@ -35,6 +27,7 @@ export const identityCommands: AdminCommand[] = [
   {
     name: 'member add',
     usage: 'member add --workspace W --email E [--name N] [--role admin|maker|viewer] [--inactive]',
+    options: { workspace: 'value', email: 'value', name: 'value', role: 'value', inactive: 'flag' },
     run: async (o) => {
       const workspace = required(o, 'workspace');
       const email = normalizeEmail(required(o, 'email'));
@@ -42,7 +35,7 @@ export const identityCommands: AdminCommand[] = [
       const role = (optional(o, 'role') ?? 'maker') as Role;
       if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
       const name = optional(o, 'name');
-      const member = await wrapStoreErrors(() =>
+      const member = await asUsage(() =>
         addMember(workspace, { email, role, active: o.inactive !== true, ...(name ? { name } : {}) }),
       );
       return { id: member.id, email: member.email, role: member.role, active: member.active };
@@ -51,14 +44,16 @@ export const identityCommands: AdminCommand[] = [
   {
     name: 'member deactivate',
     usage: 'member deactivate --workspace W --email E',
+    options: { workspace: 'value', email: 'value' },
     run: async (o) => {
-      const member = await wrapStoreErrors(() => setMemberActive(required(o, 'workspace'), required(o, 'email'), false));
+      const member = await asUsage(() => setMemberActive(required(o, 'workspace'), required(o, 'email'), false));
       return { id: member.id, email: member.email, active: member.active };
     },
   },
   {
     name: 'token issue',
     usage: 'token issue --workspace W --email E [--scopes "s1 s2"] [--expires-in-days N]',
+    options: { workspace: 'value', email: 'value', scopes: 'value', 'expires-in-days': 'value' },
     run: async (o) => {
       const workspace = required(o, 'workspace');
       await existingWorkspace(workspace);
@@ -80,13 +75,14 @@ export const identityCommands: AdminCommand[] = [
         if (!Number.isFinite(n) || n <= 0 || n > 3650) throw new UsageError('--expires-in-days must be a number of days between 0 and 3650');
         expiresAt = new Date(Date.now() + n * 86_400_000);
       }
-      const issued = await wrapStoreErrors(() => issueApiToken(member, { ...(scopes ? { scopes } : {}), ...(expiresAt ? { expiresAt } : {}) }));
+      const issued = await asUsage(() => issueApiToken(member, { ...(scopes ? { scopes } : {}), ...(expiresAt ? { expiresAt } : {}) }));
       return { id: issued.id, token: issued.token, scopes: issued.scopes, ...(issued.expiresAt ? { expiresAt: issued.expiresAt } : {}) };
     },
   },
   {
     name: 'token revoke',
     usage: 'token revoke --workspace W --id TOKEN_ID',
+    options: { workspace: 'value', id: 'value' },
     run: async (o) => {
       const workspace = required(o, 'workspace');
       const id = required(o, 'id');

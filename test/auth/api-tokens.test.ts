@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { issueApiToken } from '#lib/auth/api-tokens.ts';
 import { authenticate } from '#lib/auth/bearer.ts';
+import { apiErrorOf } from '#lib/http/error-map.ts';
 import { ApiError } from '#lib/http/errors.ts';
 import { revokeCredential } from '#lib/store/credentials.ts';
 import { setMemberActive } from '#lib/store/members.ts';
@@ -11,8 +12,9 @@ async function rejection(p: Promise<unknown>): Promise<ApiError> {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(ApiError);
-  return err as ApiError;
+  const refusal = apiErrorOf(err);
+  expect(refusal).toBeInstanceOf(ApiError);
+  return refusal!;
 }
 
 describe('API tokens', () => {

@@ -2,13 +2,13 @@
 // Manager clients (and say so): the fake KMS holds a local P-256 key, answers GetPublicKey with
 // its SPKI and Sign with a DER ECDSA signature, exactly the shapes KMS returns.
 import { generateKeyPairSync, sign as nodeSign, verify as nodeVerify, type KeyObject } from 'node:crypto';
-import { GetPublicKeyCommand, SignCommand, type KMSClient } from '@aws-sdk/client-kms';
+import { GetPublicKeyCommand, type SignCommand, type KMSClient } from '@aws-sdk/client-kms';
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { signJwtWith, verifyJwtWith, type ServiceClaims } from '#lib/auth/service-jwt.ts';
-import { generateServiceKeyMaterial, importServiceKeys } from '#lib/auth/service-key.ts';
 import { derToJoseSignature, kmsServiceKeys } from '#lib/auth/service-key-kms.ts';
+import { generateServiceKeyMaterial, importServiceKeys } from '#lib/auth/service-key.ts';
 
 const KEY_ARN = (id: string) => `arn:aws:kms:eu-west-1:111122223333:key/${id}`;
 

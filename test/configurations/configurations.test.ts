@@ -1,9 +1,9 @@
 // Configurations: every configured field of a type (standard identifiers and the workspace's
 // custom fields by uuid) with a JSON Schema of its value; custom fields defined by `admin field add`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listCustomFields } from '#lib/store/custom-fields.ts';
 import { UsageError } from '../../local/admin/command.ts';
 import { fieldCommands } from '../../local/admin/fields.ts';
-import { listCustomFields } from '#lib/store/custom-fields.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 const fieldAdd = fieldCommands.find((c) => c.name === 'field add')!;

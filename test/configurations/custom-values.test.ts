@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { customValueCheck, type CustomFieldDef } from '#lib/domain/configurations.ts';
+import { apiErrorOf } from '#lib/http/error-map.ts';
 import { ApiError } from '#lib/http/errors.ts';
 
 const defs: CustomFieldDef[] = [
@@ -16,8 +17,9 @@ function refusal(fieldId: string, value: unknown): ApiError {
   try {
     check(fieldId, value, path);
   } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
+    const refusal = apiErrorOf(e);
+    expect(refusal).toBeInstanceOf(ApiError);
+    return refusal!;
   }
   throw new Error(`accepted ${JSON.stringify(value)}`);
 }

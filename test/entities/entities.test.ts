@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DEPTH } from '#lib/domain/hierarchy.ts';
-import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { client } from '../score/helpers.ts';
+import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 beforeAll(async () => {

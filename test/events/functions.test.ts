@@ -3,18 +3,17 @@
 // and sends FIFO messages; the delivery function gets those messages as Lambda would, POSTs to a
 // real receiver, holds failures back by their visibility timeout and dead-letters what it gives up.
 import type { DynamoDBRecord, SQSEvent, SQSRecord } from 'aws-lambda';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, inject  } from 'vitest';
+import { handler as deliver } from '#functions/events/deliver.ts';
+import { handler as stream } from '#functions/events/stream.ts';
 import { windowMs } from '#lib/domain/delivery-schedule.ts';
 import type { DeliveryJob } from '#lib/events/deliver.ts';
 import { createSubscription } from '#lib/events/subscriptions.ts';
-import { handler as deliver } from '#functions/events/deliver.ts';
-import { handler as stream } from '#functions/events/stream.ts';
+import { fakeSqs } from './fake-sqs.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
 import { startStreamReader, type StreamReader } from '../../local/stream-reader.ts';
 import { client } from '../score/helpers.ts';
 import { newWorkspace, startApp, type TestApp } from '../support/app.ts';
-import { fakeSqs } from './fake-sqs.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
 
 const sqs = fakeSqs();
 let app: TestApp;

@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EVENT_TYPES, type EventType } from '#lib/domain/events.ts';
 import { createSubscription, findSubscription } from '#lib/events/subscriptions.ts';
-import { client } from '../score/helpers.ts';
-import { newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { startWorkers } from './support.ts';
+import { client } from '../score/helpers.ts';
+import { newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 
 let app: TestApp;
 let workers: Awaited<ReturnType<typeof startWorkers>>;

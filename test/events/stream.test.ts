@@ -2,9 +2,9 @@
 // while the API makes the changes: creates, updates, a move, re-rates, a customer change, unlinking,
 // a cascading delete and a note delete. Nothing is emitted for a change of internal attributes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectEvents, summary, type EventCollector } from './support.ts';
 import { client } from '../score/helpers.ts';
 import { newWorkspace, startApp, type TestApp } from '../support/app.ts';
-import { collectEvents, summary, type EventCollector } from './support.ts';
 
 let app: TestApp;
 let events: EventCollector;

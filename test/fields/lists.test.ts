@@ -1,8 +1,8 @@
 // The spec's Fields table on list entities, search entities and list notes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldCommands } from '../../local/admin/fields.ts';
-import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 import { seedEntities, seedNotes } from '../pagination/seed.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 
 const fieldAdd = fieldCommands.find((c) => c.name === 'field add')!;
 const addField = async (ws: string, entityType: string, name: string, kind: string, options?: string) =>

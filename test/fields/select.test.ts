@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkKnownFields, fieldsFromBody, isEmptyValue, selectFields, type FieldSelection } from '#lib/domain/fields.ts';
+import { apiErrorOf } from '#lib/http/error-map.ts';
 import { ApiError } from '#lib/http/errors.ts';
 
 const configured = ['name', 'description', 'tags', 'archived', 'cf'];
@@ -9,8 +10,9 @@ function thrown(fn: () => unknown): ApiError {
   try {
     fn();
   } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
+    const refusal = apiErrorOf(e);
+    expect(refusal).toBeInstanceOf(ApiError);
+    return refusal!;
   }
   throw new Error('did not throw');
 }

@@ -1,4 +1,4 @@
-// Issue 2's "must show", with the real handlers, plus tenant isolation across every entity route:
+// The score endpoint's acceptance checks, with the real handlers, plus tenant isolation across every entity route:
 // a token of workspace A never sees workspace B (404, never 403).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
@@ -14,7 +14,7 @@ afterAll(() => app.close());
 
 const UNKNOWN = '0f1e2d3c-4b5a-4697-8877-665544332211';
 
-describe('must show (issue 2)', () => {
+describe('score endpoint acceptance checks', () => {
   it('GET /v2/nope → 404 route.notFound whose id equals X-Request-Id', async () => {
     const res = await call(app, 'GET', '/v2/nope');
     expectError(res, 'route.notFound');

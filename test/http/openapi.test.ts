@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApi } from '#lib/openapi.ts';
+import { buildOpenApi } from '#lib/http/openapi.ts';
 import { ROUTES } from '#lib/routes.ts';
 
 describe('OpenAPI document (generated from the route table)', () => {

@@ -4,8 +4,8 @@
 // the pipeline, the token store and DynamoDB Local are real.
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '#lib/http/errors.ts';
 import { errorEnvelope } from '#lib/http/envelope.ts';
+import { ApiError } from '#lib/http/errors.ts';
 import { api, type Core } from '#lib/http/pipeline.ts';
 import { setLogSink } from '#lib/log.ts';
 import type { OperationId } from '#lib/routes.ts';
@@ -22,7 +22,7 @@ const handlerFor = (operationId: OperationId) => {
 let app: TestApp;
 let ws: TestWorkspace;
 beforeAll(async () => {
-  app = await startApp({ loadHandler: async (route) => handlerFor(route.operationId as OperationId) });
+  app = await startApp({ loadHandler: async (route) => handlerFor(route.operationId) });
   ws = await newWorkspace();
 });
 afterAll(() => app.close());
@@ -237,7 +237,7 @@ describe('rate limit (per token, counted in the table)', () => {
 describe('envelope limits', () => {
   it('detail is clipped to 1000 characters and title stays the table title', () => {
     const env = errorEnvelope('id-1', 'request.invalid', 'x'.repeat(5000));
-    expect(env.errors[0]!.detail).toHaveLength(1000);
+    expect(env.errors[0].detail).toHaveLength(1000);
     expect(env).toEqual({ id: 'id-1', errors: [{ code: 'request.invalid', title: 'Request schema invalid', detail: 'x'.repeat(999) + '…' }] });
   });
 });

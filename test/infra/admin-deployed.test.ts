@@ -6,9 +6,9 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hashToken, loadCredentialAndMember } from '#lib/store/credentials.ts';
-import { PROJECT_ROOT } from '../../infra/route-functions.ts';
+import { hashToken, readBearerRecords } from '#lib/store/credentials.ts';
 import { fakeAws } from './fake-aws.ts';
+import { PROJECT_ROOT } from '../../infra/route-functions.ts';
 
 // Each CLI run is a fresh tsx process: seconds on a loaded machine.
 vi.setConfig({ testTimeout: 120_000 });
@@ -60,7 +60,7 @@ describe('admin CLI against a deployed table', () => {
     expect(aws.calls).toEqual(['TrentService.GetPublicKey', 'TrentService.Sign']);
 
     // Stored in the table the CLI was pointed at, as a hash only.
-    const { credential } = await loadCredentialAndMember(issued.json.id, ws.json.id, member.json.id, []);
+    const { credential } = await readBearerRecords(issued.json.id, ws.json.id, member.json.id);
     expect(credential).toMatchObject({ kind: 'api', workspaceId: ws.json.id, hash: hashToken(token) });
   });
 

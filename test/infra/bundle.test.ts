@@ -11,10 +11,10 @@ import { build } from 'esbuild';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTES, type Route } from '#lib/routes.ts';
+import { fakeAws } from './fake-aws.ts';
 import { BUNDLING, ESBUILD_OPTIONS, PROJECT_ROOT } from '../../infra/route-functions.ts';
 import type { Handler } from '../../local/gateway.ts';
 import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
-import { fakeAws } from './fake-aws.ts';
 
 // A bundle's first import parses ~1 MB of minified code: slow on a loaded machine, not wrong.
 vi.setConfig({ testTimeout: 120_000 });

@@ -1,5 +1,5 @@
-import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { Match } from 'aws-cdk-lib/assertions';
+import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { describe, expect, it, vi } from 'vitest';
 import { ROUTES } from '#lib/routes.ts';
 import { TABLE } from '#lib/store/table.ts';
@@ -13,6 +13,23 @@ const resources = resourcesOf(template);
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
+/** The properties of a function resource the assertions read. */
+interface FunctionProps {
+  Runtime: unknown;
+  Architectures: unknown;
+  Handler: unknown;
+  Timeout: unknown;
+  Role: unknown;
+  LoggingConfig: { LogFormat: unknown; LogGroup: unknown };
+  Environment: { Variables: Record<string, unknown> };
+}
+type Metric = { MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions: Array<{ Name: string; Value: unknown }> }; Stat: string }; Expression?: string };
+/** The properties of an alarm resource the assertions read. */
+interface AlarmProps {
+  Metrics?: Metric[];
+  Threshold?: unknown;
+  ComparisonOperator?: unknown;
+}
 const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 
 /** Each route's function, found by the operationId its description ends with. */
@@ -24,7 +41,7 @@ const functions = ROUTES.map((route) => {
   const statements = ofType('AWS::IAM::Policy')
     .filter(([, p]) => refsIn(p.Properties!.Roles).has(roleId))
     .flatMap(([, p]) => (p.Properties!.PolicyDocument as { Statement: Statement[] }).Statement);
-  return { route, logicalId, props: fn.Properties as Record<string, any>, statements };
+  return { route, logicalId, props: fn.Properties as unknown as FunctionProps, statements };
 });
 
 const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
@@ -60,7 +77,7 @@ describe('one function per route (lib/routes.ts)', () => {
 
   it('environment: table, public URLs, budget, rate limit, log level and key ids — never a local endpoint or key file', () => {
     for (const { route, props } of functions) {
-      const vars = props.Environment.Variables as Record<string, unknown>;
+      const vars = props.Environment.Variables;
       expect(Object.keys(vars).sort(), route.operationId).toEqual(
         [
           'LOG_LEVEL',
@@ -328,8 +345,8 @@ describe('gateway responses: the edge answers in the spec envelope', () => {
 });
 
 describe('alarms and dashboard', () => {
-  const alarms = ofType('AWS::CloudWatch::Alarm').map(([id, a]) => ({ id, p: a.Properties as Record<string, any> }));
-  const metricsOf = (p: Record<string, any>) => ((p.Metrics ?? []) as Array<{ MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions: Array<{ Name: string; Value: unknown }> }; Stat: string } }>).filter((m) => m.MetricStat).map((m) => m.MetricStat!);
+  const alarms = ofType('AWS::CloudWatch::Alarm').map(([id, a]) => ({ id, p: a.Properties as AlarmProps }));
+  const metricsOf = (p: AlarmProps) => (p.Metrics ?? []).filter((m) => m.MetricStat).map((m) => m.MetricStat!);
 
   it('5xx rate: 5XXError over Count of the stage, as a percentage', () => {
     const a = alarms.find(({ p }) => metricsOf(p).some((m) => m.Metric.MetricName === '5XXError'))!;
@@ -363,7 +380,7 @@ describe('alarms and dashboard', () => {
 
   it('DynamoDB throttling on the table and each GSI', () => {
     const a = alarms.find(({ p }) => metricsOf(p).some((m) => m.Metric.MetricName === 'ReadThrottleEvents'))!;
-    const seen = metricsOf(a.p).map((m) => `${m.Metric.MetricName}:${m.Metric.Dimensions.find((d) => d.Name === 'GlobalSecondaryIndexName')?.Value ?? 'table'}`);
+    const seen = metricsOf(a.p).map((m) => `${m.Metric.MetricName}:${(m.Metric.Dimensions.find((d) => d.Name === 'GlobalSecondaryIndexName')?.Value as string | undefined) ?? 'table'}`);
     expect(seen.sort()).toEqual(['ReadThrottleEvents:gsi1', 'ReadThrottleEvents:gsi2', 'ReadThrottleEvents:table', 'WriteThrottleEvents:gsi1', 'WriteThrottleEvents:gsi2', 'WriteThrottleEvents:table']);
   });
 

@@ -23,8 +23,8 @@ async function start(): Promise<{ child: ChildProcess; stdout: () => string }> {
   const child = spawn(TSX, ['local/start.ts'], { cwd: PROJECT_ROOT, env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
   const deadline = Date.now() + 60_000;
   while (!out.includes('Ctrl-C stops everything.')) {
     if (child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}: ${err}`);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { client } from '../score/helpers.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 beforeAll(async () => {

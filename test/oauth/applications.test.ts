@@ -5,11 +5,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addKey, createApp, exchange, newClient, rsaKeyPair } from './support.ts';
 import { appCommands } from '../../local/admin/apps.ts';
 import { UsageError } from '../../local/admin/command.ts';
 import { PROJECT_ROOT } from '../../local/paths.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
-import { addKey, createApp, exchange, newClient, rsaKeyPair } from './support.ts';
 
 let app: TestApp;
 beforeAll(async () => {

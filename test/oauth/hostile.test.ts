@@ -1,11 +1,11 @@
-// The hostile-input suite of issue 5: every case asserts the exact status and body; none may be a 500.
+// The hostile-input suite of the token endpoint and the API routes: every case asserts the exact status and body; none may be a 500.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEntity } from '#lib/store/entity-writes.ts';
-import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 import { exchange, expectSpec, expectTokenError, GRANT, newClient, nowS, rsaKeyPair, signRaw, tokenRequest, type TestClient } from './support.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 
 let app: TestApp;
 let ws: TestWorkspace;

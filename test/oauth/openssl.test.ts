@@ -2,14 +2,14 @@
 // script with `openssl dgst -sha256 -sign` (no project code, no jose), exchanged for a token that
 // reads a customer score.
 import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEntity } from '#lib/store/entity-writes.ts';
-import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { createApp } from './support.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 const dir = mkdtempSync(join(tmpdir(), 'pm-openssl-'));

@@ -1,8 +1,8 @@
 // The scope rule of the JWT bearer grant, as properties over any request.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ROLES, ROLE_SCOPES, SCOPES, canonicalScope } from '#lib/auth/scopes.ts';
 import { grantedScopes } from '#lib/domain/applications.ts';
+import { ROLES, ROLE_SCOPES, SCOPES, canonicalScope } from '#lib/domain/scopes.ts';
 
 const scopeSet = fc.subarray([...SCOPES]);
 const names = fc.array(fc.oneof(fc.constantFrom(...SCOPES, 'entities:write'), fc.constantFrom('admin', '*', 'bogus', 'ENTITIES:READ')), { maxLength: 8 });

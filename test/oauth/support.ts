@@ -26,10 +26,10 @@ export function signRaw(header: Record<string, unknown> | string, payload: Recor
   let signature: Buffer;
   switch (alg) {
     case 'RS256':
-      signature = sign('sha256', Buffer.from(input), key as KeyObject);
+      signature = sign('sha256', Buffer.from(input), key);
       break;
     case 'RS384':
-      signature = sign('sha384', Buffer.from(input), key as KeyObject);
+      signature = sign('sha384', Buffer.from(input), key);
       break;
     case 'PS256':
       signature = sign('sha256', Buffer.from(input), { key: key as KeyObject, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 });
@@ -38,7 +38,7 @@ export function signRaw(header: Record<string, unknown> | string, payload: Recor
       signature = sign('sha256', Buffer.from(input), { key: key as KeyObject, dsaEncoding: 'ieee-p1363' });
       break;
     case 'HS256':
-      signature = createHmac('sha256', key as string | Buffer).update(input).digest();
+      signature = createHmac('sha256', key).update(input).digest();
       break;
     case 'none':
       signature = Buffer.alloc(0);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authenticate } from '#lib/auth/bearer.ts';
-import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { addKey, exchange, expectSpec, expectTokenError, GRANT, newClient, nowS, rsaKeyPair, signRaw, tokenRequest } from './support.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -147,7 +147,7 @@ describe("POST /oauth2/token — the spec's error table", () => {
   });
 });
 
-describe('POST /oauth2/token — the contract\'s decisions', () => {
+describe('POST /oauth2/token — the decisions beyond the specification (docs/server-to-server.md)', () => {
   it('missing or unknown grant_type → unsupported_grant_type', async () => {
     const ws = await newWorkspace();
     const client = await newClient(app, ws);

@@ -32,7 +32,7 @@ describe('pagination cursors', () => {
     const cursor = await encodeCursor(scope, '2030-01-01T00:00:00.000Z#abc');
     expect(await decodeCursor(scope, cursor)).toBe('2030-01-01T00:00:00.000Z#abc');
     // pageCursor itself and parameter order do not change the query a cursor belongs to.
-    const reordered = { ...scope, query: [...scope.query].reverse().concat([['pageCursor', cursor]]) as Array<[string, string]> };
+    const reordered = { ...scope, query: [...scope.query].reverse().concat([['pageCursor', cursor]]) };
     expect(await decodeCursor(reordered, cursor)).toBe('2030-01-01T00:00:00.000Z#abc');
   });
 

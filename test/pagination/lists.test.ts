@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { seedEntities, seedLinks, seedNotes } from './seed.ts';
 import { ids, walk } from './walk.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 // Walks of hundreds of items make hundreds of requests; on a loaded machine they need more than
 // the default 30 s. This is a guard against hangs, not a speed goal (bench/ has those).

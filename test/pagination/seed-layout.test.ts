@@ -1,11 +1,11 @@
 // The bulk seed writes entity items itself; this keeps it honest: an item built by entityItem
 // equals, key for key, what POST /v2/entities stores (apart from the score aggregates).
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { db, tableName } from '#lib/store/client.ts';
 import { keys } from '#lib/store/keys.ts';
-import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { entityItem } from './seed.ts';
+import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -41,8 +41,8 @@ export function entityItem(ws: string, e: { id: string; type: string; createdAt:
     createdAt: e.createdAt,
     updatedAt: e.createdAt,
     gsi1pk: keys.entitiesOfType(ws, e.type),
-    gsi1sk: `${e.createdAt}#${e.id}`,
-    ...(e.parent ? { gsi2pk: keys.childrenOf(ws, e.parent.id), gsi2sk: `${e.createdAt}#${e.id}` } : {}),
+    gsi1sk: keys.listPosition(e.createdAt, e.id),
+    ...(e.parent ? { gsi2pk: keys.childrenOf(ws, e.parent.id), gsi2sk: keys.listPosition(e.createdAt, e.id) } : {}),
   };
 }
 

@@ -3,9 +3,9 @@
 // `score verify --repair` finishes the delete.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cascadeHooks } from '#lib/store/cascade.ts';
+import { client } from './helpers.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
-import { client } from './helpers.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -24,7 +24,7 @@ async function bigTree(c: ReturnType<typeof client>) {
   const comp = await c.entity('component', product);
   const features: string[] = [];
   for (let i = 0; i < FEATURES; i += 40) features.push(...(await Promise.all(Array.from({ length: 40 }, () => c.entity('feature', comp)))));
-  const sub = await c.entity('subfeature', features[0]!);
+  const sub = await c.entity('subfeature', features[0]);
   const acme = await c.entity('company');
   const rated = await c.note({ customer: acme, links: features.slice(0, 12).map((f) => [f, 'important'] as [string, string]) });
   await c.note({ links: [[sub], [keep], [comp]] });

@@ -5,10 +5,10 @@
 // reference model, and `score verify` must find no drift.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#lib/store/client.ts';
-import { newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { ScoreApi, ScoreDriver, type Step } from './harness.ts';
 import { IMPORTANCES, type Importance } from './model.ts';
 import { MAX_DEPTH, verifyWorkspace } from './system.ts';
+import { newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 /**
  * Observes (does not alter) the transactions the in-process handlers send: how many DynamoDB

@@ -4,9 +4,9 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#lib/store/client.ts';
 import { keys } from '#lib/store/keys.ts';
+import { client } from './helpers.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
-import { client } from './helpers.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -19,7 +19,7 @@ const LINKS = 45; // 45 × (link + rating + feature) + ancestors > 100 items
 async function setup(c: ReturnType<typeof client>) {
   const product = await c.entity('product');
   const comps = await Promise.all([0, 1, 2].map(() => c.entity('component', product)));
-  const features = await Promise.all(Array.from({ length: LINKS }, (_, i) => c.entity('feature', comps[i % 3]!)));
+  const features = await Promise.all(Array.from({ length: LINKS }, (_, i) => c.entity('feature', comps[i % 3])));
   const acme = await c.entity('company');
   const globex = await c.entity('company');
   return { product, comps, features, acme, globex };

@@ -7,9 +7,9 @@ import { db } from '#lib/store/client.ts';
 import { setParent } from '#lib/store/entity-writes.ts';
 import { upsertLink } from '#lib/store/notes.ts';
 import { RETRY } from '#lib/store/tx.ts';
+import { client } from './helpers.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
-import { client } from './helpers.ts';
 
 let app: TestApp;
 beforeAll(async () => {

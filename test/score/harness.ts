@@ -3,12 +3,12 @@
 // refuse each operation, and after every step every entity's score must equal the model's.
 import { expect } from 'vitest';
 import type { ErrorCode } from '#lib/http/errors.ts';
-import { call, expectError, type CallResult, type TestApp } from '../support/app.ts';
 import { isHierarchy, ScoreModel, type EntityType, type Importance, type NewLink, type Outcome, type Refusal } from './model.ts';
+import { call, expectError, type CallResult, type TestApp } from '../support/app.ts';
 
 /**
  * The envelope each refusal must produce. An id in a request body that names nothing is "an
- * unknown id" to the contract: 404 resource.notFound, like an unknown id in the path.
+ * unknown id" to the API: 404 resource.notFound, like an unknown id in the path.
  */
 export const REFUSAL_CODE: Record<Refusal, ErrorCode> = {
   invalid: 'request.invalid',
@@ -17,7 +17,7 @@ export const REFUSAL_CODE: Record<Refusal, ErrorCode> = {
   conflict: 'conflict.uniqueViolation',
 };
 
-/** Thin wrappers over the contract's routes. */
+/** Thin wrappers over the API's routes. */
 export class ScoreApi {
   constructor(
     readonly app: TestApp,
@@ -197,7 +197,7 @@ export class ScoreDriver {
       const code = res.json?.errors?.[0]?.code;
       expect(allowed, context).toContain(code);
       const source = res.json.errors[0].source;
-      // A rule violation names the offending member of the body (contract: 400 with source.pointer).
+      // A rule violation names the offending member of the body (400 with source.pointer).
       if (code === 'request.invalid') expect(source?.pointer, context).toMatch(/^\/data(\/|$)/);
       expectError(res, code, source ? { source } : {});
     }

@@ -1,4 +1,4 @@
-// The reference model against the contract's own wording ("The score"), so the property test's
+// The reference model against the score rule's own wording (README.md, "Customer score"), so the property test's
 // oracle is itself checked on the cases the rule spells out.
 import { describe, expect, it } from 'vitest';
 import { ScoreModel } from './model.ts';
@@ -78,7 +78,7 @@ describe('reference model of the score', () => {
     expect(m.own('F')).toBe(1);
   });
 
-  it('refuses what the contract refuses: wrong parent type, cycles, depth past the cap, links to customers, duplicate POST links', () => {
+  it('refuses what the API refuses: wrong parent type, cycles, depth past the cap, links to customers, duplicate POST links', () => {
     const m = tree();
     expect(m.checkCreateEntity('subfeature', 'C')).toMatchObject({ ok: false, refusal: 'invalid' });
     expect(m.checkCreateEntity('feature', undefined)).toMatchObject({ ok: false, refusal: 'invalid' });

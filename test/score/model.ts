@@ -1,8 +1,8 @@
-// A pure reference model of the customer score (api-contract.md, "The score"). It keeps only the
+// A pure reference model of the customer score (README.md, "Customer score"). It keeps only the
 // raw facts — entities and their parents, notes and their customer, links with importance and the
 // order in which they were set — and computes every score FROM SCRATCH on each call, so it shares
 // no incremental bookkeeping (and no bug) with the aggregates it is compared against.
-// Validation mirrors the contract's rules so a test can predict which operations must be refused.
+// Validation mirrors the service's rules so a test can predict which operations must be refused.
 
 export const HIERARCHY_TYPES = ['product', 'component', 'feature', 'subfeature'] as const;
 export const CUSTOMER_TYPES = ['user', 'company'] as const;
@@ -18,7 +18,7 @@ export const ANONYMOUS_WEIGHT = 1;
 
 export const isHierarchy = (t: EntityType): t is HierarchyType => (HIERARCHY_TYPES as readonly string[]).includes(t);
 
-/** Which parent types each type accepts, and whether a parent is required (contract, "Entities"). */
+/** Which parent types each type accepts, and whether a parent is required (README.md, "Hierarchy"). */
 export const PARENT_RULES: Record<EntityType, { parents: readonly EntityType[]; required: boolean }> = {
   product: { parents: [], required: false },
   component: { parents: ['product', 'component'], required: true },
@@ -30,11 +30,11 @@ export const PARENT_RULES: Record<EntityType, { parents: readonly EntityType[]; 
 
 /**
  * Why an operation must be refused. `unknownReference` is an id in the request body that names
- * nothing in the workspace (the test maps it to the status the contract gives); `notFound` is the
+ * nothing in the workspace (the test maps it to the status the API gives); `notFound` is the
  * path's own resource.
  */
 export type Refusal = 'invalid' | 'notFound' | 'unknownReference' | 'conflict';
-/** `alt`: a second refusal the contract allows equally (two rules broken at once, either may be reported). */
+/** `alt`: a second refusal allowed equally (two rules broken at once, either may be reported). */
 export type Outcome = { ok: true } | { ok: false; refusal: Refusal; why: string; alt?: Refusal };
 
 const OK: Outcome = { ok: true };
@@ -269,7 +269,7 @@ export class ScoreModel {
   /**
    * Deletes the entity and its whole subtree; links to them go too. A deleted customer (a company
    * takes its users along) leaves its notes without a customer, so their links count as anonymous
-   * (the contract is silent; this is what the service does, and the only reading that keeps every
+   * (the specification is silent; this is what the service does, and the only reading that keeps every
    * link counted by the rule). Returns the deleted ids.
    */
   deleteEntity(id: string): string[] {

@@ -1,13 +1,13 @@
 // Property: whatever sequence of hierarchy, note, customer and link operations the API receives,
-// every entity's score equals the contract's definition recomputed from scratch (test/score/model.ts),
+// every entity's score equals the rule's definition recomputed from scratch (test/score/model.ts),
 // refused operations change nothing, and `score verify` finds no drift afterwards.
 // Replay a failure with FC_SEED=<seed> FC_PATH=<path> (fast-check prints both); FC_RUNS overrides the count.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { ScoreApi, ScoreDriver, type Step } from './harness.ts';
 import { IMPORTANCES, PARENT_RULES, type EntityType, type Importance } from './model.ts';
 import { MAX_DEPTH, verifyWorkspace } from './system.ts';
+import { newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 // ---- abstract operations: ids are chosen when the step runs, from what exists then ---------------
 

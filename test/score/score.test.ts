@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#lib/store/client.ts';
-import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { client } from './helpers.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 beforeAll(async () => {

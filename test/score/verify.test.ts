@@ -7,9 +7,9 @@ import { linkItem } from '#lib/store/aggregates.ts';
 import { db, tableName } from '#lib/store/client.ts';
 import { keys } from '#lib/store/keys.ts';
 import { noteItem } from '#lib/store/notes.ts';
+import { client } from './helpers.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { newWorkspace, startApp, type TestApp } from '../support/app.ts';
-import { client } from './helpers.ts';
 
 let app: TestApp;
 beforeAll(async () => {

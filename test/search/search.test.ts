@@ -1,7 +1,7 @@
 // POST /v2/entities/search: the spec's body {data: {types, archived?, fields?}}, every mistake → 400 with a pointer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { seedEntities } from '../pagination/seed.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -2,9 +2,9 @@
 // and workspaces with members and tokens made through the same code the admin CLI uses.
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import { ERROR_TABLE, type ErrorCode, type ErrorSource } from '#lib/http/errors.ts';
 import { issueApiToken } from '#lib/auth/api-tokens.ts';
-import type { Scope, Role } from '#lib/auth/scopes.ts';
+import type { Scope, Role } from '#lib/domain/scopes.ts';
+import { ERROR_TABLE, type ErrorCode, type ErrorSource } from '#lib/http/errors.ts';
 import { addMember, setMemberActive, type Member } from '#lib/store/members.ts';
 import { createWorkspace } from '#lib/store/workspaces.ts';
 import { createGateway, type HandlerLoader } from '../../local/gateway.ts';
@@ -80,7 +80,7 @@ export async function call(
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization ??= `Bearer ${options.token}`;
   let body: string | Buffer | undefined;
-  if (typeof options.body === 'string' || Buffer.isBuffer(options.body)) body = options.body as string | Buffer;
+  if (typeof options.body === 'string' || Buffer.isBuffer(options.body)) body = options.body;
   else if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';

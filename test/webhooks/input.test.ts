@@ -1,7 +1,7 @@
 // Subscription bodies (lib/domain/webhooks.ts): Productboard's shape, our envelope's pointers, event
 // types this service cannot produce refused by name, nothing unknown silently accepted.
 import { describe, expect, it } from 'vitest';
-import { InputRejected } from '#lib/domain/applications.ts';
+import { InvalidInput } from '#lib/domain/errors.ts';
 import { EVENT_TYPES } from '#lib/domain/events.ts';
 import { parseWebhookInput, resourcesRead } from '#lib/domain/webhooks.ts';
 
@@ -13,7 +13,7 @@ const rejection = (input: unknown) => {
   try {
     parseWebhookInput(input);
   } catch (err) {
-    if (err instanceof InputRejected) return { message: err.message, path: err.path.join('/') };
+    if (err instanceof InvalidInput) return { message: err.detail, path: err.location.pointer };
     throw err;
   }
   throw new Error('accepted');
@@ -28,20 +28,20 @@ describe('webhook subscription input', () => {
 
   it('event types of the document this service never produces are refused naming the supported ones', () => {
     const r = rejection(body({ events: [{ eventType: 'note.created' }, { eventType: 'release.created' }] }));
-    expect(r).toEqual({ message: `Event type 'release.created' is not produced by this service. Supported: ${EVENT_TYPES.join(', ')}.`, path: 'data/fields/events/1/eventType' });
+    expect(r).toEqual({ message: `Event type 'release.created' is not produced by this service. Supported: ${EVENT_TYPES.join(', ')}.`, path: '/data/fields/events/1/eventType' });
     expect(rejection(body({ events: [{ eventType: 'hierarchy-entity.custom-field-value.updated' }] })).message).toContain(
       'a custom field value change is reported as <type>.updated with the field id in updatedAttributes',
     );
   });
 
   it.each([
-    [{ events: [{ eventType: 'note.created' }, { eventType: 'note.created' }] }, "Event type 'note.created' is listed twice.", 'data/fields/events/1/eventType'],
-    [{ events: [] }, 'data.fields.events: Too small: expected array to have >=1 items.', 'data/fields/events'],
-    [{ name: '   ' }, 'data.fields.name: Too small: expected string to have >=1 characters.', 'data/fields/name'],
-    [{ notification: { url: 'https://a.example/x', version: 2 } }, 'data.fields.notification.version: Invalid input: expected 1.', 'data/fields/notification/version'],
-    [{ notification: { url: 'https://a.example/x', version: 1, headers: { 'x-api-key': 'k' } } }, 'Unknown property: x-api-key.', 'data/fields/notification/headers/x-api-key'],
-    [{ notification: { url: 'https://a.example/x', version: 1, headers: { authorization: 'Bearer a\r\nX-Evil: 1' } } }, 'data.fields.notification.headers.authorization: must be one line of visible ASCII characters.', 'data/fields/notification/headers/authorization'],
-    [{ secret: 'mine' }, 'Unknown property: secret.', 'data/fields/secret'],
+    [{ events: [{ eventType: 'note.created' }, { eventType: 'note.created' }] }, "Event type 'note.created' is listed twice.", '/data/fields/events/1/eventType'],
+    [{ events: [] }, 'data.fields.events: Too small: expected array to have >=1 items.', '/data/fields/events'],
+    [{ name: '   ' }, 'data.fields.name: Too small: expected string to have >=1 characters.', '/data/fields/name'],
+    [{ notification: { url: 'https://a.example/x', version: 2 } }, 'data.fields.notification.version: Invalid input: expected 1.', '/data/fields/notification/version'],
+    [{ notification: { url: 'https://a.example/x', version: 1, headers: { 'x-api-key': 'k' } } }, 'Unknown property: x-api-key.', '/data/fields/notification/headers/x-api-key'],
+    [{ notification: { url: 'https://a.example/x', version: 1, headers: { authorization: 'Bearer a\r\nX-Evil: 1' } } }, 'data.fields.notification.headers.authorization: must be one line of visible ASCII characters.', '/data/fields/notification/headers/authorization'],
+    [{ secret: 'mine' }, 'Unknown property: secret.', '/data/fields/secret'],
   ])('%j → %s', (fields, message, path) => {
     expect(rejection(body(fields))).toEqual({ message, path });
   });

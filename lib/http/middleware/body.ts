@@ -1,7 +1,6 @@
-import type { MiddlewareObj } from '@middy/core';
 import type { Route } from '../../routes.ts';
 import { ApiError } from '../errors.ts';
-import type { ApiContext } from './frame.ts';
+import type { ApiMiddleware } from '../request.ts';
 
 /** JSON bodies above this are refused before parsing (DynamoDB items are ≤ 400 KB anyway). */
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
@@ -19,7 +18,7 @@ export function decodeBody(body: string | null, isBase64Encoded: boolean): strin
 }
 
 /** Parses the JSON body of routes that take one; leaves form bodies to their handler. */
-export function body(route: Route): MiddlewareObj<unknown, unknown, Error, ApiContext> {
+export function body(route: Route): ApiMiddleware {
   return {
     before: (request) => {
       if (!route.body) return;

@@ -1,24 +1,14 @@
-// Outermost middleware: request id, logger and budget on the way in; JSON serialisation on the
-// way out; and the one place any error becomes a response (the spec's envelope, or a renderer
-// the error brings, such as the token endpoint's OAuth body).
+// The request's frame, outermost of our middlewares: on the way in the request id, the request's
+// logger and the budget; on the way out the JSON response, and on every response — success or the
+// error @middy/http-error-handler rendered — X-Request-Id, Cache-Control and the request's own
+// headers (rate-limit counters).
 import { randomUUID } from 'node:crypto';
-import type { MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { config } from '../../config.ts';
-import { log as rootLog } from '../../log.ts';
+import { requestLogger } from '../../log.ts';
 import type { Route } from '../../routes.ts';
-import { EDGE_DETAILS, errorEnvelope } from '../envelope.ts';
 import { ApiError } from '../errors.ts';
-import { headerMap, Query, type ApiRequest, type ApiResponse, type ApiResult } from '../request.ts';
-
-/** An error that knows its own HTTP rendering (e.g. OAuth token endpoint errors). */
-export interface RenderableError {
-  toResult(requestId: string): ApiResult;
-}
-const isRenderable = (e: unknown): e is RenderableError =>
-  typeof e === 'object' && e !== null && typeof (e as Partial<RenderableError>).toResult === 'function';
-
-export type ApiContext = Context & { api: ApiRequest };
+import { headerMap, Query, requestIdOf, type ApiMiddleware, type ApiRequest, type ApiResponse, type ApiResult } from '../request.ts';
 
 /** Lambda's own margin: answer before the function itself is killed. */
 const LAMBDA_MARGIN_MS = 500;
@@ -36,24 +26,23 @@ function decodeParams(raw: Record<string, string | undefined> | null): Record<st
   return out;
 }
 
-export function serialize(requestId: string, result: ApiResult, extraHeaders: Record<string, string> = {}): ApiResponse {
-  const headers: Record<string, string> = {
-    'Cache-Control': 'no-store',
-    ...extraHeaders,
-    ...result.headers,
-    'X-Request-Id': requestId,
-  };
-  if (result.body === undefined) return { statusCode: result.status, headers, body: '' };
-  headers['Content-Type'] ??= 'application/json';
-  return { statusCode: result.status, headers, body: JSON.stringify(result.body) };
+/** The headers every response carries; the response's own win over the request's defaults. */
+function finish(response: ApiResponse, requestId: string, requestHeaders: Record<string, string>): ApiResponse {
+  return { ...response, headers: { 'Cache-Control': 'no-store', ...requestHeaders, ...response.headers, 'X-Request-Id': requestId } };
 }
 
-export function frame(route: Route): MiddlewareObj<APIGatewayProxyEvent, ApiResponse, Error, ApiContext> {
+export function serialize(result: ApiResult): ApiResponse {
+  if (result.body === undefined) return { statusCode: result.status, headers: { ...result.headers }, body: '' };
+  return { statusCode: result.status, headers: { 'Content-Type': 'application/json', ...result.headers }, body: JSON.stringify(result.body) };
+}
+
+const newRequestId = (event: APIGatewayProxyEvent) => event.requestContext?.requestId || randomUUID();
+
+export function frame(route: Route): ApiMiddleware {
   return {
     before: (request) => {
       const { event, context } = request;
-      const requestId = event.requestContext?.requestId || randomUUID();
-      const logger = rootLog.child({ requestId, operationId: route.operationId });
+      const requestId = newRequestId(event);
       const api: ApiRequest = {
         event,
         context,
@@ -65,7 +54,7 @@ export function frame(route: Route): MiddlewareObj<APIGatewayProxyEvent, ApiResp
         principal: undefined,
         body: undefined,
         rawBody: undefined,
-        log: logger,
+        log: requestLogger({ requestId, operationId: route.operationId }),
         responseHeaders: {},
       };
       context.api = api;
@@ -78,29 +67,13 @@ export function frame(route: Route): MiddlewareObj<APIGatewayProxyEvent, ApiResp
     },
     after: (request) => {
       const api = request.context.api;
-      request.response = serialize(api.requestId, request.response as unknown as ApiResult, api.responseHeaders);
+      // The core returned an ApiResult (lib/http/pipeline.ts); this is where it becomes the Lambda response.
+      request.response = finish(serialize(request.response as unknown as ApiResult), api.requestId, api.responseHeaders);
     },
     onError: (request) => {
-      const err = request.error;
+      if (!request.response) return;
       const api = request.context.api as ApiRequest | undefined;
-      const requestId = api?.requestId ?? request.event.requestContext?.requestId ?? randomUUID();
-      const logger = api?.log ?? rootLog.child({ requestId, operationId: route.operationId });
-      const extra = api?.responseHeaders ?? {};
-      if (isRenderable(err)) {
-        request.response = serialize(requestId, err.toResult(requestId), extra);
-        return;
-      }
-      if (err instanceof ApiError) {
-        if (err.status >= 500) logger.error('request failed', { code: err.code, error: err });
-        else logger.info('request rejected', { code: err.code, status: err.status });
-        const body = errorEnvelope(requestId, err.code, err.detail, err.source);
-        request.response = serialize(requestId, { status: err.status, body, headers: err.headers ?? {} }, extra);
-        return;
-      }
-      // Anything else is our fault: log the cause, tell the client nothing internal.
-      logger.error('unexpected error', { error: err });
-      const body = errorEnvelope(requestId, 'internal.serverError', EDGE_DETAILS['internal.serverError']);
-      request.response = serialize(requestId, { status: 500, body }, extra);
+      request.response = finish(request.response, requestIdOf(request), api?.responseHeaders ?? {});
     },
   };
 }

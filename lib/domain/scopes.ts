@@ -1,4 +1,4 @@
-// The contract's scope list, once. `entities:write` is accepted as an alias of `write:entities`.
+// The scope list, once (README.md, "Scopes"). `entities:write` is accepted as an alias of `write:entities`.
 export const SCOPES = [
   'entities:read',
   'write:entities',

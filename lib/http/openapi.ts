@@ -1,8 +1,8 @@
 // The OpenAPI 3.1 document of the whole API, generated from the route table (one source of truth
-// for paths, methods, scopes and bodies) and the spec's error table.
-import { SCOPES } from './auth/scopes.ts';
-import { ERROR_TABLE, type ErrorCode } from './http/errors.ts';
-import { ROUTES, type Route } from './routes.ts';
+// for paths, methods, scopes and bodies) and the service specification's error table (lib/http/errors.ts).
+import { ERROR_TABLE, type ErrorCode } from './errors.ts';
+import { SCOPES } from '../domain/scopes.ts';
+import { ROUTES, type Route } from '../routes.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

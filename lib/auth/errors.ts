@@ -1,0 +1,39 @@
+// The auth layer's typed errors (same shape as lib/domain/errors.ts: a stable `code`, no HTTP).
+// The token endpoint's OAuth errors are apart (./token-errors.ts): they render themselves.
+
+/** The bearer credential is missing, malformed, unknown, expired or revoked, or its member is gone. */
+export class Unauthenticated extends Error {
+  static readonly code = 'ERR_UNAUTHENTICATED';
+  readonly code = Unauthenticated.code;
+
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = 'Unauthenticated';
+  }
+}
+
+/** An API token may not be issued as asked (a deactivated member, scopes beyond the role). */
+export class TokenIssueRefused extends Error {
+  static readonly code = 'ERR_TOKEN_ISSUE_REFUSED';
+  readonly code = TokenIssueRefused.code;
+
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = 'TokenIssueRefused';
+  }
+}
+
+/** The credential is valid but does not permit what the request asks (beyond the route's own scope). */
+export class AccessDenied extends Error {
+  static readonly code = 'ERR_ACCESS_DENIED';
+  readonly code = AccessDenied.code;
+
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = 'AccessDenied';
+  }
+}
+
+export type AuthError = Unauthenticated | TokenIssueRefused | AccessDenied;
+
+export const isAuthError = (err: unknown): err is AuthError => err instanceof Unauthenticated || err instanceof TokenIssueRefused || err instanceof AccessDenied;

@@ -1,0 +1,48 @@
+// What the service's key material is, whichever source provides it (./service-key.ts reads a
+// local file, ./service-key-kms.ts the deployed KMS key and secret): the shapes both produce and
+// the names the stack configures them by.
+import type { importJWK } from 'jose';
+
+export const SERVICE_JWT_ALG = 'ES256';
+
+/** jose's key type (a WebCrypto key here). */
+export type ServiceCryptoKey = Exclude<Awaited<ReturnType<typeof importJWK>>, Uint8Array>;
+
+/** Signs a JWS signing input; returns the JOSE ES256 signature (r || s, 64 bytes). */
+export type JwsSigner = (signingInput: Uint8Array) => Promise<Uint8Array>;
+
+export interface ServiceKeys {
+  /** Key id of the signing key, written into each token's header. */
+  kid: string;
+  /** Absent where the function may not sign (least privilege). */
+  sign: JwsSigner | undefined;
+  /** Keys that verify, by kid: the signing key and, after a rotation, the retired ones. */
+  verifyKeys: ReadonlyMap<string, ServiceCryptoKey>;
+  /** HMAC secret (pagination cursors). Throws where none is configured (the admin CLI). */
+  readonly secret: Uint8Array;
+}
+
+/**
+ * Environment of the deployed source; the stack sets these names (infra/route-functions.ts
+ * imports them). The values are identifiers, never key material.
+ */
+export const SERVICE_KEY_ENV = {
+  /** The KMS key that signs (key id, ARN or alias). */
+  kmsKeyId: 'SERVICE_KMS_KEY_ID',
+  /** Retired KMS keys, comma-separated: tokens they signed still verify (see key rotation). */
+  previousKmsKeyIds: 'SERVICE_KMS_PREVIOUS_KEY_IDS',
+  /** '1' on functions granted kms:Sign. */
+  kmsSign: 'SERVICE_KMS_SIGN',
+  /** Secrets Manager secret holding the HMAC secret. */
+  secretId: 'SERVICE_SECRET_ID',
+} as const;
+
+/** The deployed source as the environment describes it. */
+export interface KmsKeySource {
+  keyId: string;
+  previousKeyIds: string[];
+  /** Whether this function may sign (it holds kms:Sign). */
+  canSign: boolean;
+  /** Secrets Manager secret id; absent, `secret` throws when read. */
+  secretId: string | undefined;
+}

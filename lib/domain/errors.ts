@@ -1,0 +1,67 @@
+// The rules' refusals as typed errors, in the manner of jose's errors: one small class per kind,
+// each with a stable `code` to switch on, and nothing about HTTP. The store and the auth layer throw
+// these too; lib/http/error-map.ts is the one place that turns them into a response.
+
+/** A path into a JSON document: ['data', 'fields', 'name']. */
+export type Path = ReadonlyArray<string | number>;
+
+/** Where a refused value sits in the request: a JSON pointer into the body, or a query/path parameter. */
+export interface InputLocation {
+  pointer?: string;
+  parameter?: string;
+}
+
+/** The location of a value in the JSON body, its path written as an RFC 6901 JSON pointer. */
+export function pointer(path: Path): InputLocation {
+  return { pointer: path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('') };
+}
+
+/** The location of a query or path parameter. */
+export const parameter = (name: string): InputLocation => ({ parameter: name });
+
+/** A value in the request breaks a rule; `location` says where it is. */
+export class InvalidInput extends Error {
+  static readonly code = 'ERR_INVALID_INPUT';
+  readonly code = InvalidInput.code;
+
+  constructor(
+    readonly detail: string,
+    readonly location: InputLocation = {},
+  ) {
+    super(detail);
+    this.name = 'InvalidInput';
+  }
+}
+
+/** The record a request names does not exist in the caller's workspace (or is being deleted). */
+export class NotFound extends Error {
+  static readonly code = 'ERR_NOT_FOUND';
+  readonly code = NotFound.code;
+
+  constructor(
+    readonly what: string,
+    readonly id: string,
+    readonly detail = `No ${what} ${id} in this workspace.`,
+  ) {
+    super(detail);
+    this.name = 'NotFound';
+  }
+}
+
+/** The request would create something that already exists. */
+export class Conflict extends Error {
+  static readonly code = 'ERR_CONFLICT';
+  readonly code = Conflict.code;
+
+  constructor(
+    readonly detail: string,
+    readonly location: InputLocation = {},
+  ) {
+    super(detail);
+    this.name = 'Conflict';
+  }
+}
+
+export type DomainError = InvalidInput | NotFound | Conflict;
+
+export const isDomainError = (err: unknown): err is DomainError => err instanceof InvalidInput || err instanceof NotFound || err instanceof Conflict;

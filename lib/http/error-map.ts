@@ -1,0 +1,74 @@
+// The one mapping from the typed errors of the layers below (lib/domain/errors.ts,
+// lib/store/errors.ts, lib/auth/errors.ts) to the error envelope. The switch on `code` is
+// exhaustive: an error class added below and not mapped here fails the type check.
+import { EDGE_DETAILS, errorEnvelope } from './envelope.ts';
+import { ApiError } from './errors.ts';
+import { isAuthError, type AuthError } from '../auth/errors.ts';
+import { TokenError } from '../auth/token-errors.ts';
+import { isDomainError, type DomainError } from '../domain/errors.ts';
+import { isStoreError, type StoreError } from '../store/errors.ts';
+
+export type TypedError = DomainError | StoreError | AuthError;
+
+function unmapped(err: never): never {
+  throw new Error(`No envelope mapping for ${String((err as { code?: unknown }).code)}`);
+}
+
+/** A typed error in the envelope's terms. */
+export function toApiError(err: TypedError): ApiError {
+  const cause = { cause: err };
+  switch (err.code) {
+    case 'ERR_INVALID_INPUT':
+      return new ApiError('request.invalid', err.detail, { source: err.location, ...cause });
+    case 'ERR_NOT_FOUND':
+      return new ApiError('resource.notFound', err.detail, cause);
+    case 'ERR_CONFLICT':
+      return new ApiError('conflict.uniqueViolation', err.detail, { source: err.location, ...cause });
+    case 'ERR_UNAUTHENTICATED':
+      return new ApiError('auth.invalid', err.detail, { headers: { 'WWW-Authenticate': 'Bearer' }, ...cause });
+    case 'ERR_ACCESS_DENIED':
+      return new ApiError('auth.accessDenied', err.detail, cause);
+    case 'ERR_TOKEN_ISSUE_REFUSED':
+      return new ApiError('request.invalid', err.detail, cause);
+    case 'ERR_WORKSPACE_NOT_FOUND':
+      return new ApiError('resource.notFound', err.message, cause);
+    case 'ERR_EMAIL_TAKEN':
+    case 'ERR_NAME_TAKEN':
+    case 'ERR_DUPLICATE_KEY':
+      return new ApiError('conflict.uniqueViolation', err.message, cause);
+    case 'ERR_KEY_LIMIT_REACHED':
+    case 'ERR_WEBHOOK_LIMIT_REACHED':
+      return new ApiError('request.invalid', err.message, cause);
+    case 'ERR_TRANSACTION_RETRIES_EXHAUSTED':
+      // Nothing was written, but the client cannot fix it: a server failure (for now; a 429 would
+      // tell it to come back later).
+      return new ApiError('internal.serverError', EDGE_DETAILS['internal.serverError'], cause);
+    default:
+      return unmapped(err);
+  }
+}
+
+/** Any error in the envelope's terms, or undefined when it is none of ours (a fault: 500). */
+export function apiErrorOf(err: unknown): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  if (isDomainError(err) || isStoreError(err) || isAuthError(err)) return toApiError(err);
+  return undefined;
+}
+
+/** What a client receives for an error. */
+export interface ErrorReply {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/**
+ * The reply to any error. The token endpoint's TokenError renders itself (the RFC 6749 body);
+ * everything else is the envelope, and an error that is none of ours is a 500 that says nothing
+ * internal.
+ */
+export function errorReply(err: unknown, requestId: string): ErrorReply {
+  if (err instanceof TokenError) return err.render();
+  const api = apiErrorOf(err) ?? new ApiError('internal.serverError', EDGE_DETAILS['internal.serverError']);
+  return { statusCode: api.status, headers: api.headers ?? {}, body: errorEnvelope(requestId, api.code, api.detail, api.source) };
+}

@@ -1,0 +1,44 @@
+// onError, just before @middy/http-error-handler: whatever the request failed with becomes the
+// error that middleware renders — statusCode, expose and, as its message, the body
+// lib/http/error-map.ts gives it (the envelope, or the token endpoint's OAuth body) — and the
+// failure gets one log line.
+import { TokenError } from '../../auth/token-errors.ts';
+import { log, type Logger } from '../../log.ts';
+import { apiErrorOf, errorReply } from '../error-map.ts';
+import { requestIdOf, type ApiMiddleware, type ApiRequest } from '../request.ts';
+
+/** An error in @middy/http-error-handler's terms, always exposed: its body never says anything internal. */
+export class HttpError extends Error {
+  readonly expose = true;
+
+  constructor(
+    readonly statusCode: number,
+    body: unknown,
+    readonly headers: Record<string, string>,
+    cause: unknown,
+  ) {
+    super(JSON.stringify(body), { cause });
+    this.name = 'HttpError';
+  }
+}
+
+/** One line per failed request; the token endpoint logs its own refusals (with the failed check). */
+function logFailure(logger: Logger, err: unknown): void {
+  if (err instanceof TokenError) return;
+  const known = apiErrorOf(err);
+  // None of ours is our fault: the cause goes to the log, never to the client.
+  if (!known) logger.error('unexpected error', { error: err });
+  else if (known.status >= 500) logger.error('request failed', { code: known.code, error: err });
+  else logger.info('request rejected', { code: known.code, status: known.status });
+}
+
+export function errorsAsHttp(): ApiMiddleware {
+  return {
+    onError: (request) => {
+      const api = request.context.api as ApiRequest | undefined;
+      logFailure(api?.log ?? log, request.error);
+      const reply = errorReply(request.error, requestIdOf(request));
+      request.error = new HttpError(reply.statusCode, reply.body, reply.headers, request.error);
+    },
+  };
+}

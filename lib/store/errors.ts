@@ -1,0 +1,93 @@
+// The store's own typed errors, for outcomes the domain's (lib/domain/errors.ts) do not describe.
+// Same shape: a stable `code` per class, no HTTP; lib/http/error-map.ts maps them.
+
+/** A transaction kept failing its conditions or conflicting with others until the retry budget ran out. */
+export class TransactionRetriesExhausted extends Error {
+  static readonly code = 'ERR_TRANSACTION_RETRIES_EXHAUSTED';
+  readonly code = TransactionRetriesExhausted.code;
+
+  constructor(label: string, attempts: number, cause: unknown) {
+    super(`${label}: gave up after ${attempts} attempts`, { cause });
+    this.name = 'TransactionRetriesExhausted';
+  }
+}
+
+/** A write into a workspace that does not exist (admin commands name workspaces directly). */
+export class WorkspaceNotFound extends Error {
+  static readonly code = 'ERR_WORKSPACE_NOT_FOUND';
+  readonly code = WorkspaceNotFound.code;
+
+  constructor(readonly workspaceId: string) {
+    super(`No workspace ${workspaceId}`);
+    this.name = 'WorkspaceNotFound';
+  }
+}
+
+/** A member with this e-mail address already exists in the workspace. */
+export class EmailTaken extends Error {
+  static readonly code = 'ERR_EMAIL_TAKEN';
+  readonly code = EmailTaken.code;
+
+  constructor(readonly email: string) {
+    super(`${email} is already a member of this workspace`);
+    this.name = 'EmailTaken';
+  }
+}
+
+/** A custom field with this name (case-insensitive) already exists on the type. */
+export class NameTaken extends Error {
+  static readonly code = 'ERR_NAME_TAKEN';
+  readonly code = NameTaken.code;
+
+  constructor(
+    readonly fieldName: string,
+    readonly entityType: string,
+  ) {
+    super(`A custom field named '${fieldName}' already exists on ${entityType}.`);
+    this.name = 'NameTaken';
+  }
+}
+
+/** The application already holds this very public key. */
+export class DuplicateKey extends Error {
+  static readonly code = 'ERR_DUPLICATE_KEY';
+  readonly code = DuplicateKey.code;
+
+  constructor(readonly keyId: string) {
+    super(`This key is already registered on the application as key ${keyId}.`);
+    this.name = 'DuplicateKey';
+  }
+}
+
+/** The application already holds as many keys as it may. */
+export class KeyLimitReached extends Error {
+  static readonly code = 'ERR_KEY_LIMIT_REACHED';
+  readonly code = KeyLimitReached.code;
+
+  constructor(readonly max: number) {
+    super(`The application already holds ${max} keys, the most it may; remove one first.`);
+    this.name = 'KeyLimitReached';
+  }
+}
+
+/** The workspace already holds as many webhook subscriptions as it may. */
+export class WebhookLimitReached extends Error {
+  static readonly code = 'ERR_WEBHOOK_LIMIT_REACHED';
+  readonly code = WebhookLimitReached.code;
+
+  constructor(readonly max: number) {
+    super(`A workspace holds at most ${max} webhook subscriptions; delete one first.`);
+    this.name = 'WebhookLimitReached';
+  }
+}
+
+export type StoreError = TransactionRetriesExhausted | WorkspaceNotFound | EmailTaken | NameTaken | DuplicateKey | KeyLimitReached | WebhookLimitReached;
+
+export const isStoreError = (err: unknown): err is StoreError =>
+  err instanceof TransactionRetriesExhausted ||
+  err instanceof WorkspaceNotFound ||
+  err instanceof EmailTaken ||
+  err instanceof NameTaken ||
+  err instanceof DuplicateKey ||
+  err instanceof KeyLimitReached ||
+  err instanceof WebhookLimitReached;

@@ -1,0 +1,54 @@
+// Productboard's documents against what the compatibility suite derives from them: the committed
+// client types, the named patches, and docs/compatibility.md.
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { generatedTypesUrl, generateTypes } from './generate-types.ts';
+import { PATCHES } from './patches.ts';
+import { DOCUMENT_NAMES, loadDocument, operations, resolvePointer, withoutProse } from './productboard.ts';
+import { patchApplicationProblems } from './validate.ts';
+
+describe("Productboard's documents", () => {
+  it.each(DOCUMENT_NAMES)('test/compat/generated/%s.ts is what openapi-typescript makes of the document (npm run compat:types)', async (name) => {
+    expect(await readFile(generatedTypesUrl(name), 'utf8')).toBe(await generateTypes(name));
+  });
+
+  it('the generated types carry no prose of the documents', () => {
+    const stripped = JSON.stringify(withoutProse(loadDocument('notes')));
+    expect(stripped).not.toMatch(/"(description|summary|examples?)":/);
+    // ...but keep a property that happens to be called "description" (a field create body has one).
+    const fields = '/components/requestBodies/FieldCreateRequestBody/content/application~1json/schema/properties/data/properties/fields/properties';
+    expect(resolvePointer(withoutProse(loadDocument('entities')), `${fields}/description`)).toEqual({ $ref: '#/components/schemas/RichTextFieldValue' });
+  });
+
+  it('define these operations (a new one needs a check in test/compat/ or a reason not to)', () => {
+    expect([...operations().keys()].sort()).toEqual([
+      'createEntity', 'createEntityFieldValue', 'createEntityRelationship', 'createNote', 'createNoteComment', 'createNoteRelationship',
+      'deleteEntity', 'deleteEntityFieldValue', 'deleteEntityRelationship', 'deleteNote', 'deleteNoteRelationship',
+      'getCustomerScore', 'getEntity', 'getEntityConfiguration', 'getMember', 'getNote', 'getNoteConfiguration',
+      'listEntities', 'listEntityConfigurations', 'listEntityFieldValues', 'listEntityRelationships', 'listMembers', 'listNoteConfigurations', 'listNoteRelationships', 'listNotes',
+      'performEntitiesSearch', 'performMembersSearch', 'performNotesSearch',
+      'replaceEntityRelationship', 'replaceNoteCustomerRelationship', 'updateEntity', 'updateEntityFieldValue', 'updateNote',
+    ]);
+  });
+
+  it('every named patch applies to its documents (each edit finds what it changes)', () => {
+    expect(patchApplicationProblems()).toEqual([]);
+  });
+
+  it('docs/compatibility.md has one row per named patch, and no other', async () => {
+    const doc = await readFile(new URL('../../docs/compatibility.md', import.meta.url), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]);
+    expect(rows.sort()).toEqual(PATCHES.map((p) => p.name).sort());
+  });
+
+  it('patch names are unique and every patch says where it applies', () => {
+    const names = PATCHES.map((p) => p.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const p of PATCHES) {
+      expect(p.where.documents.length, p.name).toBeGreaterThan(0);
+      expect(p.where.statuses.length, p.name).toBeGreaterThan(0);
+      expect(p.where.paths.length, p.name).toBeGreaterThan(0);
+      expect(p.edits.length, p.name).toBeGreaterThan(0);
+    }
+  });
+});

@@ -1,0 +1,168 @@
+// The data the compatibility checks run against, built through the typed Productboard clients:
+// a shared seed workspace that no check changes, and fresh workspaces for checks that write.
+import createClient from 'openapi-fetch';
+import type { Scope } from '#lib/domain/scopes.ts';
+import { newWorkspace, type TestApp, type TestWorkspace } from '../support/app.ts';
+import type { components as EntitySchemas, paths as EntityPaths } from './generated/entities.ts';
+import type { paths as MemberPaths } from './generated/members.ts';
+import type { paths as NotePaths } from './generated/notes.ts';
+import type { paths as ScorePaths } from './generated/customer-scores.ts';
+import { Probe } from './probe.ts';
+
+/** Clients generated from Productboard's documents, pointed at our {base_url}. */
+export function productboardClients(baseUrl: string, token: string) {
+  const headers = { authorization: `Bearer ${token}` };
+  return {
+    entities: createClient<EntityPaths>({ baseUrl, headers }),
+    notes: createClient<NotePaths>({ baseUrl, headers }),
+    members: createClient<MemberPaths>({ baseUrl, headers }),
+    scores: createClient<ScorePaths>({ baseUrl, headers }),
+  };
+}
+
+export type Productboard = ReturnType<typeof productboardClients>;
+export type EntityType = EntitySchemas['schemas']['EntityType'];
+export type EntityCreateFields = EntitySchemas['schemas']['EntityCreateOrUpdateFields'];
+export type EntitySearch = EntitySchemas['schemas']['EntitySearch'];
+
+export class World {
+  /** Ids and e-mails of this world's data by readable name (failure lines show the names). */
+  readonly names = new Map<string, string>();
+  readonly pb: Productboard;
+
+  constructor(
+    readonly app: TestApp,
+    readonly workspace: TestWorkspace,
+  ) {
+    this.pb = productboardClients(app.baseUrl, workspace.token);
+    this.names.set(workspace.admin.id, 'admin');
+    this.names.set(workspace.admin.email, 'admin e-mail');
+  }
+
+  probe(): Probe {
+    return new Probe(this.app.baseUrl, this.names);
+  }
+
+  /** Productboard clients acting with another token of this workspace. */
+  as(token: string): Productboard {
+    return productboardClients(this.app.baseUrl, token);
+  }
+
+  /** A member of this workspace and a token (all scopes of its role unless given). */
+  async member(name: string, options: { role?: 'admin' | 'maker' | 'viewer'; scopes?: string[] } = {}) {
+    const m = await this.workspace.member({ role: options.role ?? 'maker', ...(options.scopes ? { scopes: options.scopes as Scope[] } : {}) });
+    this.names.set(m.member.id, name);
+    this.names.set(m.member.email, `${name} e-mail`);
+    return { id: m.member.id, email: m.member.email, token: m.token, pb: this.as(m.token) };
+  }
+
+  /** Creates an entity through Productboard's createEntity (a setup step of `probe`). */
+  async entity(probe: Probe, type: EntityType, name: string, options: { parent?: string; fields?: EntityCreateFields } = {}): Promise<string> {
+    const created = await probe.setup(
+      'createEntity',
+      201,
+      this.pb.entities.POST('/entities', {
+        body: {
+          data: {
+            type,
+            fields: { name, ...options.fields },
+            ...(options.parent ? { relationships: [{ type: 'parent', target: { id: options.parent } }] } : {}),
+          },
+        },
+      }),
+    );
+    const id = created.data!.id;
+    this.names.set(id, name);
+    return id;
+  }
+
+  /** Creates a text note through Productboard's createNote, linked to `links` (default importance). */
+  async note(probe: Probe, name: string, options: { customer?: { id: string; type: 'user' | 'company' }; links?: string[]; owner?: string } = {}): Promise<string> {
+    const relationships = [
+      ...(options.customer ? [{ type: 'customer' as const, target: options.customer }] : []),
+      ...(options.links ?? []).map((id) => ({ type: 'link' as const, target: { id, type: 'link' as const } })),
+    ];
+    const created = await probe.setup(
+      'createNote',
+      201,
+      this.pb.notes.POST('/notes', {
+        body: { data: { type: 'textNote', fields: { name, ...(options.owner ? { owner: { email: options.owner } } : {}) }, ...(relationships.length ? { relationships } : {}) } },
+      }),
+    );
+    const id = created.data.id;
+    this.names.set(id, name);
+    return id;
+  }
+}
+
+export async function freshWorld(app: TestApp): Promise<World> {
+  return new World(app, await newWorkspace('Compatibility'));
+}
+
+/**
+ * The shared seed (read-only for the checks):
+ *
+ *   Payments (product)                      Platform (product)
+ *   ├─ Checkout (component)                 └─ Infra (component)
+ *   │  ├─ Apple Pay (feature: admin, Planned, tags mobile)   └─ Legacy billing (feature, archived)
+ *   │  │  └─ Apple Pay on watch (subfeature)
+ *   │  └─ Google Pay (feature: maker, In progress)
+ *   └─ Wallets (component)
+ *      └─ apple pay refunds (feature: Planned)
+ *   Acme (company) └─ Ada (user, ada@acme.test)
+ *
+ * Notes: "Wants Apple Pay" (customer Ada, link Apple Pay, owner admin) and "Google Pay please"
+ * (anonymous, link Google Pay, owner maker), created in that order.
+ */
+export interface Seed {
+  world: World;
+  maker: Awaited<ReturnType<World['member']>>;
+  e: Record<
+    'payments' | 'platform' | 'checkout' | 'wallets' | 'infra' | 'applePay' | 'applePayWatch' | 'googlePay' | 'applePayRefunds' | 'legacyBilling' | 'acme' | 'ada',
+    string
+  >;
+  n: { wantsApplePay: string; googlePayPlease: string };
+  /** createdAt of each seeded entity and note, by id (read back through the API). */
+  createdAt: Map<string, string>;
+}
+
+export const PLANNED = { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a03', name: 'Planned' };
+
+export async function buildSeed(app: TestApp): Promise<Seed> {
+  const world = await freshWorld(app);
+  const probe = world.probe();
+  try {
+    const maker = await world.member('maker');
+    const admin = world.workspace.admin.email;
+    const payments = await world.entity(probe, 'product', 'Payments');
+    const platform = await world.entity(probe, 'product', 'Platform');
+    const checkout = await world.entity(probe, 'component', 'Checkout', { parent: payments });
+    const wallets = await world.entity(probe, 'component', 'Wallets', { parent: payments });
+    const infra = await world.entity(probe, 'component', 'Infra', { parent: platform });
+    const applePay = await world.entity(probe, 'feature', 'Apple Pay', {
+      parent: checkout,
+      fields: { owner: { email: admin }, status: { name: PLANNED.name }, tags: [{ name: 'mobile' }] } as EntityCreateFields,
+    });
+    const applePayWatch = await world.entity(probe, 'subfeature', 'Apple Pay on watch', { parent: applePay });
+    const googlePay = await world.entity(probe, 'feature', 'Google Pay', { parent: checkout, fields: { owner: { email: maker.email }, status: { name: 'In progress' } } });
+    const applePayRefunds = await world.entity(probe, 'feature', 'apple pay refunds', { parent: wallets, fields: { status: { name: PLANNED.name } } });
+    const legacyBilling = await world.entity(probe, 'feature', 'Legacy billing', { parent: infra, fields: { archived: true } });
+    const acme = await world.entity(probe, 'company', 'Acme', { fields: { domain: 'acme.test' } });
+    const ada = await world.entity(probe, 'user', 'Ada', { parent: acme, fields: { email: 'ada@acme.test' } });
+    const wantsApplePay = await world.note(probe, 'Wants Apple Pay', { customer: { id: ada, type: 'user' }, links: [applePay], owner: admin });
+    const googlePayPlease = await world.note(probe, 'Google Pay please', { links: [googlePay], owner: maker.email });
+    const e = { payments, platform, checkout, wallets, infra, applePay, applePayWatch, googlePay, applePayRefunds, legacyBilling, acme, ada };
+    const createdAt = new Map<string, string>();
+    for (const id of Object.values(e)) {
+      const got = await probe.setup('getEntity', 200, world.pb.entities.GET('/entities/{id}', { params: { path: { id } } }));
+      createdAt.set(id, got.data.createdAt!);
+    }
+    for (const id of [wantsApplePay, googlePayPlease]) {
+      const got = await probe.setup('getNote', 200, world.pb.notes.GET('/notes/{id}', { params: { path: { id } } }));
+      createdAt.set(id, got.data!.createdAt);
+    }
+    return { world, maker, e, n: { wantsApplePay, googlePayPlease }, createdAt };
+  } catch (err) {
+    throw new Error(`The compatibility seed could not be built: ${probe.failures.join('; ') || (err as Error).message}`);
+  }
+}
