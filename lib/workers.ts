@@ -7,13 +7,16 @@ export type WorkerSource =
   /** The SQS FIFO delivery queue. */
   | 'deliveryQueue';
 
+/** DynamoDB actions on the table's own items (never its indexes) a worker may use. */
+export type WorkerTableAction = 'dynamodb:GetItem' | 'dynamodb:Query' | 'dynamodb:UpdateItem';
+
 export interface Worker {
   id: string;
   /** Handler module, relative to the project root; it exports `handler`. */
   handler: string;
   source: WorkerSource;
-  /** Table access the function needs: least privilege in the stack. */
-  table: 'read' | 'write';
+  /** Exactly the table actions the function needs: least privilege in the stack. */
+  tableActions: readonly WorkerTableAction[];
   /** Decrypts webhook secrets, so it may read the service secret. */
   secret: boolean;
   summary: string;
@@ -22,6 +25,8 @@ export interface Worker {
 const w = (worker: Worker): Worker => worker;
 
 export const WORKERS = [
-  w({ id: 'streamEvents', handler: 'functions/events/stream.ts', source: 'tableStream', table: 'read', secret: false, summary: 'Table stream → webhook events → delivery queue' }),
-  w({ id: 'deliverWebhooks', handler: 'functions/events/deliver.ts', source: 'deliveryQueue', table: 'write', secret: true, summary: 'Delivery queue → signed POST to the subscriber, retries, dead letters' }),
+  // Reads a workspace's subscriptions (one Query) to match events against.
+  w({ id: 'streamEvents', handler: 'functions/events/stream.ts', source: 'tableStream', tableActions: ['dynamodb:Query'], secret: false, summary: 'Table stream to webhook events, queued per subscription' }),
+  // Reads a subscription and a delivery record; updates delivery records and the subscription's failure count and status.
+  w({ id: 'deliverWebhooks', handler: 'functions/events/deliver.ts', source: 'deliveryQueue', tableActions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], secret: true, summary: 'Delivery queue to signed POSTs, with retries and dead letters' }),
 ] as const satisfies readonly Worker[];

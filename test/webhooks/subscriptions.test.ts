@@ -12,7 +12,7 @@ import { db, tableName } from '#lib/store/client.ts';
 import { keys } from '#lib/store/keys.ts';
 import { createWebhook, pauseWebhook } from '#lib/store/webhooks.ts';
 import { exchange, newClient } from '../oauth/support.ts';
-import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 
@@ -39,7 +39,7 @@ const body = (fields: Record<string, unknown> = {}) => ({
 
 const create = (ws: { token: string }, b: unknown = body()) => call(app, 'POST', '/v2/webhooks', { token: ws.token, body: b });
 
-async function created(ws: TestWorkspace, b: unknown = body()) {
+async function created(ws: { token: string }, b: unknown = body()) {
   const res = await create(ws, b);
   expect(res.status, res.text).toBe(201);
   return res.json.data as { id: string; signingSecret: string };
