@@ -28,6 +28,8 @@ export async function startLocalWorkers(options: {
   tableName: string;
   pollMs?: number;
   onDead?: (letter: DeadLetter<DeliveryJob>) => void;
+  /** Told of every failed attempt that will be retried (after it is logged). */
+  onRetry?: (job: DeliveryJob, attempt: number) => void;
 }): Promise<LocalWorkers> {
   // The deliveryQueue worker's stand-in: messages attempted by lib/events/deliver.ts.
   const queue = new LocalDeliveryQueue<DeliveryJob>({
@@ -35,6 +37,7 @@ export async function startLocalWorkers(options: {
       const outcome = await attemptDelivery(job, attempt);
       if (outcome.kind === 'retry') {
         log.info('webhook delivery failed; will retry', { eventId: job.eventId, subscriptionId: job.subscriptionId, attempt, waitMs: outcome.waitMs, reason: outcome.reason });
+        options.onRetry?.(job, attempt);
         return { kind: 'retry', waitMs: outcome.waitMs };
       }
       if (outcome.kind === 'dead') return { kind: 'dead', reason: outcome.reason };

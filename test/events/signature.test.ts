@@ -1,5 +1,9 @@
 // Standard Webhooks signatures (lib/events/signature.ts): the specification's own test vector, the
 // reference library (standardwebhooks) accepting what we sign, and what a receiver must refuse.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { newSigningSecret, secretKey, sign, signedHeaders, verify } from '#lib/events/signature.ts';
@@ -46,6 +50,25 @@ describe('Standard Webhooks signing', () => {
     expect(verify(secret, headers, body, now - 301_000)).toEqual({ ok: false, reason: 'timestamp too new' });
     expect(verify(secret, { ...headers, 'webhook-timestamp': '1e9' }, body, now)).toEqual({ ok: false, reason: 'bad timestamp' });
     expect(verify(secret, { 'webhook-id': 'msg_1' }, body, now)).toEqual({ ok: false, reason: 'missing headers' });
+  });
+
+  it("the README's verification snippet accepts our deliveries and refuses a changed body, another secret and an old timestamp", async () => {
+    const readme = await readFile(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    const snippet = /## Webhooks[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)![1]!;
+    const dir = await mkdtemp(join(tmpdir(), 'readme-verify-'));
+    try {
+      await writeFile(join(dir, 'verify.mjs'), `${snippet}\nexport { verifyWebhook };\n`);
+      const { verifyWebhook } = (await import(pathToFileURL(join(dir, 'verify.mjs')).href)) as { verifyWebhook: (secret: string, headers: Record<string, string>, body: string) => boolean };
+      const secret = newSigningSecret();
+      const body = '{"data":{"id":"x","eventType":"note.created"}}';
+      const headers = { ...signedHeaders(secret, 'msg_0123456789abcdef0123456789abcdef', body) };
+      expect(verifyWebhook(secret, headers, body)).toBe(true);
+      expect(verifyWebhook(secret, headers, `${body} `)).toBe(false);
+      expect(verifyWebhook(newSigningSecret(), headers, body)).toBe(false);
+      expect(verifyWebhook(secret, { ...signedHeaders(secret, 'msg_1', body, Date.now() - 600_000) }, body)).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('an id with a "." is never signed (it would make the signed content ambiguous)', () => {
