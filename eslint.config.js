@@ -35,7 +35,7 @@ const layerZones = Object.entries(LAYERS)
   .filter((zone) => zone.from.length > 0);
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.local/', 'coverage/', 'docs/'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.local/', 'coverage/', 'docs/', 'test/compat/generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

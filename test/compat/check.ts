@@ -1,8 +1,8 @@
 // A compatibility check: one Productboard behaviour, exercised through the generated clients and
 // recorded by a Probe. Its failures are compared with test/compat/baseline.json by compat.test.ts.
-import type { TestApp } from '../support/app.ts';
 import type { Probe } from './probe.ts';
 import type { Seed, World } from './world.ts';
+import type { TestApp } from '../support/app.ts';
 
 export interface CheckRun {
   app: TestApp;

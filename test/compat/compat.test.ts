@@ -6,7 +6,6 @@
 // behaviour changes, for better (delete its baseline lines) or worse. See test/compat/README.md.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../support/app.ts';
 import type { Check } from './check.ts';
 import { ENTITY_CHECKS } from './entity-checks.ts';
 import { MEMBER_CHECKS } from './member-checks.ts';
@@ -14,6 +13,7 @@ import { NOTE_CHECKS } from './note-checks.ts';
 import { PATCHES } from './patches.ts';
 import { StopCheck } from './probe.ts';
 import { buildSeed, freshWorld, type Seed } from './world.ts';
+import { startApp, type TestApp } from '../support/app.ts';
 
 const CHECKS: readonly Check[] = [...ENTITY_CHECKS, ...NOTE_CHECKS, ...MEMBER_CHECKS];
 

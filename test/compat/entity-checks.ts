@@ -1,8 +1,8 @@
 // Productboard's entities and customer-score operations, as its documents define them.
-import { seedEntities } from '../pagination/seed.ts';
 import { cursorOf, idsOf, reads, relationshipLine, relationshipLines, writes, type Check } from './check.ts';
 import type { Probe } from './probe.ts';
 import { PLANNED, type EntitySearch, type Seed, type World } from './world.ts';
+import { seedEntities } from '../pagination/seed.ts';
 
 const features = (s: Seed) => [s.e.applePay, s.e.googlePay, s.e.applePayRefunds, s.e.legacyBilling];
 

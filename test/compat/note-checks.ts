@@ -1,8 +1,8 @@
 // Productboard's notes operations, as its documents define them.
-import { seedNotes } from '../pagination/seed.ts';
 import { cursorOf, idsOf, reads, relationshipLine, relationshipLines, writes, type Check } from './check.ts';
 import type { Probe } from './probe.ts';
 import type { Seed, World } from './world.ts';
+import { seedNotes } from '../pagination/seed.ts';
 
 const seedNotesOf = (s: Seed) => [s.n.wantsApplePay, s.n.googlePayPlease];
 

@@ -78,7 +78,7 @@ export function operations(): Map<string, OperationRef> {
       for (const method of METHODS) {
         const op = (item as JsonObject)[method] as JsonObject | undefined;
         if (!op) continue;
-        const operationId = String(op.operationId);
+        const operationId = op.operationId as string;
         if (out.has(operationId)) throw new Error(`operationId ${operationId} appears twice in Productboard's documents`);
         out.set(operationId, { document, operationId, method, path, responses: op.responses as JsonObject });
       }

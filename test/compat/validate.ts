@@ -52,7 +52,7 @@ function applyEdit(doc: JsonObject, patch: SchemaPatch, edit: SchemaEdit): void 
 
 /** A copy of the document with the given patches applied. */
 export function patchedDocument(document: DocumentName, patches: readonly SchemaPatch[]): JsonObject {
-  const doc = structuredClone(loadDocument(document)) as JsonObject;
+  const doc = structuredClone<JsonObject>(loadDocument(document));
   for (const patch of patches) for (const edit of patch.edits) applyEdit(doc, patch, edit);
   return doc;
 }

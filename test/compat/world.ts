@@ -2,12 +2,12 @@
 // a shared seed workspace that no check changes, and fresh workspaces for checks that write.
 import createClient from 'openapi-fetch';
 import type { Scope } from '#lib/domain/scopes.ts';
-import { newWorkspace, type TestApp, type TestWorkspace } from '../support/app.ts';
+import type { paths as ScorePaths } from './generated/customer-scores.ts';
 import type { components as EntitySchemas, paths as EntityPaths } from './generated/entities.ts';
 import type { paths as MemberPaths } from './generated/members.ts';
 import type { paths as NotePaths } from './generated/notes.ts';
-import type { paths as ScorePaths } from './generated/customer-scores.ts';
 import { Probe } from './probe.ts';
+import { newWorkspace, type TestApp, type TestWorkspace } from '../support/app.ts';
 
 /** Clients generated from Productboard's documents, pointed at our {base_url}. */
 export function productboardClients(baseUrl: string, token: string) {
@@ -141,7 +141,7 @@ export async function buildSeed(app: TestApp): Promise<Seed> {
     const infra = await world.entity(probe, 'component', 'Infra', { parent: platform });
     const applePay = await world.entity(probe, 'feature', 'Apple Pay', {
       parent: checkout,
-      fields: { owner: { email: admin }, status: { name: PLANNED.name }, tags: [{ name: 'mobile' }] } as EntityCreateFields,
+      fields: { owner: { email: admin }, status: { name: PLANNED.name }, tags: [{ name: 'mobile' }] },
     });
     const applePayWatch = await world.entity(probe, 'subfeature', 'Apple Pay on watch', { parent: applePay });
     const googlePay = await world.entity(probe, 'feature', 'Google Pay', { parent: checkout, fields: { owner: { email: maker.email }, status: { name: 'In progress' } } });
