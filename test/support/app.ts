@@ -20,6 +20,10 @@ export interface TestApp {
 /** Starts the local gateway on a free port and points the public URLs at it. */
 export async function startApp(options: { loadHandler?: HandlerLoader } = {}): Promise<TestApp> {
   const server = createGateway(options);
+  // Tests that generate RSA keys synchronously block this process (client and server alike) for
+  // seconds on a loaded machine; with Node's 5 s keep-alive the server then closes an idle socket
+  // just as fetch reuses it (ECONNRESET). No test idles a connection for a minute.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.PUBLIC_APP_URL = url;
