@@ -61,6 +61,12 @@ export const ROUTES = [
   r({ operationId: 'setNoteCustomer', method: 'PUT', path: '/v2/notes/{id}/relationships/customer', handler: 'functions/notes/set-customer.ts', auth: 'notes:write', body: 'json', table: 'write', summary: "Set a note's customer" }),
   r({ operationId: 'deleteNoteRelationship', method: 'DELETE', path: '/v2/notes/{id}/relationships/{relationshipType}/{targetId}', handler: 'functions/notes/delete-relationship.ts', auth: 'notes:write', table: 'write', summary: "Remove a note's link or customer" }),
 
+  // Webhook subscriptions (docs/events.md)
+  r({ operationId: 'createWebhook', method: 'POST', path: '/v2/webhooks', handler: 'functions/webhooks/create.ts', auth: 'webhooks:write', body: 'json', table: 'write', summary: 'Create a webhook subscription (its signing secret is shown once)' }),
+  r({ operationId: 'listWebhooks', method: 'GET', path: '/v2/webhooks', handler: 'functions/webhooks/list.ts', auth: 'webhooks:read', table: 'read', summary: 'List webhook subscriptions' }),
+  r({ operationId: 'getWebhook', method: 'GET', path: '/v2/webhooks/{webhookId}', handler: 'functions/webhooks/get.ts', auth: 'webhooks:read', table: 'read', summary: 'Retrieve a webhook subscription' }),
+  r({ operationId: 'deleteWebhook', method: 'DELETE', path: '/v2/webhooks/{webhookId}', handler: 'functions/webhooks/delete.ts', auth: 'webhooks:delete', table: 'write', summary: 'Delete a webhook subscription' }),
+
   // Server-to-server OAuth ({app_url})
   r({ operationId: 'issueToken', method: 'POST', path: '/oauth2/token', handler: 'functions/oauth/token.ts', auth: 'none', body: 'form', table: 'write', signs: true, summary: 'JWT bearer grant (RFC 7523): trade a signed assertion for a 300-second access token' }),
   r({ operationId: 'createApplication', method: 'POST', path: '/oauth2/applications', handler: 'functions/oauth/create-application.ts', auth: 'admin', body: 'json', table: 'write', summary: 'Register a server-to-server application' }),

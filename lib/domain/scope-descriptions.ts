@@ -34,4 +34,16 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, ScopeDescription> = {
     summary: 'Delete notes',
     consent: 'Delete customer feedback notes',
   },
+  'webhooks:read': {
+    summary: 'Read webhook subscriptions',
+    consent: 'See the webhook subscriptions of the workspace and where they send events',
+  },
+  'webhooks:write': {
+    summary: 'Create webhook subscriptions',
+    consent: 'Subscribe an address of its choosing to signed events when customer scores and entities change',
+  },
+  'webhooks:delete': {
+    summary: 'Delete webhook subscriptions',
+    consent: 'Delete webhook subscriptions of the workspace',
+  },
 };

@@ -29,6 +29,8 @@ export function toApiError(err: TypedError): ApiError {
       return new ApiError('conflict.uniqueViolation', err.detail, { source: err.location, ...cause });
     case 'ERR_UNAUTHENTICATED':
       return new ApiError('auth.invalid', err.detail, { headers: { 'WWW-Authenticate': 'Bearer' }, ...cause });
+    case 'ERR_ACCESS_DENIED':
+      return new ApiError('auth.accessDenied', err.detail, cause);
     case 'ERR_TOKEN_ISSUE_REFUSED':
       return new ApiError('request.invalid', err.detail, cause);
     case 'ERR_WORKSPACE_NOT_FOUND':
@@ -38,6 +40,7 @@ export function toApiError(err: TypedError): ApiError {
     case 'ERR_DUPLICATE_KEY':
       return new ApiError('conflict.uniqueViolation', err.message, cause);
     case 'ERR_KEY_LIMIT_REACHED':
+    case 'ERR_WEBHOOK_LIMIT_REACHED':
       return new ApiError('request.invalid', err.message, cause);
     case 'ERR_ALREADY_USED':
     case 'ERR_GRANT_REVOKED':

@@ -1,10 +1,53 @@
 // The OpenAPI 3.1 document of the whole API, generated from the route table (one source of truth
 // for paths, methods, scopes and bodies) and the service specification's error table (lib/http/errors.ts).
+import { z } from 'zod';
 import { ERROR_TABLE, type ErrorCode } from './errors.ts';
 import { authorizationOperations, oauth2SecurityScheme } from './openapi-authorization.ts';
+import { CreateWebhookBody, WebhookListResponse, WebhookNotificationBody, WebhookReferenceResponse, WebhookResponse } from '../domain/webhooks.ts';
 import { PREFLIGHT_PATH, ROUTES, type Route } from '../routes.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** A zod schema as a JSON Schema (2020-12, OpenAPI 3.1's dialect) to embed. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io });
+  return rest;
+}
+
+/** Webhook subscriptions: bodies and answers from lib/domain/webhooks.ts, and the notification POST as a callback. */
+const WEBHOOK_SCHEMAS = {
+  CreateWebhookBody: jsonSchema(CreateWebhookBody, 'input'),
+  WebhookReferenceResponse: jsonSchema(WebhookReferenceResponse, 'output'),
+  WebhookResponse: jsonSchema(WebhookResponse, 'output'),
+  WebhookListResponse: jsonSchema(WebhookListResponse, 'output'),
+  WebhookNotificationBody: jsonSchema(WebhookNotificationBody, 'output'),
+};
+
+const json = (schema: string, description: string) => ({ description, content: { 'application/json': { schema: ref(schema) } } });
+
+const NOTIFICATION_CALLBACK = {
+  webhookNotification: {
+    '{$request.body#/data/fields/notification/url}': {
+      post: {
+        summary: 'The notification POSTed for each subscribed event (docs/events.md)',
+        parameters: [
+          { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string', pattern: '^msg_[0-9a-f]{32}$' }, description: 'The event id: the same on every attempt' },
+          { name: 'webhook-timestamp', in: 'header', required: true, schema: { type: 'string' }, description: 'Seconds since the epoch, of this attempt' },
+          { name: 'webhook-signature', in: 'header', required: true, schema: { type: 'string' }, description: 'Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body">' },
+          { name: 'authorization', in: 'header', required: false, schema: { type: 'string' }, description: 'The value given at creation in notification.headers.authorization' },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookNotificationBody') } } },
+        responses: { '2XX': { description: 'Received (any other answer is retried; 410 Gone pauses the subscription)' } },
+      },
+    },
+  },
+};
+
+const WEBHOOK_OPERATIONS: Record<string, { body?: string; success?: [string, string]; query?: string[]; callbacks?: unknown }> = {
+  createWebhook: { body: 'CreateWebhookBody', success: ['WebhookReferenceResponse', 'The subscription; its signing secret is shown only here'], callbacks: NOTIFICATION_CALLBACK },
+  listWebhooks: { success: ['WebhookListResponse', 'The subscriptions the caller sees, oldest first'], query: ['pageCursor', 'limit'] },
+  getWebhook: { success: ['WebhookResponse', 'The subscription'] },
+};
 
 function errorResponses(route: Route): Record<string, unknown> {
   const codes: ErrorCode[] = ['request.invalid', 'resource.notFound', 'request.timeout', 'rate.limitExceeded', 'internal.serverError'];
@@ -22,7 +65,7 @@ function errorResponses(route: Route): Record<string, unknown> {
 }
 
 const tagOf = (route: Route) =>
-  route.path.startsWith('/v2/notes') ? 'Notes' : route.path.startsWith('/v2/') ? 'Entities' : route.path.startsWith('/oauth2/') ? 'Server-to-server' : 'Authorization code flow';
+  route.path.startsWith('/v2/notes') ? 'Notes' : route.path.startsWith('/v2/webhooks') ? 'Webhooks' : route.path.startsWith('/v2/') ? 'Entities' : route.path.startsWith('/oauth2/') ? 'Server-to-server' : 'Authorization code flow';
 
 function operation(route: Route) {
   const own = authorizationOperations()[route.operationId];
@@ -31,7 +74,7 @@ function operation(route: Route) {
     name: m[1],
     in: 'path',
     required: true,
-    schema: m[1] === 'id' || m[1] === 'entityId' || m[1] === 'targetId' || m[1] === 'keyId' ? { type: 'string', format: 'uuid' } : { type: 'string' },
+    schema: m[1] === 'id' || m[1] === 'entityId' || m[1] === 'targetId' || m[1] === 'keyId' || m[1] === 'webhookId' ? { type: 'string', format: 'uuid' } : { type: 'string' },
   }));
   const security =
     route.auth === 'none' ? [] : route.auth === 'admin' ? [{ BearerAuth: [] }] : [{ BearerAuth: [] }, { OAuth2: [route.auth] }];
@@ -50,6 +93,14 @@ function operation(route: Route) {
     (op.responses as Record<string, unknown>)['200'] = { description: 'The customer score (beta)', content: { 'application/json': { schema: ref('CustomerScoreResponse') } } };
   }
   if (route.body === 'json') op.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object' } } } };
+  const webhook = WEBHOOK_OPERATIONS[route.operationId];
+  if (webhook?.body) op.requestBody = { required: true, content: { 'application/json': { schema: ref(webhook.body) } } };
+  if (webhook?.success) (op.responses as Record<string, unknown>)[success] = json(...webhook.success);
+  if (webhook?.query) {
+    const query = webhook.query.map((name) => ({ name, in: 'query', required: false, schema: name === 'limit' ? { type: 'integer', minimum: 1, maximum: 100 } : { type: 'string' } }));
+    op.parameters = [...params, ...query];
+  }
+  if (webhook?.callbacks) op.callbacks = webhook.callbacks;
   if (route.body === 'form') {
     op.requestBody = { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('JwtBearerGrant') } } };
     op.responses = {
@@ -132,6 +183,7 @@ export function buildOpenApi(): Record<string, unknown> {
           required: ['error', 'error_description'],
           properties: { error: { type: 'string' }, error_description: { type: 'string' } },
         },
+        ...WEBHOOK_SCHEMAS,
       },
     },
   };

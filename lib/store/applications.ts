@@ -92,7 +92,7 @@ export async function createApplication(workspaceId: string, input: ApplicationI
       { item: { ...keys.application(workspaceId, app.clientId), kind: 'application', ...attributes, publicKeys: {}, fingerprints: {} }, unique: true },
       { item: { ...keys.clientIdIndex(app.clientId), kind: 'clientId', clientId: app.clientId, workspaceId }, unique: true },
     ],
-    originRegistrations(redirectOrigins(app.redirectUris), app.clientId, 'add'),
+    { also: originRegistrations(redirectOrigins(app.redirectUris), app.clientId, 'add') },
   );
   return app;
 }

@@ -94,7 +94,19 @@ export class GrantRevoked extends Error {
   }
 }
 
-export type StoreError = TransactionRetriesExhausted | WorkspaceNotFound | EmailTaken | NameTaken | DuplicateKey | KeyLimitReached | AlreadyUsed | GrantRevoked;
+
+/** The workspace already holds as many webhook subscriptions as it may. */
+export class WebhookLimitReached extends Error {
+  static readonly code = 'ERR_WEBHOOK_LIMIT_REACHED';
+  readonly code = WebhookLimitReached.code;
+
+  constructor(readonly max: number) {
+    super(`A workspace holds at most ${max} webhook subscriptions; delete one first.`);
+    this.name = 'WebhookLimitReached';
+  }
+}
+
+export type StoreError = TransactionRetriesExhausted | WorkspaceNotFound | EmailTaken | NameTaken | DuplicateKey | KeyLimitReached | AlreadyUsed | GrantRevoked | WebhookLimitReached;
 
 export const isStoreError = (err: unknown): err is StoreError =>
   err instanceof TransactionRetriesExhausted ||
@@ -104,4 +116,5 @@ export const isStoreError = (err: unknown): err is StoreError =>
   err instanceof DuplicateKey ||
   err instanceof KeyLimitReached ||
   err instanceof AlreadyUsed ||
-  err instanceof GrantRevoked;
+  err instanceof GrantRevoked ||
+  err instanceof WebhookLimitReached;

@@ -8,6 +8,7 @@ const LINK = 'LINK#';
 const RATE = 'RATE#';
 const FIELD = 'FIELD#';
 const APP = 'APP#';
+const WEBHOOK = 'WEBHOOK#';
 
 /** Prefix of rate-limit partitions: read-only functions may write only these (IAM LeadingKeys). */
 export const RATE_LIMIT_KEY_PREFIX = 'RL#';
@@ -92,6 +93,23 @@ export const keys = {
   refreshToken: (tokenHash: string) => ({ pk: `REFRESH#${tokenHash}`, sk: 'REFRESH' }),
   /** The applications that registered a redirect URI on an origin (lib/store/cors-origins.ts). */
   corsOrigin: (origin: string) => ({ pk: `ORIGIN#${origin}`, sk: 'ORIGIN' }),
+  // --- Webhooks (lib/store/webhooks.ts) ---
+  /**
+   * A webhook subscription: { kind: 'webhook', id, name, events, url, version, sealed secrets,
+   * status, failureStreak, createdAt, createdByClient? }. GSI1 lists a workspace's subscriptions
+   * oldest first: gsi1pk = webhooksOf(ws), gsi1sk = listPosition(createdAt, id); the stream consumer
+   * reads them all with Query pk, begins_with(sk, webhooksPrefix).
+   */
+  webhook: (ws: string, id: string) => ({ pk: WS(ws), sk: `${WEBHOOK}${id}` }),
+  webhooksPrefix: WEBHOOK,
+  webhooksOf: (ws: string) => `${WS(ws)}#WEBHOOKS`,
+  /** What became of one event for one subscription (claimed, delivered, dead); expires by TTL. */
+  webhookDelivery: (ws: string, subscriptionId: string, eventId: string) => ({ pk: WS(ws), sk: `DELIVERY#${subscriptionId}#${eventId}` }),
 };
 
 export type ItemKey = ReturnType<typeof keys.workspace>;
+
+/** The workspace of a tenant item's partition key (stream records carry keys, not workspaces). */
+export function workspaceOfPartition(pk: string): string | undefined {
+  return /^WS#([^#]+)$/.exec(pk)?.[1];
+}

@@ -41,18 +41,41 @@ export interface WorkspacePut {
   taken?: () => Error;
 }
 
+/** A count the workspace item keeps of some kind of item, and its cap (`exceeded` says why a put was refused). */
+export interface WorkspaceCounter {
+  attribute: string;
+  max: number;
+  exceeded: () => Error;
+}
+
 /**
  * Puts items into a workspace in one transaction that also requires the workspace to exist
- * (admin commands name workspaces directly). A failed condition is WorkspaceNotFound, or the
+ * (admin commands name workspaces directly), and, with a `counter`, counts them on the workspace
+ * item under its cap. A failed condition is WorkspaceNotFound, the counter's `exceeded` error, or the
  * `taken` error of the first unique item whose key was in use. `also` are further unconditional
  * writes of the same transaction (e.g. look-up items outside the workspace kept in step).
  */
-export async function putInWorkspace(workspaceId: string, puts: WorkspacePut[], also: TransactItem[] = []): Promise<void> {
+export async function putInWorkspace(
+  workspaceId: string,
+  puts: WorkspacePut[],
+  { counter, also = [] }: { counter?: WorkspaceCounter; also?: TransactItem[] } = {},
+): Promise<void> {
+  const workspace = { TableName: tableName(), Key: keys.workspace(workspaceId) };
   try {
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          { ConditionCheck: { TableName: tableName(), Key: keys.workspace(workspaceId), ConditionExpression: 'attribute_exists(pk)' } },
+          counter
+            ? {
+                Update: {
+                  ...workspace,
+                  UpdateExpression: 'SET #n = if_not_exists(#n, :zero) + :one',
+                  ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#n) OR #n < :max)',
+                  ExpressionAttributeNames: { '#n': counter.attribute },
+                  ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': counter.max },
+                },
+              }
+            : { ConditionCheck: { ...workspace, ConditionExpression: 'attribute_exists(pk)' } },
           ...puts.map(({ item, unique }) => ({ Put: { TableName: tableName(), Item: item, ...(unique ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) } })),
           ...also,
         ],
@@ -61,7 +84,10 @@ export async function putInWorkspace(workspaceId: string, puts: WorkspacePut[], 
   } catch (err) {
     if (err instanceof TransactionCanceledException) {
       const failed = (err.CancellationReasons ?? []).findIndex((r) => r.Code === 'ConditionalCheckFailed');
-      if (failed === 0) throw new WorkspaceNotFound(workspaceId);
+      if (failed === 0) {
+        if (counter && (await getWorkspace(workspaceId))) throw counter.exceeded();
+        throw new WorkspaceNotFound(workspaceId);
+      }
       const taken = puts[failed - 1]?.taken;
       if (taken) throw taken();
     }
