@@ -1,8 +1,10 @@
-// Pure rules of server-to-server applications: which scopes a token request is granted. What a
+// Pure rules of OAuth applications: which scopes a token request is granted. What a
 // registration may say is its schema's (lib/domain/schemas/applications.ts). Shared by the HTTP
 // handlers, the admin CLI and the token endpoint.
 import { NotFound } from './errors.ts';
 import { canonicalScope, ROLE_SCOPES, SCOPES, type Role, type Scope } from './scopes.ts';
+
+export type { ApplicationInput, ApplicationType } from './schemas/applications.ts';
 
 /** An application the caller's workspace does not have (the id is client-chosen text: quoted, clipped). */
 export const applicationNotFound = (clientId: string) =>

@@ -6,6 +6,10 @@ export const SCOPES = [
   'notes:read',
   'notes:write',
   'notes:delete',
+  // Webhook subscriptions (lib/domain/webhooks.ts)
+  'webhooks:read',
+  'webhooks:write',
+  'webhooks:delete',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
@@ -20,7 +24,8 @@ export type Role = (typeof ROLES)[number];
 export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   admin: SCOPES,
   maker: SCOPES,
-  viewer: ['entities:read', 'notes:read'],
+  // A viewer may see which subscriptions exist, not create or delete them.
+  viewer: ['entities:read', 'notes:read', 'webhooks:read'],
 };
 
 /** The canonical scope for a name (aliases resolved), or undefined when it is not a scope. */

@@ -6,9 +6,9 @@
 import * as z from 'zod/mini';
 import { ERROR_TABLE, type ErrorCode } from './errors.ts';
 import { addressed, LOCAL_APP_URL } from './openapi-urls.ts';
-import type { Operation, Schema, SuccessStatus } from './operation.ts';
+import type { Callback, Operation, RefusalStatus, Schema, SuccessStatus } from './operation.ts';
 import { errorResponse } from '../domain/schemas/errors.ts';
-import type { Route } from '../routes.ts';
+import { PREFLIGHT_PATH, type Route } from '../routes.ts';
 
 export interface DocumentedOperation {
   route: Route;
@@ -21,7 +21,7 @@ type Io = 'input' | 'output';
 const COMPONENT = '#/components/schemas/';
 const componentRef = (id: string) => ({ $ref: `${COMPONENT}${id}` });
 
-const SUCCESS_DESCRIPTIONS: Record<SuccessStatus, string> = { 200: 'Success', 201: 'Created', 204: 'Done; no body' };
+const SUCCESS_DESCRIPTIONS: Record<SuccessStatus, string> = { 200: 'Success', 201: 'Created', 204: 'Done; no body', 303: 'See Other: the Location header is the answer' };
 
 /** The error codes a route can answer, derived from what it is. */
 export function errorCodesOf({ route, operation }: DocumentedOperation): ErrorCode[] {
@@ -31,8 +31,8 @@ export function errorCodesOf({ route, operation }: DocumentedOperation): ErrorCo
   codes.add('request.timeout').add('rate.limitExceeded').add('internal.serverError').add('request.tooLarge');
   if (route.auth !== 'none') codes.add('auth.invalid').add('auth.accessDenied');
   // A parameter it does not define, a bad path or query parameter, a body its schema refuses.
-  // (The token endpoint answers its own 400 body instead: operation.refusal.)
-  if (!operation.refusal) codes.add('request.invalid');
+  // (The token endpoints answer their own bodies instead: operation.refusal; pages are pages.)
+  if (!operation.refusal && !operation.pages) codes.add('request.invalid');
   if (route.body === 'json') codes.add('request.malformed');
   if (route.path.includes('{')) codes.add('resource.notFound');
   for (const code of operation.errors ?? []) codes.add(code);
@@ -197,6 +197,7 @@ function rootsOf(route: Route, operation: Operation): Array<[string, Schema]> {
     [`${pascal(id)}Body`, operation.body],
     [`${pascal(id)}Form`, operation.form],
     [`${pascal(id)}Refusal`, operation.refusal],
+    [`${pascal(id)}Notification`, operation.callback?.body],
     ...Object.entries(operation.responses).map(([status, schema]): [string, Schema | null] => [`${pascal(id)}${status}`, schema]),
   ];
   return roots.filter((r): r is [string, Schema] => !!r[1]);
@@ -244,37 +245,75 @@ function operationObject(set: SchemaSet, doc: DocumentedOperation): Json {
     };
   }
   if (operation.refusal) {
-    responses['400'] = {
-      description: 'The request is refused: RFC 6749 error codes, with those of the service specification',
-      headers: { 'X-Request-Id': REQUEST_ID },
-      content: { 'application/json': { schema: set.use(operation.refusal, `${pascal(id)}Refusal`, 'output') } },
-    };
+    for (const status of operation.refusalStatuses ?? [400]) {
+      responses[String(status)] = {
+        description: REFUSAL_DESCRIPTIONS[status],
+        headers: { 'X-Request-Id': REQUEST_ID, ...(status === 401 ? { 'WWW-Authenticate': { schema: { type: 'string' } } } : {}) },
+        content: { 'application/json': { schema: set.use(operation.refusal, `${pascal(id)}Refusal`, 'output') } },
+      };
+    }
+  }
+  for (const [status, description] of Object.entries(operation.pages ?? {})) {
+    responses[status] = { description, headers: { 'X-Request-Id': REQUEST_ID }, content: { 'text/html': { schema: { type: 'string' } } } };
   }
   const params = parameters(set, doc);
-  const security = route.auth === 'none' ? [] : route.auth === 'admin' ? [{ BearerAuth: [] }] : [{ BearerAuth: [] }, { OAuth2: [route.auth] }];
+  const callbacks = operation.callback ? callbackObject(set, id, operation.callback) : undefined;
   return {
     operationId: id,
     summary: route.summary,
     tags: [tagOf(route)],
-    security,
+    security: securityOf(route, operation),
     ...(params.length ? { parameters: params } : {}),
     ...(operation.body ? { requestBody: { required: true, content: { 'application/json': { schema: set.use(operation.body, `${pascal(id)}Body`, 'input') } } } } : {}),
     ...(operation.form ? { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: set.use(operation.form, `${pascal(id)}Form`, 'input') } } } } : {}),
     responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b))),
+    ...(callbacks ? { callbacks } : {}),
   };
+}
+
+const REFUSAL_DESCRIPTIONS: Record<RefusalStatus, string> = {
+  400: 'The request is refused: RFC 6749 error codes, with those of the service specification',
+  401: 'invalid_client (RFC 6749 5.2), with WWW-Authenticate: Basic',
+  403: 'Refused',
+  429: 'Too many requests',
+};
+
+/**
+ * Who may call: nobody needs a token on a public route — the token endpoints of the authorization
+ * code flow take a confidential client's HTTP Basic credentials (or the client in the form).
+ */
+function securityOf(route: Route, operation: Operation): Json[] {
+  if (route.auth === 'admin') return [{ BearerAuth: [] }];
+  if (route.auth !== 'none') return [{ BearerAuth: [] }, { OAuth2: [route.auth] }];
+  return operation.refusalStatuses?.includes(401) ? [{}, { OAuthClientBasic: [] }] : [];
+}
+
+function callbackObject(set: SchemaSet, id: string, callback: Callback): Json {
+  const parameters = callback.headers.map(({ name, required, description, pattern }) => ({ name, in: 'header', required, description, schema: { type: 'string', ...(pattern ? { pattern } : {}) } }));
+  const post = {
+    summary: callback.summary,
+    parameters,
+    requestBody: { required: true, content: { 'application/json': { schema: set.use(callback.body, `${pascal(id)}Notification`, 'output') } } },
+    responses: { '2XX': { description: callback.answers } },
+  };
+  return { [callback.name]: { [callback.url]: { post } } };
 }
 
 const TAGS = [
   { name: 'Entities', description: 'Product hierarchy entities and customers, their configurations and the customer score' },
   { name: 'Notes', description: 'Notes, their customer and their links to entities (customer importance)' },
+  { name: 'Webhooks', description: 'Webhook subscriptions and the signed notifications they receive (docs/events.md)' },
   { name: 'Server-to-server', description: 'Applications, their public keys and the JWT bearer grant (RFC 7523)' },
+  { name: 'Authorization code flow', description: 'Pages, token, revocation and metadata of the OAuth 2.0 authorization code flow (docs/oauth.md)' },
   { name: 'Document', description: 'This OpenAPI document' },
 ];
 
 function tagOf(route: Route): string {
   if (route.path.startsWith('/v2/notes')) return 'Notes';
   if (route.path.startsWith('/v2/entities')) return 'Entities';
+  if (route.path.startsWith('/v2/webhooks')) return 'Webhooks';
   if (route.path.startsWith('/oauth2/')) return 'Server-to-server';
+  if (route.path.startsWith('/oauth/') || route.path.startsWith('/.well-known/')) return 'Authorization code flow';
   return 'Document';
 }
 
@@ -285,7 +324,8 @@ export function buildOpenApi(operations: readonly DocumentedOperation[], appUrl 
   // Every root is known before the first conversion, which converts them all at once.
   for (const { route, operation } of operations) for (const [role, schema] of rootsOf(route, operation)) set.idOf(schema, role);
   const paths: Record<string, Record<string, Json>> = {};
-  for (const doc of operations) (paths[doc.route.path] ??= {})[doc.route.method.toLowerCase()] = operationObject(set, doc);
+  // The CORS preflight is the browsers' business, not an operation of the API.
+  for (const doc of operations.filter((o) => o.route.path !== PREFLIGHT_PATH)) (paths[doc.route.path] ??= {})[doc.route.method.toLowerCase()] = operationObject(set, doc);
   // Each status's envelope, also for the gateway's own answers (unknown routes: Error404; payload limit: Error413).
   for (const name of Object.keys(errors)) set.useNamed(name, 'output');
   const { servers, securitySchemes } = addressed(appUrl);
@@ -294,7 +334,7 @@ export function buildOpenApi(operations: readonly DocumentedOperation[], appUrl 
     info: {
       title: 'Product management API',
       version: '2.0.0',
-      summary: 'Product hierarchy, notes and the customer score (beta)',
+      summary: 'Product hierarchy, notes, the customer score (beta) and webhooks',
       description:
         'Generated by `npm run openapi` from lib/routes.ts and the operation each handler module declares. ' +
         'Every error is one envelope (Error400 … Error500: the codes each status carries); every response carries ' +

@@ -10,6 +10,8 @@
 //      anything logs (request loggers are its children);
 //   2. frame — request id, request logger, budget; last out: X-Request-Id and the other common
 //      headers on every response, success or rendered error;
+//   2b. cors — on routes browser clients may call: decides, on the way out, whether the request's
+//      Origin may read the answer (it needs the principal, so it runs after auth on the way out);
 //   3. auth — before anything reads the body or counts against a token;
 //   4. rateLimit — needs the principal;
 //   5. body — parsed only for callers who may call the route;
@@ -26,6 +28,7 @@ import { EDGE_DETAILS } from './envelope.ts';
 import { ApiError } from './errors.ts';
 import { auth } from './middleware/auth.ts';
 import { body } from './middleware/body.ts';
+import { cors } from './middleware/cors.ts';
 import { errorsAsHttp } from './middleware/errors-as-http.ts';
 import { frame } from './middleware/frame.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
@@ -49,6 +52,7 @@ function checkDeclaration(route: Route, operation: Operation): void {
   const declared = [...declaredParameters(operation.params).keys()].sort();
   if (inPath.join() !== declared.join()) problems.push(`path parameters: the route has {${inPath.join(', ')}}, the declaration {${declared.join(', ')}}`);
   if (Object.keys(operation.responses).length === 0) problems.push('no success response is declared');
+  if ((route.response === 'html') !== (operation.pages !== undefined)) problems.push(`pages: the route answers ${route.response ?? 'json'}, the declaration ${operation.pages ? 'has' : 'has no'} HTML pages`);
   if (problems.length) throw new Error(`${route.operationId} (${route.handler}) does not fit its row in lib/routes.ts: ${problems.join('; ')}`);
 }
 
@@ -69,6 +73,7 @@ export function api<const O extends Operation>(operationId: OperationId, operati
     // Never the event: it holds the bearer token and the body.
     .use(injectLambdaContext(log, { logEvent: false }) as ApiMiddleware)
     .use(frame(route))
+    .use(cors(route))
     .use(auth(route))
     .use(rateLimit())
     .use(body(route))

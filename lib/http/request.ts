@@ -75,8 +75,11 @@ export interface ApiRequest {
 
 export interface ApiResult {
   status: number;
+  /** JSON-serialised; on routes whose response is `html`, the page itself (a string). */
   body?: unknown;
   headers?: Record<string, string>;
+  /** Set-Cookie values (the pages' session cookies): one header each. */
+  cookies?: string[];
 }
 
 export type ApiResponse = APIGatewayProxyResult;

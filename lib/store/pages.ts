@@ -11,6 +11,7 @@ import { toEntity, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { toNote, type NoteItem } from './notes.ts';
 import type { StoredItem } from './query.ts';
+import { toWebhook, type StoredWebhook } from './webhooks.ts';
 import { ENTITY_TYPES, PARENT_RULES, type EntityType } from '../domain/hierarchy.ts';
 import type { Importance } from '../domain/score.ts';
 
@@ -120,6 +121,11 @@ export async function entitiesAfter(
 /** Notes of a workspace after `after`, oldest first. */
 export function notesAfter(workspaceId: string, after: string | undefined, count: number): Promise<Array<Listed<NoteItem>>> {
   return queryAfter({ index: 'gsi1', partitionKey: 'gsi1pk', partitionValue: keys.notesOf(workspaceId), sortKey: 'gsi1sk', after, count, toRecord: toNote, keep: live });
+}
+
+/** Webhook subscriptions of a workspace after `after`, oldest first, those `keep` accepts. */
+export function webhooksAfter(workspaceId: string, after: string | undefined, count: number, keep: (w: StoredWebhook) => boolean): Promise<Array<Listed<StoredWebhook>>> {
+  return queryAfter({ index: 'gsi1', partitionKey: 'gsi1pk', partitionValue: keys.webhooksOf(workspaceId), sortKey: 'gsi1sk', after, count, toRecord: toWebhook, keep });
 }
 
 /** Children of an entity after `after` (their GSI2 sort key), oldest first. */

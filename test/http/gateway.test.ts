@@ -98,7 +98,7 @@ describe('local gateway → API Gateway REST proxy event', () => {
     ['a trailing slash', 'GET', '/v2/entities/'],
     ['an empty parameter segment', 'GET', '/v2/entities//score'],
     ['the root', 'GET', '/'],
-    ['OPTIONS', 'OPTIONS', '/v2/entities'],
+    ['OPTIONS on a path browser clients may not call', 'OPTIONS', '/oauth2/applications'],
   ])('%s → 404 route.notFound, handler never called', async (_name, method, path) => {
     const res = await call(app, method, path);
     expectError(res, 'route.notFound', { detail: 'No route matches this method and path.' });

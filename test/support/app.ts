@@ -24,8 +24,9 @@ export interface TestApp {
 /** Starts the local gateway on a free port and points the public URLs at it. */
 export async function startApp(options: { loadHandler?: HandlerLoader; doubles?: boolean } = {}): Promise<TestApp> {
   const server = createGateway(options.loadHandler ? { loadHandler: options.loadHandler } : {});
-  // The tests share the server's event loop: a test that blocks it (RSA key generation) would
-  // otherwise let Node's 5-second keep-alive close a socket just as fetch reuses it (ECONNRESET).
+  // The gateway shares the test's event loop: a test that blocks it (a synchronous 4096-bit RSA key
+  // under load) can outlast Node's 5 s keep-alive, and the server then closes the socket fetch is
+  // about to reuse (ECONNRESET). fetch's own idle timeout (shorter) closes it first instead.
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

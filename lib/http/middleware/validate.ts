@@ -72,7 +72,7 @@ export function validate(operation: Operation, bodyKind: 'json' | 'form' | undef
     before: (request) => {
       const api = request.context.api;
       const params = operation.params ? parseInput(operation.params, plain(api.params), 'path') : {};
-      const query = parseInput(querySchema, queryObject(api.query, queryDeclared), 'query', queryNames);
+      const query = operation.queryReadByCore ? {} : parseInput(querySchema, queryObject(api.query, queryDeclared), 'query', queryNames);
       let body: unknown;
       if (bodyKind === 'json' && operation.body) {
         const problem = rawJsonProblem(api.body);
