@@ -18,7 +18,7 @@ const notification = {
     { name: 'authorization', required: false, description: 'The value given at creation in notification.headers.authorization' },
   ],
   body: WebhookNotificationBody,
-  answers: 'Received (any other answer is retried; 410 Gone pauses the subscription)',
+  answers: { '2XX': 'Received', '4XX': 'Not received: retried with backoff (so is any other answer); 410 Gone pauses the subscription' },
 };
 
 export const handler = api('createWebhook', { body: CreateWebhookBody, responses: { 201: WebhookReferenceResponse }, callback: notification }, async (req, { body }) => {

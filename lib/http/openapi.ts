@@ -294,7 +294,9 @@ function callbackObject(set: SchemaSet, id: string, callback: Callback): Json {
     summary: callback.summary,
     parameters,
     requestBody: { required: true, content: { 'application/json': { schema: set.use(callback.body, `${pascal(id)}Notification`, 'output') } } },
-    responses: { '2XX': { description: callback.answers } },
+    // The receiver is not asked for credentials of ours: it checks the signature (and its own authorization header).
+    security: [],
+    responses: { '2XX': { description: callback.answers['2XX'] }, '4XX': { description: callback.answers['4XX'] } },
   };
   return { [callback.name]: { [callback.url]: { post } } };
 }

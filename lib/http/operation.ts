@@ -23,8 +23,8 @@ export interface Callback {
   readonly summary: string;
   readonly headers: ReadonlyArray<{ name: string; required: boolean; description: string; pattern?: string }>;
   readonly body: Schema;
-  /** What the receiver's answers mean. */
-  readonly answers: string;
+  /** What the receiver's answers mean: one it took, and one it refused. */
+  readonly answers: Readonly<Record<'2XX' | '4XX', string>>;
 }
 
 export interface Operation {

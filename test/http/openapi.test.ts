@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { LOCAL_APP_URL, atAppUrl } from '#lib/http/openapi-urls.ts';
 import { api } from '#lib/http/pipeline.ts';
-import { ROUTES } from '#lib/routes.ts';
+import { SCOPES } from '#lib/domain/scopes.ts';
+import { PREFLIGHT_PATH, ROUTES } from '#lib/routes.ts';
 import { documentedOperations, openApiDocument } from '../../scripts/openapi-document.ts';
 import { call, startApp, type TestApp } from '../support/app.ts';
 
@@ -34,7 +35,8 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
   it('has exactly one operation per route, each read from its handler module, with its scope', async () => {
     expect((await documentedOperations()).map((o) => o.route.operationId)).toEqual(ROUTES.map((r) => r.operationId));
     const ops = Object.values(doc.paths).flatMap((p) => Object.values(p));
-    expect(ops.map((o) => o.operationId).sort()).toEqual(ROUTES.map((r) => r.operationId).sort());
+    // The CORS preflight is the browsers' business, not an operation of the API.
+    expect(ops.map((o) => o.operationId).sort()).toEqual(ROUTES.filter((r) => r.path !== PREFLIGHT_PATH).map((r) => r.operationId).sort());
     expect(op('/v2/entities/{id}/score', 'get').security).toEqual([{ BearerAuth: [] }, { OAuth2: ['entities:read'] }]);
     expect(op('/oauth2/applications', 'post').security).toEqual([{ BearerAuth: [] }]);
     expect(op('/oauth2/token', 'post').security).toEqual([]);
@@ -83,14 +85,36 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
       authorizationUrl: `${LOCAL_APP_URL}/oauth/authorize`,
       tokenUrl: `${LOCAL_APP_URL}/oauth/token`,
     });
-    expect(Object.keys(doc.components.securitySchemes.OAuth2.flows.authorizationCode.scopes)).toEqual([
-      'entities:read',
-      'write:entities',
-      'entities:delete',
-      'notes:read',
-      'notes:write',
-      'notes:delete',
-    ]);
+    expect(doc.components.securitySchemes.OAuth2.flows.authorizationCode.refreshUrl).toBe(`${LOCAL_APP_URL}/oauth/token`);
+    expect(Object.keys(doc.components.securitySchemes.OAuth2.flows.authorizationCode.scopes)).toEqual([...SCOPES]);
+    expect(doc.components.securitySchemes.OAuth2.flows.authorizationCode.scopes['write:entities']).toBe('Create and modify entities');
+  });
+
+  it("the authorization code flow: forms from their schemas, pages as text/html, RFC 6749 refusals, the query of the authorization endpoint", () => {
+    const token = op('/oauth/token', 'post');
+    expect(token.requestBody.content['application/x-www-form-urlencoded'].schema).toEqual({ $ref: '#/components/schemas/TokenRequestForm' });
+    expect(doc.components.schemas.TokenRequestForm.oneOf.map((g: any) => g.$ref)).toEqual(['#/components/schemas/AuthorizationCodeGrantForm', '#/components/schemas/RefreshTokenGrantForm']);
+    expect(doc.components.schemas.TokenRequestForm.discriminator.propertyName).toBe('grant_type');
+    expect(Object.keys(token.responses)).toEqual(['200', '400', '401', '408', '413', '429', '500']);
+    expect(token.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OAuthErrorBody' });
+    expect(token.security).toEqual([{}, { OAuthClientBasic: [] }]);
+    const authorize = op('/oauth/authorize', 'get');
+    expect(authorize.responses['200'].content).toEqual({ 'text/html': { schema: { type: 'string' } } });
+    expect(Object.keys(authorize.responses)).toEqual(['200', '303', '400', '408', '413', '429', '500']);
+    expect(authorize.parameters.map((p: any) => p.name)).toEqual(['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource']);
+    expect(op('/oauth/sign-in', 'post').responses['401'].content).toHaveProperty('text/html');
+    expect(op('/.well-known/oauth-authorization-server', 'get').responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AuthorizationServerMetadata' });
+  });
+
+  it('webhooks: the create body and answers from their schemas, the notification as a callback', () => {
+    const create = op('/v2/webhooks', 'post');
+    expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateWebhookBody' });
+    expect(create.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookReferenceResponse' });
+    const callback = create.callbacks.webhookNotification['{$request.body#/data/fields/notification/url}'].post;
+    expect(callback.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookNotificationBody' });
+    expect(callback.parameters.map((p: any) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature', 'authorization']);
+    expect(op('/v2/webhooks', 'get').parameters.map((p: any) => p.name)).toEqual(['pageCursor', 'limit']);
+    expect(op('/v2/webhooks/{webhookId}', 'get').parameters).toEqual([{ name: 'webhookId', in: 'path', required: true, schema: { type: 'string', format: 'uuid', pattern: expect.any(String) } }]);
   });
 
   it('a declaration that does not fit its route refuses to load', () => {

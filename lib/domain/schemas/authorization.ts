@@ -10,19 +10,17 @@ import { SCOPES } from '../scopes.ts';
 const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
 const described = <T extends z.ZodMiniType>(schema: T, description: string) => schema.check(z.describe(description));
 
-/** GET /oauth/authorize (RFC 6749 4.1.1, RFC 7636 4.3, RFC 8707 2). */
-export const AuthorizationQuery = z
-  .looseObject({
-    response_type: z.literal('code'),
-    client_id: text(100),
-    redirect_uri: text(2000),
-    scope: z.optional(described(text(1024), "Space-separated scopes; the application's default scopes when omitted")),
-    state: z.optional(z.string().check(z.maxLength(MAX_STATE_LENGTH))),
-    code_challenge: z.optional(described(z.string().check(z.length(43)), 'Required of public clients')),
-    code_challenge_method: z.optional(z.literal('S256')),
-    resource: z.optional(described(z.string(), 'RFC 8707: the resource the tokens are for; {base_url} when omitted')),
-  })
-  .check(z.meta({ id: 'AuthorizationQuery' }));
+/** GET /oauth/authorize (RFC 6749 4.1.1, RFC 7636 4.3, RFC 8707 2); no id: its properties become the operation's parameters. */
+export const AuthorizationQuery = z.looseObject({
+  response_type: z.literal('code'),
+  client_id: text(100),
+  redirect_uri: text(2000),
+  scope: z.optional(described(text(1024), "Space-separated scopes; the application's default scopes when omitted")),
+  state: z.optional(z.string().check(z.maxLength(MAX_STATE_LENGTH))),
+  code_challenge: z.optional(described(z.string().check(z.length(43)), 'Required of public clients')),
+  code_challenge_method: z.optional(z.literal('S256')),
+  resource: z.optional(described(z.string(), 'RFC 8707: the resource the tokens are for; {base_url} when omitted')),
+});
 
 /** POST /oauth/sign-in (the sign-in page's form). */
 export const SignInForm = z
