@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
-import { matchRoute } from '#lib/routes.ts';
+import { matchRoute, PREFLIGHT_PATH } from '#lib/routes.ts';
 import { summarize } from '../compat/validate.ts';
 
 type Json = Record<string, any>;
@@ -74,6 +74,14 @@ export function checkResponse(res: ReceivedResponse, options: { doubles?: boolea
   if (!match) {
     if (res.status !== 404) fail('is not the 404 route.notFound the gateway answers for an unknown route');
     pointer = '/components/schemas/Error404';
+  } else if (match.route.path === PREFLIGHT_PATH) {
+    // The CORS preflight is not an operation of the document: 204 without a body, or the envelope.
+    if (res.status === 204) {
+      if (res.text !== '') fail('is a preflight answer with a body');
+      return;
+    }
+    pointer = `/components/schemas/Error${res.status}`;
+    if (!doc.components?.schemas?.[`Error${res.status}`]) fail('is not a status of the error envelope');
   } else {
     const responsesAt = `/paths/${escape(match.route.path)}/${res.method.toLowerCase()}/responses`;
     const responses = doc.paths[match.route.path]?.[res.method.toLowerCase()]?.responses as Json | undefined;
@@ -81,6 +89,10 @@ export function checkResponse(res: ReceivedResponse, options: { doubles?: boolea
     if (!declared) fail(`is not a status the operation declares (it declares ${Object.keys(responses ?? {}).join(', ')})`);
     if (!declared!.content) {
       if (res.text !== '') fail('declares no body, but one came');
+      return;
+    }
+    if ((declared!.content as Json)['text/html']) {
+      if (!/^text\/html/.test(res.headers.get('content-type') ?? '')) fail(`is declared as a page but came as ${res.headers.get('content-type') ?? 'no content type'}`);
       return;
     }
     pointer = `${responsesAt}/${res.status}/content/application~1json/schema`;

@@ -61,8 +61,8 @@ export const CreateApplicationBody = z
       if (uris.length === 0) return refuse(ctx.issues, ['redirectUris'], 'needs at least one redirect URI for an authorizationCode application', v.redirectUris);
       for (const [i, uri] of uris.entries()) {
         const problem = redirectUriProblem(uri);
-        if (problem) return refuse(ctx.issues, ['redirectUris', i], `'${uri.slice(0, 200)}' ${problem}`, uri);
-        if (uris.indexOf(uri) !== i) return refuse(ctx.issues, ['redirectUris', i], `'${uri.slice(0, 200)}' is listed twice`, uri);
+        if (problem) return refuse(ctx.issues, ['redirectUris', i], `is '${uri.slice(0, 200)}', which ${problem}`, uri);
+        if (uris.indexOf(uri) !== i) return refuse(ctx.issues, ['redirectUris', i], `is '${uri.slice(0, 200)}', which is listed twice`, uri);
       }
       return { type: 'authorizationCode' as const, ...common, redirectUris: uris, public: v.public ?? false };
     }),
