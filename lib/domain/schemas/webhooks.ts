@@ -20,6 +20,7 @@ const UNSUPPORTED_REASONS: Record<string, string> = {
 };
 
 // A header value: visible ASCII and inner spaces or tabs, no line breaks (they would inject headers).
+// Checked by a refinement, whose refusal never quotes the value: it is the subscriber's credential.
 const HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
 
 /** An event type this service produces, named once in a subscription. */
@@ -31,11 +32,11 @@ const EventList = z.pipe(
       const path = [i, 'eventType'];
       if (!isEventType(eventType)) {
         const why = UNSUPPORTED_REASONS[eventType];
-        ctx.issues.push({ code: 'custom', path, input: eventType, message: `is not produced by this service${why ? `: ${why}` : ''}; supported: ${EVENT_TYPES.join(', ')}` });
+        ctx.issues.push({ code: 'custom', path, input: eventType, message: `is '${eventType.slice(0, 100)}', which this service does not produce${why ? ` (${why})` : ''}; supported: ${EVENT_TYPES.join(', ')}` });
         return z.NEVER;
       }
       if (seen.has(eventType)) {
-        ctx.issues.push({ code: 'custom', path, input: eventType, message: `'${eventType}' is listed twice` });
+        ctx.issues.push({ code: 'custom', path, input: eventType, message: `is '${eventType}', which is listed twice` });
         return z.NEVER;
       }
       seen.add(eventType);
@@ -57,7 +58,7 @@ export const CreateWebhookBody = z
             version: z.literal(PAYLOAD_VERSION),
             headers: z.optional(
               z.strictObject({
-                authorization: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_AUTHORIZATION), z.regex(HEADER_VALUE, 'must be one line of visible ASCII characters'))),
+                authorization: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_AUTHORIZATION), z.refine((v) => HEADER_VALUE.test(v), 'must be one line of visible ASCII characters'))),
               }),
             ),
           }),
