@@ -185,7 +185,7 @@ describe('bodies: unknown keys at any level', () => {
     ['POST /v2/entities', 'POST', '/v2/entities', { data: { type: 'feature', fields: { name: 'x' } }, meta: 1 }, '/meta'],
     ['POST /v2/notes', 'POST', '/v2/notes', { data: { type: 'textNote', fields: { name: 'x' } }, links: {} }, '/links'],
     ['POST /v2/entities/search', 'POST', '/v2/entities/search', { data: { types: ['feature'] }, filter: {} }, '/filter'],
-    ['POST /oauth2/applications', 'POST', '/oauth2/applications', { name: 'A', scopes: ['entities:read'], redirectUris: [] }, '/redirectUris'],
+    ['POST /oauth2/applications', 'POST', '/oauth2/applications', { name: 'A', scopes: ['entities:read'], clientSecret: 'mine' }, '/clientSecret'],
   ])('%s with an unknown top-level key → 400 request.invalid at it; nothing stored', async (_name, method, path, body, ptr) => {
     const ws = await newWorkspace();
     const before = await workspaceItems(ws);
