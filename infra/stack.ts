@@ -54,7 +54,7 @@ export class PmApiStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
     const serviceSecret = new Secret(this, 'ServiceSecret', {
-      description: `pm-api ${settings.stage}: HMAC secret for pagination cursors`,
+      description: `pm-api ${settings.stage}: secret the pagination cursor key is derived from`,
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy: RemovalPolicy.DESTROY,
     });
@@ -138,7 +138,7 @@ export class PmApiStack extends Stack {
     new CfnOutput(this, 'AppUrl', { description: '{app_url}', value: publicUrls.appUrl });
     new CfnOutput(this, 'TableName', { description: 'The single table (admin CLI --table)', value: this.table.tableName });
     new CfnOutput(this, 'ServiceKeyArn', { description: 'Token-signing KMS key (admin CLI --kms-key-id)', value: serviceKey.keyArn });
-    new CfnOutput(this, 'ServiceSecretArn', { description: 'Cursor HMAC secret', value: serviceSecret.secretArn });
+    new CfnOutput(this, 'ServiceSecretArn', { description: 'Secret of the pagination cursor key', value: serviceSecret.secretArn });
 
     acknowledgeNagFindings(this, serviceSecret);
   }
@@ -219,7 +219,7 @@ export const NAG_ACKNOWLEDGEMENTS = {
   secret: [
     {
       id: 'AwsSolutions-SMG4',
-      reason: 'The secret only keys pagination-cursor HMACs: rotating it merely invalidates outstanding cursors, so it is rotated by the documented manual procedure (docs/operations.md) instead of a rotation function.',
+      reason: 'The secret only derives the pagination-cursor key: rotating it merely invalidates outstanding cursors, so it is rotated by the documented manual procedure (docs/operations.md) instead of a rotation function.',
     },
   ],
   functions: [
