@@ -200,6 +200,27 @@ describe('exp, iat, nbf', () => {
   });
 });
 
+describe('iss and jti of non-string types', () => {
+  const nonStrings: Array<[string, unknown]> = [
+    ['a number', 42],
+    ['an object', { id: 'x' }],
+    ['null', null],
+    ['an array', ['x']],
+    ['a boolean', true],
+  ];
+  it.each(nonStrings)('iss %s → jwt_bearer_invalid_issuer', async (_name, iss) => {
+    expectSpec(await exchange(app, client.assertion({ iss })), 'issuer');
+  });
+  it.each(nonStrings)('jti %s → jwt_bearer_invalid', async (_name, jti) => {
+    expectSpec(await exchange(app, client.assertion({ jti })), 'invalid');
+  });
+  it('the client id inside an array or object iss is not looked up: jwt_bearer_invalid_issuer (the client id as a string still gets a token)', async () => {
+    expectSpec(await exchange(app, client.assertion({ iss: [client.clientId] })), 'issuer');
+    expectSpec(await exchange(app, client.assertion({ iss: { toString: client.clientId } })), 'issuer');
+    expect((await exchange(app, client.assertion())).status).toBe(200);
+  });
+});
+
 describe('sub', () => {
   it.each([
     ['a number', 42],
