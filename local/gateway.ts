@@ -40,8 +40,8 @@ export function loadHandler(route: Route): Promise<Handler> {
 /** Query string → API Gateway's two maps (keys and values decoded; the last value wins in the single map). */
 export function queryMaps(rawQuery: string) {
   // Null-prototype maps: a parameter named `constructor` or `__proto__` is a key like any other.
-  const single: Record<string, string> = Object.create(null);
-  const multi: Record<string, string[]> = Object.create(null);
+  const single = Object.create(null) as Record<string, string>;
+  const multi = Object.create(null) as Record<string, string[]>;
   for (const [k, v] of new URLSearchParams(rawQuery)) {
     single[k] = v;
     (multi[k] ??= []).push(v);
@@ -52,8 +52,8 @@ export function queryMaps(rawQuery: string) {
 
 /** Headers with their original names; the single map keeps the last value, as API Gateway does. */
 export function headerMaps(rawHeaders: string[]) {
-  const single: Record<string, string> = Object.create(null);
-  const multi: Record<string, string[]> = Object.create(null);
+  const single = Object.create(null) as Record<string, string>;
+  const multi = Object.create(null) as Record<string, string[]>;
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
     const value = rawHeaders[i + 1]!;
