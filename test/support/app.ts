@@ -20,6 +20,10 @@ export interface TestApp {
 /** Starts the local gateway on a free port and points the public URLs at it. */
 export async function startApp(options: { loadHandler?: HandlerLoader } = {}): Promise<TestApp> {
   const server = createGateway(options);
+  // Client and server share this process: a test that blocks the event loop for seconds (RSA key
+  // generation on a loaded machine) must not outlast the server's keep-alive, or the next request
+  // goes out on a socket the server closes at the same moment (ECONNRESET).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.PUBLIC_APP_URL = url;
