@@ -137,7 +137,8 @@ function parse(
   const out: ParsedFields = { values: {} };
   for (const [key, value] of Object.entries(o)) {
     const p = [...path, key];
-    const parser = table[key];
+    // Own keys only: `__proto__`, `constructor` or `toString` must not find Object.prototype's members.
+    const parser = Object.hasOwn(table, key) ? table[key] : undefined;
     if (!parser) {
       if (isUuid(key) && custom) out.values[key.toLowerCase()] = value === null ? null : custom(key.toLowerCase(), value, p);
       else invalid(p, `Unknown field '${key}' for ${what}.`);
