@@ -57,7 +57,7 @@ export class PmApiStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
     const serviceSecret = new Secret(this, 'ServiceSecret', {
-      description: `pm-api ${settings.stage}: HMAC secret for pagination cursors; webhook secrets are sealed under a key derived from it`,
+      description: `pm-api ${settings.stage}: secret the pagination cursor key and the webhook-secret sealing key are derived from`,
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy: RemovalPolicy.DESTROY,
     });
@@ -150,7 +150,7 @@ export class PmApiStack extends Stack {
     new CfnOutput(this, 'AppUrl', { description: '{app_url}', value: publicUrls.appUrl });
     new CfnOutput(this, 'TableName', { description: 'The single table (admin CLI --table)', value: this.table.tableName });
     new CfnOutput(this, 'ServiceKeyArn', { description: 'Token-signing KMS key (admin CLI --kms-key-id)', value: serviceKey.keyArn });
-    new CfnOutput(this, 'ServiceSecretArn', { description: 'Cursor HMAC secret (and the root of the webhook-secret key)', value: serviceSecret.secretArn });
+    new CfnOutput(this, 'ServiceSecretArn', { description: 'Secret the cursor key and the webhook-secret sealing key are derived from', value: serviceSecret.secretArn });
     new CfnOutput(this, 'WebhookDeadLettersUrl', { description: 'Webhook deliveries given up, with their reason', value: this.events.deadLetters.queueUrl });
 
     acknowledgeNagFindings(this, serviceSecret);
@@ -233,7 +233,7 @@ export const NAG_ACKNOWLEDGEMENTS = {
   secret: [
     {
       id: 'AwsSolutions-SMG4',
-      reason: 'The secret only keys pagination-cursor HMACs: rotating it merely invalidates outstanding cursors, so it is rotated by the documented manual procedure (docs/operations.md) instead of a rotation function.',
+      reason: 'The secret only derives the pagination-cursor key: rotating it merely invalidates outstanding cursors, so it is rotated by the documented manual procedure (docs/operations.md) instead of a rotation function.',
     },
   ],
   streamFailures: [

@@ -20,6 +20,8 @@ export const ERROR_TABLE = {
   // Extension: a body over the size limit (the specification gives no code for it).
   'request.tooLarge': { status: 413, title: 'Request too large' },
   'rate.limitExceeded': { status: 429, title: 'Rate limit exceeded' },
+  // Extension: a request line (URL) and headers larger than the server reads (RFC 6585's 431).
+  'request.headersTooLarge': { status: 431, title: 'Request header fields too large' },
   'internal.serverError': { status: 500, title: 'Internal server error' },
 } as const satisfies Record<ErrorCode, { status: number; title: string }>;
 

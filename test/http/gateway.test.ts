@@ -37,6 +37,27 @@ describe('local gateway → API Gateway REST proxy event', () => {
     expect(event).toMatchObject({ httpMethod: 'GET', resource: '/v2/entities', path: '/v2/entities', pathParameters: null, body: null, isBase64Encoded: false });
   });
 
+  it('query keys and header names spelled like built-in properties (__proto__, constructor, hasOwnProperty) arrive as plain keys', async () => {
+    const res = await call(app, 'GET', '/v2/entities?constructor=a&__proto__=b&hasOwnProperty=c&constructor=d', {
+      // (fetch drops a header named __proto__; the query carries that spelling)
+      headers: { constructor: 'x', valueOf: 'z' } as unknown as Record<string, string>,
+    });
+    expect(res.status, res.text).toBe(200);
+    const { event } = only();
+    expect(Object.entries(event.multiValueQueryStringParameters!)).toEqual([
+      ['constructor', ['a', 'd']],
+      ['__proto__', ['b']],
+      ['hasOwnProperty', ['c']],
+    ]);
+    expect(Object.entries(event.queryStringParameters!)).toEqual([
+      ['constructor', 'd'],
+      ['__proto__', 'b'],
+      ['hasOwnProperty', 'c'],
+    ]);
+    const headers = Object.entries(event.multiValueHeaders).filter(([k]) => ['constructor', 'valueof'].includes(k.toLowerCase()));
+    expect(headers.sort()).toEqual([['constructor', ['x']], ['valueOf', ['z']]]);
+  });
+
   it('no query string → both query maps null', async () => {
     await call(app, 'GET', '/v2/entities');
     expect(only().event).toMatchObject({ queryStringParameters: null, multiValueQueryStringParameters: null });

@@ -84,7 +84,7 @@ export async function call(
   app: TestApp,
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+  options: { token?: string; body?: unknown; headers?: Record<string, string>; redirect?: 'manual' } = {},
 ): Promise<CallResult> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization ??= `Bearer ${options.token}`;
@@ -94,7 +94,7 @@ export async function call(
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(app.url + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const res = await fetch(app.url + path, { method, headers, ...(body !== undefined ? { body } : {}), ...(options.redirect ? { redirect: options.redirect } : {}) });
   const text = await res.text();
   checkResponse({ method, target: path, status: res.status, headers: res.headers, text }, { doubles: app.doubles });
   let json: any;

@@ -15,6 +15,8 @@ export const ERROR_CODES = [
   'conflict.uniqueViolation',
   'request.tooLarge',
   'rate.limitExceeded',
+  // Extension: a request line and headers larger than the server reads (RFC 6585's 431), answered by the gateway.
+  'request.headersTooLarge',
   'internal.serverError',
 ] as const;
 
