@@ -26,9 +26,9 @@ const SUCCESS_DESCRIPTIONS: Record<SuccessStatus, string> = { 200: 'Success', 20
 /** The error codes a route can answer, derived from what it is. */
 export function errorCodesOf({ route, operation }: DocumentedOperation): ErrorCode[] {
   const codes = new Set<ErrorCode>();
-  // Anything may time out, fail, be throttled, or send more than the gateway's payload limit: the
-  // gateway answers 429 and 413 itself, for every route.
-  codes.add('request.timeout').add('rate.limitExceeded').add('internal.serverError').add('request.tooLarge');
+  // Anything may time out, fail, be throttled, or send more than the gateway's payload or header
+  // limit: the gateway answers 429, 413 and 431 itself, for every route.
+  codes.add('request.timeout').add('rate.limitExceeded').add('internal.serverError').add('request.tooLarge').add('request.headersTooLarge');
   if (route.auth !== 'none') codes.add('auth.invalid').add('auth.accessDenied');
   // A parameter it does not define, a bad path or query parameter, a body its schema refuses.
   // (The token endpoints answer their own bodies instead: operation.refusal; pages are pages.)

@@ -68,16 +68,16 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
 
   it('every error status a route can give, each with the envelope narrowed to that status’s codes', () => {
     const statuses = (path: string, method: string) => Object.keys(op(path, method).responses).sort();
-    expect(statuses('/v2/entities', 'post')).toEqual(['201', '400', '401', '403', '404', '408', '413', '429', '500']);
-    expect(statuses('/v2/entities', 'get')).toEqual(['200', '400', '401', '403', '408', '413', '429', '500']);
-    expect(statuses('/v2/notes/{id}/relationships', 'post')).toEqual(['201', '400', '401', '403', '404', '408', '409', '413', '429', '500']);
-    expect(statuses('/v2/openapi.json', 'get')).toEqual(['200', '400', '408', '413', '429', '500']);
+    expect(statuses('/v2/entities', 'post')).toEqual(['201', '400', '401', '403', '404', '408', '413', '429', '431', '500']);
+    expect(statuses('/v2/entities', 'get')).toEqual(['200', '400', '401', '403', '408', '413', '429', '431', '500']);
+    expect(statuses('/v2/notes/{id}/relationships', 'post')).toEqual(['201', '400', '401', '403', '404', '408', '409', '413', '429', '431', '500']);
+    expect(statuses('/v2/openapi.json', 'get')).toEqual(['200', '400', '408', '413', '429', '431', '500']);
     expect(op('/v2/entities', 'post').responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error400' });
     expect(doc.components.schemas.Error400.properties.errors.items.properties.code).toEqual({ type: 'string', enum: ['request.invalid', 'request.malformed'] });
     expect(doc.components.schemas.Error404.properties.errors.items.properties.code.enum).toEqual(['resource.notFound', 'route.notFound']);
     // The token endpoint's refusals are RFC 6749's body, not the envelope.
     expect(op('/oauth2/token', 'post').responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OAuthError' });
-    expect(statuses('/oauth2/token', 'post')).toEqual(['200', '400', '408', '413', '429', '500']);
+    expect(statuses('/oauth2/token', 'post')).toEqual(['200', '400', '408', '413', '429', '431', '500']);
   });
 
   it('security schemes: bearer tokens, and the OAuth 2.0 authorization code flow at {app_url} with every scope', () => {
@@ -95,12 +95,12 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
     expect(token.requestBody.content['application/x-www-form-urlencoded'].schema).toEqual({ $ref: '#/components/schemas/TokenRequestForm' });
     expect(doc.components.schemas.TokenRequestForm.oneOf.map((g: any) => g.$ref)).toEqual(['#/components/schemas/AuthorizationCodeGrantForm', '#/components/schemas/RefreshTokenGrantForm']);
     expect(doc.components.schemas.TokenRequestForm.discriminator.propertyName).toBe('grant_type');
-    expect(Object.keys(token.responses)).toEqual(['200', '400', '401', '408', '413', '429', '500']);
+    expect(Object.keys(token.responses)).toEqual(['200', '400', '401', '408', '413', '429', '431', '500']);
     expect(token.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OAuthErrorBody' });
     expect(token.security).toEqual([{}, { OAuthClientBasic: [] }]);
     const authorize = op('/oauth/authorize', 'get');
     expect(authorize.responses['200'].content).toEqual({ 'text/html': { schema: { type: 'string' } } });
-    expect(Object.keys(authorize.responses)).toEqual(['200', '303', '400', '408', '413', '429', '500']);
+    expect(Object.keys(authorize.responses)).toEqual(['200', '303', '400', '408', '413', '429', '431', '500']);
     expect(authorize.parameters.map((p: any) => p.name)).toEqual(['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource']);
     expect(op('/oauth/sign-in', 'post').responses['401'].content).toHaveProperty('text/html');
     expect(op('/.well-known/oauth-authorization-server', 'get').responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AuthorizationServerMetadata' });
