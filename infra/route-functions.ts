@@ -64,13 +64,17 @@ export class RouteFunctions extends Construct {
         environment: { ...environment, ...(route.signs ? { [SERVICE_KEY_ENV.kmsSign]: '1' } : {}) },
       });
 
-      grantTable(fn, table, route.table);
-      serviceKey.grant(role, 'kms:GetPublicKey');
-      if (route.signs) serviceKey.grant(role, 'kms:Sign');
-      if (settings.retiredServiceKeyArns.length > 0) {
-        role.addToPrincipalPolicy(new PolicyStatement({ actions: ['kms:GetPublicKey'], resources: settings.retiredServiceKeyArns }));
+      // A route with no table access (the OpenAPI document) authenticates no one and pages nothing:
+      // it needs neither the table nor the key nor the cursor secret.
+      if (route.table !== 'none') {
+        grantTable(fn, table, route.table);
+        serviceKey.grant(role, 'kms:GetPublicKey');
+        if (route.signs) serviceKey.grant(role, 'kms:Sign');
+        if (settings.retiredServiceKeyArns.length > 0) {
+          role.addToPrincipalPolicy(new PolicyStatement({ actions: ['kms:GetPublicKey'], resources: settings.retiredServiceKeyArns }));
+        }
+        serviceSecret.grantRead(role);
       }
-      serviceSecret.grantRead(role);
       this.functions.push({ route, fn });
     }
   }
@@ -80,7 +84,7 @@ export class RouteFunctions extends Construct {
 export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
 export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
-function grantTable(fn: NodejsFunction, table: ITable, access: Route['table']): void {
+function grantTable(fn: NodejsFunction, table: ITable, access: 'read' | 'write'): void {
   // Indexes by name rather than index/*: they are the ones lib/store/table.ts declares.
   const indexArns = TABLE.globalIndexes.map((g) => `${table.tableArn}/index/${g.name}`);
   fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: TABLE_READ_ACTIONS, resources: [table.tableArn, ...indexArns] }));

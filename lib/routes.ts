@@ -1,5 +1,7 @@
 // THE route table. The local gateway dispatches from it, the CDK stack creates one function per
-// row (with grants derived from `table` and `signs`), and the OpenAPI document is generated from it.
+// row (with grants derived from `table` and `signs`), and the OpenAPI document is generated from it
+// together with the declaration each handler module passes to api() (lib/http/operation.ts). It
+// names handler modules by path and imports no schema: every handler imports it.
 import type { Scope } from './domain/scopes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -21,8 +23,8 @@ export interface Route {
   response?: 'json' | 'html';
   /** Browser clients may call it cross-origin (CORS); every /v2/ route may, whatever this says. */
   cors?: boolean;
-  /** Table access the function needs: least privilege in the stack. */
-  table: 'read' | 'write';
+  /** Table access the function needs: least privilege in the stack ('none': no table, key or secret either). */
+  table: 'read' | 'write' | 'none';
   /** Mints tokens, so it may use the service signing key. */
   signs?: boolean;
   summary: string;
@@ -76,6 +78,8 @@ export const ROUTES = [
   r({ operationId: 'addApplicationKey', method: 'POST', path: '/oauth2/applications/{clientId}/keys', handler: 'functions/oauth/add-key.ts', auth: 'admin', body: 'json', table: 'write', summary: 'Upload an RSA public key' }),
   r({ operationId: 'deleteApplicationKey', method: 'DELETE', path: '/oauth2/applications/{clientId}/keys/{keyId}', handler: 'functions/oauth/delete-key.ts', auth: 'admin', table: 'write', summary: 'Remove a public key' }),
 
+  // This API's OpenAPI document (docs/openapi.json), public
+  r({ operationId: 'getOpenApiDocument', method: 'GET', path: '/v2/openapi.json', handler: 'functions/openapi/get.ts', auth: 'none', table: 'none', summary: 'The OpenAPI 3.1 document of this API' }),
   // Authorization code flow ({app_url}; docs/oauth.md)
   r({ operationId: 'getAuthorizationServerMetadata', method: 'GET', path: '/.well-known/oauth-authorization-server', handler: 'functions/authorization/metadata.ts', auth: 'none', table: 'read', summary: 'Authorization server metadata (RFC 8414)' }),
   r({ operationId: 'authorize', method: 'GET', path: '/oauth/authorize', handler: 'functions/authorization/authorize.ts', auth: 'none', response: 'html', table: 'read', summary: 'Authorization endpoint (RFC 6749 §4.1.1): the sign-in page, then the consent page' }),

@@ -2,14 +2,24 @@
 // code, Deny with error=access_denied (RFC 6749 §4.1.2).
 import { issueAuthorizationCode, judgeAuthorizationRequest, sessionMember } from '#lib/auth/authorization-flow.ts';
 import { consentScopes } from '#lib/domain/authorization-request.ts';
-import { ConsentForm } from '#lib/domain/oauth-schemas.ts';
+import { ConsentForm } from '#lib/domain/schemas/authorization.ts';
 import { clientRedirect, deniedRedirect, nothingToGrant, pageForm, refuseRequest, requestCookies, staleForm, stateOf } from '#lib/http/authorization-pages.ts';
 import { SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { csrfTokenMatches } from '#lib/http/csrf.ts';
 import { PageError } from '#lib/http/pages/page-error.ts';
 import { api } from '#lib/http/pipeline.ts';
 
-export const handler = api('consent', async (req) => {
+export const handler = api(
+  'consent',
+  {
+    form: ConsentForm,
+    responses: { 303: null },
+    pages: {
+      400: 'The form is incomplete, or the request cannot be trusted: an error page',
+      403: 'The form lacks the CSRF token of the session',
+    },
+  },
+  async (req) => {
   const form = pageForm(req);
   const sessionId = requestCookies(req).get(SESSION_COOKIE);
   if (!sessionId || !(await csrfTokenMatches({ session: sessionId }, form.get('csrf_token')))) throw staleForm();
@@ -31,4 +41,5 @@ export const handler = api('consent', async (req) => {
   const code = await issueAuthorizationCode(request, app, member, granted);
   req.log.info('authorization granted', { clientId: app.clientId, workspaceId: app.workspaceId, memberId: member.id, scopes: granted.join(' ') });
   return clientRedirect(request.redirectUri, { code, ...stateOf(request) });
-});
+  },
+);

@@ -3,11 +3,15 @@
 import { authenticatedClient } from '#lib/auth/client-authentication.ts';
 import { OAuthError } from '#lib/auth/oauth-errors.ts';
 import { revokeToken } from '#lib/auth/revocation.ts';
-import { RevocationForm } from '#lib/domain/oauth-schemas.ts';
+import { OAuthEndpointQuery, OAuthErrorBody, RevocationForm } from '#lib/domain/schemas/authorization.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { formProblem, oauthForm } from '#lib/http/token-endpoint.ts';
 
-export const handler = api('revokeToken', async (req) => {
+export const handler = api(
+  'revokeToken',
+  // RFC 7009 2.2: 200 whether the token was known or not.
+  { query: OAuthEndpointQuery, form: RevocationForm, responses: { 200: null }, refusal: OAuthErrorBody, refusalStatuses: [400, 401] },
+  async (req) => {
   try {
     const form = oauthForm(req);
     const app = await authenticatedClient(req.headers.get('authorization'), form);
@@ -24,4 +28,5 @@ export const handler = api('revokeToken', async (req) => {
     if (err instanceof OAuthError) req.log.info('revocation refused', { error: err.error, reason: err.reason ?? err.description });
     throw err;
   }
-});
+  },
+);

@@ -2,13 +2,25 @@
 // application's workspace; on success a session cookie and back to the authorization endpoint.
 import { judgeAuthorizationRequest, startSession } from '#lib/auth/authorization-flow.ts';
 import { signIn } from '#lib/auth/sign-in.ts';
-import { SignInForm } from '#lib/domain/oauth-schemas.ts';
+import { SignInForm } from '#lib/domain/schemas/authorization.ts';
 import { clearedPreSessionCookie, pageForm, refuseRequest, requestCookies, sessionCookie, signInResult, staleForm } from '#lib/http/authorization-pages.ts';
 import { PRE_SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { csrfTokenMatches } from '#lib/http/csrf.ts';
 import { api } from '#lib/http/pipeline.ts';
 
-export const handler = api('signIn', async (req) => {
+export const handler = api(
+  'signIn',
+  {
+    form: SignInForm,
+    responses: { 303: null },
+    pages: {
+      400: 'The sign-in page again: the form is incomplete; or an error page for a request that cannot be trusted',
+      401: 'The sign-in page again: wrong e-mail or password (never saying which)',
+      403: 'The form lacks the CSRF token its cookie binds',
+      429: 'Too many failed attempts for this e-mail or from this address; Retry-After says how long',
+    },
+  },
+  async (req) => {
   const form = pageForm(req);
   const preSession = requestCookies(req).get(PRE_SESSION_COOKIE);
   if (!preSession || !(await csrfTokenMatches({ preSession }, form.get('csrf_token')))) throw staleForm();
@@ -37,4 +49,5 @@ export const handler = api('signIn', async (req) => {
   req.log.info('member signed in', { workspaceId: outcome.member.workspaceId, memberId: outcome.member.id, clientId: judged.app.clientId });
   // Relative, so the browser stays on the host (and cookies) it used.
   return { status: 303, headers: { Location: `authorize?${request}` }, cookies: [sessionCookie(sessionId), clearedPreSessionCookie()] };
-});
+  },
+);

@@ -3,13 +3,17 @@
 import { authenticatedClient } from '#lib/auth/client-authentication.ts';
 import { OAuthError } from '#lib/auth/oauth-errors.ts';
 import { exchangeAuthorizationCode, refreshTokens } from '#lib/auth/token-grants.ts';
-import { TokenRequestForm } from '#lib/domain/oauth-schemas.ts';
+import { OAuthEndpointQuery, OAuthErrorBody, OAuthTokenResponse, TokenRequestForm } from '#lib/domain/schemas/authorization.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { formProblem, oauthForm } from '#lib/http/token-endpoint.ts';
 
 const GRANTS = ['authorization_code', 'refresh_token'];
 
-export const handler = api('oauthToken', async (req) => {
+export const handler = api(
+  'oauthToken',
+  // The form is parsed here, so that every refusal is an RFC 6749 body (401: invalid_client).
+  { query: OAuthEndpointQuery, form: TokenRequestForm, responses: { 200: OAuthTokenResponse }, refusal: OAuthErrorBody, refusalStatuses: [400, 401] },
+  async (req) => {
   try {
     const form = oauthForm(req);
     const app = await authenticatedClient(req.headers.get('authorization'), form);
@@ -31,4 +35,5 @@ export const handler = api('oauthToken', async (req) => {
     if (err instanceof OAuthError) req.log.info('token request refused', { error: err.error, reason: err.reason ?? err.description });
     throw err;
   }
-});
+  },
+);

@@ -7,7 +7,11 @@ import { api } from '#lib/http/pipeline.ts';
 import { corsMethodsAt } from '#lib/routes.ts';
 import { isRegisteredOrigin } from '#lib/store/cors-origins.ts';
 
-export const handler = api('corsPreflight', async (req) => {
+export const handler = api(
+  'corsPreflight',
+  // The query is the one of the request it precedes; not this operation's (nor in the document).
+  { queryReadByCore: true, responses: { 204: null } },
+  async (req) => {
   const methods = corsMethodsAt(req.event.path);
   const origin = requestOrigin(req.headers.get('origin'));
   if (!origin) throw new ApiError('request.invalid', 'A CORS preflight needs an Origin header naming a scheme, a host and a port.');
@@ -19,4 +23,5 @@ export const handler = api('corsPreflight', async (req) => {
     throw new ApiError('auth.accessDenied', `${origin} is not the origin of a registered redirect URI of any application.`);
   }
   return { status: 204, headers: corsPreflightHeaders(origin, methods) };
-});
+  },
+);

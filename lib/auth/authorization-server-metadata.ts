@@ -2,8 +2,10 @@
 // The issuer is {app_url}. RFC 8414 §3.1 puts the document of an issuer with a path at
 // /.well-known/oauth-authorization-server/{path} on the host root, which a stage URL's path cannot
 // serve: a deployment that must be found that way needs a custom domain without a path (docs/oauth.md).
+import type * as z from 'zod/mini';
 import { CLIENT_AUTH_METHODS } from './client-authentication.ts';
 import { PKCE_METHOD } from '../domain/pkce.ts';
+import type { AuthorizationServerMetadata as MetadataSchema } from '../domain/schemas/authorization.ts';
 import { SCOPES } from '../domain/scopes.ts';
 
 /** The authorization code flow's endpoints under {app_url} (lib/routes.ts rows carry the same paths). */
@@ -16,20 +18,7 @@ export const OAUTH_PATHS = {
   metadata: '/.well-known/oauth-authorization-server',
 } as const;
 
-export interface AuthorizationServerMetadata {
-  issuer: string;
-  authorization_endpoint: string;
-  token_endpoint: string;
-  revocation_endpoint: string;
-  response_types_supported: string[];
-  response_modes_supported: string[];
-  grant_types_supported: string[];
-  code_challenge_methods_supported: string[];
-  token_endpoint_auth_methods_supported: string[];
-  revocation_endpoint_auth_methods_supported: string[];
-  scopes_supported: string[];
-  authorization_response_iss_parameter_supported: boolean;
-}
+export type AuthorizationServerMetadata = z.output<typeof MetadataSchema>;
 
 export function authorizationServerMetadata(appUrl: string): AuthorizationServerMetadata {
   return {

@@ -3,17 +3,9 @@
 // envelope — like the JWT bearer grant's TokenError (./token-errors.ts), it renders itself and
 // lib/http/error-map.ts hands it that rendering. Unlike that grant's fixed table, the description
 // says what was wrong with this request.
+import { OAUTH_ERROR_CODES } from '../domain/schemas/authorization.ts';
 
-export const OAUTH_ERROR_CODES = [
-  'invalid_request',
-  'invalid_client',
-  'invalid_grant',
-  'unauthorized_client',
-  'unsupported_grant_type',
-  'invalid_scope',
-  'invalid_target',
-  'unsupported_token_type',
-] as const;
+export { OAUTH_ERROR_CODES };
 
 export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 

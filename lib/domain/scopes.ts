@@ -14,7 +14,8 @@ export const SCOPES = [
 
 export type Scope = (typeof SCOPES)[number];
 
-const ALIASES: Record<string, Scope> = { 'entities:write': 'write:entities' };
+/** Other names of scopes, accepted wherever a scope is named. */
+export const SCOPE_ALIASES: Readonly<Record<string, Scope>> = { 'entities:write': 'write:entities' };
 
 export const ROLES = ['admin', 'maker', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -30,7 +31,8 @@ export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
 /** The canonical scope for a name (aliases resolved), or undefined when it is not a scope. */
 export function canonicalScope(name: string): Scope | undefined {
   if ((SCOPES as readonly string[]).includes(name)) return name as Scope;
-  return ALIASES[name];
+  // Own keys only: a name such as 'constructor' must not find Object.prototype's.
+  return Object.hasOwn(SCOPE_ALIASES, name) ? SCOPE_ALIASES[name] : undefined;
 }
 
 /** Splits an OAuth `scope` string (space-separated) into canonical scopes; unknown names are returned apart. */

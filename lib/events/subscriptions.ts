@@ -11,7 +11,7 @@ import { AccessDenied } from '../auth/errors.ts';
 import { serviceKeys } from '../auth/service-key.ts';
 import { config } from '../config.ts';
 import { InvalidInput, NotFound, pointer } from '../domain/errors.ts';
-import { parseWebhookInput, resourcesRead, visibleTo, type WebhookSubscription } from '../domain/webhooks.ts';
+import { resourcesRead, visibleTo, type WebhookInput, type WebhookSubscription } from '../domain/webhooks.ts';
 import { WebhookLimitReached } from '../store/errors.ts';
 import { webhooksAfter } from '../store/pages.ts';
 import { createWebhook, deleteWebhook, getWebhook, type StoredWebhook } from '../store/webhooks.ts';
@@ -27,8 +27,8 @@ const URL_POINTER = pointer(['data', 'fields', 'notification', 'url']);
 
 const notFound = (id: string) => new NotFound('webhook subscription', id);
 
-export async function createSubscription(caller: Caller, body: unknown): Promise<{ subscription: WebhookSubscription; signingSecret: string }> {
-  const input = parseWebhookInput(body);
+/** A subscription its body's schema (CreateWebhookBody) has read: the caller's scopes, then the destination, then the store. */
+export async function createSubscription(caller: Caller, input: WebhookInput): Promise<{ subscription: WebhookSubscription; signingSecret: string }> {
   const missing = resourcesRead(input.events)
     .map((r) => `${r}:read`)
     .filter((s) => !caller.scopes.has(s));

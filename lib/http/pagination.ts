@@ -11,9 +11,8 @@ import { ApiError } from './errors.ts';
 import { principalOf, type ApiRequest } from './request.ts';
 import { serviceKeys } from '../auth/service-key.ts';
 import { config } from '../config.ts';
+import { DEFAULT_LIMIT } from '../domain/schemas/common.ts';
 
-export const DEFAULT_LIMIT = 100;
-export const MAX_LIMIT = 100;
 export const CURSOR_PARAM = 'pageCursor';
 const MAX_CURSOR_LENGTH = 2048;
 
@@ -122,25 +121,12 @@ export function stringKey(after: PageKey | undefined): string | undefined {
   return after;
 }
 
-/** The `limit` extension: 1–100, default 100. */
-export function parseLimit(values: string[]): number {
-  if (values.length === 0) return DEFAULT_LIMIT;
-  if (values.length > 1) throw new ApiError('request.invalid', 'The limit parameter is given more than once.', { source: { parameter: 'limit' } });
-  const v = values[0]!;
-  const n = /^[0-9]{1,4}$/.test(v) ? Number(v) : NaN;
-  if (!(n >= 1 && n <= MAX_LIMIT)) {
-    throw new ApiError('request.invalid', `The limit must be an integer from 1 to ${MAX_LIMIT}; got '${v.slice(0, 50)}'.`, { source: { parameter: 'limit' } });
-  }
-  return n;
-}
-
 /** An absolute URL under {base_url} for a route path (`/v2/...` template) and its parameters. */
 export function publicUrl(routePath: string, params: Record<string, string>, query: Array<[string, string]> = []): string {
   const path = routePath.replace(/^\/v2/, '').replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
-  // Brackets stay readable in names (fields[]=...); everything else is percent-encoded.
-  const enc = (s: string) => encodeURIComponent(s);
-  const encName = (s: string) => enc(s).replace(/%5B/g, '[').replace(/%5D/g, ']');
-  const qs = query.map(([k, v]) => `${encName(k)}=${enc(v)}`).join('&');
+  // Names and values percent-encoded, brackets included (`fields%5B%5D=`): RFC 3986 allows no bare
+  // `[` or `]` in a query, and the document says these links are URIs.
+  const qs = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
   return `${config.baseUrl}${path}${qs ? `?${qs}` : ''}`;
 }
 
@@ -164,13 +150,19 @@ export interface Page {
   after: PageKey | undefined;
   /**
    * The list envelope for `fetched` items (fetch `limit + 1` so the last page is known): the first
-   * `limit` are returned and `links.next` appears only when there was one more.
+   * `limit` are rendered and `links.next` appears only when there was one more.
    */
-  envelope<T>(fetched: T[], keyOf: (item: T) => PageKey, render?: (items: T[]) => unknown[] | Promise<unknown[]>): Promise<{ data: unknown[]; links: ListLinks }>;
+  envelope<T, V>(fetched: T[], keyOf: (item: T) => PageKey, render: (items: T[]) => V[] | Promise<V[]>): Promise<{ data: V[]; links: ListLinks }>;
 }
 
-/** Reads `limit` and `pageCursor` of a list request (the cursor checked against the request itself). */
-export async function pageOf(req: ApiRequest, options: { body?: unknown } = {}): Promise<Page> {
+/** The page parameters of a list's query, as its schema parsed them (lib/domain/schemas/common.ts pageParameters). */
+export interface PageParameters {
+  pageCursor?: string | undefined;
+  limit?: number | undefined;
+}
+
+/** The page a list request asks for (its cursor checked against the request itself). */
+export async function pageOf(req: ApiRequest, parameters: PageParameters, options: { body?: unknown } = {}): Promise<Page> {
   const scope: PageScope = {
     operationId: req.route.operationId,
     workspaceId: principalOf(req).workspaceId,
@@ -178,10 +170,8 @@ export async function pageOf(req: ApiRequest, options: { body?: unknown } = {}):
     query: req.query.entries(),
     ...(options.body !== undefined ? { body: options.body } : {}),
   };
-  const limit = parseLimit(req.query.all('limit'));
-  const cursors = req.query.all(CURSOR_PARAM);
-  if (cursors.length > 1) throw new ApiError('request.invalid', 'The pageCursor parameter is given more than once.', { source: { parameter: CURSOR_PARAM } });
-  const after = cursors.length ? await decodeCursor(scope, cursors[0]!) : undefined;
+  const limit = parameters.limit ?? DEFAULT_LIMIT;
+  const after = parameters.pageCursor !== undefined ? await decodeCursor(scope, parameters.pageCursor) : undefined;
   return pageFor(scope, limit, after, req.route.path);
 }
 
@@ -194,7 +184,7 @@ export function pageFor(scope: PageScope, limit: number, after: PageKey | undefi
     async envelope(fetched, keyOf, render) {
       const items = fetched.slice(0, limit);
       const more = fetched.length > limit && items.length > 0;
-      const data = render ? await render(items) : (items as unknown[]);
+      const data = await render(items);
       return { data, links: await listLinks(scope, routePath, more ? keyOf(items[items.length - 1]!) : undefined) };
     },
   };

@@ -12,7 +12,8 @@ import { keys } from './keys.ts';
 import { toNote, type NoteItem } from './notes.ts';
 import type { StoredItem } from './query.ts';
 import { toWebhook, type StoredWebhook } from './webhooks.ts';
-import { ENTITY_TYPES, PARENT_RULES } from '../domain/hierarchy.ts';
+import { ENTITY_TYPES, PARENT_RULES, type EntityType } from '../domain/hierarchy.ts';
+import type { Importance } from '../domain/score.ts';
 
 /** A record of a list and its position in it. */
 export interface Listed<T> {
@@ -142,11 +143,11 @@ export interface StoredRelationship<K extends string> {
   /** The first ('0': parent, customer) comes before the rest ('1' + their own list position). */
   position: string;
   type: K;
-  target: { id: string; type: string };
+  target: { id: string; type: EntityType };
 }
 
 export type EntityRelationship = StoredRelationship<'parent' | 'child'>;
-export type NoteRelationship = StoredRelationship<'customer' | 'link'> & { importance?: string };
+export type NoteRelationship = StoredRelationship<'customer'> | (StoredRelationship<'link'> & { importance: Importance });
 
 const FIRST = '0';
 const REST = '1';

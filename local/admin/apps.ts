@@ -3,6 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { applicationView, registerApplication, uploadKey } from '#lib/auth/applications.ts';
 import { applicationNotFound } from '#lib/domain/applications.ts';
+import { parseInput } from '#lib/domain/input.ts';
+import { AddKeyBody, CreateApplicationBody } from '#lib/domain/schemas/applications.ts';
 import { deleteApplication, getApplication, listApplications, removeApplicationKey } from '#lib/store/applications.ts';
 import { getWorkspace } from '#lib/store/workspaces.ts';
 import { asUsage, optional, repeated, required, UsageError, type AdminCommand, type Options } from './command.ts';
@@ -35,7 +37,7 @@ export const appCommands: AdminCommand[] = [
         ...(o.public === true ? { public: true } : {}),
       };
       // A confidential client's secret is in this output, once: store it now.
-      return asUsage(() => registerApplication(ws, body));
+      return asUsage(() => registerApplication(ws, parseInput(CreateApplicationBody, body, 'body')));
     },
   },
   {
@@ -78,7 +80,7 @@ export const appCommands: AdminCommand[] = [
       } catch (err) {
         throw new UsageError(`Cannot read --pem-file ${file}: ${(err as Error).message}`);
       }
-      return asUsage(() => uploadKey(ws, required(o, 'client-id'), { publicKey }));
+      return asUsage(() => uploadKey(ws, required(o, 'client-id'), parseInput(AddKeyBody, { publicKey }, 'body').publicKey));
     },
   },
   {

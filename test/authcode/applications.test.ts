@@ -84,7 +84,7 @@ describe('authorizationCode applications over HTTP', () => {
   it('the redirect URI refusal says which rule', async () => {
     const ws = await newWorkspace();
     expectError(await create(ws.token, { type: 'authorizationCode', name: 'A', scopes: ['entities:read'], redirectUris: ['http://app.example.com/cb'] }), 'request.invalid', {
-      detail: "Redirect URI 'http://app.example.com/cb' uses http on a host that is not a loopback address (127.0.0.1, [::1], localhost); use https.",
+      detail: "'/redirectUris/0' is 'http://app.example.com/cb', which uses http on a host that is not a loopback address (127.0.0.1, [::1], localhost); use https.",
       source: { pointer: '/redirectUris/0' },
     });
   });
@@ -130,7 +130,7 @@ describe('admin CLI', () => {
     expect(JSON.parse(pub.stdout)).not.toHaveProperty('clientSecret');
     const bad = admin(['app', 'create', '--workspace', ws.workspaceId, '--name', 'Bad', '--scopes', 'entities:read', '--type', 'authorizationCode', '--redirect-uri', 'http://evil.example/cb']);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain("Redirect URI 'http://evil.example/cb' uses http on a host that is not a loopback address");
+    expect(bad.stderr).toContain("'/redirectUris/0' is 'http://evil.example/cb', which uses http on a host that is not a loopback address");
   });
 
   it('member password set reads the password from stdin or --password-file, never argv; the member can then sign in', async () => {

@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { windowMs } from '#lib/domain/delivery-schedule.ts';
 import { eventId } from '#lib/domain/events.ts';
+import { parseInput } from '#lib/domain/input.ts';
+import { CreateWebhookBody } from '#lib/domain/schemas/webhooks.ts';
 import { attemptDelivery, type DeliveryJob } from '#lib/events/deliver.ts';
 import { setResolver } from '#lib/events/destination.ts';
 import { createSubscription } from '#lib/events/subscriptions.ts';
@@ -33,7 +35,11 @@ async function subscribed(options: { url?: string; authorization?: string } = {}
   const ws = (await createWorkspace('Deliveries')).id;
   const { subscription, signingSecret } = await createSubscription(
     { workspaceId: ws, scopes: ALL_READ },
-    { data: { fields: { name: 'hook', events: [{ eventType: 'note.created' }], notification: { url: options.url ?? receiver.url, version: 1, ...(options.authorization ? { headers: { authorization: options.authorization } } : {}) } } } },
+    parseInput(
+      CreateWebhookBody,
+      { data: { fields: { name: 'hook', events: [{ eventType: 'note.created' }], notification: { url: options.url ?? receiver.url, version: 1, ...(options.authorization ? { headers: { authorization: options.authorization } } : {}) } } } },
+      'body',
+    ),
   );
   receiver.useSecret(signingSecret);
   return { ws, sub: subscription.id };

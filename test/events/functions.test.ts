@@ -56,7 +56,7 @@ async function recordsOf(act: (api: ReturnType<typeof client>) => Promise<void>)
   const ws = await newWorkspace();
   const { subscription, signingSecret } = await createSubscription(
     { workspaceId: ws.workspaceId, scopes: new Set(['entities:read']) },
-    { data: { fields: { name: 'fn test', events: [{ eventType: 'product.created' }, { eventType: 'product.updated' }], notification: { url: receiver.url, version: 1 } } } },
+    { name: 'fn test', events: ['product.created', 'product.updated'], url: receiver.url, version: 1, authorization: undefined },
   );
   receiver.useSecret(signingSecret);
   const from = records.length;

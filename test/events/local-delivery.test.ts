@@ -38,7 +38,7 @@ beforeEach(async () => {
 async function subscribe(ws: TestWorkspace, events: readonly EventType[]) {
   const { subscription, signingSecret } = await createSubscription(
     { workspaceId: ws.workspaceId, scopes: new Set(['entities:read', 'notes:read']) },
-    { data: { fields: { name: 'test receiver', events: events.map((eventType) => ({ eventType })), notification: { url: receiver.url, version: 1 } } } },
+    { name: 'test receiver', events: [...events], url: receiver.url, version: 1, authorization: undefined },
   );
   receiver.useSecret(signingSecret);
   return subscription.id;

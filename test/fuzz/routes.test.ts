@@ -343,6 +343,7 @@ const QUERY: Record<string, Record<string, readonly string[]>> = {
   listWebhooks: { limit: ['1', '100'] },
   getWebhook: {},
   getAuthorizationServerMetadata: {},
+  getOpenApiDocument: {},
   authorize: {
     response_type: ['code'],
     scope: ['entities:read', 'entities:read%20notes:read'],

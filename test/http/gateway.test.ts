@@ -11,8 +11,9 @@ beforeAll(async () => {
   app = await startApp({
     loadHandler: async (route) => async (event) => {
       seen.push({ operationId: route.operationId, event });
-      return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ok: true }) };
+      return { statusCode: 200, headers: { 'Content-Type': 'application/json', 'X-Request-Id': event.requestContext.requestId }, body: JSON.stringify({ ok: true }) };
     },
+    doubles: true,
   });
 });
 afterAll(() => app.close());

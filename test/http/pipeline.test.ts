@@ -4,25 +4,42 @@
 // the pipeline, the token store and DynamoDB Local are real.
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { errorEnvelope } from '#lib/http/envelope.ts';
 import { ApiError } from '#lib/http/errors.ts';
-import { api, type Core } from '#lib/http/pipeline.ts';
+import { api, type ApiHandler } from '#lib/http/pipeline.ts';
+import type { ApiRequest } from '#lib/http/request.ts';
 import { setLogSink } from '#lib/log.ts';
 import { routeById, type OperationId } from '#lib/routes.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 
-let behaviour: Core = async (req) => ({ status: 200, body: { echo: req.body ?? null, params: req.params, member: req.principal?.email ?? null } });
-const handlers = new Map<string, ReturnType<typeof api>>();
+type Behaviour = (req: ApiRequest) => Promise<{ status: 200; body: unknown } | { status: 201 | 204 }>;
+let behaviour: Behaviour = async (req) => ({ status: 200, body: { echo: req.body ?? null, params: req.params, member: req.principal?.email ?? null } });
+
+/** A test double's declaration: its route's path parameters as text, any query, any JSON body, any 200 body. */
+function doubleOf(operationId: OperationId) {
+  const route = routeById(operationId);
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  return {
+    params: z.strictObject(Object.fromEntries(names.map((n) => [n, z.string()]))),
+    query: z.looseObject({}),
+    ...(route.body === 'json' ? { body: z.unknown() } : {}),
+    ...(route.body === 'form' ? { form: z.unknown() } : {}),
+    responses: { 200: z.unknown(), 201: null, 204: null },
+  };
+}
+
+const handlers = new Map<string, ApiHandler>();
 const handlerFor = (operationId: OperationId) => {
   let h = handlers.get(operationId);
-  if (!h) handlers.set(operationId, (h = api(operationId, (req) => behaviour(req))));
+  if (!h) handlers.set(operationId, (h = api(operationId, doubleOf(operationId), (req) => behaviour(req))));
   return h;
 };
 
 let app: TestApp;
 let ws: TestWorkspace;
 beforeAll(async () => {
-  app = await startApp({ loadHandler: async (route) => handlerFor(route.operationId) });
+  app = await startApp({ loadHandler: async (route) => handlerFor(route.operationId), doubles: true });
   ws = await newWorkspace();
 });
 afterAll(() => app.close());

@@ -45,6 +45,9 @@ const functions = ROUTES.map((route) => {
   return { route, logicalId, props: fn.Properties as unknown as FunctionProps, statements };
 });
 
+/** The functions that touch the table (all but `table: 'none'` routes: the OpenAPI document). */
+const tableFunctions = functions.filter((f) => f.route.table !== 'none');
+const TABLE_ROUTES = ROUTES.filter((r) => r.table !== 'none').length;
 /** The route functions of another synthesized template (found the same way). */
 const routeFunctionsOf = (t: Template) =>
   Object.values(resourcesOf(t))
@@ -197,7 +200,7 @@ describe('least privilege per route', () => {
   });
 
   it('reads cover the table and exactly the indexes of lib/store/table.ts, never a wildcard', () => {
-    for (const { statements } of functions) {
+    for (const { statements } of tableFunctions) {
       const reads = allow(statements, 'dynamodb:Query');
       expect(reads).toHaveLength(1);
       const resourcesJson = JSON.stringify(reads[0]!.Resource);
@@ -211,11 +214,19 @@ describe('least privilege per route', () => {
     const signers = functions.filter((f) => allow(f.statements, 'kms:Sign').length > 0).map((f) => f.route.operationId);
     expect(signers).toEqual(ROUTES.filter((r) => 'signs' in r && r.signs).map((r) => r.operationId));
     expect(signers).toEqual(['issueToken', 'oauthToken']);
-    for (const { route, statements } of functions) {
+    for (const { route, statements } of tableFunctions) {
       expect(allow(statements, 'kms:GetPublicKey').map((s) => s.Resource), route.operationId).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
       expect(allow(statements, 'secretsmanager:GetSecretValue'), route.operationId).toHaveLength(1);
       const all = statements.flatMap(actionsOf);
       expect(all.filter((a) => a.startsWith('kms:')).sort(), route.operationId).toEqual(route.signs ? ['kms:GetPublicKey', 'kms:Sign'] : ['kms:GetPublicKey']);
+    }
+  });
+
+  it("a route with table 'none' (the OpenAPI document) may only write its logs: no table, key or secret", () => {
+    const none = functions.filter((f) => f.route.table === 'none');
+    expect(none.map((f) => f.route.operationId)).toEqual(['getOpenApiDocument']);
+    for (const { route, statements } of none) {
+      expect(statements.flatMap(actionsOf).sort(), route.operationId).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
     }
   });
 
@@ -244,7 +255,7 @@ describe('least privilege per route', () => {
       expect(fn.Environment.Variables).toMatchObject({ SERVICE_KMS_PREVIOUS_KEY_IDS: retired, SERVICE_KMS_KEY_ID: { 'Fn::GetAtt': [keys[0], 'Arn'] } });
     }
     const policies = Object.values(res).filter((r) => r.Type === 'AWS::IAM::Policy').map((p) => JSON.stringify(p.Properties!.PolicyDocument));
-    expect(policies.filter((p) => p.includes(retired))).toHaveLength(ROUTES.length);
+    expect(policies.filter((p) => p.includes(retired))).toHaveLength(TABLE_ROUTES);
     for (const p of policies.filter((p) => p.includes(retired))) expect(p).toContain(`{"Action":"kms:GetPublicKey","Effect":"Allow","Resource":"${retired}"}`);
   });
 });
@@ -285,10 +296,10 @@ describe('the single table (lib/store/table.ts)', () => {
     t.allResourcesProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ TABLE_NAME: 'pm-api-restored' }) } });
     expect(t.findOutputs('TableName').TableName!.Value).toBe('pm-api-restored');
     const policies = Object.values(resourcesOf(t)).filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties).includes('dynamodb:Query'));
-    // Every route reads the table and its indexes; the stream function queries the table itself only.
-    expect(policies).toHaveLength(ROUTES.length + 1);
+    // Every route but the OpenAPI document's reads the table and its indexes; the stream function queries the table itself only.
+    expect(policies).toHaveLength(TABLE_ROUTES + 1);
     const withIndexes = policies.filter((p) => JSON.stringify(p.Properties).includes(':table/pm-api-restored/index/gsi1'));
-    expect(withIndexes).toHaveLength(ROUTES.length);
+    expect(withIndexes).toHaveLength(TABLE_ROUTES);
     for (const p of withIndexes) expect(JSON.stringify(p.Properties)).toContain(':table/pm-api-restored/index/gsi2');
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', { EventSourceArn: streamArn });
   });

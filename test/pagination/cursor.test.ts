@@ -2,7 +2,7 @@ import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { serviceKeys } from '#lib/auth/service-key.ts';
 import { ApiError } from '#lib/http/errors.ts';
-import { bindingOf, CURSOR_KEY_INFO, decodeCursor, encodeCursor, parseLimit, type PageScope } from '#lib/http/pagination.ts';
+import { bindingOf, CURSOR_KEY_INFO, decodeCursor, encodeCursor, type PageScope } from '#lib/http/pagination.ts';
 
 const scope: PageScope = {
   operationId: 'listEntities',
@@ -144,21 +144,5 @@ describe('pagination cursors', () => {
     const a: PageScope = { ...scope, body: { types: ['feature'], archived: false } };
     const b: PageScope = { ...scope, body: { archived: false, types: ['feature'] } };
     expect(await decodeCursor(b, await encodeCursor(a, 'k'))).toBe('k');
-  });
-
-  it('limit: 1–100, default 100', () => {
-    expect(parseLimit([])).toBe(100);
-    expect(parseLimit(['1'])).toBe(1);
-    expect(parseLimit(['100'])).toBe(100);
-    for (const bad of [['0'], ['101'], ['-1'], ['1.5'], ['abc'], [''], ['10', '20']]) {
-      let err: unknown;
-      try {
-        parseLimit(bad);
-      } catch (e) {
-        err = e;
-      }
-      expect(err, JSON.stringify(bad)).toBeInstanceOf(ApiError);
-      expect((err as ApiError).source).toEqual({ parameter: 'limit' });
-    }
   });
 });

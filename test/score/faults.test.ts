@@ -143,7 +143,7 @@ describe('injected faults', () => {
     vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
       if (command instanceof TransactWriteCommand && !raced && JSON.stringify(command.input).includes('LINK#')) {
         raced = true;
-        await setParent(ws.workspaceId, comp, p2, ['data']); // the move commits first
+        await setParent(ws.workspaceId, comp, { id: p2 }, ['data']); // the move commits first
       }
       try {
         return await real(command);

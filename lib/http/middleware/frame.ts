@@ -61,6 +61,7 @@ export function frame(route: Route): ApiMiddleware {
         principal: undefined,
         body: undefined,
         rawBody: undefined,
+        input: { params: {}, query: {}, body: undefined },
         log: requestLogger({ requestId, operationId: route.operationId }),
         responseHeaders: {},
       };
