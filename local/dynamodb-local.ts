@@ -4,7 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceNotFoundException, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { createTableInput, TABLE } from '#lib/store/table.ts';
 
 export const JAVA_MISSING =
@@ -115,11 +115,17 @@ export async function startDynamoDbLocal(options: { port?: number; dbPath?: stri
   };
 }
 
-/** Creates the table (same definition as the stack) unless it exists, TTL enabled. */
+/**
+ * Creates the table (same definition as the stack) unless it exists, TTL enabled. A table made
+ * before the stream was part of the definition gets its stream switched on.
+ */
 export async function ensureTable(endpoint: string, tableName: string): Promise<'created' | 'exists'> {
   const client = localClient(endpoint);
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (!Table?.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.stream } }));
+    }
     return 'exists';
   } catch (err) {
     if (!(err instanceof ResourceNotFoundException)) throw err;

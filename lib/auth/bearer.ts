@@ -1,10 +1,14 @@
 // Resolves `Authorization: Bearer <token>` to a principal, or fails with Unauthenticated.
 // The token's signature proves it was issued here; the stored credential (by jti, compared by
-// hash) proves it is still live; the member record proves the member is still active. All of them,
-// and the handler's own item when its route names one, come from one BatchGetItem.
+// hash) proves it is still live; the member record proves the member is still active; for the
+// authorization code flow, the grant proves its family was not revoked. One BatchGetItem reads them
+// all, and the handler's own item when its route names one.
 import { Unauthenticated } from './errors.ts';
 import type { Principal } from './principal.ts';
 import { verifyServiceJwt } from './service-jwt.ts';
+import { config } from '../config.ts';
+import { redirectOrigins } from '../domain/redirect-uris.ts';
+import { ROLE_SCOPES } from '../domain/scopes.ts';
 import { readBearerRecords, tokenMatches } from '../store/credentials.ts';
 import type { ItemKey } from '../store/keys.ts';
 import type { Preread } from '../store/preread.ts';
@@ -33,12 +37,25 @@ export async function authenticateWith(
   const claims = await verifyServiceJwt(token);
   if (!claims) throw invalid('The bearer token is malformed, not issued by this service, or expired.');
 
+  // A token names the resource it is for (RFC 8707); this API is {base_url}. Tokens without an
+  // audience (API tokens) are this API's.
+  if (claims.aud !== undefined && claims.aud !== config.baseUrl) throw invalid('The bearer token is for another resource, not this API.');
+
   const clientId = claims.tu === 'access' ? claims.cid : undefined;
-  const { credential, member, applicationExists, preread } = await readBearerRecords(claims.jti, claims.ws, claims.sub, clientId, prefetch?.(claims.ws));
-  if (!credential || credential.kind !== claims.tu || credential.workspaceId !== claims.ws || !tokenMatches(credential, token)) {
+  const grantId = claims.tu === 'access' ? claims.gid : undefined;
+  const { credential, member, applicationExists, applicationRedirectUris, grant, preread } = await readBearerRecords(
+    claims.jti,
+    claims.ws,
+    claims.sub,
+    clientId,
+    grantId,
+    prefetch?.(claims.ws),
+  );
+  if (!credential || credential.kind !== claims.tu || credential.workspaceId !== claims.ws || credential.grantId !== grantId || !tokenMatches(credential, token)) {
     throw invalid('The bearer token is not known to this service.');
   }
-  if (credential.revokedAt) throw invalid('The bearer token has been revoked.');
+  // A grant revoked (replayed refresh token or code, revocation) ends every token of its family.
+  if (credential.revokedAt || (grantId !== undefined && (!grant || grant.revokedAt))) throw invalid('The bearer token has been revoked.');
   if (credential.expiresAt && Date.parse(credential.expiresAt) <= Date.now()) throw invalid('The bearer token has expired.');
   if (!member || !member.active) throw invalid("The token's member is deactivated or no longer exists.");
   // An access token dies with the application that minted it.
@@ -49,10 +66,12 @@ export async function authenticateWith(
     memberId: member.id,
     email: member.email,
     role: member.role,
-    scopes: new Set(credential.scopes),
+    // Never more than the member's role allows now.
+    scopes: new Set(credential.scopes.filter((s) => ROLE_SCOPES[member.role].includes(s))),
     credential: credential.kind,
     tokenId: credential.id,
     ...(credential.clientId ? { clientId: credential.clientId } : {}),
+    ...(grantId !== undefined ? { grantId, corsOrigins: redirectOrigins(applicationRedirectUris) } : {}),
   };
   return { principal, preread };
 }

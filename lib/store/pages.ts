@@ -11,7 +11,9 @@ import { toEntity, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { toNote, type NoteItem } from './notes.ts';
 import type { StoredItem } from './query.ts';
-import { ENTITY_TYPES, PARENT_RULES } from '../domain/hierarchy.ts';
+import { toWebhook, type StoredWebhook } from './webhooks.ts';
+import { ENTITY_TYPES, PARENT_RULES, type EntityType } from '../domain/hierarchy.ts';
+import type { Importance } from '../domain/score.ts';
 
 /** A record of a list and its position in it. */
 export interface Listed<T> {
@@ -121,6 +123,11 @@ export function notesAfter(workspaceId: string, after: string | undefined, count
   return queryAfter({ index: 'gsi1', partitionKey: 'gsi1pk', partitionValue: keys.notesOf(workspaceId), sortKey: 'gsi1sk', after, count, toRecord: toNote, keep: live });
 }
 
+/** Webhook subscriptions of a workspace after `after`, oldest first, those `keep` accepts. */
+export function webhooksAfter(workspaceId: string, after: string | undefined, count: number, keep: (w: StoredWebhook) => boolean): Promise<Array<Listed<StoredWebhook>>> {
+  return queryAfter({ index: 'gsi1', partitionKey: 'gsi1pk', partitionValue: keys.webhooksOf(workspaceId), sortKey: 'gsi1sk', after, count, toRecord: toWebhook, keep });
+}
+
 /** Children of an entity after `after` (their GSI2 sort key), oldest first. */
 function childrenAfter(workspaceId: string, parentId: string, after: string | undefined, count: number): Promise<Array<Listed<EntityItem>>> {
   return queryAfter({ index: 'gsi2', partitionKey: 'gsi2pk', partitionValue: keys.childrenOf(workspaceId, parentId), sortKey: 'gsi2sk', after, count, toRecord: toEntity, keep: live });
@@ -136,11 +143,11 @@ export interface StoredRelationship<K extends string> {
   /** The first ('0': parent, customer) comes before the rest ('1' + their own list position). */
   position: string;
   type: K;
-  target: { id: string; type: string };
+  target: { id: string; type: EntityType };
 }
 
 export type EntityRelationship = StoredRelationship<'parent' | 'child'>;
-export type NoteRelationship = StoredRelationship<'customer' | 'link'> & { importance?: string };
+export type NoteRelationship = StoredRelationship<'customer'> | (StoredRelationship<'link'> & { importance: Importance });
 
 const FIRST = '0';
 const REST = '1';

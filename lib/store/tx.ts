@@ -57,30 +57,35 @@ export function contendedResource(items: TxItem[], err: unknown): string {
 
 /** A retry after the longest backoff has a fair chance. */
 const retryAfterS = () => Math.max(1, Math.ceil(RETRY.maxDelayMs / 1000));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The randomness, the wait and the clock of the backoff; replaceable so a test can observe the schedule. */
+export const BACKOFF = {
+  random: Math.random,
+  sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+  now: () => Date.now(),
+};
 /**
  * Full jitter over a window that doubles with each attempt, starting from the slower of the base and
  * the attempt's own duration: when attempts are slow (a busy table) the contenders spread over
  * proportionally wider windows instead of colliding again.
  */
 export const backoffMs = (attempt: number, attemptMs = 0) =>
-  Math.random() * Math.min(RETRY.maxDelayMs, Math.max(RETRY.baseDelayMs, attemptMs) * 2 ** (attempt - 1));
+  BACKOFF.random() * Math.min(RETRY.maxDelayMs, Math.max(RETRY.baseDelayMs, attemptMs) * 2 ** (attempt - 1));
 
 /**
  * Runs `build` (which reads what it needs and returns the items, or nothing when there is nothing to
  * do) and writes its items in one transaction, retrying as described above. Returns build's value.
  */
 export async function transact<T>(label: string, build: (attempt: number) => Promise<{ items: TxItem[]; result: T }>): Promise<T> {
-  const deadline = deadlineOf();
+  const deadline = deadlineOf(BACKOFF.now());
   let slowestMs = 0;
   let lastError: unknown;
   for (let attempt = 0; ; attempt++) {
-    const started = Date.now();
+    const started = BACKOFF.now();
     const { items, result } = await build(attempt);
     if (items.length === 0) return result;
     if (items.length > MAX_TX_ITEMS) throw new Error(`${label}: ${items.length} items exceed one transaction`);
     // Time for this attempt to answer either way? Otherwise refuse now, before sending anything.
-    if (deadline - Date.now() < Math.max(RETRY.reserveMs, 2 * slowestMs)) {
+    if (deadline - BACKOFF.now() < Math.max(RETRY.reserveMs, 2 * slowestMs)) {
       throw new Contention(label, contendedResource(items, lastError), attempt, retryAfterS(), lastError);
     }
     try {
@@ -89,14 +94,14 @@ export async function transact<T>(label: string, build: (attempt: number) => Pro
     } catch (err) {
       if (!isRetryable(err)) throw err;
       lastError = err;
-      const took = Date.now() - started;
+      const took = BACKOFF.now() - started;
       slowestMs = Math.max(slowestMs, took);
       const delay = backoffMs(attempt + 1, took);
       // No attempt that could not finish in time: refuse while there is time to answer.
-      if (deadline - Date.now() - delay < Math.max(RETRY.reserveMs, 2 * slowestMs)) {
+      if (deadline - BACKOFF.now() - delay < Math.max(RETRY.reserveMs, 2 * slowestMs)) {
         throw new Contention(label, contendedResource(items, err), attempt + 1, retryAfterS(), err);
       }
-      await sleep(delay);
+      await BACKOFF.sleep(delay);
     }
   }
 }

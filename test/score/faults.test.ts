@@ -3,9 +3,12 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { withDeadline } from '#lib/deadline.ts';
 import { db } from '#lib/store/client.ts';
 import { setParent } from '#lib/store/entity-writes.ts';
+import { Contention } from '#lib/store/errors.ts';
 import { upsertLink } from '#lib/store/notes.ts';
+import { BACKOFF, RETRY, transact } from '#lib/store/tx.ts';
 import { client } from './helpers.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
@@ -111,6 +114,43 @@ describe('injected faults', () => {
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
   });
 
+  it('retry backoff (random source, sleep and clock injected): the wait after attempt n is random × min(1000, 10 × 2^(n-1)) ms, full jitter, until the deadline leaves no room, then Contention', async () => {
+    const real = { ...BACKOFF };
+    const draws = [0.5, 0.999, 0, 0.25, 0.75, 0.1, 0.9];
+    const waits: number[] = [];
+    let clock = 1_000_000;
+    BACKOFF.random = () => draws[waits.length % draws.length]!;
+    BACKOFF.now = () => clock;
+    BACKOFF.sleep = async (ms) => {
+      waits.push(ms);
+      clock += ms;
+    };
+    const seen = injectTransactFaults(Infinity, conflict);
+    let builds = 0;
+    let refusal: unknown;
+    try {
+      // A 3-second budget of the fake clock; the attempts themselves take no time on it.
+      await withDeadline(clock + 3000, () =>
+        transact('backoff probe', async () => {
+          builds++;
+          // The injected conflict names the second item.
+          const items = ['ENT#e0', 'ENT#e1'].map((sk) => ({ Put: { TableName: 'never-written', Item: { pk: 'x', sk } } }));
+          return { items, result: undefined };
+        }),
+      ).catch((err: unknown) => (refusal = err));
+    } finally {
+      Object.assign(BACKOFF, real);
+    }
+    expect(RETRY).toEqual({ baseDelayMs: 10, maxDelayMs: 1000, reserveMs: 250 });
+    const caps = [10, 20, 40, 80, 160, 320, 640, 1000, 1000, 1000, 1000];
+    expect(waits).toEqual(caps.map((cap, i) => draws[i % draws.length]! * cap));
+    // The 12th wait (0.5 × 1000) would leave less than the 250 ms reserve of the 3000: refused instead.
+    expect(clock - 1_000_000).toBeCloseTo(2521.98, 6);
+    expect([builds, seen.transactions]).toEqual([12, 12]);
+    expect(refusal).toBeInstanceOf(Contention);
+    expect(refusal).toMatchObject({ attempts: 12, resource: 'entity e1', retryAfterS: 1 });
+  });
+
   it('write vs move (a real race on DynamoDB Local): a link write whose feature moves between its reads and its transaction fails its condition, re-reads, and adds to the new ancestors only', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
@@ -126,7 +166,7 @@ describe('injected faults', () => {
     vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
       if (command instanceof TransactWriteCommand && !raced && JSON.stringify(command.input).includes('LINK#')) {
         raced = true;
-        await setParent(ws.workspaceId, comp, p2, ['data']); // the move commits first
+        await setParent(ws.workspaceId, comp, { id: p2 }, ['data']); // the move commits first
       }
       try {
         return await real(command);
