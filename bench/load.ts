@@ -241,7 +241,8 @@ const readMix = (w: World) => {
       case 1:
         return { method: 'GET', path: `/entities/${pick(w.features)}?fields[]=name&fields[]=status` };
       case 2:
-        return { method: 'GET', path: '/notes' };
+        // A page of 25: a list page answers one Query per note for its relationships (see docs/performance.md).
+        return { method: 'GET', path: '/notes?limit=25' };
       default:
         return { method: 'GET', path: `/notes/${pick(w.notes).id}` };
     }
@@ -354,8 +355,22 @@ async function main() {
     console.log(`Score latency, ${ROUNDS} interleaved rounds at concurrency 1...`);
     const lat = await scoreLatency(w, floorUrl);
 
+    // Each request kind alone at concurrency 1, so a slow mix can be traced to its kind.
+    const kinds: Array<[string, number]> = [];
+    for (const [label, mix, n] of [['read', readMix(w), 4], ['write', writeMix(w), 5]] as const) {
+      const times: number[][] = Array.from({ length: n }, () => []);
+      for (let i = 0; i < 10 * n; i++) {
+        const r = mix();
+        const t0 = performance.now();
+        const a = await send(w.base, w.tokens[0]!, r.method, r.path, r.body ? JSON.parse(r.body) : undefined);
+        if (a.status >= 300) throw new Error(`${r.method} ${r.path}: HTTP ${a.status}`);
+        times[i % n]!.push(performance.now() - t0);
+      }
+      times.forEach((t, i) => kinds.push([`${label} ${i}`, quantile(t, 0.5)]));
+    }
+    console.log(kinds.map(([k, t]) => `${k}: ${ms(t)} ms`).join(', '));
     console.log(`Read mix and write mix, ${SECONDS} s each at 16 connections...`);
-    const reads = await cannon(w, 'read mix (score, retrieve with fields[], list page, note)', 16, readMix(w));
+    const reads = await cannon(w, 'read mix (score, entity with fields[], page of 25 notes, note)', 16, readMix(w));
     const writes = await cannon(w, 'write mix (notes with a customer and 2 rated links, re-rates, moves)', 16, writeMix(w));
 
     console.log('Hot-product writes at concurrency 1, 8, 32, and the emulator ceiling...');
