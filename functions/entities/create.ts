@@ -12,7 +12,7 @@ import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 
 export const handler = api(
   'createEntity',
-  { body: CreateEntityBody, responses: { 201: EntityReferenceResponse }, errors: ['resource.notFound'] },
+  { body: CreateEntityBody, responses: { 201: EntityReferenceResponse }, errors: ['resource.notFound'], headers: { idempotencyKey: true } },
   async (req, { body }) => {
     const ws = principalOf(req).workspaceId;
     const { type, fields, relationships } = body.data;

@@ -12,7 +12,7 @@ import { createNote, type NewLink } from '#lib/store/notes.ts';
 
 export const handler = api(
   'createNote',
-  { body: CreateNoteBody, responses: { 201: NoteReferenceResponse }, errors: ['resource.notFound'] },
+  { body: CreateNoteBody, responses: { 201: NoteReferenceResponse }, errors: ['resource.notFound'], headers: { idempotencyKey: true } },
   async (req, { body: { data } }) => {
     const ws = principalOf(req).workspaceId;
     const custom = await customFieldCheck(ws, data.type);

@@ -25,6 +25,8 @@ export function toApiError(err: TypedError): ApiError {
       return new ApiError('request.invalid', err.detail, { source: err.location, ...cause });
     case 'ERR_NOT_FOUND':
       return new ApiError('resource.notFound', err.detail, cause);
+    case 'ERR_PRECONDITION_FAILED':
+      return new ApiError('request.preconditionFailed', err.detail, { source: { parameter: 'If-Match' }, ...cause });
     case 'ERR_CONFLICT':
       return new ApiError('conflict.uniqueViolation', err.detail, { source: err.location, ...cause });
     case 'ERR_UNAUTHENTICATED':

@@ -1,6 +1,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal.ts';
+import { acceptedVersions } from '../domain/etag.ts';
 import { IDEMPOTENCY_HEADER, idempotencyKey, idempotentId, requestFingerprint, type Idempotent } from '../domain/idempotency.ts';
 import type { Logger } from '../log.ts';
 import type { Route } from '../routes.ts';
@@ -110,6 +111,9 @@ export function idempotentCreate(req: ApiRequest): Idempotent | undefined {
   const p = principalOf(req);
   return { id: idempotentId(`${p.workspaceId}/${p.memberId}/${req.route.operationId}`, key), fingerprint: requestFingerprint(req.route.operationId, req.body) };
 }
+
+/** The versions the request's If-Match accepts (lib/domain/etag.ts), or undefined for any. */
+export const ifMatchOf = (req: ApiRequest): string[] | undefined => acceptedVersions(req.headers.get('if-match') ?? undefined);
 
 /** The principal of an authenticated route (the pipeline guarantees it there). */
 export function principalOf(req: ApiRequest): Principal {

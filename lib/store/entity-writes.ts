@@ -5,10 +5,10 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan } from './aggregates.ts';
 import { db, tableName } from './client.ts';
-import { readChain, subtree, toEntity, type EntityItem } from './entities.ts';
+import { getEntity, readChain, subtree, toEntity, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { transact } from './tx.ts';
-import { NotFound, type Path } from '../domain/errors.ts';
+import { NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
 import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
 import { keyReused, type Idempotent } from '../domain/idempotency.ts';
 import { invalid } from '../domain/input.ts';
@@ -91,7 +91,8 @@ export async function createEntity(
   });
 }
 
-export async function updateEntityFields(ws: string, id: string, values: Record<string, unknown>): Promise<EntityItem> {
+/** `versions`: the If-Match of the request (lib/domain/etag.ts), part of the update's condition. */
+export async function updateEntityFields(ws: string, id: string, values: Record<string, unknown>, versions?: string[]): Promise<EntityItem> {
   const sets: string[] = ['updatedAt = :now'];
   const removes: string[] = [];
   const names: Record<string, string> = { '#f': 'fields' };
@@ -104,13 +105,18 @@ export async function updateEntityFields(ws: string, id: string, values: Record<
       sets.push(`#f.#k${i} = :v${i}`);
     }
   });
+  const version = versions ? ` AND updatedAt IN (${versions.map((_, i) => `:m${i}`).join(', ') || ':none'})` : '';
+  if (versions) {
+    versions.forEach((v, i) => (vals[`:m${i}`] = v));
+    if (versions.length === 0) vals[':none'] = '';
+  }
   try {
     const { Attributes } = await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.entity(ws, id),
         UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-        ConditionExpression: 'attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting)',
+        ConditionExpression: `attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting)${version}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: { ...vals, ':kind': 'entity' },
         ReturnValues: 'ALL_NEW',
@@ -118,7 +124,11 @@ export async function updateEntityFields(ws: string, id: string, values: Record<
     );
     return toEntity(Attributes!);
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new NotFound('entity', id);
+    if (err instanceof ConditionalCheckFailedException) {
+      // Which condition failed: a live entity at another version, or none at all.
+      if (versions && (await getEntity(ws, id))) throw new PreconditionFailed('entity', id);
+      throw new NotFound('entity', id);
+    }
     throw err;
   }
 }

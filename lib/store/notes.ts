@@ -15,7 +15,7 @@ import { prereadFor, type Preread } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { queued } from './queue.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
-import { Conflict, NotFound, type Path } from '../domain/errors.ts';
+import { Conflict, NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
 import { isCustomerType, isHierarchyType, type CustomerType } from '../domain/hierarchy.ts';
 import { keyReused, type Idempotent } from '../domain/idempotency.ts';
 import { invalid } from '../domain/input.ts';
@@ -219,9 +219,11 @@ export async function createNote(
   return note;
 }
 
-export async function updateNoteFields(ws: string, id: string, values: Record<string, unknown>): Promise<NoteItem> {
+/** `versions`: the If-Match of the request (lib/domain/etag.ts); the write is conditioned on the version read. */
+export async function updateNoteFields(ws: string, id: string, values: Record<string, unknown>, versions?: string[]): Promise<NoteItem> {
   return transact('updateNote', async () => {
     const note = await liveNote(ws, id);
+    if (versions && !versions.includes(note.updatedAt)) throw new PreconditionFailed('note', id);
     const fields = { ...note.fields };
     for (const [k, v] of Object.entries(values)) {
       if (v === null) delete fields[k];
@@ -389,7 +391,7 @@ export async function syncLinkCustomers(ws: string, noteId: string): Promise<num
 }
 
 /** Deletes a note and its links, taking their ratings out of the aggregates. */
-export async function deleteNote(ws: string, noteId: string): Promise<void> {
+export async function deleteNote(ws: string, noteId: string, versions?: string[]): Promise<void> {
   let stepwise = false;
   await transact('deleteNote', async () => {
     const read = await readNoteItem(ws, noteId);
@@ -399,14 +401,18 @@ export async function deleteNote(ws: string, noteId: string): Promise<void> {
       return { items: [], result: undefined };
     }
     const note = await liveNote(ws, noteId);
+    if (versions && !versions.includes(note.updatedAt)) throw new PreconditionFailed('note', noteId);
     const plan = new Plan(ws);
     const values: Record<string, unknown> = {};
     const links = sameLinks(note, values);
+    // Deleted at the version the If-Match accepted, or retried from a fresh read.
+    const version = versions ? ' AND updatedAt = :was' : '';
+    if (versions) values[':was'] = note.updatedAt;
     plan.add({
       Delete: {
         TableName: tableName(),
         Key: keys.note(ws, noteId),
-        ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting) AND ${links}`,
+        ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting) AND ${links}${version}`,
         ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
       },
     });
@@ -424,8 +430,8 @@ export async function deleteNote(ws: string, noteId: string): Promise<void> {
             TableName: tableName(),
             Key: keys.note(ws, noteId),
             UpdateExpression: 'SET deleting = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk',
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
-            ExpressionAttributeValues: { ':now': new Date().toISOString() },
+            ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting)${version}`,
+            ExpressionAttributeValues: { ':now': new Date().toISOString(), ...(versions ? { ':was': note.updatedAt } : {}) },
           },
         },
       ],
