@@ -239,11 +239,8 @@ function parameters(set: SchemaSet, { route, operation }: DocumentedOperation): 
   return out;
 }
 
-const RATE_LIMIT_HEADERS = {
-  'X-RateLimit-Limit': { description: 'Requests per second the credential owner may make', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the budget now', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Seconds until the budget is full again', schema: { type: 'integer' } },
-};
+/** The request budget's counters, on every response of an authenticated route (lib/http/middleware/rate-limit.ts). */
+const RATE_LIMIT_HEADERS = Object.fromEntries(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((h) => [h, { $ref: `#/components/headers/${h}` }]));
 const ETAG = { description: 'The version of the resource, for If-Match', schema: { type: 'string' } };
 
 function operationObject(set: SchemaSet, doc: DocumentedOperation): Json {
@@ -371,6 +368,9 @@ export function buildOpenApi(operations: readonly DocumentedOperation[], appUrl 
       headers: {
         'X-Request-Id': { description: 'Identifies the request; equals the error envelope id', schema: { type: 'string' } },
         'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
+        'X-RateLimit-Limit': { description: "Requests per second the credential owner's budget allows", schema: { type: 'integer', minimum: 1 } },
+        'X-RateLimit-Remaining': { description: 'Requests left in the budget now', schema: { type: 'integer', minimum: 0 } },
+        'X-RateLimit-Reset': { description: 'Seconds until the budget is full again', schema: { type: 'integer', minimum: 0 } },
       },
       securitySchemes,
     },
