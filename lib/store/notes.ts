@@ -179,6 +179,9 @@ export interface NewLink {
   path: Path;
 }
 
+/** A promise's outcome as a value, so parallel reads can be judged in a fixed order. */
+const settle = <T>(p: Promise<T>): Promise<{ value: T } | { error: unknown }> => p.then((value) => ({ value }), (error: unknown) => ({ error }));
+
 export async function createNote(
   ws: string,
   input: { type: NoteType; values: Record<string, unknown>; customer?: { id: string; type?: string | undefined; path: Path }; links: NewLink[] },
@@ -187,18 +190,22 @@ export async function createNote(
   const id = idempotent?.id ?? randomUUID();
   let stepwise = false;
   const note = await transact('createNote', async () => {
-    if (idempotent) {
+    // Every read the write needs goes out at once: the first attempt's note (when a key was sent),
+    // the customer, each link target's chain. Their verdicts are still taken in that order.
+    const [first, customerRead, reads] = await Promise.all([
+      idempotent ? db().send(new GetCommand({ TableName: tableName(), Key: keys.note(ws, id), ConsistentRead: true })) : undefined,
+      input.customer ? settle(checkCustomer(ws, input.customer, input.customer.path)) : undefined,
+      Promise.all(input.links.map((l) => readChain(ws, l.entityId))),
+    ]);
+    if (idempotent && first?.Item) {
       // A retry (or a concurrent duplicate that lost the race): the first attempt's note is the answer.
-      const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.note(ws, id), ConsistentRead: true }));
-      if (Item) {
-        if (Item.fingerprint !== idempotent.fingerprint) throw keyReused();
-        return { items: [], result: toNote(Item) };
-      }
+      if (first.Item.fingerprint !== idempotent.fingerprint) throw keyReused();
+      return { items: [], result: toNote(first.Item) };
     }
+    if (customerRead && 'error' in customerRead) throw customerRead.error;
+    const customer = customerRead?.value;
     const now = new Date().toISOString();
-    const customer = input.customer ? await checkCustomer(ws, input.customer, input.customer.path) : undefined;
     const note: NoteItem = { id, type: input.type, fields: input.values, ...(customer ? { customer } : {}), createdAt: now, updatedAt: now };
-    const reads = await Promise.all(input.links.map((l) => readChain(ws, l.entityId)));
     const chains = input.links.map((l, i) => liveLinkTarget(l.entityId, reads[i]!, l.path, l.entityType));
     const base = () => {
       const plan = new Plan(ws);
