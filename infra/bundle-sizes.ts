@@ -1,7 +1,14 @@
-// Prints each function's bundle size (routes and workers): `npm run bundle-sizes`. Bundles with esbuild and the
-// stack's own options (infra/route-functions.ts BUNDLING), so the figures are the deployed code's.
-// Also names the three largest packages in each bundle: where a cold start's bytes come from.
+// Prints each function's bundle size (routes and workers) and module-init time: `npm run bundle-sizes`.
+// Bundles with esbuild and the stack's own options (infra/route-functions.ts BUNDLING), so the figures
+// are the deployed code's, beside a baseline bundled the same way (infra/baseline-handler.ts: a
+// hello-world Middy handler with the same DynamoDB document client). Module init is the median, over
+// BUNDLE_INIT_RUNS (default 11) fresh `node` processes, of the time `import()` of the bundle takes.
+// Goals: every function ≤ baseline + 100 KiB minified, init ≤ 1.2× the baseline's. Also names the
+// three largest packages in each bundle: where a cold start's bytes come from.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { ROUTES } from '#lib/routes.ts';
@@ -31,26 +38,63 @@ function largestPackages(metafile: Metafile, outfile: string, n: number): string
     .join(', ');
 }
 
+const RUNS = Number(process.env.BUNDLE_INIT_RUNS ?? 11);
+const BASELINE = '(baseline)';
+const SIZE_BUDGET = 100 * 1024;
+const INIT_BUDGET = 1.2;
+
+/** Median time (ms) a fresh node process takes to import the bundle at `file` (module init). */
+function initMs(file: string): number {
+  const probe = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`;
+  // Configuration a module may read on import; nothing is called.
+  const env = { ...process.env, TABLE_NAME: 'bundle-sizes', AWS_REGION: 'eu-west-1', LOG_LEVEL: 'silent' };
+  const times = Array.from({ length: RUNS }, () => Number(execFileSync(process.execPath, ['--input-type=module', '-e', probe], { env, encoding: 'utf8' })));
+  return times.sort((a, b) => a - b)[Math.floor(RUNS / 2)]!;
+}
+
+interface Row {
+  operationId: string;
+  bytes: number;
+  gzip: number;
+  init: number;
+  top: string;
+}
+
+async function measure(id: string, handler: string): Promise<Row> {
+  const outfile = join(PROJECT_ROOT, 'cdk.out', 'bundle-sizes', id, 'index.mjs');
+  const result = await build({ entryPoints: [join(PROJECT_ROOT, handler)], outfile, ...ESBUILD_OPTIONS, write: false, metafile: true });
+  const code = result.outputFiles.find((f) => f.path.endsWith('index.mjs'))!;
+  mkdirSync(join(outfile, '..'), { recursive: true });
+  writeFileSync(outfile, code.contents);
+  return { operationId: id, bytes: code.contents.length, gzip: gzipSync(code.contents).length, init: initMs(outfile), top: largestPackages(result.metafile, 'index.mjs', 3) };
+}
+
 async function main() {
-  const rows: Array<{ operationId: string; bytes: number; gzip: number; top: string }> = [];
+  const baseline = await measure(BASELINE, 'infra/baseline-handler.ts');
+  const rows: Row[] = [];
   const functions = [...ROUTES.map((r) => ({ id: r.operationId, handler: r.handler })), ...WORKERS.map((w) => ({ id: w.id, handler: w.handler }))];
-  for (const { id, handler } of functions) {
-    const result = await build({
-      entryPoints: [join(PROJECT_ROOT, handler)],
-      outfile: join(PROJECT_ROOT, 'cdk.out', 'bundle-sizes', id, 'index.mjs'),
-      ...ESBUILD_OPTIONS,
-      write: false,
-      metafile: true,
-    });
-    const code = result.outputFiles.find((f) => f.path.endsWith('index.mjs'))!;
-    rows.push({ operationId: id, bytes: code.contents.length, gzip: gzipSync(code.contents).length, top: largestPackages(result.metafile, 'index.mjs', 3) });
-  }
+  for (const { id, handler } of functions) rows.push(await measure(id, handler));
   rows.sort((a, b) => b.bytes - a.bytes);
   const width = Math.max(...rows.map((r) => r.operationId.length));
-  console.log(`${'function'.padEnd(width)}  ${'minified'.padStart(11)}  ${'gzip'.padStart(11)}  largest packages`);
-  for (const r of rows) console.log(`${r.operationId.padEnd(width)}  ${kb(r.bytes).padStart(11)}  ${kb(r.gzip).padStart(11)}  ${r.top}`);
+  const delta = (r: Row) => `${r.bytes >= baseline.bytes ? '+' : '−'}${kb(Math.abs(r.bytes - baseline.bytes))}`;
+  console.log(`${'function'.padEnd(width)}  ${'minified'.padStart(11)}  ${'vs baseline'.padStart(12)}  ${'gzip'.padStart(11)}  ${'init ms'.padStart(8)}  ${'init ×'.padStart(6)}  largest packages`);
+  for (const r of [baseline, ...rows]) {
+    console.log(
+      `${r.operationId.padEnd(width)}  ${kb(r.bytes).padStart(11)}  ${delta(r).padStart(12)}  ${kb(r.gzip).padStart(11)}  ${r.init.toFixed(1).padStart(8)}  ${(r.init / baseline.init).toFixed(2).padStart(6)}  ${r.top}`,
+    );
+  }
   const total = rows.reduce((s, r) => s + r.bytes, 0);
   console.log(`${rows.length} functions, ${kb(total)} in all, largest ${kb(rows[0]!.bytes)}, smallest ${kb(rows[rows.length - 1]!.bytes)} (source maps not counted)`);
+  const largest = rows[0]!;
+  const slowest = rows.reduce((a, b) => (b.init > a.init ? b : a));
+  const sizeOk = largest.bytes - baseline.bytes <= SIZE_BUDGET;
+  const initOk = slowest.init / baseline.init <= INIT_BUDGET;
+  const over = rows.filter((r) => r.bytes - baseline.bytes > SIZE_BUDGET).map((r) => r.operationId);
+  const slow = rows.filter((r) => r.init / baseline.init > INIT_BUDGET).map((r) => r.operationId);
+  console.log(`largest function − baseline: ${delta(largest)} (${largest.operationId}); goal ≤ +100 KiB: ${sizeOk ? 'OK' : `MISSED by ${over.length} (${over.join(', ')})`}`);
+  console.log(
+    `slowest module init / baseline: ${slowest.init.toFixed(1)} / ${baseline.init.toFixed(1)} ms = ${(slowest.init / baseline.init).toFixed(2)}× (${slowest.operationId}); goal ≤ 1.2×: ${initOk ? 'OK' : `MISSED by ${slow.length} (${slow.join(', ')})`}`,
+  );
 }
 
 main().catch((err: unknown) => {

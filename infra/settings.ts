@@ -17,7 +17,7 @@ export interface Settings {
   logRetention: RetentionDays;
   /** Request budget before 408 request.timeout (REQUEST_TIMEOUT_MS). */
   requestTimeoutMs: number;
-  /** Per-token requests per second (RATE_LIMIT_PER_SECOND); 0 disables. */
+  /** Requests per second per credential owner (RATE_LIMIT_PER_SECOND); 0 disables. */
   rateLimitPerSecond: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Share of requests (0–1) logged at debug level (LOG_SAMPLE_RATE); 0 sets nothing. */

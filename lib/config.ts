@@ -49,7 +49,7 @@ export const config = {
   get requestTimeoutMs(): number {
     return int('REQUEST_TIMEOUT_MS', 10_000);
   },
-  /** Requests per second per token; 0 disables the limit. */
+  /** Requests per second per credential owner (lib/http/rate-limiter.ts); 0 disables the limit. */
   get rateLimitPerSecond(): number {
     return int('RATE_LIMIT_PER_SECOND', 50);
   },

@@ -8,7 +8,7 @@ import { principalOf } from '#lib/http/request.ts';
 import { readScore } from '#lib/store/score.ts';
 
 export const handler = api('getCustomerScore', { params: EntityPath, responses: { 200: CustomerScoreResponse } }, async (req, { params: { id } }) => {
-  const score = await readScore(principalOf(req).workspaceId, id);
+  const score = await readScore(principalOf(req).workspaceId, id, req.preread);
   if (score === undefined) throw new NotFound('product hierarchy entity', id);
   return {
     status: 200,

@@ -1,5 +1,6 @@
 // GET /v2/entities/{id} — one entity, `fields[]` selecting its fields.
 import { NotFound } from '#lib/domain/errors.ts';
+import { etagOf } from '#lib/domain/etag.ts';
 import { fieldsFromQuery } from '#lib/domain/fields.ts';
 import { EntityPath, EntityResponse, GetEntityQuery } from '#lib/domain/schemas/entity.ts';
 import { api } from '#lib/http/pipeline.ts';
@@ -7,10 +8,10 @@ import { entityResource } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { getEntity } from '#lib/store/entities.ts';
 
-export const handler = api('getEntity', { params: EntityPath, query: GetEntityQuery, responses: { 200: EntityResponse } }, async (req, { params: { id }, query }) => {
+export const handler = api('getEntity', { params: EntityPath, query: GetEntityQuery, responses: { 200: EntityResponse }, headers: { etag: true } }, async (req, { params: { id }, query }) => {
   const selection = fieldsFromQuery(query);
   const ws = principalOf(req).workspaceId;
-  const entity = await getEntity(ws, id);
+  const entity = await getEntity(ws, id, req.preread);
   if (!entity) throw new NotFound('entity', id);
-  return { status: 200, body: { data: await entityResource(ws, entity, selection) } };
+  return { status: 200, body: { data: await entityResource(ws, entity, selection) }, headers: { ETag: etagOf(entity.updatedAt) } };
 });

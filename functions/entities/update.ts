@@ -7,7 +7,7 @@ import { invalid } from '#lib/domain/input.ts';
 import { UpdateEntityBody } from '#lib/domain/schemas/entity-writes.ts';
 import { EntityPath, EntityReferenceResponse } from '#lib/domain/schemas/entity.ts';
 import { api } from '#lib/http/pipeline.ts';
-import { principalOf } from '#lib/http/request.ts';
+import { ifMatchOf, principalOf } from '#lib/http/request.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { getEntity } from '#lib/store/entities.ts';
 import { updateEntityFields } from '#lib/store/entity-writes.ts';
@@ -15,7 +15,7 @@ import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 
 export const handler = api(
   'updateEntity',
-  { params: EntityPath, body: UpdateEntityBody, responses: { 200: EntityReferenceResponse } },
+  { params: EntityPath, body: UpdateEntityBody, responses: { 200: EntityReferenceResponse }, headers: { ifMatch: true } },
   async (req, { params: { id }, body: { data } }) => {
     const ws = principalOf(req).workspaceId;
     // The type decides which fields exist, so the entity is read before its fields are judged.
@@ -26,7 +26,7 @@ export const handler = api(
     const custom = await customFieldCheck(ws, entity.type);
     const write = fieldWrite(data.fields, { standard: ENTITY_FIELDS[entity.type], mode: 'update', path: ['data', 'fields'], custom, what: `a ${entity.type}` });
     const values = await resolveFieldRefs(ws, write);
-    await updateEntityFields(ws, id, values);
+    await updateEntityFields(ws, id, values, ifMatchOf(req));
     return { status: 200, body: { data: entityReference(config.baseUrl, entity) } };
   },
 );

@@ -5,14 +5,14 @@ import { noteReference } from '#lib/domain/note-view.ts';
 import { CreateNoteBody } from '#lib/domain/schemas/note-writes.ts';
 import { NoteReferenceResponse } from '#lib/domain/schemas/note.ts';
 import { api } from '#lib/http/pipeline.ts';
-import { principalOf } from '#lib/http/request.ts';
+import { idempotentCreate, principalOf } from '#lib/http/request.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 import { createNote, type NewLink } from '#lib/store/notes.ts';
 
 export const handler = api(
   'createNote',
-  { body: CreateNoteBody, responses: { 201: NoteReferenceResponse }, errors: ['resource.notFound'] },
+  { body: CreateNoteBody, responses: { 201: NoteReferenceResponse }, errors: ['resource.notFound'], headers: { idempotencyKey: true } },
   async (req, { body: { data } }) => {
     const ws = principalOf(req).workspaceId;
     const custom = await customFieldCheck(ws, data.type);
@@ -25,7 +25,7 @@ export const handler = api(
       else links.push({ entityId: rel.target.id, entityType: rel.target.type, importance: rel.importance, path: [...at, 'id'] });
     });
     const values = await resolveFieldRefs(ws, write);
-    const note = await createNote(ws, { type: data.type, values, ...(customer ? { customer } : {}), links });
+    const note = await createNote(ws, { type: data.type, values, ...(customer ? { customer } : {}), links }, idempotentCreate(req));
     return { status: 201, body: { data: noteReference(config.baseUrl, note.id) } };
   },
 );

@@ -4,6 +4,7 @@ import { verifyAssertion } from '#lib/auth/jwt-bearer.ts';
 import { TokenError } from '#lib/auth/token-errors.ts';
 import { parseTokenRequest } from '#lib/auth/token-request.ts';
 import { OAuthError, TokenForm, TokenQuery, TokenResponse } from '#lib/domain/schemas/token.ts';
+import { spendBudget } from '#lib/http/middleware/rate-limit.ts';
 import { api } from '#lib/http/pipeline.ts';
 
 export const handler = api(
@@ -14,6 +15,7 @@ export const handler = api(
     try {
       const { assertion } = parseTokenRequest(req.headers.get('content-type'), req.rawBody);
       const { application, member, scopes } = await verifyAssertion(assertion);
+      await spendBudget(req, `client:${application.clientId}`, 'this client');
       const { token, expiresIn } = await issueAccessToken(application.clientId, member, scopes);
       req.log.info('access token issued', { clientId: application.clientId, workspaceId: member.workspaceId, memberId: member.id });
       return {
@@ -23,7 +25,11 @@ export const handler = api(
       };
     } catch (err) {
       // Which check failed goes to the log (never the assertion itself); the client gets the specification's code.
-      if (err instanceof TokenError) req.log.info('token request refused', { error: err.error, reason: err.reason });
+      if (err instanceof TokenError) {
+        req.log.info('token request refused', { error: err.error, reason: err.reason });
+        // Refusals spend the budget of the source address: an unknown client has nothing else to be counted by.
+        await spendBudget(req, `address:${req.event.requestContext?.identity?.sourceIp ?? 'unknown'}`, 'this address');
+      }
       throw err;
     }
   },

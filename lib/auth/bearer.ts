@@ -1,7 +1,8 @@
 // Resolves `Authorization: Bearer <token>` to a principal, or fails with Unauthenticated.
 // The token's signature proves it was issued here; the stored credential (by jti, compared by
 // hash) proves it is still live; the member record proves the member is still active; for the
-// authorization code flow, the grant proves its family was not revoked. One BatchGetItem reads them.
+// authorization code flow, the grant proves its family was not revoked. One BatchGetItem reads them
+// all, and the handler's own item when its route names one.
 import { Unauthenticated } from './errors.ts';
 import type { Principal } from './principal.ts';
 import { verifyServiceJwt } from './service-jwt.ts';
@@ -9,12 +10,25 @@ import { config } from '../config.ts';
 import { redirectOrigins } from '../domain/redirect-uris.ts';
 import { ROLE_SCOPES } from '../domain/scopes.ts';
 import { readBearerRecords, tokenMatches } from '../store/credentials.ts';
+import type { ItemKey } from '../store/keys.ts';
+import type { Preread } from '../store/preread.ts';
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i;
 
 const invalid = (detail: string) => new Unauthenticated(detail);
 
 export async function authenticate(authorization: string | undefined): Promise<Principal> {
+  return (await authenticateWith(authorization)).principal;
+}
+
+/**
+ * The principal, and the item `prefetch` names in the token's workspace read in the same
+ * BatchGetItem as the liveness records — returned only once they prove the token live.
+ */
+export async function authenticateWith(
+  authorization: string | undefined,
+  prefetch?: (workspaceId: string) => ItemKey | undefined,
+): Promise<{ principal: Principal; preread: Preread | undefined }> {
   if (authorization === undefined || authorization.trim() === '') {
     throw invalid('The Authorization header is missing; send "Authorization: Bearer <token>".');
   }
@@ -29,7 +43,14 @@ export async function authenticate(authorization: string | undefined): Promise<P
 
   const clientId = claims.tu === 'access' ? claims.cid : undefined;
   const grantId = claims.tu === 'access' ? claims.gid : undefined;
-  const { credential, member, applicationExists, applicationRedirectUris, grant } = await readBearerRecords(claims.jti, claims.ws, claims.sub, clientId, grantId);
+  const { credential, member, applicationExists, applicationRedirectUris, grant, preread } = await readBearerRecords(
+    claims.jti,
+    claims.ws,
+    claims.sub,
+    clientId,
+    grantId,
+    prefetch?.(claims.ws),
+  );
   if (!credential || credential.kind !== claims.tu || credential.workspaceId !== claims.ws || credential.grantId !== grantId || !tokenMatches(credential, token)) {
     throw invalid('The bearer token is not known to this service.');
   }
@@ -40,7 +61,7 @@ export async function authenticate(authorization: string | undefined): Promise<P
   // An access token dies with the application that minted it.
   if (applicationExists === false) throw invalid("The token's application has been deleted.");
 
-  return {
+  const principal: Principal = {
     workspaceId: credential.workspaceId,
     memberId: member.id,
     email: member.email,
@@ -52,4 +73,5 @@ export async function authenticate(authorization: string | undefined): Promise<P
     ...(credential.clientId ? { clientId: credential.clientId } : {}),
     ...(grantId !== undefined ? { grantId, corsOrigins: redirectOrigins(applicationRedirectUris) } : {}),
   };
+  return { principal, preread };
 }

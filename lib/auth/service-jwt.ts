@@ -61,7 +61,23 @@ export async function signServiceJwt(claims: ServiceClaims, expiresAt?: Date): P
   return signJwtWith(await serviceKeys(), claims, expiresAt);
 }
 
+/**
+ * Verified tokens of this instance, so a token's signature is checked once, not on every request.
+ * Only the signature's verdict is kept: liveness (revocation, the member, the application) is still
+ * read on every request (lib/auth/bearer.ts), and an entry is dropped once its token expires.
+ */
+const verified = new Map<string, ServiceClaims>();
+const MAX_VERIFIED = 1000;
+
 export async function verifyServiceJwt(token: string): Promise<ServiceClaims | undefined> {
   if (token.length > MAX_TOKEN_LENGTH) return undefined;
-  return verifyJwtWith(await serviceKeys(), token);
+  const cached = verified.get(token);
+  if (cached && (cached.exp === undefined || cached.exp * 1000 > Date.now())) return cached;
+  verified.delete(token);
+  const claims = await verifyJwtWith(await serviceKeys(), token);
+  if (claims) {
+    if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!);
+    verified.set(token, claims);
+  }
+  return claims;
 }

@@ -62,6 +62,23 @@ export class Conflict extends Error {
   }
 }
 
-export type DomainError = InvalidInput | NotFound | Conflict;
 
-export const isDomainError = (err: unknown): err is DomainError => err instanceof InvalidInput || err instanceof NotFound || err instanceof Conflict;
+/** The resource is not at the version the request's If-Match names: nothing was changed. */
+export class PreconditionFailed extends Error {
+  static readonly code = 'ERR_PRECONDITION_FAILED';
+  readonly code = PreconditionFailed.code;
+
+  constructor(
+    readonly what: string,
+    readonly id: string,
+    readonly detail = `The ${what} ${id} has changed since the version If-Match names; read it again (its ETag) and retry. Nothing was changed.`,
+  ) {
+    super(detail);
+    this.name = 'PreconditionFailed';
+  }
+}
+
+export type DomainError = InvalidInput | NotFound | Conflict | PreconditionFailed;
+
+export const isDomainError = (err: unknown): err is DomainError =>
+  err instanceof InvalidInput || err instanceof NotFound || err instanceof Conflict || err instanceof PreconditionFailed;

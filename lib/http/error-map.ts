@@ -25,6 +25,8 @@ export function toApiError(err: TypedError): ApiError {
       return new ApiError('request.invalid', err.detail, { source: err.location, ...cause });
     case 'ERR_NOT_FOUND':
       return new ApiError('resource.notFound', err.detail, cause);
+    case 'ERR_PRECONDITION_FAILED':
+      return new ApiError('request.preconditionFailed', err.detail, { source: { parameter: 'If-Match' }, ...cause });
     case 'ERR_CONFLICT':
       return new ApiError('conflict.uniqueViolation', err.detail, { source: err.location, ...cause });
     case 'ERR_UNAUTHENTICATED':
@@ -42,13 +44,16 @@ export function toApiError(err: TypedError): ApiError {
     case 'ERR_KEY_LIMIT_REACHED':
     case 'ERR_WEBHOOK_LIMIT_REACHED':
       return new ApiError('request.invalid', err.message, cause);
+    case 'ERR_CONTENTION':
+      // Nothing was written and a later retry will likely pass: the client's cue to back off.
+      return new ApiError(
+        'rate.limitExceeded',
+        `Too many concurrent changes to ${err.resource}; nothing was changed. Retry after ${err.retryAfterS} second${err.retryAfterS === 1 ? '' : 's'}.`,
+        { headers: { 'Retry-After': String(err.retryAfterS) }, ...cause },
+      );
     case 'ERR_ALREADY_USED':
     case 'ERR_GRANT_REVOKED':
       // The token endpoint turns these into invalid_grant; one reaching here is a fault.
-      return new ApiError('internal.serverError', EDGE_DETAILS['internal.serverError'], cause);
-    case 'ERR_TRANSACTION_RETRIES_EXHAUSTED':
-      // Nothing was written, but the client cannot fix it: a server failure (for now; a 429 would
-      // tell it to come back later).
       return new ApiError('internal.serverError', EDGE_DETAILS['internal.serverError'], cause);
     default:
       return unmapped(err);

@@ -15,6 +15,8 @@ export const ERROR_TABLE = {
   'resource.notFound': { status: 404, title: 'Resource not found' },
   'route.notFound': { status: 404, title: 'Route not found' },
   'request.timeout': { status: 408, title: 'Request timeout' },
+  // Extension: the resource changed since the version If-Match names (RFC 9110 13.1.1).
+  'request.preconditionFailed': { status: 412, title: 'Precondition failed' },
   // Extension (the specification has no conflict code): creating a note link or a key that already exists.
   'conflict.uniqueViolation': { status: 409, title: 'Conflict' },
   // Extension: a body over the size limit (the specification gives no code for it).

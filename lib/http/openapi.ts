@@ -35,6 +35,7 @@ export function errorCodesOf({ route, operation }: DocumentedOperation): ErrorCo
   if (!operation.refusal && !operation.pages) codes.add('request.invalid');
   if (route.body === 'json') codes.add('request.malformed');
   if (route.path.includes('{')) codes.add('resource.notFound');
+  if (operation.headers?.ifMatch) codes.add('request.preconditionFailed');
   for (const code of operation.errors ?? []) codes.add(code);
   return [...codes];
 }
@@ -223,8 +224,24 @@ function parameters(set: SchemaSet, { route, operation }: DocumentedOperation): 
       });
     }
   }
+  if (operation.headers?.idempotencyKey) {
+    out.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'Makes the create safe to retry: a retry with the same key and body answers the first result (for as long as that resource exists) without a second write; the same key with another body is 400.',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+    });
+  }
+  if (operation.headers?.ifMatch) {
+    out.push({ name: 'If-Match', in: 'header', required: false, description: 'The ETag of the version the change was made against (or *); another current version answers 412 request.preconditionFailed.', schema: { type: 'string' } });
+  }
   return out;
 }
+
+/** The request budget's counters, on every response of an authenticated route (lib/http/middleware/rate-limit.ts). */
+const RATE_LIMIT_HEADERS = Object.fromEntries(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((h) => [h, { $ref: `#/components/headers/${h}` }]));
+const ETAG = { description: 'The version of the resource, for If-Match', schema: { type: 'string' } };
 
 function operationObject(set: SchemaSet, doc: DocumentedOperation): Json {
   const { route, operation } = doc;
@@ -233,14 +250,14 @@ function operationObject(set: SchemaSet, doc: DocumentedOperation): Json {
   for (const [status, schema] of Object.entries<Schema | null>(operation.responses)) {
     responses[status] = {
       description: SUCCESS_DESCRIPTIONS[Number(status) as SuccessStatus],
-      headers: { 'X-Request-Id': REQUEST_ID },
+      headers: { 'X-Request-Id': REQUEST_ID, ...(route.auth !== 'none' ? RATE_LIMIT_HEADERS : {}), ...(operation.headers?.etag ? { ETag: ETAG } : {}) },
       ...(schema ? { content: { 'application/json': { schema: set.use(schema, `${pascal(id)}${status}`, 'output') } } } : {}),
     };
   }
   for (const [status, codes] of statusesOf(errorCodesOf(doc))) {
     responses[String(status)] = {
       description: codes.map((c) => `${c}: ${ERROR_TABLE[c].title}`).join('; '),
-      headers: { 'X-Request-Id': REQUEST_ID, ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}) },
+      headers: { 'X-Request-Id': REQUEST_ID, ...(route.auth !== 'none' ? RATE_LIMIT_HEADERS : {}), ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}) },
       content: { 'application/json': { schema: componentRef(`Error${status}`) } },
     };
   }
@@ -351,6 +368,9 @@ export function buildOpenApi(operations: readonly DocumentedOperation[], appUrl 
       headers: {
         'X-Request-Id': { description: 'Identifies the request; equals the error envelope id', schema: { type: 'string' } },
         'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
+        'X-RateLimit-Limit': { description: "Requests per second the credential owner's budget allows", schema: { type: 'integer', minimum: 1 } },
+        'X-RateLimit-Remaining': { description: 'Requests left in the budget now', schema: { type: 'integer', minimum: 0 } },
+        'X-RateLimit-Reset': { description: 'Seconds until the budget is full again', schema: { type: 'integer', minimum: 0 } },
       },
       securitySchemes,
     },

@@ -55,6 +55,12 @@ export interface Operation {
   readonly pages?: Readonly<Partial<Record<200 | RefusalStatus, string>>>;
   /** What the service POSTs to a URL the request names (OpenAPI callbacks: webhook notifications). */
   readonly callback?: Callback;
+  /**
+   * Conditional and retry-safe requests: `idempotencyKey`, a create that takes Idempotency-Key;
+   * `ifMatch`, a change that honours If-Match (412 request.preconditionFailed); `etag`, a read whose
+   * 200 carries the ETag those take (lib/domain/etag.ts).
+   */
+  readonly headers?: { readonly idempotencyKey?: true; readonly ifMatch?: true; readonly etag?: true };
   /** Error codes the operation answers beyond those its route and declaration imply (lib/http/openapi.ts derives those). */
   readonly errors?: readonly ErrorCode[];
 }

@@ -35,6 +35,7 @@ import { rateLimit } from './middleware/rate-limit.ts';
 import { declaredParameters, validate } from './middleware/validate.ts';
 import type { Input, Operation, Result } from './operation.ts';
 import type { ApiContext, ApiMiddleware, ApiRequest, ApiResponse } from './request.ts';
+import { withDeadline } from '../deadline.ts';
 import { log } from '../log.ts';
 import { routeById, type OperationId, type Route } from '../routes.ts';
 
@@ -61,7 +62,9 @@ export function api<const O extends Operation>(operationId: OperationId, operati
   checkDeclaration(route, operation);
   const handler = middy<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>(
     // The core answers an ApiResult; frame's `after` makes it the Lambda response.
-    async (_event: APIGatewayProxyEvent, context: ApiContext) => (await core(context.api, context.api.input as Input<O>)) as unknown as ApiResponse,
+    // Within the request's deadline, so the store spends no more than what is left (lib/deadline.ts).
+    async (_event: APIGatewayProxyEvent, context: ApiContext) =>
+      (await withDeadline(Date.now() + context.getRemainingTimeInMillis(), () => core(context.api, context.api.input as Input<O>))) as unknown as ApiResponse,
     {
       // The frame middleware bounds getRemainingTimeInMillis by the request budget.
       timeoutEarlyInMillis: 1,

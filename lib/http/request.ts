@@ -1,8 +1,11 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal.ts';
+import { acceptedVersions } from '../domain/etag.ts';
+import { IDEMPOTENCY_HEADER, idempotencyKey, idempotentId, requestFingerprint, type Idempotent } from '../domain/idempotency.ts';
 import type { Logger } from '../log.ts';
 import type { Route } from '../routes.ts';
+import type { Preread } from '../store/preread.ts';
 
 /** Query parameters as API Gateway delivers them (already percent-decoded), repeated keys kept. */
 export class Query {
@@ -62,6 +65,8 @@ export interface ApiRequest {
   headers: Map<string, string>;
   /** Set by the auth middleware on every route whose auth is not 'none'. */
   principal: Principal | undefined;
+  /** The item the route's `prefetch` names, read with the credential (lib/store/preread.ts). */
+  preread: Preread | undefined;
   /** The parsed JSON body on routes with `body: 'json'`. */
   body: unknown;
   /** The decoded body text on routes with `body: 'form'` (their handler parses it). */
@@ -98,6 +103,17 @@ export function requestIdOf(request: Request<APIGatewayProxyEvent, ApiResponse, 
   const api = request.context.api as ApiRequest | undefined;
   return api?.requestId ?? (request.event.requestContext?.requestId || request.context.awsRequestId);
 }
+
+/** The id and fingerprint of a create the client made retry-safe with an Idempotency-Key (lib/domain/idempotency.ts). */
+export function idempotentCreate(req: ApiRequest): Idempotent | undefined {
+  const key = idempotencyKey(req.headers.get(IDEMPOTENCY_HEADER.toLowerCase()));
+  if (key === undefined) return undefined;
+  const p = principalOf(req);
+  return { id: idempotentId(`${p.workspaceId}/${p.memberId}/${req.route.operationId}`, key), fingerprint: requestFingerprint(req.route.operationId, req.body) };
+}
+
+/** The versions the request's If-Match accepts (lib/domain/etag.ts), or undefined for any. */
+export const ifMatchOf = (req: ApiRequest): string[] | undefined => acceptedVersions(req.headers.get('if-match') ?? undefined);
 
 /** The principal of an authenticated route (the pipeline guarantees it there). */
 export function principalOf(req: ApiRequest): Principal {

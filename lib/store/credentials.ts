@@ -6,6 +6,7 @@ import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamod
 import { db, tableName } from './client.ts';
 import { keys, type ItemKey } from './keys.ts';
 import { toMember, type Member } from './members.ts';
+import type { Preread } from './preread.ts';
 import type { StoredItem } from './query.ts';
 import type { Scope } from '../domain/scopes.ts';
 
@@ -88,12 +89,15 @@ export interface BearerRecords {
   applicationRedirectUris: string[];
   /** The grant of an authorization-code access token: absent when none was asked for or it is gone. */
   grant: { revokedAt?: string; expiresAt: string } | undefined;
+  /** The extra item asked for, as read in the same round trip. */
+  preread: Preread | undefined;
 }
 
 /**
  * The credential, its member, (for an access token) its application and (for an authorization
- * code flow token) its grant in one round trip, strongly consistent, so a revocation, a
- * deactivation or a deleted application takes effect on the next request.
+ * code flow token) its grant, and the handler's item when its key is known (`extra`), in one
+ * round trip, strongly consistent, so a revocation, a deactivation or a deleted application takes
+ * effect on the next request.
  */
 export async function readBearerRecords(
   tokenId: string,
@@ -101,12 +105,16 @@ export async function readBearerRecords(
   memberId: string,
   clientId?: string,
   grantId?: string,
+  extra?: ItemKey,
 ): Promise<BearerRecords> {
   const wanted: ItemKey[] = [keys.credential(tokenId), keys.member(workspaceId, memberId)];
   const appKey = clientId !== undefined ? keys.application(workspaceId, clientId) : undefined;
   const grantKey = grantId !== undefined ? keys.oauthGrant(workspaceId, grantId) : undefined;
   if (appKey) wanted.push(appKey);
   if (grantKey) wanted.push(grantKey);
+  // The handler's own item rides along; the caller releases it only once the credential is live.
+  const same = (a: ItemKey, b: ItemKey) => a.pk === b.pk && a.sk === b.sk;
+  if (extra !== undefined && !wanted.some((k) => same(k, extra))) wanted.push(extra);
   const items: StoredItem[] = [];
   let pending: StoredItem[] = wanted;
   // Unprocessed keys (throttling) are retried briefly; a key never read must not read as "absent".
@@ -128,5 +136,6 @@ export async function readBearerRecords(
     applicationExists: clientId === undefined ? undefined : application !== undefined,
     applicationRedirectUris: ((application as { redirectUris?: string[] } | undefined)?.redirectUris ?? []).slice(),
     grant: g && { expiresAt: g.expiresAt, ...(g.revokedAt ? { revokedAt: g.revokedAt } : {}) },
+    preread: extra && { key: extra, item: find(extra) },
   };
 }

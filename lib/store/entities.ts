@@ -3,6 +3,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { prereadFor, type Preread } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import type { StoredEntity } from '../domain/entity-view.ts';
 import { MAX_DEPTH, type EntityType } from '../domain/hierarchy.ts';
@@ -35,14 +36,15 @@ export function toEntity(item: StoredItem): EntityItem {
 export const isEntityItem = (item: StoredItem | undefined): item is StoredItem => item?.kind === 'entity';
 
 /** The raw entity item, deleting or not (consistent read). */
-export async function readEntityItem(ws: string, id: string): Promise<EntityItem | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.entity(ws, id), ConsistentRead: true }));
+export async function readEntityItem(ws: string, id: string, preread?: Preread): Promise<EntityItem | undefined> {
+  const key = keys.entity(ws, id);
+  const { Item } = prereadFor(preread, key) ?? (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
   return isEntityItem(Item) ? toEntity(Item) : undefined;
 }
 
 /** A live entity (not being deleted), or undefined. */
-export async function getEntity(ws: string, id: string): Promise<EntityItem | undefined> {
-  const e = await readEntityItem(ws, id);
+export async function getEntity(ws: string, id: string, preread?: Preread): Promise<EntityItem | undefined> {
+  const e = await readEntityItem(ws, id, preread);
   return e && !e.deleting ? e : undefined;
 }
 

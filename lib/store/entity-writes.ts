@@ -2,14 +2,15 @@
 // the new ones in one transaction (lib/store/aggregates.ts Plan).
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan } from './aggregates.ts';
 import { db, tableName } from './client.ts';
-import { readChain, subtree, toEntity, type EntityItem } from './entities.ts';
+import { getEntity, readChain, subtree, toEntity, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { transact } from './tx.ts';
-import { NotFound, type Path } from '../domain/errors.ts';
+import { NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
 import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
+import { keyReused, type Idempotent } from '../domain/idempotency.ts';
 import { invalid } from '../domain/input.ts';
 
 /** A parent as a request names it: its id and, optionally, the type the client says it has. */
@@ -36,9 +37,18 @@ async function parentChain(ws: string, childType: EntityType, parent: ParentRef,
 export async function createEntity(
   ws: string,
   input: { type: EntityType; values: Record<string, unknown>; parent?: ParentRef | undefined; parentPath: Path },
+  idempotent?: Idempotent,
 ): Promise<EntityItem> {
-  const id = randomUUID();
+  const id = idempotent?.id ?? randomUUID();
   return transact('createEntity', async () => {
+    if (idempotent) {
+      // A retry (or a concurrent duplicate that lost the race): the first attempt's entity is the answer.
+      const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.entity(ws, id), ConsistentRead: true }));
+      if (Item) {
+        if (Item.fingerprint !== idempotent.fingerprint) throw keyReused();
+        return { items: [], result: toEntity(Item) };
+      }
+    }
     const now = new Date().toISOString();
     let chain: EntityItem[] = [];
     if (input.parent) {
@@ -70,6 +80,7 @@ export async function createEntity(
           gsi1pk: keys.entitiesOfType(ws, input.type),
           gsi1sk: keys.listPosition(now, id),
           ...(parent ? { gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: keys.listPosition(now, id) } : {}),
+          ...(idempotent ? { fingerprint: idempotent.fingerprint } : {}),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
@@ -80,7 +91,8 @@ export async function createEntity(
   });
 }
 
-export async function updateEntityFields(ws: string, id: string, values: Record<string, unknown>): Promise<EntityItem> {
+/** `versions`: the If-Match of the request (lib/domain/etag.ts), part of the update's condition. */
+export async function updateEntityFields(ws: string, id: string, values: Record<string, unknown>, versions?: string[]): Promise<EntityItem> {
   const sets: string[] = ['updatedAt = :now'];
   const removes: string[] = [];
   const names: Record<string, string> = { '#f': 'fields' };
@@ -93,13 +105,18 @@ export async function updateEntityFields(ws: string, id: string, values: Record<
       sets.push(`#f.#k${i} = :v${i}`);
     }
   });
+  const version = versions ? ` AND updatedAt IN (${versions.map((_, i) => `:m${i}`).join(', ') || ':none'})` : '';
+  if (versions) {
+    versions.forEach((v, i) => (vals[`:m${i}`] = v));
+    if (versions.length === 0) vals[':none'] = '';
+  }
   try {
     const { Attributes } = await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.entity(ws, id),
         UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-        ConditionExpression: 'attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting)',
+        ConditionExpression: `attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting)${version}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: { ...vals, ':kind': 'entity' },
         ReturnValues: 'ALL_NEW',
@@ -107,7 +124,11 @@ export async function updateEntityFields(ws: string, id: string, values: Record<
     );
     return toEntity(Attributes!);
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new NotFound('entity', id);
+    if (err instanceof ConditionalCheckFailedException) {
+      // Which condition failed: a live entity at another version, or none at all.
+      if (versions && (await getEntity(ws, id))) throw new PreconditionFailed('entity', id);
+      throw new NotFound('entity', id);
+    }
     throw err;
   }
 }

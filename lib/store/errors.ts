@@ -1,14 +1,24 @@
 // The store's own typed errors, for outcomes the domain's (lib/domain/errors.ts) do not describe.
 // Same shape: a stable `code` per class, no HTTP; lib/http/error-map.ts maps them.
 
-/** A transaction kept failing its conditions or conflicting with others until the retry budget ran out. */
-export class TransactionRetriesExhausted extends Error {
-  static readonly code = 'ERR_TRANSACTION_RETRIES_EXHAUSTED';
-  readonly code = TransactionRetriesExhausted.code;
+/**
+ * A transaction kept failing its conditions or conflicting with others until the request's time
+ * budget ran out; nothing was written. `resource` names what was contended, in the API's words.
+ */
+export class Contention extends Error {
+  static readonly code = 'ERR_CONTENTION';
+  readonly code = Contention.code;
 
-  constructor(label: string, attempts: number, cause: unknown) {
-    super(`${label}: gave up after ${attempts} attempts`, { cause });
-    this.name = 'TransactionRetriesExhausted';
+  constructor(
+    readonly label: string,
+    readonly resource: string,
+    readonly attempts: number,
+    /** Seconds after which a retry has a fair chance. */
+    readonly retryAfterS: number,
+    cause: unknown,
+  ) {
+    super(`${label}: ${resource} stayed contended through ${attempts} attempts`, { cause });
+    this.name = 'Contention';
   }
 }
 
@@ -94,7 +104,6 @@ export class GrantRevoked extends Error {
   }
 }
 
-
 /** The workspace already holds as many webhook subscriptions as it may. */
 export class WebhookLimitReached extends Error {
   static readonly code = 'ERR_WEBHOOK_LIMIT_REACHED';
@@ -106,10 +115,10 @@ export class WebhookLimitReached extends Error {
   }
 }
 
-export type StoreError = TransactionRetriesExhausted | WorkspaceNotFound | EmailTaken | NameTaken | DuplicateKey | KeyLimitReached | AlreadyUsed | GrantRevoked | WebhookLimitReached;
+export type StoreError = Contention | WorkspaceNotFound | EmailTaken | NameTaken | DuplicateKey | KeyLimitReached | AlreadyUsed | GrantRevoked | WebhookLimitReached;
 
 export const isStoreError = (err: unknown): err is StoreError =>
-  err instanceof TransactionRetriesExhausted ||
+  err instanceof Contention ||
   err instanceof WorkspaceNotFound ||
   err instanceof EmailTaken ||
   err instanceof NameTaken ||

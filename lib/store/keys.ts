@@ -1,7 +1,7 @@
 // Key design of the single table: every key, prefix and index key is built here and nowhere else.
 // Every tenant item lives under its workspace's partition or carries the workspace in its key; the
 // only global keys are credential and client-id look-ups (whose items name their workspace) and
-// rate-limit counters (per token).
+// rate-limit budgets (per credential owner).
 const WS = (ws: string) => `WS#${ws}`;
 const WORKSPACE_SK = 'WORKSPACE';
 const LINK = 'LINK#';
@@ -71,8 +71,8 @@ export const keys = {
   clientIdIndex: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' }),
   /** A used assertion `jti` of one application (SHA-256 of the jti, base64url); expires by TTL (lib/store/assertion-ids.ts). */
   assertionId: (ws: string, clientId: string, jtiHash: string) => ({ pk: WS(ws), sk: `JTI#${clientId}#${jtiHash}` }),
-  /** Fixed-window request counter of one token for one second (lib/store/rate-limits.ts). */
-  rateWindow: (tokenId: string, epochSecond: number) => ({ pk: `${RATE_LIMIT_KEY_PREFIX}${tokenId}#${epochSecond}`, sk: 'RL' }),
+  /** The request budget of one credential owner, e.g. `member:<ws>:<id>` (lib/store/rate-limits.ts). */
+  rateBucket: (owner: string) => ({ pk: `${RATE_LIMIT_KEY_PREFIX}${owner}`, sk: 'RL' }),
 
   // --- Authorization code flow: member sign-in, codes, grants, refresh tokens, CORS origins ---
   // Codes, refresh tokens and sessions are found by the SHA-256 of what the browser or client
@@ -108,6 +108,24 @@ export const keys = {
 };
 
 export type ItemKey = ReturnType<typeof keys.workspace>;
+
+/** A tenant item's key in the API's words, for messages that must name a resource (contention). */
+export function describeKey(key: { sk?: unknown } | undefined): string {
+  const sk = typeof key?.sk === 'string' ? key.sk : '';
+  const [prefix, a, b] = sk.split('#');
+  switch (prefix) {
+    case 'ENT':
+      return `entity ${a}`;
+    case 'NOTE':
+      return `note ${a}`;
+    case 'LINK':
+      return `the link from note ${a} to entity ${b}`;
+    case 'RATE':
+      return `the rating of entity ${a} by customer ${b}`;
+    default:
+      return 'a record of this workspace';
+  }
+}
 
 /** The workspace of a tenant item's partition key (stream records carry keys, not workspaces). */
 export function workspaceOfPartition(pk: string): string | undefined {

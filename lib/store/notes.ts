@@ -11,10 +11,13 @@ import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
 import { db, tableName } from './client.ts';
 import { readChain, readEntityItem, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
+import { prereadFor, type Preread } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
+import { queued } from './queue.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
-import { Conflict, NotFound, type Path } from '../domain/errors.ts';
+import { Conflict, NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
 import { isCustomerType, isHierarchyType, type CustomerType } from '../domain/hierarchy.ts';
+import { keyReused, type Idempotent } from '../domain/idempotency.ts';
 import { invalid } from '../domain/input.ts';
 import type { StoredNote } from '../domain/note-view.ts';
 import type { NoteType } from '../domain/schemas/note.ts';
@@ -48,13 +51,14 @@ export function toNote(item: StoredItem): NoteItem {
 
 export const isNoteItem = (item: StoredItem | undefined): item is StoredItem => item?.kind === 'note';
 
-export async function readNoteItem(ws: string, id: string): Promise<NoteItem | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.note(ws, id), ConsistentRead: true }));
+export async function readNoteItem(ws: string, id: string, preread?: Preread): Promise<NoteItem | undefined> {
+  const key = keys.note(ws, id);
+  const { Item } = prereadFor(preread, key) ?? (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
   return isNoteItem(Item) ? toNote(Item) : undefined;
 }
 
-export async function getNote(ws: string, id: string): Promise<NoteItem | undefined> {
-  const n = await readNoteItem(ws, id);
+export async function getNote(ws: string, id: string, preread?: Preread): Promise<NoteItem | undefined> {
+  const n = await readNoteItem(ws, id, preread);
   return n && !n.deleting ? n : undefined;
 }
 
@@ -175,21 +179,38 @@ export interface NewLink {
   path: Path;
 }
 
+/** A promise's outcome as a value, so parallel reads can be judged in a fixed order. */
+const settle = <T>(p: Promise<T>): Promise<{ value: T } | { error: unknown }> => p.then((value) => ({ value }), (error: unknown) => ({ error }));
+
 export async function createNote(
   ws: string,
   input: { type: NoteType; values: Record<string, unknown>; customer?: { id: string; type?: string | undefined; path: Path }; links: NewLink[] },
+  idempotent?: Idempotent,
 ): Promise<NoteItem> {
-  const id = randomUUID();
+  const id = idempotent?.id ?? randomUUID();
   let stepwise = false;
   const note = await transact('createNote', async () => {
+    // Every read the write needs goes out at once: the first attempt's note (when a key was sent),
+    // the customer, each link target's chain. Their verdicts are still taken in that order.
+    const [first, customerRead, reads] = await Promise.all([
+      idempotent ? db().send(new GetCommand({ TableName: tableName(), Key: keys.note(ws, id), ConsistentRead: true })) : undefined,
+      input.customer ? settle(checkCustomer(ws, input.customer, input.customer.path)) : undefined,
+      Promise.all(input.links.map((l) => readChain(ws, l.entityId))),
+    ]);
+    if (idempotent && first?.Item) {
+      // A retry (or a concurrent duplicate that lost the race): the first attempt's note is the answer.
+      if (first.Item.fingerprint !== idempotent.fingerprint) throw keyReused();
+      return { items: [], result: toNote(first.Item) };
+    }
+    if (customerRead && 'error' in customerRead) throw customerRead.error;
+    const customer = customerRead?.value;
     const now = new Date().toISOString();
-    const customer = input.customer ? await checkCustomer(ws, input.customer, input.customer.path) : undefined;
     const note: NoteItem = { id, type: input.type, fields: input.values, ...(customer ? { customer } : {}), createdAt: now, updatedAt: now };
-    const reads = await Promise.all(input.links.map((l) => readChain(ws, l.entityId)));
     const chains = input.links.map((l, i) => liveLinkTarget(l.entityId, reads[i]!, l.path, l.entityType));
     const base = () => {
       const plan = new Plan(ws);
-      plan.add({ Put: { TableName: tableName(), Item: noteItem(ws, note), ConditionExpression: 'attribute_not_exists(pk)' } });
+      const item = { ...noteItem(ws, note), ...(idempotent ? { fingerprint: idempotent.fingerprint } : {}) };
+      plan.add({ Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } });
       if (customer) plan.add(liveEntityCheck(ws, customer.id));
       return plan;
     };
@@ -205,9 +226,11 @@ export async function createNote(
   return note;
 }
 
-export async function updateNoteFields(ws: string, id: string, values: Record<string, unknown>): Promise<NoteItem> {
+/** `versions`: the If-Match of the request (lib/domain/etag.ts); the write is conditioned on the version read. */
+export async function updateNoteFields(ws: string, id: string, values: Record<string, unknown>, versions?: string[]): Promise<NoteItem> {
   return transact('updateNote', async () => {
     const note = await liveNote(ws, id);
+    if (versions && !versions.includes(note.updatedAt)) throw new PreconditionFailed('note', id);
     const fields = { ...note.fields };
     for (const [k, v] of Object.entries(values)) {
       if (v === null) delete fields[k];
@@ -243,7 +266,7 @@ export async function upsertLink(
   importance: Importance,
   options: { create: boolean; path: Path; entityType?: string | undefined },
 ): Promise<{ created: boolean; link: LinkItem }> {
-  return transact('upsertLink', async () => {
+  return queued(`${ws}/${noteId}`, () => transact('upsertLink', async () => {
     // Independent reads in parallel; their failures are still reported in the order a client expects.
     const [noteRead, before, chainRead] = await Promise.all([
       getNote(ws, noteId),
@@ -267,7 +290,7 @@ export async function upsertLink(
       after: { customerId: note.customer?.id, importance },
     });
     return { items: plan.build(), result: { created: !before, link: link! } };
-  });
+  }));
 }
 
 export async function deleteLink(ws: string, noteId: string, entityId: string): Promise<void> {
@@ -375,7 +398,7 @@ export async function syncLinkCustomers(ws: string, noteId: string): Promise<num
 }
 
 /** Deletes a note and its links, taking their ratings out of the aggregates. */
-export async function deleteNote(ws: string, noteId: string): Promise<void> {
+export async function deleteNote(ws: string, noteId: string, versions?: string[]): Promise<void> {
   let stepwise = false;
   await transact('deleteNote', async () => {
     const read = await readNoteItem(ws, noteId);
@@ -385,14 +408,18 @@ export async function deleteNote(ws: string, noteId: string): Promise<void> {
       return { items: [], result: undefined };
     }
     const note = await liveNote(ws, noteId);
+    if (versions && !versions.includes(note.updatedAt)) throw new PreconditionFailed('note', noteId);
     const plan = new Plan(ws);
     const values: Record<string, unknown> = {};
     const links = sameLinks(note, values);
+    // Deleted at the version the If-Match accepted, or retried from a fresh read.
+    const version = versions ? ' AND updatedAt = :was' : '';
+    if (versions) values[':was'] = note.updatedAt;
     plan.add({
       Delete: {
         TableName: tableName(),
         Key: keys.note(ws, noteId),
-        ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting) AND ${links}`,
+        ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting) AND ${links}${version}`,
         ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
       },
     });
@@ -410,8 +437,8 @@ export async function deleteNote(ws: string, noteId: string): Promise<void> {
             TableName: tableName(),
             Key: keys.note(ws, noteId),
             UpdateExpression: 'SET deleting = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk',
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
-            ExpressionAttributeValues: { ':now': new Date().toISOString() },
+            ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting)${version}`,
+            ExpressionAttributeValues: { ':now': new Date().toISOString(), ...(versions ? { ':was': note.updatedAt } : {}) },
           },
         },
       ],

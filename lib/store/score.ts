@@ -1,15 +1,18 @@
-// The customer score read: one GetItem of the entity item, which carries its subtree total.
+// The customer score read: one GetItem of the entity item, which carries its subtree total (or
+// none: the item read with the request's credential, lib/store/preread.ts).
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { prereadFor, type Preread } from './preread.ts';
 import { isHierarchyType } from '../domain/hierarchy.ts';
 
 /** The score of a live hierarchy entity, or undefined (missing, a customer, a note, being deleted). */
-export async function readScore(ws: string, id: string): Promise<number | undefined> {
-  const { Item } = await db().send(
+export async function readScore(ws: string, id: string, preread?: Preread): Promise<number | undefined> {
+  const key = keys.entity(ws, id);
+  const { Item } = prereadFor(preread, key) ?? await db().send(
     new GetCommand({
       TableName: tableName(),
-      Key: keys.entity(ws, id),
+      Key: key,
       ConsistentRead: true,
       ProjectionExpression: '#k, #t, #total, deleting',
       ExpressionAttributeNames: { '#k': 'kind', '#t': 'type', '#total': 'total' },

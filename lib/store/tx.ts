@@ -1,19 +1,27 @@
 // TransactWriteItems with retry. A transaction is built from fresh reads on every attempt, so a
 // failed condition (the hierarchy or a rating moved underneath) or a conflict with a concurrent
 // transaction is handled by re-reading and rebuilding; the rebuild also re-validates (a NotFound or
-// Conflict found on a later attempt is thrown as such). Backoff is exponential with full jitter,
-// attempts are capped, and when the budget is spent the caller gets TransactionRetriesExhausted:
-// nothing was written.
+// Conflict found on a later attempt is thrown as such). Retries are bounded by time, not by count:
+// exponential backoff with full jitter ("Exponential Backoff And Jitter", AWS Architecture Blog)
+// for as long as the request's deadline (lib/deadline.ts) leaves room for one more attempt; then the
+// caller gets Contention naming the contended item: nothing was written.
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db } from './client.ts';
-import { TransactionRetriesExhausted } from './errors.ts';
+import { Contention } from './errors.ts';
+import { describeKey } from './keys.ts';
+import { deadlineOf } from '../deadline.ts';
 
 export type TxItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** DynamoDB's limit of items per transaction. */
 export const MAX_TX_ITEMS = 100;
 
-export const RETRY = { attempts: 10, baseDelayMs: 15, maxDelayMs: 800 };
+/**
+ * Backoff bounds, and the time kept in hand at the deadline: no attempt starts unless it leaves at
+ * least `reserveMs` (or twice the slowest attempt so far) before the deadline, so the refusal is
+ * answered before the request times out.
+ */
+export const RETRY = { baseDelayMs: 10, maxDelayMs: 1000, reserveMs: 250 };
 
 const RETRYABLE_ERRORS = new Set([
   'ThrottlingException',
@@ -25,9 +33,11 @@ const RETRYABLE_ERRORS = new Set([
 ]);
 const RETRYABLE_REASONS = new Set(['ConditionalCheckFailed', 'TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
 
+type Failure = { name?: string; CancellationReasons?: Array<{ Code?: string }> };
+
 /** Whether a failed TransactWriteItems may succeed when rebuilt from fresh reads. */
 export function isRetryable(err: unknown): boolean {
-  const e = err as { name?: string; CancellationReasons?: Array<{ Code?: string }> };
+  const e = err as Failure;
   if (e?.name === 'TransactionCanceledException') {
     const codes = (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None').filter((c) => c !== 'None');
     return codes.length > 0 && codes.every((c) => RETRYABLE_REASONS.has(c));
@@ -35,32 +45,63 @@ export function isRetryable(err: unknown): boolean {
   return RETRYABLE_ERRORS.has(e?.name ?? '');
 }
 
-/** The randomness and the wait of the backoff; replaceable so a test can observe the schedule. */
+/** The item a cancelled transaction failed on, in the API's words; throttling names the workspace's table. */
+export function contendedResource(items: TxItem[], err: unknown): string {
+  const reasons = (err as Failure)?.CancellationReasons;
+  // Still waiting for its turn (lib/store/queue.ts) when time ran out: the first item it writes.
+  const index = err === undefined ? 0 : (reasons ?? []).findIndex((r) => r.Code !== undefined && r.Code !== 'None');
+  if (index < 0) return 'this workspace (the table is throttling writes)';
+  const item = items[index];
+  return describeKey(item?.Put?.Item ?? item?.Update?.Key ?? item?.Delete?.Key ?? item?.ConditionCheck?.Key);
+}
+
+/** A retry after the longest backoff has a fair chance. */
+const retryAfterS = () => Math.max(1, Math.ceil(RETRY.maxDelayMs / 1000));
+/** The randomness, the wait and the clock of the backoff; replaceable so a test can observe the schedule. */
 export const BACKOFF = {
   random: Math.random,
   sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+  now: () => Date.now(),
 };
-/** Full jitter: uniform in [0, min(max, base × 2^attempt)). */
-export const backoffMs = (attempt: number) => BACKOFF.random() * Math.min(RETRY.maxDelayMs, RETRY.baseDelayMs * 2 ** attempt);
+/**
+ * Full jitter over a window that doubles with each attempt, starting from the slower of the base and
+ * the attempt's own duration: when attempts are slow (a busy table) the contenders spread over
+ * proportionally wider windows instead of colliding again.
+ */
+export const backoffMs = (attempt: number, attemptMs = 0) =>
+  BACKOFF.random() * Math.min(RETRY.maxDelayMs, Math.max(RETRY.baseDelayMs, attemptMs) * 2 ** (attempt - 1));
 
 /**
  * Runs `build` (which reads what it needs and returns the items, or nothing when there is nothing to
  * do) and writes its items in one transaction, retrying as described above. Returns build's value.
  */
 export async function transact<T>(label: string, build: (attempt: number) => Promise<{ items: TxItem[]; result: T }>): Promise<T> {
+  const deadline = deadlineOf(BACKOFF.now());
+  let slowestMs = 0;
   let lastError: unknown;
-  for (let attempt = 0; attempt < RETRY.attempts; attempt++) {
-    if (attempt > 0) await BACKOFF.sleep(backoffMs(attempt));
+  for (let attempt = 0; ; attempt++) {
+    const started = BACKOFF.now();
     const { items, result } = await build(attempt);
     if (items.length === 0) return result;
     if (items.length > MAX_TX_ITEMS) throw new Error(`${label}: ${items.length} items exceed one transaction`);
+    // Time for this attempt to answer either way? Otherwise refuse now, before sending anything.
+    if (deadline - BACKOFF.now() < Math.max(RETRY.reserveMs, 2 * slowestMs)) {
+      throw new Contention(label, contendedResource(items, lastError), attempt, retryAfterS(), lastError);
+    }
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items }));
       return result;
     } catch (err) {
       if (!isRetryable(err)) throw err;
       lastError = err;
+      const took = BACKOFF.now() - started;
+      slowestMs = Math.max(slowestMs, took);
+      const delay = backoffMs(attempt + 1, took);
+      // No attempt that could not finish in time: refuse while there is time to answer.
+      if (deadline - BACKOFF.now() - delay < Math.max(RETRY.reserveMs, 2 * slowestMs)) {
+        throw new Contention(label, contendedResource(items, err), attempt + 1, retryAfterS(), err);
+      }
+      await BACKOFF.sleep(delay);
     }
   }
-  throw new TransactionRetriesExhausted(label, RETRY.attempts, lastError);
 }

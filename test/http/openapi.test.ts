@@ -61,7 +61,16 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
   it('request bodies and success responses are the declared schemas, named components', () => {
     expect(op('/v2/entities', 'post').requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateEntityBody' } } } });
     expect(op('/v2/entities', 'post').responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/EntityReferenceResponse' });
-    expect(op('/v2/entities/{id}', 'delete').responses['204']).toEqual({ description: 'Done; no body', headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } } });
+    const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+    const budget = { 'X-RateLimit-Limit': header('X-RateLimit-Limit'), 'X-RateLimit-Remaining': header('X-RateLimit-Remaining'), 'X-RateLimit-Reset': header('X-RateLimit-Reset') };
+    expect(op('/v2/entities/{id}', 'delete').responses['204']).toEqual({ description: 'Done; no body', headers: { 'X-Request-Id': header('X-Request-Id'), ...budget } });
+    // Conditional and retry-safe requests: the ETag a read answers, the If-Match a change takes (412), the Idempotency-Key of a create.
+    expect(op('/v2/notes/{id}', 'get').responses['200'].headers.ETag).toMatchObject({ schema: { type: 'string' } });
+    expect(op('/v2/notes/{id}', 'patch').parameters.map((p: any) => `${p.in}:${p.name}`)).toContain('header:If-Match');
+    expect(op('/v2/notes/{id}', 'patch').responses['412'].description).toBe('request.preconditionFailed: Precondition failed');
+    expect(op('/v2/notes', 'post').parameters.map((p: any) => `${p.in}:${p.name}`)).toEqual(['header:Idempotency-Key']);
+    // An unauthenticated route spends no budget: no budget headers.
+    expect(op('/v2/openapi.json', 'get').responses['200'].headers).toEqual({ 'X-Request-Id': header('X-Request-Id') });
     expect(doc.components.schemas.Entity.discriminator.mapping.feature).toBe('#/components/schemas/Feature');
     expect(op('/oauth2/token', 'post').requestBody.content['application/x-www-form-urlencoded'].schema).toEqual({ $ref: '#/components/schemas/JwtBearerGrant' });
   });

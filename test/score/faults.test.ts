@@ -3,9 +3,10 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { withDeadline } from '#lib/deadline.ts';
 import { db } from '#lib/store/client.ts';
 import { setParent } from '#lib/store/entity-writes.ts';
-import { TransactionRetriesExhausted } from '#lib/store/errors.ts';
+import { Contention } from '#lib/store/errors.ts';
 import { upsertLink } from '#lib/store/notes.ts';
 import { BACKOFF, RETRY, transact } from '#lib/store/tx.ts';
 import { client } from './helpers.ts';
@@ -78,54 +79,76 @@ describe('injected faults', () => {
     expect([await c.score(p1), await c.score(p2), await c.score(comp)]).toEqual([0, 2, 2]);
   });
 
-  it('mocked TransactionConflict on every attempt: 500 internal.serverError once the budget is spent, and nothing is written', async () => {
+  it('mocked TransactionConflict on every attempt: retried until the request budget is nearly spent, then 429 rate.limitExceeded with Retry-After naming the contended entity, and nothing is written', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const p1 = await c.entity('product');
     const p2 = await c.entity('product');
     const comp = await c.entity('component', p1);
     await c.note({ links: [[comp, 'critical']] });
-    const attempts = RETRY.attempts;
-    RETRY.attempts = 4;
+    const budget = process.env.REQUEST_TIMEOUT_MS;
+    process.env.REQUEST_TIMEOUT_MS = '1500';
     try {
       const seen = injectTransactFaults(Infinity, conflict);
-      expectError(await c.req('PUT', `/entities/${comp}/relationships/parent`, { data: { target: { id: p2 } } }), 'internal.serverError');
+      const started = Date.now();
+      const move = await c.req('PUT', `/entities/${comp}/relationships/parent`, { data: { target: { id: p2 } } });
+      const took = Date.now() - started;
+      // The mocked conflict is on the transaction's second item: one of the entities the move touches.
+      expectError(move, 'rate.limitExceeded', { detail: new RegExp(`^Too many concurrent changes to entity (${comp}|${p1}|${p2}); nothing was changed\\. Retry after 1 second\\.$`) });
+      expect(move.headers.get('retry-after')).toBe('1');
+      // Retried by time, not a fixed count, and answered before the 408 budget.
+      expect(seen.transactions).toBeGreaterThan(3);
+      expect(took).toBeLessThan(1500);
+      const before = seen.transactions;
       const n = await c.req('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: p2 } }] } });
-      expectError(n, 'internal.serverError');
-      expect(seen.transactions).toBe(8);
+      expectError(n, 'rate.limitExceeded', { detail: /^Too many concurrent changes to (note [0-9a-f-]{36}|entity [0-9a-f-]{36}|the link from note [0-9a-f-]{36} to entity [0-9a-f-]{36}); nothing was changed\. Retry after 1 second\.$/ });
+      expect(seen.transactions - before).toBeGreaterThan(3);
     } finally {
-      RETRY.attempts = attempts;
+      if (budget === undefined) delete process.env.REQUEST_TIMEOUT_MS;
+      else process.env.REQUEST_TIMEOUT_MS = budget;
       vi.restoreAllMocks();
     }
     expect([await c.score(p1), await c.score(p2), await c.score(comp)]).toEqual([1, 0, 1]);
     expect((await c.ok('GET', `/entities/${comp}`)).json.data.relationships.data[0].target.id).toBe(p1);
+    expect((await c.ok('GET', '/notes')).json.data).toHaveLength(1);
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
   });
 
-  it('retry backoff (random source and sleep injected): the wait before attempt n is random × min(800, 15 × 2^n) ms, full jitter, then TransactionRetriesExhausted', async () => {
+  it('retry backoff (random source, sleep and clock injected): the wait after attempt n is random × min(1000, 10 × 2^(n-1)) ms, full jitter, until the deadline leaves no room, then Contention', async () => {
     const real = { ...BACKOFF };
-    const draws = [0.5, 0.999, 0, 0.25, 0.5, 0.75, 1 - 2 ** -20, 0.1, 0.9];
+    const draws = [0.5, 0.999, 0, 0.25, 0.75, 0.1, 0.9];
     const waits: number[] = [];
-    BACKOFF.random = () => draws[waits.length]!;
+    let clock = 1_000_000;
+    BACKOFF.random = () => draws[waits.length % draws.length]!;
+    BACKOFF.now = () => clock;
     BACKOFF.sleep = async (ms) => {
       waits.push(ms);
+      clock += ms;
     };
     const seen = injectTransactFaults(Infinity, conflict);
     let builds = 0;
+    let refusal: unknown;
     try {
-      const run = transact('backoff probe', async () => {
-        builds++;
-        return { items: [{ Put: { TableName: 'never-written', Item: { pk: 'x', sk: 'y' } } }], result: undefined };
-      });
-      await expect(run).rejects.toBeInstanceOf(TransactionRetriesExhausted);
+      // A 3-second budget of the fake clock; the attempts themselves take no time on it.
+      await withDeadline(clock + 3000, () =>
+        transact('backoff probe', async () => {
+          builds++;
+          // The injected conflict names the second item.
+          const items = ['ENT#e0', 'ENT#e1'].map((sk) => ({ Put: { TableName: 'never-written', Item: { pk: 'x', sk } } }));
+          return { items, result: undefined };
+        }),
+      ).catch((err: unknown) => (refusal = err));
     } finally {
       Object.assign(BACKOFF, real);
     }
-    expect(RETRY).toEqual({ attempts: 10, baseDelayMs: 15, maxDelayMs: 800 });
-    expect([builds, seen.transactions]).toEqual([10, 10]);
-    // No wait before the first attempt; before attempt n, draw × min(800, 15 × 2^n).
-    const caps = [30, 60, 120, 240, 480, 800, 800, 800, 800];
-    expect(waits).toEqual(caps.map((cap, i) => draws[i]! * cap));
+    expect(RETRY).toEqual({ baseDelayMs: 10, maxDelayMs: 1000, reserveMs: 250 });
+    const caps = [10, 20, 40, 80, 160, 320, 640, 1000, 1000, 1000, 1000];
+    expect(waits).toEqual(caps.map((cap, i) => draws[i % draws.length]! * cap));
+    // The 12th wait (0.5 × 1000) would leave less than the 250 ms reserve of the 3000: refused instead.
+    expect(clock - 1_000_000).toBeCloseTo(2521.98, 6);
+    expect([builds, seen.transactions]).toEqual([12, 12]);
+    expect(refusal).toBeInstanceOf(Contention);
+    expect(refusal).toMatchObject({ attempts: 12, resource: 'entity e1', retryAfterS: 1 });
   });
 
   it('write vs move (a real race on DynamoDB Local): a link write whose feature moves between its reads and its transaction fails its condition, re-reads, and adds to the new ancestors only', async () => {

@@ -44,7 +44,7 @@ describe('GET /v2/entities/{id}/score', () => {
     expectError(await call(app, 'GET', `/v2/entities/${product}/score`, { token }), 'auth.accessDenied');
   });
 
-  it('one DynamoDB read for the score lookup, whatever the subtree size', async () => {
+  it('one DynamoDB read for the whole score request, whatever the subtree size: the entity rides in the bearer check\'s BatchGetItem', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const small = await c.entity('product');
@@ -55,27 +55,28 @@ describe('GET /v2/entities/{id}/score', () => {
     const customer = await c.entity('company');
     await c.note({ customer, links: features.map((f) => [f, 'critical'] as [string, string]) });
     await c.note({ links: features.map((f) => [f] as [string]) });
-    const reads: string[] = [];
+    const reads: Array<[string, string[]]> = [];
     const stack = db().middlewareStack;
     stack.add(
       (next, context) => async (args) => {
         type Key = { pk?: { S?: string }; sk?: { S?: string } };
         const input = args.input as { Key?: Key; RequestItems?: Record<string, { Keys?: Key[] }> };
         const keys = input.Key ? [input.Key] : Object.values(input.RequestItems ?? {}).flatMap((r) => r.Keys ?? []);
-        // The pipeline's bearer check reads the token, member and workspace items: not the score lookup.
-        const isAuth = (k: Key) => (k.pk?.S ?? '').startsWith('TOKEN#') || (k.sk?.S ?? '').startsWith('MEMBER#') || k.sk?.S === 'WORKSPACE';
-        const auth = keys.length > 0 && keys.every(isAuth);
-        if (/^(GetItem|Query|Scan|BatchGetItem|TransactGetItems)Command$/.test(context.commandName ?? '') && !auth) reads.push(context.commandName!);
+        if (/^(GetItem|Query|Scan|BatchGetItem|TransactGetItems)Command$/.test(context.commandName ?? '')) {
+          reads.push([context.commandName!, keys.map((k) => k.sk?.S ?? '')]);
+        }
         return next(args);
       },
       { step: 'deserialize', name: 'countScoreReads' },
     );
     try {
-      expect(await c.score(small)).toBe(0);
-      expect(reads).toEqual(['GetItemCommand']);
-      reads.length = 0;
-      expect(await c.score(big)).toBe(6 * 3 + 6 * 1);
-      expect(reads).toEqual(['GetItemCommand']);
+      for (const [id, score] of [[small, 0], [big, 6 * 3 + 6 * 1]] as const) {
+        reads.length = 0;
+        expect(await c.score(id)).toBe(score);
+        expect(reads).toHaveLength(1);
+        expect(reads[0]![0]).toBe('BatchGetItemCommand');
+        expect(reads[0]![1]).toContain(`ENT#${id}`);
+      }
     } finally {
       stack.remove('countScoreReads');
     }

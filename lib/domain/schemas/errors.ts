@@ -11,6 +11,8 @@ export const ERROR_CODES = [
   'resource.notFound',
   'route.notFound',
   'request.timeout',
+  // Extension: an If-Match that names another version than the current one (RFC 9110 13.1.1).
+  'request.preconditionFailed',
   // Extensions (the specification has no code for them): a link or key that already exists, a body over the limit.
   'conflict.uniqueViolation',
   'request.tooLarge',

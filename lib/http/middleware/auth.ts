@@ -1,6 +1,8 @@
-import { authenticate } from '../../auth/bearer.ts';
+import { authenticateWith } from '../../auth/bearer.ts';
+import { isUuid } from '../../domain/input.ts';
 import { canonicalScope } from '../../domain/scopes.ts';
 import type { Route } from '../../routes.ts';
+import { keys } from '../../store/keys.ts';
 import { ApiError } from '../errors.ts';
 import type { ApiMiddleware } from '../request.ts';
 
@@ -10,8 +12,12 @@ export function auth(route: Route): ApiMiddleware {
     before: async (request) => {
       if (route.auth === 'none') return;
       const api = request.context.api;
-      const principal = await authenticate(api.headers.get('authorization'));
+      const id = api.params.id;
+      // Only a well-formed id names an item; anything else is the handler's 400 to give.
+      const prefetch = route.prefetch && isUuid(id) ? (ws: string) => keys[route.prefetch!](ws, id.toLowerCase()) : undefined;
+      const { principal, preread } = await authenticateWith(api.headers.get('authorization'), prefetch);
       api.principal = principal;
+      api.preread = preread;
       api.log.appendPersistentKeys({ workspaceId: principal.workspaceId, tokenId: principal.tokenId });
       if (route.auth === 'admin') {
         if (principal.role !== 'admin' || principal.credential !== 'api') {

@@ -59,6 +59,7 @@ export function frame(route: Route): ApiMiddleware {
         query: new Query(event),
         headers: headerMap(event),
         principal: undefined,
+        preread: undefined,
         body: undefined,
         rawBody: undefined,
         input: { params: {}, query: {}, body: undefined },

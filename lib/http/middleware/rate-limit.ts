@@ -1,24 +1,39 @@
-// Per-token request limit (RATE_LIMIT_PER_SECOND), counted by lib/store/rate-limits.ts; the
-// counters go out on every response of the request.
+// The request budget (RATE_LIMIT_PER_SECOND) per credential owner — one for a member's API tokens,
+// one for all access tokens an application minted —, counted by lib/http/rate-limiter.ts. The
+// counters go out on every response of the request, a refusal included.
+import type { Principal } from '../../auth/principal.ts';
 import { config } from '../../config.ts';
-import { countRequest } from '../../store/rate-limits.ts';
 import { ApiError } from '../errors.ts';
-import type { ApiMiddleware } from '../request.ts';
+import { admit, type Admission } from '../rate-limiter.ts';
+import type { ApiMiddleware, ApiRequest } from '../request.ts';
+
+/** Whose budget a request spends. */
+export const ownerOf = (p: Principal): string =>
+  p.credential === 'access' && p.clientId ? `app:${p.workspaceId}:${p.clientId}` : `member:${p.workspaceId}:${p.memberId}`;
+
+/** Spends one request of `owner`'s budget: the X-RateLimit-* headers, or 429 rate.limitExceeded with Retry-After. */
+export async function spendBudget(api: ApiRequest, owner: string, who: string): Promise<void> {
+  const limit = config.rateLimitPerSecond;
+  if (limit === 0) return;
+  const a: Admission = await admit(owner, limit);
+  api.responseHeaders['X-RateLimit-Limit'] = String(a.limit);
+  api.responseHeaders['X-RateLimit-Remaining'] = String(a.remaining);
+  api.responseHeaders['X-RateLimit-Reset'] = String(a.resetS);
+  if (!a.allowed) {
+    const s = a.retryAfterS === 1 ? '' : 's';
+    throw new ApiError('rate.limitExceeded', `More than ${limit} requests per second for ${who}; retry after ${a.retryAfterS} second${s}.`, {
+      headers: { 'Retry-After': String(a.retryAfterS) },
+    });
+  }
+}
 
 export function rateLimit(): ApiMiddleware {
   return {
     before: async (request) => {
       const api = request.context.api;
-      const limit = config.rateLimitPerSecond;
-      if (!api.principal || limit === 0) return;
-      const count = await countRequest(api.principal.tokenId);
-      api.responseHeaders['X-RateLimit-Limit'] = String(limit);
-      api.responseHeaders['X-RateLimit-Remaining'] = String(Math.max(0, limit - count));
-      if (count > limit) {
-        throw new ApiError('rate.limitExceeded', `More than ${limit} requests in one second with this token; retry after 1 second.`, {
-          headers: { 'Retry-After': '1' },
-        });
-      }
+      if (!api.principal) return;
+      const who = api.principal.credential === 'access' ? "this application's access tokens" : "this member's API tokens";
+      await spendBudget(api, ownerOf(api.principal), who);
     },
   };
 }

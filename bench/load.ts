@@ -1,0 +1,460 @@
+// `npm run bench:load`: the request path under load, on the local stack, in one run.
+// It starts its own in-memory DynamoDB Local, the local gateway and, beside them, a floor service
+// (plain node:http + one GetItem on the same emulator) — all in this process, so they share one CPU
+// budget with autocannon. Then, under one product:
+//   1. score latency at concurrency 1, interleaved rounds: the endpoint, the floor service, a bare GetItem;
+//   2. a read mix (score, retrieve with fields[], list pages) and a write mix (notes with a customer and
+//      rated links, re-rates, moves) with autocannon, several members' tokens (each member has two,
+//      which share its budget): throughput, p50/p99, non-2xx by status;
+//   3. hot-product writes (a note with its customer and one rated link) at concurrency 1, 8 and 32,
+//      beside the emulator's own ceiling: TransactWriteItems of the same items on independent keys;
+//   4. 50 concurrent re-rates of one link and 200 concurrent note+link writes: 5xx counted;
+//   5. `score verify` over the workspace: 0 mismatches required.
+// Prints every figure next to its goal with the ratio, and writes its section of docs/performance.md.
+// Knobs: BENCH_SECONDS (per autocannon run, default 8), BENCH_ROUNDS (latency rounds, default 400),
+// BENCH_RATE_LIMIT (requests/s per credential owner, default 1000, so the limiter runs but the mixes
+// measure the request path, not refusals), BENCH_NO_DOCS=1 (print only).
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+
+process.env.RATE_LIMIT_PER_SECOND = process.env.BENCH_RATE_LIMIT ?? '1000';
+process.env.LOG_LEVEL = 'silent';
+process.env.TABLE_NAME = 'pm-api-load';
+
+const { GetCommand, TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
+const { generateServiceKeyMaterial } = await import('#lib/auth/service-key.ts');
+const { issueApiToken } = await import('#lib/auth/api-tokens.ts');
+const { IMPORTANCES } = await import('#lib/domain/score.ts');
+const { db, tableName } = await import('#lib/store/client.ts');
+const { keys } = await import('#lib/store/keys.ts');
+const { addMember } = await import('#lib/store/members.ts');
+const { createWorkspace } = await import('#lib/store/workspaces.ts');
+const { verifyScores } = await import('../local/admin/score.ts');
+const { ensureTable, startDynamoDbLocal } = await import('../local/dynamodb-local.ts');
+const { createGateway } = await import('../local/gateway.ts');
+const { writeSection } = await import('./doc-section.ts');
+
+type TxItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
+const MEMBERS = 4;
+
+// ---- small helpers ------------------------------------------------------------------------------
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+};
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
+const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+
+interface Answer {
+  status: number;
+  json: { data?: { id?: string; fields?: { score?: number } } } | undefined;
+}
+
+async function send(base: string, token: string, method: string, path: string, body?: unknown): Promise<Answer> {
+  const res = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text.startsWith('{') ? (JSON.parse(text) as Answer['json']) : undefined };
+}
+
+async function inParallel<T>(n: number, parallel: number, f: (i: number) => Promise<T>): Promise<T[]> {
+  const out = new Array<T>(n);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < n) {
+        const i = next++;
+        out[i] = await f(i);
+      }
+    }),
+  );
+  return out;
+}
+
+// ---- the world under test -----------------------------------------------------------------------
+
+interface World {
+  base: string;
+  ws: string;
+  tokens: string[];
+  productId: string;
+  components: string[];
+  features: string[];
+  customers: string[];
+  notes: Array<{ id: string; entityId: string }>;
+}
+
+const noteBody = (w: World, links: number) => ({
+  data: {
+    type: 'textNote',
+    fields: { name: `Load ${randomUUID().slice(0, 8)}` },
+    relationships: [
+      { type: 'customer', target: { id: pick(w.customers) } },
+      // Distinct features: a note links an entity once.
+      ...[...w.features].sort(() => Math.random() - 0.5).slice(0, links).map((id) => ({ type: 'link', target: { id }, importance: pick(IMPORTANCES) })),
+    ],
+  },
+});
+
+async function seedWorld(base: string): Promise<World> {
+  const workspace = await createWorkspace('Load benchmark');
+  const tokens: string[] = [];
+  for (let m = 0; m < MEMBERS; m++) {
+    const member = await addMember(workspace.id, { email: `load${m}@example.com`, role: 'admin', active: true });
+    // Two tokens per member: they draw on one budget.
+    tokens.push((await issueApiToken(member)).token, (await issueApiToken(member)).token);
+  }
+  const t = tokens[0]!;
+  const entity = async (type: string, parentId?: string) => {
+    const res = await send(base, t, 'POST', '/entities', {
+      data: { type, fields: { name: `${type} (load)` }, ...(parentId ? { relationships: [{ type: 'parent', target: { id: parentId } }] } : {}) },
+    });
+    if (res.status !== 201) throw new Error(`creating a ${type}: HTTP ${res.status}`);
+    return res.json!.data!.id!;
+  };
+  const productId = await entity('product');
+  const components = [await entity('component', productId), await entity('component', productId)];
+  const features = (await inParallel(8, 4, (i) => entity('feature', components[i % 2]))).flat();
+  const customers = await inParallel(40, 4, () => entity('user'));
+  const w: World = { base, ws: workspace.id, tokens, productId, components, features, customers, notes: [] };
+  // Notes through the real write path, each with a customer and two rated links.
+  w.notes = await inParallel(100, 4, async () => {
+    const body = noteBody(w, 2);
+    const res = await send(base, t, 'POST', '/notes', body);
+    if (res.status !== 201) throw new Error(`creating a note: HTTP ${res.status} ${JSON.stringify(res.json)}`);
+    return { id: res.json!.data!.id!, entityId: (body.data.relationships[1] as { target: { id: string } }).target.id };
+  });
+  return w;
+}
+
+// ---- the floor service --------------------------------------------------------------------------
+
+/** node:http and one GetItem of the product's item: what any score endpoint must at least do. */
+function floorService(w: World): Server {
+  return createServer((req, res) => {
+    void db()
+      .send(new GetCommand({ TableName: tableName(), Key: keys.entity(w.ws, w.productId), ConsistentRead: true }))
+      .then(({ Item }) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ data: { id: w.productId, fields: { score: Number(Item?.total ?? 0) } } }));
+      })
+      .catch(() => {
+        res.writeHead(500);
+        res.end();
+      });
+    req.resume();
+  });
+}
+
+const listen = async (s: Server) => {
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+};
+
+// ---- measurements -------------------------------------------------------------------------------
+
+interface Latency {
+  endpoint: number;
+  floor: number;
+  getItem: number;
+}
+
+async function scoreLatency(w: World, floorUrl: string): Promise<Latency> {
+  const token = w.tokens[0]!;
+  const runs: Record<keyof Latency, () => Promise<unknown>> = {
+    endpoint: async () => {
+      const r = await send(w.base, token, 'GET', `/entities/${w.productId}/score`);
+      if (r.status !== 200) throw new Error(`score: HTTP ${r.status}`);
+    },
+    floor: async () => (await fetch(floorUrl)).text(),
+    getItem: () => db().send(new GetCommand({ TableName: tableName(), Key: keys.entity(w.ws, w.productId), ConsistentRead: true })),
+  };
+  const names = Object.keys(runs) as Array<keyof Latency>;
+  const times: Record<keyof Latency, number[]> = { endpoint: [], floor: [], getItem: [] };
+  for (let i = 0; i < 50; i++) for (const n of names) await runs[n]();
+  for (let i = 0; i < ROUNDS; i++) {
+    // Rotate the order each round, so no contender always goes first.
+    for (const n of [...names.slice(i % 3), ...names.slice(0, i % 3)]) {
+      const t0 = performance.now();
+      await runs[n]();
+      times[n].push(performance.now() - t0);
+    }
+  }
+  return { endpoint: quantile(times.endpoint, 0.5), floor: quantile(times.floor, 0.5), getItem: quantile(times.getItem, 0.5) };
+}
+
+interface Mix {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  total: number;
+  byStatus: Record<string, number>;
+}
+
+type Req = { method: string; path: string; body?: string; headers?: Record<string, string> };
+
+/** One autocannon run: each connection takes one token (round robin), each request is built by `next`. */
+async function cannon(w: World, name: string, connections: number, next: () => Req, seconds = SECONDS): Promise<Mix> {
+  let conn = 0;
+  const result = await autocannon({
+    url: w.base.replace(/\/v2$/, ''),
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (req: Record<string, unknown>) => {
+          const r = next();
+          return { ...req, method: r.method, path: `/v2${r.path}`, ...(r.body ? { body: r.body } : {}), headers: { ...(req.headers as object), 'content-type': 'application/json', ...r.headers } };
+        },
+      },
+    ],
+    setupClient: (client: { setHeaders: (h: Record<string, string>) => void }) => {
+      client.setHeaders({ authorization: `Bearer ${w.tokens[conn++ % w.tokens.length]}`, 'content-type': 'application/json' });
+    },
+  } as unknown as autocannon.Options);
+  const byStatus = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]));
+  const total = Object.values(byStatus).reduce((a, b) => a + b, 0);
+  const ok = Object.entries(byStatus).filter(([c]) => c.startsWith('2')).reduce((a, [, n]) => a + n, 0);
+  return { name, rps: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99, total, byStatus };
+}
+
+const readMix = (w: World) => {
+  let i = 0;
+  return (): Req => {
+    switch (i++ % 4) {
+      case 0:
+        return { method: 'GET', path: `/entities/${w.productId}/score` };
+      case 1:
+        return { method: 'GET', path: `/entities/${pick(w.features)}?fields[]=name&fields[]=status` };
+      case 2:
+        // A page of 25: a list page answers one Query per note for its relationships (see docs/performance.md).
+        return { method: 'GET', path: '/notes?limit=25' };
+      default:
+        return { method: 'GET', path: `/notes/${pick(w.notes).id}` };
+    }
+  };
+};
+
+const writeMix = (w: World) => {
+  let i = 0;
+  return (): Req => {
+    switch (i++ % 5) {
+      case 0:
+      case 1:
+        return { method: 'POST', path: '/notes', body: JSON.stringify(noteBody(w, 2)) };
+      case 2:
+      case 3: {
+        const n = pick(w.notes);
+        return { method: 'PUT', path: `/notes/${n.id}/relationships/link/${n.entityId}`, body: JSON.stringify({ data: { importance: pick(IMPORTANCES) } }) };
+      }
+      default:
+        return { method: 'PUT', path: `/entities/${pick(w.features)}/relationships/parent`, body: JSON.stringify({ data: { target: { id: pick(w.components) } } }) };
+    }
+  };
+};
+
+/** The TransactItems of one create-note-with-link request, captured on the document client. */
+async function captureNoteTransaction(w: World): Promise<TxItem[]> {
+  let captured: TxItem[] | undefined;
+  const name = 'benchCaptureTransaction';
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === 'TransactWriteItemsCommand' && !captured) captured = (args.input as { TransactItems: TxItem[] }).TransactItems;
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    const r = await send(w.base, w.tokens[0]!, 'POST', '/notes', noteBody(w, 1));
+    if (r.status !== 201 || !captured) throw new Error(`capturing a note's transaction: HTTP ${r.status}`);
+  } finally {
+    db().middlewareStack.remove(name);
+  }
+  return captured;
+}
+
+/** The same kinds and number of items as `shape`, on keys no one else touches. */
+function independentCopy(shape: TxItem[]): TxItem[] {
+  const pk = `BENCH#${randomUUID()}`;
+  return shape.map((item, i) => {
+    const sk = `I#${i}`;
+    if (item.Put) return { Put: { TableName: tableName(), Item: { ...item.Put.Item, pk, sk } } };
+    if (item.Update) return { Update: { TableName: tableName(), Key: { pk, sk }, UpdateExpression: 'ADD #n :one', ExpressionAttributeNames: { '#n': 'n' }, ExpressionAttributeValues: { ':one': 1 } } };
+    if (item.Delete) return { Delete: { TableName: tableName(), Key: { pk, sk } } };
+    return { ConditionCheck: { TableName: tableName(), Key: { pk, sk }, ConditionExpression: 'attribute_not_exists(pk)' } };
+  });
+}
+
+/** The emulator's ceiling: transactions of `shape`'s size on independent items, `concurrency` at a time. */
+async function emulatorCeiling(shape: TxItem[], concurrency: number, seconds: number): Promise<{ tps: number; p50: number }> {
+  const until = performance.now() + seconds * 1000;
+  const times: number[] = [];
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        await db().send(new TransactWriteCommand({ TransactItems: independentCopy(shape) }));
+        times.push(performance.now() - t0);
+      }
+    }),
+  );
+  return { tps: times.length / seconds, p50: quantile(times, 0.5) };
+}
+
+async function burst(n: number, f: (i: number) => Promise<Answer>): Promise<Record<string, number>> {
+  const answers = await Promise.all(Array.from({ length: n }, (_, i) => f(i)));
+  const by: Record<string, number> = {};
+  for (const a of answers) by[a.status] = (by[a.status] ?? 0) + 1;
+  return by;
+}
+
+// ---- main ---------------------------------------------------------------------------------------
+
+interface Goal {
+  what: string;
+  value: string;
+  goal: string;
+  ratio?: number;
+  ok: boolean;
+}
+
+async function main() {
+  const started = performance.now();
+  const dir = await mkdtemp(join(tmpdir(), 'pm-api-load-'));
+  const keyFile = join(dir, 'service-key.json');
+  await writeFile(keyFile, JSON.stringify(await generateServiceKeyMaterial()));
+  const ddb = await startDynamoDbLocal();
+  process.env.DYNAMODB_ENDPOINT = ddb.endpoint;
+  process.env.SERVICE_KEY_FILE = keyFile;
+  await ensureTable(ddb.endpoint, tableName());
+  const gateway = createGateway();
+  const appUrl = await listen(gateway);
+  process.env.PUBLIC_APP_URL = appUrl;
+  process.env.PUBLIC_BASE_URL = `${appUrl}/v2`;
+  let floor: Server | undefined;
+  try {
+    console.log(`Seeding through the API (${cpus().length} CPUs)...`);
+    const w = await seedWorld(`${appUrl}/v2`);
+    floor = floorService(w);
+    const floorUrl = await listen(floor);
+
+    console.log(`Score latency, ${ROUNDS} interleaved rounds at concurrency 1...`);
+    const lat = await scoreLatency(w, floorUrl);
+
+    // Each request kind alone at concurrency 1, so a slow mix can be traced to its kind.
+    const kinds: Array<[string, number]> = [];
+    for (const [label, mix, n] of [['read', readMix(w), 4], ['write', writeMix(w), 5]] as const) {
+      const times: number[][] = Array.from({ length: n }, () => []);
+      for (let i = 0; i < 10 * n; i++) {
+        const r = mix();
+        const t0 = performance.now();
+        const a = await send(w.base, w.tokens[0]!, r.method, r.path, r.body ? JSON.parse(r.body) : undefined);
+        if (a.status >= 300) throw new Error(`${r.method} ${r.path}: HTTP ${a.status}`);
+        times[i % n]!.push(performance.now() - t0);
+      }
+      times.forEach((t, i) => kinds.push([`${label} ${i}`, quantile(t, 0.5)]));
+    }
+    console.log(kinds.map(([k, t]) => `${k}: ${ms(t)} ms`).join(', '));
+    console.log(`Read mix and write mix, ${SECONDS} s each at 16 connections...`);
+    const reads = await cannon(w, 'read mix (score, entity with fields[], page of 25 notes, note)', 16, readMix(w));
+    const writes = await cannon(w, 'write mix (notes with a customer and 2 rated links, re-rates, moves)', 16, writeMix(w));
+
+    console.log('Hot-product writes at concurrency 1, 8, 32, and the emulator ceiling...');
+    const shape = await captureNoteTransaction(w);
+    const hot: Mix[] = [];
+    for (const c of [1, 8, 32]) hot.push(await cannon(w, `note + customer + 1 rated link, concurrency ${c}`, c, () => ({ method: 'POST', path: '/notes', body: JSON.stringify(noteBody(w, 1)) })));
+    const ceiling32 = await emulatorCeiling(shape, 32, SECONDS);
+    const ceiling1 = await emulatorCeiling(shape, 1, Math.max(3, SECONDS / 2));
+
+    console.log('Contention: 50 concurrent re-rates of one link, 200 concurrent note+link writes...');
+    const target = w.notes[0]!;
+    const rerates = await burst(50, (i) => send(w.base, w.tokens[i % w.tokens.length]!, 'PUT', `/notes/${target.id}/relationships/link/${target.entityId}`, { data: { importance: IMPORTANCES[i % 5] } }));
+    const notes200 = await burst(200, (i) => send(w.base, w.tokens[i % w.tokens.length]!, 'POST', '/notes', noteBody(w, 1)));
+
+    console.log('score verify...');
+    const verify = await verifyScores({ workspace: w.ws, repair: false });
+    const fivexx = (by: Record<string, number>) => Object.entries(by).filter(([c]) => c.startsWith('5')).reduce((a, [, n]) => a + n, 0);
+    const all5xx = [reads, writes, ...hot].reduce((a, m) => a + fivexx(m.byStatus), 0);
+
+    const h32 = hot[2]!;
+    const h1 = hot[0]!;
+    const goals: Goal[] = [
+      { what: 'score p50 / floor service p50', value: `${ms(lat.endpoint)} / ${ms(lat.floor)} ms`, goal: '≤ 1.5×', ratio: lat.endpoint / lat.floor, ok: lat.endpoint / lat.floor <= 1.5 },
+      { what: 'hot-product writes at concurrency 32 / emulator ceiling (32)', value: `${h32.rps.toFixed(1)} / ${ceiling32.tps.toFixed(1)} /s`, goal: '≥ 0.8×', ratio: h32.rps / ceiling32.tps, ok: h32.rps / ceiling32.tps >= 0.8 },
+      { what: 'create-note-with-link p50 at concurrency 1 / one TransactWriteItems of the same items', value: `${ms(h1.p50)} / ${ms(ceiling1.p50)} ms`, goal: '≤ 1.5×', ratio: h1.p50 / ceiling1.p50, ok: h1.p50 / ceiling1.p50 <= 1.5 },
+      { what: '50 concurrent re-rates of one link: 5xx', value: JSON.stringify(rerates), goal: '0 5xx', ok: fivexx(rerates) === 0 },
+      { what: '200 concurrent note+link writes: 5xx', value: JSON.stringify(notes200), goal: '0 5xx', ok: fivexx(notes200) === 0 },
+      { what: 'mixes and hot-product runs: 5xx', value: String(all5xx), goal: '0', ok: all5xx === 0 },
+      { what: 'score verify: mismatches (drift)', value: String(verify.mismatches), goal: '0', ok: verify.mismatches === 0 },
+    ];
+
+    const elapsed = (performance.now() - started) / 1000;
+    const report = render({ lat, mixes: [reads, writes, ...hot], ceiling32, ceiling1, shape, goals, verify, elapsed });
+    console.log('\n' + report);
+    if (process.env.BENCH_NO_DOCS !== '1') {
+      await writeSection('bench:load', report);
+      console.log('\nWrote docs/performance.md');
+    }
+    process.exitCode = goals.every((g) => g.ok) ? 0 : 1;
+  } finally {
+    if (floor) await new Promise<void>((r) => floor!.close(() => r()));
+    await new Promise<void>((r) => gateway.close(() => r()));
+    gateway.closeAllConnections?.();
+    floor?.closeAllConnections?.();
+    await ddb.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function render(r: {
+  lat: Latency;
+  mixes: Mix[];
+  ceiling32: { tps: number; p50: number };
+  ceiling1: { tps: number; p50: number };
+  shape: TxItem[];
+  goals: Goal[];
+  verify: { mismatches: number };
+  elapsed: number;
+}): string {
+  const kinds = r.shape.map((i) => Object.keys(i)[0]).join(', ');
+  const mixRows = r.mixes.map(
+    (m) => `| ${m.name} | ${m.rps.toFixed(1)} | ${ms(m.p50)} | ${ms(m.p99)} | ${m.total} | ${Object.entries(m.byStatus).map(([c, n]) => `${c}: ${n}`).join(', ')} |`,
+  );
+  const goalRows = r.goals.map((g) => `| ${g.what} | ${g.value} | ${g.ratio !== undefined ? `${g.ratio.toFixed(2)}×` : ''} | ${g.goal} | ${g.ok ? 'OK' : 'MISSED'} |`);
+  return `## The request path under load (\`npm run bench:load\`)
+
+Generated by \`npm run bench:load\` (bench/load.ts) on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} CPUs (shared), Node ${process.version}:
+DynamoDB Local (in memory), the local gateway, the floor service and autocannon in one process; one product
+(2 components, 8 features), 40 customers, 100 seeded notes with 2 rated links each, all through the API;
+${MEMBERS} members with 2 API tokens each (a member's tokens share one budget of ${process.env.RATE_LIMIT_PER_SECOND}/s). ${r.elapsed.toFixed(0)} s in all.
+
+Score latency at concurrency 1 (${ROUNDS} interleaved rounds, p50): endpoint ${ms(r.lat.endpoint)} ms, floor service
+(node:http + one GetItem) ${ms(r.lat.floor)} ms, bare GetItem ${ms(r.lat.getItem)} ms.
+
+| run | 2xx/s | p50 ms | p99 ms | requests | by status |
+|---|---:|---:|---:|---:|---|
+${mixRows.join('\n')}
+| emulator ceiling: TransactWriteItems of the same ${r.shape.length} items (${kinds}) on independent keys, concurrency 32 | ${r.ceiling32.tps.toFixed(1)} | ${ms(r.ceiling32.p50)} | | | |
+| the same, concurrency 1 | ${r.ceiling1.tps.toFixed(1)} | ${ms(r.ceiling1.p50)} | | | |
+
+| goal | measured | ratio | goal | |
+|---|---|---:|---|---|
+${goalRows.join('\n')}
+`;
+}
+
+await main();

@@ -1,0 +1,88 @@
+// One round trip on an authenticated read: the credential, the member (and the application of an
+// access token) and the item the route names come from ONE BatchGetItem, and nothing of that item
+// is released before the credential proves live. Observed with a middleware that records (does not
+// alter) every command the document client sends to DynamoDB Local.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { db } from '#lib/store/client.ts';
+import { revokeCredential } from '#lib/store/credentials.ts';
+import { client } from '../score/helpers.ts';
+import { expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
+
+let app: TestApp;
+let ws: TestWorkspace;
+const sent: string[] = [];
+const OBSERVER = 'recordCommands';
+beforeAll(async () => {
+  app = await startApp();
+  ws = await newWorkspace();
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      sent.push(context.commandName ?? '?');
+      return next(args);
+    },
+    { step: 'initialize', name: OBSERVER },
+  );
+});
+afterAll(async () => {
+  db().middlewareStack.remove(OBSERVER);
+  await app.close();
+});
+beforeEach(() => {
+  sent.length = 0;
+});
+
+describe('one round trip per authenticated read', () => {
+  it('GET score sends exactly one BatchGetItem and nothing else; GET entity and GET note never read their item again (rate limit off)', async () => {
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const n = await c.note({ links: [[p, 'critical']] });
+    for (const path of [`/entities/${p}/score`, `/entities/${p}`, `/notes/${n}`]) {
+      await c.ok('GET', path); // warm: the signature is verified once per instance
+      sent.length = 0;
+      await c.ok('GET', path);
+      if (path.endsWith('/score')) expect(sent, path).toEqual(['BatchGetItemCommand']);
+      else {
+        // The item came with the credential; what follows is the route's own extra reads (custom field definitions).
+        expect(sent[0], path).toBe('BatchGetItemCommand');
+        expect(sent.filter((x) => x === 'GetItemCommand' || x === 'BatchGetItemCommand'), path).toEqual(['BatchGetItemCommand']);
+      }
+    }
+    expect((await c.ok('GET', `/entities/${p}/score`)).json.data.fields.score).toBe(1); // an anonymous note's link counts 1
+  });
+
+  it('with the rate limit on, requests served from the instance\'s leased share write nothing: at most one lease per five requests', async () => {
+    const saved = process.env.RATE_LIMIT_PER_SECOND;
+    process.env.RATE_LIMIT_PER_SECOND = '50';
+    try {
+      const m = await ws.member({ role: 'maker' });
+      const c = client(app, m.token);
+      const p = await client(app, ws.token).entity('product');
+      sent.length = 0;
+      for (let i = 0; i < 20; i++) expect((await c.req('GET', `/entities/${p}/score`)).status).toBe(200);
+      const writes = sent.filter((s) => s === 'UpdateItemCommand').length;
+      expect(sent.filter((s) => s === 'BatchGetItemCommand')).toHaveLength(20);
+      expect(writes).toBeGreaterThanOrEqual(1);
+      expect(writes).toBeLessThanOrEqual(20 / 5 + 1);
+    } finally {
+      process.env.RATE_LIMIT_PER_SECOND = saved;
+    }
+  });
+
+  it('a revoked token reading an existing entity: 401 auth.invalid and nothing of the prefetched item in the answer', async () => {
+    const m = await ws.member({ role: 'maker' });
+    const c = client(app, m.token);
+    const p = await client(app, ws.token).entity('product', undefined, { name: 'secret-name' });
+    await c.ok('GET', `/entities/${p}`);
+    await revokeCredential(ws.workspaceId, m.tokenId);
+    const res = await c.req('GET', `/entities/${p}`);
+    expectError(res, 'auth.invalid', { detail: 'The bearer token has been revoked.' });
+    expect(res.text).not.toContain('secret-name');
+  });
+
+  it("another workspace's token on the entity's id: 404, the prefetch keyed by the token's own workspace", async () => {
+    const other = await newWorkspace();
+    const p = await client(app, ws.token).entity('product');
+    expectError(await client(app, other.token).req('GET', `/entities/${p}/score`), 'resource.notFound');
+    expectError(await client(app, other.token).req('GET', `/entities/${p.toUpperCase()}`), 'resource.notFound');
+  });
+});

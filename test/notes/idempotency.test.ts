@@ -1,0 +1,138 @@
+// Safe retries of POST /v2/notes with Idempotency-Key, through the real handlers on DynamoDB Local:
+// a retry returns the first result without a second write, another body under the same key is
+// refused, concurrent duplicates create one note, and a client retrying after a 408 or a 429 never
+// creates a second note nor inflates a score.
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db } from '#lib/store/client.ts';
+import { verifyScores } from '../../local/admin/score.ts';
+import { client } from '../score/helpers.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app.close());
+afterEach(() => vi.restoreAllMocks());
+
+const noteBody = (entityId: string, name = 'Feedback') => ({
+  data: { type: 'textNote', fields: { name }, relationships: [{ type: 'link', target: { id: entityId }, importance: 'critical' }] },
+});
+const post = (ws: TestWorkspace, body: unknown, key?: string) =>
+  call(app, 'POST', '/v2/notes', { token: ws.token, body, ...(key ? { headers: { 'idempotency-key': key } } : {}) });
+const noteIds = async (ws: TestWorkspace) => (await call(app, 'GET', '/v2/notes', { token: ws.token })).json.data.map((n: { id: string }) => n.id);
+
+async function setup() {
+  const ws = await newWorkspace();
+  const c = client(app, ws.token);
+  const acme = await c.entity('company');
+  const p = await c.entity('product');
+  return { ws, c, p, acme };
+}
+
+describe('Idempotency-Key on POST /v2/notes', () => {
+  it('a retry with the same key and body answers the first result (201, same note) and writes nothing more: one note, score counted once', async () => {
+    const { ws, c, p } = await setup();
+    const first = await post(ws, noteBody(p), 'retry-1');
+    const again = await post(ws, noteBody(p), 'retry-1');
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.json).toEqual(first.json);
+    expect(await noteIds(ws)).toEqual([first.json.data.id]);
+    expect(await c.score(p)).toBe(1);
+    // Without a key every POST is a new note.
+    expect((await post(ws, noteBody(p))).status).toBe(201);
+    expect(await noteIds(ws)).toHaveLength(2);
+  });
+
+  it('the same key with another body → 400 request.invalid naming the header, and nothing is written', async () => {
+    const { ws, c, p } = await setup();
+    expect((await post(ws, noteBody(p, 'one'), 'k-2')).status).toBe(201);
+    const other = await post(ws, noteBody(p, 'two'), 'k-2');
+    expectError(other, 'request.invalid', {
+      detail: 'This Idempotency-Key was already used for a request with another body; use a new key for a new request.',
+      source: { parameter: 'Idempotency-Key' },
+    });
+    expect(await noteIds(ws)).toHaveLength(1);
+    expect(await c.score(p)).toBe(1);
+  });
+
+  it('a malformed key → 400 request.invalid naming the header', async () => {
+    const { ws, p } = await setup();
+    expectError(await post(ws, noteBody(p), 'has space'), 'request.invalid', { source: { parameter: 'Idempotency-Key' } });
+    expect(await noteIds(ws)).toEqual([]);
+  });
+
+  it('10 concurrent duplicates in flight: all answer 201 with the same note, exactly one note exists, the score counts it once', async () => {
+    const { ws, c, p } = await setup();
+    const results = await Promise.all(Array.from({ length: 10 }, () => post(ws, noteBody(p), 'dup')));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
+    expect(new Set(results.map((r) => r.json.data.id)).size).toBe(1);
+    expect(await noteIds(ws)).toHaveLength(1);
+    expect(await c.score(p)).toBe(1);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
+  });
+
+  it('a retry after a 408 whose write had committed (mocked: the commit answers after the budget) returns that note: no second note, no inflated score', async () => {
+    const { ws, c, p, acme } = await setup();
+    const budget = process.env.REQUEST_TIMEOUT_MS;
+    process.env.REQUEST_TIMEOUT_MS = '1000';
+    const doc = db();
+    const real = doc.send.bind(doc) as (command: unknown) => Promise<unknown>;
+    vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
+      const out = await real(command);
+      if (command instanceof TransactWriteCommand) await new Promise((r) => setTimeout(r, 1500));
+      return out;
+    }) as never);
+    const body = { data: { ...noteBody(p).data, relationships: [...noteBody(p).data.relationships, { type: 'customer', target: { id: acme } }] } };
+    try {
+      expectError(await post(ws, body, 'after-408'), 'request.timeout');
+    } finally {
+      vi.restoreAllMocks();
+      process.env.REQUEST_TIMEOUT_MS = budget;
+    }
+    const ids = await noteIds(ws);
+    expect(ids).toHaveLength(1);
+    const retry = await post(ws, body, 'after-408');
+    expect(retry.status, retry.text).toBe(201);
+    expect(retry.json.data.id).toBe(ids[0]);
+    expect(await noteIds(ws)).toEqual(ids);
+    expect(await c.score(p)).toBe(3);
+  });
+
+  it('a retry after a 429 (every attempt met a mocked TransactionConflict, nothing written) creates the note once', async () => {
+    const { ws, c, p } = await setup();
+    const budget = process.env.REQUEST_TIMEOUT_MS;
+    process.env.REQUEST_TIMEOUT_MS = '1000';
+    const doc = db();
+    const real = doc.send.bind(doc) as (command: unknown) => Promise<unknown>;
+    vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
+      if (command instanceof TransactWriteCommand) {
+        throw Object.assign(new Error('conflict'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'TransactionConflict' }], $metadata: {} });
+      }
+      return real(command);
+    }) as never);
+    try {
+      expectError(await post(ws, noteBody(p), 'after-429'), 'rate.limitExceeded');
+    } finally {
+      vi.restoreAllMocks();
+      process.env.REQUEST_TIMEOUT_MS = budget;
+    }
+    expect(await noteIds(ws)).toEqual([]);
+    const retry = await post(ws, noteBody(p), 'after-429');
+    expect(retry.status).toBe(201);
+    expect((await post(ws, noteBody(p), 'after-429')).json.data.id).toBe(retry.json.data.id);
+    expect(await noteIds(ws)).toEqual([retry.json.data.id]);
+    expect(await c.score(p)).toBe(1);
+  });
+
+  it('POST /v2/entities takes the key too: a retry answers the same entity, once', async () => {
+    const ws = await newWorkspace();
+    const body = { data: { type: 'product', fields: { name: 'Once' } } };
+    const send = () => call(app, 'POST', '/v2/entities', { token: ws.token, body, headers: { 'idempotency-key': 'entity-1' } });
+    const [a, b] = [await send(), await send()];
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(b.json.data.id).toBe(a.json.data.id);
+    expect((await call(app, 'GET', '/v2/entities', { token: ws.token })).json.data).toHaveLength(1);
+  });
+});
