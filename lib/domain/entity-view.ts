@@ -1,6 +1,7 @@
 // Stored entity → API JSON in the default field mode (only non-empty values). lib/http/records.ts
 // adds the other `fields` modes and the paginated `relationships` attribute.
 import { isEmptyValue } from './fields.ts';
+import type { Metadata } from './metadata.ts';
 
 export interface StoredEntity {
   id: string;
@@ -8,6 +9,7 @@ export interface StoredEntity {
   parentId?: string;
   parentType?: string;
   fields: Record<string, unknown>;
+  metadata?: Metadata;
   createdAt: string;
   updatedAt: string;
 }
@@ -37,6 +39,7 @@ export function entityView(baseUrl: string, e: StoredEntity) {
     fields: nonEmptyFields(e.fields),
     relationships: { data: relationships, links: {} },
     links: { self: entityLink(baseUrl, e.id) },
+    ...(e.metadata ? { metadata: e.metadata } : {}),
     createdAt: e.createdAt,
     updatedAt: e.updatedAt,
   };

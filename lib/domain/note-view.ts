@@ -1,11 +1,13 @@
 // Stored note → API JSON (default field mode: only non-empty values).
 import { entityReference, nonEmptyFields } from './entity-view.ts';
+import type { Metadata } from './metadata.ts';
 
 export interface StoredNote {
   id: string;
   type: string;
   fields: Record<string, unknown>;
   customer?: { id: string; type: string };
+  metadata?: Metadata;
   createdAt: string;
   updatedAt: string;
 }
@@ -37,6 +39,7 @@ export function noteView(baseUrl: string, note: StoredNote, links: StoredLinkRef
     fields: nonEmptyFields(note.fields),
     relationships: { data: noteRelationships(baseUrl, note, links), links: {} },
     links: { self: noteLink(baseUrl, note.id) },
+    ...(note.metadata ? { metadata: note.metadata } : {}),
     createdAt: note.createdAt,
     updatedAt: note.updatedAt,
   };
