@@ -4,7 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceNotFoundException, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { createTableInput, TABLE } from '#lib/store/table.ts';
 
 export const JAVA_MISSING =
@@ -116,11 +116,29 @@ export async function startDynamoDbLocal(options: { port?: number; dbPath?: stri
 }
 
 /** Creates the table (same definition as the stack) unless it exists, TTL enabled. */
-export async function ensureTable(endpoint: string, tableName: string): Promise<'created' | 'exists'> {
+/**
+ * Creates the table, or adds the global indexes lib/store/table.ts declares and an older local
+ * table lacks (one per UpdateTable, as DynamoDB allows). Items written before an index existed
+ * get its keys from `npm run admin -- index backfill`.
+ */
+export async function ensureTable(endpoint: string, tableName: string): Promise<'created' | 'exists' | 'updated'> {
   const client = localClient(endpoint);
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return 'exists';
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const have = new Set((Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
+    const wanted = createTableInput(tableName);
+    const missing = wanted.GlobalSecondaryIndexes.filter((g) => !have.has(g.IndexName));
+    for (const index of missing) {
+      const attrs: string[] = index.KeySchema.map((k) => k.AttributeName);
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: wanted.AttributeDefinitions.filter((a) => attrs.includes(a.AttributeName)),
+          GlobalSecondaryIndexUpdates: [{ Create: index }],
+        }),
+      );
+    }
+    return missing.length ? 'updated' : 'exists';
   } catch (err) {
     if (!(err instanceof ResourceNotFoundException)) throw err;
     await client.send(new CreateTableCommand(createTableInput(tableName)));

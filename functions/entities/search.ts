@@ -35,9 +35,12 @@ export const handler = api('searchEntities', async (req) => {
   const configured = await configuredFields(ws, types);
   checkKnownFields(selection, configured);
   const page = await pageOf(req, { body: data });
-  const items = await entitiesAfter(ws, types, stringKey(page.after), page.limit + 1, { archived });
-  const body = await page.envelope(items, (item) => item.position, (rows) =>
-    Promise.all(rows.map(({ record }) => entityRecord(ws, record, selection, configured.get(record.type) ?? []))),
+  const slice = await entitiesAfter(ws, { types, archived }, stringKey(page.after), page.limit + 1);
+  const body = await page.envelope(
+    slice.items,
+    (item) => item.position,
+    (rows) => Promise.all(rows.map(({ record }) => entityRecord(ws, record, selection, configured.get(record.type) ?? []))),
+    slice.resume,
   );
   return { status: 200, body };
 });

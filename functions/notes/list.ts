@@ -14,9 +14,12 @@ export const handler = api('listNotes', async (req) => {
   const configured = await configuredFields(ws, NOTE_TYPES);
   checkKnownFields(selection, configured);
   const page = await pageOf(req);
-  const items = await notesAfter(ws, stringKey(page.after), page.limit + 1);
-  const body = await page.envelope(items, (item) => item.position, (rows) =>
-    Promise.all(rows.map(({ record }) => noteRecord(ws, record, selection, configured.get(record.type) ?? configured.get('textNote')!))),
+  const slice = await notesAfter(ws, {}, stringKey(page.after), page.limit + 1);
+  const body = await page.envelope(
+    slice.items,
+    (item) => item.position,
+    (rows) => Promise.all(rows.map(({ record }) => noteRecord(ws, record, selection, configured.get(record.type) ?? configured.get('textNote')!))),
+    slice.resume,
   );
   return { status: 200, body };
 });

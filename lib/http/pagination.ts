@@ -143,9 +143,11 @@ export interface Page {
   after: PageKey | undefined;
   /**
    * The list envelope for `fetched` items (fetch `limit + 1` so the last page is known): the first
-   * `limit` are returned and `links.next` appears only when there was one more.
+   * `limit` are returned and `links.next` appears when there was one more — or, for a filtered
+   * read that spent its scan budget first (lib/store/pages.ts), when `resume` gives the position
+   * the next page continues from (the page is then shorter than `limit`, possibly empty).
    */
-  envelope<T>(fetched: T[], keyOf: (item: T) => PageKey, render?: (items: T[]) => unknown[] | Promise<unknown[]>): Promise<{ data: unknown[]; links: ListLinks }>;
+  envelope<T>(fetched: T[], keyOf: (item: T) => PageKey, render?: (items: T[]) => unknown[] | Promise<unknown[]>, resume?: PageKey): Promise<{ data: unknown[]; links: ListLinks }>;
 }
 
 /** Reads `limit` and `pageCursor` of a list request (the cursor checked against the request itself). */
@@ -170,11 +172,11 @@ export function pageFor(scope: PageScope, limit: number, after: PageKey | undefi
     scope,
     limit,
     after,
-    async envelope(fetched, keyOf, render) {
+    async envelope(fetched, keyOf, render, resume) {
       const items = fetched.slice(0, limit);
       const more = fetched.length > limit && items.length > 0;
       const data = render ? await render(items) : (items as unknown[]);
-      return { data, links: await listLinks(scope, routePath, more ? keyOf(items[items.length - 1]!) : undefined) };
+      return { data, links: await listLinks(scope, routePath, more ? keyOf(items[items.length - 1]!) : fetched.length <= limit ? resume : undefined) };
     },
   };
 }

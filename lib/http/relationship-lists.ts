@@ -8,13 +8,13 @@ import { InvalidInput, NotFound, parameter } from '../domain/errors.ts';
 import { uuidParam } from '../domain/input.ts';
 import { getEntity } from '../store/entities.ts';
 import { getNote } from '../store/notes.ts';
-import { entityRelationshipsAfter, noteRelationshipsAfter } from '../store/pages.ts';
+import { entityRelationshipsAfter, noteRelationshipsAfter, type Slice } from '../store/pages.ts';
 
 interface RelationshipList<O, K extends string, R extends { position: string }> {
   what: string;
   kinds: readonly K[];
   read: (ws: string, id: string) => Promise<O | undefined>;
-  list: (ws: string, owner: O, only: K | undefined, after: string | undefined, count: number) => Promise<R[]>;
+  list: (ws: string, owner: O, filter: { type?: K }, after: string | undefined, count: number) => Promise<Slice<R>>;
   view: (r: R) => unknown;
 }
 
@@ -29,8 +29,8 @@ async function listRelationships<O, K extends string, R extends { position: stri
   const owner = await spec.read(ws, id);
   if (!owner) throw new NotFound(spec.what, id);
   const page = await pageOf(req);
-  const rows = await spec.list(ws, owner, only, stringKey(page.after), page.limit + 1);
-  return { status: 200, body: await page.envelope(rows, (r) => r.position, (items) => items.map(spec.view)) };
+  const rows = await spec.list(ws, owner, only === undefined ? {} : { type: only }, stringKey(page.after), page.limit + 1);
+  return { status: 200, body: await page.envelope(rows.items.map((i) => i.record), (r) => r.position, (items) => items.map(spec.view), rows.resume) };
 }
 
 /** An entity's parent, then its children oldest first. */

@@ -9,13 +9,14 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
 import { db, tableName } from './client.ts';
-import { readChain, readEntityItem, type EntityItem } from './entities.ts';
+import { nextUpdatedAt, readChain, readEntityItem, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
 import { Conflict, NotFound, type Path } from '../domain/errors.ts';
 import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
+import { mergeMetadata, type Metadata, type SourcePatch } from '../domain/metadata.ts';
 import type { StoredNote } from '../domain/note-view.ts';
 import type { Importance } from '../domain/score.ts';
 
@@ -38,6 +39,7 @@ export function toNote(item: StoredItem): NoteItem {
     type: n.type!,
     fields: n.fields ?? {},
     ...(n.customer ? { customer: { id: n.customer.id, type: n.customer.type } } : {}),
+    ...(n.metadata ? { metadata: n.metadata } : {}),
     createdAt: n.createdAt!,
     updatedAt: n.updatedAt!,
     ...(n.deleting ? { deleting: n.deleting } : {}),
@@ -144,19 +146,22 @@ async function existingChain(ws: string, entityId: string): Promise<EntityItem[]
  */
 export function noteItem(
   ws: string,
-  n: { id: string; type?: string; fields?: Record<string, unknown>; name?: string; customer?: CustomerRef | undefined; createdAt: string; updatedAt?: string },
+  n: { id: string; type?: string; fields?: Record<string, unknown>; name?: string; customer?: CustomerRef | undefined; metadata?: Metadata | undefined; createdAt: string; updatedAt?: string },
 ): Record<string, unknown> {
+  const fields = n.fields ?? (n.name !== undefined ? { name: n.name } : {});
   return {
     ...keys.note(ws, n.id),
     kind: 'note',
     id: n.id,
     type: n.type ?? 'textNote',
-    fields: n.fields ?? (n.name !== undefined ? { name: n.name } : {}),
+    fields,
     ...(n.customer ? { customer: { id: n.customer.id, type: n.customer.type }, gsi2pk: keys.notesOfCustomer(ws, n.customer.id), gsi2sk: n.id } : {}),
+    ...(n.metadata ? { metadata: n.metadata } : {}),
     createdAt: n.createdAt,
     updatedAt: n.updatedAt ?? n.createdAt,
     gsi1pk: keys.notesOf(ws),
     gsi1sk: keys.listPosition(n.createdAt, n.id),
+    ...keys.ownerIndex(ws, 'note', { id: n.id, createdAt: n.createdAt, fields }),
   };
 }
 
@@ -168,14 +173,22 @@ export interface NewLink {
 
 export async function createNote(
   ws: string,
-  input: { type: string; values: Record<string, unknown>; customer?: { id: string; type?: string | undefined; path: Path }; links: NewLink[] },
+  input: { type: string; values: Record<string, unknown>; metadata?: Metadata | undefined; customer?: { id: string; type?: string | undefined; path: Path }; links: NewLink[] },
 ): Promise<NoteItem> {
   const id = randomUUID();
   let stepwise = false;
   const note = await transact('createNote', async () => {
     const now = new Date().toISOString();
     const customer = input.customer ? await checkCustomer(ws, input.customer, input.customer.path) : undefined;
-    const note: NoteItem = { id, type: input.type, fields: input.values, ...(customer ? { customer } : {}), createdAt: now, updatedAt: now };
+    const note: NoteItem = {
+      id,
+      type: input.type,
+      fields: input.values,
+      ...(customer ? { customer } : {}),
+      ...(input.metadata ? { metadata: input.metadata } : {}),
+      createdAt: now,
+      updatedAt: now,
+    };
     const reads = await Promise.all(input.links.map((l) => readChain(ws, l.entityId)));
     const chains = input.links.map((l, i) => liveLinkTarget(l.entityId, reads[i]!, l.path));
     const base = () => {
@@ -196,25 +209,49 @@ export async function createNote(
   return note;
 }
 
-export async function updateNoteFields(ws: string, id: string, values: Record<string, unknown>): Promise<NoteItem> {
+/** A change of a note's fields (null clears one) and metadata (merged key by key). */
+export interface NoteChange {
+  values: Record<string, unknown>;
+  metadata?: { source?: SourcePatch | null } | undefined;
+}
+
+/**
+ * Updates a live note: `change` gets the note as read now (patch operations apply to these values).
+ * Conditioned on the `updatedAt` it read (rebuilt from a fresh read when another write got there
+ * first); keeps the owner index in step. Links and the customer are not touched, so the score is not.
+ */
+export async function updateNote(ws: string, id: string, change: (current: NoteItem) => NoteChange | Promise<NoteChange>): Promise<NoteItem> {
   return transact('updateNote', async () => {
     const note = await liveNote(ws, id);
+    const { values, metadata: metadataPatch } = await change(note);
     const fields = { ...note.fields };
     for (const [k, v] of Object.entries(values)) {
       if (v === null) delete fields[k];
       else fields[k] = v;
     }
-    const updated = { ...note, fields, updatedAt: new Date().toISOString() };
+    const metadata = metadataPatch ? mergeMetadata(note.metadata, metadataPatch) : note.metadata;
+    const updated: NoteItem = { ...note, fields, updatedAt: nextUpdatedAt(note.updatedAt) };
+    delete updated.metadata;
+    if (metadata) updated.metadata = metadata;
+    const owner = keys.ownerIndex(ws, 'note', updated);
+    const sets = ['#f = :f', 'updatedAt = :u', ...(metadata ? ['metadata = :m'] : []), ...(owner ? ['gsi3pk = :o', 'gsi3sk = :os'] : [])];
+    const removes = [...(metadata ? [] : ['metadata']), ...(owner ? [] : ['gsi3pk', 'gsi3sk'])];
     return {
       items: [
         {
           Update: {
             TableName: tableName(),
             Key: keys.note(ws, id),
-            UpdateExpression: 'SET #f = :f, updatedAt = :u',
+            UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
             ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting) AND updatedAt = :was',
             ExpressionAttributeNames: { '#f': 'fields' },
-            ExpressionAttributeValues: { ':f': fields, ':u': updated.updatedAt, ':was': note.updatedAt },
+            ExpressionAttributeValues: {
+              ':f': fields,
+              ':u': updated.updatedAt,
+              ':was': note.updatedAt,
+              ...(metadata ? { ':m': metadata } : {}),
+              ...(owner ? { ':o': owner.gsi3pk, ':os': owner.gsi3sk } : {}),
+            },
           },
         },
       ],
@@ -222,6 +259,9 @@ export async function updateNoteFields(ws: string, id: string, values: Record<st
     };
   });
 }
+
+/** Sets (or, with null, clears) fields of a live note. */
+export const updateNoteFields = (ws: string, id: string, values: Record<string, unknown>): Promise<NoteItem> => updateNote(ws, id, () => ({ values }));
 
 /**
  * Creates a link or re-rates it (its rating becomes the latest of the note's customer on the entity).
@@ -400,7 +440,7 @@ export async function deleteNote(ws: string, noteId: string): Promise<void> {
           Update: {
             TableName: tableName(),
             Key: keys.note(ws, noteId),
-            UpdateExpression: 'SET deleting = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk',
+            UpdateExpression: 'SET deleting = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk',
             ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
             ExpressionAttributeValues: { ':now': new Date().toISOString() },
           },

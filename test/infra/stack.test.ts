@@ -262,7 +262,7 @@ describe('the single table (lib/store/table.ts)', () => {
         StreamSpecification: Match.absent(),
       },
     });
-    expect(TABLE.globalIndexes.map((g) => g.name)).toEqual(['gsi1', 'gsi2']);
+    expect(TABLE.globalIndexes.map((g) => g.name)).toEqual(['gsi1', 'gsi2', 'gsi3']);
   });
 
   it('context tableName adopts an existing (restored) table: no table resource, functions and grants point at it', () => {
@@ -276,6 +276,7 @@ describe('the single table (lib/store/table.ts)', () => {
       const json = JSON.stringify(p.Properties);
       expect(json).toContain(':table/pm-api-restored/index/gsi1');
       expect(json).toContain(':table/pm-api-restored/index/gsi2');
+      expect(json).toContain(':table/pm-api-restored/index/gsi3');
     }
   });
 });
@@ -381,7 +382,16 @@ describe('alarms and dashboard', () => {
   it('DynamoDB throttling on the table and each GSI', () => {
     const a = alarms.find(({ p }) => metricsOf(p).some((m) => m.Metric.MetricName === 'ReadThrottleEvents'))!;
     const seen = metricsOf(a.p).map((m) => `${m.Metric.MetricName}:${(m.Metric.Dimensions.find((d) => d.Name === 'GlobalSecondaryIndexName')?.Value as string | undefined) ?? 'table'}`);
-    expect(seen.sort()).toEqual(['ReadThrottleEvents:gsi1', 'ReadThrottleEvents:gsi2', 'ReadThrottleEvents:table', 'WriteThrottleEvents:gsi1', 'WriteThrottleEvents:gsi2', 'WriteThrottleEvents:table']);
+    expect(seen.sort()).toEqual([
+      'ReadThrottleEvents:gsi1',
+      'ReadThrottleEvents:gsi2',
+      'ReadThrottleEvents:gsi3',
+      'ReadThrottleEvents:table',
+      'WriteThrottleEvents:gsi1',
+      'WriteThrottleEvents:gsi2',
+      'WriteThrottleEvents:gsi3',
+      'WriteThrottleEvents:table',
+    ]);
   });
 
   it('alarms notify the topic given in context; a dashboard exists', () => {
