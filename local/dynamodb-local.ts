@@ -115,11 +115,11 @@ export async function startDynamoDbLocal(options: { port?: number; dbPath?: stri
   };
 }
 
-/** Creates the table (same definition as the stack) unless it exists, TTL enabled. */
 /**
- * Creates the table, or adds the global indexes lib/store/table.ts declares and an older local
- * table lacks (one per UpdateTable, as DynamoDB allows). Items written before an index existed
- * get its keys from `npm run admin -- index backfill`.
+ * Creates the table (same definition as the stack, TTL enabled) unless it exists; adds the global
+ * indexes lib/store/table.ts declares and an older local table lacks (one per UpdateTable, as
+ * DynamoDB allows). Items written before an index existed get its keys from
+ * `npm run admin -- index backfill`.
  */
 export async function ensureTable(endpoint: string, tableName: string): Promise<'created' | 'exists' | 'updated'> {
   const client = localClient(endpoint);

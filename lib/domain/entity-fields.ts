@@ -15,11 +15,6 @@ export const STATUSES = [
   { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a06', name: "Won't do" },
 ] as const;
 
-/** A built-in status by id (any case), or undefined. */
-export const statusById = (id: string) => STATUSES.find((s) => s.id === id.toLowerCase());
-/** A built-in status by name, compared case-insensitively, or undefined. */
-export const statusByName = (name: string) => STATUSES.find((s) => s.name.toLowerCase() === name.toLowerCase());
-
 export const GRANULARITIES = ['none', 'day', 'week', 'month', 'quarter', 'year'] as const;
 export const MAX_NAME = 255;
 export const MAX_TEXT = 100_000;
@@ -64,7 +59,7 @@ const status: FieldParser = (v, p) => {
   onlyKeys(o, ['id', 'name'], p);
   const id = o.id;
   if (id !== undefined) {
-    const s = isUuid(id) ? statusById(id) : undefined;
+    const s = isUuid(id) ? STATUSES.find((x) => x.id === id.toLowerCase()) : undefined;
     // Whatever was sent is quoted back as String() prints it, objects included (unchanged wording).
     // eslint-disable-next-line @typescript-eslint/no-base-to-string
     if (!s) invalid([...p, 'id'], `No status with id '${String(id)}'.`);
@@ -72,7 +67,7 @@ const status: FieldParser = (v, p) => {
     return { ...s };
   }
   const n = string(o.name, [...p, 'name'], { min: 1 });
-  const s = statusByName(n);
+  const s = STATUSES.find((x) => x.name.toLowerCase() === n.toLowerCase());
   if (!s) invalid([...p, 'name'], `No status named '${n}'; known: ${STATUSES.map((x) => x.name).join(', ')}.`);
   return { ...s };
 };

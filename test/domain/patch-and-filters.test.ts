@@ -1,12 +1,12 @@
 // The pure rules under the PATCH operations and the list filters (lib/domain/patch.ts,
 // filters.ts, metadata.ts, relations.ts): no table, just values in and values out.
 import { describe, expect, it } from 'vitest';
-import { statusById, statusByName } from '#lib/domain/entity-fields.ts';
 import { InvalidInput } from '#lib/domain/errors.ts';
 import { entityMatches, memberMatches, nameMatches, noteMatches, utcInstant } from '#lib/domain/filters.ts';
 import { mergeMetadata } from '#lib/domain/metadata.ts';
 import { applyPatch, checkPatch, type PatchOp } from '#lib/domain/patch.ts';
 import { mirrorOf, relationViolation } from '#lib/domain/relations.ts';
+import { statusById, statusByName } from '#lib/domain/statuses.ts';
 
 const byName = (item: unknown) => String((item as { name: string }).name);
 const itemKey = (field: string) => (field === 'tags' ? byName : undefined);

@@ -1,8 +1,9 @@
 // Index entries kept in step with the records they index (DynamoDB Local): the owner index
 // (GSI3) of entities and notes, users' e-mail look-ups, the member list (GSI1), and
 // `admin index backfill` giving items written before an index existed their entries.
+import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { backfillIndexes } from '#lib/store/backfill.ts';
 import { deleteEntity } from '#lib/store/cascade.ts';
 import { db, tableName } from '#lib/store/client.ts';
@@ -11,7 +12,9 @@ import { updateEntity, updateEntityFields } from '#lib/store/entity-writes.ts';
 import { keys } from '#lib/store/keys.ts';
 import { deleteNote, getNote, updateNote } from '#lib/store/notes.ts';
 import { entitiesAfter, membersAfter, notesAfter } from '#lib/store/pages.ts';
+import { createTableInput } from '#lib/store/table.ts';
 import { entity, memberRef, note, storeWorkspace } from './support.ts';
+import { ensureTable } from '../../local/dynamodb-local.ts';
 
 const raw = async (key: { pk: string; sk: string }) => (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 const userNames = async (ws: string, email: string) => (await usersByEmail(ws, email)).map((u) => u.fields.name);
@@ -118,5 +121,28 @@ describe('admin index backfill', () => {
     expect(await userNames(ws, 'u@x.test')).toEqual(['U']);
     expect(await raw(keys.customerEmail(ws, 'ghost@x.test', '00000000-0000-4000-8000-000000000000'))).toBeUndefined();
     expect(await backfillIndexes({ workspace: ws })).toEqual({ checked: 4, written: 0 });
+  });
+});
+
+describe('a local table from before an index (local/dynamodb-local.ts ensureTable)', () => {
+  it('gains the indexes it lacks, each as the stack declares it; a second call changes nothing', async () => {
+    const endpoint = inject('dynamodbEndpoint');
+    const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const name = `pm-api-upgrade-${Date.now()}`;
+    const wanted = createTableInput(name);
+    // The table as it was before GSI3: the first two indexes and only their key attributes.
+    const old = wanted.GlobalSecondaryIndexes.slice(0, 2);
+    const oldAttrs = new Set(['pk', 'sk', ...old.flatMap((g) => g.KeySchema.map((k) => k.AttributeName))]);
+    await client.send(new CreateTableCommand({ ...wanted, GlobalSecondaryIndexes: old, AttributeDefinitions: wanted.AttributeDefinitions.filter((a) => oldAttrs.has(a.AttributeName)) }));
+    try {
+      expect(await ensureTable(endpoint, name)).toBe('updated');
+      const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+      const indexes = (Table!.GlobalSecondaryIndexes ?? []).map((g) => ({ IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection }));
+      expect(indexes.sort((a, b) => a.IndexName!.localeCompare(b.IndexName!))).toEqual(wanted.GlobalSecondaryIndexes.map((g) => ({ IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection })));
+      expect(await ensureTable(endpoint, name)).toBe('exists');
+    } finally {
+      await client.send(new DeleteTableCommand({ TableName: name }));
+      client.destroy();
+    }
   });
 });
