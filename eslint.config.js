@@ -9,12 +9,13 @@ import tseslint from 'typescript-eslint';
  * import. `lib/*.ts` are the top-level modules of lib (config, log, routes). Anything not listed
  * for a folder is refused by import-x/no-restricted-paths.
  */
-const LIB = ['lib/domain', 'lib/*.ts', 'lib/store', 'lib/auth', 'lib/http'];
+const LIB = ['lib/domain', 'lib/*.ts', 'lib/store', 'lib/auth', 'lib/events', 'lib/http'];
 export const LAYERS = {
   'lib/domain': ['lib/domain'],
   'lib/*.ts': ['lib/*.ts', 'lib/domain'],
   'lib/store': ['lib/store', 'lib/*.ts', 'lib/domain'],
   'lib/auth': ['lib/auth', 'lib/store', 'lib/*.ts', 'lib/domain'],
+  'lib/events': ['lib/events', 'lib/auth', 'lib/store', 'lib/*.ts', 'lib/domain'],
   'lib/http': LIB,
   functions: LIB,
   local: ['local', ...LIB],

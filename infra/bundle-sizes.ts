@@ -1,11 +1,12 @@
-// Prints each route function's bundle size: `npm run bundle-sizes`. Bundles with esbuild and the
+// Prints each function's bundle size (routes and workers): `npm run bundle-sizes`. Bundles with esbuild and the
 // stack's own options (infra/route-functions.ts BUNDLING), so the figures are the deployed code's.
 // Also names the three largest packages in each bundle: where a cold start's bytes come from.
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { ROUTES } from '#lib/routes.ts';
-import { ESBUILD_OPTIONS, PROJECT_ROOT } from './route-functions.ts';
+import { WORKERS } from '#lib/workers.ts';
+import { ESBUILD_OPTIONS, PROJECT_ROOT } from './bundling.ts';
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
@@ -32,16 +33,17 @@ function largestPackages(metafile: Metafile, outfile: string, n: number): string
 
 async function main() {
   const rows: Array<{ operationId: string; bytes: number; gzip: number; top: string }> = [];
-  for (const route of ROUTES) {
+  const functions = [...ROUTES.map((r) => ({ id: r.operationId, handler: r.handler })), ...WORKERS.map((w) => ({ id: w.id, handler: w.handler }))];
+  for (const { id, handler } of functions) {
     const result = await build({
-      entryPoints: [join(PROJECT_ROOT, route.handler)],
-      outfile: join(PROJECT_ROOT, 'cdk.out', 'bundle-sizes', route.operationId, 'index.mjs'),
+      entryPoints: [join(PROJECT_ROOT, handler)],
+      outfile: join(PROJECT_ROOT, 'cdk.out', 'bundle-sizes', id, 'index.mjs'),
       ...ESBUILD_OPTIONS,
       write: false,
       metafile: true,
     });
     const code = result.outputFiles.find((f) => f.path.endsWith('index.mjs'))!;
-    rows.push({ operationId: route.operationId, bytes: code.contents.length, gzip: gzipSync(code.contents).length, top: largestPackages(result.metafile, 'index.mjs', 3) });
+    rows.push({ operationId: id, bytes: code.contents.length, gzip: gzipSync(code.contents).length, top: largestPackages(result.metafile, 'index.mjs', 3) });
   }
   rows.sort((a, b) => b.bytes - a.bytes);
   const width = Math.max(...rows.map((r) => r.operationId.length));

@@ -1,5 +1,5 @@
-// Alarms an operator acts on — 5xx rate, p99 latency, function throttles, DynamoDB throttling —
-// and one dashboard with the same figures.
+// Alarms an operator acts on — 5xx rate, p99 latency, function throttles, DynamoDB throttling,
+// webhook deliveries given up, stream batches failed, late events — and one dashboard.
 import { Duration } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import {
@@ -20,6 +20,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TABLE } from '#lib/store/table.ts';
 import type { Settings } from './settings.ts';
@@ -33,14 +34,21 @@ export interface MonitoringProps {
   stage: Stage;
   table: ITable;
   functions: Array<{ id: string; fn: IFunction }>;
+  /** Queues where any message means something was lost to its consumer: alarmed at one visible message. */
+  queues?: Array<{ id: string; queue: IQueue; description: string }>;
+  /** The table-stream consumer: alarmed when its records wait too long (events arrive late). */
+  streamFunction?: IFunction | undefined;
 }
+
+/** Stream records older than this when the function gets them: webhook events are running late. */
+export const STREAM_LAG_ALARM = Duration.minutes(10);
 
 export class Monitoring extends Construct {
   readonly alarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
-    const { settings, stage, table, functions } = props;
+    const { settings, stage, table, functions, queues = [], streamFunction } = props;
     const actions: IAlarmAction[] = settings.alarms.topicArn ? [new SnsAction(Topic.fromTopicArn(this, 'AlarmTopic', settings.alarms.topicArn))] : [];
     const alarm = (a: Alarm) => {
       for (const action of actions) a.addAlarmAction(action);
@@ -123,6 +131,28 @@ export class Monitoring extends Construct {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     }));
 
+    for (const { id: queueId, queue, description } of queues) {
+      alarm(new Alarm(this, `${queueId}Depth`, {
+        alarmDescription: description,
+        metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }));
+    }
+    if (streamFunction) {
+      alarm(new Alarm(this, 'StreamLag', {
+        alarmDescription: `Table-stream records reach the event function more than ${STREAM_LAG_ALARM.toMinutes()} minutes after their change: webhook events are late.`,
+        metric: streamFunction.metric('IteratorAge', { period: Duration.minutes(1), statistic: 'Maximum' }),
+        threshold: STREAM_LAG_ALARM.toMilliseconds(),
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 5,
+        datapointsToAlarm: 3,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }));
+    }
+
     const allThrottles: Record<string, IMetric> = {};
     functions.forEach(({ fn }, j) => (allThrottles[`t${j}`] = fn.metricThrottles({ period: PERIOD, statistic: 'Sum' })));
     new Dashboard(this, 'Dashboard', {
@@ -140,6 +170,14 @@ export class Monitoring extends Construct {
           new GraphWidget({ title: 'DynamoDB consumed capacity', left: [table.metricConsumedReadCapacityUnits({ period: PERIOD }), table.metricConsumedWriteCapacityUnits({ period: PERIOD })], width: 12 }),
           new GraphWidget({ title: 'DynamoDB throttle events', left: [tableThrottles], width: 12 }),
         ],
+        ...(queues.length || streamFunction
+          ? [
+              [
+                new GraphWidget({ title: 'Webhooks: messages waiting', left: queues.map(({ queue }) => queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' })), width: 12 }),
+                new GraphWidget({ title: 'Webhooks: stream lag (ms)', left: streamFunction ? [streamFunction.metric('IteratorAge', { period: PERIOD, statistic: 'Maximum' })] : [], width: 12 }),
+              ],
+            ]
+          : []),
       ],
     });
   }

@@ -9,6 +9,8 @@ export interface Settings {
   stage: string;
   /** Adopt this existing table (e.g. one restored from PITR) instead of the stack's own. */
   tableName: string | undefined;
+  /** The adopted table's stream (new and old images), which the webhook events are read from. */
+  tableStreamArn: string | undefined;
   /** Custom domain for {app_url} (and {base_url} = {app_url}/v2), with its ACM certificate in the region. */
   domain: { name: string; certificateArn: string } | undefined;
   throttle: { rateLimit: number; burstLimit: number };
@@ -104,9 +106,17 @@ export function readSettings(node: Node): Settings {
   }
   const tableName = str('tableName');
   if (tableName !== undefined && !/^[A-Za-z0-9_.-]{3,255}$/.test(tableName)) throw new SettingsError('Context option tableName must be a DynamoDB table name');
+  const tableStreamArn = str('tableStreamArn');
+  if ((tableName === undefined) !== (tableStreamArn === undefined)) {
+    throw new SettingsError('Context options tableName and tableStreamArn go together: an adopted table needs its stream (NEW_AND_OLD_IMAGES) for the webhook events');
+  }
+  if (tableStreamArn !== undefined && !/^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table\/[A-Za-z0-9_.-]+\/stream\/[0-9T:.-]+$/.test(tableStreamArn)) {
+    throw new SettingsError('Context option tableStreamArn must be a DynamoDB stream ARN (arn:aws:dynamodb:region:account:table/name/stream/label)');
+  }
   return {
     stage,
     tableName,
+    tableStreamArn,
     domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
     throttle: {
       rateLimit: int('throttleRateLimit', DEFAULTS.throttleRateLimit, 1, 100_000),

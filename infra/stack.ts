@@ -15,12 +15,14 @@ import {
   type IResource,
 } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import { AttributeType, BillingMode, ProjectionType, Table, type ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import type { Construct } from 'constructs';
+import type { Construct, IConstruct } from 'constructs';
+import { pathsOf } from '#lib/routes.ts';
 import { TABLE } from '#lib/store/table.ts';
+import { EventWorkers } from './event-workers.ts';
 import { addGatewayResponses } from './gateway-responses.ts';
 import { Monitoring } from './monitoring.ts';
 import { RouteFunctions } from './route-functions.ts';
@@ -34,6 +36,7 @@ export class PmApiStack extends Stack {
   readonly table: ITable;
   readonly api: RestApi;
   readonly functions: RouteFunctions;
+  readonly events: EventWorkers;
 
   constructor(scope: Construct, id: string, props: PmApiStackProps) {
     super(scope, id, props);
@@ -42,7 +45,7 @@ export class PmApiStack extends Stack {
     // Normally the stack owns the table; after a point-in-time restore it adopts the restored one
     // by name (context tableName) and the retained original stays untouched (docs/operations.md).
     this.table = settings.tableName
-      ? Table.fromTableAttributes(this, 'AdoptedTable', { tableName: settings.tableName, grantIndexPermissions: true })
+      ? Table.fromTableAttributes(this, 'AdoptedTable', { tableName: settings.tableName, tableStreamArn: settings.tableStreamArn, grantIndexPermissions: true })
       : createTable(this);
 
     // The token-signing key never leaves KMS. A new generation is a new key (rotation); the old
@@ -54,7 +57,7 @@ export class PmApiStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
     const serviceSecret = new Secret(this, 'ServiceSecret', {
-      description: `pm-api ${settings.stage}: HMAC secret for pagination cursors`,
+      description: `pm-api ${settings.stage}: secret the pagination cursor key and the webhook-secret sealing key are derived from`,
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy: RemovalPolicy.DESTROY,
     });
@@ -104,13 +107,14 @@ export class PmApiStack extends Stack {
     const publicUrls = { appUrl, baseUrl: `${appUrl}/v2` };
 
     this.functions = new RouteFunctions(this, 'Routes', { settings, table: this.table, serviceKey, serviceSecret, publicUrls });
+    this.events = new EventWorkers(this, 'Events', { settings, table: this.table, serviceKey, serviceSecret, publicUrls });
 
     // Literal segments win over parameters in API Gateway as in lib/routes.ts matchRoute.
     const integrationTimeout = Duration.millis(settings.requestTimeoutMs + 1_000);
     for (const { route, fn } of this.functions.functions) {
-      resourceFor(this.api.root, route.path).addMethod(route.method, new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false, timeout: integrationTimeout }), {
-        operationName: route.operationId,
-      });
+      // One integration per function; the CORS preflight row is one function on every CORS path.
+      const integration = new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false, timeout: integrationTimeout });
+      for (const path of pathsOf(route)) resourceFor(this.api.root, path).addMethod(route.method, integration, { operationName: route.operationId });
     }
     addGatewayResponses(this.api);
 
@@ -131,14 +135,23 @@ export class PmApiStack extends Stack {
       settings,
       stage: this.api.deploymentStage,
       table: this.table,
-      functions: this.functions.functions.map(({ route, fn }) => ({ id: route.operationId, fn })),
+      functions: [
+        ...this.functions.functions.map(({ route, fn }) => ({ id: route.operationId, fn })),
+        ...this.events.functions.map(({ worker, fn }) => ({ id: worker.id, fn })),
+      ],
+      queues: [
+        { id: 'WebhookDeadLetters', queue: this.events.deadLetters, description: 'Webhook deliveries were given up (dead-letter queue; docs/events.md).' },
+        { id: 'StreamFailures', queue: this.events.streamFailures, description: 'Stream batches the event function could not handle: their events were not queued (docs/events.md).' },
+      ],
+      streamFunction: this.events.functions.find(({ worker }) => worker.source === 'tableStream')?.fn,
     });
 
     new CfnOutput(this, 'BaseUrl', { description: '{base_url}', value: publicUrls.baseUrl });
     new CfnOutput(this, 'AppUrl', { description: '{app_url}', value: publicUrls.appUrl });
     new CfnOutput(this, 'TableName', { description: 'The single table (admin CLI --table)', value: this.table.tableName });
     new CfnOutput(this, 'ServiceKeyArn', { description: 'Token-signing KMS key (admin CLI --kms-key-id)', value: serviceKey.keyArn });
-    new CfnOutput(this, 'ServiceSecretArn', { description: 'Cursor HMAC secret', value: serviceSecret.secretArn });
+    new CfnOutput(this, 'ServiceSecretArn', { description: 'Secret the cursor key and the webhook-secret sealing key are derived from', value: serviceSecret.secretArn });
+    new CfnOutput(this, 'WebhookDeadLettersUrl', { description: 'Webhook deliveries given up, with their reason', value: this.events.deadLetters.queueUrl });
 
     acknowledgeNagFindings(this, serviceSecret);
   }
@@ -154,7 +167,8 @@ function createTable(scope: Construct): Table {
     deletionProtection: true,
     timeToLiveAttribute: TABLE.ttlAttribute,
     removalPolicy: RemovalPolicy.RETAIN,
-    // No stream: nothing consumes one (aggregates are kept in the writing transaction).
+    // Webhook events are derived from it; aggregates are still kept in the writing transaction.
+    stream: StreamViewType[TABLE.stream],
   });
   for (const index of TABLE.globalIndexes) {
     table.addGlobalSecondaryIndex({
@@ -219,7 +233,19 @@ export const NAG_ACKNOWLEDGEMENTS = {
   secret: [
     {
       id: 'AwsSolutions-SMG4',
-      reason: 'The secret only keys pagination-cursor HMACs: rotating it merely invalidates outstanding cursors, so it is rotated by the documented manual procedure (docs/operations.md) instead of a rotation function.',
+      reason: 'The secret only derives the pagination-cursor key: rotating it merely invalidates outstanding cursors, so it is rotated by the documented manual procedure (docs/operations.md) instead of a rotation function.',
+    },
+  ],
+  streamFailures: [
+    {
+      id: 'AwsSolutions-SQS3',
+      reason: "This queue is itself a dead-letter store: the table stream's failure destination (records the event function gave up on), read by an operator and alarmed at one message; a queue behind it would only move the same records again.",
+    },
+  ],
+  streamReader: [
+    {
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'dynamodb:ListStreams has no resource-level permission, so the grant that lets the event source mapping read the table stream must name *; the stream reads themselves (DescribeStream, GetRecords, GetShardIterator) are limited to the table stream ARN.',
     },
   ],
   functions: [
@@ -231,7 +257,7 @@ export const NAG_ACKNOWLEDGEMENTS = {
 } as const;
 
 function acknowledgeNagFindings(stack: PmApiStack, serviceSecret: Secret): void {
-  const ack = (scope: Construct | undefined, list: ReadonlyArray<{ id: string; reason: string }>) => {
+  const ack = (scope: IConstruct | undefined, list: ReadonlyArray<{ id: string; reason: string }>) => {
     if (!scope) throw new Error('construct to acknowledge cdk-nag findings on is missing');
     for (const a of list) Validations.of(scope).acknowledge({ id: a.id, reason: a.reason });
   };
@@ -240,4 +266,7 @@ function acknowledgeNagFindings(stack: PmApiStack, serviceSecret: Secret): void 
   if (stack.api.node.tryFindChild('CloudWatchRole')) ack(stack.api.node.findChild('CloudWatchRole'), NAG_ACKNOWLEDGEMENTS.cloudWatchRole);
   ack(serviceSecret, NAG_ACKNOWLEDGEMENTS.secret);
   ack(stack.functions, NAG_ACKNOWLEDGEMENTS.functions);
+  ack(stack.events, NAG_ACKNOWLEDGEMENTS.functions);
+  ack(stack.events.streamFailures, NAG_ACKNOWLEDGEMENTS.streamFailures);
+  for (const { worker, fn } of stack.events.functions) if (worker.source === 'tableStream') ack(fn.role, NAG_ACKNOWLEDGEMENTS.streamReader);
 }

@@ -65,4 +65,23 @@ export const config = {
   get logSampleRate(): number {
     return fraction('LOG_SAMPLE_RATE');
   },
+
+  // --- Webhooks (lib/events/) ---
+  /** Local development only (`npm start` sets it, the stack never does): http and loopback receivers are allowed. */
+  get webhooksAllowLoopback(): boolean {
+    return env('WEBHOOKS_ALLOW_LOOPBACK') === '1';
+  },
+  /** Compresses the webhook retry schedule (tests); 1, the real schedule, unless set. */
+  get webhookRetryScale(): number {
+    const n = Number(env('WEBHOOK_RETRY_SCALE') ?? 1);
+    return Number.isFinite(n) && n >= 0 && n <= 1 ? n : 1;
+  },
+  /** Deployed: the SQS FIFO queue the stream function sends deliveries to. */
+  get deliveryQueueUrl(): string | undefined {
+    return env('DELIVERY_QUEUE_URL');
+  },
+  /** Deployed: where the delivery function puts deliveries it gives up. */
+  get deadLetterQueueUrl(): string | undefined {
+    return env('DELIVERY_DLQ_URL');
+  },
 };

@@ -1,8 +1,10 @@
 // THE route table. The local gateway dispatches from it, the CDK stack creates one function per
-// row (with grants derived from `table` and `signs`), and the OpenAPI document is generated from it.
+// row (with grants derived from `table` and `signs`), and the OpenAPI document is generated from it
+// together with the declaration each handler module passes to api() (lib/http/operation.ts). It
+// names handler modules by path and imports no schema: every handler imports it.
 import type { Scope } from './domain/scopes.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
 /** Who may call a route: a scope, an admin member's API token, or anyone (the token endpoint). */
 export type RouteAuth = Scope | 'admin' | 'none';
@@ -17,14 +19,21 @@ export interface Route {
   auth: RouteAuth;
   /** Request body the route takes: JSON (parsed by the pipeline) or a form (parsed by the handler). */
   body?: 'json' | 'form';
-  /** Table access the function needs: least privilege in the stack. */
-  table: 'read' | 'write';
+  /** What it answers: JSON (the default), or server-rendered HTML pages with the page security headers. */
+  response?: 'json' | 'html';
+  /** Browser clients may call it cross-origin (CORS); every /v2/ route may, whatever this says. */
+  cors?: boolean;
+  /** Table access the function needs: least privilege in the stack ('none': no table, key or secret either). */
+  table: 'read' | 'write' | 'none';
   /** Mints tokens, so it may use the service signing key. */
   signs?: boolean;
   summary: string;
 }
 
 const r = (route: Route): Route => route;
+
+/** The path of the CORS preflight row: it answers OPTIONS on every path that has a CORS route. */
+export const PREFLIGHT_PATH = '*';
 
 export const ROUTES = [
   // Entities
@@ -54,6 +63,12 @@ export const ROUTES = [
   r({ operationId: 'setNoteCustomer', method: 'PUT', path: '/v2/notes/{id}/relationships/customer', handler: 'functions/notes/set-customer.ts', auth: 'notes:write', body: 'json', table: 'write', summary: "Set a note's customer" }),
   r({ operationId: 'deleteNoteRelationship', method: 'DELETE', path: '/v2/notes/{id}/relationships/{relationshipType}/{targetId}', handler: 'functions/notes/delete-relationship.ts', auth: 'notes:write', table: 'write', summary: "Remove a note's link or customer" }),
 
+  // Webhook subscriptions (docs/events.md)
+  r({ operationId: 'createWebhook', method: 'POST', path: '/v2/webhooks', handler: 'functions/webhooks/create.ts', auth: 'webhooks:write', body: 'json', table: 'write', summary: 'Create a webhook subscription (its signing secret is shown once)' }),
+  r({ operationId: 'listWebhooks', method: 'GET', path: '/v2/webhooks', handler: 'functions/webhooks/list.ts', auth: 'webhooks:read', table: 'read', summary: 'List webhook subscriptions' }),
+  r({ operationId: 'getWebhook', method: 'GET', path: '/v2/webhooks/{webhookId}', handler: 'functions/webhooks/get.ts', auth: 'webhooks:read', table: 'read', summary: 'Retrieve a webhook subscription' }),
+  r({ operationId: 'deleteWebhook', method: 'DELETE', path: '/v2/webhooks/{webhookId}', handler: 'functions/webhooks/delete.ts', auth: 'webhooks:delete', table: 'write', summary: 'Delete a webhook subscription' }),
+
   // Server-to-server OAuth ({app_url})
   r({ operationId: 'issueToken', method: 'POST', path: '/oauth2/token', handler: 'functions/oauth/token.ts', auth: 'none', body: 'form', table: 'write', signs: true, summary: 'JWT bearer grant (RFC 7523): trade a signed assertion for a 300-second access token' }),
   r({ operationId: 'createApplication', method: 'POST', path: '/oauth2/applications', handler: 'functions/oauth/create-application.ts', auth: 'admin', body: 'json', table: 'write', summary: 'Register a server-to-server application' }),
@@ -62,6 +77,17 @@ export const ROUTES = [
   r({ operationId: 'deleteApplication', method: 'DELETE', path: '/oauth2/applications/{clientId}', handler: 'functions/oauth/delete-application.ts', auth: 'admin', table: 'write', summary: 'Delete an application and revoke its tokens' }),
   r({ operationId: 'addApplicationKey', method: 'POST', path: '/oauth2/applications/{clientId}/keys', handler: 'functions/oauth/add-key.ts', auth: 'admin', body: 'json', table: 'write', summary: 'Upload an RSA public key' }),
   r({ operationId: 'deleteApplicationKey', method: 'DELETE', path: '/oauth2/applications/{clientId}/keys/{keyId}', handler: 'functions/oauth/delete-key.ts', auth: 'admin', table: 'write', summary: 'Remove a public key' }),
+
+  // This API's OpenAPI document (docs/openapi.json), public
+  r({ operationId: 'getOpenApiDocument', method: 'GET', path: '/v2/openapi.json', handler: 'functions/openapi/get.ts', auth: 'none', table: 'none', summary: 'The OpenAPI 3.1 document of this API' }),
+  // Authorization code flow ({app_url}; docs/oauth.md)
+  r({ operationId: 'getAuthorizationServerMetadata', method: 'GET', path: '/.well-known/oauth-authorization-server', handler: 'functions/authorization/metadata.ts', auth: 'none', table: 'read', summary: 'Authorization server metadata (RFC 8414)' }),
+  r({ operationId: 'authorize', method: 'GET', path: '/oauth/authorize', handler: 'functions/authorization/authorize.ts', auth: 'none', response: 'html', table: 'read', summary: 'Authorization endpoint (RFC 6749 §4.1.1): the sign-in page, then the consent page' }),
+  r({ operationId: 'signIn', method: 'POST', path: '/oauth/sign-in', handler: 'functions/authorization/sign-in.ts', auth: 'none', body: 'form', response: 'html', table: 'write', summary: "The sign-in page's form: a member's e-mail and password" }),
+  r({ operationId: 'consent', method: 'POST', path: '/oauth/consent', handler: 'functions/authorization/consent.ts', auth: 'none', body: 'form', response: 'html', table: 'write', summary: "The consent page's form: Allow or Deny" }),
+  r({ operationId: 'oauthToken', method: 'POST', path: '/oauth/token', handler: 'functions/authorization/token.ts', auth: 'none', body: 'form', cors: true, table: 'write', signs: true, summary: 'Token endpoint of the authorization code flow: authorization_code (with PKCE) and refresh_token grants' }),
+  r({ operationId: 'revokeToken', method: 'POST', path: '/oauth/revoke', handler: 'functions/authorization/revoke.ts', auth: 'none', body: 'form', cors: true, table: 'write', summary: 'Token revocation (RFC 7009): ends the whole grant' }),
+  r({ operationId: 'corsPreflight', method: 'OPTIONS', path: PREFLIGHT_PATH, handler: 'functions/cors/preflight.ts', auth: 'none', table: 'read', summary: 'CORS preflight of every route browser clients may call' }),
 ] as const satisfies readonly Route[];
 
 export type OperationId = (typeof ROUTES)[number]['operationId'];
@@ -79,18 +105,41 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
+/** Whether browser clients may call a route cross-origin: the API and the routes that say so. */
+export const allowsCors = (route: Route): boolean => route.method !== 'OPTIONS' && (route.cors === true || route.path.startsWith('/v2/'));
+
+/** The paths a preflight answers (each path with a CORS route), in table order. */
+export const corsPaths = (): string[] => [...new Set((ROUTES as readonly Route[]).filter(allowsCors).map((route) => route.path))];
+
+/** The concrete paths a row is served on: the preflight row's are every CORS path. */
+export const pathsOf = (route: Route): string[] => (route.path === PREFLIGHT_PATH ? corsPaths() : [route.path]);
+
 type Segment = { literal: string } | { param: string };
-const compiled = ROUTES.map((route) => ({
+const compiled = ROUTES.filter((route) => route.path !== PREFLIGHT_PATH).map((route) => ({
   route: route,
   segments: route.path.split('/').slice(1).map((s): Segment => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s })),
 }));
 
+/** The methods of the CORS routes on a path (for a preflight's Access-Control-Allow-Methods). */
+export function corsMethodsAt(rawPath: string): string[] {
+  const methods = new Set<string>();
+  for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+    const match = matchRoute(method, rawPath);
+    if (match && allowsCors(match.route)) methods.add(method);
+  }
+  return [...methods];
+}
+
 /**
  * Matches a raw (still percent-encoded) path against the table, literal segments winning over
  * parameters as in API Gateway. Like a REST API proxy event, parameter values stay percent-encoded:
- * the pipeline decodes them, so handlers see the same values deployed and locally.
+ * the pipeline decodes them, so handlers see the same values deployed and locally. OPTIONS on a
+ * path with CORS routes is the preflight row.
  */
 export function matchRoute(method: string, rawPath: string): RouteMatch | undefined {
+  if (method === 'OPTIONS') {
+    return corsMethodsAt(rawPath).length > 0 ? { route: routeById('corsPreflight'), params: {} } : undefined;
+  }
   const parts = rawPath.split('/').slice(1);
   let best: { match: RouteMatch; literals: number } | undefined;
   for (const { route, segments } of compiled) {

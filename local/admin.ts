@@ -20,7 +20,7 @@ const TARGET_OPTIONS: OptionKinds = { table: 'value', 'kms-key-id': 'value' };
 function parseCommandLine(argv: string[]): { words: string[]; options: Options } {
   const known: NonNullable<ParseArgsConfig['options']> = {};
   for (const kinds of [TARGET_OPTIONS, ...COMMANDS.map((c) => c.options)]) {
-    for (const [name, kind] of Object.entries(kinds)) known[name] = { type: kind === 'flag' ? 'boolean' : 'string' };
+    for (const [name, kind] of Object.entries(kinds)) known[name] = { type: kind === 'flag' ? 'boolean' : 'string', ...(kind === 'values' ? { multiple: true } : {}) };
   }
   const { values, positionals } = parseArgs({ args: argv, options: known, allowPositionals: true, strict: true });
   return { words: positionals, options: values as Options };

@@ -118,13 +118,17 @@ export async function startDynamoDbLocal(options: { port?: number; dbPath?: stri
 /**
  * Creates the table (same definition as the stack, TTL enabled) unless it exists; adds the global
  * indexes lib/store/table.ts declares and an older local table lacks (one per UpdateTable, as
- * DynamoDB allows). Items written before an index existed get its keys from
+ * DynamoDB allows), and switches on the stream of a table made before it was part of the
+ * definition. Items written before an index existed get its keys from
  * `npm run admin -- index backfill`.
  */
 export async function ensureTable(endpoint: string, tableName: string): Promise<'created' | 'exists' | 'updated'> {
   const client = localClient(endpoint);
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (!Table?.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.stream } }));
+    }
     const have = new Set((Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
     const wanted = createTableInput(tableName);
     const missing = wanted.GlobalSecondaryIndexes.filter((g) => !have.has(g.IndexName));

@@ -1,14 +1,16 @@
 // A small stand-in for API Gateway: turns each HTTP request into the REST API proxy event Lambda
 // receives, calls the same handler module the stack deploys, and writes its result back. Unmatched
-// routes and oversize bodies are answered here, as the deployed gateway responses answer them.
+// routes, oversize bodies and malformed HTTP (whatever Node's parser refuses) are answered here in
+// the error envelope with a request id, as the deployed gateway responses answer them.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config, LAMBDA_EXTRA_MS } from '#lib/config.ts';
 import { EDGE_DETAILS, errorEnvelope } from '#lib/http/envelope.ts';
-import type { ErrorCode } from '#lib/http/errors.ts';
+import { ERROR_TABLE, type ErrorCode } from '#lib/http/errors.ts';
 import { log } from '#lib/log.ts';
 import { matchRoute, type Route } from '#lib/routes.ts';
 
@@ -37,8 +39,9 @@ export function loadHandler(route: Route): Promise<Handler> {
 
 /** Query string → API Gateway's two maps (keys and values decoded; the last value wins in the single map). */
 export function queryMaps(rawQuery: string) {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+  // Null-prototype maps: a parameter named `constructor` or `__proto__` is a key like any other.
+  const single = Object.create(null) as Record<string, string>;
+  const multi = Object.create(null) as Record<string, string[]>;
   for (const [k, v] of new URLSearchParams(rawQuery)) {
     single[k] = v;
     (multi[k] ??= []).push(v);
@@ -49,8 +52,8 @@ export function queryMaps(rawQuery: string) {
 
 /** Headers with their original names; the single map keeps the last value, as API Gateway does. */
 export function headerMaps(rawHeaders: string[]) {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+  const single = Object.create(null) as Record<string, string>;
+  const multi = Object.create(null) as Record<string, string[]>;
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
     const value = rawHeaders[i + 1]!;
@@ -123,10 +126,50 @@ function lambdaContext(route: Route, requestId: string): Context {
   };
 }
 
-function sendEnvelope(res: ServerResponse, code: ErrorCode & keyof typeof EDGE_DETAILS, status: number, requestId: string) {
-  const body = JSON.stringify(errorEnvelope(requestId, code, EDGE_DETAILS[code]));
-  res.writeHead(status, { 'Content-Type': 'application/json', 'X-Request-Id': requestId, 'Cache-Control': 'no-store' });
+function sendEnvelope(res: ServerResponse, code: ErrorCode, requestId: string, detail: string) {
+  const body = JSON.stringify(errorEnvelope(requestId, code, detail));
+  res.writeHead(ERROR_TABLE[code].status, { 'Content-Type': 'application/json', 'X-Request-Id': requestId, 'Cache-Control': 'no-store' });
   res.end(body);
+}
+
+const sendEdgeError = (res: ServerResponse, code: keyof typeof EDGE_DETAILS, requestId: string) => sendEnvelope(res, code, requestId, EDGE_DETAILS[code]);
+
+/** The envelope as a whole HTTP/1.1 response, for a socket whose request Node could not parse; the connection closes. */
+export function rawEnvelope(code: ErrorCode, detail: string, requestId: string = randomUUID()): string {
+  const body = JSON.stringify(errorEnvelope(requestId, code, detail));
+  const status = ERROR_TABLE[code].status;
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    'Cache-Control: no-store',
+    'Connection: close',
+  ];
+  return `${head.join('\r\n')}\r\n\r\n${body}`;
+}
+
+/** What Node's HTTP parser refused (its `clientError`), in the envelope's terms. */
+export function clientErrorEnvelope(err: Error & { code?: string; reason?: string }): { code: ErrorCode; detail: string } {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { code: 'request.headersTooLarge', detail: `The request line and headers are larger than ${maxHeaderSize} bytes: shorten the URL (query string) or the headers.` };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { code: 'request.timeout', detail: 'The request was not received in time.' };
+    default:
+      return { code: 'request.malformed', detail: `The request is not valid HTTP/1.1${err.reason ? ` (${err.reason})` : ''}.` };
+  }
+}
+
+/** Node's `clientError`: answered with the envelope where the socket can still take it (what Node would otherwise answer bare). */
+function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const { code, detail } = clientErrorEnvelope(err);
+  socket.end(rawEnvelope(code, detail));
 }
 
 function writeResult(res: ServerResponse, result: APIGatewayProxyResult) {
@@ -137,13 +180,18 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyResult) {
   res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer | 'tooLarge'> {
+/** The body, or why there is none to pass on: over the payload limit, or the client broke off (a malformed chunk: `clientError` answers it). */
+async function readBody(req: IncomingMessage): Promise<Buffer | 'tooLarge' | 'aborted'> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_PAYLOAD_BYTES) return 'tooLarge';
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_PAYLOAD_BYTES) return 'tooLarge';
+      chunks.push(chunk as Buffer);
+    }
+  } catch {
+    return 'aborted';
   }
   return Buffer.concat(chunks);
 }
@@ -153,15 +201,21 @@ export async function handle(req: IncomingMessage, res: ServerResponse, load: Ha
   const method = req.method ?? 'GET';
   const url = req.url ?? '/';
   const rawPath = url.split('?')[0]!;
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+    // Node would answer a bare 400 (its requireHostHeader); API Gateway routes by Host.
+    req.resume();
+    return sendEnvelope(res, 'request.malformed', requestId, 'An HTTP/1.1 request needs a Host header.');
+  }
   const match = matchRoute(method, rawPath);
   if (!match) {
     req.resume();
-    return sendEnvelope(res, 'route.notFound', 404, requestId);
+    return sendEdgeError(res, 'route.notFound', requestId);
   }
   const body = await readBody(req);
+  if (body === 'aborted') return;
   if (body === 'tooLarge') {
     res.setHeader('Connection', 'close');
-    return sendEnvelope(res, 'request.tooLarge', 413, requestId);
+    return sendEdgeError(res, 'request.tooLarge', requestId);
   }
   const event = buildEvent({ method, url, rawHeaders: req.rawHeaders, body, sourceIp: req.socket.remoteAddress }, match.route, match.params, requestId);
   try {
@@ -170,17 +224,28 @@ export async function handle(req: IncomingMessage, res: ServerResponse, load: Ha
   } catch (err) {
     // What API Gateway answers when the integration fails: the default 5xx response.
     log.error('handler failed outside its pipeline', { requestId, operationId: match.route.operationId, error: err });
-    sendEnvelope(res, 'internal.serverError', 500, requestId);
+    sendEdgeError(res, 'internal.serverError', requestId);
   }
 }
 
 /** The local gateway; tests may pass their own loader to observe the events it builds. */
 export function createGateway(options: { loadHandler?: HandlerLoader } = {}): Server {
-  return createServer((req, res) => {
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     handle(req, res, options.loadHandler).catch((err) => {
       log.error('gateway failure', { error: err });
-      if (!res.headersSent) sendEnvelope(res, 'internal.serverError', 500, randomUUID());
+      if (!res.headersSent) sendEdgeError(res, 'internal.serverError', randomUUID());
       else res.destroy();
     });
   });
+  server.on('clientError', answerClientError);
+  // An Expect other than 100-continue, which Node would answer with a bare 417.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    sendEnvelope(res, 'request.malformed', randomUUID(), `The expectation ${JSON.stringify(String(req.headers.expect).slice(0, 100))} cannot be met; only 100-continue is supported.`);
+  });
+  // CONNECT (a proxy tunnel) names no route; without this Node would close the socket silently.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.end(rawEnvelope('route.notFound', EDGE_DETAILS['route.notFound']));
+  });
+  return server;
 }

@@ -1,5 +1,6 @@
-// `npm start`: DynamoDB Local (data kept under .local/), the table, the demo workspace, and the
-// local gateway on http://localhost:3000. Ctrl-C stops everything it started.
+// `npm start`: DynamoDB Local (data kept under .local/), the table, the demo workspace, the local
+// gateway on http://localhost:3000, and the webhook workers in-process (local/workers.ts). Ctrl-C
+// stops everything it started.
 import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { ensureServiceKeyFile } from '#lib/auth/service-key.ts';
@@ -9,6 +10,7 @@ import { ensureTable, findJava, portInUse, startDynamoDbLocal } from './dynamodb
 import { createGateway } from './gateway.ts';
 import { DB_DIR, DEV_FILE, LOCAL_DIR, LOCAL_TABLE, SERVICE_KEY_FILE } from './paths.ts';
 import { ensureDemo } from './seed.ts';
+import { startLocalWorkers, type LocalWorkers } from './workers.ts';
 
 async function main() {
   const java = findJava();
@@ -27,13 +29,15 @@ async function main() {
   const wanted = Number(process.env.DYNAMODB_PORT ?? 8000);
   const ddbPort = (await portInUse(wanted)) ? 0 : wanted;
   const ddb = await startDynamoDbLocal({ port: ddbPort, dbPath: DB_DIR, java: java.java });
-  // Set once the gateway listens; a stop before then has only DynamoDB Local to end.
-  const gateway: { server?: Server } = {};
+  // Set once the gateway listens (and the workers run); a stop before then has only DynamoDB Local to end.
+  const gateway: { server?: Server; workers?: LocalWorkers } = {};
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     gateway.server?.close();
+    const pending = await gateway.workers?.stop();
+    if (pending) console.error(`${pending} webhook deliveries were still pending and are dropped (the local queue lives in memory).`);
     await ddb.stop();
     process.exit(code);
   };
@@ -51,6 +55,8 @@ async function main() {
     SERVICE_KEY_FILE,
     PUBLIC_APP_URL: appUrl,
     PUBLIC_BASE_URL: `${appUrl}/v2`,
+    // --- Webhooks: local development may deliver to http receivers on loopback (never in the stack).
+    WEBHOOKS_ALLOW_LOOPBACK: '1',
   });
   // A local table from before an index was added gets the index, and its items their entries.
   if ((await ensureTable(ddb.endpoint, config.tableName)) === 'updated') await backfillIndexes({});
@@ -61,6 +67,9 @@ async function main() {
     tableName: config.tableName,
     serviceKeyFile: SERVICE_KEY_FILE,
   });
+
+  // --- Webhooks: the stream and delivery workers of lib/workers.ts, on DynamoDB Local's stream.
+  gateway.workers = await startLocalWorkers({ endpoint: ddb.endpoint, tableName: config.tableName });
 
   const server = createGateway();
   gateway.server = server;
@@ -77,6 +86,7 @@ async function main() {
       `Token      ${facts.adminToken}`,
       `These facts are in ${DEV_FILE}. Try:`,
       `  curl -s -H "Authorization: Bearer $(node -p "require('./.local/dev.json').adminToken")" ${facts.baseUrl}/entities`,
+      `Webhooks   stream and delivery workers running; http://127.0.0.1 receivers allowed (README.md, "Webhooks")`,
       'Ctrl-C stops everything.',
     ].join('\n'),
   );

@@ -1,17 +1,17 @@
 // GET /v2/entities/{id}/score — the customer score of a hierarchy entity: one read of its precomputed total.
 import { config } from '#lib/config.ts';
 import { NotFound } from '#lib/domain/errors.ts';
-import { uuidParam } from '#lib/domain/input.ts';
+import { EntityPath } from '#lib/domain/schemas/entity.ts';
+import { CustomerScoreResponse } from '#lib/domain/schemas/score.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { readScore } from '#lib/store/score.ts';
 
-export const handler = api('getCustomerScore', async (req) => {
-  const id = uuidParam(req.params.id, 'id');
+export const handler = api('getCustomerScore', { params: EntityPath, responses: { 200: CustomerScoreResponse } }, async (req, { params: { id } }) => {
   const score = await readScore(principalOf(req).workspaceId, id);
   if (score === undefined) throw new NotFound('product hierarchy entity', id);
   return {
     status: 200,
-    body: { data: { id, type: 'customerScore', fields: { score }, links: { self: `${config.baseUrl}/entities/${id}/score` } } },
+    body: { data: { id, type: 'customerScore' as const, fields: { score }, links: { self: `${config.baseUrl}/entities/${id}/score` } } },
   };
 });

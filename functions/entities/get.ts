@@ -1,15 +1,14 @@
 // GET /v2/entities/{id} — one entity, `fields[]` selecting its fields.
 import { NotFound } from '#lib/domain/errors.ts';
 import { fieldsFromQuery } from '#lib/domain/fields.ts';
-import { uuidParam } from '#lib/domain/input.ts';
+import { EntityPath, EntityResponse, GetEntityQuery } from '#lib/domain/schemas/entity.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { entityResource } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { getEntity } from '#lib/store/entities.ts';
 
-export const handler = api('getEntity', async (req) => {
-  const id = uuidParam(req.params.id, 'id');
-  const selection = fieldsFromQuery(req.query);
+export const handler = api('getEntity', { params: EntityPath, query: GetEntityQuery, responses: { 200: EntityResponse } }, async (req, { params: { id }, query }) => {
+  const selection = fieldsFromQuery(query);
   const ws = principalOf(req).workspaceId;
   const entity = await getEntity(ws, id);
   if (!entity) throw new NotFound('entity', id);

@@ -1,11 +1,13 @@
-// GET /v2/entities/configurations — every entity type's configured fields (`type[]` filters).
+// GET /v2/entities/configurations — every entity type's configured fields (`type[]` or `type` filters).
+import { ENTITY_TYPES } from '#lib/domain/configurations.ts';
+import { ConfigurationList, EntityConfigurationsQuery } from '#lib/domain/schemas/configuration.ts';
 import { configurationResources } from '#lib/http/configurations.ts';
-import { typesFromQuery } from '#lib/http/entity-types.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 
-export const handler = api('listEntityConfigurations', async (req) => {
-  const types = typesFromQuery(req.query, ['type[]', 'type']);
+export const handler = api('listEntityConfigurations', { query: EntityConfigurationsQuery, responses: { 200: ConfigurationList } }, async (req, { query }) => {
+  const named = [...(query['type[]'] ?? []), ...(query.type ? [query.type] : [])];
+  const types = named.length ? [...new Set(named)] : ENTITY_TYPES;
   // At most six configurations: always one page.
   return { status: 200, body: { data: await configurationResources(principalOf(req).workspaceId, 'entities', types), links: {} } };
 });

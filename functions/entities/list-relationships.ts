@@ -1,6 +1,11 @@
 // GET /v2/entities/{id}/relationships — `type` (parent|child), `pageCursor`, `limit`: the parent
 // first, then the children oldest first (lib/http/relationship-lists.ts).
+import { EntityPath, EntityRelationshipList, EntityRelationshipsQuery } from '#lib/domain/schemas/entity.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { listEntityRelationships } from '#lib/http/relationship-lists.ts';
 
-export const handler = api('listEntityRelationships', listEntityRelationships);
+export const handler = api(
+  'listEntityRelationships',
+  { params: EntityPath, query: EntityRelationshipsQuery, responses: { 200: EntityRelationshipList } },
+  listEntityRelationships,
+);

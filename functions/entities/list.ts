@@ -1,6 +1,7 @@
 // GET /v2/entities — `type`/`type[]`, `fields[]`, `pageCursor`, `limit`; oldest first.
+import { ENTITY_TYPES } from '#lib/domain/configurations.ts';
 import { checkKnownFields, fieldsFromQuery } from '#lib/domain/fields.ts';
-import { typesFromQuery } from '#lib/http/entity-types.ts';
+import { EntityList, ListEntitiesQuery } from '#lib/domain/schemas/entity.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { entityRecord } from '#lib/http/records.ts';
@@ -8,13 +9,14 @@ import { principalOf } from '#lib/http/request.ts';
 import { configuredFields } from '#lib/store/custom-fields.ts';
 import { entitiesAfter } from '#lib/store/pages.ts';
 
-export const handler = api('listEntities', async (req) => {
+export const handler = api('listEntities', { query: ListEntitiesQuery, responses: { 200: EntityList } }, async (req, { query }) => {
   const ws = principalOf(req).workspaceId;
-  const types = typesFromQuery(req.query);
-  const selection = fieldsFromQuery(req.query);
+  const named = [...(query.type ? [query.type] : []), ...(query['type[]'] ?? [])];
+  const types = named.length ? [...new Set(named)] : [...ENTITY_TYPES];
+  const selection = fieldsFromQuery(query);
   const configured = await configuredFields(ws, types);
   checkKnownFields(selection, configured);
-  const page = await pageOf(req);
+  const page = await pageOf(req, query);
   const slice = await entitiesAfter(ws, { types }, stringKey(page.after), page.limit + 1);
   const body = await page.envelope(
     slice.items,

@@ -1,6 +1,7 @@
-// GET /v2/notes — `fields` or `fields[]` (both spellings), `pageCursor`, `limit`; oldest first.
+// GET /v2/notes — `type`/`type[]`, `fields` or `fields[]` (both spellings), `pageCursor`, `limit`; oldest first.
 import { NOTE_TYPES } from '#lib/domain/configurations.ts';
 import { checkKnownFields, fieldsFromQuery, NOTE_FIELDS_PARAMS } from '#lib/domain/fields.ts';
+import { ListNotesQuery, NoteList } from '#lib/domain/schemas/note.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { noteRecord } from '#lib/http/records.ts';
@@ -8,12 +9,12 @@ import { principalOf } from '#lib/http/request.ts';
 import { configuredFields } from '#lib/store/custom-fields.ts';
 import { notesAfter } from '#lib/store/pages.ts';
 
-export const handler = api('listNotes', async (req) => {
+export const handler = api('listNotes', { query: ListNotesQuery, responses: { 200: NoteList } }, async (req, { query }) => {
   const ws = principalOf(req).workspaceId;
-  const selection = fieldsFromQuery(req.query, NOTE_FIELDS_PARAMS);
+  const selection = fieldsFromQuery(query, NOTE_FIELDS_PARAMS);
   const configured = await configuredFields(ws, NOTE_TYPES);
   checkKnownFields(selection, configured);
-  const page = await pageOf(req);
+  const page = await pageOf(req, query);
   const slice = await notesAfter(ws, {}, stringKey(page.after), page.limit + 1);
   const body = await page.envelope(
     slice.items,

@@ -1,25 +1,25 @@
 // PATCH /v2/notes/{id} — change a note's fields (null clears one).
 import { config } from '#lib/config.ts';
-import { parseNoteFields } from '#lib/domain/entity-fields.ts';
-import { data, invalid, onlyKeys, uuidParam } from '#lib/domain/input.ts';
-import { NOTE_TYPES } from '#lib/domain/note-input.ts';
+import { fieldWrite, NOTE_FIELDS } from '#lib/domain/entity-fields.ts';
+import { invalid } from '#lib/domain/input.ts';
 import { noteReference } from '#lib/domain/note-view.ts';
+import { UpdateNoteBody } from '#lib/domain/schemas/note-writes.ts';
+import { NotePath, NoteReferenceResponse } from '#lib/domain/schemas/note.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 import { updateNoteFields } from '#lib/store/notes.ts';
 
-export const handler = api('updateNote', async (req) => {
-  const ws = principalOf(req).workspaceId;
-  const id = uuidParam(req.params.id, 'id');
-  const d = data(req.body);
-  onlyKeys(d, ['fields', 'type', 'id'], ['data']);
-  if (d.type !== undefined && !(typeof d.type === 'string' && NOTE_TYPES[d.type])) invalid(['data', 'type'], `A note's type is 'textNote'.`);
-  if (d.id !== undefined && d.id !== id) invalid(['data', 'id'], `'data/id' does not match the path.`);
-  if (d.fields === undefined) invalid(['data', 'fields'], "'fields' is required.");
-  const parsed = parseNoteFields(d.fields, 'update', ['data', 'fields'], await customFieldCheck(ws, 'textNote'));
-  const values = await resolveFieldRefs(ws, parsed);
-  await updateNoteFields(ws, id, values);
-  return { status: 200, body: { data: noteReference(config.baseUrl, id) } };
-});
+export const handler = api(
+  'updateNote',
+  { params: NotePath, body: UpdateNoteBody, responses: { 200: NoteReferenceResponse } },
+  async (req, { params: { id }, body: { data } }) => {
+    const ws = principalOf(req).workspaceId;
+    if (data.id !== undefined && data.id !== id) invalid(['data', 'id'], `'/data/id' is ${data.id}, not the id in the path (${id}).`);
+    const write = fieldWrite(data.fields, { standard: NOTE_FIELDS, mode: 'update', path: ['data', 'fields'], custom: await customFieldCheck(ws, 'textNote'), what: 'a note' });
+    const values = await resolveFieldRefs(ws, write);
+    await updateNoteFields(ws, id, values);
+    return { status: 200, body: { data: noteReference(config.baseUrl, id) } };
+  },
+);

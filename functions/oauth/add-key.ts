@@ -1,9 +1,14 @@
 // POST {app_url}/oauth2/applications/{clientId}/keys — upload an RSA public key (PEM).
 import { uploadKey } from '#lib/auth/applications.ts';
+import { AddKeyBody, ApplicationKey, ApplicationPath } from '#lib/domain/schemas/applications.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 
-export const handler = api('addApplicationKey', async (req) => {
-  const key = await uploadKey(principalOf(req).workspaceId, req.params.clientId!, req.body);
-  return { status: 201, body: key };
-});
+export const handler = api(
+  'addApplicationKey',
+  { params: ApplicationPath, body: AddKeyBody, responses: { 201: ApplicationKey }, errors: ['conflict.uniqueViolation'] },
+  async (req, { params, body }) => {
+    const key = await uploadKey(principalOf(req).workspaceId, params.clientId, body.publicKey);
+    return { status: 201, body: key };
+  },
+);

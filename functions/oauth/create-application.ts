@@ -1,10 +1,11 @@
-// POST {app_url}/oauth2/applications — register a server-to-server application (admin members only).
+// POST {app_url}/oauth2/applications — register an application (server-to-server or authorization code) (admin members only).
 import { registerApplication } from '#lib/auth/applications.ts';
 import { config } from '#lib/config.ts';
+import { CreateApplicationBody, RegisteredApplication } from '#lib/domain/schemas/applications.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 
-export const handler = api('createApplication', async (req) => {
-  const app = await registerApplication(principalOf(req).workspaceId, req.body);
+export const handler = api('createApplication', { body: CreateApplicationBody, responses: { 201: RegisteredApplication } }, async (req, { body }) => {
+  const app = await registerApplication(principalOf(req).workspaceId, body);
   return { status: 201, body: app, headers: { Location: `${config.appUrl}/oauth2/applications/${app.clientId}` } };
 });

@@ -1,13 +1,13 @@
 // DELETE {app_url}/oauth2/applications/{clientId}/keys/{keyId} — after this, assertions signed with that key fail.
 import { applicationNotFound } from '#lib/domain/applications.ts';
 import { NotFound } from '#lib/domain/errors.ts';
+import { ApplicationKeyPath } from '#lib/domain/schemas/applications.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { getApplication, removeApplicationKey } from '#lib/store/applications.ts';
 
-export const handler = api('deleteApplicationKey', async (req) => {
+export const handler = api('deleteApplicationKey', { params: ApplicationKeyPath, responses: { 204: null } }, async (req, { params: { clientId, keyId } }) => {
   const { workspaceId } = principalOf(req);
-  const { clientId, keyId } = req.params as { clientId: string; keyId: string };
   if (!(await removeApplicationKey(workspaceId, clientId, keyId))) {
     if (!(await getApplication(workspaceId, clientId))) throw applicationNotFound(clientId);
     throw new NotFound('key', keyId, `No key ${JSON.stringify(keyId.slice(0, 100))} on application ${clientId}.`);

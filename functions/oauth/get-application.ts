@@ -1,12 +1,12 @@
 // GET {app_url}/oauth2/applications/{clientId} — one application with its public keys (admin members only).
 import { applicationView } from '#lib/auth/applications.ts';
 import { applicationNotFound } from '#lib/domain/applications.ts';
+import { Application, ApplicationPath } from '#lib/domain/schemas/applications.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { getApplication } from '#lib/store/applications.ts';
 
-export const handler = api('getApplication', async (req) => {
-  const clientId = req.params.clientId!;
+export const handler = api('getApplication', { params: ApplicationPath, responses: { 200: Application } }, async (req, { params: { clientId } }) => {
   const app = await getApplication(principalOf(req).workspaceId, clientId);
   if (!app) throw applicationNotFound(clientId);
   return { status: 200, body: applicationView(app) };

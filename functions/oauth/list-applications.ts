@@ -1,10 +1,11 @@
 // GET {app_url}/oauth2/applications — the workspace's applications, oldest first.
 import { applicationView } from '#lib/auth/applications.ts';
+import { ApplicationList } from '#lib/domain/schemas/applications.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { listApplications } from '#lib/store/applications.ts';
 
-export const handler = api('listApplications', async (req) => {
+export const handler = api('listApplications', { responses: { 200: ApplicationList } }, async (req) => {
   const apps = await listApplications(principalOf(req).workspaceId);
   return { status: 200, body: { data: apps.map(applicationView) } };
 });

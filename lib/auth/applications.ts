@@ -1,52 +1,50 @@
 // Application management as the HTTP endpoints and the admin CLI both use it: validate, store,
 // and shape the public view. Refusals are the domain's typed errors, located in the request body.
+import type * as z from 'zod/mini';
+// A confidential authorization-code client gets its secret once, in the registration's answer.
+import { randomToken } from './oauth-tokens.ts';
 import { MAX_KEYS_PER_APPLICATION, parseRsaPublicKey, PublicKeyRejected } from './rsa-public-key.ts';
-import { AddKeyBody, applicationNotFound, firstIssue, parseApplicationInput } from '../domain/applications.ts';
+import { applicationNotFound } from '../domain/applications.ts';
 import { Conflict, InvalidInput, pointer } from '../domain/errors.ts';
+import type { Application as ApplicationSchema, ApplicationInput, ApplicationKey, RegisteredApplication } from '../domain/schemas/applications.ts';
 import { addApplicationKey, createApplication, getApplication, type Application, type StoredKey } from '../store/applications.ts';
+import { hashToken } from '../store/credentials.ts';
 import { DuplicateKey, KeyLimitReached } from '../store/errors.ts';
 
-export interface KeyView {
-  id: string;
-  fingerprint: string;
-  bits: number;
-  createdAt: string;
-}
-
-export interface ApplicationView {
-  clientId: string;
-  name: string;
-  scopes: string[];
-  defaultScopes: string[];
-  keys: KeyView[];
-  createdAt: string;
-}
+/** What the admin endpoints answer: the shapes of lib/domain/schemas/applications.ts. */
+export type KeyView = z.output<typeof ApplicationKey>;
+export type ApplicationView = z.output<typeof ApplicationSchema>;
+export type RegisteredView = z.output<typeof RegisteredApplication>;
 
 export const keyView = (k: StoredKey): KeyView => ({ id: k.id, fingerprint: k.fingerprint, bits: k.bits, createdAt: k.createdAt });
 
-export const applicationView = (app: Application): ApplicationView => ({
-  clientId: app.clientId,
-  name: app.name,
-  scopes: app.scopes,
-  defaultScopes: app.defaultScopes,
-  keys: app.keys.map(keyView),
-  createdAt: app.createdAt,
-});
+export function applicationView(app: Application): ApplicationView {
+  const common = { name: app.name, scopes: app.scopes, defaultScopes: app.defaultScopes };
+  return app.type === 'serverToServer'
+    ? { clientId: app.clientId, type: app.type, ...common, keys: app.keys.map(keyView), createdAt: app.createdAt }
+    : { clientId: app.clientId, type: app.type, ...common, redirectUris: app.redirectUris, public: app.public, createdAt: app.createdAt };
+}
 
-export async function registerApplication(workspaceId: string, body: unknown): Promise<ApplicationView> {
-  return applicationView(await createApplication(workspaceId, parseApplicationInput(body)));
+/** A registration its schema (CreateApplicationBody) has already checked; the answer holds — once, never again — a confidential client's secret. */
+export async function registerApplication(workspaceId: string, input: ApplicationInput): Promise<RegisteredView> {
+  const clientSecret = input.type === 'authorizationCode' && !input.public ? randomToken() : undefined;
+  const app = await createApplication(workspaceId, input, clientSecret && hashToken(clientSecret));
+  return { ...applicationView(app), ...(clientSecret ? { clientSecret } : {}) };
 }
 
 const PUBLIC_KEY = pointer(['publicKey']);
 
-export async function uploadKey(workspaceId: string, clientId: string, body: unknown): Promise<KeyView> {
-  const parsed = AddKeyBody.safeParse(body);
-  if (!parsed.success) throw firstIssue(parsed.error);
+/** An uploaded PEM (its body's schema, AddKeyBody, has checked it is text). */
+export async function uploadKey(workspaceId: string, clientId: string, publicKey: string): Promise<KeyView> {
   // An unknown application is a NotFound before the key is judged: its existence is the first fact.
-  if (!(await getApplication(workspaceId, clientId))) throw applicationNotFound(clientId);
+  const app = await getApplication(workspaceId, clientId);
+  if (!app) throw applicationNotFound(clientId);
+  if (app.type !== 'serverToServer') {
+    throw new InvalidInput('Applications of type authorizationCode authenticate with a client secret or PKCE; public keys are for serverToServer applications.');
+  }
   let key;
   try {
-    key = parseRsaPublicKey(parsed.data.publicKey);
+    key = parseRsaPublicKey(publicKey);
   } catch (err) {
     if (err instanceof PublicKeyRejected) throw new InvalidInput(err.message, PUBLIC_KEY);
     throw err;

@@ -1,9 +1,13 @@
 // Resolves `Authorization: Bearer <token>` to a principal, or fails with Unauthenticated.
 // The token's signature proves it was issued here; the stored credential (by jti, compared by
-// hash) proves it is still live; the member record proves the member is still active.
+// hash) proves it is still live; the member record proves the member is still active; for the
+// authorization code flow, the grant proves its family was not revoked. One BatchGetItem reads them.
 import { Unauthenticated } from './errors.ts';
 import type { Principal } from './principal.ts';
 import { verifyServiceJwt } from './service-jwt.ts';
+import { config } from '../config.ts';
+import { redirectOrigins } from '../domain/redirect-uris.ts';
+import { ROLE_SCOPES } from '../domain/scopes.ts';
 import { readBearerRecords, tokenMatches } from '../store/credentials.ts';
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i;
@@ -19,12 +23,18 @@ export async function authenticate(authorization: string | undefined): Promise<P
   const claims = await verifyServiceJwt(token);
   if (!claims) throw invalid('The bearer token is malformed, not issued by this service, or expired.');
 
+  // A token names the resource it is for (RFC 8707); this API is {base_url}. Tokens without an
+  // audience (API tokens) are this API's.
+  if (claims.aud !== undefined && claims.aud !== config.baseUrl) throw invalid('The bearer token is for another resource, not this API.');
+
   const clientId = claims.tu === 'access' ? claims.cid : undefined;
-  const { credential, member, applicationExists } = await readBearerRecords(claims.jti, claims.ws, claims.sub, clientId);
-  if (!credential || credential.kind !== claims.tu || credential.workspaceId !== claims.ws || !tokenMatches(credential, token)) {
+  const grantId = claims.tu === 'access' ? claims.gid : undefined;
+  const { credential, member, applicationExists, applicationRedirectUris, grant } = await readBearerRecords(claims.jti, claims.ws, claims.sub, clientId, grantId);
+  if (!credential || credential.kind !== claims.tu || credential.workspaceId !== claims.ws || credential.grantId !== grantId || !tokenMatches(credential, token)) {
     throw invalid('The bearer token is not known to this service.');
   }
-  if (credential.revokedAt) throw invalid('The bearer token has been revoked.');
+  // A grant revoked (replayed refresh token or code, revocation) ends every token of its family.
+  if (credential.revokedAt || (grantId !== undefined && (!grant || grant.revokedAt))) throw invalid('The bearer token has been revoked.');
   if (credential.expiresAt && Date.parse(credential.expiresAt) <= Date.now()) throw invalid('The bearer token has expired.');
   if (!member || !member.active) throw invalid("The token's member is deactivated or no longer exists.");
   // An access token dies with the application that minted it.
@@ -35,9 +45,11 @@ export async function authenticate(authorization: string | undefined): Promise<P
     memberId: member.id,
     email: member.email,
     role: member.role,
-    scopes: new Set(credential.scopes),
+    // Never more than the member's role allows now.
+    scopes: new Set(credential.scopes.filter((s) => ROLE_SCOPES[member.role].includes(s))),
     credential: credential.kind,
     tokenId: credential.id,
     ...(credential.clientId ? { clientId: credential.clientId } : {}),
+    ...(grantId !== undefined ? { grantId, corsOrigins: redirectOrigins(applicationRedirectUris) } : {}),
   };
 }

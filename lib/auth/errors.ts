@@ -23,6 +23,17 @@ export class TokenIssueRefused extends Error {
   }
 }
 
-export type AuthError = Unauthenticated | TokenIssueRefused;
+/** The credential is valid but does not permit what the request asks (beyond the route's own scope). */
+export class AccessDenied extends Error {
+  static readonly code = 'ERR_ACCESS_DENIED';
+  readonly code = AccessDenied.code;
 
-export const isAuthError = (err: unknown): err is AuthError => err instanceof Unauthenticated || err instanceof TokenIssueRefused;
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = 'AccessDenied';
+  }
+}
+
+export type AuthError = Unauthenticated | TokenIssueRefused | AccessDenied;
+
+export const isAuthError = (err: unknown): err is AuthError => err instanceof Unauthenticated || err instanceof TokenIssueRefused || err instanceof AccessDenied;

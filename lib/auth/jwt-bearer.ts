@@ -128,6 +128,8 @@ export async function verifyAssertion(assertion: string): Promise<VerifiedAssert
   if (typeof unverified.iss !== 'string') return fail('jwt_bearer_invalid_issuer', 'iss missing or not a string');
   const application = await findApplicationByClientId(unverified.iss);
   if (!application) return fail('jwt_bearer_invalid_issuer', 'no application with this client id');
+  // An authorization-code application has no keys and no business here: its client id is no issuer.
+  if (application.type !== 'serverToServer') return fail('jwt_bearer_invalid_issuer', 'not a server-to-server application');
 
   const payload = await verifySignatureAndClaims(assertion, application, kid);
   const nowS = Math.floor(Date.now() / 1000);

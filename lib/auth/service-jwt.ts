@@ -16,7 +16,10 @@ export interface ServiceClaims extends JWTPayload {
   scope: string;
   jti: string;
   sub: string;
+  /** The application that minted an access token. */
   cid?: string;
+  /** The grant (token family) of an authorization code flow access token. */
+  gid?: string;
 }
 
 const json = (value: unknown) => base64url.encode(JSON.stringify(value));
@@ -47,6 +50,7 @@ export async function verifyJwtWith(keys: ServiceKeys, token: string): Promise<S
     });
     const p = payload as Partial<ServiceClaims>;
     if ((p.tu !== 'api' && p.tu !== 'access') || typeof p.ws !== 'string' || typeof p.scope !== 'string') return undefined;
+    if ((p.cid !== undefined && typeof p.cid !== 'string') || (p.gid !== undefined && typeof p.gid !== 'string')) return undefined;
     return payload as ServiceClaims;
   } catch {
     return undefined;

@@ -1,5 +1,5 @@
 // The deployed source of the service keys: a KMS asymmetric key (ECC_NIST_P256) that signs and
-// never leaves KMS, and a Secrets Manager secret for cursor HMACs, both created by the stack.
+// never leaves KMS, and a Secrets Manager secret for the cursor key, both created by the stack.
 // Public keys are fetched once per cold start and verification is local (jose); only functions
 // whose route mints tokens hold kms:Sign. Loaded lazily by ./service-key.ts.
 import { createHash } from 'node:crypto';
@@ -85,7 +85,7 @@ export async function kmsServiceKeys(source: KmsKeySource, clients: KmsClients):
   if (source.secretId) {
     const out = await clients.secrets.send(new GetSecretValueCommand({ SecretId: source.secretId }));
     if (!out.SecretString) throw new Error('The service secret has no string value');
-    // The stack generates a long random string; hashing gives a fixed-size HMAC key from it.
+    // The stack generates a long random string; hashing gives a fixed-size secret from it.
     secret = createHash('sha256').update(out.SecretString, 'utf8').digest();
   }
   return {

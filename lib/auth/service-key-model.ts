@@ -18,7 +18,7 @@ export interface ServiceKeys {
   sign: JwsSigner | undefined;
   /** Keys that verify, by kid: the signing key and, after a rotation, the retired ones. */
   verifyKeys: ReadonlyMap<string, ServiceCryptoKey>;
-  /** HMAC secret (pagination cursors). Throws where none is configured (the admin CLI). */
+  /** Secret the pagination cursors' key is derived from (HKDF). Throws where none is configured (the admin CLI). */
   readonly secret: Uint8Array;
 }
 
@@ -33,7 +33,7 @@ export const SERVICE_KEY_ENV = {
   previousKmsKeyIds: 'SERVICE_KMS_PREVIOUS_KEY_IDS',
   /** '1' on functions granted kms:Sign. */
   kmsSign: 'SERVICE_KMS_SIGN',
-  /** Secrets Manager secret holding the HMAC secret. */
+  /** Secrets Manager secret holding the service secret. */
   secretId: 'SERVICE_SECRET_ID',
 } as const;
 

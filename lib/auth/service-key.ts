@@ -1,5 +1,6 @@
 // The service's own key material: an ES256 signing key for API and access tokens, and a secret
-// for HMACs (pagination cursors). Two sources, chosen by the environment:
+// the pagination cursors' key is derived from (lib/http/pagination.ts). Two sources, chosen by the
+// environment:
 //  - locally, a JSON file outside git, generated on first start (SERVICE_KEY_FILE);
 //  - deployed, a KMS asymmetric key plus a Secrets Manager secret created by the stack
 //    (./service-key-kms.ts, docs/operations.md).

@@ -3,6 +3,8 @@
 // `{error, error_description}` (RFC 6749 §5.2), never as the API's error envelope:
 // lib/http/error-map.ts hands them their own rendering.
 
+import type { TokenErrorCode } from '../domain/schemas/token.ts';
+
 export const TOKEN_ERRORS = {
   jwt_bearer_missing_assertion: 'JWT Bearer assertion is missing.',
   jwt_bearer_invalid: 'JWT Bearer token is invalid.',
@@ -15,9 +17,9 @@ export const TOKEN_ERRORS = {
   unsupported_grant_type: 'The grant_type must be urn:ietf:params:oauth:grant-type:jwt-bearer.',
   invalid_request: 'The token request is malformed.',
   invalid_scope: 'None of the requested scopes may be granted to this application and user.',
-} as const;
+} as const satisfies Record<TokenErrorCode, string>;
 
-export type TokenErrorCode = keyof typeof TOKEN_ERRORS;
+export type { TokenErrorCode } from '../domain/schemas/token.ts';
 
 /** A refused token request as the client sees it: always 400, never cached. */
 export interface TokenErrorRendering {

@@ -1,8 +1,7 @@
 // The token request's form (RFC 6749 §3.2, RFC 7523 §2.1): parsed here, not by the pipeline, so
 // that every refusal is an OAuth error. Only the first failing rule is reported.
 import { TokenError } from './token-errors.ts';
-
-export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+import { TokenForm } from '../domain/schemas/token.ts';
 /** Bound on a token request body: an assertion is a few KiB, so anything near this is not a token request. */
 export const MAX_TOKEN_REQUEST_BYTES = 64 * 1024;
 
@@ -32,8 +31,11 @@ export function parseTokenRequest(contentType: string | undefined, rawBody: stri
     }
     form.set(name, value);
   }
-  if (form.get('grant_type') !== JWT_BEARER_GRANT) throw new TokenError('unsupported_grant_type', 'grant_type missing or unknown');
-  const assertion = form.get('assertion');
-  if (!assertion) throw new TokenError('jwt_bearer_missing_assertion', 'no assertion parameter');
-  return { assertion };
+  const parsed = TokenForm.safeParse(Object.fromEntries(form));
+  if (parsed.success) return { assertion: parsed.data.assertion };
+  // The form's schema says what is wrong; RFC 6749 and the specification say which code that is.
+  if (parsed.error.issues.some((i) => i.path[0] === 'grant_type')) {
+    throw new TokenError('unsupported_grant_type', 'grant_type missing or unknown');
+  }
+  throw new TokenError('jwt_bearer_missing_assertion', 'no assertion parameter');
 }

@@ -2,17 +2,16 @@
 // table in ./entity-fields.ts) plus the workspace's custom fields, each with a JSON Schema of its value.
 // A field is configured for a type iff it appears in that type's configuration; the fields
 // parameter (lib/domain/fields.ts) accepts exactly these identifiers.
-import { z } from 'zod';
-import { GRANULARITIES, MAX_NAME, standardEntityFields, standardNoteFields } from './entity-fields.ts';
-import { InvalidInput, pointer } from './errors.ts';
+import * as z from 'zod/mini';
+import { ENTITY_FIELDS, NOTE_FIELDS } from './entity-fields.ts';
+import { InvalidInput, pointer, type Path } from './errors.ts';
 import { ENTITY_TYPES, HIERARCHY_TYPES, PARENT_RULES, type EntityType } from './hierarchy.ts';
+import { IsoDate } from './schemas/common.ts';
+import { STANDARD_FIELDS, type StandardFieldId } from './schemas/field-values.ts';
+import { isNoteType, type NoteType } from './schemas/note.ts';
 
 export { ENTITY_TYPES, isEntityType, type EntityType } from './hierarchy.ts';
-
-export const NOTE_TYPES = ['textNote'] as const;
-export type NoteType = (typeof NOTE_TYPES)[number];
-
-export const isNoteType = (t: unknown): t is NoteType => typeof t === 'string' && (NOTE_TYPES as readonly string[]).includes(t);
+export { isNoteType, NOTE_TYPES, type NoteType } from './schemas/note.ts';
 
 /** Custom field kinds (`admin field add --kind`). */
 export const CUSTOM_FIELD_KINDS = ['text', 'number', 'date', 'select'] as const;
@@ -36,55 +35,43 @@ export interface FieldConfiguration {
   schema: Record<string, unknown>;
 }
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ format: 'date' });
-// Plain formats in the published schemas (zod's own uuid/email patterns are long and stricter than needed).
-const uuid = z.string().meta({ format: 'uuid' });
-const email = z.string().meta({ format: 'email' });
-
-/** Value shapes of the standard fields as the API returns them. */
-const STANDARD: Record<string, { name: string; value: z.ZodType }> = {
-  name: { name: 'Name', value: z.string().min(1).max(MAX_NAME) },
-  description: { name: 'Description', value: z.string().describe('HTML') },
-  status: { name: 'Status', value: z.object({ id: uuid, name: z.string() }) },
-  owner: { name: 'Owner', value: z.object({ id: uuid, email }) },
-  tags: { name: 'Tags', value: z.array(z.object({ name: z.string() })) },
-  timeframe: {
-    name: 'Timeframe',
-    value: z.object({ startDate: isoDate, endDate: isoDate, granularity: z.enum(GRANULARITIES) }),
-  },
-  archived: { name: 'Archived', value: z.boolean() },
-  email: { name: 'E-mail', value: email },
-  domain: { name: 'Domain', value: z.string() },
-  content: { name: 'Content', value: z.string().describe('HTML') },
+/** Display names of the standard fields. */
+const FIELD_NAMES: Record<StandardFieldId, string> = {
+  name: 'Name',
+  description: 'Description',
+  status: 'Status',
+  owner: 'Owner',
+  tags: 'Tags',
+  timeframe: 'Timeframe',
+  archived: 'Archived',
+  email: 'E-mail',
+  domain: 'Domain',
+  content: 'Content',
 };
 
-/** The standard field identifiers of each type, in response order (the write parsers' table). */
-const standardIds = (type: EntityType | NoteType): string[] => (isNoteType(type) ? standardNoteFields() : standardEntityFields(type));
+/** The standard field identifiers of each type, in response order. */
+const standardIds = (type: EntityType | NoteType): readonly StandardFieldId[] => (isNoteType(type) ? NOTE_FIELDS : ENTITY_FIELDS[type]);
 
-const jsonSchema = (schema: z.ZodType): Record<string, unknown> => {
+/** A value schema as JSON Schema, without `$schema` (value shapes carry no ids, so nothing is a $ref). */
+const jsonSchema = (schema: z.ZodMiniType): Record<string, unknown> => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
   return rest;
 };
 
 /** The zod schema a custom field's value must satisfy (writes are validated with it). */
-export function customValueSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'options'>): z.ZodType {
+export function customValueSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'options'>): z.ZodMiniType {
   switch (def.fieldKind) {
     case 'text':
-      return z.string().max(10_000);
+      return z.string().check(z.maxLength(10_000));
     case 'number':
       return z.number();
     case 'date':
-      return isoDate.refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'not a calendar date');
+      return IsoDate;
     case 'select': {
       const options = def.options ?? [];
       return options.length ? z.enum(options as [string, ...string[]]) : z.never();
     }
   }
-}
-
-function customSchemaJson(def: CustomFieldDef): Record<string, unknown> {
-  // The date refinement has no JSON Schema form; its pattern and format say the same.
-  return def.fieldKind === 'date' ? jsonSchema(isoDate) : jsonSchema(customValueSchema(def));
 }
 
 /**
@@ -102,8 +89,8 @@ export function customValueError(def: CustomFieldDef, value: unknown): string | 
 
 /** Every configured field of a type, standard first, then custom fields in creation order. */
 export function fieldConfigurations(type: EntityType | NoteType, custom: readonly CustomFieldDef[]): FieldConfiguration[] {
-  const standard = standardIds(type).map((id) => ({ id, name: STANDARD[id]!.name, schema: jsonSchema(STANDARD[id]!.value) }));
-  const own = custom.filter((d) => d.entityType === type).map((d) => ({ id: d.id, name: d.name, schema: customSchemaJson(d) }));
+  const standard = standardIds(type).map((id) => ({ id, name: FIELD_NAMES[id], schema: jsonSchema(STANDARD_FIELDS[id].read) }));
+  const own = custom.filter((d) => d.entityType === type).map((d) => ({ id: d.id, name: d.name, schema: jsonSchema(customValueSchema(d)) }));
   return [...standard, ...own];
 }
 
@@ -148,7 +135,7 @@ export function configurationOf(type: EntityType | NoteType, custom: readonly Cu
 }
 
 /** Checks one custom field value on write (entity/note create and update): the value to store. */
-export type CustomValueCheck = (fieldId: string, value: unknown, path: ReadonlyArray<string | number>) => unknown;
+export type CustomValueCheck = (fieldId: string, value: unknown, path: Path) => unknown;
 
 /**
  * The check for custom fields of `type`: an id that is not a custom field of this type in this

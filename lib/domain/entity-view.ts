@@ -1,13 +1,14 @@
 // Stored entity → API JSON in the default field mode (only non-empty values). lib/http/records.ts
 // adds the other `fields` modes and the paginated `relationships` attribute.
 import { isEmptyValue } from './fields.ts';
+import type { EntityType } from './hierarchy.ts';
 import type { Metadata } from './metadata.ts';
 
 export interface StoredEntity {
   id: string;
-  type: string;
+  type: EntityType;
   parentId?: string;
-  parentType?: string;
+  parentType?: EntityType;
   fields: Record<string, unknown>;
   metadata?: Metadata;
   createdAt: string;
@@ -22,22 +23,18 @@ export function nonEmptyFields(fields: Record<string, unknown>): Record<string, 
 export const entityLink = (baseUrl: string, id: string) => `${baseUrl}/entities/${id}`;
 
 /** `{id, type, links}`: what create and update answer. */
-export const entityReference = (baseUrl: string, e: { id: string; type: string }) => ({
+export const entityReference = <T extends string>(baseUrl: string, e: { id: string; type: T }) => ({
   id: e.id,
   type: e.type,
   links: { self: entityLink(baseUrl, e.id) },
 });
 
+/** An entity without its relationships (lib/http/records.ts adds them, paginated). */
 export function entityView(baseUrl: string, e: StoredEntity) {
-  const relationships =
-    e.parentId && e.parentType
-      ? [{ type: 'parent', target: entityReference(baseUrl, { id: e.parentId, type: e.parentType }) }]
-      : [];
   return {
     id: e.id,
     type: e.type,
     fields: nonEmptyFields(e.fields),
-    relationships: { data: relationships, links: {} },
     links: { self: entityLink(baseUrl, e.id) },
     ...(e.metadata ? { metadata: e.metadata } : {}),
     createdAt: e.createdAt,

@@ -10,6 +10,7 @@
 // empty there); records of the other types omit it, since it is not a field of theirs. An
 // identifier configured on none of the covered types is unknown → 400.
 import { InvalidInput, pointer, type InputLocation, type Path } from './errors.ts';
+import { isUuid } from './schemas/common.ts';
 
 export const ALL = 'all';
 
@@ -17,9 +18,8 @@ export const ALL = 'all';
 export const ENTITY_FIELDS_PARAMS = ['fields[]'] as const;
 export const NOTE_FIELDS_PARAMS = ['fields[]', 'fields'] as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Custom field ids are stored lower-cased; a request may spell them in either case. */
-const normalizeId = (id: string) => (UUID.test(id) ? id.toLowerCase() : id);
+const normalizeId = (id: string) => (isUuid(id) ? id.toLowerCase() : id);
 
 export interface RequestedField {
   id: string;
@@ -29,10 +29,8 @@ export interface RequestedField {
 
 export type FieldSelection = { mode: 'default' } | { mode: 'all'; source: InputLocation } | { mode: 'list'; fields: RequestedField[] };
 
-/** Repeatable query parameters by name (lib/http/request.ts Query is one). */
-export interface QueryValues {
-  all(name: string): readonly string[];
-}
+/** The selection parameters of a request's parsed query (each repeatable). */
+export type FieldsParameters = { readonly [P in (typeof NOTE_FIELDS_PARAMS)[number]]?: readonly string[] | undefined };
 
 export const DEFAULT_SELECTION: FieldSelection = { mode: 'default' };
 
@@ -51,11 +49,11 @@ function fromRequested(requested: RequestedField[], allSource: InputLocation): F
  * `fields[]` query parameters (on notes `fields` too: pass both names). Values are identifiers,
  * one per occurrence; a comma-separated value is also read as several identifiers.
  */
-export function fieldsFromQuery(query: QueryValues, names: readonly string[] = ENTITY_FIELDS_PARAMS): FieldSelection {
+export function fieldsFromQuery(query: FieldsParameters, names: ReadonlyArray<keyof FieldsParameters> = ENTITY_FIELDS_PARAMS): FieldSelection {
   const requested: RequestedField[] = [];
   let allParam: string | undefined;
   for (const name of names) {
-    for (const raw of query.all(name)) {
+    for (const raw of query[name] ?? []) {
       for (const id of raw.split(',').map((s) => s.trim())) {
         if (id === '') throw new InvalidInput(`The ${name} parameter holds an empty field identifier.`, { parameter: name });
         if (id === ALL) allParam ??= name;
@@ -66,23 +64,11 @@ export function fieldsFromQuery(query: QueryValues, names: readonly string[] = E
   return fromRequested(requested, { parameter: allParam ?? names[0]! });
 }
 
-/** `data.fields` of a search body: the string `all` or an array of identifiers. */
-export function fieldsFromBody(value: unknown, path: Path = ['data', 'fields']): FieldSelection {
+/** `data.fields` of a search body (its schema made it the string `all` or a non-empty list). */
+export function fieldsFromBody(value: 'all' | readonly string[] | undefined, path: Path = ['data', 'fields']): FieldSelection {
   if (value === undefined) return DEFAULT_SELECTION;
   if (value === ALL) return { mode: 'all', source: pointer(path) };
-  if (!Array.isArray(value)) {
-    throw new InvalidInput(`${path.join('.')} must be the string 'all' or an array of field identifiers.`, pointer(path));
-  }
-  if (value.length === 0) {
-    throw new InvalidInput(`${path.join('.')} must name at least one field identifier (or be 'all').`, pointer(path));
-  }
-  const requested = value.map((id, i): RequestedField => {
-    if (typeof id !== 'string' || id === '') {
-      throw new InvalidInput(`${path.join('.')}[${i}] must be a non-empty string (a field identifier).`, pointer([...path, i]));
-    }
-    return { id: normalizeId(id), source: pointer([...path, i]) };
-  });
-  return fromRequested(requested, pointer(path));
+  return fromRequested(value.map((id, i) => ({ id: normalizeId(id), source: pointer([...path, i]) })), pointer(path));
 }
 
 /**

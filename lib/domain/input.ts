@@ -1,52 +1,197 @@
-// Small checks for request bodies: each throws InvalidInput with a pointer to the value.
-import { InvalidInput, parameter, pointer, type Path } from './errors.ts';
+// Request input through its schema (./schemas/*): a failed parse becomes the domain's
+// InvalidInput, located by a JSON pointer (bodies) or a parameter name (query and path), with a
+// detail that says which value, what was expected and what came. Before a body meets its schema,
+// its raw JSON is checked once for what a schema cannot see (rawJsonProblem).
+import type * as z from 'zod/mini';
+import { InvalidInput, parameter, pointer, type InputLocation, type Path } from './errors.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
+export { isUuid } from './schemas/common.ts';
 
+/** Refuses a value of the body at `path` (the rules beyond the schema: workspace data, hierarchy). */
 export function invalid(path: Path, detail: string): never {
   throw new InvalidInput(detail, pointer(path));
 }
 
-const where = (path: Path) => '/' + path.join('/');
+/** Where a value came from: the body, the query string or the path. */
+export type InputPart = 'body' | 'query' | 'path';
 
-export function object(value: unknown, path: Path): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) invalid(path, `'${where(path)}' must be an object.`);
-  return value as Record<string, unknown>;
+/** A lone UTF-16 surrogate: a high one not followed by a low one, or a low one not after a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const isText = (s: string) => !LONE_SURROGATE.test(s);
+
+const clip = (s: string, max = 60) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
+
+/** A value as a detail quotes it: short, and never more than a glimpse of a client's text. */
+export function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (typeof v === 'string') return `'${clip(v)}'`;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  return typeof v;
 }
 
-export function array(value: unknown, path: Path): unknown[] {
-  if (!Array.isArray(value)) invalid(path, `'${where(path)}' must be an array.`);
-  return value;
+const quoteList = (values: readonly unknown[]) => values.map((v) => (typeof v === 'string' ? `'${v}'` : String(v))).join(', ');
+
+const EXPECTED: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+  record: 'an object',
+};
+
+const FORMATS: Record<string, string> = {
+  uuid: 'a UUID',
+  date: 'a date (YYYY-MM-DD)',
+  datetime: 'a date and time (ISO 8601)',
+  email: 'an e-mail address',
+  hostname: 'a domain name',
+  url: 'an absolute URL',
+};
+
+/** zod/mini carries no locale: an issue's message is this constant unless its schema gave its own words. */
+const ZOD_DEFAULT_MESSAGE = 'Invalid input';
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, key)) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
 }
 
-export function string(value: unknown, path: Path, options: { min?: number; max?: number } = {}): string {
-  const { min = 0, max = Infinity } = options;
-  if (typeof value !== 'string') invalid(path, `'${where(path)}' must be a string.`);
-  if (value.length < min) invalid(path, min === 1 ? `'${where(path)}' must not be empty.` : `'${where(path)}' must have at least ${min} characters.`);
-  if (value.length > max) invalid(path, `'${where(path)}' must be at most ${max} characters long.`);
-  return value;
+/** What was wrong, as the end of a sentence whose subject is the value ("must be a string (got 3)"). */
+function phrase(issue: z.core.$ZodIssue, input: unknown): string {
+  const got = input === undefined ? '' : ` (got ${describeValue(input)})`;
+  if (issue.message !== ZOD_DEFAULT_MESSAGE) return `${issue.message}${issue.code === 'custom' ? '' : got}`;
+  switch (issue.code) {
+    case 'invalid_type':
+      if (input === undefined) return 'is required';
+      return `must be ${EXPECTED[issue.expected] ?? issue.expected}${got}`;
+    case 'too_small': {
+      const min = Number(issue.minimum);
+      if (issue.origin === 'string') return min === 1 ? 'must not be empty' : `must be at least ${min} characters long${got}`;
+      if (issue.origin === 'array' || issue.origin === 'set') return min === 1 ? 'must not be empty' : `must have at least ${min} items`;
+      return `must be ${issue.inclusive ? 'at least' : 'greater than'} ${min}${got}`;
+    }
+    case 'too_big': {
+      const max = Number(issue.maximum);
+      if (issue.origin === 'string') return `must be at most ${max} characters long (got ${typeof input === 'string' ? input.length : '?'})`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `must have at most ${max} items (got ${Array.isArray(input) ? input.length : '?'})`;
+      return `must be ${issue.inclusive ? 'at most' : 'less than'} ${max}${got}`;
+    }
+    case 'invalid_format':
+      return `must be ${FORMATS[issue.format] ?? `in the format ${issue.format}`}${got}`;
+    case 'invalid_value':
+      return issue.values.length === 1 ? `must be ${quoteList(issue.values)}${got}` : `must be one of ${quoteList(issue.values)}${got}`;
+    case 'invalid_union': {
+      // A discriminated union whose discriminator matched no option names the options.
+      const { note, options } = issue as { note?: string; options?: unknown[] };
+      if (note === 'No matching discriminator' && options) return `must be one of ${quoteList(options)}${got}`;
+      return `does not match any of the forms it may take${got}`;
+    }
+    default:
+      return `is not valid${got}`;
+  }
 }
 
-export function uuid(value: unknown, path: Path): string {
-  if (!isUuid(value)) invalid(path, `'${where(path)}' must be a UUID.`);
-  return value.toLowerCase();
+function subject(part: InputPart, path: readonly PropertyKey[]): string {
+  if (part === 'query') return `Query parameter '${String(path[0])}'`;
+  if (part === 'path') return `Path parameter '${String(path[0])}'`;
+  return path.length ? `'${pointer(path as Path).pointer}'` : 'The body';
 }
 
-/** Only the given keys may appear in an object. */
-export function onlyKeys(obj: Record<string, unknown>, allowed: readonly string[], path: Path): void {
-  for (const k of Object.keys(obj)) if (!allowed.includes(k)) invalid([...path, k], `Unknown property '${k}' in '${where(path)}'.`);
+/** An object in the body, as a detail names it. */
+const container = (path: readonly PropertyKey[]) => (path.length ? `'${pointer(path as Path).pointer}'` : 'the body');
+
+function location(part: InputPart, path: readonly PropertyKey[]): InputLocation {
+  return part === 'body' ? pointer(path as Path) : parameter(String(path[0]));
 }
 
-/** The `data` member of a JSON:API-style body. */
-export function data(body: unknown): Record<string, unknown> {
-  const root = object(body, []);
-  if (!('data' in root)) invalid(['data'], "The body needs a 'data' object.");
-  return object(root.data, ['data']);
+/**
+ * The issue to report: a union none of whose forms fit is reported inside the one form whose
+ * refusals all lie deeper (the value had that form's shape: `['name', 7]` fails at its item 1).
+ */
+function innermostIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union') return issue;
+  const inside = issue.errors.filter((errors) => errors.length > 0 && errors.every((e) => e.path.length > 0));
+  if (inside.length !== 1) return issue;
+  const first = inside[0]![0]!;
+  return innermostIssue({ ...first, path: [...issue.path, ...first.path] });
 }
 
-/** A path parameter that must be a UUID (InvalidInput naming the parameter otherwise). */
-export function uuidParam(value: string | undefined, name: string): string {
-  if (!isUuid(value)) throw new InvalidInput(`Path parameter '${name}' must be a UUID.`, parameter(name));
-  return value.toLowerCase();
+/**
+ * The first issue of a failed parse as InvalidInput. `root` is what was parsed (the detail quotes
+ * the offending value from it); `allowed` names the parameters an operation takes, for the detail
+ * of an unknown one.
+ */
+export function invalidInputOf(reported: z.core.$ZodIssue, part: InputPart, root: unknown, allowed?: readonly string[]): InvalidInput {
+  const issue = innermostIssue(reported);
+  const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0]!;
+    if (part === 'body') {
+      return new InvalidInput(`Unknown property '${clip(key)}' in ${container(path)}.`, pointer([...path, key]));
+    }
+    const takes = allowed?.length ? `this operation takes ${allowed.join(', ')}` : 'this operation takes none';
+    return new InvalidInput(`Unknown ${part} parameter '${clip(key)}'; ${takes}.`, parameter(key));
+  }
+  // A schema's own refusal written as a whole sentence (it ends with a full stop) is the detail as it stands.
+  if (issue.code === 'custom' && issue.message.endsWith('.')) return new InvalidInput(issue.message, location(part, path));
+  return new InvalidInput(`${subject(part, path)} ${phrase(issue, valueAt(root, path))}.`, location(part, path));
+}
+
+/** `value` through `schema`: its output, or InvalidInput for the first issue. */
+export function parseInput<S extends z.ZodMiniType>(schema: S, value: unknown, part: InputPart, allowed?: readonly string[]): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    // An unknown key first: it says the shape is wrong, which is what a client needs to hear before a missing field.
+    const issues = result.error.issues;
+    throw invalidInputOf(issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0]!, part, value, allowed);
+  }
+  return result.data;
+}
+
+/**
+ * What a schema cannot see in parsed JSON: a `__proto__` key (zod drops it from records and loose
+ * objects, and an assignment of it reaches Object.prototype) and a lone surrogate in a key or a
+ * string (a valid JSON escape, but not text). The first one found, or undefined. Iterative: a body
+ * nested deeper than the call stack is still walked.
+ */
+export function rawJsonProblem(value: unknown): InvalidInput | undefined {
+  // Nodes keep their parent, not their path: a path is built only for the problem reported.
+  interface Node {
+    v: unknown;
+    key: string | number | undefined;
+    parent: Node | undefined;
+  }
+  const pathOf = (node: Node | undefined): Path => {
+    const path: Array<string | number> = [];
+    for (let n = node; n?.key !== undefined; n = n.parent) path.push(n.key);
+    return path.reverse();
+  };
+  const notText = (where: string) => `${where} holds a lone UTF-16 surrogate, which is not text.`;
+  const stack: Node[] = [{ v: value, key: undefined, parent: undefined }];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    const v = node.v;
+    if (typeof v === 'string') {
+      if (!isText(v)) return new InvalidInput(notText(subject('body', pathOf(node))), pointer(pathOf(node)));
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], key: i, parent: node });
+    } else if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v);
+      for (const key of keys) {
+        const where = () => container(pathOf(node));
+        if (key === '__proto__') return new InvalidInput(`The property name '__proto__' is not allowed (in ${where()}).`, pointer([...pathOf(node), key]));
+        if (!isText(key)) return new InvalidInput(notText(`A property name in ${where()}`), pointer([...pathOf(node), key]));
+      }
+      for (let i = keys.length - 1; i >= 0; i--) stack.push({ v: (v as Record<string, unknown>)[keys[i]!], key: keys[i]!, parent: node });
+    }
+  }
+  return undefined;
 }

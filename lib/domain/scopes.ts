@@ -6,11 +6,16 @@ export const SCOPES = [
   'notes:read',
   'notes:write',
   'notes:delete',
+  // Webhook subscriptions (lib/domain/webhooks.ts)
+  'webhooks:read',
+  'webhooks:write',
+  'webhooks:delete',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
 
-const ALIASES: Record<string, Scope> = { 'entities:write': 'write:entities' };
+/** Other names of scopes, accepted wherever a scope is named. */
+export const SCOPE_ALIASES: Readonly<Record<string, Scope>> = { 'entities:write': 'write:entities' };
 
 export const ROLES = ['admin', 'maker', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -19,13 +24,15 @@ export type Role = (typeof ROLES)[number];
 export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   admin: SCOPES,
   maker: SCOPES,
-  viewer: ['entities:read', 'notes:read'],
+  // A viewer may see which subscriptions exist, not create or delete them.
+  viewer: ['entities:read', 'notes:read', 'webhooks:read'],
 };
 
 /** The canonical scope for a name (aliases resolved), or undefined when it is not a scope. */
 export function canonicalScope(name: string): Scope | undefined {
   if ((SCOPES as readonly string[]).includes(name)) return name as Scope;
-  return ALIASES[name];
+  // Own keys only: a name such as 'constructor' must not find Object.prototype's.
+  return Object.hasOwn(SCOPE_ALIASES, name) ? SCOPE_ALIASES[name] : undefined;
 }
 
 /** Splits an OAuth `scope` string (space-separated) into canonical scopes; unknown names are returned apart. */

@@ -1,6 +1,6 @@
-// Look-ups of the built-in statuses (lib/domain/entity-fields.ts STATUSES) for filters that name
+// Look-ups of the built-in statuses (lib/domain/schemas/field-values.ts STATUSES) for filters that name
 // one by id or by name.
-import { STATUSES } from './entity-fields.ts';
+import { STATUSES } from './schemas/field-values.ts';
 
 export type Status = (typeof STATUSES)[number];
 

@@ -3,7 +3,10 @@
 // exhaustive: an error class added below and not mapped here fails the type check.
 import { EDGE_DETAILS, errorEnvelope } from './envelope.ts';
 import { ApiError } from './errors.ts';
+import { errorPage } from './pages/error-page.ts';
+import { PageError } from './pages/page-error.ts';
 import { isAuthError, type AuthError } from '../auth/errors.ts';
+import { OAuthError } from '../auth/oauth-errors.ts';
 import { TokenError } from '../auth/token-errors.ts';
 import { isDomainError, type DomainError } from '../domain/errors.ts';
 import { isStoreError, type StoreError } from '../store/errors.ts';
@@ -26,6 +29,8 @@ export function toApiError(err: TypedError): ApiError {
       return new ApiError('conflict.uniqueViolation', err.detail, { source: err.location, ...cause });
     case 'ERR_UNAUTHENTICATED':
       return new ApiError('auth.invalid', err.detail, { headers: { 'WWW-Authenticate': 'Bearer' }, ...cause });
+    case 'ERR_ACCESS_DENIED':
+      return new ApiError('auth.accessDenied', err.detail, cause);
     case 'ERR_TOKEN_ISSUE_REFUSED':
       return new ApiError('request.invalid', err.detail, cause);
     case 'ERR_WORKSPACE_NOT_FOUND':
@@ -35,7 +40,12 @@ export function toApiError(err: TypedError): ApiError {
     case 'ERR_DUPLICATE_KEY':
       return new ApiError('conflict.uniqueViolation', err.message, cause);
     case 'ERR_KEY_LIMIT_REACHED':
+    case 'ERR_WEBHOOK_LIMIT_REACHED':
       return new ApiError('request.invalid', err.message, cause);
+    case 'ERR_ALREADY_USED':
+    case 'ERR_GRANT_REVOKED':
+      // The token endpoint turns these into invalid_grant; one reaching here is a fault.
+      return new ApiError('internal.serverError', EDGE_DETAILS['internal.serverError'], cause);
     case 'ERR_TRANSACTION_RETRIES_EXHAUSTED':
       // Nothing was written, but the client cannot fix it: a server failure (for now; a 429 would
       // tell it to come back later).
@@ -59,13 +69,23 @@ export interface ErrorReply {
   body: unknown;
 }
 
+/** An error of a page route as the error page (lib/http/pages/error-page.ts): the member reads it. */
+function pageReply(err: unknown, requestId: string): ErrorReply {
+  if (err instanceof PageError) {
+    return { statusCode: err.status, headers: err.headers, body: errorPage({ title: err.title, problem: err.problem, requestId }) };
+  }
+  const api = apiErrorOf(err) ?? new ApiError('internal.serverError', EDGE_DETAILS['internal.serverError']);
+  return { statusCode: api.status, headers: api.headers ?? {}, body: errorPage({ title: api.title, problem: api.detail, requestId }) };
+}
+
 /**
- * The reply to any error. The token endpoint's TokenError renders itself (the RFC 6749 body);
- * everything else is the envelope, and an error that is none of ours is a 500 that says nothing
- * internal.
+ * The reply to any error. The token endpoints' TokenError and OAuthError render themselves (the
+ * RFC 6749 body); a page route's errors are the error page (`page`); everything else is the
+ * envelope, and an error that is none of ours is a 500 that says nothing internal.
  */
-export function errorReply(err: unknown, requestId: string): ErrorReply {
-  if (err instanceof TokenError) return err.render();
+export function errorReply(err: unknown, requestId: string, page = false): ErrorReply {
+  if (err instanceof TokenError || err instanceof OAuthError) return err.render();
+  if (page) return pageReply(err, requestId);
   const api = apiErrorOf(err) ?? new ApiError('internal.serverError', EDGE_DETAILS['internal.serverError']);
   return { statusCode: api.status, headers: api.headers ?? {}, body: errorEnvelope(requestId, api.code, api.detail, api.source) };
 }

@@ -2,6 +2,10 @@
 // codes up here. ApiError is the HTTP layer's own refusal; lib/http/error-map.ts turns the other
 // layers' typed errors into it.
 import type { InputLocation } from '../domain/errors.ts';
+import type { ErrorCode } from '../domain/schemas/errors.ts';
+
+export type { ErrorCode } from '../domain/schemas/errors.ts';
+export { MAX_DETAIL, MAX_TITLE } from '../domain/schemas/errors.ts';
 
 export const ERROR_TABLE = {
   'request.invalid': { status: 400, title: 'Request schema invalid' },
@@ -16,16 +20,13 @@ export const ERROR_TABLE = {
   // Extension: a body over the size limit (the specification gives no code for it).
   'request.tooLarge': { status: 413, title: 'Request too large' },
   'rate.limitExceeded': { status: 429, title: 'Rate limit exceeded' },
+  // Extension: a request line (URL) and headers larger than the server reads (RFC 6585's 431).
+  'request.headersTooLarge': { status: 431, title: 'Request header fields too large' },
   'internal.serverError': { status: 500, title: 'Internal server error' },
-} as const satisfies Record<string, { status: number; title: string }>;
-
-export type ErrorCode = keyof typeof ERROR_TABLE;
+} as const satisfies Record<ErrorCode, { status: number; title: string }>;
 
 /** The envelope's `source`: a JSON pointer into the body or a parameter name. */
 export type ErrorSource = InputLocation;
-
-export const MAX_DETAIL = 1000;
-export const MAX_TITLE = 255;
 
 /** A client-visible failure in the envelope's terms: code, detail, source and extra headers. */
 export class ApiError extends Error {

@@ -1,17 +1,18 @@
-// Cursor pagination (the service specification's pagination rules). A cursor is
-//   base64url(JSON {k: lastKey}) "." base64url(HMAC-SHA256(secret, binding "\n" payload))
-// where `binding` digests the operation, the workspace, the path parameters, every query parameter
-// except pageCursor, and (search) the body's `data`. The key is never trusted unless the MAC
-// verifies, and the MAC only verifies for the very query that produced the cursor, so a forged,
-// garbled or foreign cursor is one and the same 400.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+// Cursor pagination (the service specification's pagination rules). A cursor is opaque:
+//   base64url(nonce ‖ AES-256-GCM(JSON {k: lastKey})) "." base64url(GCM tag)
+// with a random 96-bit nonce, a key derived from the service secret by HKDF-SHA256 under its own
+// `info` (RFC 5869; the secret itself keys nothing), and as additional authenticated data the
+// binding: a digest of the operation, the workspace, the path parameters, every query parameter
+// except pageCursor, and (search) the body's `data`. So a cursor shows nothing of the key layout,
+// and decrypts only for the very query that produced it: a forged, garbled or foreign cursor is one
+// and the same 400.
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { ApiError } from './errors.ts';
 import { principalOf, type ApiRequest } from './request.ts';
 import { serviceKeys } from '../auth/service-key.ts';
 import { config } from '../config.ts';
+import { DEFAULT_LIMIT } from '../domain/schemas/common.ts';
 
-export const DEFAULT_LIMIT = 100;
-export const MAX_LIMIT = 100;
 export const CURSOR_PARAM = 'pageCursor';
 const MAX_CURSOR_LENGTH = 2048;
 
@@ -53,14 +54,28 @@ export function bindingOf(scope: PageScope): string {
   return createHash('sha256').update(material).digest('base64url');
 }
 
-async function mac(binding: string, payload: string): Promise<Buffer> {
+/** HKDF `info` of the cursor key: no other use of the service secret shares this key. */
+export const CURSOR_KEY_INFO = 'pm-api pagination cursor AES-256-GCM v1';
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+const derivedKeys = new WeakMap<Uint8Array, Buffer>();
+
+async function cursorKey(): Promise<Buffer> {
   const { secret } = await serviceKeys();
-  return createHmac('sha256', secret).update(`${binding}\n${payload}`).digest();
+  let key = derivedKeys.get(secret);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), CURSOR_KEY_INFO, 32));
+    derivedKeys.set(secret, key);
+  }
+  return key;
 }
 
 export async function encodeCursor(scope: PageScope, key: PageKey): Promise<string> {
-  const payload = Buffer.from(JSON.stringify({ k: key })).toString('base64url');
-  return `${payload}.${(await mac(bindingOf(scope), payload)).toString('base64url')}`;
+  const nonce = randomBytes(NONCE_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', await cursorKey(), nonce, { authTagLength: TAG_BYTES });
+  cipher.setAAD(Buffer.from(bindingOf(scope)));
+  const sealed = Buffer.concat([nonce, cipher.update(JSON.stringify({ k: key }), 'utf8'), cipher.final()]);
+  return `${sealed.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}`;
 }
 
 const invalidCursor = () =>
@@ -75,19 +90,24 @@ const isPageKey = (k: unknown): k is PageKey =>
   (typeof k === 'number' && Number.isFinite(k)) ||
   (Array.isArray(k) && k.every((p) => typeof p === 'string' || (typeof p === 'number' && Number.isFinite(p))));
 
-/** Verifies a cursor against the query it is presented with; returns the key it carries. */
+/** Decrypts a cursor for the query it is presented with; returns the key it carries. */
 export async function decodeCursor(scope: PageScope, cursor: string): Promise<PageKey> {
   const parts = cursor.split('.');
   if (cursor.length > MAX_CURSOR_LENGTH || parts.length !== 2 || !/^[A-Za-z0-9_-]+$/.test(parts[0]!) || !/^[A-Za-z0-9_-]+$/.test(parts[1]!)) {
     throw invalidCursor();
   }
-  const [payload, sig] = parts as [string, string];
-  const expected = await mac(bindingOf(scope), payload);
-  const given = Buffer.from(sig, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidCursor();
+  const sealed = Buffer.from(parts[0]!, 'base64url');
+  const tag = Buffer.from(parts[1]!, 'base64url');
+  // A full-length tag only: GCM would otherwise verify truncated (weaker) tags.
+  if (sealed.length <= NONCE_BYTES || tag.length !== TAG_BYTES) throw invalidCursor();
+  const aesKey = await cursorKey();
   let key: unknown;
   try {
-    key = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { k?: unknown }).k;
+    const decipher = createDecipheriv('aes-256-gcm', aesKey, sealed.subarray(0, NONCE_BYTES), { authTagLength: TAG_BYTES });
+    decipher.setAAD(Buffer.from(bindingOf(scope)));
+    decipher.setAuthTag(tag);
+    const plaintext = Buffer.concat([decipher.update(sealed.subarray(NONCE_BYTES)), decipher.final()]).toString('utf8');
+    key = (JSON.parse(plaintext) as { k?: unknown }).k;
   } catch {
     throw invalidCursor();
   }
@@ -95,31 +115,18 @@ export async function decodeCursor(scope: PageScope, cursor: string): Promise<Pa
   return key;
 }
 
-/** The position of a list keyed by strings (a valid MAC over another key shape cannot happen, but costs nothing to refuse). */
+/** The position of a list keyed by strings (an authentic cursor with another key shape cannot happen, but costs nothing to refuse). */
 export function stringKey(after: PageKey | undefined): string | undefined {
   if (after !== undefined && typeof after !== 'string') throw invalidCursor();
   return after;
 }
 
-/** The `limit` extension: 1–100, default 100. */
-export function parseLimit(values: string[]): number {
-  if (values.length === 0) return DEFAULT_LIMIT;
-  if (values.length > 1) throw new ApiError('request.invalid', 'The limit parameter is given more than once.', { source: { parameter: 'limit' } });
-  const v = values[0]!;
-  const n = /^[0-9]{1,4}$/.test(v) ? Number(v) : NaN;
-  if (!(n >= 1 && n <= MAX_LIMIT)) {
-    throw new ApiError('request.invalid', `The limit must be an integer from 1 to ${MAX_LIMIT}; got '${v.slice(0, 50)}'.`, { source: { parameter: 'limit' } });
-  }
-  return n;
-}
-
 /** An absolute URL under {base_url} for a route path (`/v2/...` template) and its parameters. */
 export function publicUrl(routePath: string, params: Record<string, string>, query: Array<[string, string]> = []): string {
   const path = routePath.replace(/^\/v2/, '').replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
-  // Brackets stay readable in names (fields[]=...); everything else is percent-encoded.
-  const enc = (s: string) => encodeURIComponent(s);
-  const encName = (s: string) => enc(s).replace(/%5B/g, '[').replace(/%5D/g, ']');
-  const qs = query.map(([k, v]) => `${encName(k)}=${enc(v)}`).join('&');
+  // Names and values percent-encoded, brackets included (`fields%5B%5D=`): RFC 3986 allows no bare
+  // `[` or `]` in a query, and the document says these links are URIs.
+  const qs = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
   return `${config.baseUrl}${path}${qs ? `?${qs}` : ''}`;
 }
 
@@ -143,15 +150,21 @@ export interface Page {
   after: PageKey | undefined;
   /**
    * The list envelope for `fetched` items (fetch `limit + 1` so the last page is known): the first
-   * `limit` are returned and `links.next` appears when there was one more — or, for a filtered
+   * `limit` are rendered and `links.next` appears when there was one more — or, for a filtered
    * read that spent its scan budget first (lib/store/pages.ts), when `resume` gives the position
    * the next page continues from (the page is then shorter than `limit`, possibly empty).
    */
-  envelope<T>(fetched: T[], keyOf: (item: T) => PageKey, render?: (items: T[]) => unknown[] | Promise<unknown[]>, resume?: PageKey): Promise<{ data: unknown[]; links: ListLinks }>;
+  envelope<T, V>(fetched: T[], keyOf: (item: T) => PageKey, render: (items: T[]) => V[] | Promise<V[]>, resume?: PageKey): Promise<{ data: V[]; links: ListLinks }>;
 }
 
-/** Reads `limit` and `pageCursor` of a list request (the cursor checked against the request itself). */
-export async function pageOf(req: ApiRequest, options: { body?: unknown } = {}): Promise<Page> {
+/** The page parameters of a list's query, as its schema parsed them (lib/domain/schemas/common.ts pageParameters). */
+export interface PageParameters {
+  pageCursor?: string | undefined;
+  limit?: number | undefined;
+}
+
+/** The page a list request asks for (its cursor checked against the request itself). */
+export async function pageOf(req: ApiRequest, parameters: PageParameters, options: { body?: unknown } = {}): Promise<Page> {
   const scope: PageScope = {
     operationId: req.route.operationId,
     workspaceId: principalOf(req).workspaceId,
@@ -159,10 +172,8 @@ export async function pageOf(req: ApiRequest, options: { body?: unknown } = {}):
     query: req.query.entries(),
     ...(options.body !== undefined ? { body: options.body } : {}),
   };
-  const limit = parseLimit(req.query.all('limit'));
-  const cursors = req.query.all(CURSOR_PARAM);
-  if (cursors.length > 1) throw new ApiError('request.invalid', 'The pageCursor parameter is given more than once.', { source: { parameter: CURSOR_PARAM } });
-  const after = cursors.length ? await decodeCursor(scope, cursors[0]!) : undefined;
+  const limit = parameters.limit ?? DEFAULT_LIMIT;
+  const after = parameters.pageCursor !== undefined ? await decodeCursor(scope, parameters.pageCursor) : undefined;
   return pageFor(scope, limit, after, req.route.path);
 }
 
@@ -175,7 +186,7 @@ export function pageFor(scope: PageScope, limit: number, after: PageKey | undefi
     async envelope(fetched, keyOf, render, resume) {
       const items = fetched.slice(0, limit);
       const more = fetched.length > limit && items.length > 0;
-      const data = render ? await render(items) : (items as unknown[]);
+      const data = await render(items);
       return { data, links: await listLinks(scope, routePath, more ? keyOf(items[items.length - 1]!) : fetched.length <= limit ? resume : undefined) };
     },
   };

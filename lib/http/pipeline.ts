@@ -1,6 +1,8 @@
 // The one place that knows the middleware order. A handler module is
-//   export const handler = api('getCustomerScore', async (req) => ({ status: 200, body }));
-// and everything else — auth, scope, body kind — comes from its row in lib/routes.ts.
+//   export const handler = api('getCustomerScore', { params, responses: { 200: CustomerScoreResponse } },
+//     async (req, { params }) => ({ status: 200, body }));
+// Auth, scope and body kind come from its row in lib/routes.ts; the declaration in the middle
+// (lib/http/operation.ts) validates the request and is what the OpenAPI document says of it.
 //
 // Order (docs/architecture.md explains it in full). Middy runs `before` in the order of `.use`,
 // and `after`/`onError` in reverse:
@@ -8,12 +10,15 @@
 //      anything logs (request loggers are its children);
 //   2. frame — request id, request logger, budget; last out: X-Request-Id and the other common
 //      headers on every response, success or rendered error;
+//   2b. cors — on routes browser clients may call: decides, on the way out, whether the request's
+//      Origin may read the answer (it needs the principal, so it runs after auth on the way out);
 //   3. auth — before anything reads the body or counts against a token;
 //   4. rateLimit — needs the principal;
 //   5. body — parsed only for callers who may call the route;
-//   6. httpErrorHandler — the renderer; registered after every middleware that shapes responses,
+//   6. validate — path and query parameters and the JSON body through the declared schemas;
+//   7. httpErrorHandler — the renderer; registered after every middleware that shapes responses,
 //      as Middy's documentation asks, so its onError runs before theirs;
-//   7. errorsAsHttp — registered after the renderer so its onError runs just before it: it only
+//   8. errorsAsHttp — registered after the renderer so its onError runs just before it: it only
 //      turns the typed error into the HTTP error the renderer expects, and renders nothing itself.
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
@@ -23,21 +28,40 @@ import { EDGE_DETAILS } from './envelope.ts';
 import { ApiError } from './errors.ts';
 import { auth } from './middleware/auth.ts';
 import { body } from './middleware/body.ts';
+import { cors } from './middleware/cors.ts';
 import { errorsAsHttp } from './middleware/errors-as-http.ts';
 import { frame } from './middleware/frame.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
-import type { ApiContext, ApiMiddleware, ApiRequest, ApiResponse, ApiResult } from './request.ts';
+import { declaredParameters, validate } from './middleware/validate.ts';
+import type { Input, Operation, Result } from './operation.ts';
+import type { ApiContext, ApiMiddleware, ApiRequest, ApiResponse } from './request.ts';
 import { log } from '../log.ts';
-import { routeById, type OperationId } from '../routes.ts';
+import { routeById, type OperationId, type Route } from '../routes.ts';
 
-export type Core = (req: ApiRequest) => Promise<ApiResult>;
+export type Core<O extends Operation = Operation> = (req: ApiRequest, input: Input<O>) => Promise<Result<O>>;
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<ApiResponse>;
+/** A route's Lambda handler, carrying the declaration the OpenAPI generator reads. */
+export type ApiHandler<O extends Operation = Operation> = LambdaHandler & { readonly operation: O };
 
-export function api(operationId: OperationId, core: Core): LambdaHandler {
+/** A declaration that does not fit its route is a programming error: the module refuses to load. */
+function checkDeclaration(route: Route, operation: Operation): void {
+  const problems: string[] = [];
+  if ((route.body === 'json') !== (operation.body !== undefined)) problems.push(`body: the route says ${route.body ?? 'none'}, the declaration ${operation.body ? 'has' : 'has no'} JSON body schema`);
+  if ((route.body === 'form') !== (operation.form !== undefined)) problems.push(`form: the route says ${route.body ?? 'none'}, the declaration ${operation.form ? 'has' : 'has no'} form schema`);
+  const inPath = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).sort();
+  const declared = [...declaredParameters(operation.params).keys()].sort();
+  if (inPath.join() !== declared.join()) problems.push(`path parameters: the route has {${inPath.join(', ')}}, the declaration {${declared.join(', ')}}`);
+  if (Object.keys(operation.responses).length === 0) problems.push('no success response is declared');
+  if ((route.response === 'html') !== (operation.pages !== undefined)) problems.push(`pages: the route answers ${route.response ?? 'json'}, the declaration ${operation.pages ? 'has' : 'has no'} HTML pages`);
+  if (problems.length) throw new Error(`${route.operationId} (${route.handler}) does not fit its row in lib/routes.ts: ${problems.join('; ')}`);
+}
+
+export function api<const O extends Operation>(operationId: OperationId, operation: O, core: Core<O>): ApiHandler<O> {
   const route = routeById(operationId);
+  checkDeclaration(route, operation);
   const handler = middy<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>(
     // The core answers an ApiResult; frame's `after` makes it the Lambda response.
-    async (_event: APIGatewayProxyEvent, context: ApiContext) => (await core(context.api)) as unknown as ApiResponse,
+    async (_event: APIGatewayProxyEvent, context: ApiContext) => (await core(context.api, context.api.input as Input<O>)) as unknown as ApiResponse,
     {
       // The frame middleware bounds getRemainingTimeInMillis by the request budget.
       timeoutEarlyInMillis: 1,
@@ -49,10 +73,12 @@ export function api(operationId: OperationId, core: Core): LambdaHandler {
     // Never the event: it holds the bearer token and the body.
     .use(injectLambdaContext(log, { logEvent: false }) as ApiMiddleware)
     .use(frame(route))
+    .use(cors(route))
     .use(auth(route))
     .use(rateLimit())
     .use(body(route))
+    .use(validate(operation, route.body))
     .use(httpErrorHandler({ logger: false }) as ApiMiddleware)
     .use(errorsAsHttp());
-  return handler as unknown as LambdaHandler;
+  return Object.assign(handler as unknown as LambdaHandler, { operation });
 }

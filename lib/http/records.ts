@@ -16,7 +16,7 @@ import { entityRelationshipsAfter, noteRelationshipsAfter, type EntityRelationsh
 /** Pagination rule 6 of the service specification: a `relationships` attribute carries at most this many items inline. */
 export const INLINE_RELATIONSHIPS = 20;
 
-export const targetReference = (t: { id: string; type: string }) => entityReference(config.baseUrl, t);
+export const targetReference = <T extends string>(t: { id: string; type: T }) => entityReference(config.baseUrl, t);
 
 export const relationshipView = (r: EntityRelationship) => ({ type: r.type, target: targetReference(r.target) });
 
@@ -26,13 +26,13 @@ export const noteRelationshipView = (r: NoteRelationship) =>
     : { type: r.type, target: targetReference(r.target), importance: r.importance };
 
 /** The first 20 items, and a links.next to the attribute's own list route when there are more. */
-async function inline<T extends { position: string }>(
+async function inline<T extends { position: string }, V>(
   operationId: 'listEntityRelationships' | 'listNoteRelationships',
   workspaceId: string,
   id: string,
   fetch: (count: number) => Promise<Slice<T>>,
-  view: (r: T) => unknown,
-): Promise<{ data: unknown[]; links: ListLinks }> {
+  view: (r: T) => V,
+): Promise<{ data: V[]; links: ListLinks }> {
   const route = routeById(operationId);
   // Bound to the list route called with no parameters but the cursor: exactly the links.next URL.
   const page = pageFor({ operationId, workspaceId, params: { id }, query: [] }, INLINE_RELATIONSHIPS, undefined, route.path);
@@ -58,7 +58,7 @@ export async function entityRecord(workspaceId: string, entity: EntityItem, sele
 
 export async function noteRecord(workspaceId: string, note: NoteItem, selection: FieldSelection, configured: readonly string[]) {
   return {
-    ...noteView(config.baseUrl, note, []),
+    ...noteView(config.baseUrl, note),
     fields: selectFields(note.fields, selection, configured),
     relationships: await inlineNoteRelationships(workspaceId, note),
   };

@@ -66,6 +66,8 @@ export interface ApiRequest {
   body: unknown;
   /** The decoded body text on routes with `body: 'form'` (their handler parses it). */
   rawBody: string | undefined;
+  /** The declared schemas' outputs (lib/http/middleware/validate.ts); the core receives them typed. */
+  input: { params: unknown; query: unknown; body: unknown };
   log: Logger;
   /** Headers every response of this request carries (rate-limit counters, ...). */
   responseHeaders: Record<string, string>;
@@ -73,8 +75,11 @@ export interface ApiRequest {
 
 export interface ApiResult {
   status: number;
+  /** JSON-serialised; on routes whose response is `html`, the page itself (a string). */
   body?: unknown;
   headers?: Record<string, string>;
+  /** Set-Cookie values (the pages' session cookies): one header each. */
+  cookies?: string[];
 }
 
 export type ApiResponse = APIGatewayProxyResult;

@@ -29,6 +29,7 @@ import { keys } from './keys.ts';
 import type { StoredItem } from './query.ts';
 import type { TxItem } from './tx.ts';
 import { InvalidInput, pointer } from '../domain/errors.ts';
+import type { EntityType } from '../domain/hierarchy.ts';
 import { countedWeight, ANONYMOUS_WEIGHT, WEIGHTS, type Importance, type RatingEntry } from '../domain/score.ts';
 
 export const MAX_NOTES_PER_RATING = 1000;
@@ -36,7 +37,7 @@ export const MAX_NOTES_PER_RATING = 1000;
 export interface LinkItem {
   noteId: string;
   entityId: string;
-  entityType: string;
+  entityType: EntityType;
   importance: Importance;
   setAt: number;
   customerId?: string;
@@ -241,7 +242,7 @@ export interface LinkTarget {
 export async function planLinkChange(
   ws: string,
   plan: Plan,
-  args: { noteId: string; entityId: string; entityType: string; chain: EntityItem[] | undefined; before?: LinkItem; after?: LinkTarget },
+  args: { noteId: string; entityId: string; entityType: EntityType; chain: EntityItem[] | undefined; before?: LinkItem; after?: LinkTarget },
 ): Promise<LinkItem | undefined> {
   const { noteId, entityId, before, after, chain } = args;
   const ratings = new Map<string, { item: RatingItem | undefined; entries: Record<string, RatingEntry> }>();

@@ -1,19 +1,24 @@
-// Server-to-server OAuth applications. One item per application at keys.application(ws, clientId)
-// holds its public keys (a map keyed by key id, bounded) so the token endpoint reads everything in
-// one item; deleting that item revokes every access token it minted (lib/auth/bearer.ts checks it).
-// A global item at keys.clientIdIndex(clientId) names the workspace of a client id.
+// OAuth applications. One item per application at keys.application(ws, clientId) holds, for a
+// server-to-server one, its public keys (a map keyed by key id, bounded) so the token endpoint reads
+// everything in one item; for an authorization-code one, its redirect URIs and the hash of its
+// client secret. Deleting that item revokes every access token it minted (lib/auth/bearer.ts
+// checks it). A global item at keys.clientIdIndex(clientId) names the workspace of a client id, and
+// the origins of redirect URIs are registered for CORS (lib/store/cors-origins.ts) in step.
 //
-// Item: { kind: 'application', clientId, workspaceId, name, scopes, defaultScopes, createdAt,
-//         publicKeys: { [keyId]: StoredKey }, fingerprints: { [fingerprint]: keyId } }
+// Item: { kind: 'application', clientId, workspaceId, type?, name, scopes, defaultScopes, createdAt,
+//         publicKeys: { [keyId]: StoredKey }, fingerprints: { [fingerprint]: keyId },
+//         redirectUris?, public?, secretHash? }   (no type: serverToServer, as registered before types)
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
+import { originRegistrations } from './cors-origins.ts';
 import { DuplicateKey, KeyLimitReached } from './errors.ts';
 import { keys } from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { putInWorkspace } from './workspaces.ts';
-import { applicationNotFound } from '../domain/applications.ts';
+import { applicationNotFound, type ApplicationInput, type ApplicationType } from '../domain/applications.ts';
+import { redirectOrigins } from '../domain/redirect-uris.ts';
 import type { Scope } from '../domain/scopes.ts';
 
 export interface StoredKey {
@@ -28,12 +33,19 @@ export interface StoredKey {
 export interface Application {
   clientId: string;
   workspaceId: string;
+  type: ApplicationType;
   name: string;
   scopes: Scope[];
   defaultScopes: Scope[];
   createdAt: string;
-  /** Oldest first. */
+  /** Oldest first (serverToServer). */
   keys: StoredKey[];
+  /** Exact-match redirect URIs (authorizationCode). */
+  redirectUris: string[];
+  /** A public client: no secret, PKCE required (authorizationCode). */
+  public: boolean;
+  /** SHA-256 of the client secret (confidential authorizationCode clients). */
+  secretHash?: string;
 }
 
 /** Client ids and key ids are UUIDs we issue; anything else names nothing and is never sent to the table. */
@@ -41,7 +53,7 @@ const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const isIssuedId = (value: unknown): value is string => typeof value === 'string' && ID.test(value);
 
 /** The application item's attributes (see the layout above). */
-type ApplicationAttributes = Omit<Application, 'keys'> & { publicKeys?: Record<string, StoredKey> };
+type ApplicationAttributes = Omit<Application, 'keys' | 'type'> & { type?: ApplicationType; publicKeys?: Record<string, StoredKey> };
 
 function toApplication(item: StoredItem): Application {
   const a = item as Partial<ApplicationAttributes>;
@@ -49,24 +61,39 @@ function toApplication(item: StoredItem): Application {
   return {
     clientId: a.clientId!,
     workspaceId: a.workspaceId!,
+    type: a.type ?? 'serverToServer',
     name: a.name!,
     scopes: a.scopes!,
     defaultScopes: a.defaultScopes!,
     createdAt: a.createdAt!,
     keys: stored.sort((x, y) => x.createdAt.localeCompare(y.createdAt) || x.id.localeCompare(y.id)),
+    redirectUris: a.redirectUris ?? [],
+    public: a.public ?? false,
+    ...(a.secretHash ? { secretHash: a.secretHash } : {}),
   };
 }
 
-export async function createApplication(
-  workspaceId: string,
-  input: { name: string; scopes: Scope[]; defaultScopes: Scope[] },
-): Promise<Application> {
-  const app: Application = { clientId: randomUUID(), workspaceId, ...input, createdAt: new Date().toISOString(), keys: [] };
+/** Registers an application; `secretHash` for a confidential authorization-code client. */
+export async function createApplication(workspaceId: string, input: ApplicationInput, secretHash?: string): Promise<Application> {
+  const app: Application = {
+    clientId: randomUUID(),
+    workspaceId,
+    redirectUris: [],
+    public: false,
+    ...input,
+    createdAt: new Date().toISOString(),
+    keys: [],
+    ...(secretHash ? { secretHash } : {}),
+  };
   const { keys: _none, ...attributes } = app;
-  await putInWorkspace(workspaceId, [
-    { item: { ...keys.application(workspaceId, app.clientId), kind: 'application', ...attributes, publicKeys: {}, fingerprints: {} }, unique: true },
-    { item: { ...keys.clientIdIndex(app.clientId), kind: 'clientId', clientId: app.clientId, workspaceId }, unique: true },
-  ]);
+  await putInWorkspace(
+    workspaceId,
+    [
+      { item: { ...keys.application(workspaceId, app.clientId), kind: 'application', ...attributes, publicKeys: {}, fingerprints: {} }, unique: true },
+      { item: { ...keys.clientIdIndex(app.clientId), kind: 'clientId', clientId: app.clientId, workspaceId }, unique: true },
+    ],
+    { also: originRegistrations(redirectOrigins(app.redirectUris), app.clientId, 'add') },
+  );
   return app;
 }
 
@@ -96,15 +123,17 @@ export async function listApplications(workspaceId: string): Promise<Application
   return apps.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.clientId.localeCompare(b.clientId));
 }
 
-/** Deletes the application and its client-id look-up together; false when there was none. */
+/** Deletes the application, its client-id look-up and its CORS origins together; false when there was none. */
 export async function deleteApplication(workspaceId: string, clientId: string): Promise<boolean> {
-  if (!isIssuedId(clientId)) return false;
+  const app = await getApplication(workspaceId, clientId);
+  if (!app) return false;
   try {
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
           { Delete: { TableName: tableName(), Key: keys.application(workspaceId, clientId), ConditionExpression: 'attribute_exists(pk)' } },
           { Delete: { TableName: tableName(), Key: keys.clientIdIndex(clientId), ConditionExpression: 'workspaceId = :ws', ExpressionAttributeValues: { ':ws': workspaceId } } },
+          ...originRegistrations(redirectOrigins(app.redirectUris), clientId, 'remove'),
         ],
       }),
     );

@@ -8,7 +8,9 @@
 //   4. items go bottom-up: an entity's links, rating items and relations (both sides), a user's
 //      e-mail look-up, then the entity itself. Marked entities are invisible, so their aggregates
 //      no longer matter.
-// A crash anywhere leaves marked items that `admin score verify --repair` finishes (resumePendingDeletes).
+// A crash anywhere leaves marked items that a repeated DELETE or `admin score verify --repair`
+// finishes. Steps run by up to 16 workers at once; when one fails, the others take no further item
+// and the delete fails only once all of them have stopped, so nothing is still writing after it.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan } from './aggregates.ts';
@@ -24,9 +26,16 @@ import { transact } from './tx.ts';
 import { NotFound } from '../domain/errors.ts';
 import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
 
-/** Test hook: called between steps with the step's name; throwing simulates a crash there. */
-export const cascadeHooks: { afterStep?: (step: string, entityId: string) => void } = {};
-const step = (name: string, id: string) => cascadeHooks.afterStep?.(name, id);
+/**
+ * The points where a cascade can stop half-way, in order: `detached` (the root, step 1), `marking`
+ * (each descendant marked), `marked` (all of them), then per entity bottom-up: `customerCleared`
+ * (each note of a deleted customer cleared), `cleared` (its links and ratings gone), `deleted`.
+ */
+export type CascadeStep = 'detached' | 'marking' | 'marked' | 'customerCleared' | 'cleared' | 'deleted';
+
+/** Test hook: called at each step with the entity it concerns; throwing simulates a crash there. */
+export const cascadeHooks: { afterStep?: (step: CascadeStep, entityId: string) => void } = {};
+const step = (name: CascadeStep, id: string) => cascadeHooks.afterStep?.(name, id);
 
 /**
  * Deletes an entity and its subtree. Asked again for an entity whose delete stopped half-way
@@ -52,11 +61,26 @@ export async function deleteEntity(ws: string, id: string): Promise<void> {
   await finishEntityDelete(ws, id);
 }
 
+/**
+ * Runs `fn` over the items with at most `limit` at once. After a failure no worker takes another
+ * item, and the first failure is thrown once every worker has stopped: a failed step leaves no
+ * write still in flight behind it.
+ */
 async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let i = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (i < items.length) await fn(items[i++]!);
-  }));
+  let failure: { error: unknown } | undefined;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (!failure && i < items.length) {
+        try {
+          await fn(items[i++]!);
+        } catch (error) {
+          failure ??= { error };
+        }
+      }
+    }),
+  );
+  if (failure) throw failure.error;
 }
 
 /** The keys of the items a Query finds (projected to pk and sk). */
@@ -84,6 +108,7 @@ export async function finishEntityDelete(ws: string, rootId: string): Promise<vo
     } catch (err) {
       if (!(err instanceof ConditionalCheckFailedException)) throw err;
     }
+    step('marking', id);
   });
   step('marked', rootId);
   // Deepest level first, so a crash never leaves an entity whose parent item is already gone.
@@ -100,6 +125,7 @@ async function removeEntityItems(ws: string, id: string): Promise<void> {
       await setNoteCustomer(ws, n.id as string, null, { onlyIf: id }).catch((err: unknown) => {
         if (!(err instanceof NotFound)) throw err;
       });
+      step('customerCleared', id);
     }
     const email = customerEmailOf(e);
     if (email !== undefined) await batchWriteAll([{ DeleteRequest: { Key: keys.customerEmail(ws, email, id) } }]);

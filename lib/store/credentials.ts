@@ -6,6 +6,7 @@ import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamod
 import { db, tableName } from './client.ts';
 import { keys, type ItemKey } from './keys.ts';
 import { toMember, type Member } from './members.ts';
+import type { StoredItem } from './query.ts';
 import type { Scope } from '../domain/scopes.ts';
 
 export interface Credential {
@@ -19,6 +20,8 @@ export interface Credential {
   expiresAt?: string;
   revokedAt?: string;
   clientId?: string;
+  /** The grant (token family) of an access token from the authorization code flow. */
+  grantId?: string;
 }
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
@@ -29,15 +32,14 @@ export function tokenMatches(credential: Credential, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export async function putCredential(credential: Credential): Promise<void> {
+/** The credential's item (also written inside the authorization code flow's transactions). */
+export function credentialItem(credential: Credential): StoredItem {
   const ttl = credential.expiresAt ? Math.ceil(Date.parse(credential.expiresAt) / 1000) + 86_400 : undefined;
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.credential(credential.id), type: 'credential', ...credential, ttl },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  return { ...keys.credential(credential.id), type: 'credential', ...credential, ttl };
+}
+
+export async function putCredential(credential: Credential): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: credentialItem(credential), ConditionExpression: 'attribute_not_exists(pk)' }));
 }
 
 /** Marks a credential revoked; false when no such credential exists in that workspace. */
@@ -72,6 +74,7 @@ const toCredential = (item: Record<string, unknown>): Credential => {
     ...(c.expiresAt ? { expiresAt: c.expiresAt } : {}),
     ...(c.revokedAt ? { revokedAt: c.revokedAt } : {}),
     ...(c.clientId ? { clientId: c.clientId } : {}),
+    ...(c.grantId ? { grantId: c.grantId } : {}),
   };
 };
 
@@ -81,18 +84,31 @@ export interface BearerRecords {
   member: Member | undefined;
   /** Whether the application that minted an access token still exists (undefined: no application asked for). */
   applicationExists: boolean | undefined;
+  /** The redirect URIs of that application (browser clients' origins come from them). */
+  applicationRedirectUris: string[];
+  /** The grant of an authorization-code access token: absent when none was asked for or it is gone. */
+  grant: { revokedAt?: string; expiresAt: string } | undefined;
 }
 
 /**
- * The credential, its member and (for an access token) its application in one round trip,
- * strongly consistent, so a revocation, a deactivation or a deleted application takes effect on
- * the next request.
+ * The credential, its member, (for an access token) its application and (for an authorization
+ * code flow token) its grant in one round trip, strongly consistent, so a revocation, a
+ * deactivation or a deleted application takes effect on the next request.
  */
-export async function readBearerRecords(tokenId: string, workspaceId: string, memberId: string, clientId?: string): Promise<BearerRecords> {
+export async function readBearerRecords(
+  tokenId: string,
+  workspaceId: string,
+  memberId: string,
+  clientId?: string,
+  grantId?: string,
+): Promise<BearerRecords> {
   const wanted: ItemKey[] = [keys.credential(tokenId), keys.member(workspaceId, memberId)];
-  if (clientId !== undefined) wanted.push(keys.application(workspaceId, clientId));
-  const items: Array<Record<string, unknown>> = [];
-  let pending: Array<Record<string, unknown>> = wanted;
+  const appKey = clientId !== undefined ? keys.application(workspaceId, clientId) : undefined;
+  const grantKey = grantId !== undefined ? keys.oauthGrant(workspaceId, grantId) : undefined;
+  if (appKey) wanted.push(appKey);
+  if (grantKey) wanted.push(grantKey);
+  const items: StoredItem[] = [];
+  let pending: StoredItem[] = wanted;
   // Unprocessed keys (throttling) are retried briefly; a key never read must not read as "absent".
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt === 4) throw new Error('BatchGetItem left keys unprocessed after 4 attempts');
@@ -104,10 +120,13 @@ export async function readBearerRecords(tokenId: string, workspaceId: string, me
     pending = UnprocessedKeys?.[tableName()]?.Keys ?? [];
   }
   const find = (k: ItemKey | undefined) => (k ? items.find((i) => i.pk === k.pk && i.sk === k.sk) : undefined);
-  const [credential, member, application] = wanted.map(find);
+  const [credential, member, application, grant] = [wanted[0], wanted[1], appKey, grantKey].map(find);
+  const g = grant as { revokedAt?: string; expiresAt: string } | undefined;
   return {
     credential: credential && toCredential(credential),
     member: member && toMember(member),
     applicationExists: clientId === undefined ? undefined : application !== undefined,
+    applicationRedirectUris: ((application as { redirectUris?: string[] } | undefined)?.redirectUris ?? []).slice(),
+    grant: g && { expiresAt: g.expiresAt, ...(g.revokedAt ? { revokedAt: g.revokedAt } : {}) },
   };
 }

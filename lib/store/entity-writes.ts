@@ -15,14 +15,23 @@ import { invalid } from '../domain/input.ts';
 import { mergeMetadata, type Metadata, type SourcePatch } from '../domain/metadata.ts';
 import type { RelationType } from '../domain/relations.ts';
 
+/** A parent as a request names it: its id and, optionally, the type the client says it has. */
+export interface ParentRef {
+  id: string;
+  type?: EntityType | undefined;
+}
+
 /**
  * The live chain above a would-be parent: NotFound when it is missing or being deleted,
- * InvalidInput (at `path`) when the parent type is not allowed.
+ * InvalidInput when it is not of the type the request says (at the sibling `type` of `path`), or
+ * when its type is not an allowed parent (at `path`, the target id).
  */
-async function parentChain(ws: string, childType: EntityType, parentId: string, path: Path): Promise<EntityItem[]> {
-  const { chain, complete } = await readChain(ws, parentId);
-  if (!complete || chain.length === 0 || chain.some((e) => e.deleting)) throw new NotFound('entity', parentId);
-  const why = parentRuleViolation(childType, chain[0]!.type);
+async function parentChain(ws: string, childType: EntityType, parent: ParentRef, path: Path): Promise<EntityItem[]> {
+  const { chain, complete } = await readChain(ws, parent.id);
+  if (!complete || chain.length === 0 || chain.some((e) => e.deleting)) throw new NotFound('entity', parent.id);
+  const actual = chain[0]!.type;
+  if (parent.type !== undefined && parent.type !== actual) invalid([...path.slice(0, -1), 'type'], `Entity ${parent.id} is a ${actual}, not a ${parent.type}.`);
+  const why = parentRuleViolation(childType, actual);
   if (why) invalid(path, why);
   return chain;
 }
@@ -36,14 +45,14 @@ export interface NewRelation {
 
 export async function createEntity(
   ws: string,
-  input: { type: EntityType; values: Record<string, unknown>; parentId?: string | undefined; parentPath: Path; metadata?: Metadata | undefined; relations?: readonly NewRelation[] },
+  input: { type: EntityType; values: Record<string, unknown>; parent?: ParentRef | undefined; parentPath: Path; metadata?: Metadata | undefined; relations?: readonly NewRelation[] },
 ): Promise<EntityItem> {
   const id = randomUUID();
   return transact('createEntity', async () => {
     const now = new Date().toISOString();
     let chain: EntityItem[] = [];
-    if (input.parentId) {
-      chain = await parentChain(ws, input.type, input.parentId, input.parentPath);
+    if (input.parent) {
+      chain = await parentChain(ws, input.type, input.parent, input.parentPath);
       const tooDeep = isHierarchyType(input.type) ? depthViolation(chain.length, 1) : undefined;
       if (tooDeep) invalid(input.parentPath, tooDeep);
     } else {
@@ -153,13 +162,14 @@ export const updateEntityFields = (ws: string, id: string, values: Record<string
  * ones gain it, every ancestor conditioned on its own place — so a concurrent link write, move or
  * delete anywhere on either chain makes the transaction retry from fresh reads.
  */
-export async function setParent(ws: string, id: string, parentId: string, parentPath: Path): Promise<EntityItem> {
+export async function setParent(ws: string, id: string, target: ParentRef, parentPath: Path): Promise<EntityItem> {
+  const parentId = target.id;
   return transact('setParent', async () => {
     const { chain: oldChain, complete } = await readChain(ws, id);
     const e = oldChain[0];
     if (!e || e.deleting || !complete || oldChain.some((x) => x.deleting)) throw new NotFound('entity', id);
     if (PARENTLESS.has(e.type)) invalid(parentPath, `A ${e.type} cannot have a parent.`);
-    const newChain = await parentChain(ws, e.type, parentId, parentPath);
+    const newChain = await parentChain(ws, e.type, target, parentPath);
     if (newChain.some((x) => x.id === id)) invalid(parentPath, `Entity ${parentId} is ${id === parentId ? 'the entity itself' : 'a descendant of the entity'}; that would make a cycle.`);
     if (e.parentId === parentId) return { items: [], result: e };
     if (isHierarchyType(e.type)) {

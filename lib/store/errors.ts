@@ -70,7 +70,43 @@ export class KeyLimitReached extends Error {
   }
 }
 
-export type StoreError = TransactionRetriesExhausted | WorkspaceNotFound | EmailTaken | NameTaken | DuplicateKey | KeyLimitReached;
+// --- Authorization code flow (lib/store/authorization-grants.ts) ---
+
+/** An authorization code or refresh token was consumed by another request first (or the code expired meanwhile). */
+export class AlreadyUsed extends Error {
+  static readonly code = 'ERR_ALREADY_USED';
+  readonly code = AlreadyUsed.code;
+
+  constructor(readonly what: 'authorization code' | 'refresh token') {
+    super(`The ${what} was used by another request first.`);
+    this.name = 'AlreadyUsed';
+  }
+}
+
+/** The grant was revoked while a request refreshed it. */
+export class GrantRevoked extends Error {
+  static readonly code = 'ERR_GRANT_REVOKED';
+  readonly code = GrantRevoked.code;
+
+  constructor(readonly grantId: string) {
+    super(`Grant ${grantId} was revoked.`);
+    this.name = 'GrantRevoked';
+  }
+}
+
+
+/** The workspace already holds as many webhook subscriptions as it may. */
+export class WebhookLimitReached extends Error {
+  static readonly code = 'ERR_WEBHOOK_LIMIT_REACHED';
+  readonly code = WebhookLimitReached.code;
+
+  constructor(readonly max: number) {
+    super(`A workspace holds at most ${max} webhook subscriptions; delete one first.`);
+    this.name = 'WebhookLimitReached';
+  }
+}
+
+export type StoreError = TransactionRetriesExhausted | WorkspaceNotFound | EmailTaken | NameTaken | DuplicateKey | KeyLimitReached | AlreadyUsed | GrantRevoked | WebhookLimitReached;
 
 export const isStoreError = (err: unknown): err is StoreError =>
   err instanceof TransactionRetriesExhausted ||
@@ -78,4 +114,7 @@ export const isStoreError = (err: unknown): err is StoreError =>
   err instanceof EmailTaken ||
   err instanceof NameTaken ||
   err instanceof DuplicateKey ||
-  err instanceof KeyLimitReached;
+  err instanceof KeyLimitReached ||
+  err instanceof AlreadyUsed ||
+  err instanceof GrantRevoked ||
+  err instanceof WebhookLimitReached;

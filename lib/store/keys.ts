@@ -11,6 +11,7 @@ const APP = 'APP#';
 const REL = 'REL#';
 const CUSTEMAIL = 'CUSTEMAIL#';
 const MEMBER = 'MEMBER#';
+const WEBHOOK = 'WEBHOOK#';
 
 /** Prefix of rate-limit partitions: read-only functions may write only these (IAM LeadingKeys). */
 export const RATE_LIMIT_KEY_PREFIX = 'RL#';
@@ -118,6 +119,43 @@ export const keys = {
   assertionId: (ws: string, clientId: string, jtiHash: string) => ({ pk: WS(ws), sk: `JTI#${clientId}#${jtiHash}` }),
   /** Fixed-window request counter of one token for one second (lib/store/rate-limits.ts). */
   rateWindow: (tokenId: string, epochSecond: number) => ({ pk: `${RATE_LIMIT_KEY_PREFIX}${tokenId}#${epochSecond}`, sk: 'RL' }),
+
+  // --- Authorization code flow: member sign-in, codes, grants, refresh tokens, CORS origins ---
+  // Codes, refresh tokens and sessions are found by the SHA-256 of what the browser or client
+  // holds (global keys, items naming their workspace); the table never holds the value itself.
+  /** A member's password (lib/store/sign-in.ts). Item: { kind: 'memberPassword', memberId, hash, setAt }. */
+  memberPassword: (ws: string, memberId: string) => ({ pk: WS(ws), sk: `PASSWORD#${memberId}` }),
+  /** A browser sign-in session by the hash of its id. Item: { kind: 'signInSession', workspaceId, memberId, createdAt, expiresAt, ttl }. */
+  signInSession: (idHash: string) => ({ pk: `SESSION#${idHash}`, sk: 'SESSION' }),
+  /** Failed sign-ins for one e-mail (its hash) in one window. Item: { kind: 'signInFailures', n, ttl }. */
+  signInFailuresOfEmail: (ws: string, emailHash: string, window: number) => ({ pk: WS(ws), sk: `SIGNINFAIL#${emailHash}#${window}` }),
+  /** Failed sign-ins from one source address (its hash) in one window, across workspaces. */
+  signInFailuresOfAddress: (addressHash: string, window: number) => ({ pk: `SIGNINFAIL#${addressHash}#${window}`, sk: 'SIGNINFAIL' }),
+  /** An authorization code by its hash (lib/store/authorization-grants.ts). */
+  authorizationCode: (codeHash: string) => ({ pk: `AUTHCODE#${codeHash}`, sk: 'AUTHCODE' }),
+  /** A grant (token family) of the authorization code flow: revoking it ends every token of the family. */
+  oauthGrant: (ws: string, grantId: string) => ({ pk: WS(ws), sk: `GRANT#${grantId}` }),
+  /** A refresh token by its hash. */
+  refreshToken: (tokenHash: string) => ({ pk: `REFRESH#${tokenHash}`, sk: 'REFRESH' }),
+  /** The applications that registered a redirect URI on an origin (lib/store/cors-origins.ts). */
+  corsOrigin: (origin: string) => ({ pk: `ORIGIN#${origin}`, sk: 'ORIGIN' }),
+  // --- Webhooks (lib/store/webhooks.ts) ---
+  /**
+   * A webhook subscription: { kind: 'webhook', id, name, events, url, version, sealed secrets,
+   * status, failureStreak, createdAt, createdByClient? }. GSI1 lists a workspace's subscriptions
+   * oldest first: gsi1pk = webhooksOf(ws), gsi1sk = listPosition(createdAt, id); the stream consumer
+   * reads them all with Query pk, begins_with(sk, webhooksPrefix).
+   */
+  webhook: (ws: string, id: string) => ({ pk: WS(ws), sk: `${WEBHOOK}${id}` }),
+  webhooksPrefix: WEBHOOK,
+  webhooksOf: (ws: string) => `${WS(ws)}#WEBHOOKS`,
+  /** What became of one event for one subscription (claimed, delivered, dead); expires by TTL. */
+  webhookDelivery: (ws: string, subscriptionId: string, eventId: string) => ({ pk: WS(ws), sk: `DELIVERY#${subscriptionId}#${eventId}` }),
 };
 
 export type ItemKey = ReturnType<typeof keys.workspace>;
+
+/** The workspace of a tenant item's partition key (stream records carry keys, not workspaces). */
+export function workspaceOfPartition(pk: string): string | undefined {
+  return /^WS#([^#]+)$/.exec(pk)?.[1];
+}

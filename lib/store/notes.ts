@@ -14,10 +14,11 @@ import { keys } from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
 import { Conflict, NotFound, type Path } from '../domain/errors.ts';
-import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
+import { isCustomerType, isHierarchyType, type CustomerType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
 import { mergeMetadata, type Metadata, type SourcePatch } from '../domain/metadata.ts';
 import type { StoredNote } from '../domain/note-view.ts';
+import type { NoteType } from '../domain/schemas/note.ts';
 import type { Importance } from '../domain/score.ts';
 
 export interface NoteItem extends StoredNote {
@@ -28,7 +29,7 @@ export interface NoteItem extends StoredNote {
 
 export interface CustomerRef {
   id: string;
-  type: string;
+  type: CustomerType;
 }
 
 /** A note item as the store wrote it (lib/store/keys.ts note), typed; `kind` is checked by the reader. */
@@ -127,10 +128,15 @@ export async function checkCustomer(ws: string, target: { id: string; type?: str
   return { id: e.id, type: e.type };
 }
 
-/** A link target, from its chain as read: a live hierarchy entity with live ancestors. */
-function liveLinkTarget(entityId: string, { chain, complete }: { chain: EntityItem[]; complete: boolean }, path: Path): EntityItem[] {
+/**
+ * A link target, from its chain as read: a live hierarchy entity with live ancestors, of the type
+ * the request says when it says one (`path` is the target id's; a wrong type is refused at its sibling `type`).
+ */
+function liveLinkTarget(entityId: string, { chain, complete }: { chain: EntityItem[]; complete: boolean }, path: Path, expectedType?: string): EntityItem[] {
   if (chain.length === 0 || !complete || chain.some((e) => e.deleting)) throw new NotFound('entity', entityId);
-  if (!isHierarchyType(chain[0]!.type)) invalid(path, `Entity ${entityId} is a ${chain[0]!.type}; a link targets a product, component, feature or subfeature.`);
+  const actual = chain[0]!.type;
+  if (expectedType !== undefined && expectedType !== actual) invalid([...path.slice(0, -1), 'type'], `Entity ${entityId} is a ${actual}, not a ${expectedType}.`);
+  if (!isHierarchyType(actual)) invalid(path, `Entity ${entityId} is a ${actual}; a link targets a product, component, feature or subfeature.`);
   return chain;
 }
 
@@ -167,13 +173,16 @@ export function noteItem(
 
 export interface NewLink {
   entityId: string;
+  /** The type the request says the entity has, if it says one. */
+  entityType?: string | undefined;
   importance: Importance;
+  /** Where the target id is in the request. */
   path: Path;
 }
 
 export async function createNote(
   ws: string,
-  input: { type: string; values: Record<string, unknown>; metadata?: Metadata | undefined; customer?: { id: string; type?: string | undefined; path: Path }; links: NewLink[] },
+  input: { type: NoteType; values: Record<string, unknown>; metadata?: Metadata | undefined; customer?: { id: string; type?: string | undefined; path: Path }; links: NewLink[] },
 ): Promise<NoteItem> {
   const id = randomUUID();
   let stepwise = false;
@@ -190,7 +199,7 @@ export async function createNote(
       updatedAt: now,
     };
     const reads = await Promise.all(input.links.map((l) => readChain(ws, l.entityId)));
-    const chains = input.links.map((l, i) => liveLinkTarget(l.entityId, reads[i]!, l.path));
+    const chains = input.links.map((l, i) => liveLinkTarget(l.entityId, reads[i]!, l.path, l.entityType));
     const base = () => {
       const plan = new Plan(ws);
       plan.add({ Put: { TableName: tableName(), Item: noteItem(ws, note), ConditionExpression: 'attribute_not_exists(pk)' } });
@@ -205,7 +214,7 @@ export async function createNote(
     if (stepwise) plan = base();
     return { items: plan.build(), result: note };
   });
-  if (stepwise) for (const l of input.links) await upsertLink(ws, id, l.entityId, l.importance, { create: true, path: l.path });
+  if (stepwise) for (const l of input.links) await upsertLink(ws, id, l.entityId, l.importance, { create: true, path: l.path, entityType: l.entityType });
   return note;
 }
 
@@ -272,7 +281,7 @@ export async function upsertLink(
   noteId: string,
   entityId: string,
   importance: Importance,
-  options: { create: boolean; path: Path },
+  options: { create: boolean; path: Path; entityType?: string | undefined },
 ): Promise<{ created: boolean; link: LinkItem }> {
   return transact('upsertLink', async () => {
     // Independent reads in parallel; their failures are still reported in the order a client expects.
@@ -286,7 +295,7 @@ export async function upsertLink(
     if (before && options.create) {
       throw new Conflict(`Note ${noteId} is already linked to entity ${entityId}.`);
     }
-    const chain = liveLinkTarget(entityId, chainRead, options.path);
+    const chain = liveLinkTarget(entityId, chainRead, options.path, options.entityType);
     const plan = new Plan(ws);
     plan.add(noteCheck(ws, note, { newLink: !before }));
     const link = await planLinkChange(ws, plan, {

@@ -19,9 +19,11 @@ import { toMember, type Member } from './members.ts';
 import { isNoteItem, toNote, type NoteItem } from './notes.ts';
 import type { StoredItem } from './query.ts';
 import { toRelation, type RelationItem } from './relations.ts';
+import { toWebhook, type StoredWebhook } from './webhooks.ts';
 import { entityMatches, memberMatches, noteMatches, type EntityFilter, type MemberFilter, type NoteFilter, type TimeRange } from '../domain/filters.ts';
 import { ENTITY_TYPES, PARENT_RULES, type EntityType } from '../domain/hierarchy.ts';
 import type { RelationType } from '../domain/relations.ts';
+import type { Importance } from '../domain/score.ts';
 
 /** Items one list request may examine (all partitions together, each getting at least one page's worth). */
 export const SCAN_BUDGET = 1000;
@@ -263,15 +265,31 @@ export function membersAfter(workspaceId: string, filter: MemberFilter, after: s
   );
 }
 
+/** Webhook subscriptions of a workspace after `after`, oldest first, those `keep` accepts (few per workspace: no scan budget). */
+export async function webhooksAfter(workspaceId: string, after: string | undefined, count: number, keep: (w: StoredWebhook) => boolean): Promise<Array<Listed<StoredWebhook>>> {
+  const got = await scan({
+    index: 'gsi1',
+    partitionKey: 'gsi1pk',
+    partitionValue: keys.webhooksOf(workspaceId),
+    sortKey: 'gsi1sk',
+    after,
+    count,
+    budget: Number.POSITIVE_INFINITY,
+    toRecords: (items) => items.map(toWebhook),
+    keep,
+  });
+  return got.items;
+}
+
 /** One relationship of an entity or a note, and its position in the owner's list. */
 export interface StoredRelationship<K extends string> {
   position: string;
   type: K;
-  target: { id: string; type: string };
+  target: { id: string; type: EntityType };
 }
 
 export type EntityRelationship = StoredRelationship<'parent' | 'child' | RelationType>;
-export type NoteRelationship = StoredRelationship<'customer' | 'link'> & { importance?: string };
+export type NoteRelationship = StoredRelationship<'customer'> | (StoredRelationship<'link'> & { importance: Importance });
 
 /**
  * A relationship list is segments one after the other, each tagged by one character that leads

@@ -9,6 +9,7 @@ import { keys } from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { transact, type TxItem } from './tx.ts';
 import { Conflict, NotFound, type Path } from '../domain/errors.ts';
+import type { EntityType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
 import { contradictionOf, mirrorOf, RELATION_TYPES, relationViolation, type RelationType } from '../domain/relations.ts';
 
@@ -16,7 +17,7 @@ export interface RelationItem {
   entityId: string;
   type: RelationType;
   targetId: string;
-  targetType: string;
+  targetType: EntityType;
   createdAt: string;
 }
 
@@ -44,7 +45,7 @@ const liveCheck = (ws: string, id: string): TxItem => ({
 });
 
 /** The two items of a new relation, each required not to exist yet. */
-export function relationPuts(ws: string, source: { id: string; type: string }, type: RelationType, target: { id: string; type: string }, createdAt: string): TxItem[] {
+export function relationPuts(ws: string, source: { id: string; type: EntityType }, type: RelationType, target: { id: string; type: EntityType }, createdAt: string): TxItem[] {
   const mine: RelationItem = { entityId: source.id, type, targetId: target.id, targetType: target.type, createdAt };
   const theirs: RelationItem = { entityId: target.id, type: mirrorOf(type), targetId: source.id, targetType: source.type, createdAt };
   return [mine, theirs].map((r) => ({ Put: { TableName: tableName(), Item: relationItem(ws, r), ConditionExpression: 'attribute_not_exists(pk)' } }));

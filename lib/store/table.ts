@@ -5,6 +5,8 @@ export const TABLE = {
   sortKey: 'sk',
   /** Epoch seconds; DynamoDB deletes the item some time after (readers must still check expiry). */
   ttlAttribute: 'ttl',
+  /** Every committed item change, with both images: webhook events are derived from it (lib/domain/events.ts). */
+  stream: 'NEW_AND_OLD_IMAGES',
   globalIndexes: [
     { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
@@ -32,5 +34,6 @@ export function createTableInput(tableName: string) {
       ],
       Projection: { ProjectionType: 'ALL' as const },
     })),
+    StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.stream },
   };
 }

@@ -35,8 +35,13 @@ export function isRetryable(err: unknown): boolean {
   return RETRYABLE_ERRORS.has(e?.name ?? '');
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-export const backoffMs = (attempt: number) => Math.random() * Math.min(RETRY.maxDelayMs, RETRY.baseDelayMs * 2 ** attempt);
+/** The randomness and the wait of the backoff; replaceable so a test can observe the schedule. */
+export const BACKOFF = {
+  random: Math.random,
+  sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+};
+/** Full jitter: uniform in [0, min(max, base × 2^attempt)). */
+export const backoffMs = (attempt: number) => BACKOFF.random() * Math.min(RETRY.maxDelayMs, RETRY.baseDelayMs * 2 ** attempt);
 
 /**
  * Runs `build` (which reads what it needs and returns the items, or nothing when there is nothing to
@@ -45,7 +50,7 @@ export const backoffMs = (attempt: number) => Math.random() * Math.min(RETRY.max
 export async function transact<T>(label: string, build: (attempt: number) => Promise<{ items: TxItem[]; result: T }>): Promise<T> {
   let lastError: unknown;
   for (let attempt = 0; attempt < RETRY.attempts; attempt++) {
-    if (attempt > 0) await sleep(backoffMs(attempt));
+    if (attempt > 0) await BACKOFF.sleep(backoffMs(attempt));
     const { items, result } = await build(attempt);
     if (items.length === 0) return result;
     if (items.length > MAX_TX_ITEMS) throw new Error(`${label}: ${items.length} items exceed one transaction`);

@@ -1,7 +1,7 @@
 // Workspaces, and the one way to add items to one: a transaction that checks it exists.
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { WorkspaceNotFound } from './errors.ts';
 import { keys } from './keys.ts';
@@ -31,6 +31,9 @@ export async function getWorkspace(id: string): Promise<Workspace | undefined> {
   return { id: w.id, name: w.name, createdAt: w.createdAt };
 }
 
+/** One write of a TransactWriteItems. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
 /** An item to put into a workspace: `unique` only where no item has its key yet; `taken` says why one did. */
 export interface WorkspacePut {
   item: Record<string, unknown>;
@@ -38,25 +41,53 @@ export interface WorkspacePut {
   taken?: () => Error;
 }
 
+/** A count the workspace item keeps of some kind of item, and its cap (`exceeded` says why a put was refused). */
+export interface WorkspaceCounter {
+  attribute: string;
+  max: number;
+  exceeded: () => Error;
+}
+
 /**
  * Puts items into a workspace in one transaction that also requires the workspace to exist
- * (admin commands name workspaces directly). A failed condition is WorkspaceNotFound, or the
- * `taken` error of the first unique item whose key was in use.
+ * (admin commands name workspaces directly), and, with a `counter`, counts them on the workspace
+ * item under its cap. A failed condition is WorkspaceNotFound, the counter's `exceeded` error, or the
+ * `taken` error of the first unique item whose key was in use. `also` are further unconditional
+ * writes of the same transaction (e.g. look-up items outside the workspace kept in step).
  */
-export async function putInWorkspace(workspaceId: string, puts: WorkspacePut[]): Promise<void> {
+export async function putInWorkspace(
+  workspaceId: string,
+  puts: WorkspacePut[],
+  { counter, also = [] }: { counter?: WorkspaceCounter; also?: TransactItem[] } = {},
+): Promise<void> {
+  const workspace = { TableName: tableName(), Key: keys.workspace(workspaceId) };
   try {
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          { ConditionCheck: { TableName: tableName(), Key: keys.workspace(workspaceId), ConditionExpression: 'attribute_exists(pk)' } },
+          counter
+            ? {
+                Update: {
+                  ...workspace,
+                  UpdateExpression: 'SET #n = if_not_exists(#n, :zero) + :one',
+                  ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#n) OR #n < :max)',
+                  ExpressionAttributeNames: { '#n': counter.attribute },
+                  ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': counter.max },
+                },
+              }
+            : { ConditionCheck: { ...workspace, ConditionExpression: 'attribute_exists(pk)' } },
           ...puts.map(({ item, unique }) => ({ Put: { TableName: tableName(), Item: item, ...(unique ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) } })),
+          ...also,
         ],
       }),
     );
   } catch (err) {
     if (err instanceof TransactionCanceledException) {
       const failed = (err.CancellationReasons ?? []).findIndex((r) => r.Code === 'ConditionalCheckFailed');
-      if (failed === 0) throw new WorkspaceNotFound(workspaceId);
+      if (failed === 0) {
+        if (counter && (await getWorkspace(workspaceId))) throw counter.exceeded();
+        throw new WorkspaceNotFound(workspaceId);
+      }
       const taken = puts[failed - 1]?.taken;
       if (taken) throw taken();
     }

@@ -1,10 +1,13 @@
-// Server-to-server applications and their public keys: the same rules as {app_url}/oauth2/applications.
+// OAuth applications — server-to-server ones with their public keys, authorization-code ones with
+// their redirect URIs — by the same rules as {app_url}/oauth2/applications.
 import { readFile } from 'node:fs/promises';
 import { applicationView, registerApplication, uploadKey } from '#lib/auth/applications.ts';
 import { applicationNotFound } from '#lib/domain/applications.ts';
+import { parseInput } from '#lib/domain/input.ts';
+import { AddKeyBody, CreateApplicationBody } from '#lib/domain/schemas/applications.ts';
 import { deleteApplication, getApplication, listApplications, removeApplicationKey } from '#lib/store/applications.ts';
 import { getWorkspace } from '#lib/store/workspaces.ts';
-import { asUsage, optional, required, UsageError, type AdminCommand, type Options } from './command.ts';
+import { asUsage, optional, repeated, required, UsageError, type AdminCommand, type Options } from './command.ts';
 
 const words = (value: string | undefined) => value?.split(/[\s,]+/).filter(Boolean);
 
@@ -17,13 +20,24 @@ async function workspaceOf(o: Options): Promise<string> {
 export const appCommands: AdminCommand[] = [
   {
     name: 'app create',
-    usage: 'app create --workspace W --name N --scopes "s1 s2" [--default-scopes "s1"]',
-    options: { workspace: 'value', name: 'value', scopes: 'value', 'default-scopes': 'value' },
+    usage: 'app create --workspace W --name N --scopes "s1 s2" [--default-scopes "s1"] [--type serverToServer|authorizationCode --redirect-uri U [--redirect-uri U2 ...] [--public]]',
+    options: { workspace: 'value', name: 'value', scopes: 'value', 'default-scopes': 'value', type: 'value', 'redirect-uri': 'values', public: 'flag' },
     run: async (o) => {
       const ws = await workspaceOf(o);
       const defaults = words(optional(o, 'default-scopes'));
-      const body = { name: required(o, 'name'), scopes: words(required(o, 'scopes')), ...(defaults ? { defaultScopes: defaults } : {}) };
-      return asUsage(() => registerApplication(ws, body));
+      const type = optional(o, 'type');
+      const redirectUris = repeated(o, 'redirect-uri');
+      const body = {
+        name: required(o, 'name'),
+        scopes: words(required(o, 'scopes')),
+        ...(defaults ? { defaultScopes: defaults } : {}),
+        ...(type ? { type } : {}),
+        // Given as the API would get them, so it refuses them for a server-to-server application.
+        ...(redirectUris.length > 0 || type === 'authorizationCode' ? { redirectUris } : {}),
+        ...(o.public === true ? { public: true } : {}),
+      };
+      // A confidential client's secret is in this output, once: store it now.
+      return asUsage(() => registerApplication(ws, parseInput(CreateApplicationBody, body, 'body')));
     },
   },
   {
@@ -66,7 +80,7 @@ export const appCommands: AdminCommand[] = [
       } catch (err) {
         throw new UsageError(`Cannot read --pem-file ${file}: ${(err as Error).message}`);
       }
-      return asUsage(() => uploadKey(ws, required(o, 'client-id'), { publicKey }));
+      return asUsage(() => uploadKey(ws, required(o, 'client-id'), parseInput(AddKeyBody, { publicKey }, 'body').publicKey));
     },
   },
   {

@@ -1,10 +1,10 @@
 // The admin CLI's command shape. Each area registers its commands in its own module
 // (identity.ts, ...); local/admin.ts lists the modules.
 import { apiErrorOf } from '#lib/http/error-map.ts';
-export type Options = Record<string, string | true>;
+export type Options = Record<string, string | string[] | true>;
 
-/** How an option is written: a value (`--name value` or `--name=value`) or a flag (`--name`). */
-export type OptionKinds = Record<string, 'value' | 'flag'>;
+/** How an option is written: a value (`--name value` or `--name=value`), a value that may be repeated, or a flag (`--name`). */
+export type OptionKinds = Record<string, 'value' | 'values' | 'flag'>;
 
 export interface AdminCommand {
   /** Words that select it, e.g. "token issue". */
@@ -46,5 +46,12 @@ export function required(options: Options, name: string): string {
 export function optional(options: Options, name: string): string | undefined {
   const v = options[name];
   if (v === true) throw new UsageError(`--${name} needs a value`);
+  if (Array.isArray(v)) throw new UsageError(`--${name} may be given once`);
   return v;
+}
+
+/** Every value of a repeatable option (`--redirect-uri A --redirect-uri B`). */
+export function repeated(options: Options, name: string): string[] {
+  const v = options[name];
+  return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
 }

@@ -1,8 +1,11 @@
-// Workspaces, members and API tokens.
+// Workspaces, members, their passwords (browser sign-in, docs/oauth.md) and API tokens.
+import { readFile } from 'node:fs/promises';
 import { issueApiToken } from '#lib/auth/api-tokens.ts';
+import { hashPassword, passwordProblem } from '#lib/auth/passwords.ts';
 import { parseScopes, ROLES, type Role, type Scope } from '#lib/domain/scopes.ts';
 import { revokeCredential } from '#lib/store/credentials.ts';
 import { addMember, getMemberByEmail, normalizeEmail, setMemberActive } from '#lib/store/members.ts';
+import { setMemberPassword } from '#lib/store/sign-in.ts';
 import { createWorkspace, getWorkspace } from '#lib/store/workspaces.ts';
 import { asUsage, optional, required, UsageError, type AdminCommand } from './command.ts';
 
@@ -51,6 +54,26 @@ export const identityCommands: AdminCommand[] = [
     },
   },
   {
+    name: 'member password set',
+    usage: 'member password set --workspace W --email E [--password-file F]   (else the password is read from stdin)',
+    options: { workspace: 'value', email: 'value', 'password-file': 'value', password: 'value' },
+    run: async (o) => {
+      if (o.password !== undefined) {
+        throw new UsageError('--password is not accepted: a password on the command line shows in process lists and shell history; pipe it on stdin or use --password-file.');
+      }
+      const workspace = required(o, 'workspace');
+      await existingWorkspace(workspace);
+      const email = required(o, 'email');
+      const member = await getMemberByEmail(workspace, email);
+      if (!member) throw new UsageError(`No member ${email} in workspace ${workspace}`);
+      const password = await readPassword(optional(o, 'password-file'));
+      const problem = passwordProblem(password);
+      if (problem) throw new UsageError(problem);
+      await setMemberPassword(workspace, member.id, await hashPassword(password));
+      return { id: member.id, email: member.email, passwordSet: true };
+    },
+  },
+  {
     name: 'token issue',
     usage: 'token issue --workspace W --email E [--scopes "s1 s2"] [--expires-in-days N]',
     options: { workspace: 'value', email: 'value', scopes: 'value', 'expires-in-days': 'value' },
@@ -91,3 +114,21 @@ export const identityCommands: AdminCommand[] = [
     },
   },
 ];
+
+/** The password from a file or stdin, without the one line break that ends it. */
+async function readPassword(file: string | undefined): Promise<string> {
+  let text: string;
+  if (file !== undefined) {
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      throw new UsageError(`Cannot read --password-file ${file}: ${(err as Error).message}`);
+    }
+  } else {
+    if (process.stdin.isTTY) throw new UsageError('Pipe the password on stdin (it is not echoed anywhere) or use --password-file F.');
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    text = Buffer.concat(chunks).toString('utf8');
+  }
+  return text.replace(/\r?\n$/, '');
+}

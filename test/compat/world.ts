@@ -8,15 +8,16 @@ import type { paths as MemberPaths } from './generated/members.ts';
 import type { paths as NotePaths } from './generated/notes.ts';
 import { Probe } from './probe.ts';
 import { newWorkspace, type TestApp, type TestWorkspace } from '../support/app.ts';
+import { contractFetch } from '../support/contract.ts';
 
-/** Clients generated from Productboard's documents, pointed at our {base_url}. */
+/** Clients generated from Productboard's documents, pointed at our {base_url}; every response is also held to our own document. */
 export function productboardClients(baseUrl: string, token: string) {
-  const headers = { authorization: `Bearer ${token}` };
+  const options = { baseUrl, headers: { authorization: `Bearer ${token}` }, fetch: contractFetch() };
   return {
-    entities: createClient<EntityPaths>({ baseUrl, headers }),
-    notes: createClient<NotePaths>({ baseUrl, headers }),
-    members: createClient<MemberPaths>({ baseUrl, headers }),
-    scores: createClient<ScorePaths>({ baseUrl, headers }),
+    entities: createClient<EntityPaths>(options),
+    notes: createClient<NotePaths>(options),
+    members: createClient<MemberPaths>(options),
+    scores: createClient<ScorePaths>(options),
   };
 }
 

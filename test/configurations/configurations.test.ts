@@ -27,7 +27,7 @@ describe('entity configurations', () => {
     expect(data.type).toBe('feature');
     expect(Object.keys(data.fields)).toEqual(['name', 'description', 'status', 'owner', 'tags', 'timeframe', 'archived', id]);
     for (const [key, f] of Object.entries<any>(data.fields)) expect(f.id).toBe(key);
-    expect(data.fields.name).toEqual({ id: 'name', name: 'Name', schema: { type: 'string', minLength: 1, maxLength: 255 } });
+    expect(data.fields.name).toEqual({ id: 'name', name: 'Name', schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' } });
     expect(data.fields.archived.schema).toEqual({ type: 'boolean' });
     expect(data.fields.tags.schema).toMatchObject({ type: 'array', items: { type: 'object', required: ['name'] } });
     expect(data.fields[id]).toEqual({ id, name: 'Size', schema: { type: 'string', enum: ['S', 'M', 'L'] } });

@@ -46,7 +46,7 @@ describe('patch operations', () => {
 });
 
 describe('filters', () => {
-  const e = { id: 'e1', type: 'feature', parentId: 'p1', fields: { name: 'Apple Pay', status: { id: statusByName('planned')!.id, name: 'Planned' }, owner: { id: 'm1', email: 'a@b.c' } }, metadata: { source: { system: 'jira', recordId: 'J-1' } }, createdAt: '2030-01-01T00:00:00.000Z', updatedAt: '2030-01-02T00:00:00.000Z' };
+  const e = { id: 'e1', type: 'feature' as const, parentId: 'p1', fields: { name: 'Apple Pay', status: { id: statusByName('planned')!.id, name: 'Planned' }, owner: { id: 'm1', email: 'a@b.c' } }, metadata: { source: { system: 'jira', recordId: 'J-1' } }, createdAt: '2030-01-01T00:00:00.000Z', updatedAt: '2030-01-02T00:00:00.000Z' };
   it('entities: every filter given must hold; an empty list of owners matches nothing', () => {
     expect(entityMatches({ types: ['feature'], parentIds: ['p1'], ownerIds: ['m1'], name: 'PLE p', statusIds: [statusByName('PLANNED')!.id], archived: false, source: { system: 'jira' }, created: { from: '2030-01-01T00:00:00.000Z' }, updated: { to: '2030-01-02T00:00:00.000Z' } }, e)).toBe(true);
     expect(entityMatches({ ownerIds: [] }, e)).toBe(false);
@@ -55,8 +55,8 @@ describe('filters', () => {
     expect(entityMatches({ created: { from: '2030-01-01T00:00:00.001Z' } }, e)).toBe(false);
   });
   it('notes: creator, processed, tags (any, case-insensitive), text over name and conversation parts, customers', () => {
-    const n = { id: 'n1', type: 'conversationNote', fields: { name: 'Chat', creator: { id: 'm2', email: 'c@d.e' }, processed: true, tags: [{ name: 'Mobile' }], content: [{ externalId: '1', authorType: 'customer', content: 'My Watch', timestamp: 't' }] }, customer: { id: 'c1', type: 'user' }, createdAt: 't', updatedAt: 't' };
-    expect(noteMatches({ creatorIds: ['m2'], processed: true, archived: false, tags: ['x', 'MOBILE'], text: 'watch', customerIds: ['c1'], types: ['conversationNote'] }, n)).toBe(true);
+    const n = { id: 'n1', type: 'textNote' as const, fields: { name: 'Chat', creator: { id: 'm2', email: 'c@d.e' }, processed: true, tags: [{ name: 'Mobile' }], content: [{ externalId: '1', authorType: 'customer', content: 'My Watch', timestamp: 't' }] }, customer: { id: 'c1', type: 'user' as const }, createdAt: 't', updatedAt: 't' };
+    expect(noteMatches({ creatorIds: ['m2'], processed: true, archived: false, tags: ['x', 'MOBILE'], text: 'watch', customerIds: ['c1'], types: ['textNote'] }, n)).toBe(true);
     expect(noteMatches({ text: 'nothing' }, n)).toBe(false);
     expect(noteMatches({ sources: [] }, n)).toBe(false);
   });

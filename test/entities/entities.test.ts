@@ -123,6 +123,29 @@ describe('entities', () => {
     expect(still.json.data.fields.name).not.toBe('pwned');
   });
 
+  it("moving one's own entity under another workspace's parent → 404 resource.notFound, and nothing moves", async () => {
+    const ws = await newWorkspace();
+    const other = await newWorkspace();
+    const o = client(app, other.token);
+    const theirProduct = await o.entity('product');
+    const theirFeature = await o.entity('feature', theirProduct);
+    await o.note({ links: [[theirFeature]] });
+    const c = client(app, ws.token);
+    const myProduct = await c.entity('product');
+    const myComponent = await c.entity('component', myProduct);
+    const myFeature = await c.entity('feature', myComponent);
+    await c.note({ links: [[myFeature]] });
+    const parentIdOf = async (id: string) =>
+      ((await c.ok('GET', `/entities/${id}`)).json.data.relationships.data as Array<{ type: string; target: { id: string } }>).find((r) => r.type === 'parent')?.target.id;
+    expectError(await c.req('PUT', `/entities/${myComponent}/relationships/parent`, { data: { target: { id: theirProduct } } }), 'resource.notFound');
+    expectError(await c.req('PUT', `/entities/${myFeature}/relationships/parent`, { data: { target: { id: theirProduct } } }), 'resource.notFound');
+    expect(await parentIdOf(myComponent)).toBe(myProduct);
+    expect(await parentIdOf(myFeature)).toBe(myComponent);
+    // Neither score moved: mine still counts my note, theirs did not gain it.
+    expect(await c.score(myProduct)).toBe(1);
+    expect(await o.score(theirProduct)).toBe(1);
+  });
+
   it('set parent: a cycle, a wrong parent type or too deep a result → 400 with source.pointer, nothing moves', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkKnownFields, fieldsFromBody, isEmptyValue, selectFields, type FieldSelection } from '#lib/domain/fields.ts';
+import { parseInput } from '#lib/domain/input.ts';
+import { SearchEntitiesBody } from '#lib/domain/schemas/entity.ts';
 import { apiErrorOf } from '#lib/http/error-map.ts';
 import { ApiError } from '#lib/http/errors.ts';
 
@@ -58,8 +60,8 @@ describe('fields selection (pure)', () => {
     [['name', 7], '/data/fields/1'],
     [['name', ''], '/data/fields/1'],
     [['name', 'all'], '/data/fields'],
-  ])('body fields %j → request.invalid at %s', (value, at) => {
-    const err = thrown(() => fieldsFromBody(value));
+  ])('body fields %j → request.invalid at %s (the search body schema, then the selection rule)', (value, at) => {
+    const err = thrown(() => fieldsFromBody(parseInput(SearchEntitiesBody, { data: { types: ['feature'], fields: value } }, 'body').data.fields));
     expect([err.code, err.source]).toEqual(['request.invalid', { pointer: at }]);
   });
 });

@@ -11,8 +11,9 @@ beforeAll(async () => {
   app = await startApp({
     loadHandler: async (route) => async (event) => {
       seen.push({ operationId: route.operationId, event });
-      return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ok: true }) };
+      return { statusCode: 200, headers: { 'Content-Type': 'application/json', 'X-Request-Id': event.requestContext.requestId }, body: JSON.stringify({ ok: true }) };
     },
+    doubles: true,
   });
 });
 afterAll(() => app.close());
@@ -34,6 +35,27 @@ describe('local gateway → API Gateway REST proxy event', () => {
     expect(event.multiValueQueryStringParameters).toEqual({ 'fields[]': ['name', 'status'], type: ['feature'], q: ['a&b c'] });
     expect(event.queryStringParameters).toEqual({ 'fields[]': 'status', type: 'feature', q: 'a&b c' });
     expect(event).toMatchObject({ httpMethod: 'GET', resource: '/v2/entities', path: '/v2/entities', pathParameters: null, body: null, isBase64Encoded: false });
+  });
+
+  it('query keys and header names spelled like built-in properties (__proto__, constructor, hasOwnProperty) arrive as plain keys', async () => {
+    const res = await call(app, 'GET', '/v2/entities?constructor=a&__proto__=b&hasOwnProperty=c&constructor=d', {
+      // (fetch drops a header named __proto__; the query carries that spelling)
+      headers: { constructor: 'x', valueOf: 'z' } as unknown as Record<string, string>,
+    });
+    expect(res.status, res.text).toBe(200);
+    const { event } = only();
+    expect(Object.entries(event.multiValueQueryStringParameters!)).toEqual([
+      ['constructor', ['a', 'd']],
+      ['__proto__', ['b']],
+      ['hasOwnProperty', ['c']],
+    ]);
+    expect(Object.entries(event.queryStringParameters!)).toEqual([
+      ['constructor', 'd'],
+      ['__proto__', 'b'],
+      ['hasOwnProperty', 'c'],
+    ]);
+    const headers = Object.entries(event.multiValueHeaders).filter(([k]) => ['constructor', 'valueof'].includes(k.toLowerCase()));
+    expect(headers.sort()).toEqual([['constructor', ['x']], ['valueOf', ['z']]]);
   });
 
   it('no query string → both query maps null', async () => {
@@ -97,7 +119,7 @@ describe('local gateway → API Gateway REST proxy event', () => {
     ['a trailing slash', 'GET', '/v2/entities/'],
     ['an empty parameter segment', 'GET', '/v2/entities//score'],
     ['the root', 'GET', '/'],
-    ['OPTIONS', 'OPTIONS', '/v2/entities'],
+    ['OPTIONS on a path browser clients may not call', 'OPTIONS', '/oauth2/applications'],
   ])('%s → 404 route.notFound, handler never called', async (_name, method, path) => {
     const res = await call(app, method, path);
     expectError(res, 'route.notFound', { detail: 'No route matches this method and path.' });

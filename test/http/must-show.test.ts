@@ -80,3 +80,38 @@ describe('tenant isolation', () => {
     expect(score.json).toEqual({ data: { id, type: 'customerScore', fields: { score: 1 }, links: { self: `${app.baseUrl}/entities/${id}/score` } } });
   });
 });
+
+describe('field names that are built-in object properties', () => {
+  // Raw JSON: an object literal would turn `__proto__` into a prototype instead of a key.
+  const names: Array<[string, string]> = [
+    ['__proto__', '{"polluted":true}'],
+    ['constructor', '{"prototype":{"polluted":true}}'],
+    ['toString', '"y"'],
+    ['hasOwnProperty', '1'],
+    ['valueOf', '"x"'],
+  ];
+  const raw = (token: string, method: string, path: string, body: string) => call(app, method, path, { token, body, headers: { 'content-type': 'application/json' } });
+
+  it.each(names)('POST /v2/entities with fields.%s → 400 request.invalid with source.pointer, nothing stored, nothing polluted', async (name, value) => {
+    const ws = await newWorkspace();
+    const res = await raw(ws.token, 'POST', '/v2/entities', `{"data":{"type":"product","fields":{"name":"P",${JSON.stringify(name)}:${value}}}}`);
+    expectError(res, 'request.invalid', { source: { pointer: `/data/fields/${name}` } });
+    expect((await call(app, 'GET', '/v2/entities?type[]=product', { token: ws.token })).json.data).toEqual([]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it.each(names)('PATCH an entity and POST a note with fields.%s → 400 request.invalid, the entity unchanged, no note', async (name, value) => {
+    const ws = await newWorkspace();
+    const created = await call(app, 'POST', '/v2/entities', { token: ws.token, body: { data: { type: 'product', fields: { name: 'P' } } } });
+    const id: string = created.json.data.id;
+    const before = (await call(app, 'GET', `/v2/entities/${id}`, { token: ws.token })).json.data;
+    expectError(await raw(ws.token, 'PATCH', `/v2/entities/${id}`, `{"data":{"fields":{${JSON.stringify(name)}:${value}}}}`), 'request.invalid', {
+      source: { pointer: `/data/fields/${name}` },
+    });
+    expect((await call(app, 'GET', `/v2/entities/${id}`, { token: ws.token })).json.data).toEqual(before);
+    expectError(await raw(ws.token, 'POST', '/v2/notes', `{"data":{"type":"textNote","fields":{"name":"N",${JSON.stringify(name)}:${value}}}}`), 'request.invalid', {
+      source: { pointer: `/data/fields/${name}` },
+    });
+    expect((await call(app, 'GET', '/v2/notes', { token: ws.token })).json.data).toEqual([]);
+  });
+});

@@ -4,25 +4,42 @@
 // the pipeline, the token store and DynamoDB Local are real.
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { errorEnvelope } from '#lib/http/envelope.ts';
 import { ApiError } from '#lib/http/errors.ts';
-import { api, type Core } from '#lib/http/pipeline.ts';
+import { api, type ApiHandler } from '#lib/http/pipeline.ts';
+import type { ApiRequest } from '#lib/http/request.ts';
 import { setLogSink } from '#lib/log.ts';
-import type { OperationId } from '#lib/routes.ts';
+import { routeById, type OperationId } from '#lib/routes.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 
-let behaviour: Core = async (req) => ({ status: 200, body: { echo: req.body ?? null, params: req.params, member: req.principal?.email ?? null } });
-const handlers = new Map<string, ReturnType<typeof api>>();
+type Behaviour = (req: ApiRequest) => Promise<{ status: 200; body: unknown } | { status: 201 | 204 }>;
+let behaviour: Behaviour = async (req) => ({ status: 200, body: { echo: req.body ?? null, params: req.params, member: req.principal?.email ?? null } });
+
+/** A test double's declaration: its route's path parameters as text, any query, any JSON body, any 200 body. */
+function doubleOf(operationId: OperationId) {
+  const route = routeById(operationId);
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  return {
+    params: z.strictObject(Object.fromEntries(names.map((n) => [n, z.string()]))),
+    query: z.looseObject({}),
+    ...(route.body === 'json' ? { body: z.unknown() } : {}),
+    ...(route.body === 'form' ? { form: z.unknown() } : {}),
+    responses: { 200: z.unknown(), 201: null, 204: null },
+  };
+}
+
+const handlers = new Map<string, ApiHandler>();
 const handlerFor = (operationId: OperationId) => {
   let h = handlers.get(operationId);
-  if (!h) handlers.set(operationId, (h = api(operationId, (req) => behaviour(req))));
+  if (!h) handlers.set(operationId, (h = api(operationId, doubleOf(operationId), (req) => behaviour(req))));
   return h;
 };
 
 let app: TestApp;
 let ws: TestWorkspace;
 beforeAll(async () => {
-  app = await startApp({ loadHandler: async (route) => handlerFor(route.operationId) });
+  app = await startApp({ loadHandler: async (route) => handlerFor(route.operationId), doubles: true });
   ws = await newWorkspace();
 });
 afterAll(() => app.close());
@@ -138,9 +155,118 @@ describe('body parsing on routes that take a body', () => {
     expectError(res, 'request.tooLarge');
   });
 
-  it('a body is ignored (not parsed) on routes without one', async () => {
-    const res = await call(app, 'DELETE', `/v2/entities/${ID}`, { token: ws.token, body: '{bad', headers: { 'content-type': 'application/json' } });
-    expect(res.status).toBe(200);
+  it('a body on a route that takes none → 400 request.malformed, the core never runs', async () => {
+    let ran = false;
+    behaviour = async () => {
+      ran = true;
+      return { status: 204 };
+    };
+    const res = await call(app, 'DELETE', `/v2/entities/${ID}`, { token: ws.token, body: '{"data":{}}', headers: { 'content-type': 'application/json' } });
+    expectError(res, 'request.malformed', { detail: 'DELETE /v2/entities/{id} takes no request body; send the request without one.' });
+    expect(ran).toBe(false);
+  });
+});
+
+/** A direct invocation with the event API Gateway would build, for bodies fetch cannot send. */
+async function invoke(operationId: OperationId, headers: Record<string, string>, body: string, isBase64Encoded: boolean) {
+  const route = routeById(operationId);
+  const event = {
+    httpMethod: route.method,
+    path: route.path,
+    resource: route.path,
+    headers,
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: null,
+    body,
+    isBase64Encoded,
+    requestContext: { requestId: 'direct-request' },
+  } as unknown as APIGatewayProxyEvent;
+  const res = await handlerFor(operationId)(event, { getRemainingTimeInMillis: () => 10_000 } as Context);
+  return { status: res.statusCode, json: JSON.parse(res.body) };
+}
+
+describe('body decoding: UTF-8 only, no content coding, no other charset', () => {
+  const json = (bytes: Buffer) => call(app, 'POST', '/v2/entities', { token: ws.token, body: bytes, headers: { 'content-type': 'application/json' } });
+  const wrap = (...inner: Array<string | number[]>) => Buffer.concat([Buffer.from('{"name":"'), ...inner.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))), Buffer.from('"}')]);
+
+  it.each([
+    ['a lone 0xFF byte', [0xff]],
+    ['a truncated two-byte sequence', [0xc3]],
+    ['an overlong encoding of "/"', [0xc0, 0xaf]],
+    ['an encoded surrogate (CESU-8)', [0xed, 0xa0, 0x80]],
+    ['a code point above U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
+  ])('invalid UTF-8 (%s) → 400 request.malformed, the core never runs', async (_name, bytes) => {
+    let ran = false;
+    behaviour = async () => {
+      ran = true;
+      return { status: 201 };
+    };
+    expectError(await json(wrap('ok ', bytes, ' ok')), 'request.malformed', { detail: 'The request body is not valid UTF-8 text.' });
+    expect(ran).toBe(false);
+  });
+
+  it('valid multi-byte UTF-8 (é, 漢, an emoji) arrives intact', async () => {
+    const res = await json(wrap('é 漢 😀'));
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.echo).toEqual({ name: 'é 漢 😀' });
+  });
+
+  it('a byte-order mark is not silently dropped: the body is not JSON', async () => {
+    expectError(await json(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')])), 'request.malformed', { detail: /^The request body is not valid JSON: / });
+  });
+
+  it('an event whose text body holds a lone surrogate (no UTF-8 can encode one) → 400 request.malformed', async () => {
+    const res = await invoke('createEntity', { Authorization: `Bearer ${ws.token}`, 'Content-Type': 'application/json' }, '{"name":"\ud800"}', false);
+    expect(res).toEqual({ status: 400, json: errorEnvelope('direct-request', 'request.malformed', 'The request body is not valid UTF-8 text.') });
+  });
+
+  it.each(['utf-16', 'UTF-16LE', 'iso-8859-1', 'latin1', 'us-ascii', '"windows-1252"', ''])('Content-Type charset=%s → 400 request.malformed naming it', async (charset) => {
+    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{"a":1}', headers: { 'content-type': `application/json; charset=${charset}` } });
+    expectError(res, 'request.malformed', { detail: `The request body must be UTF-8; Content-Type declares charset=${JSON.stringify(charset.replace(/"/g, ''))}.` });
+  });
+
+  it.each(['utf-8', 'UTF-8', '"utf-8"', 'utf8'])('Content-Type charset=%s is UTF-8', async (charset) => {
+    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{"a":1}', headers: { 'content-type': `application/json;charset=${charset}` } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.echo).toEqual({ a: 1 });
+  });
+
+  it.each(['gzip', 'br', 'deflate', 'compress', 'zstd', 'x-custom', 'identity, gzip', 'GZIP'])('Content-Encoding: %s on a plain JSON body → 400 request.malformed saying so', async (coding) => {
+    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{"a":1}', headers: { 'content-type': 'application/json', 'content-encoding': coding } });
+    expectError(res, 'request.malformed', { detail: `The request body has Content-Encoding ${JSON.stringify(coding)}; the service decodes no content coding: send the body uncompressed, without Content-Encoding.` });
+  });
+
+  it('Content-Encoding: gzip on a really gzipped body is refused too (the service decodes no coding)', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: gzipSync('{"a":1}'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    expectError(res, 'request.malformed', { detail: /^The request body has Content-Encoding "gzip"/ });
+  });
+
+  it('Content-Encoding: identity is no coding at all', async () => {
+    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{"a":1}', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' } });
+    expect(res.json.echo).toEqual({ a: 1 });
+  });
+
+  describe('on the token endpoint the same refusals are OAuth errors (RFC 6749), never the envelope', () => {
+    const FORM = 'application/x-www-form-urlencoded';
+    const oauth = (description: string) => ({ error: 'invalid_request', error_description: description });
+
+    it('Content-Encoding: gzip → invalid_request saying so', async () => {
+      const res = await call(app, 'POST', '/oauth2/token', { body: 'grant_type=x&assertion=y', headers: { 'content-type': FORM, 'content-encoding': 'gzip' } });
+      expect([res.status, res.json]).toEqual([400, oauth('The request body has Content-Encoding "gzip"; the service decodes no content coding: send the body uncompressed, without Content-Encoding.')]);
+    });
+
+    it('invalid UTF-8 bytes in the form → invalid_request', async () => {
+      const res = await call(app, 'POST', '/oauth2/token', { body: Buffer.from([0x61, 0x3d, 0xff]), headers: { 'content-type': FORM } });
+      expect([res.status, res.json]).toEqual([400, oauth('The request body is not valid UTF-8 text.')]);
+    });
+
+    it('a base64-encoded event body that is not UTF-8 → invalid_request', async () => {
+      const res = await invoke('issueToken', { 'Content-Type': FORM }, Buffer.from([0x61, 0x3d, 0xc0, 0xaf]).toString('base64'), true);
+      expect(res).toEqual({ status: 400, json: oauth('The request body is not valid UTF-8 text.') });
+    });
   });
 });
 

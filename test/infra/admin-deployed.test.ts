@@ -8,7 +8,7 @@ import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashToken, readBearerRecords } from '#lib/store/credentials.ts';
 import { fakeAws } from './fake-aws.ts';
-import { PROJECT_ROOT } from '../../infra/route-functions.ts';
+import { PROJECT_ROOT } from '../../infra/bundling.ts';
 
 // Each CLI run is a fresh tsx process: seconds on a loaded machine.
 vi.setConfig({ testTimeout: 120_000 });

@@ -11,8 +11,9 @@ import { build } from 'esbuild';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTES, type Route } from '#lib/routes.ts';
+import { WORKERS } from '#lib/workers.ts';
 import { fakeAws } from './fake-aws.ts';
-import { BUNDLING, ESBUILD_OPTIONS, PROJECT_ROOT } from '../../infra/route-functions.ts';
+import { BUNDLING, ESBUILD_OPTIONS, PROJECT_ROOT } from '../../infra/bundling.ts';
 import type { Handler } from '../../local/gateway.ts';
 import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
@@ -26,7 +27,7 @@ const served = new Set<string>();
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pm-api-bundles-'));
   await build({
-    entryPoints: Object.fromEntries(ROUTES.map((r) => [r.operationId, join(PROJECT_ROOT, r.handler)])),
+    entryPoints: Object.fromEntries([...ROUTES.map((r) => [r.operationId, join(PROJECT_ROOT, r.handler)]), ...WORKERS.map((w) => [w.id, join(PROJECT_ROOT, w.handler)])]),
     outdir: dir,
     outExtension: { '.js': '.mjs' },
     ...ESBUILD_OPTIONS,
@@ -51,6 +52,15 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
       const code = await readFile(join(dir, `${r.operationId}.mjs`), 'utf8');
       expect(code.startsWith(BUNDLING.banner), r.operationId).toBe(true);
       expect(code, r.operationId).not.toMatch(/from\s*["']#lib\//);
+    }
+  });
+
+  it('every worker of lib/workers.ts bundles the same way and loads, exporting its handler', async () => {
+    for (const w of WORKERS) {
+      const code = await readFile(join(dir, `${w.id}.mjs`), 'utf8');
+      expect(code.startsWith(BUNDLING.banner), w.id).toBe(true);
+      const mod = (await import(pathToFileURL(join(dir, `${w.id}.mjs`)).href)) as { handler?: unknown };
+      expect(typeof mod.handler, w.id).toBe('function');
     }
   });
 

@@ -1,8 +1,9 @@
-import { Match } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { describe, expect, it, vi } from 'vitest';
-import { ROUTES } from '#lib/routes.ts';
+import { corsPaths, pathsOf, ROUTES } from '#lib/routes.ts';
 import { TABLE } from '#lib/store/table.ts';
+import { WORKERS } from '#lib/workers.ts';
 import { resourcesOf, refsIn, synth } from './synth.ts';
 
 // Each synth takes seconds, more on a loaded machine; a slow synth is not a failure.
@@ -44,12 +45,21 @@ const functions = ROUTES.map((route) => {
   return { route, logicalId, props: fn.Properties as unknown as FunctionProps, statements };
 });
 
+/** The functions that touch the table (all but `table: 'none'` routes: the OpenAPI document). */
+const tableFunctions = functions.filter((f) => f.route.table !== 'none');
+const TABLE_ROUTES = ROUTES.filter((r) => r.table !== 'none').length;
+/** The route functions of another synthesized template (found the same way). */
+const routeFunctionsOf = (t: Template) =>
+  Object.values(resourcesOf(t))
+    .filter((r) => r.Type === 'AWS::Lambda::Function' && ROUTES.some((route) => String(r.Properties!.Description).endsWith(`(${route.operationId})`)))
+    .map((r) => r.Properties as Record<string, any>);
+
 const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
 const keyId = ofType('AWS::KMS::Key')[0]![0];
 
 describe('one function per route (lib/routes.ts)', () => {
-  it('the number of functions equals the number of routes', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(ROUTES.length);
+  it('the number of functions is the number of routes plus the workers of lib/workers.ts', () => {
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(ROUTES.length + WORKERS.length);
     expect(new Set(functions.map((f) => f.logicalId)).size).toBe(ROUTES.length);
   });
 
@@ -72,7 +82,7 @@ describe('one function per route (lib/routes.ts)', () => {
     for (const { props } of functions) expect(props.Timeout).toBe(12);
     for (const [, m] of ofType('AWS::ApiGateway::Method')) expect((m.Properties!.Integration as { TimeoutInMillis: number }).TimeoutInMillis).toBe(11_000);
     const slow = synth({ requestTimeoutMs: '20000' });
-    slow.template.allResourcesProperties('AWS::Lambda::Function', { Timeout: 22, Environment: { Variables: Match.objectLike({ REQUEST_TIMEOUT_MS: '20000' }) } });
+    for (const fn of routeFunctionsOf(slow.template)) expect([fn.Timeout, fn.Environment.Variables.REQUEST_TIMEOUT_MS]).toEqual([22, '20000']);
   });
 
   it('environment: table, public URLs, budget, rate limit, log level and key ids — never a local endpoint or key file', () => {
@@ -108,14 +118,18 @@ describe('REST API: the resource tree and methods come from the route table', ()
     return `${prefix}/${r.Properties!.PathPart as string}`;
   };
 
-  it('every route is a proxy method on its path, integrated with its own function, and nothing else is', () => {
+  it('every route is a proxy method on its path(s), integrated with its own function, and nothing else is; the CORS preflight is OPTIONS on every CORS path', () => {
     const methods = ofType('AWS::ApiGateway::Method').map(([, m]) => {
       const p = m.Properties as { HttpMethod: string; ResourceId: unknown; Integration: { Type: string; Uri: unknown } };
       const fnId = [...refsIn(p.Integration.Uri)].find((id) => resources[id]?.Type === 'AWS::Lambda::Function');
       return `${p.HttpMethod} ${pathOf([...refsIn(p.ResourceId)][0]!)} ${p.Integration.Type} ${fnId}`;
     });
-    const expected = functions.map(({ route, logicalId }) => `${route.method} ${route.path} AWS_PROXY ${logicalId}`);
+    const expected = functions.flatMap(({ route, logicalId }) => pathsOf(route).map((path) => `${route.method} ${path} AWS_PROXY ${logicalId}`));
     expect(methods.sort()).toEqual(expected.sort());
+    const preflight = functions.find((f) => f.route.operationId === 'corsPreflight')!;
+    expect(methods.filter((m) => m.startsWith('OPTIONS ')).sort()).toEqual(corsPaths().map((path) => `OPTIONS ${path} AWS_PROXY ${preflight.logicalId}`).sort());
+    expect(corsPaths()).toEqual(expect.arrayContaining(['/oauth/token', '/oauth/revoke', '/v2/entities/{id}/score']));
+    expect(corsPaths().filter((p) => !p.startsWith('/v2/'))).toEqual(['/oauth/token', '/oauth/revoke']);
   });
 
   it('stage: throttling, JSON access logs, error-level execution logs without bodies', () => {
@@ -162,6 +176,8 @@ describe('least privilege per route', () => {
   it('read-only routes read the table and its indexes, and may update only rate-limit partitions (RL#)', () => {
     const readers = functions.filter((f) => f.route.table === 'read');
     expect(readers.length).toBeGreaterThan(0);
+    // The authorization code flow's pages that only look (the authorization request, discovery, preflights) write nothing.
+    expect(readers.map((f) => f.route.operationId)).toEqual(expect.arrayContaining(['authorize', 'getAuthorizationServerMetadata', 'corsPreflight']));
     for (const { route, statements } of readers) {
       const ddb = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
       const unconditional = ddb.filter((s) => !s.Condition).flatMap(actionsOf).sort();
@@ -184,7 +200,7 @@ describe('least privilege per route', () => {
   });
 
   it('reads cover the table and exactly the indexes of lib/store/table.ts, never a wildcard', () => {
-    for (const { statements } of functions) {
+    for (const { statements } of tableFunctions) {
       const reads = allow(statements, 'dynamodb:Query');
       expect(reads).toHaveLength(1);
       const resourcesJson = JSON.stringify(reads[0]!.Resource);
@@ -197,12 +213,20 @@ describe('least privilege per route', () => {
   it('only the token-minting routes may sign; every function may read the public key and the cursor secret', () => {
     const signers = functions.filter((f) => allow(f.statements, 'kms:Sign').length > 0).map((f) => f.route.operationId);
     expect(signers).toEqual(ROUTES.filter((r) => 'signs' in r && r.signs).map((r) => r.operationId));
-    expect(signers).toEqual(['issueToken']);
-    for (const { route, statements } of functions) {
+    expect(signers).toEqual(['issueToken', 'oauthToken']);
+    for (const { route, statements } of tableFunctions) {
       expect(allow(statements, 'kms:GetPublicKey').map((s) => s.Resource), route.operationId).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
       expect(allow(statements, 'secretsmanager:GetSecretValue'), route.operationId).toHaveLength(1);
       const all = statements.flatMap(actionsOf);
       expect(all.filter((a) => a.startsWith('kms:')).sort(), route.operationId).toEqual(route.signs ? ['kms:GetPublicKey', 'kms:Sign'] : ['kms:GetPublicKey']);
+    }
+  });
+
+  it("a route with table 'none' (the OpenAPI document) may only write its logs: no table, key or secret", () => {
+    const none = functions.filter((f) => f.route.table === 'none');
+    expect(none.map((f) => f.route.operationId)).toEqual(['getOpenApiDocument']);
+    for (const { route, statements } of none) {
+      expect(statements.flatMap(actionsOf).sort(), route.operationId).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
     }
   });
 
@@ -227,17 +251,17 @@ describe('least privilege per route', () => {
     const keys = Object.keys(res).filter((id) => res[id]!.Type === 'AWS::KMS::Key');
     expect(keys).toHaveLength(1);
     expect(keys[0]).not.toBe(keyId);
-    rotated.template.allResourcesProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ SERVICE_KMS_PREVIOUS_KEY_IDS: retired, SERVICE_KMS_KEY_ID: { 'Fn::GetAtt': [keys[0], 'Arn'] } }) },
-    });
+    for (const fn of routeFunctionsOf(rotated.template)) {
+      expect(fn.Environment.Variables).toMatchObject({ SERVICE_KMS_PREVIOUS_KEY_IDS: retired, SERVICE_KMS_KEY_ID: { 'Fn::GetAtt': [keys[0], 'Arn'] } });
+    }
     const policies = Object.values(res).filter((r) => r.Type === 'AWS::IAM::Policy').map((p) => JSON.stringify(p.Properties!.PolicyDocument));
-    expect(policies.filter((p) => p.includes(retired))).toHaveLength(ROUTES.length);
+    expect(policies.filter((p) => p.includes(retired))).toHaveLength(TABLE_ROUTES);
     for (const p of policies.filter((p) => p.includes(retired))) expect(p).toContain(`{"Action":"kms:GetPublicKey","Effect":"Allow","Resource":"${retired}"}`);
   });
 });
 
 describe('the single table (lib/store/table.ts)', () => {
-  it('on-demand, keys and GSIs from the table definition, PITR, deletion protection, TTL, retained, no stream', () => {
+  it('on-demand, keys and GSIs from the table definition, PITR, deletion protection, TTL, retained, a stream with both images', () => {
     template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
@@ -259,25 +283,29 @@ describe('the single table (lib/store/table.ts)', () => {
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         DeletionProtectionEnabled: true,
         TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
-        StreamSpecification: Match.absent(),
+        StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
       },
     });
     expect(TABLE.globalIndexes.map((g) => g.name)).toEqual(['gsi1', 'gsi2', 'gsi3']);
   });
 
-  it('context tableName adopts an existing (restored) table: no table resource, functions and grants point at it', () => {
-    const { template: t } = synth({ tableName: 'pm-api-restored' });
+  it('context tableName adopts an existing (restored) table and tableStreamArn its stream: no table resource, functions, grants and the event source point at them', () => {
+    const streamArn = 'arn:aws:dynamodb:eu-west-1:111122223333:table/pm-api-restored/stream/2026-01-01T00:00:00.000';
+    const { template: t } = synth({ tableName: 'pm-api-restored', tableStreamArn: streamArn });
     t.resourceCountIs('AWS::DynamoDB::Table', 0);
     t.allResourcesProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ TABLE_NAME: 'pm-api-restored' }) } });
     expect(t.findOutputs('TableName').TableName!.Value).toBe('pm-api-restored');
     const policies = Object.values(resourcesOf(t)).filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties).includes('dynamodb:Query'));
-    expect(policies).toHaveLength(ROUTES.length);
-    for (const p of policies) {
+    // Every route but the OpenAPI document's reads the table and its indexes; the stream function queries the table itself only.
+    expect(policies).toHaveLength(TABLE_ROUTES + 1);
+    const withIndexes = policies.filter((p) => JSON.stringify(p.Properties).includes(':table/pm-api-restored/index/gsi1'));
+    expect(withIndexes).toHaveLength(TABLE_ROUTES);
+    for (const p of withIndexes) {
       const json = JSON.stringify(p.Properties);
-      expect(json).toContain(':table/pm-api-restored/index/gsi1');
       expect(json).toContain(':table/pm-api-restored/index/gsi2');
       expect(json).toContain(':table/pm-api-restored/index/gsi3');
     }
+    t.hasResourceProperties('AWS::Lambda::EventSourceMapping', { EventSourceArn: streamArn });
   });
 });
 
@@ -372,7 +400,9 @@ describe('alarms and dashboard', () => {
   it('throttles: every function is watched, at most 10 metrics per alarm, joined in one composite alarm', () => {
     const throttleAlarms = alarms.filter(({ p }) => metricsOf(p).some((m) => m.Metric.MetricName === 'Throttles'));
     const watched = throttleAlarms.flatMap(({ p }) => metricsOf(p).flatMap((m) => [...refsIn(m.Metric.Dimensions)]));
-    expect(watched.sort()).toEqual(functions.map((f) => f.logicalId).sort());
+    const workers = ofType('AWS::Lambda::Function').filter(([, r]) => WORKERS.some((w) => String(r.Properties!.Description).endsWith(`(${w.id})`))).map(([id]) => id);
+    expect(workers).toHaveLength(WORKERS.length);
+    expect(watched.sort()).toEqual([...functions.map((f) => f.logicalId), ...workers].sort());
     for (const { p } of throttleAlarms) expect(metricsOf(p).length).toBeLessThanOrEqual(10);
     const composite = ofType('AWS::CloudWatch::CompositeAlarm');
     expect(composite).toHaveLength(1);
@@ -400,7 +430,8 @@ describe('alarms and dashboard', () => {
     withTopic.template.hasResourceProperties('AWS::CloudWatch::CompositeAlarm', { AlarmActions: [topic] });
     const named = resourcesOf(withTopic.template);
     const actions = Object.values(named).filter((r) => r.Type === 'AWS::CloudWatch::Alarm').map((r) => r.Properties!.AlarmActions);
-    expect(actions.filter((a) => JSON.stringify(a) === JSON.stringify([topic]))).toHaveLength(3); // 5xx, p99, DynamoDB
+    // 5xx, p99, DynamoDB; webhook dead letters, stream failures, stream lag
+    expect(actions.filter((a) => JSON.stringify(a) === JSON.stringify([topic]))).toHaveLength(6);
     expect(ofType('AWS::CloudWatch::Dashboard')).toHaveLength(1);
   });
 });
@@ -436,6 +467,8 @@ describe('context options are checked', () => {
     [{ domainName: 'api.example.com' }, 'Context options domainName and certificateArn go together'],
     [{ stage: 'prod-1' }, 'Context option stage must be letters, digits or _'],
     [{ retiredServiceKeyArns: 'not-an-arn' }, 'Context option retiredServiceKeyArns must list KMS key ARNs'],
+    [{ tableName: 'pm-api-restored' }, 'Context options tableName and tableStreamArn go together'],
+    [{ tableName: 'pm-api-restored', tableStreamArn: 'arn:aws:dynamodb:eu-west-1:111122223333:table/pm-api-restored' }, 'Context option tableStreamArn must be a DynamoDB stream ARN'],
   ])('%j is refused', (context, message) => {
     expect(() => synth(context)).toThrow(message);
   });

@@ -34,6 +34,11 @@ describe('layer rule', () => {
     expect(messages).toEqual(['Unexpected path "../http/errors.ts" imported in restricted zone. lib/store may import only lib/store, lib/*.ts, lib/domain (docs/architecture.md, "Layers").']);
   });
 
+  it('lib/events may not import lib/http (webhooks run outside any request)', async () => {
+    const messages = await layerMessages('lib/events/layer-fixture.ts', "import { ERROR_TABLE } from '../http/errors.ts';\n\nexport const table = ERROR_TABLE;\n");
+    expect(messages).toEqual(['Unexpected path "../http/errors.ts" imported in restricted zone. lib/events may import only lib/events, lib/auth, lib/store, lib/*.ts, lib/domain (docs/architecture.md, "Layers").']);
+  });
+
   it('production code may not import the local dev tooling', async () => {
     const messages = await layerMessages('infra/layer-fixture.ts', "import { LOCAL_TABLE } from '../local/paths.ts';\n\nexport const table = LOCAL_TABLE;\n");
     expect(messages).toHaveLength(1);

@@ -1,5 +1,6 @@
 // `npm start` as a user runs it: DynamoDB Local with data on disk, the table, the demo workspace,
-// .local/dev.json, the gateway on its port; the admin CLI against it; Ctrl-C stops everything.
+// .local/dev.json, the gateway on its port; webhooks delivered to a loopback receiver by the in-process
+// workers; the admin CLI against it; Ctrl-C stops everything.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, JAVA_MISSING, portInUse } from '../../local/dynamodb-local.ts';
 import { PROJECT_ROOT } from '../../local/paths.ts';
+import { startReceiver } from '../events/receiver.ts';
 
 const TSX = join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
 let dir: string;
@@ -72,6 +74,25 @@ describe('npm start', () => {
       expect(nope.status).toBe(404);
       expect(body).toEqual({ id: nope.headers.get('x-request-id'), errors: [{ code: 'route.notFound', title: 'Route not found', detail: 'No route matches this method and path.' }] });
 
+      // Webhooks: the stream and delivery workers run in-process, and loopback receivers are allowed.
+      const receiver = await startReceiver();
+      try {
+        const headers = { authorization: `Bearer ${facts.adminToken}`, 'content-type': 'application/json' };
+        const post = async (path: string, data: unknown) => {
+          const res = await fetch(`${facts.baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify({ data }) });
+          const json = (await res.json()) as { data: { id: string; signingSecret?: string } };
+          expect(res.status, JSON.stringify(json)).toBe(201);
+          return json.data;
+        };
+        const subscription = await post('/webhooks', { fields: { name: 'local receiver', events: [{ eventType: 'product.created' }], notification: { url: receiver.url, version: 1 } } });
+        receiver.useSecret(subscription.signingSecret!);
+        const product = await post('/entities', { type: 'product', fields: { name: 'Hooked' } });
+        const delivered = await receiver.waitFor((d) => d.length > 0, 60_000);
+        expect(delivered.map((r) => [r.eventType, r.data.id, r.verified])).toEqual([['product.created', product.id, true]]);
+      } finally {
+        await receiver.kill();
+      }
+
       // The admin CLI works against the running stack, JSON out.
       const ws = admin('workspace', 'create', '--name', 'Acme');
       expect(ws.status).toBe(0);
@@ -81,7 +102,7 @@ describe('npm start', () => {
       const dup = admin('member', 'add', '--workspace', ws.json.id, '--email', 'pat@example.com');
       expect([dup.status, dup.stderr.trim()]).toEqual([2, 'member add: pat@example.com is already a member of this workspace']);
       const token = admin('token', 'issue', '--workspace', ws.json.id, '--email', 'pat@example.com');
-      expect(token.json).toEqual({ id: expect.any(String), token: expect.any(String), scopes: ['entities:read', 'notes:read'] });
+      expect(token.json).toEqual({ id: expect.any(String), token: expect.any(String), scopes: ['entities:read', 'notes:read', 'webhooks:read'] });
       const tooMuch = admin('token', 'issue', '--workspace', ws.json.id, '--email', 'pat@example.com', '--scopes', 'write:entities');
       expect([tooMuch.status, tooMuch.stderr.trim()]).toEqual([2, 'token issue: A viewer may not hold write:entities']);
       expect(admin('token', 'revoke', '--workspace', ws.json.id, '--id', token.json.id).json).toEqual({ id: token.json.id, revoked: true });
@@ -105,7 +126,7 @@ describe('npm start', () => {
     } finally {
       expect(await stop(second.child)).toBe(0);
     }
-  }, 240_000); // two starts and a dozen CLI processes, beside the rest of the suite on 2 cores
+  }, 300_000); // two starts, a webhook delivery and a dozen CLI processes, beside the rest of the suite on 2 cores
 
   it('without Java: one clear sentence and a non-zero exit', () => {
     const env = { ...baseEnv(), JAVA_HOME: join(dir, 'no-java-here') };

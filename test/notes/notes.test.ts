@@ -139,6 +139,43 @@ describe('notes', () => {
     expect(await o.score(f)).toBe(1);
   });
 
+  it("naming another workspace's customer on a note → 404 resource.notFound at create and through PUT …/relationships/customer, and nothing written", async () => {
+    const ws = await newWorkspace();
+    const other = await newWorkspace();
+    const theirCompany = await client(app, other.token).entity('company');
+    const theirUser = await client(app, other.token).entity('user', undefined, { email: 'them@example.com' });
+    const c = client(app, ws.token);
+    const feature = await c.entity('feature', await c.entity('product'));
+    const myCompany = await c.entity('company');
+    for (const id of [theirCompany, theirUser]) {
+      const body = { data: { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'customer', target: { id } }, { type: 'link', target: { id: feature } }] } };
+      expectError(await c.req('POST', '/notes', body), 'resource.notFound');
+    }
+    expect((await c.ok('GET', '/notes')).json.data).toEqual([]);
+    expect(await c.score(feature)).toBe(0);
+    const note = await c.note({ customer: myCompany, links: [[feature]] });
+    for (const id of [theirCompany, theirUser]) {
+      expectError(await c.req('PUT', `/notes/${note}/relationships/customer`, { data: { target: { id } } }), 'resource.notFound');
+    }
+    const rels = (await c.ok('GET', `/notes/${note}`)).json.data.relationships.data;
+    expect(rels.filter((r: { type: string }) => r.type === 'customer')).toEqual([{ type: 'customer', target: ref(app, myCompany, 'company') }]);
+    expect(await c.score(feature)).toBe(1);
+  });
+
+  it("deleting the customer relationship of another workspace's note → 404 resource.notFound, and the customer stays", async () => {
+    const ws = await newWorkspace();
+    const other = await newWorkspace();
+    const o = client(app, other.token);
+    const f = await o.entity('feature', await o.entity('product'));
+    const theirCompany = await o.entity('company');
+    const theirs = await o.note({ customer: theirCompany, links: [[f]] });
+    const c = client(app, ws.token);
+    expectError(await c.req('DELETE', `/notes/${theirs}/relationships/customer/${theirCompany}`), 'resource.notFound');
+    const rels = (await o.ok('GET', `/notes/${theirs}`)).json.data.relationships.data;
+    expect(rels.filter((r: { type: string }) => r.type === 'customer')).toEqual([{ type: 'customer', target: ref(app, theirCompany, 'company') }]);
+    expect(await o.score(f)).toBe(1);
+  });
+
   it('scopes: notes:write for writes, notes:delete for deletes', async () => {
     const ws = await newWorkspace();
     const n = await client(app, ws.token).note();

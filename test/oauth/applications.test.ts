@@ -21,14 +21,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe('applications over HTTP', () => {
-  it('POST → 201 {clientId, name, scopes, defaultScopes, keys: [], createdAt} with a Location; GET, list and DELETE follow', async () => {
+  it('POST → 201 {clientId, type: serverToServer, name, scopes, defaultScopes, keys: [], createdAt} with a Location; GET, list and DELETE follow', async () => {
     const ws = await newWorkspace();
     const res = await call(app, 'POST', '/oauth2/applications', {
       token: ws.token,
       body: { name: '  Billing sync ', scopes: ['entities:read', 'entities:write'], defaultScopes: ['entities:read'] },
     });
     expect(res.status, res.text).toBe(201);
-    const created = { clientId: expect.stringMatching(UUID), name: 'Billing sync', scopes: ['entities:read', 'write:entities'], defaultScopes: ['entities:read'], keys: [], createdAt: expect.stringMatching(ISO) };
+    const created = { clientId: expect.stringMatching(UUID), type: 'serverToServer', name: 'Billing sync', scopes: ['entities:read', 'write:entities'], defaultScopes: ['entities:read'], keys: [], createdAt: expect.stringMatching(ISO) };
     expect(res.json).toEqual(created);
     expect(res.headers.get('location')).toBe(`${app.url}/oauth2/applications/${res.json.clientId}`);
     expect(res.json).not.toHaveProperty('clientSecret');
@@ -75,7 +75,7 @@ describe('applications over HTTP', () => {
     const ws = await newWorkspace();
     const res = await call(app, 'POST', '/oauth2/applications', { token: ws.token, body: { name: 'A', scopes: ['admin'] } });
     expectError(res, 'request.invalid', {
-      detail: "'admin' is not a scope; the scopes are entities:read, write:entities, entities:delete, notes:read, notes:write, notes:delete.",
+      detail: "'admin' is not a scope; the scopes are entities:read, write:entities, entities:delete, notes:read, notes:write, notes:delete, webhooks:read, webhooks:write, webhooks:delete.",
       source: { pointer: '/scopes/0' },
     });
   });

@@ -1,7 +1,8 @@
 // The hostile-input suite of the token endpoint and the API routes: every case asserts the exact status and body; none may be a 500.
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPair, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEntity } from '#lib/store/entity-writes.ts';
 import { exchange, expectSpec, expectTokenError, GRANT, newClient, nowS, rsaKeyPair, signRaw, tokenRequest, type TestClient } from './support.ts';
@@ -131,7 +132,9 @@ describe('kid and keys', () => {
   });
 
   it('a larger key of another party (4096 bits) → jwt_bearer_invalid_signature', async () => {
-    const big = rsaKeyPair(4096);
+    // Generated off the event loop: a synchronous 4096-bit key can outlast the server's keep-alive
+    // under load, and the next request then meets a socket the server has just closed.
+    const big = await promisify(generateKeyPair)('rsa', { modulusLength: 4096 });
     expectSpec(await exchange(app, signRaw({ alg: 'RS256' }, client.claims(), big.privateKey)), 'signature');
   });
 });
@@ -197,6 +200,27 @@ describe('exp, iat, nbf', () => {
   });
   it('nbf in the future → jwt_bearer_invalid', async () => {
     expectSpec(await exchange(app, client.assertion({ nbf: nowS() + 120 })), 'invalid');
+  });
+});
+
+describe('iss and jti of non-string types', () => {
+  const nonStrings: Array<[string, unknown]> = [
+    ['a number', 42],
+    ['an object', { id: 'x' }],
+    ['null', null],
+    ['an array', ['x']],
+    ['a boolean', true],
+  ];
+  it.each(nonStrings)('iss %s → jwt_bearer_invalid_issuer', async (_name, iss) => {
+    expectSpec(await exchange(app, client.assertion({ iss })), 'issuer');
+  });
+  it.each(nonStrings)('jti %s → jwt_bearer_invalid', async (_name, jti) => {
+    expectSpec(await exchange(app, client.assertion({ jti })), 'invalid');
+  });
+  it('the client id inside an array or object iss is not looked up: jwt_bearer_invalid_issuer (the client id as a string still gets a token)', async () => {
+    expectSpec(await exchange(app, client.assertion({ iss: [client.clientId] })), 'issuer');
+    expectSpec(await exchange(app, client.assertion({ iss: { toString: client.clientId } })), 'issuer');
+    expect((await exchange(app, client.assertion())).status).toBe(200);
   });
 });
 

@@ -65,6 +65,9 @@ export interface TestClient {
 
 export const nowS = () => Math.floor(Date.now() / 1000);
 
+/** A JWT's claims, read without verifying it (the tests check what the service put there). */
+export const jwtClaims = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString());
+
 export async function createApp(app: TestApp, ws: TestWorkspace, body: Record<string, unknown>): Promise<string> {
   const res = await call(app, 'POST', '/oauth2/applications', { token: ws.token, body });
   expect(res.status, res.text).toBe(201);

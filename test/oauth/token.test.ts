@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authenticate } from '#lib/auth/bearer.ts';
-import { addKey, exchange, expectSpec, expectTokenError, GRANT, newClient, nowS, rsaKeyPair, signRaw, tokenRequest } from './support.ts';
+import { addKey, exchange, expectSpec, expectTokenError, GRANT, jwtClaims, newClient, nowS, rsaKeyPair, signRaw, tokenRequest } from './support.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -12,7 +12,6 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const decode = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString());
 
 describe('POST /oauth2/token — success', () => {
   it('a valid assertion → 200 {access_token, token_type: "Bearer", expires_in: 300, scope}, no refresh_token, Cache-Control: no-store', async () => {
@@ -23,7 +22,7 @@ describe('POST /oauth2/token — success', () => {
     expect(res.json).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 300, scope: 'entities:read notes:read' });
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('pragma')).toBe('no-cache');
-    const claims = decode(res.json.access_token);
+    const claims = jwtClaims(res.json.access_token);
     expect(claims).toMatchObject({ tu: 'access', ws: ws.workspaceId, sub: ws.admin.id, cid: client.clientId, scope: 'entities:read notes:read' });
     expect(claims.exp - claims.iat).toBe(300);
   });
@@ -52,7 +51,7 @@ describe('POST /oauth2/token — success', () => {
       role: 'admin',
       scopes: ['entities:read'],
       credential: 'access',
-      tokenId: decode(res.json.access_token).jti,
+      tokenId: jwtClaims(res.json.access_token).jti,
       clientId: client.clientId,
     });
   });
@@ -85,7 +84,7 @@ describe('POST /oauth2/token — success', () => {
     const client = await newClient(app, ws);
     const res = await exchange(app, client.assertion({ sub: ws.admin.email.toUpperCase() }));
     expect(res.status, res.text).toBe(200);
-    expect(decode(res.json.access_token).sub).toBe(ws.admin.id);
+    expect(jwtClaims(res.json.access_token).sub).toBe(ws.admin.id);
   });
 
   it('a kid naming the key (by key id or by fingerprint) is accepted', async () => {

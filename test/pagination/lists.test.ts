@@ -116,6 +116,20 @@ describe('cursor errors', () => {
     }
   });
 
+  it("a real cursor is opaque: its bytes hold nothing of the page's last entity (id, creation time) and no key layout", async () => {
+    const ws = await newWorkspace();
+    await seedEntities(ws.workspaceId, 3, { type: 'product' });
+    const page = await call(app, 'GET', '/v2/entities?limit=2', { token: ws.token });
+    const last = page.json.data[1];
+    const cursor = cursorOf(page.json.links.next);
+    const revealing = [last.id.slice(0, 8), last.id.slice(-8), last.createdAt.slice(0, 10), last.createdAt.slice(11, 19)];
+    for (const bytes of cursor.split('.').map((p) => Buffer.from(p, 'base64url').toString('latin1'))) {
+      expect(revealing.filter((r: string) => bytes.includes(r))).toEqual([]);
+      expect(bytes).not.toMatch(/Z#|"k"/);
+    }
+    expect((await call(app, 'GET', `/v2/entities?limit=2&pageCursor=${encodeURIComponent(cursor)}`, { token: ws.token })).json.data.map((e: { id: string }) => e.id)).toHaveLength(1);
+  });
+
   it('a cursor replayed on a different query → 400 (filter, limit, fields, operation, workspace)', async () => {
     const ws = await newWorkspace();
     const other = await newWorkspace();

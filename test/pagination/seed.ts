@@ -5,6 +5,7 @@
 // (No score bookkeeping: these are list tests only.)
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { CustomerType, EntityType } from '#lib/domain/hierarchy.ts';
 import type { Importance } from '#lib/domain/score.ts';
 import { linkItem } from '#lib/store/aggregates.ts';
 import { db, tableName } from '#lib/store/client.ts';
@@ -26,11 +27,16 @@ async function putAll(items: Record<string, unknown>[]) {
 
 export interface SeededEntity {
   id: string;
-  type: string;
+  type: EntityType;
+}
+
+export interface SeededNote {
+  id: string;
+  type: 'textNote';
 }
 
 /** An entity item as lib/store/entity-writes.ts createEntity writes it (without score aggregates). */
-export function entityItem(ws: string, e: { id: string; type: string; createdAt: string; fields: Record<string, unknown>; parent?: SeededEntity }) {
+export function entityItem(ws: string, e: { id: string; type: EntityType; createdAt: string; fields: Record<string, unknown>; parent?: SeededEntity }) {
   return {
     ...keys.entity(ws, e.id),
     kind: 'entity',
@@ -47,12 +53,12 @@ export function entityItem(ws: string, e: { id: string; type: string; createdAt:
   };
 }
 
-export async function seedEntities(
+export async function seedEntities<T extends EntityType = 'feature'>(
   ws: string,
   count: number,
-  options: { type?: string; parent?: SeededEntity; fields?: (i: number) => Record<string, unknown> } = {},
-): Promise<SeededEntity[]> {
-  const type = options.type ?? 'feature';
+  options: { type?: T; parent?: SeededEntity; fields?: (i: number) => Record<string, unknown> } = {},
+): Promise<Array<SeededEntity & { type: T }>> {
+  const type = options.type ?? ('feature' as T);
   const items = Array.from({ length: count }, (_, i) =>
     entityItem(ws, { id: randomUUID(), type, createdAt: nextCreatedAt(), fields: options.fields ? options.fields(i) : { name: `${type} ${i}` }, ...(options.parent ? { parent: options.parent } : {}) }),
   );
@@ -63,13 +69,13 @@ export async function seedEntities(
 export async function seedNotes(
   ws: string,
   count: number,
-  options: { fields?: (i: number) => Record<string, unknown>; customer?: SeededEntity } = {},
-): Promise<SeededEntity[]> {
+  options: { fields?: (i: number) => Record<string, unknown>; customer?: { id: string; type: CustomerType } } = {},
+): Promise<SeededNote[]> {
   const items = Array.from({ length: count }, (_, i) =>
     noteItem(ws, { id: randomUUID(), createdAt: nextCreatedAt(), fields: options.fields ? options.fields(i) : { name: `note ${i}` }, ...(options.customer ? { customer: options.customer } : {}) }),
   );
   await putAll(items);
-  return items.map((i) => ({ id: String(i.id), type: 'textNote' }));
+  return items.map((i) => ({ id: String(i.id), type: 'textNote' as const }));
 }
 
 /** Links from one note to many entities. */

@@ -5,8 +5,9 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '#lib/store/client.ts';
 import { setParent } from '#lib/store/entity-writes.ts';
+import { TransactionRetriesExhausted } from '#lib/store/errors.ts';
 import { upsertLink } from '#lib/store/notes.ts';
-import { RETRY } from '#lib/store/tx.ts';
+import { BACKOFF, RETRY, transact } from '#lib/store/tx.ts';
 import { client } from './helpers.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
@@ -101,6 +102,32 @@ describe('injected faults', () => {
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
   });
 
+  it('retry backoff (random source and sleep injected): the wait before attempt n is random × min(800, 15 × 2^n) ms, full jitter, then TransactionRetriesExhausted', async () => {
+    const real = { ...BACKOFF };
+    const draws = [0.5, 0.999, 0, 0.25, 0.5, 0.75, 1 - 2 ** -20, 0.1, 0.9];
+    const waits: number[] = [];
+    BACKOFF.random = () => draws[waits.length]!;
+    BACKOFF.sleep = async (ms) => {
+      waits.push(ms);
+    };
+    const seen = injectTransactFaults(Infinity, conflict);
+    let builds = 0;
+    try {
+      const run = transact('backoff probe', async () => {
+        builds++;
+        return { items: [{ Put: { TableName: 'never-written', Item: { pk: 'x', sk: 'y' } } }], result: undefined };
+      });
+      await expect(run).rejects.toBeInstanceOf(TransactionRetriesExhausted);
+    } finally {
+      Object.assign(BACKOFF, real);
+    }
+    expect(RETRY).toEqual({ attempts: 10, baseDelayMs: 15, maxDelayMs: 800 });
+    expect([builds, seen.transactions]).toEqual([10, 10]);
+    // No wait before the first attempt; before attempt n, draw × min(800, 15 × 2^n).
+    const caps = [30, 60, 120, 240, 480, 800, 800, 800, 800];
+    expect(waits).toEqual(caps.map((cap, i) => draws[i]! * cap));
+  });
+
   it('write vs move (a real race on DynamoDB Local): a link write whose feature moves between its reads and its transaction fails its condition, re-reads, and adds to the new ancestors only', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
@@ -116,7 +143,7 @@ describe('injected faults', () => {
     vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
       if (command instanceof TransactWriteCommand && !raced && JSON.stringify(command.input).includes('LINK#')) {
         raced = true;
-        await setParent(ws.workspaceId, comp, p2, ['data']); // the move commits first
+        await setParent(ws.workspaceId, comp, { id: p2 }, ['data']); // the move commits first
       }
       try {
         return await real(command);

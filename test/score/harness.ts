@@ -24,7 +24,11 @@ export class ScoreApi {
     readonly token: string,
   ) {}
 
+  /** Requests sent by every ScoreApi in this process (the property test reports it with FC_STATS=1). */
+  static requests = 0;
+
   private req(method: string, path: string, body?: unknown) {
+    ScoreApi.requests++;
     return call(this.app, method, path, { token: this.token, ...(body === undefined ? {} : { body }) });
   }
 

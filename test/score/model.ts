@@ -46,9 +46,10 @@ const OK: Outcome = { ok: true };
  */
 function either(...outcomes: Outcome[]): Outcome {
   const failed = outcomes.filter((o): o is Extract<Outcome, { ok: false }> => !o.ok);
-  const [a, b] = failed;
+  const [a] = failed;
   if (!a) return OK;
-  return b && b.refusal !== a.refusal && !a.alt ? { ...a, alt: b.refusal } : a;
+  const other = failed.flatMap((f) => [f.refusal, ...(f.alt ? [f.alt] : [])]).find((r) => r !== a.refusal);
+  return other && !a.alt ? { ...a, alt: other } : a;
 }
 const noteExists = (m: ScoreModel, noteId: string): Outcome => (m.notes.has(noteId) ? OK : no('notFound', `note ${noteId} does not exist`));
 const no = (refusal: Refusal, why: string, alt?: Refusal): Outcome => ({ ok: false, refusal, why, ...(alt ? { alt } : {}) });
@@ -199,19 +200,12 @@ export class ScoreModel {
     return OK;
   }
 
+  /** The customer, the link targets and a target named twice are separate rules: either may be reported first. */
   checkCreateNote(customerId: string | undefined, links: readonly NewLink[]): Outcome {
-    if (customerId !== undefined) {
-      const c = this.checkCustomer(customerId);
-      if (!c.ok) return c;
-    }
-    const seen = new Set<string>();
-    for (const l of links) {
-      const t = this.checkLinkTarget(l.entityId);
-      if (!t.ok) return t;
-      if (seen.has(l.entityId)) return no('invalid', `entity ${l.entityId} linked twice`);
-      seen.add(l.entityId);
-    }
-    return OK;
+    const customer = customerId === undefined ? OK : this.checkCustomer(customerId);
+    const targets = either(...links.map((l) => this.checkLinkTarget(l.entityId)));
+    const twice = links.find((l, i) => links.findIndex((o) => o.entityId === l.entityId) !== i);
+    return either(customer, targets, twice ? no('invalid', `entity ${twice.entityId} linked twice`) : OK);
   }
 
   checkSetCustomer(noteId: string, customerId: string): Outcome {

@@ -1,11 +1,13 @@
 // Property: whatever sequence of hierarchy, note, customer and link operations the API receives,
 // every entity's score equals the rule's definition recomputed from scratch (test/score/model.ts),
-// refused operations change nothing, and `score verify` finds no drift afterwards.
+// refused operations change nothing, and `score verify` finds no drift afterwards. The generator
+// also builds chains to the depth cap (and one level past it), deletes customers, and sends
+// duplicate links; each run asserts minimum counts of those, so the refusals they cause are exercised.
 // Replay a failure with FC_SEED=<seed> FC_PATH=<path> (fast-check prints both); FC_RUNS overrides the count.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScoreApi, ScoreDriver, type Step } from './harness.ts';
-import { IMPORTANCES, PARENT_RULES, type EntityType, type Importance } from './model.ts';
+import { IMPORTANCES, PARENT_RULES, type EntityType, type Importance, type NewLink } from './model.ts';
 import { MAX_DEPTH, verifyWorkspace } from './system.ts';
 import { newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
@@ -28,7 +30,10 @@ type Op =
   | { op: 'createEntity'; type: EntityType; parent: Pick | undefined }
   | { op: 'setParent'; entity: Pick; parent: Pick }
   | { op: 'deleteEntity'; entity: Pick }
-  | { op: 'createNote'; customer: Pick | undefined; links: Array<{ entity: Pick; importance: Importance | undefined }> }
+  | { op: 'deepen'; from: Pick; leaf: 'component' | 'feature' }
+  | { op: 'deleteCustomer'; customer: Pick }
+  | { op: 'createNote'; customer: Pick | undefined; links: Array<{ entity: Pick; importance: Importance | undefined }>; repeat: boolean }
+  | { op: 'relink'; note: Pick; link: Pick }
   | { op: 'setCustomer'; note: Pick; customer: Pick }
   | { op: 'clearCustomer'; note: Pick }
   | { op: 'createLink'; note: Pick; entity: Pick; importance: Importance | undefined }
@@ -47,14 +52,19 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('setParent' as const), entity: pick(), parent: pick() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('deleteEntity' as const), entity: pick() }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('deepen' as const), from: pick(), leaf: fc.constantFrom('component' as const, 'feature' as const) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('deleteCustomer' as const), customer: pick() }) },
   {
     weight: 4,
     arbitrary: fc.record({
       op: fc.constant('createNote' as const),
       customer: maybe(pick(), 2),
       links: fc.array(fc.record({ entity: pick(), importance: maybe(importance) }), { maxLength: 3 }),
+      // The same target twice in one request: refused as a whole.
+      repeat: fc.nat(9).map((n) => n < 2),
     }),
   },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('relink' as const), note: pick(), link: pick() }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('setCustomer' as const), note: pick(), customer: pick() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('clearCustomer' as const), note: pick() }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('createLink' as const), note: pick(), entity: pick(), importance: maybe(importance) }) },
@@ -66,7 +76,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 const at = <T,>(xs: readonly T[], n: number): T | undefined => (xs.length ? xs[n % xs.length] : undefined);
 
 /** Turns an abstract operation into a concrete step against the driver's current state. */
-function resolve(d: ScoreDriver, o: Op): Step {
+function resolve(d: ScoreDriver, o: Exclude<Op, { op: 'deepen' }>): Step {
   const m = d.model;
   const all = [...m.entities.keys()];
   const hierarchy = m.hierarchyIds();
@@ -94,18 +104,23 @@ function resolve(d: ScoreDriver, o: Op): Step {
     }
     case 'deleteEntity':
       return { kind: 'deleteEntity', id: entity(o.entity) };
+    case 'deleteCustomer':
+      return { kind: 'deleteEntity', id: entity(o.customer, customers) };
     case 'createNote': {
-      // One link per entity in a request: a repeated target is a different question than the score's.
       const links = new Map<string, Importance | undefined>();
       for (const l of o.links) {
         const id = entity(l.entity);
         if (!links.has(id)) links.set(id, l.importance);
       }
-      return {
-        kind: 'createNote',
-        customerId: o.customer === undefined ? undefined : entity(o.customer, customers),
-        links: [...links].map(([entityId, imp]) => ({ entityId, ...(imp ? { importance: imp } : {}) })),
-      };
+      const list: NewLink[] = [...links].map(([entityId, imp]) => ({ entityId, ...(imp ? { importance: imp } : {}) }));
+      // `repeat`: the first target once more, which refuses the whole request.
+      if (o.repeat && list.length > 0) list.push({ entityId: list[0]!.entityId, importance: 'critical' });
+      return { kind: 'createNote', customerId: o.customer === undefined ? undefined : entity(o.customer, customers), links: list };
+    }
+    case 'relink': {
+      // A link the note already has, created again: 409.
+      const noteId = choose(o.note, notes.filter((n) => m.linksOf(n).length > 0), goneNotes);
+      return { kind: 'createLink', noteId, entityId: entity(o.link, m.linksOf(noteId).map((l) => l.entityId)), importance: undefined };
     }
     case 'setCustomer':
       return { kind: 'setCustomer', noteId: note(o.note), customerId: entity(o.customer, customers) };
@@ -140,6 +155,55 @@ function touchesSharedRating(d: ScoreDriver, step: Step): boolean {
 
 const NUM_RUNS = Number(process.env.FC_RUNS ?? 200);
 
+/** What a run exercised, beyond accepted and refused steps: the generator's minimum counts are asserted on these. */
+interface Stats {
+  accepted: number;
+  refused: number;
+  refusals: Map<string, number>;
+  shared: number;
+  /** Sequences in which some entity sat at the depth cap. */
+  atDepthCap: number;
+  depthRefusals: number;
+  duplicateLinkRefusals: number;
+  customerDeletes: number;
+}
+
+/** Runs one step (predicted by the model, asserted by the driver) and counts what it exercised. */
+async function runCounted(d: ScoreDriver, step: Step, stats: Stats): Promise<string | undefined> {
+  const expected = d.expected(step);
+  if (touchesSharedRating(d, step)) stats.shared++;
+  const deletesCustomer = step.kind === 'deleteEntity' && expected.ok && !d.isHierarchy(step.id);
+  const res = await d.run(step);
+  if (res.status < 300) {
+    stats.accepted++;
+    if (deletesCustomer) stats.customerDeletes++;
+  } else {
+    stats.refused++;
+    const key = `${step.kind} ${res.status}`;
+    stats.refusals.set(key, (stats.refusals.get(key) ?? 0) + 1);
+    if (!expected.ok && expected.why.includes('depth cap')) stats.depthRefusals++;
+    if (!expected.ok && (expected.refusal === 'conflict' || expected.why.includes('linked twice'))) stats.duplicateLinkRefusals++;
+  }
+  return res.status < 300 ? (res.json?.data?.id as string | undefined) : undefined;
+}
+
+const deepest = (d: ScoreDriver) => Math.max(0, ...d.hierarchy().map((id) => d.model.depth(id)));
+
+/**
+ * A chain from a product or component down to the depth cap (components, then a `leaf` at depth
+ * MAX_DEPTH), then one level past it, which must be refused; the intermediate steps are plain
+ * creations, so the scores are asserted once, after the chain.
+ */
+async function deepen(d: ScoreDriver, o: Extract<Op, { op: 'deepen' }>, stats: Stats): Promise<void> {
+  const m = d.model;
+  const starts = m.hierarchyIds().filter((id) => ['product', 'component'].includes(m.entities.get(id)!.type) && m.depth(id) < MAX_DEPTH);
+  let parent = 'fit' in o.from ? at(starts, o.from.fit) : undefined;
+  parent ??= await runCounted(d, { kind: 'createEntity', type: 'product', parentId: undefined }, stats);
+  while (m.depth(parent!) < MAX_DEPTH - 1) parent = await runCounted(d, { kind: 'createEntity', type: 'component', parentId: parent }, stats);
+  const leaf = await runCounted(d, { kind: 'createEntity', type: o.leaf, parentId: parent }, stats);
+  await runCounted(d, { kind: 'createEntity', type: o.leaf === 'feature' ? 'subfeature' : 'feature', parentId: leaf }, stats);
+}
+
 describe('customer score: property-based, against a reference model recomputed from scratch', () => {
   let app: TestApp;
   beforeAll(async () => {
@@ -153,10 +217,7 @@ describe('customer score: property-based, against a reference model recomputed f
     'after every step of any operation sequence, every score equals Σ own(d) over the subtree; refused steps change nothing; verify finds 0 mismatches',
     async () => {
       let sequences = 0;
-      let accepted = 0;
-      let refused = 0;
-      const refusals = new Map<string, number>();
-      let shared = 0;
+      const stats: Stats = { accepted: 0, refused: 0, refusals: new Map(), shared: 0, atDepthCap: 0, depthRefusals: 0, duplicateLinkRefusals: 0, customerDeletes: 0 };
       await fc.assert(
         fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 12 }), async (ops) => {
           const ws = await newWorkspace();
@@ -172,21 +233,18 @@ describe('customer score: property-based, against a reference model recomputed f
           await d.create({ kind: 'createNote', customerId: user, links: [{ entityId: feature, importance: 'important' }] });
           await d.create({ kind: 'createNote', customerId: user, links: [{ entityId: feature, importance: 'not important' }] });
           await d.create({ kind: 'createNote', customerId: undefined, links: [] });
+          let reachedCap = false;
           for (const o of ops) {
-            const step = resolve(d, o);
-            if (touchesSharedRating(d, step)) shared++;
-            const res = await d.run(step);
-            if (res.status < 300) accepted++;
-            else {
-              refused++;
-              refusals.set(`${step.kind} ${res.status}`, (refusals.get(`${step.kind} ${res.status}`) ?? 0) + 1);
-            }
+            if (o.op === 'deepen') await deepen(d, o, stats);
+            else await runCounted(d, resolve(d, o), stats);
+            reachedCap ||= deepest(d) >= MAX_DEPTH;
             await d.assertScores();
           }
           await d.assertParents();
           await d.assertInventory();
           const report = await verifyWorkspace(ws.workspaceId);
           expect(report, `verify after:\n${d.log.join('\n')}`).toMatchObject({ mismatches: 0 });
+          if (reachedCap) stats.atDepthCap++;
           sequences++;
         }),
         {
@@ -197,14 +255,20 @@ describe('customer score: property-based, against a reference model recomputed f
           endOnFailure: process.env.FC_NO_SHRINK === '1',
         },
       );
-      if (process.env.FC_STATS === '1') console.log({ sequences, accepted, refused, shared, refusals });
+      if (process.env.FC_STATS === '1') console.log({ sequences, ...stats, requests: ScoreApi.requests });
       if (process.env.FC_PATH) return; // a replay runs only the failing case
       expect(sequences).toBeGreaterThanOrEqual(NUM_RUNS);
       // The generator must exercise both sides: mostly accepted steps, and a fair share of refusals.
-      expect(accepted).toBeGreaterThan(refused);
-      expect(refused).toBeGreaterThan(NUM_RUNS / 10);
+      expect(stats.accepted).toBeGreaterThan(stats.refused);
+      expect(stats.refused).toBeGreaterThan(NUM_RUNS / 10);
       // ...and the heart of the rule: changes to a rating while the same customer rates the same entity elsewhere.
-      expect(shared).toBeGreaterThan(NUM_RUNS / 4);
+      expect(stats.shared).toBeGreaterThan(NUM_RUNS / 4);
+      // ...the depth cap reached and refused past it, customers deleted (their notes turn anonymous),
+      // and duplicate links refused (409 for an existing link, 400 for a target twice in one note).
+      expect(stats.atDepthCap).toBeGreaterThanOrEqual(NUM_RUNS / 10);
+      expect(stats.depthRefusals).toBeGreaterThanOrEqual(NUM_RUNS / 10);
+      expect(stats.customerDeletes).toBeGreaterThanOrEqual(NUM_RUNS / 10);
+      expect(stats.duplicateLinkRefusals).toBeGreaterThanOrEqual(NUM_RUNS / 10);
     },
     15 * 60_000,
   );

@@ -3,8 +3,8 @@
 // rest checked per record, pages that stop at the scan budget and resume, and walks that return
 // every match exactly once, in order.
 import { describe, expect, it } from 'vitest';
-import { STATUSES } from '#lib/domain/entity-fields.ts';
 import { ENTITY_TYPES } from '#lib/domain/hierarchy.ts';
+import { STATUSES } from '#lib/domain/schemas/field-values.ts';
 import { updateEntityFields } from '#lib/store/entity-writes.ts';
 import { setMemberActive } from '#lib/store/members.ts';
 import { updateNote } from '#lib/store/notes.ts';

@@ -2,6 +2,7 @@
 // through the store's own create functions, and a walk over a keyset list as the HTTP layer pages it.
 import type { EntityType } from '#lib/domain/hierarchy.ts';
 import type { Metadata } from '#lib/domain/metadata.ts';
+import type { NoteType } from '#lib/domain/schemas/note.ts';
 import type { EntityItem } from '#lib/store/entities.ts';
 import { createEntity, type NewRelation } from '#lib/store/entity-writes.ts';
 import { addMember, type Member } from '#lib/store/members.ts';
@@ -30,7 +31,7 @@ export function entity(
   return createEntity(ws, {
     type,
     values: { name, ...options.fields },
-    parentId: options.parent,
+    ...(options.parent ? { parent: { id: options.parent } } : {}),
     parentPath: ['data', 'relationships', 0, 'target', 'id'],
     ...(options.metadata ? { metadata: options.metadata } : {}),
     ...(options.relations ? { relations: options.relations } : {}),
@@ -44,7 +45,8 @@ export function note(
 ): Promise<NoteItem> {
   const links: NewLink[] = (options.links ?? []).map((entityId, i) => ({ entityId, importance: 'important', path: ['data', 'relationships', i] }));
   return createNote(ws, {
-    type: options.type ?? 'textNote',
+    // The store keeps whatever type it is given (conversation notes included); the schemas say which are served.
+    type: (options.type ?? 'textNote') as NoteType,
     values: { name, ...options.fields },
     ...(options.metadata ? { metadata: options.metadata } : {}),
     ...(options.customer ? { customer: { id: options.customer, path: ['data', 'relationships', 0, 'target'] } } : {}),

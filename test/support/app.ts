@@ -1,5 +1,6 @@
 // End-to-end test helpers: the real local gateway in-process on a free port, real DynamoDB Local,
-// and workspaces with members and tokens made through the same code the admin CLI uses.
+// and workspaces with members and tokens made through the same code the admin CLI uses. Every
+// response `call` receives is checked against docs/openapi.json (./contract.ts).
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { issueApiToken } from '#lib/auth/api-tokens.ts';
@@ -7,6 +8,7 @@ import type { Scope, Role } from '#lib/domain/scopes.ts';
 import { ERROR_TABLE, type ErrorCode, type ErrorSource } from '#lib/http/errors.ts';
 import { addMember, setMemberActive, type Member } from '#lib/store/members.ts';
 import { createWorkspace } from '#lib/store/workspaces.ts';
+import { checkResponse } from './contract.ts';
 import { createGateway, type HandlerLoader } from '../../local/gateway.ts';
 
 export interface TestApp {
@@ -14,12 +16,18 @@ export interface TestApp {
   url: string;
   /** {base_url} */
   baseUrl: string;
+  /** The handlers are test doubles: their successes are not the service's, so only errors are held to the document. */
+  doubles: boolean;
   close(): Promise<void>;
 }
 
 /** Starts the local gateway on a free port and points the public URLs at it. */
-export async function startApp(options: { loadHandler?: HandlerLoader } = {}): Promise<TestApp> {
-  const server = createGateway(options);
+export async function startApp(options: { loadHandler?: HandlerLoader; doubles?: boolean } = {}): Promise<TestApp> {
+  const server = createGateway(options.loadHandler ? { loadHandler: options.loadHandler } : {});
+  // The gateway shares the test's event loop: a test that blocks it (a synchronous 4096-bit RSA key
+  // under load) can outlast Node's 5 s keep-alive, and the server then closes the socket fetch is
+  // about to reuse (ECONNRESET). fetch's own idle timeout (shorter) closes it first instead.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.PUBLIC_APP_URL = url;
@@ -27,6 +35,7 @@ export async function startApp(options: { loadHandler?: HandlerLoader } = {}): P
   return {
     url,
     baseUrl: `${url}/v2`,
+    doubles: options.doubles ?? false,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -70,12 +79,12 @@ export interface CallResult {
   json: any;
 }
 
-/** One HTTP request against the app; `body` objects are sent as JSON. */
+/** One HTTP request against the app; `body` objects are sent as JSON. The response must keep the document's contract. */
 export async function call(
   app: TestApp,
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+  options: { token?: string; body?: unknown; headers?: Record<string, string>; redirect?: 'manual' } = {},
 ): Promise<CallResult> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization ??= `Bearer ${options.token}`;
@@ -85,8 +94,9 @@ export async function call(
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(app.url + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const res = await fetch(app.url + path, { method, headers, ...(body !== undefined ? { body } : {}), ...(options.redirect ? { redirect: options.redirect } : {}) });
   const text = await res.text();
+  checkResponse({ method, target: path, status: res.status, headers: res.headers, text }, { doubles: app.doubles });
   let json: any;
   try {
     json = text ? JSON.parse(text) : undefined;

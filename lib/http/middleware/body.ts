@@ -1,44 +1,138 @@
+// The request body, checked before anything reads it: no content coding the service would have to
+// undo, UTF-8 text only (decoded strictly: a byte sequence that is not UTF-8 is refused, never
+// replaced), a JSON body with a JSON media type and no other charset, within the size limit; a route
+// that takes no body refuses one. Form bodies (the token endpoint) are decoded the same way and left
+// to their handler, and their refusals are OAuth errors (RFC 6749), never the envelope.
+import { TokenError } from '../../auth/token-errors.ts';
 import type { Route } from '../../routes.ts';
 import { ApiError } from '../errors.ts';
-import type { ApiMiddleware } from '../request.ts';
+import type { ApiMiddleware, ApiRequest } from '../request.ts';
 
 /** JSON bodies above this are refused before parsing (DynamoDB items are ≤ 400 KB anyway). */
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
 
-/** `application/json` or a `+json` type, parameters (charset) ignored. */
+/** A media type's essence (lower-case) and its parameters (names lower-case, quotes removed). */
+export function parseMediaType(contentType: string): { type: string; params: Map<string, string> } {
+  const [type, ...rest] = contentType.split(';');
+  const params = new Map<string, string>();
+  for (const p of rest) {
+    const eq = p.indexOf('=');
+    if (eq === -1) continue;
+    params.set(p.slice(0, eq).trim().toLowerCase(), p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1'));
+  }
+  return { type: type!.trim().toLowerCase(), params };
+}
+
+/** `application/json` or a `+json` type. */
 export function isJsonMediaType(contentType: string | undefined): boolean {
   if (!contentType) return false;
-  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  const { type } = parseMediaType(contentType);
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
-export function decodeBody(body: string | null, isBase64Encoded: boolean): string {
-  if (body === null) return '';
-  return isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+const isUtf8 = (charset: string) => /^utf-?8$/i.test(charset);
+
+/** Why a body cannot be read; the caller renders it as its route's refusal. */
+export class BodyRefused extends Error {
+  constructor(
+    readonly reason: string,
+    readonly detail: string,
+  ) {
+    super(detail);
+    this.name = 'BodyRefused';
+  }
 }
 
-/** Parses the JSON body of routes that take one; leaves form bodies to their handler. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** A UTF-16 code unit with no partner: text no UTF-8 byte sequence can encode. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
+ * The body's text. API Gateway (and local/gateway.ts) delivers text that is not UTF-8 base64-encoded;
+ * it is decoded strictly here, so invalid bytes are refused rather than replaced by U+FFFD.
+ */
+export function decodeBody(body: string | null, isBase64Encoded: boolean): string {
+  if (body === null) return '';
+  if (!isBase64Encoded) {
+    if (LONE_SURROGATE.test(body)) throw new BodyRefused('body not UTF-8', 'The request body is not valid UTF-8 text.');
+    return body;
+  }
+  try {
+    return UTF8.decode(Buffer.from(body, 'base64'));
+  } catch {
+    throw new BodyRefused('body not UTF-8', 'The request body is not valid UTF-8 text.');
+  }
+}
+
+/** The body's size in bytes as the client sent it. */
+const byteLength = (body: string | null, isBase64Encoded: boolean) =>
+  body === null ? 0 : isBase64Encoded ? Buffer.from(body, 'base64').length : Buffer.byteLength(body);
+
+/** Refuses any content coding but `identity`: the service decodes none (a compressed body is not read as if it were plain). */
+function checkContentEncoding(value: string | undefined): void {
+  if (value === undefined) return;
+  const codings = value.split(',').map((c) => c.trim().toLowerCase()).filter(Boolean);
+  if (codings.every((c) => c === 'identity')) return;
+  throw new BodyRefused(
+    'content encoding',
+    `The request body has Content-Encoding ${JSON.stringify(value.slice(0, 100))}; the service decodes no content coding: send the body uncompressed, without Content-Encoding.`,
+  );
+}
+
+function checkJsonContentType(contentType: string | undefined): void {
+  if (!isJsonMediaType(contentType)) {
+    throw new BodyRefused('content type', `Content-Type must be application/json (got ${JSON.stringify(contentType ?? 'none')}).`);
+  }
+  const charset = parseMediaType(contentType!).params.get('charset');
+  if (charset !== undefined && !isUtf8(charset)) {
+    throw new BodyRefused('charset', `The request body must be UTF-8; Content-Type declares charset=${JSON.stringify(charset.slice(0, 50))}.`);
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') throw new BodyRefused('empty', 'The request body is empty; a JSON document is required.');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new BodyRefused('not JSON', `The request body is not valid JSON: ${(err as Error).message}.`);
+  }
+}
+
+/** Reads the body of a route that takes one into `api.body` (JSON) or `api.rawBody` (form). */
+function readBody(route: Route, api: ApiRequest): void {
+  const { body, isBase64Encoded } = api.event;
+  checkContentEncoding(api.headers.get('content-encoding'));
+  if (route.body === 'form') {
+    api.rawBody = decodeBody(body, isBase64Encoded);
+    return;
+  }
+  checkJsonContentType(api.headers.get('content-type'));
+  if (byteLength(body, isBase64Encoded) > MAX_JSON_BODY_BYTES) {
+    throw new ApiError('request.tooLarge', `The request body is larger than ${MAX_JSON_BODY_BYTES} bytes.`);
+  }
+  api.body = parseJson(decodeBody(body, isBase64Encoded));
+}
+
+/** A body refusal in the route's terms: the envelope, or the token endpoint's OAuth error. */
+function refusal(route: Route, err: BodyRefused): Error {
+  return route.body === 'form' ? new TokenError('invalid_request', err.reason, err.detail) : new ApiError('request.malformed', err.detail);
+}
+
+/** Checks and parses the request body for callers who may call the route. */
 export function body(route: Route): ApiMiddleware {
   return {
     before: (request) => {
-      if (!route.body) return;
       const api = request.context.api;
-      const text = decodeBody(api.event.body, api.event.isBase64Encoded);
-      if (route.body === 'form') {
-        api.rawBody = text;
+      if (!route.body) {
+        // Nothing a client sends is silently ignored: a body where the route takes none (a GET with
+        // a chunked body, a DELETE with JSON) is refused, whatever the gateway passed on.
+        if (api.event.body) throw new ApiError('request.malformed', `${route.method} ${route.path} takes no request body; send the request without one.`);
         return;
       }
-      if (!isJsonMediaType(api.headers.get('content-type'))) {
-        throw new ApiError('request.malformed', `Content-Type must be application/json (got ${JSON.stringify(api.headers.get('content-type') ?? 'none')}).`);
-      }
-      if (Buffer.byteLength(text) > MAX_JSON_BODY_BYTES) {
-        throw new ApiError('request.tooLarge', `The request body is larger than ${MAX_JSON_BODY_BYTES} bytes.`);
-      }
-      if (text.trim() === '') throw new ApiError('request.malformed', 'The request body is empty; a JSON document is required.');
       try {
-        api.body = JSON.parse(text);
+        readBody(route, api);
       } catch (err) {
-        throw new ApiError('request.malformed', `The request body is not valid JSON: ${(err as Error).message}.`);
+        throw err instanceof BodyRefused ? refusal(route, err) : err;
       }
     },
   };

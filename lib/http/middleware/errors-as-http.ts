@@ -2,9 +2,11 @@
 // error that middleware renders — statusCode, expose and, as its message, the body
 // lib/http/error-map.ts gives it (the envelope, or the token endpoint's OAuth body) — and the
 // failure gets one log line.
+import { OAuthError } from '../../auth/oauth-errors.ts';
 import { TokenError } from '../../auth/token-errors.ts';
 import { log, type Logger } from '../../log.ts';
 import { apiErrorOf, errorReply } from '../error-map.ts';
+import { PageError } from '../pages/page-error.ts';
 import { requestIdOf, type ApiMiddleware, type ApiRequest } from '../request.ts';
 
 /** An error in @middy/http-error-handler's terms, always exposed: its body never says anything internal. */
@@ -17,14 +19,16 @@ export class HttpError extends Error {
     readonly headers: Record<string, string>,
     cause: unknown,
   ) {
-    super(JSON.stringify(body), { cause });
+    // A page (a string) is its own body; anything else is JSON.
+    super(typeof body === 'string' ? body : JSON.stringify(body), { cause });
     this.name = 'HttpError';
   }
 }
 
-/** One line per failed request; the token endpoint logs its own refusals (with the failed check). */
+/** One line per failed request; the token endpoints log their own refusals (with the failed check). */
 function logFailure(logger: Logger, err: unknown): void {
-  if (err instanceof TokenError) return;
+  if (err instanceof TokenError || err instanceof OAuthError) return;
+  if (err instanceof PageError) return logger.info('page refused', { status: err.status, title: err.title });
   const known = apiErrorOf(err);
   // None of ours is our fault: the cause goes to the log, never to the client.
   if (!known) logger.error('unexpected error', { error: err });
@@ -37,7 +41,7 @@ export function errorsAsHttp(): ApiMiddleware {
     onError: (request) => {
       const api = request.context.api as ApiRequest | undefined;
       logFailure(api?.log ?? log, request.error);
-      const reply = errorReply(request.error, requestIdOf(request));
+      const reply = errorReply(request.error, requestIdOf(request), api?.route.response === 'html');
       request.error = new HttpError(reply.statusCode, reply.body, reply.headers, request.error);
     },
   };

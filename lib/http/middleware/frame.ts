@@ -1,13 +1,15 @@
 // The request's frame, outermost of our middlewares: on the way in the request id, the request's
-// logger and the budget; on the way out the JSON response, and on every response — success or the
-// error @middy/http-error-handler rendered — X-Request-Id, Cache-Control and the request's own
-// headers (rate-limit counters).
+// logger and the budget; on the way out the JSON response (or, on a route whose response is `html`,
+// the page), and on every response — success or the error @middy/http-error-handler rendered —
+// X-Request-Id, Cache-Control and the request's own headers (rate-limit counters, CORS). Every
+// response of a page route carries the page security headers (lib/http/pages/layout.ts).
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { config } from '../../config.ts';
 import { requestLogger } from '../../log.ts';
 import type { Route } from '../../routes.ts';
 import { ApiError } from '../errors.ts';
+import { PAGE_HEADERS, pageCsp } from '../pages/layout.ts';
 import { headerMap, Query, requestIdOf, type ApiMiddleware, type ApiRequest, type ApiResponse, type ApiResult } from '../request.ts';
 
 /** Lambda's own margin: answer before the function itself is killed. */
@@ -31,10 +33,15 @@ function finish(response: ApiResponse, requestId: string, requestHeaders: Record
   return { ...response, headers: { 'Cache-Control': 'no-store', ...requestHeaders, ...response.headers, 'X-Request-Id': requestId } };
 }
 
-export function serialize(result: ApiResult): ApiResponse {
-  if (result.body === undefined) return { statusCode: result.status, headers: { ...result.headers }, body: '' };
-  return { statusCode: result.status, headers: { 'Content-Type': 'application/json', ...result.headers }, body: JSON.stringify(result.body) };
+export function serialize(result: ApiResult, route?: Route): ApiResponse {
+  const cookies = result.cookies?.length ? { multiValueHeaders: { 'Set-Cookie': result.cookies } } : {};
+  if (result.body === undefined) return { statusCode: result.status, headers: { ...result.headers }, body: '', ...cookies };
+  if (route?.response === 'html' && typeof result.body === 'string') return { statusCode: result.status, headers: { ...result.headers }, body: result.body, ...cookies };
+  return { statusCode: result.status, headers: { 'Content-Type': 'application/json', ...result.headers }, body: JSON.stringify(result.body), ...cookies };
 }
+
+/** What every response of a page route carries; a page's own CSP (the consent form's) wins. */
+const pageDefaults = (): Record<string, string> => ({ ...PAGE_HEADERS, 'Content-Security-Policy': pageCsp() });
 
 const newRequestId = (event: APIGatewayProxyEvent) => event.requestContext?.requestId || randomUUID();
 
@@ -54,6 +61,7 @@ export function frame(route: Route): ApiMiddleware {
         principal: undefined,
         body: undefined,
         rawBody: undefined,
+        input: { params: {}, query: {}, body: undefined },
         log: requestLogger({ requestId, operationId: route.operationId }),
         responseHeaders: {},
       };
@@ -68,12 +76,20 @@ export function frame(route: Route): ApiMiddleware {
     after: (request) => {
       const api = request.context.api;
       // The core returned an ApiResult (lib/http/pipeline.ts); this is where it becomes the Lambda response.
-      request.response = finish(serialize(request.response as unknown as ApiResult), api.requestId, api.responseHeaders);
+      const headers = route.response === 'html' ? { ...pageDefaults(), ...api.responseHeaders } : api.responseHeaders;
+      request.response = finish(serialize(request.response as unknown as ApiResult, route), api.requestId, headers);
     },
     onError: (request) => {
       if (!request.response) return;
       const api = request.context.api as ApiRequest | undefined;
-      request.response = finish(request.response, requestIdOf(request), api?.responseHeaders ?? {});
+      const own = api?.responseHeaders ?? {};
+      if (route.response !== 'html') {
+        request.response = finish(request.response, requestIdOf(request), own);
+        return;
+      }
+      // The renderer typed the page as text/plain: a page route's errors are pages.
+      const response = { ...request.response, headers: { ...request.response.headers, 'Content-Type': PAGE_HEADERS['Content-Type']! } };
+      request.response = finish(response, requestIdOf(request), { ...pageDefaults(), ...own });
     },
   };
 }

@@ -1,0 +1,53 @@
+// POST {app_url}/oauth/sign-in — the sign-in page's form: e-mail and password of a member of the
+// application's workspace; on success a session cookie and back to the authorization endpoint.
+import { judgeAuthorizationRequest, startSession } from '#lib/auth/authorization-flow.ts';
+import { signIn } from '#lib/auth/sign-in.ts';
+import { SignInForm } from '#lib/domain/schemas/authorization.ts';
+import { clearedPreSessionCookie, pageForm, refuseRequest, requestCookies, sessionCookie, signInResult, staleForm } from '#lib/http/authorization-pages.ts';
+import { PRE_SESSION_COOKIE } from '#lib/http/cookies.ts';
+import { csrfTokenMatches } from '#lib/http/csrf.ts';
+import { api } from '#lib/http/pipeline.ts';
+
+export const handler = api(
+  'signIn',
+  {
+    form: SignInForm,
+    responses: { 303: null },
+    pages: {
+      400: 'The sign-in page again: the form is incomplete; or an error page for a request that cannot be trusted',
+      401: 'The sign-in page again: wrong e-mail or password (never saying which)',
+      403: 'The form lacks the CSRF token its cookie binds',
+      429: 'Too many failed attempts for this e-mail or from this address; Retry-After says how long',
+    },
+  },
+  async (req) => {
+  const form = pageForm(req);
+  const preSession = requestCookies(req).get(PRE_SESSION_COOKIE);
+  if (!preSession || !(await csrfTokenMatches({ preSession }, form.get('csrf_token')))) throw staleForm();
+  const request = form.get('request') ?? '';
+  const judged = await judgeAuthorizationRequest([...new URLSearchParams(request)]);
+  if (judged.kind !== 'valid') return refuseRequest(judged);
+  const parsed = SignInForm.safeParse(Object.fromEntries(form));
+  const email = form.get('email') ?? '';
+  if (!parsed.success) return signInResult(req, judged.app, request, { status: 400, email, problem: 'Enter your e-mail address and your password.' });
+
+  const outcome = await signIn(judged.app.workspaceId, { email, password: parsed.data.password, sourceIp: req.event.requestContext?.identity?.sourceIp ?? 'unknown' });
+  if (!outcome.ok) {
+    req.log.info('sign-in refused', { reason: outcome.reason, clientId: judged.app.clientId });
+    if (outcome.reason === 'throttled') {
+      const minutes = Math.ceil(outcome.retryAfterS / 60);
+      return signInResult(req, judged.app, request, {
+        status: 429,
+        email,
+        problem: `Too many failed sign-in attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
+        headers: { 'Retry-After': String(outcome.retryAfterS) },
+      });
+    }
+    return signInResult(req, judged.app, request, { status: 401, email, problem: 'The e-mail address or the password is not right, or this account cannot sign in here.' });
+  }
+  const sessionId = await startSession(outcome.member);
+  req.log.info('member signed in', { workspaceId: outcome.member.workspaceId, memberId: outcome.member.id, clientId: judged.app.clientId });
+  // Relative, so the browser stays on the host (and cookies) it used.
+  return { status: 303, headers: { Location: `authorize?${request}` }, cookies: [sessionCookie(sessionId), clearedPreSessionCookie()] };
+  },
+);

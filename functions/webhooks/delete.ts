@@ -1,0 +1,10 @@
+// DELETE /v2/webhooks/{webhookId} — no further notifications; deliveries still queued are dropped unsent.
+import { WebhookPath } from '#lib/domain/schemas/webhooks.ts';
+import { removeSubscription } from '#lib/events/subscriptions.ts';
+import { api } from '#lib/http/pipeline.ts';
+import { principalOf } from '#lib/http/request.ts';
+
+export const handler = api('deleteWebhook', { params: WebhookPath, responses: { 204: null } }, async (req, { params }) => {
+  await removeSubscription(principalOf(req), params.webhookId);
+  return { status: 204 };
+});

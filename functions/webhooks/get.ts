@@ -1,0 +1,12 @@
+// GET /v2/webhooks/{webhookId} — one subscription, its status included (never its secrets).
+import { config } from '#lib/config.ts';
+import { WebhookPath, WebhookResponse } from '#lib/domain/schemas/webhooks.ts';
+import { webhookView } from '#lib/domain/webhooks.ts';
+import { findSubscription } from '#lib/events/subscriptions.ts';
+import { api } from '#lib/http/pipeline.ts';
+import { principalOf } from '#lib/http/request.ts';
+
+export const handler = api('getWebhook', { params: WebhookPath, responses: { 200: WebhookResponse } }, async (req, { params }) => {
+  const subscription = await findSubscription(principalOf(req), params.webhookId);
+  return { status: 200, body: { data: webhookView(config.baseUrl, subscription) } };
+});

@@ -1,0 +1,15 @@
+// GET /v2/webhooks — the subscriptions the caller sees (an access token: its application's), oldest first; `pageCursor`, `limit`.
+import { config } from '#lib/config.ts';
+import { WebhookListQuery, WebhookListResponse } from '#lib/domain/schemas/webhooks.ts';
+import { webhookView } from '#lib/domain/webhooks.ts';
+import { subscriptionsAfter } from '#lib/events/subscriptions.ts';
+import { pageOf, stringKey } from '#lib/http/pagination.ts';
+import { api } from '#lib/http/pipeline.ts';
+import { principalOf } from '#lib/http/request.ts';
+
+export const handler = api('listWebhooks', { query: WebhookListQuery, responses: { 200: WebhookListResponse } }, async (req, { query }) => {
+  const page = await pageOf(req, query);
+  const rows = await subscriptionsAfter(principalOf(req), stringKey(page.after), page.limit + 1);
+  const body = await page.envelope(rows, (row) => row.position, (items) => items.map((row) => webhookView(config.baseUrl, row.subscription)));
+  return { status: 200, body };
+});

@@ -1,0 +1,40 @@
+// How every function of the stack is bundled (esbuild through NodejsFunction), shared with
+// infra/bundle-sizes.ts and the bundle test so what they measure and load is what deploys.
+import { join } from 'node:path';
+import { OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { BuildOptions } from 'esbuild';
+
+export const PROJECT_ROOT = join(import.meta.dirname, '..');
+
+/** Every bundle is ESM; bundled CommonJS dependencies still call require() for Node built-ins. */
+const ESM_REQUIRE_BANNER = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+
+/** esbuild options shared by the stack and infra/bundle-sizes.ts, so the sizes printed are the deployed ones. */
+export const BUNDLING = {
+  format: OutputFormat.ESM,
+  target: 'node22',
+  minify: true,
+  sourceMap: true,
+  sourceMapMode: SourceMapMode.DEFAULT,
+  sourcesContent: false,
+  mainFields: ['module', 'main'],
+  // Bundle the AWS SDK too: the deployed code runs the versions the tests ran, not the runtime's.
+  bundleAwsSDK: true,
+  externalModules: [] as string[],
+  banner: ESM_REQUIRE_BANNER,
+  tsconfig: join(PROJECT_ROOT, 'tsconfig.json'),
+} as const;
+
+/** The same bundling as plain esbuild build options (bundle-sizes and the bundle test build with these). */
+export const ESBUILD_OPTIONS: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: BUNDLING.target,
+  minify: BUNDLING.minify,
+  mainFields: [...BUNDLING.mainFields],
+  external: [...BUNDLING.externalModules],
+  banner: { js: BUNDLING.banner },
+  tsconfig: BUNDLING.tsconfig,
+  logLevel: 'error',
+};

@@ -1,0 +1,72 @@
+// One Lambda function of the service as every route and worker gets it: the stack's bundling,
+// nodejs22.x on arm64, JSON logs into its own log group, and its own role (instead of the managed
+// basic-execution policy: logs go to this group only; every other grant is added by the caller).
+import { join } from 'node:path';
+import type { Duration } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { SERVICE_KEY_ENV } from '#lib/auth/service-key-model.ts';
+import { BUNDLING, PROJECT_ROOT } from './bundling.ts';
+import type { Settings } from './settings.ts';
+
+/** The environment every function has: the table, the public URLs its links use, logging. */
+export function commonEnvironment(settings: Settings, tableName: string, publicUrls: { appUrl: string; baseUrl: string }): Record<string, string> {
+  return {
+    TABLE_NAME: tableName,
+    PUBLIC_APP_URL: publicUrls.appUrl,
+    PUBLIC_BASE_URL: publicUrls.baseUrl,
+    LOG_LEVEL: settings.logLevel,
+    ...(settings.logSampleRate > 0 ? { LOG_SAMPLE_RATE: String(settings.logSampleRate) } : {}),
+    NODE_OPTIONS: '--enable-source-maps',
+  };
+}
+
+/** Where a function finds the service key and secret (ids, never key material). */
+export function serviceKeyEnvironment(settings: Settings, serviceKey: IKey, serviceSecret: ISecret): Record<string, string> {
+  return {
+    [SERVICE_KEY_ENV.kmsKeyId]: serviceKey.keyArn,
+    [SERVICE_KEY_ENV.secretId]: serviceSecret.secretArn,
+    // Changing it makes Lambda start fresh environments, which reload keys and the secret.
+    SERVICE_KEY_EPOCH: settings.keyEpoch,
+  };
+}
+
+export interface ServiceFunctionProps {
+  settings: Settings;
+  /** Handler module, relative to the project root. */
+  handler: string;
+  description: string;
+  /** The role's description: what the function serves. */
+  purpose: string;
+  timeout: Duration;
+  environment: Record<string, string>;
+}
+
+/** The function and its role under `scope`, with construct ids `id`, `${id}Role`, `${id}Logs`. */
+export function serviceFunction(scope: Construct, id: string, props: ServiceFunctionProps): { fn: NodejsFunction; role: Role } {
+  const logGroup = new LogGroup(scope, `${id}Logs`, { retention: props.settings.logRetention });
+  const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: props.purpose });
+  logGroup.grantWrite(role);
+  const fn = new NodejsFunction(scope, id, {
+    entry: join(PROJECT_ROOT, props.handler),
+    handler: 'handler',
+    description: props.description,
+    runtime: Runtime.NODEJS_22_X,
+    architecture: Architecture.ARM_64,
+    memorySize: props.settings.lambdaMemoryMb,
+    timeout: props.timeout,
+    role,
+    logGroup,
+    loggingFormat: LoggingFormat.JSON,
+    environment: props.environment,
+    projectRoot: PROJECT_ROOT,
+    depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+    bundling: { ...BUNDLING, externalModules: [...BUNDLING.externalModules], mainFields: [...BUNDLING.mainFields] },
+  });
+  return { fn, role };
+}

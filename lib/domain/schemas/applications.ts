@@ -1,0 +1,119 @@
+// OAuth applications — server-to-server (JWT bearer grant, public keys) and authorization code
+// (redirect URIs, a client secret or PKCE) — as the admin endpoints ({app_url}/oauth2/applications)
+// and the admin CLI take and answer them.
+import * as z from 'zod/mini';
+import { DateTime, Uuid } from './common.ts';
+import { MAX_REDIRECT_URIS, redirectUriProblem } from '../redirect-uris.ts';
+import { canonicalScope, SCOPE_ALIASES, SCOPES, type Scope } from '../scopes.ts';
+
+export const MAX_APPLICATION_NAME = 255;
+
+/** A scope name, an alias resolved (`entities:write` is `write:entities`). */
+const ScopeName = z.pipe(
+  z.string().check(z.describe(`One of ${SCOPES.join(', ')} (alias: ${Object.keys(SCOPE_ALIASES).join(', ')})`)),
+  z.transform((name, ctx): Scope => {
+    const scope = canonicalScope(name);
+    if (scope) return scope;
+    ctx.issues.push({ code: 'custom', message: `'${name.slice(0, 100)}' is not a scope; the scopes are ${SCOPES.join(', ')}.`, input: name });
+    return z.NEVER;
+  }),
+);
+
+const MAX_SCOPE_NAMES = SCOPES.length + Object.keys(SCOPE_ALIASES).length;
+/** A list of scopes, each kept once. */
+const scopeList = (min: number) => z.pipe(z.array(ScopeName).check(z.minLength(min), z.maxLength(MAX_SCOPE_NAMES)), z.transform((scopes) => [...new Set(scopes)]));
+
+export const APPLICATION_TYPES = ['serverToServer', 'authorizationCode'] as const;
+export type ApplicationType = (typeof APPLICATION_TYPES)[number];
+
+type Issues = z.core.$RefinementCtx['issues'];
+const refuse = (issues: Issues, path: PropertyKey[], message: string, input: unknown) => {
+  issues.push({ code: 'custom', message, path, input });
+  return z.NEVER;
+};
+
+/**
+ * A registration; default scopes, when given, lie within the allowed ones (omitted: all of them).
+ * Without a type it is serverToServer, so registrations written before the authorization code flow
+ * keep working; redirect URIs and `public` belong to authorizationCode applications only.
+ */
+export const CreateApplicationBody = z
+  .pipe(
+    z.strictObject({
+      type: z.optional(z.enum(APPLICATION_TYPES)).check(z.describe('serverToServer when omitted')),
+      name: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_APPLICATION_NAME)),
+      scopes: scopeList(1).check(z.describe('The scopes its tokens may carry')),
+      defaultScopes: z.optional(scopeList(0)).check(z.describe('Granted when a request names no scope; all of `scopes` when omitted')),
+      redirectUris: z.optional(z.array(z.string()).check(z.maxLength(MAX_REDIRECT_URIS))).check(z.describe('authorizationCode only: the redirect URIs, matched exactly (at least one)')),
+      public: z.optional(z.boolean()).check(z.describe('authorizationCode only: a public client (no secret, PKCE required); false when omitted')),
+    }),
+    z.transform((v, ctx) => {
+      const defaults = v.defaultScopes ?? v.scopes;
+      const beyond = defaults.findIndex((s) => !v.scopes.includes(s));
+      if (beyond !== -1) return refuse(ctx.issues, ['defaultScopes', beyond], `is '${defaults[beyond]}', which is not among the application's scopes`, defaults[beyond]);
+      const common = { name: v.name, scopes: v.scopes, defaultScopes: defaults };
+      if ((v.type ?? 'serverToServer') === 'serverToServer') {
+        if (v.redirectUris !== undefined) return refuse(ctx.issues, ['redirectUris'], 'belongs to applications of type authorizationCode', v.redirectUris);
+        if (v.public !== undefined) return refuse(ctx.issues, ['public'], 'belongs to applications of type authorizationCode', v.public);
+        return { type: 'serverToServer' as const, ...common };
+      }
+      const uris = v.redirectUris ?? [];
+      if (uris.length === 0) return refuse(ctx.issues, ['redirectUris'], 'needs at least one redirect URI for an authorizationCode application', v.redirectUris);
+      for (const [i, uri] of uris.entries()) {
+        const problem = redirectUriProblem(uri);
+        if (problem) return refuse(ctx.issues, ['redirectUris', i], `is '${uri.slice(0, 200)}', which ${problem}`, uri);
+        if (uris.indexOf(uri) !== i) return refuse(ctx.issues, ['redirectUris', i], `is '${uri.slice(0, 200)}', which is listed twice`, uri);
+      }
+      return { type: 'authorizationCode' as const, ...common, redirectUris: uris, public: v.public ?? false };
+    }),
+  )
+  .check(z.meta({ id: 'CreateApplicationBody' }));
+
+export type ApplicationInput = z.output<typeof CreateApplicationBody>;
+
+export const AddKeyBody = z
+  .strictObject({ publicKey: z.string().check(z.minLength(1), z.maxLength(64 * 1024), z.describe('RSA public key, PEM (SPKI or PKCS#1), 2048 to 8192 bits')) })
+  .check(z.meta({ id: 'AddKeyBody' }));
+
+const ScopeEnum = z.enum(SCOPES);
+
+export const ApplicationKey = z
+  .strictObject({
+    id: Uuid,
+    fingerprint: z.string().check(z.describe('SHA-256 of the key (SPKI DER), base64url')),
+    bits: z.int(),
+    createdAt: DateTime,
+  })
+  .check(z.meta({ id: 'ApplicationKey' }));
+
+const applicationFields = {
+  clientId: Uuid.check(z.describe("The client_id; a server-to-server application's assertions' iss")),
+  name: z.string(),
+  scopes: z.array(ScopeEnum),
+  defaultScopes: z.array(ScopeEnum),
+  createdAt: DateTime,
+};
+
+export const ServerToServerApplication = z
+  .strictObject({ ...applicationFields, type: z.literal('serverToServer'), keys: z.array(ApplicationKey) })
+  .check(z.meta({ id: 'ServerToServerApplication' }));
+
+export const AuthorizationCodeApplication = z
+  .strictObject({ ...applicationFields, type: z.literal('authorizationCode'), redirectUris: z.array(z.string()), public: z.boolean() })
+  .check(z.meta({ id: 'AuthorizationCodeApplication' }));
+
+export const Application = z.discriminatedUnion('type', [ServerToServerApplication, AuthorizationCodeApplication]).check(z.meta({ id: 'Application' }));
+
+/** The registration's answer: a confidential authorization-code client's secret is in it, once, never again. */
+export const RegisteredApplication = z
+  .discriminatedUnion('type', [
+    ServerToServerApplication,
+    z.strictObject({ ...AuthorizationCodeApplication.def.shape, clientSecret: z.optional(z.string().check(z.describe('Confidential clients only: shown in this answer only'))) }),
+  ])
+  .check(z.meta({ id: 'RegisteredApplication' }));
+
+export const ApplicationList = z.strictObject({ data: z.array(Application) }).check(z.meta({ id: 'ApplicationList' }));
+
+/** Client ids and key ids are the service's uuids, but any text finds nothing (404) rather than a 400. */
+export const ApplicationPath = z.strictObject({ clientId: z.string() });
+export const ApplicationKeyPath = z.strictObject({ clientId: z.string(), keyId: z.string() });

@@ -1,0 +1,121 @@
+// The authorization code flow ({app_url}/oauth/*, docs/oauth.md): the authorization request, the
+// pages' forms, the token and revocation endpoints' forms and answers, and the server metadata.
+// Forms and queries are loose: RFC 6749 (3.1, 3.2) has unrecognised parameters ignored, so standard
+// clients' extras pass. Their handlers parse them (refusals are pages or RFC 6749 bodies, never the
+// error envelope); the declarations document them.
+import * as z from 'zod/mini';
+import { MAX_STATE_LENGTH } from '../authorization-request.ts';
+import { SCOPES } from '../scopes.ts';
+
+const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
+const described = <T extends z.ZodMiniType>(schema: T, description: string) => schema.check(z.describe(description));
+
+/** GET /oauth/authorize (RFC 6749 4.1.1, RFC 7636 4.3, RFC 8707 2); no id: its properties become the operation's parameters. */
+export const AuthorizationQuery = z.looseObject({
+  response_type: z.literal('code'),
+  client_id: text(100),
+  redirect_uri: text(2000),
+  scope: z.optional(described(text(1024), "Space-separated scopes; the application's default scopes when omitted")),
+  state: z.optional(z.string().check(z.maxLength(MAX_STATE_LENGTH))),
+  code_challenge: z.optional(described(z.string().check(z.length(43)), 'Required of public clients')),
+  code_challenge_method: z.optional(z.literal('S256')),
+  resource: z.optional(described(z.string(), 'RFC 8707: the resource the tokens are for; {base_url} when omitted')),
+});
+
+/** POST /oauth/sign-in (the sign-in page's form). */
+export const SignInForm = z
+  .looseObject({
+    csrf_token: text(256),
+    request: described(text(8192), 'The authorization request query string, as the page received it'),
+    email: text(254),
+    password: text(1024),
+  })
+  .check(z.meta({ id: 'SignInForm' }));
+
+/** POST /oauth/consent (the consent page's form). */
+export const ConsentForm = z
+  .looseObject({ csrf_token: text(256), request: text(8192), decision: z.enum(['allow', 'deny']) })
+  .check(z.meta({ id: 'ConsentForm' }));
+
+const clientFields = {
+  client_id: z.optional(described(text(512), 'client_secret_post and public clients')),
+  client_secret: z.optional(described(text(512), 'client_secret_post')),
+};
+const narrowing = {
+  scope: z.optional(described(text(1024), 'May narrow the granted scopes, never widen them')),
+  resource: z.optional(text(2000)),
+};
+
+/** grant_type=authorization_code (RFC 6749 4.1.3, RFC 7636 4.5). */
+export const AuthorizationCodeGrantForm = z
+  .looseObject({
+    grant_type: z.literal('authorization_code'),
+    code: text(512),
+    redirect_uri: text(2000),
+    code_verifier: z.optional(described(z.string().check(z.minLength(43), z.maxLength(128)), 'Required when the authorization request had a code_challenge')),
+    ...narrowing,
+    ...clientFields,
+  })
+  .check(z.meta({ id: 'AuthorizationCodeGrantForm' }));
+
+/** grant_type=refresh_token (RFC 6749 6). */
+export const RefreshTokenGrantForm = z
+  .looseObject({ grant_type: z.literal('refresh_token'), refresh_token: text(512), ...narrowing, ...clientFields })
+  .check(z.meta({ id: 'RefreshTokenGrantForm' }));
+
+/** POST /oauth/token. */
+export const TokenRequestForm = z.discriminatedUnion('grant_type', [AuthorizationCodeGrantForm, RefreshTokenGrantForm]).check(z.meta({ id: 'TokenRequestForm' }));
+
+/** RFC 6749 5.1 */
+export const OAuthTokenResponse = z
+  .strictObject({
+    access_token: z.string(),
+    token_type: z.literal('Bearer'),
+    expires_in: described(z.int(), 'Seconds: 3600'),
+    refresh_token: described(z.string(), 'Single use: every refresh returns a new one; 30 days from the grant'),
+    scope: z.string(),
+  })
+  .check(z.meta({ id: 'OAuthTokenResponse' }));
+
+/** POST /oauth/revoke (RFC 7009 2.1). */
+export const RevocationForm = z
+  .looseObject({ token: text(4096), token_type_hint: z.optional(z.enum(['access_token', 'refresh_token'])), ...clientFields })
+  .check(z.meta({ id: 'RevocationForm' }));
+
+/** The token and revocation endpoints' refusals (RFC 6749 5.2, RFC 7009 2.2.1, RFC 8707 2). */
+export const OAUTH_ERROR_CODES = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'invalid_target',
+  'unsupported_token_type',
+] as const;
+
+/** RFC 6749 5.2 */
+export const OAuthErrorBody = z
+  .strictObject({ error: z.enum(OAUTH_ERROR_CODES), error_description: z.string() })
+  .check(z.meta({ id: 'OAuthErrorBody' }));
+
+/** The token and revocation endpoints define no query parameter; RFC 6749 (3.2) has them ignore unrecognised ones. */
+export const OAuthEndpointQuery = z.looseObject({});
+
+/** RFC 8414 2: what {app_url}/.well-known/oauth-authorization-server answers. */
+export const AuthorizationServerMetadata = z
+  .strictObject({
+    issuer: described(z.url(), '{app_url}'),
+    authorization_endpoint: z.url(),
+    token_endpoint: z.url(),
+    revocation_endpoint: z.url(),
+    response_types_supported: z.array(z.string()),
+    response_modes_supported: z.array(z.string()),
+    grant_types_supported: z.array(z.string()),
+    code_challenge_methods_supported: z.array(z.string()),
+    token_endpoint_auth_methods_supported: z.array(z.string()),
+    revocation_endpoint_auth_methods_supported: z.array(z.string()),
+    scopes_supported: z.array(z.enum(SCOPES)),
+    authorization_response_iss_parameter_supported: z.boolean(),
+  })
+  .check(z.meta({ id: 'AuthorizationServerMetadata' }));

@@ -1,0 +1,66 @@
+// Building blocks of the request and response schemas (zod/mini: the runtime carries a few KiB of
+// zod, not the whole library). Every shape the API reads or writes is made of these; the OpenAPI
+// document is generated from the same objects (lib/http/openapi.ts).
+import * as z from 'zod/mini';
+
+/** Any RFC 9562 layout, either case (ids are stored lower-case: Uuid lower-cases them). */
+export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_PATTERN.test(v);
+
+/** A uuid as the client may write it; parsed to lower case, the form every id is stored in. */
+export const Uuid = z.stringFormat('uuid', UUID_PATTERN).check(z.toLowerCase());
+
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+const isCalendarDate = (s: string) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+
+/** YYYY-MM-DD, and a day the calendar has. */
+export const IsoDate = z.stringFormat('date', DATE_PATTERN).check(z.refine(isCalendarDate, { error: 'is not a day of the calendar' }));
+
+/** A timestamp as the service writes them (Date#toISOString). */
+export const DateTime = z.iso.datetime();
+
+export const MAX_EMAIL = 254;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** An e-mail address (RFC 5321 bounds its length; the service compares addresses lower-cased). */
+export const Email = z.stringFormat('email', EMAIL_PATTERN).check(z.maxLength(MAX_EMAIL));
+
+/** A string with a visible character: "" and "   " are both refused. */
+export const nonBlank = (max: number) => z.string().check(z.minLength(1), z.maxLength(max), z.regex(/\S/));
+
+/** An absolute URL the service answers with. */
+export const Url = z.url();
+
+export const SelfLinks = z.strictObject({ self: Url });
+
+/** A list's `links`: `next` only while another page exists (the service specification's pagination rules). */
+export const ListLinks = z.strictObject({ next: z.optional(Url) }).check(z.meta({ id: 'ListLinks' }));
+
+/** The list envelope of the service specification: `{data: [...], links: {next?}}`. */
+export const listOf = <T extends z.ZodMiniType>(item: T) => z.strictObject({ data: z.array(item), links: ListLinks });
+
+/** `{data: ...}`: how a single resource is answered. */
+export const dataOf = <T extends z.ZodMiniType>(item: T) => z.strictObject({ data: item });
+
+/** `{id, type, links: {self}}`: a reference to another resource. */
+export const referenceTo = <T extends z.ZodMiniType>(type: T) => z.strictObject({ id: Uuid, type, links: SelfLinks });
+
+// Query parameters. Values arrive as text; lib/http/validate.ts reads an integer or boolean
+// parameter's text as one before the schema sees it, as OpenAPI's form style means.
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 100;
+
+/** `pageCursor`: the opaque cursor of links.next. */
+export const PageCursor = z.string().check(z.describe('The cursor of links.next; opaque'));
+
+/** `limit` (extension): the page size. */
+export const Limit = z.int().check(z.minimum(1), z.maximum(MAX_LIMIT), z.describe(`Page size, ${DEFAULT_LIMIT} when omitted`));
+
+/** The parameters every list takes. */
+export const pageParameters = { pageCursor: z.optional(PageCursor), limit: z.optional(Limit) };
+
+/** A repeatable parameter (`fields[]=a&fields[]=b`). */
+export const repeated = <T extends z.ZodMiniType>(item: T) => z.optional(z.array(item).check(z.minLength(1)));
+
+/** An operation that defines no query parameter: any parameter is refused. */
+export const NoParameters = z.strictObject({});

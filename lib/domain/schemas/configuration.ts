@@ -1,0 +1,36 @@
+// Configurations of entity and note types: each configured field with a JSON Schema of its value,
+// and the relationships the type takes (lib/domain/configurations.ts builds them).
+import * as z from 'zod/mini';
+import { dataOf, listOf, repeated, SelfLinks } from './common.ts';
+import { EntityType } from './entity.ts';
+import { NoteType } from './note.ts';
+
+export const FieldConfiguration = z
+  .strictObject({
+    id: z.string().check(z.describe('The field identifier: a standard field name or a custom field uuid')),
+    name: z.string(),
+    schema: z.record(z.string(), z.unknown()).check(z.describe("JSON Schema (2020-12) of the field's value; a field without a value is null or absent")),
+  })
+  .check(z.meta({ id: 'FieldConfiguration' }));
+
+export const RelationshipConfiguration = z
+  .strictObject({ targetType: z.array(z.string()), cardinality: z.enum(['single', 'multiple']), mandatory: z.boolean() })
+  .check(z.meta({ id: 'RelationshipConfiguration' }));
+
+export const Configuration = z
+  .strictObject({
+    type: z.string(),
+    fields: z.record(z.string(), FieldConfiguration),
+    relationships: z.record(z.string(), RelationshipConfiguration),
+    links: SelfLinks,
+  })
+  .check(z.meta({ id: 'Configuration' }));
+
+export const ConfigurationResponse = dataOf(Configuration).check(z.meta({ id: 'ConfigurationResponse' }));
+export const ConfigurationList = listOf(Configuration).check(z.meta({ id: 'ConfigurationList' }));
+
+export const EntityConfigurationsQuery = z.strictObject({ 'type[]': repeated(EntityType), type: z.optional(EntityType) });
+export const NoteConfigurationsQuery = z.strictObject({ 'type[]': repeated(NoteType), type: z.optional(NoteType) });
+
+/** A type in the path: an unknown one is a resource that does not exist (404), so any text is taken. */
+export const ConfigurationPath = z.strictObject({ type: z.string().check(z.minLength(1)) });

@@ -1,0 +1,69 @@
+// The bodies that write entities: create, update, and a new parent.
+import * as z from 'zod/mini';
+import { Uuid } from './common.ts';
+import { EntityType } from './entity.ts';
+import { Name, STANDARD_FIELDS, type StandardFieldId } from './field-values.ts';
+import { ENTITY_FIELDS } from '../entity-fields.ts';
+import { ENTITY_TYPES, type EntityType as EntityTypeName } from '../hierarchy.ts';
+
+/** Custom field values by field id: the workspace's definitions check them (lib/domain/entity-fields.ts fieldWrite). */
+const CustomFieldInput = z.unknown().check(z.describe("A custom field value by the field's id (uuid); the type's configuration gives its schema"));
+
+const optionalWrite = (id: StandardFieldId) => z.optional(z.nullable(STANDARD_FIELDS[id].write));
+
+/** `fields` of a create: `name` required; any other field of the type may be null (= not set). */
+export const createFields = (ids: readonly StandardFieldId[]) =>
+  z.catchall(z.object(Object.fromEntries(ids.map((id) => [id, id === 'name' ? Name : optionalWrite(id)]))), CustomFieldInput);
+
+/** `fields` of an update: at least one; null clears a field, but never the name. */
+export const updateFields = (ids: readonly StandardFieldId[]) =>
+  z.catchall(z.object(Object.fromEntries(ids.map((id) => [id, optionalWrite(id)]))), CustomFieldInput).check(
+    z.superRefine((fields, ctx) => {
+      if (Object.keys(fields).length === 0) ctx.addIssue({ code: 'custom', message: 'names no field to update', input: fields });
+      if (fields.name === null) ctx.addIssue({ code: 'custom', message: 'cannot be cleared: every record has a name', path: ['name'], input: null });
+    }),
+  );
+
+/** `{type: 'parent', target: {id, type?}}`: the one relationship a create may give. */
+export const ParentTarget = z.strictObject({ id: Uuid, type: z.optional(EntityType) });
+const ParentRelationship = z.strictObject({ type: z.literal('parent'), target: ParentTarget });
+
+const HierarchyEntityFieldsInput = createFields(ENTITY_FIELDS.product).check(z.meta({ id: 'HierarchyEntityFieldsInput' }));
+const CREATE_FIELDS_OF: Record<EntityTypeName, ReturnType<typeof createFields>> = {
+  product: HierarchyEntityFieldsInput,
+  component: HierarchyEntityFieldsInput,
+  feature: HierarchyEntityFieldsInput,
+  subfeature: HierarchyEntityFieldsInput,
+  user: createFields(ENTITY_FIELDS.user).check(z.meta({ id: 'UserFieldsInput' })),
+  company: createFields(ENTITY_FIELDS.company).check(z.meta({ id: 'CompanyFieldsInput' })),
+};
+
+const createOf = (type: EntityTypeName) =>
+  z.strictObject({
+    type: z.literal(type),
+    fields: CREATE_FIELDS_OF[type],
+    relationships: z.optional(z.array(ParentRelationship).check(z.maxLength(1))),
+  }).check(z.meta({ id: `New${type[0]!.toUpperCase()}${type.slice(1)}` }));
+
+export const CreateEntityBody = z
+  .strictObject({ data: z.discriminatedUnion('type', ENTITY_TYPES.map(createOf) as [ReturnType<typeof createOf>, ...ReturnType<typeof createOf>[]]) })
+  .check(z.meta({ id: 'CreateEntityBody' }));
+export type CreateEntityBody = z.output<typeof CreateEntityBody>;
+
+/** Every standard field any entity type has: which of them the entity's own type takes is checked once it is read. */
+const ALL_ENTITY_FIELDS = [...new Set(ENTITY_TYPES.flatMap((t) => ENTITY_FIELDS[t]))];
+
+export const UpdateEntityBody = z
+  .strictObject({
+    data: z.strictObject({
+      fields: updateFields(ALL_ENTITY_FIELDS).check(z.describe("The fields to change: those of the entity's type (see its configuration); null clears one")),
+      type: z.optional(EntityType).check(z.describe("When given, the entity's own type: a type cannot change")),
+      id: z.optional(Uuid).check(z.describe('When given, the id in the path')),
+    }),
+  })
+  .check(z.meta({ id: 'UpdateEntityBody' }));
+
+export const SetParentBody = z.strictObject({ data: z.strictObject({ target: ParentTarget }) }).check(z.meta({ id: 'SetParentBody' }));
+
+/** The path of the relationship routes that name a target. */
+export const EntityTargetPath = z.strictObject({ id: Uuid });

@@ -1,0 +1,49 @@
+// The error envelope of the service specification (ErrorResponse, Error, ErrorSource) and the codes
+// it carries. lib/http/errors.ts gives each code its status and title; the token endpoint answers
+// its own {error, error_description} body instead (./token.ts).
+import * as z from 'zod/mini';
+
+export const ERROR_CODES = [
+  'request.invalid',
+  'request.malformed',
+  'auth.invalid',
+  'auth.accessDenied',
+  'resource.notFound',
+  'route.notFound',
+  'request.timeout',
+  // Extensions (the specification has no code for them): a link or key that already exists, a body over the limit.
+  'conflict.uniqueViolation',
+  'request.tooLarge',
+  'rate.limitExceeded',
+  // Extension: a request line and headers larger than the server reads (RFC 6585's 431), answered by the gateway.
+  'request.headersTooLarge',
+  'internal.serverError',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const MAX_TITLE = 255;
+export const MAX_DETAIL = 1000;
+
+export const ErrorSource = z
+  .strictObject({
+    pointer: z.optional(z.string().check(z.describe('RFC 6901 JSON Pointer into the request body'))),
+    parameter: z.optional(z.string().check(z.describe('The offending query or path parameter'))),
+  })
+  .check(z.meta({ id: 'ErrorSource' }));
+
+/** One error; `codes` narrows `code` to those one status can carry. */
+export const errorItem = (codes: readonly ErrorCode[] = ERROR_CODES) =>
+  z.strictObject({
+    code: z.enum(codes as [ErrorCode, ...ErrorCode[]]),
+    title: z.string().check(z.maxLength(MAX_TITLE)),
+    detail: z.string().check(z.minLength(1), z.maxLength(MAX_DETAIL)),
+    source: z.optional(ErrorSource),
+  });
+
+/** The envelope; `codes` narrows the codes it may carry. */
+export const errorResponse = (codes: readonly ErrorCode[] = ERROR_CODES) =>
+  z.strictObject({
+    id: z.string().check(z.minLength(1), z.describe('Identifies this occurrence; equals the X-Request-Id header')),
+    errors: z.array(errorItem(codes)).check(z.minLength(1)),
+  });

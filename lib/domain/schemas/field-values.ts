@@ -1,0 +1,107 @@
+// Values of the standard fields of entities and notes: how each is written (checked, then stored in
+// its API shape) and how reads answer it. Configurations publish the read shapes as each field's
+// JSON Schema (lib/domain/configurations.ts). Custom fields (uuid keys) are the workspace's: their
+// values are checked by lib/domain/configurations.ts customValueCheck.
+import * as z from 'zod/mini';
+import { Email, IsoDate, MAX_EMAIL, nonBlank, Uuid } from './common.ts';
+
+/** The built-in statuses (the service specification has no status configuration endpoint). Written by name or id. */
+export const STATUSES = [
+  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a01', name: 'New idea' },
+  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a02', name: 'Candidate' },
+  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a03', name: 'Planned' },
+  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a04', name: 'In progress' },
+  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a05', name: 'Released' },
+  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a06', name: "Won't do" },
+] as const;
+
+export const GRANULARITIES = ['none', 'day', 'week', 'month', 'quarter', 'year'] as const;
+export const MAX_NAME = 255;
+export const MAX_TEXT = 100_000;
+export const MAX_TAGS = 100;
+const MAX_DOMAIN = 253;
+
+/** A refusal inside a transform: the issue at `path` (relative to the value), and no value. */
+function refuse(ctx: z.core.ParsePayload, message: string, path: PropertyKey[] = []): never {
+  ctx.issues.push({ code: 'custom', message, input: ctx.value, path });
+  return z.NEVER;
+}
+
+// ---- Read shapes: what a read answers.
+
+export const Name = nonBlank(MAX_NAME);
+export const Html = z.string().check(z.maxLength(MAX_TEXT), z.describe('HTML'));
+export const Status = z.strictObject({ id: Uuid, name: z.string() });
+export const Owner = z.strictObject({ id: Uuid, email: Email }).check(z.describe('A member of the workspace'));
+export const Tag = z.strictObject({ name: nonBlank(MAX_NAME) });
+export const Tags = z.array(Tag).check(z.maxLength(MAX_TAGS));
+export const Timeframe = z.strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z.enum(GRANULARITIES) });
+export const Archived = z.boolean();
+export const CustomerEmail = Email;
+const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+export const Domain = z.stringFormat('hostname', DOMAIN_PATTERN).check(z.maxLength(MAX_DOMAIN), z.toLowerCase());
+
+// ---- Write shapes: what a create or update may send for a field (null clears, on update).
+
+/** `{id}` or `{name}` (case-insensitive) of a built-in status; both must name the same one. Stored as `{id, name}`. */
+export const StatusInput = z.pipe(
+  z.strictObject({ id: z.optional(Uuid), name: z.optional(z.string().check(z.minLength(1))) }),
+  z.transform((v, ctx) => {
+    if (v.id !== undefined) {
+      const byId = STATUSES.find((s) => s.id === v.id);
+      if (!byId) return refuse(ctx, `is no status id; the statuses are ${STATUSES.map((s) => `${s.name} (${s.id})`).join(', ')}`, ['id']);
+      if (v.name !== undefined && v.name.toLowerCase() !== byId.name.toLowerCase()) return refuse(ctx, `is '${v.name.slice(0, 100)}', but status ${byId.id} is named '${byId.name}'`, ['name']);
+      return { id: byId.id, name: byId.name };
+    }
+    const name = v.name;
+    if (name === undefined) return refuse(ctx, 'gives neither the id nor the name of a status');
+    const byName = STATUSES.find((s) => s.name.toLowerCase() === name.toLowerCase());
+    if (!byName) return refuse(ctx, `No status named '${name.slice(0, 100)}'; known: ${STATUSES.map((s) => s.name).join(', ')}.`, ['name']);
+    return { id: byName.id, name: byName.name };
+  }),
+);
+
+/** A member by `email`, `id` or both (then both must name the same member: lib/store/field-refs.ts resolves it). */
+export const MemberInput = z
+  .strictObject({ id: z.optional(Uuid), email: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_EMAIL))) })
+  .check(
+    z.refine((v) => v.id !== undefined || v.email !== undefined, { error: 'names no member: give its email, its id or both' }),
+  );
+export type MemberInput = z.output<typeof MemberInput>;
+
+/** Tags by name; a name given twice is kept once. */
+export const TagsInput = z.pipe(
+  Tags,
+  z.transform((tags) => [...new Map(tags.map((t) => [t.name, { name: t.name }])).values()]),
+);
+
+/** A timeframe, `granularity` 'none' when omitted; it may not end before it starts. */
+export const TimeframeInput = z
+  .strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z._default(z.enum(GRANULARITIES), 'none') })
+  .check(
+    z.superRefine((v, ctx) => {
+      if (v.endDate < v.startDate) ctx.addIssue({ code: 'custom', message: `is before startDate ${v.startDate}`, path: ['endDate'], input: v.endDate });
+    }),
+  );
+
+/** The standard fields of each kind of record: their read shape and their write shape. */
+interface StandardField {
+  read: z.ZodMiniType;
+  write: z.ZodMiniType;
+}
+const field = (read: z.ZodMiniType, write: z.ZodMiniType = read): StandardField => ({ read, write });
+
+export const STANDARD_FIELDS = {
+  name: field(Name),
+  description: field(Html),
+  status: field(Status, StatusInput),
+  owner: field(Owner, MemberInput),
+  tags: field(Tags, TagsInput),
+  timeframe: field(Timeframe, TimeframeInput),
+  archived: field(Archived),
+  email: field(CustomerEmail),
+  domain: field(Domain),
+  content: field(Html),
+} as const satisfies Record<string, StandardField>;
+
+export type StandardFieldId = keyof typeof STANDARD_FIELDS;

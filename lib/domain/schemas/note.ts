@@ -1,0 +1,53 @@
+// Notes as reads answer them (retrieve, list, relationships) and the query parameters of those reads.
+import * as z from 'zod/mini';
+import { DateTime, listOf, ListLinks, pageParameters, referenceTo, repeated, SelfLinks, Uuid, dataOf } from './common.ts';
+import { EntityReference, recordFields } from './entity.ts';
+import { NOTE_FIELDS } from '../entity-fields.ts';
+import { IMPORTANCES } from '../score.ts';
+
+export const NOTE_TYPES = ['textNote'] as const;
+export type NoteType = (typeof NOTE_TYPES)[number];
+export const isNoteType = (t: unknown): t is NoteType => typeof t === 'string' && (NOTE_TYPES as readonly string[]).includes(t);
+
+export const NoteType = z.enum(NOTE_TYPES).check(z.meta({ id: 'NoteType' }));
+export const Importance = z.enum(IMPORTANCES).check(z.meta({ id: 'Importance', description: "A customer's importance rating; 'unknown' when not given" }));
+
+export const NoteReference = referenceTo(NoteType).check(z.meta({ id: 'NoteReference' }));
+export const NoteReferenceResponse = dataOf(NoteReference).check(z.meta({ id: 'NoteReferenceResponse' }));
+
+export const NOTE_RELATIONSHIP_TYPES = ['customer', 'link'] as const;
+export const NoteRelationship = z
+  .discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('customer'), target: EntityReference }).check(z.meta({ id: 'NoteCustomerRelationship' })),
+    z.strictObject({ type: z.literal('link'), target: EntityReference, importance: Importance }).check(z.meta({ id: 'NoteLinkRelationship' })),
+  ])
+  .check(z.meta({ id: 'NoteRelationship' }));
+export const NoteRelationshipResponse = dataOf(NoteRelationship).check(z.meta({ id: 'NoteRelationshipResponse' }));
+export const NoteRelationshipList = listOf(NoteRelationship).check(z.meta({ id: 'NoteRelationshipList' }));
+
+/** A note; its `relationships` (customer, then links) hold at most 20 items, links.next lists the rest. */
+export const Note = z
+  .strictObject({
+    id: Uuid,
+    type: NoteType,
+    fields: recordFields(NOTE_FIELDS).check(z.meta({ id: 'NoteFields' })),
+    relationships: z.strictObject({ data: z.array(NoteRelationship), links: ListLinks }),
+    links: SelfLinks,
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  })
+  .check(z.meta({ id: 'Note' }));
+export const NoteResponse = dataOf(Note).check(z.meta({ id: 'NoteResponse' }));
+export const NoteList = listOf(Note).check(z.meta({ id: 'NoteList' }));
+
+const FieldId = z.string().check(z.minLength(1), z.maxLength(200));
+/** Notes take the selection as `fields[]` and as `fields`, each repeatable. */
+const noteFieldsParameters = { 'fields[]': repeated(FieldId), fields: repeated(FieldId) };
+
+/** `type`/`type[]` (Productboard's list filter): textNote is the one note type, so naming it selects every note. */
+export const ListNotesQuery = z.strictObject({ type: z.optional(NoteType), 'type[]': repeated(NoteType), ...noteFieldsParameters, ...pageParameters });
+export const GetNoteQuery = z.strictObject(noteFieldsParameters);
+export const NoteRelationshipsQuery = z.strictObject({ type: z.optional(z.enum(NOTE_RELATIONSHIP_TYPES)), ...pageParameters });
+
+/** Path parameters of a note's routes. */
+export const NotePath = z.strictObject({ id: Uuid });

@@ -1,0 +1,124 @@
+// Webhook subscriptions ({base_url}/webhooks; Productboard's webhooks document, v1 payloads): the
+// create body, the answers and the notification POSTed to subscribers. Extensions: `fields.status`
+// ("active" | "paused") and the create answer's `signingSecret`. The destination URL is judged
+// apart (lib/events/destination.ts: it needs DNS).
+import * as z from 'zod/mini';
+import { DateTime, listOf, pageParameters, SelfLinks, Url, Uuid } from './common.ts';
+import { EVENT_TYPES, isEventType, type EventType } from '../events.ts';
+
+export const WEBHOOK_TYPE = 'webhook';
+export const MAX_WEBHOOK_NAME = 255;
+export const MAX_AUTHORIZATION = 2048;
+export const MAX_WEBHOOK_URL = 1024;
+export const PAYLOAD_VERSION = 1;
+
+export const WEBHOOK_STATUSES = ['active', 'paused'] as const;
+
+/** Event types of Productboard's document that this service never produces: refused by name, with the reason. */
+const UNSUPPORTED_REASONS: Record<string, string> = {
+  'hierarchy-entity.custom-field-value.updated': 'a custom field value change is reported as <type>.updated with the field id in updatedAttributes',
+};
+
+// A header value: visible ASCII and inner spaces or tabs, no line breaks (they would inject headers).
+// Checked by a refinement, whose refusal never quotes the value: it is the subscriber's credential.
+const HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
+
+/** An event type this service produces, named once in a subscription. */
+const EventList = z.pipe(
+  z.array(z.strictObject({ eventType: z.string() })).check(z.minLength(1), z.maxLength(EVENT_TYPES.length)),
+  z.transform((events, ctx): EventType[] => {
+    const seen = new Set<EventType>();
+    for (const [i, { eventType }] of events.entries()) {
+      const path = [i, 'eventType'];
+      if (!isEventType(eventType)) {
+        const why = UNSUPPORTED_REASONS[eventType];
+        ctx.issues.push({ code: 'custom', path, input: eventType, message: `is '${eventType.slice(0, 100)}', which this service does not produce${why ? ` (${why})` : ''}; supported: ${EVENT_TYPES.join(', ')}` });
+        return z.NEVER;
+      }
+      if (seen.has(eventType)) {
+        ctx.issues.push({ code: 'custom', path, input: eventType, message: `is '${eventType}', which is listed twice` });
+        return z.NEVER;
+      }
+      seen.add(eventType);
+    }
+    return [...seen];
+  }),
+);
+
+/** POST {base_url}/webhooks */
+export const CreateWebhookBody = z
+  .pipe(
+    z.strictObject({
+      data: z.strictObject({
+        fields: z.strictObject({
+          name: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_WEBHOOK_NAME)),
+          events: EventList,
+          notification: z.strictObject({
+            url: z.string().check(z.maxLength(MAX_WEBHOOK_URL)),
+            version: z.literal(PAYLOAD_VERSION),
+            headers: z.optional(
+              z.strictObject({
+                authorization: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_AUTHORIZATION), z.refine((v) => HEADER_VALUE.test(v), 'must be one line of visible ASCII characters'))),
+              }),
+            ),
+          }),
+        }),
+      }),
+    }),
+    z.transform(({ data: { fields } }) => ({
+      name: fields.name,
+      events: fields.events,
+      url: fields.notification.url,
+      version: fields.notification.version,
+      authorization: fields.notification.headers?.authorization,
+    })),
+  )
+  .check(z.meta({ id: 'CreateWebhookBody' }));
+
+export type WebhookInput = z.output<typeof CreateWebhookBody>;
+
+/** 201 answer to a create: Productboard's reference, plus the signing secret, shown this once. */
+export const WebhookReferenceResponse = z
+  .strictObject({
+    data: z.strictObject({
+      id: Uuid,
+      type: z.literal(WEBHOOK_TYPE),
+      links: SelfLinks,
+      signingSecret: z.string().check(z.describe('Standard Webhooks signing secret (whsec_…); shown only in this response')),
+    }),
+  })
+  .check(z.meta({ id: 'WebhookReferenceResponse' }));
+
+export const WebhookSubscription = z
+  .strictObject({
+    id: Uuid,
+    type: z.literal(WEBHOOK_TYPE),
+    createdAt: DateTime,
+    fields: z.strictObject({
+      name: z.string(),
+      events: z.array(z.strictObject({ eventType: z.enum(EVENT_TYPES) })),
+      notification: z.strictObject({ url: z.string(), version: z.literal(PAYLOAD_VERSION) }),
+      status: z.enum(WEBHOOK_STATUSES).check(z.describe('paused: deliveries stopped after repeated failures; re-create the subscription to resume')),
+    }),
+    links: SelfLinks,
+  })
+  .check(z.meta({ id: 'WebhookSubscription' }));
+
+export const WebhookResponse = z.strictObject({ data: WebhookSubscription }).check(z.meta({ id: 'WebhookResponse' }));
+export const WebhookListResponse = listOf(WebhookSubscription).check(z.meta({ id: 'WebhookListResponse' }));
+
+/** The body POSTed to a subscriber (documented as the create operation's callback). */
+export const WebhookNotificationBody = z
+  .strictObject({
+    data: z.strictObject({
+      id: Uuid,
+      eventType: z.enum(EVENT_TYPES),
+      links: z.record(z.string(), Url),
+      updatedAttributes: z.optional(z.array(z.string())),
+      score: z.optional(z.strictObject({ old: z.int().check(z.minimum(0)), new: z.int().check(z.minimum(0)) })).check(z.describe('customer-score.updated only')),
+    }),
+  })
+  .check(z.meta({ id: 'WebhookNotificationBody' }));
+
+export const WebhookPath = z.strictObject({ webhookId: Uuid });
+export const WebhookListQuery = z.strictObject(pageParameters);

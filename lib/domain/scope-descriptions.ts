@@ -1,0 +1,49 @@
+// Each scope in words, once: the consent page shows them to the member who decides, and the
+// OpenAPI document and the authorization server metadata describe the scopes with them.
+import type { Scope } from './scopes.ts';
+
+export interface ScopeDescription {
+  /** Short phrase (the spec's meaning column where it gives one). */
+  summary: string;
+  /** What granting it lets an application do, addressed to the member. */
+  consent: string;
+}
+
+export const SCOPE_DESCRIPTIONS: Record<Scope, ScopeDescription> = {
+  'entities:read': {
+    summary: 'Read entities',
+    consent: 'See products, components, features and customers, their fields and customer scores',
+  },
+  'write:entities': {
+    summary: 'Create and modify entities',
+    consent: 'Create products, components, features and customers, change their fields and move them in the hierarchy',
+  },
+  'entities:delete': {
+    summary: 'Delete entities',
+    consent: 'Delete products, components, features and customers, with everything beneath them',
+  },
+  'notes:read': {
+    summary: 'Read notes',
+    consent: 'Read customer feedback notes and see which features they are linked to',
+  },
+  'notes:write': {
+    summary: 'Create and modify notes and their relationships',
+    consent: 'Write customer feedback notes, link them to features with an importance and set their customer',
+  },
+  'notes:delete': {
+    summary: 'Delete notes',
+    consent: 'Delete customer feedback notes',
+  },
+  'webhooks:read': {
+    summary: 'Read webhook subscriptions',
+    consent: 'See the webhook subscriptions of the workspace and where they send events',
+  },
+  'webhooks:write': {
+    summary: 'Create webhook subscriptions',
+    consent: 'Subscribe an address of its choosing to signed events when customer scores and entities change',
+  },
+  'webhooks:delete': {
+    summary: 'Delete webhook subscriptions',
+    consent: 'Delete webhook subscriptions of the workspace',
+  },
+};

@@ -1,0 +1,36 @@
+// CORS for browser-based public clients of the authorization code flow (the Fetch standard's CORS
+// protocol). Only origins of registered redirect URIs are ever allowed, each echoed exactly — never
+// `*` — and no credentials mode: the API authenticates with the Authorization header, not cookies.
+
+export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type';
+/** What a browser client may read: the request id, the rate-limit counters, the challenges. */
+export const CORS_EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, WWW-Authenticate';
+/** Browsers cache a preflight this long (Chromium caps it at 7200 s). */
+export const CORS_MAX_AGE_S = 600;
+
+/** The request's Origin when it is a serialised origin (scheme://host[:port]); `null` and anything else are not. */
+export function requestOrigin(header: string | undefined): string | undefined {
+  if (!header || header.length > 300 || header === 'null') return undefined;
+  try {
+    const url = new URL(header);
+    return url.origin === header && (url.protocol === 'https:' || url.protocol === 'http:') ? header : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Headers of an actual response readable by `origin`. */
+export const corsResponseHeaders = (origin: string): Record<string, string> => ({
+  'Access-Control-Allow-Origin': origin,
+  'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS,
+  Vary: 'Origin',
+});
+
+/** Headers of a successful preflight. */
+export const corsPreflightHeaders = (origin: string, methods: readonly string[]): Record<string, string> => ({
+  'Access-Control-Allow-Origin': origin,
+  'Access-Control-Allow-Methods': methods.join(', '),
+  'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS,
+  'Access-Control-Max-Age': String(CORS_MAX_AGE_S),
+  Vary: 'Origin',
+});

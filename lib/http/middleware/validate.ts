@@ -1,0 +1,85 @@
+// The request through its operation's schemas (lib/http/operation.ts), after the body is parsed and
+// before the core runs: path parameters, query parameters, then the JSON body. A refusal is the
+// domain's InvalidInput, which lib/http/error-map.ts renders like any other. The core receives the
+// schemas' outputs as `req.input`.
+import type * as z from 'zod/mini';
+import { InvalidInput, parameter } from '../../domain/errors.ts';
+import { parseInput, rawJsonProblem } from '../../domain/input.ts';
+import { NoParameters } from '../../domain/schemas/common.ts';
+import type { Operation, Schema } from '../operation.ts';
+import type { ApiMiddleware, Query } from '../request.ts';
+
+/** The schema inside optional/nullable/default wrappers: what one parameter's values must be. */
+function innermost(schema: Schema): z.core.$ZodType {
+  let s: z.core.$ZodType = schema;
+  for (;;) {
+    const def = s._zod.def as z.core.$ZodTypeDef & { innerType?: z.core.$ZodType };
+    if (!def.innerType || !['optional', 'nullable', 'default', 'prefault'].includes(def.type)) return s;
+    s = def.innerType;
+  }
+}
+
+/** The parameters an object schema declares, each with the schema of its value. */
+export function declaredParameters(schema: Schema | undefined): Map<string, z.core.$ZodType> {
+  const shape = (schema?._zod.def as { shape?: Record<string, z.core.$ZodType> } | undefined)?.shape ?? {};
+  return new Map(Object.entries(shape).map(([name, s]) => [name, innermost(s as Schema)]));
+}
+
+/**
+ * A parameter's text as the value its schema takes: an integer or boolean parameter is read as one
+ * (OpenAPI's form style); text that is neither stays text, for the schema to refuse.
+ */
+function fromText(schema: z.core.$ZodType, text: string): unknown {
+  const type = schema._zod.def.type;
+  if (type === 'number' && /^-?\d{1,15}$/.test(text)) return Number(text);
+  if (type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  return text;
+}
+
+/**
+ * The query as its schema reads it: a repeatable (array) parameter as the list of its values, any
+ * other as its one value. A parameter the schema does not declare is passed on (the strict schema
+ * names it); one given more often than its schema allows is refused here. The object has no
+ * prototype: a parameter named `__proto__` is a key like any other.
+ */
+export function queryObject(query: Query, declared: ReadonlyMap<string, z.core.$ZodType>): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const name of query.names()) {
+    const values = query.all(name);
+    const schema = declared.get(name);
+    if (schema?._zod.def.type === 'array') {
+      const item = innermost((schema._zod.def as z.core.$ZodArrayDef).element as Schema);
+      out[name] = values.map((v) => fromText(item, v));
+    } else if (values.length > 1 && schema) {
+      throw new InvalidInput(`Query parameter '${name}' is given ${values.length} times; it takes one value.`, parameter(name));
+    } else {
+      out[name] = schema ? fromText(schema, values[0]!) : values[0];
+    }
+  }
+  return out;
+}
+
+/** A copy without a prototype, so that a key named `__proto__` stays a key. */
+function plain(values: Readonly<Record<string, string>>): Record<string, unknown> {
+  return Object.assign(Object.create(null) as Record<string, unknown>, values);
+}
+
+export function validate(operation: Operation, bodyKind: 'json' | 'form' | undefined): ApiMiddleware {
+  const querySchema = operation.query ?? NoParameters;
+  const queryDeclared = declaredParameters(querySchema);
+  const queryNames = [...queryDeclared.keys()];
+  return {
+    before: (request) => {
+      const api = request.context.api;
+      const params = operation.params ? parseInput(operation.params, plain(api.params), 'path') : {};
+      const query = operation.queryReadByCore ? {} : parseInput(querySchema, queryObject(api.query, queryDeclared), 'query', queryNames);
+      let body: unknown;
+      if (bodyKind === 'json' && operation.body) {
+        const problem = rawJsonProblem(api.body);
+        if (problem) throw problem;
+        body = parseInput(operation.body, api.body, 'body');
+      }
+      api.input = { params, query, body };
+    },
+  };
+}

@@ -1,0 +1,103 @@
+// What the browser sign-in keeps: members' password hashes, sessions, and failed-attempt counters.
+//
+// Items:
+//   memberPassword  { memberId, hash (lib/auth/passwords.ts format), setAt }            under the workspace
+//   signInSession   { workspaceId, memberId, createdAt, expiresAt, ttl }                 by SHA-256 of the session id
+//   signInFailures  { n, ttl }  per (workspace, e-mail) and per source address, per window
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client.ts';
+import { keys, type ItemKey } from './keys.ts';
+import { NotFound } from '../domain/errors.ts';
+
+export interface SignInSession {
+  workspaceId: string;
+  memberId: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** Sets (or replaces) a member's password hash; the member must exist. */
+export async function setMemberPassword(workspaceId: string, memberId: string, hash: string): Promise<void> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { ConditionCheck: { TableName: tableName(), Key: keys.member(workspaceId, memberId), ConditionExpression: 'attribute_exists(pk)' } },
+          { Put: { TableName: tableName(), Item: { ...keys.memberPassword(workspaceId, memberId), kind: 'memberPassword', memberId, hash, setAt: new Date().toISOString() } } },
+        ],
+      }),
+    );
+  } catch (err) {
+    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
+      throw new NotFound('member', memberId, `No member ${memberId} in workspace ${workspaceId}`);
+    }
+    throw err;
+  }
+}
+
+export async function getMemberPasswordHash(workspaceId: string, memberId: string): Promise<string | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.memberPassword(workspaceId, memberId), ConsistentRead: true }));
+  const hash = (Item as { hash?: unknown } | undefined)?.hash;
+  return typeof hash === 'string' ? hash : undefined;
+}
+
+export async function createSession(idHash: string, session: SignInSession): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.signInSession(idHash), kind: 'signInSession', ...session, ttl: Math.ceil(Date.parse(session.expiresAt) / 1000) },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+/** The session, unless it does not exist or has expired (TTL deletion is lazy). */
+export async function getSession(idHash: string, now = new Date()): Promise<SignInSession | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.signInSession(idHash), ConsistentRead: true }));
+  const session = Item as SignInSession | undefined;
+  if (!session || Date.parse(session.expiresAt) <= now.getTime()) return undefined;
+  return { workspaceId: session.workspaceId, memberId: session.memberId, createdAt: session.createdAt, expiresAt: session.expiresAt };
+}
+
+export interface FailureCounters {
+  /** Failed attempts for this e-mail in this workspace in the current window. */
+  email: number;
+  /** Failed attempts from this source address in the current window. */
+  address: number;
+}
+
+type CounterKeys = { email: ItemKey; address: ItemKey };
+
+const counterKeys = (workspaceId: string, emailHash: string, addressHash: string, window: number): CounterKeys => ({
+  email: keys.signInFailuresOfEmail(workspaceId, emailHash, window),
+  address: keys.signInFailuresOfAddress(addressHash, window),
+});
+
+export async function readSignInFailures(workspaceId: string, emailHash: string, addressHash: string, window: number): Promise<FailureCounters> {
+  const k = counterKeys(workspaceId, emailHash, addressHash, window);
+  const { Responses, UnprocessedKeys } = await db().send(
+    new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: [k.email, k.address], ConsistentRead: true } } }),
+  );
+  // A throttled read must not read as "no failures": refuse to guess.
+  if ((UnprocessedKeys?.[tableName()]?.Keys?.length ?? 0) > 0) throw new Error('BatchGetItem left sign-in counters unprocessed');
+  const items = Responses?.[tableName()] ?? [];
+  const count = (key: ItemKey) => Number((items.find((i) => i.pk === key.pk && i.sk === key.sk) as { n?: number } | undefined)?.n ?? 0);
+  return { email: count(k.email), address: count(k.address) };
+}
+
+/** Counts one failed attempt against both the e-mail and the address; the counters expire with their window. */
+export async function recordSignInFailure(workspaceId: string, emailHash: string, addressHash: string, window: number, expiresAtEpoch: number): Promise<void> {
+  const k = counterKeys(workspaceId, emailHash, addressHash, window);
+  const bump = (key: ItemKey) =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'ADD n :one SET kind = :kind, #ttl = :ttl',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':one': 1, ':kind': 'signInFailures', ':ttl': expiresAtEpoch },
+      }),
+    );
+  await Promise.all([bump(k.email), bump(k.address)]);
+}

@@ -1,0 +1,203 @@
+// Webhook subscriptions and what became of each delivery (key layout: lib/store/keys.ts). A
+// subscription's secrets arrive sealed (lib/events/secret-box.ts) and are stored as given. The
+// workspace item counts its subscriptions (`webhookCount`), so the cap holds under concurrent creates.
+//
+// Delivery records make a redelivered message effectively once: a delivery is claimed for a short
+// lease before its POST, marked `delivered` after a 2xx or `dead` when given up, and either mark
+// ends every later attempt of the same (subscription, event) without a POST. Only a crash between a
+// receiver's 2xx and the mark can repeat a POST; receivers de-duplicate by webhook-id.
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client.ts';
+import { WebhookLimitReached } from './errors.ts';
+import { keys } from './keys.ts';
+import { queryAll, type StoredItem } from './query.ts';
+import { putInWorkspace } from './workspaces.ts';
+import { MAX_SUBSCRIPTIONS, type WebhookStatus, type WebhookSubscription } from '../domain/webhooks.ts';
+
+/** Delivery records outlive every retry of their message (SQS keeps messages at most 14 days). */
+const DELIVERY_RECORD_DAYS = 30;
+/** The workspace item's count of its subscriptions. */
+const COUNT_ATTRIBUTE = 'webhookCount';
+
+export interface StoredWebhook extends WebhookSubscription {
+  /** Sealed signing secret and Authorization header value (lib/events/secret-box.ts). */
+  sealedSigningSecret: string;
+  sealedAuthorization: string | undefined;
+  /** Deliveries given up in a row since the last success. */
+  failureStreak: number;
+}
+
+/** A webhook item as this module wrote it (lib/store/keys.ts webhook), typed. */
+export function toWebhook(item: StoredItem): StoredWebhook {
+  const w = item as Partial<StoredWebhook>;
+  return {
+    id: w.id!,
+    name: w.name!,
+    events: (w.events ?? []),
+    url: w.url!,
+    version: 1,
+    status: w.status === 'paused' ? 'paused' : 'active',
+    createdAt: w.createdAt!,
+    ...(w.createdByClient ? { createdByClient: w.createdByClient } : {}),
+    sealedSigningSecret: w.sealedSigningSecret!,
+    sealedAuthorization: w.sealedAuthorization,
+    failureStreak: typeof w.failureStreak === 'number' ? w.failureStreak : 0,
+  };
+}
+
+export type NewWebhook = Omit<StoredWebhook, 'status' | 'failureStreak'>;
+
+/** Stores a new subscription, counted on the workspace under MAX_SUBSCRIPTIONS (WebhookLimitReached beyond). */
+export async function createWebhook(ws: string, w: NewWebhook): Promise<StoredWebhook> {
+  const stored: StoredWebhook = { ...w, status: 'active', failureStreak: 0 };
+  await putInWorkspace(
+    ws,
+    [{ item: { ...keys.webhook(ws, w.id), kind: 'webhook', ...stored, gsi1pk: keys.webhooksOf(ws), gsi1sk: keys.listPosition(w.createdAt, w.id) }, unique: true }],
+    { counter: { attribute: COUNT_ATTRIBUTE, max: MAX_SUBSCRIPTIONS, exceeded: () => new WebhookLimitReached(MAX_SUBSCRIPTIONS) } },
+  );
+  return stored;
+}
+
+export async function getWebhook(ws: string, id: string): Promise<StoredWebhook | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.webhook(ws, id), ConsistentRead: true }));
+  return Item?.kind === 'webhook' ? toWebhook(Item) : undefined;
+}
+
+/** Every subscription of a workspace (at most MAX_SUBSCRIPTIONS), read consistently: what the stream consumer matches events against. */
+export async function webhooksOf(ws: string): Promise<StoredWebhook[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':prefix': keys.webhooksPrefix },
+    ConsistentRead: true,
+  });
+  return items.map(toWebhook);
+}
+
+/** Deletes a subscription; false when there is none. */
+export async function deleteWebhook(ws: string, id: string): Promise<boolean> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName: tableName(), Key: keys.webhook(ws, id), ConditionExpression: 'attribute_exists(pk)' } },
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.workspace(ws),
+              UpdateExpression: 'SET #n = #n - :one',
+              ConditionExpression: '#n > :zero',
+              ExpressionAttributeNames: { '#n': COUNT_ATTRIBUTE },
+              ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    throw err;
+  }
+}
+
+/** Stops deliveries to a subscription (it keeps its place; re-creating it resumes). */
+export async function pauseWebhook(ws: string, id: string): Promise<void> {
+  await updateIfExists(ws, id, 'SET #status = :paused', { ':paused': 'paused' satisfies WebhookStatus });
+}
+
+/** One more delivery given up; pauses the subscription when that makes `pauseAfter` in a row. Returns its status. */
+export async function recordDeadDelivery(ws: string, id: string, pauseAfter: number): Promise<WebhookStatus | undefined> {
+  const attrs = await updateIfExists(ws, id, 'SET failureStreak = if_not_exists(failureStreak, :zero) + :one', { ':zero': 0, ':one': 1 });
+  if (!attrs) return undefined;
+  if (attrs.status !== 'paused' && Number(attrs.failureStreak) >= pauseAfter) {
+    await pauseWebhook(ws, id);
+    return 'paused';
+  }
+  return attrs.status === 'paused' ? 'paused' : 'active';
+}
+
+/** A delivery succeeded: the run of failures is over. */
+export async function clearFailureStreak(ws: string, id: string): Promise<void> {
+  await updateIfExists(ws, id, 'SET failureStreak = :zero', { ':zero': 0 });
+}
+
+async function updateIfExists(ws: string, id: string, update: string, values: Record<string, unknown>): Promise<StoredItem | undefined> {
+  try {
+    const { Attributes } = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.webhook(ws, id),
+        UpdateExpression: update,
+        ConditionExpression: 'attribute_exists(pk)',
+        ...(update.includes('#status') ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return undefined;
+    throw err;
+  }
+}
+
+export type DeliveryClaim = 'claimed' | 'finished' | 'busy';
+
+/**
+ * Takes a delivery for `leaseMs` before its POST: 'finished' when it was delivered or given up
+ * already, 'busy' while another attempt holds an unexpired lease.
+ */
+export async function claimDelivery(ws: string, subscriptionId: string, eventId: string, options: { leaseMs: number; now?: number }): Promise<DeliveryClaim> {
+  const now = options.now ?? Date.now();
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.webhookDelivery(ws, subscriptionId, eventId),
+        UpdateExpression: 'SET kind = :kind, #state = :sending, leaseUntil = :until, #ttl = :ttl',
+        ConditionExpression: 'attribute_not_exists(pk) OR (#state = :failed) OR (#state = :sending AND leaseUntil < :now)',
+        ExpressionAttributeNames: { '#state': 'state', '#ttl': 'ttl' },
+        ExpressionAttributeValues: {
+          ':kind': 'delivery',
+          ':sending': 'sending',
+          ':failed': 'failed',
+          ':until': now + options.leaseMs,
+          ':now': now,
+          ':ttl': Math.floor(now / 1000) + DELIVERY_RECORD_DAYS * 86_400,
+        },
+      }),
+    );
+    return 'claimed';
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.webhookDelivery(ws, subscriptionId, eventId), ConsistentRead: true }));
+    return Item?.state === 'delivered' || Item?.state === 'dead' ? 'finished' : 'busy';
+  }
+}
+
+/** Ends a claimed delivery: `failed` (to be tried again), `delivered` or `dead` (final). */
+export async function settleDelivery(
+  ws: string,
+  subscriptionId: string,
+  eventId: string,
+  outcome: { state: 'failed' | 'delivered' | 'dead'; attempt: number; detail: string },
+): Promise<void> {
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.webhookDelivery(ws, subscriptionId, eventId),
+      UpdateExpression: 'SET #state = :state, attempts = :attempt, lastResult = :detail, settledAt = :at REMOVE leaseUntil',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':state': outcome.state, ':attempt': outcome.attempt, ':detail': outcome.detail.slice(0, 500), ':at': new Date().toISOString() },
+    }),
+  );
+}
+
+/** What the delivery records say about one (subscription, event), for tests and operators. */
+export async function readDelivery(ws: string, subscriptionId: string, eventId: string): Promise<{ state: string; attempts: number; lastResult: string } | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.webhookDelivery(ws, subscriptionId, eventId), ConsistentRead: true }));
+  if (!Item) return undefined;
+  const d = Item as { state: string; attempts?: number; lastResult?: string };
+  return { state: d.state, attempts: d.attempts ?? 0, lastResult: d.lastResult ?? '' };
+}

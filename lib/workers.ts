@@ -1,0 +1,32 @@
+// THE worker table: functions that no route reaches. The CDK stack creates one function per row
+// wired to its source (infra/event-workers.ts), and `npm start` runs each row's local stand-in
+// in-process (local/workers.ts) over the same code.
+export type WorkerSource =
+  /** The table's stream (new and old images), filtered to the item kinds that make events. */
+  | 'tableStream'
+  /** The SQS FIFO delivery queue. */
+  | 'deliveryQueue';
+
+/** DynamoDB actions on the table's own items (never its indexes) a worker may use. */
+export type WorkerTableAction = 'dynamodb:GetItem' | 'dynamodb:Query' | 'dynamodb:UpdateItem';
+
+export interface Worker {
+  id: string;
+  /** Handler module, relative to the project root; it exports `handler`. */
+  handler: string;
+  source: WorkerSource;
+  /** Exactly the table actions the function needs: least privilege in the stack. */
+  tableActions: readonly WorkerTableAction[];
+  /** Decrypts webhook secrets, so it may read the service secret. */
+  secret: boolean;
+  summary: string;
+}
+
+const w = (worker: Worker): Worker => worker;
+
+export const WORKERS = [
+  // Reads a workspace's subscriptions (one Query) to match events against.
+  w({ id: 'streamEvents', handler: 'functions/events/stream.ts', source: 'tableStream', tableActions: ['dynamodb:Query'], secret: false, summary: 'Table stream to webhook events, queued per subscription' }),
+  // Reads a subscription and a delivery record; updates delivery records and the subscription's failure count and status.
+  w({ id: 'deliverWebhooks', handler: 'functions/events/deliver.ts', source: 'deliveryQueue', tableActions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], secret: true, summary: 'Delivery queue to signed POSTs, with retries and dead letters' }),
+] as const satisfies readonly Worker[];

@@ -1,0 +1,90 @@
+// `npm start`'s stand-ins for the workers of lib/workers.ts, in-process over the same code the
+// deployed functions run: DynamoDB Local's stream read by local/stream-reader.ts and fanned out
+// (lib/events/fan-out.ts) into local/delivery-queue.ts, whose messages are attempted by
+// lib/events/deliver.ts with the same retry schedule (compressed by WEBHOOK_RETRY_SCALE for tests).
+import { config } from '#lib/config.ts';
+import { nextWaitMs } from '#lib/domain/delivery-schedule.ts';
+import { attemptDelivery, deduplicationId, messageGroupId, type DeliveryJob } from '#lib/events/deliver.ts';
+import { fanOut } from '#lib/events/fan-out.ts';
+import { log } from '#lib/log.ts';
+import { WORKERS, type WorkerSource } from '#lib/workers.ts';
+import { LocalDeliveryQueue, type DeadLetter } from './delivery-queue.ts';
+import { startStreamReader, type StreamReader } from './stream-reader.ts';
+
+export interface LocalWorkers {
+  queue: LocalDeliveryQueue<DeliveryJob>;
+  /** Resolves when everything written so far has been read from the stream and every resulting delivery is done or dead. */
+  settled(): Promise<void>;
+  /** Stops both; returns how many deliveries were still pending. */
+  stop(): Promise<number>;
+}
+
+const unknownSource = (source: never): never => {
+  throw new Error(`No local stand-in for worker source ${String(source)}`);
+};
+
+export async function startLocalWorkers(options: {
+  endpoint: string;
+  tableName: string;
+  pollMs?: number;
+  onDead?: (letter: DeadLetter<DeliveryJob>) => void;
+  /** Told of every failed attempt that will be retried (after it is logged). */
+  onRetry?: (job: DeliveryJob, attempt: number) => void;
+}): Promise<LocalWorkers> {
+  // The deliveryQueue worker's stand-in: messages attempted by lib/events/deliver.ts.
+  const queue = new LocalDeliveryQueue<DeliveryJob>({
+    attempt: async (job, attempt) => {
+      const outcome = await attemptDelivery(job, attempt);
+      if (outcome.kind === 'retry') {
+        log.info('webhook delivery failed; will retry', { eventId: job.eventId, subscriptionId: job.subscriptionId, attempt, waitMs: outcome.waitMs, reason: outcome.reason });
+        options.onRetry?.(job, attempt);
+        return { kind: 'retry', waitMs: outcome.waitMs };
+      }
+      if (outcome.kind === 'dead') return { kind: 'dead', reason: outcome.reason };
+      return { kind: 'done' };
+    },
+    waitAfterFault: (attempt) => nextWaitMs(attempt, { scale: config.webhookRetryScale }),
+    onDead: (letter) => {
+      log.warn('webhook delivery given up (dead-letter store)', { eventId: letter.body.eventId, subscriptionId: letter.body.subscriptionId, attempts: letter.attempts, reason: letter.reason });
+      options.onDead?.(letter);
+    },
+    onFault: (error) => log.error('webhook delivery failed inside the service', { error }),
+  });
+  let reader: StreamReader | undefined;
+  const startStream = () =>
+    startStreamReader({
+      endpoint: options.endpoint,
+      tableName: options.tableName,
+      ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+      consume: async (records) => {
+        const enqueue = (jobs: DeliveryJob[]) => Promise.resolve(queue.send(jobs.map((body) => ({ groupId: messageGroupId(body), dedupId: deduplicationId(body), body }))));
+        const result = await fanOut(records, enqueue, config.baseUrl);
+        // The reader hands the whole batch over again; what was already queued is deduplicated.
+        if (result.failedAt !== undefined) throw result.error;
+      },
+      onError: (error) => log.error('stream records failed; reading them again', { error }),
+    });
+  for (const worker of WORKERS) {
+    const source: WorkerSource = worker.source;
+    switch (source) {
+      case 'deliveryQueue':
+        break; // the queue above
+      case 'tableStream':
+        reader = await startStream();
+        break;
+      default:
+        unknownSource(source);
+    }
+  }
+  return {
+    queue,
+    settled: async () => {
+      await reader?.settled();
+      await queue.idle();
+    },
+    stop: async () => {
+      await reader?.stop();
+      return queue.stop();
+    },
+  };
+}

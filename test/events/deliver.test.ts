@@ -1,0 +1,148 @@
+// One delivery attempt (lib/events/deliver.ts) against DynamoDB Local and a real receiver: signed,
+// effectively once, retried on the schedule, given up after the last attempt, pausing a
+// subscription that keeps failing or answers 410, and checking the destination again each time.
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { windowMs } from '#lib/domain/delivery-schedule.ts';
+import { eventId } from '#lib/domain/events.ts';
+import { parseInput } from '#lib/domain/input.ts';
+import { CreateWebhookBody } from '#lib/domain/schemas/webhooks.ts';
+import { attemptDelivery, type DeliveryJob } from '#lib/events/deliver.ts';
+import { setResolver } from '#lib/events/destination.ts';
+import { createSubscription } from '#lib/events/subscriptions.ts';
+import { deleteWebhook, getWebhook, readDelivery } from '#lib/store/webhooks.ts';
+import { createWorkspace } from '#lib/store/workspaces.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
+
+let receiver: Receiver;
+beforeAll(async () => {
+  process.env.WEBHOOKS_ALLOW_LOOPBACK = '1';
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
+  await receiver.kill();
+});
+afterEach(() => {
+  receiver.answerAlways(undefined);
+  receiver.failNext(0);
+  setResolver(undefined);
+});
+
+const ALL_READ = new Set(['entities:read', 'notes:read']);
+
+async function subscribed(options: { url?: string; authorization?: string } = {}) {
+  const ws = (await createWorkspace('Deliveries')).id;
+  const { subscription, signingSecret } = await createSubscription(
+    { workspaceId: ws, scopes: ALL_READ },
+    parseInput(
+      CreateWebhookBody,
+      { data: { fields: { name: 'hook', events: [{ eventType: 'note.created' }], notification: { url: options.url ?? receiver.url, version: 1, ...(options.authorization ? { headers: { authorization: options.authorization } } : {}) } } } },
+      'body',
+    ),
+  );
+  receiver.useSecret(signingSecret);
+  return { ws, sub: subscription.id };
+}
+
+const job = (ws: string, sub: string): DeliveryJob => {
+  const noteId = randomUUID();
+  return { workspaceId: ws, subscriptionId: sub, eventId: eventId(`WS#${ws}\nNOTE#${noteId}\n1`, 'note.created'), orderingKey: noteId, payload: { id: noteId, eventType: 'note.created', links: { target: `http://localhost:3000/v2/notes/${noteId}` } } };
+};
+
+const sent = (j: DeliveryJob) => receiver.requests.filter((r) => r.webhookId === j.eventId);
+
+describe('a delivery attempt', () => {
+  it('POSTs {data: payload} signed per Standard Webhooks, with the configured Authorization; a second attempt of the same message sends nothing', async () => {
+    const { ws, sub } = await subscribed({ authorization: 'Bearer receiver-token' });
+    const j = job(ws, sub);
+    expect(await attemptDelivery(j, 1)).toEqual({ kind: 'delivered' });
+    const [got] = sent(j);
+    expect(got).toMatchObject({ status: 204, verified: true, webhookId: j.eventId, data: j.payload });
+    expect(got!.headers).toMatchObject({ authorization: 'Bearer receiver-token', 'content-type': 'application/json', 'user-agent': 'pm-api-webhooks/1' });
+    expect(Number(got!.headers['webhook-timestamp'])).toBeCloseTo(Date.now() / 1000, -1);
+    expect(await attemptDelivery(j, 2)).toEqual({ kind: 'duplicate' });
+    expect(sent(j)).toHaveLength(1);
+    expect(await readDelivery(ws, sub, j.eventId)).toEqual({ state: 'delivered', attempts: 1, lastResult: 'HTTP 204' });
+  });
+
+  it('two copies of one message at once (a redelivered SQS message) POST once', async () => {
+    const { ws, sub } = await subscribed();
+    const j = job(ws, sub);
+    const outcomes = await Promise.all([attemptDelivery(j, 1), attemptDelivery(j, 1)]);
+    const [first, second] = outcomes.map((o) => o.kind).sort();
+    expect(first).toBe('delivered');
+    expect(['duplicate', 'retry']).toContain(second);
+    expect(sent(j)).toHaveLength(1);
+  });
+
+  it('a failure waits its turn of the schedule (full jitter in the window), then succeeds', async () => {
+    const { ws, sub } = await subscribed();
+    const j = job(ws, sub);
+    receiver.failNext(1, 503);
+    expect(await attemptDelivery(j, 2, { random: () => 0.5, scale: 1 })).toEqual({ kind: 'retry', waitMs: windowMs(2) / 2, reason: 'HTTP 503' });
+    expect(await readDelivery(ws, sub, j.eventId)).toEqual({ state: 'failed', attempts: 2, lastResult: 'HTTP 503' });
+    expect(await attemptDelivery(j, 3)).toEqual({ kind: 'delivered' });
+    expect(sent(j).map((r) => r.status)).toEqual([503, 204]);
+  });
+
+  it('the last attempt failing is dead; three dead deliveries in a row pause the subscription; then nothing is sent', async () => {
+    const { ws, sub } = await subscribed();
+    receiver.answerAlways(500);
+    const reasons: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const outcome = await attemptDelivery(job(ws, sub), 8);
+      expect(outcome.kind).toBe('dead');
+      reasons.push((outcome as { reason: string }).reason);
+    }
+    expect(reasons).toEqual([
+      'gave up after 8 attempts (last: HTTP 500)',
+      'gave up after 8 attempts (last: HTTP 500)',
+      'gave up after 8 attempts (last: HTTP 500); the subscription is paused',
+    ]);
+    expect((await getWebhook(ws, sub))!.status).toBe('paused');
+    receiver.answerAlways(undefined);
+    const after = job(ws, sub);
+    expect(await attemptDelivery(after, 1)).toEqual({ kind: 'dead', reason: 'the subscription is paused' });
+    expect(sent(after)).toHaveLength(0);
+  });
+
+  it('a success ends a run of dead deliveries: the count starts again', async () => {
+    const { ws, sub } = await subscribed();
+    receiver.answerAlways(500);
+    await attemptDelivery(job(ws, sub), 8);
+    await attemptDelivery(job(ws, sub), 8);
+    receiver.answerAlways(undefined);
+    expect(await attemptDelivery(job(ws, sub), 1)).toEqual({ kind: 'delivered' });
+    receiver.answerAlways(500);
+    await attemptDelivery(job(ws, sub), 8);
+    expect((await getWebhook(ws, sub))!).toMatchObject({ status: 'active', failureStreak: 1 });
+  });
+
+  it('410 Gone pauses the subscription at once', async () => {
+    const { ws, sub } = await subscribed();
+    receiver.failNext(1, 410);
+    expect(await attemptDelivery(job(ws, sub), 1)).toEqual({ kind: 'dead', reason: 'the receiver answered 410 Gone; the subscription is paused' });
+    expect((await getWebhook(ws, sub))!.status).toBe('paused');
+  });
+
+  it('a deleted subscription drops its queued deliveries unsent', async () => {
+    const { ws, sub } = await subscribed();
+    const j = job(ws, sub);
+    expect(await deleteWebhook(ws, sub)).toBe(true);
+    expect(await attemptDelivery(j, 1)).toEqual({ kind: 'dropped', reason: 'the subscription was deleted' });
+    expect(sent(j)).toHaveLength(0);
+  });
+
+  it('the destination is checked again at delivery: a host that now resolves to a private address gets nothing', async () => {
+    setResolver(async () => [{ address: '93.184.216.34', family: 4 }]);
+    const { ws, sub } = await subscribed({ url: 'https://hooks.example.com/pb' });
+    setResolver(async () => [{ address: '10.1.2.3', family: 4 }]);
+    const outcome = await attemptDelivery(job(ws, sub), 1, { random: () => 0.5, scale: 1 });
+    expect(outcome).toEqual({
+      kind: 'retry',
+      waitMs: 30_000,
+      reason: "destination refused: The URL's host must be publicly reachable: hooks.example.com resolves to 10.1.2.3, a private address.",
+    });
+  });
+});

@@ -1,0 +1,157 @@
+// The deployed worker functions (functions/events/*.ts) with their SQS side faked on the wire
+// (no SQS emulator exists here): the stream function gets real records of DynamoDB Local's stream
+// and sends FIFO messages; the delivery function gets those messages as Lambda would, POSTs to a
+// real receiver, holds failures back by their visibility timeout and dead-letters what it gives up.
+import type { DynamoDBRecord, SQSEvent, SQSRecord } from 'aws-lambda';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, inject  } from 'vitest';
+import { handler as deliver } from '#functions/events/deliver.ts';
+import { handler as stream } from '#functions/events/stream.ts';
+import { windowMs } from '#lib/domain/delivery-schedule.ts';
+import type { DeliveryJob } from '#lib/events/deliver.ts';
+import { createSubscription } from '#lib/events/subscriptions.ts';
+import { fakeSqs } from './fake-sqs.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
+import { startStreamReader, type StreamReader } from '../../local/stream-reader.ts';
+import { client } from '../score/helpers.ts';
+import { newWorkspace, startApp, type TestApp } from '../support/app.ts';
+
+const sqs = fakeSqs();
+let app: TestApp;
+let reader: StreamReader;
+let receiver: Receiver;
+const records: DynamoDBRecord[] = [];
+
+beforeAll(async () => {
+  const endpoint = await sqs.listen();
+  Object.assign(process.env, {
+    AWS_ENDPOINT_URL_SQS: endpoint,
+    AWS_ACCESS_KEY_ID: 'test',
+    AWS_SECRET_ACCESS_KEY: 'test',
+    DELIVERY_QUEUE_URL: `${endpoint}/000000000000/deliveries.fifo`,
+    DELIVERY_DLQ_URL: `${endpoint}/000000000000/dead-deliveries.fifo`,
+    WEBHOOKS_ALLOW_LOOPBACK: '1',
+  });
+  app = await startApp();
+  reader = await startStreamReader({ endpoint: inject('dynamodbEndpoint'), tableName: inject('tableName'), pollMs: 50, consume: async (batch) => void records.push(...batch) });
+  receiver = await startReceiver();
+});
+
+afterAll(async () => {
+  await reader?.stop();
+  await receiver?.kill();
+  await app?.close();
+  await sqs.close();
+  for (const name of ['AWS_ENDPOINT_URL_SQS', 'DELIVERY_QUEUE_URL', 'DELIVERY_DLQ_URL', 'WEBHOOKS_ALLOW_LOOPBACK']) delete process.env[name];
+});
+
+beforeEach(() => {
+  sqs.calls.length = 0;
+  receiver.requests.length = 0;
+  receiver.failNext(0);
+  receiver.answerAlways(undefined);
+});
+
+/** A workspace subscribed to product events, and the stream records of what `act` does in it. */
+async function recordsOf(act: (api: ReturnType<typeof client>) => Promise<void>) {
+  const ws = await newWorkspace();
+  const { subscription, signingSecret } = await createSubscription(
+    { workspaceId: ws.workspaceId, scopes: new Set(['entities:read']) },
+    { name: 'fn test', events: ['product.created', 'product.updated'], url: receiver.url, version: 1, authorization: undefined },
+  );
+  receiver.useSecret(signingSecret);
+  const from = records.length;
+  await act(client(app, ws.token));
+  await reader.settled();
+  const mine = records.slice(from).filter((r) => r.dynamodb?.Keys?.pk?.S === `WS#${ws.workspaceId}`);
+  return { ws, sub: subscription.id, mine };
+}
+
+/** The messages the stream function sent, as the SQS event source would hand them to the delivery function. */
+const asSqsEvent = (entries: Array<Record<string, string>>, receiveCount = 1): SQSEvent => ({
+  Records: entries.map(
+    (e, i): SQSRecord => ({
+      messageId: `m${i}`,
+      receiptHandle: `rh${i}`,
+      body: e.MessageBody!,
+      attributes: { ApproximateReceiveCount: String(receiveCount), SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0', MessageGroupId: e.MessageGroupId!, MessageDeduplicationId: e.MessageDeduplicationId! },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:eu-west-1:000000000000:deliveries.fifo',
+      awsRegion: 'eu-west-1',
+    }),
+  ),
+});
+
+const sentEntries = () => sqs.of('SendMessageBatch').flatMap((c) => c.Entries as Array<Record<string, string>>);
+
+describe('deployed worker functions', () => {
+  it('stream function: one FIFO message per (subscription, event), grouped by subscription and resource, deduplicated by event', async () => {
+    let product = '';
+    const { sub, mine } = await recordsOf(async (api) => {
+      product = await api.entity('product');
+      await api.ok('PATCH', `/entities/${product}`, { data: { fields: { name: 'Renamed' } } });
+    });
+    expect(await stream({ Records: mine })).toEqual({ batchItemFailures: [] });
+    const entries = sentEntries();
+    expect(sqs.of('SendMessageBatch').every((c) => c.QueueUrl === process.env.DELIVERY_QUEUE_URL)).toBe(true);
+    const jobs = entries.map((e) => JSON.parse(e.MessageBody!) as DeliveryJob);
+    expect(jobs.map((j) => j.payload.eventType)).toEqual(['product.created', 'product.updated']);
+    expect(entries.map((e) => e.MessageGroupId)).toEqual([`${sub}:${product}`, `${sub}:${product}`]);
+    expect(entries.map((e) => e.MessageDeduplicationId)).toEqual(jobs.map((j) => `${sub}:${j.eventId}`));
+    // The same records again (a retried batch): the same ids, which SQS and the delivery records de-duplicate.
+    await stream({ Records: mine });
+    expect(sentEntries().slice(2).map((e) => e.MessageDeduplicationId)).toEqual(entries.map((e) => e.MessageDeduplicationId));
+  });
+
+  it('stream function: when SQS refuses a message, the record it came from is reported, so it and the rest come again', async () => {
+    const { mine } = await recordsOf(async (api) => void (await api.entity('product')));
+    const created = mine.find((r) => r.eventName === 'INSERT' && r.dynamodb?.NewImage?.kind?.S === 'entity')!;
+    sqs.faults.refuseBatches = true;
+    try {
+      expect(await stream({ Records: mine })).toEqual({ batchItemFailures: [{ itemIdentifier: created.dynamodb!.SequenceNumber }] });
+    } finally {
+      sqs.faults.refuseBatches = false;
+    }
+  });
+
+  it('delivery function: delivers, and removes the messages from the queue', async () => {
+    const { mine } = await recordsOf(async (api) => void (await api.entity('product')));
+    await stream({ Records: mine });
+    expect(await deliver(asSqsEvent(sentEntries()))).toEqual({ batchItemFailures: [] });
+    expect(receiver.delivered().map((r) => r.eventType)).toEqual(['product.created']);
+  });
+
+  it('delivery function: a failure is held back for its wait (visibility timeout) and the rest of its group handed back untried', async () => {
+    let product = '';
+    const { mine } = await recordsOf(async (api) => {
+      product = await api.entity('product');
+      await api.ok('PATCH', `/entities/${product}`, { data: { fields: { name: 'Renamed' } } });
+    });
+    await stream({ Records: mine });
+    receiver.failNext(1, 500);
+    expect(await deliver(asSqsEvent(sentEntries()))).toEqual({ batchItemFailures: [{ itemIdentifier: 'm0' }, { itemIdentifier: 'm1' }] });
+    expect(receiver.requests.map((r) => [r.eventType, r.status])).toEqual([['product.created', 500]]);
+    const [hold] = sqs.of('ChangeMessageVisibility');
+    expect(hold).toMatchObject({ QueueUrl: process.env.DELIVERY_QUEUE_URL, ReceiptHandle: 'rh0' });
+    expect(hold!.VisibilityTimeout).toBeGreaterThanOrEqual(1);
+    expect(hold!.VisibilityTimeout).toBeLessThanOrEqual(windowMs(1) / 1000);
+  });
+
+  it('delivery function: the last attempt failing goes to the dead-letter queue with its reason and leaves the delivery queue', async () => {
+    const { mine } = await recordsOf(async (api) => void (await api.entity('product')));
+    await stream({ Records: mine });
+    receiver.answerAlways(500);
+    const [entry] = sentEntries();
+    expect(await deliver(asSqsEvent([entry!], 8))).toEqual({ batchItemFailures: [] });
+    expect(sqs.of('SendMessage')).toEqual([
+      {
+        QueueUrl: process.env.DELIVERY_DLQ_URL,
+        MessageBody: entry!.MessageBody,
+        MessageGroupId: entry!.MessageGroupId,
+        MessageDeduplicationId: entry!.MessageDeduplicationId,
+        MessageAttributes: { reason: { DataType: 'String', StringValue: 'gave up after 8 attempts (last: HTTP 500)' } },
+      },
+    ]);
+  });
+});

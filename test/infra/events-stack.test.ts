@@ -1,0 +1,158 @@
+// The webhook pipeline in the stack (infra/event-workers.ts, docs/events.md): the table stream
+// feeding the stream function through a filtered, bisecting event source mapping with a failure
+// destination; the SQS FIFO delivery queue with its dead-letter queue; alarms; and each worker's
+// grants, exactly.
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it, vi } from 'vitest';
+import { MAX_ATTEMPTS } from '#lib/domain/delivery-schedule.ts';
+import { EVENT_RECORD_FILTERS } from '#lib/store/stream-records.ts';
+import { WORKERS } from '#lib/workers.ts';
+import { refsIn, resourcesOf, synth } from './synth.ts';
+
+// Each synth takes seconds, more on a loaded machine; a slow synth is not a failure.
+vi.setConfig({ testTimeout: 120_000 });
+
+const { template } = synth();
+const resources = resourcesOf(template);
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const arnOf = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
+
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
+
+const worker = (id: string) => {
+  const [logicalId, fn] = ofType('AWS::Lambda::Function').find(([, r]) => String(r.Properties!.Description).endsWith(`(${id})`))!;
+  const roleId = [...refsIn(fn.Properties!.Role)][0]!;
+  const statements = ofType('AWS::IAM::Policy')
+    .filter(([, p]) => refsIn(p.Properties!.Roles).has(roleId))
+    .flatMap(([, p]) => (p.Properties!.PolicyDocument as { Statement: Statement[] }).Statement);
+  const grants = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]).map((a) => `${a} ${JSON.stringify(s.Resource)}`)).sort();
+  return { logicalId, props: fn.Properties as Record<string, any>, grants };
+};
+
+const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
+const queueId = (pattern: RegExp) => ofType('AWS::SQS::Queue').find(([id]) => pattern.test(id))![0];
+const deliveries = queueId(/^EventsDeliveries/);
+const deadLetters = queueId(/^EventsDeadLetters/);
+const streamFailures = queueId(/^EventsStreamFailures/);
+const stream = worker('streamEvents');
+const deliver = worker('deliverWebhooks');
+const secretId = ofType('AWS::SecretsManager::Secret')[0]![0];
+const keyId = ofType('AWS::KMS::Key')[0]![0];
+
+const r = (value: unknown) => JSON.stringify(value);
+
+describe('webhook workers in the stack', () => {
+  it('one function per worker of lib/workers.ts: nodejs22.x on arm64, JSON logs, timeouts 60 s (stream) and 120 s (delivery)', () => {
+    expect(WORKERS.map((w) => w.id)).toEqual(['streamEvents', 'deliverWebhooks']);
+    for (const { props } of [stream, deliver]) expect([props.Runtime, props.Architectures, props.LoggingConfig.LogFormat]).toEqual(['nodejs22.x', ['arm64'], 'JSON']);
+    expect([stream.props.Timeout, deliver.props.Timeout]).toEqual([60, 120]);
+  });
+
+  it('the stream function reads the table stream from LATEST, batched, bisecting failures, reporting the failed record, filtered to entity/note/link items, failures to a queue', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: stream.logicalId },
+      EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+      StartingPosition: 'LATEST',
+      BatchSize: 100,
+      MaximumBatchingWindowInSeconds: 1,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: arnOf(streamFailures) } },
+      FilterCriteria: { Filters: EVENT_RECORD_FILTERS.map((f) => ({ Pattern: JSON.stringify(f) })) },
+    });
+  });
+
+  it('deliveries: SQS FIFO in high-throughput mode, SSE, 14 days, visibility 6 × the function timeout, redrive to a FIFO dead-letter queue', () => {
+    expect(resources[deliveries]!.Properties).toEqual({
+      FifoQueue: true,
+      ContentBasedDeduplication: false,
+      DeduplicationScope: 'messageGroup',
+      FifoThroughputLimit: 'perMessageGroupId',
+      MessageRetentionPeriod: 14 * 86_400,
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: 720,
+      RedrivePolicy: { deadLetterTargetArn: arnOf(deadLetters), maxReceiveCount: MAX_ATTEMPTS + 4 },
+    });
+    expect(resources[deadLetters]!.Properties).toEqual({ FifoQueue: true, ContentBasedDeduplication: false, MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: deliver.logicalId },
+      EventSourceArn: arnOf(deliveries),
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('every queue refuses requests without TLS', () => {
+    for (const q of [deliveries, deadLetters, streamFailures]) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: q }],
+        PolicyDocument: { Statement: [Match.objectLike({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })] },
+      });
+    }
+  });
+
+  it('alarms: any dead delivery, any failed stream batch, and stream records older than 10 minutes', () => {
+    const alarms = ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties as Record<string, any>);
+    const depth = (q: string) => alarms.find((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && r(a.Dimensions).includes(q))!;
+    for (const q of [deadLetters, streamFailures]) {
+      expect(depth(q)).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', Statistic: 'Maximum' });
+    }
+    const lag = alarms.find((a) => a.MetricName === 'IteratorAge')!;
+    expect(lag).toMatchObject({ Namespace: 'AWS/Lambda', Threshold: 600_000, Dimensions: [{ Name: 'FunctionName', Value: { Ref: stream.logicalId } }] });
+  });
+
+  it('least privilege, the stream function: read the stream, query the table (no index), send to the delivery queue and its failure destination; no key, no secret, no writes', () => {
+    const q = (id: string) => r(arnOf(id));
+    expect(stream.grants).toEqual(
+      [
+        `dynamodb:Query ${r(arnOf(tableId))}`,
+        `dynamodb:DescribeStream ${r({ 'Fn::GetAtt': [tableId, 'StreamArn'] })}`,
+        `dynamodb:GetRecords ${r({ 'Fn::GetAtt': [tableId, 'StreamArn'] })}`,
+        `dynamodb:GetShardIterator ${r({ 'Fn::GetAtt': [tableId, 'StreamArn'] })}`,
+        'dynamodb:ListStreams "*"',
+        `sqs:SendMessage ${q(deliveries)}`,
+        `sqs:GetQueueAttributes ${q(deliveries)}`,
+        `sqs:GetQueueUrl ${q(deliveries)}`,
+        `sqs:SendMessage ${q(streamFailures)}`,
+        `sqs:GetQueueAttributes ${q(streamFailures)}`,
+        `sqs:GetQueueUrl ${q(streamFailures)}`,
+        `logs:CreateLogStream ${r(arnOf([...refsIn(stream.props.LoggingConfig.LogGroup)][0]!))}`,
+        `logs:PutLogEvents ${r(arnOf([...refsIn(stream.props.LoggingConfig.LogGroup)][0]!))}`,
+      ].sort(),
+    );
+  });
+
+  it('least privilege, the delivery function: get and update table items, read the secret and the public key (never sign), consume its queue, send to the dead-letter queue', () => {
+    const q = (id: string) => r(arnOf(id));
+    expect(deliver.grants).toEqual(
+      [
+        `dynamodb:GetItem ${r(arnOf(tableId))}`,
+        `dynamodb:UpdateItem ${r(arnOf(tableId))}`,
+        `secretsmanager:GetSecretValue ${r({ Ref: secretId })}`,
+        `secretsmanager:DescribeSecret ${r({ Ref: secretId })}`,
+        `kms:GetPublicKey ${r(arnOf(keyId))}`,
+        ...['ReceiveMessage', 'ChangeMessageVisibility', 'GetQueueUrl', 'DeleteMessage', 'GetQueueAttributes'].map((a) => `sqs:${a} ${q(deliveries)}`),
+        ...['SendMessage', 'GetQueueAttributes', 'GetQueueUrl'].map((a) => `sqs:${a} ${q(deadLetters)}`),
+        `logs:CreateLogStream ${r(arnOf([...refsIn(deliver.props.LoggingConfig.LogGroup)][0]!))}`,
+        `logs:PutLogEvents ${r(arnOf([...refsIn(deliver.props.LoggingConfig.LogGroup)][0]!))}`,
+      ].sort(),
+    );
+  });
+
+  it('environments: queue URLs and (delivery only) the key ids; never the local-only settings (loopback receivers, compressed retries)', () => {
+    const vars = (p: Record<string, any>) => p.Environment.Variables as Record<string, unknown>;
+    expect(Object.keys(vars(stream.props)).sort()).toEqual(['DELIVERY_QUEUE_URL', 'LOG_LEVEL', 'NODE_OPTIONS', 'PUBLIC_APP_URL', 'PUBLIC_BASE_URL', 'TABLE_NAME']);
+    expect(Object.keys(vars(deliver.props)).sort()).toEqual(
+      ['DELIVERY_DLQ_URL', 'DELIVERY_QUEUE_URL', 'LOG_LEVEL', 'NODE_OPTIONS', 'PUBLIC_APP_URL', 'PUBLIC_BASE_URL', 'SERVICE_KEY_EPOCH', 'SERVICE_KMS_KEY_ID', 'SERVICE_SECRET_ID', 'TABLE_NAME'],
+    );
+    expect(vars(deliver.props)).toMatchObject({ DELIVERY_QUEUE_URL: { Ref: deliveries }, DELIVERY_DLQ_URL: { Ref: deadLetters } });
+    const all = JSON.stringify(ofType('AWS::Lambda::Function').map(([, f]) => f.Properties!.Environment));
+    expect(all).not.toContain('WEBHOOKS_ALLOW_LOOPBACK');
+    expect(all).not.toContain('WEBHOOK_RETRY_SCALE');
+  });
+
+  it('the dead-letter queue is an output for operators', () => {
+    expect(template.findOutputs('WebhookDeadLettersUrl').WebhookDeadLettersUrl!.Value).toEqual({ Ref: deadLetters });
+  });
+});
