@@ -61,7 +61,11 @@ export const ROUTES = [
   r({ operationId: 'createNoteRelationship', method: 'POST', path: '/v2/notes/{id}/relationships', handler: 'functions/notes/create-relationship.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Link a note to an entity or set its customer' }),
   r({ operationId: 'setNoteLink', method: 'PUT', path: '/v2/notes/{id}/relationships/link/{entityId}', handler: 'functions/notes/set-link.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Create or re-rate a link from a note to an entity' }),
   r({ operationId: 'setNoteCustomer', method: 'PUT', path: '/v2/notes/{id}/relationships/customer', handler: 'functions/notes/set-customer.ts', auth: 'notes:write', body: 'json', table: 'write', summary: "Set a note's customer" }),
-  r({ operationId: 'deleteNoteRelationship', method: 'DELETE', path: '/v2/notes/{id}/relationships/{relationshipType}/{targetId}', handler: 'functions/notes/delete-relationship.ts', auth: 'notes:write', table: 'write', summary: "Remove a note's link or customer" }),
+  r({ operationId: 'deleteNoteRelationship', method: 'DELETE', path: '/v2/notes/{id}/relationships/{targetType}/{targetId}', handler: 'functions/notes/delete-relationship.ts', auth: 'notes:write', table: 'write', summary: "Remove a note's link or customer" }),
+
+  // Members (read-only)
+  r({ operationId: 'listMembers', method: 'GET', path: '/v2/members', handler: 'functions/members/list.ts', auth: 'members:read', table: 'read', summary: 'List members' }),
+  r({ operationId: 'getMember', method: 'GET', path: '/v2/members/{id}', handler: 'functions/members/get.ts', auth: 'members:read', table: 'read', summary: 'Retrieve a member' }),
 
   // Webhook subscriptions (docs/events.md)
   r({ operationId: 'createWebhook', method: 'POST', path: '/v2/webhooks', handler: 'functions/webhooks/create.ts', auth: 'webhooks:write', body: 'json', table: 'write', summary: 'Create a webhook subscription (its signing secret is shown once)' }),

@@ -2,6 +2,7 @@
 // have no usernames, invitations or teams: `username` is the e-mail, `invitationPending` is
 // always false (members are added, never invited) and `teams` is left out. Without the
 // `members:pii:read` scope the name, username and e-mail read `[redacted]`.
+import type { Urls } from './entity-view.ts';
 import type { Role } from './scopes.ts';
 
 /** What Productboard returns in place of a value the caller's scopes do not cover. */
@@ -21,7 +22,7 @@ export const memberLink = (baseUrl: string, id: string) => `${baseUrl}/members/$
  * The member's JSON; `urls.base` is the API's base URL ({base_url}), `urls.web` where people see
  * the member (the `html` link); `pii` whether the caller may read names and e-mails.
  */
-export function memberView(urls: { base: string; web: string }, m: StoredMember, options: { pii: boolean }) {
+export function memberView(urls: Urls, m: StoredMember, options: { pii: boolean }) {
   const personal = (value: string) => (options.pii ? value : REDACTED);
   return {
     id: m.id,

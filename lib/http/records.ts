@@ -16,7 +16,7 @@ import { entityRelationshipsAfter, noteRelationshipsAfter, type EntityRelationsh
 /** Pagination rule 6 of the service specification: a `relationships` attribute carries at most this many items inline. */
 export const INLINE_RELATIONSHIPS = 20;
 
-export const targetReference = <T extends string>(t: { id: string; type: T }) => entityReference(config.baseUrl, t);
+export const targetReference = <T extends string>(t: { id: string; type: T }) => entityReference(config.urls, t);
 
 export const relationshipView = (r: EntityRelationship) => ({ type: r.type, target: targetReference(r.target) });
 
@@ -50,7 +50,7 @@ export const inlineNoteRelationships = (workspaceId: string, note: NoteItem) =>
 
 export async function entityRecord(workspaceId: string, entity: EntityItem, selection: FieldSelection, configured: readonly string[]) {
   return {
-    ...entityView(config.baseUrl, entity),
+    ...entityView(config.urls, entity),
     fields: selectFields(entity.fields, selection, configured),
     relationships: await inlineRelationships(workspaceId, entity),
   };
@@ -58,7 +58,7 @@ export async function entityRecord(workspaceId: string, entity: EntityItem, sele
 
 export async function noteRecord(workspaceId: string, note: NoteItem, selection: FieldSelection, configured: readonly string[]) {
   return {
-    ...noteView(config.baseUrl, note),
+    ...noteView(config.urls, note),
     fields: selectFields(note.fields, selection, configured),
     relationships: await inlineNoteRelationships(workspaceId, note),
   };

@@ -6,6 +6,8 @@ import { getEntity, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import type { TxItem } from './tx.ts';
+import type { Path } from '../domain/errors.ts';
+import { invalid } from '../domain/input.ts';
 
 /** The look-up address of a record's e-mail field (users only), lower-cased. */
 export function customerEmailOf(e: Pick<EntityItem, 'type' | 'fields'> | undefined): string | undefined {
@@ -34,4 +36,25 @@ export async function usersByEmail(ws: string, email: string): Promise<EntityIte
   });
   const users = await Promise.all(items.filter((it) => it.email === wanted).map((it) => getEntity(ws, String(it.userId))));
   return users.filter((u): u is EntityItem => u !== undefined && customerEmailOf(u) === wanted);
+}
+
+/** A note's customer as a request names it: a user or a company by id, or a user by e-mail. */
+export interface CustomerTargetInput {
+  id?: string | undefined;
+  email?: string | undefined;
+  type?: 'user' | 'company' | undefined;
+}
+
+/**
+ * The customer a request names, as lib/store/notes.ts takes it (`path` locates the target in the
+ * request): by id as given (the note write checks it), or the one live user whose e-mail matches
+ * case-insensitively — none, or several, is InvalidInput at the e-mail.
+ */
+export async function customerTarget(ws: string, target: CustomerTargetInput, path: Path): Promise<{ id: string; type?: string | undefined; path: Path }> {
+  if (target.id !== undefined) return { id: target.id, type: target.type, path };
+  const email = target.email ?? '';
+  const users = await usersByEmail(ws, email);
+  if (users.length === 0) invalid([...path, 'email'], `No user with e-mail '${email}' in this workspace.`);
+  if (users.length > 1) invalid([...path, 'email'], `${users.length} users have the e-mail '${email}'; give the customer's id instead.`);
+  return { id: users[0]!.id, type: 'user', path };
 }

@@ -331,13 +331,23 @@ async function removeLink(ws: string, noteId: string, entityId: string, options:
 
 /**
  * Sets (or, with null, clears) a note's customer: every link's rating moves to the new customer with
- * its set time kept. `onlyIf`: do nothing unless the current customer is this one (customer deletes).
+ * its set time kept. `onlyIf`: do nothing unless the current customer is this one (customer deletes);
+ * `onlyIfNone`: InvalidInput when the note has a customer (a create that must not replace one).
  */
-export async function setNoteCustomer(ws: string, noteId: string, customer: { id: string; type?: string | undefined; path: Path } | null, options: { onlyIf?: string } = {}): Promise<NoteItem> {
+export async function setNoteCustomer(
+  ws: string,
+  noteId: string,
+  customer: { id: string; type?: string | undefined; path: Path } | null,
+  options: { onlyIf?: string; onlyIfNone?: boolean } = {},
+): Promise<NoteItem> {
   let stepwise = false;
   const result = await transact('setNoteCustomer', async () => {
     const note = await liveNote(ws, noteId);
     if (options.onlyIf !== undefined && note.customer?.id !== options.onlyIf) return { items: [], result: note };
+    // A note that has a customer gets another one only by replacing it (PUT …/relationships/customer).
+    if (options.onlyIfNone && note.customer) {
+      invalid(customer?.path ?? [], `Note ${noteId} already has a customer (${note.customer.type} ${note.customer.id}); replace it with PUT /v2/notes/${noteId}/relationships/customer.`);
+    }
     const next = customer ? await checkCustomer(ws, customer, customer.path) : undefined;
     const updated: NoteItem = { ...note, updatedAt: new Date().toISOString() };
     delete updated.customer;

@@ -25,7 +25,7 @@ describe('entities', () => {
     });
     expect(res.status, res.text).toBe(201);
     const id = res.json.data.id;
-    expect(res.json).toEqual({ data: { id, type: 'feature', links: { self: `${app.baseUrl}/entities/${id}` } } });
+    expect(res.json).toEqual({ data: { id, type: 'feature', links: { self: `${app.baseUrl}/entities/${id}`, html: `${app.webUrl}/entities/${id}` } } });
     const got = await c.ok('GET', `/entities/${id}`);
     expect(got.json.data).toEqual({
       id,
@@ -39,8 +39,8 @@ describe('entities', () => {
         timeframe: { startDate: '2026-01-01', endDate: '2026-03-31', granularity: 'quarter' },
         archived: false,
       },
-      relationships: expect.objectContaining({ data: expect.arrayContaining([{ type: 'parent', target: { id: product, type: 'product', links: { self: `${app.baseUrl}/entities/${product}` } } }]) }),
-      links: { self: `${app.baseUrl}/entities/${id}` },
+      relationships: expect.objectContaining({ data: expect.arrayContaining([{ type: 'parent', target: { id: product, type: 'product', links: { self: `${app.baseUrl}/entities/${product}`, html: `${app.webUrl}/entities/${product}` } } }]) }),
+      links: { self: `${app.baseUrl}/entities/${id}`, html: `${app.webUrl}/entities/${id}` },
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
@@ -52,7 +52,7 @@ describe('entities', () => {
     const id = await c.entity('product', undefined, { description: 'old', tags: [{ name: 'a' }] });
     const res = await c.req('PATCH', `/entities/${id}`, { data: { fields: { name: 'Renamed', description: null } } });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toEqual({ data: { id, type: 'product', links: { self: `${app.baseUrl}/entities/${id}` } } });
+    expect(res.json).toEqual({ data: { id, type: 'product', links: { self: `${app.baseUrl}/entities/${id}`, html: `${app.webUrl}/entities/${id}` } } });
     const got = await c.ok('GET', `/entities/${id}`);
     expect(got.json.data.fields).toEqual({ name: 'Renamed', tags: [{ name: 'a' }] });
   });

@@ -458,6 +458,14 @@ describe('public URLs and outputs', () => {
     t.hasResourceProperties('AWS::ApiGateway::BasePathMapping', Match.objectLike({ DomainName: Match.anyValue() }));
     t.hasResourceProperties('AWS::ApiGateway::RestApi', { DisableExecuteApiEndpoint: true });
   });
+
+  it('webUrl: every function gets PUBLIC_WEB_URL, the address of the links.html; without it none does ({app_url} then)', () => {
+    const withWeb = synth({ webUrl: 'https://app.example.com/workspace' }).template;
+    withWeb.allResourcesProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ PUBLIC_WEB_URL: 'https://app.example.com/workspace' }) } });
+    for (const fn of Object.values(synth({}).template.findResources('AWS::Lambda::Function'))) {
+      expect((fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment?.Variables?.PUBLIC_WEB_URL).toBeUndefined();
+    }
+  });
 });
 
 describe('context options are checked', () => {
@@ -468,6 +476,7 @@ describe('context options are checked', () => {
     [{ stage: 'prod-1' }, 'Context option stage must be letters, digits or _'],
     [{ retiredServiceKeyArns: 'not-an-arn' }, 'Context option retiredServiceKeyArns must list KMS key ARNs'],
     [{ tableName: 'pm-api-restored' }, 'Context options tableName and tableStreamArn go together'],
+    [{ webUrl: 'http://app.example.com' }, 'Context option webUrl must be an https URL without query or fragment'],
     [{ tableName: 'pm-api-restored', tableStreamArn: 'arn:aws:dynamodb:eu-west-1:111122223333:table/pm-api-restored' }, 'Context option tableStreamArn must be a DynamoDB stream ARN'],
   ])('%j is refused', (context, message) => {
     expect(() => synth(context)).toThrow(message);

@@ -1,8 +1,9 @@
 // Entities as reads answer them (retrieve, list, search, relationships) and the requests of those
 // reads: their query parameters and the search body.
 import * as z from 'zod/mini';
-import { DateTime, listOf, ListLinks, pageParameters, referenceTo, repeated, SelfLinks, Uuid, dataOf } from './common.ts';
+import { DateTime, listOf, ListLinks, pageParameters, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { STANDARD_FIELDS } from './field-values.ts';
+import { Metadata } from './metadata.ts';
 import { ENTITY_FIELDS } from '../entity-fields.ts';
 import { ENTITY_TYPES, type EntityType as EntityTypeName } from '../hierarchy.ts';
 import { ENTITY_RELATIONSHIP_TYPES } from '../relations.ts';
@@ -46,7 +47,8 @@ const entityOf = (type: EntityTypeName) =>
     type: z.literal(type),
     fields: FIELDS_OF[type] as ReturnType<typeof recordFields>,
     relationships: z.strictObject({ data: z.array(EntityRelationship), links: ListLinks }),
-    links: SelfLinks,
+    links: RecordLinks,
+    metadata: z.optional(Metadata),
     createdAt: DateTime,
     updatedAt: DateTime,
   }).check(z.meta({ id: pascal(type) }));
