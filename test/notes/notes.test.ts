@@ -63,6 +63,65 @@ describe('notes', () => {
     expectError(await c.req('DELETE', `/notes/${id}`), 'resource.notFound');
   });
 
+  it('creator, processed, archived and metadata.source: written on create, shown by GET; owner and creator by id or e-mail', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const { member: maker } = await ws.member({ role: 'maker' });
+    const source = { system: 'zendesk', recordId: 'T-9', url: 'https://support.example.com/T-9' };
+    const res = await c.req('POST', '/notes', {
+      data: { type: 'textNote', fields: { name: 'Imported', owner: { id: maker.id }, creator: { email: maker.email.toUpperCase(), id: maker.id }, processed: true, archived: false }, metadata: { source } },
+    });
+    expect(res.status, res.text).toBe(201);
+    const got = (await c.ok('GET', `/notes/${res.json.data.id}`)).json.data;
+    expect(got.fields).toEqual({ name: 'Imported', owner: { id: maker.id, email: maker.email }, creator: { id: maker.id, email: maker.email }, processed: true, archived: false });
+    expect(got.metadata).toEqual({ source });
+  });
+
+  it('refused note writes → 400 at the culprit, and nothing changed', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const { member: maker } = await ws.member({ role: 'maker' });
+    const bad = async (method: string, path: string, body: unknown, pointer: string, detail?: RegExp) =>
+      expectError(await c.req(method, path, body), 'request.invalid', { source: { pointer }, ...(detail ? { detail } : {}) });
+    await bad('POST', '/notes', { data: { type: 'conversationNote', fields: { name: 'x' } } }, '/data/type', /no conversation or opportunity notes/);
+    await bad('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x', creator: { id: maker.id, email: ws.admin.email } } } }, '/data/fields/creator', /two different members/);
+    await bad('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, metadata: { source: { url: 'not a url' } } } }, '/data/metadata/source/url');
+    await bad('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, metadata: { origin: 'x' } } }, '/data/metadata/origin');
+    expect((await c.ok('GET', '/notes')).json.data).toEqual([]);
+    const id = await c.note();
+    const before = (await c.ok('GET', `/notes/${id}`)).json.data;
+    await bad('PATCH', `/notes/${id}`, { data: { fields: { creator: { id: maker.id } } } }, '/data/fields/creator', /Unknown field 'creator'/);
+    await bad('PATCH', `/notes/${id}`, { data: { fields: { name: 'A' }, patch: [{ op: 'set', path: 'name', value: 'B' }] } }, '/data', /both 'fields' and 'patch'/);
+    await bad('PATCH', `/notes/${id}`, { data: {} }, '/data', /changes nothing/);
+    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'clear', path: 'name' }] } }, '/data/patch/0/path', /name cannot be cleared/);
+    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'addItems', path: 'name', value: ['x'] }] } }, '/data/patch/0/op', /applies to a list field/);
+    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'set', path: 'status', value: { name: 'Planned' } }] } }, '/data/patch/0/path', /Unknown field 'status' for a note/);
+    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'set', path: 'processed', value: 'yes' }] } }, '/data/patch/0/value');
+    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'addItems', path: 'tags', value: [{ label: 'x' }] }] } }, '/data/patch/0/value/0/label');
+    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'set', path: 'tags', value: [] }, { op: 'addItems', path: 'tags', value: [{ name: 'a' }] }] } }, '/data/patch/1', /'set' and 'addItems'/);
+    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'clear', path: 'owner', value: null }] } }, '/data/patch/0/value');
+    expect((await c.ok('GET', `/notes/${id}`)).json.data).toEqual(before);
+  });
+
+  it('PATCH data.patch: set and clear whole values, addItems and removeItems on tags (by name, idempotent), in order', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const id = await c.note();
+    const patch = (ops: unknown[]) => c.ok('PATCH', `/notes/${id}`, { data: { patch: ops } });
+    await patch([
+      { op: 'set', path: 'owner', value: { email: ws.admin.email } },
+      { op: 'set', path: 'processed', value: true },
+      { op: 'addItems', path: 'tags', value: [{ name: 'a' }, { name: 'b' }] },
+      { op: 'addItems', path: 'tags', value: [{ name: 'b' }, { name: 'c' }] },
+      { op: 'removeItems', path: 'tags', value: [{ name: 'a' }, { name: 'zzz' }] },
+    ]);
+    const me = { id: ws.admin.id, email: ws.admin.email };
+    expect((await c.ok('GET', `/notes/${id}`)).json.data.fields).toMatchObject({ owner: me, processed: true, tags: [{ name: 'b' }, { name: 'c' }] });
+    await patch([{ op: 'clear', path: 'owner' }, { op: 'removeItems', path: 'tags', value: [{ name: 'b' }, { name: 'c' }] }, { op: 'set', path: 'archived', value: true }]);
+    const fields = (await c.ok('GET', `/notes/${id}`)).json.data.fields;
+    expect(fields).toEqual({ name: expect.any(String), creator: me, processed: true, archived: true });
+  });
+
   it('POST an existing link → 409 conflict.uniqueViolation; PUT re-rates it', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
