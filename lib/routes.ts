@@ -48,6 +48,8 @@ export const ROUTES = [
   r({ operationId: 'deleteEntity', method: 'DELETE', path: '/v2/entities/{id}', handler: 'functions/entities/delete.ts', auth: 'entities:delete', table: 'write', summary: 'Delete an entity and its subtree' }),
   r({ operationId: 'listEntityRelationships', method: 'GET', path: '/v2/entities/{id}/relationships', handler: 'functions/entities/list-relationships.ts', auth: 'entities:read', table: 'read', summary: 'List relationships of an entity' }),
   r({ operationId: 'setEntityParent', method: 'PUT', path: '/v2/entities/{id}/relationships/parent', handler: 'functions/entities/set-parent.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Set the parent of an entity (moves its subtree)' }),
+  r({ operationId: 'createEntityRelationship', method: 'POST', path: '/v2/entities/{id}/relationships', handler: 'functions/entities/create-relationship.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Create a relationship of an entity (link, isBlockedBy, isBlocking; parent and child move)' }),
+  r({ operationId: 'deleteEntityRelationship', method: 'DELETE', path: '/v2/entities/{id}/relationships/{type}/{targetId}', handler: 'functions/entities/delete-relationship.ts', auth: 'write:entities', table: 'write', summary: 'Delete a relationship of an entity' }),
 
   // Notes and customer importance
   r({ operationId: 'createNote', method: 'POST', path: '/v2/notes', handler: 'functions/notes/create.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Create a note' }),

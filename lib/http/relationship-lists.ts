@@ -1,5 +1,6 @@
 // GET /v2/entities/{id}/relationships and GET /v2/notes/{id}/relationships: one implementation.
-// The owner must be live in the caller's workspace; `type` keeps one kind of relationship;
+// The owner must be live in the caller's workspace; `type` keeps one kind of relationship,
+// `target[type]` and `target[id]` (entities) the relationships to such targets;
 // `pageCursor` and `limit` page through them (the first one — parent, customer — leads).
 import { pageOf, stringKey, type PageParameters } from './pagination.ts';
 import { noteRelationshipView, relationshipView } from './records.ts';
@@ -13,14 +14,20 @@ import { entityRelationshipsAfter, noteRelationshipsAfter, type Slice } from '..
 interface RelationshipList<O, K extends string, R extends { position: string }, V> {
   what: string;
   read: (ws: string, id: string) => Promise<O | undefined>;
-  list: (ws: string, owner: O, filter: { type?: K }, after: string | undefined, count: number) => Promise<Slice<R>>;
+  list: (ws: string, owner: O, filter: RelationshipFilter<K>, after: string | undefined, count: number) => Promise<Slice<R>>;
   view: (r: R) => V;
 }
 
-/** What the list's schemas parsed: the owner's id, and `type` (one kind only) with the page parameters. */
+/** What the list's schemas parsed: the owner's id, `type` (one kind only), the target filters and the page parameters. */
 interface ListInput<K extends string> {
   params: { id: string };
-  query: PageParameters & { type?: K | undefined };
+  query: PageParameters & { type?: K | undefined; 'target[type]'?: string | undefined; 'target[id]'?: string | undefined };
+}
+
+interface RelationshipFilter<K extends string> {
+  type?: K;
+  targetType?: string;
+  targetId?: string;
 }
 
 async function listRelationships<O, K extends string, R extends { position: string }, V>(req: ApiRequest, input: ListInput<K>, spec: RelationshipList<O, K, R, V>) {
@@ -29,8 +36,9 @@ async function listRelationships<O, K extends string, R extends { position: stri
   const owner = await spec.read(ws, id);
   if (!owner) throw new NotFound(spec.what, id);
   const page = await pageOf(req, input.query);
-  const only = input.query.type;
-  const rows = await spec.list(ws, owner, only === undefined ? {} : { type: only }, stringKey(page.after), page.limit + 1);
+  const { type, 'target[type]': targetType, 'target[id]': targetId } = input.query;
+  const filter: RelationshipFilter<K> = { ...(type !== undefined ? { type } : {}), ...(targetType !== undefined ? { targetType } : {}), ...(targetId !== undefined ? { targetId } : {}) };
+  const rows = await spec.list(ws, owner, filter, stringKey(page.after), page.limit + 1);
   return { status: 200 as const, body: await page.envelope(rows.items.map((i) => i.record), (r) => r.position, (items) => items.map(spec.view), rows.resume) };
 }
 

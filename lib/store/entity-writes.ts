@@ -9,7 +9,7 @@ import { getEntity, nextUpdatedAt, readChain, subtree, type EntityItem } from '.
 import { keys } from './keys.ts';
 import { checkNewRelation, relationPuts } from './relations.ts';
 import { transact, type TxItem } from './tx.ts';
-import { NotFound, type Path } from '../domain/errors.ts';
+import { InvalidInput, NotFound, type InputLocation, type Path } from '../domain/errors.ts';
 import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
 import { mergeMetadata, type Metadata, type SourcePatch } from '../domain/metadata.ts';
@@ -194,4 +194,29 @@ export async function setParent(ws: string, id: string, target: ParentRef, paren
 }
 
 const PARENTLESS = new Set<EntityType>(['product', 'company']);
+
+/**
+ * Removes the parent `parentId` of entity `id` where the hierarchy rules allow none (a user leaves
+ * its company); InvalidInput at `where` where they require one (move it instead), NotFound when
+ * `parentId` is not its parent. Only users may stand without their optional parent, and they carry
+ * no score, so no aggregate moves.
+ */
+export async function detachParent(ws: string, id: string, parentId: string, where: InputLocation): Promise<EntityItem> {
+  return transact('detachParent', async () => {
+    const e = await getEntity(ws, id);
+    if (!e || e.deleting) throw new NotFound('entity', id);
+    if (e.parentId !== parentId) throw new NotFound('relationship', parentId, `Entity ${parentId} is not the parent of entity ${id}.`);
+    const why = parentRuleViolation(e.type, undefined);
+    if (why) throw new InvalidInput(`${why} Move it under another parent with PUT /v2/entities/${id}/relationships/parent instead.`, where);
+    const now = new Date().toISOString();
+    const plan = new Plan(ws);
+    const self = plan.entity(e);
+    self.set = { updatedAt: now };
+    self.remove = ['parentId', 'parentType', 'gsi2pk', 'gsi2sk'];
+    const result: EntityItem = { ...e, updatedAt: now };
+    delete result.parentId;
+    delete result.parentType;
+    return { items: plan.build(), result };
+  });
+}
 

@@ -66,8 +66,8 @@ export async function checkNewRelation(ws: string, source: { id: string; type: s
     readRelation(ws, source.id, type, targetId),
     contradiction ? readRelation(ws, source.id, contradiction, targetId) : undefined,
   ]);
-  if (existing) throw new Conflict(`Entity ${source.id} already has a ${type} relationship with entity ${targetId}.`);
-  if (contradicting) invalid(path, `Entity ${source.id} already has a ${contradicting.type} relationship with entity ${targetId}; the two cannot block each other.`);
+  if (existing) throw new Conflict(`Entity ${source.id} already has a relationship of type ${type} with entity ${targetId}.`);
+  if (contradicting) invalid(path, `Entity ${source.id} already has a relationship of type ${contradicting.type} with entity ${targetId}; the two cannot block each other.`);
   return target;
 }
 

@@ -199,6 +199,10 @@ function validBody(route: Route, w: World): fc.Arbitrary<{ params: Record<string
       }));
     case 'setEntityParent':
       return fc.record({ id: one(w.components), parent: one([...w.products, ...w.components]) }).map(({ id, parent }) => ({ params: { id }, body: data({ target: obj({ id: parent }) }) }));
+    case 'createEntityRelationship':
+      return fc
+        .record({ id: one(w.features), type: fc.constantFrom('link', 'isBlockedBy', 'isBlocking', undefined), target: one([...w.features, ...w.components, ...w.products]) })
+        .map(({ id, type, target }) => ({ params: { id }, body: data({ ...(type ? { type } : {}), target: obj({ id: target }) }) }));
     case 'createNote':
       return fc
         .record({

@@ -7,6 +7,7 @@ import { Metadata, MetadataUpdate } from './metadata.ts';
 import { Patch } from './patch.ts';
 import { ENTITY_FIELDS } from '../entity-fields.ts';
 import { ENTITY_TYPES, type EntityType as EntityTypeName } from '../hierarchy.ts';
+import { ENTITY_RELATIONSHIP_TYPES } from '../relations.ts';
 
 /** Custom field values by field id: the workspace's definitions check them (lib/domain/entity-fields.ts fieldWrite). */
 const CustomFieldInput = z.unknown().check(z.describe("A custom field value by the field's id (uuid); the type's configuration gives its schema"));
@@ -86,5 +87,18 @@ export function withPatch<S extends z.core.$ZodLooseShape>(shape: S) {
 
 export const SetParentBody = z.strictObject({ data: z.strictObject({ target: ParentTarget }) }).check(z.meta({ id: 'SetParentBody' }));
 
-/** The path of the relationship routes that name a target. */
-export const EntityTargetPath = z.strictObject({ id: Uuid });
+/**
+ * A new relationship of an entity (Productboard's createEntityRelationship): `type` defaults to
+ * link; parent and child move an entity, the others relate two hierarchy entities.
+ */
+export const CreateEntityRelationshipBody = z
+  .strictObject({
+    data: z.strictObject({
+      type: z._default(z.enum(ENTITY_RELATIONSHIP_TYPES), 'link').check(z.describe('link when omitted')),
+      target: z.strictObject({ id: Uuid }),
+    }),
+  })
+  .check(z.meta({ id: 'CreateEntityRelationshipBody' }));
+
+/** The path of DELETE /v2/entities/{id}/relationships/{type}/{targetId}. */
+export const EntityRelationshipPath = z.strictObject({ id: Uuid, type: z.enum(ENTITY_RELATIONSHIP_TYPES), targetId: Uuid });

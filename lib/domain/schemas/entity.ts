@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 import { DateTime, listOf, ListLinks, pageParameters, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { STANDARD_FIELDS } from './field-values.ts';
+import { memberParameters, NameParameter, refusedParameter, sourceParameters, StatusIdParameter, StatusNameParameter } from './filters.ts';
 import { Metadata } from './metadata.ts';
 import { ENTITY_FIELDS } from '../entity-fields.ts';
 import { ENTITY_TYPES, type EntityType as EntityTypeName } from '../hierarchy.ts';
@@ -58,19 +59,39 @@ export const Entity = z.discriminatedUnion('type', ENTITY_TYPES.map(entityOf) as
 export const EntityResponse = dataOf(Entity).check(z.meta({ id: 'EntityResponse' }));
 export const EntityList = listOf(Entity).check(z.meta({ id: 'EntityList' }));
 
+const NO_TEAMS = 'This service has no teams, so entities cannot be filtered by team.';
+
 /** A field identifier of the `fields` selection: a standard field, a custom field uuid, or `all`. */
 const FieldId = z.string().check(z.minLength(1), z.maxLength(200));
 
+const owner = memberParameters('owner');
+
+/** Productboard's list filters and ours (`type`, `limit`); every filter given must hold. */
 export const ListEntitiesQuery = z.strictObject({
   type: z.optional(EntityType),
   'type[]': repeated(EntityType),
   'fields[]': repeated(FieldId),
+  name: z.optional(NameParameter),
+  'owner[id]': owner.id,
+  'owner[email]': owner.email,
+  'status[id]': z.optional(StatusIdParameter),
+  'status[name]': z.optional(StatusNameParameter),
+  'teams[id]': refusedParameter(NO_TEAMS),
+  'teams[name]': refusedParameter(NO_TEAMS),
+  archived: z.optional(z.boolean()),
+  'parent[id]': z.optional(Uuid.check(z.describe("Keeps the parent's children"))),
+  ...sourceParameters,
   ...pageParameters,
 });
 
 export const GetEntityQuery = z.strictObject({ 'fields[]': repeated(FieldId) });
 
-export const EntityRelationshipsQuery = z.strictObject({ type: z.optional(z.enum(ENTITY_RELATIONSHIP_TYPES)), ...pageParameters });
+export const EntityRelationshipsQuery = z.strictObject({
+  type: z.optional(z.enum(ENTITY_RELATIONSHIP_TYPES)),
+  'target[type]': z.optional(EntityType),
+  'target[id]': z.optional(Uuid),
+  ...pageParameters,
+});
 
 export const SearchEntitiesQuery = z.strictObject(pageParameters);
 

@@ -1,7 +1,8 @@
 // Notes as reads answer them (retrieve, list, relationships) and the query parameters of those reads.
 import * as z from 'zod/mini';
 import { DateTime, listOf, ListLinks, pageParameters, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
-import { EntityReference, recordFields } from './entity.ts';
+import { EntityReference, EntityType, recordFields } from './entity.ts';
+import { DateTimeParameter, memberParameters, sourceParameters } from './filters.ts';
 import { Metadata } from './metadata.ts';
 import { NOTE_FIELDS } from '../entity-fields.ts';
 import { IMPORTANCES } from '../score.ts';
@@ -62,9 +63,29 @@ const FieldId = z.string().check(z.minLength(1), z.maxLength(200));
 const noteFieldsParameters = { 'fields[]': repeated(FieldId), fields: repeated(FieldId) };
 
 /** `type`/`type[]` (Productboard's list filter): textNote is the one note type, so naming it selects every note. */
-export const ListNotesQuery = z.strictObject({ type: z.optional(NoteType), 'type[]': repeated(NoteType), ...noteFieldsParameters, ...pageParameters });
+const owner = memberParameters('owner');
+const creator = memberParameters('creator');
+
+/** Productboard's list filters and ours (`type`, `limit`); every filter given must hold. */
+export const ListNotesQuery = z.strictObject({
+  type: z.optional(NoteType),
+  'type[]': repeated(NoteType),
+  ...noteFieldsParameters,
+  archived: z.optional(z.boolean()),
+  processed: z.optional(z.boolean()),
+  'owner[id]': owner.id,
+  'owner[email]': owner.email,
+  'creator[id]': creator.id,
+  'creator[email]': creator.email,
+  ...sourceParameters,
+  createdFrom: z.optional(DateTimeParameter),
+  createdTo: z.optional(DateTimeParameter),
+  updatedFrom: z.optional(DateTimeParameter),
+  updatedTo: z.optional(DateTimeParameter),
+  ...pageParameters,
+});
 export const GetNoteQuery = z.strictObject(noteFieldsParameters);
-export const NoteRelationshipsQuery = z.strictObject({ type: z.optional(z.enum(NOTE_RELATIONSHIP_TYPES)), ...pageParameters });
+export const NoteRelationshipsQuery = z.strictObject({ type: z.optional(z.enum(NOTE_RELATIONSHIP_TYPES)), 'target[type]': z.optional(EntityType), ...pageParameters });
 
 /** Path parameters of a note's routes. */
 export const NotePath = z.strictObject({ id: Uuid });
