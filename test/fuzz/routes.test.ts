@@ -346,6 +346,8 @@ const QUERY: Record<string, Record<string, readonly string[]>> = {
   listApplications: { limit: ['1', '20'] },
   getApplication: {},
   listWebhooks: { limit: ['1', '100'] },
+  listMembers: { query: ['admin', 'EXAMPLE'], 'roles[]': ['admin', 'viewer', 'contributor'], includeDisabled: ['true', 'false'], includeInvitationPending: ['false'], limit: ['1', '100'] },
+  getMember: {},
   getWebhook: {},
   getAuthorizationServerMetadata: {},
   getOpenApiDocument: {},
@@ -369,7 +371,7 @@ function queryRequest(route: Route, w: World): fc.Arbitrary<Sent> {
   const valid = names.length ? fc.constantFrom(...names).chain((n) => fc.constantFrom(...params[n]!).map((v) => [encodeURIComponent(n), v] as [string, string])) : fc.constant(undefined);
   const odd = fc.tuple(fc.oneof(fc.constantFrom(...names.map(encodeURIComponent), 'pageCursor', 'limit'), rawString), rawString);
   const pathValues: Record<string, string[]> = {
-    id: route.path.startsWith('/v2/notes') ? w.notes : [...w.products, ...w.features],
+    id: route.path.startsWith('/v2/notes') ? w.notes : route.path.startsWith('/v2/members') ? [w.ws.admin.id] : [...w.products, ...w.features],
     type: route.path.startsWith('/v2/notes') ? ['textNote'] : ['product', 'company'],
     clientId: [w.oauth.clientId],
     webhookId: w.webhooks,
