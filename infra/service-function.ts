@@ -20,6 +20,7 @@ export function commonEnvironment(settings: Settings, tableName: string, publicU
     TABLE_NAME: tableName,
     PUBLIC_APP_URL: publicUrls.appUrl,
     PUBLIC_BASE_URL: publicUrls.baseUrl,
+    ...(settings.webUrl ? { PUBLIC_WEB_URL: settings.webUrl } : {}),
     LOG_LEVEL: settings.logLevel,
     ...(settings.logSampleRate > 0 ? { LOG_SAMPLE_RATE: String(settings.logSampleRate) } : {}),
     NODE_OPTIONS: '--enable-source-maps',

@@ -13,6 +13,8 @@ export interface Settings {
   tableStreamArn: string | undefined;
   /** Custom domain for {app_url} (and {base_url} = {app_url}/v2), with its ACM certificate in the region. */
   domain: { name: string; certificateArn: string } | undefined;
+  /** Where people see records in a browser (PUBLIC_WEB_URL: the `html` links); {app_url} when unset. */
+  webUrl: string | undefined;
   throttle: { rateLimit: number; burstLimit: number };
   logRetention: RetentionDays;
   /** Request budget before 408 request.timeout (REQUEST_TIMEOUT_MS). */
@@ -89,6 +91,9 @@ export function readSettings(node: Node): Settings {
   const certificateArn = str('certificateArn');
   if (Boolean(domainName) !== Boolean(certificateArn)) throw new SettingsError('Context options domainName and certificateArn go together');
 
+  const webUrl = str('webUrl');
+  if (webUrl !== undefined && !/^https:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(webUrl)) throw new SettingsError(`Context option webUrl must be an https URL without query or fragment, not ${JSON.stringify(webUrl)}`);
+
   const retentionDays = int('logRetentionDays', DEFAULTS.logRetentionDays, 1, 3653);
   const retentions = Object.values(RetentionDays).filter((v): v is RetentionDays => typeof v === 'number');
   if (!retentions.includes(retentionDays)) {
@@ -118,6 +123,7 @@ export function readSettings(node: Node): Settings {
     tableName,
     tableStreamArn,
     domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
+    webUrl,
     throttle: {
       rateLimit: int('throttleRateLimit', DEFAULTS.throttleRateLimit, 1, 100_000),
       burstLimit: int('throttleBurstLimit', DEFAULTS.throttleBurstLimit, 1, 100_000),

@@ -41,6 +41,18 @@ export const config = {
   get baseUrl(): string {
     return trimSlash(env('PUBLIC_BASE_URL') ?? `${this.appUrl}/v2`);
   },
+  /**
+   * Where people see records in a browser: the `html` links of entities, notes and members are
+   * `{web}/entities/{id}`, `{web}/notes/{id}`, `{web}/members/{id}`. {app_url} unless
+   * PUBLIC_WEB_URL names the web application that shows them.
+   */
+  get webUrl(): string {
+    return trimSlash(env('PUBLIC_WEB_URL') ?? this.appUrl);
+  },
+  /** The API's and the web application's addresses, as the views take them (lib/domain/entity-view.ts). */
+  get urls(): { base: string; web: string } {
+    return { base: this.baseUrl, web: this.webUrl };
+  },
   /** The token endpoint URL, which is also the only accepted assertion audience. */
   get tokenUrl(): string {
     return `${this.appUrl}/oauth2/token`;

@@ -53,6 +53,8 @@ export const ROUTES = [
   r({ operationId: 'deleteEntity', method: 'DELETE', path: '/v2/entities/{id}', handler: 'functions/entities/delete.ts', auth: 'entities:delete', table: 'write', summary: 'Delete an entity and its subtree' }),
   r({ operationId: 'listEntityRelationships', method: 'GET', path: '/v2/entities/{id}/relationships', handler: 'functions/entities/list-relationships.ts', auth: 'entities:read', table: 'read', summary: 'List relationships of an entity' }),
   r({ operationId: 'setEntityParent', method: 'PUT', path: '/v2/entities/{id}/relationships/parent', handler: 'functions/entities/set-parent.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Set the parent of an entity (moves its subtree)' }),
+  r({ operationId: 'createEntityRelationship', method: 'POST', path: '/v2/entities/{id}/relationships', handler: 'functions/entities/create-relationship.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Create a relationship of an entity (link, isBlockedBy, isBlocking; parent and child move)' }),
+  r({ operationId: 'deleteEntityRelationship', method: 'DELETE', path: '/v2/entities/{id}/relationships/{type}/{targetId}', handler: 'functions/entities/delete-relationship.ts', auth: 'write:entities', table: 'write', summary: 'Delete a relationship of an entity' }),
 
   // Notes and customer importance
   r({ operationId: 'createNote', method: 'POST', path: '/v2/notes', handler: 'functions/notes/create.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Create a note' }),
@@ -66,7 +68,11 @@ export const ROUTES = [
   r({ operationId: 'createNoteRelationship', method: 'POST', path: '/v2/notes/{id}/relationships', handler: 'functions/notes/create-relationship.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Link a note to an entity or set its customer' }),
   r({ operationId: 'setNoteLink', method: 'PUT', path: '/v2/notes/{id}/relationships/link/{entityId}', handler: 'functions/notes/set-link.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Create or re-rate a link from a note to an entity' }),
   r({ operationId: 'setNoteCustomer', method: 'PUT', path: '/v2/notes/{id}/relationships/customer', handler: 'functions/notes/set-customer.ts', auth: 'notes:write', body: 'json', table: 'write', summary: "Set a note's customer" }),
-  r({ operationId: 'deleteNoteRelationship', method: 'DELETE', path: '/v2/notes/{id}/relationships/{relationshipType}/{targetId}', handler: 'functions/notes/delete-relationship.ts', auth: 'notes:write', table: 'write', summary: "Remove a note's link or customer" }),
+  r({ operationId: 'deleteNoteRelationship', method: 'DELETE', path: '/v2/notes/{id}/relationships/{targetType}/{targetId}', handler: 'functions/notes/delete-relationship.ts', auth: 'notes:write', table: 'write', summary: "Remove a note's link or customer" }),
+
+  // Members (read-only)
+  r({ operationId: 'listMembers', method: 'GET', path: '/v2/members', handler: 'functions/members/list.ts', auth: 'members:read', table: 'read', summary: 'List members' }),
+  r({ operationId: 'getMember', method: 'GET', path: '/v2/members/{id}', handler: 'functions/members/get.ts', auth: 'members:read', table: 'read', summary: 'Retrieve a member' }),
 
   // Webhook subscriptions (docs/events.md)
   r({ operationId: 'createWebhook', method: 'POST', path: '/v2/webhooks', handler: 'functions/webhooks/create.ts', auth: 'webhooks:write', body: 'json', table: 'write', summary: 'Create a webhook subscription (its signing secret is shown once)' }),

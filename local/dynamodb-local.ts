@@ -116,17 +116,33 @@ export async function startDynamoDbLocal(options: { port?: number; dbPath?: stri
 }
 
 /**
- * Creates the table (same definition as the stack) unless it exists, TTL enabled. A table made
- * before the stream was part of the definition gets its stream switched on.
+ * Creates the table (same definition as the stack, TTL enabled) unless it exists; adds the global
+ * indexes lib/store/table.ts declares and an older local table lacks (one per UpdateTable, as
+ * DynamoDB allows), and switches on the stream of a table made before it was part of the
+ * definition. Items written before an index existed get its keys from
+ * `npm run admin -- index backfill`.
  */
-export async function ensureTable(endpoint: string, tableName: string): Promise<'created' | 'exists'> {
+export async function ensureTable(endpoint: string, tableName: string): Promise<'created' | 'exists' | 'updated'> {
   const client = localClient(endpoint);
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     if (!Table?.StreamSpecification?.StreamEnabled) {
       await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.stream } }));
     }
-    return 'exists';
+    const have = new Set((Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
+    const wanted = createTableInput(tableName);
+    const missing = wanted.GlobalSecondaryIndexes.filter((g) => !have.has(g.IndexName));
+    for (const index of missing) {
+      const attrs: string[] = index.KeySchema.map((k) => k.AttributeName);
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: wanted.AttributeDefinitions.filter((a) => attrs.includes(a.AttributeName)),
+          GlobalSecondaryIndexUpdates: [{ Create: index }],
+        }),
+      );
+    }
+    return missing.length ? 'updated' : 'exists';
   } catch (err) {
     if (!(err instanceof ResourceNotFoundException)) throw err;
     await client.send(new CreateTableCommand(createTableInput(tableName)));

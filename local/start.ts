@@ -5,6 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { ensureServiceKeyFile } from '#lib/auth/service-key.ts';
 import { config } from '#lib/config.ts';
+import { backfillIndexes } from '#lib/store/backfill.ts';
 import { ensureTable, findJava, portInUse, startDynamoDbLocal } from './dynamodb-local.ts';
 import { createGateway } from './gateway.ts';
 import { DB_DIR, DEV_FILE, LOCAL_DIR, LOCAL_TABLE, SERVICE_KEY_FILE } from './paths.ts';
@@ -57,7 +58,8 @@ async function main() {
     // --- Webhooks: local development may deliver to http receivers on loopback (never in the stack).
     WEBHOOKS_ALLOW_LOOPBACK: '1',
   });
-  await ensureTable(ddb.endpoint, config.tableName);
+  // A local table from before an index was added gets the index, and its items their entries.
+  if ((await ensureTable(ddb.endpoint, config.tableName)) === 'updated') await backfillIndexes({});
   const { facts, created } = await ensureDemo(DEV_FILE, {
     baseUrl: config.baseUrl,
     appUrl: config.appUrl,

@@ -1,4 +1,4 @@
-// POST /v2/entities — create a hierarchy or customer entity, optionally under a parent.
+// POST /v2/entities — create a hierarchy or customer entity, optionally under a parent, with its metadata.source.
 import { config } from '#lib/config.ts';
 import { ENTITY_FIELDS, fieldWrite } from '#lib/domain/entity-fields.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
@@ -15,11 +15,11 @@ export const handler = api(
   { body: CreateEntityBody, responses: { 201: EntityReferenceResponse }, errors: ['resource.notFound'], headers: { idempotencyKey: true } },
   async (req, { body }) => {
     const ws = principalOf(req).workspaceId;
-    const { type, fields, relationships } = body.data;
+    const { type, fields, relationships, metadata } = body.data;
     const custom = await customFieldCheck(ws, type);
     const write = fieldWrite(fields, { standard: ENTITY_FIELDS[type], mode: 'create', path: ['data', 'fields'], custom, what: `a ${type}` });
     const values = await resolveFieldRefs(ws, write);
-    const entity = await createEntity(ws, { type, values, parent: relationships?.[0]?.target, parentPath: ['data', 'relationships', 0, 'target', 'id'] }, idempotentCreate(req));
-    return { status: 201, body: { data: entityReference(config.baseUrl, entity) } };
+    const entity = await createEntity(ws, { type, values, parent: relationships?.[0]?.target, parentPath: ['data', 'relationships', 0, 'target', 'id'], metadata }, idempotentCreate(req));
+    return { status: 201, body: { data: entityReference(config.urls, entity) } };
   },
 );

@@ -1,7 +1,9 @@
-// GET /v2/entities — `type`/`type[]`, `fields[]`, `pageCursor`, `limit`; oldest first.
+// GET /v2/entities — `type`/`type[]`, `fields[]`, Productboard's filters (lib/http/list-filters.ts),
+// `pageCursor`, `limit`; oldest first.
 import { ENTITY_TYPES } from '#lib/domain/configurations.ts';
 import { checkKnownFields, fieldsFromQuery } from '#lib/domain/fields.ts';
 import { EntityList, ListEntitiesQuery } from '#lib/domain/schemas/entity.ts';
+import { entityQueryOf } from '#lib/http/list-filters.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { entityRecord } from '#lib/http/records.ts';
@@ -17,9 +19,12 @@ export const handler = api('listEntities', { query: ListEntitiesQuery, responses
   const configured = await configuredFields(ws, types);
   checkKnownFields(selection, configured);
   const page = await pageOf(req, query);
-  const items = await entitiesAfter(ws, types, stringKey(page.after), page.limit + 1);
-  const body = await page.envelope(items, (item) => item.position, (rows) =>
-    Promise.all(rows.map(({ record }) => entityRecord(ws, record, selection, configured.get(record.type) ?? []))),
+  const slice = await entitiesAfter(ws, await entityQueryOf(ws, types, query), stringKey(page.after), page.limit + 1);
+  const body = await page.envelope(
+    slice.items,
+    (item) => item.position,
+    (rows) => Promise.all(rows.map(({ record }) => entityRecord(ws, record, selection, configured.get(record.type) ?? []))),
+    slice.resume,
   );
   return { status: 200, body };
 });

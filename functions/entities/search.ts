@@ -19,9 +19,12 @@ export const handler = api(
     const configured = await configuredFields(ws, types);
     checkKnownFields(selection, configured);
     const page = await pageOf(req, query, { body: data });
-    const items = await entitiesAfter(ws, types, stringKey(page.after), page.limit + 1, { archived: data.archived });
-    const body = await page.envelope(items, (item) => item.position, (rows) =>
-      Promise.all(rows.map(({ record }) => entityRecord(ws, record, selection, configured.get(record.type) ?? []))),
+    const slice = await entitiesAfter(ws, { types, archived: data.archived }, stringKey(page.after), page.limit + 1);
+    const body = await page.envelope(
+      slice.items,
+      (item) => item.position,
+      (rows) => Promise.all(rows.map(({ record }) => entityRecord(ws, record, selection, configured.get(record.type) ?? []))),
+      slice.resume,
     );
     return { status: 200, body };
   },

@@ -14,7 +14,7 @@ export const handler = api(
     const moved = await setParent(principalOf(req).workspaceId, id, data.target, ['data', 'target', 'id']);
     return {
       status: 200,
-      body: { data: { type: 'parent' as const, target: entityReference(config.baseUrl, { id: data.target.id, type: moved.parentType! }) } },
+      body: { data: { type: 'parent' as const, target: entityReference(config.urls, { id: data.target.id, type: moved.parentType! }) } },
     };
   },
 );

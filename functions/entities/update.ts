@@ -1,16 +1,19 @@
-// PATCH /v2/entities/{id} — change an entity's fields (null clears one).
+// PATCH /v2/entities/{id} — change an entity's fields (`data.fields`, null clears one, or
+// `data.patch`, Productboard's field operations) and its `metadata.source` (merged key by key).
 import { config } from '#lib/config.ts';
 import { ENTITY_FIELDS, fieldWrite } from '#lib/domain/entity-fields.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
 import { NotFound } from '#lib/domain/errors.ts';
+import { fieldPatch, itemKeyOf, resolvedOps } from '#lib/domain/field-patch.ts';
 import { invalid } from '#lib/domain/input.ts';
+import { applyPatch } from '#lib/domain/patch.ts';
 import { UpdateEntityBody } from '#lib/domain/schemas/entity-writes.ts';
 import { EntityPath, EntityReferenceResponse } from '#lib/domain/schemas/entity.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { ifMatchOf, principalOf } from '#lib/http/request.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { getEntity } from '#lib/store/entities.ts';
-import { updateEntityFields } from '#lib/store/entity-writes.ts';
+import { updateEntity } from '#lib/store/entity-writes.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 
 export const handler = api(
@@ -24,9 +27,12 @@ export const handler = api(
     if (data.type !== undefined && data.type !== entity.type) invalid(['data', 'type'], `Entity ${id} is a ${entity.type}; its type cannot change.`);
     if (data.id !== undefined && data.id !== id) invalid(['data', 'id'], `'/data/id' is ${data.id}, not the id in the path (${id}).`);
     const custom = await customFieldCheck(ws, entity.type);
-    const write = fieldWrite(data.fields, { standard: ENTITY_FIELDS[entity.type], mode: 'update', path: ['data', 'fields'], custom, what: `a ${entity.type}` });
+    const rules = { standard: ENTITY_FIELDS[entity.type], custom, what: `a ${entity.type}` };
+    const patch = data.patch ? fieldPatch(data.patch, { ...rules, path: ['data', 'patch'] }) : undefined;
+    const write = patch?.write ?? fieldWrite(data.fields ?? {}, { ...rules, mode: 'update', path: ['data', 'fields'] });
     const values = await resolveFieldRefs(ws, write);
-    await updateEntityFields(ws, id, values, ifMatchOf(req));
-    return { status: 200, body: { data: entityReference(config.baseUrl, entity) } };
+    const ops = patch && resolvedOps(patch.ops, values);
+    const updated = await updateEntity(ws, id, (current) => ({ values: ops ? applyPatch(current.fields, ops, itemKeyOf) : values, metadata: data.metadata }), ifMatchOf(req));
+    return { status: 200, body: { data: entityReference(config.urls, updated) } };
   },
 );

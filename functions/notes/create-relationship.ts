@@ -1,10 +1,13 @@
-// POST /v2/notes/{id}/relationships — link the note to an entity (409 if linked) or set its customer.
+// POST /v2/notes/{id}/relationships — link the note to an entity (409 if linked), or give it its
+// customer (by id, or a user by e-mail). A note that has a customer gets another one by PUT
+// …/relationships/customer, as Productboard documents: here that is 400.
 import { config } from '#lib/config.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
 import { CreateNoteRelationshipBody } from '#lib/domain/schemas/note-writes.ts';
 import { NotePath, NoteRelationshipResponse } from '#lib/domain/schemas/note.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import { customerTarget } from '#lib/store/customers.ts';
 import { setNoteCustomer, upsertLink } from '#lib/store/notes.ts';
 
 export const handler = api(
@@ -12,15 +15,15 @@ export const handler = api(
   { params: NotePath, body: CreateNoteRelationshipBody, responses: { 201: NoteRelationshipResponse }, errors: ['conflict.uniqueViolation'] },
   async (req, { params: { id }, body: { data: rel } }) => {
     const ws = principalOf(req).workspaceId;
-    const at = ['data', 'target', 'id'];
     if (rel.type === 'link') {
-      const { link } = await upsertLink(ws, id, rel.target.id, rel.importance, { create: true, path: at, entityType: rel.target.type });
+      const { link } = await upsertLink(ws, id, rel.target.id, rel.importance, { create: true, path: ['data', 'target', 'id'], entityType: rel.target.type });
       return {
         status: 201,
-        body: { data: { type: 'link' as const, target: entityReference(config.baseUrl, { id: link.entityId, type: link.entityType }), importance: link.importance } },
+        body: { data: { type: 'link' as const, target: entityReference(config.urls, { id: link.entityId, type: link.entityType }), importance: link.importance } },
       };
     }
-    const note = await setNoteCustomer(ws, id, { ...rel.target, path: ['data', 'target'] });
-    return { status: 201, body: { data: { type: 'customer' as const, target: entityReference(config.baseUrl, note.customer!) } } };
+    const target = await customerTarget(ws, rel.target, ['data', 'target']);
+    const note = await setNoteCustomer(ws, id, target, { onlyIfNone: true });
+    return { status: 201, body: { data: { type: 'customer' as const, target: entityReference(config.urls, note.customer!) } } };
   },
 );

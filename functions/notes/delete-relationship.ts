@@ -1,4 +1,5 @@
-// DELETE /v2/notes/{id}/relationships/{link|customer}/{targetId} — remove a link or the customer.
+// DELETE /v2/notes/{id}/relationships/{link|customer}/{targetId} — remove a link, or the customer.
+// For a customer the targetId is not compared, as Productboard documents: any uuid removes it.
 import { NotFound } from '#lib/domain/errors.ts';
 import { NoteRelationshipPath } from '#lib/domain/schemas/note-writes.ts';
 import { api } from '#lib/http/pipeline.ts';
@@ -7,13 +8,13 @@ import { deleteLink, getNote, setNoteCustomer } from '#lib/store/notes.ts';
 
 export const handler = api('deleteNoteRelationship', { params: NoteRelationshipPath, responses: { 204: null } }, async (req, { params }) => {
   const ws = principalOf(req).workspaceId;
-  const { id, relationshipType, targetId } = params;
-  if (relationshipType === 'link') await deleteLink(ws, id, targetId);
+  const { id, targetType, targetId } = params;
+  if (targetType === 'link') await deleteLink(ws, id, targetId);
   else {
     const note = await getNote(ws, id);
     if (!note) throw new NotFound('note', id);
-    if (note.customer?.id !== targetId) throw new NotFound('customer', targetId, `Note ${id} does not have customer ${targetId}.`);
-    await setNoteCustomer(ws, id, null, { onlyIf: targetId });
+    if (!note.customer) throw new NotFound('customer', targetId, `Note ${id} has no customer.`);
+    await setNoteCustomer(ws, id, null);
   }
   return { status: 204 };
 });

@@ -1,7 +1,9 @@
-// GET /v2/notes — `type`/`type[]`, `fields` or `fields[]` (both spellings), `pageCursor`, `limit`; oldest first.
+// GET /v2/notes — `type`/`type[]`, `fields` or `fields[]` (both spellings), Productboard's filters
+// (lib/http/list-filters.ts), `pageCursor`, `limit`; oldest first.
 import { NOTE_TYPES } from '#lib/domain/configurations.ts';
 import { checkKnownFields, fieldsFromQuery, NOTE_FIELDS_PARAMS } from '#lib/domain/fields.ts';
 import { ListNotesQuery, NoteList } from '#lib/domain/schemas/note.ts';
+import { noteQueryOf } from '#lib/http/list-filters.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { noteRecord } from '#lib/http/records.ts';
@@ -15,9 +17,12 @@ export const handler = api('listNotes', { query: ListNotesQuery, responses: { 20
   const configured = await configuredFields(ws, NOTE_TYPES);
   checkKnownFields(selection, configured);
   const page = await pageOf(req, query);
-  const items = await notesAfter(ws, stringKey(page.after), page.limit + 1);
-  const body = await page.envelope(items, (item) => item.position, (rows) =>
-    Promise.all(rows.map(({ record }) => noteRecord(ws, record, selection, configured.get(record.type) ?? configured.get('textNote')!))),
+  const slice = await notesAfter(ws, await noteQueryOf(ws, query), stringKey(page.after), page.limit + 1);
+  const body = await page.envelope(
+    slice.items,
+    (item) => item.position,
+    (rows) => Promise.all(rows.map(({ record }) => noteRecord(ws, record, selection, configured.get(record.type) ?? configured.get('textNote')!))),
+    slice.resume,
   );
   return { status: 200, body };
 });

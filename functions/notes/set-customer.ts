@@ -1,17 +1,20 @@
-// PUT /v2/notes/{id}/relationships/customer — set the note's customer; its ratings move with it.
+// PUT /v2/notes/{id}/relationships/customer — set or replace the note's customer (by id, or a user
+// by e-mail); its ratings move with it.
 import { config } from '#lib/config.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
 import { SetNoteCustomerBody } from '#lib/domain/schemas/note-writes.ts';
 import { NotePath, NoteRelationshipResponse } from '#lib/domain/schemas/note.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import { customerTarget } from '#lib/store/customers.ts';
 import { setNoteCustomer } from '#lib/store/notes.ts';
 
 export const handler = api(
   'setNoteCustomer',
   { params: NotePath, body: SetNoteCustomerBody, responses: { 200: NoteRelationshipResponse } },
   async (req, { params: { id }, body: { data } }) => {
-    const note = await setNoteCustomer(principalOf(req).workspaceId, id, { ...data.target, path: ['data', 'target'] });
-    return { status: 200, body: { data: { type: 'customer' as const, target: entityReference(config.baseUrl, note.customer!) } } };
+    const ws = principalOf(req).workspaceId;
+    const note = await setNoteCustomer(ws, id, await customerTarget(ws, data.target, ['data', 'target']));
+    return { status: 200, body: { data: { type: 'customer' as const, target: entityReference(config.urls, note.customer!) } } };
   },
 );

@@ -14,7 +14,7 @@ export const handler = api(
     const { link } = await upsertLink(principalOf(req).workspaceId, id, entityId, data.importance, { create: false, path: ['data'] });
     return {
       status: 200,
-      body: { data: { type: 'link' as const, target: entityReference(config.baseUrl, { id: link.entityId, type: link.entityType }), importance: link.importance } },
+      body: { data: { type: 'link' as const, target: entityReference(config.urls, { id: link.entityId, type: link.entityType }), importance: link.importance } },
     };
   },
 );

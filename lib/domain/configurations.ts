@@ -31,6 +31,8 @@ export interface CustomFieldDef {
 export interface FieldConfiguration {
   id: string;
   name: string;
+  /** Where the field's value is in a record: `/fields/<id>` (as Productboard's configurations give it). */
+  path: string;
   /** JSON Schema (2020-12) of the field's value; a field without a value is null or absent. */
   schema: Record<string, unknown>;
 }
@@ -44,6 +46,8 @@ const FIELD_NAMES: Record<StandardFieldId, string> = {
   tags: 'Tags',
   timeframe: 'Timeframe',
   archived: 'Archived',
+  processed: 'Processed',
+  creator: 'Creator',
   email: 'E-mail',
   domain: 'Domain',
   content: 'Content',
@@ -87,10 +91,12 @@ export function customValueError(def: CustomFieldDef, value: unknown): string | 
   return `Custom field '${def.name}' (${def.id}) takes ${expected}.`;
 }
 
+const fieldPath = (id: string) => `/fields/${id}`;
+
 /** Every configured field of a type, standard first, then custom fields in creation order. */
 export function fieldConfigurations(type: EntityType | NoteType, custom: readonly CustomFieldDef[]): FieldConfiguration[] {
-  const standard = standardIds(type).map((id) => ({ id, name: FIELD_NAMES[id], schema: jsonSchema(STANDARD_FIELDS[id].read) }));
-  const own = custom.filter((d) => d.entityType === type).map((d) => ({ id: d.id, name: d.name, schema: jsonSchema(customValueSchema(d)) }));
+  const standard = standardIds(type).map((id) => ({ id, name: FIELD_NAMES[id], path: fieldPath(id), schema: jsonSchema(STANDARD_FIELDS[id].read) }));
+  const own = custom.filter((d) => d.entityType === type).map((d) => ({ id: d.id, name: d.name, path: fieldPath(d.id), schema: jsonSchema(customValueSchema(d)) }));
   return [...standard, ...own];
 }
 

@@ -20,7 +20,15 @@ export const ENTITY_FIELDS: Record<EntityType, readonly StandardFieldId[]> = {
 };
 
 /** The standard fields of a note, in response order. */
-export const NOTE_FIELDS = ['name', 'content', 'tags', 'owner'] as const satisfies readonly StandardFieldId[];
+export const NOTE_FIELDS = ['name', 'content', 'tags', 'owner', 'creator', 'processed', 'archived'] as const satisfies readonly StandardFieldId[];
+
+/** The note fields an update may change: the creator is who created it, set once. */
+export const NOTE_UPDATE_FIELDS = NOTE_FIELDS.filter((f) => f !== 'creator');
+
+/** Fields whose value names a member (`{id}`, `{email}` or both), resolved by lib/store/field-refs.ts. */
+export const MEMBER_FIELDS = ['owner', 'creator'] as const satisfies readonly StandardFieldId[];
+export type MemberFieldId = (typeof MEMBER_FIELDS)[number];
+const isMemberField = (key: string): key is MemberFieldId => (MEMBER_FIELDS as readonly string[]).includes(key);
 
 export const standardEntityFields = (type: EntityType): string[] => [...ENTITY_FIELDS[type]];
 export const standardNoteFields = (): string[] => [...NOTE_FIELDS];
@@ -34,8 +42,8 @@ export type CustomFieldCheck = (fieldId: string, value: unknown, path: Path) => 
 export interface FieldWrite {
   /** Values to store by field id (custom fields by lower-case uuid); `null` clears (updates only). */
   values: Record<string, unknown>;
-  /** The owner as written, to resolve to a member (lib/store/field-refs.ts), and where it was. */
-  owner?: { ref: MemberInput; path: Path };
+  /** Members as written (owner, creator), to resolve (lib/store/field-refs.ts), and where each was. */
+  members: Array<{ field: MemberFieldId; ref: MemberInput; path: Path }>;
 }
 
 /**
@@ -49,7 +57,7 @@ export function fieldWrite(
   options: { standard: readonly StandardFieldId[]; mode: 'create' | 'update'; path: Path; custom: CustomFieldCheck; what: string },
 ): FieldWrite {
   const { standard, mode, path, custom, what } = options;
-  const out: FieldWrite = { values: {} };
+  const out: FieldWrite = { values: {}, members: [] };
   const seen = new Map<string, string>();
   for (const [key, value] of Object.entries(fields)) {
     const at = [...path, key];
@@ -57,8 +65,8 @@ export function fieldWrite(
     if (own) {
       if (value === null) {
         if (mode === 'update') out.values[key] = null;
-      } else if (key === 'owner') {
-        out.owner = { ref: value as MemberInput, path: at };
+      } else if (isMemberField(key)) {
+        out.members.push({ field: key, ref: value as MemberInput, path: at });
       } else {
         out.values[key] = value;
       }

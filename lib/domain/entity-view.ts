@@ -2,6 +2,7 @@
 // adds the other `fields` modes and the paginated `relationships` attribute.
 import { isEmptyValue } from './fields.ts';
 import type { EntityType } from './hierarchy.ts';
+import type { Metadata } from './metadata.ts';
 
 export interface StoredEntity {
   id: string;
@@ -9,6 +10,7 @@ export interface StoredEntity {
   parentId?: string;
   parentType?: EntityType;
   fields: Record<string, unknown>;
+  metadata?: Metadata;
   createdAt: string;
   updatedAt: string;
 }
@@ -18,22 +20,35 @@ export function nonEmptyFields(fields: Record<string, unknown>): Record<string, 
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => !isEmptyValue(v)));
 }
 
+/**
+ * The addresses a view links to: `base` is the API's ({base_url}), `web` where people see records
+ * in a browser (the `html` links; lib/config.ts webUrl).
+ */
+export interface Urls {
+  base: string;
+  web: string;
+}
+
 export const entityLink = (baseUrl: string, id: string) => `${baseUrl}/entities/${id}`;
 
-/** `{id, type, links}`: what create and update answer. */
-export const entityReference = <T extends string>(baseUrl: string, e: { id: string; type: T }) => ({
+/** An entity's links: `self` in the API, `html` in the web application. */
+export const entityLinks = (urls: Urls, id: string) => ({ self: entityLink(urls.base, id), html: entityLink(urls.web, id) });
+
+/** `{id, type, links}`: what create and update answer, and every relationship's target. */
+export const entityReference = <T extends string>(urls: Urls, e: { id: string; type: T }) => ({
   id: e.id,
   type: e.type,
-  links: { self: entityLink(baseUrl, e.id) },
+  links: entityLinks(urls, e.id),
 });
 
 /** An entity without its relationships (lib/http/records.ts adds them, paginated). */
-export function entityView(baseUrl: string, e: StoredEntity) {
+export function entityView(urls: Urls, e: StoredEntity) {
   return {
     id: e.id,
     type: e.type,
     fields: nonEmptyFields(e.fields),
-    links: { self: entityLink(baseUrl, e.id) },
+    links: entityLinks(urls, e.id),
+    ...(e.metadata ? { metadata: e.metadata } : {}),
     createdAt: e.createdAt,
     updatedAt: e.updatedAt,
   };

@@ -46,4 +46,12 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, ScopeDescription> = {
     summary: 'Delete webhook subscriptions',
     consent: 'Delete webhook subscriptions of the workspace',
   },
+  'members:read': {
+    summary: 'Read members',
+    consent: 'See the members of the workspace, their roles and whether they are active',
+  },
+  'members:pii:read': {
+    summary: "Read members' names and e-mail addresses",
+    consent: 'See the names and e-mail addresses of the members of the workspace',
+  },
 };

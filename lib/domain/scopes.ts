@@ -10,6 +10,9 @@ export const SCOPES = [
   'webhooks:read',
   'webhooks:write',
   'webhooks:delete',
+  // Members (read-only, as Productboard's members API): the list and each member, and their names and e-mails
+  'members:read',
+  'members:pii:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
@@ -24,8 +27,9 @@ export type Role = (typeof ROLES)[number];
 export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   admin: SCOPES,
   maker: SCOPES,
-  // A viewer may see which subscriptions exist, not create or delete them.
-  viewer: ['entities:read', 'notes:read', 'webhooks:read'],
+  // A viewer may see which subscriptions exist, not create or delete them; every role may see the
+  // members and their e-mails, so a default token keeps seeing the e-mails it sees on owners.
+  viewer: ['entities:read', 'notes:read', 'webhooks:read', 'members:read', 'members:pii:read'],
 };
 
 /** The canonical scope for a name (aliases resolved), or undefined when it is not a scope. */

@@ -150,9 +150,11 @@ export interface Page {
   after: PageKey | undefined;
   /**
    * The list envelope for `fetched` items (fetch `limit + 1` so the last page is known): the first
-   * `limit` are rendered and `links.next` appears only when there was one more.
+   * `limit` are rendered and `links.next` appears when there was one more — or, for a filtered
+   * read that spent its scan budget first (lib/store/pages.ts), when `resume` gives the position
+   * the next page continues from (the page is then shorter than `limit`, possibly empty).
    */
-  envelope<T, V>(fetched: T[], keyOf: (item: T) => PageKey, render: (items: T[]) => V[] | Promise<V[]>): Promise<{ data: V[]; links: ListLinks }>;
+  envelope<T, V>(fetched: T[], keyOf: (item: T) => PageKey, render: (items: T[]) => V[] | Promise<V[]>, resume?: PageKey): Promise<{ data: V[]; links: ListLinks }>;
 }
 
 /** The page parameters of a list's query, as its schema parsed them (lib/domain/schemas/common.ts pageParameters). */
@@ -181,11 +183,11 @@ export function pageFor(scope: PageScope, limit: number, after: PageKey | undefi
     scope,
     limit,
     after,
-    async envelope(fetched, keyOf, render) {
+    async envelope(fetched, keyOf, render, resume) {
       const items = fetched.slice(0, limit);
       const more = fetched.length > limit && items.length > 0;
       const data = await render(items);
-      return { data, links: await listLinks(scope, routePath, more ? keyOf(items[items.length - 1]!) : undefined) };
+      return { data, links: await listLinks(scope, routePath, more ? keyOf(items[items.length - 1]!) : fetched.length <= limit ? resume : undefined) };
     },
   };
 }

@@ -11,12 +11,12 @@ import { routeById } from '../routes.ts';
 import { configuredFields } from '../store/custom-fields.ts';
 import type { EntityItem } from '../store/entities.ts';
 import type { NoteItem } from '../store/notes.ts';
-import { entityRelationshipsAfter, noteRelationshipsAfter, type EntityRelationship, type NoteRelationship } from '../store/pages.ts';
+import { entityRelationshipsAfter, noteRelationshipsAfter, type EntityRelationship, type NoteRelationship, type Slice } from '../store/pages.ts';
 
 /** Pagination rule 6 of the service specification: a `relationships` attribute carries at most this many items inline. */
 export const INLINE_RELATIONSHIPS = 20;
 
-export const targetReference = <T extends string>(t: { id: string; type: T }) => entityReference(config.baseUrl, t);
+export const targetReference = <T extends string>(t: { id: string; type: T }) => entityReference(config.urls, t);
 
 export const relationshipView = (r: EntityRelationship) => ({ type: r.type, target: targetReference(r.target) });
 
@@ -30,26 +30,27 @@ async function inline<T extends { position: string }, V>(
   operationId: 'listEntityRelationships' | 'listNoteRelationships',
   workspaceId: string,
   id: string,
-  fetch: (count: number) => Promise<T[]>,
+  fetch: (count: number) => Promise<Slice<T>>,
   view: (r: T) => V,
 ): Promise<{ data: V[]; links: ListLinks }> {
   const route = routeById(operationId);
   // Bound to the list route called with no parameters but the cursor: exactly the links.next URL.
   const page = pageFor({ operationId, workspaceId, params: { id }, query: [] }, INLINE_RELATIONSHIPS, undefined, route.path);
-  return page.envelope(await fetch(INLINE_RELATIONSHIPS + 1), (r) => r.position, (items) => items.map(view));
+  const got = await fetch(INLINE_RELATIONSHIPS + 1);
+  return page.envelope(got.items.map((i) => i.record), (r) => r.position, (items) => items.map(view), got.resume);
 }
 
 /** An entity's `relationships`: parent, then children; more than 20 → links.next to /v2/entities/{id}/relationships. */
 export const inlineRelationships = (workspaceId: string, entity: EntityItem) =>
-  inline('listEntityRelationships', workspaceId, entity.id, (n) => entityRelationshipsAfter(workspaceId, entity, undefined, undefined, n), relationshipView);
+  inline('listEntityRelationships', workspaceId, entity.id, (n) => entityRelationshipsAfter(workspaceId, entity, {}, undefined, n), relationshipView);
 
 /** A note's `relationships`: customer, then links; more than 20 → links.next to /v2/notes/{id}/relationships. */
 export const inlineNoteRelationships = (workspaceId: string, note: NoteItem) =>
-  inline('listNoteRelationships', workspaceId, note.id, (n) => noteRelationshipsAfter(workspaceId, note, undefined, undefined, n), noteRelationshipView);
+  inline('listNoteRelationships', workspaceId, note.id, (n) => noteRelationshipsAfter(workspaceId, note, {}, undefined, n), noteRelationshipView);
 
 export async function entityRecord(workspaceId: string, entity: EntityItem, selection: FieldSelection, configured: readonly string[]) {
   return {
-    ...entityView(config.baseUrl, entity),
+    ...entityView(config.urls, entity),
     fields: selectFields(entity.fields, selection, configured),
     relationships: await inlineRelationships(workspaceId, entity),
   };
@@ -57,7 +58,7 @@ export async function entityRecord(workspaceId: string, entity: EntityItem, sele
 
 export async function noteRecord(workspaceId: string, note: NoteItem, selection: FieldSelection, configured: readonly string[]) {
   return {
-    ...noteView(config.baseUrl, note),
+    ...noteView(config.urls, note),
     fields: selectFields(note.fields, selection, configured),
     relationships: await inlineNoteRelationships(workspaceId, note),
   };

@@ -1,6 +1,6 @@
-// BatchWriteItem for any number of puts and deletes: 25 per call (DynamoDB's limit), unprocessed
+// BatchWriteItem and BatchGetItem for any number of keys: 25 writes or 100 reads per call (DynamoDB's limits), unprocessed
 // requests (throttling) retried with backoff until none is left.
-import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 
 /** One request of a BatchWriteItem: a put or a delete. */
@@ -25,4 +25,25 @@ export async function batchWriteAll(requests: WriteRequest[], parallel = 1): Pro
       }
     }),
   );
+}
+
+const GET_BATCH = 100;
+
+/**
+ * Reads every key (100 per BatchGetItem, DynamoDB's limit; unprocessed keys retried with backoff,
+ * never read as absent). Returns the items found, in the order of `keys`.
+ */
+export async function batchGetAll(keys: ReadonlyArray<{ pk: string; sk: string }>, options: { consistent?: boolean } = {}): Promise<Array<Record<string, unknown>>> {
+  const found = new Map<string, Record<string, unknown>>();
+  for (let i = 0; i < keys.length; i += GET_BATCH) {
+    let pending: Array<Record<string, unknown>> = keys.slice(i, i + GET_BATCH).map((k) => ({ pk: k.pk, sk: k.sk }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt === 8) throw new Error('BatchGetItem left keys unprocessed after 8 attempts');
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
+      const res = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ...(options.consistent ? { ConsistentRead: true } : {}) } } }));
+      for (const item of res.Responses?.[tableName()] ?? []) found.set(`${String(item.pk)}|${String(item.sk)}`, item);
+      pending = res.UnprocessedKeys?.[tableName()]?.Keys ?? [];
+    }
+  }
+  return keys.map((k) => found.get(`${k.pk}|${k.sk}`)).filter((item): item is Record<string, unknown> => item !== undefined);
 }

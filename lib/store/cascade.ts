@@ -5,8 +5,9 @@
 //   2. every descendant is marked `deleting` (top-down; each mark is idempotent). Until marked, a
 //      descendant still answers with its own, untouched — so still exact — subtree score.
 //   3. notes whose customer is a deleted user/company lose that customer (ratings become anonymous).
-//   4. items go bottom-up: an entity's links and rating items, then the entity itself. Marked
-//      entities are invisible, so their aggregates no longer matter.
+//   4. items go bottom-up: an entity's links, rating items and relations (both sides), a user's
+//      e-mail look-up, then the entity itself. Marked entities are invisible, so their aggregates
+//      no longer matter.
 // A crash anywhere leaves marked items that a repeated DELETE or `admin score verify --repair`
 // finishes. Steps run by up to 16 workers at once; when one fails, the others take no further item
 // and the delete fails only once all of them have stopped, so nothing is still writing after it.
@@ -15,10 +16,12 @@ import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan } from './aggregates.ts';
 import { batchWriteAll } from './batch.ts';
 import { db, tableName } from './client.ts';
+import { customerEmailOf } from './customers.ts';
 import { readChain, readEntityItem, subtree } from './entities.ts';
 import { keys, type ItemKey } from './keys.ts';
 import { setNoteCustomer } from './notes.ts';
 import { queryAll } from './query.ts';
+import { relationDeletes, relationsOf } from './relations.ts';
 import { transact } from './tx.ts';
 import { NotFound } from '../domain/errors.ts';
 import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
@@ -47,7 +50,7 @@ export async function deleteEntity(ws: string, id: string): Promise<void> {
     const plan = new Plan(ws);
     const self = plan.entity(e);
     self.set = { deleting: new Date().toISOString(), ...(e.parentId ? { deletedFrom: e.parentId } : {}) };
-    self.remove = ['parentId', 'parentType', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'];
+    self.remove = ['parentId', 'parentType', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'];
     if (isHierarchyType(e.type)) {
       self.expectTotal = e.total ?? 0;
       for (const a of chain.slice(1)) plan.entity(a).total -= e.total ?? 0;
@@ -97,7 +100,7 @@ export async function finishEntityDelete(ws: string, rootId: string): Promise<vo
         new UpdateCommand({
           TableName: tableName(),
           Key: keys.entity(ws, id),
-          UpdateExpression: 'SET deleting = if_not_exists(deleting, :now) REMOVE gsi1pk, gsi1sk',
+          UpdateExpression: 'SET deleting = if_not_exists(deleting, :now) REMOVE gsi1pk, gsi1sk, gsi3pk, gsi3sk',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':now': now },
         }),
@@ -124,6 +127,8 @@ async function removeEntityItems(ws: string, id: string): Promise<void> {
       });
       step('customerCleared', id);
     }
+    const email = customerEmailOf(e);
+    if (email !== undefined) await batchWriteAll([{ DeleteRequest: { Key: keys.customerEmail(ws, email, id) } }]);
   } else {
     const links = await keysOf({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.linksTo(ws, id) } });
     const ratings = await keysOf({
@@ -131,7 +136,9 @@ async function removeEntityItems(ws: string, id: string): Promise<void> {
       ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.ratingsOfEntityPrefix(id) },
       ConsistentRead: true,
     });
-    await batchWriteAll([...links, ...ratings].map((Key) => ({ DeleteRequest: { Key } })));
+    // Both sides of each relation (link, isBlockedBy, isBlocking): the other entity may live on.
+    const relations = (await relationsOf(ws, id)).flatMap((r) => relationDeletes(ws, r));
+    await batchWriteAll([...links, ...ratings, ...relations].map((Key) => ({ DeleteRequest: { Key } })));
   }
   step('cleared', id);
   await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.entity(ws, id) }));

@@ -25,6 +25,7 @@ export function toEntity(item: StoredItem): EntityItem {
     type: e.type!,
     ...(e.parentId ? { parentId: e.parentId, parentType: e.parentType! } : {}),
     fields: e.fields ?? {},
+    ...(e.metadata ? { metadata: e.metadata } : {}),
     createdAt: e.createdAt!,
     updatedAt: e.updatedAt!,
     ...(typeof e.own === 'number' ? { own: e.own } : {}),
@@ -34,6 +35,13 @@ export function toEntity(item: StoredItem): EntityItem {
 }
 
 export const isEntityItem = (item: StoredItem | undefined): item is StoredItem => item?.kind === 'entity';
+
+/** A time strictly after `was`, so a record's `updatedAt` changes with every write (it conditions the next). */
+export function nextUpdatedAt(was: string): string {
+  const now = new Date();
+  const before = Date.parse(was);
+  return (now.getTime() > before ? now : new Date(before + 1)).toISOString();
+}
 
 /** The raw entity item, deleting or not (consistent read). */
 export async function readEntityItem(ws: string, id: string, preread?: Preread): Promise<EntityItem | undefined> {

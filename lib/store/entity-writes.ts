@@ -1,17 +1,21 @@
 // Creating, updating and moving entities. Moves carry the subtree's total from the old ancestors to
-// the new ones in one transaction (lib/store/aggregates.ts Plan).
+// the new ones in one transaction (lib/store/aggregates.ts Plan). Every write keeps the entity's
+// index entries in step: its owner's (GSI3) and, for a user, the look-up by e-mail.
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan } from './aggregates.ts';
 import { db, tableName } from './client.ts';
-import { getEntity, readChain, subtree, toEntity, type EntityItem } from './entities.ts';
+import { customerEmailWrites } from './customers.ts';
+import { getEntity, nextUpdatedAt, readChain, subtree, toEntity, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
-import { transact } from './tx.ts';
-import { NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
+import { checkNewRelation, relationPuts } from './relations.ts';
+import { transact, type TxItem } from './tx.ts';
+import { InvalidInput, NotFound, PreconditionFailed, type InputLocation, type Path } from '../domain/errors.ts';
 import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
 import { keyReused, type Idempotent } from '../domain/idempotency.ts';
 import { invalid } from '../domain/input.ts';
+import { mergeMetadata, type Metadata, type SourcePatch } from '../domain/metadata.ts';
+import type { RelationType } from '../domain/relations.ts';
 
 /** A parent as a request names it: its id and, optionally, the type the client says it has. */
 export interface ParentRef {
@@ -34,9 +38,16 @@ async function parentChain(ws: string, childType: EntityType, parent: ParentRef,
   return chain;
 }
 
+/** A relation a new entity gets (link, isBlockedBy, isBlocking), `path` locating its target id in the request. */
+export interface NewRelation {
+  type: RelationType;
+  targetId: string;
+  path: Path;
+}
+
 export async function createEntity(
   ws: string,
-  input: { type: EntityType; values: Record<string, unknown>; parent?: ParentRef | undefined; parentPath: Path },
+  input: { type: EntityType; values: Record<string, unknown>; parent?: ParentRef | undefined; parentPath: Path; metadata?: Metadata | undefined; relations?: readonly NewRelation[] },
   idempotent?: Idempotent,
 ): Promise<EntityItem> {
   const id = idempotent?.id ?? randomUUID();
@@ -65,10 +76,13 @@ export async function createEntity(
       type: input.type,
       ...(parent ? { parentId: parent.id, parentType: parent.type } : {}),
       fields: input.values,
+      ...(input.metadata ? { metadata: input.metadata } : {}),
       createdAt: now,
       updatedAt: now,
       ...(isHierarchyType(input.type) ? { own: 0, total: 0 } : {}),
     };
+    const targets: EntityItem[] = [];
+    for (const r of input.relations ?? []) targets.push(await checkNewRelation(ws, entity, r.type, r.targetId, r.path));
     const plan = new Plan(ws);
     plan.add({
       Put: {
@@ -80,58 +94,87 @@ export async function createEntity(
           gsi1pk: keys.entitiesOfType(ws, input.type),
           gsi1sk: keys.listPosition(now, id),
           ...(parent ? { gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: keys.listPosition(now, id) } : {}),
+          ...keys.ownerIndex(ws, 'entity', entity),
           ...(idempotent ? { fingerprint: idempotent.fingerprint } : {}),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     });
-    // The parent and its ancestors must still stand as read (depth, no concurrent delete).
-    plan.checkChain(chain);
+    for (const item of customerEmailWrites(ws, entity, undefined)) plan.add(item);
+    (input.relations ?? []).forEach((r, i) => {
+      for (const item of relationPuts(ws, entity, r.type, targets[i]!, now)) plan.add(item);
+    });
+    // The parent and its ancestors must still stand as read (depth, no concurrent delete); so must
+    // every relation's target.
+    plan.checkChain([...chain, ...targets]);
     return { items: plan.build(), result: entity };
   });
 }
 
-/** `versions`: the If-Match of the request (lib/domain/etag.ts), part of the update's condition. */
-export async function updateEntityFields(ws: string, id: string, values: Record<string, unknown>, versions?: string[]): Promise<EntityItem> {
-  const sets: string[] = ['updatedAt = :now'];
-  const removes: string[] = [];
-  const names: Record<string, string> = { '#f': 'fields' };
-  const vals: Record<string, unknown> = { ':now': new Date().toISOString() };
-  Object.entries(values).forEach(([k, v], i) => {
-    names[`#k${i}`] = k;
-    if (v === null) removes.push(`#f.#k${i}`);
-    else {
-      vals[`:v${i}`] = v;
-      sets.push(`#f.#k${i} = :v${i}`);
-    }
-  });
-  const version = versions ? ` AND updatedAt IN (${versions.map((_, i) => `:m${i}`).join(', ') || ':none'})` : '';
-  if (versions) {
-    versions.forEach((v, i) => (vals[`:m${i}`] = v));
-    if (versions.length === 0) vals[':none'] = '';
-  }
-  try {
-    const { Attributes } = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.entity(ws, id),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-        ConditionExpression: `attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting)${version}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ...vals, ':kind': 'entity' },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toEntity(Attributes!);
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) {
-      // Which condition failed: a live entity at another version, or none at all.
-      if (versions && (await getEntity(ws, id))) throw new PreconditionFailed('entity', id);
-      throw new NotFound('entity', id);
-    }
-    throw err;
-  }
+/** A change of an entity's fields (null clears one) and metadata (merged key by key). */
+export interface EntityChange {
+  values: Record<string, unknown>;
+  metadata?: { source?: SourcePatch | null } | undefined;
 }
+
+/**
+ * Updates a live entity: `change` gets the entity as read now (patch operations apply to these
+ * values) and says what to write. One transaction conditioned on the `updatedAt` it read, rebuilt
+ * from a fresh read when another write got there first; it keeps the owner index and a user's
+ * e-mail look-up in step. `versions`: the request's If-Match, when it sent one. The aggregates
+ * (own, total) are not touched, so links and moves elsewhere never conflict with it.
+ */
+export async function updateEntity(
+  ws: string,
+  id: string,
+  change: (current: EntityItem) => EntityChange | Promise<EntityChange>,
+  versions?: string[],
+): Promise<EntityItem> {
+  return transact('updateEntity', async () => {
+    const e = await getEntity(ws, id);
+    if (!e) throw new NotFound('entity', id);
+    // If-Match (lib/domain/etag.ts): the version read must be one the client named; the update's
+    // own `updatedAt = :was` condition then holds it to that version.
+    if (versions && !versions.includes(e.updatedAt)) throw new PreconditionFailed('entity', id);
+    const { values, metadata: metadataPatch } = await change(e);
+    const fields = { ...e.fields };
+    for (const [k, v] of Object.entries(values)) {
+      if (v === null) delete fields[k];
+      else fields[k] = v;
+    }
+    const metadata = metadataPatch ? mergeMetadata(e.metadata, metadataPatch) : e.metadata;
+    const updated: EntityItem = { ...e, fields, updatedAt: nextUpdatedAt(e.updatedAt) };
+    delete updated.metadata;
+    if (metadata) updated.metadata = metadata;
+    const owner = keys.ownerIndex(ws, 'entity', updated);
+    const sets = ['#f = :f', 'updatedAt = :u', ...(metadata ? ['metadata = :m'] : []), ...(owner ? ['gsi3pk = :o', 'gsi3sk = :os'] : [])];
+    const removes = [...(metadata ? [] : ['metadata']), ...(owner ? [] : ['gsi3pk', 'gsi3sk'])];
+    const items: TxItem[] = [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.entity(ws, id),
+          UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          ConditionExpression: 'attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting) AND updatedAt = :was',
+          ExpressionAttributeNames: { '#f': 'fields' },
+          ExpressionAttributeValues: {
+            ':f': fields,
+            ':u': updated.updatedAt,
+            ':kind': 'entity',
+            ':was': e.updatedAt,
+            ...(metadata ? { ':m': metadata } : {}),
+            ...(owner ? { ':o': owner.gsi3pk, ':os': owner.gsi3sk } : {}),
+          },
+        },
+      },
+      ...customerEmailWrites(ws, updated, e),
+    ];
+    return { items, result: updated };
+  });
+}
+
+/** Sets (or, with null, clears) fields of a live entity. */
+export const updateEntityFields = (ws: string, id: string, values: Record<string, unknown>): Promise<EntityItem> => updateEntity(ws, id, () => ({ values }));
 
 /**
  * Moves an entity (and its subtree) under a new parent. One transaction: the entity's parent changes
@@ -171,4 +214,29 @@ export async function setParent(ws: string, id: string, target: ParentRef, paren
 }
 
 const PARENTLESS = new Set<EntityType>(['product', 'company']);
+
+/**
+ * Removes the parent `parentId` of entity `id` where the hierarchy rules allow none (a user leaves
+ * its company); InvalidInput at `where` where they require one (move it instead), NotFound when
+ * `parentId` is not its parent. Only users may stand without their optional parent, and they carry
+ * no score, so no aggregate moves.
+ */
+export async function detachParent(ws: string, id: string, parentId: string, where: InputLocation): Promise<EntityItem> {
+  return transact('detachParent', async () => {
+    const e = await getEntity(ws, id);
+    if (!e || e.deleting) throw new NotFound('entity', id);
+    if (e.parentId !== parentId) throw new NotFound('relationship', parentId, `Entity ${parentId} is not the parent of entity ${id}.`);
+    const why = parentRuleViolation(e.type, undefined);
+    if (why) throw new InvalidInput(`${why} Move it under another parent with PUT /v2/entities/${id}/relationships/parent instead.`, where);
+    const now = new Date().toISOString();
+    const plan = new Plan(ws);
+    const self = plan.entity(e);
+    self.set = { updatedAt: now };
+    self.remove = ['parentId', 'parentType', 'gsi2pk', 'gsi2sk'];
+    const result: EntityItem = { ...e, updatedAt: now };
+    delete result.parentId;
+    delete result.parentType;
+    return { items: plan.build(), result };
+  });
+}
 

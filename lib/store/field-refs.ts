@@ -1,5 +1,5 @@
-// Field values that name other records, resolved against the workspace: an owner given by e-mail,
-// by id, or by both (which must then name the same member).
+// Field values that name other records, resolved against the workspace: an owner or a creator given
+// by e-mail, by id, or by both (which must then name the same member).
 import { getMember, getMemberByEmail, type Member } from './members.ts';
 import type { FieldWrite } from '../domain/entity-fields.ts';
 import type { Path } from '../domain/errors.ts';
@@ -18,12 +18,12 @@ export async function resolveMember(ws: string, ref: MemberInput, path: Path): P
   return (byId ?? byEmail)!;
 }
 
-/** The values to store, with `owner` resolved to {id, email} of an active member. */
+/** The values to store, with `owner` and `creator` resolved to {id, email} of an active member. */
 export async function resolveFieldRefs(ws: string, write: FieldWrite): Promise<Record<string, unknown>> {
   const values = { ...write.values };
-  if (write.owner) {
-    const m = await resolveMember(ws, write.owner.ref, write.owner.path);
-    values.owner = { id: m.id, email: m.email };
+  for (const { field, ref, path } of write.members) {
+    const m = await resolveMember(ws, ref, path);
+    values[field] = { id: m.id, email: m.email };
   }
   return values;
 }

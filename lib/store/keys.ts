@@ -8,6 +8,9 @@ const LINK = 'LINK#';
 const RATE = 'RATE#';
 const FIELD = 'FIELD#';
 const APP = 'APP#';
+const REL = 'REL#';
+const CUSTEMAIL = 'CUSTEMAIL#';
+const MEMBER = 'MEMBER#';
 const WEBHOOK = 'WEBHOOK#';
 
 /** Prefix of rate-limit partitions: read-only functions may write only these (IAM LeadingKeys). */
@@ -19,7 +22,13 @@ export const keys = {
   workspace: (ws: string) => ({ pk: WS(ws), sk: WORKSPACE_SK }),
   /** The sort key every workspace item has (verify finds workspaces by it). */
   workspaceSortKey: WORKSPACE_SK,
-  member: (ws: string, memberId: string) => ({ pk: WS(ws), sk: `MEMBER#${memberId}` }),
+  /**
+   * A member. GSI1 lists a workspace's members oldest first: gsi1pk = membersOf(ws), gsi1sk =
+   * listPosition(createdAt, id) (items made before the index have them from `admin index backfill`).
+   */
+  member: (ws: string, memberId: string) => ({ pk: WS(ws), sk: `${MEMBER}${memberId}` }),
+  membersPrefix: MEMBER,
+  membersOf: (ws: string) => `${WS(ws)}#MEMBERS`,
   /** Uniqueness guard and look-up of a member by e-mail (lower-cased) within a workspace. */
   memberEmail: (ws: string, email: string) => ({ pk: WS(ws), sk: `EMAIL#${email}` }),
   /** An issued credential (API token or access token), by token id (the JWT's jti). */
@@ -59,6 +68,43 @@ export const keys = {
    */
   rating: (ws: string, entityId: string, customerId: string) => ({ pk: WS(ws), sk: `${RATE}${entityId}#${customerId}` }),
   ratingsOfEntityPrefix: (entityId: string) => `${RATE}${entityId}#`,
+  /**
+   * GSI3, the owner index: an entity or note with an owner is listed under its owner, oldest first:
+   * gsi3pk = ownedBy(ws, memberId), gsi3sk = ownedPosition(kind, createdAt, id) — entities and notes
+   * apart by the prefix, each in listPosition order after it. Sparse: no owner, no entry.
+   */
+  ownedBy: (ws: string, memberId: string) => `${WS(ws)}#OWNER#${memberId}`,
+  ownedPrefix: (kind: 'entity' | 'note') => (kind === 'entity' ? 'ENT#' : 'NOTE#'),
+  ownedPosition: (kind: 'entity' | 'note', createdAt: string, id: string) => `${kind === 'entity' ? 'ENT#' : 'NOTE#'}${createdAt}#${id}`,
+  /** The GSI3 attributes of a record with this owner (member id), or undefined without one. */
+  ownerIndex: (ws: string, kind: 'entity' | 'note', r: { id: string; createdAt: string; fields: Record<string, unknown> }) => {
+    const owner = r.fields.owner as { id?: unknown } | null | undefined;
+    return typeof owner?.id === 'string' ? { gsi3pk: `${WS(ws)}#OWNER#${owner.id}`, gsi3sk: `${kind === 'entity' ? 'ENT#' : 'NOTE#'}${r.createdAt}#${r.id}` } : undefined;
+  },
+  /**
+   * Inclusive bounds of the list positions (listPosition) whose time lies in [from, to], both ISO
+   * 8601 UTC strings as Date#toISOString writes them (fixed width, so they order as strings). Ids
+   * are lower-case hex, all below '~'.
+   */
+  timeRange: (from: string | undefined, to: string | undefined) => ({
+    ...(from !== undefined ? { from } : {}),
+    ...(to !== undefined ? { to: `${to}#~` } : {}),
+  }),
+  /**
+   * One side of a relation between two hierarchy entities (link, isBlockedBy, isBlocking): every
+   * relation is two items, one per side, written and deleted together. Item: { kind: 'relation',
+   * entityId, type, targetId, targetType, createdAt }. An entity's relations: Query pk,
+   * begins_with(sk, relationsOfPrefix(entityId[, type])).
+   */
+  relation: (ws: string, entityId: string, type: string, targetId: string) => ({ pk: WS(ws), sk: `${REL}${entityId}#${type}#${targetId}` }),
+  relationsOfPrefix: (entityId: string, type?: string) => `${REL}${entityId}#${type !== undefined ? `${type}#` : ''}`,
+  /**
+   * Look-up of a user (customer entity) by e-mail, lower-cased: { kind: 'customerEmail', email,
+   * userId }, written and deleted with the user's e-mail field. Several users may share an
+   * address: Query pk, begins_with(sk, customerEmailPrefix(email)).
+   */
+  customerEmail: (ws: string, email: string, userId: string) => ({ pk: WS(ws), sk: `${CUSTEMAIL}${email}#${userId}` }),
+  customerEmailPrefix: (email: string) => `${CUSTEMAIL}${email}#`,
   /** GSI2 of a note with a customer: gsi2pk = notesOfCustomer(ws, customerId), gsi2sk = noteId. */
   notesOfCustomer: (ws: string, customerId: string) => `${WS(ws)}#CUSTNOTES#${customerId}`,
   /** A custom field definition: { kind: 'customField', id, entityType, name, fieldKind, options?, createdAt }. */

@@ -51,7 +51,7 @@ export async function addMember(
   await putInWorkspace(workspaceId, [
     // The e-mail guard makes an address unique within the workspace.
     { item: { ...keys.memberEmail(workspaceId, email), kind: 'memberEmail', memberId: member.id }, unique: true, taken: () => new EmailTaken(email) },
-    { item: { ...keys.member(workspaceId, member.id), kind: 'member', ...member } },
+    { item: { ...keys.member(workspaceId, member.id), kind: 'member', ...member, gsi1pk: keys.membersOf(workspaceId), gsi1sk: keys.listPosition(member.createdAt, member.id) } },
   ]);
   return member;
 }

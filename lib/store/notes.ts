@@ -9,7 +9,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
 import { db, tableName } from './client.ts';
-import { readChain, readEntityItem, type EntityItem } from './entities.ts';
+import { nextUpdatedAt, readChain, readEntityItem, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { prereadFor, type Preread } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
@@ -19,6 +19,7 @@ import { Conflict, NotFound, PreconditionFailed, type Path } from '../domain/err
 import { isCustomerType, isHierarchyType, type CustomerType } from '../domain/hierarchy.ts';
 import { keyReused, type Idempotent } from '../domain/idempotency.ts';
 import { invalid } from '../domain/input.ts';
+import { mergeMetadata, type Metadata, type SourcePatch } from '../domain/metadata.ts';
 import type { StoredNote } from '../domain/note-view.ts';
 import type { NoteType } from '../domain/schemas/note.ts';
 import type { Importance } from '../domain/score.ts';
@@ -42,6 +43,7 @@ export function toNote(item: StoredItem): NoteItem {
     type: n.type!,
     fields: n.fields ?? {},
     ...(n.customer ? { customer: { id: n.customer.id, type: n.customer.type } } : {}),
+    ...(n.metadata ? { metadata: n.metadata } : {}),
     createdAt: n.createdAt!,
     updatedAt: n.updatedAt!,
     ...(n.deleting ? { deleting: n.deleting } : {}),
@@ -154,19 +156,22 @@ async function existingChain(ws: string, entityId: string): Promise<EntityItem[]
  */
 export function noteItem(
   ws: string,
-  n: { id: string; type?: string; fields?: Record<string, unknown>; name?: string; customer?: CustomerRef | undefined; createdAt: string; updatedAt?: string },
+  n: { id: string; type?: string; fields?: Record<string, unknown>; name?: string; customer?: CustomerRef | undefined; metadata?: Metadata | undefined; createdAt: string; updatedAt?: string },
 ): Record<string, unknown> {
+  const fields = n.fields ?? (n.name !== undefined ? { name: n.name } : {});
   return {
     ...keys.note(ws, n.id),
     kind: 'note',
     id: n.id,
     type: n.type ?? 'textNote',
-    fields: n.fields ?? (n.name !== undefined ? { name: n.name } : {}),
+    fields,
     ...(n.customer ? { customer: { id: n.customer.id, type: n.customer.type }, gsi2pk: keys.notesOfCustomer(ws, n.customer.id), gsi2sk: n.id } : {}),
+    ...(n.metadata ? { metadata: n.metadata } : {}),
     createdAt: n.createdAt,
     updatedAt: n.updatedAt ?? n.createdAt,
     gsi1pk: keys.notesOf(ws),
     gsi1sk: keys.listPosition(n.createdAt, n.id),
+    ...keys.ownerIndex(ws, 'note', { id: n.id, createdAt: n.createdAt, fields }),
   };
 }
 
@@ -184,7 +189,7 @@ const settle = <T>(p: Promise<T>): Promise<{ value: T } | { error: unknown }> =>
 
 export async function createNote(
   ws: string,
-  input: { type: NoteType; values: Record<string, unknown>; customer?: { id: string; type?: string | undefined; path: Path }; links: NewLink[] },
+  input: { type: NoteType; values: Record<string, unknown>; metadata?: Metadata | undefined; customer?: { id: string; type?: string | undefined; path: Path }; links: NewLink[] },
   idempotent?: Idempotent,
 ): Promise<NoteItem> {
   const id = idempotent?.id ?? randomUUID();
@@ -205,7 +210,15 @@ export async function createNote(
     if (customerRead && 'error' in customerRead) throw customerRead.error;
     const customer = customerRead?.value;
     const now = new Date().toISOString();
-    const note: NoteItem = { id, type: input.type, fields: input.values, ...(customer ? { customer } : {}), createdAt: now, updatedAt: now };
+    const note: NoteItem = {
+      id,
+      type: input.type,
+      fields: input.values,
+      ...(customer ? { customer } : {}),
+      ...(input.metadata ? { metadata: input.metadata } : {}),
+      createdAt: now,
+      updatedAt: now,
+    };
     const chains = input.links.map((l, i) => liveLinkTarget(l.entityId, reads[i]!, l.path, l.entityType));
     const base = () => {
       const plan = new Plan(ws);
@@ -226,27 +239,51 @@ export async function createNote(
   return note;
 }
 
-/** `versions`: the If-Match of the request (lib/domain/etag.ts); the write is conditioned on the version read. */
-export async function updateNoteFields(ws: string, id: string, values: Record<string, unknown>, versions?: string[]): Promise<NoteItem> {
+/** A change of a note's fields (null clears one) and metadata (merged key by key). */
+export interface NoteChange {
+  values: Record<string, unknown>;
+  metadata?: { source?: SourcePatch | null } | undefined;
+}
+
+/**
+ * Updates a live note: `change` gets the note as read now (patch operations apply to these values).
+ * Conditioned on the `updatedAt` it read (rebuilt from a fresh read when another write got there
+ * first); keeps the owner index in step. Links and the customer are not touched, so the score is not.
+ * `versions`: the request's If-Match (lib/domain/etag.ts), when it sent one.
+ */
+export async function updateNote(ws: string, id: string, change: (current: NoteItem) => NoteChange | Promise<NoteChange>, versions?: string[]): Promise<NoteItem> {
   return transact('updateNote', async () => {
     const note = await liveNote(ws, id);
     if (versions && !versions.includes(note.updatedAt)) throw new PreconditionFailed('note', id);
+    const { values, metadata: metadataPatch } = await change(note);
     const fields = { ...note.fields };
     for (const [k, v] of Object.entries(values)) {
       if (v === null) delete fields[k];
       else fields[k] = v;
     }
-    const updated = { ...note, fields, updatedAt: new Date().toISOString() };
+    const metadata = metadataPatch ? mergeMetadata(note.metadata, metadataPatch) : note.metadata;
+    const updated: NoteItem = { ...note, fields, updatedAt: nextUpdatedAt(note.updatedAt) };
+    delete updated.metadata;
+    if (metadata) updated.metadata = metadata;
+    const owner = keys.ownerIndex(ws, 'note', updated);
+    const sets = ['#f = :f', 'updatedAt = :u', ...(metadata ? ['metadata = :m'] : []), ...(owner ? ['gsi3pk = :o', 'gsi3sk = :os'] : [])];
+    const removes = [...(metadata ? [] : ['metadata']), ...(owner ? [] : ['gsi3pk', 'gsi3sk'])];
     return {
       items: [
         {
           Update: {
             TableName: tableName(),
             Key: keys.note(ws, id),
-            UpdateExpression: 'SET #f = :f, updatedAt = :u',
+            UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
             ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting) AND updatedAt = :was',
             ExpressionAttributeNames: { '#f': 'fields' },
-            ExpressionAttributeValues: { ':f': fields, ':u': updated.updatedAt, ':was': note.updatedAt },
+            ExpressionAttributeValues: {
+              ':f': fields,
+              ':u': updated.updatedAt,
+              ':was': note.updatedAt,
+              ...(metadata ? { ':m': metadata } : {}),
+              ...(owner ? { ':o': owner.gsi3pk, ':os': owner.gsi3sk } : {}),
+            },
           },
         },
       ],
@@ -254,6 +291,9 @@ export async function updateNoteFields(ws: string, id: string, values: Record<st
     };
   });
 }
+
+/** Sets (or, with null, clears) fields of a live note. */
+export const updateNoteFields = (ws: string, id: string, values: Record<string, unknown>): Promise<NoteItem> => updateNote(ws, id, () => ({ values }));
 
 /**
  * Creates a link or re-rates it (its rating becomes the latest of the note's customer on the entity).
@@ -314,13 +354,23 @@ async function removeLink(ws: string, noteId: string, entityId: string, options:
 
 /**
  * Sets (or, with null, clears) a note's customer: every link's rating moves to the new customer with
- * its set time kept. `onlyIf`: do nothing unless the current customer is this one (customer deletes).
+ * its set time kept. `onlyIf`: do nothing unless the current customer is this one (customer deletes);
+ * `onlyIfNone`: InvalidInput when the note has a customer (a create that must not replace one).
  */
-export async function setNoteCustomer(ws: string, noteId: string, customer: { id: string; type?: string | undefined; path: Path } | null, options: { onlyIf?: string } = {}): Promise<NoteItem> {
+export async function setNoteCustomer(
+  ws: string,
+  noteId: string,
+  customer: { id: string; type?: string | undefined; path: Path } | null,
+  options: { onlyIf?: string; onlyIfNone?: boolean } = {},
+): Promise<NoteItem> {
   let stepwise = false;
   const result = await transact('setNoteCustomer', async () => {
     const note = await liveNote(ws, noteId);
     if (options.onlyIf !== undefined && note.customer?.id !== options.onlyIf) return { items: [], result: note };
+    // A note that has a customer gets another one only by replacing it (PUT …/relationships/customer).
+    if (options.onlyIfNone && note.customer) {
+      invalid(customer?.path ?? [], `Note ${noteId} already has a customer (${note.customer.type} ${note.customer.id}); replace it with PUT /v2/notes/${noteId}/relationships/customer.`);
+    }
     const next = customer ? await checkCustomer(ws, customer, customer.path) : undefined;
     const updated: NoteItem = { ...note, updatedAt: new Date().toISOString() };
     delete updated.customer;
@@ -436,7 +486,7 @@ export async function deleteNote(ws: string, noteId: string, versions?: string[]
           Update: {
             TableName: tableName(),
             Key: keys.note(ws, noteId),
-            UpdateExpression: 'SET deleting = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk',
+            UpdateExpression: 'SET deleting = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk',
             ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting)${version}`,
             ExpressionAttributeValues: { ':now': new Date().toISOString(), ...(versions ? { ':was': note.updatedAt } : {}) },
           },

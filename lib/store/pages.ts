@@ -1,19 +1,32 @@
 // Keyset reads for the lists (lib/http/pagination.ts carries the position in a cursor). Every list
 // is ordered by a sort key that a record keeps while it stays in the list (keys.listPosition on
-// GSI1/GSI2, the sk for a note's links), and a page is "the next N records after the last position
-// seen", so a walk returns every record that existed when it began exactly once, whatever is
-// inserted meanwhile. Records come back typed, each with its position: the opaque string the
-// next page starts after.
+// GSI1/GSI2/GSI3, the sk for a note's links and an entity's relations), and a page is "the next N
+// records after the last position seen", so a walk returns every record that existed when it began
+// exactly once, whatever is inserted meanwhile. Records come back typed, each with its position:
+// the opaque string the next page starts after.
+//
+// Filters: an index narrows the candidates (lib/domain/filters.ts says which records match), and
+// the rest is checked in memory. So that a rare match cannot make one request read a whole
+// partition, a filtered read examines at most SCAN_BUDGET items: a page may then end early, short
+// of its limit, with a position to resume from (Slice.resume) — the last item examined.
 import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { toLink, type LinkItem } from './aggregates.ts';
+import { batchGetAll } from './batch.ts';
 import { db, tableName } from './client.ts';
-import { toEntity, type EntityItem } from './entities.ts';
+import { isEntityItem, toEntity, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
-import { toNote, type NoteItem } from './notes.ts';
+import { toMember, type Member } from './members.ts';
+import { isNoteItem, toNote, type NoteItem } from './notes.ts';
 import type { StoredItem } from './query.ts';
+import { toRelation, type RelationItem } from './relations.ts';
 import { toWebhook, type StoredWebhook } from './webhooks.ts';
+import { entityMatches, memberMatches, noteMatches, type EntityFilter, type MemberFilter, type NoteFilter, type TimeRange } from '../domain/filters.ts';
 import { ENTITY_TYPES, PARENT_RULES, type EntityType } from '../domain/hierarchy.ts';
+import type { RelationType } from '../domain/relations.ts';
 import type { Importance } from '../domain/score.ts';
+
+/** Items one list request may examine (all partitions together, each getting at least one page's worth). */
+export const SCAN_BUDGET = 1000;
 
 /** A record of a list and its position in it. */
 export interface Listed<T> {
@@ -21,38 +34,77 @@ export interface Listed<T> {
   position: string;
 }
 
+/**
+ * One page's worth of a list: up to `count` records in position order. `resume` is set when the
+ * read stopped short of `count` without reaching the end of the list (its scan budget was spent):
+ * everything up to that position was examined, and the next page starts after it.
+ */
+export interface Slice<T> {
+  items: Array<Listed<T>>;
+  resume?: string;
+}
+
+/** What one partition's read found; `examinedTo` is set unless the partition was read to its end. */
+interface Scan<T> {
+  items: Array<Listed<T>>;
+  examinedTo?: string;
+}
+
+/** Positions are ASCII below '~' (times, ids, type names): this bounds a prefix's range from above. */
+const END = '~';
+
 interface KeysetQuery<T> {
-  index?: 'gsi1' | 'gsi2';
+  index?: 'gsi1' | 'gsi2' | 'gsi3';
   partitionKey: string;
   partitionValue: string;
   sortKey: string;
-  /** Exclusive lower bound of the sort key. */
+  /** The sort keys of the list start with this; a position is the sort key without it. */
+  prefix?: string | undefined;
+  /** Exclusive lower bound of the position. */
   after?: string | undefined;
-  /** Items must start with this prefix (base-table ranges such as a note's links). */
-  prefix?: string;
+  /** Inclusive bounds of the position. */
+  range?: { from?: string; to?: string } | undefined;
   /** At most this many records are returned. */
   count: number;
-  toRecord: (item: StoredItem) => T;
+  /** Items examined at most. */
+  budget: number;
+  /** Turns a page of items into records (undefined: none, e.g. gone meanwhile). */
+  toRecords: (items: StoredItem[]) => Array<T | undefined> | Promise<Array<T | undefined>>;
   /** Records kept (applied in memory, so `count` counts kept records). */
   keep?: (record: T) => boolean;
+  /** Whether `keep` rejects records other than deleted ones (so a page of DynamoDB's needs reading ahead). */
+  filtered?: boolean;
+  consistent?: boolean;
 }
 
-/** Up to `count` records after `after`, in sort-key order, skipping those `keep` rejects. */
-async function queryAfter<T>(q: KeysetQuery<T>): Promise<Array<Listed<T>>> {
-  const out: Array<Listed<T>> = [];
+/** Up to `count` records after `after` (within `range`), in sort-key order, skipping those `keep` rejects. */
+async function scan<T>(q: KeysetQuery<T>): Promise<Scan<T>> {
+  const prefix = q.prefix ?? '';
+  const from = q.range?.from;
+  const exclusive = q.after !== undefined && (from === undefined || q.after >= from);
+  const lower = exclusive ? q.after : from;
+  const lo = lower !== undefined ? prefix + lower : prefix || undefined;
+  const hi = q.range?.to !== undefined ? prefix + q.range.to : prefix ? prefix + END : undefined;
+  if (lo !== undefined && hi !== undefined && lo > hi) return { items: [] };
+  const names: Record<string, string> = { '#pk': q.partitionKey };
   const values: Record<string, unknown> = { ':pk': q.partitionValue };
   let condition = '#pk = :pk';
-  const names: Record<string, string> = { '#pk': q.partitionKey };
-  if (q.after !== undefined || q.prefix !== undefined) names['#sk'] = q.sortKey;
-  // The lower bound is the later of `after` and the prefix; the prefix also bounds above.
-  const lower = q.after !== undefined && (q.prefix === undefined || q.after >= q.prefix) ? q.after : undefined;
-  if (q.prefix !== undefined && lower === undefined) {
-    condition += ' AND begins_with(#sk, :prefix)';
-    values[':prefix'] = q.prefix;
-  } else if (lower !== undefined) {
-    condition += ' AND #sk > :after';
-    values[':after'] = lower;
+  let skip: string | undefined;
+  if (lo !== undefined || hi !== undefined) names['#sk'] = q.sortKey;
+  if (lo !== undefined && hi !== undefined) {
+    // BETWEEN is inclusive: an exclusive lower bound skips its own item.
+    condition += ' AND #sk BETWEEN :lo AND :hi';
+    Object.assign(values, { ':lo': lo, ':hi': hi });
+    if (exclusive) skip = lo;
+  } else if (lo !== undefined) {
+    condition += exclusive ? ' AND #sk > :lo' : ' AND #sk >= :lo';
+    values[':lo'] = lo;
+  } else if (hi !== undefined) {
+    condition += ' AND #sk <= :hi';
+    values[':hi'] = hi;
   }
+  const out: Array<Listed<T>> = [];
+  let examined = 0;
   const pages = paginateQuery(
     { client: db() },
     {
@@ -61,141 +113,346 @@ async function queryAfter<T>(q: KeysetQuery<T>): Promise<Array<Listed<T>>> {
       KeyConditionExpression: condition,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
-      // Without a filter exactly one more than needed tells the caller whether a next page exists.
-      Limit: q.keep ? Math.max(q.count * 2, 25) : q.count,
+      ...(q.consistent ? { ConsistentRead: true } : {}),
+      // Unfiltered, one more than needed tells the caller whether a next page exists.
+      Limit: q.filtered ? Math.min(q.budget, Math.max(q.count * 2, 25)) : q.count + (skip !== undefined ? 1 : 0),
     },
   );
   for await (const page of pages) {
-    for (const item of page.Items ?? []) {
-      const position = String(item[q.sortKey]);
-      if (q.prefix !== undefined && !position.startsWith(q.prefix)) return out;
-      const record = q.toRecord(item);
-      if (!q.keep || q.keep(record)) out.push({ record, position });
-      if (out.length >= q.count) return out;
+    const items = (page.Items ?? []).filter((item) => item[q.sortKey] !== skip);
+    const records = await q.toRecords(items);
+    for (const [i, item] of items.entries()) {
+      const position = String(item[q.sortKey]).slice(prefix.length);
+      examined++;
+      const record = records[i];
+      if (record !== undefined && (!q.keep || q.keep(record))) out.push({ record, position });
+      if (out.length >= q.count || examined >= q.budget) return { items: out, examinedTo: position };
     }
   }
-  return out;
+  return { items: out };
+}
+
+const byPosition = <T>(a: Listed<T>, b: Listed<T>) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0);
+
+/**
+ * The first `count` records of several partitions read in one order (the same position string
+ * orders all of them). Records past the point where some partition stopped are left for the next
+ * page, since that partition may hold earlier ones; a record found in several partitions (a note
+ * linked to two of the entities asked for) appears once.
+ */
+function merge<T>(scans: Array<Scan<T>>, count: number): Slice<T> {
+  const bounds = scans.map((s) => s.examinedTo).filter((b): b is string => b !== undefined);
+  const bound = bounds.length ? bounds.reduce((a, b) => (a < b ? a : b)) : undefined;
+  const seen = new Set<string>();
+  const items = scans
+    .flatMap((s) => s.items)
+    .filter((i) => bound === undefined || i.position <= bound)
+    .sort(byPosition)
+    .filter((i) => !seen.has(i.position) && seen.add(i.position))
+    .slice(0, count);
+  return items.length < count && bound !== undefined ? { items, resume: bound } : { items };
+}
+
+/** Reads several partitions of one list, sharing the scan budget. */
+async function scanAll<T>(queries: Array<Omit<KeysetQuery<T>, 'budget'>>, count: number): Promise<Slice<T>> {
+  const budget = Math.max(count, Math.ceil(SCAN_BUDGET / Math.max(1, queries.length)));
+  return merge(await Promise.all(queries.map((q) => scan({ ...q, budget }))), count);
+}
+
+/** Records read by id (a search's `id` filter), in position order after `after`. */
+async function byIds<T>(itemKeys: Array<{ pk: string; sk: string }>, toRecord: (item: StoredItem) => T | undefined, positionOf: (r: T) => string, keep: (r: T) => boolean, after: string | undefined, count: number): Promise<Slice<T>> {
+  const records = (await batchGetAll(itemKeys)).map(toRecord).filter((r): r is T => r !== undefined && keep(r));
+  return { items: records.map((record) => ({ record, position: positionOf(record) })).filter((i) => after === undefined || i.position > after).sort(byPosition).slice(0, count) };
 }
 
 /** Records whose delete has begun are gone for every reader (lib/store/cascade.ts, notes.ts). */
 const live = (record: { deleting?: string }) => !record.deleting;
 
-const byPosition = <T>(a: Listed<T>, b: Listed<T>) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0);
+const entities = (items: StoredItem[]) => items.map((it) => (isEntityItem(it) ? toEntity(it) : undefined));
+const notes = (items: StoredItem[]) => items.map((it) => (isNoteItem(it) ? toNote(it) : undefined));
 
-/** Filters on stored entity attributes. */
-export interface EntityFilter {
-  /** Only entities whose `archived` field is this (absent counts as false). */
-  archived?: boolean | undefined;
-}
+/** Which records a list of entities holds: the filter, over the given types. */
+export type EntityQuery = EntityFilter & { types: readonly EntityType[] };
+
+const restricts = (filter: object) => Object.values(filter).some((v) => v !== undefined);
 
 /**
- * Entities of the given types after `after`, merged in one order across the per-type partitions
- * of GSI1 (the same position string orders all of them).
+ * Entities matching the query after `after`, from the narrowest index the query allows: the ids
+ * asked for; the children of the parents asked for (GSI2, in the order they joined their parent);
+ * the owners' entities (GSI3); else each type's entities (GSI1, creation time bounding the key).
+ * Positions are the index's own, so a cursor stays with the query that made it.
  */
-export async function entitiesAfter(
-  workspaceId: string,
-  types: readonly string[],
-  after: string | undefined,
-  count: number,
-  filter: EntityFilter = {},
-): Promise<Array<Listed<EntityItem>>> {
-  const { archived } = filter;
-  const keep = (e: EntityItem) => live(e) && (archived === undefined || (e.fields.archived === true) === archived);
-  const perType = await Promise.all(
-    types.map((type) =>
-      queryAfter({
+export async function entitiesAfter(workspaceId: string, query: EntityQuery, after: string | undefined, count: number): Promise<Slice<EntityItem>> {
+  const { types: _all, ...narrowing } = query;
+  const filtered = restricts(narrowing);
+  const keep = (e: EntityItem) => live(e) && entityMatches(query, e);
+  if (query.ids) {
+    return byIds(query.ids.map((id) => keys.entity(workspaceId, id)), (it) => (isEntityItem(it) ? toEntity(it) : undefined), (e) => keys.listPosition(e.createdAt, e.id), keep, after, count);
+  }
+  const common = { after, count, toRecords: entities, keep, filtered };
+  if (query.parentIds) {
+    return scanAll(query.parentIds.map((p) => ({ ...common, index: 'gsi2' as const, partitionKey: 'gsi2pk', partitionValue: keys.childrenOf(workspaceId, p), sortKey: 'gsi2sk' })), count);
+  }
+  const range = timeRange(query.created);
+  if (query.ownerIds) {
+    return scanAll(
+      query.ownerIds.map((o) => ({ ...common, range, index: 'gsi3' as const, partitionKey: 'gsi3pk', partitionValue: keys.ownedBy(workspaceId, o), sortKey: 'gsi3sk', prefix: keys.ownedPrefix('entity') })),
+      count,
+    );
+  }
+  return scanAll(query.types.map((t) => ({ ...common, range, index: 'gsi1' as const, partitionKey: 'gsi1pk', partitionValue: keys.entitiesOfType(workspaceId, t), sortKey: 'gsi1sk' })), count);
+}
+
+const timeRange = (r: TimeRange | undefined) => (r ? keys.timeRange(r.from, r.to) : undefined);
+
+/** Which notes a list holds: the filter, and (search) the entities they must link to, any of them. */
+export type NoteQuery = NoteFilter & { linkedTo?: readonly string[] };
+
+/**
+ * Notes matching the query after `after`, from the narrowest index: the ids asked for; the links
+ * to the entities asked for (GSI2, by note id); the customers' notes (GSI2, by note id); the
+ * owners' notes (GSI3); else every note (GSI1, oldest first, creation time bounding the key).
+ */
+export async function notesAfter(workspaceId: string, query: NoteQuery, after: string | undefined, count: number): Promise<Slice<NoteItem>> {
+  const { linkedTo, ...filter } = query;
+  const keep = (n: NoteItem) => live(n) && noteMatches(filter, n);
+  if (filter.ids) {
+    return byIds(filter.ids.map((id) => keys.note(workspaceId, id)), (it) => (isNoteItem(it) ? toNote(it) : undefined), (n) => keys.listPosition(n.createdAt, n.id), keep, after, count);
+  }
+  const common = { after, count, keep, filtered: true };
+  if (linkedTo) {
+    // A link item names its note; the notes are read in one batch per page of links.
+    const linkedNotes = async (items: StoredItem[]) => {
+      const found = new Map((await batchGetAll(items.map((l) => keys.note(workspaceId, String(l.noteId))))).map((n) => [String(n.id), n]));
+      return items.map((l) => {
+        const n = found.get(String(l.noteId));
+        return n && isNoteItem(n) ? toNote(n) : undefined;
+      });
+    };
+    return scanAll(linkedTo.map((e) => ({ ...common, toRecords: linkedNotes, index: 'gsi2' as const, partitionKey: 'gsi2pk', partitionValue: keys.linksTo(workspaceId, e), sortKey: 'gsi2sk' })), count);
+  }
+  if (filter.customerIds) {
+    return scanAll(filter.customerIds.map((c) => ({ ...common, toRecords: notes, index: 'gsi2' as const, partitionKey: 'gsi2pk', partitionValue: keys.notesOfCustomer(workspaceId, c), sortKey: 'gsi2sk' })), count);
+  }
+  const range = timeRange(filter.created);
+  const narrowed = { ...common, toRecords: notes, range, filtered: restricts(filter) };
+  if (filter.ownerIds) {
+    return scanAll(
+      filter.ownerIds.map((o) => ({ ...narrowed, index: 'gsi3' as const, partitionKey: 'gsi3pk', partitionValue: keys.ownedBy(workspaceId, o), sortKey: 'gsi3sk', prefix: keys.ownedPrefix('note') })),
+      count,
+    );
+  }
+  return scanAll([{ ...narrowed, index: 'gsi1', partitionKey: 'gsi1pk', partitionValue: keys.notesOf(workspaceId), sortKey: 'gsi1sk' }], count);
+}
+
+/** Members of a workspace matching the filter after `after`, oldest first (GSI1). */
+export function membersAfter(workspaceId: string, filter: MemberFilter, after: string | undefined, count: number): Promise<Slice<Member>> {
+  return scanAll(
+    [
+      {
         index: 'gsi1',
         partitionKey: 'gsi1pk',
-        partitionValue: keys.entitiesOfType(workspaceId, type),
+        partitionValue: keys.membersOf(workspaceId),
         sortKey: 'gsi1sk',
         after,
         count,
-        toRecord: toEntity,
-        keep,
-      }),
-    ),
+        toRecords: (items) => items.map(toMember),
+        keep: (m) => memberMatches(filter, m),
+        filtered: true,
+      },
+    ],
+    count,
   );
-  return perType.flat().sort(byPosition).slice(0, count);
 }
 
-/** Notes of a workspace after `after`, oldest first. */
-export function notesAfter(workspaceId: string, after: string | undefined, count: number): Promise<Array<Listed<NoteItem>>> {
-  return queryAfter({ index: 'gsi1', partitionKey: 'gsi1pk', partitionValue: keys.notesOf(workspaceId), sortKey: 'gsi1sk', after, count, toRecord: toNote, keep: live });
-}
-
-/** Webhook subscriptions of a workspace after `after`, oldest first, those `keep` accepts. */
-export function webhooksAfter(workspaceId: string, after: string | undefined, count: number, keep: (w: StoredWebhook) => boolean): Promise<Array<Listed<StoredWebhook>>> {
-  return queryAfter({ index: 'gsi1', partitionKey: 'gsi1pk', partitionValue: keys.webhooksOf(workspaceId), sortKey: 'gsi1sk', after, count, toRecord: toWebhook, keep });
-}
-
-/** Children of an entity after `after` (their GSI2 sort key), oldest first. */
-function childrenAfter(workspaceId: string, parentId: string, after: string | undefined, count: number): Promise<Array<Listed<EntityItem>>> {
-  return queryAfter({ index: 'gsi2', partitionKey: 'gsi2pk', partitionValue: keys.childrenOf(workspaceId, parentId), sortKey: 'gsi2sk', after, count, toRecord: toEntity, keep: live });
-}
-
-/** A note's links after `after` (their sk), ordered by entity id. */
-function noteLinksAfter(workspaceId: string, noteId: string, after: string | undefined, count: number): Promise<Array<Listed<LinkItem>>> {
-  return queryAfter({ partitionKey: 'pk', partitionValue: keys.partition(workspaceId), sortKey: 'sk', prefix: keys.linksOfNotePrefix(noteId), after, count, toRecord: toLink });
+/** Webhook subscriptions of a workspace after `after`, oldest first, those `keep` accepts (few per workspace: no scan budget). */
+export async function webhooksAfter(workspaceId: string, after: string | undefined, count: number, keep: (w: StoredWebhook) => boolean): Promise<Array<Listed<StoredWebhook>>> {
+  const got = await scan({
+    index: 'gsi1',
+    partitionKey: 'gsi1pk',
+    partitionValue: keys.webhooksOf(workspaceId),
+    sortKey: 'gsi1sk',
+    after,
+    count,
+    budget: Number.POSITIVE_INFINITY,
+    toRecords: (items) => items.map(toWebhook),
+    keep,
+  });
+  return got.items;
 }
 
 /** One relationship of an entity or a note, and its position in the owner's list. */
 export interface StoredRelationship<K extends string> {
-  /** The first ('0': parent, customer) comes before the rest ('1' + their own list position). */
   position: string;
   type: K;
   target: { id: string; type: EntityType };
 }
 
-export type EntityRelationship = StoredRelationship<'parent' | 'child'>;
+export type EntityRelationship = StoredRelationship<'parent' | 'child' | RelationType>;
 export type NoteRelationship = StoredRelationship<'customer'> | (StoredRelationship<'link'> & { importance: Importance });
 
-const FIRST = '0';
-const REST = '1';
-/** The position within the rest's own list, or undefined to start it from the beginning. */
-const restAfter = (after: string | undefined) => (after !== undefined && after.startsWith(REST) ? after.slice(1) : undefined);
+/**
+ * A relationship list is segments one after the other, each tagged by one character that leads
+ * its positions ('0' the parent or customer, '1' children or links, '2' relations): a segment is
+ * read only once those before it are exhausted.
+ */
+interface Segment<R> {
+  tag: string;
+  read: (after: string | undefined, count: number) => Promise<Slice<R>>;
+}
+
+async function segments<R extends { position: string }>(parts: Array<Segment<R>>, after: string | undefined, count: number): Promise<Slice<R>> {
+  const out: R[] = [];
+  for (const { tag, read } of parts) {
+    if (after !== undefined && after > tag && !after.startsWith(tag)) continue;
+    const within = after !== undefined && after.startsWith(tag) ? after.slice(tag.length) : undefined;
+    const got = await read(within, count - out.length);
+    out.push(...got.items.map((i) => i.record));
+    if (out.length >= count) return { items: out.slice(0, count).map((record) => ({ record, position: record.position })) };
+    if (got.resume !== undefined) return { items: out.map((record) => ({ record, position: record.position })), resume: tag + got.resume };
+  }
+  return { items: out.map((record) => ({ record, position: record.position })) };
+}
+
+/** One relationship at a fixed position: present or not, read whole. */
+const single =
+  <R>(record: R | undefined): Segment<R>['read'] =>
+  (after) =>
+    Promise.resolve({ items: record !== undefined && after === undefined ? [{ record, position: '' }] : [] });
 
 /** Types no other type may sit under (subfeature, user): their children are not queried. */
 const mayHaveChildren = (type: string | undefined) => type === undefined || ENTITY_TYPES.some((t) => (PARENT_RULES[t].parents as readonly string[]).includes(type));
 
+/** Filters of an entity's relationship list (Productboard's `type`, `target[type]`, `target[id]`). */
+export interface EntityRelationshipFilter {
+  type?: EntityRelationship['type'] | undefined;
+  targetType?: string | undefined;
+  targetId?: string | undefined;
+}
+
 /**
- * Up to `count` relationships of an entity after position `after`: its parent (one, if any)
- * then its children oldest first; `only` keeps one kind.
+ * Up to `count` relationships of an entity after position `after`: its parent (one, if any), its
+ * children oldest first, then its relations (link, isBlockedBy, isBlocking) by type and target id.
  */
 export async function entityRelationshipsAfter(
   workspaceId: string,
   entity: Pick<EntityItem, 'id' | 'type' | 'parentId' | 'parentType'>,
-  only: 'parent' | 'child' | undefined,
+  filter: EntityRelationshipFilter,
   after: string | undefined,
   count: number,
-): Promise<EntityRelationship[]> {
-  const out: EntityRelationship[] = [];
-  if (only !== 'child' && entity.parentId && entity.parentType && (after === undefined || after < FIRST)) {
-    out.push({ position: FIRST, type: 'parent', target: { id: entity.parentId, type: entity.parentType } });
+): Promise<Slice<EntityRelationship>> {
+  const wants = (type: EntityRelationship['type'], target: { id: string; type: string }) =>
+    (filter.type === undefined || filter.type === type) && (filter.targetType === undefined || filter.targetType === target.type) && (filter.targetId === undefined || filter.targetId === target.id);
+  const parent = entity.parentId && entity.parentType ? { id: entity.parentId, type: entity.parentType } : undefined;
+  const parts: Array<Segment<EntityRelationship>> = [
+    { tag: '0', read: single(parent && wants('parent', parent) ? { position: '0', type: 'parent' as const, target: parent } : undefined) },
+  ];
+  if (mayHaveChildren(entity.type) && (filter.type === undefined || filter.type === 'child')) {
+    parts.push({
+      tag: '1',
+      read: async (within, n) => {
+        const got = await scanAll(
+          [
+            {
+              index: 'gsi2',
+              partitionKey: 'gsi2pk',
+              partitionValue: keys.childrenOf(workspaceId, entity.id),
+              sortKey: 'gsi2sk',
+              after: within,
+              count: n,
+              toRecords: entities,
+              keep: (c) => live(c) && wants('child', c),
+              filtered: filter.targetType !== undefined || filter.targetId !== undefined,
+            },
+          ],
+          n,
+        );
+        return relabel(got, '1', (c) => ({ type: 'child' as const, target: { id: c.id, type: c.type } }));
+      },
+    });
   }
-  if (only !== 'parent' && out.length < count && mayHaveChildren(entity.type)) {
-    for (const c of await childrenAfter(workspaceId, entity.id, restAfter(after), count - out.length)) {
-      out.push({ position: REST + c.position, type: 'child', target: { id: c.record.id, type: c.record.type } });
-    }
+  if (filter.type === undefined || (filter.type !== 'parent' && filter.type !== 'child')) {
+    parts.push({
+      tag: '2',
+      read: async (within, n) => {
+        const type = filter.type === 'parent' || filter.type === 'child' ? undefined : filter.type;
+        const got = await scanAll(
+          [
+            {
+              partitionKey: 'pk',
+              partitionValue: keys.partition(workspaceId),
+              sortKey: 'sk',
+              prefix: keys.relationsOfPrefix(entity.id, type),
+              after: within === undefined || type === undefined ? within : within.slice(type.length + 1),
+              count: n,
+              toRecords: (items) => items.map(toRelation),
+              keep: (r: RelationItem) => wants(r.type, { id: r.targetId, type: r.targetType }),
+              filtered: filter.targetType !== undefined || filter.targetId !== undefined,
+            },
+          ],
+          n,
+        );
+        // Positions within the relations are `<type>#<target>` whether or not a type narrowed the read.
+        const withType = type === undefined ? got : { items: got.items.map((i) => ({ ...i, position: `${type}#${i.position}` })), ...(got.resume !== undefined ? { resume: `${type}#${got.resume}` } : {}) };
+        return relabel(withType, '2', (r) => ({ type: r.type, target: { id: r.targetId, type: r.targetType } }));
+      },
+    });
   }
-  return out;
+  return segments(parts, after, count);
 }
 
-/** Up to `count` relationships of a note after `after`: its customer (if any), then its links. */
+/** A segment's slice as relationships, positions led by the segment's tag. */
+function relabel<T, R extends { position: string }>(got: Slice<T>, tag: string, view: (record: T) => Omit<R, 'position'>): Slice<R> {
+  return {
+    items: got.items.map((i) => {
+      const record = { ...view(i.record), position: tag + i.position } as R;
+      return { record, position: i.position };
+    }),
+    ...(got.resume !== undefined ? { resume: got.resume } : {}),
+  };
+}
+
+/** Filters of a note's relationship list (Productboard's `type`, `target[type]`). */
+export interface NoteRelationshipFilter {
+  type?: 'customer' | 'link' | undefined;
+  targetType?: string | undefined;
+}
+
+/** Up to `count` relationships of a note after `after`: its customer (if any), then its links by entity id. */
 export async function noteRelationshipsAfter(
   workspaceId: string,
   note: Pick<NoteItem, 'id' | 'customer'>,
-  only: 'customer' | 'link' | undefined,
+  filter: NoteRelationshipFilter,
   after: string | undefined,
   count: number,
-): Promise<NoteRelationship[]> {
-  const out: NoteRelationship[] = [];
-  if (only !== 'link' && note.customer && (after === undefined || after < FIRST)) {
-    out.push({ position: FIRST, type: 'customer', target: { id: note.customer.id, type: note.customer.type } });
+): Promise<Slice<NoteRelationship>> {
+  const customer = note.customer && filter.type !== 'link' && (filter.targetType === undefined || filter.targetType === note.customer.type) ? note.customer : undefined;
+  const parts: Array<Segment<NoteRelationship>> = [
+    { tag: '0', read: single(customer ? { position: '0', type: 'customer' as const, target: { id: customer.id, type: customer.type } } : undefined) },
+  ];
+  if (filter.type !== 'customer') {
+    parts.push({
+      tag: '1',
+      read: async (within, n) => {
+        const got = await scanAll(
+          [
+            {
+              partitionKey: 'pk',
+              partitionValue: keys.partition(workspaceId),
+              sortKey: 'sk',
+              prefix: keys.linksOfNotePrefix(note.id),
+              after: within,
+              count: n,
+              toRecords: (items) => items.map(toLink),
+              keep: (l: LinkItem) => filter.targetType === undefined || filter.targetType === l.entityType,
+              filtered: filter.targetType !== undefined,
+            },
+          ],
+          n,
+        );
+        return relabel(got, '1', (l) => ({ type: 'link' as const, target: { id: l.entityId, type: l.entityType }, importance: l.importance }));
+      },
+    });
   }
-  if (only !== 'customer' && out.length < count) {
-    for (const l of await noteLinksAfter(workspaceId, note.id, restAfter(after), count - out.length)) {
-      out.push({ position: REST + l.position, type: 'link', target: { id: l.record.entityId, type: l.record.entityType }, importance: l.record.importance });
-    }
-  }
-  return out;
+  return segments(parts, after, count);
 }

@@ -28,9 +28,9 @@ async function customerAndFeature(world: World, probe: Probe) {
 }
 
 const configurationChecks: Check[] = [
-  reads('listNoteConfigurations', 'lists the configuration of each note type we serve', async ({ seed, probe }) => {
+  reads('listNoteConfigurations', 'lists the configuration of each note type we serve (textNote: docs/compatibility.md, conversation notes)', async ({ seed, probe }) => {
     const list = await probe.reply('listNoteConfigurations', 200, seed.world.pb.notes.GET('/notes/configurations'));
-    probe.equal('types', (list.data ?? []).map((c) => c.type).sort(), ['conversationNote', 'textNote']);
+    probe.equal('types', (list.data ?? []).map((c) => c.type).sort(), ['textNote']);
   }),
   reads('listNoteConfigurations.type[]', 'type[] and its single form type keep that type', async ({ seed, probe }) => {
     const many = await probe.reply('listNoteConfigurations', 200, seed.world.pb.notes.GET('/notes/configurations', { params: { query: { 'type[]': ['textNote'] } } }));
@@ -45,9 +45,12 @@ const configurationChecks: Check[] = [
     probe.equal('standard fields', Object.keys(got.data?.fields ?? {}).sort(), ['archived', 'content', 'creator', 'name', 'owner', 'processed', 'tags']);
     probe.equal('relationships', Object.keys(got.data?.relationships ?? {}).sort(), ['customer', 'link']);
   }),
-  reads('getNoteConfiguration.conversationNote', 'conversationNote has a configuration', async ({ seed, probe }) => {
-    const got = await probe.reply('getNoteConfiguration', 200, seed.world.pb.notes.GET('/notes/configurations/{type}', { params: { path: { type: 'conversationNote' } } }));
-    probe.equal('type', got.data?.type, 'conversationNote');
+  reads('getNoteConfiguration.conversationNote', 'conversationNote is not a note type here (docs/compatibility.md) → 404 resource.notFound', async ({ seed, probe }) => {
+    await probe.refusal(
+      'getNoteConfiguration',
+      { status: 404, code: 'resource.notFound' },
+      seed.world.pb.notes.GET('/notes/configurations/{type}', { params: { path: { type: 'conversationNote' } } }),
+    );
   }),
 ];
 
@@ -55,7 +58,8 @@ const createChecks: Check[] = [
   writes('createNote', 'creates a text note → 201 with a reference; the note holds its fields', async ({ world, probe }) => {
     const created = await probe.reply('createNote', 201, world.pb.notes.POST('/notes', { body: { data: { type: 'textNote', fields: { name: 'New note', content: '<p>Hello</p>' } } } }));
     const got = await probe.reply('getNote', 200, getNote(world, created.data.id));
-    probe.equal('fields', got.data?.fields, { name: 'New note', content: '<p>Hello</p>' });
+    const admin = world.workspace.admin;
+    probe.equal('fields', got.data?.fields, { name: 'New note', content: '<p>Hello</p>', creator: { id: admin.id, email: admin.email } });
   }),
   writes('createNote.simple-alias', 'type simple (legacy alias) creates a textNote', async ({ world, probe }) => {
     const created = await probe.reply('createNote', 201, world.pb.notes.POST('/notes', { body: { data: { type: 'simple', fields: { name: 'Legacy' } } } }));
@@ -114,15 +118,15 @@ const createChecks: Check[] = [
     const list = await probe.reply('listNotes', 200, world.pb.notes.GET('/notes'));
     probe.same('notes', idsOf(list), []);
   }),
-  writes('createNote.conversationNote', 'creates a conversationNote whose content is its parts', async ({ world, probe }) => {
-    const content = [
-      { externalId: 'm1', authorType: 'customer' as const, authorName: 'Ada', content: 'Can I pay with my watch?', timestamp: '2030-01-01T10:00:00Z' },
-      { externalId: 'm2', authorType: 'agent' as const, content: 'Not yet.', timestamp: '2030-01-01T10:05:00Z' },
-    ];
-    const created = await probe.reply('createNote', 201, world.pb.notes.POST('/notes', { body: { data: { type: 'conversationNote', fields: { name: 'Chat', content } } } }));
-    const got = await probe.reply('getNote', 200, getNote(world, created.data.id));
-    probe.equal('type', got.data?.type, 'conversationNote');
-    probe.equal('content', got.data?.fields.content, content);
+  writes('createNote.conversationNote', 'a conversationNote is refused (docs/compatibility.md) → 400 request.invalid at /data/type, and no note is created', async ({ world, probe }) => {
+    const content = [{ externalId: 'm1', authorType: 'customer' as const, authorName: 'Ada', content: 'Can I pay with my watch?', timestamp: '2030-01-01T10:00:00Z' }];
+    await probe.refusal(
+      'createNote',
+      { status: 400, code: 'request.invalid', pointer: '/data/type' },
+      world.pb.notes.POST('/notes', { body: { data: { type: 'conversationNote', fields: { name: 'Chat', content } } } }),
+    );
+    const list = await probe.reply('listNotes', 200, world.pb.notes.GET('/notes'));
+    probe.same('notes', idsOf(list), []);
   }),
 ];
 
@@ -289,7 +293,8 @@ const updateChecks: Check[] = [
       world.pb.notes.PATCH('/notes/{id}', { params: { path: { id } }, body: { data: { patch: [{ op: 'set', path: 'name', value: 'Renamed' }, { op: 'clear', path: 'owner' }] } } }),
     );
     const got = await probe.reply('getNote', 200, getNote(world, id));
-    probe.equal('fields', got.data?.fields, { name: 'Renamed' });
+    const admin = world.workspace.admin;
+    probe.equal('fields', got.data?.fields, { name: 'Renamed', creator: { id: admin.id, email: admin.email } });
   }),
   writes('deleteNote', 'DELETE → 204; the note is gone (404)', async ({ world, probe }) => {
     const id = await world.note(probe, 'Note');

@@ -27,10 +27,10 @@ describe('entity configurations', () => {
     expect(data.type).toBe('feature');
     expect(Object.keys(data.fields)).toEqual(['name', 'description', 'status', 'owner', 'tags', 'timeframe', 'archived', id]);
     for (const [key, f] of Object.entries<any>(data.fields)) expect(f.id).toBe(key);
-    expect(data.fields.name).toEqual({ id: 'name', name: 'Name', schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' } });
+    expect(data.fields.name).toEqual({ id: 'name', name: 'Name', path: '/fields/name', schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' } });
     expect(data.fields.archived.schema).toEqual({ type: 'boolean' });
     expect(data.fields.tags.schema).toMatchObject({ type: 'array', items: { type: 'object', required: ['name'] } });
-    expect(data.fields[id]).toEqual({ id, name: 'Size', schema: { type: 'string', enum: ['S', 'M', 'L'] } });
+    expect(data.fields[id]).toEqual({ id, name: 'Size', path: `/fields/${id}`, schema: { type: 'string', enum: ['S', 'M', 'L'] } });
     expect(data.relationships.parent).toEqual({ targetType: ['product', 'component'], cardinality: 'single', mandatory: true });
     expect(data.links).toEqual({ self: `${app.baseUrl}/entities/configurations/feature` });
   });
@@ -92,7 +92,8 @@ describe('note configurations', () => {
     expect(list.status, list.text).toBe(200);
     expect(list.json.data.map((c: any) => c.type)).toEqual(['textNote']);
     const one = await call(app, 'GET', '/v2/notes/configurations/textNote', { token: ws.token });
-    expect(Object.keys(one.json.data.fields)).toEqual(['name', 'content', 'tags', 'owner', id]);
+    expect(Object.keys(one.json.data.fields)).toEqual(['name', 'content', 'tags', 'owner', 'creator', 'processed', 'archived', id]);
+    expect(one.json.data.fields.processed).toEqual({ id: 'processed', name: 'Processed', path: '/fields/processed', schema: { type: 'boolean' } });
     expect(one.json.data.relationships.customer).toEqual({ targetType: ['user', 'company'], cardinality: 'single', mandatory: false });
     expect(one.json.data.links).toEqual({ self: `${app.baseUrl}/notes/configurations/textNote` });
     expectError(await call(app, 'GET', '/v2/notes/configurations/feature', { token: ws.token }), 'resource.notFound');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DEPTH } from '#lib/domain/hierarchy.ts';
+import { fieldCommands } from '../../local/admin/fields.ts';
 import { client } from '../score/helpers.ts';
 import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
@@ -9,6 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
+const fieldAdd = fieldCommands.find((c) => c.name === 'field add')!;
 const parentOf = (id: string) => ({ relationships: [{ type: 'parent', target: { id } }] });
 
 describe('entities', () => {
@@ -25,7 +27,7 @@ describe('entities', () => {
     });
     expect(res.status, res.text).toBe(201);
     const id = res.json.data.id;
-    expect(res.json).toEqual({ data: { id, type: 'feature', links: { self: `${app.baseUrl}/entities/${id}` } } });
+    expect(res.json).toEqual({ data: { id, type: 'feature', links: { self: `${app.baseUrl}/entities/${id}`, html: `${app.webUrl}/entities/${id}` } } });
     const got = await c.ok('GET', `/entities/${id}`);
     expect(got.json.data).toEqual({
       id,
@@ -39,8 +41,8 @@ describe('entities', () => {
         timeframe: { startDate: '2026-01-01', endDate: '2026-03-31', granularity: 'quarter' },
         archived: false,
       },
-      relationships: expect.objectContaining({ data: expect.arrayContaining([{ type: 'parent', target: { id: product, type: 'product', links: { self: `${app.baseUrl}/entities/${product}` } } }]) }),
-      links: { self: `${app.baseUrl}/entities/${id}` },
+      relationships: expect.objectContaining({ data: expect.arrayContaining([{ type: 'parent', target: { id: product, type: 'product', links: { self: `${app.baseUrl}/entities/${product}`, html: `${app.webUrl}/entities/${product}` } } }]) }),
+      links: { self: `${app.baseUrl}/entities/${id}`, html: `${app.webUrl}/entities/${id}` },
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
@@ -52,7 +54,7 @@ describe('entities', () => {
     const id = await c.entity('product', undefined, { description: 'old', tags: [{ name: 'a' }] });
     const res = await c.req('PATCH', `/entities/${id}`, { data: { fields: { name: 'Renamed', description: null } } });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toEqual({ data: { id, type: 'product', links: { self: `${app.baseUrl}/entities/${id}` } } });
+    expect(res.json).toEqual({ data: { id, type: 'product', links: { self: `${app.baseUrl}/entities/${id}`, html: `${app.webUrl}/entities/${id}` } } });
     const got = await c.ok('GET', `/entities/${id}`);
     expect(got.json.data.fields).toEqual({ name: 'Renamed', tags: [{ name: 'a' }] });
   });
@@ -73,6 +75,45 @@ describe('entities', () => {
     const product = await c.entity('product');
     const data = JSON.parse(JSON.stringify(body).replace('PARENT', product));
     expectError(await c.req('POST', '/entities', { data }), 'request.invalid', { source: { pointer: ptr }, detail });
+  });
+
+  it('PATCH data.patch: set (a status by name, a custom field), addItems/removeItems on tags, clear; the score is untouched', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const size = ((await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name: 'Size', kind: 'select', options: 'S,M,L' })) as { id: string }).id;
+    const feature = await c.entity('feature', await c.entity('product'), { tags: [{ name: 'a' }], owner: { email: ws.admin.email } });
+    const patch = (ops: unknown[]) => c.req('PATCH', `/entities/${feature}`, { data: { patch: ops } });
+    const res = await patch([
+      { op: 'set', path: 'status', value: { name: 'planned' } },
+      { op: 'set', path: size.toUpperCase(), value: 'M' },
+      { op: 'addItems', path: 'tags', value: [{ name: 'b' }, { name: 'a' }] },
+      { op: 'removeItems', path: 'tags', value: [{ name: 'a' }] },
+      { op: 'clear', path: 'owner' },
+    ]);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data.links).toEqual({ self: `${app.baseUrl}/entities/${feature}`, html: `${app.webUrl}/entities/${feature}` });
+    const { fields } = (await c.ok('GET', `/entities/${feature}`)).json.data;
+    expect(fields).toEqual({ name: expect.any(String), status: { id: expect.any(String), name: 'Planned' }, tags: [{ name: 'b' }], [size]: 'M' });
+    expectError(await patch([{ op: 'set', path: 'email', value: 'x@example.com' }]), 'request.invalid', { source: { pointer: '/data/patch/0/path' }, detail: /Unknown field 'email' for a feature/ });
+    expectError(await patch([{ op: 'set', path: size, value: 'XL' }]), 'request.invalid', { source: { pointer: '/data/patch/0/value' } });
+    expectError(await patch([{ op: 'set', path: 'owner', value: { email: 'nobody@example.com' } }]), 'request.invalid', { source: { pointer: '/data/patch/0/value/email' } });
+    expect((await c.ok('GET', `/entities/${feature}`)).json.data.fields).toEqual(fields);
+    expect(await c.score(feature)).toBe(0);
+  });
+
+  it('metadata.source: set on create, merged key by key on update (null removes a key, source: null all of it)', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const created = await c.req('POST', '/entities', { data: { type: 'product', fields: { name: 'Imported' }, metadata: { source: { system: 'jira', recordId: 'P-1' } } } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.json.data.id;
+    const metadata = async () => (await c.ok('GET', `/entities/${id}`)).json.data.metadata;
+    expect(await metadata()).toEqual({ source: { system: 'jira', recordId: 'P-1' } });
+    await c.ok('PATCH', `/entities/${id}`, { data: { metadata: { source: { recordId: null, url: 'https://jira.example.com/P-1' } } } });
+    expect(await metadata()).toEqual({ source: { system: 'jira', url: 'https://jira.example.com/P-1' } });
+    await c.ok('PATCH', `/entities/${id}`, { data: { fields: { name: 'Renamed' }, metadata: { source: null } } });
+    expect(await metadata()).toBeUndefined();
+    expectError(await c.req('PATCH', `/entities/${id}`, { data: { metadata: { source: { system: '' } } } }), 'request.invalid', { source: { pointer: '/data/metadata/source/system' } });
   });
 
   it('parent rules: a subfeature needs a feature, a component a product or component', async () => {

@@ -90,8 +90,9 @@ describe('fields on GET /v2/entities/{id}', () => {
 
 describe('fields on GET /v2/notes/{id}', () => {
   it('omitted / all / list, with `fields` and `fields[]`', async () => {
-    expect((await get(`/v2/notes/${note}`)).json.data.fields).toEqual({ name: 'N', [revenue]: 1200 });
-    const all = { name: 'N', content: null, tags: null, owner: null, [revenue]: 1200 };
+    const creator = { id: ws.admin.id, email: ws.admin.email };
+    expect((await get(`/v2/notes/${note}`)).json.data.fields).toEqual({ name: 'N', creator, [revenue]: 1200 });
+    const all = { name: 'N', content: null, tags: null, owner: null, creator, processed: null, archived: null, [revenue]: 1200 };
     expect((await get(`/v2/notes/${note}?fields=all`)).json.data.fields).toEqual(all);
     expect((await get(`/v2/notes/${note}?fields[]=all`)).json.data.fields).toEqual(all);
     expect((await get(`/v2/notes/${note}?fields=content&fields[]=${revenue}`)).json.data.fields).toEqual({ content: null, [revenue]: 1200 });
@@ -145,7 +146,7 @@ describe("an entity's relationships attribute on GET /v2/entities/{id}", () => {
     const res = await get(`/v2/entities/${parent}`);
     const rel = res.json.data.relationships;
     expect(rel.data).toHaveLength(20);
-    expect(rel.data[0]).toEqual({ type: 'parent', target: { id: product, type: 'product', links: { self: `${app.baseUrl}/entities/${product}` } } });
+    expect(rel.data[0]).toEqual({ type: 'parent', target: { id: product, type: 'product', links: { self: `${app.baseUrl}/entities/${product}`, html: `${app.webUrl}/entities/${product}` } } });
     expect(rel.data.slice(1).map((r: any) => r.target.id)).toEqual(children.slice(0, 19));
     expect(rel.links.next).toMatch(new RegExp(`^${app.baseUrl}/entities/${parent}/relationships\\?pageCursor=[A-Za-z0-9_.-]+$`));
     const rest = await call(app, 'GET', rel.links.next.slice(app.url.length), { token: ws.token });

@@ -116,8 +116,9 @@ describe('fields on GET /v2/notes (`fields` and `fields[]`)', () => {
 
   it('fields=all and fields[]=all → every configured note field', async () => {
     const expected = [
-      { name: 'N', content: '<p>hi</p>', tags: null, owner: null, [noteScore]: 0 },
-      { name: 'M', content: null, tags: [], owner: null, [noteScore]: null },
+      // Seeded straight into the store: no creator, neither processed nor archived.
+      { name: 'N', content: '<p>hi</p>', tags: null, owner: null, creator: null, processed: null, archived: null, [noteScore]: 0 },
+      { name: 'M', content: null, tags: [], owner: null, creator: null, processed: null, archived: null, [noteScore]: null },
     ];
     expect(fieldsOf(await get('/v2/notes?fields=all'))).toEqual(expected);
     expect(fieldsOf(await get('/v2/notes?fields[]=all'))).toEqual(expected);

@@ -199,6 +199,10 @@ function validBody(route: Route, w: World): fc.Arbitrary<{ params: Record<string
       }));
     case 'setEntityParent':
       return fc.record({ id: one(w.components), parent: one([...w.products, ...w.components]) }).map(({ id, parent }) => ({ params: { id }, body: data({ target: obj({ id: parent }) }) }));
+    case 'createEntityRelationship':
+      return fc
+        .record({ id: one(w.features), type: fc.constantFrom('link', 'isBlockedBy', 'isBlocking', undefined), target: one([...w.features, ...w.components, ...w.products]) })
+        .map(({ id, type, target }) => ({ params: { id }, body: data({ ...(type ? { type } : {}), target: obj({ id: target }) }) }));
     case 'createNote':
       return fc
         .record({
@@ -342,6 +346,8 @@ const QUERY: Record<string, Record<string, readonly string[]>> = {
   listApplications: { limit: ['1', '20'] },
   getApplication: {},
   listWebhooks: { limit: ['1', '100'] },
+  listMembers: { query: ['admin', 'EXAMPLE'], 'roles[]': ['admin', 'viewer', 'contributor'], includeDisabled: ['true', 'false'], includeInvitationPending: ['false'], limit: ['1', '100'] },
+  getMember: {},
   getWebhook: {},
   getAuthorizationServerMetadata: {},
   getOpenApiDocument: {},
@@ -365,7 +371,7 @@ function queryRequest(route: Route, w: World): fc.Arbitrary<Sent> {
   const valid = names.length ? fc.constantFrom(...names).chain((n) => fc.constantFrom(...params[n]!).map((v) => [encodeURIComponent(n), v] as [string, string])) : fc.constant(undefined);
   const odd = fc.tuple(fc.oneof(fc.constantFrom(...names.map(encodeURIComponent), 'pageCursor', 'limit'), rawString), rawString);
   const pathValues: Record<string, string[]> = {
-    id: route.path.startsWith('/v2/notes') ? w.notes : [...w.products, ...w.features],
+    id: route.path.startsWith('/v2/notes') ? w.notes : route.path.startsWith('/v2/members') ? [w.ws.admin.id] : [...w.products, ...w.features],
     type: route.path.startsWith('/v2/notes') ? ['textNote'] : ['product', 'company'],
     clientId: [w.oauth.clientId],
     webhookId: w.webhooks,

@@ -45,7 +45,25 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
 
   it('query parameters are the declared ones, with schemas; repeatable ones are exploded arrays', () => {
     const params = op('/v2/entities', 'get').parameters as Array<Record<string, any>>;
-    expect(params.map((p) => `${p.in}:${p.name}`)).toEqual(['query:type', 'query:type[]', 'query:fields[]', 'query:pageCursor', 'query:limit']);
+    expect(params.map((p) => `${p.in}:${p.name}`)).toEqual([
+      'query:type',
+      'query:type[]',
+      'query:fields[]',
+      'query:name',
+      'query:owner[id]',
+      'query:owner[email]',
+      'query:status[id]',
+      'query:status[name]',
+      'query:teams[id]',
+      'query:teams[name]',
+      'query:archived',
+      'query:parent[id]',
+      'query:metadata[source][system]',
+      'query:metadata[source][recordId]',
+      'query:pageCursor',
+      'query:limit',
+    ]);
+    expect(params.find((p) => p.name === 'teams[id]')).toMatchObject({ description: expect.stringMatching(/^Not supported: This service has no teams/) });
     expect(params.find((p) => p.name === 'type[]')).toEqual({
       name: 'type[]',
       in: 'query',

@@ -286,7 +286,7 @@ describe('the single table (lib/store/table.ts)', () => {
         StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
       },
     });
-    expect(TABLE.globalIndexes.map((g) => g.name)).toEqual(['gsi1', 'gsi2']);
+    expect(TABLE.globalIndexes.map((g) => g.name)).toEqual(['gsi1', 'gsi2', 'gsi3']);
   });
 
   it('context tableName adopts an existing (restored) table and tableStreamArn its stream: no table resource, functions, grants and the event source point at them', () => {
@@ -300,7 +300,11 @@ describe('the single table (lib/store/table.ts)', () => {
     expect(policies).toHaveLength(TABLE_ROUTES + 1);
     const withIndexes = policies.filter((p) => JSON.stringify(p.Properties).includes(':table/pm-api-restored/index/gsi1'));
     expect(withIndexes).toHaveLength(TABLE_ROUTES);
-    for (const p of withIndexes) expect(JSON.stringify(p.Properties)).toContain(':table/pm-api-restored/index/gsi2');
+    for (const p of withIndexes) {
+      const json = JSON.stringify(p.Properties);
+      expect(json).toContain(':table/pm-api-restored/index/gsi2');
+      expect(json).toContain(':table/pm-api-restored/index/gsi3');
+    }
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', { EventSourceArn: streamArn });
   });
 });
@@ -408,7 +412,16 @@ describe('alarms and dashboard', () => {
   it('DynamoDB throttling on the table and each GSI', () => {
     const a = alarms.find(({ p }) => metricsOf(p).some((m) => m.Metric.MetricName === 'ReadThrottleEvents'))!;
     const seen = metricsOf(a.p).map((m) => `${m.Metric.MetricName}:${(m.Metric.Dimensions.find((d) => d.Name === 'GlobalSecondaryIndexName')?.Value as string | undefined) ?? 'table'}`);
-    expect(seen.sort()).toEqual(['ReadThrottleEvents:gsi1', 'ReadThrottleEvents:gsi2', 'ReadThrottleEvents:table', 'WriteThrottleEvents:gsi1', 'WriteThrottleEvents:gsi2', 'WriteThrottleEvents:table']);
+    expect(seen.sort()).toEqual([
+      'ReadThrottleEvents:gsi1',
+      'ReadThrottleEvents:gsi2',
+      'ReadThrottleEvents:gsi3',
+      'ReadThrottleEvents:table',
+      'WriteThrottleEvents:gsi1',
+      'WriteThrottleEvents:gsi2',
+      'WriteThrottleEvents:gsi3',
+      'WriteThrottleEvents:table',
+    ]);
   });
 
   it('alarms notify the topic given in context; a dashboard exists', () => {
@@ -445,6 +458,14 @@ describe('public URLs and outputs', () => {
     t.hasResourceProperties('AWS::ApiGateway::BasePathMapping', Match.objectLike({ DomainName: Match.anyValue() }));
     t.hasResourceProperties('AWS::ApiGateway::RestApi', { DisableExecuteApiEndpoint: true });
   });
+
+  it('webUrl: every function gets PUBLIC_WEB_URL, the address of the links.html; without it none does ({app_url} then)', () => {
+    const withWeb = synth({ webUrl: 'https://app.example.com/workspace' }).template;
+    withWeb.allResourcesProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ PUBLIC_WEB_URL: 'https://app.example.com/workspace' }) } });
+    for (const fn of Object.values(synth({}).template.findResources('AWS::Lambda::Function'))) {
+      expect((fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment?.Variables?.PUBLIC_WEB_URL).toBeUndefined();
+    }
+  });
 });
 
 describe('context options are checked', () => {
@@ -455,6 +476,7 @@ describe('context options are checked', () => {
     [{ stage: 'prod-1' }, 'Context option stage must be letters, digits or _'],
     [{ retiredServiceKeyArns: 'not-an-arn' }, 'Context option retiredServiceKeyArns must list KMS key ARNs'],
     [{ tableName: 'pm-api-restored' }, 'Context options tableName and tableStreamArn go together'],
+    [{ webUrl: 'http://app.example.com' }, 'Context option webUrl must be an https URL without query or fragment'],
     [{ tableName: 'pm-api-restored', tableStreamArn: 'arn:aws:dynamodb:eu-west-1:111122223333:table/pm-api-restored' }, 'Context option tableStreamArn must be a DynamoDB stream ARN'],
   ])('%j is refused', (context, message) => {
     expect(() => synth(context)).toThrow(message);

@@ -17,7 +17,7 @@ let ddbPort: number;
 
 function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PM_LOCAL_DIR: dir, PORT: String(port), DYNAMODB_PORT: String(ddbPort), LOG_LEVEL: 'silent' };
-  for (const k of ['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'SERVICE_KEY_FILE', 'PUBLIC_APP_URL', 'PUBLIC_BASE_URL', 'RATE_LIMIT_PER_SECOND']) delete env[k];
+  for (const k of ['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'SERVICE_KEY_FILE', 'PUBLIC_APP_URL', 'PUBLIC_BASE_URL', 'PUBLIC_WEB_URL', 'RATE_LIMIT_PER_SECOND']) delete env[k];
   return env;
 }
 
@@ -102,7 +102,7 @@ describe('npm start', () => {
       const dup = admin('member', 'add', '--workspace', ws.json.id, '--email', 'pat@example.com');
       expect([dup.status, dup.stderr.trim()]).toEqual([2, 'member add: pat@example.com is already a member of this workspace']);
       const token = admin('token', 'issue', '--workspace', ws.json.id, '--email', 'pat@example.com');
-      expect(token.json).toEqual({ id: expect.any(String), token: expect.any(String), scopes: ['entities:read', 'notes:read', 'webhooks:read'] });
+      expect(token.json).toEqual({ id: expect.any(String), token: expect.any(String), scopes: ['entities:read', 'notes:read', 'webhooks:read', 'members:read', 'members:pii:read'] });
       const tooMuch = admin('token', 'issue', '--workspace', ws.json.id, '--email', 'pat@example.com', '--scopes', 'write:entities');
       expect([tooMuch.status, tooMuch.stderr.trim()]).toEqual([2, 'token issue: A viewer may not hold write:entities']);
       expect(admin('token', 'revoke', '--workspace', ws.json.id, '--id', token.json.id).json).toEqual({ id: token.json.id, revoked: true });

@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const ref = (app: TestApp, id: string, type: string) => ({ id, type, links: { self: `${app.baseUrl}/entities/${id}` } });
+const ref = (app: TestApp, id: string, type: string) => ({ id, type, links: { self: `${app.baseUrl}/entities/${id}`, html: `${app.webUrl}/entities/${id}` } });
 
 describe('notes', () => {
   it('create with a customer and links → 201 reference; retrieve shows fields and relationships with importance', async () => {
@@ -25,19 +25,26 @@ describe('notes', () => {
     });
     expect(res.status, res.text).toBe(201);
     const id = res.json.data.id;
-    expect(res.json).toEqual({ data: { id, type: 'textNote', links: { self: `${app.baseUrl}/notes/${id}` } } });
+    expect(res.json).toEqual({ data: { id, type: 'textNote', links: { self: `${app.baseUrl}/notes/${id}`, html: `${app.webUrl}/notes/${id}` } } });
     const got = await c.ok('GET', `/notes/${id}`);
     expect(got.json.data).toEqual({
       id,
       type: 'textNote',
-      fields: { name: 'Wants dark mode', content: '<p>Please</p>', tags: [{ name: 'ui' }], owner: { id: ws.admin.id, email: ws.admin.email } },
+      // The creator is the member whose token created the note.
+      fields: {
+        name: 'Wants dark mode',
+        content: '<p>Please</p>',
+        tags: [{ name: 'ui' }],
+        owner: { id: ws.admin.id, email: ws.admin.email },
+        creator: { id: ws.admin.id, email: ws.admin.email },
+      },
       relationships: expect.objectContaining({
         data: [
           { type: 'customer', target: ref(app, acme, 'company') },
           { type: 'link', target: ref(app, f, 'feature'), importance: 'critical' },
         ],
       }),
-      links: { self: `${app.baseUrl}/notes/${id}` },
+      links: { self: `${app.baseUrl}/notes/${id}`, html: `${app.webUrl}/notes/${id}` },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -50,10 +57,69 @@ describe('notes', () => {
     const res = await c.req('PATCH', `/notes/${id}`, { data: { fields: { content: 'more', name: 'Renamed' } } });
     expect(res.status, res.text).toBe(200);
     await c.ok('PATCH', `/notes/${id}`, { data: { fields: { content: null } } });
-    expect((await c.ok('GET', `/notes/${id}`)).json.data.fields).toEqual({ name: 'Renamed' });
+    expect((await c.ok('GET', `/notes/${id}`)).json.data.fields).toEqual({ name: 'Renamed', creator: { id: ws.admin.id, email: ws.admin.email } });
     expect((await c.req('DELETE', `/notes/${id}`)).status).toBe(204);
     expectError(await c.req('GET', `/notes/${id}`), 'resource.notFound');
     expectError(await c.req('DELETE', `/notes/${id}`), 'resource.notFound');
+  });
+
+  it('creator, processed, archived and metadata.source: written on create, shown by GET; owner and creator by id or e-mail', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const { member: maker } = await ws.member({ role: 'maker' });
+    const source = { system: 'zendesk', recordId: 'T-9', url: 'https://support.example.com/T-9' };
+    const res = await c.req('POST', '/notes', {
+      data: { type: 'textNote', fields: { name: 'Imported', owner: { id: maker.id }, creator: { email: maker.email.toUpperCase(), id: maker.id }, processed: true, archived: false }, metadata: { source } },
+    });
+    expect(res.status, res.text).toBe(201);
+    const got = (await c.ok('GET', `/notes/${res.json.data.id}`)).json.data;
+    expect(got.fields).toEqual({ name: 'Imported', owner: { id: maker.id, email: maker.email }, creator: { id: maker.id, email: maker.email }, processed: true, archived: false });
+    expect(got.metadata).toEqual({ source });
+  });
+
+  it('refused note writes → 400 at the culprit, and nothing changed', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const { member: maker } = await ws.member({ role: 'maker' });
+    const bad = async (method: string, path: string, body: unknown, pointer: string, detail?: RegExp) =>
+      expectError(await c.req(method, path, body), 'request.invalid', { source: { pointer }, ...(detail ? { detail } : {}) });
+    await bad('POST', '/notes', { data: { type: 'conversationNote', fields: { name: 'x' } } }, '/data/type', /no conversation or opportunity notes/);
+    await bad('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x', creator: { id: maker.id, email: ws.admin.email } } } }, '/data/fields/creator', /two different members/);
+    await bad('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, metadata: { source: { url: 'not a url' } } } }, '/data/metadata/source/url');
+    await bad('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, metadata: { origin: 'x' } } }, '/data/metadata/origin');
+    expect((await c.ok('GET', '/notes')).json.data).toEqual([]);
+    const id = await c.note();
+    const before = (await c.ok('GET', `/notes/${id}`)).json.data;
+    await bad('PATCH', `/notes/${id}`, { data: { fields: { creator: { id: maker.id } } } }, '/data/fields/creator', /Unknown field 'creator'/);
+    await bad('PATCH', `/notes/${id}`, { data: { fields: { name: 'A' }, patch: [{ op: 'set', path: 'name', value: 'B' }] } }, '/data', /both 'fields' and 'patch'/);
+    await bad('PATCH', `/notes/${id}`, { data: {} }, '/data', /changes nothing/);
+    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'clear', path: 'name' }] } }, '/data/patch/0/path', /name cannot be cleared/);
+    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'addItems', path: 'name', value: ['x'] }] } }, '/data/patch/0/op', /applies to a list field/);
+    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'set', path: 'status', value: { name: 'Planned' } }] } }, '/data/patch/0/path', /Unknown field 'status' for a note/);
+    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'set', path: 'processed', value: 'yes' }] } }, '/data/patch/0/value');
+    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'addItems', path: 'tags', value: [{ label: 'x' }] }] } }, '/data/patch/0/value/0/label');
+    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'set', path: 'tags', value: [] }, { op: 'addItems', path: 'tags', value: [{ name: 'a' }] }] } }, '/data/patch/1', /'set' and 'addItems'/);
+    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'clear', path: 'owner', value: null }] } }, '/data/patch/0/value');
+    expect((await c.ok('GET', `/notes/${id}`)).json.data).toEqual(before);
+  });
+
+  it('PATCH data.patch: set and clear whole values, addItems and removeItems on tags (by name, idempotent), in order', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const id = await c.note();
+    const patch = (ops: unknown[]) => c.ok('PATCH', `/notes/${id}`, { data: { patch: ops } });
+    await patch([
+      { op: 'set', path: 'owner', value: { email: ws.admin.email } },
+      { op: 'set', path: 'processed', value: true },
+      { op: 'addItems', path: 'tags', value: [{ name: 'a' }, { name: 'b' }] },
+      { op: 'addItems', path: 'tags', value: [{ name: 'b' }, { name: 'c' }] },
+      { op: 'removeItems', path: 'tags', value: [{ name: 'a' }, { name: 'zzz' }] },
+    ]);
+    const me = { id: ws.admin.id, email: ws.admin.email };
+    expect((await c.ok('GET', `/notes/${id}`)).json.data.fields).toMatchObject({ owner: me, processed: true, tags: [{ name: 'b' }, { name: 'c' }] });
+    await patch([{ op: 'clear', path: 'owner' }, { op: 'removeItems', path: 'tags', value: [{ name: 'b' }, { name: 'c' }] }, { op: 'set', path: 'archived', value: true }]);
+    const fields = (await c.ok('GET', `/notes/${id}`)).json.data.fields;
+    expect(fields).toEqual({ name: expect.any(String), creator: me, processed: true, archived: true });
   });
 
   it('POST an existing link → 409 conflict.uniqueViolation; PUT re-rates it', async () => {
@@ -73,20 +139,39 @@ describe('notes', () => {
     expectError(await c.req('DELETE', `/notes/${n}/relationships/link/${f}`), 'resource.notFound');
   });
 
-  it('customer: set by PUT and by POST, cleared by DELETE; a wrong target id → 404', async () => {
+  it('customer: set by POST on a note without one, replaced by PUT (by id or by e-mail); POST on a note that has one → 400; DELETE removes it whatever the target id', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const acme = await c.entity('company');
-    const bob = await c.entity('user', acme);
+    const bob = await c.entity('user', acme, { email: 'Bob@Acme.test' });
     const n = await c.note();
-    const put = await c.req('PUT', `/notes/${n}/relationships/customer`, { data: { target: { type: 'user', id: bob } } });
-    expect(put.status, put.text).toBe(200);
-    expect(put.json).toEqual({ data: { type: 'customer', target: ref(app, bob, 'user') } });
     const post = await c.req('POST', `/notes/${n}/relationships`, { data: { type: 'customer', target: { id: acme } } });
     expect(post.status, post.text).toBe(201);
-    expectError(await c.req('DELETE', `/notes/${n}/relationships/customer/${bob}`), 'resource.notFound');
+    expect(post.json).toEqual({ data: { type: 'customer', target: ref(app, acme, 'company') } });
+    // Productboard: a note that has a customer gets another one by PUT, never by POST.
+    expectError(await c.req('POST', `/notes/${n}/relationships`, { data: { type: 'customer', target: { id: bob } } }), 'request.invalid', {
+      source: { pointer: '/data/target' },
+      detail: `Note ${n} already has a customer (company ${acme}); replace it with PUT /v2/notes/${n}/relationships/customer.`,
+    });
+    const put = await c.req('PUT', `/notes/${n}/relationships/customer`, { data: { target: { type: 'user', email: 'bob@ACME.test' } } });
+    expect(put.status, put.text).toBe(200);
+    expect(put.json).toEqual({ data: { type: 'customer', target: ref(app, bob, 'user') } });
+    // Productboard ignores the targetId of a customer: any uuid removes the note's customer.
     expect((await c.req('DELETE', `/notes/${n}/relationships/customer/${acme}`)).status).toBe(204);
     expect((await c.ok('GET', `/notes/${n}`)).json.data.relationships.data).toEqual([]);
+    expectError(await c.req('DELETE', `/notes/${n}/relationships/customer/${bob}`), 'resource.notFound', { detail: `Note ${n} has no customer.` });
+  });
+
+  it('a customer by an e-mail no user has → 400 at the e-mail, and no note is created', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    await c.entity('user', undefined, { email: 'ada@acme.test' });
+    const body = { data: { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'customer', target: { type: 'user', email: 'nobody@acme.test' } }] } };
+    expectError(await c.req('POST', '/notes', body), 'request.invalid', {
+      source: { pointer: '/data/relationships/0/target/email' },
+      detail: "No user with e-mail 'nobody@acme.test' in this workspace.",
+    });
+    expect((await c.ok('GET', '/notes')).json.data).toEqual([]);
   });
 
   it.each([
@@ -190,7 +275,7 @@ describe('notes', () => {
     const c = client(app, ws.token);
     const n = await c.note();
     expectError(await c.req('PUT', `/notes/${n}/relationships/link/nope`, { data: { importance: 'critical' } }), 'request.invalid', { source: { parameter: 'entityId' } });
-    expectError(await c.req('DELETE', `/notes/${n}/relationships/owner/${n}`), 'request.invalid', { source: { parameter: 'relationshipType' } });
+    expectError(await c.req('DELETE', `/notes/${n}/relationships/owner/${n}`), 'request.invalid', { source: { parameter: 'targetType' } });
     expectError(await c.req('PUT', `/notes/${n}/relationships/link/00000000-0000-4000-8000-000000000000`, { data: { importance: 'critical' } }), 'resource.notFound');
     expectError(await c.req('PUT', `/notes/${n}/relationships/link/${await c.entity('product')}`, { data: { importance: 'huge' } }), 'request.invalid', { source: { pointer: '/data/importance' } });
     expectError(await c.req('PUT', `/notes/${n}/relationships/customer`, { data: { target: { id: await c.entity('product') } } }), 'request.invalid', { source: { pointer: '/data/target/id' } });

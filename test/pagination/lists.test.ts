@@ -197,7 +197,7 @@ describe('cursor pagination of the other lists', () => {
     const children = await seedEntities(ws.workspaceId, 260, { type: 'feature', parent: component });
     const w = await walk(app, ws.token, `/v2/entities/${component.id}/relationships?limit=40`);
     expect(w.items).toHaveLength(261);
-    expect(w.items[0]).toEqual({ type: 'parent', target: { id: product.id, type: 'product', links: { self: `${app.baseUrl}/entities/${product.id}` } } });
+    expect(w.items[0]).toEqual({ type: 'parent', target: { id: product.id, type: 'product', links: { self: `${app.baseUrl}/entities/${product.id}`, html: `${app.webUrl}/entities/${product.id}` } } });
     expect(w.items.slice(1).map((r) => [r.type, r.target.id, r.target.type])).toEqual(children.map((c) => ['child', c.id, 'feature']));
     const onlyChildren = await walk(app, ws.token, `/v2/entities/${component.id}/relationships?type=child&limit=100`);
     expect(onlyChildren.items.map((r) => r.target.id)).toEqual(ids(children));
@@ -214,7 +214,7 @@ describe('cursor pagination of the other lists', () => {
     await seedLinks(ws.workspaceId, note.id, features, 'critical');
     const w = await walk(app, ws.token, `/v2/notes/${note.id}/relationships?limit=60`);
     expect(w.items).toHaveLength(256);
-    expect(w.items[0]).toEqual({ type: 'customer', target: { id: company.id, type: 'company', links: { self: `${app.baseUrl}/entities/${company.id}` } } });
+    expect(w.items[0]).toEqual({ type: 'customer', target: { id: company.id, type: 'company', links: { self: `${app.baseUrl}/entities/${company.id}`, html: `${app.webUrl}/entities/${company.id}` } } });
     expect(w.items.slice(1).map((r) => r.target.id)).toEqual(ids(features).sort());
     expect(w.items.slice(1).every((r) => r.type === 'link' && r.importance === 'critical' && r.target.type === 'feature')).toBe(true);
   }, WALK_TIMEOUT);
@@ -249,7 +249,7 @@ describe('paginated attributes (spec pagination rule 6)', () => {
     // A component with its parent and no children: everything inline, no next link.
     const child = await call(app, 'GET', '/v2/entities?type=component&limit=1', { token: ws.token });
     expect(child.json.data[0].relationships).toEqual({
-      data: [{ type: 'parent', target: { id: product.id, type: 'product', links: { self: `${app.baseUrl}/entities/${product.id}` } } }],
+      data: [{ type: 'parent', target: { id: product.id, type: 'product', links: { self: `${app.baseUrl}/entities/${product.id}`, html: `${app.webUrl}/entities/${product.id}` } } }],
       links: {},
     });
   }, WALK_TIMEOUT);
@@ -265,8 +265,8 @@ describe('paginated attributes (spec pagination rule 6)', () => {
       const res = await call(app, 'GET', path, { token: ws.token });
       const rel = (Array.isArray(res.json.data) ? res.json.data[0] : res.json.data).relationships;
       expect(rel.data).toHaveLength(20);
-      expect(rel.data[0]).toEqual({ type: 'customer', target: { id: user.id, type: 'user', links: { self: `${app.baseUrl}/entities/${user.id}` } } });
-      expect(rel.data[1]).toEqual({ type: 'link', target: { id: byEntityId[0], type: 'feature', links: { self: `${app.baseUrl}/entities/${byEntityId[0]}` } }, importance: 'nice to have' });
+      expect(rel.data[0]).toEqual({ type: 'customer', target: { id: user.id, type: 'user', links: { self: `${app.baseUrl}/entities/${user.id}`, html: `${app.webUrl}/entities/${user.id}` } } });
+      expect(rel.data[1]).toEqual({ type: 'link', target: { id: byEntityId[0], type: 'feature', links: { self: `${app.baseUrl}/entities/${byEntityId[0]}`, html: `${app.webUrl}/entities/${byEntityId[0]}` } }, importance: 'nice to have' });
       const next = new URL(rel.links.next);
       expect(next.origin + next.pathname).toBe(`${app.baseUrl}/notes/${note.id}/relationships`);
       const rest = await walk(app, ws.token, rel.links.next.slice(app.url.length));

@@ -49,6 +49,7 @@ export function entityItem(ws: string, e: { id: string; type: EntityType; create
     gsi1pk: keys.entitiesOfType(ws, e.type),
     gsi1sk: keys.listPosition(e.createdAt, e.id),
     ...(e.parent ? { gsi2pk: keys.childrenOf(ws, e.parent.id), gsi2sk: keys.listPosition(e.createdAt, e.id) } : {}),
+    ...keys.ownerIndex(ws, 'entity', e),
   };
 }
 

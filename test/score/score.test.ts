@@ -149,7 +149,7 @@ describe('the score rule', () => {
     expect([await c.score(p1), await c.score(comp), await c.score(f), await c.score(sf), await c.score(p2)]).toEqual([7, 6, 3, 2, 0]);
     const moved = await c.req('PUT', `/entities/${comp}/relationships/parent`, { data: { target: { id: p2 } } });
     expect(moved.status, moved.text).toBe(200);
-    expect(moved.json).toEqual({ data: { type: 'parent', target: { id: p2, type: 'product', links: { self: `${app.baseUrl}/entities/${p2}` } } } });
+    expect(moved.json).toEqual({ data: { type: 'parent', target: { id: p2, type: 'product', links: { self: `${app.baseUrl}/entities/${p2}`, html: `${app.webUrl}/entities/${p2}` } } } });
     expect([await c.score(p1), await c.score(p2), await c.score(comp)]).toEqual([1, 6, 6]);
   });
 

@@ -28,7 +28,7 @@ describe('POST /v2/entities/search', () => {
       type: 'product',
       fields: { name: 'product 0' },
       relationships: { data: [], links: {} },
-      links: { self: `${app.baseUrl}/entities/${products[0]!.id}` },
+      links: { self: `${app.baseUrl}/entities/${products[0]!.id}`, html: `${app.webUrl}/entities/${products[0]!.id}` },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

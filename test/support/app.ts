@@ -16,10 +16,15 @@ export interface TestApp {
   url: string;
   /** {base_url} */
   baseUrl: string;
+  /** Where records are shown in a browser (PUBLIC_WEB_URL): their `links.html`. */
+  webUrl: string;
   /** The handlers are test doubles: their successes are not the service's, so only errors are held to the document. */
   doubles: boolean;
   close(): Promise<void>;
 }
+
+/** The web application's address the tests configure, so that every `links.html` shows the setting is used. */
+export const WEB_URL = 'https://web.example.test/acme';
 
 /** Starts the local gateway on a free port and points the public URLs at it. */
 export async function startApp(options: { loadHandler?: HandlerLoader; doubles?: boolean } = {}): Promise<TestApp> {
@@ -32,9 +37,11 @@ export async function startApp(options: { loadHandler?: HandlerLoader; doubles?:
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.PUBLIC_APP_URL = url;
   process.env.PUBLIC_BASE_URL = `${url}/v2`;
+  process.env.PUBLIC_WEB_URL = WEB_URL;
   return {
     url,
     baseUrl: `${url}/v2`,
+    webUrl: WEB_URL,
     doubles: options.doubles ?? false,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -32,6 +32,9 @@ export const Url = z.url();
 
 export const SelfLinks = z.strictObject({ self: Url });
 
+/** An entity's, a note's or a member's links: `self` in the API, `html` where a person sees it (lib/config.ts webUrl). */
+export const RecordLinks = z.strictObject({ self: Url, html: Url }).check(z.meta({ id: 'RecordLinks' }));
+
 /** A list's `links`: `next` only while another page exists (the service specification's pagination rules). */
 export const ListLinks = z.strictObject({ next: z.optional(Url) }).check(z.meta({ id: 'ListLinks' }));
 
@@ -41,8 +44,8 @@ export const listOf = <T extends z.ZodMiniType>(item: T) => z.strictObject({ dat
 /** `{data: ...}`: how a single resource is answered. */
 export const dataOf = <T extends z.ZodMiniType>(item: T) => z.strictObject({ data: item });
 
-/** `{id, type, links: {self}}`: a reference to another resource. */
-export const referenceTo = <T extends z.ZodMiniType>(type: T) => z.strictObject({ id: Uuid, type, links: SelfLinks });
+/** `{id, type, links: {self, html}}`: a reference to an entity or a note. */
+export const referenceTo = <T extends z.ZodMiniType>(type: T) => z.strictObject({ id: Uuid, type, links: RecordLinks });
 
 // Query parameters. Values arrive as text; lib/http/validate.ts reads an integer or boolean
 // parameter's text as one before the schema sees it, as OpenAPI's form style means.

@@ -3,12 +3,13 @@
 import * as z from 'zod/mini';
 import { dataOf, listOf, repeated, SelfLinks } from './common.ts';
 import { EntityType } from './entity.ts';
-import { NoteType } from './note.ts';
+import { NoteTypeInput } from './note.ts';
 
 export const FieldConfiguration = z
   .strictObject({
     id: z.string().check(z.describe('The field identifier: a standard field name or a custom field uuid')),
     name: z.string(),
+    path: z.string().check(z.describe("Where the field's value is in a record: /fields/<id>")),
     schema: z.record(z.string(), z.unknown()).check(z.describe("JSON Schema (2020-12) of the field's value; a field without a value is null or absent")),
   })
   .check(z.meta({ id: 'FieldConfiguration' }));
@@ -30,7 +31,8 @@ export const ConfigurationResponse = dataOf(Configuration).check(z.meta({ id: 'C
 export const ConfigurationList = listOf(Configuration).check(z.meta({ id: 'ConfigurationList' }));
 
 export const EntityConfigurationsQuery = z.strictObject({ 'type[]': repeated(EntityType), type: z.optional(EntityType) });
-export const NoteConfigurationsQuery = z.strictObject({ 'type[]': repeated(NoteType), type: z.optional(NoteType) });
+/** Note types by name or by Productboard's alias (`simple`). */
+export const NoteConfigurationsQuery = z.strictObject({ 'type[]': repeated(NoteTypeInput), type: z.optional(NoteTypeInput) });
 
 /** A type in the path: an unknown one is a resource that does not exist (404), so any text is taken. */
 export const ConfigurationPath = z.strictObject({ type: z.string().check(z.minLength(1)) });

@@ -3,8 +3,11 @@ import * as z from 'zod/mini';
 import { Uuid } from './common.ts';
 import { EntityType } from './entity.ts';
 import { Name, STANDARD_FIELDS, type StandardFieldId } from './field-values.ts';
+import { Metadata, MetadataUpdate } from './metadata.ts';
+import { Patch } from './patch.ts';
 import { ENTITY_FIELDS } from '../entity-fields.ts';
 import { ENTITY_TYPES, type EntityType as EntityTypeName } from '../hierarchy.ts';
+import { ENTITY_RELATIONSHIP_TYPES } from '../relations.ts';
 
 /** Custom field values by field id: the workspace's definitions check them (lib/domain/entity-fields.ts fieldWrite). */
 const CustomFieldInput = z.unknown().check(z.describe("A custom field value by the field's id (uuid); the type's configuration gives its schema"));
@@ -43,6 +46,7 @@ const createOf = (type: EntityTypeName) =>
     type: z.literal(type),
     fields: CREATE_FIELDS_OF[type],
     relationships: z.optional(z.array(ParentRelationship).check(z.maxLength(1))),
+    metadata: z.optional(Metadata),
   }).check(z.meta({ id: `New${type[0]!.toUpperCase()}${type.slice(1)}` }));
 
 export const CreateEntityBody = z
@@ -55,15 +59,46 @@ const ALL_ENTITY_FIELDS = [...new Set(ENTITY_TYPES.flatMap((t) => ENTITY_FIELDS[
 
 export const UpdateEntityBody = z
   .strictObject({
-    data: z.strictObject({
-      fields: updateFields(ALL_ENTITY_FIELDS).check(z.describe("The fields to change: those of the entity's type (see its configuration); null clears one")),
+    data: withPatch({
+      fields: z.optional(updateFields(ALL_ENTITY_FIELDS).check(z.describe("The fields to change: those of the entity's type (see its configuration); null clears one"))),
+      metadata: z.optional(MetadataUpdate),
       type: z.optional(EntityType).check(z.describe("When given, the entity's own type: a type cannot change")),
       id: z.optional(Uuid).check(z.describe('When given, the id in the path')),
     }),
   })
   .check(z.meta({ id: 'UpdateEntityBody' }));
 
+/**
+ * An update's `data`: the given properties plus `patch` (Productboard's field operations). `fields`
+ * and `patch` are two ways to say the same thing: one of them, not both; an update changes
+ * something (fields, patch or, on entities, metadata).
+ */
+export function withPatch<S extends z.core.$ZodLooseShape>(shape: S) {
+  return z.strictObject({ ...shape, patch: z.optional(Patch) }).check(
+    z.superRefine((data, ctx) => {
+      const d = data as { fields?: unknown; patch?: unknown; metadata?: unknown };
+      if (d.fields !== undefined && d.patch !== undefined) ctx.addIssue({ code: 'custom', message: "gives both 'fields' and 'patch': use one of them", input: data });
+      else if (d.fields === undefined && d.patch === undefined && d.metadata === undefined) {
+        ctx.addIssue({ code: 'custom', message: `changes nothing: give 'fields' or 'patch'${'metadata' in shape ? " (or 'metadata')" : ''}`, input: data });
+      }
+    }),
+  );
+}
+
 export const SetParentBody = z.strictObject({ data: z.strictObject({ target: ParentTarget }) }).check(z.meta({ id: 'SetParentBody' }));
 
-/** The path of the relationship routes that name a target. */
-export const EntityTargetPath = z.strictObject({ id: Uuid });
+/**
+ * A new relationship of an entity (Productboard's createEntityRelationship): `type` defaults to
+ * link; parent and child move an entity, the others relate two hierarchy entities.
+ */
+export const CreateEntityRelationshipBody = z
+  .strictObject({
+    data: z.strictObject({
+      type: z._default(z.enum(ENTITY_RELATIONSHIP_TYPES), 'link').check(z.describe('link when omitted')),
+      target: z.strictObject({ id: Uuid }),
+    }),
+  })
+  .check(z.meta({ id: 'CreateEntityRelationshipBody' }));
+
+/** The path of DELETE /v2/entities/{id}/relationships/{type}/{targetId}. */
+export const EntityRelationshipPath = z.strictObject({ id: Uuid, type: z.enum(ENTITY_RELATIONSHIP_TYPES), targetId: Uuid });

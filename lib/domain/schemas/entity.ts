@@ -1,17 +1,19 @@
 // Entities as reads answer them (retrieve, list, search, relationships) and the requests of those
 // reads: their query parameters and the search body.
 import * as z from 'zod/mini';
-import { DateTime, listOf, ListLinks, pageParameters, referenceTo, repeated, SelfLinks, Uuid, dataOf } from './common.ts';
+import { DateTime, listOf, ListLinks, pageParameters, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { STANDARD_FIELDS } from './field-values.ts';
+import { memberParameters, NameParameter, refusedParameter, sourceParameters, StatusIdParameter, StatusNameParameter } from './filters.ts';
+import { Metadata } from './metadata.ts';
 import { ENTITY_FIELDS } from '../entity-fields.ts';
 import { ENTITY_TYPES, type EntityType as EntityTypeName } from '../hierarchy.ts';
+import { ENTITY_RELATIONSHIP_TYPES } from '../relations.ts';
 
 export const EntityType = z.enum(ENTITY_TYPES).check(z.meta({ id: 'EntityType' }));
 
 export const EntityReference = referenceTo(EntityType).check(z.meta({ id: 'EntityReference' }));
 export const EntityReferenceResponse = dataOf(EntityReference).check(z.meta({ id: 'EntityReferenceResponse' }));
 
-export const ENTITY_RELATIONSHIP_TYPES = ['parent', 'child'] as const;
 export const EntityRelationship = z
   .strictObject({ type: z.enum(ENTITY_RELATIONSHIP_TYPES), target: EntityReference })
   .check(z.meta({ id: 'EntityRelationship' }));
@@ -46,7 +48,8 @@ const entityOf = (type: EntityTypeName) =>
     type: z.literal(type),
     fields: FIELDS_OF[type] as ReturnType<typeof recordFields>,
     relationships: z.strictObject({ data: z.array(EntityRelationship), links: ListLinks }),
-    links: SelfLinks,
+    links: RecordLinks,
+    metadata: z.optional(Metadata),
     createdAt: DateTime,
     updatedAt: DateTime,
   }).check(z.meta({ id: pascal(type) }));
@@ -56,19 +59,39 @@ export const Entity = z.discriminatedUnion('type', ENTITY_TYPES.map(entityOf) as
 export const EntityResponse = dataOf(Entity).check(z.meta({ id: 'EntityResponse' }));
 export const EntityList = listOf(Entity).check(z.meta({ id: 'EntityList' }));
 
+const NO_TEAMS = 'This service has no teams, so entities cannot be filtered by team.';
+
 /** A field identifier of the `fields` selection: a standard field, a custom field uuid, or `all`. */
 const FieldId = z.string().check(z.minLength(1), z.maxLength(200));
 
+const owner = memberParameters('owner');
+
+/** Productboard's list filters and ours (`type`, `limit`); every filter given must hold. */
 export const ListEntitiesQuery = z.strictObject({
   type: z.optional(EntityType),
   'type[]': repeated(EntityType),
   'fields[]': repeated(FieldId),
+  name: z.optional(NameParameter),
+  'owner[id]': owner.id,
+  'owner[email]': owner.email,
+  'status[id]': z.optional(StatusIdParameter),
+  'status[name]': z.optional(StatusNameParameter),
+  'teams[id]': refusedParameter(NO_TEAMS),
+  'teams[name]': refusedParameter(NO_TEAMS),
+  archived: z.optional(z.boolean()),
+  'parent[id]': z.optional(Uuid.check(z.describe("Keeps the parent's children"))),
+  ...sourceParameters,
   ...pageParameters,
 });
 
 export const GetEntityQuery = z.strictObject({ 'fields[]': repeated(FieldId) });
 
-export const EntityRelationshipsQuery = z.strictObject({ type: z.optional(z.enum(ENTITY_RELATIONSHIP_TYPES)), ...pageParameters });
+export const EntityRelationshipsQuery = z.strictObject({
+  type: z.optional(z.enum(ENTITY_RELATIONSHIP_TYPES)),
+  'target[type]': z.optional(EntityType),
+  'target[id]': z.optional(Uuid),
+  ...pageParameters,
+});
 
 export const SearchEntitiesQuery = z.strictObject(pageParameters);
 

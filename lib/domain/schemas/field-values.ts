@@ -37,6 +37,7 @@ export const Tag = z.strictObject({ name: nonBlank(MAX_NAME) });
 export const Tags = z.array(Tag).check(z.maxLength(MAX_TAGS));
 export const Timeframe = z.strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z.enum(GRANULARITIES) });
 export const Archived = z.boolean();
+export const Processed = z.boolean();
 export const CustomerEmail = Email;
 const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 export const Domain = z.stringFormat('hostname', DOMAIN_PATTERN).check(z.maxLength(MAX_DOMAIN), z.toLowerCase());
@@ -99,6 +100,8 @@ export const STANDARD_FIELDS = {
   tags: field(Tags, TagsInput),
   timeframe: field(Timeframe, TimeframeInput),
   archived: field(Archived),
+  processed: field(Processed),
+  creator: field(Owner, MemberInput),
   email: field(CustomerEmail),
   domain: field(Domain),
   content: field(Html),

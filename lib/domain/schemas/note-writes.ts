@@ -1,17 +1,12 @@
 // The bodies that write notes and their relationships (customer importance).
 import * as z from 'zod/mini';
-import { Uuid } from './common.ts';
-import { createFields, updateFields } from './entity-writes.ts';
-import { Importance, type NoteType } from './note.ts';
-import { NOTE_FIELDS } from '../entity-fields.ts';
+import { Email, Uuid } from './common.ts';
+import { createFields, updateFields, withPatch } from './entity-writes.ts';
+import { Metadata } from './metadata.ts';
+import { Importance, NoteTypeInput } from './note.ts';
+import { NOTE_FIELDS, NOTE_UPDATE_FIELDS } from '../entity-fields.ts';
 import { CUSTOMER_TYPES, ENTITY_TYPES, type EntityType as EntityTypeName } from '../hierarchy.ts';
 import { DEFAULT_IMPORTANCE } from '../score.ts';
-
-/** `textNote`, or its alias `simple`; parsed to `textNote`. */
-export const NoteTypeInput = z.pipe(
-  z.enum(['textNote', 'simple']),
-  z.transform((): z.output<typeof NoteType> => 'textNote'),
-);
 
 /** A link target's `type`: the entity's type, which must then be its type, or Productboard's `link`, which states none. */
 const LinkTargetType = z.pipe(
@@ -20,8 +15,20 @@ const LinkTargetType = z.pipe(
 );
 /** A link target: a product hierarchy entity. */
 export const LinkTarget = z.strictObject({ id: Uuid, type: z.optional(LinkTargetType) });
-/** A customer: a user or a company (`type`, when given, must be its type). */
-export const CustomerTarget = z.strictObject({ id: Uuid, type: z.optional(z.enum(CUSTOMER_TYPES)) }).check(z.meta({ id: 'CustomerTarget' }));
+/**
+ * A customer: a user or a company by `id` (`type`, when given, must be its type), or a user by
+ * `email` (matched case-insensitively against the users' e-mail field).
+ */
+export const CustomerTarget = z
+  .strictObject({ id: z.optional(Uuid), email: z.optional(Email), type: z.optional(z.enum(CUSTOMER_TYPES)) })
+  .check(
+    z.superRefine((t, ctx) => {
+      if ((t.id === undefined) === (t.email === undefined)) ctx.addIssue({ code: 'custom', message: 'names no customer: give its id, or a user\'s email (not both)', input: t });
+      else if (t.email !== undefined && t.type === 'company') ctx.addIssue({ code: 'custom', message: 'is company, but only a user is found by e-mail: give the company\'s id', path: ['type'], input: t.type });
+    }),
+    z.meta({ id: 'CustomerTarget' }),
+  );
+export type CustomerTarget = z.output<typeof CustomerTarget>;
 
 export const LinkInput = z
   .strictObject({ type: z.literal('link'), target: LinkTarget, importance: z._default(Importance, DEFAULT_IMPORTANCE) })
@@ -53,14 +60,15 @@ export const CreateNoteBody = z
       type: NoteTypeInput,
       fields: createFields(NOTE_FIELDS),
       relationships: z.optional(NoteRelationshipsInput),
+      metadata: z.optional(Metadata),
     }),
   })
   .check(z.meta({ id: 'CreateNoteBody' }));
 
 export const UpdateNoteBody = z
   .strictObject({
-    data: z.strictObject({
-      fields: updateFields(NOTE_FIELDS),
+    data: withPatch({
+      fields: z.optional(updateFields(NOTE_UPDATE_FIELDS)),
       type: z.optional(NoteTypeInput).check(z.describe("When given, the note's own type")),
       id: z.optional(Uuid).check(z.describe('When given, the id in the path')),
     }),
@@ -75,4 +83,5 @@ export const SetNoteCustomerBody = z.strictObject({ data: z.strictObject({ targe
 
 export const NoteLinkPath = z.strictObject({ id: Uuid, entityId: Uuid });
 
-export const NoteRelationshipPath = z.strictObject({ id: Uuid, relationshipType: z.enum(['link', 'customer']), targetId: Uuid });
+/** `targetType` and `targetId` as Productboard names them; a customer's `targetId` is not compared (any uuid removes the customer). */
+export const NoteRelationshipPath = z.strictObject({ id: Uuid, targetType: z.enum(['link', 'customer']), targetId: Uuid });

@@ -1,7 +1,9 @@
 // Notes as reads answer them (retrieve, list, relationships) and the query parameters of those reads.
 import * as z from 'zod/mini';
-import { DateTime, listOf, ListLinks, pageParameters, referenceTo, repeated, SelfLinks, Uuid, dataOf } from './common.ts';
-import { EntityReference, recordFields } from './entity.ts';
+import { DateTime, listOf, ListLinks, pageParameters, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
+import { EntityReference, EntityType, recordFields } from './entity.ts';
+import { DateTimeParameter, memberParameters, sourceParameters } from './filters.ts';
+import { Metadata } from './metadata.ts';
 import { NOTE_FIELDS } from '../entity-fields.ts';
 import { IMPORTANCES } from '../score.ts';
 
@@ -9,7 +11,22 @@ export const NOTE_TYPES = ['textNote'] as const;
 export type NoteType = (typeof NOTE_TYPES)[number];
 export const isNoteType = (t: unknown): t is NoteType => typeof t === 'string' && (NOTE_TYPES as readonly string[]).includes(t);
 
+/** Productboard's legacy names of the note types this service has. */
+export const NOTE_TYPE_ALIASES: Readonly<Record<string, NoteType>> = { simple: 'textNote' };
+/** A note type's own name for a name or an alias (anything else as given). */
+export const canonicalNoteType = (t: string): string => (Object.hasOwn(NOTE_TYPE_ALIASES, t) ? NOTE_TYPE_ALIASES[t]! : t);
+
 export const NoteType = z.enum(NOTE_TYPES).check(z.meta({ id: 'NoteType' }));
+
+/**
+ * `textNote`, or its alias `simple`; parsed to `textNote`. Productboard's conversation and opportunity
+ * notes are not note types of this service (docs/compatibility.md).
+ */
+export const NoteTypeInput = z.pipe(
+  z.enum(['textNote', 'simple'], { error: "must be 'textNote' (or its alias 'simple'): this service has no conversation or opportunity notes" }),
+  z.transform((): NoteType => 'textNote'),
+);
+
 export const Importance = z.enum(IMPORTANCES).check(z.meta({ id: 'Importance', description: "A customer's importance rating; 'unknown' when not given" }));
 
 export const NoteReference = referenceTo(NoteType).check(z.meta({ id: 'NoteReference' }));
@@ -32,7 +49,8 @@ export const Note = z
     type: NoteType,
     fields: recordFields(NOTE_FIELDS).check(z.meta({ id: 'NoteFields' })),
     relationships: z.strictObject({ data: z.array(NoteRelationship), links: ListLinks }),
-    links: SelfLinks,
+    links: RecordLinks,
+    metadata: z.optional(Metadata),
     createdAt: DateTime,
     updatedAt: DateTime,
   })
@@ -45,9 +63,29 @@ const FieldId = z.string().check(z.minLength(1), z.maxLength(200));
 const noteFieldsParameters = { 'fields[]': repeated(FieldId), fields: repeated(FieldId) };
 
 /** `type`/`type[]` (Productboard's list filter): textNote is the one note type, so naming it selects every note. */
-export const ListNotesQuery = z.strictObject({ type: z.optional(NoteType), 'type[]': repeated(NoteType), ...noteFieldsParameters, ...pageParameters });
+const owner = memberParameters('owner');
+const creator = memberParameters('creator');
+
+/** Productboard's list filters and ours (`type`, `limit`); every filter given must hold. */
+export const ListNotesQuery = z.strictObject({
+  type: z.optional(NoteType),
+  'type[]': repeated(NoteType),
+  ...noteFieldsParameters,
+  archived: z.optional(z.boolean()),
+  processed: z.optional(z.boolean()),
+  'owner[id]': owner.id,
+  'owner[email]': owner.email,
+  'creator[id]': creator.id,
+  'creator[email]': creator.email,
+  ...sourceParameters,
+  createdFrom: z.optional(DateTimeParameter),
+  createdTo: z.optional(DateTimeParameter),
+  updatedFrom: z.optional(DateTimeParameter),
+  updatedTo: z.optional(DateTimeParameter),
+  ...pageParameters,
+});
 export const GetNoteQuery = z.strictObject(noteFieldsParameters);
-export const NoteRelationshipsQuery = z.strictObject({ type: z.optional(z.enum(NOTE_RELATIONSHIP_TYPES)), ...pageParameters });
+export const NoteRelationshipsQuery = z.strictObject({ type: z.optional(z.enum(NOTE_RELATIONSHIP_TYPES)), 'target[type]': z.optional(EntityType), ...pageParameters });
 
 /** Path parameters of a note's routes. */
 export const NotePath = z.strictObject({ id: Uuid });

@@ -1,0 +1,28 @@
+// POST /v2/entities/{id}/relationships — body {data: {type? (link), target: {id}}}. link,
+// isBlockedBy and isBlocking relate two hierarchy entities (both sides, no effect on the score);
+// parent moves the entity under the target, child moves the target under the entity (the move of
+// PUT …/relationships/parent, exact for the score).
+import { config } from '#lib/config.ts';
+import { entityReference } from '#lib/domain/entity-view.ts';
+import { CreateEntityRelationshipBody } from '#lib/domain/schemas/entity-writes.ts';
+import { EntityPath, EntityRelationshipResponse } from '#lib/domain/schemas/entity.ts';
+import { api } from '#lib/http/pipeline.ts';
+import { principalOf } from '#lib/http/request.ts';
+import { setParent } from '#lib/store/entity-writes.ts';
+import { createRelation } from '#lib/store/relations.ts';
+
+const TARGET = ['data', 'target', 'id'];
+
+export const handler = api(
+  'createEntityRelationship',
+  { params: EntityPath, body: CreateEntityRelationshipBody, responses: { 201: EntityRelationshipResponse }, errors: ['conflict.uniqueViolation'] },
+  async (req, { params: { id }, body: { data } }) => {
+    const ws = principalOf(req).workspaceId;
+    const targetId = data.target.id;
+    let targetType;
+    if (data.type === 'parent') targetType = (await setParent(ws, id, { id: targetId }, TARGET)).parentType!;
+    else if (data.type === 'child') targetType = (await setParent(ws, targetId, { id }, TARGET)).type;
+    else targetType = (await createRelation(ws, id, data.type, targetId, TARGET)).targetType;
+    return { status: 201, body: { data: { type: data.type, target: entityReference(config.urls, { id: targetId, type: targetType }) } } };
+  },
+);

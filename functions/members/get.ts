@@ -1,0 +1,16 @@
+// GET /v2/members/{id} — one member of the workspace (disabled ones too); names and e-mails only
+// with members:pii:read.
+import { config } from '#lib/config.ts';
+import { NotFound } from '#lib/domain/errors.ts';
+import { memberView } from '#lib/domain/member-view.ts';
+import { MemberPath, MemberResponse } from '#lib/domain/schemas/member.ts';
+import { api } from '#lib/http/pipeline.ts';
+import { principalOf } from '#lib/http/request.ts';
+import { getMember } from '#lib/store/members.ts';
+
+export const handler = api('getMember', { params: MemberPath, responses: { 200: MemberResponse } }, async (req, { params: { id } }) => {
+  const principal = principalOf(req);
+  const member = await getMember(principal.workspaceId, id);
+  if (!member) throw new NotFound('member', id);
+  return { status: 200, body: { data: memberView(config.urls, member, { pii: principal.scopes.has('members:pii:read') }) } };
+});

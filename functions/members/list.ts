@@ -1,0 +1,24 @@
+// GET /v2/members — the workspace's members, oldest first, as Productboard's members API lists
+// them: `query` (part of the name or e-mail), `roles[]`, `includeDisabled`; names and e-mails only
+// with members:pii:read.
+import { config } from '#lib/config.ts';
+import { memberView } from '#lib/domain/member-view.ts';
+import { ListMembersQuery, MemberList } from '#lib/domain/schemas/member.ts';
+import { pageOf, stringKey } from '#lib/http/pagination.ts';
+import { api } from '#lib/http/pipeline.ts';
+import { principalOf } from '#lib/http/request.ts';
+import { membersAfter } from '#lib/store/pages.ts';
+
+export const handler = api('listMembers', { query: ListMembersQuery, responses: { 200: MemberList } }, async (req, { query }) => {
+  const principal = principalOf(req);
+  const page = await pageOf(req, query);
+  const filter = {
+    ...(query['roles[]'] ? { roles: query['roles[]'] } : {}),
+    ...(query.query !== undefined ? { query: query.query } : {}),
+    includeDisabled: query.includeDisabled === true,
+  };
+  const slice = await membersAfter(principal.workspaceId, filter, stringKey(page.after), page.limit + 1);
+  const pii = principal.scopes.has('members:pii:read');
+  const body = await page.envelope(slice.items, (item) => item.position, (rows) => rows.map(({ record }) => memberView(config.urls, record, { pii })), slice.resume);
+  return { status: 200, body };
+});

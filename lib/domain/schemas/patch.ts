@@ -1,0 +1,48 @@
+// `data.patch` of updateEntity and updateNote: Productboard's field operations. `path` names a field
+// (`name`, `tags`, a custom field's uuid), not a JSON pointer. A value is parsed by the write shape
+// of the field it names (lib/domain/schemas/field-values.ts), so a patch stores exactly what the
+// same value under `data.fields` would; which fields the record's type has, and how operations
+// combine, is checked once the record is read (lib/domain/field-patch.ts).
+import * as z from 'zod/mini';
+import { STANDARD_FIELDS, TagsInput, type StandardFieldId } from './field-values.ts';
+
+/** The list fields: the ones `addItems` and `removeItems` apply to, with the shape of their items. */
+export const LIST_FIELDS = { tags: TagsInput } as const satisfies Partial<Record<StandardFieldId, z.ZodMiniType>>;
+export type ListFieldId = keyof typeof LIST_FIELDS;
+export const isListField = (id: string): id is ListFieldId => Object.hasOwn(LIST_FIELDS, id);
+
+const FieldPath = z.string().check(z.minLength(1), z.maxLength(200), z.describe("A field's id: a standard field (`name`, `tags`, `owner`, …) or a custom field's uuid"));
+const Value = z.unknown().check(z.describe("A value of the field (its write shape, as under `data.fields`); for addItems and removeItems a list of the field's items"));
+
+const Operation = z.union([
+  z.strictObject({ op: z.enum(['set', 'addItems', 'removeItems']), path: FieldPath, value: Value }),
+  z.strictObject({ op: z.literal('clear'), path: FieldPath }),
+]);
+
+export type PatchInput = { op: 'set' | 'addItems' | 'removeItems'; path: string; value: unknown } | { op: 'clear'; path: string };
+
+const isStandard = (id: string): id is StandardFieldId => Object.hasOwn(STANDARD_FIELDS, id);
+
+/** The schema a value must satisfy, or undefined when the path is no standard field (checked later). */
+function valueSchema(op: PatchInput): z.ZodMiniType | undefined {
+  if (op.op === 'clear') return undefined;
+  if (op.op === 'set') return isStandard(op.path) ? STANDARD_FIELDS[op.path].write : undefined;
+  return isListField(op.path) ? LIST_FIELDS[op.path] : undefined;
+}
+
+/** The operations, in order, each value parsed by its field's write shape. */
+export const Patch = z
+  .pipe(
+    z.array(Operation).check(z.minLength(1), z.maxLength(100)),
+    z.transform((ops, ctx): PatchInput[] =>
+      ops.map((op, i) => {
+        const schema = valueSchema(op);
+        if (!schema || !('value' in op)) return op;
+        const parsed = schema.safeParse(op.value);
+        if (parsed.success) return { ...op, value: parsed.data };
+        for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, path: [i, 'value', ...issue.path], input: op.value } as never);
+        return op;
+      }),
+    ),
+  )
+  .check(z.meta({ id: 'FieldPatch', description: 'Field operations, applied in order: set, clear, addItems, removeItems' }));

@@ -1,0 +1,60 @@
+// Users (customer entities) by e-mail: a look-up item per user with an e-mail field
+// (keys.customerEmail), written and deleted in the same transaction as the user's e-mail, so a
+// customer given by e-mail (a note's customer) is found with one Query, case-insensitively.
+import { tableName } from './client.ts';
+import { getEntity, type EntityItem } from './entities.ts';
+import { keys } from './keys.ts';
+import { queryAll } from './query.ts';
+import type { TxItem } from './tx.ts';
+import type { Path } from '../domain/errors.ts';
+import { invalid } from '../domain/input.ts';
+
+/** The look-up address of a record's e-mail field (users only), lower-cased. */
+export function customerEmailOf(e: Pick<EntityItem, 'type' | 'fields'> | undefined): string | undefined {
+  const email = e?.type === 'user' ? e.fields.email : undefined;
+  return typeof email === 'string' && email !== '' ? email.toLowerCase() : undefined;
+}
+
+/** The writes that move a user's look-up item from its e-mail `before` a change to its e-mail after it. */
+export function customerEmailWrites(ws: string, after: Pick<EntityItem, 'id' | 'type' | 'fields'>, before: Pick<EntityItem, 'type' | 'fields'> | undefined): TxItem[] {
+  const was = customerEmailOf(before);
+  const now = customerEmailOf(after);
+  if (was === now) return [];
+  const items: TxItem[] = [];
+  if (was !== undefined) items.push({ Delete: { TableName: tableName(), Key: keys.customerEmail(ws, was, after.id) } });
+  if (now !== undefined) items.push({ Put: { TableName: tableName(), Item: { ...keys.customerEmail(ws, now, after.id), kind: 'customerEmail', email: now, userId: after.id } } });
+  return items;
+}
+
+/** The live users of a workspace whose e-mail is `email` (compared case-insensitively). */
+export async function usersByEmail(ws: string, email: string): Promise<EntityItem[]> {
+  const wanted = email.toLowerCase();
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.customerEmailPrefix(wanted) },
+    ConsistentRead: true,
+  });
+  const users = await Promise.all(items.filter((it) => it.email === wanted).map((it) => getEntity(ws, String(it.userId))));
+  return users.filter((u): u is EntityItem => u !== undefined && customerEmailOf(u) === wanted);
+}
+
+/** A note's customer as a request names it: a user or a company by id, or a user by e-mail. */
+export interface CustomerTargetInput {
+  id?: string | undefined;
+  email?: string | undefined;
+  type?: 'user' | 'company' | undefined;
+}
+
+/**
+ * The customer a request names, as lib/store/notes.ts takes it (`path` locates the target in the
+ * request): by id as given (the note write checks it), or the one live user whose e-mail matches
+ * case-insensitively — none, or several, is InvalidInput at the e-mail.
+ */
+export async function customerTarget(ws: string, target: CustomerTargetInput, path: Path): Promise<{ id: string; type?: string | undefined; path: Path }> {
+  if (target.id !== undefined) return { id: target.id, type: target.type, path };
+  const email = target.email ?? '';
+  const users = await usersByEmail(ws, email);
+  if (users.length === 0) invalid([...path, 'email'], `No user with e-mail '${email}' in this workspace.`);
+  if (users.length > 1) invalid([...path, 'email'], `${users.length} users have the e-mail '${email}'; give the customer's id instead.`);
+  return { id: users[0]!.id, type: 'user', path };
+}

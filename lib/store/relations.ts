@@ -1,0 +1,118 @@
+// Relations between hierarchy entities (link, isBlockedBy, isBlocking; lib/domain/relations.ts):
+// two items per relation, one on each side (keys.relation), created and deleted in one
+// transaction together with checks that both entities are live. They do not touch the score.
+// A cascade delete removes both sides of every relation of a deleted entity (lib/store/cascade.ts).
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client.ts';
+import { readChain, type EntityItem } from './entities.ts';
+import { keys } from './keys.ts';
+import { queryAll, type StoredItem } from './query.ts';
+import { transact, type TxItem } from './tx.ts';
+import { Conflict, NotFound, type Path } from '../domain/errors.ts';
+import type { EntityType } from '../domain/hierarchy.ts';
+import { invalid } from '../domain/input.ts';
+import { contradictionOf, mirrorOf, RELATION_TYPES, relationViolation, type RelationType } from '../domain/relations.ts';
+
+export interface RelationItem {
+  entityId: string;
+  type: RelationType;
+  targetId: string;
+  targetType: EntityType;
+  createdAt: string;
+}
+
+export function toRelation(item: StoredItem): RelationItem {
+  const r = item as Partial<RelationItem>;
+  return { entityId: r.entityId!, type: r.type!, targetId: r.targetId!, targetType: r.targetType!, createdAt: r.createdAt! };
+}
+
+const relationItem = (ws: string, r: RelationItem) => ({ ...keys.relation(ws, r.entityId, r.type, r.targetId), kind: 'relation', ...r });
+
+async function readRelation(ws: string, entityId: string, type: RelationType, targetId: string): Promise<RelationItem | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.relation(ws, entityId, type, targetId), ConsistentRead: true }));
+  return Item ? toRelation(Item) : undefined;
+}
+
+/** A live entity whose ancestors are live too (not inside a subtree being deleted), or NotFound. */
+async function liveEntity(ws: string, id: string): Promise<EntityItem> {
+  const { chain, complete } = await readChain(ws, id);
+  if (!chain.length || !complete || chain.some((e) => e.deleting)) throw new NotFound('entity', id);
+  return chain[0]!;
+}
+
+const liveCheck = (ws: string, id: string): TxItem => ({
+  ConditionCheck: { TableName: tableName(), Key: keys.entity(ws, id), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)' },
+});
+
+/** The two items of a new relation, each required not to exist yet. */
+export function relationPuts(ws: string, source: { id: string; type: EntityType }, type: RelationType, target: { id: string; type: EntityType }, createdAt: string): TxItem[] {
+  const mine: RelationItem = { entityId: source.id, type, targetId: target.id, targetType: target.type, createdAt };
+  const theirs: RelationItem = { entityId: target.id, type: mirrorOf(type), targetId: source.id, targetType: source.type, createdAt };
+  return [mine, theirs].map((r) => ({ Put: { TableName: tableName(), Item: relationItem(ws, r), ConditionExpression: 'attribute_not_exists(pk)' } }));
+}
+
+/**
+ * Checks a relation that `source` (already read, live) is about to get: the target is live, the
+ * pair may be related so, and neither this relation nor its contradiction exists. `path` locates
+ * the target id in the request. Returns the target.
+ */
+export async function checkNewRelation(ws: string, source: { id: string; type: string }, type: RelationType, targetId: string, path: Path): Promise<EntityItem> {
+  if (targetId === source.id) invalid(path, `An entity cannot have a ${type} relationship with itself.`);
+  const target = await liveEntity(ws, targetId);
+  const why = relationViolation(source, type, target);
+  if (why) invalid(path, why);
+  const contradiction = contradictionOf(type);
+  const [existing, contradicting] = await Promise.all([
+    readRelation(ws, source.id, type, targetId),
+    contradiction ? readRelation(ws, source.id, contradiction, targetId) : undefined,
+  ]);
+  if (existing) throw new Conflict(`Entity ${source.id} already has a relationship of type ${type} with entity ${targetId}.`);
+  if (contradicting) invalid(path, `Entity ${source.id} already has a relationship of type ${contradicting.type} with entity ${targetId}; the two cannot block each other.`);
+  return target;
+}
+
+/** Relates `entityId` to `targetId` (both sides, one transaction). An existing relation is a Conflict. */
+export async function createRelation(ws: string, entityId: string, type: RelationType, targetId: string, path: Path): Promise<RelationItem> {
+  return transact('createRelation', async () => {
+    const source = await liveEntity(ws, entityId);
+    const target = await checkNewRelation(ws, source, type, targetId, path);
+    const createdAt = new Date().toISOString();
+    return {
+      items: [...relationPuts(ws, source, type, target, createdAt), liveCheck(ws, source.id), liveCheck(ws, target.id)],
+      result: { entityId, type, targetId, targetType: target.type, createdAt },
+    };
+  });
+}
+
+/** Removes a relation (both sides); NotFound when the entity has no such relation. */
+export async function deleteRelation(ws: string, entityId: string, type: RelationType, targetId: string): Promise<void> {
+  await transact('deleteRelation', async () => {
+    await liveEntity(ws, entityId);
+    const mine = await readRelation(ws, entityId, type, targetId);
+    if (!mine) throw new NotFound('relationship', targetId, `Entity ${entityId} has no ${type} relationship with entity ${targetId}.`);
+    return { items: relationDeletes(ws, mine).map((Key) => ({ Delete: { TableName: tableName(), Key } })), result: undefined };
+  });
+}
+
+/** The keys of both sides of a relation. */
+export const relationDeletes = (ws: string, r: Pick<RelationItem, 'entityId' | 'type' | 'targetId'>) => [
+  keys.relation(ws, r.entityId, r.type, r.targetId),
+  keys.relation(ws, r.targetId, mirrorOf(r.type), r.entityId),
+];
+
+/** Every relation of an entity (consistent; a cascade's clean-up reads them). */
+export async function relationsOf(ws: string, entityId: string): Promise<RelationItem[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.relationsOfPrefix(entityId) },
+    ConsistentRead: true,
+  });
+  return items.map(toRelation);
+}
+
+/** The relations of one entity to one target, whatever their type (at most one per type). */
+export async function relationsBetween(ws: string, entityId: string, targetId: string): Promise<RelationItem[]> {
+  const found = await Promise.all(RELATION_TYPES.map((t) => readRelation(ws, entityId, t, targetId)));
+  return found.filter((r): r is RelationItem => r !== undefined);
+}
+

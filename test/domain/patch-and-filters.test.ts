@@ -1,0 +1,97 @@
+// The pure rules under the PATCH operations and the list filters (lib/domain/patch.ts,
+// filters.ts, metadata.ts, relations.ts): no table, just values in and values out.
+import { describe, expect, it } from 'vitest';
+import { InvalidInput } from '#lib/domain/errors.ts';
+import { entityMatches, memberMatches, nameMatches, noteMatches, utcInstant } from '#lib/domain/filters.ts';
+import { mergeMetadata } from '#lib/domain/metadata.ts';
+import { applyPatch, checkPatch, type PatchOp } from '#lib/domain/patch.ts';
+import { mirrorOf, relationViolation } from '#lib/domain/relations.ts';
+import { statusById, statusByName } from '#lib/domain/statuses.ts';
+
+const byName = (item: unknown) => String((item as { name: string }).name);
+const itemKey = (field: string) => (field === 'tags' ? byName : undefined);
+/** An operation at /data/patch/0 (where it sits in a request does not matter to these rules). */
+const op = (o: Record<string, unknown>) => ({ ...o, path: ['data', 'patch', 0] }) as unknown as PatchOp;
+
+describe('patch operations', () => {
+  it('set replaces, clear gives null, addItems appends what is missing, removeItems drops by key, in order', () => {
+    const current = { name: 'Old', tags: [{ name: 'a' }, { name: 'b' }], owner: { id: 'x', email: 'x@y.z' } };
+    expect(
+      applyPatch(current, [op({ op: 'set', field: 'name', value: 'New' }), op({ op: 'clear', field: 'owner' }), op({ op: 'addItems', field: 'tags', value: [{ name: 'c' }, { name: 'a' }] }), op({ op: 'removeItems', field: 'tags', value: [{ name: 'a' }, { name: 'zz' }] })], itemKey),
+    ).toEqual({ name: 'New', owner: null, tags: [{ name: 'b' }, { name: 'c' }] });
+    expect(applyPatch({}, [op({ op: 'addItems', field: 'tags', value: [{ name: 'x' }] })], itemKey)).toEqual({ tags: [{ name: 'x' }] });
+    expect(applyPatch(current, [op({ op: 'removeItems', field: 'tags', value: [{ name: 'a' }, { name: 'b' }] })], itemKey)).toEqual({ tags: null });
+  });
+
+  it('items on a field that is not a list → InvalidInput at the operation', () => {
+    const err = (() => {
+      try {
+        applyPatch({}, [op({ op: 'addItems', field: 'name', value: ['x'] })], itemKey);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(InvalidInput);
+    expect((err as InvalidInput).location).toEqual({ pointer: '/data/patch/0' });
+  });
+
+  it('set with clear, either with items, or a repeated set on one field → refused; addItems with removeItems → fine', () => {
+    const refused = (ops: PatchOp[]) => expect(() => checkPatch(ops)).toThrow(InvalidInput);
+    refused([op({ op: 'set', field: 'name', value: 'a' }), op({ op: 'clear', field: 'name' })]);
+    refused([op({ op: 'set', field: 'tags', value: [] }), op({ op: 'addItems', field: 'tags', value: [] })]);
+    refused([op({ op: 'removeItems', field: 'tags', value: [] }), op({ op: 'clear', field: 'tags' })]);
+    refused([op({ op: 'set', field: 'name', value: 'a' }), op({ op: 'set', field: 'name', value: 'b' })]);
+    expect(() => checkPatch([op({ op: 'addItems', field: 'tags', value: [] }), op({ op: 'removeItems', field: 'tags', value: [] }), op({ op: 'set', field: 'name', value: 'a' })])).not.toThrow();
+  });
+});
+
+describe('filters', () => {
+  const e = { id: 'e1', type: 'feature' as const, parentId: 'p1', fields: { name: 'Apple Pay', status: { id: statusByName('planned')!.id, name: 'Planned' }, owner: { id: 'm1', email: 'a@b.c' } }, metadata: { source: { system: 'jira', recordId: 'J-1' } }, createdAt: '2030-01-01T00:00:00.000Z', updatedAt: '2030-01-02T00:00:00.000Z' };
+  it('entities: every filter given must hold; an empty list of owners matches nothing', () => {
+    expect(entityMatches({ types: ['feature'], parentIds: ['p1'], ownerIds: ['m1'], name: 'PLE p', statusIds: [statusByName('PLANNED')!.id], archived: false, source: { system: 'jira' }, created: { from: '2030-01-01T00:00:00.000Z' }, updated: { to: '2030-01-02T00:00:00.000Z' } }, e)).toBe(true);
+    expect(entityMatches({ ownerIds: [] }, e)).toBe(false);
+    expect(entityMatches({ archived: true }, e)).toBe(false);
+    expect(entityMatches({ source: { recordId: 'J-2' } }, e)).toBe(false);
+    expect(entityMatches({ created: { from: '2030-01-01T00:00:00.001Z' } }, e)).toBe(false);
+  });
+  it('notes: creator, processed, tags (any, case-insensitive), text over name and conversation parts, customers', () => {
+    const n = { id: 'n1', type: 'textNote' as const, fields: { name: 'Chat', creator: { id: 'm2', email: 'c@d.e' }, processed: true, tags: [{ name: 'Mobile' }], content: [{ externalId: '1', authorType: 'customer', content: 'My Watch', timestamp: 't' }] }, customer: { id: 'c1', type: 'user' as const }, createdAt: 't', updatedAt: 't' };
+    expect(noteMatches({ creatorIds: ['m2'], processed: true, archived: false, tags: ['x', 'MOBILE'], text: 'watch', customerIds: ['c1'], types: ['textNote'] }, n)).toBe(true);
+    expect(noteMatches({ text: 'nothing' }, n)).toBe(false);
+    expect(noteMatches({ sources: [] }, n)).toBe(false);
+  });
+  it('members: deactivated ones only with includeDisabled; query on name or e-mail', () => {
+    const m = { id: 'm', name: 'Ada Lovelace', email: 'ada@x.test', role: 'maker', active: false };
+    expect(memberMatches({}, m)).toBe(false);
+    expect(memberMatches({ includeDisabled: true, query: 'LOVE', roles: ['maker'] }, m)).toBe(true);
+    expect(memberMatches({ includeDisabled: true, query: 'X.TEST' }, m)).toBe(true);
+  });
+  it('names match as case-insensitive substrings; date-times need a zone and become UTC instants', () => {
+    expect([nameMatches('Apple Pay', 'apple PAY'), nameMatches('Apple Pay', 'pear'), nameMatches(undefined, 'a')]).toEqual([true, false, false]);
+    expect(utcInstant('2030-01-01T02:00:00+02:00')).toBe('2030-01-01T00:00:00.000Z');
+    expect(utcInstant('2030-01-01T00:00:00.5Z')).toBe('2030-01-01T00:00:00.500Z');
+    expect([utcInstant('2030-01-01'), utcInstant('2030-01-01T00:00:00'), utcInstant('2030-02-30T00:00:00Z'), utcInstant('yesterday')]).toEqual([undefined, undefined, undefined, undefined]);
+  });
+  it('statuses by id (any case) or by name (case-insensitive)', () => {
+    const planned = statusByName('planned')!;
+    expect(planned.name).toBe('Planned');
+    expect(statusById(planned.id.toUpperCase())).toEqual(planned);
+    expect([statusByName('Someday'), statusById('nope')]).toEqual([undefined, undefined]);
+  });
+});
+
+describe('metadata and relations', () => {
+  it('metadata merges key by key: a value sets, null removes, absent keeps; nothing left is no metadata', () => {
+    const m = { source: { system: 'jira', recordId: 'J-1' } };
+    expect(mergeMetadata(m, { source: { recordId: 'J-2', url: 'https://x.test' } })).toEqual({ source: { system: 'jira', recordId: 'J-2', url: 'https://x.test' } });
+    expect(mergeMetadata(m, { source: { system: null, recordId: null } })).toBeUndefined();
+    expect(mergeMetadata(m, { source: null })).toBeUndefined();
+    expect(mergeMetadata(m, {})).toEqual(m);
+  });
+  it('relations mirror, and join hierarchy entities only, never one with itself', () => {
+    expect([mirrorOf('link'), mirrorOf('isBlockedBy'), mirrorOf('isBlocking')]).toEqual(['link', 'isBlocking', 'isBlockedBy']);
+    expect(relationViolation({ id: 'a', type: 'feature' }, 'link', { id: 'b', type: 'product' })).toBeUndefined();
+    expect(relationViolation({ id: 'a', type: 'feature' }, 'link', { id: 'a', type: 'feature' })).toMatch(/itself/);
+    expect(relationViolation({ id: 'a', type: 'feature' }, 'isBlocking', { id: 'u', type: 'user' })).toMatch(/user/);
+  });
+});
