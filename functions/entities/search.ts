@@ -1,7 +1,9 @@
-// POST /v2/entities/search — body {data: {types, archived?, fields?}}; pageCursor and limit in the
-// query. The cursor is bound to the body's `data` too, so a cursor of one search fails on another.
+// POST /v2/entities/search — the service specification's body {data: {types, archived?, fields?}}
+// or Productboard's {data: {filter?, return?}} (lib/domain/schemas/entity.ts); pageCursor and limit
+// in the query. The cursor is bound to the body's `data` too, so a cursor of one search fails on another.
 import { checkKnownFields, fieldsFromBody } from '#lib/domain/fields.ts';
 import { EntityList, SearchEntitiesBody, SearchEntitiesQuery } from '#lib/domain/schemas/entity.ts';
+import { entitySearchQueryOf } from '#lib/http/list-filters.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { entityRecord } from '#lib/http/records.ts';
@@ -14,12 +16,15 @@ export const handler = api(
   { query: SearchEntitiesQuery, body: SearchEntitiesBody, responses: { 200: EntityList } },
   async (req, { query, body: { data } }) => {
     const ws = principalOf(req).workspaceId;
-    const types = [...new Set(data.types)];
-    const selection = fieldsFromBody(data.fields);
-    const configured = await configuredFields(ws, types);
+    const search =
+      data.form === 'specification'
+        ? { types: [...new Set(data.types)], ...(data.archived !== undefined ? { archived: data.archived } : {}) }
+        : await entitySearchQueryOf(ws, data.filter);
+    const selection = fieldsFromBody(data.fields, data.form === 'specification' ? ['data', 'fields'] : ['data', 'return', 'fields']);
+    const configured = await configuredFields(ws, search.types);
     checkKnownFields(selection, configured);
     const page = await pageOf(req, query, { body: data });
-    const slice = await entitiesAfter(ws, { types, archived: data.archived }, stringKey(page.after), page.limit + 1);
+    const slice = await entitiesAfter(ws, search, stringKey(page.after), page.limit + 1);
     const body = await page.envelope(
       slice.items,
       (item) => item.position,

@@ -1,10 +1,11 @@
 // Productboard's list filters, as the schemas parsed them (lib/domain/schemas/filters.ts), turned
 // into the store's queries (lib/store/pages.ts EntityQuery, NoteQuery). A member named by e-mail is
 // looked up once; an e-mail no member has matches nothing (a filter, not a reference).
-import { InvalidInput, parameter } from '../domain/errors.ts';
+import { InvalidInput, parameter, pointer, type InputLocation } from '../domain/errors.ts';
 import { utcInstant, type TimeRange } from '../domain/filters.ts';
-import type { EntityType } from '../domain/hierarchy.ts';
+import { ENTITY_TYPES, type EntityType } from '../domain/hierarchy.ts';
 import type { SourceFilter } from '../domain/metadata.ts';
+import type { EntitySearchFilter } from '../domain/schemas/entity.ts';
 import { STATUSES } from '../domain/schemas/field-values.ts';
 import { getMemberByEmail } from '../store/members.ts';
 import type { EntityQuery, NoteQuery } from '../store/pages.ts';
@@ -60,13 +61,13 @@ export async function entityQueryOf(ws: string, types: readonly EntityType[], qu
 }
 
 /** A time range from two parameters, each an instant with a zone; from after to is refused. */
-export function timeRangeOf(fromName: string, from: string | undefined, toName: string, to: string | undefined): TimeRange | undefined {
+export function timeRangeOf(fromName: string, from: string | undefined, toName: string, to: string | undefined, where: InputLocation = parameter(fromName)): TimeRange | undefined {
   if (from === undefined && to === undefined) return undefined;
   const range: TimeRange = {};
   if (from !== undefined) range.from = utcInstant(from)!;
   if (to !== undefined) range.to = utcInstant(to)!;
   if (range.from !== undefined && range.to !== undefined && range.from > range.to) {
-    throw new InvalidInput(`Query parameter '${fromName}' (${from}) is later than '${toName}' (${to}); the range would be empty.`, parameter(fromName));
+    throw new InvalidInput(`'${fromName}' (${from}) is later than '${toName}' (${to}); the range would be empty.`, where);
   }
   return range;
 }
@@ -99,6 +100,30 @@ export async function noteQueryOf(ws: string, query: NoteListQuery): Promise<Not
     ...(query.archived !== undefined ? { archived: query.archived } : {}),
     ...(query.processed !== undefined ? { processed: query.processed } : {}),
     ...(source ? { sources: [source] } : {}),
+    ...(created ? { created } : {}),
+    ...(updated ? { updated } : {}),
+  };
+}
+
+/** Productboard's entity search filter (POST /v2/entities/search `data.filter`). */
+export async function entitySearchQueryOf(ws: string, filter: EntitySearchFilter): Promise<EntityQuery> {
+  const f = filter.fields ?? {};
+  const owners = f.owner;
+  // Owners are alternatives: an e-mail no member has adds none.
+  const ownerIds = owners ? (await Promise.all(owners.map(async (o) => ('id' in o ? [o.id] : ((await memberIds(ws, undefined, o.email)) ?? []))))).flat() : undefined;
+  const statuses = f.status;
+  const source = filter.metadata?.source;
+  const created = filter.createdAt && timeRangeOf('/data/filter/createdAt/from', filter.createdAt.from, '/data/filter/createdAt/to', filter.createdAt.to, pointer(['data', 'filter', 'createdAt']));
+  const updated = filter.updatedAt && timeRangeOf('/data/filter/updatedAt/from', filter.updatedAt.from, '/data/filter/updatedAt/to', filter.updatedAt.to, pointer(['data', 'filter', 'updatedAt']));
+  return {
+    types: filter.type ? [...new Set(filter.type)] : ENTITY_TYPES,
+    ...(filter.id ? { ids: [...new Set(filter.id)] } : {}),
+    ...(filter.relationships?.parent ? { parentIds: [...new Set(filter.relationships.parent.map((p) => p.id))] } : {}),
+    ...(ownerIds ? { ownerIds: [...new Set(ownerIds)] } : {}),
+    ...(typeof f.name === 'string' ? { name: f.name } : {}),
+    ...(typeof f.archived === 'boolean' ? { archived: f.archived } : {}),
+    ...(statuses ? { statusIds: statuses.map((s) => ('id' in s ? s.id : statusIds(undefined, s.name)![0]!)) } : {}),
+    ...(source && (source.system !== undefined || source.recordId !== undefined) ? { source: { ...(source.system !== undefined ? { system: source.system } : {}), ...(source.recordId !== undefined ? { recordId: source.recordId } : {}) } } : {}),
     ...(created ? { created } : {}),
     ...(updated ? { updated } : {}),
   };

@@ -1,6 +1,7 @@
 // POST /v2/entities/search: the spec's body {data: {types, archived?, fields?}}, every mistake → 400 with a pointer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedEntities } from '../pagination/seed.ts';
+import { client } from '../score/helpers.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -77,5 +78,47 @@ describe('POST /v2/entities/search', () => {
     const ws = await newWorkspace();
     const noRead = await ws.member({ role: 'admin', scopes: ['notes:read'] });
     expectError(await search(noRead.token, { data: { types: ['feature'] } }), 'auth.accessDenied');
+  });
+});
+
+describe("POST /v2/entities/search in Productboard's form {data: {filter, return}}", () => {
+  it('type, parent, name, owner, status, archived, id and createdAt filters, each alone and together; return.fields selects', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const product = await c.entity('product', undefined, { name: 'Payments' });
+    const checkout = await c.entity('component', product, { name: 'Checkout' });
+    const apple = await c.entity('feature', checkout, { name: 'Apple Pay', status: { name: 'Planned' }, owner: { email: ws.admin.email } });
+    const google = await c.entity('feature', checkout, { name: 'Google Pay', archived: true });
+    const other = await c.entity('feature', product, { name: 'Other pay' });
+    const names = async (filter: unknown) => {
+      const res = await search(ws.token, { data: { filter } });
+      expect(res.status, res.text).toBe(200);
+      return res.json.data.map((e: { fields: { name: string } }) => e.fields.name);
+    };
+    expect(await names({ type: ['feature'] })).toEqual(['Apple Pay', 'Google Pay', 'Other pay']);
+    expect(await names({ type: ['feature'], relationships: { parent: [{ id: checkout }] } })).toEqual(['Apple Pay', 'Google Pay']);
+    expect(await names({ fields: { name: 'APPLE' } })).toEqual(['Apple Pay']);
+    expect(await names({ fields: { owner: [{ email: ws.admin.email.toUpperCase() }, { id: ws.admin.id }] } })).toEqual(['Apple Pay']);
+    expect(await names({ fields: { status: [{ name: 'planned' }] } })).toEqual(['Apple Pay']);
+    expect(await names({ type: ['feature'], fields: { archived: false } })).toEqual(['Apple Pay', 'Other pay']);
+    expect(await names({ id: [google, other] })).toEqual(['Google Pay', 'Other pay']);
+    const created = (await c.ok('GET', `/entities/${google}`)).json.data.createdAt as string;
+    expect(await names({ type: ['feature'], createdAt: { from: created } })).toEqual(['Google Pay', 'Other pay']);
+    expect(await names({})).toHaveLength(5);
+    const picked = await search(ws.token, { data: { filter: { id: [apple] }, return: { fields: ['name'] } } });
+    expect(picked.json.data[0].fields).toEqual({ name: 'Apple Pay' });
+  });
+
+  it.each<[string, unknown, string, RegExp?]>([
+    ['the two forms mixed', { data: { types: ['feature'], filter: {} } }, '/data', /mixes/],
+    ['teams', { data: { filter: { fields: { teams: [{ id: '3f0c7c2e-1111-4c1e-9a1a-000000000001' }] } } } }, '/data/filter/fields/teams', /no teams/],
+    ['a custom field filter', { data: { filter: { fields: { '3f0c7c2e-1111-4c1e-9a1a-000000000001': { eq: 'x' } } } } }, '/data/filter/fields/3f0c7c2e-1111-4c1e-9a1a-000000000001', /Custom field filters are not supported/],
+    ['a customer', { data: { filter: { relationships: { customer: [{ id: '3f0c7c2e-1111-4c1e-9a1a-000000000001' }] } } } }, '/data/filter/relationships/customer', /notes\/search/],
+    ['an empty range', { data: { filter: { createdAt: { from: '2030-01-02T00:00:00Z', to: '2030-01-01T00:00:00Z' } } } }, '/data/filter/createdAt', /later than/],
+    ['an unknown filter', { data: { filter: { colour: 'red' } } }, '/data/filter/colour'],
+    ['an unknown status', { data: { filter: { fields: { status: [{ name: 'Someday' }] } } } }, '/data/filter/fields/status/0/name', /names no status/],
+  ])('%s → 400 request.invalid at %s', async (_name, body, at, detail) => {
+    const ws = await newWorkspace();
+    expectError(await search(ws.token, body), 'request.invalid', { source: { pointer: at }, ...(detail ? { detail } : {}) });
   });
 });

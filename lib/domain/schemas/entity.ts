@@ -1,9 +1,9 @@
 // Entities as reads answer them (retrieve, list, search, relationships) and the requests of those
 // reads: their query parameters and the search body.
 import * as z from 'zod/mini';
-import { DateTime, listOf, ListLinks, pageParameters, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
+import { DateTime, Email, listOf, ListLinks, pageParameters, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { STANDARD_FIELDS } from './field-values.ts';
-import { memberParameters, NameParameter, refusedParameter, sourceParameters, StatusIdParameter, StatusNameParameter } from './filters.ts';
+import { DateTimeParameter, memberParameters, NameParameter, refusedParameter, sourceParameters, StatusIdParameter, StatusNameParameter } from './filters.ts';
 import { Metadata } from './metadata.ts';
 import { ENTITY_FIELDS } from '../entity-fields.ts';
 import { ENTITY_TYPES, type EntityType as EntityTypeName } from '../hierarchy.ts';
@@ -95,16 +95,79 @@ export const EntityRelationshipsQuery = z.strictObject({
 
 export const SearchEntitiesQuery = z.strictObject(pageParameters);
 
-/** The service specification's search body: `{data: {types, archived?, fields?}}`. */
+const SpecFields = z.union([z.literal('all'), z.array(FieldId).check(z.minLength(1))], { error: "must be the string 'all' or a non-empty array of field identifiers" });
+
+/** `{from?, to?}`: inclusive bounds, instants with their zone. */
+const DateRange = z.strictObject({ from: z.optional(DateTimeParameter), to: z.optional(DateTimeParameter) });
+const MemberAssign = z.union([z.strictObject({ id: Uuid }), z.strictObject({ email: Email })]);
+const StatusAssign = z.union([z.strictObject({ id: StatusIdParameter }), z.strictObject({ name: StatusNameParameter })]);
+const refusedFilter = (why: string) => z.optional(z.unknown().check(z.refine(() => false, { error: why })));
+
+/** Productboard's `data.filter` (EntitySearchFilter): every filter given must hold, the values of one filter are alternatives. */
+export const EntitySearchFilter = z
+  .strictObject({
+    type: z.optional(z.array(EntityType).check(z.minLength(1))),
+    id: z.optional(z.array(Uuid).check(z.minLength(1), z.maxLength(100))),
+    createdAt: z.optional(DateRange),
+    updatedAt: z.optional(DateRange),
+    fields: z.optional(
+      z.catchall(
+        z.strictObject({
+          name: z.optional(NameParameter),
+          archived: z.optional(z.boolean()),
+          owner: z.optional(z.array(MemberAssign).check(z.minLength(1))),
+          status: z.optional(z.array(StatusAssign).check(z.minLength(1))),
+          creator: refusedFilter('Entities record no creator, so they cannot be filtered by one.'),
+          teams: refusedFilter(NO_TEAMS),
+        }),
+        refusedFilter('Custom field filters are not supported by this service; filter by name, archived, owner or status.'),
+      ),
+    ),
+    relationships: z.optional(
+      z.strictObject({
+        parent: z.optional(z.array(z.strictObject({ id: Uuid })).check(z.minLength(1))),
+        customer: refusedFilter('Entities cannot be filtered by customer; search the notes of a customer instead (POST /v2/notes/search).'),
+      }),
+    ),
+    metadata: z.optional(z.strictObject({ source: z.optional(z.strictObject({ system: z.optional(z.string()), recordId: z.optional(z.string()) })) })),
+  })
+  .check(z.meta({ id: 'EntitySearchFilter' }));
+export type EntitySearchFilter = z.output<typeof EntitySearchFilter>;
+
+const MIXED = "'/data' mixes the service specification's search (types, archived, fields) with Productboard's (filter, return); use one of them.";
+
+/**
+ * The search body in either form: the service specification's `{data: {types, archived?,
+ * fields?}}`, or Productboard's `{data: {filter?, return?}}` (either key makes it that form). The
+ * two mixed → 400 at /data.
+ */
 export const SearchEntitiesBody = z
   .strictObject({
-    data: z.strictObject({
-      types: z.array(EntityType).check(z.minLength(1)),
-      archived: z.optional(z.boolean()),
-      fields: z.optional(
-        z.union([z.literal('all'), z.array(FieldId).check(z.minLength(1))], { error: "must be the string 'all' or a non-empty array of field identifiers" }),
-      ),
-    }),
+    data: z.pipe(
+      z.strictObject({
+        types: z.optional(z.array(EntityType).check(z.minLength(1))).check(z.describe("The service specification's form: the entity types (required in that form)")),
+        archived: z.optional(z.boolean()),
+        fields: z.optional(SpecFields),
+        filter: z.optional(EntitySearchFilter).check(z.describe("Productboard's form: the filters")),
+        return: z.optional(z.strictObject({ fields: z.optional(z.union([z.enum(['all', 'default']), z.array(FieldId).check(z.minLength(1))])) })),
+      }),
+      z.transform((d, ctx) => {
+        const productboard = d.filter !== undefined || d.return !== undefined;
+        if (productboard && (d.types !== undefined || d.archived !== undefined || d.fields !== undefined)) {
+          ctx.issues.push({ code: 'custom', message: MIXED, path: [], input: d });
+          return z.NEVER;
+        }
+        if (productboard) {
+          const fields = d.return?.fields;
+          return { form: 'productboard' as const, filter: d.filter ?? {}, fields: fields === 'default' ? undefined : fields };
+        }
+        if (d.types === undefined) {
+          ctx.issues.push({ code: 'custom', message: "'/data/types' is required: a non-empty array of entity types (or Productboard's form, {filter, return}).", path: ['types'], input: undefined });
+          return z.NEVER;
+        }
+        return { form: 'specification' as const, types: d.types, archived: d.archived, fields: d.fields };
+      }),
+    ),
   })
   .check(z.meta({ id: 'SearchEntitiesBody' }));
 
