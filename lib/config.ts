@@ -41,6 +41,10 @@ export const config = {
   get baseUrl(): string {
     return trimSlash(env('PUBLIC_BASE_URL') ?? `${this.appUrl}/v2`);
   },
+  /** The MCP server's address (a resource indicator, RFC 8707, and its tokens' audience). */
+  get mcpUrl(): string {
+    return `${this.appUrl}/mcp`;
+  },
   /** The token endpoint URL, which is also the only accepted assertion audience. */
   get tokenUrl(): string {
     return `${this.appUrl}/oauth2/token`;

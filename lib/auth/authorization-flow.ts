@@ -20,8 +20,8 @@ export const SESSION_LIFETIME_S = 15 * 60;
 /** The pre-session cookie only binds the sign-in form's CSRF token. */
 export const PRE_SESSION_LIFETIME_S = 60 * 60;
 
-/** The resources tokens may be issued for (RFC 8707); the first is the default audience. */
-export const tokenAudiences = (): [string, ...string[]] => [config.baseUrl];
+/** The resources tokens may be issued for (RFC 8707): the REST API (the default audience) and the MCP server. */
+export const tokenAudiences = (): [string, ...string[]] => [config.baseUrl, config.mcpUrl];
 
 export const authorizationClient = (app: Application): AuthorizationClient => ({
   clientId: app.clientId,

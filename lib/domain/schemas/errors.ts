@@ -10,6 +10,8 @@ export const ERROR_CODES = [
   'auth.accessDenied',
   'resource.notFound',
   'route.notFound',
+  // Extension: a method the path does not take (the MCP endpoint takes only POST), with Allow.
+  'request.methodNotAllowed',
   'request.timeout',
   // Extensions (the specification has no code for them): a link or key that already exists, a body over the limit.
   'conflict.uniqueViolation',

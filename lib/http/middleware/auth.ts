@@ -1,16 +1,22 @@
 import { authenticate } from '../../auth/bearer.ts';
+import { Unauthenticated } from '../../auth/errors.ts';
+import { mcpChallenge, resourceUrl } from '../../auth/protected-resource.ts';
 import { canonicalScope } from '../../domain/scopes.ts';
 import type { Route } from '../../routes.ts';
 import { ApiError } from '../errors.ts';
 import type { ApiMiddleware } from '../request.ts';
 
-/** Bearer authentication and the route table's scope (or admin) requirement. */
+/** Bearer authentication for the route's resource (its audience), then the route table's scope (or admin) requirement. */
 export function auth(route: Route): ApiMiddleware {
   return {
     before: async (request) => {
       if (route.auth === 'none') return;
       const api = request.context.api;
-      const principal = await authenticate(api.headers.get('authorization'));
+      const principal = await authenticate(api.headers.get('authorization'), resourceUrl(route.resource)).catch((err: unknown) => {
+        // The MCP server's 401 tells a client where to discover how to get a token (RFC 9728 §5.1).
+        if (route.resource === 'mcp' && err instanceof Unauthenticated) throw new ApiError('auth.invalid', err.detail, { headers: { 'WWW-Authenticate': mcpChallenge() }, cause: err });
+        throw err;
+      });
       api.principal = principal;
       api.log.appendPersistentKeys({ workspaceId: principal.workspaceId, tokenId: principal.tokenId });
       if (route.auth === 'admin') {
@@ -19,6 +25,8 @@ export function auth(route: Route): ApiMiddleware {
         }
         return;
       }
+      // Any live token of the resource: the MCP server's tools each check their REST route's scope.
+      if (route.auth === 'bearer') return;
       const needed = canonicalScope(route.auth)!;
       if (!principal.scopes.has(needed)) {
         throw new ApiError('auth.accessDenied', `This operation needs the scope '${needed}', which the token does not carry.`);
