@@ -53,11 +53,14 @@ export async function startSession(member: Member, now = new Date()): Promise<st
   return id;
 }
 
-/** The active member a session cookie names in this workspace, or undefined (none, expired, elsewhere, deactivated). */
-export async function sessionMember(sessionId: string | undefined, workspaceId: string): Promise<Member | undefined> {
+/**
+ * The active member a session cookie names in this workspace (any workspace when undefined: a
+ * self-registered client's), or undefined (none, expired, elsewhere, deactivated).
+ */
+export async function sessionMember(sessionId: string | undefined, workspaceId: string | undefined): Promise<Member | undefined> {
   if (!sessionId || sessionId.length > 128) return undefined;
   const session = await getSession(hashToken(sessionId));
-  if (!session || session.workspaceId !== workspaceId) return undefined;
+  if (!session || (workspaceId !== undefined && session.workspaceId !== workspaceId)) return undefined;
   const member = await getMember(session.workspaceId, session.memberId);
   return member?.active ? member : undefined;
 }
@@ -66,7 +69,8 @@ export async function sessionMember(sessionId: string | undefined, workspaceId: 
 export async function issueAuthorizationCode(request: AuthorizationRequest, app: Application, member: Member, scopes: Scope[], now = new Date()): Promise<string> {
   const code = randomToken();
   await saveAuthorizationCode(hashToken(code), {
-    workspaceId: app.workspaceId,
+    // The member's: a self-registered client's workspace is the one its member consented in.
+    workspaceId: member.workspaceId,
     clientId: app.clientId,
     memberId: member.id,
     redirectUri: request.redirectUri,

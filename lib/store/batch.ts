@@ -2,6 +2,7 @@
 // requests (throttling) retried with backoff until none is left; BatchGetItem likewise, 100 per call.
 import { BatchGetCommand, BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
+import type { ItemKey } from './keys.ts';
 
 /** One request of a BatchWriteItem: a put or a delete. */
 export type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
@@ -26,9 +27,6 @@ export async function batchWriteAll(requests: WriteRequest[], parallel = 1): Pro
     }),
   );
 }
-
-/** Keys of items, as keys.ts builds them. */
-export type ItemKey = { pk: string; sk: string };
 
 const GET_BATCH = 100;
 

@@ -55,7 +55,7 @@ describe('resource indicators', () => {
 
   it('an unknown resource is invalid_target', async () => {
     const client = await newCodeClient(app, ws, { public: true });
-    const res = await call(app, 'GET', `/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, resource: `${app.url}/elsewhere`, code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' })}`, { redirect: 'manual' });
+    const res = await call(app, 'GET', `/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, resource: `${app.url}/elsewhere`, code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' }).toString()}`, { redirect: 'manual' });
     expect(res.status).toBe(303);
     expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
   });
