@@ -53,6 +53,10 @@ export const config = {
   get requestTimeoutMs(): number {
     return int('REQUEST_TIMEOUT_MS', 10_000);
   },
+  /** Dynamic client registrations (RFC 7591) per source address per hour; 0 disables the limit. */
+  get registrationsPerAddressPerHour(): number {
+    return int('REGISTRATION_LIMIT_PER_HOUR', 20);
+  },
   /** Requests per second per token; 0 disables the limit. */
   get rateLimitPerSecond(): number {
     return int('RATE_LIMIT_PER_SECOND', 50);
