@@ -4,8 +4,6 @@
 // member's browser — Debian's chromium through playwright-core — to sign in and consent, exchanges
 // the code with PKCE for a token bound to {app_url}/mcp (RFC 8707), lists the tools and calls every
 // one of them.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -14,27 +12,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, expectToolError, seedProduct } from './support.ts';
 import { PASSWORD, withPassword } from '../authcode/support.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
-import { launchBrowser, type TestBrowser } from '../support/browser.ts';
+import { launchBrowser, startCallbackServer, type TestBrowser } from '../support/browser.ts';
 
 let app: TestApp;
 let browser: TestBrowser;
-let callbackServer: Server;
+let callback: Awaited<ReturnType<typeof startCallbackServer>>;
 let callbackUrl: string;
 
 beforeAll(async () => {
   app = await startApp();
   browser = await launchBrowser();
-  callbackServer = createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>MCP client</title><p>Connected.</p>');
-  });
-  await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
-  callbackUrl = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
+  callback = await startCallbackServer('MCP client');
+  callbackUrl = callback.url;
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise<void>((resolve) => callbackServer?.close(() => resolve()));
+  await callback?.close();
   await app?.close();
 });
 

@@ -11,6 +11,7 @@ import { getEntity } from '../../../store/entities.ts';
 import { entitiesAfter } from '../../../store/pages.ts';
 import { entityRecord, entityResource } from '../../records.ts';
 import { cursorPosition, nextCursor } from '../cursor.ts';
+import { Cursor, Fields, pageLimit } from '../inputs.ts';
 import { tool } from '../tool.ts';
 
 const MAX_SEARCH_PAGE = 100;
@@ -23,10 +24,6 @@ const DEFAULT_SEARCH_PAGE = 20;
 export const MAX_SCANNED_PER_CALL = 1_000;
 const SCAN_BATCH = 200;
 
-const FieldId = z.string().check(z.minLength(1), z.maxLength(200));
-const Fields = z.optional(
-  z.union([z.literal('all'), z.array(FieldId).check(z.minLength(1))]).check(z.describe("Fields to include: 'all', or a list of field ids; the non-empty standard fields when omitted")),
-);
 
 export const searchEntities = tool({
   name: 'search_entities',
@@ -41,8 +38,8 @@ export const searchEntities = tool({
     parentId: z.optional(Uuid.check(z.describe('Only the direct children of this entity'))),
     archived: z.optional(z.boolean().check(z.describe('Only archived (true) or only active (false) entities'))),
     fields: Fields,
-    limit: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_SEARCH_PAGE), z.describe(`Entities per page, ${DEFAULT_SEARCH_PAGE} when omitted`))),
-    cursor: z.optional(z.string().check(z.describe('The nextCursor of the previous page'))),
+    limit: pageLimit('Entities', MAX_SEARCH_PAGE, DEFAULT_SEARCH_PAGE),
+    cursor: Cursor,
   },
   async run(principal, args) {
     const ws = principal.workspaceId;

@@ -16,14 +16,11 @@ import { notesAfter } from '../../../store/pages.ts';
 import { createNoteFrom } from '../../note-writes.ts';
 import { noteRecord, noteResource } from '../../records.ts';
 import { cursorPosition, nextCursor } from '../cursor.ts';
+import { Cursor, Fields, pageLimit } from '../inputs.ts';
 import { tool } from '../tool.ts';
 
 const MAX_NOTES_PAGE = 100;
 const DEFAULT_NOTES_PAGE = 20;
-const FieldId = z.string().check(z.minLength(1), z.maxLength(200));
-const Fields = z.optional(
-  z.union([z.literal('all'), z.array(FieldId).check(z.minLength(1))]).check(z.describe("Fields to include: 'all', or a list of field ids; the non-empty standard fields when omitted")),
-);
 const Importance = z.enum(IMPORTANCES).check(z.describe(`How much the customer cares: ${IMPORTANCES.map((i) => `${i} (${WEIGHTS[i]})`).join(', ')} — the weight it adds to the score`));
 
 export const listNotes = tool({
@@ -34,8 +31,8 @@ export const listNotes = tool({
   readOnly: true,
   input: {
     fields: Fields,
-    limit: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_NOTES_PAGE), z.describe(`Notes per page, ${DEFAULT_NOTES_PAGE} when omitted`))),
-    cursor: z.optional(z.string().check(z.describe('The nextCursor of the previous page'))),
+    limit: pageLimit('Notes', MAX_NOTES_PAGE, DEFAULT_NOTES_PAGE),
+    cursor: Cursor,
   },
   async run(principal, args) {
     const ws = principal.workspaceId;

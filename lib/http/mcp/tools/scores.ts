@@ -8,6 +8,7 @@ import { getEntity } from '../../../store/entities.ts';
 import { MAX_RANKED_DESCENDANTS, scoredDescendants, type ScoredEntity } from '../../../store/ranking.ts';
 import { readScore } from '../../../store/score.ts';
 import { cursorPosition, nextCursor } from '../cursor.ts';
+import { Cursor, pageLimit } from '../inputs.ts';
 import { entitySummary } from '../summaries.ts';
 import { tool } from '../tool.ts';
 
@@ -47,8 +48,8 @@ export const rankByCustomerScore = tool({
   input: {
     parentId: Uuid.check(z.describe('Id of the product, component, feature or subfeature whose descendants are ranked')),
     type: z.optional(z.enum(HIERARCHY_TYPES).check(z.describe('Only descendants of this type'))),
-    limit: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_RANK_PAGE), z.describe(`Entities per page, ${DEFAULT_RANK_PAGE} when omitted`))),
-    cursor: z.optional(z.string().check(z.describe('The nextCursor of the previous page'))),
+    limit: pageLimit('Entities', MAX_RANK_PAGE, DEFAULT_RANK_PAGE),
+    cursor: Cursor,
   },
   async run(principal, args) {
     const ws = principal.workspaceId;
