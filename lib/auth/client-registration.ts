@@ -10,7 +10,7 @@ import { countRegistration, registerDynamicClient } from '../store/dynamic-clien
 
 export type RegistrationOutcome = { ok: true; body: Record<string, unknown> } | { ok: false; retryAfterS: number };
 
-export async function registerClient(metadata: Record<string, unknown>, sourceIp: string, now = new Date()): Promise<RegistrationOutcome> {
+export async function registerClient(metadata: unknown, sourceIp: string, now = new Date()): Promise<RegistrationOutcome> {
   const check = checkClientRegistration(metadata);
   if (!check.ok) throw new OAuthError(check.error, check.description);
   // Per address and hour (config: 20 unless set): plenty for clients, little for a flood.

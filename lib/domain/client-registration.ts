@@ -22,7 +22,9 @@ export type RegistrationCheck = { ok: true; registration: ClientRegistration } |
 const refuse = (error: 'invalid_redirect_uri' | 'invalid_client_metadata', description: string): RegistrationCheck => ({ ok: false, error, description });
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
-export function checkClientRegistration(metadata: Record<string, unknown>): RegistrationCheck {
+export function checkClientRegistration(body: unknown): RegistrationCheck {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return refuse('invalid_client_metadata', 'The body must be a JSON object of client metadata (RFC 7591 §2).');
+  const metadata = body as Record<string, unknown>;
   const uris = metadata.redirect_uris;
   if (!isStringArray(uris) || uris.length === 0) return refuse('invalid_redirect_uri', 'redirect_uris must be a non-empty array of URIs.');
   if (uris.length > MAX_REDIRECT_URIS) return refuse('invalid_redirect_uri', `redirect_uris has ${uris.length} URIs; at most ${MAX_REDIRECT_URIS} are allowed.`);
