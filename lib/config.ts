@@ -53,6 +53,10 @@ export const config = {
   get urls(): { base: string; web: string } {
     return { base: this.baseUrl, web: this.webUrl };
   },
+  /** The MCP server's address (a resource indicator, RFC 8707, and its tokens' audience). */
+  get mcpUrl(): string {
+    return `${this.appUrl}/mcp`;
+  },
   /** The token endpoint URL, which is also the only accepted assertion audience. */
   get tokenUrl(): string {
     return `${this.appUrl}/oauth2/token`;
@@ -60,6 +64,10 @@ export const config = {
   /** Budget of one request before 408 request.timeout. */
   get requestTimeoutMs(): number {
     return int('REQUEST_TIMEOUT_MS', 10_000);
+  },
+  /** Dynamic client registrations (RFC 7591) per source address per hour; 0 disables the limit. */
+  get registrationsPerAddressPerHour(): number {
+    return int('REGISTRATION_LIMIT_PER_HOUR', 20);
   },
   /** Requests per second per credential owner (lib/http/rate-limiter.ts); 0 disables the limit. */
   get rateLimitPerSecond(): number {

@@ -6,8 +6,15 @@ import type { Scope } from './domain/scopes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
-/** Who may call a route: a scope, an admin member's API token, or anyone (the token endpoint). */
-export type RouteAuth = Scope | 'admin' | 'none';
+/**
+ * Who may call a route: a scope, an admin member's API token, any live bearer token of the route's
+ * resource (`bearer`: the MCP endpoint, whose tools each require their REST route's scope), or
+ * anyone (the token endpoint).
+ */
+export type RouteAuth = Scope | 'admin' | 'bearer' | 'none';
+
+/** The protected resources (RFC 8707 resource indicators): the REST API at {base_url}, or the MCP server at {app_url}/mcp. */
+export type Resource = 'api' | 'mcp';
 
 export interface Route {
   operationId: string;
@@ -32,6 +39,8 @@ export interface Route {
    * the same BatchGetItem as the credential (one round trip for the whole read).
    */
   prefetch?: 'entity' | 'note';
+  /** The resource whose tokens it accepts (a token's audience); the REST API when absent. */
+  resource?: Resource;
   summary: string;
 }
 
@@ -97,7 +106,14 @@ export const ROUTES = [
   r({ operationId: 'signIn', method: 'POST', path: '/oauth/sign-in', handler: 'functions/authorization/sign-in.ts', auth: 'none', body: 'form', response: 'html', table: 'write', summary: "The sign-in page's form: a member's e-mail and password" }),
   r({ operationId: 'consent', method: 'POST', path: '/oauth/consent', handler: 'functions/authorization/consent.ts', auth: 'none', body: 'form', response: 'html', table: 'write', summary: "The consent page's form: Allow or Deny" }),
   r({ operationId: 'oauthToken', method: 'POST', path: '/oauth/token', handler: 'functions/authorization/token.ts', auth: 'none', body: 'form', cors: true, table: 'write', signs: true, summary: 'Token endpoint of the authorization code flow: authorization_code (with PKCE) and refresh_token grants' }),
+  r({ operationId: 'registerClient', method: 'POST', path: '/oauth/register', handler: 'functions/authorization/register.ts', auth: 'none', body: 'json', table: 'write', summary: 'Dynamic client registration (RFC 7591) of public clients with PKCE, such as MCP clients; rate limited per address' }),
   r({ operationId: 'revokeToken', method: 'POST', path: '/oauth/revoke', handler: 'functions/authorization/revoke.ts', auth: 'none', body: 'form', cors: true, table: 'write', summary: 'Token revocation (RFC 7009): ends the whole grant' }),
+  // Protected resource metadata (RFC 9728) and the remote MCP server ({app_url}; docs/mcp.md)
+  r({ operationId: 'getProtectedResourceMetadata', method: 'GET', path: '/.well-known/oauth-protected-resource', handler: 'functions/mcp/resource-metadata.ts', auth: 'none', table: 'none', summary: 'Protected resource metadata (RFC 9728) of the MCP server' }),
+  r({ operationId: 'getMcpResourceMetadata', method: 'GET', path: '/.well-known/oauth-protected-resource/mcp', handler: 'functions/mcp/mcp-resource-metadata.ts', auth: 'none', table: 'none', summary: 'Protected resource metadata (RFC 9728) at the MCP server\'s path-suffixed location' }),
+  r({ operationId: 'mcp', method: 'POST', path: '/mcp', handler: 'functions/mcp/post.ts', auth: 'bearer', resource: 'mcp', body: 'json', table: 'write', summary: 'Model Context Protocol server (Streamable HTTP, stateless, JSON responses): tools over scores, entities and notes' }),
+  r({ operationId: 'mcpGet', method: 'GET', path: '/mcp', handler: 'functions/mcp/get.ts', auth: 'none', table: 'none', summary: 'The MCP server opens no event stream: 405, only POST' }),
+  r({ operationId: 'mcpDelete', method: 'DELETE', path: '/mcp', handler: 'functions/mcp/delete.ts', auth: 'none', table: 'none', summary: 'The MCP server is stateless, there is no session to end: 405, only POST' }),
   r({ operationId: 'corsPreflight', method: 'OPTIONS', path: PREFLIGHT_PATH, handler: 'functions/cors/preflight.ts', auth: 'none', table: 'read', summary: 'CORS preflight of every route browser clients may call' }),
 ] as const satisfies readonly Route[];
 

@@ -2,7 +2,7 @@
 // for a signed-in member the consent page; a request that cannot be trusted gets an error page.
 import { judgeAuthorizationRequest, sessionMember } from '#lib/auth/authorization-flow.ts';
 import { AuthorizationQuery } from '#lib/domain/schemas/authorization.ts';
-import { consentResult, refuseRequest, requestCookies, requestString, signInResult } from '#lib/http/authorization-pages.ts';
+import { consentResult, refuseRequest, requestCookies, requestString, sessionWorkspace, signInResult } from '#lib/http/authorization-pages.ts';
 import { SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { api } from '#lib/http/pipeline.ts';
 
@@ -23,7 +23,7 @@ export const handler = api(
   const judged = await judgeAuthorizationRequest(params);
   if (judged.kind !== 'valid') return refuseRequest(judged);
   const sessionId = requestCookies(req).get(SESSION_COOKIE);
-  const member = await sessionMember(sessionId, judged.app.workspaceId);
+  const member = await sessionMember(sessionId, sessionWorkspace(judged.app));
   if (!member || !sessionId) return signInResult(req, judged.app, requestString(params));
   return consentResult(sessionId, judged, member, requestString(params));
   },

@@ -3,7 +3,7 @@
 import { issueAuthorizationCode, judgeAuthorizationRequest, sessionMember } from '#lib/auth/authorization-flow.ts';
 import { consentScopes } from '#lib/domain/authorization-request.ts';
 import { ConsentForm } from '#lib/domain/schemas/authorization.ts';
-import { clientRedirect, deniedRedirect, nothingToGrant, pageForm, refuseRequest, requestCookies, staleForm, stateOf } from '#lib/http/authorization-pages.ts';
+import { clientRedirect, deniedRedirect, nothingToGrant, pageForm, refuseRequest, requestCookies, sessionWorkspace, staleForm, stateOf } from '#lib/http/authorization-pages.ts';
 import { SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { csrfTokenMatches } from '#lib/http/csrf.ts';
 import { PageError } from '#lib/http/pages/page-error.ts';
@@ -28,7 +28,7 @@ export const handler = api(
   const judged = await judgeAuthorizationRequest([...new URLSearchParams(parsed.data.request)]);
   if (judged.kind !== 'valid') return refuseRequest(judged);
   const { request, app } = judged;
-  const member = await sessionMember(sessionId, app.workspaceId);
+  const member = await sessionMember(sessionId, sessionWorkspace(app));
   // The session ended (or the member was deactivated) while the page was open: sign in again.
   if (!member) return { status: 303, headers: { Location: `authorize?${parsed.data.request}` } };
 
@@ -39,7 +39,7 @@ export const handler = api(
   const { granted } = consentScopes(request.scopes, member.role);
   if (granted.length === 0) return nothingToGrant(request, member);
   const code = await issueAuthorizationCode(request, app, member, granted);
-  req.log.info('authorization granted', { clientId: app.clientId, workspaceId: app.workspaceId, memberId: member.id, scopes: granted.join(' ') });
+  req.log.info('authorization granted', { clientId: app.clientId, workspaceId: member.workspaceId, memberId: member.id, scopes: granted.join(' ') });
   return clientRedirect(request.redirectUri, { code, ...stateOf(request) });
   },
 );

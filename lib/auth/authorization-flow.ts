@@ -20,8 +20,8 @@ export const SESSION_LIFETIME_S = 15 * 60;
 /** The pre-session cookie only binds the sign-in form's CSRF token. */
 export const PRE_SESSION_LIFETIME_S = 60 * 60;
 
-/** The resources tokens may be issued for (RFC 8707); the first is the default audience. */
-export const tokenAudiences = (): [string, ...string[]] => [config.baseUrl];
+/** The resources tokens may be issued for (RFC 8707): the REST API (the default audience) and the MCP server. */
+export const tokenAudiences = (): [string, ...string[]] => [config.baseUrl, config.mcpUrl];
 
 export const authorizationClient = (app: Application): AuthorizationClient => ({
   clientId: app.clientId,
@@ -53,11 +53,14 @@ export async function startSession(member: Member, now = new Date()): Promise<st
   return id;
 }
 
-/** The active member a session cookie names in this workspace, or undefined (none, expired, elsewhere, deactivated). */
-export async function sessionMember(sessionId: string | undefined, workspaceId: string): Promise<Member | undefined> {
+/**
+ * The active member a session cookie names in this workspace (any workspace when undefined: a
+ * self-registered client's), or undefined (none, expired, elsewhere, deactivated).
+ */
+export async function sessionMember(sessionId: string | undefined, workspaceId: string | undefined): Promise<Member | undefined> {
   if (!sessionId || sessionId.length > 128) return undefined;
   const session = await getSession(hashToken(sessionId));
-  if (!session || session.workspaceId !== workspaceId) return undefined;
+  if (!session || (workspaceId !== undefined && session.workspaceId !== workspaceId)) return undefined;
   const member = await getMember(session.workspaceId, session.memberId);
   return member?.active ? member : undefined;
 }
@@ -66,7 +69,8 @@ export async function sessionMember(sessionId: string | undefined, workspaceId: 
 export async function issueAuthorizationCode(request: AuthorizationRequest, app: Application, member: Member, scopes: Scope[], now = new Date()): Promise<string> {
   const code = randomToken();
   await saveAuthorizationCode(hashToken(code), {
-    workspaceId: app.workspaceId,
+    // The member's: a self-registered client's workspace is the one its member consented in.
+    workspaceId: member.workspaceId,
     clientId: app.clientId,
     memberId: member.id,
     redirectUri: request.redirectUri,

@@ -15,6 +15,7 @@ export const OAUTH_PATHS = {
   consent: '/oauth/consent',
   token: '/oauth/token',
   revoke: '/oauth/revoke',
+  register: '/oauth/register',
   metadata: '/.well-known/oauth-authorization-server',
 } as const;
 
@@ -26,6 +27,7 @@ export function authorizationServerMetadata(appUrl: string): AuthorizationServer
     authorization_endpoint: appUrl + OAUTH_PATHS.authorize,
     token_endpoint: appUrl + OAUTH_PATHS.token,
     revocation_endpoint: appUrl + OAUTH_PATHS.revoke,
+    registration_endpoint: appUrl + OAUTH_PATHS.register,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],

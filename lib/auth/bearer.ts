@@ -17,8 +17,12 @@ const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i;
 
 const invalid = (detail: string) => new Unauthenticated(detail);
 
-export async function authenticate(authorization: string | undefined): Promise<Principal> {
-  return (await authenticateWith(authorization)).principal;
+/**
+ * `audience`: the resource the request is for (RFC 8707) — {base_url} for the REST API, {app_url}/mcp
+ * for the MCP server. A token minted for one is refused by the other.
+ */
+export async function authenticate(authorization: string | undefined, audience: string = config.baseUrl): Promise<Principal> {
+  return (await authenticateWith(authorization, undefined, audience)).principal;
 }
 
 /**
@@ -28,6 +32,7 @@ export async function authenticate(authorization: string | undefined): Promise<P
 export async function authenticateWith(
   authorization: string | undefined,
   prefetch?: (workspaceId: string) => ItemKey | undefined,
+  audience: string = config.baseUrl,
 ): Promise<{ principal: Principal; preread: Preread | undefined }> {
   if (authorization === undefined || authorization.trim() === '') {
     throw invalid('The Authorization header is missing; send "Authorization: Bearer <token>".');
@@ -37,9 +42,9 @@ export async function authenticateWith(
   const claims = await verifyServiceJwt(token);
   if (!claims) throw invalid('The bearer token is malformed, not issued by this service, or expired.');
 
-  // A token names the resource it is for (RFC 8707); this API is {base_url}. Tokens without an
-  // audience (API tokens) are this API's.
-  if (claims.aud !== undefined && claims.aud !== config.baseUrl) throw invalid('The bearer token is for another resource, not this API.');
+  // A token names the resource it is for (RFC 8707). Tokens without an audience (API tokens, for
+  // scripts) are accepted by every resource of the workspace.
+  if (claims.aud !== undefined && claims.aud !== audience) throw invalid(`The bearer token is for another resource, not ${audience}.`);
 
   const clientId = claims.tu === 'access' ? claims.cid : undefined;
   const grantId = claims.tu === 'access' ? claims.gid : undefined;

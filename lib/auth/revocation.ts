@@ -16,7 +16,8 @@ export async function revokeToken(app: Application, token: string): Promise<bool
   if (token.includes('.')) {
     const claims = await verifyServiceJwt(token);
     if (!claims) return false;
-    if (claims.cid !== app.clientId || claims.ws !== app.workspaceId || !claims.gid) throw notYours();
+    // A self-registered client's tokens carry the workspace its member consented in.
+    if (claims.cid !== app.clientId || (!app.selfRegistered && claims.ws !== app.workspaceId) || !claims.gid) throw notYours();
     return revokeGrant(claims.ws, claims.gid);
   }
   const refresh = await getRefreshToken(hashToken(token));

@@ -43,6 +43,9 @@ export function refuseRequest(judged: Exclude<JudgedRequest, { kind: 'valid' }>)
   return clientRedirect(judged.redirectUri, { error: judged.error, error_description: judged.description, ...stateOf(judged) });
 }
 
+/** The workspace a client's session must belong to: its application's, or any for a self-registered client (bound at consent). */
+export const sessionWorkspace = (app: Application): string | undefined => (app.selfRegistered ? undefined : app.workspaceId);
+
 const workspaceName = async (workspaceId: string) => (await getWorkspace(workspaceId))?.name ?? 'your workspace';
 
 /** The sign-in page; a pre-session cookie (new unless the browser has one) binds its CSRF token. */
@@ -50,16 +53,18 @@ export async function signInResult(
   req: ApiRequest,
   app: Application,
   request: string,
-  options: { status?: number; email?: string; problem?: string; headers?: Record<string, string> } = {},
+  options: { status?: number; email?: string; workspace?: string; problem?: string; headers?: Record<string, string> } = {},
 ): Promise<ApiResult> {
   const existing = requestCookies(req).get(PRE_SESSION_COOKIE);
   const preSession = existing && existing.length <= 128 ? existing : randomToken();
   const body = signInPage({
     applicationName: app.name,
-    workspaceName: await workspaceName(app.workspaceId),
+    // A self-registered client belongs to no workspace: the member names theirs.
+    ...(app.selfRegistered ? {} : { workspaceName: await workspaceName(app.workspaceId) }),
     request,
     csrfToken: await csrfToken({ preSession }),
     ...(options.email !== undefined ? { email: options.email } : {}),
+    ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
     ...(options.problem !== undefined ? { problem: options.problem } : {}),
   });
   return pageResult(options.status ?? 200, body, {
@@ -75,7 +80,8 @@ export async function consentResult(sessionId: string, judged: { request: Author
   if (granted.length === 0) return nothingToGrant(request, member);
   const body = consentPage({
     applicationName: app.name,
-    workspaceName: await workspaceName(app.workspaceId),
+    ...(app.selfRegistered ? { selfRegistered: true } : {}),
+    workspaceName: await workspaceName(member.workspaceId),
     memberEmail: member.email,
     role: member.role,
     granted,

@@ -14,6 +14,8 @@ export const ERROR_TABLE = {
   'auth.accessDenied': { status: 403, title: 'Access denied' },
   'resource.notFound': { status: 404, title: 'Resource not found' },
   'route.notFound': { status: 404, title: 'Route not found' },
+  // Extension: a method the path does not take (RFC 9110 15.5.6; the answer says which in Allow).
+  'request.methodNotAllowed': { status: 405, title: 'Method not allowed' },
   'request.timeout': { status: 408, title: 'Request timeout' },
   // Extension: the resource changed since the version If-Match names (RFC 9110 13.1.1).
   'request.preconditionFailed': { status: 412, title: 'Precondition failed' },

@@ -21,7 +21,7 @@ type Io = 'input' | 'output';
 const COMPONENT = '#/components/schemas/';
 const componentRef = (id: string) => ({ $ref: `${COMPONENT}${id}` });
 
-const SUCCESS_DESCRIPTIONS: Record<SuccessStatus, string> = { 200: 'Success', 201: 'Created', 204: 'Done; no body', 303: 'See Other: the Location header is the answer' };
+const SUCCESS_DESCRIPTIONS: Record<SuccessStatus, string> = { 200: 'Success', 201: 'Created', 202: 'Accepted; no body', 204: 'Done; no body', 303: 'See Other: the Location header is the answer' };
 
 /** The error codes a route can answer, derived from what it is. */
 export function errorCodesOf({ route, operation }: DocumentedOperation): ErrorCode[] {
@@ -301,6 +301,8 @@ const REFUSAL_DESCRIPTIONS: Record<RefusalStatus, string> = {
  */
 function securityOf(route: Route, operation: Operation): Json[] {
   if (route.auth === 'admin') return [{ BearerAuth: [] }];
+  // Any token of the resource; each MCP tool requires its REST route's scope.
+  if (route.auth === 'bearer') return [{ BearerAuth: [] }, { OAuth2: [] }];
   if (route.auth !== 'none') return [{ BearerAuth: [] }, { OAuth2: [route.auth] }];
   return operation.refusalStatuses?.includes(401) ? [{}, { OAuthClientBasic: [] }] : [];
 }

@@ -9,8 +9,8 @@ import type { ApiResult } from './request.ts';
 
 export type Schema = z.ZodMiniType;
 
-/** The success statuses the routes answer with (303: a page route's redirect, its Location the answer). */
-export type SuccessStatus = 200 | 201 | 204 | 303;
+/** The success statuses the routes answer with (202: the MCP endpoint took notifications only; 303: a page route's redirect, its Location the answer). */
+export type SuccessStatus = 200 | 201 | 202 | 204 | 303;
 
 /** Statuses of the refusals whose body is not the envelope (RFC 6749's, or a page). */
 export type RefusalStatus = 400 | 401 | 403 | 429;

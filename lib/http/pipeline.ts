@@ -52,7 +52,8 @@ function checkDeclaration(route: Route, operation: Operation): void {
   const inPath = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).sort();
   const declared = [...declaredParameters(operation.params).keys()].sort();
   if (inPath.join() !== declared.join()) problems.push(`path parameters: the route has {${inPath.join(', ')}}, the declaration {${declared.join(', ')}}`);
-  if (Object.keys(operation.responses).length === 0) problems.push('no success response is declared');
+  // A route that only refuses (GET /mcp: 405) declares what it answers as errors.
+  if (Object.keys(operation.responses).length === 0 && !operation.errors?.length) problems.push('no success response is declared');
   if ((route.response === 'html') !== (operation.pages !== undefined)) problems.push(`pages: the route answers ${route.response ?? 'json'}, the declaration ${operation.pages ? 'has' : 'has no'} HTML pages`);
   if (problems.length) throw new Error(`${route.operationId} (${route.handler}) does not fit its row in lib/routes.ts: ${problems.join('; ')}`);
 }

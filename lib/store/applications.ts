@@ -13,6 +13,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { originRegistrations } from './cors-origins.ts';
+import { getDynamicClient, isDynamicClientId, type DynamicClient } from './dynamic-clients.ts';
 import { DuplicateKey, KeyLimitReached } from './errors.ts';
 import { keys } from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
@@ -32,7 +33,10 @@ export interface StoredKey {
 
 export interface Application {
   clientId: string;
+  /** Empty for a self-registered client (lib/store/dynamic-clients.ts): it belongs to no workspace. */
   workspaceId: string;
+  /** Registered dynamically (RFC 7591) by the client itself: unverified, public, in no workspace. */
+  selfRegistered?: true;
   type: ApplicationType;
   name: string;
   scopes: Scope[];
@@ -105,8 +109,33 @@ export async function getApplication(workspaceId: string, clientId: string): Pro
   return Item ? toApplication(Item) : undefined;
 }
 
-/** The application a client id names, in whichever workspace it lives (the token endpoint's look-up). */
+/**
+ * A dynamic client as the authorization code flow sees a client: a public authorization-code
+ * application of no workspace (`workspaceId` empty, `selfRegistered` set).
+ */
+export const asApplication = (c: DynamicClient): Application => ({
+  clientId: c.clientId,
+  workspaceId: '',
+  selfRegistered: true,
+  type: 'authorizationCode',
+  name: c.name,
+  scopes: c.scopes,
+  defaultScopes: c.scopes,
+  createdAt: c.createdAt,
+  keys: [],
+  redirectUris: c.redirectUris,
+  public: true,
+});
+
+/**
+ * The application a client id names, in whichever workspace it lives (the token endpoint's look-up),
+ * or the dynamically registered client it names.
+ */
 export async function findApplicationByClientId(clientId: string): Promise<Application | undefined> {
+  if (isDynamicClientId(clientId)) {
+    const client = await getDynamicClient(clientId);
+    return client && asApplication(client);
+  }
   if (!isIssuedId(clientId)) return undefined;
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.clientIdIndex(clientId), ConsistentRead: true }));
   return Item ? getApplication((Item as { workspaceId: string }).workspaceId, clientId) : undefined;

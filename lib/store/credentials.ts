@@ -4,6 +4,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
+import { isDynamicClientId } from './dynamic-clients.ts';
 import { keys, type ItemKey } from './keys.ts';
 import { toMember, type Member } from './members.ts';
 import type { Preread } from './preread.ts';
@@ -108,7 +109,8 @@ export async function readBearerRecords(
   extra?: ItemKey,
 ): Promise<BearerRecords> {
   const wanted: ItemKey[] = [keys.credential(tokenId), keys.member(workspaceId, memberId)];
-  const appKey = clientId !== undefined ? keys.application(workspaceId, clientId) : undefined;
+  // A self-registered client lives apart from the workspace's applications (lib/store/dynamic-clients.ts).
+  const appKey = clientId === undefined ? undefined : isDynamicClientId(clientId) ? keys.dynamicClient(clientId) : keys.application(workspaceId, clientId);
   const grantKey = grantId !== undefined ? keys.oauthGrant(workspaceId, grantId) : undefined;
   if (appKey) wanted.push(appKey);
   if (grantKey) wanted.push(grantKey);

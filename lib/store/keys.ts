@@ -115,6 +115,10 @@ export const keys = {
   applicationsPrefix: APP,
   /** Global look-up from a client id (an assertion's `iss`) to its workspace. Item: { kind: 'clientId', clientId, workspaceId }. */
   clientIdIndex: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' }),
+  /** A dynamically registered client (RFC 7591): global, it belongs to no workspace. */
+  dynamicClient: (clientId: string) => ({ pk: `DYNCLIENT#${clientId}`, sk: 'DYNCLIENT' }),
+  /** Registrations from one address (hashed) in one hour: the registration endpoint's rate limit. */
+  registrationWindow: (addressHash: string, hour: number) => ({ pk: `REGISTER#${addressHash}#${hour}`, sk: 'REGISTER' }),
   /** A used assertion `jti` of one application (SHA-256 of the jti, base64url); expires by TTL (lib/store/assertion-ids.ts). */
   assertionId: (ws: string, clientId: string, jtiHash: string) => ({ pk: WS(ws), sk: `JTI#${clientId}#${jtiHash}` }),
   /** The request budget of one credential owner, e.g. `member:<ws>:<id>` (lib/store/rate-limits.ts). */

@@ -19,6 +19,8 @@ export async function readScore(ws: string, id: string, preread?: Preread): Prom
     }),
   );
   if (!Item || Item.kind !== 'entity' || Item.deleting || !isHierarchyType(Item.type)) return undefined;
-  // A total below 0 would be drift; the specification's minimum is 0 (verify reports it).
-  return Math.max(0, Number(Item.total ?? 0));
+  return scoreOfTotal(Item.total);
 }
+
+/** The score an entity's stored total stands for. A total below 0 would be drift; the specification's minimum is 0 (verify reports it). */
+export const scoreOfTotal = (total: unknown): number => Math.max(0, Number(total ?? 0));

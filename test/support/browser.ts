@@ -3,6 +3,8 @@
 // the gitignored test-artifacts/ folder and their paths are printed so a reviewer can open them.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -60,5 +62,18 @@ export async function launchBrowser(): Promise<TestBrowser> {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
+  };
+}
+
+/** A client application's redirect URI on loopback: a page that just says it received the answer. */
+export async function startCallbackServer(title: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><title>${title}</title><p>Connected.</p>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

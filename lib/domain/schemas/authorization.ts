@@ -29,6 +29,7 @@ export const SignInForm = z
     request: described(text(8192), 'The authorization request query string, as the page received it'),
     email: text(254),
     password: text(1024),
+    workspace: z.optional(described(text(100), "The member's workspace, asked when the client registered itself (it belongs to no workspace)")),
   })
   .check(z.meta({ id: 'SignInForm' }));
 
@@ -92,6 +93,9 @@ export const OAUTH_ERROR_CODES = [
   'invalid_scope',
   'invalid_target',
   'unsupported_token_type',
+  // RFC 7591 §3.2.2: the client registration endpoint's refusals.
+  'invalid_redirect_uri',
+  'invalid_client_metadata',
 ] as const;
 
 /** RFC 6749 5.2 */
@@ -109,6 +113,7 @@ export const AuthorizationServerMetadata = z
     authorization_endpoint: z.url(),
     token_endpoint: z.url(),
     revocation_endpoint: z.url(),
+    registration_endpoint: described(z.url(), 'Dynamic client registration (RFC 7591), for public clients with PKCE'),
     response_types_supported: z.array(z.string()),
     response_modes_supported: z.array(z.string()),
     grant_types_supported: z.array(z.string()),
@@ -119,3 +124,30 @@ export const AuthorizationServerMetadata = z
     authorization_response_iss_parameter_supported: z.boolean(),
   })
   .check(z.meta({ id: 'AuthorizationServerMetadata' }));
+
+/** RFC 7591 §2 client metadata; metadata this server does not use is ignored, as §2 requires. */
+export const ClientRegistrationBody = z
+  .looseObject({
+    // Judged by lib/domain/client-registration.ts, whose refusals are RFC 7591's (the envelope's would not be).
+    redirect_uris: z.optional(described(z.unknown(), 'Required: exact-match redirect URIs, https or http on a loopback address')),
+    client_name: z.optional(described(z.unknown(), 'A name shown on the consent page, marked unverified')),
+    token_endpoint_auth_method: z.optional(described(z.unknown(), 'none: public clients only')),
+    grant_types: z.optional(described(z.unknown(), 'authorization_code, and refresh_token')),
+    response_types: z.optional(described(z.unknown(), 'code')),
+    scope: z.optional(described(z.unknown(), 'Space-separated scopes the client may ask for; every scope when omitted')),
+  })
+  .check(z.meta({ id: 'ClientRegistrationBody' }));
+
+/** RFC 7591 §3.2.1 */
+export const ClientRegistrationResponse = z
+  .strictObject({
+    client_id: z.string(),
+    client_id_issued_at: z.int(),
+    client_name: z.string(),
+    redirect_uris: z.array(z.string()),
+    grant_types: z.array(z.string()),
+    response_types: z.array(z.string()),
+    token_endpoint_auth_method: z.literal('none'),
+    scope: z.string(),
+  })
+  .check(z.meta({ id: 'ClientRegistrationResponse' }));

@@ -10,6 +10,8 @@ export const ERROR_CODES = [
   'auth.accessDenied',
   'resource.notFound',
   'route.notFound',
+  // Extension: a method the path does not take (the MCP endpoint takes only POST), with Allow.
+  'request.methodNotAllowed',
   'request.timeout',
   // Extension: an If-Match that names another version than the current one (RFC 9110 13.1.1).
   'request.preconditionFailed',

@@ -8,6 +8,8 @@ import { CSRF_FIELD } from '../csrf.ts';
 
 export interface ConsentPage {
   applicationName: string;
+  /** The client registered itself (RFC 7591): its name is its own claim, nobody here vouched for it. */
+  selfRegistered?: boolean;
   workspaceName: string;
   memberEmail: string;
   role: Role;
@@ -32,6 +34,9 @@ export function consentPage(page: ConsentPage): string {
     `Allow ${page.applicationName}? · ${page.workspaceName}`,
     html`<div class="who"><span>Signed in as <strong>${page.memberEmail}</strong></span><span>${page.workspaceName}</span></div>
 <h1><span class="app">${page.applicationName}</span> wants to access ${page.workspaceName}</h1>
+${page.selfRegistered
+  ? html`<p class="alert" role="note">Unverified client: it registered itself, and its name is only what it calls itself. Allow it only if you started this connection yourself (for example from an AI assistant) and trust where it sends you.</p>`
+  : ''}
 <p class="lead">If you allow it, ${page.applicationName} can act on your behalf, with your role (${page.role}), to:</p>
 <ul class="scopes" aria-label="Permissions requested">
 ${page.granted.map(scopeItem)}

@@ -40,7 +40,7 @@ p { margin: 0 0 1rem; }
 .lead { color: var(--muted); }
 .app { font-weight: 600; color: var(--ink); }
 label { display: block; font-weight: 600; margin: 1rem 0 .35rem; }
-input[type=email], input[type=password] { width: 100%; font: inherit; padding: .65rem .75rem; border: 1px solid #b9c0cc; border-radius: .5rem; background: #fff; color: var(--ink); }
+input[type=text], input[type=email], input[type=password] { width: 100%; font: inherit; padding: .65rem .75rem; border: 1px solid #b9c0cc; border-radius: .5rem; background: #fff; color: var(--ink); }
 input:focus-visible, button:focus-visible { outline: 3px solid rgba(52, 80, 214, .35); outline-offset: 2px; border-color: var(--accent); }
 .actions { display: flex; gap: .75rem; margin-top: 1.5rem; }
 button { flex: 1; font: inherit; font-weight: 600; padding: .7rem 1rem; border-radius: .5rem; border: 1px solid transparent; cursor: pointer; }

@@ -1,0 +1,36 @@
+// POST {app_url}/mcp — the Model Context Protocol server (Streamable HTTP transport, stateless,
+// JSON responses: API Gateway's REST integration buffers answers, so no event stream). The body the
+// pipeline parsed goes to the SDK's web-standard transport; its answer becomes the route's.
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { config } from '#lib/config.ts';
+import { McpRequestBody, McpResponseBody } from '#lib/domain/schemas/mcp.ts';
+import { ApiError } from '#lib/http/errors.ts';
+import { mcpServer } from '#lib/http/mcp/server.ts';
+import { api } from '#lib/http/pipeline.ts';
+import { principalOf } from '#lib/http/request.ts';
+
+/** The request headers the transport reads. */
+const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
+
+export const handler = api('mcp', { body: McpRequestBody, responses: { 200: McpResponseBody, 202: null } }, async (req, { body }) => {
+  const server = mcpServer(principalOf(req), req.log);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    const headers = new Headers();
+    for (const name of TRANSPORT_HEADERS) {
+      const value = req.headers.get(name);
+      if (value !== undefined) headers.set(name, value);
+    }
+    const response = await transport.handleRequest(new Request(config.mcpUrl, { method: 'POST', headers }), { parsedBody: body });
+    const text = await response.text();
+    if (response.status === 202) return { status: 202 };
+    if (response.status === 200) return { status: 200, body: JSON.parse(text) as typeof body };
+    // The transport's own refusals (an Accept without both media types, an unsupported protocol
+    // version): the client's mistake, in the envelope, with the transport's message as the detail.
+    const message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? `The MCP transport refused the request (${response.status}).`;
+    throw new ApiError('request.invalid', `${message.replace(/^[^:]*: /, '')} (the MCP Streamable HTTP transport).`);
+  } finally {
+    await server.close();
+  }
+});

@@ -1,0 +1,8 @@
+// GET {app_url}/.well-known/oauth-protected-resource — the MCP server's protected resource metadata (RFC 9728).
+import { mcpResourceMetadata } from '#lib/auth/protected-resource.ts';
+import { ProtectedResourceMetadata } from '#lib/domain/schemas/mcp.ts';
+import { api } from '#lib/http/pipeline.ts';
+
+export const handler = api('getProtectedResourceMetadata', { responses: { 200: ProtectedResourceMetadata } }, () =>
+  Promise.resolve({ status: 200, body: mcpResourceMetadata(), headers: { 'Cache-Control': 'public, max-age=300' } }),
+);

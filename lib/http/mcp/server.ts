@@ -1,0 +1,60 @@
+// The MCP server of one request (stateless: every request builds its own, so any function
+// instance can answer any request): the tools, each requiring the scope of the REST route it
+// mirrors, bound to the caller's principal. What a tool throws becomes an MCP tool error
+// (`isError: true`) carrying the error envelope's code and detail; a fault stays a fault.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpTool } from './tool.ts';
+import { getEntityTool, searchEntities } from './tools/entities.ts';
+import { createNoteTool, getNoteTool, listNotes, rateLink } from './tools/notes.ts';
+import { getCustomerScore, rankByCustomerScore } from './tools/scores.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { canonicalScope } from '../../domain/scopes.ts';
+import type { Logger } from '../../log.ts';
+import { routeById } from '../../routes.ts';
+import { EDGE_DETAILS } from '../envelope.ts';
+import { apiErrorOf } from '../error-map.ts';
+import { ApiError } from '../errors.ts';
+
+export const TOOLS: readonly McpTool[] = [getCustomerScore, rankByCustomerScore, searchEntities, getEntityTool, listNotes, getNoteTool, createNoteTool, rateLink];
+
+export const SERVER_INFO = { name: 'pm-score-api', title: 'Product management: customer scores, entities and notes', version: '1.0.0' };
+
+/** The scope a tool requires: its REST route's, from lib/routes.ts. */
+export function requiredScope(t: McpTool) {
+  return canonicalScope(routeById(t.mirrors).auth)!;
+}
+
+/** A refusal as a tool error: the envelope's code and detail in the structured content and the text. */
+function toolError(err: ApiError): CallToolResult {
+  const error = { code: err.code, title: err.title, detail: err.detail, ...(err.source ? { source: err.source } : {}) };
+  return { isError: true, content: [{ type: 'text', text: `${err.code}: ${err.detail}` }], structuredContent: { errors: [error] } };
+}
+
+export function mcpServer(principal: Principal, log: Logger): McpServer {
+  const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
+  for (const t of TOOLS) {
+    const scope = requiredScope(t);
+    server.registerTool(
+      t.name,
+      { title: t.title, description: t.description, inputSchema: t.input, annotations: { readOnlyHint: t.readOnly, openWorldHint: false } },
+      async (args: Record<string, unknown>): Promise<CallToolResult> => {
+        if (!principal.scopes.has(scope)) return toolError(new ApiError('auth.accessDenied', `The tool ${t.name} needs the scope '${scope}', which the token does not carry.`));
+        try {
+          const { text, data } = await t.run(principal, args);
+          return { content: [{ type: 'text', text }], structuredContent: data };
+        } catch (err) {
+          const known = apiErrorOf(err);
+          if (known && known.status < 500) {
+            log.info('tool refused', { tool: t.name, code: known.code });
+            return toolError(known);
+          }
+          // Ours to fix: the cause goes to the log, never to the client.
+          log.error('tool failed', { tool: t.name, error: err });
+          return toolError(new ApiError('internal.serverError', EDGE_DETAILS['internal.serverError']));
+        }
+      },
+    );
+  }
+  return server;
+}

@@ -1,0 +1,72 @@
+// Tools over the product hierarchy and customers: search (the REST search's types, archived and
+// fields, plus a name and a parent) and one entity, as the REST API answers them (lib/http/records.ts).
+import * as z from 'zod/mini';
+import { ENTITY_TYPES } from '../../../domain/configurations.ts';
+import { NotFound } from '../../../domain/errors.ts';
+import { checkKnownFields, fieldsFromBody } from '../../../domain/fields.ts';
+import { Uuid } from '../../../domain/schemas/common.ts';
+import { EntityType } from '../../../domain/schemas/entity.ts';
+import { configuredFields } from '../../../store/custom-fields.ts';
+import { getEntity } from '../../../store/entities.ts';
+import { entitiesAfter } from '../../../store/pages.ts';
+import { entityRecord, entityResource } from '../../records.ts';
+import { cursorPosition, nextCursor } from '../cursor.ts';
+import { Cursor, Fields, pageLimit } from '../inputs.ts';
+import { tool } from '../tool.ts';
+
+const MAX_SEARCH_PAGE = 100;
+const DEFAULT_SEARCH_PAGE = 20;
+
+export const searchEntities = tool({
+  name: 'search_entities',
+  title: 'Search entities',
+  description:
+    'Products, components, features, subfeatures, users and companies, oldest first, filtered by type, by a name fragment (case-insensitive), by parent and by archived state. Paginated: pass the result\'s nextCursor as cursor for the next page (a page may hold fewer matches than the limit and still have a nextCursor).',
+  mirrors: 'searchEntities',
+  readOnly: true,
+  input: {
+    types: z.optional(z.array(EntityType).check(z.minLength(1), z.describe('Entity types to include; every type when omitted'))),
+    name: z.optional(z.string().check(z.minLength(1), z.maxLength(255), z.describe('A fragment of the name, matched case-insensitively'))),
+    parentId: z.optional(Uuid.check(z.describe('Only the direct children of this entity'))),
+    archived: z.optional(z.boolean().check(z.describe('Only archived (true) or only active (false) entities'))),
+    fields: Fields,
+    limit: pageLimit('Entities', MAX_SEARCH_PAGE, DEFAULT_SEARCH_PAGE),
+    cursor: Cursor,
+  },
+  async run(principal, args) {
+    const ws = principal.workspaceId;
+    const types = args.types ? [...new Set(args.types)] : [...ENTITY_TYPES];
+    const selection = fieldsFromBody(args.fields, ['fields']);
+    const configured = await configuredFields(ws, types);
+    checkKnownFields(selection, configured);
+    const limit = args.limit ?? DEFAULT_SEARCH_PAGE;
+    // The REST list's store query (lib/store/pages.ts): the children index for a parent, the type
+    // index otherwise; a read that spends its scan budget ends early with a position to go on from.
+    const after = (await cursorPosition('search_entities', principal, args)) as string | undefined;
+    const query = { types, ...(args.parentId ? { parentIds: [args.parentId] } : {}), ...(args.name ? { name: args.name } : {}), ...(args.archived !== undefined ? { archived: args.archived } : {}) };
+    const slice = await entitiesAfter(ws, query, after, limit + 1);
+    const found = slice.items.slice(0, limit);
+    const position = slice.items.length > limit ? found.at(-1)!.position : slice.resume;
+    const more = position !== undefined;
+    const entities = await Promise.all(found.map(({ record }) => entityRecord(ws, record, selection, configured.get(record.type) ?? [])));
+    const data = { entities, ...(more ? { nextCursor: await nextCursor('search_entities', principal, args, position) } : {}) };
+    return { text: `${entities.length} ${entities.length === 1 ? 'entity' : 'entities'} found${more ? '; more with nextCursor' : ''}.`, data };
+  },
+});
+
+export const getEntityTool = tool({
+  name: 'get_entity',
+  title: 'Get an entity',
+  description: 'One product, component, feature, subfeature, user or company by id, with its fields and its relationships (parent and children), as the REST API answers GET /v2/entities/{id}.',
+  mirrors: 'getEntity',
+  readOnly: true,
+  input: { entityId: Uuid.check(z.describe('Id of the entity')), fields: Fields },
+  async run(principal, { entityId, fields }) {
+    const ws = principal.workspaceId;
+    const entity = await getEntity(ws, entityId);
+    if (!entity) throw new NotFound('entity', entityId);
+    const record = await entityResource(ws, entity, fieldsFromBody(fields, ['fields']));
+    const name = typeof entity.fields.name === 'string' ? entity.fields.name : '';
+    return { text: `${entity.type} "${name}" (${entity.id}).`, data: { entity: record } };
+  },
+});

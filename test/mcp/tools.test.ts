@@ -1,0 +1,208 @@
+// The MCP server's tools through the SDK's own client, authorized by an API token (the way a
+// script connects): every tool listed and called, scopes per tool as on the REST routes, another
+// workspace's ids not found, the transport's HTTP-level answers.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool, create, expectToolError, mcpClient, seedProduct, type Seeded } from './support.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
+
+let app: TestApp;
+let ws: TestWorkspace;
+let seeded: Seeded;
+let client: Client;
+
+beforeAll(async () => {
+  app = await startApp();
+  ws = await newWorkspace('MCP tools');
+  seeded = await seedProduct(app, ws.token);
+  client = await mcpClient(app, { token: ws.token });
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await app?.close();
+});
+
+const score = async (id: string) => (await call(app, 'GET', `/v2/entities/${id}/score`, { token: ws.token })).json.data.fields.score as number;
+
+describe('tools/list', () => {
+  it('lists exactly the eight tools, each with an input schema and a description', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ['create_note', 'get_customer_score', 'get_entity', 'get_note', 'list_notes', 'rank_by_customer_score', 'rate_link', 'search_entities'],
+    );
+    for (const t of tools) {
+      expect(t.inputSchema.type).toBe('object');
+      expect(t.description!.length).toBeGreaterThan(40);
+    }
+    const create = tools.find((t) => t.name === 'create_note')!;
+    expect(create.inputSchema.required).toEqual(['name']);
+    expect(create.annotations?.readOnlyHint).toBe(false);
+  });
+});
+
+describe('scores', () => {
+  it('get_customer_score answers the score with the entity name and type', async () => {
+    const result = await callTool(client, 'get_customer_score', { entityId: seeded.features['Apple Pay'] });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({
+      id: seeded.features['Apple Pay'],
+      type: 'feature',
+      name: 'Apple Pay',
+      parentId: seeded.component,
+      link: `${app.baseUrl}/entities/${seeded.features['Apple Pay']}`,
+      score: 5,
+    });
+    expect(result.content).toEqual([{ type: 'text', text: 'feature "Apple Pay" has a customer score of 5.' }]);
+  });
+
+  it('rank_by_customer_score ranks the features under a product in the order and with the values of GET …/score', async () => {
+    const result = await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, type: 'feature' });
+    const ranked = result.structuredContent.entities as Array<{ rank: number; id: string; name: string; score: number }>;
+    expect(ranked.map((r) => r.name)).toEqual(['Apple Pay', 'Gift cards', 'Invoices', 'Wallets']);
+    expect(ranked.map((r) => r.rank)).toEqual([1, 2, 3, 4]);
+    for (const r of ranked) expect(r.score).toBe(await score(r.id));
+    expect(ranked.map((r) => r.score)).toEqual([5, 2, 1, 0]);
+    expect(result.structuredContent.nextCursor).toBeUndefined();
+  });
+
+  it('rank_by_customer_score pages with a cursor that says scores may move, and refuses it with other arguments', async () => {
+    const first = await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, limit: 2 });
+    // Every descendant: the component (its subtree: 5 + 1 = 6) first.
+    expect(first.structuredContent.entities.map((r: any) => [r.name, r.score])).toEqual([['Payments', 6], ['Apple Pay', 5]]);
+    expect(first.structuredContent.cursorNote).toMatch(/scores may move between pages/);
+    const second = await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, limit: 2, cursor: first.structuredContent.nextCursor });
+    expect(second.structuredContent.entities.map((r: any) => [r.rank, r.name])).toEqual([[3, 'Gift cards'], [4, 'Invoices']]);
+    const third = await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, limit: 2, cursor: second.structuredContent.nextCursor });
+    expect(third.structuredContent.entities.map((r: any) => r.name)).toEqual(['Wallets']);
+    expect(third.structuredContent.nextCursor).toBeUndefined();
+    const foreign = await callTool(client, 'rank_by_customer_score', { parentId: seeded.component, limit: 2, cursor: first.structuredContent.nextCursor });
+    expectToolError(foreign, 'request.invalid', /cursor is not valid for this call/);
+  });
+});
+
+describe('entities', () => {
+  it('search_entities filters by type, name fragment and parent', async () => {
+    const byName = await callTool(client, 'search_entities', { types: ['feature'], name: 'PAY' });
+    expect(byName.structuredContent.entities.map((e: any) => e.fields.name)).toEqual(['Apple Pay']);
+    const children = await callTool(client, 'search_entities', { parentId: seeded.component });
+    expect(children.structuredContent.entities.map((e: any) => e.fields.name)).toEqual(['Apple Pay', 'Invoices']);
+    const paged = await callTool(client, 'search_entities', { types: ['feature'], limit: 3 });
+    expect(paged.structuredContent.entities).toHaveLength(3);
+    const rest = await callTool(client, 'search_entities', { types: ['feature'], limit: 3, cursor: paged.structuredContent.nextCursor });
+    expect(rest.structuredContent.entities.map((e: any) => e.fields.name)).toEqual(['Wallets']);
+    expect(rest.structuredContent.nextCursor).toBeUndefined();
+  });
+
+  it('get_entity answers the record GET /v2/entities/{id} answers', async () => {
+    const result = await callTool(client, 'get_entity', { entityId: seeded.component });
+    const rest = await call(app, 'GET', `/v2/entities/${seeded.component}`, { token: ws.token });
+    expect(result.structuredContent).toEqual({ entity: rest.json.data });
+  });
+});
+
+describe('notes', () => {
+  it('create_note (customer by e-mail) moves the linked feature\'s score by the importance\'s weight; get_note and list_notes show it', async () => {
+    const before = (await callTool(client, 'get_customer_score', { entityId: seeded.features['Wallets'] })).structuredContent.score;
+    const created = await callTool(client, 'create_note', {
+      name: 'Wallet demand',
+      content: 'Wants Google Wallet',
+      customer: { email: 'bea.buyer@example.com' },
+      links: [{ entityId: seeded.features['Wallets'], importance: 'critical' }],
+    });
+    expect(created.isError, JSON.stringify(created)).toBeFalsy();
+    const note = created.structuredContent.note;
+    expect(note.fields).toEqual({ name: 'Wallet demand', content: 'Wants Google Wallet' });
+    expect(note.relationships.data).toEqual([
+      { type: 'customer', target: { id: seeded.user, type: 'user', links: { self: `${app.baseUrl}/entities/${seeded.user}` } } },
+      { type: 'link', target: { id: seeded.features['Wallets'], type: 'feature', links: { self: `${app.baseUrl}/entities/${seeded.features['Wallets']}` } }, importance: 'critical' },
+    ]);
+    const after = (await callTool(client, 'get_customer_score', { entityId: seeded.features['Wallets'] })).structuredContent.score;
+    expect(after - before).toBe(3);
+
+    const got = await callTool(client, 'get_note', { noteId: note.id });
+    const rest = await call(app, 'GET', `/v2/notes/${note.id}`, { token: ws.token });
+    expect(got.structuredContent).toEqual({ note: rest.json.data });
+    const listed = await callTool(client, 'list_notes', { limit: 100 });
+    expect(listed.structuredContent.notes.map((n: any) => n.fields.name)).toEqual(['Acme call', 'Bea interview', 'Wallet demand']);
+  });
+
+  it('rate_link creates a link, then re-rates it; the score follows the latest rating', async () => {
+    const note = await create(app, ws.token, '/v2/notes', { type: 'textNote', fields: { name: 'Acme follow-up' }, relationships: [{ type: 'customer', target: { id: seeded.company } }] });
+    const invoices = seeded.features['Invoices']!;
+    const before = await score(invoices);
+    const linked = await callTool(client, 'rate_link', { noteId: note, entityId: invoices, importance: 'important' });
+    expect(linked.structuredContent).toEqual({ noteId: note, entityId: invoices, entityType: 'feature', importance: 'important', created: true });
+    expect(await score(invoices)).toBe(before + 2);
+    const rerated = await callTool(client, 'rate_link', { noteId: note, entityId: invoices, importance: 'not important' });
+    expect(rerated.structuredContent.created).toBe(false);
+    expect(await score(invoices)).toBe(before);
+  });
+
+  it('create_note with an unknown customer e-mail is a tool error and creates nothing', async () => {
+    const before = (await callTool(client, 'list_notes', { limit: 100 })).structuredContent.notes.length;
+    const result = await callTool(client, 'create_note', { name: 'Nobody', customer: { email: 'nobody@example.com' } });
+    expectToolError(result, 'resource.notFound', /nobody@example.com/);
+    expect((await callTool(client, 'list_notes', { limit: 100 })).structuredContent.notes).toHaveLength(before);
+  });
+});
+
+describe('scopes and tenants', () => {
+  it("a viewer's token reads but cannot create_note or rate_link (auth.accessDenied)", async () => {
+    const viewer = await ws.member({ role: 'viewer' });
+    const viewerClient = await mcpClient(app, { token: viewer.token });
+    try {
+      expect((await callTool(viewerClient, 'get_customer_score', { entityId: seeded.product })).isError).toBeFalsy();
+      expectToolError(await callTool(viewerClient, 'create_note', { name: 'Not allowed' }), 'auth.accessDenied', "The tool create_note needs the scope 'notes:write', which the token does not carry.");
+      expectToolError(await callTool(viewerClient, 'rate_link', { noteId: seeded.product, entityId: seeded.product, importance: 'critical' }), 'auth.accessDenied', /notes:write/);
+    } finally {
+      await viewerClient.close();
+    }
+  });
+
+  it('a token with only notes:read cannot read scores (entities:read)', async () => {
+    const reader = await ws.member({ scopes: ['notes:read'] });
+    const readerClient = await mcpClient(app, { token: reader.token });
+    try {
+      expectToolError(await callTool(readerClient, 'get_customer_score', { entityId: seeded.product }), 'auth.accessDenied', /entities:read/);
+      expect((await callTool(readerClient, 'list_notes', {})).isError).toBeFalsy();
+    } finally {
+      await readerClient.close();
+    }
+  });
+
+  it("another workspace's ids are not found", async () => {
+    const other = await newWorkspace('Other team');
+    const otherClient = await mcpClient(app, { token: other.token });
+    try {
+      expectToolError(await callTool(otherClient, 'get_customer_score', { entityId: seeded.product }), 'resource.notFound');
+      expectToolError(await callTool(otherClient, 'rank_by_customer_score', { parentId: seeded.product }), 'resource.notFound');
+      expectToolError(await callTool(otherClient, 'get_entity', { entityId: seeded.product }), 'resource.notFound');
+      expectToolError(await callTool(otherClient, 'create_note', { name: 'x', links: [{ entityId: seeded.features['Apple Pay'] }] }), 'resource.notFound');
+      expect((await callTool(otherClient, 'search_entities', {})).structuredContent.entities).toEqual([]);
+    } finally {
+      await otherClient.close();
+    }
+  });
+});
+
+describe('HTTP', () => {
+  it('GET and DELETE /mcp → 405 with Allow: POST', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await call(app, method, '/mcp', { token: ws.token });
+      expectError(res, 'request.methodNotAllowed', { detail: /takes only POST/ });
+      expect(res.headers.get('allow')).toBe('POST');
+    }
+  });
+
+  it('without a token: 401 pointing at the protected resource metadata', async () => {
+    const res = await call(app, 'POST', '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } });
+    expectError(res, 'auth.invalid');
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${app.url}/.well-known/oauth-protected-resource/mcp"`);
+  });
+
+  it('an Accept without text/event-stream is refused in the envelope', async () => {
+    const res = await call(app, 'POST', '/mcp', { token: ws.token, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json' } });
+    expectError(res, 'request.invalid', { detail: 'Client must accept both application/json and text/event-stream (the MCP Streamable HTTP transport).' });
+  });
+});
