@@ -130,7 +130,7 @@ describe('Must show: the MCP SDK client connects through OAuth (discovery, dynam
       expect(after).toMatchObject({ id: feature, name: 'Gift cards', type: 'feature', score: before + 3 });
 
       const noteId = created.structuredContent.note.id as string;
-      expect((await callTool(client, 'get_note', { noteId })).structuredContent.note.fields).toEqual({ name: 'Acme wants gift cards', content: 'From the QBR' });
+      expect((await callTool(client, 'get_note', { noteId })).structuredContent.note.fields).toEqual({ name: 'Acme wants gift cards', content: 'From the QBR', creator: { id: member.id, email: member.email } });
       expect((await callTool(client, 'list_notes', {})).structuredContent.notes.map((n: any) => n.id)).toContain(noteId);
       expect((await callTool(client, 'search_entities', { types: ['feature'], name: 'gift' })).structuredContent.entities.map((e: any) => e.id)).toEqual([feature]);
       expect((await callTool(client, 'get_entity', { entityId: feature })).structuredContent.entity.fields.name).toBe('Gift cards');

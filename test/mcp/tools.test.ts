@@ -112,10 +112,10 @@ describe('notes', () => {
     });
     expect(created.isError, JSON.stringify(created)).toBeFalsy();
     const note = created.structuredContent.note;
-    expect(note.fields).toEqual({ name: 'Wallet demand', content: 'Wants Google Wallet' });
+    expect(note.fields).toEqual({ name: 'Wallet demand', content: 'Wants Google Wallet', creator: { id: ws.admin.id, email: ws.admin.email } });
     expect(note.relationships.data).toEqual([
-      { type: 'customer', target: { id: seeded.user, type: 'user', links: { self: `${app.baseUrl}/entities/${seeded.user}` } } },
-      { type: 'link', target: { id: seeded.features['Wallets'], type: 'feature', links: { self: `${app.baseUrl}/entities/${seeded.features['Wallets']}` } }, importance: 'critical' },
+      { type: 'customer', target: { id: seeded.user, type: 'user', links: { self: `${app.baseUrl}/entities/${seeded.user}`, html: `${app.webUrl}/entities/${seeded.user}` } } },
+      { type: 'link', target: { id: seeded.features['Wallets'], type: 'feature', links: { self: `${app.baseUrl}/entities/${seeded.features['Wallets']}`, html: `${app.webUrl}/entities/${seeded.features['Wallets']}` } }, importance: 'critical' },
     ]);
     const after = (await callTool(client, 'get_customer_score', { entityId: seeded.features['Wallets'] })).structuredContent.score;
     expect(after - before).toBe(3);
@@ -125,6 +125,11 @@ describe('notes', () => {
     expect(got.structuredContent).toEqual({ note: rest.json.data });
     const listed = await callTool(client, 'list_notes', { limit: 100 });
     expect(listed.structuredContent.notes.map((n: any) => n.fields.name)).toEqual(['Acme call', 'Bea interview', 'Wallet demand']);
+    // The REST list's filters: the creator (the token's member), the creation time.
+    const mine = await callTool(client, 'list_notes', { creatorEmail: ws.admin.email.toUpperCase(), createdFrom: rest.json.data.createdAt });
+    expect(mine.structuredContent.notes.map((n: any) => n.id)).toEqual([note.id]);
+    const later = await callTool(client, 'list_notes', { createdFrom: '2999-01-01T00:00:00Z' });
+    expect(later.structuredContent).toEqual({ notes: [] });
   });
 
   it('rate_link creates a link, then re-rates it; the score follows the latest rating', async () => {
