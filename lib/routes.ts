@@ -41,6 +41,12 @@ export interface Route {
   prefetch?: 'entity' | 'note';
   /** The resource whose tokens it accepts (a token's audience); the REST API when absent. */
   resource?: Resource;
+  /**
+   * A JSON route whose refusals are OAuth errors, `{error, error_description}` (RFC 7591 §3.2.2),
+   * also those the pipeline gives before its handler runs (lib/http/middleware/errors-as-http.ts).
+   * Form routes always answer so (lib/http/middleware/body.ts).
+   */
+  oauthRefusals?: true;
   summary: string;
 }
 
@@ -106,7 +112,7 @@ export const ROUTES = [
   r({ operationId: 'signIn', method: 'POST', path: '/oauth/sign-in', handler: 'functions/authorization/sign-in.ts', auth: 'none', body: 'form', response: 'html', table: 'write', summary: "The sign-in page's form: a member's e-mail and password" }),
   r({ operationId: 'consent', method: 'POST', path: '/oauth/consent', handler: 'functions/authorization/consent.ts', auth: 'none', body: 'form', response: 'html', table: 'write', summary: "The consent page's form: Allow or Deny" }),
   r({ operationId: 'oauthToken', method: 'POST', path: '/oauth/token', handler: 'functions/authorization/token.ts', auth: 'none', body: 'form', cors: true, table: 'write', signs: true, summary: 'Token endpoint of the authorization code flow: authorization_code (with PKCE) and refresh_token grants' }),
-  r({ operationId: 'registerClient', method: 'POST', path: '/oauth/register', handler: 'functions/authorization/register.ts', auth: 'none', body: 'json', table: 'write', summary: 'Dynamic client registration (RFC 7591) of public clients with PKCE, such as MCP clients; rate limited per address' }),
+  r({ operationId: 'registerClient', method: 'POST', path: '/oauth/register', handler: 'functions/authorization/register.ts', auth: 'none', body: 'json', oauthRefusals: true, table: 'write', summary: 'Dynamic client registration (RFC 7591) of public clients with PKCE, such as MCP clients; rate limited per address' }),
   r({ operationId: 'revokeToken', method: 'POST', path: '/oauth/revoke', handler: 'functions/authorization/revoke.ts', auth: 'none', body: 'form', cors: true, table: 'write', summary: 'Token revocation (RFC 7009): ends the whole grant' }),
   // Protected resource metadata (RFC 9728) and the remote MCP server ({app_url}; docs/mcp.md)
   r({ operationId: 'getProtectedResourceMetadata', method: 'GET', path: '/.well-known/oauth-protected-resource', handler: 'functions/mcp/resource-metadata.ts', auth: 'none', table: 'none', summary: 'Protected resource metadata (RFC 9728) of the MCP server' }),

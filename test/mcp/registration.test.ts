@@ -55,6 +55,13 @@ describe('POST /oauth/register', () => {
     expectOAuthError(await register(body), error, description);
   });
 
+  it.each([
+    ['{"redirect_uris": [', 'invalid_request', /not valid JSON/i],
+    ['{"__proto__": {}, "redirect_uris": ["https://app.example.com/cb"]}', 'invalid_client_metadata', /__proto__/],
+  ])('refuses %s before the handler in RFC 7591 terms too (%s), not the envelope', async (body, error, description) => {
+    expectOAuthError(await call(app, 'POST', '/oauth/register', { body, headers: { 'content-type': 'application/json' } }), error, description);
+  });
+
   it('refuses more than 20 registrations per address per hour (the default), then counts afresh the next hour', async () => {
     // Through the module: the local gateway's address is the one every test registers from.
     const address = `203.0.113.${process.pid % 250}`;

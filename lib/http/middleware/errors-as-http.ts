@@ -36,10 +36,23 @@ function logFailure(logger: Logger, err: unknown): void {
   else logger.info('request rejected', { code: known.code, status: known.status });
 }
 
+/**
+ * A refusal of the request's content, before or in the handler, as an OAuth error on the routes
+ * that answer so (RFC 7591 §3.2.2: metadata that breaks the rules is invalid_client_metadata; a
+ * body that is not JSON at all, RFC 6749's invalid_request).
+ */
+function asOAuthRefusal(err: unknown): unknown {
+  const known = apiErrorOf(err);
+  if (known?.code === 'request.malformed') return new OAuthError('invalid_request', known.detail);
+  if (known?.code === 'request.invalid') return new OAuthError('invalid_client_metadata', known.detail);
+  return err;
+}
+
 export function errorsAsHttp(): ApiMiddleware {
   return {
     onError: (request) => {
       const api = request.context.api as ApiRequest | undefined;
+      if (api?.route.oauthRefusals) request.error = asOAuthRefusal(request.error) as Error;
       logFailure(api?.log ?? log, request.error);
       const reply = errorReply(request.error, requestIdOf(request), api?.route.response === 'html');
       request.error = new HttpError(reply.statusCode, reply.body, reply.headers, request.error);
