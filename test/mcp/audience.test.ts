@@ -72,7 +72,7 @@ describe('protected resource metadata (RFC 9728)', () => {
       resource: `${app.url}/mcp`,
       authorization_servers: [app.url],
       bearer_methods_supported: ['header'],
-      scopes_supported: ['entities:read', 'write:entities', 'entities:delete', 'notes:read', 'notes:write', 'notes:delete', 'webhooks:read', 'webhooks:write', 'webhooks:delete', 'members:read', 'members:pii:read'],
+      scopes_supported: ['entities:read', 'notes:read', 'notes:write'],
       resource_name: 'Product management MCP server',
     };
     for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {

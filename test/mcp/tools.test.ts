@@ -4,6 +4,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, create, expectToolError, mcpClient, seedProduct, type Seeded } from './support.ts';
+import { MCP_SCOPES } from '../../lib/auth/protected-resource.ts';
+import { requiredScope, TOOLS } from '../../lib/http/mcp/server.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 
 let app: TestApp;
@@ -42,6 +44,10 @@ describe('tools/list', () => {
 });
 
 describe('scores', () => {
+  it('the protected resource metadata offers exactly the scopes the tools require, so a client asks for no more', () => {
+    expect(new Set(TOOLS.map(requiredScope))).toEqual(new Set(MCP_SCOPES));
+  });
+
   it('get_customer_score answers the score with the entity name and type', async () => {
     const result = await callTool(client, 'get_customer_score', { entityId: seeded.features['Apple Pay'] });
     expect(result.isError).toBeFalsy();
