@@ -5,7 +5,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { config } from '#lib/config.ts';
 import { McpRequestBody, McpResponseBody } from '#lib/domain/schemas/mcp.ts';
 import { ApiError } from '#lib/http/errors.ts';
-import { mcpServer } from '#lib/http/mcp/server.ts';
+import { mcpServer, withErrorCodes } from '#lib/http/mcp/server.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 
@@ -25,7 +25,7 @@ export const handler = api('mcp', { body: McpRequestBody, responses: { 200: McpR
     const response = await transport.handleRequest(new Request(config.mcpUrl, { method: 'POST', headers }), { parsedBody: body });
     const text = await response.text();
     if (response.status === 202) return { status: 202 };
-    if (response.status === 200) return { status: 200, body: JSON.parse(text) as typeof body };
+    if (response.status === 200) return { status: 200, body: withErrorCodes(JSON.parse(text)) as typeof body };
     // The transport's own refusals (an Accept without both media types, an unsupported protocol
     // version): the client's mistake, in the envelope, with the transport's message as the detail.
     const message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? `The MCP transport refused the request (${response.status}).`;

@@ -182,6 +182,11 @@ describe('scopes and tenants', () => {
     }
   });
 
+  it('arguments that fail a tool\'s input schema are a tool error with request.invalid, as the tools\' own refusals', async () => {
+    expectToolError(await callTool(client, 'get_customer_score', { entityId: 'not-a-uuid' }), 'request.invalid', /Invalid arguments for tool get_customer_score/);
+    expectToolError(await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, limit: 1000 }), 'request.invalid', /limit/);
+  });
+
   it("another workspace's ids are not found", async () => {
     const other = await newWorkspace('Other team');
     const otherClient = await mcpClient(app, { token: other.token });

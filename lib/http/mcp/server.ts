@@ -58,3 +58,17 @@ export function mcpServer(principal: Principal, log: Logger): McpServer {
   }
   return server;
 }
+
+/**
+ * A tool error the SDK gives itself (arguments that fail the tool's input schema, refused before
+ * any tool runs) carries only text: it gets the envelope's code and detail like every other tool
+ * error. `message` is a JSON-RPC response as the transport answered it.
+ */
+export function withErrorCodes(message: unknown): unknown {
+  if (Array.isArray(message)) return message.map(withErrorCodes);
+  const result = (message as { result?: CallToolResult } | null)?.result;
+  if (result?.isError !== true || result.structuredContent !== undefined) return message;
+  const text = result.content.find((c) => c.type === 'text');
+  const detail = text?.type === 'text' ? text.text : 'The tool call was refused.';
+  return { ...(message as object), result: toolError(new ApiError('request.invalid', detail)) };
+}
