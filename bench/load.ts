@@ -22,6 +22,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { inParallel } from './parallel.ts';
 
 process.env.RATE_LIMIT_PER_SECOND = process.env.BENCH_RATE_LIMIT ?? '1000';
 process.env.LOG_LEVEL = 'silent';
@@ -68,20 +69,6 @@ async function send(base: string, token: string, method: string, path: string, b
   });
   const text = await res.text();
   return { status: res.status, json: text.startsWith('{') ? (JSON.parse(text) as Answer['json']) : undefined };
-}
-
-async function inParallel<T>(n: number, parallel: number, f: (i: number) => Promise<T>): Promise<T[]> {
-  const out = new Array<T>(n);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < n) {
-        const i = next++;
-        out[i] = await f(i);
-      }
-    }),
-  );
-  return out;
 }
 
 // ---- the world under test -----------------------------------------------------------------------

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { inParallel } from './parallel.ts';
 
 process.env.RATE_LIMIT_PER_SECOND = '0';
 process.env.LOG_LEVEL = 'silent';
@@ -139,20 +140,6 @@ async function createEntity(api: Api, type: string, parentId?: string): Promise<
   });
   if (res.status !== 201) throw new Error(`creating a ${type}: HTTP ${res.status} ${JSON.stringify(res.json)}`);
   return res.json!.data!.id!;
-}
-
-async function inParallel<T>(n: number, parallel: number, f: (i: number) => Promise<T>): Promise<T[]> {
-  const out = new Array<T>(n);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < n) {
-        const i = next++;
-        out[i] = await f(i);
-      }
-    }),
-  );
-  return out;
 }
 
 /**
