@@ -74,6 +74,7 @@ export const ROUTES = [
   // Notes and customer importance
   r({ operationId: 'createNote', method: 'POST', path: '/v2/notes', handler: 'functions/notes/create.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Create a note' }),
   r({ operationId: 'listNotes', method: 'GET', path: '/v2/notes', handler: 'functions/notes/list.ts', auth: 'notes:read', table: 'read', summary: 'List notes' }),
+  r({ operationId: 'searchNotes', method: 'POST', path: '/v2/notes/search', handler: 'functions/notes/search.ts', auth: 'notes:read', body: 'json', table: 'read', summary: 'Search notes' }),
   r({ operationId: 'listNoteConfigurations', method: 'GET', path: '/v2/notes/configurations', handler: 'functions/notes/list-configurations.ts', auth: 'notes:read', table: 'read', summary: 'List note configurations' }),
   r({ operationId: 'getNoteConfiguration', method: 'GET', path: '/v2/notes/configurations/{type}', handler: 'functions/notes/get-configuration.ts', auth: 'notes:read', table: 'read', summary: 'Retrieve the configuration of a note type' }),
   r({ operationId: 'getNote', method: 'GET', path: '/v2/notes/{id}', handler: 'functions/notes/get.ts', auth: 'notes:read', table: 'read', prefetch: 'note', summary: 'Retrieve a note' }),

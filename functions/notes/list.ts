@@ -6,7 +6,7 @@ import { ListNotesQuery, NoteList } from '#lib/domain/schemas/note.ts';
 import { noteQueryOf } from '#lib/http/list-filters.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
 import { api } from '#lib/http/pipeline.ts';
-import { noteRecord } from '#lib/http/records.ts';
+import { noteRecords } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { configuredFields } from '#lib/store/custom-fields.ts';
 import { notesAfter } from '#lib/store/pages.ts';
@@ -21,7 +21,7 @@ export const handler = api('listNotes', { query: ListNotesQuery, responses: { 20
   const body = await page.envelope(
     slice.items,
     (item) => item.position,
-    (rows) => Promise.all(rows.map(({ record }) => noteRecord(ws, record, selection, configured.get(record.type) ?? configured.get('textNote')!))),
+    (rows) => noteRecords(ws, rows.map(({ record }) => record), selection, configured),
     slice.resume,
   );
   return { status: 200, body };

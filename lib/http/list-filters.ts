@@ -7,6 +7,7 @@ import { ENTITY_TYPES, type EntityType } from '../domain/hierarchy.ts';
 import type { SourceFilter } from '../domain/metadata.ts';
 import type { EntitySearchFilter } from '../domain/schemas/entity.ts';
 import { STATUSES } from '../domain/schemas/field-values.ts';
+import type { NoteSearchFilter } from '../domain/schemas/note.ts';
 import { getMemberByEmail } from '../store/members.ts';
 import type { EntityQuery, NoteQuery } from '../store/pages.ts';
 
@@ -105,6 +106,41 @@ export async function noteQueryOf(ws: string, query: NoteListQuery): Promise<Not
   };
 }
 
+/** The members a search filter's alternatives name (`{id?, email?}` each; both given must agree). */
+async function memberAlternatives(ws: string, members: ReadonlyArray<{ id?: string | undefined; email?: string | undefined }> | undefined): Promise<string[] | undefined> {
+  if (!members) return undefined;
+  return [...new Set((await Promise.all(members.map(async (m) => (await memberIds(ws, m.id, m.email)) ?? []))).flat())];
+}
+
+const rangeAt = (name: 'createdAt' | 'updatedAt', range: { from?: string | undefined; to?: string | undefined } | undefined) =>
+  range && timeRangeOf(`/data/filter/${name}/from`, range.from, `/data/filter/${name}/to`, range.to, pointer(['data', 'filter', name]));
+
+/** Productboard's notes search (POST /v2/notes/search `data.filter` and `data.search.query`). */
+export async function noteSearchQueryOf(ws: string, filter: NoteSearchFilter, text: string | undefined): Promise<NoteQuery> {
+  const f = filter.fields ?? {};
+  const ownerIds = await memberAlternatives(ws, f.owner);
+  const creatorIds = await memberAlternatives(ws, f.creator);
+  const sources = filter.metadata?.source?.map((s) => ({ ...(s.system !== undefined ? { system: s.system } : {}), ...(s.recordId !== undefined ? { recordId: s.recordId } : {}) }));
+  const created = rangeAt('createdAt', filter.createdAt);
+  const updated = rangeAt('updatedAt', filter.updatedAt);
+  const rel = filter.relationships;
+  return {
+    ...(filter.type ? { types: [...new Set(filter.type)] } : {}),
+    ...(filter.id ? { ids: [...new Set(filter.id)] } : {}),
+    ...(ownerIds ? { ownerIds } : {}),
+    ...(creatorIds ? { creatorIds } : {}),
+    ...(f.tag ? { tags: f.tag.map((t) => t.name) } : {}),
+    ...(typeof f.archived === 'boolean' ? { archived: f.archived } : {}),
+    ...(typeof f.processed === 'boolean' ? { processed: f.processed } : {}),
+    ...(sources ? { sources } : {}),
+    ...(rel?.customer ? { customerIds: [...new Set(rel.customer.map((c) => c.id))] } : {}),
+    ...(rel?.link ? { linkedTo: [...new Set(rel.link.map((l) => l.id))] } : {}),
+    ...(text !== undefined ? { text } : {}),
+    ...(created ? { created } : {}),
+    ...(updated ? { updated } : {}),
+  };
+}
+
 /** Productboard's entity search filter (POST /v2/entities/search `data.filter`). */
 export async function entitySearchQueryOf(ws: string, filter: EntitySearchFilter): Promise<EntityQuery> {
   const f = filter.fields ?? {};
@@ -113,8 +149,8 @@ export async function entitySearchQueryOf(ws: string, filter: EntitySearchFilter
   const ownerIds = owners ? (await Promise.all(owners.map(async (o) => ('id' in o ? [o.id] : ((await memberIds(ws, undefined, o.email)) ?? []))))).flat() : undefined;
   const statuses = f.status;
   const source = filter.metadata?.source;
-  const created = filter.createdAt && timeRangeOf('/data/filter/createdAt/from', filter.createdAt.from, '/data/filter/createdAt/to', filter.createdAt.to, pointer(['data', 'filter', 'createdAt']));
-  const updated = filter.updatedAt && timeRangeOf('/data/filter/updatedAt/from', filter.updatedAt.from, '/data/filter/updatedAt/to', filter.updatedAt.to, pointer(['data', 'filter', 'updatedAt']));
+  const created = rangeAt('createdAt', filter.createdAt);
+  const updated = rangeAt('updatedAt', filter.updatedAt);
   return {
     types: filter.type ? [...new Set(filter.type)] : ENTITY_TYPES,
     ...(filter.id ? { ids: [...new Set(filter.id)] } : {}),

@@ -64,6 +64,11 @@ export async function noteRecord(workspaceId: string, note: NoteItem, selection:
   };
 }
 
+/** A page of notes (listNotes, searchNotes, the MCP list_notes tool), each with its type's configured fields. */
+export function noteRecords(workspaceId: string, notes: readonly NoteItem[], selection: FieldSelection, configured: ReadonlyMap<string, readonly string[]>) {
+  return Promise.all(notes.map((note) => noteRecord(workspaceId, note, selection, configured.get(note.type) ?? configured.get('textNote')!)));
+}
+
 /** One entity (getEntity): the selection checked against its type's configured fields. */
 export async function entityResource(workspaceId: string, entity: EntityItem, selection: FieldSelection) {
   const configured = await configuredFields(workspaceId, [entity.type]);

@@ -209,14 +209,16 @@ const timeRange = (r: TimeRange | undefined) => (r ? keys.timeRange(r.from, r.to
 export type NoteQuery = NoteFilter & { linkedTo?: readonly string[] };
 
 /**
- * Notes matching the query after `after`, from the narrowest index: the ids asked for; the links
- * to the entities asked for (GSI2, by note id); the customers' notes (GSI2, by note id); the
- * owners' notes (GSI3); else every note (GSI1, oldest first, creation time bounding the key).
+ * Notes matching the query after `after`, from the narrowest index: the ids asked for (unless
+ * links are too); the links to the entities asked for (GSI2, by note id); the customers' notes
+ * (GSI2, by note id); the owners' notes (GSI3); else every note (GSI1, oldest first, creation time
+ * bounding the key).
  */
 export async function notesAfter(workspaceId: string, query: NoteQuery, after: string | undefined, count: number): Promise<Slice<NoteItem>> {
   const { linkedTo, ...filter } = query;
   const keep = (n: NoteItem) => live(n) && noteMatches(filter, n);
-  if (filter.ids) {
+  // A note read by id cannot tell its links, so ids with linkedTo read the links and keep the ids.
+  if (filter.ids && !linkedTo) {
     return byIds(filter.ids.map((id) => keys.note(workspaceId, id)), (it) => (isNoteItem(it) ? toNote(it) : undefined), (n) => keys.listPosition(n.createdAt, n.id), keep, after, count);
   }
   const common = { after, count, keep, filtered: true };

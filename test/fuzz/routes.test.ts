@@ -197,6 +197,19 @@ function validBody(route: Route, w: World): fc.Arbitrary<{ params: Record<string
         params: {},
         body: data({ types, ...(archived === undefined ? {} : { archived }) }),
       }));
+    case 'searchNotes':
+      return fc
+        .record({ link: fc.option(one([...w.features, w.foreign.entity]), { nil: undefined }), customer: fc.option(one(w.companies), { nil: undefined }), archived: fc.option(fc.boolean(), { nil: undefined }), query: fc.option(text, { nil: undefined }) })
+        .map(({ link, customer, archived, query }) => ({
+          params: {},
+          body: data({
+            ...(query === undefined ? {} : { search: obj({ query }) }),
+            filter: obj({
+              ...(link === undefined && customer === undefined ? {} : { relationships: obj({ ...(link ? { link: [obj({ id: link })] } : {}), ...(customer ? { customer: obj({ id: customer }) } : {}) }) }),
+              ...(archived === undefined ? {} : { fields: obj({ archived }) }),
+            }),
+          }),
+        }));
     case 'setEntityParent':
       return fc.record({ id: one(w.components), parent: one([...w.products, ...w.components]) }).map(({ id, parent }) => ({ params: { id }, body: data({ target: obj({ id: parent }) }) }));
     case 'createEntityRelationship':

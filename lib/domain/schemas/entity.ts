@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 import { DateTime, Email, listOf, ListLinks, pageParameters, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { STANDARD_FIELDS } from './field-values.ts';
-import { DateTimeParameter, memberParameters, NameParameter, refusedParameter, sourceParameters, StatusIdParameter, StatusNameParameter } from './filters.ts';
+import { DateRange, memberParameters, NameParameter, refusedParameter, sourceParameters, StatusIdParameter, StatusNameParameter } from './filters.ts';
 import { Metadata } from './metadata.ts';
 import { ENTITY_FIELDS } from '../entity-fields.ts';
 import { ENTITY_TYPES, type EntityType as EntityTypeName } from '../hierarchy.ts';
@@ -97,8 +97,6 @@ export const SearchEntitiesQuery = z.strictObject(pageParameters);
 
 const SpecFields = z.union([z.literal('all'), z.array(FieldId).check(z.minLength(1))], { error: "must be the string 'all' or a non-empty array of field identifiers" });
 
-/** `{from?, to?}`: inclusive bounds, instants with their zone. */
-const DateRange = z.strictObject({ from: z.optional(DateTimeParameter), to: z.optional(DateTimeParameter) });
 const MemberAssign = z.union([z.strictObject({ id: Uuid }), z.strictObject({ email: Email })]);
 const StatusAssign = z.union([z.strictObject({ id: StatusIdParameter }), z.strictObject({ name: StatusNameParameter })]);
 const refusedFilter = (why: string) => z.optional(z.unknown().check(z.refine(() => false, { error: why })));

@@ -32,6 +32,9 @@ export const DateTimeParameter = z.iso
   .datetime({ offset: true })
   .check(z.refine((v) => utcInstant(v) !== undefined, { error: 'is not a date-time the calendar has' }), z.describe('ISO 8601 date-time with a zone, e.g. 2024-01-31T00:00:00Z'));
 
+/** `{from?, to?}` of a search filter (createdAt, updatedAt): inclusive bounds, instants with their zone. */
+export const DateRange = z.strictObject({ from: z.optional(DateTimeParameter), to: z.optional(DateTimeParameter) });
+
 /** `name`: a case-insensitive part of the name. */
 export const NameParameter = nonBlank(MAX_NAME).check(z.describe('Keeps records whose name contains this, compared case-insensitively'));
 

@@ -1,8 +1,8 @@
 // Notes as reads answer them (retrieve, list, relationships) and the query parameters of those reads.
 import * as z from 'zod/mini';
-import { DateTime, listOf, ListLinks, pageParameters, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
+import { DateTime, Email, listOf, ListLinks, pageParameters, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { EntityReference, EntityType, recordFields } from './entity.ts';
-import { DateTimeParameter, memberParameters, sourceParameters } from './filters.ts';
+import { DateRange, DateTimeParameter, memberParameters, sourceParameters } from './filters.ts';
 import { Metadata } from './metadata.ts';
 import { NOTE_FIELDS } from '../entity-fields.ts';
 import { IMPORTANCES } from '../score.ts';
@@ -86,6 +86,58 @@ export const ListNotesQuery = z.strictObject({
 });
 export const GetNoteQuery = z.strictObject(noteFieldsParameters);
 export const NoteRelationshipsQuery = z.strictObject({ type: z.optional(z.enum(NOTE_RELATIONSHIP_TYPES)), 'target[type]': z.optional(EntityType), ...pageParameters });
+
+/** POST /v2/notes/search's query: the page, and the deprecated `fields[]` (or the body's return.fields, not both). */
+export const SearchNotesQuery = z.strictObject({ 'fields[]': repeated(FieldId), ...pageParameters });
+
+/** One value or a non-empty list of them (alternatives, at most `max`), read as a list; `error` when it is neither. */
+const oneOrList = <T extends z.ZodMiniType>(item: T, max = 100, error?: string) =>
+  z.pipe(
+    z.union([item, z.array(item).check(z.minLength(1), z.maxLength(max))], error === undefined ? undefined : { error }),
+    z.transform((v): Array<z.output<T>> => (Array.isArray(v) ? v : [v]) as Array<z.output<T>>),
+  );
+
+const NOTE_TYPE_FILTER = "must be 'textNote' (or a list of it): this service has no conversation or opportunity notes";
+const MemberFilterValue = z
+  .strictObject({ id: z.optional(Uuid), email: z.optional(Email) })
+  .check(z.refine((m) => m.id !== undefined || m.email !== undefined, { error: 'names no member: give its id or its email' }));
+const SourceFilterValue = z.strictObject({ system: z.optional(z.string()), recordId: z.optional(z.string()) });
+const IdFilterValue = z.strictObject({ id: Uuid });
+
+/** Productboard's `data.filter` of the notes search: every filter given must hold, the values of one filter are alternatives. */
+export const NoteSearchFilter = z
+  .strictObject({
+    type: z.optional(oneOrList(z.enum(NOTE_TYPES, { error: NOTE_TYPE_FILTER }), 100, NOTE_TYPE_FILTER)),
+    id: z.optional(oneOrList(Uuid)),
+    createdAt: z.optional(DateRange),
+    updatedAt: z.optional(DateRange),
+    fields: z.optional(
+      z.strictObject({
+        owner: z.optional(oneOrList(MemberFilterValue)),
+        creator: z.optional(oneOrList(MemberFilterValue)),
+        tag: z.optional(oneOrList(z.strictObject({ name: z.string().check(z.minLength(1)) }))),
+        archived: z.optional(z.boolean()),
+        processed: z.optional(z.boolean()),
+      }),
+    ),
+    metadata: z.optional(z.strictObject({ source: z.optional(oneOrList(SourceFilterValue)) })),
+    relationships: z.optional(z.strictObject({ customer: z.optional(oneOrList(IdFilterValue)), link: z.optional(oneOrList(IdFilterValue)) })),
+  })
+  .check(z.meta({ id: 'NoteSearchFilter' }));
+export type NoteSearchFilter = z.output<typeof NoteSearchFilter>;
+
+/** Productboard's search body `{data?: {search?, filter?, return?}}`; `search.query` keeps notes whose name or content contains it. */
+export const SearchNotesBody = z
+  .strictObject({
+    data: z.optional(
+      z.strictObject({
+        search: z.optional(z.strictObject({ query: z.optional(z.string().check(z.maxLength(255), z.describe('Keeps notes whose name or content contains this, compared case-insensitively'))) })),
+        filter: z.optional(NoteSearchFilter),
+        return: z.optional(z.strictObject({ fields: z.optional(z.array(FieldId).check(z.minLength(1))) })),
+      }),
+    ),
+  })
+  .check(z.meta({ id: 'SearchNotesBody' }));
 
 /** Path parameters of a note's routes. */
 export const NotePath = z.strictObject({ id: Uuid });

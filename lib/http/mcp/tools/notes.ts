@@ -15,7 +15,7 @@ import { getNote, upsertLink } from '../../../store/notes.ts';
 import { notesAfter } from '../../../store/pages.ts';
 import { noteQueryOf } from '../../list-filters.ts';
 import { createNoteFrom } from '../../note-writes.ts';
-import { noteRecord, noteResource } from '../../records.ts';
+import { noteRecords, noteResource } from '../../records.ts';
 import { cursorPosition, nextCursor } from '../cursor.ts';
 import { Cursor, Fields, pageLimit } from '../inputs.ts';
 import { tool } from '../tool.ts';
@@ -59,7 +59,7 @@ export const listNotes = tool({
     });
     const slice = await notesAfter(ws, query, after, limit + 1);
     const page = slice.items.slice(0, limit);
-    const notes = await Promise.all(page.map(({ record }) => noteRecord(ws, record, selection, configured.get(record.type) ?? configured.get('textNote')!)));
+    const notes = await noteRecords(ws, page.map(({ record }) => record), selection, configured);
     const position = slice.items.length > limit ? page.at(-1)!.position : slice.resume;
     const more = position !== undefined;
     const data = { notes, ...(more ? { nextCursor: await nextCursor('list_notes', principal, args, position) } : {}) };
