@@ -6,15 +6,16 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan } from './aggregates.ts';
 import { db, tableName } from './client.ts';
 import { customerEmailWrites } from './customers.ts';
-import { getEntity, nextUpdatedAt, readChain, subtree, toEntity, type EntityItem } from './entities.ts';
+import { getEntity, readChain, subtree, toEntity, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
+import { recordUpdate, type RecordChange } from './record-update.ts';
 import { checkNewRelation, relationPuts } from './relations.ts';
 import { transact, type TxItem } from './tx.ts';
 import { InvalidInput, NotFound, PreconditionFailed, type InputLocation, type Path } from '../domain/errors.ts';
 import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
 import { keyReused, type Idempotent } from '../domain/idempotency.ts';
 import { invalid } from '../domain/input.ts';
-import { mergeMetadata, type Metadata, type SourcePatch } from '../domain/metadata.ts';
+import type { Metadata } from '../domain/metadata.ts';
 import type { RelationType } from '../domain/relations.ts';
 
 /** A parent as a request names it: its id and, optionally, the type the client says it has. */
@@ -112,10 +113,7 @@ export async function createEntity(
 }
 
 /** A change of an entity's fields (null clears one) and metadata (merged key by key). */
-export interface EntityChange {
-  values: Record<string, unknown>;
-  metadata?: { source?: SourcePatch | null } | undefined;
-}
+export type EntityChange = RecordChange;
 
 /**
  * Updates a live entity: `change` gets the entity as read now (patch operations apply to these
@@ -136,45 +134,14 @@ export async function updateEntity(
     // If-Match (lib/domain/etag.ts): the version read must be one the client named; the update's
     // own `updatedAt = :was` condition then holds it to that version.
     if (versions && !versions.includes(e.updatedAt)) throw new PreconditionFailed('entity', id);
-    const { values, metadata: metadataPatch } = await change(e);
-    const fields = { ...e.fields };
-    for (const [k, v] of Object.entries(values)) {
-      if (v === null) delete fields[k];
-      else fields[k] = v;
-    }
-    const metadata = metadataPatch ? mergeMetadata(e.metadata, metadataPatch) : e.metadata;
-    const updated: EntityItem = { ...e, fields, updatedAt: nextUpdatedAt(e.updatedAt) };
-    delete updated.metadata;
-    if (metadata) updated.metadata = metadata;
-    const owner = keys.ownerIndex(ws, 'entity', updated);
-    const sets = ['#f = :f', 'updatedAt = :u', ...(metadata ? ['metadata = :m'] : []), ...(owner ? ['gsi3pk = :o', 'gsi3sk = :os'] : [])];
-    const removes = [...(metadata ? [] : ['metadata']), ...(owner ? [] : ['gsi3pk', 'gsi3sk'])];
-    const items: TxItem[] = [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.entity(ws, id),
-          UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-          ConditionExpression: 'attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting) AND updatedAt = :was',
-          ExpressionAttributeNames: { '#f': 'fields' },
-          ExpressionAttributeValues: {
-            ':f': fields,
-            ':u': updated.updatedAt,
-            ':kind': 'entity',
-            ':was': e.updatedAt,
-            ...(metadata ? { ':m': metadata } : {}),
-            ...(owner ? { ':o': owner.gsi3pk, ':os': owner.gsi3sk } : {}),
-          },
-        },
-      },
-      ...customerEmailWrites(ws, updated, e),
-    ];
+    const { updated, item } = recordUpdate(ws, 'entity', keys.entity(ws, id), e, await change(e), {
+      expression: 'attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting)',
+      values: { ':kind': 'entity' },
+    });
+    const items: TxItem[] = [item, ...customerEmailWrites(ws, updated, e)];
     return { items, result: updated };
   });
 }
-
-/** Sets (or, with null, clears) fields of a live entity. */
-export const updateEntityFields = (ws: string, id: string, values: Record<string, unknown>): Promise<EntityItem> => updateEntity(ws, id, () => ({ values }));
 
 /**
  * Moves an entity (and its subtree) under a new parent. One transaction: the entity's parent changes

@@ -9,17 +9,18 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
 import { db, tableName } from './client.ts';
-import { nextUpdatedAt, readChain, readEntityItem, type EntityItem } from './entities.ts';
+import { readChain, readEntityItem, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { prereadFor, type Preread } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { queued } from './queue.ts';
+import { recordUpdate, type RecordChange } from './record-update.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
 import { Conflict, NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
 import { isCustomerType, isHierarchyType, type CustomerType } from '../domain/hierarchy.ts';
 import { keyReused, type Idempotent } from '../domain/idempotency.ts';
 import { invalid } from '../domain/input.ts';
-import { mergeMetadata, type Metadata, type SourcePatch } from '../domain/metadata.ts';
+import type { Metadata } from '../domain/metadata.ts';
 import type { StoredNote } from '../domain/note-view.ts';
 import type { NoteType } from '../domain/schemas/note.ts';
 import type { Importance } from '../domain/score.ts';
@@ -240,10 +241,7 @@ export async function createNote(
 }
 
 /** A change of a note's fields (null clears one) and metadata (merged key by key). */
-export interface NoteChange {
-  values: Record<string, unknown>;
-  metadata?: { source?: SourcePatch | null } | undefined;
-}
+export type NoteChange = RecordChange;
 
 /**
  * Updates a live note: `change` gets the note as read now (patch operations apply to these values).
@@ -255,45 +253,12 @@ export async function updateNote(ws: string, id: string, change: (current: NoteI
   return transact('updateNote', async () => {
     const note = await liveNote(ws, id);
     if (versions && !versions.includes(note.updatedAt)) throw new PreconditionFailed('note', id);
-    const { values, metadata: metadataPatch } = await change(note);
-    const fields = { ...note.fields };
-    for (const [k, v] of Object.entries(values)) {
-      if (v === null) delete fields[k];
-      else fields[k] = v;
-    }
-    const metadata = metadataPatch ? mergeMetadata(note.metadata, metadataPatch) : note.metadata;
-    const updated: NoteItem = { ...note, fields, updatedAt: nextUpdatedAt(note.updatedAt) };
-    delete updated.metadata;
-    if (metadata) updated.metadata = metadata;
-    const owner = keys.ownerIndex(ws, 'note', updated);
-    const sets = ['#f = :f', 'updatedAt = :u', ...(metadata ? ['metadata = :m'] : []), ...(owner ? ['gsi3pk = :o', 'gsi3sk = :os'] : [])];
-    const removes = [...(metadata ? [] : ['metadata']), ...(owner ? [] : ['gsi3pk', 'gsi3sk'])];
-    return {
-      items: [
-        {
-          Update: {
-            TableName: tableName(),
-            Key: keys.note(ws, id),
-            UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting) AND updatedAt = :was',
-            ExpressionAttributeNames: { '#f': 'fields' },
-            ExpressionAttributeValues: {
-              ':f': fields,
-              ':u': updated.updatedAt,
-              ':was': note.updatedAt,
-              ...(metadata ? { ':m': metadata } : {}),
-              ...(owner ? { ':o': owner.gsi3pk, ':os': owner.gsi3sk } : {}),
-            },
-          },
-        },
-      ],
-      result: updated,
-    };
+    const { updated, item } = recordUpdate(ws, 'note', keys.note(ws, id), note, await change(note), {
+      expression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+    });
+    return { items: [item], result: updated };
   });
 }
-
-/** Sets (or, with null, clears) fields of a live note. */
-export const updateNoteFields = (ws: string, id: string, values: Record<string, unknown>): Promise<NoteItem> => updateNote(ws, id, () => ({ values }));
 
 /**
  * Creates a link or re-rates it (its rating becomes the latest of the note's customer on the entity).

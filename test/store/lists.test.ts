@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ENTITY_TYPES } from '#lib/domain/hierarchy.ts';
 import { STATUSES } from '#lib/domain/schemas/field-values.ts';
-import { updateEntityFields } from '#lib/store/entity-writes.ts';
+import { updateEntity } from '#lib/store/entity-writes.ts';
 import { setMemberActive } from '#lib/store/members.ts';
 import { updateNote } from '#lib/store/notes.ts';
 import { entitiesAfter, membersAfter, notesAfter, SCAN_BUDGET, type EntityQuery, type NoteQuery } from '#lib/store/pages.ts';
@@ -46,9 +46,9 @@ describe('entity lists', () => {
     expect(await entityNames(ws, { types: all, ownerIds: [admin.id] })).toEqual(['Mine', 'Also mine']);
     expect(await entityNames(ws, { types: ['feature'], ownerIds: [admin.id] })).toEqual(['Also mine']);
     expect(await entityNames(ws, { types: all, ownerIds: [admin.id, maker.id] })).toEqual(['Mine', 'Also mine', 'Theirs']);
-    await updateEntityFields(ws, feature.id, { owner: memberRef(maker) });
+    await updateEntity(ws, feature.id, () => ({ values: { owner: memberRef(maker) } }));
     expect(await entityNames(ws, { types: all, ownerIds: [maker.id] })).toEqual(['Also mine', 'Theirs']);
-    await updateEntityFields(ws, product.id, { owner: null });
+    await updateEntity(ws, product.id, () => ({ values: { owner: null } }));
     expect(await entityNames(ws, { types: all, ownerIds: [admin.id] })).toEqual([]);
     expect(await entityNames(ws, { types: all, ownerIds: [] })).toEqual([]);
   });
