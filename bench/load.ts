@@ -15,11 +15,8 @@
 // BENCH_RATE_LIMIT (requests/s per credential owner, default 1000, so the limiter runs but the mixes
 // measure the request path, not refusals), BENCH_NO_DOCS=1 (print only).
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { inParallel } from './parallel.ts';
@@ -29,7 +26,6 @@ process.env.LOG_LEVEL = 'silent';
 process.env.TABLE_NAME = 'pm-api-load';
 
 const { GetCommand, TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
-const { generateServiceKeyMaterial } = await import('#lib/auth/service-key.ts');
 const { issueApiToken } = await import('#lib/auth/api-tokens.ts');
 const { IMPORTANCES } = await import('#lib/domain/score.ts');
 const { db, tableName } = await import('#lib/store/client.ts');
@@ -37,9 +33,8 @@ const { keys } = await import('#lib/store/keys.ts');
 const { addMember } = await import('#lib/store/members.ts');
 const { createWorkspace } = await import('#lib/store/workspaces.ts');
 const { verifyScores } = await import('../local/admin/score.ts');
-const { ensureTable, startDynamoDbLocal } = await import('../local/dynamodb-local.ts');
-const { createGateway } = await import('../local/gateway.ts');
 const { writeSection } = await import('./doc-section.ts');
+const { closeServer, listen, startLocalStack } = await import('./local-stack.ts');
 
 type TxItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
@@ -145,11 +140,6 @@ function floorService(w: World): Server {
     req.resume();
   });
 }
-
-const listen = async (s: Server) => {
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
-};
 
 // ---- measurements -------------------------------------------------------------------------------
 
@@ -321,17 +311,7 @@ interface Goal {
 
 async function main() {
   const started = performance.now();
-  const dir = await mkdtemp(join(tmpdir(), 'pm-api-load-'));
-  const keyFile = join(dir, 'service-key.json');
-  await writeFile(keyFile, JSON.stringify(await generateServiceKeyMaterial()));
-  const ddb = await startDynamoDbLocal();
-  process.env.DYNAMODB_ENDPOINT = ddb.endpoint;
-  process.env.SERVICE_KEY_FILE = keyFile;
-  await ensureTable(ddb.endpoint, tableName());
-  const gateway = createGateway();
-  const appUrl = await listen(gateway);
-  process.env.PUBLIC_APP_URL = appUrl;
-  process.env.PUBLIC_BASE_URL = `${appUrl}/v2`;
+  const { appUrl, stop } = await startLocalStack('load');
   let floor: Server | undefined;
   try {
     console.log(`Seeding through the API (${cpus().length} CPUs)...`);
@@ -398,12 +378,8 @@ async function main() {
     }
     process.exitCode = goals.every((g) => g.ok) ? 0 : 1;
   } finally {
-    if (floor) await new Promise<void>((r) => floor!.close(() => r()));
-    await new Promise<void>((r) => gateway.close(() => r()));
-    gateway.closeAllConnections?.();
-    floor?.closeAllConnections?.();
-    await ddb.stop();
-    await rm(dir, { recursive: true, force: true });
+    if (floor) await closeServer(floor);
+    await stop();
   }
 }
 

@@ -5,9 +5,8 @@
 // aggregates, then measures. Prints the figures and ratios and writes docs/performance.md and
 // docs/score-latency.svg. Knobs: BENCH_REQUESTS (per size, default 500), BENCH_NAIVE_RUNS (default 5),
 // BENCH_NO_DOCS=1 (print only).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { inParallel } from './parallel.ts';
@@ -17,7 +16,6 @@ process.env.LOG_LEVEL = 'silent';
 process.env.TABLE_NAME = 'pm-api-bench';
 
 const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
-const { generateServiceKeyMaterial } = await import('#lib/auth/service-key.ts');
 const { issueApiToken } = await import('#lib/auth/api-tokens.ts');
 const { IMPORTANCES } = await import('#lib/domain/score.ts');
 const { db, tableName } = await import('#lib/store/client.ts');
@@ -26,10 +24,9 @@ const { noteItem } = await import('#lib/store/notes.ts');
 const { addMember } = await import('#lib/store/members.ts');
 const { createWorkspace } = await import('#lib/store/workspaces.ts');
 const { verifyScores } = await import('../local/admin/score.ts');
-const { ensureTable, startDynamoDbLocal } = await import('../local/dynamodb-local.ts');
-const { createGateway } = await import('../local/gateway.ts');
 const { naiveScore } = await import('./naive-score.ts');
 const { writeSection } = await import('./doc-section.ts');
+const { startLocalStack } = await import('./local-stack.ts');
 
 const SIZES = [10, 1_000, 100_000] as const;
 type Size = (typeof SIZES)[number];
@@ -195,18 +192,7 @@ interface Row {
 
 async function main() {
   const started = performance.now();
-  const dir = await mkdtemp(join(tmpdir(), 'pm-api-bench-'));
-  const keyFile = join(dir, 'service-key.json');
-  await writeFile(keyFile, JSON.stringify(await generateServiceKeyMaterial()));
-  const ddb = await startDynamoDbLocal();
-  process.env.DYNAMODB_ENDPOINT = ddb.endpoint;
-  process.env.SERVICE_KEY_FILE = keyFile;
-  await ensureTable(ddb.endpoint, tableName());
-  const server = createGateway();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  process.env.PUBLIC_APP_URL = appUrl;
-  process.env.PUBLIC_BASE_URL = `${appUrl}/v2`;
+  const { appUrl, stop } = await startLocalStack('bench');
   try {
     const workspace = await createWorkspace('Score benchmark');
     const admin = await addMember(workspace.id, { email: 'bench@example.com', role: 'admin', active: true });
@@ -311,10 +297,7 @@ async function main() {
     }
     process.exitCode = ratios.endpointP50 <= 1.2 && ratios.naiveOverEndpointAt100k >= 100 ? 0 : 1;
   } finally {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeAllConnections?.();
-    await ddb.stop();
-    await rm(dir, { recursive: true, force: true });
+    await stop();
   }
 }
 
