@@ -16,7 +16,7 @@ export const handler = api(
   async (req, { params: { id }, body: { data: rel } }) => {
     const ws = principalOf(req).workspaceId;
     if (rel.type === 'link') {
-      const { link } = await upsertLink(ws, id, rel.target.id, rel.importance, { create: true, path: ['data', 'target', 'id'], entityType: rel.target.type });
+      const { link } = await upsertLink(ws, id, rel.target.id, rel.importance, { create: true, path: ['data', 'target', 'id'], entityType: rel.target.type, preread: req.preread });
       return {
         status: 201,
         body: { data: { type: 'link' as const, target: entityReference(config.urls, { id: link.entityId, type: link.entityType }), importance: link.importance } },

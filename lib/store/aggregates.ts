@@ -24,8 +24,9 @@
 // on the ancestor still having the parent that was read and not being deleted (lib/store/tx.ts retries).
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
-import { placeCondition, type EntityItem } from './entities.ts';
+import { placeCondition, type Placement } from './entities.ts';
 import { keys } from './keys.ts';
+import { prereadFor, type Prereads } from './preread.ts';
 import type { StoredItem } from './query.ts';
 import type { TxItem } from './tx.ts';
 import { InvalidInput, pointer } from '../domain/errors.ts';
@@ -91,13 +92,14 @@ export function ratingItem(ws: string, r: RatingItem): Record<string, unknown> {
   return { ...keys.rating(ws, r.entityId, r.customerId), kind: 'rating', ...r };
 }
 
-async function readRating(ws: string, entityId: string, customerId: string): Promise<RatingItem | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.rating(ws, entityId, customerId), ConsistentRead: true }));
+async function readRating(ws: string, entityId: string, customerId: string, preread?: Prereads): Promise<RatingItem | undefined> {
+  const key = keys.rating(ws, entityId, customerId);
+  const { Item } = prereadFor(preread, key) ?? (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
   return Item ? { ...toRating(Item), entityId, customerId } : undefined;
 }
 
 interface EntityDelta {
-  e: EntityItem;
+  e: Placement;
   own: number;
   total: number;
   expectTotal?: number;
@@ -127,7 +129,7 @@ export class Plan {
   }
 
   /** `ownDelta` on chain[0]'s own and total and on every ancestor's total; conditions on all of them. */
-  chainDelta(chain: EntityItem[], ownDelta: number): void {
+  chainDelta(chain: Placement[], ownDelta: number): void {
     chain.forEach((e, i) => {
       const d = this.entity(e);
       if (i === 0) d.own += ownDelta;
@@ -136,11 +138,11 @@ export class Plan {
   }
 
   /** Condition only: the chain still stands as read. */
-  checkChain(chain: EntityItem[]): void {
+  checkChain(chain: Placement[]): void {
     for (const e of chain) this.entity(e);
   }
 
-  entity(e: EntityItem): EntityDelta {
+  entity(e: Placement): EntityDelta {
     let d = this.entities.get(e.id);
     if (!d) {
       d = { e, own: 0, total: 0 };
@@ -236,20 +238,20 @@ export interface LinkTarget {
  * Adds to `plan` everything one link change needs: the link item write (conditioned on the revision
  * read), the rating items of the customers involved (conditioned on their version), and the own/total
  * deltas on the linked entity and its ancestors. `chain` is the linked entity and its ancestors as
- * read, or undefined when the entity no longer exists (then only the link item goes). Returns the
- * link as written (undefined for a removal).
+ * read, or undefined when the entity no longer exists (then only the link item goes); `preread`
+ * may hold the rating items. Returns the link as written (undefined for a removal).
  */
 export async function planLinkChange(
   ws: string,
   plan: Plan,
-  args: { noteId: string; entityId: string; entityType: EntityType; chain: EntityItem[] | undefined; before?: LinkItem; after?: LinkTarget },
+  args: { noteId: string; entityId: string; entityType: EntityType; chain: Placement[] | undefined; before?: LinkItem; after?: LinkTarget; preread?: Prereads | undefined },
 ): Promise<LinkItem | undefined> {
   const { noteId, entityId, before, after, chain } = args;
   const ratings = new Map<string, { item: RatingItem | undefined; entries: Record<string, RatingEntry> }>();
   const pair = async (customerId: string) => {
     let r = ratings.get(customerId);
     if (!r) {
-      const item = chain ? await readRating(ws, entityId, customerId) : undefined;
+      const item = chain ? await readRating(ws, entityId, customerId, args.preread) : undefined;
       r = { item, entries: { ...(item?.entries ?? {}) } };
       ratings.set(customerId, r);
     }

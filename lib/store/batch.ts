@@ -31,9 +31,9 @@ const GET_BATCH = 100;
 
 /**
  * Reads every key (100 per BatchGetItem, DynamoDB's limit; unprocessed keys retried with backoff,
- * never read as absent). Returns the items found, in the order of `keys`.
+ * never read as absent). Returns the items found by `pk|sk` (see itemKeyId).
  */
-export async function batchGetAll(keys: ReadonlyArray<{ pk: string; sk: string }>, options: { consistent?: boolean } = {}): Promise<Array<Record<string, unknown>>> {
+export async function batchGetByKey(keys: ReadonlyArray<{ pk: string; sk: string }>, options: { consistent?: boolean } = {}): Promise<Map<string, Record<string, unknown>>> {
   const found = new Map<string, Record<string, unknown>>();
   for (let i = 0; i < keys.length; i += GET_BATCH) {
     let pending: Array<Record<string, unknown>> = keys.slice(i, i + GET_BATCH).map((k) => ({ pk: k.pk, sk: k.sk }));
@@ -41,9 +41,18 @@ export async function batchGetAll(keys: ReadonlyArray<{ pk: string; sk: string }
       if (attempt === 8) throw new Error('BatchGetItem left keys unprocessed after 8 attempts');
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
       const res = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ...(options.consistent ? { ConsistentRead: true } : {}) } } }));
-      for (const item of res.Responses?.[tableName()] ?? []) found.set(`${String(item.pk)}|${String(item.sk)}`, item);
+      for (const item of res.Responses?.[tableName()] ?? []) found.set(itemKeyId({ pk: String(item.pk), sk: String(item.sk) }), item);
       pending = res.UnprocessedKeys?.[tableName()]?.Keys ?? [];
     }
   }
-  return keys.map((k) => found.get(`${k.pk}|${k.sk}`)).filter((item): item is Record<string, unknown> => item !== undefined);
+  return found;
+}
+
+/** A key as one string, `pk|sk`. */
+export const itemKeyId = (k: { pk: string; sk: string }): string => `${k.pk}|${k.sk}`;
+
+/** batchGetByKey's items in the order of `keys`, those not found left out. */
+export async function batchGetAll(keys: ReadonlyArray<{ pk: string; sk: string }>, options: { consistent?: boolean } = {}): Promise<Array<Record<string, unknown>>> {
+  const found = await batchGetByKey(keys, options);
+  return keys.map((k) => found.get(itemKeyId(k))).filter((item): item is Record<string, unknown> => item !== undefined);
 }

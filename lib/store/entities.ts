@@ -3,7 +3,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { prereadFor, type Preread } from './preread.ts';
+import { prereadFor, type Prereads } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import type { StoredEntity } from '../domain/entity-view.ts';
 import { MAX_DEPTH, type EntityType } from '../domain/hierarchy.ts';
@@ -44,14 +44,14 @@ export function nextUpdatedAt(was: string): string {
 }
 
 /** The raw entity item, deleting or not (consistent read). */
-export async function readEntityItem(ws: string, id: string, preread?: Preread): Promise<EntityItem | undefined> {
+export async function readEntityItem(ws: string, id: string, preread?: Prereads): Promise<EntityItem | undefined> {
   const key = keys.entity(ws, id);
   const { Item } = prereadFor(preread, key) ?? (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
   return isEntityItem(Item) ? toEntity(Item) : undefined;
 }
 
 /** A live entity (not being deleted), or undefined. */
-export async function getEntity(ws: string, id: string, preread?: Preread): Promise<EntityItem | undefined> {
+export async function getEntity(ws: string, id: string, preread?: Prereads): Promise<EntityItem | undefined> {
   const e = await readEntityItem(ws, id, preread);
   return e && !e.deleting ? e : undefined;
 }
@@ -105,8 +105,11 @@ export async function subtree(ws: string, rootId: string): Promise<{ ids: string
   return { ids, levels, height: levels.length };
 }
 
+/** Where an entity stands in the hierarchy: what a transaction conditions on (placeCondition). */
+export type Placement = Pick<EntityItem, 'id' | 'type' | 'parentId' | 'parentType' | 'deleting'>;
+
 /** Conditions that hold while an entity stays where it was read: same parent, not being deleted. */
-export function placeCondition(e: EntityItem, prefix: string) {
+export function placeCondition(e: Placement, prefix: string) {
   const values: Record<string, unknown> = {};
   let expr = 'attribute_exists(pk)';
   if (e.parentId) {

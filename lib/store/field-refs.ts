@@ -5,11 +5,14 @@ import type { FieldWrite } from '../domain/entity-fields.ts';
 import type { Path } from '../domain/errors.ts';
 import { invalid } from '../domain/input.ts';
 import type { MemberInput } from '../domain/schemas/field-values.ts';
+import { outcome, settle } from '../settle.ts';
 
 /** The active member a MemberInput names, or InvalidInput located at what named no one. */
 export async function resolveMember(ws: string, ref: MemberInput, path: Path): Promise<Member> {
-  const byId = ref.id === undefined ? undefined : await getMember(ws, ref.id);
-  const byEmail = ref.email === undefined ? undefined : await getMemberByEmail(ws, ref.email);
+  const [byId, byEmail] = await Promise.all([
+    ref.id === undefined ? undefined : getMember(ws, ref.id),
+    ref.email === undefined ? undefined : getMemberByEmail(ws, ref.email),
+  ]);
   if (ref.id !== undefined && !byId?.active) invalid([...path, 'id'], `No active member with id ${ref.id} in this workspace.`);
   if (ref.email !== undefined && !byEmail?.active) invalid([...path, 'email'], `No active member with e-mail '${ref.email.slice(0, 254)}' in this workspace.`);
   if (byId && byEmail && byId.id !== byEmail.id) {
@@ -18,12 +21,16 @@ export async function resolveMember(ws: string, ref: MemberInput, path: Path): P
   return (byId ?? byEmail)!;
 }
 
+/** The member fields of a write (`owner`, `creator`) resolved to {id, email} of an active member; refusals in the fields' order. */
+export async function resolveMembers(ws: string, members: FieldWrite['members']): Promise<Record<string, { id: string; email: string }>> {
+  const found = await Promise.all(members.map(({ ref, path }) => settle(resolveMember(ws, ref, path))));
+  return Object.fromEntries(members.map(({ field }, i) => {
+    const m = outcome(found[i]!);
+    return [field, { id: m.id, email: m.email }];
+  }));
+}
+
 /** The values to store, with `owner` and `creator` resolved to {id, email} of an active member. */
 export async function resolveFieldRefs(ws: string, write: FieldWrite): Promise<Record<string, unknown>> {
-  const values = { ...write.values };
-  for (const { field, ref, path } of write.members) {
-    const m = await resolveMember(ws, ref, path);
-    values[field] = { id: m.id, email: m.email };
-  }
-  return values;
+  return { ...write.values, ...(await resolveMembers(ws, write.members)) };
 }

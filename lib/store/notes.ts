@@ -8,10 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
+import { targetChain, type TargetChain } from './chains.ts';
 import { db, tableName } from './client.ts';
-import { readChain, readEntityItem, type EntityItem } from './entities.ts';
+import { readChain, readEntityItem, type Placement } from './entities.ts';
 import { keys } from './keys.ts';
-import { prereadFor, type Preread } from './preread.ts';
+import { prereadFor, readAhead, type Preread, type Prereads, type ReadAhead } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { queued } from './queue.ts';
 import { recordUpdate, type RecordChange } from './record-update.ts';
@@ -24,6 +25,7 @@ import type { Metadata } from '../domain/metadata.ts';
 import type { StoredNote } from '../domain/note-view.ts';
 import type { NoteType } from '../domain/schemas/note.ts';
 import type { Importance } from '../domain/score.ts';
+import { outcome, settle } from '../settle.ts';
 
 export interface NoteItem extends StoredNote {
   deleting?: string;
@@ -54,13 +56,13 @@ export function toNote(item: StoredItem): NoteItem {
 
 export const isNoteItem = (item: StoredItem | undefined): item is StoredItem => item?.kind === 'note';
 
-export async function readNoteItem(ws: string, id: string, preread?: Preread): Promise<NoteItem | undefined> {
+export async function readNoteItem(ws: string, id: string, preread?: Prereads): Promise<NoteItem | undefined> {
   const key = keys.note(ws, id);
   const { Item } = prereadFor(preread, key) ?? (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
   return isNoteItem(Item) ? toNote(Item) : undefined;
 }
 
-export async function getNote(ws: string, id: string, preread?: Preread): Promise<NoteItem | undefined> {
+export async function getNote(ws: string, id: string, preread?: Prereads): Promise<NoteItem | undefined> {
   const n = await readNoteItem(ws, id, preread);
   return n && !n.deleting ? n : undefined;
 }
@@ -81,8 +83,9 @@ export async function noteLinks(ws: string, noteId: string): Promise<LinkItem[]>
   return items.map(toLink);
 }
 
-async function readLink(ws: string, noteId: string, entityId: string): Promise<LinkItem | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.link(ws, noteId, entityId), ConsistentRead: true }));
+async function readLink(ws: string, noteId: string, entityId: string, preread?: Prereads): Promise<LinkItem | undefined> {
+  const key = keys.link(ws, noteId, entityId);
+  const { Item } = prereadFor(preread, key) ?? (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
   return Item ? toLink(Item) : undefined;
 }
 
@@ -125,8 +128,8 @@ const liveEntityCheck = (ws: string, id: string): TxItem => ({
 });
 
 /** A customer target: a live user or company of this workspace (NotFound otherwise; InvalidInput on a type mismatch). */
-export async function checkCustomer(ws: string, target: { id: string; type?: string | undefined }, path: Path): Promise<CustomerRef> {
-  const e = await readEntityItem(ws, target.id);
+export async function checkCustomer(ws: string, target: { id: string; type?: string | undefined }, path: Path, preread?: Prereads): Promise<CustomerRef> {
+  const e = await readEntityItem(ws, target.id, preread);
   if (!e || e.deleting) throw new NotFound('customer', target.id);
   if (!isCustomerType(e.type)) invalid([...path, 'id'], `Entity ${target.id} is a ${e.type}; a customer is a user or a company.`);
   if (target.type !== undefined && target.type !== e.type) invalid([...path, 'type'], `Entity ${target.id} is a ${e.type}, not a ${target.type}.`);
@@ -137,7 +140,7 @@ export async function checkCustomer(ws: string, target: { id: string; type?: str
  * A link target, from its chain as read: a live hierarchy entity with live ancestors, of the type
  * the request says when it says one (`path` is the target id's; a wrong type is refused at its sibling `type`).
  */
-function liveLinkTarget(entityId: string, { chain, complete }: { chain: EntityItem[]; complete: boolean }, path: Path, expectedType?: string): EntityItem[] {
+function liveLinkTarget(entityId: string, { chain, complete }: Pick<TargetChain, 'chain' | 'complete'>, path: Path, expectedType?: string): Placement[] {
   if (chain.length === 0 || !complete || chain.some((e) => e.deleting)) throw new NotFound('entity', entityId);
   const actual = chain[0]!.type;
   if (expectedType !== undefined && expectedType !== actual) invalid([...path.slice(0, -1), 'type'], `Entity ${entityId} is a ${actual}, not a ${expectedType}.`);
@@ -146,7 +149,7 @@ function liveLinkTarget(entityId: string, { chain, complete }: { chain: EntityIt
 }
 
 /** The linked entity's chain for a change that only moves or removes a rating: undefined when the entity is gone. */
-async function existingChain(ws: string, entityId: string): Promise<EntityItem[] | undefined> {
+async function existingChain(ws: string, entityId: string): Promise<Placement[] | undefined> {
   const { chain } = await readChain(ws, entityId);
   return chain.length ? chain : undefined;
 }
@@ -185,31 +188,48 @@ export interface NewLink {
   path: Path;
 }
 
-/** A promise's outcome as a value, so parallel reads can be judged in a fixed order. */
-const settle = <T>(p: Promise<T>): Promise<{ value: T } | { error: unknown }> => p.then((value) => ({ value }), (error: unknown) => ({ error }));
+/**
+ * The items a new note's first attempt judges, in one consistent BatchGetItem: the note's own item
+ * when an idempotency key decided its id, the customer given by id, each link target, and the
+ * customer's rating of each target. The chains above the targets come from lib/store/chains.ts.
+ */
+export function readAheadForNote(ws: string, want: { id?: string | undefined; customerId?: string | undefined; links: ReadonlyArray<{ entityId: string }> }): Promise<ReadAhead> {
+  const { id, customerId, links } = want;
+  return readAhead([
+    ...(id ? [keys.note(ws, id)] : []),
+    ...(customerId ? [keys.entity(ws, customerId)] : []),
+    ...links.map((l) => keys.entity(ws, l.entityId)),
+    ...(customerId ? links.map((l) => keys.rating(ws, l.entityId, customerId)) : []),
+  ]);
+}
 
+/**
+ * Creates a note with its customer and links in one transaction. `ahead`: the first attempt's reads
+ * (readAheadForNote); a rebuilt attempt reads everything afresh, the chains above the targets too.
+ */
 export async function createNote(
   ws: string,
   input: { type: NoteType; values: Record<string, unknown>; metadata?: Metadata | undefined; customer?: { id: string; type?: string | undefined; path: Path }; links: NewLink[] },
   idempotent?: Idempotent,
+  ahead?: ReadAhead,
 ): Promise<NoteItem> {
   const id = idempotent?.id ?? randomUUID();
   let stepwise = false;
-  const note = await transact('createNote', async () => {
-    // Every read the write needs goes out at once: the first attempt's note (when a key was sent),
+  const note = await transact('createNote', async (attempt) => {
+    const pre = attempt === 0 ? ahead : undefined;
+    // Whatever was not read ahead goes out at once: the first attempt's note (when a key was sent),
     // the customer, each link target's chain. Their verdicts are still taken in that order.
     const [first, customerRead, reads] = await Promise.all([
-      idempotent ? db().send(new GetCommand({ TableName: tableName(), Key: keys.note(ws, id), ConsistentRead: true })) : undefined,
-      input.customer ? settle(checkCustomer(ws, input.customer, input.customer.path)) : undefined,
-      Promise.all(input.links.map((l) => readChain(ws, l.entityId))),
+      idempotent ? (prereadFor(pre, keys.note(ws, id)) ?? db().send(new GetCommand({ TableName: tableName(), Key: keys.note(ws, id), ConsistentRead: true }))) : undefined,
+      input.customer ? settle(checkCustomer(ws, input.customer, input.customer.path, pre)) : undefined,
+      Promise.all(input.links.map((l) => targetChain(ws, l.entityId, { preread: pre, fresh: attempt > 0 }))),
     ]);
     if (idempotent && first?.Item) {
       // A retry (or a concurrent duplicate that lost the race): the first attempt's note is the answer.
       if (first.Item.fingerprint !== idempotent.fingerprint) throw keyReused();
       return { items: [], result: toNote(first.Item) };
     }
-    if (customerRead && 'error' in customerRead) throw customerRead.error;
-    const customer = customerRead?.value;
+    const customer = customerRead && outcome(customerRead);
     const now = new Date().toISOString();
     const note: NoteItem = {
       id,
@@ -230,7 +250,9 @@ export async function createNote(
     };
     let plan = base();
     for (const [i, l] of input.links.entries()) {
-      await planLinkChange(ws, plan, { noteId: id, entityId: l.entityId, entityType: chains[i]![0]!.type, chain: chains[i], after: { customerId: customer?.id, importance: l.importance } });
+      const chain = chains[i]!;
+      await planLinkChange(ws, plan, { noteId: id, entityId: l.entityId, entityType: chain[0]!.type, chain, after: { customerId: customer?.id, importance: l.importance }, preread: pre });
+      if (reads[i]!.cached) plan.checkChain(chain);
     }
     stepwise = plan.size > MAX_TX_ITEMS;
     if (stepwise) plan = base();
@@ -262,28 +284,38 @@ export async function updateNote(ws: string, id: string, change: (current: NoteI
 
 /**
  * Creates a link or re-rates it (its rating becomes the latest of the note's customer on the entity).
- * `create`: an existing link is a Conflict.
+ * `create`: an existing link is a Conflict. `preread`: the note, when the route prefetched it.
  */
 export async function upsertLink(
   ws: string,
   noteId: string,
   entityId: string,
   importance: Importance,
-  options: { create: boolean; path: Path; entityType?: string | undefined },
+  options: { create: boolean; path: Path; entityType?: string | undefined; preread?: Preread | undefined },
 ): Promise<{ created: boolean; link: LinkItem }> {
-  return queued(`${ws}/${noteId}`, () => transact('upsertLink', async () => {
-    // Independent reads in parallel; their failures are still reported in the order a client expects.
-    const [noteRead, before, chainRead] = await Promise.all([
-      getNote(ws, noteId),
-      readLink(ws, noteId, entityId),
-      readChain(ws, entityId),
+  return queued(`${ws}/${noteId}`, () => transact('upsertLink', async (attempt) => {
+    // The first attempt takes the note the route prefetched with the credential; then one
+    // BatchGetItem reads the rest (the note when it was not prefetched, the link, the target, the
+    // customer's rating of the target) and the chain above the target comes from lib/store/chains.ts.
+    // Failures are still reported in the order a client expects.
+    const prefetched = attempt === 0 ? options.preread : undefined;
+    const noteKey = keys.note(ws, noteId);
+    const notePrefetched = prereadFor(prefetched, noteKey) !== undefined;
+    const known = notePrefetched ? await getNote(ws, noteId, prefetched) : undefined;
+    const ahead = await readAhead([
+      ...(notePrefetched ? [] : [noteKey]),
+      keys.link(ws, noteId, entityId),
+      keys.entity(ws, entityId),
+      ...(known?.customer ? [keys.rating(ws, entityId, known.customer.id)] : []),
     ]);
-    if (!noteRead) throw new NotFound('note', noteId);
-    const note = noteRead;
+    const note = notePrefetched ? known : await getNote(ws, noteId, ahead);
+    if (!note) throw new NotFound('note', noteId);
+    const before = await readLink(ws, noteId, entityId, ahead);
     if (before && options.create) {
       throw new Conflict(`Note ${noteId} is already linked to entity ${entityId}.`);
     }
-    const chain = liveLinkTarget(entityId, chainRead, options.path, options.entityType);
+    const target = await targetChain(ws, entityId, { preread: ahead, fresh: attempt > 0 });
+    const chain = liveLinkTarget(entityId, target, options.path, options.entityType);
     const plan = new Plan(ws);
     plan.add(noteCheck(ws, note, { newLink: !before }));
     const link = await planLinkChange(ws, plan, {
@@ -293,7 +325,9 @@ export async function upsertLink(
       chain,
       ...(before ? { before } : {}),
       after: { customerId: note.customer?.id, importance },
+      preread: ahead,
     });
+    if (target.cached) plan.checkChain(chain);
     return { items: plan.build(), result: { created: !before, link: link! } };
   }));
 }

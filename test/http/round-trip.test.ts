@@ -3,33 +3,26 @@
 // is released before the credential proves live. Observed with a middleware that records (does not
 // alter) every command the document client sends to DynamoDB Local.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { db } from '#lib/store/client.ts';
 import { revokeCredential } from '#lib/store/credentials.ts';
 import { client } from '../score/helpers.ts';
 import { expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
+import { recordCommands } from '../support/commands.ts';
 
 let app: TestApp;
 let ws: TestWorkspace;
-const sent: string[] = [];
-const OBSERVER = 'recordCommands';
+let recorder: ReturnType<typeof recordCommands>;
+/** The names of the commands sent since the last clear. */
+const sent = () => recorder.sent.map((s) => s.command);
 beforeAll(async () => {
   app = await startApp();
   ws = await newWorkspace();
-  db().middlewareStack.add(
-    (next, context) => async (args) => {
-      sent.push(context.commandName ?? '?');
-      return next(args);
-    },
-    { step: 'initialize', name: OBSERVER },
-  );
+  recorder = recordCommands('recordCommands');
 });
 afterAll(async () => {
-  db().middlewareStack.remove(OBSERVER);
+  recorder.stop();
   await app.close();
 });
-beforeEach(() => {
-  sent.length = 0;
-});
+beforeEach(() => recorder.clear());
 
 describe('one round trip per authenticated read', () => {
   it('GET score sends exactly one BatchGetItem and nothing else; GET entity and GET note never read their item again (rate limit off)', async () => {
@@ -38,13 +31,13 @@ describe('one round trip per authenticated read', () => {
     const n = await c.note({ links: [[p, 'critical']] });
     for (const path of [`/entities/${p}/score`, `/entities/${p}`, `/notes/${n}`]) {
       await c.ok('GET', path); // warm: the signature is verified once per instance
-      sent.length = 0;
+      recorder.clear();
       await c.ok('GET', path);
-      if (path.endsWith('/score')) expect(sent, path).toEqual(['BatchGetItemCommand']);
+      if (path.endsWith('/score')) expect(sent(), path).toEqual(['BatchGetItem']);
       else {
         // The item came with the credential; what follows is the route's own extra reads (custom field definitions).
-        expect(sent[0], path).toBe('BatchGetItemCommand');
-        expect(sent.filter((x) => x === 'GetItemCommand' || x === 'BatchGetItemCommand'), path).toEqual(['BatchGetItemCommand']);
+        expect(sent()[0], path).toBe('BatchGetItem');
+        expect(sent().filter((x) => x === 'GetItem' || x === 'BatchGetItem'), path).toEqual(['BatchGetItem']);
       }
     }
     expect((await c.ok('GET', `/entities/${p}/score`)).json.data.fields.score).toBe(1); // an anonymous note's link counts 1
@@ -57,10 +50,10 @@ describe('one round trip per authenticated read', () => {
       const m = await ws.member({ role: 'maker' });
       const c = client(app, m.token);
       const p = await client(app, ws.token).entity('product');
-      sent.length = 0;
+      recorder.clear();
       for (let i = 0; i < 20; i++) expect((await c.req('GET', `/entities/${p}/score`)).status).toBe(200);
-      const writes = sent.filter((s) => s === 'UpdateItemCommand').length;
-      expect(sent.filter((s) => s === 'BatchGetItemCommand')).toHaveLength(20);
+      const writes = sent().filter((s) => s === 'UpdateItem').length;
+      expect(sent().filter((s) => s === 'BatchGetItem')).toHaveLength(20);
       expect(writes).toBeGreaterThanOrEqual(1);
       expect(writes).toBeLessThanOrEqual(20 / 5 + 1);
     } finally {

@@ -1,0 +1,69 @@
+// The chain of a link target — the entity, then its ancestors nearest first — with the ancestors
+// from a per-instance cache of placements (entity id → type and parent) instead of one consistent
+// GetItem per level. Safe without any invalidation: every transaction that uses a chain conditions
+// each entity of it on the parent the cache assumed and on not being deleted (placeCondition in
+// lib/store/entities.ts; the caller adds the ancestors' conditions when a change moves no score),
+// so a move or a delete made anywhere since fails the transaction, and lib/store/tx.ts rebuilds it
+// with `fresh` reads, which also refresh the cache. The target itself is always read (with the
+// write's other reads): its own liveness and type are judged on the item as it is now.
+import { readChain, readEntityItem, type Placement } from './entities.ts';
+import type { Prereads } from './preread.ts';
+import { MAX_DEPTH } from '../domain/hierarchy.ts';
+
+/** Entries kept per instance; the least recently used goes first. */
+const MAX_PLACEMENTS = 10_000;
+const placements = new Map<string, Placement>();
+
+const cacheKey = (ws: string, id: string) => `${ws}/${id}`;
+
+function remember(ws: string, chain: Placement[]): void {
+  for (const { id, type, parentId, parentType } of chain) {
+    const k = cacheKey(ws, id);
+    placements.delete(k);
+    placements.set(k, { id, type, ...(parentId ? { parentId, parentType: parentType! } : {}) });
+  }
+  for (const k of placements.keys()) {
+    if (placements.size <= MAX_PLACEMENTS) break;
+    placements.delete(k);
+  }
+}
+
+/** `id` and its ancestors as cached, or undefined when any level is not. */
+function cachedChain(ws: string, id: string): Placement[] | undefined {
+  const chain: Placement[] = [];
+  let next: string | undefined = id;
+  while (next !== undefined) {
+    const k = cacheKey(ws, next);
+    const p = placements.get(k);
+    if (!p || chain.length >= MAX_DEPTH) return undefined;
+    placements.delete(k);
+    placements.set(k, p);
+    chain.push(p);
+    next = p.parentId;
+  }
+  return chain;
+}
+
+export interface TargetChain {
+  chain: Placement[];
+  /** False when an ancestor item is missing (its subtree's delete is finishing). */
+  complete: boolean;
+  /** The ancestors came from the cache: the transaction must condition every one of them. */
+  cached: boolean;
+}
+
+/**
+ * The target `id` (from `preread` when it was read ahead) and its ancestors: cached unless `fresh`
+ * (a rebuilt transaction), otherwise read level by level and remembered when the chain is whole and live.
+ */
+export async function targetChain(ws: string, id: string, options: { preread?: Prereads | undefined; fresh: boolean }): Promise<TargetChain> {
+  const target = await readEntityItem(ws, id, options.preread);
+  if (!target) return { chain: [], complete: false, cached: false };
+  if (target.parentId === undefined) return { chain: [target], complete: true, cached: false };
+  const above = options.fresh ? undefined : cachedChain(ws, target.parentId);
+  if (above) return { chain: [target, ...above], complete: true, cached: true };
+  const read = await readChain(ws, target.parentId);
+  const chain = [target, ...read.chain];
+  if (read.complete && chain.every((e) => !e.deleting)) remember(ws, chain);
+  return { chain, complete: read.complete, cached: false };
+}

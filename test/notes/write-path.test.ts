@@ -1,0 +1,100 @@
+// The write path's round trips: what a note write sends to DynamoDB, observed with a middleware that
+// records (does not alter) every command with its start and end, grouped into rounds (a call's
+// round follows the latest round that had answered before it started). And the per-instance cache
+// of ancestor chains (lib/store/chains.ts) under moves: scores stay exact.
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { db, tableName } from '#lib/store/client.ts';
+import { keys } from '#lib/store/keys.ts';
+import { verifyWorkspace } from '#lib/store/verify.ts';
+import { client } from '../score/helpers.ts';
+import { newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
+import { recordCommands, rounds } from '../support/commands.ts';
+
+let app: TestApp;
+let ws: TestWorkspace;
+let recorder: ReturnType<typeof recordCommands>;
+beforeAll(async () => {
+  app = await startApp();
+  ws = await newWorkspace();
+  recorder = recordCommands('recordWritePath');
+});
+afterAll(async () => {
+  recorder.stop();
+  await app.close();
+});
+beforeEach(() => recorder.clear());
+const sent = () => recorder.sent;
+
+const moveTo = (c: ReturnType<typeof client>, id: string, parent: string) => c.ok('PUT', `/entities/${id}/relationships/parent`, { data: { target: { id: parent } } });
+const transactions = () => sent().filter((s) => s.command === 'TransactWriteItems').length;
+
+describe('the reads of a note write go out together', () => {
+  it('POST /v2/notes with a customer and a rated link: the bearer check, then one BatchGetItem beside the configuration Query, then the transaction (ancestors cached)', async () => {
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const comp = await c.entity('component', p);
+    const [f, g] = [await c.entity('feature', comp), await c.entity('feature', comp)];
+    const u = await c.entity('user');
+    recorder.clear();
+    await c.note({ customer: u, links: [[f, 'critical']] });
+    // First write under this component: the ancestors are read level by level, once.
+    expect(rounds(sent())).toEqual([['BatchGetItem'], ['Query', 'BatchGetItem'], ['GetItem'], ['GetItem'], ['TransactWriteItems']]);
+    recorder.clear();
+    await c.note({ customer: u, links: [[g, 'important']] });
+    expect(rounds(sent())).toEqual([['BatchGetItem'], ['Query', 'BatchGetItem'], ['TransactWriteItems']]);
+    expect(await c.score(p)).toBe(3 + 2); // critical 3 on f, important 2 on g
+  });
+
+  it('PUT a link\'s importance (re-rate): the note comes with the credential, one BatchGetItem for link, target and rating, then the transaction', async () => {
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const f = await c.entity('feature', await c.entity('component', p));
+    const u = await c.entity('user');
+    const n = await c.note({ customer: u, links: [[f, 'critical']] });
+    recorder.clear();
+    await c.ok('PUT', `/notes/${n}/relationships/link/${f}`, { data: { importance: 'nice to have' } });
+    expect(rounds(sent())).toEqual([['BatchGetItem'], ['BatchGetItem'], ['TransactWriteItems']]);
+    expect(await c.score(p)).toBe(1);
+  });
+});
+
+describe('a cached chain never drifts an aggregate', () => {
+  it('an ancestor moved since the chain was cached: the write fails its condition, rebuilds from fresh reads, and both products\' scores are exact', async () => {
+    const c = client(app, ws.token);
+    const [p1, p2] = [await c.entity('product'), await c.entity('product')];
+    const [c1, c2] = [await c.entity('component', p1), await c.entity('component', p1)];
+    const [f, g] = [await c.entity('feature', c1), await c.entity('feature', c2)];
+    await c.note({ links: [[f, 'critical']] });
+    await c.note({ links: [[g, 'critical']] }); // caches g → c2 → p1
+    // The move does not touch the cache (as if another instance made it).
+    await moveTo(c, c2, p2);
+    recorder.clear();
+    await c.note({ links: [[g, 'critical']] });
+    expect(transactions(), 'the cached chain failed the condition once, then the rebuild committed').toBe(2);
+    expect([await c.score(p1), await c.score(c1), await c.score(p2), await c.score(c2), await c.score(g)]).toEqual([1, 1, 2, 2, 2]);
+    // The moved entity itself: its parent is read with the write, its new ancestors are now cached.
+    await moveTo(c, f, c2);
+    recorder.clear();
+    await c.note({ links: [[f, 'critical']] });
+    expect(transactions()).toBe(1);
+    expect([await c.score(p1), await c.score(c1), await c.score(p2), await c.score(c2), await c.score(f)]).toEqual([0, 0, 4, 4, 2]);
+    expect(await verifyWorkspace(ws.workspaceId, false)).toMatchObject({ mismatches: 0 });
+  });
+
+  it('an ancestor being deleted since the chain was cached: the link is refused with 404 even when it moves no score, nothing written', async () => {
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const comp = await c.entity('component', p);
+    const f = await c.entity('feature', comp);
+    const u = await c.entity('user');
+    await c.note({ customer: u, links: [[f, 'critical']] }); // caches f → comp → p
+    // Mark the component as a delete's first step would (the cascade is another module's job).
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.entity(ws.workspaceId, comp), UpdateExpression: 'SET deleting = :now', ExpressionAttributeValues: { ':now': new Date().toISOString() } }));
+    const n = await c.note({ customer: u });
+    const res = await c.req('POST', `/notes/${n}/relationships`, { data: { type: 'link', target: { id: f }, importance: 'critical' } });
+    expect(res.status, res.text).toBe(404);
+    expect(res.json.errors[0].detail).toContain(f);
+    expect((await c.req('GET', `/notes/${n}/relationships`)).json.data).toEqual([expect.objectContaining({ type: 'customer' })]);
+  });
+});
