@@ -244,19 +244,25 @@ const writeMix = (w: World) => {
   };
 };
 
-/** The TransactItems of one create-note-with-link request, captured on the document client. */
+/**
+ * The TransactItems of one create-note-with-link request, captured on the document client: the
+ * transaction that puts this note (requests of the mixes may still be in flight on the gateway).
+ */
 async function captureNoteTransaction(w: World): Promise<TxItem[]> {
   let captured: TxItem[] | undefined;
   const name = 'benchCaptureTransaction';
+  const body = noteBody(w, 1);
+  const ours = (items: TxItem[]) => items.some((i) => (i.Put?.Item as { fields?: { name?: string } } | undefined)?.fields?.name === body.data.fields.name);
   db().middlewareStack.add(
     (next, context) => async (args) => {
-      if (context.commandName === 'TransactWriteItemsCommand' && !captured) captured = (args.input as { TransactItems: TxItem[] }).TransactItems;
+      const items = (args.input as { TransactItems?: TxItem[] }).TransactItems;
+      if (context.commandName === 'TransactWriteItemsCommand' && !captured && items && ours(items)) captured = items;
       return next(args);
     },
     { step: 'initialize', name },
   );
   try {
-    const r = await send(w.base, w.tokens[0]!, 'POST', '/notes', noteBody(w, 1));
+    const r = await send(w.base, w.tokens[0]!, 'POST', '/notes', body);
     if (r.status !== 201 || !captured) throw new Error(`capturing a note's transaction: HTTP ${r.status}`);
   } finally {
     db().middlewareStack.remove(name);

@@ -3,8 +3,10 @@
 // member whose token made the request unless the body names another.
 import type * as z from 'zod/mini';
 import type { Principal } from '../auth/principal.ts';
+import { customValueCheck } from '../domain/configurations.ts';
 import { fieldWrite, NOTE_FIELDS, type FieldWrite } from '../domain/entity-fields.ts';
 import type { Idempotent } from '../domain/idempotency.ts';
+import { isUuid } from '../domain/input.ts';
 import type { CreateNoteBody } from '../domain/schemas/note-writes.ts';
 import { outcome, settle } from '../settle.ts';
 import { customFieldCheck } from '../store/custom-fields.ts';
@@ -37,12 +39,13 @@ export async function createNoteFrom(principal: Principal, data: NoteData, idemp
     if (rel.type === 'customer') [customer, customerPath] = [rel.target, at];
     else links.push({ entityId: rel.target.id, entityType: rel.target.type, importance: rel.importance, path: [...at, 'id'] });
   });
-  // Every read the note needs goes out at once: the type's custom-field configuration (a Query),
-  // the members and the customer named by e-mail, and one BatchGetItem for the rest
-  // (readAheadForNote). The verdicts are taken in the order a client expects: fields, members,
-  // customer, then what createNote judges.
+  // Every read the note needs goes out at once: the type's custom-field configuration (a Query,
+  // only when a field is named by id: custom fields are, and nothing else reaches the check), the
+  // members and the customer named by e-mail, and one BatchGetItem for the rest (readAheadForNote).
+  // The verdicts are taken in the order a client expects: fields, members, customer, then what
+  // createNote judges.
   const [custom, members, target, ahead] = await Promise.all([
-    settle(customFieldCheck(ws, data.type)),
+    Object.keys(data.fields).some(isUuid) ? settle(customFieldCheck(ws, data.type)) : { value: customValueCheck([], data.type) },
     settle(resolveMembers(ws, namedMembers(data.fields))),
     customer ? settle(customerTarget(ws, customer, customerPath)) : undefined,
     readAheadForNote(ws, { id: idempotent?.id, customerId: customer?.id, links }),
