@@ -83,7 +83,7 @@ export const ROUTES = [
   r({ operationId: 'listNoteRelationships', method: 'GET', path: '/v2/notes/{id}/relationships', handler: 'functions/notes/list-relationships.ts', auth: 'notes:read', table: 'read', summary: 'List relationships of a note' }),
   r({ operationId: 'createNoteRelationship', method: 'POST', path: '/v2/notes/{id}/relationships', handler: 'functions/notes/create-relationship.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: 'Link a note to an entity or set its customer' }),
   r({ operationId: 'setNoteLink', method: 'PUT', path: '/v2/notes/{id}/relationships/link/{entityId}', handler: 'functions/notes/set-link.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: 'Create or re-rate a link from a note to an entity' }),
-  r({ operationId: 'setNoteCustomer', method: 'PUT', path: '/v2/notes/{id}/relationships/customer', handler: 'functions/notes/set-customer.ts', auth: 'notes:write', body: 'json', table: 'write', summary: "Set a note's customer" }),
+  r({ operationId: 'setNoteCustomer', method: 'PUT', path: '/v2/notes/{id}/relationships/customer', handler: 'functions/notes/set-customer.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: "Set a note's customer" }),
   r({ operationId: 'deleteNoteRelationship', method: 'DELETE', path: '/v2/notes/{id}/relationships/{targetType}/{targetId}', handler: 'functions/notes/delete-relationship.ts', auth: 'notes:write', table: 'write', summary: "Remove a note's link or customer" }),
 
   // Members (read-only)

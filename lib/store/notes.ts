@@ -355,28 +355,39 @@ async function removeLink(ws: string, noteId: string, entityId: string, options:
  * Sets (or, with null, clears) a note's customer: every link's rating moves to the new customer with
  * its set time kept. `onlyIf`: do nothing unless the current customer is this one (customer deletes);
  * `onlyIfNone`: InvalidInput when the note has a customer (a create that must not replace one).
+ * `preread`: the note, when the route prefetched it.
  */
 export async function setNoteCustomer(
   ws: string,
   noteId: string,
   customer: { id: string; type?: string | undefined; path: Path } | null,
-  options: { onlyIf?: string; onlyIfNone?: boolean } = {},
+  options: { onlyIf?: string; onlyIfNone?: boolean; preread?: Preread | undefined } = {},
 ): Promise<NoteItem> {
   let stepwise = false;
-  const result = await transact('setNoteCustomer', async () => {
-    const note = await liveNote(ws, noteId);
+  const result = await transact('setNoteCustomer', async (attempt) => {
+    // The note (prefetched on the first attempt), the new customer and the note's links are read
+    // together and judged in that order; then one BatchGetItem for the link targets and the ratings
+    // the change moves, the chains above the targets from lib/store/chains.ts.
+    const [noteRead, nextRead, linksRead] = await Promise.all([
+      getNote(ws, noteId, attempt === 0 ? options.preread : undefined),
+      customer ? settle(checkCustomer(ws, customer, customer.path)) : undefined,
+      settle(noteLinks(ws, noteId)),
+    ]);
+    if (!noteRead) throw new NotFound('note', noteId);
+    const note = noteRead;
     if (options.onlyIf !== undefined && note.customer?.id !== options.onlyIf) return { items: [], result: note };
     // A note that has a customer gets another one only by replacing it (PUT …/relationships/customer).
     if (options.onlyIfNone && note.customer) {
       invalid(customer?.path ?? [], `Note ${noteId} already has a customer (${note.customer.type} ${note.customer.id}); replace it with PUT /v2/notes/${noteId}/relationships/customer.`);
     }
-    const next = customer ? await checkCustomer(ws, customer, customer.path) : undefined;
+    const next = nextRead && outcome(nextRead);
+    const links = outcome(linksRead);
     const updated: NoteItem = { ...note, updatedAt: new Date().toISOString() };
     delete updated.customer;
     if (next) updated.customer = next;
     if (note.customer?.id === next?.id && note.customer?.type === next?.type) {
       // Same customer: nothing to write, unless an earlier stepwise change stopped half-way; finish it.
-      stepwise = (await noteLinks(ws, noteId)).some((l) => l.customerId !== note.customer?.id);
+      stepwise = links.some((l) => l.customerId !== note.customer?.id);
       return { items: [], result: note };
     }
     const base = () => {
@@ -400,17 +411,25 @@ export async function setNoteCustomer(
       if (next) plan.add(liveEntityCheck(ws, next.id));
       return plan;
     };
+    const moving = links.filter((l) => l.customerId !== next?.id);
+    const ahead = await readAhead(
+      moving.flatMap((l) => [keys.entity(ws, l.entityId), ...[l.customerId, next?.id].flatMap((c) => (c ? [keys.rating(ws, l.entityId, c)] : []))]),
+    );
+    const targets = await Promise.all(moving.map((l) => targetChain(ws, l.entityId, { preread: ahead, fresh: attempt > 0 })));
     let plan = base();
-    for (const link of await noteLinks(ws, noteId)) {
-      if (link.customerId === next?.id) continue;
+    for (const [i, link] of moving.entries()) {
+      const target = targets[i]!;
+      const chain = target.chain.length ? target.chain : undefined;
       await planLinkChange(ws, plan, {
         noteId,
         entityId: link.entityId,
         entityType: link.entityType,
-        chain: await existingChain(ws, link.entityId),
+        chain,
         before: link,
         after: { customerId: next?.id, importance: link.importance, setAt: link.setAt },
+        preread: ahead,
       });
+      if (chain && target.cached) plan.checkChain(chain);
       if (plan.size > MAX_TX_ITEMS) break;
     }
     stepwise = plan.size > MAX_TX_ITEMS;

@@ -57,6 +57,22 @@ describe('the reads of a note write go out together', () => {
     expect(rounds(sent())).toEqual([['BatchGetItem'], ['BatchGetItem'], ['TransactWriteItems']]);
     expect(await c.score(p)).toBe(1);
   });
+
+  it('PUT a note\'s customer: the note comes with the credential, its links beside the new customer, one BatchGetItem for targets and ratings, then the transaction', async () => {
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const comp = await c.entity('component', p);
+    const [f, g] = [await c.entity('feature', comp), await c.entity('feature', comp)];
+    const [u, v] = [await c.entity('user'), await c.entity('user')];
+    const n = await c.note({ customer: u, links: [[f, 'critical'], [g, 'nice to have']] });
+    await c.note({ customer: v, links: [[f, 'nice to have']] });
+    recorder.clear();
+    await c.ok('PUT', `/notes/${n}/relationships/customer`, { data: { target: { id: v } } });
+    expect(rounds(sent())).toEqual([['BatchGetItem'], ['GetItem', 'Query'], ['BatchGetItem'], ['TransactWriteItems']]);
+    // The moved ratings keep their set time, earlier than v's own note on f: f counts v's 'nice to have' (1), g the moved one (1).
+    expect([await c.score(f), await c.score(g), await c.score(p)]).toEqual([1, 1, 2]);
+    expect(await verifyWorkspace(ws.workspaceId, false)).toMatchObject({ mismatches: 0 });
+  });
 });
 
 describe('a cached chain never drifts an aggregate', () => {
