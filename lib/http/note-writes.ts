@@ -5,6 +5,7 @@ import type * as z from 'zod/mini';
 import type { Principal } from '../auth/principal.ts';
 import { fieldWrite, NOTE_FIELDS } from '../domain/entity-fields.ts';
 import type { Idempotent } from '../domain/idempotency.ts';
+import { checkNoteContent } from '../domain/note-content.ts';
 import type { CreateNoteBody } from '../domain/schemas/note-writes.ts';
 import { customFieldCheck } from '../store/custom-fields.ts';
 import { customerTarget } from '../store/customers.ts';
@@ -13,6 +14,7 @@ import { createNote, type NewLink, type NoteItem } from '../store/notes.ts';
 
 export async function createNoteFrom(principal: Principal, data: z.output<typeof CreateNoteBody>['data'], idempotent?: Idempotent): Promise<NoteItem> {
   const ws = principal.workspaceId;
+  checkNoteContent(data.type, data.fields.content, ['data', 'fields', 'content']);
   const custom = await customFieldCheck(ws, data.type);
   const write = fieldWrite(data.fields, { standard: NOTE_FIELDS, mode: 'create', path: ['data', 'fields'], custom, what: 'a note' });
   const links: NewLink[] = [];
