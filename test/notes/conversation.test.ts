@@ -1,6 +1,7 @@
 // Conversation notes (Productboard's conversationNote, alias `conversation`): their content is a
 // list of parts kept by externalId; everything else is a note's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fieldCommands } from '../../local/admin/fields.ts';
 import { client } from '../score/helpers.ts';
 import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
@@ -131,6 +132,31 @@ describe('conversation notes', () => {
     const fortyNine = Array.from({ length: 49 }, (_, i) => part(`n${i}`));
     await bad('PATCH', `/notes/${chat}`, { data: { patch: [{ op: 'addItems', path: 'content', value: fortyNine }] } }, '/data/patch/0/value', /would hold 51 items after this operation; it holds at most 50/);
     expect([(await c.ok('GET', `/notes/${text}`)).json.data, (await c.ok('GET', `/notes/${chat}`)).json.data]).toEqual(before);
+  });
+
+  it("custom fields are the note type's own: a conversation note's are written and read on it, a text note's field is unknown to it", async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const fieldAdd = fieldCommands.find((cmd) => cmd.name === 'field add')!;
+    const add = async (type: string, name: string) => ((await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': type, name, kind: 'text' })) as { id: string }).id;
+    const channel = await add('conversationNote', 'Channel');
+    const mood = await add('textNote', 'Mood');
+    const id = await conversation(c, 'Chat', [part('a')], {});
+    await c.ok('PATCH', `/notes/${id}`, { data: { fields: { [channel]: 'chat' } } });
+    expect((await c.ok('GET', `/notes/${id}?fields=${channel}`)).json.data.fields).toEqual({ [channel]: 'chat' });
+    expect(Object.keys((await c.ok('GET', `/notes/${id}?fields=all`)).json.data.fields)).toEqual(['name', 'content', 'tags', 'owner', 'creator', 'processed', 'archived', channel]);
+    expectError(await c.req('GET', `/notes/${id}?fields=${mood}`), 'request.invalid', { source: { parameter: 'fields' }, detail: new RegExp(mood) });
+    expectError(await c.req('PATCH', `/notes/${id}`, { data: { fields: { [mood]: 'happy' } } }), 'request.invalid', {
+      source: { pointer: `/data/fields/${mood}` },
+      detail: /no custom field with this id is configured for conversationNote/,
+    });
+    // A list over both types shows each note its own type's fields.
+    const text = (await c.ok('POST', '/notes', { data: { type: 'textNote', fields: { name: 'Call', [mood]: 'happy' } } })).json.data.id;
+    const listed = (await c.ok('GET', `/notes?fields[]=${channel}&fields[]=${mood}`)).json.data as Array<{ id: string; fields: unknown }>;
+    expect(listed.map((n) => [n.id, n.fields])).toEqual([
+      [id, { [channel]: 'chat' }],
+      [text, { [mood]: 'happy' }],
+    ]);
   });
 
   it("the score counts a conversation note's links exactly like a text note's: its customer's latest rating, anonymous links one each", async () => {
