@@ -78,7 +78,7 @@ export const ROUTES = [
   r({ operationId: 'listNoteConfigurations', method: 'GET', path: '/v2/notes/configurations', handler: 'functions/notes/list-configurations.ts', auth: 'notes:read', table: 'read', summary: 'List note configurations' }),
   r({ operationId: 'getNoteConfiguration', method: 'GET', path: '/v2/notes/configurations/{type}', handler: 'functions/notes/get-configuration.ts', auth: 'notes:read', table: 'read', summary: 'Retrieve the configuration of a note type' }),
   r({ operationId: 'getNote', method: 'GET', path: '/v2/notes/{id}', handler: 'functions/notes/get.ts', auth: 'notes:read', table: 'read', prefetch: 'note', summary: 'Retrieve a note' }),
-  r({ operationId: 'updateNote', method: 'PATCH', path: '/v2/notes/{id}', handler: 'functions/notes/update.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Update a note' }),
+  r({ operationId: 'updateNote', method: 'PATCH', path: '/v2/notes/{id}', handler: 'functions/notes/update.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: 'Update a note' }),
   r({ operationId: 'deleteNote', method: 'DELETE', path: '/v2/notes/{id}', handler: 'functions/notes/delete.ts', auth: 'notes:delete', table: 'write', summary: 'Delete a note' }),
   r({ operationId: 'listNoteRelationships', method: 'GET', path: '/v2/notes/{id}/relationships', handler: 'functions/notes/list-relationships.ts', auth: 'notes:read', table: 'read', summary: 'List relationships of a note' }),
   r({ operationId: 'createNoteRelationship', method: 'POST', path: '/v2/notes/{id}/relationships', handler: 'functions/notes/create-relationship.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: 'Link a note to an entity or set its customer' }),

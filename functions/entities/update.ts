@@ -4,7 +4,7 @@ import { config } from '#lib/config.ts';
 import { ENTITY_FIELDS, fieldWrite } from '#lib/domain/entity-fields.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
 import { NotFound } from '#lib/domain/errors.ts';
-import { fieldPatch, itemKeyOf, resolvedOps } from '#lib/domain/field-patch.ts';
+import { fieldPatch, listRuleOf, resolvedOps } from '#lib/domain/field-patch.ts';
 import { invalid } from '#lib/domain/input.ts';
 import { applyPatch } from '#lib/domain/patch.ts';
 import { UpdateEntityBody } from '#lib/domain/schemas/entity-writes.ts';
@@ -32,7 +32,7 @@ export const handler = api(
     const write = patch?.write ?? fieldWrite(data.fields ?? {}, { ...rules, mode: 'update', path: ['data', 'fields'] });
     const values = await resolveFieldRefs(ws, write);
     const ops = patch && resolvedOps(patch.ops, values);
-    const updated = await updateEntity(ws, id, (current) => ({ values: ops ? applyPatch(current.fields, ops, itemKeyOf) : values, metadata: data.metadata }), ifMatchOf(req));
+    const updated = await updateEntity(ws, id, (current) => ({ values: ops ? applyPatch(current.fields, ops, listRuleOf) : values, metadata: data.metadata }), ifMatchOf(req));
     return { status: 200, body: { data: entityReference(config.urls, updated) } };
   },
 );

@@ -7,7 +7,7 @@ import { ENTITY_FIELDS, NOTE_FIELDS } from './entity-fields.ts';
 import { InvalidInput, pointer, type Path } from './errors.ts';
 import { ENTITY_TYPES, HIERARCHY_TYPES, PARENT_RULES, type EntityType } from './hierarchy.ts';
 import { IsoDate } from './schemas/common.ts';
-import { STANDARD_FIELDS, type StandardFieldId } from './schemas/field-values.ts';
+import { NOTE_CONTENT, STANDARD_FIELDS, type StandardFieldId } from './schemas/field-values.ts';
 import { isNoteType, type NoteType } from './schemas/note.ts';
 
 export { ENTITY_TYPES, isEntityType, type EntityType } from './hierarchy.ts';
@@ -56,6 +56,9 @@ const FIELD_NAMES: Record<StandardFieldId, string> = {
 /** The standard field identifiers of each type, in response order. */
 const standardIds = (type: EntityType | NoteType): readonly StandardFieldId[] => (isNoteType(type) ? NOTE_FIELDS : ENTITY_FIELDS[type]);
 
+/** The shape a type's standard field reads as: a note's content is its type's (HTML, or conversation parts). */
+const readShape = (type: EntityType | NoteType, id: StandardFieldId): z.ZodMiniType => (id === 'content' && isNoteType(type) ? NOTE_CONTENT[type] : STANDARD_FIELDS[id].read);
+
 /** A value schema as JSON Schema, without `$schema` (value shapes carry no ids, so nothing is a $ref). */
 const jsonSchema = (schema: z.ZodMiniType): Record<string, unknown> => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
@@ -95,7 +98,7 @@ const fieldPath = (id: string) => `/fields/${id}`;
 
 /** Every configured field of a type, standard first, then custom fields in creation order. */
 export function fieldConfigurations(type: EntityType | NoteType, custom: readonly CustomFieldDef[]): FieldConfiguration[] {
-  const standard = standardIds(type).map((id) => ({ id, name: FIELD_NAMES[id], path: fieldPath(id), schema: jsonSchema(STANDARD_FIELDS[id].read) }));
+  const standard = standardIds(type).map((id) => ({ id, name: FIELD_NAMES[id], path: fieldPath(id), schema: jsonSchema(readShape(type, id)) }));
   const own = custom.filter((d) => d.entityType === type).map((d) => ({ id: d.id, name: d.name, path: fieldPath(d.id), schema: jsonSchema(customValueSchema(d)) }));
   return [...standard, ...own];
 }

@@ -5,10 +5,11 @@
 // to the values stored when the update runs.
 import { MEMBER_FIELDS, type CustomFieldCheck, type FieldWrite, type MemberFieldId } from './entity-fields.ts';
 import { InvalidInput, pointer, type Path } from './errors.ts';
-import { checkPatch, type ItemKey, type PatchOp } from './patch.ts';
+import { checkPatch, type ListRule, type PatchOp } from './patch.ts';
 import { isUuid } from './schemas/common.ts';
-import type { MemberInput, StandardFieldId } from './schemas/field-values.ts';
-import { isListField, type PatchInput } from './schemas/patch.ts';
+import { MAX_PARTS } from './schemas/conversation.ts';
+import { MAX_TAGS, type MemberInput, type StandardFieldId } from './schemas/field-values.ts';
+import { isListField, type ListFieldId, type PatchInput } from './schemas/patch.ts';
 
 export interface FieldPatch {
   write: FieldWrite;
@@ -17,8 +18,13 @@ export interface FieldPatch {
 
 const isMemberField = (id: string): id is MemberFieldId => (MEMBER_FIELDS as readonly string[]).includes(id);
 
-/** How the items of a list field are told apart: tags by name. */
-export const itemKeyOf = (field: string): ItemKey | undefined => (isListField(field) ? (item) => String((item as { name?: unknown }).name) : undefined);
+const LIST_RULES: Record<ListFieldId, ListRule> = {
+  tags: { key: (item) => String((item as { name?: unknown }).name), max: MAX_TAGS },
+  content: { key: (item) => String((item as { externalId?: unknown }).externalId), max: MAX_PARTS },
+};
+
+/** How the items of a list field are told apart (tags by name, conversation parts by externalId) and how many it holds. */
+export const listRuleOf = (field: string): ListRule | undefined => (isListField(field) ? LIST_RULES[field] : undefined);
 
 export function fieldPatch(
   input: readonly PatchInput[],
@@ -43,7 +49,7 @@ export function fieldPatch(
       else write.values[field] = known ? op.value : custom(field, op.value, [...at, 'value']);
       return { op: 'set', field, value: op.value, path: at };
     }
-    if (!isListField(field)) throw new InvalidInput(`'${op.op}' applies to a list field (tags); '${field}' is not one: use 'set' or 'clear'.`, pointer([...at, 'op']));
+    if (!isListField(field)) throw new InvalidInput(`'${op.op}' applies to a list field (tags, a conversation note's content); '${field}' is not one: use 'set' or 'clear'.`, pointer([...at, 'op']));
     return { op: op.op, field, value: op.value as unknown[], path: at };
   });
   checkPatch(ops);

@@ -10,8 +10,14 @@ export type PatchOp =
   | { op: 'clear'; field: string; path: Path }
   | { op: 'addItems' | 'removeItems'; field: string; value: readonly unknown[]; path: Path };
 
-/** A list field's items are told apart by this key (tags by name, conversation parts by externalId). */
-export type ItemKey = (item: unknown) => string;
+/**
+ * How a list field's items are told apart (tags by name, conversation parts by externalId), and how
+ * many the field holds at most.
+ */
+export interface ListRule {
+  key: (item: unknown) => string;
+  max: number;
+}
 
 /**
  * Refuses operations that contradict each other on one field: `set` and `clear`, either of them
@@ -30,31 +36,50 @@ export function checkPatch(ops: readonly PatchOp[]): void {
   }
 }
 
+/** Two items with the same properties (items are flat objects; a stored map keeps no key order). */
+function sameItem(a: unknown, b: unknown): boolean {
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && (a as Record<string, unknown>)[k] === (b as Record<string, unknown>)[k]);
+}
+
 /**
  * The fields to write after applying `ops` to `current` (the stored values): a value per field
- * touched, null for one cleared. A list left empty by removeItems is cleared. Adding an item whose
- * key is already there, or removing one that is not, changes nothing.
+ * touched, null for one cleared. A list left empty by removeItems is cleared. Adding an item that is
+ * already there as it is, or removing one that is not there, changes nothing (a retried patch does
+ * no harm); adding an item whose key is there with other values is refused, since it would be
+ * dropped unseen (remove it first in the same patch to replace it); a list may not outgrow its rule.
  */
-export function applyPatch(current: Readonly<Record<string, unknown>>, ops: readonly PatchOp[], itemKey: (field: string) => ItemKey | undefined): Record<string, unknown> {
+export function applyPatch(current: Readonly<Record<string, unknown>>, ops: readonly PatchOp[], listRule: (field: string) => ListRule | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const valueOf = (field: string) => (field in out ? out[field] : current[field]);
   for (const op of ops) {
     if (op.op === 'set') out[op.field] = op.value;
     else if (op.op === 'clear') out[op.field] = null;
     else {
-      const key = itemKey(op.field);
-      if (!key) throw new InvalidInput(`Field '${op.field}' is not a list: '${op.op}' does not apply to it.`, pointer(op.path));
+      const rule = listRule(op.field);
+      if (!rule) throw new InvalidInput(`Field '${op.field}' is not a list: '${op.op}' does not apply to it.`, pointer(op.path));
+      const { key, max } = rule;
       const list = Array.isArray(valueOf(op.field)) ? [...(valueOf(op.field) as unknown[])] : [];
-      const keys = new Set(op.value.map(key));
       if (op.op === 'removeItems') {
+        const keys = new Set(op.value.map(key));
         const kept = list.filter((item) => !keys.has(key(item)));
         out[op.field] = kept.length ? kept : null;
       } else {
-        const have = new Set(list.map(key));
-        for (const item of op.value) {
-          if (!have.has(key(item))) list.push(item);
-          have.add(key(item));
-        }
+        const have = new Map(list.map((item) => [key(item), item]));
+        op.value.forEach((item, i) => {
+          const there = have.get(key(item));
+          if (there === undefined) {
+            list.push(item);
+            have.set(key(item), item);
+          } else if (!sameItem(there, item)) {
+            throw new InvalidInput(
+              `Field '${op.field}' already has an item '${key(item).slice(0, 100)}' with other values; remove it first ('removeItems' before this 'addItems', in the same patch) to replace it.`,
+              pointer([...op.path, 'value', i]),
+            );
+          }
+        });
+        if (list.length > max) throw new InvalidInput(`Field '${op.field}' would hold ${list.length} items after this operation; it holds at most ${max}.`, pointer([...op.path, 'value']));
         out[op.field] = list;
       }
     }

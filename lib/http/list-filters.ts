@@ -7,7 +7,7 @@ import { ENTITY_TYPES, type EntityType } from '../domain/hierarchy.ts';
 import type { SourceFilter } from '../domain/metadata.ts';
 import type { EntitySearchFilter } from '../domain/schemas/entity.ts';
 import { STATUSES } from '../domain/schemas/field-values.ts';
-import type { NoteSearchFilter } from '../domain/schemas/note.ts';
+import { NOTE_TYPES, type NoteSearchFilter, type NoteType } from '../domain/schemas/note.ts';
 import { getMemberByEmail } from '../store/members.ts';
 import type { EntityQuery, NoteQuery } from '../store/pages.ts';
 
@@ -74,6 +74,9 @@ export function timeRangeOf(fromName: string, from: string | undefined, toName: 
 }
 
 export interface NoteListQuery {
+  /** Note types (`type` and `type[]` together), by their names. */
+  type?: NoteType | undefined;
+  'type[]'?: readonly NoteType[] | undefined;
   archived?: boolean | undefined;
   processed?: boolean | undefined;
   'owner[id]'?: string | undefined;
@@ -88,6 +91,12 @@ export interface NoteListQuery {
   updatedTo?: string | undefined;
 }
 
+/** The note types named (each once), or undefined when they are every type (no filter to apply). */
+const noteTypes = (named: readonly NoteType[]): NoteType[] | undefined => {
+  const types = [...new Set(named)];
+  return types.length && types.length < NOTE_TYPES.length ? types : undefined;
+};
+
 /** listNotes' filters. */
 export async function noteQueryOf(ws: string, query: NoteListQuery): Promise<NoteQuery> {
   const ownerIds = await memberIds(ws, query['owner[id]'], query['owner[email]']);
@@ -95,7 +104,9 @@ export async function noteQueryOf(ws: string, query: NoteListQuery): Promise<Not
   const source = sourceOf(query);
   const created = timeRangeOf('createdFrom', query.createdFrom, 'createdTo', query.createdTo);
   const updated = timeRangeOf('updatedFrom', query.updatedFrom, 'updatedTo', query.updatedTo);
+  const types = noteTypes([...(query['type[]'] ?? []), ...(query.type ? [query.type] : [])]);
   return {
+    ...(types ? { types } : {}),
     ...(ownerIds ? { ownerIds } : {}),
     ...(creatorIds ? { creatorIds } : {}),
     ...(query.archived !== undefined ? { archived: query.archived } : {}),
@@ -125,7 +136,7 @@ export async function noteSearchQueryOf(ws: string, filter: NoteSearchFilter, te
   const updated = rangeAt('updatedAt', filter.updatedAt);
   const rel = filter.relationships;
   return {
-    ...(filter.type ? { types: [...new Set(filter.type)] } : {}),
+    ...(filter.type ? { types: noteTypes(filter.type) } : {}),
     ...(filter.id ? { ids: [...new Set(filter.id)] } : {}),
     ...(ownerIds ? { ownerIds } : {}),
     ...(creatorIds ? { creatorIds } : {}),

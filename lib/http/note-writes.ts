@@ -7,6 +7,7 @@ import { customValueCheck } from '../domain/configurations.ts';
 import { fieldWrite, NOTE_FIELDS, type FieldWrite } from '../domain/entity-fields.ts';
 import type { Idempotent } from '../domain/idempotency.ts';
 import { isUuid } from '../domain/input.ts';
+import { checkNoteContent } from '../domain/note-content.ts';
 import type { CreateNoteBody } from '../domain/schemas/note-writes.ts';
 import { outcome, settle } from '../settle.ts';
 import { customFieldCheck } from '../store/custom-fields.ts';
@@ -31,6 +32,7 @@ function namedMembers(fields: NoteData['fields']): FieldWrite['members'] {
 
 export async function createNoteFrom(principal: Principal, data: NoteData, idempotent?: Idempotent): Promise<NoteItem> {
   const ws = principal.workspaceId;
+  checkNoteContent(data.type, data.fields.content, ['data', 'fields', 'content']);
   const links: NewLink[] = [];
   let customer: Parameters<typeof customerTarget>[1] | undefined;
   let customerPath: Array<string | number> = [];

@@ -3,7 +3,6 @@
 // the paginated `relationships` attribute (the service specification's pagination rule 6).
 import { pageFor, publicUrl, type ListLinks } from './pagination.ts';
 import { config } from '../config.ts';
-import { NOTE_TYPES } from '../domain/configurations.ts';
 import { entityReference, entityView } from '../domain/entity-view.ts';
 import { checkKnownFields, selectFields, type FieldSelection } from '../domain/fields.ts';
 import { noteView } from '../domain/note-view.ts';
@@ -76,11 +75,11 @@ export async function entityResource(workspaceId: string, entity: EntityItem, se
   return entityRecord(workspaceId, entity, selection, configured.get(entity.type)!);
 }
 
-/** One note (getNote). */
+/** One note (getNote): the selection checked against its type's configured fields. */
 export async function noteResource(workspaceId: string, note: NoteItem, selection: FieldSelection) {
-  const configured = await configuredFields(workspaceId, NOTE_TYPES);
+  const configured = await configuredFields(workspaceId, [note.type]);
   checkKnownFields(selection, configured);
-  return noteRecord(workspaceId, note, selection, configured.get('textNote')!);
+  return noteRecord(workspaceId, note, selection, configured.get(note.type)!);
 }
 
 export const configUrl = (kind: 'entities' | 'notes', type: string) =>

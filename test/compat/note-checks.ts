@@ -18,6 +18,19 @@ async function flaggedNotes(world: World, probe: Probe) {
   return { processed, archived, open };
 }
 
+/** Parts of a conversation as Productboard's ConversationNotePart writes them. */
+const chatParts = [
+  { externalId: 'm1', authorType: 'customer' as const, authorName: 'Ada', content: 'Can I pay with my watch?', timestamp: '2030-01-01T10:00:00Z' },
+  { externalId: 'm2', authorType: 'agent' as const, content: 'Not yet: Apple Pay is planned.', timestamp: '2030-01-01T10:05:00Z' },
+];
+
+/** A conversation note of a fresh world, with its parts. */
+async function conversationNote(world: World, probe: Probe, name: string, content: typeof chatParts = chatParts) {
+  const created = await probe.setup('createNote', 201, world.pb.notes.POST('/notes', { body: { data: { type: 'conversationNote', fields: { name, content } } } }));
+  world.names.set(created.data.id, name);
+  return created.data.id;
+}
+
 /** A customer (user Ada of company Acme) and a feature to link, in a fresh world. */
 async function customerAndFeature(world: World, probe: Probe) {
   const acme = await world.entity(probe, 'company', 'Acme');
@@ -28,15 +41,17 @@ async function customerAndFeature(world: World, probe: Probe) {
 }
 
 const configurationChecks: Check[] = [
-  reads('listNoteConfigurations', 'lists the configuration of each note type we serve (textNote: docs/compatibility.md, conversation notes)', async ({ seed, probe }) => {
+  reads('listNoteConfigurations', 'lists the configuration of each note type we serve (textNote, conversationNote; no opportunityNote: docs/compatibility.md)', async ({ seed, probe }) => {
     const list = await probe.reply('listNoteConfigurations', 200, seed.world.pb.notes.GET('/notes/configurations'));
-    probe.equal('types', (list.data ?? []).map((c) => c.type).sort(), ['textNote']);
+    probe.equal('types', (list.data ?? []).map((c) => c.type).sort(), ['conversationNote', 'textNote']);
   }),
   reads('listNoteConfigurations.type[]', 'type[] and its single form type keep that type', async ({ seed, probe }) => {
     const many = await probe.reply('listNoteConfigurations', 200, seed.world.pb.notes.GET('/notes/configurations', { params: { query: { 'type[]': ['textNote'] } } }));
     probe.equal('types by type[]', (many.data ?? []).map((c) => c.type), ['textNote']);
     const one = await probe.reply('listNoteConfigurations', 200, seed.world.pb.notes.GET('/notes/configurations', { params: { query: { type: 'simple' } } }));
     probe.equal('types by type=simple', (one.data ?? []).map((c) => c.type), ['textNote']);
+    const alias = await probe.reply('listNoteConfigurations', 200, seed.world.pb.notes.GET('/notes/configurations', { params: { query: { 'type[]': ['conversation'] } } }));
+    probe.equal('types by type[]=conversation', (alias.data ?? []).map((c) => c.type), ['conversationNote']);
   }),
   reads('getNoteConfiguration', "a note type's configuration: every field with path /fields/<id>", async ({ seed, probe }) => {
     const got = await probe.reply('getNoteConfiguration', 200, seed.world.pb.notes.GET('/notes/configurations/{type}', { params: { path: { type: 'textNote' } } }));
@@ -45,11 +60,18 @@ const configurationChecks: Check[] = [
     probe.equal('standard fields', Object.keys(got.data?.fields ?? {}).sort(), ['archived', 'content', 'creator', 'name', 'owner', 'processed', 'tags']);
     probe.equal('relationships', Object.keys(got.data?.relationships ?? {}).sort(), ['customer', 'link']);
   }),
-  reads('getNoteConfiguration.conversationNote', 'conversationNote is not a note type here (docs/compatibility.md) → 404 resource.notFound', async ({ seed, probe }) => {
+  reads('getNoteConfiguration.conversationNote', "conversationNote's configuration: the note fields, its content a list of parts", async ({ seed, probe }) => {
+    const got = await probe.reply('getNoteConfiguration', 200, seed.world.pb.notes.GET('/notes/configurations/{type}', { params: { path: { type: 'conversationNote' } } }));
+    probe.equal('type', got.data?.type, 'conversationNote');
+    probe.equal('standard fields', Object.keys(got.data?.fields ?? {}).sort(), ['archived', 'content', 'creator', 'name', 'owner', 'processed', 'tags']);
+    const content = got.data?.fields?.content as { path?: string; schema?: { type?: string } } | undefined;
+    probe.equal('content', { path: content?.path, type: content?.schema?.type }, { path: '/fields/content', type: 'array' });
+  }),
+  reads('getNoteConfiguration.opportunityNote', 'opportunityNote is not a note type here (docs/compatibility.md) → 404 resource.notFound', async ({ seed, probe }) => {
     await probe.refusal(
       'getNoteConfiguration',
       { status: 404, code: 'resource.notFound' },
-      seed.world.pb.notes.GET('/notes/configurations/{type}', { params: { path: { type: 'conversationNote' } } }),
+      seed.world.pb.notes.GET('/notes/configurations/{type}', { params: { path: { type: 'opportunityNote' } } }),
     );
   }),
 ];
@@ -118,12 +140,21 @@ const createChecks: Check[] = [
     const list = await probe.reply('listNotes', 200, world.pb.notes.GET('/notes'));
     probe.same('notes', idsOf(list), []);
   }),
-  writes('createNote.conversationNote', 'a conversationNote is refused (docs/compatibility.md) → 400 request.invalid at /data/type, and no note is created', async ({ world, probe }) => {
-    const content = [{ externalId: 'm1', authorType: 'customer' as const, authorName: 'Ada', content: 'Can I pay with my watch?', timestamp: '2030-01-01T10:00:00Z' }];
+  writes('createNote.conversationNote', 'creates a conversation note → 201 conversationNote; the note holds its parts', async ({ world, probe }) => {
+    const created = await probe.reply('createNote', 201, world.pb.notes.POST('/notes', { body: { data: { type: 'conversationNote', fields: { name: 'Chat', content: chatParts } } } }));
+    probe.equal('type', created.data.type, 'conversationNote');
+    const got = await probe.reply('getNote', 200, getNote(world, created.data.id));
+    probe.equal('type and content', { type: got.data?.type, content: got.data?.fields.content }, { type: 'conversationNote', content: chatParts });
+  }),
+  writes('createNote.conversation-alias', 'type conversation (legacy alias) creates a conversationNote', async ({ world, probe }) => {
+    const created = await probe.reply('createNote', 201, world.pb.notes.POST('/notes', { body: { data: { type: 'conversation', fields: { name: 'Legacy chat', content: chatParts } } } }));
+    probe.equal('type', created.data.type, 'conversationNote');
+  }),
+  writes('createNote.opportunityNote', 'an opportunityNote is refused, as Productboard refuses it through the API → 400 request.invalid at /data/type, and no note is created', async ({ world, probe }) => {
     await probe.refusal(
       'createNote',
       { status: 400, code: 'request.invalid', pointer: '/data/type' },
-      world.pb.notes.POST('/notes', { body: { data: { type: 'conversationNote', fields: { name: 'Chat', content } } } }),
+      world.pb.notes.POST('/notes', { body: { data: { type: 'opportunityNote', fields: { name: 'Deal' } } } }),
     );
     const list = await probe.reply('listNotes', 200, world.pb.notes.GET('/notes'));
     probe.same('notes', idsOf(list), []);
@@ -151,6 +182,16 @@ const readChecks: Check[] = [
   reads('listNotes.type[]', 'type[]=textNote lists the text notes', async ({ seed, probe }) => {
     const list = await probe.reply('listNotes', 200, seed.world.pb.notes.GET('/notes', { params: { query: { 'type[]': ['textNote'] } } }));
     probe.same('notes', idsOf(list), seedNotesOf(seed));
+  }),
+  writes('listNotes.type[].conversationNote', 'type[]=conversationNote (or its alias conversation) lists the conversation notes; type[]=textNote the others', async ({ world, probe }) => {
+    const text = await world.note(probe, 'Text');
+    const chat = await conversationNote(world, probe, 'Chat');
+    const conversations = await probe.reply('listNotes', 200, world.pb.notes.GET('/notes', { params: { query: { 'type[]': ['conversationNote'] } } }));
+    probe.same('conversation notes', idsOf(conversations), [chat]);
+    const alias = await probe.reply('listNotes', 200, world.pb.notes.GET('/notes', { params: { query: { 'type[]': ['conversation'] } } }));
+    probe.same('conversation notes (alias)', idsOf(alias), [chat]);
+    const texts = await probe.reply('listNotes', 200, world.pb.notes.GET('/notes', { params: { query: { 'type[]': ['textNote'] } } }));
+    probe.same('text notes', idsOf(texts), [text]);
   }),
   writes('listNotes.archived', 'archived=true lists the archived notes; archived=false the others', async ({ world, probe }) => {
     const n = await flaggedNotes(world, probe);
@@ -236,6 +277,14 @@ const readChecks: Check[] = [
 ];
 
 const searchChecks: Check[] = [
+  writes('performNotesSearch.type', 'filter.type conversationNote lists the conversation notes; search.query reaches their parts', async ({ world, probe }) => {
+    await world.note(probe, 'Text');
+    const chat = await conversationNote(world, probe, 'Chat');
+    const byType = await probe.reply('performNotesSearch', 200, world.pb.notes.POST('/notes/search', { body: { data: { filter: { type: 'conversationNote' } } } }));
+    probe.same('conversation notes', idsOf(byType), [chat]);
+    const byText = await probe.reply('performNotesSearch', 200, world.pb.notes.POST('/notes/search', { body: { data: { search: { query: 'my watch' } } } }));
+    probe.same('notes saying "my watch"', idsOf(byText), [chat]);
+  }),
   reads('performNotesSearch', 'an empty filter lists every note', async ({ seed, probe }) => {
     const list = await probe.reply('performNotesSearch', 200, seed.world.pb.notes.POST('/notes/search', { body: { data: {} } }));
     probe.same('notes', idsOf(list), seedNotesOf(seed));
@@ -295,6 +344,33 @@ const updateChecks: Check[] = [
     const got = await probe.reply('getNote', 200, getNote(world, id));
     const admin = world.workspace.admin;
     probe.equal('fields', got.data?.fields, { name: 'Renamed', creator: { id: admin.id, email: admin.email } });
+  }),
+  writes('updateNote.conversation-parts', 'PATCH data.patch addItems and removeItems (by externalId) change the parts of a conversation note; data.fields sets them', async ({ world, probe }) => {
+    const id = await conversationNote(world, probe, 'Chat');
+    const reply = { externalId: 'm3', authorType: 'customer' as const, content: 'Thanks!', timestamp: '2030-01-01T10:07:00Z' };
+    await probe.reply(
+      'updateNote',
+      200,
+      world.pb.notes.PATCH('/notes/{id}', {
+        params: { path: { id } },
+        body: { data: { patch: [{ op: 'addItems', path: 'content', value: [reply] }, { op: 'removeItems', path: 'content', value: [{ externalId: 'm1' }] }] } },
+      }),
+    );
+    const patched = await probe.reply('getNote', 200, getNote(world, id));
+    probe.equal('parts after the patch', patched.data?.fields.content, [chatParts[1], reply]);
+    await probe.reply('updateNote', 200, world.pb.notes.PATCH('/notes/{id}', { params: { path: { id } }, body: { data: { fields: { content: [reply] } } } }));
+    const set = await probe.reply('getNote', 200, getNote(world, id));
+    probe.equal('parts after data.fields', set.data?.fields.content, [reply]);
+  }),
+  writes('updateNote.conversation-content-shape', "HTML for a conversation note's content → 400 request.invalid at /data/fields/content; the parts are unchanged", async ({ world, probe }) => {
+    const id = await conversationNote(world, probe, 'Chat');
+    await probe.refusal(
+      'updateNote',
+      { status: 400, code: 'request.invalid', pointer: '/data/fields/content' },
+      world.pb.notes.PATCH('/notes/{id}', { params: { path: { id } }, body: { data: { fields: { content: '<p>Plain</p>' } } } }),
+    );
+    const got = await probe.reply('getNote', 200, getNote(world, id));
+    probe.equal('parts', got.data?.fields.content, chatParts);
   }),
   writes('deleteNote', 'DELETE → 204; the note is gone (404)', async ({ world, probe }) => {
     const id = await world.note(probe, 'Note');

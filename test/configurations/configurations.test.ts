@@ -90,7 +90,7 @@ describe('note configurations', () => {
     const { id } = (await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'textNote', name: 'Revenue', kind: 'number' })) as { id: string };
     const list = await call(app, 'GET', '/v2/notes/configurations', { token: ws.token });
     expect(list.status, list.text).toBe(200);
-    expect(list.json.data.map((c: any) => c.type)).toEqual(['textNote']);
+    expect(list.json.data.map((c: any) => c.type)).toEqual(['textNote', 'conversationNote']);
     const one = await call(app, 'GET', '/v2/notes/configurations/textNote', { token: ws.token });
     expect(Object.keys(one.json.data.fields)).toEqual(['name', 'content', 'tags', 'owner', 'creator', 'processed', 'archived', id]);
     expect(one.json.data.fields.processed).toEqual({ id: 'processed', name: 'Processed', path: '/fields/processed', schema: { type: 'boolean' } });
@@ -98,6 +98,50 @@ describe('note configurations', () => {
     expect(one.json.data.links).toEqual({ self: `${app.baseUrl}/notes/configurations/textNote` });
     expectError(await call(app, 'GET', '/v2/notes/configurations/feature', { token: ws.token }), 'resource.notFound');
     expectError(await call(app, 'GET', '/v2/notes/configurations?type[]=feature', { token: ws.token }), 'request.invalid', { source: { parameter: 'type[]' } });
+  });
+
+  it('conversationNote: its content is a list of parts (bounded), its custom fields its own; aliases and type filters name it; opportunityNote is none', async () => {
+    const ws = await newWorkspace();
+    const { id } = (await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'conversationNote', name: 'Channel', kind: 'text' })) as { id: string };
+    const get = (path: string) => call(app, 'GET', `/v2/notes/configurations${path}`, { token: ws.token });
+    const one = await get('/conversation');
+    expect(one.status, one.text).toBe(200);
+    expect(one.json.data.type).toBe('conversationNote');
+    expect(one.json.data.links).toEqual({ self: `${app.baseUrl}/notes/configurations/conversationNote` });
+    expect(Object.keys(one.json.data.fields)).toEqual(['name', 'content', 'tags', 'owner', 'creator', 'processed', 'archived', id]);
+    expect(one.json.data.fields.content).toEqual({
+      id: 'content',
+      name: 'Content',
+      path: '/fields/content',
+      schema: {
+        type: 'array',
+        maxItems: 50,
+        description: 'The parts of the conversation, in the order given',
+        items: {
+          type: 'object',
+          properties: {
+            externalId: { type: 'string', minLength: 1, maxLength: 100, description: "The part's id in the external system; a part is told apart by it" },
+            authorType: { type: 'string', enum: ['customer', 'agent'] },
+            authorName: { type: 'string', maxLength: 100 },
+            content: { type: 'string', maxLength: 1000 },
+            timestamp: { type: 'string', format: 'date-time', pattern: expect.any(String) },
+          },
+          required: ['externalId', 'authorType', 'content', 'timestamp'],
+          additionalProperties: false,
+        },
+      },
+    });
+    expect(one.json.data.relationships).toEqual((await get('/textNote')).json.data.relationships);
+    // The text note's content stays HTML, and a conversation's custom field is not the text note's.
+    const text = (await get('/simple')).json.data;
+    expect(text.fields.content.schema).toEqual({ type: 'string', maxLength: 100_000, description: 'HTML' });
+    expect(Object.keys(text.fields)).not.toContain(id);
+    const types = async (query: string) => ((await get(query)).json.data as Array<{ type: string }>).map((c) => c.type);
+    expect(await types('?type[]=conversation')).toEqual(['conversationNote']);
+    expect(await types('?type=conversationNote')).toEqual(['conversationNote']);
+    expect(await types('?type[]=simple&type[]=conversation')).toEqual(['textNote', 'conversationNote']);
+    expectError(await get('/opportunityNote'), 'resource.notFound', { detail: /opportunity notes cannot be created through the API/ });
+    expectError(await get('?type[]=opportunity'), 'request.invalid', { source: { parameter: 'type[]' }, detail: /opportunity notes cannot be created through the API/ });
   });
 });
 

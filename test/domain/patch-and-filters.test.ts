@@ -2,14 +2,14 @@
 // filters.ts, metadata.ts, relations.ts): no table, just values in and values out.
 import { describe, expect, it } from 'vitest';
 import { InvalidInput } from '#lib/domain/errors.ts';
+import { listRuleOf } from '#lib/domain/field-patch.ts';
 import { entityMatches, memberMatches, nameMatches, noteMatches, utcInstant } from '#lib/domain/filters.ts';
 import { mergeMetadata } from '#lib/domain/metadata.ts';
 import { applyPatch, checkPatch, type PatchOp } from '#lib/domain/patch.ts';
 import { mirrorOf, relationViolation } from '#lib/domain/relations.ts';
 import { statusById, statusByName } from '#lib/domain/statuses.ts';
 
-const byName = (item: unknown) => String((item as { name: string }).name);
-const itemKey = (field: string) => (field === 'tags' ? byName : undefined);
+const itemKey = listRuleOf;
 /** An operation at /data/patch/0 (where it sits in a request does not matter to these rules). */
 const op = (o: Record<string, unknown>) => ({ ...o, path: ['data', 'patch', 0] }) as unknown as PatchOp;
 
@@ -21,6 +21,36 @@ describe('patch operations', () => {
     ).toEqual({ name: 'New', owner: null, tags: [{ name: 'b' }, { name: 'c' }] });
     expect(applyPatch({}, [op({ op: 'addItems', field: 'tags', value: [{ name: 'x' }] })], itemKey)).toEqual({ tags: [{ name: 'x' }] });
     expect(applyPatch(current, [op({ op: 'removeItems', field: 'tags', value: [{ name: 'a' }, { name: 'b' }] })], itemKey)).toEqual({ tags: null });
+  });
+
+  it('conversation parts by externalId: the same part again changes nothing, another part under its externalId is refused at that item, a list may not outgrow its bound', () => {
+    const part = (externalId: string, content = 'hi') => ({ externalId, authorType: 'customer', content, timestamp: '2030-01-01T00:00:00Z' });
+    const current = { content: [part('a'), part('b')] };
+    // A stored part's keys come back in any order: the same values are the same part.
+    const reordered = { timestamp: '2030-01-01T00:00:00Z', content: 'hi', authorType: 'customer', externalId: 'a' };
+    expect(applyPatch(current, [op({ op: 'addItems', field: 'content', value: [reordered, part('c')] })], itemKey)).toEqual({ content: [part('a'), part('b'), part('c')] });
+    expect(applyPatch(current, [op({ op: 'removeItems', field: 'content', value: [{ externalId: 'a' }] }), op({ op: 'addItems', field: 'content', value: [part('a', 'edited')] })], itemKey)).toEqual({
+      content: [part('b'), part('a', 'edited')],
+    });
+    const refusal = (ops: PatchOp[]) => {
+      try {
+        applyPatch(current, ops, itemKey);
+      } catch (e) {
+        expect(e).toBeInstanceOf(InvalidInput);
+        return { location: (e as InvalidInput).location, detail: (e as InvalidInput).detail };
+      }
+      return expect.fail('not refused');
+    };
+    expect(refusal([op({ op: 'addItems', field: 'content', value: [part('c'), part('b', 'other')] })])).toEqual({
+      location: { pointer: '/data/patch/0/value/1' },
+      detail: "Field 'content' already has an item 'b' with other values; remove it first ('removeItems' before this 'addItems', in the same patch) to replace it.",
+    });
+    const many = Array.from({ length: 49 }, (_, i) => part(`n${i}`));
+    expect(refusal([op({ op: 'addItems', field: 'content', value: many })])).toEqual({
+      location: { pointer: '/data/patch/0/value' },
+      detail: "Field 'content' would hold 51 items after this operation; it holds at most 50.",
+    });
+    expect(applyPatch(current, [op({ op: 'addItems', field: 'content', value: many.slice(0, 48) })], itemKey).content).toHaveLength(50);
   });
 
   it('items on a field that is not a list → InvalidInput at the operation', () => {

@@ -150,6 +150,29 @@ describe('notes', () => {
     expect(await score(invoices)).toBe(before);
   });
 
+  it('get_note and list_notes answer a conversation note (made through REST) as the REST API does, its parts included; create_note makes text notes', async () => {
+    const other = await newWorkspace('MCP conversations');
+    const otherClient = await mcpClient(app, { token: other.token });
+    try {
+      const parts = [{ externalId: 'm1', authorType: 'customer', authorName: 'Ada', content: 'Apple Pay, please', timestamp: '2030-01-01T10:00:00Z' }];
+      const chat = await create(app, other.token, '/v2/notes', { type: 'conversation', fields: { name: 'Support chat', content: parts } });
+      const rest = await call(app, 'GET', `/v2/notes/${chat}`, { token: other.token });
+      const got = await callTool(otherClient, 'get_note', { noteId: chat });
+      expect(got.isError, JSON.stringify(got)).toBeFalsy();
+      expect(got.structuredContent).toEqual({ note: rest.json.data });
+      expect(got.structuredContent.note).toMatchObject({ type: 'conversationNote', fields: { content: parts } });
+      const created = await callTool(otherClient, 'create_note', { name: 'Call notes', content: 'Asked for Apple Pay' });
+      expect(created.structuredContent.note.type).toBe('textNote');
+      const listed = await callTool(otherClient, 'list_notes', {});
+      expect(listed.structuredContent.notes.map((n: any) => [n.type, n.fields.name])).toEqual([
+        ['conversationNote', 'Support chat'],
+        ['textNote', 'Call notes'],
+      ]);
+    } finally {
+      await otherClient.close();
+    }
+  });
+
   it('create_note with an unknown customer e-mail is a tool error and creates nothing', async () => {
     const before = (await callTool(client, 'list_notes', { limit: 100 })).structuredContent.notes.length;
     const result = await callTool(client, 'create_note', { name: 'Nobody', customer: { email: 'nobody@example.com' } });

@@ -83,7 +83,8 @@ describe('notes', () => {
     const { member: maker } = await ws.member({ role: 'maker' });
     const bad = async (method: string, path: string, body: unknown, pointer: string, detail?: RegExp) =>
       expectError(await c.req(method, path, body), 'request.invalid', { source: { pointer }, ...(detail ? { detail } : {}) });
-    await bad('POST', '/notes', { data: { type: 'conversationNote', fields: { name: 'x' } } }, '/data/type', /no conversation or opportunity notes/);
+    await bad('POST', '/notes', { data: { type: 'opportunityNote', fields: { name: 'x' } } }, '/data/type', /opportunity notes cannot be created through the API/);
+    await bad('POST', '/notes', { data: { type: 'opportunity', fields: { name: 'x' } } }, '/data/type', /opportunity notes cannot be created through the API/);
     await bad('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x', creator: { id: maker.id, email: ws.admin.email } } } }, '/data/fields/creator', /two different members/);
     await bad('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, metadata: { source: { url: 'not a url' } } } }, '/data/metadata/source/url');
     await bad('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, metadata: { origin: 'x' } } }, '/data/metadata/origin');

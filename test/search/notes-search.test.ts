@@ -89,8 +89,9 @@ describe('POST /v2/notes/search', () => {
   });
 
   it.each<[string, unknown, string, string, RegExp]>([
-    ['a note type this service does not have', { data: { filter: { type: 'conversationNote' } } }, '', '/data/filter/type', /textNote/],
-    ['a list naming a note type this service does not have', { data: { filter: { type: ['textNote', 'opportunityNote'] } } }, '', '/data/filter/type/1', /no conversation or opportunity notes/],
+    ['an opportunity note type', { data: { filter: { type: 'opportunityNote' } } }, '', '/data/filter/type', /opportunity notes cannot be created through the API/],
+    ['a note type of no kind', { data: { filter: { type: 'memo' } } }, '', '/data/filter/type', /'textNote' or 'conversationNote'/],
+    ['a list naming an opportunity note type', { data: { filter: { type: ['textNote', 'opportunity'] } } }, '', '/data/filter/type/1', /opportunity notes cannot be created through the API/],
     ['a filter Productboard does not define', { data: { filter: { fields: { teams: [{ id: 'x' }] } } } }, '', '/data/filter/fields/teams', /teams/],
     ['a member filter naming no member', { data: { filter: { fields: { owner: [{}] } } } }, '', '/data/filter/fields/owner/0', /names no member/],
     ['a link that is not an id', { data: { filter: { relationships: { link: [{ id: 'feature-1' }] } } } }, '', '/data/filter/relationships/link/0/id', /UUID/],

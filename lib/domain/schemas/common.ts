@@ -44,6 +44,9 @@ export const listOf = <T extends z.ZodMiniType>(item: T) => z.strictObject({ dat
 /** `{data: ...}`: how a single resource is answered. */
 export const dataOf = <T extends z.ZodMiniType>(item: T) => z.strictObject({ data: item });
 
+/** A type's name as a schema id begins: `feature` → `Feature`. */
+export const pascal = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+
 /** `{id, type, links: {self, html}}`: a reference to an entity or a note. */
 export const referenceTo = <T extends z.ZodMiniType>(type: T) => z.strictObject({ id: Uuid, type, links: RecordLinks });
 

@@ -1,7 +1,7 @@
 // Entities as reads answer them (retrieve, list, search, relationships) and the requests of those
 // reads: their query parameters and the search body.
 import * as z from 'zod/mini';
-import { DateTime, Email, listOf, ListLinks, pageParameters, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
+import { DateTime, Email, listOf, ListLinks, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { STANDARD_FIELDS } from './field-values.ts';
 import { DateRange, memberParameters, NameParameter, refusedParameter, sourceParameters, StatusIdParameter, StatusNameParameter } from './filters.ts';
 import { Metadata } from './metadata.ts';
@@ -25,9 +25,12 @@ export const CustomFieldValue = z
   .nullable(z.union([z.string(), z.number()]))
   .check(z.meta({ id: 'CustomFieldValue', description: 'A custom field value, by the field id (uuid); the type configuration gives its schema' }));
 
-/** The `fields` of a record: its standard fields (null when selected but empty) and custom fields by uuid. */
-export const recordFields = (ids: readonly (keyof typeof STANDARD_FIELDS)[]) =>
-  z.catchall(z.strictObject(Object.fromEntries(ids.map((id) => [id, z.optional(z.nullable(STANDARD_FIELDS[id].read))]))), CustomFieldValue);
+/**
+ * The `fields` of a record: its standard fields (null when selected but empty) and custom fields by
+ * uuid. `own` gives a field a shape of the record's type (a note's content).
+ */
+export const recordFields = (ids: readonly (keyof typeof STANDARD_FIELDS)[], own: Partial<Record<keyof typeof STANDARD_FIELDS, z.ZodMiniType>> = {}) =>
+  z.catchall(z.strictObject(Object.fromEntries(ids.map((id) => [id, z.optional(z.nullable(own[id] ?? STANDARD_FIELDS[id].read))]))), CustomFieldValue);
 
 /** Hierarchy entities share their fields; users and companies each have their own. */
 const HierarchyEntityFields = recordFields(ENTITY_FIELDS.product).check(z.meta({ id: 'HierarchyEntityFields' }));
@@ -39,8 +42,6 @@ const FIELDS_OF: Record<EntityTypeName, z.ZodMiniType> = {
   user: recordFields(ENTITY_FIELDS.user).check(z.meta({ id: 'UserFields' })),
   company: recordFields(ENTITY_FIELDS.company).check(z.meta({ id: 'CompanyFields' })),
 };
-
-const pascal = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 
 const entityOf = (type: EntityTypeName) =>
   z.strictObject({

@@ -4,6 +4,7 @@
 // values are checked by lib/domain/configurations.ts customValueCheck.
 import * as z from 'zod/mini';
 import { Email, IsoDate, MAX_EMAIL, nonBlank, Uuid } from './common.ts';
+import { ConversationContent, ConversationPartsInput, MAX_PARTS } from './conversation.ts';
 
 /** The built-in statuses (the service specification has no status configuration endpoint). Written by name or id. */
 export const STATUSES = [
@@ -85,6 +86,16 @@ export const TimeframeInput = z
     }),
   );
 
+/**
+ * A note's content: HTML (a textNote's) or the parts of a conversation (a conversationNote's);
+ * which one a note takes is checked against its type (lib/domain/note-content.ts).
+ */
+/** The content of each note type (lib/domain/schemas/note.ts NOTE_TYPES), as reads answer it. */
+export const NOTE_CONTENT = { textNote: Html, conversationNote: ConversationContent } as const;
+const CONTENT_SHAPES = `must be HTML text (a textNote's content) or a list of at most ${MAX_PARTS} conversation parts (a conversationNote's content)`;
+export const Content = z.union([Html, ConversationContent]);
+export const ContentInput = z.union([Html, ConversationPartsInput], { error: CONTENT_SHAPES });
+
 /** The standard fields of each kind of record: their read shape and their write shape. */
 interface StandardField {
   read: z.ZodMiniType;
@@ -104,7 +115,7 @@ export const STANDARD_FIELDS = {
   creator: field(Owner, MemberInput),
   email: field(CustomerEmail),
   domain: field(Domain),
-  content: field(Html),
+  content: field(Content, ContentInput),
 } as const satisfies Record<string, StandardField>;
 
 export type StandardFieldId = keyof typeof STANDARD_FIELDS;

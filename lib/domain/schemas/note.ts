@@ -1,30 +1,38 @@
 // Notes as reads answer them (retrieve, list, relationships) and the query parameters of those reads.
 import * as z from 'zod/mini';
-import { DateTime, Email, listOf, ListLinks, pageParameters, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
+import { DateTime, Email, listOf, ListLinks, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { EntityReference, EntityType, recordFields } from './entity.ts';
+import { NOTE_CONTENT } from './field-values.ts';
 import { DateRange, DateTimeParameter, memberParameters, sourceParameters } from './filters.ts';
 import { Metadata } from './metadata.ts';
 import { NOTE_FIELDS } from '../entity-fields.ts';
 import { IMPORTANCES } from '../score.ts';
 
-export const NOTE_TYPES = ['textNote'] as const;
+export const NOTE_TYPES = ['textNote', 'conversationNote'] as const;
 export type NoteType = (typeof NOTE_TYPES)[number];
 export const isNoteType = (t: unknown): t is NoteType => typeof t === 'string' && (NOTE_TYPES as readonly string[]).includes(t);
 
 /** Productboard's legacy names of the note types this service has. */
-export const NOTE_TYPE_ALIASES: Readonly<Record<string, NoteType>> = { simple: 'textNote' };
+export const NOTE_TYPE_ALIASES = { simple: 'textNote', conversation: 'conversationNote' } as const satisfies Record<string, NoteType>;
+const isAlias = (t: string): t is keyof typeof NOTE_TYPE_ALIASES => Object.hasOwn(NOTE_TYPE_ALIASES, t);
 /** A note type's own name for a name or an alias (anything else as given). */
-export const canonicalNoteType = (t: string): string => (Object.hasOwn(NOTE_TYPE_ALIASES, t) ? NOTE_TYPE_ALIASES[t]! : t);
+export const canonicalNoteType = (t: string): string => (isAlias(t) ? NOTE_TYPE_ALIASES[t] : t);
 
 export const NoteType = z.enum(NOTE_TYPES).check(z.meta({ id: 'NoteType' }));
 
-/**
- * `textNote`, or its alias `simple`; parsed to `textNote`. Productboard's conversation and opportunity
- * notes are not note types of this service (docs/compatibility.md).
- */
+/** Productboard's opportunity notes cannot be created through its API, so this service has none. */
+export const NO_OPPORTUNITY_NOTES = "opportunity notes cannot be created through the API, so this service has none; its note types are 'textNote' and 'conversationNote'";
+export const isOpportunity = (t: unknown) => t === 'opportunityNote' || t === 'opportunity';
+const noteTypeError = (what: string) => (issue: { input?: unknown }) => (isOpportunity(issue.input) ? `names an opportunity note: ${NO_OPPORTUNITY_NOTES}` : what);
+
+/** A note type by its name or its alias (`simple`, `conversation`); parsed to its name. */
 export const NoteTypeInput = z.pipe(
-  z.enum(['textNote', 'simple'], { error: "must be 'textNote' (or its alias 'simple'): this service has no conversation or opportunity notes" }),
-  z.transform((): NoteType => 'textNote'),
+  z
+    .enum([...NOTE_TYPES, ...(Object.keys(NOTE_TYPE_ALIASES) as Array<keyof typeof NOTE_TYPE_ALIASES>)], {
+      error: noteTypeError("must be 'textNote' or 'conversationNote' (or their aliases 'simple' and 'conversation')"),
+    })
+    .check(z.meta({ id: 'NoteTypeInput', description: "A note type, or Productboard's alias of it (simple: textNote, conversation: conversationNote)" })),
+  z.transform((t): NoteType => canonicalNoteType(t) as NoteType),
 );
 
 export const Importance = z.enum(IMPORTANCES).check(z.meta({ id: 'Importance', description: "A customer's importance rating; 'unknown' when not given" }));
@@ -42,19 +50,23 @@ export const NoteRelationship = z
 export const NoteRelationshipResponse = dataOf(NoteRelationship).check(z.meta({ id: 'NoteRelationshipResponse' }));
 export const NoteRelationshipList = listOf(NoteRelationship).check(z.meta({ id: 'NoteRelationshipList' }));
 
-/** A note; its `relationships` (customer, then links) hold at most 20 items, links.next lists the rest. */
-export const Note = z
-  .strictObject({
-    id: Uuid,
-    type: NoteType,
-    fields: recordFields(NOTE_FIELDS).check(z.meta({ id: 'NoteFields' })),
-    relationships: z.strictObject({ data: z.array(NoteRelationship), links: ListLinks }),
-    links: RecordLinks,
-    metadata: z.optional(Metadata),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  })
-  .check(z.meta({ id: 'Note' }));
+/** A note of one type; its `relationships` (customer, then links) hold at most 20 items, links.next lists the rest. */
+const noteOf = (type: NoteType) =>
+  z
+    .strictObject({
+      id: Uuid,
+      type: z.literal(type),
+      fields: recordFields(NOTE_FIELDS, { content: NOTE_CONTENT[type] }).check(z.meta({ id: `${pascal(type)}Fields` })),
+      relationships: z.strictObject({ data: z.array(NoteRelationship), links: ListLinks }),
+      links: RecordLinks,
+      metadata: z.optional(Metadata),
+      createdAt: DateTime,
+      updatedAt: DateTime,
+    })
+    .check(z.meta({ id: pascal(type) }));
+
+/** A note: its type says the shape of its content. */
+export const Note = z.discriminatedUnion('type', NOTE_TYPES.map(noteOf) as [ReturnType<typeof noteOf>, ...ReturnType<typeof noteOf>[]]).check(z.meta({ id: 'Note' }));
 export const NoteResponse = dataOf(Note).check(z.meta({ id: 'NoteResponse' }));
 export const NoteList = listOf(Note).check(z.meta({ id: 'NoteList' }));
 
@@ -62,14 +74,13 @@ const FieldId = z.string().check(z.minLength(1), z.maxLength(200));
 /** Notes take the selection as `fields[]` and as `fields`, each repeatable. */
 const noteFieldsParameters = { 'fields[]': repeated(FieldId), fields: repeated(FieldId) };
 
-/** `type`/`type[]` (Productboard's list filter): textNote is the one note type, so naming it selects every note. */
 const owner = memberParameters('owner');
 const creator = memberParameters('creator');
 
-/** Productboard's list filters and ours (`type`, `limit`); every filter given must hold. */
+/** Productboard's list filters and ours (`limit`); every filter given must hold; `type` and `type[]` take aliases too. */
 export const ListNotesQuery = z.strictObject({
-  type: z.optional(NoteType),
-  'type[]': repeated(NoteType),
+  type: z.optional(NoteTypeInput),
+  'type[]': repeated(NoteTypeInput),
   ...noteFieldsParameters,
   archived: z.optional(z.boolean()),
   processed: z.optional(z.boolean()),
@@ -91,13 +102,13 @@ export const NoteRelationshipsQuery = z.strictObject({ type: z.optional(z.enum(N
 export const SearchNotesQuery = z.strictObject({ 'fields[]': repeated(FieldId), ...pageParameters });
 
 /** One value or a non-empty list of them (alternatives, at most `max`), read as a list; `error` when it is neither. */
-const oneOrList = <T extends z.ZodMiniType>(item: T, max = 100, error?: string) =>
+const oneOrList = <T extends z.ZodMiniType>(item: T, max = 100, error?: string | ((issue: { input?: unknown }) => string)) =>
   z.pipe(
     z.union([item, z.array(item).check(z.minLength(1), z.maxLength(max))], error === undefined ? undefined : { error }),
     z.transform((v): Array<z.output<T>> => (Array.isArray(v) ? v : [v]) as Array<z.output<T>>),
   );
 
-const NOTE_TYPE_FILTER = "must be 'textNote' (or a list of it): this service has no conversation or opportunity notes";
+const NOTE_TYPE_FILTER = "must be 'textNote' or 'conversationNote' (or an alias: 'simple', 'conversation'), or a list of them";
 const MemberFilterValue = z
   .strictObject({ id: z.optional(Uuid), email: z.optional(Email) })
   .check(z.refine((m) => m.id !== undefined || m.email !== undefined, { error: 'names no member: give its id or its email' }));
@@ -107,7 +118,7 @@ const IdFilterValue = z.strictObject({ id: Uuid });
 /** Productboard's `data.filter` of the notes search: every filter given must hold, the values of one filter are alternatives. */
 export const NoteSearchFilter = z
   .strictObject({
-    type: z.optional(oneOrList(z.enum(NOTE_TYPES, { error: NOTE_TYPE_FILTER }), 100, NOTE_TYPE_FILTER)),
+    type: z.optional(oneOrList(NoteTypeInput, 100, noteTypeError(NOTE_TYPE_FILTER))),
     id: z.optional(oneOrList(Uuid)),
     createdAt: z.optional(DateRange),
     updatedAt: z.optional(DateRange),

@@ -4,15 +4,23 @@
 // same value under `data.fields` would; which fields the record's type has, and how operations
 // combine, is checked once the record is read (lib/domain/field-patch.ts).
 import * as z from 'zod/mini';
+import { ConversationPartRefs, ConversationPartsInput } from './conversation.ts';
 import { STANDARD_FIELDS, TagsInput, type StandardFieldId } from './field-values.ts';
 
-/** The list fields: the ones `addItems` and `removeItems` apply to, with the shape of their items. */
-export const LIST_FIELDS = { tags: TagsInput } as const satisfies Partial<Record<StandardFieldId, z.ZodMiniType>>;
+/**
+ * The list fields: the ones `addItems` and `removeItems` apply to, with what each takes. A note's
+ * content is one only on a conversation note (lib/domain/note-content.ts); its parts are removed by
+ * externalId.
+ */
+export const LIST_FIELDS = {
+  tags: { addItems: TagsInput, removeItems: TagsInput },
+  content: { addItems: ConversationPartsInput, removeItems: ConversationPartRefs },
+} as const satisfies Partial<Record<StandardFieldId, Record<'addItems' | 'removeItems', z.ZodMiniType>>>;
 export type ListFieldId = keyof typeof LIST_FIELDS;
 export const isListField = (id: string): id is ListFieldId => Object.hasOwn(LIST_FIELDS, id);
 
 const FieldPath = z.string().check(z.minLength(1), z.maxLength(200), z.describe("A field's id: a standard field (`name`, `tags`, `owner`, …) or a custom field's uuid"));
-const Value = z.unknown().check(z.describe("A value of the field (its write shape, as under `data.fields`); for addItems and removeItems a list of the field's items"));
+const Value = z.unknown().check(z.describe("A value of the field (its write shape, as under `data.fields`); for addItems and removeItems a list of the field's items (a conversation's parts are removed by externalId)"));
 
 const Operation = z.union([
   z.strictObject({ op: z.enum(['set', 'addItems', 'removeItems']), path: FieldPath, value: Value }),
@@ -27,7 +35,7 @@ const isStandard = (id: string): id is StandardFieldId => Object.hasOwn(STANDARD
 function valueSchema(op: PatchInput): z.ZodMiniType | undefined {
   if (op.op === 'clear') return undefined;
   if (op.op === 'set') return isStandard(op.path) ? STANDARD_FIELDS[op.path].write : undefined;
-  return isListField(op.path) ? LIST_FIELDS[op.path] : undefined;
+  return isListField(op.path) ? LIST_FIELDS[op.path][op.op] : undefined;
 }
 
 /** The operations, in order, each value parsed by its field's write shape. */

@@ -1,6 +1,7 @@
-// Tools over notes (customer feedback) and their links: list and read them as the REST API
-// answers them (lib/http/records.ts), create one (through POST /v2/notes's own body and code) and
-// create or re-rate a link (PUT /v2/notes/{id}/relationships/link/{entityId}'s store call).
+// Tools over notes (customer feedback) and their links: list and read them, whatever their type,
+// as the REST API answers them (lib/http/records.ts); create a text note (through POST /v2/notes's
+// own body and code; a conversation's parts are written through REST) and create or re-rate a link
+// (PUT /v2/notes/{id}/relationships/link/{entityId}'s store call).
 import * as z from 'zod/mini';
 import { NOTE_TYPES } from '../../../domain/configurations.ts';
 import { InvalidInput, NotFound } from '../../../domain/errors.ts';
@@ -96,7 +97,7 @@ export const createNoteTool = tool({
   name: 'create_note',
   title: 'Create a note',
   description:
-    'Files customer feedback as a note: a title, its text, optionally the customer (a user or company, by id or by a user\'s e-mail) and the features or other entities it is about, each with the customer\'s importance. A link with a customer moves the entity\'s customer score (and its ancestors\') by the importance\'s weight.',
+    'Files customer feedback as a text note: a title, its text, optionally the customer (a user or company, by id or by a user\'s e-mail) and the features or other entities it is about, each with the customer\'s importance. A link with a customer moves the entity\'s customer score (and its ancestors\') by the importance\'s weight.',
   mirrors: 'createNote',
   readOnly: false,
   input: {
