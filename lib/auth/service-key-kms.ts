@@ -1,12 +1,11 @@
 // The deployed source of the service keys: a KMS asymmetric key (ECC_NIST_P256) that signs and
 // never leaves KMS, and a Secrets Manager secret for the cursor key, both created by the stack.
 // Public keys and the secret are fetched once per cold start, side by side, and verification is
-// local (jose); only functions whose route mints tokens hold kms:Sign. The calls go through
+// local (node:crypto); only functions whose route mints tokens hold kms:Sign. The calls go through
 // ./aws-json.ts (signed fetch), not the SDK clients. Loaded lazily by ./service-key.ts.
-import { createHash } from 'node:crypto';
-import { importSPKI } from 'jose';
+import { createHash, createPublicKey } from 'node:crypto';
 import { awsJsonCall, KMS, SECRETS_MANAGER, type AwsJsonCall } from './aws-json.ts';
-import { SERVICE_JWT_ALG, SERVICE_KEY_ENV, type JwsSigner, type KmsKeySource, type ServiceCryptoKey, type ServiceKeys } from './service-key-model.ts';
+import { SERVICE_KEY_ENV, type JwsSigner, type KmsKeySource, type ServiceCryptoKey, type ServiceKeys } from './service-key-model.ts';
 
 /** KMS accepts at most 4096 bytes of RAW message; a service JWT is far smaller. */
 const KMS_MAX_RAW_MESSAGE = 4096;
@@ -49,9 +48,6 @@ export function derToJoseSignature(der: Uint8Array, size = P256_COORDINATE_BYTES
   return sig;
 }
 
-const spkiPem = (der: Uint8Array) =>
-  `-----BEGIN PUBLIC KEY-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n')}\n-----END PUBLIC KEY-----`;
-
 /** The kid of a KMS key: its key id (the ARN's last segment), stable across aliases. */
 const kidOf = (keyArn: string) => keyArn.slice(keyArn.lastIndexOf('/') + 1);
 
@@ -65,7 +61,9 @@ async function publicKeyOf(call: AwsJsonCall, keyId: string): Promise<[kid: stri
   const out = await call(KMS, 'GetPublicKey', { KeyId: keyId });
   if (typeof out.KeyId !== 'string' || !out.KeyId) throw new Error(`KMS returned no public key for ${keyId}`);
   if (out.KeySpec !== 'ECC_NIST_P256') throw new Error(`KMS key ${keyId} is ${String(out.KeySpec)}, not ECC_NIST_P256`);
-  return [kidOf(out.KeyId), await importSPKI(spkiPem(base64Of(out.PublicKey, `public key for ${keyId}`)), SERVICE_JWT_ALG)];
+  const key = createPublicKey({ key: Buffer.from(base64Of(out.PublicKey, `public key for ${keyId}`)), format: 'der', type: 'spki' });
+  if (key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error(`KMS key ${keyId} did not return a P-256 public key`);
+  return [kidOf(out.KeyId), key];
 }
 
 async function secretOf(call: AwsJsonCall, secretId: string): Promise<Uint8Array> {
