@@ -1,11 +1,10 @@
-// Structured JSON logs, one object per line, written by Powertools for AWS Lambda's Logger. The
-// function's logger carries the Lambda context and the cold-start flag (its Middy middleware runs
-// first in lib/http/pipeline.ts); each request logs through a child with the request's own keys,
-// its level read from LOG_LEVEL when the request starts, and debug sampling (LOG_SAMPLE_RATE)
-// decided per request. Never pass credentials or request bodies here.
-import { LogFormatter, Logger, LogItem } from '@aws-lambda-powertools/logger';
-import type { ConstructorOptions, LogAttributes, UnformattedAttributes } from '@aws-lambda-powertools/logger/types';
-import type { Context } from 'aws-lambda';
+// Structured JSON logs, one object per line: level, time, message, service, the Lambda context
+// (cold start, function name, request id), the X-Ray trace id, then the caller's keys. The
+// function's logger learns each invocation's context first (lib/http/pipeline.ts); each request
+// logs through a child with the request's own keys, its level read from LOG_LEVEL when the request
+// starts, and debug sampling (LOG_SAMPLE_RATE) decided per request. The same line layout
+// Powertools' Logger gave, in about 2 KiB instead of its 21 (docs/performance.md, "Cold start").
+// Never pass credentials or request bodies here.
 import { config } from './config.ts';
 
 export type LogSink = (line: string) => void;
@@ -18,57 +17,115 @@ export function setLogSink(next: LogSink): LogSink {
   return prev;
 }
 
-/** The service's line layout: lower-case level, time, message, then the Lambda context and our keys (camelCase throughout). */
-class LineFormatter extends LogFormatter {
-  override formatAttributes(attributes: UnformattedAttributes, additional: LogAttributes): LogItem {
-    const lambda = attributes.lambdaContext;
-    return new LogItem({
-      attributes: {
-        level: attributes.logLevel.toLowerCase(),
-        time: this.formatTimestamp(attributes.timestamp),
-        message: attributes.message,
-        service: attributes.serviceName,
-        ...(lambda ? { coldStart: lambda.coldStart, functionName: lambda.functionName, awsRequestId: lambda.awsRequestId } : {}),
-        ...(attributes.sampleRateValue > 0 ? { sampleRate: attributes.sampleRateValue } : {}),
-        xrayTraceId: attributes.xRayTraceId,
-      },
-    }).addAttributes(additional);
+type Level = 'debug' | 'info' | 'warn' | 'error';
+type Threshold = Level | 'silent';
+const RANK: Record<Threshold, number> = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 };
+
+/** Lambda's application log level (AWS_LAMBDA_LOG_LEVEL), when configured, wins over ours, as it did under Powertools. */
+function lambdaThreshold(): Threshold | undefined {
+  const v = process.env.AWS_LAMBDA_LOG_LEVEL?.toLowerCase();
+  if (v === 'trace' || v === 'debug') return 'debug';
+  if (v === 'fatal' || v === 'error') return 'error';
+  return v === 'info' || v === 'warn' ? v : undefined;
+}
+
+export type LogAttributes = Record<string, unknown>;
+
+interface LambdaContextFields {
+  coldStart: boolean;
+  functionName: string;
+  awsRequestId: string;
+}
+
+/** The invocation's fields the function's logger adds to every line (and hands to its children). */
+let lambda: LambdaContextFields | undefined;
+let invocations = 0;
+
+/** Errors as {name, message, stack, cause}, bigints as strings, a repeated object once. */
+function replacer(): (key: string, value: unknown) => unknown {
+  const seen = new WeakSet<object>();
+  return (_key, value) => {
+    if (typeof value === 'bigint') return value.toString();
+    if (value instanceof Error) {
+      const { name, message, stack, cause } = value;
+      const code = (value as { code?: unknown }).code;
+      return { name, message, stack, ...(code !== undefined ? { code } : {}), ...(cause !== undefined ? { cause } : {}) };
+    }
+    if (value !== null && typeof value === 'object') {
+      if (seen.has(value)) return '[Circular]';
+      seen.add(value);
+    }
+    return value;
+  };
+}
+
+/** The Root of Lambda's _X_AMZN_TRACE_ID ("Root=1-…;Parent=…;Sampled=1"), as Powertools reported it. */
+function xrayTraceId(): string | undefined {
+  const header = process.env._X_AMZN_TRACE_ID;
+  return header ? header.split(';')[0]!.replace('Root=', '') : undefined;
+}
+
+export class Logger {
+  private readonly keys: LogAttributes;
+
+  constructor(
+    private readonly threshold: () => Threshold,
+    keys: LogAttributes = {},
+    private readonly sampleRate = 0,
+    /** A child's copy of the invocation's context, taken when the request started. */
+    private readonly context?: LambdaContextFields,
+  ) {
+    this.keys = { ...keys };
+  }
+
+  /** Sets the Lambda context of this invocation: the first one in this process is the cold start. */
+  addContext(context: { functionName: string; awsRequestId: string }): void {
+    lambda = { coldStart: invocations++ === 0, functionName: context.functionName, awsRequestId: context.awsRequestId };
+  }
+
+  /** Keys on every later line of this logger. */
+  appendPersistentKeys(keys: LogAttributes): void {
+    Object.assign(this.keys, keys);
+  }
+
+  debug(message: string, attributes?: LogAttributes): void {
+    this.write('debug', message, attributes);
+  }
+  info(message: string, attributes?: LogAttributes): void {
+    this.write('info', message, attributes);
+  }
+  warn(message: string, attributes?: LogAttributes): void {
+    this.write('warn', message, attributes);
+  }
+  error(message: string, attributes?: LogAttributes): void {
+    this.write('error', message, attributes);
+  }
+
+  private write(level: Level, message: string, attributes: LogAttributes | undefined): void {
+    if (RANK[level] < RANK[lambdaThreshold() ?? this.threshold()]) return;
+    const line = {
+      level,
+      time: new Date().toISOString(),
+      message,
+      service: SERVICE,
+      ...(this.context ?? lambda),
+      ...(this.sampleRate > 0 ? { sampleRate: this.sampleRate } : {}),
+      xrayTraceId: xrayTraceId(),
+      ...this.keys,
+      ...attributes,
+    };
+    sink(JSON.stringify(line, replacer()));
   }
 }
 
-export class ServiceLogger extends Logger {
-  protected override createLogger(options?: ConstructorOptions): ServiceLogger {
-    return new ServiceLogger(options);
-  }
+const SERVICE = 'pm-api';
 
-  /** One line to the sink (stdout unless a test replaced it), whatever the level. */
-  protected override printLog(_level: number, log: LogItem): void {
-    log.prepareForPrint();
-    sink(JSON.stringify(log.getAttributes(), this.getJsonReplacer()));
-  }
+/** The function's logger: the level as the environment says at each line; the Lambda context is added once per invocation. */
+export const log = new Logger(() => config.logLevel);
 
-  /**
-   * createChild hands a child its parent's Lambda context, which already says whether this
-   * invocation is a cold start; without this, every child would report its own first use as one.
-   */
-  public override addContext(context: Context): void {
-    const inherited = (context as Partial<{ coldStart: boolean }>).coldStart;
-    if (inherited !== undefined) this.coldStart = inherited;
-    super.addContext(context);
-  }
-}
-
-/** The function's logger: the Lambda context is added to it once per invocation. */
-export const log = new ServiceLogger({
-  serviceName: 'pm-api',
-  logLevel: config.logLevel,
-  sampleRateValue: config.logSampleRate,
-  logFormatter: new LineFormatter(),
-});
-
-export type { ServiceLogger as Logger };
-
-/** A logger for one request: `keys` on every line, the level as the environment says now. */
-export function requestLogger(keys: LogAttributes): ServiceLogger {
-  return log.createChild({ logLevel: config.logLevel, persistentKeys: keys }) as ServiceLogger;
+/** A logger for one request: `keys` on every line, the level as the environment says now (debug for a sampled request). */
+export function requestLogger(keys: LogAttributes): Logger {
+  const rate = config.logSampleRate;
+  const level: Threshold = rate > 0 && Math.random() < rate ? 'debug' : config.logLevel;
+  return new Logger(() => level, keys, rate, lambda);
 }

@@ -1,7 +1,7 @@
 // GET /v2/entities/{id}/score — the customer score of a hierarchy entity: one read of its precomputed total.
 import { config } from '#lib/config.ts';
 import { NotFound } from '#lib/domain/errors.ts';
-import { EntityPath } from '#lib/domain/schemas/entity.ts';
+import { EntityPath } from '#lib/domain/schemas/common.ts';
 import { CustomerScoreResponse } from '#lib/domain/schemas/score.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';

@@ -3,7 +3,7 @@
 // envelope — like the JWT bearer grant's TokenError (./token-errors.ts), it renders itself and
 // lib/http/error-map.ts hands it that rendering. Unlike that grant's fixed table, the description
 // says what was wrong with this request.
-import { OAUTH_ERROR_CODES } from '../domain/schemas/authorization.ts';
+import { OAUTH_ERROR_CODES } from '../domain/oauth-error-codes.ts';
 
 export { OAUTH_ERROR_CODES };
 

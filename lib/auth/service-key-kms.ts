@@ -1,18 +1,11 @@
 // The deployed source of the service keys: a KMS asymmetric key (ECC_NIST_P256) that signs and
 // never leaves KMS, and a Secrets Manager secret for the cursor key, both created by the stack.
-// Public keys are fetched once per cold start and verification is local (jose); only functions
-// whose route mints tokens hold kms:Sign. Loaded lazily by ./service-key.ts.
-import { createHash } from 'node:crypto';
-import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { importSPKI } from 'jose';
-import { SERVICE_JWT_ALG, SERVICE_KEY_ENV, type JwsSigner, type KmsKeySource, type ServiceCryptoKey, type ServiceKeys } from './service-key-model.ts';
-import { config } from '../config.ts';
-
-export interface KmsClients {
-  kms: KMSClient;
-  secrets: SecretsManagerClient;
-}
+// Public keys and the secret are fetched once per cold start, side by side, and verification is
+// local (node:crypto); only functions whose route mints tokens hold kms:Sign. The calls go through
+// ./aws-json.ts (signed fetch), not the SDK clients. Loaded lazily by ./service-key.ts.
+import { createHash, createPublicKey } from 'node:crypto';
+import { awsJsonCall, KMS, SECRETS_MANAGER, type AwsJsonCall } from './aws-json.ts';
+import { SERVICE_KEY_ENV, type JwsSigner, type KmsKeySource, type ServiceCryptoKey, type ServiceKeys } from './service-key-model.ts';
 
 /** KMS accepts at most 4096 bytes of RAW message; a service JWT is far smaller. */
 const KMS_MAX_RAW_MESSAGE = 4096;
@@ -55,43 +48,51 @@ export function derToJoseSignature(der: Uint8Array, size = P256_COORDINATE_BYTES
   return sig;
 }
 
-const spkiPem = (der: Uint8Array) =>
-  `-----BEGIN PUBLIC KEY-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n')}\n-----END PUBLIC KEY-----`;
-
 /** The kid of a KMS key: its key id (the ARN's last segment), stable across aliases. */
 const kidOf = (keyArn: string) => keyArn.slice(keyArn.lastIndexOf('/') + 1);
 
+const base64Of = (value: unknown, what: string): Uint8Array => {
+  if (typeof value !== 'string' || value === '') throw new Error(`KMS returned no ${what}`);
+  return Buffer.from(value, 'base64');
+};
+
+/** One verification key: KMS GetPublicKey, checked to be P-256, under its kid. */
+async function publicKeyOf(call: AwsJsonCall, keyId: string): Promise<[kid: string, key: ServiceCryptoKey]> {
+  const out = await call(KMS, 'GetPublicKey', { KeyId: keyId });
+  if (typeof out.KeyId !== 'string' || !out.KeyId) throw new Error(`KMS returned no public key for ${keyId}`);
+  if (out.KeySpec !== 'ECC_NIST_P256') throw new Error(`KMS key ${keyId} is ${String(out.KeySpec)}, not ECC_NIST_P256`);
+  const key = createPublicKey({ key: Buffer.from(base64Of(out.PublicKey, `public key for ${keyId}`)), format: 'der', type: 'spki' });
+  if (key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error(`KMS key ${keyId} did not return a P-256 public key`);
+  return [kidOf(out.KeyId), key];
+}
+
+async function secretOf(call: AwsJsonCall, secretId: string): Promise<Uint8Array> {
+  const out = await call(SECRETS_MANAGER, 'GetSecretValue', { SecretId: secretId });
+  if (typeof out.SecretString !== 'string' || !out.SecretString) throw new Error('The service secret has no string value');
+  // The stack generates a long random string; hashing gives a fixed-size secret from it.
+  return createHash('sha256').update(out.SecretString, 'utf8').digest();
+}
+
 /** Service keys from KMS and Secrets Manager: public keys fetched once, signing stays in KMS. */
-export async function kmsServiceKeys(source: KmsKeySource, clients: KmsClients): Promise<ServiceKeys> {
-  const verifyKeys = new Map<string, ServiceCryptoKey>();
-  let kid = '';
-  for (const [i, keyId] of [source.keyId, ...source.previousKeyIds].entries()) {
-    const out = await clients.kms.send(new GetPublicKeyCommand({ KeyId: keyId }));
-    if (!out.PublicKey || !out.KeyId) throw new Error(`KMS returned no public key for ${keyId}`);
-    if (out.KeySpec !== 'ECC_NIST_P256') throw new Error(`KMS key ${keyId} is ${out.KeySpec}, not ECC_NIST_P256`);
-    const keyKid = kidOf(out.KeyId);
-    verifyKeys.set(keyKid, (await importSPKI(spkiPem(out.PublicKey), SERVICE_JWT_ALG)));
-    if (i === 0) kid = keyKid;
-  }
+export async function kmsServiceKeys(source: KmsKeySource, call: AwsJsonCall): Promise<ServiceKeys> {
+  const [keys, secret] = await Promise.all([
+    Promise.all([source.keyId, ...source.previousKeyIds].map((keyId) => publicKeyOf(call, keyId))),
+    source.secretId ? secretOf(call, source.secretId) : undefined,
+  ]);
   const sign: JwsSigner = async (input) => {
     if (input.length > KMS_MAX_RAW_MESSAGE) throw new Error('JWS signing input too long for a KMS RAW signature');
-    const out = await clients.kms.send(
-      new SignCommand({ KeyId: source.keyId, Message: input, MessageType: 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' }),
-    );
-    if (!out.Signature) throw new Error('KMS returned no signature');
-    return derToJoseSignature(out.Signature);
+    const out = await call(KMS, 'Sign', {
+      KeyId: source.keyId,
+      Message: Buffer.from(input).toString('base64'),
+      MessageType: 'RAW',
+      SigningAlgorithm: 'ECDSA_SHA_256',
+    });
+    return derToJoseSignature(base64Of(out.Signature, 'signature'));
   };
-  let secret: Uint8Array | undefined;
-  if (source.secretId) {
-    const out = await clients.secrets.send(new GetSecretValueCommand({ SecretId: source.secretId }));
-    if (!out.SecretString) throw new Error('The service secret has no string value');
-    // The stack generates a long random string; hashing gives a fixed-size secret from it.
-    secret = createHash('sha256').update(out.SecretString, 'utf8').digest();
-  }
   return {
-    kid,
+    kid: keys[0]![0],
     sign: source.canSign ? sign : undefined,
-    verifyKeys,
+    verifyKeys: new Map(keys),
     get secret(): Uint8Array {
       if (!secret) throw new Error(`No service secret configured: set ${SERVICE_KEY_ENV.secretId}`);
       return secret;
@@ -99,7 +100,7 @@ export async function kmsServiceKeys(source: KmsKeySource, clients: KmsClients):
   };
 }
 
-/** The service keys from the real AWS clients (region from the environment, as Lambda sets it). */
+/** The service keys through the deployed calls (region and credentials from the environment, as Lambda sets them). */
 export function kmsServiceKeysFromAws(source: KmsKeySource): Promise<ServiceKeys> {
-  return kmsServiceKeys(source, { kms: new KMSClient({ region: config.region }), secrets: new SecretsManagerClient({ region: config.region }) });
+  return kmsServiceKeys(source, awsJsonCall());
 }

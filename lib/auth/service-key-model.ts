@@ -1,12 +1,12 @@
 // What the service's key material is, whichever source provides it (./service-key.ts reads a
 // local file, ./service-key-kms.ts the deployed KMS key and secret): the shapes both produce and
 // the names the stack configures them by.
-import type { importJWK } from 'jose';
+import type { KeyObject } from 'node:crypto';
 
 export const SERVICE_JWT_ALG = 'ES256';
 
-/** jose's key type (a WebCrypto key here). */
-export type ServiceCryptoKey = Exclude<Awaited<ReturnType<typeof importJWK>>, Uint8Array>;
+/** A P-256 public key node:crypto verifies with. */
+export type ServiceCryptoKey = KeyObject;
 
 /** Signs a JWS signing input; returns the JOSE ES256 signature (r || s, 64 bytes). */
 export type JwsSigner = (signingInput: Uint8Array) => Promise<Uint8Array>;

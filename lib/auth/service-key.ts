@@ -4,17 +4,16 @@
 //  - locally, a JSON file outside git, generated on first start (SERVICE_KEY_FILE);
 //  - deployed, a KMS asymmetric key plus a Secrets Manager secret created by the stack
 //    (./service-key-kms.ts, docs/operations.md).
-import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, randomUUID, sign, type JsonWebKey } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { SERVICE_JWT_ALG, SERVICE_KEY_ENV, type KmsKeySource, type ServiceCryptoKey, type ServiceKeys } from './service-key-model.ts';
 import { config } from '../config.ts';
 
 export interface ServiceKeyFile {
   kid: string;
-  privateJwk: JWK;
-  publicJwk: JWK;
+  privateJwk: JsonWebKey;
+  publicJwk: JsonWebKey;
   /** base64url, 32 bytes */
   secret: string;
 }
@@ -22,15 +21,15 @@ export interface ServiceKeyFile {
 const env = (name: string): string | undefined => process.env[name] || undefined;
 
 /** Makes new key material (also used by tests and by `npm start` on first run). */
-export async function generateServiceKeyMaterial(): Promise<ServiceKeyFile> {
-  const { privateKey, publicKey } = await generateKeyPair(SERVICE_JWT_ALG, { extractable: true });
+export function generateServiceKeyMaterial(): Promise<ServiceKeyFile> {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const kid = randomUUID();
-  return {
+  return Promise.resolve({
     kid,
-    privateJwk: { ...(await exportJWK(privateKey)), kid, alg: SERVICE_JWT_ALG },
-    publicJwk: { ...(await exportJWK(publicKey)), kid, alg: SERVICE_JWT_ALG },
+    privateJwk: { ...privateKey.export({ format: 'jwk' }), kid, alg: SERVICE_JWT_ALG },
+    publicJwk: { ...publicKey.export({ format: 'jwk' }), kid, alg: SERVICE_JWT_ALG },
     secret: randomBytes(32).toString('base64url'),
-  };
+  });
 }
 
 /** Writes a new key file unless one exists; returns true when it created one. */
@@ -45,18 +44,23 @@ export async function ensureServiceKeyFile(path: string): Promise<boolean> {
   }
 }
 
-export async function importServiceKeys(material: ServiceKeyFile): Promise<ServiceKeys> {
-  const privateKey = material.privateJwk.d ? ((await importJWK(material.privateJwk, SERVICE_JWT_ALG)) as ServiceCryptoKey) : undefined;
-  const verifyKey = (await importJWK(material.publicJwk, SERVICE_JWT_ALG)) as ServiceCryptoKey;
-  return {
+/** A P-256 key from a JWK; anything else is refused (the file is ours, but a wrong one should say so). */
+function p256(jwk: JsonWebKey, type: 'private' | 'public'): ServiceCryptoKey {
+  const key = type === 'private' ? createPrivateKey({ key: jwk, format: 'jwk' }) : createPublicKey({ key: jwk, format: 'jwk' });
+  if (key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error(`The service key file's ${type} key is not a P-256 key`);
+  return key;
+}
+
+export function importServiceKeys(material: ServiceKeyFile): Promise<ServiceKeys> {
+  const privateKey = material.privateJwk.d ? p256(material.privateJwk, 'private') : undefined;
+  const verifyKey = p256(material.publicJwk, 'public');
+  return Promise.resolve({
     kid: material.kid,
-    // WebCrypto ECDSA already yields the JOSE form (r || s).
-    sign: privateKey
-      ? async (input) => new Uint8Array(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, privateKey, input))
-      : undefined,
+    // ieee-p1363 is the JOSE form of an ECDSA signature (r || s).
+    sign: privateKey ? (input) => Promise.resolve(new Uint8Array(sign('sha256', input, { key: privateKey, dsaEncoding: 'ieee-p1363' }))) : undefined,
     verifyKeys: new Map([[material.kid, verifyKey]]),
     secret: Buffer.from(material.secret, 'base64url'),
-  };
+  });
 }
 
 function kmsSourceFromEnv(): KmsKeySource | undefined {

@@ -6,7 +6,7 @@
 //
 // Order (docs/architecture.md explains it in full). Middy runs `before` in the order of `.use`,
 // and `after`/`onError` in reverse:
-//   1. injectLambdaContext — outermost, so the function's logger knows the invocation before
+//   1. the Lambda context into the function's logger (lib/log.ts) — outermost, so it knows the invocation before
 //      anything logs (request loggers are its children);
 //   2. frame — request id, request logger, budget; last out: X-Request-Id and the other common
 //      headers on every response, success or rendered error;
@@ -20,7 +20,6 @@
 //      as Middy's documentation asks, so its onError runs before theirs;
 //   8. errorsAsHttp — registered after the renderer so its onError runs just before it: it only
 //      turns the typed error into the HTTP error the renderer expects, and renders nothing itself.
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
@@ -75,7 +74,7 @@ export function api<const O extends Operation>(operationId: OperationId, operati
     },
   )
     // Never the event: it holds the bearer token and the body.
-    .use(injectLambdaContext(log, { logEvent: false }) as ApiMiddleware)
+    .use({ before: ({ context }) => log.addContext(context) } satisfies ApiMiddleware)
     .use(frame(route))
     .use(cors(route))
     .use(auth(route))

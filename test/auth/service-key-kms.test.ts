@@ -1,35 +1,38 @@
-// The deployed key source. There is no KMS emulator here, so these tests mock the KMS and Secrets
-// Manager clients (and say so): the fake KMS holds a local P-256 key, answers GetPublicKey with
-// its SPKI and Sign with a DER ECDSA signature, exactly the shapes KMS returns.
+// The deployed key source. There is no KMS emulator here, so most of these tests fake the signed
+// AWS call (and say so): the fake KMS holds local P-256 keys, answers GetPublicKey with their SPKI
+// and Sign with a DER ECDSA signature, base64 in JSON, exactly as KMS's wire protocol does. One test
+// goes over HTTP through the real signed call to the wire-protocol fake of test/infra/fake-aws.ts.
 import { generateKeyPairSync, sign as nodeSign, verify as nodeVerify, type KeyObject } from 'node:crypto';
-import { GetPublicKeyCommand, type SignCommand, type KMSClient } from '@aws-sdk/client-kms';
-import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { awsJsonCall, type AwsJsonCall } from '#lib/auth/aws-json.ts';
 import { signJwtWith, verifyJwtWith, type ServiceClaims } from '#lib/auth/service-jwt.ts';
 import { derToJoseSignature, kmsServiceKeys } from '#lib/auth/service-key-kms.ts';
 import { generateServiceKeyMaterial, importServiceKeys } from '#lib/auth/service-key.ts';
+import { fakeAws } from '../infra/fake-aws.ts';
 
 const KEY_ARN = (id: string) => `arn:aws:kms:eu-west-1:111122223333:key/${id}`;
 
-function fakeKms(keys: Record<string, KeyObject>) {
-  const calls: Array<{ command: string; input: Record<string, unknown> }> = [];
-  const client = {
-    send: async (command: GetPublicKeyCommand | SignCommand) => {
-      const input = command.input as { KeyId: string };
-      calls.push({ command: command.constructor.name, input: { ...command.input } });
-      const privateKey = keys[input.KeyId];
-      if (!privateKey) throw Object.assign(new Error('not found'), { name: 'NotFoundException' });
-      if (command instanceof GetPublicKeyCommand) {
-        const spki = generatePublic(privateKey);
-        return { KeyId: KEY_ARN(input.KeyId), KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY', PublicKey: spki };
-      }
-      const { Message, MessageType, SigningAlgorithm } = command.input;
-      if (MessageType !== 'RAW' || SigningAlgorithm !== 'ECDSA_SHA_256' || !Message) throw new Error('unexpected Sign input');
-      return { KeyId: KEY_ARN(input.KeyId), Signature: new Uint8Array(nodeSign('sha256', Message, { key: privateKey, dsaEncoding: 'der' })) };
-    },
+/** The signed AWS call faked in process: KMS with `keys`, Secrets Manager with one secret. */
+function fakeCall(keys: Record<string, KeyObject>, secret = 'x') {
+  const calls: Array<{ operation: string; input: Record<string, unknown> }> = [];
+  const call: AwsJsonCall = async (service, operation, input) => {
+    calls.push({ operation: `${service.targetPrefix}.${operation}`, input: { ...input } });
+    if (service.name === 'secretsmanager') {
+      if (operation !== 'GetSecretValue' || input.SecretId !== 'cursor-secret') throw new Error('unexpected secret call');
+      return { SecretString: secret };
+    }
+    const keyId = input.KeyId as string;
+    const privateKey = keys[keyId];
+    if (!privateKey) throw new Error('kms GetPublicKey failed (400 NotFoundException): not found');
+    if (operation === 'GetPublicKey') {
+      return { KeyId: KEY_ARN(keyId), KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY', PublicKey: Buffer.from(generatePublic(privateKey)).toString('base64') };
+    }
+    if (operation !== 'Sign' || input.MessageType !== 'RAW' || input.SigningAlgorithm !== 'ECDSA_SHA_256' || typeof input.Message !== 'string') throw new Error('unexpected Sign input');
+    const signature = nodeSign('sha256', Buffer.from(input.Message, 'base64'), { key: privateKey, dsaEncoding: 'der' });
+    return { KeyId: KEY_ARN(keyId), Signature: signature.toString('base64') };
   };
-  return { client: client as unknown as KMSClient, calls };
+  return { call, calls };
 }
 
 const publicKeys = new WeakMap<KeyObject, KeyObject>();
@@ -40,22 +43,13 @@ function newKey(): KeyObject {
 }
 const generatePublic = (privateKey: KeyObject) => new Uint8Array(publicKeys.get(privateKey)!.export({ format: 'der', type: 'spki' }));
 
-function fakeSecrets(value: string) {
-  return {
-    send: async (command: GetSecretValueCommand) => {
-      if (!(command instanceof GetSecretValueCommand) || command.input.SecretId !== 'cursor-secret') throw new Error('unexpected secret call');
-      return { SecretString: value };
-    },
-  } as unknown as SecretsManagerClient;
-}
-
 const claims = (): ServiceClaims => ({ tu: 'api', ws: 'ws-1', sub: 'member-1', scope: 'notes:read', jti: crypto.randomUUID() });
 
-describe('service key from KMS (KMS and Secrets Manager clients mocked: no emulator exists)', () => {
+describe('service key from KMS (the signed AWS call faked in process: no emulator exists)', () => {
   it('a token signed through KMS Sign verifies with jose against the public key alone', async () => {
     const key = newKey();
-    const kms = fakeKms({ 'key-1': key });
-    const keys = await kmsServiceKeys({ keyId: 'key-1', previousKeyIds: [], canSign: true, secretId: 'cursor-secret' }, { kms: kms.client, secrets: fakeSecrets('s3cret') });
+    const kms = fakeCall({ 'key-1': key }, 's3cret');
+    const keys = await kmsServiceKeys({ keyId: 'key-1', previousKeyIds: [], canSign: true, secretId: 'cursor-secret' }, kms.call);
     const token = await signJwtWith(keys, claims(), new Date(Date.now() + 60_000));
 
     // Independent check: jose with the raw public key, no code of ours on the verifying side.
@@ -63,13 +57,13 @@ describe('service key from KMS (KMS and Secrets Manager clients mocked: no emula
     expect(payload).toMatchObject({ tu: 'api', ws: 'ws-1', sub: 'member-1', scope: 'notes:read' });
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'ES256', kid: 'key-1', typ: 'JWT' });
     expect(await verifyJwtWith(keys, token)).toMatchObject({ ws: 'ws-1', sub: 'member-1' });
-    expect(kms.calls.map((c) => c.command)).toEqual(['GetPublicKeyCommand', 'SignCommand']);
+    expect(kms.calls.map((c) => c.operation)).toEqual(['TrentService.GetPublicKey', 'secretsmanager.GetSecretValue', 'TrentService.Sign']);
   });
 
   it('a function without kms:Sign gets no signer but still verifies', async () => {
     const key = newKey();
-    const signer = await kmsServiceKeys({ keyId: 'key-1', previousKeyIds: [], canSign: true, secretId: undefined }, { kms: fakeKms({ 'key-1': key }).client, secrets: fakeSecrets('x') });
-    const reader = await kmsServiceKeys({ keyId: 'key-1', previousKeyIds: [], canSign: false, secretId: undefined }, { kms: fakeKms({ 'key-1': key }).client, secrets: fakeSecrets('x') });
+    const signer = await kmsServiceKeys({ keyId: 'key-1', previousKeyIds: [], canSign: true, secretId: undefined }, fakeCall({ 'key-1': key }).call);
+    const reader = await kmsServiceKeys({ keyId: 'key-1', previousKeyIds: [], canSign: false, secretId: undefined }, fakeCall({ 'key-1': key }).call);
     expect(reader.sign).toBeUndefined();
     await expect(signJwtWith(reader, claims())).rejects.toThrow('This function has no signing key');
     expect(await verifyJwtWith(reader, await signJwtWith(signer, claims()))).toMatchObject({ tu: 'api' });
@@ -78,7 +72,7 @@ describe('service key from KMS (KMS and Secrets Manager clients mocked: no emula
   it('after a rotation, tokens of the retired key still verify and a foreign key does not', async () => {
     const oldKey = newKey();
     const newKeyObj = newKey();
-    const clients = { kms: fakeKms({ old: oldKey, new: newKeyObj, other: newKey() }).client, secrets: fakeSecrets('x') };
+    const clients = fakeCall({ old: oldKey, new: newKeyObj, other: newKey() }).call;
     const before = await kmsServiceKeys({ keyId: 'old', previousKeyIds: [], canSign: true, secretId: undefined }, clients);
     const after = await kmsServiceKeys({ keyId: 'new', previousKeyIds: ['old'], canSign: true, secretId: undefined }, clients);
     const foreign = await kmsServiceKeys({ keyId: 'other', previousKeyIds: [], canSign: true, secretId: undefined }, clients);
@@ -90,7 +84,7 @@ describe('service key from KMS (KMS and Secrets Manager clients mocked: no emula
   });
 
   it('the cursor secret comes from Secrets Manager; without a secret id reading it fails loudly', async () => {
-    const clients = { kms: fakeKms({ k: newKey() }).client, secrets: fakeSecrets('a-generated-secret') };
+    const clients = fakeCall({ k: newKey() }, 'a-generated-secret').call;
     const a = await kmsServiceKeys({ keyId: 'k', previousKeyIds: [], canSign: false, secretId: 'cursor-secret' }, clients);
     const b = await kmsServiceKeys({ keyId: 'k', previousKeyIds: [], canSign: false, secretId: 'cursor-secret' }, clients);
     expect(a.secret).toHaveLength(32);
@@ -101,10 +95,41 @@ describe('service key from KMS (KMS and Secrets Manager clients mocked: no emula
 
   it('file and KMS sources produce interchangeable JWS: a file-signed token verifies only with its own key', async () => {
     const file = await importServiceKeys(await generateServiceKeyMaterial());
-    const kms = await kmsServiceKeys({ keyId: 'k', previousKeyIds: [], canSign: true, secretId: undefined }, { kms: fakeKms({ k: newKey() }).client, secrets: fakeSecrets('x') });
+    const kms = await kmsServiceKeys({ keyId: 'k', previousKeyIds: [], canSign: true, secretId: undefined }, fakeCall({ k: newKey() }).call);
     const fileToken = await signJwtWith(file, claims());
     expect(await verifyJwtWith(file, fileToken)).toMatchObject({ tu: 'api' });
     expect(await verifyJwtWith(kms, fileToken)).toBeUndefined();
+  });
+});
+
+describe('the signed AWS call over HTTP (a wire-protocol fake: no emulator exists)', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('KMS and Secrets Manager answer through one signed fetch each: SigV4 with the service name, the key verifies what KMS signed', async () => {
+    const aws = fakeAws();
+    const endpoint = await aws.listen();
+    try {
+      vi.stubEnv('AWS_ENDPOINT_URL_KMS', endpoint);
+      vi.stubEnv('AWS_ENDPOINT_URL_SECRETS_MANAGER', endpoint);
+      vi.stubEnv('AWS_ACCESS_KEY_ID', 'AKIDEXAMPLE');
+      vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'wJalrXUtnFEMI');
+      const keys = await kmsServiceKeys({ keyId: aws.keyArn, previousKeyIds: [], canSign: true, secretId: 'cursor-secret' }, awsJsonCall('eu-west-1'));
+      const token = await signJwtWith(keys, claims());
+      expect(decodeProtectedHeader(token).kid).toBe(aws.KEY_ID);
+      expect((await jwtVerify(token, aws.publicKey, { algorithms: ['ES256'] })).payload).toMatchObject({ tu: 'api', ws: 'ws-1' });
+      expect(keys.secret).toHaveLength(32);
+      expect(aws.calls.sort()).toEqual(['TrentService.GetPublicKey', 'TrentService.Sign', 'secretsmanager.GetSecretValue']);
+      for (const { target, authorization } of aws.authorizations) {
+        const service = target.startsWith('secretsmanager') ? 'secretsmanager' : 'kms';
+        expect(authorization).toMatch(new RegExp(`^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/\\d{8}/eu-west-1/${service}/aws4_request, SignedHeaders=[a-z0-9;-]*x-amz-target[a-z0-9;-]*, Signature=[0-9a-f]{64}$`));
+      }
+      // An error answer becomes an error naming the operation and AWS's error type.
+      await expect(kmsServiceKeys({ keyId: 'no-such-key', previousKeyIds: [], canSign: false, secretId: undefined }, awsJsonCall('eu-west-1'))).rejects.toThrow(
+        'kms GetPublicKey failed (400 ValidationException): unexpected TrentService.GetPublicKey',
+      );
+    } finally {
+      await aws.close();
+    }
   });
 });
 

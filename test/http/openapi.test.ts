@@ -4,9 +4,11 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { SCOPES } from '#lib/domain/scopes.ts';
+import { DOCUMENT_BROTLI_BASE64 } from '#lib/http/openapi-embedded.ts';
 import { LOCAL_APP_URL, atAppUrl } from '#lib/http/openapi-urls.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { PREFLIGHT_PATH, ROUTES } from '#lib/routes.ts';
@@ -30,6 +32,10 @@ const op = (path: string, method: string) => doc.paths[path]![method]!;
 describe('OpenAPI document (the route table and each handler’s declaration)', () => {
   it('docs/openapi.json is up to date (npm run openapi)', () => {
     expect(committed).toEqual(doc);
+  });
+
+  it('the copy the serving function embeds (lib/http/openapi-embedded.ts) is docs/openapi.json (npm run openapi)', () => {
+    expect(JSON.parse(brotliDecompressSync(Buffer.from(DOCUMENT_BROTLI_BASE64, 'base64')).toString('utf8'))).toEqual(committed);
   });
 
   it('has exactly one operation per route, each read from its handler module, with its scope', async () => {

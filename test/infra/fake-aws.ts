@@ -12,12 +12,15 @@ export function fakeAws() {
   const keyArn = `arn:aws:kms:eu-west-1:111122223333:key/${KEY_ID}`;
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const calls: string[] = [];
+  /** Each request's SigV4 Authorization header, by target (the fake does not check signatures). */
+  const authorizations: Array<{ target: string; authorization: string }> = [];
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       const target = String(req.headers['x-amz-target']);
       calls.push(target);
+      authorizations.push({ target, authorization: String(req.headers.authorization) });
       const input = JSON.parse(body || '{}') as { KeyId?: string; Message?: string; SecretId?: string };
       let out: unknown;
       if (target === 'TrentService.GetPublicKey' && input.KeyId === keyArn) {
@@ -38,6 +41,7 @@ export function fakeAws() {
   });
   return {
     calls,
+    authorizations,
     keyArn,
     KEY_ID,
     publicKey,

@@ -5,6 +5,7 @@
 // error envelope); the declarations document them.
 import * as z from 'zod/mini';
 import { MAX_STATE_LENGTH } from '../authorization-request.ts';
+import { OAUTH_ERROR_CODES } from '../oauth-error-codes.ts';
 import { SCOPES } from '../scopes.ts';
 
 const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
@@ -84,19 +85,6 @@ export const RevocationForm = z
   .check(z.meta({ id: 'RevocationForm' }));
 
 /** The token and revocation endpoints' refusals (RFC 6749 5.2, RFC 7009 2.2.1, RFC 8707 2). */
-export const OAUTH_ERROR_CODES = [
-  'invalid_request',
-  'invalid_client',
-  'invalid_grant',
-  'unauthorized_client',
-  'unsupported_grant_type',
-  'invalid_scope',
-  'invalid_target',
-  'unsupported_token_type',
-  // RFC 7591 §3.2.2: the client registration endpoint's refusals.
-  'invalid_redirect_uri',
-  'invalid_client_metadata',
-] as const;
 
 /** RFC 6749 5.2 */
 export const OAuthErrorBody = z

@@ -70,3 +70,6 @@ export const repeated = <T extends z.ZodMiniType>(item: T) => z.optional(z.array
 
 /** An operation that defines no query parameter: any parameter is refused. */
 export const NoParameters = z.strictObject({});
+
+/** Path parameters of an entity's routes (here, not in ./entity.ts, so the score route does not bundle the entity schemas). */
+export const EntityPath = z.strictObject({ id: Uuid });

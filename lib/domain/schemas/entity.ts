@@ -1,7 +1,7 @@
 // Entities as reads answer them (retrieve, list, search, relationships) and the requests of those
 // reads: their query parameters and the search body.
 import * as z from 'zod/mini';
-import { DateTime, Email, listOf, ListLinks, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
+import { DateTime, Email, EntityPath, listOf, ListLinks, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { STANDARD_FIELDS } from './field-values.ts';
 import { DateRange, memberParameters, NameParameter, refusedParameter, sourceParameters, StatusIdParameter, StatusNameParameter } from './filters.ts';
 import { Metadata } from './metadata.ts';
@@ -170,5 +170,4 @@ export const SearchEntitiesBody = z
   })
   .check(z.meta({ id: 'SearchEntitiesBody' }));
 
-/** Path parameters of an entity's routes. */
-export const EntityPath = z.strictObject({ id: Uuid });
+export { EntityPath };

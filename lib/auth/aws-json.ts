@@ -1,0 +1,92 @@
+// One signed call to an AWS JSON-protocol API (KMS, Secrets Manager): fetch, signed with SigV4 by
+// @smithy/signature-v4 and credentials from the SDK's default chain — both already in every bundle
+// through the DynamoDB client. The deployed key source needs three operations (GetPublicKey, Sign,
+// GetSecretValue); the KMS and Secrets Manager SDK clients would add about 77 KiB to every function
+// for them (docs/performance.md, "Cold start").
+import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { config } from '../config.ts';
+
+export interface AwsJsonService {
+  /** Signing name and endpoint prefix, e.g. "kms". */
+  name: string;
+  /** Prefix of the X-Amz-Target header, e.g. "TrentService". */
+  targetPrefix: string;
+  /** The SDK's AWS_ENDPOINT_URL_<SERVICE> suffix, honoured like the SDK clients do (tests, local fakes). */
+  endpointEnv: string;
+}
+
+export const KMS: AwsJsonService = { name: 'kms', targetPrefix: 'TrentService', endpointEnv: 'KMS' };
+export const SECRETS_MANAGER: AwsJsonService = { name: 'secretsmanager', targetPrefix: 'secretsmanager', endpointEnv: 'SECRETS_MANAGER' };
+
+/** Calls `operation` of `service` with a JSON input; resolves to the JSON output. */
+export type AwsJsonCall = (service: AwsJsonService, operation: string, input: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+/** A call that took too long fails; the caller's next request retries (./service-key.ts). */
+const CALL_TIMEOUT_MS = 5_000;
+
+type Data = string | ArrayBuffer | ArrayBufferView;
+const bytes = (data: Data): Buffer =>
+  typeof data === 'string' ? Buffer.from(data, 'utf8') : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
+
+/** SHA-256 and HMAC-SHA-256 in the shape the signer takes, from node:crypto. */
+class Sha256 {
+  private readonly hash: Hash | Hmac;
+  constructor(secret?: Data) {
+    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
+  }
+  update(data: Data): void {
+    this.hash.update(bytes(data));
+  }
+  digest(): Promise<Uint8Array> {
+    return Promise.resolve(new Uint8Array(this.hash.digest()));
+  }
+}
+
+function endpointOf(service: AwsJsonService, region: string): URL {
+  const configured = process.env[`AWS_ENDPOINT_URL_${service.endpointEnv}`] || process.env.AWS_ENDPOINT_URL;
+  if (configured) return new URL(configured);
+  return new URL(`https://${service.name}.${region}.amazonaws.com${region.startsWith('cn-') ? '.cn' : ''}/`);
+}
+
+function parseJson(text: string): Record<string, unknown> {
+  try {
+    return (text ? JSON.parse(text) : {}) as Record<string, unknown>;
+  } catch {
+    return { message: `not JSON: ${text.slice(0, 200)}` };
+  }
+}
+
+/** The deployed call: the process's region and the default credential chain (Lambda's role). */
+export function awsJsonCall(region = config.region): AwsJsonCall {
+  const credentials = defaultProvider();
+  return async (service, operation, input) => {
+    const url = endpointOf(service, region);
+    const body = JSON.stringify(input);
+    const signer = new SignatureV4({ service: service.name, region, credentials, sha256: Sha256 });
+    const signed = await signer.sign({
+      method: 'POST',
+      protocol: url.protocol,
+      hostname: url.hostname,
+      port: url.port ? Number(url.port) : undefined,
+      path: url.pathname,
+      query: {},
+      headers: {
+        host: url.host,
+        'content-type': 'application/x-amz-json-1.1',
+        'x-amz-target': `${service.targetPrefix}.${operation}`,
+      },
+      body,
+    });
+    const response = await fetch(url, { method: 'POST', headers: signed.headers, body, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
+    const output = parseJson(await response.text());
+    if (!response.ok) {
+      // AWS JSON errors: {"__type": "...#NotFoundException", "message": "..."}; never the request.
+      const text = (value: unknown) => (typeof value === 'string' ? value : '');
+      const type = (text(output.__type) || 'UnknownError').split('#').pop();
+      throw new Error(`${service.name} ${operation} failed (${response.status} ${type}): ${text(output.message) || text(output.Message)}`);
+    }
+    return output;
+  };
+}

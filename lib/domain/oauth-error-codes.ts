@@ -1,0 +1,17 @@
+// The error codes of the authorization code flow's token, revocation and registration endpoints,
+// zod-free so that every function's error mapping (lib/auth/oauth-errors.ts) can name them without
+// bundling the flow's schemas (./schemas/authorization.ts declares its error body with them).
+
+export const OAUTH_ERROR_CODES = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'invalid_target',
+  'unsupported_token_type',
+  // RFC 7591 §3.2.2: the client registration endpoint's refusals.
+  'invalid_redirect_uri',
+  'invalid_client_metadata',
+] as const;
