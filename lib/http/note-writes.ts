@@ -4,14 +4,13 @@
 import type * as z from 'zod/mini';
 import type { Principal } from '../auth/principal.ts';
 import { fieldWrite, NOTE_FIELDS } from '../domain/entity-fields.ts';
-import type { Idempotent } from '../domain/idempotency.ts';
 import type { CreateNoteBody } from '../domain/schemas/note-writes.ts';
 import { customFieldCheck } from '../store/custom-fields.ts';
 import { customerTarget } from '../store/customers.ts';
 import { resolveFieldRefs } from '../store/field-refs.ts';
 import { createNote, type NewLink, type NoteItem } from '../store/notes.ts';
 
-export async function createNoteFrom(principal: Principal, data: z.output<typeof CreateNoteBody>['data'], idempotent?: Idempotent): Promise<NoteItem> {
+export async function createNoteFrom(principal: Principal, data: z.output<typeof CreateNoteBody>['data']): Promise<NoteItem> {
   const ws = principal.workspaceId;
   const custom = await customFieldCheck(ws, data.type);
   const write = fieldWrite(data.fields, { standard: NOTE_FIELDS, mode: 'create', path: ['data', 'fields'], custom, what: 'a note' });
@@ -26,5 +25,5 @@ export async function createNoteFrom(principal: Principal, data: z.output<typeof
   const values = await resolveFieldRefs(ws, write);
   values.creator ??= { id: principal.memberId, email: principal.email };
   const target = customer && (await customerTarget(ws, customer, customerPath));
-  return createNote(ws, { type: data.type, values, metadata: data.metadata, ...(target ? { customer: target } : {}), links }, idempotent);
+  return createNote(ws, { type: data.type, values, metadata: data.metadata, ...(target ? { customer: target } : {}), links });
 }

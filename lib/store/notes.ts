@@ -10,6 +10,7 @@ import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
 import { db, tableName } from './client.ts';
 import { readChain, readEntityItem, type EntityItem } from './entities.ts';
+import { RECORD_ITEMS, transactOnce } from './idempotency.ts';
 import { keys } from './keys.ts';
 import { prereadFor, type Preread } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
@@ -18,7 +19,6 @@ import { recordUpdate, type RecordChange } from './record-update.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
 import { Conflict, NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
 import { isCustomerType, isHierarchyType, type CustomerType } from '../domain/hierarchy.ts';
-import { keyReused, type Idempotent } from '../domain/idempotency.ts';
 import { invalid } from '../domain/input.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import type { StoredNote } from '../domain/note-view.ts';
@@ -191,23 +191,17 @@ const settle = <T>(p: Promise<T>): Promise<{ value: T } | { error: unknown }> =>
 export async function createNote(
   ws: string,
   input: { type: NoteType; values: Record<string, unknown>; metadata?: Metadata | undefined; customer?: { id: string; type?: string | undefined; path: Path }; links: NewLink[] },
-  idempotent?: Idempotent,
 ): Promise<NoteItem> {
-  const id = idempotent?.id ?? randomUUID();
+  const id = randomUUID();
   let stepwise = false;
-  const note = await transact('createNote', async () => {
-    // Every read the write needs goes out at once: the first attempt's note (when a key was sent),
-    // the customer, each link target's chain. Their verdicts are still taken in that order.
-    const [first, customerRead, reads] = await Promise.all([
-      idempotent ? db().send(new GetCommand({ TableName: tableName(), Key: keys.note(ws, id), ConsistentRead: true })) : undefined,
+  // With an Idempotency-Key, a retry answers the first request's note (lib/store/idempotency.ts).
+  const note = await transactOnce('createNote', async () => {
+    // Every read the write needs goes out at once: the customer, each link target's chain. Their
+    // verdicts are still taken in that order.
+    const [customerRead, reads] = await Promise.all([
       input.customer ? settle(checkCustomer(ws, input.customer, input.customer.path)) : undefined,
       Promise.all(input.links.map((l) => readChain(ws, l.entityId))),
     ]);
-    if (idempotent && first?.Item) {
-      // A retry (or a concurrent duplicate that lost the race): the first attempt's note is the answer.
-      if (first.Item.fingerprint !== idempotent.fingerprint) throw keyReused();
-      return { items: [], result: toNote(first.Item) };
-    }
     if (customerRead && 'error' in customerRead) throw customerRead.error;
     const customer = customerRead?.value;
     const now = new Date().toISOString();
@@ -223,8 +217,7 @@ export async function createNote(
     const chains = input.links.map((l, i) => liveLinkTarget(l.entityId, reads[i]!, l.path, l.entityType));
     const base = () => {
       const plan = new Plan(ws);
-      const item = { ...noteItem(ws, note), ...(idempotent ? { fingerprint: idempotent.fingerprint } : {}) };
-      plan.add({ Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } });
+      plan.add({ Put: { TableName: tableName(), Item: noteItem(ws, note), ConditionExpression: 'attribute_not_exists(pk)' } });
       if (customer) plan.add(liveEntityCheck(ws, customer.id));
       return plan;
     };
@@ -232,11 +225,12 @@ export async function createNote(
     for (const [i, l] of input.links.entries()) {
       await planLinkChange(ws, plan, { noteId: id, entityId: l.entityId, entityType: chains[i]![0]!.type, chain: chains[i], after: { customerId: customer?.id, importance: l.importance } });
     }
-    stepwise = plan.size > MAX_TX_ITEMS;
+    stepwise = plan.size > MAX_TX_ITEMS - RECORD_ITEMS;
     if (stepwise) plan = base();
     return { items: plan.build(), result: note };
   });
-  if (stepwise) for (const l of input.links) await upsertLink(ws, id, l.entityId, l.importance, { create: true, path: l.path, entityType: l.entityType });
+  // A replayed note (another id) had its links made by its first request.
+  if (stepwise && note.id === id) for (const l of input.links) await upsertLink(ws, id, l.entityId, l.importance, { create: true, path: l.path, entityType: l.entityType });
   return note;
 }
 
@@ -271,7 +265,7 @@ export async function upsertLink(
   importance: Importance,
   options: { create: boolean; path: Path; entityType?: string | undefined },
 ): Promise<{ created: boolean; link: LinkItem }> {
-  return queued(`${ws}/${noteId}`, () => transact('upsertLink', async () => {
+  return queued(`${ws}/${noteId}`, () => transactOnce('upsertLink', async () => {
     // Independent reads in parallel; their failures are still reported in the order a client expects.
     const [noteRead, before, chainRead] = await Promise.all([
       getNote(ws, noteId),
@@ -329,7 +323,7 @@ export async function setNoteCustomer(
   options: { onlyIf?: string; onlyIfNone?: boolean } = {},
 ): Promise<NoteItem> {
   let stepwise = false;
-  const result = await transact('setNoteCustomer', async () => {
+  const result = await transactOnce('setNoteCustomer', async () => {
     const note = await liveNote(ws, noteId);
     if (options.onlyIf !== undefined && note.customer?.id !== options.onlyIf) return { items: [], result: note };
     // A note that has a customer gets another one only by replacing it (PUT …/relationships/customer).
@@ -377,9 +371,9 @@ export async function setNoteCustomer(
         before: link,
         after: { customerId: next?.id, importance: link.importance, setAt: link.setAt },
       });
-      if (plan.size > MAX_TX_ITEMS) break;
+      if (plan.size > MAX_TX_ITEMS - RECORD_ITEMS) break;
     }
-    stepwise = plan.size > MAX_TX_ITEMS;
+    stepwise = plan.size > MAX_TX_ITEMS - RECORD_ITEMS;
     if (stepwise) plan = base();
     return { items: plan.build(), result: updated };
   });
