@@ -60,6 +60,8 @@ export const keys = {
    */
   link: (ws: string, noteId: string, entityId: string) => ({ pk: WS(ws), sk: `${LINK}${noteId}#${entityId}` }),
   linksOfNotePrefix: (noteId: string) => `${LINK}${noteId}#`,
+  /** Sort-key prefixes of each kind the score is made of, for reading a workspace kind by kind (verify). */
+  kindPrefix: { entity: 'ENT#', note: 'NOTE#', link: LINK, rating: RATE } as const,
   linksTo: (ws: string, entityId: string) => `${WS(ws)}#LINKSTO#${entityId}`,
   /**
    * One customer's ratings of one hierarchy entity (lib/store/aggregates.ts): { kind: 'rating', entityId,
