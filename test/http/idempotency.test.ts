@@ -4,16 +4,15 @@
 // clock is injected: a key first used 24 h + 1 s ago names a new request); two requests in flight
 // with one key make one write; secrets shown once stay so (webhooks replay the sealed secret,
 // applications replay without theirs).
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IDEMPOTENCY_WINDOW_MS } from '#lib/domain/idempotency.ts';
 import { setResolver } from '#lib/events/destination.ts';
-import { db } from '#lib/store/client.ts';
 import { IDEMPOTENCY_CLOCK } from '#lib/store/idempotency.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { rsaKeyPair } from '../oauth/support.ts';
 import { client } from '../score/helpers.ts';
 import { call, expectError, newWorkspace, startApp, type CallResult, type TestApp, type TestWorkspace } from '../support/app.ts';
+import { withLateCommits } from '../support/faults.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -128,21 +127,7 @@ describe('relationships', () => {
     const p = await c.entity('product');
     const note = await c.note();
     const link = { data: { type: 'link', target: { id: p }, importance: 'critical' } };
-    const budget = process.env.REQUEST_TIMEOUT_MS;
-    process.env.REQUEST_TIMEOUT_MS = '1000';
-    const doc = db();
-    const real = doc.send.bind(doc) as (command: unknown) => Promise<unknown>;
-    vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
-      const out = await real(command);
-      if (command instanceof TransactWriteCommand) await new Promise((r) => setTimeout(r, 1500));
-      return out;
-    }) as never);
-    try {
-      expectError(await keyed(ws, 'POST', `/v2/notes/${note}/relationships`, link, 'slow'), 'request.timeout');
-    } finally {
-      vi.restoreAllMocks();
-      process.env.REQUEST_TIMEOUT_MS = budget;
-    }
+    expectError(await withLateCommits(() => keyed(ws, 'POST', `/v2/notes/${note}/relationships`, link, 'slow')), 'request.timeout');
     const retry = await keyed(ws, 'POST', `/v2/notes/${note}/relationships`, link, 'slow');
     expect(retry.status, retry.text).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
