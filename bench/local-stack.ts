@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { generateServiceKeyMaterial } from '#lib/auth/service-key.ts';
 import { tableName } from '#lib/store/client.ts';
 import { ensureTable, startDynamoDbLocal } from '../local/dynamodb-local.ts';
-import { createGateway } from '../local/gateway.ts';
+import { createGateway, type ExtraRoutes } from '../local/gateway.ts';
 
 /** Listens on a free loopback port; answers the server's base address. */
 export async function listen(server: Server): Promise<string> {
@@ -28,7 +28,8 @@ export interface LocalStack {
   stop: () => Promise<void>;
 }
 
-export async function startLocalStack(name: string): Promise<LocalStack> {
+/** `extraRoutes`: bench-only routes the gateway serves beside the route table (local/gateway.ts). */
+export async function startLocalStack(name: string, extraRoutes?: ExtraRoutes): Promise<LocalStack> {
   const dir = await mkdtemp(join(tmpdir(), `pm-api-${name}-`));
   const keyFile = join(dir, 'service-key.json');
   await writeFile(keyFile, JSON.stringify(await generateServiceKeyMaterial()));
@@ -36,7 +37,7 @@ export async function startLocalStack(name: string): Promise<LocalStack> {
   process.env.DYNAMODB_ENDPOINT = ddb.endpoint;
   process.env.SERVICE_KEY_FILE = keyFile;
   await ensureTable(ddb.endpoint, tableName());
-  const gateway = createGateway();
+  const gateway = createGateway(extraRoutes ? { extraRoutes } : {});
   const appUrl = await listen(gateway);
   process.env.PUBLIC_APP_URL = appUrl;
   process.env.PUBLIC_BASE_URL = `${appUrl}/v2`;

@@ -12,7 +12,7 @@ import { config, LAMBDA_EXTRA_MS } from '#lib/config.ts';
 import { EDGE_DETAILS, errorEnvelope } from '#lib/http/envelope.ts';
 import { ERROR_TABLE, type ErrorCode } from '#lib/http/errors.ts';
 import { log } from '#lib/log.ts';
-import { matchRoute, type Route } from '#lib/routes.ts';
+import { matchRoute, type Route, type RouteMatch } from '#lib/routes.ts';
 
 /** API Gateway's payload limit. */
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -196,7 +196,13 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'tooLarge' | 'ab
   return Buffer.concat(chunks);
 }
 
-export async function handle(req: IncomingMessage, res: ServerResponse, load: HandlerLoader = loadHandler): Promise<void> {
+/**
+ * Routes served beside the route table, never deployed (a benchmark's baseline): a request they
+ * match gets their handler, behind the route row they name (its auth and scopes).
+ */
+export type ExtraRoutes = (method: string, rawPath: string) => { match: RouteMatch; handler: Handler } | undefined;
+
+export async function handle(req: IncomingMessage, res: ServerResponse, load: HandlerLoader = loadHandler, extra?: ExtraRoutes): Promise<void> {
   const requestId = randomUUID();
   const method = req.method ?? 'GET';
   const url = req.url ?? '/';
@@ -206,7 +212,8 @@ export async function handle(req: IncomingMessage, res: ServerResponse, load: Ha
     req.resume();
     return sendEnvelope(res, 'request.malformed', requestId, 'An HTTP/1.1 request needs a Host header.');
   }
-  const match = matchRoute(method, rawPath);
+  const bench = extra?.(method, rawPath);
+  const match = bench?.match ?? matchRoute(method, rawPath);
   if (!match) {
     req.resume();
     return sendEdgeError(res, 'route.notFound', requestId);
@@ -219,7 +226,7 @@ export async function handle(req: IncomingMessage, res: ServerResponse, load: Ha
   }
   const event = buildEvent({ method, url, rawHeaders: req.rawHeaders, body, sourceIp: req.socket.remoteAddress }, match.route, match.params, requestId);
   try {
-    const handler = await load(match.route);
+    const handler = bench?.handler ?? (await load(match.route));
     writeResult(res, await handler(event, lambdaContext(match.route, requestId)));
   } catch (err) {
     // What API Gateway answers when the integration fails: the default 5xx response.
@@ -228,10 +235,10 @@ export async function handle(req: IncomingMessage, res: ServerResponse, load: Ha
   }
 }
 
-/** The local gateway; tests may pass their own loader to observe the events it builds. */
-export function createGateway(options: { loadHandler?: HandlerLoader } = {}): Server {
+/** The local gateway; tests may pass their own loader to observe the events it builds, benchmarks extra routes. */
+export function createGateway(options: { loadHandler?: HandlerLoader; extraRoutes?: ExtraRoutes } = {}): Server {
   const server = createServer({ requireHostHeader: false }, (req, res) => {
-    handle(req, res, options.loadHandler).catch((err) => {
+    handle(req, res, options.loadHandler, options.extraRoutes).catch((err) => {
       log.error('gateway failure', { error: err });
       if (!res.headersSent) sendEdgeError(res, 'internal.serverError', randomUUID());
       else res.destroy();

@@ -15,7 +15,7 @@ const TARGET = ['data', 'target', 'id'];
 
 export const handler = api(
   'createEntityRelationship',
-  { params: EntityPath, body: CreateEntityRelationshipBody, responses: { 201: EntityRelationshipResponse }, errors: ['conflict.uniqueViolation'] },
+  { params: EntityPath, body: CreateEntityRelationshipBody, responses: { 201: EntityRelationshipResponse }, errors: ['conflict.uniqueViolation'], headers: { idempotencyKey: true } },
   async (req, { params: { id }, body: { data } }) => {
     const ws = principalOf(req).workspaceId;
     const targetId = data.target.id;

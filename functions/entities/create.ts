@@ -5,7 +5,7 @@ import { entityReference } from '#lib/domain/entity-view.ts';
 import { CreateEntityBody } from '#lib/domain/schemas/entity-writes.ts';
 import { EntityReferenceResponse } from '#lib/domain/schemas/entity.ts';
 import { api } from '#lib/http/pipeline.ts';
-import { idempotentCreate, principalOf } from '#lib/http/request.ts';
+import { principalOf } from '#lib/http/request.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { createEntity } from '#lib/store/entity-writes.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
@@ -19,7 +19,7 @@ export const handler = api(
     const custom = await customFieldCheck(ws, type);
     const write = fieldWrite(fields, { standard: ENTITY_FIELDS[type], mode: 'create', path: ['data', 'fields'], custom, what: `a ${type}` });
     const values = await resolveFieldRefs(ws, write);
-    const entity = await createEntity(ws, { type, values, parent: relationships?.[0]?.target, parentPath: ['data', 'relationships', 0, 'target', 'id'], metadata }, idempotentCreate(req));
+    const entity = await createEntity(ws, { type, values, parent: relationships?.[0]?.target, parentPath: ['data', 'relationships', 0, 'target', 'id'], metadata });
     return { status: 201, body: { data: entityReference(config.urls, entity) } };
   },
 );

@@ -1,10 +1,10 @@
 // DELETE /v2/entities/{id} — delete an entity with its whole subtree (lib/store/cascade.ts).
 import { EntityPath } from '#lib/domain/schemas/entity.ts';
 import { api } from '#lib/http/pipeline.ts';
-import { principalOf } from '#lib/http/request.ts';
+import { ifMatchOf, principalOf } from '#lib/http/request.ts';
 import { deleteEntity } from '#lib/store/cascade.ts';
 
-export const handler = api('deleteEntity', { params: EntityPath, responses: { 204: null } }, async (req, { params }) => {
-  await deleteEntity(principalOf(req).workspaceId, params.id);
+export const handler = api('deleteEntity', { params: EntityPath, responses: { 204: null }, headers: { ifMatch: true } }, async (req, { params }) => {
+  await deleteEntity(principalOf(req).workspaceId, params.id, ifMatchOf(req));
   return { status: 204 };
 });

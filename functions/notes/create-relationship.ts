@@ -12,7 +12,7 @@ import { setNoteCustomer, upsertLink } from '#lib/store/notes.ts';
 
 export const handler = api(
   'createNoteRelationship',
-  { params: NotePath, body: CreateNoteRelationshipBody, responses: { 201: NoteRelationshipResponse }, errors: ['conflict.uniqueViolation'] },
+  { params: NotePath, body: CreateNoteRelationshipBody, responses: { 201: NoteRelationshipResponse }, errors: ['conflict.uniqueViolation'], headers: { idempotencyKey: true } },
   async (req, { params: { id }, body: { data: rel } }) => {
     const ws = principalOf(req).workspaceId;
     if (rel.type === 'link') {

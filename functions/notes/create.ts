@@ -6,13 +6,13 @@ import { CreateNoteBody } from '#lib/domain/schemas/note-writes.ts';
 import { NoteReferenceResponse } from '#lib/domain/schemas/note.ts';
 import { createNoteFrom } from '#lib/http/note-writes.ts';
 import { api } from '#lib/http/pipeline.ts';
-import { idempotentCreate, principalOf } from '#lib/http/request.ts';
+import { principalOf } from '#lib/http/request.ts';
 
 export const handler = api(
   'createNote',
   { body: CreateNoteBody, responses: { 201: NoteReferenceResponse }, errors: ['resource.notFound'], headers: { idempotencyKey: true } },
   async (req, { body: { data } }) => {
-    const note = await createNoteFrom(principalOf(req), data, idempotentCreate(req));
+    const note = await createNoteFrom(principalOf(req), data);
     return { status: 201, body: { data: noteReference(config.urls, note) } };
   },
 );

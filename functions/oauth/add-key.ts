@@ -6,7 +6,7 @@ import { principalOf } from '#lib/http/request.ts';
 
 export const handler = api(
   'addApplicationKey',
-  { params: ApplicationPath, body: AddKeyBody, responses: { 201: ApplicationKey }, errors: ['conflict.uniqueViolation'] },
+  { params: ApplicationPath, body: AddKeyBody, responses: { 201: ApplicationKey }, errors: ['conflict.uniqueViolation'], headers: { idempotencyKey: true } },
   async (req, { params, body }) => {
     const key = await uploadKey(principalOf(req).workspaceId, params.clientId, body.publicKey);
     return { status: 201, body: key };

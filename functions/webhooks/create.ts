@@ -21,7 +21,7 @@ const notification = {
   answers: { '2XX': 'Received', '4XX': 'Not received: retried with backoff (so is any other answer); 410 Gone pauses the subscription' },
 };
 
-export const handler = api('createWebhook', { body: CreateWebhookBody, responses: { 201: WebhookReferenceResponse }, callback: notification }, async (req, { body }) => {
+export const handler = api('createWebhook', { body: CreateWebhookBody, responses: { 201: WebhookReferenceResponse }, callback: notification, headers: { idempotencyKey: true } }, async (req, { body }) => {
   const { subscription, signingSecret } = await createSubscription(principalOf(req), body);
   return { status: 201, body: webhookReference(config.baseUrl, subscription.id, signingSecret), headers: { Location: webhookLink(config.baseUrl, subscription.id) } };
 });

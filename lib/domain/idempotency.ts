@@ -1,12 +1,16 @@
-// Safe retries of a create: the client's Idempotency-Key decides the id of what the request
-// creates, so a retry of the same request (after a 408, a 429 or a lost connection) finds the
-// resource its first attempt created instead of creating a second one. The resource's own put
-// (attribute_not_exists) is the record: nothing separate can be lost between the two. A fingerprint
-// of the request's body, kept on the resource, tells a retry from another request under the same key.
+// Safe retries of a POST: a client's Idempotency-Key names one request. Its first use is recorded
+// with a fingerprint of the request and the result (lib/store/idempotency.ts); for 24 hours a retry
+// with the same key and request answers that result without a second write, the same key with
+// another request is refused, and afterwards the key is free again. This module holds the rules;
+// the store keeps the record in the same transaction as the request's effect.
 import { createHash } from 'node:crypto';
 import { InvalidInput } from './errors.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** Set on an answer that replays a first result instead of doing the work again. */
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+/** How long a key names its first request: exactly, whatever the table's TTL clean-up does. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const where = { parameter: IDEMPOTENCY_HEADER };
 
@@ -17,26 +21,17 @@ export function idempotencyKey(value: string | undefined): string | undefined {
   return value;
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest();
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
 
-/** The id a create under `key` gets, unique per caller (`scope`): a UUID (version 8, RFC 9562) from a hash. */
-export function idempotentId(scope: string, key: string): string {
-  const b = sha256(`${scope}\n${key}`).subarray(0, 16);
-  b[6] = (b[6]! & 0x0f) | 0x80;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = b.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
+/** Where a key's record lives: a hash of who sent it (`scope`: member and operation) and the key. */
+export const recordName = (scope: string, key: string) => sha256(`${scope}\n${key}`);
 
-/** What identifies the request's content: its operation and its JSON body. */
-export const requestFingerprint = (operation: string, body: unknown) => sha256(`${operation}\n${JSON.stringify(body)}`).toString('base64url');
+/** What identifies the request's content: its operation, its path parameters and its JSON body. */
+export const requestFingerprint = (operation: string, params: unknown, body: unknown) => sha256(`${operation}\n${JSON.stringify(params)}\n${JSON.stringify(body)}`);
+
+/** Whether a key first used at `firstAt` (epoch ms) still names that request at `now`. */
+export const withinWindow = (firstAt: number, now: number) => now - firstAt < IDEMPOTENCY_WINDOW_MS;
 
 /** A key already used for a request with another body. */
 export const keyReused = () =>
   new InvalidInput(`This ${IDEMPOTENCY_HEADER} was already used for a request with another body; use a new key for a new request.`, where);
-
-/** What a create needs to be idempotent: the id to create and the fingerprint to keep (or compare). */
-export interface Idempotent {
-  id: string;
-  fingerprint: string;
-}

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { sealContext } from './deliver.ts';
 import { checkDestination, DestinationRejected } from './destination.ts';
-import { seal, webhookSecretKey } from './secret-box.ts';
+import { open, seal, webhookSecretKey } from './secret-box.ts';
 import { newSigningSecret } from './signature.ts';
 import { AccessDenied } from '../auth/errors.ts';
 import { serviceKeys } from '../auth/service-key.ts';
@@ -56,7 +56,10 @@ export async function createSubscription(caller: Caller, input: WebhookInput): P
       sealedSigningSecret: seal(key, signingSecret, sealContext(id, 'signingSecret')),
       sealedAuthorization: input.authorization === undefined ? undefined : seal(key, input.authorization, sealContext(id, 'authorization')),
     });
-    return { subscription: publicPart(stored), signingSecret };
+    // A retry under an Idempotency-Key answers the first request's subscription (another id): its
+    // secret is the one sealed on it, so the replay is the first answer, secret included.
+    const secret = stored.id === id ? signingSecret : open(key, stored.sealedSigningSecret, sealContext(stored.id, 'signingSecret'));
+    return { subscription: publicPart(stored), signingSecret: secret };
   } catch (err) {
     // Located at the body: the request itself is fine, the workspace is full.
     if (err instanceof WebhookLimitReached) throw new InvalidInput(err.message, pointer(['data']));

@@ -5,7 +5,6 @@ import type * as z from 'zod/mini';
 import type { Principal } from '../auth/principal.ts';
 import { customValueCheck } from '../domain/configurations.ts';
 import { fieldWrite, NOTE_FIELDS, type FieldWrite } from '../domain/entity-fields.ts';
-import type { Idempotent } from '../domain/idempotency.ts';
 import { isUuid } from '../domain/input.ts';
 import { checkNoteContent } from '../domain/note-content.ts';
 import type { CreateNoteBody } from '../domain/schemas/note-writes.ts';
@@ -30,7 +29,7 @@ function namedMembers(fields: NoteData['fields']): FieldWrite['members'] {
   }
 }
 
-export async function createNoteFrom(principal: Principal, data: NoteData, idempotent?: Idempotent): Promise<NoteItem> {
+export async function createNoteFrom(principal: Principal, data: NoteData): Promise<NoteItem> {
   const ws = principal.workspaceId;
   checkNoteContent(data.type, data.fields.content, ['data', 'fields', 'content']);
   const links: NewLink[] = [];
@@ -50,11 +49,11 @@ export async function createNoteFrom(principal: Principal, data: NoteData, idemp
     Object.keys(data.fields).some(isUuid) ? settle(customFieldCheck(ws, data.type)) : { value: customValueCheck([], data.type) },
     settle(resolveMembers(ws, namedMembers(data.fields))),
     customer ? settle(customerTarget(ws, customer, customerPath)) : undefined,
-    readAheadForNote(ws, { id: idempotent?.id, customerId: customer?.id, links }),
+    readAheadForNote(ws, { customerId: customer?.id, links }),
   ]);
   const write = fieldWrite(data.fields, { standard: NOTE_FIELDS, mode: 'create', path: ['data', 'fields'], custom: outcome(custom), what: 'a note' });
   const values: Record<string, unknown> = { ...write.values, ...outcome(members) };
   values.creator ??= { id: principal.memberId, email: principal.email };
   const customerRef = target && outcome(target);
-  return createNote(ws, { type: data.type, values, metadata: data.metadata, ...(customerRef ? { customer: customerRef } : {}), links }, idempotent, ahead);
+  return createNote(ws, { type: data.type, values, metadata: data.metadata, ...(customerRef ? { customer: customerRef } : {}), links }, ahead);
 }

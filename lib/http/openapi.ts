@@ -229,7 +229,8 @@ function parameters(set: SchemaSet, { route, operation }: DocumentedOperation): 
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Makes the create safe to retry: a retry with the same key and body answers the first result (for as long as that resource exists) without a second write; the same key with another body is 400.',
+      description:
+        'Makes the request safe to retry: for 24 hours from its first use, a retry with the same key, path and body answers the first result (same status and body, with the header Idempotent-Replayed: true) without a second write, and the same key with another path or body is 400; after that the key names a new request. A replayed application omits its client secret (shown in the first answer only).',
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
     });
   }

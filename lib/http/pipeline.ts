@@ -33,10 +33,12 @@ import { frame } from './middleware/frame.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { declaredParameters, validate } from './middleware/validate.ts';
 import type { Input, Operation, Result } from './operation.ts';
-import type { ApiContext, ApiMiddleware, ApiRequest, ApiResponse } from './request.ts';
+import { idempotencyClaim, type ApiContext, type ApiMiddleware, type ApiRequest, type ApiResponse } from './request.ts';
 import { withDeadline } from '../deadline.ts';
+import { REPLAYED_HEADER } from '../domain/idempotency.ts';
 import { log } from '../log.ts';
 import { routeById, type OperationId, type Route } from '../routes.ts';
+import { withClaim } from '../store/idempotency.ts';
 
 export type Core<O extends Operation = Operation> = (req: ApiRequest, input: Input<O>) => Promise<Result<O>>;
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<ApiResponse>;
@@ -62,9 +64,16 @@ export function api<const O extends Operation>(operationId: OperationId, operati
   checkDeclaration(route, operation);
   const handler = middy<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>(
     // The core answers an ApiResult; frame's `after` makes it the Lambda response.
-    // Within the request's deadline, so the store spends no more than what is left (lib/deadline.ts).
-    async (_event: APIGatewayProxyEvent, context: ApiContext) =>
-      (await withDeadline(Date.now() + context.getRemainingTimeInMillis(), () => core(context.api, context.api.input as Input<O>))) as unknown as ApiResponse,
+    // Within the request's deadline, so the store spends no more than what is left (lib/deadline.ts),
+    // and, for a create that takes Idempotency-Key, within the key's claim (lib/store/idempotency.ts).
+    async (_event: APIGatewayProxyEvent, context: ApiContext) => {
+      const req = context.api;
+      const claim = operation.headers?.idempotencyKey ? idempotencyClaim(req) : undefined;
+      const run = () => withClaim(claim, () => core(req, req.input as Input<O>));
+      const result = await withDeadline(Date.now() + context.getRemainingTimeInMillis(), run);
+      if (claim?.replayed) result.headers = { ...result.headers, [REPLAYED_HEADER]: 'true' };
+      return result as unknown as ApiResponse;
+    },
     {
       // The frame middleware bounds getRemainingTimeInMillis by the request budget.
       timeoutEarlyInMillis: 1,

@@ -2,9 +2,10 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal.ts';
 import { acceptedVersions } from '../domain/etag.ts';
-import { IDEMPOTENCY_HEADER, idempotencyKey, idempotentId, requestFingerprint, type Idempotent } from '../domain/idempotency.ts';
+import { IDEMPOTENCY_HEADER, idempotencyKey, requestFingerprint } from '../domain/idempotency.ts';
 import type { Logger } from '../log.ts';
 import type { Route } from '../routes.ts';
+import type { Claim } from '../store/idempotency.ts';
 import type { Preread } from '../store/preread.ts';
 
 /** Query parameters as API Gateway delivers them (already percent-decoded), repeated keys kept. */
@@ -104,12 +105,13 @@ export function requestIdOf(request: Request<APIGatewayProxyEvent, ApiResponse, 
   return api?.requestId ?? (request.event.requestContext?.requestId || request.context.awsRequestId);
 }
 
-/** The id and fingerprint of a create the client made retry-safe with an Idempotency-Key (lib/domain/idempotency.ts). */
-export function idempotentCreate(req: ApiRequest): Idempotent | undefined {
+/** The claim of a POST the client made retry-safe with an Idempotency-Key (lib/store/idempotency.ts), or undefined without one. */
+export function idempotencyClaim(req: ApiRequest): Claim | undefined {
   const key = idempotencyKey(req.headers.get(IDEMPOTENCY_HEADER.toLowerCase()));
   if (key === undefined) return undefined;
   const p = principalOf(req);
-  return { id: idempotentId(`${p.workspaceId}/${p.memberId}/${req.route.operationId}`, key), fingerprint: requestFingerprint(req.route.operationId, req.body) };
+  const op = req.route.operationId;
+  return { ws: p.workspaceId, scope: `${p.memberId}/${op}`, key, fingerprint: requestFingerprint(op, req.params, req.body) };
 }
 
 /** The versions the request's If-Match accepts (lib/domain/etag.ts), or undefined for any. */

@@ -103,6 +103,8 @@ interface EntityDelta {
   own: number;
   total: number;
   expectTotal?: number;
+  /** The `updatedAt` the entity must still have (a request's If-Match, lib/domain/etag.ts). */
+  expectVersion?: string;
   /** Extra SET/REMOVE clauses for the entity itself (moves, deletes). */
   set?: Record<string, unknown>;
   remove?: string[];
@@ -168,6 +170,11 @@ export class Plan {
         names['#total'] = 'total';
         expr += ` AND #total = ${prefix}T`;
         values[`${prefix}T`] = d.expectTotal;
+      }
+      if (d.expectVersion !== undefined) {
+        names['#version'] = 'updatedAt';
+        expr += ` AND #version = ${prefix}V`;
+        values[`${prefix}V`] = d.expectVersion;
       }
       const sets: string[] = [];
       if (d.own !== 0 || d.total !== 0) {

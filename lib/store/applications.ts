@@ -15,6 +15,7 @@ import { db, tableName } from './client.ts';
 import { originRegistrations } from './cors-origins.ts';
 import { getDynamicClient, isDynamicClientId, type DynamicClient } from './dynamic-clients.ts';
 import { DuplicateKey, KeyLimitReached } from './errors.ts';
+import { writeOnce } from './idempotency.ts';
 import { keys } from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { putInWorkspace } from './workspaces.ts';
@@ -90,15 +91,18 @@ export async function createApplication(workspaceId: string, input: ApplicationI
     ...(secretHash ? { secretHash } : {}),
   };
   const { keys: _none, ...attributes } = app;
-  await putInWorkspace(
-    workspaceId,
-    [
-      { item: { ...keys.application(workspaceId, app.clientId), kind: 'application', ...attributes, publicKeys: {}, fingerprints: {} }, unique: true },
-      { item: { ...keys.clientIdIndex(app.clientId), kind: 'clientId', clientId: app.clientId, workspaceId }, unique: true },
-    ],
-    { also: originRegistrations(redirectOrigins(app.redirectUris), app.clientId, 'add') },
+  // With an Idempotency-Key, a retry answers the first request's application (lib/store/idempotency.ts):
+  // the record holds what the application item holds, the secret's hash only.
+  return writeOnce(app, (record) =>
+    putInWorkspace(
+      workspaceId,
+      [
+        { item: { ...keys.application(workspaceId, app.clientId), kind: 'application', ...attributes, publicKeys: {}, fingerprints: {} }, unique: true },
+        { item: { ...keys.clientIdIndex(app.clientId), kind: 'clientId', clientId: app.clientId, workspaceId }, unique: true },
+      ],
+      { also: [...originRegistrations(redirectOrigins(app.redirectUris), app.clientId, 'add'), ...(record ? [record] : [])] },
+    ),
   );
-  return app;
 }
 
 export async function getApplication(workspaceId: string, clientId: string): Promise<Application | undefined> {
@@ -186,20 +190,24 @@ export async function addApplicationKey(
 ): Promise<StoredKey> {
   const stored: StoredKey = { id: randomUUID(), ...key, createdAt: new Date().toISOString() };
   if (!isIssuedId(clientId)) throw applicationNotFound(clientId);
+  const update = {
+    TableName: tableName(),
+    Key: keys.application(workspaceId, clientId),
+    UpdateExpression: 'SET publicKeys.#id = :key, fingerprints.#fp = :id',
+    ConditionExpression: 'attribute_exists(pk) AND size(publicKeys) < :max AND attribute_not_exists(fingerprints.#fp)',
+    ExpressionAttributeNames: { '#id': stored.id, '#fp': stored.fingerprint },
+    ExpressionAttributeValues: { ':key': stored, ':id': stored.id, ':max': max },
+  };
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.application(workspaceId, clientId),
-        UpdateExpression: 'SET publicKeys.#id = :key, fingerprints.#fp = :id',
-        ConditionExpression: 'attribute_exists(pk) AND size(publicKeys) < :max AND attribute_not_exists(fingerprints.#fp)',
-        ExpressionAttributeNames: { '#id': stored.id, '#fp': stored.fingerprint },
-        ExpressionAttributeValues: { ':key': stored, ':id': stored.id, ':max': max },
-      }),
-    );
-    return stored;
+    // With an Idempotency-Key, a retry answers the first request's key (lib/store/idempotency.ts).
+    return await writeOnce(stored, async (record) => {
+      if (record) await db().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, record] }));
+      else await db().send(new UpdateCommand(update));
+    });
   } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    const updateFailed =
+      err instanceof ConditionalCheckFailedException || (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed');
+    if (!updateFailed) throw err;
     // Which condition failed: read back (the answer only words the refusal).
     const app = await getApplication(workspaceId, clientId);
     if (!app) throw applicationNotFound(clientId);

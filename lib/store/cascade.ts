@@ -17,13 +17,13 @@ import { Plan } from './aggregates.ts';
 import { batchWriteAll } from './batch.ts';
 import { db, tableName } from './client.ts';
 import { customerEmailOf } from './customers.ts';
-import { readChain, readEntityItem, subtree } from './entities.ts';
+import { readChain, readEntityItem, subtree, type EntityItem } from './entities.ts';
 import { keys, type ItemKey } from './keys.ts';
 import { setNoteCustomer } from './notes.ts';
 import { queryAll } from './query.ts';
 import { relationDeletes, relationsOf } from './relations.ts';
 import { transact } from './tx.ts';
-import { NotFound } from '../domain/errors.ts';
+import { NotFound, PreconditionFailed } from '../domain/errors.ts';
 import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
 
 /**
@@ -39,17 +39,26 @@ const step = (name: CascadeStep, id: string) => cascadeHooks.afterStep?.(name, i
 
 /**
  * Deletes an entity and its subtree. Asked again for an entity whose delete stopped half-way
- * (a timeout or crash after step 1), it finishes that delete.
+ * (a timeout or crash after step 1), it finishes that delete. `versions`: the request's If-Match
+ * (lib/domain/etag.ts), when it sent one: the root must be at one of them, and step 1 conditions on
+ * that version, so a change in between makes the rebuild from a fresh read answer 412. Step 1 leaves
+ * `updatedAt` alone, so a retry with the same If-Match finishes a delete that stopped half-way.
  */
-export async function deleteEntity(ws: string, id: string): Promise<void> {
+export async function deleteEntity(ws: string, id: string, versions?: string[]): Promise<void> {
   const resume = await transact('deleteEntity', async () => {
     const { chain, complete } = await readChain(ws, id);
     const e = chain[0];
-    if (e?.deleting) return { items: [], result: true };
+    const stale = (root: EntityItem) => versions !== undefined && !versions.includes(root.updatedAt);
+    if (e?.deleting) {
+      if (stale(e)) throw new PreconditionFailed('entity', id);
+      return { items: [], result: true };
+    }
     if (!e || !complete || chain.some((x) => x.deleting)) throw new NotFound('entity', id);
+    if (stale(e)) throw new PreconditionFailed('entity', id);
     const plan = new Plan(ws);
     const self = plan.entity(e);
     self.set = { deleting: new Date().toISOString(), ...(e.parentId ? { deletedFrom: e.parentId } : {}) };
+    if (versions) self.expectVersion = e.updatedAt;
     self.remove = ['parentId', 'parentType', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'];
     if (isHierarchyType(e.type)) {
       self.expectTotal = e.total ?? 0;

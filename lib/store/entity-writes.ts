@@ -2,18 +2,17 @@
 // the new ones in one transaction (lib/store/aggregates.ts Plan). Every write keeps the entity's
 // index entries in step: its owner's (GSI3) and, for a user, the look-up by e-mail.
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan } from './aggregates.ts';
-import { db, tableName } from './client.ts';
+import { tableName } from './client.ts';
 import { customerEmailWrites } from './customers.ts';
-import { getEntity, readChain, subtree, toEntity, type EntityItem } from './entities.ts';
+import { getEntity, readChain, subtree, type EntityItem } from './entities.ts';
+import { transactOnce } from './idempotency.ts';
 import { keys } from './keys.ts';
 import { recordUpdate, type RecordChange } from './record-update.ts';
 import { checkNewRelation, relationPuts } from './relations.ts';
 import { transact, type TxItem } from './tx.ts';
 import { InvalidInput, NotFound, PreconditionFailed, type InputLocation, type Path } from '../domain/errors.ts';
 import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
-import { keyReused, type Idempotent } from '../domain/idempotency.ts';
 import { invalid } from '../domain/input.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import type { RelationType } from '../domain/relations.ts';
@@ -49,18 +48,10 @@ export interface NewRelation {
 export async function createEntity(
   ws: string,
   input: { type: EntityType; values: Record<string, unknown>; parent?: ParentRef | undefined; parentPath: Path; metadata?: Metadata | undefined; relations?: readonly NewRelation[] },
-  idempotent?: Idempotent,
 ): Promise<EntityItem> {
-  const id = idempotent?.id ?? randomUUID();
-  return transact('createEntity', async () => {
-    if (idempotent) {
-      // A retry (or a concurrent duplicate that lost the race): the first attempt's entity is the answer.
-      const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.entity(ws, id), ConsistentRead: true }));
-      if (Item) {
-        if (Item.fingerprint !== idempotent.fingerprint) throw keyReused();
-        return { items: [], result: toEntity(Item) };
-      }
-    }
+  const id = randomUUID();
+  // With an Idempotency-Key, a retry answers the first request's entity (lib/store/idempotency.ts).
+  return transactOnce('createEntity', async () => {
     const now = new Date().toISOString();
     let chain: EntityItem[] = [];
     if (input.parent) {
@@ -96,7 +87,6 @@ export async function createEntity(
           gsi1sk: keys.listPosition(now, id),
           ...(parent ? { gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: keys.listPosition(now, id) } : {}),
           ...keys.ownerIndex(ws, 'entity', entity),
-          ...(idempotent ? { fingerprint: idempotent.fingerprint } : {}),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
@@ -151,7 +141,7 @@ export async function updateEntity(
  */
 export async function setParent(ws: string, id: string, target: ParentRef, parentPath: Path): Promise<EntityItem> {
   const parentId = target.id;
-  return transact('setParent', async () => {
+  return transactOnce('setParent', async () => {
     const { chain: oldChain, complete } = await readChain(ws, id);
     const e = oldChain[0];
     if (!e || e.deleting || !complete || oldChain.some((x) => x.deleting)) throw new NotFound('entity', id);

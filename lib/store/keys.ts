@@ -60,6 +60,8 @@ export const keys = {
    */
   link: (ws: string, noteId: string, entityId: string) => ({ pk: WS(ws), sk: `${LINK}${noteId}#${entityId}` }),
   linksOfNotePrefix: (noteId: string) => `${LINK}${noteId}#`,
+  /** Sort-key prefixes of each kind the score is made of, for reading a workspace kind by kind (verify). */
+  kindPrefix: { entity: 'ENT#', note: 'NOTE#', link: LINK, rating: RATE } as const,
   linksTo: (ws: string, entityId: string) => `${WS(ws)}#LINKSTO#${entityId}`,
   /**
    * One customer's ratings of one hierarchy entity (lib/store/aggregates.ts): { kind: 'rating', entityId,
@@ -152,6 +154,11 @@ export const keys = {
    */
   webhook: (ws: string, id: string) => ({ pk: WS(ws), sk: `${WEBHOOK}${id}` }),
   webhooksPrefix: WEBHOOK,
+  /**
+   * The first use of an Idempotency-Key (lib/store/idempotency.ts), by a hash of the member, the
+   * operation and the key. Item: { kind: 'idempotency', fingerprint, firstAt (epoch ms), result, ttl }.
+   */
+  idempotency: (ws: string, hash: string) => ({ pk: WS(ws), sk: `IDEM#${hash}` }),
   webhooksOf: (ws: string) => `${WS(ws)}#WEBHOOKS`,
   /** What became of one event for one subscription (claimed, delivered, dead); expires by TTL. */
   webhookDelivery: (ws: string, subscriptionId: string, eventId: string) => ({ pk: WS(ws), sk: `DELIVERY#${subscriptionId}#${eventId}` }),
@@ -172,6 +179,8 @@ export function describeKey(key: { sk?: unknown } | undefined): string {
       return `the link from note ${a} to entity ${b}`;
     case 'RATE':
       return `the rating of entity ${a} by customer ${b}`;
+    case 'IDEM':
+      return 'the Idempotency-Key of this request';
     default:
       return 'a record of this workspace';
   }

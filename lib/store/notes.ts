@@ -11,6 +11,7 @@ import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
 import { targetChain, type TargetChain } from './chains.ts';
 import { db, tableName } from './client.ts';
 import { readChain, readEntityItem, type Placement } from './entities.ts';
+import { RECORD_ITEMS, transactOnce } from './idempotency.ts';
 import { keys } from './keys.ts';
 import { prereadFor, readAhead, type Preread, type Prereads, type ReadAhead } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
@@ -19,7 +20,6 @@ import { recordUpdate, type RecordChange } from './record-update.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
 import { Conflict, NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
 import { isCustomerType, isHierarchyType, type CustomerType } from '../domain/hierarchy.ts';
-import { keyReused, type Idempotent } from '../domain/idempotency.ts';
 import { invalid } from '../domain/input.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import type { StoredNote } from '../domain/note-view.ts';
@@ -189,14 +189,12 @@ export interface NewLink {
 }
 
 /**
- * The items a new note's first attempt judges, in one consistent BatchGetItem: the note's own item
- * when an idempotency key decided its id, the customer given by id, each link target, and the
- * customer's rating of each target. The chains above the targets come from lib/store/chains.ts.
+ * The items a new note's first attempt judges, in one consistent BatchGetItem: the customer given
+ * by id, each link target, and the customer's rating of each target. The chains above the targets come from lib/store/chains.ts.
  */
-export function readAheadForNote(ws: string, want: { id?: string | undefined; customerId?: string | undefined; links: ReadonlyArray<{ entityId: string }> }): Promise<ReadAhead> {
-  const { id, customerId, links } = want;
+export function readAheadForNote(ws: string, want: { customerId?: string | undefined; links: ReadonlyArray<{ entityId: string }> }): Promise<ReadAhead> {
+  const { customerId, links } = want;
   return readAhead([
-    ...(id ? [keys.note(ws, id)] : []),
     ...(customerId ? [keys.entity(ws, customerId)] : []),
     ...links.map((l) => keys.entity(ws, l.entityId)),
     ...(customerId ? links.map((l) => keys.rating(ws, l.entityId, customerId)) : []),
@@ -210,25 +208,19 @@ export function readAheadForNote(ws: string, want: { id?: string | undefined; cu
 export async function createNote(
   ws: string,
   input: { type: NoteType; values: Record<string, unknown>; metadata?: Metadata | undefined; customer?: { id: string; type?: string | undefined; path: Path }; links: NewLink[] },
-  idempotent?: Idempotent,
   ahead?: ReadAhead,
 ): Promise<NoteItem> {
-  const id = idempotent?.id ?? randomUUID();
+  const id = randomUUID();
   let stepwise = false;
-  const note = await transact('createNote', async (attempt) => {
+  // With an Idempotency-Key, a retry answers the first request's note (lib/store/idempotency.ts).
+  const note = await transactOnce('createNote', async (attempt) => {
     const pre = attempt === 0 ? ahead : undefined;
-    // Whatever was not read ahead goes out at once: the first attempt's note (when a key was sent),
-    // the customer, each link target's chain. Their verdicts are still taken in that order.
-    const [first, customerRead, reads] = await Promise.all([
-      idempotent ? (prereadFor(pre, keys.note(ws, id)) ?? db().send(new GetCommand({ TableName: tableName(), Key: keys.note(ws, id), ConsistentRead: true }))) : undefined,
+    // Whatever was not read ahead goes out at once: the customer, each link target's chain. Their
+    // verdicts are still taken in that order.
+    const [customerRead, reads] = await Promise.all([
       input.customer ? settle(checkCustomer(ws, input.customer, input.customer.path, pre)) : undefined,
       Promise.all(input.links.map((l) => targetChain(ws, l.entityId, { preread: pre, fresh: attempt > 0 }))),
     ]);
-    if (idempotent && first?.Item) {
-      // A retry (or a concurrent duplicate that lost the race): the first attempt's note is the answer.
-      if (first.Item.fingerprint !== idempotent.fingerprint) throw keyReused();
-      return { items: [], result: toNote(first.Item) };
-    }
     const customer = customerRead && outcome(customerRead);
     const now = new Date().toISOString();
     const note: NoteItem = {
@@ -243,8 +235,7 @@ export async function createNote(
     const chains = input.links.map((l, i) => liveLinkTarget(l.entityId, reads[i]!, l.path, l.entityType));
     const base = () => {
       const plan = new Plan(ws);
-      const item = { ...noteItem(ws, note), ...(idempotent ? { fingerprint: idempotent.fingerprint } : {}) };
-      plan.add({ Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } });
+      plan.add({ Put: { TableName: tableName(), Item: noteItem(ws, note), ConditionExpression: 'attribute_not_exists(pk)' } });
       if (customer) plan.add(liveEntityCheck(ws, customer.id));
       return plan;
     };
@@ -254,11 +245,12 @@ export async function createNote(
       await planLinkChange(ws, plan, { noteId: id, entityId: l.entityId, entityType: chain[0]!.type, chain, after: { customerId: customer?.id, importance: l.importance }, preread: pre });
       if (reads[i]!.cached) plan.checkChain(chain);
     }
-    stepwise = plan.size > MAX_TX_ITEMS;
+    stepwise = plan.size > MAX_TX_ITEMS - RECORD_ITEMS;
     if (stepwise) plan = base();
     return { items: plan.build(), result: note };
   });
-  if (stepwise) for (const l of input.links) await upsertLink(ws, id, l.entityId, l.importance, { create: true, path: l.path, entityType: l.entityType });
+  // A replayed note (another id) had its links made by its first request.
+  if (stepwise && note.id === id) for (const l of input.links) await upsertLink(ws, id, l.entityId, l.importance, { create: true, path: l.path, entityType: l.entityType });
   return note;
 }
 
@@ -293,7 +285,7 @@ export async function upsertLink(
   importance: Importance,
   options: { create: boolean; path: Path; entityType?: string | undefined; preread?: Preread | undefined },
 ): Promise<{ created: boolean; link: LinkItem }> {
-  return queued(`${ws}/${noteId}`, () => transact('upsertLink', async (attempt) => {
+  return queued(`${ws}/${noteId}`, () => transactOnce('upsertLink', async (attempt) => {
     // The first attempt takes the note the route prefetched with the credential; then one
     // BatchGetItem reads the rest (the note when it was not prefetched, the link, the target, the
     // customer's rating of the target) and the chain above the target comes from lib/store/chains.ts.
@@ -364,7 +356,7 @@ export async function setNoteCustomer(
   options: { onlyIf?: string; onlyIfNone?: boolean; preread?: Preread | undefined } = {},
 ): Promise<NoteItem> {
   let stepwise = false;
-  const result = await transact('setNoteCustomer', async (attempt) => {
+  const result = await transactOnce('setNoteCustomer', async (attempt) => {
     // The note (prefetched on the first attempt), the new customer and the note's links are read
     // together and judged in that order; then one BatchGetItem for the link targets and the ratings
     // the change moves, the chains above the targets from lib/store/chains.ts.
@@ -430,9 +422,9 @@ export async function setNoteCustomer(
         preread: ahead,
       });
       if (chain && target.cached) plan.checkChain(chain);
-      if (plan.size > MAX_TX_ITEMS) break;
+      if (plan.size > MAX_TX_ITEMS - RECORD_ITEMS) break;
     }
-    stepwise = plan.size > MAX_TX_ITEMS;
+    stepwise = plan.size > MAX_TX_ITEMS - RECORD_ITEMS;
     if (stepwise) plan = base();
     return { items: plan.build(), result: updated };
   });

@@ -5,6 +5,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { readChain, type EntityItem } from './entities.ts';
+import { transactOnce } from './idempotency.ts';
 import { keys } from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { transact, type TxItem } from './tx.ts';
@@ -73,7 +74,7 @@ export async function checkNewRelation(ws: string, source: { id: string; type: s
 
 /** Relates `entityId` to `targetId` (both sides, one transaction). An existing relation is a Conflict. */
 export async function createRelation(ws: string, entityId: string, type: RelationType, targetId: string, path: Path): Promise<RelationItem> {
-  return transact('createRelation', async () => {
+  return transactOnce('createRelation', async () => {
     const source = await liveEntity(ws, entityId);
     const target = await checkNewRelation(ws, source, type, targetId, path);
     const createdAt = new Date().toISOString();

@@ -1,7 +1,9 @@
-// `score verify [--workspace W] [--repair]` → {checked, mismatches, repaired} (lib/store/verify.ts).
+// `score verify [--workspace W] [--repair]` → {checked, mismatches, repaired} (lib/store/verify.ts) on
+// stdout; its progress on stderr (./progress.ts).
 import { verifyScores } from '#lib/store/verify.ts';
 import { getWorkspace } from '#lib/store/workspaces.ts';
 import { optional, UsageError, type AdminCommand } from './command.ts';
+import { verifyProgress } from './progress.ts';
 
 export { verifyScores };
 
@@ -13,7 +15,12 @@ export const scoreCommands: AdminCommand[] = [
     run: async (o) => {
       const workspace = optional(o, 'workspace');
       if (workspace && !(await getWorkspace(workspace))) throw new UsageError(`No workspace ${workspace}`);
-      return verifyScores({ workspace, repair: o.repair === true });
+      const progress = verifyProgress();
+      try {
+        return await verifyScores({ workspace, repair: o.repair === true, progress: progress.listener });
+      } finally {
+        progress.done();
+      }
     },
   },
 ];

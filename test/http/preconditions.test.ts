@@ -1,7 +1,11 @@
 // If-Match on PATCH and DELETE with the ETag that GET returns, through the real handlers on
 // DynamoDB Local: the current version passes, a stale one is 412 request.preconditionFailed and
 // changes nothing, `*` passes, a weak tag never matches (strong comparison, RFC 9110 13.1.1).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cascadeHooks } from '#lib/store/cascade.ts';
+import { db, tableName } from '#lib/store/client.ts';
+import { keys } from '#lib/store/keys.ts';
 import { client } from '../score/helpers.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
@@ -10,6 +14,10 @@ beforeAll(async () => {
   app = await startApp();
 });
 afterAll(() => app.close());
+afterEach(() => {
+  vi.restoreAllMocks();
+  delete cascadeHooks.afterStep;
+});
 
 const stale = { detail: /has changed since the version If-Match names; read it again \(its ETag\) and retry\. Nothing was changed\.$/, source: { parameter: 'If-Match' } };
 
@@ -56,5 +64,61 @@ describe('If-Match with the ETag of GET', () => {
     expectError(await patch(id, etag, 'Third'), 'request.preconditionFailed', stale);
     expect((await call(app, 'GET', `/v2/entities/${id}`, { token: ws.token })).json.data.fields.name).toBe('Second');
     expectError(await patch(crypto.randomUUID(), etag, 'Ghost'), 'resource.notFound');
+  });
+
+  it('DELETE /v2/entities/{id}: a stale ETag is 412 and the whole subtree stays with its score; the current one deletes it', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const f = await c.entity('feature', p);
+    await c.note({ links: [[f, 'critical']] });
+    const first = (await call(app, 'GET', `/v2/entities/${p}`, { token: ws.token })).headers.get('etag')!;
+    await c.ok('PATCH', `/entities/${p}`, { data: { fields: { name: 'Renamed' } } });
+    const del = (tag: string) => call(app, 'DELETE', `/v2/entities/${p}`, { token: ws.token, headers: { 'if-match': tag } });
+    expectError(await del(first), 'request.preconditionFailed', stale);
+    expect((await call(app, 'GET', `/v2/entities/${f}`, { token: ws.token })).status).toBe(200);
+    expect(await c.score(p)).toBe(1);
+    const current = (await call(app, 'GET', `/v2/entities/${p}`, { token: ws.token })).headers.get('etag')!;
+    expect((await del(current)).status).toBe(204);
+    expect((await call(app, 'GET', `/v2/entities/${p}`, { token: ws.token })).status).toBe(404);
+    expect((await call(app, 'GET', `/v2/entities/${f}`, { token: ws.token })).status).toBe(404);
+  });
+
+  it('DELETE /v2/entities/{id}: the version is a condition of the cascade\'s first transaction: a change landing between the read and the write (injected) is 412, nothing deleted', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const etag = (await call(app, 'GET', `/v2/entities/${p}`, { token: ws.token })).headers.get('etag')!;
+    const doc = db();
+    const real = doc.send.bind(doc) as (command: unknown) => Promise<unknown>;
+    let injected = false;
+    vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
+      if (command instanceof TransactWriteCommand && !injected) {
+        injected = true;
+        // Another writer changes the entity after the delete read it, before its transaction.
+        await real(new UpdateCommand({ TableName: tableName(), Key: keys.entity(ws.workspaceId, p), UpdateExpression: 'SET updatedAt = :u', ExpressionAttributeValues: { ':u': new Date(Date.now() + 1000).toISOString() } }));
+      }
+      return real(command);
+    }) as never);
+    expectError(await call(app, 'DELETE', `/v2/entities/${p}`, { token: ws.token, headers: { 'if-match': etag } }), 'request.preconditionFailed', stale);
+    vi.restoreAllMocks();
+    expect(injected).toBe(true);
+    expect((await call(app, 'GET', `/v2/entities/${p}`, { token: ws.token })).status).toBe(200);
+  });
+
+  it('DELETE /v2/entities/{id}: a retry with the same If-Match finishes a delete that stopped half-way (crash injected after step 1)', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const f = await c.entity('feature', p);
+    const etag = (await call(app, 'GET', `/v2/entities/${p}`, { token: ws.token })).headers.get('etag')!;
+    cascadeHooks.afterStep = (step) => {
+      if (step === 'detached') throw new Error('crash after detaching');
+    };
+    expect((await call(app, 'DELETE', `/v2/entities/${p}`, { token: ws.token, headers: { 'if-match': etag } })).status).toBe(500);
+    delete cascadeHooks.afterStep;
+    expectError(await call(app, 'DELETE', `/v2/entities/${p}`, { token: ws.token, headers: { 'if-match': '"2000-01-01T00:00:00.000Z"' } }), 'request.preconditionFailed', stale);
+    expect((await call(app, 'DELETE', `/v2/entities/${p}`, { token: ws.token, headers: { 'if-match': etag } })).status).toBe(204);
+    expect((await call(app, 'GET', `/v2/entities/${f}`, { token: ws.token })).status).toBe(404);
   });
 });

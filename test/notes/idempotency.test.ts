@@ -8,6 +8,7 @@ import { db } from '#lib/store/client.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { client } from '../score/helpers.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
+import { withLateCommits } from '../support/faults.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -75,22 +76,8 @@ describe('Idempotency-Key on POST /v2/notes', () => {
 
   it('a retry after a 408 whose write had committed (mocked: the commit answers after the budget) returns that note: no second note, no inflated score', async () => {
     const { ws, c, p, acme } = await setup();
-    const budget = process.env.REQUEST_TIMEOUT_MS;
-    process.env.REQUEST_TIMEOUT_MS = '1000';
-    const doc = db();
-    const real = doc.send.bind(doc) as (command: unknown) => Promise<unknown>;
-    vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
-      const out = await real(command);
-      if (command instanceof TransactWriteCommand) await new Promise((r) => setTimeout(r, 1500));
-      return out;
-    }) as never);
     const body = { data: { ...noteBody(p).data, relationships: [...noteBody(p).data.relationships, { type: 'customer', target: { id: acme } }] } };
-    try {
-      expectError(await post(ws, body, 'after-408'), 'request.timeout');
-    } finally {
-      vi.restoreAllMocks();
-      process.env.REQUEST_TIMEOUT_MS = budget;
-    }
+    expectError(await withLateCommits(() => post(ws, body, 'after-408')), 'request.timeout');
     const ids = await noteIds(ws);
     expect(ids).toHaveLength(1);
     const retry = await post(ws, body, 'after-408');

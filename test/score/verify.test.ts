@@ -8,6 +8,7 @@ import { db, tableName } from '#lib/store/client.ts';
 import { keys } from '#lib/store/keys.ts';
 import { noteItem } from '#lib/store/notes.ts';
 import { client } from './helpers.ts';
+import { verifyProgress } from '../../local/admin/progress.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
@@ -66,7 +67,7 @@ describe('score verify', () => {
     expect(await c.score(f1)).toBe(3);
   });
 
-  it('the admin CLI prints {checked, mismatches, repaired} as one JSON object', async () => {
+  it('the admin CLI prints {checked, mismatches, repaired} as one JSON object on stdout, and on a non-terminal stderr a plain progress line per pass', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     await c.note({ links: [[await c.entity('product')]] });
@@ -77,6 +78,11 @@ describe('score verify', () => {
     });
     expect(run.status, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ checked: 2, mismatches: 0, repaired: 0 });
+    // spawnSync pipes stderr: no bar, no control characters, a line as each pass begins.
+    const lines = run.stderr.split('\n').filter((l) => l.startsWith('score verify'));
+    expect(lines.map((l) => l.split(' ')[3])).toEqual(['notes:', 'links:', 'entities:', 'ratings:']);
+    expect(lines.every((l) => l.startsWith(`score verify ${ws.workspaceId} `))).toBe(true);
+    expect([run.stderr.includes('\r'), run.stderr.includes('\x1b')]).toEqual([false, false]);
     const bad = spawnSync('npx', ['tsx', 'local/admin.ts', 'score', 'verify', '--workspace', randomUUID()], { encoding: 'utf8', env: { ...process.env }, timeout: 60_000 });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/No workspace/);
@@ -96,5 +102,25 @@ describe('score verify', () => {
     expect(await c.score(p)).toBe(1);
     expect((await c.ok('GET', `/notes/${n}`)).json.data.relationships.data.map((r: any) => r.type)).toEqual(['link']);
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
+  });
+
+  it('progress: periodic lines every N items on a non-terminal, one bar redrawn in place on a terminal; the result is the same', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    for (let i = 0; i < 3; i++) await c.note({ links: [[p, 'critical']] });
+    const plain: string[] = [];
+    const lines = verifyProgress({ isTTY: false, write: (t) => plain.push(t) }, { everyItems: 1, everyMs: 60_000 });
+    const result = await verifyScores({ workspace: ws.workspaceId, repair: false, progress: lines.listener });
+    expect(result).toEqual({ checked: 4, mismatches: 0, repaired: 0 });
+    expect(plain.every((l) => l.endsWith('\n') && !l.includes('\r'))).toBe(true);
+    expect(plain.some((l) => /^score verify \S+ links: 3 items read, 0 checked, 0 mismatches \(\d+ s\)\n$/.test(l))).toBe(true);
+    const drawn: string[] = [];
+    const bar = verifyProgress({ isTTY: true, write: (t) => drawn.push(t) });
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false, progress: bar.listener })).toEqual(result);
+    bar.done();
+    expect(drawn.slice(0, -1).every((t) => t.startsWith('\r\x1b[2Kscore verify ['))).toBe(true);
+    expect(drawn.at(-2)).toMatch(/\] 5\/5 ratings: /);
+    expect(drawn.at(-1)).toBe('\n');
   });
 });

@@ -1,0 +1,126 @@
+// The record of an Idempotency-Key's first use (lib/domain/idempotency.ts), written in the same
+// transaction as the request's effect, so a crash cannot keep one without the other. The HTTP layer
+// runs a POST that carries a key within its claim (`withClaim`, like lib/deadline.ts); the store's
+// create functions write through `transactOnce` or `writeOnce`, which read the record first: within
+// the window, the same request gets the stored result and nothing is written, another request is
+// refused. The first write of the request takes the claim; later writes of the same request (the
+// steps of a large note) are plain. The window is checked against the record's `firstAt`, never
+// left to the table's TTL (it deletes late): `ttl` only cleans up.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client.ts';
+import { keys } from './keys.ts';
+import { transact, type TxItem } from './tx.ts';
+import { IDEMPOTENCY_WINDOW_MS, keyReused, recordName, withinWindow } from '../domain/idempotency.ts';
+
+/** A request that carries an Idempotency-Key. */
+export interface Claim {
+  ws: string;
+  /** Who sent it and to which operation: a key names a request of one member on one operation. */
+  scope: string;
+  key: string;
+  fingerprint: string;
+  /** Set by the write that took the claim. */
+  taken?: boolean;
+  /** Set when that write answered the first use's result instead of writing. */
+  replayed?: boolean;
+}
+
+/** The clock of the window; replaceable so a test can age a key. */
+export const IDEMPOTENCY_CLOCK = { now: () => Date.now() };
+
+const current = new AsyncLocalStorage<Claim>();
+
+/** Runs `work` (a request's handler) within its claim, if it has one. */
+export const withClaim = <T>(claim: Claim | undefined, work: () => Promise<T>): Promise<T> => (claim ? current.run(claim, work) : work());
+
+/** The request's claim, unless a write of the request already took it. */
+function openClaim(): Claim | undefined {
+  const claim = current.getStore();
+  return claim && !claim.taken ? claim : undefined;
+}
+
+/** What the record says of this request: the first result to replay, or the time of an expired use to overwrite. */
+async function earlierUse(claim: Claim, now: number): Promise<{ replay: unknown } | { expiredAt?: number }> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: recordKey(claim), ConsistentRead: true }));
+  if (!Item) return {};
+  const firstAt = Item.firstAt as number;
+  if (!withinWindow(firstAt, now)) return { expiredAt: firstAt };
+  if (Item.fingerprint !== claim.fingerprint) throw keyReused();
+  return { replay: Item.result };
+}
+
+const recordKey = (claim: Claim) => keys.idempotency(claim.ws, recordName(claim.scope, claim.key));
+
+/**
+ * The record's Put. Conditioned on the record as read (none, or the expired use), so of two
+ * requests in flight with one key only one commits; the other's rebuild finds its result.
+ */
+function recordPut(claim: Claim, result: unknown, now: number, expiredAt: number | undefined): TxItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...recordKey(claim), kind: 'idempotency', fingerprint: claim.fingerprint, firstAt: now, result, ttl: Math.ceil((now + IDEMPOTENCY_WINDOW_MS) / 1000) },
+      ...(expiredAt === undefined
+        ? { ConditionExpression: 'attribute_not_exists(pk)' }
+        : { ConditionExpression: 'firstAt = :seen', ExpressionAttributeValues: { ':seen': expiredAt } }),
+    },
+  };
+}
+
+/** One more item than the effect's: what a transaction built for `transactOnce` must leave room for. */
+export const RECORD_ITEMS = 1;
+
+/**
+ * transact() (lib/store/tx.ts) for the effect of a request that may carry a key: each attempt reads
+ * the record before building, replays a first result, or adds the record to the transaction (also
+ * when the effect itself writes nothing). A duplicate in flight that committed first fails this
+ * one's condition; the rebuild then replays its result.
+ */
+export async function transactOnce<T>(label: string, build: (attempt: number) => Promise<{ items: TxItem[]; result: T }>): Promise<T> {
+  const claim = openClaim();
+  if (!claim) return transact(label, build);
+  const outcome = await transact(label, async (attempt): Promise<{ items: TxItem[]; result: { replayed: T } | { made: T } }> => {
+    const now = IDEMPOTENCY_CLOCK.now();
+    const before = await earlierUse(claim, now);
+    if ('replay' in before) return { items: [], result: { replayed: before.replay as T } };
+    const { items, result } = await build(attempt);
+    return { items: [...items, recordPut(claim, result, now, before.expiredAt)], result: { made: result } };
+  });
+  claim.taken = true;
+  if ('made' in outcome) return outcome.made;
+  claim.replayed = true;
+  return outcome.replayed;
+}
+
+/**
+ * For a create written by other means than transact() (one TransactWriteItems of its own): `write`
+ * receives the record's Put, or undefined without a claim, and must send it in its transaction.
+ * When the write fails, a duplicate in flight may have taken the key: its result is the answer.
+ */
+export async function writeOnce<T>(result: T, write: (record: TxItem | undefined) => Promise<void>): Promise<T> {
+  const claim = openClaim();
+  if (!claim) {
+    await write(undefined);
+    return result;
+  }
+  claim.taken = true;
+  const now = IDEMPOTENCY_CLOCK.now();
+  const before = await earlierUse(claim, now);
+  if (!('replay' in before)) {
+    try {
+      await write(recordPut(claim, result, now, before.expiredAt));
+      return result;
+    } catch (err) {
+      const after = await earlierUse(claim, IDEMPOTENCY_CLOCK.now());
+      if (!('replay' in after)) throw err;
+      claim.replayed = true;
+      return after.replay as T;
+    }
+  }
+  claim.replayed = true;
+  return before.replay as T;
+}
+
+/** Whether this request's answer replays a first use's result (the handler may need to say what it leaves out). */
+export const replayedByKey = (): boolean => current.getStore()?.replayed === true;
