@@ -68,6 +68,18 @@ describe('conversation notes', () => {
     expect(await ids('?type=conversation')).toEqual([]);
   });
 
+  it('an owner named by e-mail (any case) on create or PATCH resolves to the member, as on a text note', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const res = await c.req('POST', '/notes', { data: { type: 'conversationNote', fields: { name: 'Chat', content: [part('o1')], owner: { email: ws.admin.email.toUpperCase() } } } });
+    expect(res.status, res.text).toBe(201);
+    const patched = await conversation(c, 'Chat 2', [part('o2')]);
+    await c.ok('PATCH', `/notes/${patched}`, { data: { fields: { owner: { email: ws.admin.email } } } });
+    for (const id of [res.json.data.id as string, patched]) {
+      expect((await c.ok('GET', `/notes/${id}?fields=owner`)).json.data.fields).toEqual({ owner: { id: ws.admin.id, email: ws.admin.email } });
+    }
+  });
+
   it('PATCH content: data.fields sets the parts; data.patch set, addItems (the same part again changes nothing), removeItems by {externalId} or the bare id, clear', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
