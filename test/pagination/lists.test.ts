@@ -125,7 +125,8 @@ describe('cursor errors', () => {
     const revealing = [last.id.slice(0, 8), last.id.slice(-8), last.createdAt.slice(0, 10), last.createdAt.slice(11, 19)];
     for (const bytes of cursor.split('.').map((p) => Buffer.from(p, 'base64url').toString('latin1'))) {
       expect(revealing.filter((r: string) => bytes.includes(r))).toEqual([]);
-      expect(bytes).not.toMatch(/Z#|"k"/);
+      // Patterns of three or more bytes: random ciphertext hits a two-byte one (say `Z#`) about once in 300 cursors.
+      expect(bytes).not.toMatch(/WS#|ENT#|Z#[0-9a-f]{8}|"k"|"pk"|"sk"/);
     }
     expect((await call(app, 'GET', `/v2/entities?limit=2&pageCursor=${encodeURIComponent(cursor)}`, { token: ws.token })).json.data.map((e: { id: string }) => e.id)).toHaveLength(1);
   });
