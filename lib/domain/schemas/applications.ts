@@ -1,6 +1,7 @@
 // OAuth applications — server-to-server (JWT bearer grant, public keys) and authorization code
 // (redirect URIs, a client secret or PKCE) — as the admin endpoints ({app_url}/oauth2/applications)
 // and the admin CLI take and answer them.
+// Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { DateTime, Uuid } from './common.ts';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../redirect-uris.ts';
@@ -9,7 +10,7 @@ import { canonicalScope, SCOPE_ALIASES, SCOPES, type Scope } from '../scopes.ts'
 export const MAX_APPLICATION_NAME = 255;
 
 /** A scope name, an alias resolved (`entities:write` is `write:entities`). */
-const ScopeName = z.pipe(
+const ScopeName = /* @__PURE__ */ (() => z.pipe(
   z.string().check(z.describe(`One of ${SCOPES.join(', ')} (alias: ${Object.keys(SCOPE_ALIASES).join(', ')})`)),
   z.transform((name, ctx): Scope => {
     const scope = canonicalScope(name);
@@ -17,9 +18,9 @@ const ScopeName = z.pipe(
     ctx.issues.push({ code: 'custom', message: `'${name.slice(0, 100)}' is not a scope; the scopes are ${SCOPES.join(', ')}.`, input: name });
     return z.NEVER;
   }),
-);
+))();
 
-const MAX_SCOPE_NAMES = SCOPES.length + Object.keys(SCOPE_ALIASES).length;
+const MAX_SCOPE_NAMES = /* @__PURE__ */ (() => SCOPES.length + Object.keys(SCOPE_ALIASES).length)();
 /** A list of scopes, each kept once. */
 const scopeList = (min: number) => z.pipe(z.array(ScopeName).check(z.minLength(min), z.maxLength(MAX_SCOPE_NAMES)), z.transform((scopes) => [...new Set(scopes)]));
 
@@ -37,7 +38,7 @@ const refuse = (issues: Issues, path: PropertyKey[], message: string, input: unk
  * Without a type it is serverToServer, so registrations written before the authorization code flow
  * keep working; redirect URIs and `public` belong to authorizationCode applications only.
  */
-export const CreateApplicationBody = z
+export const CreateApplicationBody = /* @__PURE__ */ (() => z
   .pipe(
     z.strictObject({
       type: z.optional(z.enum(APPLICATION_TYPES)).check(z.describe('serverToServer when omitted')),
@@ -67,53 +68,53 @@ export const CreateApplicationBody = z
       return { type: 'authorizationCode' as const, ...common, redirectUris: uris, public: v.public ?? false };
     }),
   )
-  .check(z.meta({ id: 'CreateApplicationBody' }));
+  .check(z.meta({ id: 'CreateApplicationBody' })))();
 
 export type ApplicationInput = z.output<typeof CreateApplicationBody>;
 
-export const AddKeyBody = z
+export const AddKeyBody = /* @__PURE__ */ (() => z
   .strictObject({ publicKey: z.string().check(z.minLength(1), z.maxLength(64 * 1024), z.describe('RSA public key, PEM (SPKI or PKCS#1), 2048 to 8192 bits')) })
-  .check(z.meta({ id: 'AddKeyBody' }));
+  .check(z.meta({ id: 'AddKeyBody' })))();
 
-const ScopeEnum = z.enum(SCOPES);
+const ScopeEnum = /* @__PURE__ */ (() => z.enum(SCOPES))();
 
-export const ApplicationKey = z
+export const ApplicationKey = /* @__PURE__ */ (() => z
   .strictObject({
     id: Uuid,
     fingerprint: z.string().check(z.describe('SHA-256 of the key (SPKI DER), base64url')),
     bits: z.int(),
     createdAt: DateTime,
   })
-  .check(z.meta({ id: 'ApplicationKey' }));
+  .check(z.meta({ id: 'ApplicationKey' })))();
 
-const applicationFields = {
+const applicationFields = /* @__PURE__ */ (() => ({
   clientId: Uuid.check(z.describe("The client_id; a server-to-server application's assertions' iss")),
   name: z.string(),
   scopes: z.array(ScopeEnum),
   defaultScopes: z.array(ScopeEnum),
   createdAt: DateTime,
-};
+}))();
 
-export const ServerToServerApplication = z
+export const ServerToServerApplication = /* @__PURE__ */ (() => z
   .strictObject({ ...applicationFields, type: z.literal('serverToServer'), keys: z.array(ApplicationKey) })
-  .check(z.meta({ id: 'ServerToServerApplication' }));
+  .check(z.meta({ id: 'ServerToServerApplication' })))();
 
-export const AuthorizationCodeApplication = z
+export const AuthorizationCodeApplication = /* @__PURE__ */ (() => z
   .strictObject({ ...applicationFields, type: z.literal('authorizationCode'), redirectUris: z.array(z.string()), public: z.boolean() })
-  .check(z.meta({ id: 'AuthorizationCodeApplication' }));
+  .check(z.meta({ id: 'AuthorizationCodeApplication' })))();
 
-export const Application = z.discriminatedUnion('type', [ServerToServerApplication, AuthorizationCodeApplication]).check(z.meta({ id: 'Application' }));
+export const Application = /* @__PURE__ */ (() => z.discriminatedUnion('type', [ServerToServerApplication, AuthorizationCodeApplication]).check(z.meta({ id: 'Application' })))();
 
 /** The registration's answer: a confidential authorization-code client's secret is in it, once, never again. */
-export const RegisteredApplication = z
+export const RegisteredApplication = /* @__PURE__ */ (() => z
   .discriminatedUnion('type', [
     ServerToServerApplication,
     z.strictObject({ ...AuthorizationCodeApplication.def.shape, clientSecret: z.optional(z.string().check(z.describe('Confidential clients only: shown in this answer only'))) }),
   ])
-  .check(z.meta({ id: 'RegisteredApplication' }));
+  .check(z.meta({ id: 'RegisteredApplication' })))();
 
-export const ApplicationList = z.strictObject({ data: z.array(Application) }).check(z.meta({ id: 'ApplicationList' }));
+export const ApplicationList = /* @__PURE__ */ (() => z.strictObject({ data: z.array(Application) }).check(z.meta({ id: 'ApplicationList' })))();
 
 /** Client ids and key ids are the service's uuids, but any text finds nothing (404) rather than a 400. */
-export const ApplicationPath = z.strictObject({ clientId: z.string() });
-export const ApplicationKeyPath = z.strictObject({ clientId: z.string(), keyId: z.string() });
+export const ApplicationPath = /* @__PURE__ */ (() => z.strictObject({ clientId: z.string() }))();
+export const ApplicationKeyPath = /* @__PURE__ */ (() => z.strictObject({ clientId: z.string(), keyId: z.string() }))();

@@ -3,6 +3,7 @@
 // Forms and queries are loose: RFC 6749 (3.1, 3.2) has unrecognised parameters ignored, so standard
 // clients' extras pass. Their handlers parse them (refusals are pages or RFC 6749 bodies, never the
 // error envelope); the declarations document them.
+// Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { MAX_STATE_LENGTH } from '../authorization-request.ts';
 import { OAUTH_ERROR_CODES } from '../oauth-error-codes.ts';
@@ -12,7 +13,7 @@ const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max))
 const described = <T extends z.ZodMiniType>(schema: T, description: string) => schema.check(z.describe(description));
 
 /** GET /oauth/authorize (RFC 6749 4.1.1, RFC 7636 4.3, RFC 8707 2); no id: its properties become the operation's parameters. */
-export const AuthorizationQuery = z.looseObject({
+export const AuthorizationQuery = /* @__PURE__ */ (() => z.looseObject({
   response_type: z.literal('code'),
   client_id: text(100),
   redirect_uri: text(2000),
@@ -21,10 +22,10 @@ export const AuthorizationQuery = z.looseObject({
   code_challenge: z.optional(described(z.string().check(z.length(43)), 'Required of public clients')),
   code_challenge_method: z.optional(z.literal('S256')),
   resource: z.optional(described(z.string(), 'RFC 8707: the resource the tokens are for; {base_url} when omitted')),
-});
+}))();
 
 /** POST /oauth/sign-in (the sign-in page's form). */
-export const SignInForm = z
+export const SignInForm = /* @__PURE__ */ (() => z
   .looseObject({
     csrf_token: text(256),
     request: described(text(8192), 'The authorization request query string, as the page received it'),
@@ -32,24 +33,24 @@ export const SignInForm = z
     password: text(1024),
     workspace: z.optional(described(text(100), "The member's workspace, asked when the client registered itself (it belongs to no workspace)")),
   })
-  .check(z.meta({ id: 'SignInForm' }));
+  .check(z.meta({ id: 'SignInForm' })))();
 
 /** POST /oauth/consent (the consent page's form). */
-export const ConsentForm = z
+export const ConsentForm = /* @__PURE__ */ (() => z
   .looseObject({ csrf_token: text(256), request: text(8192), decision: z.enum(['allow', 'deny']) })
-  .check(z.meta({ id: 'ConsentForm' }));
+  .check(z.meta({ id: 'ConsentForm' })))();
 
-const clientFields = {
+const clientFields = /* @__PURE__ */ (() => ({
   client_id: z.optional(described(text(512), 'client_secret_post and public clients')),
   client_secret: z.optional(described(text(512), 'client_secret_post')),
-};
-const narrowing = {
+}))();
+const narrowing = /* @__PURE__ */ (() => ({
   scope: z.optional(described(text(1024), 'May narrow the granted scopes, never widen them')),
   resource: z.optional(text(2000)),
-};
+}))();
 
 /** grant_type=authorization_code (RFC 6749 4.1.3, RFC 7636 4.5). */
-export const AuthorizationCodeGrantForm = z
+export const AuthorizationCodeGrantForm = /* @__PURE__ */ (() => z
   .looseObject({
     grant_type: z.literal('authorization_code'),
     code: text(512),
@@ -58,18 +59,18 @@ export const AuthorizationCodeGrantForm = z
     ...narrowing,
     ...clientFields,
   })
-  .check(z.meta({ id: 'AuthorizationCodeGrantForm' }));
+  .check(z.meta({ id: 'AuthorizationCodeGrantForm' })))();
 
 /** grant_type=refresh_token (RFC 6749 6). */
-export const RefreshTokenGrantForm = z
+export const RefreshTokenGrantForm = /* @__PURE__ */ (() => z
   .looseObject({ grant_type: z.literal('refresh_token'), refresh_token: text(512), ...narrowing, ...clientFields })
-  .check(z.meta({ id: 'RefreshTokenGrantForm' }));
+  .check(z.meta({ id: 'RefreshTokenGrantForm' })))();
 
 /** POST /oauth/token. */
-export const TokenRequestForm = z.discriminatedUnion('grant_type', [AuthorizationCodeGrantForm, RefreshTokenGrantForm]).check(z.meta({ id: 'TokenRequestForm' }));
+export const TokenRequestForm = /* @__PURE__ */ (() => z.discriminatedUnion('grant_type', [AuthorizationCodeGrantForm, RefreshTokenGrantForm]).check(z.meta({ id: 'TokenRequestForm' })))();
 
 /** RFC 6749 5.1 */
-export const OAuthTokenResponse = z
+export const OAuthTokenResponse = /* @__PURE__ */ (() => z
   .strictObject({
     access_token: z.string(),
     token_type: z.literal('Bearer'),
@@ -77,25 +78,25 @@ export const OAuthTokenResponse = z
     refresh_token: described(z.string(), 'Single use: every refresh returns a new one; 30 days from the grant'),
     scope: z.string(),
   })
-  .check(z.meta({ id: 'OAuthTokenResponse' }));
+  .check(z.meta({ id: 'OAuthTokenResponse' })))();
 
 /** POST /oauth/revoke (RFC 7009 2.1). */
-export const RevocationForm = z
+export const RevocationForm = /* @__PURE__ */ (() => z
   .looseObject({ token: text(4096), token_type_hint: z.optional(z.enum(['access_token', 'refresh_token'])), ...clientFields })
-  .check(z.meta({ id: 'RevocationForm' }));
+  .check(z.meta({ id: 'RevocationForm' })))();
 
 /** The token and revocation endpoints' refusals (RFC 6749 5.2, RFC 7009 2.2.1, RFC 8707 2). */
 
 /** RFC 6749 5.2 */
-export const OAuthErrorBody = z
+export const OAuthErrorBody = /* @__PURE__ */ (() => z
   .strictObject({ error: z.enum(OAUTH_ERROR_CODES), error_description: z.string() })
-  .check(z.meta({ id: 'OAuthErrorBody' }));
+  .check(z.meta({ id: 'OAuthErrorBody' })))();
 
 /** The token and revocation endpoints define no query parameter; RFC 6749 (3.2) has them ignore unrecognised ones. */
-export const OAuthEndpointQuery = z.looseObject({});
+export const OAuthEndpointQuery = /* @__PURE__ */ (() => z.looseObject({}))();
 
 /** RFC 8414 2: what {app_url}/.well-known/oauth-authorization-server answers. */
-export const AuthorizationServerMetadata = z
+export const AuthorizationServerMetadata = /* @__PURE__ */ (() => z
   .strictObject({
     issuer: described(z.url(), '{app_url}'),
     authorization_endpoint: z.url(),
@@ -111,10 +112,10 @@ export const AuthorizationServerMetadata = z
     scopes_supported: z.array(z.enum(SCOPES)),
     authorization_response_iss_parameter_supported: z.boolean(),
   })
-  .check(z.meta({ id: 'AuthorizationServerMetadata' }));
+  .check(z.meta({ id: 'AuthorizationServerMetadata' })))();
 
 /** RFC 7591 §2 client metadata; metadata this server does not use is ignored, as §2 requires. */
-export const ClientRegistrationBody = z
+export const ClientRegistrationBody = /* @__PURE__ */ (() => z
   .looseObject({
     // Judged by lib/domain/client-registration.ts, whose refusals are RFC 7591's (the envelope's would not be).
     redirect_uris: z.optional(described(z.unknown(), 'Required: exact-match redirect URIs, https or http on a loopback address')),
@@ -124,10 +125,10 @@ export const ClientRegistrationBody = z
     response_types: z.optional(described(z.unknown(), 'code')),
     scope: z.optional(described(z.unknown(), 'Space-separated scopes the client may ask for; every scope when omitted')),
   })
-  .check(z.meta({ id: 'ClientRegistrationBody' }));
+  .check(z.meta({ id: 'ClientRegistrationBody' })))();
 
 /** RFC 7591 §3.2.1 */
-export const ClientRegistrationResponse = z
+export const ClientRegistrationResponse = /* @__PURE__ */ (() => z
   .strictObject({
     client_id: z.string(),
     client_id_issued_at: z.int(),
@@ -138,4 +139,4 @@ export const ClientRegistrationResponse = z
     token_endpoint_auth_method: z.literal('none'),
     scope: z.string(),
   })
-  .check(z.meta({ id: 'ClientRegistrationResponse' }));
+  .check(z.meta({ id: 'ClientRegistrationResponse' })))();

@@ -1,6 +1,9 @@
 // Building blocks of the request and response schemas (zod/mini: the runtime carries a few KiB of
 // zod, not the whole library). Every shape the API reads or writes is made of these; the OpenAPI
 // document is generated from the same objects (lib/http/openapi.ts).
+// Each module-level schema is built inside a `/* @__PURE__ */` arrow called at once: esbuild may
+// then drop the ones a function's bundle does not use. A bare zod call is a side effect it must
+// keep, so one schema imported from a module would bring all of them (docs/performance.md).
 import * as z from 'zod/mini';
 
 /** Any RFC 9562 layout, either case (ids are stored lower-case: Uuid lower-cases them). */
@@ -8,35 +11,35 @@ export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_PATTERN.test(v);
 
 /** A uuid as the client may write it; parsed to lower case, the form every id is stored in. */
-export const Uuid = z.stringFormat('uuid', UUID_PATTERN).check(z.toLowerCase());
+export const Uuid = /* @__PURE__ */ (() => z.stringFormat('uuid', UUID_PATTERN).check(z.toLowerCase()))();
 
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const isCalendarDate = (s: string) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
 
 /** YYYY-MM-DD, and a day the calendar has. */
-export const IsoDate = z.stringFormat('date', DATE_PATTERN).check(z.refine(isCalendarDate, { error: 'is not a day of the calendar' }));
+export const IsoDate = /* @__PURE__ */ (() => z.stringFormat('date', DATE_PATTERN).check(z.refine(isCalendarDate, { error: 'is not a day of the calendar' })))();
 
 /** A timestamp as the service writes them (Date#toISOString). */
-export const DateTime = z.iso.datetime();
+export const DateTime = /* @__PURE__ */ (() => z.iso.datetime())();
 
 export const MAX_EMAIL = 254;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** An e-mail address (RFC 5321 bounds its length; the service compares addresses lower-cased). */
-export const Email = z.stringFormat('email', EMAIL_PATTERN).check(z.maxLength(MAX_EMAIL));
+export const Email = /* @__PURE__ */ (() => z.stringFormat('email', EMAIL_PATTERN).check(z.maxLength(MAX_EMAIL)))();
 
 /** A string with a visible character: "" and "   " are both refused. */
 export const nonBlank = (max: number) => z.string().check(z.minLength(1), z.maxLength(max), z.regex(/\S/));
 
 /** An absolute URL the service answers with. */
-export const Url = z.url();
+export const Url = /* @__PURE__ */ (() => z.url())();
 
-export const SelfLinks = z.strictObject({ self: Url });
+export const SelfLinks = /* @__PURE__ */ (() => z.strictObject({ self: Url }))();
 
 /** An entity's, a note's or a member's links: `self` in the API, `html` where a person sees it (lib/config.ts webUrl). */
-export const RecordLinks = z.strictObject({ self: Url, html: Url }).check(z.meta({ id: 'RecordLinks' }));
+export const RecordLinks = /* @__PURE__ */ (() => z.strictObject({ self: Url, html: Url }).check(z.meta({ id: 'RecordLinks' })))();
 
 /** A list's `links`: `next` only while another page exists (the service specification's pagination rules). */
-export const ListLinks = z.strictObject({ next: z.optional(Url) }).check(z.meta({ id: 'ListLinks' }));
+export const ListLinks = /* @__PURE__ */ (() => z.strictObject({ next: z.optional(Url) }).check(z.meta({ id: 'ListLinks' })))();
 
 /** The list envelope of the service specification: `{data: [...], links: {next?}}`. */
 export const listOf = <T extends z.ZodMiniType>(item: T) => z.strictObject({ data: z.array(item), links: ListLinks });
@@ -57,19 +60,19 @@ export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 100;
 
 /** `pageCursor`: the opaque cursor of links.next. */
-export const PageCursor = z.string().check(z.describe('The cursor of links.next; opaque'));
+export const PageCursor = /* @__PURE__ */ (() => z.string().check(z.describe('The cursor of links.next; opaque')))();
 
 /** `limit` (extension): the page size. */
-export const Limit = z.int().check(z.minimum(1), z.maximum(MAX_LIMIT), z.describe(`Page size, ${DEFAULT_LIMIT} when omitted`));
+export const Limit = /* @__PURE__ */ (() => z.int().check(z.minimum(1), z.maximum(MAX_LIMIT), z.describe(`Page size, ${DEFAULT_LIMIT} when omitted`)))();
 
 /** The parameters every list takes. */
-export const pageParameters = { pageCursor: z.optional(PageCursor), limit: z.optional(Limit) };
+export const pageParameters = /* @__PURE__ */ (() => ({ pageCursor: z.optional(PageCursor), limit: z.optional(Limit) }))();
 
 /** A repeatable parameter (`fields[]=a&fields[]=b`). */
 export const repeated = <T extends z.ZodMiniType>(item: T) => z.optional(z.array(item).check(z.minLength(1)));
 
 /** An operation that defines no query parameter: any parameter is refused. */
-export const NoParameters = z.strictObject({});
+export const NoParameters = /* @__PURE__ */ (() => z.strictObject({}))();
 
 /** Path parameters of an entity's routes (here, not in ./entity.ts, so the score route does not bundle the entity schemas). */
-export const EntityPath = z.strictObject({ id: Uuid });
+export const EntityPath = /* @__PURE__ */ (() => z.strictObject({ id: Uuid }))();

@@ -2,6 +2,7 @@
 // kept by the external system's id of the part. The bounds keep the largest conversation far under
 // DynamoDB's 400 KB item: 50 parts of at most 1,000 + 100 + 100 characters are at most ~180 KB even
 // when every character takes three bytes of UTF-8.
+// Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 
 export const MAX_PARTS = 50;
@@ -11,23 +12,23 @@ export const MAX_AUTHOR_NAME = 100;
 
 export const AUTHOR_TYPES = ['customer', 'agent'] as const;
 
-const ExternalId = z.string().check(z.minLength(1), z.maxLength(MAX_EXTERNAL_ID), z.describe("The part's id in the external system; a part is told apart by it"));
+const ExternalId = /* @__PURE__ */ (() => z.string().check(z.minLength(1), z.maxLength(MAX_EXTERNAL_ID), z.describe("The part's id in the external system; a part is told apart by it")))();
 
 /** One part: who wrote what, and when (ISO 8601 with a zone, kept as written). */
-export const ConversationPart = z.strictObject({
+export const ConversationPart = /* @__PURE__ */ (() => z.strictObject({
   externalId: ExternalId,
   authorType: z.enum(AUTHOR_TYPES),
   authorName: z.optional(z.string().check(z.maxLength(MAX_AUTHOR_NAME))),
   content: z.string().check(z.maxLength(MAX_PART_CONTENT)),
   timestamp: z.iso.datetime({ offset: true }),
-});
+}))();
 export type ConversationPart = z.output<typeof ConversationPart>;
 
 /** The content of a conversation note, as reads answer it. */
-export const ConversationContent = z.array(ConversationPart).check(z.maxLength(MAX_PARTS), z.describe('The parts of the conversation, in the order given'));
+export const ConversationContent = /* @__PURE__ */ (() => z.array(ConversationPart).check(z.maxLength(MAX_PARTS), z.describe('The parts of the conversation, in the order given')))();
 
 /** Parts as a write gives them: each externalId once. */
-export const ConversationPartsInput = ConversationContent.check(
+export const ConversationPartsInput = /* @__PURE__ */ (() => ConversationContent.check(
   z.superRefine((parts, ctx) => {
     const seen = new Set<string>();
     parts.forEach((p, i) => {
@@ -35,10 +36,10 @@ export const ConversationPartsInput = ConversationContent.check(
       seen.add(p.externalId);
     });
   }),
-);
+))();
 
 /** `removeItems` on a conversation's content: the parts by `{externalId}`, or by the bare externalId. */
-export const ConversationPartRefs = z.pipe(
+export const ConversationPartRefs = /* @__PURE__ */ (() => z.pipe(
   z.array(z.union([z.strictObject({ externalId: ExternalId }), ExternalId])).check(z.minLength(1), z.maxLength(MAX_PARTS)),
   z.transform((refs) => refs.map((r) => (typeof r === 'string' ? { externalId: r } : r))),
-);
+))();

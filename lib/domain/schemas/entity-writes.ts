@@ -1,4 +1,5 @@
 // The bodies that write entities: create, update, and a new parent.
+// Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { Uuid } from './common.ts';
 import { EntityType } from './entity.ts';
@@ -10,7 +11,7 @@ import { ENTITY_TYPES, type EntityType as EntityTypeName } from '../hierarchy.ts
 import { ENTITY_RELATIONSHIP_TYPES } from '../relations.ts';
 
 /** Custom field values by field id: the workspace's definitions check them (lib/domain/entity-fields.ts fieldWrite). */
-const CustomFieldInput = z.unknown().check(z.describe("A custom field value by the field's id (uuid); the type's configuration gives its schema"));
+const CustomFieldInput = /* @__PURE__ */ (() => z.unknown().check(z.describe("A custom field value by the field's id (uuid); the type's configuration gives its schema")))();
 
 const optionalWrite = (id: StandardFieldId) => z.optional(z.nullable(STANDARD_FIELDS[id].write));
 
@@ -28,18 +29,18 @@ export const updateFields = (ids: readonly StandardFieldId[]) =>
   );
 
 /** `{type: 'parent', target: {id, type?}}`: the one relationship a create may give. */
-export const ParentTarget = z.strictObject({ id: Uuid, type: z.optional(EntityType) });
-const ParentRelationship = z.strictObject({ type: z.literal('parent'), target: ParentTarget });
+export const ParentTarget = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, type: z.optional(EntityType) }))();
+const ParentRelationship = /* @__PURE__ */ (() => z.strictObject({ type: z.literal('parent'), target: ParentTarget }))();
 
-const HierarchyEntityFieldsInput = createFields(ENTITY_FIELDS.product).check(z.meta({ id: 'HierarchyEntityFieldsInput' }));
-const CREATE_FIELDS_OF: Record<EntityTypeName, ReturnType<typeof createFields>> = {
+const HierarchyEntityFieldsInput = /* @__PURE__ */ (() => createFields(ENTITY_FIELDS.product).check(z.meta({ id: 'HierarchyEntityFieldsInput' })))();
+const CREATE_FIELDS_OF: Record<EntityTypeName, ReturnType<typeof createFields>> = /* @__PURE__ */ (() => ({
   product: HierarchyEntityFieldsInput,
   component: HierarchyEntityFieldsInput,
   feature: HierarchyEntityFieldsInput,
   subfeature: HierarchyEntityFieldsInput,
   user: createFields(ENTITY_FIELDS.user).check(z.meta({ id: 'UserFieldsInput' })),
   company: createFields(ENTITY_FIELDS.company).check(z.meta({ id: 'CompanyFieldsInput' })),
-};
+}))();
 
 const createOf = (type: EntityTypeName) =>
   z.strictObject({
@@ -49,15 +50,15 @@ const createOf = (type: EntityTypeName) =>
     metadata: z.optional(Metadata),
   }).check(z.meta({ id: `New${type[0]!.toUpperCase()}${type.slice(1)}` }));
 
-export const CreateEntityBody = z
+export const CreateEntityBody = /* @__PURE__ */ (() => z
   .strictObject({ data: z.discriminatedUnion('type', ENTITY_TYPES.map(createOf) as [ReturnType<typeof createOf>, ...ReturnType<typeof createOf>[]]) })
-  .check(z.meta({ id: 'CreateEntityBody' }));
+  .check(z.meta({ id: 'CreateEntityBody' })))();
 export type CreateEntityBody = z.output<typeof CreateEntityBody>;
 
 /** Every standard field any entity type has: which of them the entity's own type takes is checked once it is read. */
-const ALL_ENTITY_FIELDS = [...new Set(ENTITY_TYPES.flatMap((t) => ENTITY_FIELDS[t]))];
+const ALL_ENTITY_FIELDS = /* @__PURE__ */ (() => [...new Set(ENTITY_TYPES.flatMap((t) => ENTITY_FIELDS[t]))])();
 
-export const UpdateEntityBody = z
+export const UpdateEntityBody = /* @__PURE__ */ (() => z
   .strictObject({
     data: withPatch({
       fields: z.optional(updateFields(ALL_ENTITY_FIELDS).check(z.describe("The fields to change: those of the entity's type (see its configuration); null clears one"))),
@@ -66,7 +67,7 @@ export const UpdateEntityBody = z
       id: z.optional(Uuid).check(z.describe('When given, the id in the path')),
     }),
   })
-  .check(z.meta({ id: 'UpdateEntityBody' }));
+  .check(z.meta({ id: 'UpdateEntityBody' })))();
 
 /**
  * An update's `data`: the given properties plus `patch` (Productboard's field operations). `fields`
@@ -85,20 +86,20 @@ export function withPatch<S extends z.core.$ZodLooseShape>(shape: S) {
   );
 }
 
-export const SetParentBody = z.strictObject({ data: z.strictObject({ target: ParentTarget }) }).check(z.meta({ id: 'SetParentBody' }));
+export const SetParentBody = /* @__PURE__ */ (() => z.strictObject({ data: z.strictObject({ target: ParentTarget }) }).check(z.meta({ id: 'SetParentBody' })))();
 
 /**
  * A new relationship of an entity (Productboard's createEntityRelationship): `type` defaults to
  * link; parent and child move an entity, the others relate two hierarchy entities.
  */
-export const CreateEntityRelationshipBody = z
+export const CreateEntityRelationshipBody = /* @__PURE__ */ (() => z
   .strictObject({
     data: z.strictObject({
       type: z._default(z.enum(ENTITY_RELATIONSHIP_TYPES), 'link').check(z.describe('link when omitted')),
       target: z.strictObject({ id: Uuid }),
     }),
   })
-  .check(z.meta({ id: 'CreateEntityRelationshipBody' }));
+  .check(z.meta({ id: 'CreateEntityRelationshipBody' })))();
 
 /** The path of DELETE /v2/entities/{id}/relationships/{type}/{targetId}. */
-export const EntityRelationshipPath = z.strictObject({ id: Uuid, type: z.enum(ENTITY_RELATIONSHIP_TYPES), targetId: Uuid });
+export const EntityRelationshipPath = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, type: z.enum(ENTITY_RELATIONSHIP_TYPES), targetId: Uuid }))();

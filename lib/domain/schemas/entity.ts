@@ -1,5 +1,6 @@
 // Entities as reads answer them (retrieve, list, search, relationships) and the requests of those
 // reads: their query parameters and the search body.
+// Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { DateTime, Email, EntityPath, listOf, ListLinks, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { STANDARD_FIELDS } from './field-values.ts';
@@ -9,21 +10,21 @@ import { ENTITY_FIELDS } from '../entity-fields.ts';
 import { ENTITY_TYPES, type EntityType as EntityTypeName } from '../hierarchy.ts';
 import { ENTITY_RELATIONSHIP_TYPES } from '../relations.ts';
 
-export const EntityType = z.enum(ENTITY_TYPES).check(z.meta({ id: 'EntityType' }));
+export const EntityType = /* @__PURE__ */ (() => z.enum(ENTITY_TYPES).check(z.meta({ id: 'EntityType' })))();
 
-export const EntityReference = referenceTo(EntityType).check(z.meta({ id: 'EntityReference' }));
-export const EntityReferenceResponse = dataOf(EntityReference).check(z.meta({ id: 'EntityReferenceResponse' }));
+export const EntityReference = /* @__PURE__ */ (() => referenceTo(EntityType).check(z.meta({ id: 'EntityReference' })))();
+export const EntityReferenceResponse = /* @__PURE__ */ (() => dataOf(EntityReference).check(z.meta({ id: 'EntityReferenceResponse' })))();
 
-export const EntityRelationship = z
+export const EntityRelationship = /* @__PURE__ */ (() => z
   .strictObject({ type: z.enum(ENTITY_RELATIONSHIP_TYPES), target: EntityReference })
-  .check(z.meta({ id: 'EntityRelationship' }));
-export const EntityRelationshipResponse = dataOf(EntityRelationship).check(z.meta({ id: 'EntityRelationshipResponse' }));
-export const EntityRelationshipList = listOf(EntityRelationship).check(z.meta({ id: 'EntityRelationshipList' }));
+  .check(z.meta({ id: 'EntityRelationship' })))();
+export const EntityRelationshipResponse = /* @__PURE__ */ (() => dataOf(EntityRelationship).check(z.meta({ id: 'EntityRelationshipResponse' })))();
+export const EntityRelationshipList = /* @__PURE__ */ (() => listOf(EntityRelationship).check(z.meta({ id: 'EntityRelationshipList' })))();
 
 /** A custom field value (the configuration of the record's type gives its kind), or null when a selection names an empty field. */
-export const CustomFieldValue = z
+export const CustomFieldValue = /* @__PURE__ */ (() => z
   .nullable(z.union([z.string(), z.number()]))
-  .check(z.meta({ id: 'CustomFieldValue', description: 'A custom field value, by the field id (uuid); the type configuration gives its schema' }));
+  .check(z.meta({ id: 'CustomFieldValue', description: 'A custom field value, by the field id (uuid); the type configuration gives its schema' })))();
 
 /**
  * The `fields` of a record: its standard fields (null when selected but empty) and custom fields by
@@ -33,15 +34,15 @@ export const recordFields = (ids: readonly (keyof typeof STANDARD_FIELDS)[], own
   z.catchall(z.strictObject(Object.fromEntries(ids.map((id) => [id, z.optional(z.nullable(own[id] ?? STANDARD_FIELDS[id].read))]))), CustomFieldValue);
 
 /** Hierarchy entities share their fields; users and companies each have their own. */
-const HierarchyEntityFields = recordFields(ENTITY_FIELDS.product).check(z.meta({ id: 'HierarchyEntityFields' }));
-const FIELDS_OF: Record<EntityTypeName, z.ZodMiniType> = {
+const HierarchyEntityFields = /* @__PURE__ */ (() => recordFields(ENTITY_FIELDS.product).check(z.meta({ id: 'HierarchyEntityFields' })))();
+const FIELDS_OF: Record<EntityTypeName, z.ZodMiniType> = /* @__PURE__ */ (() => ({
   product: HierarchyEntityFields,
   component: HierarchyEntityFields,
   feature: HierarchyEntityFields,
   subfeature: HierarchyEntityFields,
   user: recordFields(ENTITY_FIELDS.user).check(z.meta({ id: 'UserFields' })),
   company: recordFields(ENTITY_FIELDS.company).check(z.meta({ id: 'CompanyFields' })),
-};
+}))();
 
 const entityOf = (type: EntityTypeName) =>
   z.strictObject({
@@ -56,19 +57,19 @@ const entityOf = (type: EntityTypeName) =>
   }).check(z.meta({ id: pascal(type) }));
 
 /** An entity; its `relationships` hold at most 20 items, links.next lists the rest. */
-export const Entity = z.discriminatedUnion('type', ENTITY_TYPES.map(entityOf) as [ReturnType<typeof entityOf>, ...ReturnType<typeof entityOf>[]]).check(z.meta({ id: 'Entity' }));
-export const EntityResponse = dataOf(Entity).check(z.meta({ id: 'EntityResponse' }));
-export const EntityList = listOf(Entity).check(z.meta({ id: 'EntityList' }));
+export const Entity = /* @__PURE__ */ (() => z.discriminatedUnion('type', ENTITY_TYPES.map(entityOf) as [ReturnType<typeof entityOf>, ...ReturnType<typeof entityOf>[]]).check(z.meta({ id: 'Entity' })))();
+export const EntityResponse = /* @__PURE__ */ (() => dataOf(Entity).check(z.meta({ id: 'EntityResponse' })))();
+export const EntityList = /* @__PURE__ */ (() => listOf(Entity).check(z.meta({ id: 'EntityList' })))();
 
 const NO_TEAMS = 'This service has no teams, so entities cannot be filtered by team.';
 
 /** A field identifier of the `fields` selection: a standard field, a custom field uuid, or `all`. */
-const FieldId = z.string().check(z.minLength(1), z.maxLength(200));
+const FieldId = /* @__PURE__ */ (() => z.string().check(z.minLength(1), z.maxLength(200)))();
 
-const owner = memberParameters('owner');
+const owner = /* @__PURE__ */ (() => memberParameters('owner'))();
 
 /** Productboard's list filters and ours (`type`, `limit`); every filter given must hold. */
-export const ListEntitiesQuery = z.strictObject({
+export const ListEntitiesQuery = /* @__PURE__ */ (() => z.strictObject({
   type: z.optional(EntityType),
   'type[]': repeated(EntityType),
   'fields[]': repeated(FieldId),
@@ -83,27 +84,27 @@ export const ListEntitiesQuery = z.strictObject({
   'parent[id]': z.optional(Uuid.check(z.describe("Keeps the parent's children"))),
   ...sourceParameters,
   ...pageParameters,
-});
+}))();
 
-export const GetEntityQuery = z.strictObject({ 'fields[]': repeated(FieldId) });
+export const GetEntityQuery = /* @__PURE__ */ (() => z.strictObject({ 'fields[]': repeated(FieldId) }))();
 
-export const EntityRelationshipsQuery = z.strictObject({
+export const EntityRelationshipsQuery = /* @__PURE__ */ (() => z.strictObject({
   type: z.optional(z.enum(ENTITY_RELATIONSHIP_TYPES)),
   'target[type]': z.optional(EntityType),
   'target[id]': z.optional(Uuid),
   ...pageParameters,
-});
+}))();
 
-export const SearchEntitiesQuery = z.strictObject(pageParameters);
+export const SearchEntitiesQuery = /* @__PURE__ */ (() => z.strictObject(pageParameters))();
 
-const SpecFields = z.union([z.literal('all'), z.array(FieldId).check(z.minLength(1))], { error: "must be the string 'all' or a non-empty array of field identifiers" });
+const SpecFields = /* @__PURE__ */ (() => z.union([z.literal('all'), z.array(FieldId).check(z.minLength(1))], { error: "must be the string 'all' or a non-empty array of field identifiers" }))();
 
-const MemberAssign = z.union([z.strictObject({ id: Uuid }), z.strictObject({ email: Email })]);
-const StatusAssign = z.union([z.strictObject({ id: StatusIdParameter }), z.strictObject({ name: StatusNameParameter })]);
+const MemberAssign = /* @__PURE__ */ (() => z.union([z.strictObject({ id: Uuid }), z.strictObject({ email: Email })]))();
+const StatusAssign = /* @__PURE__ */ (() => z.union([z.strictObject({ id: StatusIdParameter }), z.strictObject({ name: StatusNameParameter })]))();
 const refusedFilter = (why: string) => z.optional(z.unknown().check(z.refine(() => false, { error: why })));
 
 /** Productboard's `data.filter` (EntitySearchFilter): every filter given must hold, the values of one filter are alternatives. */
-export const EntitySearchFilter = z
+export const EntitySearchFilter = /* @__PURE__ */ (() => z
   .strictObject({
     type: z.optional(z.array(EntityType).check(z.minLength(1))),
     id: z.optional(z.array(Uuid).check(z.minLength(1), z.maxLength(100))),
@@ -130,7 +131,7 @@ export const EntitySearchFilter = z
     ),
     metadata: z.optional(z.strictObject({ source: z.optional(z.strictObject({ system: z.optional(z.string()), recordId: z.optional(z.string()) })) })),
   })
-  .check(z.meta({ id: 'EntitySearchFilter' }));
+  .check(z.meta({ id: 'EntitySearchFilter' })))();
 export type EntitySearchFilter = z.output<typeof EntitySearchFilter>;
 
 const MIXED = "'/data' mixes the service specification's search (types, archived, fields) with Productboard's (filter, return); use one of them.";
@@ -140,7 +141,7 @@ const MIXED = "'/data' mixes the service specification's search (types, archived
  * fields?}}`, or Productboard's `{data: {filter?, return?}}` (either key makes it that form). The
  * two mixed → 400 at /data.
  */
-export const SearchEntitiesBody = z
+export const SearchEntitiesBody = /* @__PURE__ */ (() => z
   .strictObject({
     data: z.pipe(
       z.strictObject({
@@ -168,6 +169,6 @@ export const SearchEntitiesBody = z
       }),
     ),
   })
-  .check(z.meta({ id: 'SearchEntitiesBody' }));
+  .check(z.meta({ id: 'SearchEntitiesBody' })))();
 
 export { EntityPath };

@@ -1,6 +1,7 @@
 // The error envelope of the service specification (ErrorResponse, Error, ErrorSource) and the codes
 // it carries. lib/http/errors.ts gives each code its status and title; the token endpoint answers
 // its own {error, error_description} body instead (./token.ts).
+// Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 
 export const ERROR_CODES = [
@@ -29,12 +30,12 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const MAX_TITLE = 255;
 export const MAX_DETAIL = 1000;
 
-export const ErrorSource = z
+export const ErrorSource = /* @__PURE__ */ (() => z
   .strictObject({
     pointer: z.optional(z.string().check(z.describe('RFC 6901 JSON Pointer into the request body'))),
     parameter: z.optional(z.string().check(z.describe('The offending query or path parameter'))),
   })
-  .check(z.meta({ id: 'ErrorSource' }));
+  .check(z.meta({ id: 'ErrorSource' })))();
 
 /** One error; `codes` narrows `code` to those one status can carry. */
 export const errorItem = (codes: readonly ErrorCode[] = ERROR_CODES) =>

@@ -2,6 +2,7 @@
 // its API shape) and how reads answer it. Configurations publish the read shapes as each field's
 // JSON Schema (lib/domain/configurations.ts). Custom fields (uuid keys) are the workspace's: their
 // values are checked by lib/domain/configurations.ts customValueCheck.
+// Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { Email, IsoDate, MAX_EMAIL, nonBlank, Uuid } from './common.ts';
 import { ConversationContent, ConversationPartsInput, MAX_PARTS } from './conversation.ts';
@@ -30,23 +31,23 @@ function refuse(ctx: z.core.ParsePayload, message: string, path: PropertyKey[] =
 
 // ---- Read shapes: what a read answers.
 
-export const Name = nonBlank(MAX_NAME);
-export const Html = z.string().check(z.maxLength(MAX_TEXT), z.describe('HTML'));
-export const Status = z.strictObject({ id: Uuid, name: z.string() });
-export const Owner = z.strictObject({ id: Uuid, email: Email }).check(z.describe('A member of the workspace'));
-export const Tag = z.strictObject({ name: nonBlank(MAX_NAME) });
-export const Tags = z.array(Tag).check(z.maxLength(MAX_TAGS));
-export const Timeframe = z.strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z.enum(GRANULARITIES) });
-export const Archived = z.boolean();
-export const Processed = z.boolean();
+export const Name = /* @__PURE__ */ (() => nonBlank(MAX_NAME))();
+export const Html = /* @__PURE__ */ (() => z.string().check(z.maxLength(MAX_TEXT), z.describe('HTML')))();
+export const Status = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, name: z.string() }))();
+export const Owner = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, email: Email }).check(z.describe('A member of the workspace')))();
+export const Tag = /* @__PURE__ */ (() => z.strictObject({ name: nonBlank(MAX_NAME) }))();
+export const Tags = /* @__PURE__ */ (() => z.array(Tag).check(z.maxLength(MAX_TAGS)))();
+export const Timeframe = /* @__PURE__ */ (() => z.strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z.enum(GRANULARITIES) }))();
+export const Archived = /* @__PURE__ */ (() => z.boolean())();
+export const Processed = /* @__PURE__ */ (() => z.boolean())();
 export const CustomerEmail = Email;
 const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
-export const Domain = z.stringFormat('hostname', DOMAIN_PATTERN).check(z.maxLength(MAX_DOMAIN), z.toLowerCase());
+export const Domain = /* @__PURE__ */ (() => z.stringFormat('hostname', DOMAIN_PATTERN).check(z.maxLength(MAX_DOMAIN), z.toLowerCase()))();
 
 // ---- Write shapes: what a create or update may send for a field (null clears, on update).
 
 /** `{id}` or `{name}` (case-insensitive) of a built-in status; both must name the same one. Stored as `{id, name}`. */
-export const StatusInput = z.pipe(
+export const StatusInput = /* @__PURE__ */ (() => z.pipe(
   z.strictObject({ id: z.optional(Uuid), name: z.optional(z.string().check(z.minLength(1))) }),
   z.transform((v, ctx) => {
     if (v.id !== undefined) {
@@ -61,30 +62,30 @@ export const StatusInput = z.pipe(
     if (!byName) return refuse(ctx, `No status named '${name.slice(0, 100)}'; known: ${STATUSES.map((s) => s.name).join(', ')}.`, ['name']);
     return { id: byName.id, name: byName.name };
   }),
-);
+))();
 
 /** A member by `email`, `id` or both (then both must name the same member: lib/store/field-refs.ts resolves it). */
-export const MemberInput = z
+export const MemberInput = /* @__PURE__ */ (() => z
   .strictObject({ id: z.optional(Uuid), email: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_EMAIL))) })
   .check(
     z.refine((v) => v.id !== undefined || v.email !== undefined, { error: 'names no member: give its email, its id or both' }),
-  );
+  ))();
 export type MemberInput = z.output<typeof MemberInput>;
 
 /** Tags by name; a name given twice is kept once. */
-export const TagsInput = z.pipe(
+export const TagsInput = /* @__PURE__ */ (() => z.pipe(
   Tags,
   z.transform((tags) => [...new Map(tags.map((t) => [t.name, { name: t.name }])).values()]),
-);
+))();
 
 /** A timeframe, `granularity` 'none' when omitted; it may not end before it starts. */
-export const TimeframeInput = z
+export const TimeframeInput = /* @__PURE__ */ (() => z
   .strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z._default(z.enum(GRANULARITIES), 'none') })
   .check(
     z.superRefine((v, ctx) => {
       if (v.endDate < v.startDate) ctx.addIssue({ code: 'custom', message: `is before startDate ${v.startDate}`, path: ['endDate'], input: v.endDate });
     }),
-  );
+  ))();
 
 /**
  * A note's content: HTML (a textNote's) or the parts of a conversation (a conversationNote's);
@@ -93,8 +94,8 @@ export const TimeframeInput = z
 /** The content of each note type (lib/domain/schemas/note.ts NOTE_TYPES), as reads answer it. */
 export const NOTE_CONTENT = { textNote: Html, conversationNote: ConversationContent } as const;
 const CONTENT_SHAPES = `must be HTML text (a textNote's content) or a list of at most ${MAX_PARTS} conversation parts (a conversationNote's content)`;
-export const Content = z.union([Html, ConversationContent]);
-export const ContentInput = z.union([Html, ConversationPartsInput], { error: CONTENT_SHAPES });
+export const Content = /* @__PURE__ */ (() => z.union([Html, ConversationContent]))();
+export const ContentInput = /* @__PURE__ */ (() => z.union([Html, ConversationPartsInput], { error: CONTENT_SHAPES }))();
 
 /** The standard fields of each kind of record: their read shape and their write shape. */
 interface StandardField {
@@ -103,7 +104,7 @@ interface StandardField {
 }
 const field = (read: z.ZodMiniType, write: z.ZodMiniType = read): StandardField => ({ read, write });
 
-export const STANDARD_FIELDS = {
+export const STANDARD_FIELDS = /* @__PURE__ */ (() => ({
   name: field(Name),
   description: field(Html),
   status: field(Status, StatusInput),
@@ -116,6 +117,6 @@ export const STANDARD_FIELDS = {
   email: field(CustomerEmail),
   domain: field(Domain),
   content: field(Content, ContentInput),
-} as const satisfies Record<string, StandardField>;
+} as const satisfies Record<string, StandardField>))();
 
 export type StandardFieldId = keyof typeof STANDARD_FIELDS;

@@ -2,6 +2,7 @@
 // each defined once here, read by lib/http/list-filters.ts into the predicates of
 // lib/domain/filters.ts. A filter the data model cannot answer is still a defined parameter, and
 // any value of it is refused with the reason.
+// Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { Email, nonBlank, Uuid } from './common.ts';
 import { MAX_NAME, STATUSES } from './field-values.ts';
@@ -11,32 +12,32 @@ import { utcInstant } from '../filters.ts';
 export const refusedParameter = (why: string) =>
   z.optional(z.string().check(z.refine(() => false, { error: why }), z.describe(`Not supported: ${why}`)));
 
-const statusList = STATUSES.map((s) => `${s.name} (${s.id})`).join(', ');
+const statusList = /* @__PURE__ */ (() => STATUSES.map((s) => `${s.name} (${s.id})`).join(', '))();
 
 /** `status[id]`: one of the built-in statuses. */
-export const StatusIdParameter = Uuid.check(
+export const StatusIdParameter = /* @__PURE__ */ (() => Uuid.check(
   z.refine((id) => STATUSES.some((s) => s.id === id), { error: `is no status id; the statuses are ${statusList}` }),
   z.describe('A status id'),
-);
+))();
 
 /** `status[name]`: a built-in status's name, any case. */
-export const StatusNameParameter = z
+export const StatusNameParameter = /* @__PURE__ */ (() => z
   .string()
   .check(
     z.refine((name) => STATUSES.some((s) => s.name.toLowerCase() === name.toLowerCase()), { error: `names no status; the statuses are ${STATUSES.map((s) => s.name).join(', ')}` }),
     z.describe('A status name, compared case-insensitively'),
-  );
+  ))();
 
 /** An instant with its zone (`Z` or `±hh:mm`); lib/domain/filters.ts utcInstant reads it as UTC. */
-export const DateTimeParameter = z.iso
+export const DateTimeParameter = /* @__PURE__ */ (() => z.iso
   .datetime({ offset: true })
-  .check(z.refine((v) => utcInstant(v) !== undefined, { error: 'is not a date-time the calendar has' }), z.describe('ISO 8601 date-time with a zone, e.g. 2024-01-31T00:00:00Z'));
+  .check(z.refine((v) => utcInstant(v) !== undefined, { error: 'is not a date-time the calendar has' }), z.describe('ISO 8601 date-time with a zone, e.g. 2024-01-31T00:00:00Z')))();
 
 /** `{from?, to?}` of a search filter (createdAt, updatedAt): inclusive bounds, instants with their zone. */
-export const DateRange = z.strictObject({ from: z.optional(DateTimeParameter), to: z.optional(DateTimeParameter) });
+export const DateRange = /* @__PURE__ */ (() => z.strictObject({ from: z.optional(DateTimeParameter), to: z.optional(DateTimeParameter) }))();
 
 /** `name`: a case-insensitive part of the name. */
-export const NameParameter = nonBlank(MAX_NAME).check(z.describe('Keeps records whose name contains this, compared case-insensitively'));
+export const NameParameter = /* @__PURE__ */ (() => nonBlank(MAX_NAME).check(z.describe('Keeps records whose name contains this, compared case-insensitively')))();
 
 /** A member given by id or by e-mail (`owner[id]`, `owner[email]`, `creator[...]`); both given must agree. */
 export const memberParameters = (role: 'owner' | 'creator') => ({
@@ -45,7 +46,7 @@ export const memberParameters = (role: 'owner' | 'creator') => ({
 });
 
 /** `metadata[source][system]`, `metadata[source][recordId]`: exact matches on the record's source. */
-export const sourceParameters = {
+export const sourceParameters = /* @__PURE__ */ (() => ({
   'metadata[source][system]': z.optional(nonBlank(MAX_NAME).check(z.describe('The source system, matched exactly'))),
   'metadata[source][recordId]': z.optional(nonBlank(MAX_NAME).check(z.describe('The record id in the source system, matched exactly'))),
-};
+}))();

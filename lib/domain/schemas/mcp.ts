@@ -1,22 +1,23 @@
 // The MCP endpoint's messages (JSON-RPC 2.0, the Model Context Protocol's Streamable HTTP
 // transport) and the protected resource metadata (RFC 9728). The MCP SDK checks each message in
 // full; these say what the endpoint takes and answers at the HTTP level.
+// Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 
-const JsonRpcMessage = z.looseObject({ jsonrpc: z.literal('2.0') }).check(z.meta({ id: 'JsonRpcMessage' }));
+const JsonRpcMessage = /* @__PURE__ */ (() => z.looseObject({ jsonrpc: z.literal('2.0') }).check(z.meta({ id: 'JsonRpcMessage' })))();
 
 /** A request, notification or response, or a batch of them. */
-export const McpRequestBody = z
+export const McpRequestBody = /* @__PURE__ */ (() => z
   .union([JsonRpcMessage, z.array(JsonRpcMessage).check(z.minLength(1))])
-  .check(z.meta({ id: 'McpRequestBody', description: 'A JSON-RPC 2.0 message of the Model Context Protocol, or a batch of them' }));
+  .check(z.meta({ id: 'McpRequestBody', description: 'A JSON-RPC 2.0 message of the Model Context Protocol, or a batch of them' })))();
 
 /** The answer to the request(s) a POST carried. */
-export const McpResponseBody = z
+export const McpResponseBody = /* @__PURE__ */ (() => z
   .union([JsonRpcMessage, z.array(JsonRpcMessage)])
-  .check(z.meta({ id: 'McpResponseBody', description: 'The JSON-RPC 2.0 response(s) to the request(s) posted' }));
+  .check(z.meta({ id: 'McpResponseBody', description: 'The JSON-RPC 2.0 response(s) to the request(s) posted' })))();
 
 /** RFC 9728 §2. */
-export const ProtectedResourceMetadata = z
+export const ProtectedResourceMetadata = /* @__PURE__ */ (() => z
   .strictObject({
     resource: z.url(),
     authorization_servers: z.array(z.url()),
@@ -24,4 +25,4 @@ export const ProtectedResourceMetadata = z
     scopes_supported: z.array(z.string()),
     resource_name: z.string(),
   })
-  .check(z.meta({ id: 'ProtectedResourceMetadata' }));
+  .check(z.meta({ id: 'ProtectedResourceMetadata' })))();

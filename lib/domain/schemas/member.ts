@@ -1,14 +1,15 @@
 // Members as Productboard's members API shows them (GET /v2/members, GET /v2/members/{id}; the view
 // is lib/domain/member-view.ts) and the query parameters of the list.
+// Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { dataOf, Email, listOf, pageParameters, repeated, Url, Uuid } from './common.ts';
 import { REDACTED } from '../member-view.ts';
 import { ROLES } from '../scopes.ts';
 
 /** What a value reads without the scope that shows it (members:pii:read). */
-const Redacted = z.literal(REDACTED).check(z.describe('The value, without the members:pii:read scope'));
+const Redacted = /* @__PURE__ */ (() => z.literal(REDACTED).check(z.describe('The value, without the members:pii:read scope')))();
 
-export const Member = z
+export const Member = /* @__PURE__ */ (() => z
   .strictObject({
     id: Uuid,
     type: z.literal('member'),
@@ -22,20 +23,20 @@ export const Member = z
     }),
     links: z.strictObject({ self: Url, html: Url }),
   })
-  .check(z.meta({ id: 'Member' }));
-export const MemberResponse = dataOf(Member).check(z.meta({ id: 'MemberResponse' }));
-export const MemberList = listOf(Member).check(z.meta({ id: 'MemberList' }));
+  .check(z.meta({ id: 'Member' })))();
+export const MemberResponse = /* @__PURE__ */ (() => dataOf(Member).check(z.meta({ id: 'MemberResponse' })))();
+export const MemberList = /* @__PURE__ */ (() => listOf(Member).check(z.meta({ id: 'MemberList' })))();
 
 /** Productboard's roles; `contributor` is none of ours, so it matches no member. */
 export const MEMBER_ROLE_FILTERS = [...ROLES, 'contributor'] as const;
 
-export const ListMembersQuery = z.strictObject({
+export const ListMembersQuery = /* @__PURE__ */ (() => z.strictObject({
   query: z.optional(z.string().check(z.minLength(1), z.maxLength(255), z.describe('A case-insensitive part of the name or the e-mail'))),
   'roles[]': repeated(z.enum(MEMBER_ROLE_FILTERS)),
   includeDisabled: z.optional(z.boolean().check(z.describe('Deactivated members too (default false)'))),
   includeInvitationPending: z.optional(z.boolean().check(z.describe('No member is invitation-pending here, so this changes nothing'))),
   includeInvited: z.optional(z.boolean().check(z.describe('Deprecated name of includeInvitationPending'))),
   ...pageParameters,
-});
+}))();
 
-export const MemberPath = z.strictObject({ id: Uuid });
+export const MemberPath = /* @__PURE__ */ (() => z.strictObject({ id: Uuid }))();

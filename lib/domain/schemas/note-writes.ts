@@ -1,4 +1,5 @@
 // The bodies that write notes and their relationships (customer importance).
+// Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { Email, Uuid } from './common.ts';
 import { createFields, updateFields, withPatch } from './entity-writes.ts';
@@ -9,17 +10,17 @@ import { CUSTOMER_TYPES, ENTITY_TYPES, type EntityType as EntityTypeName } from 
 import { DEFAULT_IMPORTANCE } from '../score.ts';
 
 /** A link target's `type`: the entity's type, which must then be its type, or Productboard's `link`, which states none. */
-const LinkTargetType = z.pipe(
+const LinkTargetType = /* @__PURE__ */ (() => z.pipe(
   z.enum(['link', ...ENTITY_TYPES]),
   z.transform((type): EntityTypeName | undefined => (type === 'link' ? undefined : type)),
-);
+))();
 /** A link target: a product hierarchy entity. */
-export const LinkTarget = z.strictObject({ id: Uuid, type: z.optional(LinkTargetType) });
+export const LinkTarget = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, type: z.optional(LinkTargetType) }))();
 /**
  * A customer: a user or a company by `id` (`type`, when given, must be its type), or a user by
  * `email` (matched case-insensitively against the users' e-mail field).
  */
-export const CustomerTarget = z
+export const CustomerTarget = /* @__PURE__ */ (() => z
   .strictObject({ id: z.optional(Uuid), email: z.optional(Email), type: z.optional(z.enum(CUSTOMER_TYPES)) })
   .check(
     z.superRefine((t, ctx) => {
@@ -27,18 +28,18 @@ export const CustomerTarget = z
       else if (t.email !== undefined && t.type === 'company') ctx.addIssue({ code: 'custom', message: 'is company, but only a user is found by e-mail: give the company\'s id', path: ['type'], input: t.type });
     }),
     z.meta({ id: 'CustomerTarget' }),
-  );
+  ))();
 export type CustomerTarget = z.output<typeof CustomerTarget>;
 
-export const LinkInput = z
+export const LinkInput = /* @__PURE__ */ (() => z
   .strictObject({ type: z.literal('link'), target: LinkTarget, importance: z._default(Importance, DEFAULT_IMPORTANCE) })
-  .check(z.meta({ id: 'NoteLinkInput' }));
-export const CustomerInput = z.strictObject({ type: z.literal('customer'), target: CustomerTarget }).check(z.meta({ id: 'NoteCustomerInput' }));
-export const NoteRelationshipInput = z.discriminatedUnion('type', [LinkInput, CustomerInput]).check(z.meta({ id: 'NoteRelationshipInput' }));
+  .check(z.meta({ id: 'NoteLinkInput' })))();
+export const CustomerInput = /* @__PURE__ */ (() => z.strictObject({ type: z.literal('customer'), target: CustomerTarget }).check(z.meta({ id: 'NoteCustomerInput' })))();
+export const NoteRelationshipInput = /* @__PURE__ */ (() => z.discriminatedUnion('type', [LinkInput, CustomerInput]).check(z.meta({ id: 'NoteRelationshipInput' })))();
 export type NoteRelationshipInput = z.output<typeof NoteRelationshipInput>;
 
 /** A note's relationships on create: at most one customer, each entity linked once. */
-const NoteRelationshipsInput = z.array(NoteRelationshipInput).check(
+const NoteRelationshipsInput = /* @__PURE__ */ (() => z.array(NoteRelationshipInput).check(
   z.superRefine((rels, ctx) => {
     const linked = new Set<string>();
     let customer = false;
@@ -52,9 +53,9 @@ const NoteRelationshipsInput = z.array(NoteRelationshipInput).check(
       }
     });
   }),
-);
+))();
 
-export const CreateNoteBody = z
+export const CreateNoteBody = /* @__PURE__ */ (() => z
   .strictObject({
     data: z.strictObject({
       type: NoteTypeInput,
@@ -63,9 +64,9 @@ export const CreateNoteBody = z
       metadata: z.optional(Metadata),
     }),
   })
-  .check(z.meta({ id: 'CreateNoteBody' }));
+  .check(z.meta({ id: 'CreateNoteBody' })))();
 
-export const UpdateNoteBody = z
+export const UpdateNoteBody = /* @__PURE__ */ (() => z
   .strictObject({
     data: withPatch({
       fields: z.optional(updateFields(NOTE_UPDATE_FIELDS)),
@@ -73,15 +74,15 @@ export const UpdateNoteBody = z
       id: z.optional(Uuid).check(z.describe('When given, the id in the path')),
     }),
   })
-  .check(z.meta({ id: 'UpdateNoteBody' }));
+  .check(z.meta({ id: 'UpdateNoteBody' })))();
 
-export const CreateNoteRelationshipBody = z.strictObject({ data: NoteRelationshipInput }).check(z.meta({ id: 'CreateNoteRelationshipBody' }));
+export const CreateNoteRelationshipBody = /* @__PURE__ */ (() => z.strictObject({ data: NoteRelationshipInput }).check(z.meta({ id: 'CreateNoteRelationshipBody' })))();
 
-export const SetNoteLinkBody = z.strictObject({ data: z.strictObject({ importance: z._default(Importance, DEFAULT_IMPORTANCE) }) }).check(z.meta({ id: 'SetNoteLinkBody' }));
+export const SetNoteLinkBody = /* @__PURE__ */ (() => z.strictObject({ data: z.strictObject({ importance: z._default(Importance, DEFAULT_IMPORTANCE) }) }).check(z.meta({ id: 'SetNoteLinkBody' })))();
 
-export const SetNoteCustomerBody = z.strictObject({ data: z.strictObject({ target: CustomerTarget }) }).check(z.meta({ id: 'SetNoteCustomerBody' }));
+export const SetNoteCustomerBody = /* @__PURE__ */ (() => z.strictObject({ data: z.strictObject({ target: CustomerTarget }) }).check(z.meta({ id: 'SetNoteCustomerBody' })))();
 
-export const NoteLinkPath = z.strictObject({ id: Uuid, entityId: Uuid });
+export const NoteLinkPath = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, entityId: Uuid }))();
 
 /** `targetType` and `targetId` as Productboard names them; a customer's `targetId` is not compared (any uuid removes the customer). */
-export const NoteRelationshipPath = z.strictObject({ id: Uuid, targetType: z.enum(['link', 'customer']), targetId: Uuid });
+export const NoteRelationshipPath = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, targetType: z.enum(['link', 'customer']), targetId: Uuid }))();

@@ -1,4 +1,5 @@
 // Notes as reads answer them (retrieve, list, relationships) and the query parameters of those reads.
+// Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { DateTime, Email, listOf, ListLinks, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { EntityReference, EntityType, recordFields } from './entity.ts';
@@ -18,7 +19,7 @@ const isAlias = (t: string): t is keyof typeof NOTE_TYPE_ALIASES => Object.hasOw
 /** A note type's own name for a name or an alias (anything else as given). */
 export const canonicalNoteType = (t: string): string => (isAlias(t) ? NOTE_TYPE_ALIASES[t] : t);
 
-export const NoteType = z.enum(NOTE_TYPES).check(z.meta({ id: 'NoteType' }));
+export const NoteType = /* @__PURE__ */ (() => z.enum(NOTE_TYPES).check(z.meta({ id: 'NoteType' })))();
 
 /** Productboard's opportunity notes cannot be created through its API, so this service has none. */
 export const NO_OPPORTUNITY_NOTES = "opportunity notes cannot be created through the API, so this service has none; its note types are 'textNote' and 'conversationNote'";
@@ -26,29 +27,29 @@ export const isOpportunity = (t: unknown) => t === 'opportunityNote' || t === 'o
 const noteTypeError = (what: string) => (issue: { input?: unknown }) => (isOpportunity(issue.input) ? `names an opportunity note: ${NO_OPPORTUNITY_NOTES}` : what);
 
 /** A note type by its name or its alias (`simple`, `conversation`); parsed to its name. */
-export const NoteTypeInput = z.pipe(
+export const NoteTypeInput = /* @__PURE__ */ (() => z.pipe(
   z
     .enum([...NOTE_TYPES, ...(Object.keys(NOTE_TYPE_ALIASES) as Array<keyof typeof NOTE_TYPE_ALIASES>)], {
       error: noteTypeError("must be 'textNote' or 'conversationNote' (or their aliases 'simple' and 'conversation')"),
     })
     .check(z.meta({ id: 'NoteTypeInput', description: "A note type, or Productboard's alias of it (simple: textNote, conversation: conversationNote)" })),
   z.transform((t): NoteType => canonicalNoteType(t) as NoteType),
-);
+))();
 
-export const Importance = z.enum(IMPORTANCES).check(z.meta({ id: 'Importance', description: "A customer's importance rating; 'unknown' when not given" }));
+export const Importance = /* @__PURE__ */ (() => z.enum(IMPORTANCES).check(z.meta({ id: 'Importance', description: "A customer's importance rating; 'unknown' when not given" })))();
 
-export const NoteReference = referenceTo(NoteType).check(z.meta({ id: 'NoteReference' }));
-export const NoteReferenceResponse = dataOf(NoteReference).check(z.meta({ id: 'NoteReferenceResponse' }));
+export const NoteReference = /* @__PURE__ */ (() => referenceTo(NoteType).check(z.meta({ id: 'NoteReference' })))();
+export const NoteReferenceResponse = /* @__PURE__ */ (() => dataOf(NoteReference).check(z.meta({ id: 'NoteReferenceResponse' })))();
 
 export const NOTE_RELATIONSHIP_TYPES = ['customer', 'link'] as const;
-export const NoteRelationship = z
+export const NoteRelationship = /* @__PURE__ */ (() => z
   .discriminatedUnion('type', [
     z.strictObject({ type: z.literal('customer'), target: EntityReference }).check(z.meta({ id: 'NoteCustomerRelationship' })),
     z.strictObject({ type: z.literal('link'), target: EntityReference, importance: Importance }).check(z.meta({ id: 'NoteLinkRelationship' })),
   ])
-  .check(z.meta({ id: 'NoteRelationship' }));
-export const NoteRelationshipResponse = dataOf(NoteRelationship).check(z.meta({ id: 'NoteRelationshipResponse' }));
-export const NoteRelationshipList = listOf(NoteRelationship).check(z.meta({ id: 'NoteRelationshipList' }));
+  .check(z.meta({ id: 'NoteRelationship' })))();
+export const NoteRelationshipResponse = /* @__PURE__ */ (() => dataOf(NoteRelationship).check(z.meta({ id: 'NoteRelationshipResponse' })))();
+export const NoteRelationshipList = /* @__PURE__ */ (() => listOf(NoteRelationship).check(z.meta({ id: 'NoteRelationshipList' })))();
 
 /** A note of one type; its `relationships` (customer, then links) hold at most 20 items, links.next lists the rest. */
 const noteOf = (type: NoteType) =>
@@ -66,19 +67,19 @@ const noteOf = (type: NoteType) =>
     .check(z.meta({ id: pascal(type) }));
 
 /** A note: its type says the shape of its content. */
-export const Note = z.discriminatedUnion('type', NOTE_TYPES.map(noteOf) as [ReturnType<typeof noteOf>, ...ReturnType<typeof noteOf>[]]).check(z.meta({ id: 'Note' }));
-export const NoteResponse = dataOf(Note).check(z.meta({ id: 'NoteResponse' }));
-export const NoteList = listOf(Note).check(z.meta({ id: 'NoteList' }));
+export const Note = /* @__PURE__ */ (() => z.discriminatedUnion('type', NOTE_TYPES.map(noteOf) as [ReturnType<typeof noteOf>, ...ReturnType<typeof noteOf>[]]).check(z.meta({ id: 'Note' })))();
+export const NoteResponse = /* @__PURE__ */ (() => dataOf(Note).check(z.meta({ id: 'NoteResponse' })))();
+export const NoteList = /* @__PURE__ */ (() => listOf(Note).check(z.meta({ id: 'NoteList' })))();
 
-const FieldId = z.string().check(z.minLength(1), z.maxLength(200));
+const FieldId = /* @__PURE__ */ (() => z.string().check(z.minLength(1), z.maxLength(200)))();
 /** Notes take the selection as `fields[]` and as `fields`, each repeatable. */
-const noteFieldsParameters = { 'fields[]': repeated(FieldId), fields: repeated(FieldId) };
+const noteFieldsParameters = /* @__PURE__ */ (() => ({ 'fields[]': repeated(FieldId), fields: repeated(FieldId) }))();
 
-const owner = memberParameters('owner');
-const creator = memberParameters('creator');
+const owner = /* @__PURE__ */ (() => memberParameters('owner'))();
+const creator = /* @__PURE__ */ (() => memberParameters('creator'))();
 
 /** Productboard's list filters and ours (`limit`); every filter given must hold; `type` and `type[]` take aliases too. */
-export const ListNotesQuery = z.strictObject({
+export const ListNotesQuery = /* @__PURE__ */ (() => z.strictObject({
   type: z.optional(NoteTypeInput),
   'type[]': repeated(NoteTypeInput),
   ...noteFieldsParameters,
@@ -94,12 +95,12 @@ export const ListNotesQuery = z.strictObject({
   updatedFrom: z.optional(DateTimeParameter),
   updatedTo: z.optional(DateTimeParameter),
   ...pageParameters,
-});
-export const GetNoteQuery = z.strictObject(noteFieldsParameters);
-export const NoteRelationshipsQuery = z.strictObject({ type: z.optional(z.enum(NOTE_RELATIONSHIP_TYPES)), 'target[type]': z.optional(EntityType), ...pageParameters });
+}))();
+export const GetNoteQuery = /* @__PURE__ */ (() => z.strictObject(noteFieldsParameters))();
+export const NoteRelationshipsQuery = /* @__PURE__ */ (() => z.strictObject({ type: z.optional(z.enum(NOTE_RELATIONSHIP_TYPES)), 'target[type]': z.optional(EntityType), ...pageParameters }))();
 
 /** POST /v2/notes/search's query: the page, and the deprecated `fields[]` (or the body's return.fields, not both). */
-export const SearchNotesQuery = z.strictObject({ 'fields[]': repeated(FieldId), ...pageParameters });
+export const SearchNotesQuery = /* @__PURE__ */ (() => z.strictObject({ 'fields[]': repeated(FieldId), ...pageParameters }))();
 
 /** One value or a non-empty list of them (alternatives, at most `max`), read as a list; `error` when it is neither. */
 const oneOrList = <T extends z.ZodMiniType>(item: T, max = 100, error?: string | ((issue: { input?: unknown }) => string)) =>
@@ -109,14 +110,14 @@ const oneOrList = <T extends z.ZodMiniType>(item: T, max = 100, error?: string |
   );
 
 const NOTE_TYPE_FILTER = "must be 'textNote' or 'conversationNote' (or an alias: 'simple', 'conversation'), or a list of them";
-const MemberFilterValue = z
+const MemberFilterValue = /* @__PURE__ */ (() => z
   .strictObject({ id: z.optional(Uuid), email: z.optional(Email) })
-  .check(z.refine((m) => m.id !== undefined || m.email !== undefined, { error: 'names no member: give its id or its email' }));
-const SourceFilterValue = z.strictObject({ system: z.optional(z.string()), recordId: z.optional(z.string()) });
-const IdFilterValue = z.strictObject({ id: Uuid });
+  .check(z.refine((m) => m.id !== undefined || m.email !== undefined, { error: 'names no member: give its id or its email' })))();
+const SourceFilterValue = /* @__PURE__ */ (() => z.strictObject({ system: z.optional(z.string()), recordId: z.optional(z.string()) }))();
+const IdFilterValue = /* @__PURE__ */ (() => z.strictObject({ id: Uuid }))();
 
 /** Productboard's `data.filter` of the notes search: every filter given must hold, the values of one filter are alternatives. */
-export const NoteSearchFilter = z
+export const NoteSearchFilter = /* @__PURE__ */ (() => z
   .strictObject({
     type: z.optional(oneOrList(NoteTypeInput, 100, noteTypeError(NOTE_TYPE_FILTER))),
     id: z.optional(oneOrList(Uuid)),
@@ -134,11 +135,11 @@ export const NoteSearchFilter = z
     metadata: z.optional(z.strictObject({ source: z.optional(oneOrList(SourceFilterValue)) })),
     relationships: z.optional(z.strictObject({ customer: z.optional(oneOrList(IdFilterValue)), link: z.optional(oneOrList(IdFilterValue)) })),
   })
-  .check(z.meta({ id: 'NoteSearchFilter' }));
+  .check(z.meta({ id: 'NoteSearchFilter' })))();
 export type NoteSearchFilter = z.output<typeof NoteSearchFilter>;
 
 /** Productboard's search body `{data?: {search?, filter?, return?}}`; `search.query` keeps notes whose name or content contains it. */
-export const SearchNotesBody = z
+export const SearchNotesBody = /* @__PURE__ */ (() => z
   .strictObject({
     data: z.optional(
       z.strictObject({
@@ -148,7 +149,7 @@ export const SearchNotesBody = z
       }),
     ),
   })
-  .check(z.meta({ id: 'SearchNotesBody' }));
+  .check(z.meta({ id: 'SearchNotesBody' })))();
 
 /** Path parameters of a note's routes. */
-export const NotePath = z.strictObject({ id: Uuid });
+export const NotePath = /* @__PURE__ */ (() => z.strictObject({ id: Uuid }))();

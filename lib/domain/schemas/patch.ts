@@ -3,6 +3,7 @@
 // of the field it names (lib/domain/schemas/field-values.ts), so a patch stores exactly what the
 // same value under `data.fields` would; which fields the record's type has, and how operations
 // combine, is checked once the record is read (lib/domain/field-patch.ts).
+// Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { ConversationPartRefs, ConversationPartsInput } from './conversation.ts';
 import { STANDARD_FIELDS, TagsInput, type StandardFieldId } from './field-values.ts';
@@ -19,13 +20,13 @@ export const LIST_FIELDS = {
 export type ListFieldId = keyof typeof LIST_FIELDS;
 export const isListField = (id: string): id is ListFieldId => Object.hasOwn(LIST_FIELDS, id);
 
-const FieldPath = z.string().check(z.minLength(1), z.maxLength(200), z.describe("A field's id: a standard field (`name`, `tags`, `owner`, …) or a custom field's uuid"));
-const Value = z.unknown().check(z.describe("A value of the field (its write shape, as under `data.fields`); for addItems and removeItems a list of the field's items (a conversation's parts are removed by externalId)"));
+const FieldPath = /* @__PURE__ */ (() => z.string().check(z.minLength(1), z.maxLength(200), z.describe("A field's id: a standard field (`name`, `tags`, `owner`, …) or a custom field's uuid")))();
+const Value = /* @__PURE__ */ (() => z.unknown().check(z.describe("A value of the field (its write shape, as under `data.fields`); for addItems and removeItems a list of the field's items (a conversation's parts are removed by externalId)")))();
 
-const Operation = z.union([
+const Operation = /* @__PURE__ */ (() => z.union([
   z.strictObject({ op: z.enum(['set', 'addItems', 'removeItems']), path: FieldPath, value: Value }),
   z.strictObject({ op: z.literal('clear'), path: FieldPath }),
-]);
+]))();
 
 export type PatchInput = { op: 'set' | 'addItems' | 'removeItems'; path: string; value: unknown } | { op: 'clear'; path: string };
 
@@ -39,7 +40,7 @@ function valueSchema(op: PatchInput): z.ZodMiniType | undefined {
 }
 
 /** The operations, in order, each value parsed by its field's write shape. */
-export const Patch = z
+export const Patch = /* @__PURE__ */ (() => z
   .pipe(
     z.array(Operation).check(z.minLength(1), z.maxLength(100)),
     z.transform((ops, ctx): PatchInput[] =>
@@ -53,4 +54,4 @@ export const Patch = z
       }),
     ),
   )
-  .check(z.meta({ id: 'FieldPatch', description: 'Field operations, applied in order: set, clear, addItems, removeItems' }));
+  .check(z.meta({ id: 'FieldPatch', description: 'Field operations, applied in order: set, clear, addItems, removeItems' })))();

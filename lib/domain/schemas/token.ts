@@ -1,5 +1,6 @@
 // The token endpoint (POST {app_url}/oauth2/token, the JWT bearer grant of RFC 7523): its form and
 // its answers, which are RFC 6749's, never the error envelope.
+// Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -8,12 +9,12 @@ export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
  * The form. Loose on purpose: RFC 6749 (3.2) has the token endpoint ignore parameters it does not
  * recognise. lib/auth/token-request.ts parses it and maps each refusal to its OAuth error code.
  */
-export const TokenForm = z
+export const TokenForm = /* @__PURE__ */ (() => z
   .looseObject({
     grant_type: z.literal(JWT_BEARER_GRANT),
     assertion: z.string().check(z.minLength(1), z.describe('The signed JWT (RS256)')),
   })
-  .check(z.meta({ id: 'JwtBearerGrant' }));
+  .check(z.meta({ id: 'JwtBearerGrant' })))();
 
 /** The codes of the token endpoint's refusals (lib/auth/token-errors.ts gives each its description). */
 export const TOKEN_ERROR_CODES = [
@@ -32,18 +33,18 @@ export type TokenErrorCode = (typeof TOKEN_ERROR_CODES)[number];
 
 export const ACCESS_TOKEN_SECONDS = 300;
 
-export const TokenResponse = z
+export const TokenResponse = /* @__PURE__ */ (() => z
   .strictObject({
     access_token: z.string(),
     token_type: z.literal('Bearer'),
     expires_in: z.literal(ACCESS_TOKEN_SECONDS),
     scope: z.string().check(z.describe('The granted scopes, space-separated')),
   })
-  .check(z.meta({ id: 'TokenResponse' }));
+  .check(z.meta({ id: 'TokenResponse' })))();
 
-export const OAuthError = z
+export const OAuthError = /* @__PURE__ */ (() => z
   .strictObject({ error: z.enum(TOKEN_ERROR_CODES), error_description: z.string() })
-  .check(z.meta({ id: 'OAuthError' }));
+  .check(z.meta({ id: 'OAuthError' })))();
 
 /** The token endpoint defines no query parameter; RFC 6749 (3.2) has it ignore unrecognised ones. */
-export const TokenQuery = z.looseObject({});
+export const TokenQuery = /* @__PURE__ */ (() => z.looseObject({}))();

@@ -2,6 +2,7 @@
 // create body, the answers and the notification POSTed to subscribers. Extensions: `fields.status`
 // ("active" | "paused") and the create answer's `signingSecret`. The destination URL is judged
 // apart (lib/events/destination.ts: it needs DNS).
+// Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { DateTime, listOf, pageParameters, SelfLinks, Url, Uuid } from './common.ts';
 import { EVENT_TYPES, isEventType, type EventType } from '../events.ts';
@@ -24,7 +25,7 @@ const UNSUPPORTED_REASONS: Record<string, string> = {
 const HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
 
 /** An event type this service produces, named once in a subscription. */
-const EventList = z.pipe(
+const EventList = /* @__PURE__ */ (() => z.pipe(
   z.array(z.strictObject({ eventType: z.string() })).check(z.minLength(1), z.maxLength(EVENT_TYPES.length)),
   z.transform((events, ctx): EventType[] => {
     const seen = new Set<EventType>();
@@ -43,10 +44,10 @@ const EventList = z.pipe(
     }
     return [...seen];
   }),
-);
+))();
 
 /** POST {base_url}/webhooks */
-export const CreateWebhookBody = z
+export const CreateWebhookBody = /* @__PURE__ */ (() => z
   .pipe(
     z.strictObject({
       data: z.strictObject({
@@ -73,12 +74,12 @@ export const CreateWebhookBody = z
       authorization: fields.notification.headers?.authorization,
     })),
   )
-  .check(z.meta({ id: 'CreateWebhookBody' }));
+  .check(z.meta({ id: 'CreateWebhookBody' })))();
 
 export type WebhookInput = z.output<typeof CreateWebhookBody>;
 
 /** 201 answer to a create: Productboard's reference, plus the signing secret, shown this once. */
-export const WebhookReferenceResponse = z
+export const WebhookReferenceResponse = /* @__PURE__ */ (() => z
   .strictObject({
     data: z.strictObject({
       id: Uuid,
@@ -87,9 +88,9 @@ export const WebhookReferenceResponse = z
       signingSecret: z.string().check(z.describe('Standard Webhooks signing secret (whsec_…); shown only in this response')),
     }),
   })
-  .check(z.meta({ id: 'WebhookReferenceResponse' }));
+  .check(z.meta({ id: 'WebhookReferenceResponse' })))();
 
-export const WebhookSubscription = z
+export const WebhookSubscription = /* @__PURE__ */ (() => z
   .strictObject({
     id: Uuid,
     type: z.literal(WEBHOOK_TYPE),
@@ -102,13 +103,13 @@ export const WebhookSubscription = z
     }),
     links: SelfLinks,
   })
-  .check(z.meta({ id: 'WebhookSubscription' }));
+  .check(z.meta({ id: 'WebhookSubscription' })))();
 
-export const WebhookResponse = z.strictObject({ data: WebhookSubscription }).check(z.meta({ id: 'WebhookResponse' }));
-export const WebhookListResponse = listOf(WebhookSubscription).check(z.meta({ id: 'WebhookListResponse' }));
+export const WebhookResponse = /* @__PURE__ */ (() => z.strictObject({ data: WebhookSubscription }).check(z.meta({ id: 'WebhookResponse' })))();
+export const WebhookListResponse = /* @__PURE__ */ (() => listOf(WebhookSubscription).check(z.meta({ id: 'WebhookListResponse' })))();
 
 /** The body POSTed to a subscriber (documented as the create operation's callback). */
-export const WebhookNotificationBody = z
+export const WebhookNotificationBody = /* @__PURE__ */ (() => z
   .strictObject({
     data: z.strictObject({
       id: Uuid,
@@ -118,7 +119,7 @@ export const WebhookNotificationBody = z
       score: z.optional(z.strictObject({ old: z.int().check(z.minimum(0)), new: z.int().check(z.minimum(0)) })).check(z.describe('customer-score.updated only')),
     }),
   })
-  .check(z.meta({ id: 'WebhookNotificationBody' }));
+  .check(z.meta({ id: 'WebhookNotificationBody' })))();
 
-export const WebhookPath = z.strictObject({ webhookId: Uuid });
-export const WebhookListQuery = z.strictObject(pageParameters);
+export const WebhookPath = /* @__PURE__ */ (() => z.strictObject({ webhookId: Uuid }))();
+export const WebhookListQuery = /* @__PURE__ */ (() => z.strictObject(pageParameters))();
