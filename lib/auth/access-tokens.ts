@@ -13,9 +13,10 @@ export const ACCESS_TOKEN_LIFETIME_S = ACCESS_TOKEN_SECONDS;
 
 export async function issueAccessToken(clientId: string, member: Member, scopes: Scope[]): Promise<{ token: string; expiresIn: typeof ACCESS_TOKEN_LIFETIME_S }> {
   const id = randomUUID();
-  const expiresAt = new Date(Date.now() + ACCESS_TOKEN_LIFETIME_S * 1000);
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_LIFETIME_S * 1000);
   const scope = scopes.join(' ');
-  const token = await signServiceJwt({ tu: 'access', ws: member.workspaceId, sub: member.id, scope, jti: id, cid: clientId }, expiresAt);
+  const token = await signServiceJwt({ tu: 'access', ws: member.workspaceId, sub: member.id, scope, jti: id, cid: clientId }, expiresAt, now);
   await putCredential({
     id,
     kind: 'access',
@@ -23,7 +24,7 @@ export async function issueAccessToken(clientId: string, member: Member, scopes:
     memberId: member.id,
     scopes,
     hash: hashToken(token),
-    createdAt: new Date().toISOString(),
+    createdAt: now.toISOString(),
     expiresAt: expiresAt.toISOString(),
     clientId,
   });

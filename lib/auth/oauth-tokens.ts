@@ -28,6 +28,7 @@ export async function mintTokens(grant: Grant, scopes: Scope[], now: Date): Prom
   const accessToken = await signServiceJwt(
     { tu: 'access', ws: grant.workspaceId, sub: grant.memberId, scope: scopes.join(' '), jti, cid: grant.clientId, gid: grant.grantId, aud: grant.audience },
     expiresAt,
+    now,
   );
   const refreshToken = randomToken();
   return {

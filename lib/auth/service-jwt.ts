@@ -68,10 +68,13 @@ function verifiedPayload(keys: ServiceKeys, token: string): Record<string, unkno
   return payload;
 }
 
-/** Signs with the given keys (tests pass their own; the service uses serviceKeys()). */
-export async function signJwtWith(keys: ServiceKeys, claims: ServiceClaims, expiresAt?: Date): Promise<string> {
+/**
+ * Signs with the given keys (tests pass their own; the service uses serviceKeys()). `issuedAt` is the
+ * instant the caller computed `expiresAt` from, so `exp − iat` is exactly the lifetime it meant.
+ */
+export async function signJwtWith(keys: ServiceKeys, claims: ServiceClaims, expiresAt?: Date, issuedAt = new Date()): Promise<string> {
   if (!keys.sign) throw new Error('This function has no signing key');
-  const payload: JWTPayload = { ...claims, iss: SERVICE_ISSUER, iat: Math.floor(Date.now() / 1000) };
+  const payload: JWTPayload = { ...claims, iss: SERVICE_ISSUER, iat: Math.floor(issuedAt.getTime() / 1000) };
   if (expiresAt) payload.exp = Math.floor(expiresAt.getTime() / 1000);
   const signingInput = `${json({ alg: SERVICE_JWT_ALG, kid: keys.kid, typ: 'JWT' })}.${json(payload)}`;
   const signature = await keys.sign(new TextEncoder().encode(signingInput));
@@ -97,8 +100,8 @@ function serviceClaimsOf(keys: ServiceKeys, token: string): ServiceClaims | unde
   return p as ServiceClaims;
 }
 
-export async function signServiceJwt(claims: ServiceClaims, expiresAt?: Date): Promise<string> {
-  return signJwtWith(await serviceKeys(), claims, expiresAt);
+export async function signServiceJwt(claims: ServiceClaims, expiresAt?: Date, issuedAt?: Date): Promise<string> {
+  return signJwtWith(await serviceKeys(), claims, expiresAt, issuedAt);
 }
 
 /**
