@@ -6,13 +6,16 @@
 // The only allowed answers are 2xx or a 4xx envelope (the token endpoints: their RFC 6749-style
 // error; the sign-in and consent pages: an HTML page or a redirect); at least half of the requests must get past parsing and validation into the handler's
 // work, and `score verify` finds no drift afterwards.
-// Replay with FC_SEED=<seed> (fast-check prints it); FC_FUZZ_RUNS overrides the per-route count.
+// Replay with FC_SEED=<seed> (fast-check prints it); FC_FUZZ_RUNS overrides the per-route count;
+// FUZZ_DUMP=1 prints every write and the stored workspace (printed anyway when verify finds drift).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setResolver } from '#lib/events/destination.ts';
 import { ERROR_TABLE, type ErrorCode } from '#lib/http/errors.ts';
 import { MAX_JSON_BODY_BYTES } from '#lib/http/middleware/body.ts';
 import { ROUTES, type Route } from '#lib/routes.ts';
+import { keys } from '#lib/store/keys.ts';
+import { queryAll } from '#lib/store/query.ts';
 import { CHALLENGE, newCodeClient, VERIFIER, type CodeClient } from '../authcode/support.ts';
 import { newClient, rsaKeyPair, type TestClient } from '../oauth/support.ts';
 import { client } from '../score/helpers.ts';
@@ -501,7 +504,7 @@ afterAll(async () => {
 });
 
 describe('fuzz: every route over HTTP', () => {
-  const tally = { sent: 0, reached: 0, byRoute: new Map<string, { sent: number; reached: number; statuses: Record<number, number> }>() };
+  const tally = { sent: 0, reached: 0, byRoute: new Map<string, { sent: number; reached: number; statuses: Record<number, number> }>(), writes: [] as string[] };
   const send = async (sent: Sent) => {
     const res = await call(app, sent.route.method, sent.path, {
       token: w.ws.token,
@@ -509,6 +512,7 @@ describe('fuzz: every route over HTTP', () => {
       ...(sent.body === undefined ? {} : { body: sent.body, headers: { 'content-type': sent.contentType!, ...(sent.route.operationId === 'mcp' ? { accept: 'application/json, text/event-stream' } : {}) } }),
     });
     const reached = judge(sent, res);
+    if (sent.route.method !== 'GET') tally.writes.push(`${sent.route.method} ${sent.path} → ${res.status}${res.status < 300 || res.status >= 408 ? ` ${sent.body?.slice(0, 300)} ⇒ ${res.text.slice(0, 200)}` : ''}`);
     const r = tally.byRoute.get(sent.route.operationId) ?? { sent: 0, reached: 0, statuses: {} };
     r.sent++;
     r.statuses[res.status] = (r.statuses[res.status] ?? 0) + 1;
@@ -533,11 +537,25 @@ describe('fuzz: every route over HTTP', () => {
     const sent = rows.reduce((n, [, r]) => n + r.sent, 0);
     const reached = rows.reduce((n, [, r]) => n + r.reached, 0);
     console.log(`fuzz: ${sent} requests (${bodySent} with bodies), ${reached} reached the handler (${Math.round((100 * reached) / sent)} %)`);
+    const report = await verifyWorkspace(w.ws.workspaceId);
+    // Drift is rare enough that the failing run must say what happened: every write and the workspace as stored.
+    if (report.mismatches > 0 || process.env.FUZZ_DUMP) console.log(`fuzz writes:\n${tally.writes.join('\n')}\n\nstored:\n${await storedState(w.ws.workspaceId)}`);
     if (process.env.FC_STATS === '1') console.table(Object.fromEntries(rows.map(([id, r]) => [id, { sent: r.sent, reached: r.reached, ...r.statuses }])));
     expect(rows.map(([id]) => id).sort()).toEqual([...new Set([...bodyRoutes, ...queryRoutes].map((r) => r.operationId))].sort());
     if (!process.env.FC_FUZZ_RUNS) expect(bodySent).toBeGreaterThanOrEqual(1_000);
     expect(reached / sent).toBeGreaterThanOrEqual(0.5);
     for (const [id, r] of rows) expect(r.reached, `${id}: no request got into the handler`).toBeGreaterThan(0);
-    expect(await verifyWorkspace(w.ws.workspaceId)).toMatchObject({ mismatches: 0 });
+    expect(report).toMatchObject({ mismatches: 0 });
   });
 });
+
+/** The items the score is made of (entities, notes, links, ratings), one line each, for a failure's log. */
+async function storedState(ws: string): Promise<string> {
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.partition(ws) }, ConsistentRead: true });
+  const { entity, note, link, rating } = keys.kindPrefix;
+  const fields = ['id', 'type', 'parentId', 'own', 'total', 'deleting', 'customer', 'noteId', 'entityId', 'importance', 'customerId', 'setAt', 'rev', 'entries', 'weight', 'ver', 'updatedAt'];
+  return items
+    .filter((it) => [entity, note, link, rating].some((p) => String(it.sk).startsWith(p)))
+    .map((it) => `${String(it.sk)} ${JSON.stringify(Object.fromEntries(fields.filter((f) => it[f] !== undefined).map((f) => [f, it[f]])))}`)
+    .join('\n');
+}
