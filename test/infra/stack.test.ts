@@ -433,6 +433,10 @@ describe('alarms and dashboard', () => {
 });
 
 describe('CloudFormation headroom (500 resources per stack)', () => {
+  it('the stack stays at or under 420 resources: the 80 left below the limit are room for about 16 more routes at ~5 resources each (function, role, log group, method, invoke permission)', () => {
+    expect(Object.keys(resources).length).toBeLessThanOrEqual(420);
+  });
+
   it("every function's grants are inline in its own role: no AWS::IAM::Policy resource, no role shared", () => {
     expect(ofType('AWS::IAM::Policy').map(([id]) => id)).toEqual([]);
     const roles = ofType('AWS::Lambda::Function').map(([, fn]) => [...refsIn(fn.Properties!.Role)][0]!);
@@ -442,6 +446,25 @@ describe('CloudFormation headroom (500 resources per stack)', () => {
     }
   });
 
+  it('invoke permissions: a single-path function may be invoked by its method on its path of the deployed stage; the CORS preflight by OPTIONS on any path of that stage; never a test invocation', () => {
+    const apiId = ofType('AWS::ApiGateway::RestApi')[0]![0];
+    const stageId = ofType('AWS::ApiGateway::Stage')[0]![0];
+    const sourceArn = (resource: string) => ({
+      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':execute-api:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':', { Ref: apiId }, '/', { Ref: stageId }, resource]],
+    });
+    const permissions = ofType('AWS::Lambda::Permission').map(([, p]) => p.Properties as { Action: string; Principal: string; FunctionName: unknown; SourceArn: unknown });
+    expect(permissions).toHaveLength(ROUTES.length);
+    for (const { route, logicalId } of functions) {
+      const paths = pathsOf(route);
+      const expected = paths.length === 1 ? `/${route.method}${paths[0]!.replace(/\{[^}]+\}/g, '*')}` : `/${route.method}/*`;
+      expect(
+        permissions.filter((p) => refsIn(p.FunctionName).has(logicalId)),
+        route.operationId,
+      ).toEqual([{ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com', FunctionName: { 'Fn::GetAtt': [logicalId, 'Arn'] }, SourceArn: sourceArn(expected) }]);
+    }
+    expect(pathsOf(functions.find((f) => f.route.operationId === 'corsPreflight')!.route).length).toBeGreaterThan(1);
+    expect(JSON.stringify(permissions)).not.toContain('test-invoke-stage');
+  });
 });
 
 describe('public URLs and outputs', () => {
