@@ -38,13 +38,13 @@ export function serviceKeyEnvironment(settings: Settings, serviceKey: IKey, serv
 }
 
 /** Name of the inline policy that holds a function's grants (not the old DefaultPolicy's name, so a deploy adds it before removing that one). */
-export const GRANTS_POLICY_NAME = 'grants';
+const GRANTS_POLICY_NAME = 'grants';
 
 /**
  * A role whose grants live in its own inline policy (AWS::IAM::Role `Policies`) instead of CDK's
  * DefaultPolicy, a separate AWS::IAM::Policy resource per role: every grant* and addToRolePolicy
  * call, the event sources' included, lands in the same document with the same statements, and one
- * resource per function is saved against CloudFormation's 500 per stack (docs/architecture.md).
+ * resource per function is saved against CloudFormation's 500 per stack (docs/operations.md).
  * Whatever waited on the DefaultPolicy now waits on the role, which carries the policy.
  */
 export class InlineGrantsRole extends Role {
