@@ -3,7 +3,7 @@
 // basic-execution policy: logs go to this group only; every other grant is added by the caller).
 import { join } from 'node:path';
 import type { Duration } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyDocument, Role, ServicePrincipal, type AddToPrincipalPolicyResult, type PolicyStatement, type RoleProps } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -37,6 +37,31 @@ export function serviceKeyEnvironment(settings: Settings, serviceKey: IKey, serv
   };
 }
 
+/** Name of the inline policy that holds a function's grants (not the old DefaultPolicy's name, so a deploy adds it before removing that one). */
+const GRANTS_POLICY_NAME = 'grants';
+
+/**
+ * A role whose grants live in its own inline policy (AWS::IAM::Role `Policies`) instead of CDK's
+ * DefaultPolicy, a separate AWS::IAM::Policy resource per role: every grant* and addToRolePolicy
+ * call, the event sources' included, lands in the same document with the same statements, and one
+ * resource per function is saved against CloudFormation's 500 per stack (docs/operations.md).
+ * Whatever waited on the DefaultPolicy now waits on the role, which carries the policy.
+ */
+export class InlineGrantsRole extends Role {
+  private readonly inlineGrants: PolicyDocument;
+
+  constructor(scope: Construct, id: string, props: Omit<RoleProps, 'inlinePolicies'>) {
+    const grants = new PolicyDocument();
+    super(scope, id, { ...props, inlinePolicies: { [GRANTS_POLICY_NAME]: grants } });
+    this.inlineGrants = grants;
+  }
+
+  override addToPrincipalPolicy(statement: PolicyStatement): AddToPrincipalPolicyResult {
+    this.inlineGrants.addStatements(statement);
+    return { statementAdded: true, policyDependable: this };
+  }
+}
+
 export interface ServiceFunctionProps {
   settings: Settings;
   /** Handler module, relative to the project root. */
@@ -51,7 +76,8 @@ export interface ServiceFunctionProps {
 /** The function and its role under `scope`, with construct ids `id`, `${id}Role`, `${id}Logs`. */
 export function serviceFunction(scope: Construct, id: string, props: ServiceFunctionProps): { fn: NodejsFunction; role: Role } {
   const logGroup = new LogGroup(scope, `${id}Logs`, { retention: props.settings.logRetention });
-  const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: props.purpose });
+  // Never empty: the log grant below is its first statement.
+  const role = new InlineGrantsRole(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: props.purpose });
   logGroup.grantWrite(role);
   const fn = new NodejsFunction(scope, id, {
     entry: join(PROJECT_ROOT, props.handler),

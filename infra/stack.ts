@@ -5,7 +5,9 @@ import { Aws, CfnOutput, Duration, RemovalPolicy, Size, Stack, Validations, type
 import {
   AccessLogField,
   AccessLogFormat,
+  AwsIntegration,
   EndpointType,
+  type Integration,
   LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
@@ -16,7 +18,9 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct, IConstruct } from 'constructs';
@@ -112,9 +116,10 @@ export class PmApiStack extends Stack {
     // Literal segments win over parameters in API Gateway as in lib/routes.ts matchRoute.
     const integrationTimeout = Duration.millis(settings.requestTimeoutMs + 1_000);
     for (const { route, fn } of this.functions.functions) {
+      const paths = pathsOf(route);
       // One integration per function; the CORS preflight row is one function on every CORS path.
-      const integration = new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false, timeout: integrationTimeout });
-      for (const path of pathsOf(route)) resourceFor(this.api.root, path).addMethod(route.method, integration, { operationName: route.operationId });
+      const integration = paths.length === 1 ? new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false, timeout: integrationTimeout }) : this.sharedIntegration(route.method, fn, integrationTimeout);
+      for (const path of paths) resourceFor(this.api.root, path).addMethod(route.method, integration, { operationName: route.operationId });
     }
     addGatewayResponses(this.api);
 
@@ -154,6 +159,21 @@ export class PmApiStack extends Stack {
     new CfnOutput(this, 'WebhookDeadLettersUrl', { description: 'Webhook deliveries given up, with their reason', value: this.events.deadLetters.queueUrl });
 
     acknowledgeNagFindings(this, serviceSecret);
+  }
+
+  /**
+   * The proxy integration of a function served on several paths, with ONE invoke permission for
+   * its method on any path of the deployed stage instead of one per path (a permission is a
+   * resource, and CloudFormation allows 500 per stack). LambdaIntegration's own API-scoped
+   * permission (scopePermissionToMethod: false) would name any method and any stage, the console's
+   * test invocations included; this one keeps the stage and method that method-scoped ones name.
+   */
+  private sharedIntegration(method: string, fn: IFunction, timeout: Duration): Integration {
+    fn.addPermission(`ApiInvoke${method}`, {
+      principal: new ServicePrincipal('apigateway.amazonaws.com'),
+      sourceArn: this.api.arnForExecuteApi(method, '/*', this.api.deploymentStage.stageName),
+    });
+    return new AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${fn.functionArn}/invocations`, options: { timeout } });
   }
 }
 

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { MAX_ATTEMPTS } from '#lib/domain/delivery-schedule.ts';
 import { EVENT_RECORD_FILTERS } from '#lib/store/stream-records.ts';
 import { WORKERS } from '#lib/workers.ts';
-import { refsIn, resourcesOf, synth } from './synth.ts';
+import { refsIn, resourcesOf, statementsOf, synth } from './synth.ts';
 
 // Each synth takes seconds, more on a loaded machine; a slow synth is not a failure.
 vi.setConfig({ testTimeout: 120_000 });
@@ -17,14 +17,9 @@ const resources = resourcesOf(template);
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const arnOf = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
 
-type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
-
 const worker = (id: string) => {
   const [logicalId, fn] = ofType('AWS::Lambda::Function').find(([, r]) => String(r.Properties!.Description).endsWith(`(${id})`))!;
-  const roleId = [...refsIn(fn.Properties!.Role)][0]!;
-  const statements = ofType('AWS::IAM::Policy')
-    .filter(([, p]) => refsIn(p.Properties!.Roles).has(roleId))
-    .flatMap(([, p]) => (p.Properties!.PolicyDocument as { Statement: Statement[] }).Statement);
+  const statements = statementsOf(resources, [...refsIn(fn.Properties!.Role)][0]!);
   const grants = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]).map((a) => `${a} ${JSON.stringify(s.Resource)}`)).sort();
   return { logicalId, props: fn.Properties as Record<string, any>, grants };
 };

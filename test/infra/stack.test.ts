@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { corsPaths, pathsOf, ROUTES } from '#lib/routes.ts';
 import { TABLE } from '#lib/store/table.ts';
 import { WORKERS } from '#lib/workers.ts';
-import { resourcesOf, refsIn, synth } from './synth.ts';
+import { grantsByRole, resourcesOf, refsIn, statementsOf, synth, type Statement } from './synth.ts';
 
 // Each synth takes seconds, more on a loaded machine; a slow synth is not a failure.
 vi.setConfig({ testTimeout: 120_000 });
@@ -13,7 +13,6 @@ const { template } = synth();
 const resources = resourcesOf(template);
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 
-type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 /** The properties of a function resource the assertions read. */
 interface FunctionProps {
   Runtime: unknown;
@@ -39,10 +38,7 @@ const functions = ROUTES.map((route) => {
   expect(found, route.operationId).toHaveLength(1);
   const [logicalId, fn] = found[0]!;
   const roleId = [...refsIn(fn.Properties!.Role)][0]!;
-  const statements = ofType('AWS::IAM::Policy')
-    .filter(([, p]) => refsIn(p.Properties!.Roles).has(roleId))
-    .flatMap(([, p]) => (p.Properties!.PolicyDocument as { Statement: Statement[] }).Statement);
-  return { route, logicalId, props: fn.Properties as unknown as FunctionProps, statements };
+  return { route, logicalId, roleId, props: fn.Properties as unknown as FunctionProps, statements: statementsOf(resources, roleId) };
 });
 
 /** The functions that touch the table (all but `table: 'none'` routes: the OpenAPI document). */
@@ -254,9 +250,9 @@ describe('least privilege per route', () => {
     for (const fn of routeFunctionsOf(rotated.template)) {
       expect(fn.Environment.Variables).toMatchObject({ SERVICE_KMS_PREVIOUS_KEY_IDS: retired, SERVICE_KMS_KEY_ID: { 'Fn::GetAtt': [keys[0], 'Arn'] } });
     }
-    const policies = Object.values(res).filter((r) => r.Type === 'AWS::IAM::Policy').map((p) => JSON.stringify(p.Properties!.PolicyDocument));
-    expect(policies.filter((p) => p.includes(retired))).toHaveLength(TABLE_ROUTES);
-    for (const p of policies.filter((p) => p.includes(retired))) expect(p).toContain(`{"Action":"kms:GetPublicKey","Effect":"Allow","Resource":"${retired}"}`);
+    const granted = [...grantsByRole(res).values()].filter((statements) => JSON.stringify(statements).includes(retired));
+    expect(granted).toHaveLength(TABLE_ROUTES);
+    for (const statements of granted) expect(statements.filter((s) => JSON.stringify(s).includes(retired))).toEqual([{ Action: 'kms:GetPublicKey', Effect: 'Allow', Resource: retired }]);
   });
 });
 
@@ -295,13 +291,13 @@ describe('the single table (lib/store/table.ts)', () => {
     t.resourceCountIs('AWS::DynamoDB::Table', 0);
     t.allResourcesProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ TABLE_NAME: 'pm-api-restored' }) } });
     expect(t.findOutputs('TableName').TableName!.Value).toBe('pm-api-restored');
-    const policies = Object.values(resourcesOf(t)).filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties).includes('dynamodb:Query'));
-    // Every route but the OpenAPI document's reads the table and its indexes; the stream function queries the table itself only.
+    const policies = [...grantsByRole(resourcesOf(t)).values()].filter((statements) => JSON.stringify(statements).includes('dynamodb:Query'));
+    // Every table route reads the table and its indexes; the stream function queries the table itself only.
     expect(policies).toHaveLength(TABLE_ROUTES + 1);
-    const withIndexes = policies.filter((p) => JSON.stringify(p.Properties).includes(':table/pm-api-restored/index/gsi1'));
+    const withIndexes = policies.filter((p) => JSON.stringify(p).includes(':table/pm-api-restored/index/gsi1'));
     expect(withIndexes).toHaveLength(TABLE_ROUTES);
     for (const p of withIndexes) {
-      const json = JSON.stringify(p.Properties);
+      const json = JSON.stringify(p);
       expect(json).toContain(':table/pm-api-restored/index/gsi2');
       expect(json).toContain(':table/pm-api-restored/index/gsi3');
     }
@@ -433,6 +429,42 @@ describe('alarms and dashboard', () => {
     // 5xx, p99, DynamoDB; webhook dead letters, stream failures, stream lag
     expect(actions.filter((a) => JSON.stringify(a) === JSON.stringify([topic]))).toHaveLength(6);
     expect(ofType('AWS::CloudWatch::Dashboard')).toHaveLength(1);
+  });
+});
+
+describe('CloudFormation headroom (500 resources per stack)', () => {
+  it("the stack stays at or under 420 resources: the 79 left below CloudFormation's 500 (cdk synth adds CDKMetadata) are room for about 16 more routes at ~5 resources each (function, role, log group, method, invoke permission)", () => {
+    // When this fails, move part of the stack to nested stacks: docs/operations.md, "The stack's size".
+    expect(Object.keys(resources).length).toBeLessThanOrEqual(420);
+  });
+
+  it("every function's grants are inline in its own role: no AWS::IAM::Policy resource, no role shared", () => {
+    expect(ofType('AWS::IAM::Policy').map(([id]) => id)).toEqual([]);
+    const roles = ofType('AWS::Lambda::Function').map(([, fn]) => [...refsIn(fn.Properties!.Role)][0]!);
+    expect(new Set(roles).size).toBe(ROUTES.length + WORKERS.length);
+    for (const roleId of roles) {
+      expect((resources[roleId]!.Properties!.Policies as Array<{ PolicyName: string }>).map((p) => p.PolicyName), roleId).toEqual(['grants']);
+    }
+  });
+
+  it('invoke permissions: a single-path function may be invoked by its method on its path of the deployed stage; the CORS preflight by OPTIONS on any path of that stage; never a test invocation', () => {
+    const apiId = ofType('AWS::ApiGateway::RestApi')[0]![0];
+    const stageId = ofType('AWS::ApiGateway::Stage')[0]![0];
+    const sourceArn = (resource: string) => ({
+      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':execute-api:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':', { Ref: apiId }, '/', { Ref: stageId }, resource]],
+    });
+    const permissions = ofType('AWS::Lambda::Permission').map(([, p]) => p.Properties as { Action: string; Principal: string; FunctionName: unknown; SourceArn: unknown });
+    expect(permissions).toHaveLength(ROUTES.length);
+    for (const { route, logicalId } of functions) {
+      const paths = pathsOf(route);
+      const expected = paths.length === 1 ? `/${route.method}${paths[0]!.replace(/\{[^}]+\}/g, '*')}` : `/${route.method}/*`;
+      expect(
+        permissions.filter((p) => refsIn(p.FunctionName).has(logicalId)),
+        route.operationId,
+      ).toEqual([{ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com', FunctionName: { 'Fn::GetAtt': [logicalId, 'Arn'] }, SourceArn: sourceArn(expected) }]);
+    }
+    expect(pathsOf(functions.find((f) => f.route.operationId === 'corsPreflight')!.route).length).toBeGreaterThan(1);
+    expect(JSON.stringify(permissions)).not.toContain('test-invoke-stage');
   });
 });
 

@@ -11,7 +11,7 @@ export function synth(context: Record<string, unknown> = {}) {
   return { app, stack, template: Template.fromStack(stack) };
 }
 
-type Resources = Record<string, { Type: string; Properties?: Record<string, unknown>; DependsOn?: string[] | string; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+export type Resources = Record<string, { Type: string; Properties?: Record<string, unknown>; DependsOn?: string[] | string; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
 
 export const resourcesOf = (template: Template) => (template.toJSON() as { Resources: Resources }).Resources;
 
@@ -27,3 +27,23 @@ export function refsIn(value: unknown, out = new Set<string>()): Set<string> {
   }
   return out;
 }
+
+export type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
+type PolicyDocument = { Statement: Statement[] };
+
+/**
+ * What a role is allowed: the statements of its inline policies (where infra/service-function.ts
+ * puts a function's grants) and of any AWS::IAM::Policy attached to it, so a grant is seen
+ * wherever it lands.
+ */
+export function statementsOf(resources: Resources, roleId: string): Statement[] {
+  const inline = ((resources[roleId]!.Properties!.Policies ?? []) as Array<{ PolicyDocument: PolicyDocument }>).map((p) => p.PolicyDocument);
+  const attached = Object.values(resources)
+    .filter((p) => p.Type === 'AWS::IAM::Policy' && refsIn(p.Properties!.Roles).has(roleId))
+    .map((p) => p.Properties!.PolicyDocument as PolicyDocument);
+  return [...inline, ...attached].flatMap((d) => d.Statement);
+}
+
+/** Each role's statements (statementsOf), by the role's logical id. */
+export const grantsByRole = (resources: Resources) =>
+  new Map(Object.keys(resources).filter((id) => resources[id]!.Type === 'AWS::IAM::Role').map((id) => [id, statementsOf(resources, id)]));
