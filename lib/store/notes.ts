@@ -13,7 +13,7 @@ import { db, tableName } from './client.ts';
 import { readChain, readEntityItem, type Placement } from './entities.ts';
 import { RECORD_ITEMS, transactOnce } from './idempotency.ts';
 import { keys } from './keys.ts';
-import { prereadFor, readAhead, type Preread, type Prereads, type ReadAhead } from './preread.ts';
+import { prereadFor, readAhead, type Prereads, type ReadAhead } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { queued } from './queue.ts';
 import { recordUpdate, type RecordChange } from './record-update.ts';
@@ -189,21 +189,9 @@ export interface NewLink {
 }
 
 /**
- * The items a new note's first attempt judges, in one consistent BatchGetItem: the customer given
- * by id, each link target, and the customer's rating of each target. The chains above the targets come from lib/store/chains.ts.
- */
-export function readAheadForNote(ws: string, want: { customerId?: string | undefined; links: ReadonlyArray<{ entityId: string }> }): Promise<ReadAhead> {
-  const { customerId, links } = want;
-  return readAhead([
-    ...(customerId ? [keys.entity(ws, customerId)] : []),
-    ...links.map((l) => keys.entity(ws, l.entityId)),
-    ...(customerId ? links.map((l) => keys.rating(ws, l.entityId, customerId)) : []),
-  ]);
-}
-
-/**
  * Creates a note with its customer and links in one transaction. `ahead`: the first attempt's reads
- * (readAheadForNote); a rebuilt attempt reads everything afresh, the chains above the targets too.
+ * (the customer given by id, each link target, the customer's rating of each target:
+ * lib/http/note-writes.ts); a rebuilt attempt reads everything afresh, the chains above the targets too.
  */
 export async function createNote(
   ws: string,
@@ -283,7 +271,7 @@ export async function upsertLink(
   noteId: string,
   entityId: string,
   importance: Importance,
-  options: { create: boolean; path: Path; entityType?: string | undefined; preread?: Preread | undefined },
+  options: { create: boolean; path: Path; entityType?: string | undefined; preread?: Prereads | undefined },
 ): Promise<{ created: boolean; link: LinkItem }> {
   return queued(`${ws}/${noteId}`, () => transactOnce('upsertLink', async (attempt) => {
     // The first attempt takes the note the route prefetched with the credential; then one
@@ -353,7 +341,7 @@ export async function setNoteCustomer(
   ws: string,
   noteId: string,
   customer: { id: string; type?: string | undefined; path: Path } | null,
-  options: { onlyIf?: string; onlyIfNone?: boolean; preread?: Preread | undefined } = {},
+  options: { onlyIf?: string; onlyIfNone?: boolean; preread?: Prereads | undefined } = {},
 ): Promise<NoteItem> {
   let stepwise = false;
   const result = await transactOnce('setNoteCustomer', async (attempt) => {
