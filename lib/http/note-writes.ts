@@ -8,11 +8,11 @@ import { fieldWrite, MEMBER_FIELDS, NOTE_FIELDS, type FieldWrite } from '../doma
 import { checkNoteContent } from '../domain/note-content.ts';
 import type { CreateNoteBody } from '../domain/schemas/note-writes.ts';
 import { outcome, settle } from '../settle.ts';
-import { customFieldKeys, namedFieldCheck } from '../store/custom-fields.ts';
+import { namedFieldCheck } from '../store/custom-fields.ts';
 import { customerTarget } from '../store/customers.ts';
 import { resolveMembers } from '../store/field-refs.ts';
-import { keys, type ItemKey } from '../store/keys.ts';
-import { createNote, type NewLink, type NoteItem } from '../store/notes.ts';
+import type { ItemKey } from '../store/keys.ts';
+import { createNote, newNoteKeys, type NewLink, type NoteItem } from '../store/notes.ts';
 import { readAhead, type ReadAhead } from '../store/preread.ts';
 
 type NoteData = z.output<typeof CreateNoteBody>['data'];
@@ -33,11 +33,9 @@ function namedMembers(fields: NoteData['fields']): FieldWrite['members'] {
 const record = (v: unknown): Record<string, unknown> | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 /**
- * The items a new note's first reads ask for by key, from its `data` as sent (unvalidated: read
- * defensively, see lib/http/prefetch.ts) or as validated: the customer given by id, each link
- * target, the customer's rating of each target, the custom-field definitions its field ids may
- * name, and (`members`) the owner and creator given by id. Most useful first: the bearer check's
- * BatchGetItem has room for about 96, and its readers read what did not fit.
+ * The items a new note's first reads ask for by key (lib/store/notes.ts newNoteKeys), from its
+ * `data` as sent (unvalidated: read defensively, see lib/http/prefetch.ts) or as validated; the
+ * owner and creator given by id only with `members`.
  */
 function noteReadKeys(ws: string, data: unknown, options: { members: boolean }): ItemKey[] {
   const d = record(data);
@@ -48,13 +46,7 @@ function noteReadKeys(ws: string, data: unknown, options: { members: boolean }):
   const linked = rels.filter((r) => r?.type === 'link').map(targetId).filter((id) => id !== undefined);
   const fields = record(d?.fields) ?? {};
   const members = options.members ? MEMBER_FIELDS.map((f) => uuidOf(record(fields[f])?.id)).filter((id) => id !== undefined) : [];
-  return [
-    ...(customerId ? [keys.entity(ws, customerId)] : []),
-    ...linked.map((id) => keys.entity(ws, id)),
-    ...(customerId ? linked.map((id) => keys.rating(ws, id, customerId)) : []),
-    ...members.map((id) => keys.member(ws, id)),
-    ...customFieldKeys(ws, Object.keys(fields)),
-  ];
+  return newNoteKeys(ws, { customerId, linkIds: linked, memberIds: members, fieldIds: Object.keys(fields) });
 }
 
 /** POST /v2/notes's prefetch (lib/http/prefetch.ts): what createNoteFrom reads by key. */

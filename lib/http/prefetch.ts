@@ -10,10 +10,11 @@
 // for the exact key it needs (lib/store/preread.ts), and the validation refuses a bad body exactly as
 // it would have.
 import { peekJsonBody } from './middleware/body.ts';
-import type { ApiRequest } from './request.ts';
-import { IDEMPOTENCY_HEADER, idempotencyKey, recordName } from '../domain/idempotency.ts';
+import { claimScope, type ApiRequest } from './request.ts';
+import { IDEMPOTENCY_HEADER, idempotencyKey } from '../domain/idempotency.ts';
 import { isUuid } from '../domain/input.ts';
 import type { Route } from '../routes.ts';
+import { idempotencyRecordKey } from '../store/idempotency.ts';
 import { keys, type ItemKey } from '../store/keys.ts';
 
 /** What a handler's keys may be computed from. */
@@ -33,15 +34,14 @@ export type PrefetchKeys = (req: PrefetchRequest) => ItemKey[];
 /** The lower-case id when `v` is a uuid (ids are stored so, lib/domain/schemas/common.ts `Uuid`). */
 export const uuidOf = (v: unknown): string | undefined => (isUuid(v) ? v.toLowerCase() : undefined);
 
-function idempotencyRecordKey(route: Route, api: ApiRequest, ws: string, memberId: string): ItemKey[] {
+function idempotencyRecord(route: Route, api: ApiRequest, ws: string, memberId: string): ItemKey[] {
   let key: string | undefined;
   try {
     key = idempotencyKey(api.headers.get(IDEMPOTENCY_HEADER.toLowerCase()));
   } catch {
     return []; // A malformed key is the claim's 400 to give (lib/http/request.ts idempotencyClaim).
   }
-  // The claim's own scope: the member and the operation.
-  return key === undefined ? [] : [keys.idempotency(ws, recordName(`${memberId}/${route.operationId}`, key))];
+  return key === undefined ? [] : [idempotencyRecordKey(ws, claimScope(memberId, route.operationId), key)];
 }
 
 /**
@@ -60,7 +60,7 @@ export function prefetchFor(
   if (!pathItem && !own && !options.idempotent) return undefined;
   return (ws, memberId) => [
     ...(pathItem ? [keys[pathItem](ws, id!)] : []),
-    ...(options.idempotent ? idempotencyRecordKey(route, api, ws, memberId) : []),
+    ...(options.idempotent ? idempotencyRecord(route, api, ws, memberId) : []),
     ...(own ? own({ workspaceId: ws, memberId, params: api.params, body: route.body === 'json' ? peekJsonBody(api) : undefined }) : []),
   ];
 }

@@ -111,8 +111,11 @@ export function idempotencyClaim(req: ApiRequest): Claim | undefined {
   if (key === undefined) return undefined;
   const p = principalOf(req);
   const op = req.route.operationId;
-  return { ws: p.workspaceId, scope: `${p.memberId}/${op}`, key, fingerprint: requestFingerprint(op, req.params, req.body) };
+  return { ws: p.workspaceId, scope: claimScope(p.memberId, op), key, fingerprint: requestFingerprint(op, req.params, req.body) };
 }
+
+/** Whose key and for what: a key names a request of one member on one operation. */
+export const claimScope = (memberId: string, operationId: string) => `${memberId}/${operationId}`;
 
 /** The versions the request's If-Match accepts (lib/domain/etag.ts), or undefined for any. */
 export const ifMatchOf = (req: ApiRequest): string[] | undefined => acceptedVersions(req.headers.get('if-match') ?? undefined);

@@ -61,7 +61,10 @@ async function earlierUse(claim: Claim, now: number): Promise<{ replay: unknown 
   return { replay: Item.result };
 }
 
-const recordKey = (claim: Claim) => keys.idempotency(claim.ws, recordName(claim.scope, claim.key));
+/** The key of the record of `key` used by `scope` (a Claim's). */
+export const idempotencyRecordKey = (ws: string, scope: string, key: string) => keys.idempotency(ws, recordName(scope, key));
+
+const recordKey = (claim: Claim) => idempotencyRecordKey(claim.ws, claim.scope, claim.key);
 
 /**
  * The record's Put. Conditioned on the record as read (none, or the expired use), so of two

@@ -10,9 +10,10 @@ import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
 import { targetChain, type TargetChain } from './chains.ts';
 import { db, tableName } from './client.ts';
+import { customFieldKeys } from './custom-fields.ts';
 import { readChain, readEntityItem, type Placement } from './entities.ts';
 import { RECORD_ITEMS, transactOnce } from './idempotency.ts';
-import { keys } from './keys.ts';
+import { keys, type ItemKey } from './keys.ts';
 import { prereadFor, readAhead, type Prereads, type ReadAhead } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { queued } from './queue.ts';
@@ -186,6 +187,25 @@ export interface NewLink {
   importance: Importance;
   /** Where the target id is in the request. */
   path: Path;
+}
+
+/**
+ * The items a new note's first reads ask for by key: the customer given by id, each link target,
+ * the customer's rating of each target, the members given by id, and the custom-field definitions
+ * its field ids may name. Most useful first: a BatchGetItem that has room for only some takes those.
+ */
+export function newNoteKeys(
+  ws: string,
+  want: { customerId?: string | undefined; linkIds: readonly string[]; memberIds?: readonly string[]; fieldIds: readonly string[] },
+): ItemKey[] {
+  const { customerId, linkIds } = want;
+  return [
+    ...(customerId ? [keys.entity(ws, customerId)] : []),
+    ...linkIds.map((id) => keys.entity(ws, id)),
+    ...(customerId ? linkIds.map((id) => keys.rating(ws, id, customerId)) : []),
+    ...(want.memberIds ?? []).map((id) => keys.member(ws, id)),
+    ...customFieldKeys(ws, want.fieldIds),
+  ];
 }
 
 /**
