@@ -4,7 +4,7 @@ import { config } from '#lib/config.ts';
 import { noteReference } from '#lib/domain/note-view.ts';
 import { CreateNoteBody } from '#lib/domain/schemas/note-writes.ts';
 import { NoteReferenceResponse } from '#lib/domain/schemas/note.ts';
-import { createNoteFrom } from '#lib/http/note-writes.ts';
+import { createNoteFrom, noteWriteKeys } from '#lib/http/note-writes.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 
@@ -12,7 +12,9 @@ export const handler = api(
   'createNote',
   { body: CreateNoteBody, responses: { 201: NoteReferenceResponse }, errors: ['resource.notFound'], headers: { idempotencyKey: true } },
   async (req, { body: { data } }) => {
-    const note = await createNoteFrom(principalOf(req), data);
+    const note = await createNoteFrom(principalOf(req), data, req.preread);
     return { status: 201, body: { data: noteReference(config.urls, note) } };
   },
+  // The note's reads by key go with the credential's (lib/http/prefetch.ts).
+  { prefetch: noteWriteKeys },
 );

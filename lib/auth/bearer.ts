@@ -2,7 +2,7 @@
 // The token's signature proves it was issued here; the stored credential (by jti, compared by
 // hash) proves it is still live; the member record proves the member is still active; for the
 // authorization code flow, the grant proves its family was not revoked. One BatchGetItem reads them
-// all, and the handler's own item when its route names one.
+// all, and the items the handler will read when its route names them (released only to a live token).
 import { Unauthenticated } from './errors.ts';
 import type { Principal } from './principal.ts';
 import { verifyServiceJwt } from './service-jwt.ts';
@@ -11,7 +11,7 @@ import { redirectOrigins } from '../domain/redirect-uris.ts';
 import { ROLE_SCOPES } from '../domain/scopes.ts';
 import { readBearerRecords, tokenMatches } from '../store/credentials.ts';
 import type { ItemKey } from '../store/keys.ts';
-import type { Preread } from '../store/preread.ts';
+import type { ReadAhead } from '../store/preread.ts';
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i;
 
@@ -26,14 +26,15 @@ export async function authenticate(authorization: string | undefined, audience: 
 }
 
 /**
- * The principal, and the item `prefetch` names in the token's workspace read in the same
- * BatchGetItem as the liveness records — returned only once they prove the token live.
+ * The principal, and the items `prefetch` names (keys it builds in the token's workspace, for the
+ * token's member) read in the same BatchGetItem as the liveness records — returned only once they
+ * prove the token live: a refused token throws, and nothing read for it leaves this function.
  */
 export async function authenticateWith(
   authorization: string | undefined,
-  prefetch?: (workspaceId: string) => ItemKey | undefined,
+  prefetch?: (workspaceId: string, memberId: string) => readonly ItemKey[],
   audience: string = config.baseUrl,
-): Promise<{ principal: Principal; preread: Preread | undefined }> {
+): Promise<{ principal: Principal; preread: ReadAhead | undefined }> {
   if (authorization === undefined || authorization.trim() === '') {
     throw invalid('The Authorization header is missing; send "Authorization: Bearer <token>".');
   }
@@ -54,7 +55,7 @@ export async function authenticateWith(
     claims.sub,
     clientId,
     grantId,
-    prefetch?.(claims.ws),
+    prefetch?.(claims.ws, claims.sub),
   );
   if (!credential || credential.kind !== claims.tu || credential.workspaceId !== claims.ws || credential.grantId !== grantId || !tokenMatches(credential, token)) {
     throw invalid('The bearer token is not known to this service.');

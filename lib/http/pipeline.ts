@@ -33,6 +33,7 @@ import { frame } from './middleware/frame.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { declaredParameters, validate } from './middleware/validate.ts';
 import type { Input, Operation, Result } from './operation.ts';
+import type { PrefetchKeys } from './prefetch.ts';
 import { idempotencyClaim, type ApiContext, type ApiMiddleware, type ApiRequest, type ApiResponse } from './request.ts';
 import { withDeadline } from '../deadline.ts';
 import { REPLAYED_HEADER } from '../domain/idempotency.ts';
@@ -59,7 +60,11 @@ function checkDeclaration(route: Route, operation: Operation): void {
   if (problems.length) throw new Error(`${route.operationId} (${route.handler}) does not fit its row in lib/routes.ts: ${problems.join('; ')}`);
 }
 
-export function api<const O extends Operation>(operationId: OperationId, operation: O, core: Core<O>): ApiHandler<O> {
+/**
+ * `options.prefetch`: keys of the items the core will read first, computed from the request as sent;
+ * the bearer check reads them with the credential (lib/http/prefetch.ts).
+ */
+export function api<const O extends Operation>(operationId: OperationId, operation: O, core: Core<O>, options: { prefetch?: PrefetchKeys } = {}): ApiHandler<O> {
   const route = routeById(operationId);
   checkDeclaration(route, operation);
   const handler = middy<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>(
@@ -69,6 +74,8 @@ export function api<const O extends Operation>(operationId: OperationId, operati
     async (_event: APIGatewayProxyEvent, context: ApiContext) => {
       const req = context.api;
       const claim = operation.headers?.idempotencyKey ? idempotencyClaim(req) : undefined;
+      // The key's record was read with the credential (lib/http/prefetch.ts).
+      if (claim) claim.preread = req.preread;
       const run = () => withClaim(claim, () => core(req, req.input as Input<O>));
       const result = await withDeadline(Date.now() + context.getRemainingTimeInMillis(), run);
       if (claim?.replayed) result.headers = { ...result.headers, [REPLAYED_HEADER]: 'true' };
@@ -86,7 +93,7 @@ export function api<const O extends Operation>(operationId: OperationId, operati
     .use({ before: ({ context }) => log.addContext(context) } satisfies ApiMiddleware)
     .use(frame(route))
     .use(cors(route))
-    .use(auth(route))
+    .use(auth(route, { keys: options.prefetch, idempotent: operation.headers?.idempotencyKey }))
     .use(rateLimit())
     .use(body(route))
     .use(validate(operation, route.body))

@@ -6,7 +6,7 @@ import { IDEMPOTENCY_HEADER, idempotencyKey, requestFingerprint } from '../domai
 import type { Logger } from '../log.ts';
 import type { Route } from '../routes.ts';
 import type { Claim } from '../store/idempotency.ts';
-import type { Preread } from '../store/preread.ts';
+import type { ReadAhead } from '../store/preread.ts';
 
 /** Query parameters as API Gateway delivers them (already percent-decoded), repeated keys kept. */
 export class Query {
@@ -66,8 +66,8 @@ export interface ApiRequest {
   headers: Map<string, string>;
   /** Set by the auth middleware on every route whose auth is not 'none'. */
   principal: Principal | undefined;
-  /** The item the route's `prefetch` names, read with the credential (lib/store/preread.ts). */
-  preread: Preread | undefined;
+  /** The items the route prefetches (lib/http/prefetch.ts), read with the credential (lib/store/preread.ts). */
+  preread: ReadAhead | undefined;
   /** The parsed JSON body on routes with `body: 'json'`. */
   body: unknown;
   /** The decoded body text on routes with `body: 'form'` (their handler parses it). */
@@ -111,8 +111,11 @@ export function idempotencyClaim(req: ApiRequest): Claim | undefined {
   if (key === undefined) return undefined;
   const p = principalOf(req);
   const op = req.route.operationId;
-  return { ws: p.workspaceId, scope: `${p.memberId}/${op}`, key, fingerprint: requestFingerprint(op, req.params, req.body) };
+  return { ws: p.workspaceId, scope: claimScope(p.memberId, op), key, fingerprint: requestFingerprint(op, req.params, req.body) };
 }
+
+/** Whose key and for what: a key names a request of one member on one operation. */
+export const claimScope = (memberId: string, operationId: string) => `${memberId}/${operationId}`;
 
 /** The versions the request's If-Match accepts (lib/domain/etag.ts), or undefined for any. */
 export const ifMatchOf = (req: ApiRequest): string[] | undefined => acceptedVersions(req.headers.get('if-match') ?? undefined);

@@ -3,11 +3,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { itemKeyId } from './batch.ts';
 import { db, tableName } from './client.ts';
 import { isDynamicClientId } from './dynamic-clients.ts';
 import { keys, type ItemKey } from './keys.ts';
 import { toMember, type Member } from './members.ts';
-import type { Preread } from './preread.ts';
+import { ReadAhead } from './preread.ts';
 import type { StoredItem } from './query.ts';
 import type { Scope } from '../domain/scopes.ts';
 
@@ -90,15 +91,18 @@ export interface BearerRecords {
   applicationRedirectUris: string[];
   /** The grant of an authorization-code access token: absent when none was asked for or it is gone. */
   grant: { revokedAt?: string; expiresAt: string } | undefined;
-  /** The extra item asked for, as read in the same round trip. */
-  preread: Preread | undefined;
+  /** The extra items asked for, as read in the same round trip (those beyond the batch's room are not: their readers read them). */
+  preread: ReadAhead | undefined;
 }
+
+/** BatchGetItem's limit of keys per call. */
+const MAX_BATCH_KEYS = 100;
 
 /**
  * The credential, its member, (for an access token) its application and (for an authorization
- * code flow token) its grant, and the handler's item when its key is known (`extra`), in one
- * round trip, strongly consistent, so a revocation, a deactivation or a deleted application takes
- * effect on the next request.
+ * code flow token) its grant, and the items the handler will read when their keys are known
+ * (`extra`, as many as fit in the one BatchGetItem), in one round trip, strongly consistent, so a
+ * revocation, a deactivation or a deleted application takes effect on the next request.
  */
 export async function readBearerRecords(
   tokenId: string,
@@ -106,7 +110,7 @@ export async function readBearerRecords(
   memberId: string,
   clientId?: string,
   grantId?: string,
-  extra?: ItemKey,
+  extra: readonly ItemKey[] = [],
 ): Promise<BearerRecords> {
   const wanted: ItemKey[] = [keys.credential(tokenId), keys.member(workspaceId, memberId)];
   // A self-registered client lives apart from the workspace's applications (lib/store/dynamic-clients.ts).
@@ -114,9 +118,18 @@ export async function readBearerRecords(
   const grantKey = grantId !== undefined ? keys.oauthGrant(workspaceId, grantId) : undefined;
   if (appKey) wanted.push(appKey);
   if (grantKey) wanted.push(grantKey);
-  // The handler's own item rides along; the caller releases it only once the credential is live.
-  const same = (a: ItemKey, b: ItemKey) => a.pk === b.pk && a.sk === b.sk;
-  if (extra !== undefined && !wanted.some((k) => same(k, extra))) wanted.push(extra);
+  // The handler's items ride along; the caller releases them only once the credential is live.
+  // What does not fit in the one call is left out (its reader reads it).
+  const asked: ItemKey[] = [];
+  const inBatch = new Set(wanted.map(itemKeyId));
+  for (const k of extra) {
+    if (!inBatch.has(itemKeyId(k))) {
+      if (wanted.length === MAX_BATCH_KEYS) continue;
+      inBatch.add(itemKeyId(k));
+      wanted.push(k);
+    }
+    asked.push(k);
+  }
   const items: StoredItem[] = [];
   let pending: StoredItem[] = wanted;
   // Unprocessed keys (throttling) are retried briefly; a key never read must not read as "absent".
@@ -138,6 +151,6 @@ export async function readBearerRecords(
     applicationExists: clientId === undefined ? undefined : application !== undefined,
     applicationRedirectUris: ((application as { redirectUris?: string[] } | undefined)?.redirectUris ?? []).slice(),
     grant: g && { expiresAt: g.expiresAt, ...(g.revokedAt ? { revokedAt: g.revokedAt } : {}) },
-    preread: extra && { key: extra, item: find(extra) },
+    preread: extra.length ? ReadAhead.of(asked, items) : undefined,
   };
 }

@@ -2,10 +2,12 @@
 // configuration is one Query of the workspace partition's custom-field range.
 import { randomUUID } from 'node:crypto';
 import { NameTaken } from './errors.ts';
-import { keys } from './keys.ts';
+import { keys, type ItemKey } from './keys.ts';
+import { readAhead, type Prereads } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { putInWorkspace } from './workspaces.ts';
 import { configuredFieldIds, customValueCheck, type CustomValueCheck, type CustomFieldDef, type CustomFieldKind, type EntityType, type NoteType } from '../domain/configurations.ts';
+import { isUuid } from '../domain/input.ts';
 
 /** A definition as stored: the definition and when it was made. */
 type StoredDef = CustomFieldDef & { createdAt: string };
@@ -60,6 +62,26 @@ export async function addCustomField(
 export async function configuredFields(workspaceId: string, types: ReadonlyArray<EntityType | NoteType>): Promise<Map<string, string[]>> {
   const custom = await listCustomFields(workspaceId);
   return new Map(types.map((t) => [t, configuredFieldIds(t, custom)]));
+}
+
+/** The keys of the definitions that `fieldIds` (a write's field ids) may name: those that are uuids. */
+export const customFieldKeys = (workspaceId: string, fieldIds: readonly string[]): ItemKey[] =>
+  fieldIds.filter(isUuid).map((id) => keys.customField(workspaceId, id.toLowerCase()));
+
+/**
+ * The write check of the custom fields a write names (`fieldIds`), from their definitions read by
+ * key — from `preread` when it asked for customFieldKeys (then no read here), else one
+ * BatchGetItem. The check needs no other definition: a field is judged by its own. Read with the
+ * write, never cached: definitions are only ever added today (addCustomField is the one write of
+ * them), but a per-instance copy would have to be re-read on every miss and would let a definition
+ * changed or deleted later accept a value the current one refuses; by key they ride along with the
+ * write's other reads at no extra round trip.
+ */
+export async function namedFieldCheck(workspaceId: string, type: string, fieldIds: readonly string[], preread?: Prereads): Promise<CustomValueCheck> {
+  const wanted = customFieldKeys(workspaceId, fieldIds);
+  const read = await readAhead(wanted, preread);
+  const defs = wanted.map((k) => read.item(k)).filter((i): i is StoredItem => i?.kind === 'customField').map(toDef);
+  return customValueCheck(defs, type);
 }
 
 /** The write check of the custom fields of `type` in this workspace (see customValueCheck). */

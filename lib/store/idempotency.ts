@@ -10,6 +10,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { prereadFor, type ReadAhead } from './preread.ts';
 import { transact, type TxItem } from './tx.ts';
 import { IDEMPOTENCY_WINDOW_MS, keyReused, recordName, withinWindow } from '../domain/idempotency.ts';
 
@@ -24,6 +25,8 @@ export interface Claim {
   taken?: boolean;
   /** Set when that write answered the first use's result instead of writing. */
   replayed?: boolean;
+  /** Items read with the credential, maybe the record: taken by the first read of the record only. */
+  preread?: ReadAhead | undefined;
 }
 
 /** The clock of the window; replaceable so a test can age a key. */
@@ -40,17 +43,28 @@ function openClaim(): Claim | undefined {
   return claim && !claim.taken ? claim : undefined;
 }
 
-/** What the record says of this request: the first result to replay, or the time of an expired use to overwrite. */
-async function earlierUse(claim: Claim, now: number): Promise<{ replay: unknown } | { expiredAt?: number }> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: recordKey(claim), ConsistentRead: true }));
-  if (!Item) return {};
+/**
+ * What the record says of this request: the first result to replay, or the time of an expired use
+ * to overwrite (`prefetched`: as read with the credential, so maybe older than a duplicate's commit).
+ */
+async function earlierUse(claim: Claim, now: number): Promise<{ replay: unknown } | { expiredAt?: number; prefetched?: true }> {
+  const key = recordKey(claim);
+  // Read with the credential, for the first attempt; a rebuild must see a record written since.
+  const prefetched = prereadFor(claim.preread, key);
+  claim.preread = undefined;
+  const { Item } = prefetched ?? (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
+  const seen = prefetched ? { prefetched: true as const } : {};
+  if (!Item) return seen;
   const firstAt = Item.firstAt as number;
-  if (!withinWindow(firstAt, now)) return { expiredAt: firstAt };
+  if (!withinWindow(firstAt, now)) return { expiredAt: firstAt, ...seen };
   if (Item.fingerprint !== claim.fingerprint) throw keyReused();
   return { replay: Item.result };
 }
 
-const recordKey = (claim: Claim) => keys.idempotency(claim.ws, recordName(claim.scope, claim.key));
+/** The key of the record of `key` used by `scope` (a Claim's). */
+export const idempotencyRecordKey = (ws: string, scope: string, key: string) => keys.idempotency(ws, recordName(scope, key));
+
+const recordKey = (claim: Claim) => idempotencyRecordKey(claim.ws, claim.scope, claim.key);
 
 /**
  * The record's Put. Conditioned on the record as read (none, or the expired use), so of two
@@ -84,7 +98,17 @@ export async function transactOnce<T>(label: string, build: (attempt: number) =>
     const now = IDEMPOTENCY_CLOCK.now();
     const before = await earlierUse(claim, now);
     if ('replay' in before) return { items: [], result: { replayed: before.replay as T } };
-    const { items, result } = await build(attempt);
+    let built: { items: TxItem[]; result: T };
+    try {
+      built = await build(attempt);
+    } catch (err) {
+      // A record read with the credential may predate a duplicate in flight whose effect the build
+      // now refuses (its link: 409): the record as it is now decides.
+      const after = before.prefetched ? await earlierUse(claim, IDEMPOTENCY_CLOCK.now()) : undefined;
+      if (after && 'replay' in after) return { items: [], result: { replayed: after.replay as T } };
+      throw err;
+    }
+    const { items, result } = built;
     return { items: [...items, recordPut(claim, result, now, before.expiredAt)], result: { made: result } };
   });
   claim.taken = true;

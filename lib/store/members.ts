@@ -4,6 +4,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { EmailTaken } from './errors.ts';
 import { keys } from './keys.ts';
+import { prereadFor, type Prereads } from './preread.ts';
 import { putInWorkspace } from './workspaces.ts';
 import { NotFound } from '../domain/errors.ts';
 import type { Role } from '../domain/scopes.ts';
@@ -56,8 +57,10 @@ export async function addMember(
   return member;
 }
 
-export async function getMember(workspaceId: string, memberId: string): Promise<Member | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.member(workspaceId, memberId), ConsistentRead: true }));
+/** `preread`: items read ahead for the request (lib/store/preread.ts), maybe this member's. */
+export async function getMember(workspaceId: string, memberId: string, preread?: Prereads): Promise<Member | undefined> {
+  const key = keys.member(workspaceId, memberId);
+  const { Item } = prereadFor(preread, key) ?? (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
   return Item ? toMember(Item) : undefined;
 }
 

@@ -10,10 +10,11 @@ import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
 import { targetChain, type TargetChain } from './chains.ts';
 import { db, tableName } from './client.ts';
+import { customFieldKeys } from './custom-fields.ts';
 import { readChain, readEntityItem, type Placement } from './entities.ts';
 import { RECORD_ITEMS, transactOnce } from './idempotency.ts';
-import { keys } from './keys.ts';
-import { prereadFor, readAhead, type Preread, type Prereads, type ReadAhead } from './preread.ts';
+import { keys, type ItemKey } from './keys.ts';
+import { prereadFor, readAhead, type Prereads, type ReadAhead } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { queued } from './queue.ts';
 import { recordUpdate, type RecordChange } from './record-update.ts';
@@ -189,21 +190,28 @@ export interface NewLink {
 }
 
 /**
- * The items a new note's first attempt judges, in one consistent BatchGetItem: the customer given
- * by id, each link target, and the customer's rating of each target. The chains above the targets come from lib/store/chains.ts.
+ * The items a new note's first reads ask for by key: the customer given by id, each link target,
+ * the customer's rating of each target, the members given by id, and the custom-field definitions
+ * its field ids may name. Most useful first: a BatchGetItem that has room for only some takes those.
  */
-export function readAheadForNote(ws: string, want: { customerId?: string | undefined; links: ReadonlyArray<{ entityId: string }> }): Promise<ReadAhead> {
-  const { customerId, links } = want;
-  return readAhead([
+export function newNoteKeys(
+  ws: string,
+  want: { customerId?: string | undefined; linkIds: readonly string[]; memberIds?: readonly string[]; fieldIds: readonly string[] },
+): ItemKey[] {
+  const { customerId, linkIds } = want;
+  return [
     ...(customerId ? [keys.entity(ws, customerId)] : []),
-    ...links.map((l) => keys.entity(ws, l.entityId)),
-    ...(customerId ? links.map((l) => keys.rating(ws, l.entityId, customerId)) : []),
-  ]);
+    ...linkIds.map((id) => keys.entity(ws, id)),
+    ...(customerId ? linkIds.map((id) => keys.rating(ws, id, customerId)) : []),
+    ...(want.memberIds ?? []).map((id) => keys.member(ws, id)),
+    ...customFieldKeys(ws, want.fieldIds),
+  ];
 }
 
 /**
  * Creates a note with its customer and links in one transaction. `ahead`: the first attempt's reads
- * (readAheadForNote); a rebuilt attempt reads everything afresh, the chains above the targets too.
+ * (the customer given by id, each link target, the customer's rating of each target:
+ * lib/http/note-writes.ts); a rebuilt attempt reads everything afresh, the chains above the targets too.
  */
 export async function createNote(
   ws: string,
@@ -283,7 +291,7 @@ export async function upsertLink(
   noteId: string,
   entityId: string,
   importance: Importance,
-  options: { create: boolean; path: Path; entityType?: string | undefined; preread?: Preread | undefined },
+  options: { create: boolean; path: Path; entityType?: string | undefined; preread?: Prereads | undefined },
 ): Promise<{ created: boolean; link: LinkItem }> {
   return queued(`${ws}/${noteId}`, () => transactOnce('upsertLink', async (attempt) => {
     // The first attempt takes the note the route prefetched with the credential; then one
@@ -353,7 +361,7 @@ export async function setNoteCustomer(
   ws: string,
   noteId: string,
   customer: { id: string; type?: string | undefined; path: Path } | null,
-  options: { onlyIf?: string; onlyIfNone?: boolean; preread?: Preread | undefined } = {},
+  options: { onlyIf?: string; onlyIfNone?: boolean; preread?: Prereads | undefined } = {},
 ): Promise<NoteItem> {
   let stepwise = false;
   const result = await transactOnce('setNoteCustomer', async (attempt) => {

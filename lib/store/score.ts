@@ -3,11 +3,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { prereadFor, type Preread } from './preread.ts';
+import { prereadFor, type Prereads } from './preread.ts';
 import { isHierarchyType } from '../domain/hierarchy.ts';
 
 /** The score of a live hierarchy entity, or undefined (missing, a customer, a note, being deleted). */
-export async function readScore(ws: string, id: string, preread?: Preread): Promise<number | undefined> {
+export async function readScore(ws: string, id: string, preread?: Prereads): Promise<number | undefined> {
   const key = keys.entity(ws, id);
   const { Item } = prereadFor(preread, key) ?? await db().send(
     new GetCommand({

@@ -4,6 +4,7 @@
 // alter) every command the document client sends to DynamoDB Local.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { revokeCredential } from '#lib/store/credentials.ts';
+import { setMemberActive } from '#lib/store/members.ts';
 import { client } from '../score/helpers.ts';
 import { expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 import { recordCommands } from '../support/commands.ts';
@@ -70,6 +71,30 @@ describe('one round trip per authenticated read', () => {
     const res = await c.req('GET', `/entities/${p}`);
     expectError(res, 'auth.invalid', { detail: 'The bearer token has been revoked.' });
     expect(res.text).not.toContain('secret-name');
+  });
+
+  it('a refused token on POST /v2/notes naming a customer and a link: the one BatchGetItem carried them, then 401 and nothing else sent — revoked or deactivated', async () => {
+    const admin = client(app, ws.token);
+    const p = await admin.entity('product');
+    const u = await admin.entity('user', undefined, { name: 'secret-customer' });
+    const body = { data: { type: 'textNote', fields: { name: 'Feedback' }, relationships: [{ type: 'customer', target: { id: u } }, { type: 'link', target: { id: p }, importance: 'critical' }] } };
+    const refusals = [
+      { refuse: (m: { tokenId: string }) => revokeCredential(ws.workspaceId, m.tokenId), detail: 'The bearer token has been revoked.' },
+      { refuse: (m: { member: { email: string } }) => setMemberActive(ws.workspaceId, m.member.email, false), detail: "The token's member is deactivated or no longer exists." },
+    ];
+    for (const { refuse, detail } of refusals) {
+      const m = await ws.member({ role: 'maker' });
+      const c = client(app, m.token);
+      await c.ok('GET', `/entities/${p}/score`); // the signature is verified once per instance
+      await refuse(m);
+      recorder.clear();
+      const res = await c.req('POST', '/notes', body);
+      expectError(res, 'auth.invalid', { detail });
+      expect(res.text).not.toContain('secret-customer');
+      // Credential and member, then the customer, the target and the customer's rating of it.
+      expect(recorder.sent.map((s) => [s.command, s.keys])).toEqual([['BatchGetItem', 2 + 3]]);
+    }
+    expect(await admin.score(p)).toBe(0);
   });
 
   it("another workspace's token on the entity's id: 404, the prefetch keyed by the token's own workspace", async () => {

@@ -5,10 +5,11 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db, tableName } from '#lib/store/client.ts';
+import { addCustomField } from '#lib/store/custom-fields.ts';
 import { keys } from '#lib/store/keys.ts';
 import { verifyWorkspace } from '#lib/store/verify.ts';
 import { client } from '../score/helpers.ts';
-import { newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
+import { call, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 import { recordCommands, rounds } from '../support/commands.ts';
 
 let app: TestApp;
@@ -30,7 +31,7 @@ const moveTo = (c: ReturnType<typeof client>, id: string, parent: string) => c.o
 const transactions = () => sent().filter((s) => s.command === 'TransactWriteItems').length;
 
 describe('the reads of a note write go out together', () => {
-  it('POST /v2/notes with a customer and a rated link: the bearer check, then one BatchGetItem (no custom field named: no configuration Query), then the transaction (ancestors cached)', async () => {
+  it('POST /v2/notes with a customer and a rated link: its reads ride in the bearer check\'s BatchGetItem (no custom field named: no configuration read), then the transaction (ancestors cached)', async () => {
     const c = client(app, ws.token);
     const p = await c.entity('product');
     const comp = await c.entity('component', p);
@@ -39,11 +40,59 @@ describe('the reads of a note write go out together', () => {
     recorder.clear();
     await c.note({ customer: u, links: [[f, 'critical']] });
     // First write under this component: the ancestors are read level by level, once.
-    expect(rounds(sent())).toEqual([['BatchGetItem'], ['BatchGetItem'], ['GetItem'], ['GetItem'], ['TransactWriteItems']]);
+    expect(rounds(sent())).toEqual([['BatchGetItem'], ['GetItem'], ['GetItem'], ['TransactWriteItems']]);
     recorder.clear();
     await c.note({ customer: u, links: [[g, 'important']] });
-    expect(rounds(sent())).toEqual([['BatchGetItem'], ['BatchGetItem'], ['TransactWriteItems']]);
+    expect(rounds(sent())).toEqual([['BatchGetItem'], ['TransactWriteItems']]);
+    // The credential, its member, then the customer, the target and the customer's rating of it.
+    expect(sent()[0]!.keys).toBe(2 + 3);
     expect(await c.score(p)).toBe(3 + 2); // critical 3 on f, important 2 on g
+  });
+
+  it('POST /v2/notes naming its owner by id, a custom field by id and an Idempotency-Key: still one BatchGetItem, then the transaction; the replay reads and writes nothing more', async () => {
+    const c = client(app, ws.token);
+    const f = await c.entity('feature', await c.entity('component', await c.entity('product')));
+    const u = await c.entity('user');
+    const owner = (await ws.member({ role: 'maker' })).member;
+    const field = await addCustomField(ws.workspaceId, { entityType: 'textNote', name: `Segment ${Math.random().toString(36).slice(2, 8)}`, fieldKind: 'text' });
+    await c.note({ customer: u, links: [[f, 'critical']] }); // caches f's ancestors
+    const body = {
+      data: {
+        type: 'textNote',
+        fields: { name: 'Feedback', owner: { id: owner.id.toUpperCase() }, [field.id]: 'enterprise' },
+        relationships: [{ type: 'customer', target: { id: u } }, { type: 'link', target: { id: f }, importance: 'important' }],
+      },
+    };
+    const headers = { 'idempotency-key': `k-${Math.random()}` };
+    recorder.clear();
+    const res = await call(app, 'POST', '/v2/notes', { token: ws.token, body, headers });
+    expect(res.status, res.text).toBe(201);
+    expect(rounds(sent())).toEqual([['BatchGetItem'], ['TransactWriteItems']]);
+    // Credential, member; customer, target, rating; owner; the field's definition; the key's record.
+    expect(sent()[0]!.keys).toBe(2 + 3 + 1 + 1 + 1);
+    const note = (await c.ok('GET', `/notes/${res.json.data.id}`)).json.data;
+    expect(note.fields.owner).toEqual({ id: owner.id, email: owner.email });
+    expect(note.fields[field.id]).toBe('enterprise');
+    recorder.clear();
+    const again = await call(app, 'POST', '/v2/notes', { token: ws.token, body, headers });
+    expect([again.status, again.json.data.id, again.headers.get('idempotent-replayed')]).toEqual([201, res.json.data.id, 'true']);
+    expect(rounds(sent())).toEqual([['BatchGetItem']]);
+  });
+
+  it('POST /v2/notes with more keys than one BatchGetItem holds: the bearer check takes 100, the write reads the rest in one more, and the note is whole', async () => {
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const comp = await c.entity('component', p);
+    const features: string[] = [];
+    for (let i = 0; i < 50; i++) features.push(await c.entity('feature', comp));
+    const u = await c.entity('user');
+    recorder.clear();
+    const n = await c.note({ customer: u, links: features.map((f): [string, string] => [f, 'critical']) });
+    const beforeWrite = sent().slice(0, sent().findIndex((s) => s.command === 'TransactWriteItems'));
+    // 2 liveness keys + customer + 50 targets + 50 ratings = 103: 3 ratings did not fit.
+    expect(beforeWrite.filter((s) => s.command === 'BatchGetItem').map((s) => s.keys)).toEqual([100, 3]);
+    expect(await c.score(p)).toBe(50 * 3);
+    expect((await c.ok('GET', `/notes/${n}/relationships`)).json.data).toHaveLength(51);
   });
 
   it('PUT a link\'s importance (re-rate): the note comes with the credential, one BatchGetItem for link, target and rating, then the transaction', async () => {

@@ -7,6 +7,8 @@ export interface SentCommand {
   command: string;
   start: number;
   end: number;
+  /** A BatchGetItem's keys, all tables together. */
+  keys?: number;
 }
 
 /** Starts recording; `sent` fills as commands go out, `clear` empties it, `stop` removes the middleware. */
@@ -15,6 +17,8 @@ export function recordCommands(name: string): { sent: SentCommand[]; clear: () =
   db().middlewareStack.add(
     (next, context) => async (args) => {
       const s: SentCommand = { command: (context.commandName ?? '?').replace(/Command$/, ''), start: performance.now(), end: Infinity };
+      const batch = (args.input as { RequestItems?: Record<string, { Keys?: unknown[] }> }).RequestItems;
+      if (s.command === 'BatchGetItem' && batch) s.keys = Object.values(batch).reduce((n, t) => n + (t.Keys?.length ?? 0), 0);
       sent.push(s);
       try {
         return await next(args);

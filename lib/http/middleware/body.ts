@@ -106,11 +106,30 @@ function readBody(route: Route, api: ApiRequest): void {
     api.rawBody = decodeBody(body, isBase64Encoded);
     return;
   }
+  api.body = jsonBody(api);
+}
+
+/** The JSON body, or the refusal of a body that is not one within the limit. */
+function jsonBody(api: ApiRequest): unknown {
+  const { body, isBase64Encoded } = api.event;
   checkJsonContentType(api.headers.get('content-type'));
   if (byteLength(body, isBase64Encoded) > MAX_JSON_BODY_BYTES) {
     throw new ApiError('request.tooLarge', `The request body is larger than ${MAX_JSON_BODY_BYTES} bytes.`);
   }
-  api.body = parseJson(decodeBody(body, isBase64Encoded));
+  return parseJson(decodeBody(body, isBase64Encoded));
+}
+
+/**
+ * The JSON body as this middleware will read it, or undefined where it will refuse it — for what
+ * runs before it (lib/http/prefetch.ts), which must never answer for the body: refusals stay here.
+ */
+export function peekJsonBody(api: ApiRequest): unknown {
+  try {
+    checkContentEncoding(api.headers.get('content-encoding'));
+    return jsonBody(api);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A body refusal in the route's terms: the envelope, or the token endpoint's OAuth error. */
