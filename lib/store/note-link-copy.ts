@@ -66,39 +66,26 @@ export function copyUpdate(copy: readonly CopiedLink[], link: CopiedLink, names:
   return { set: '#copy = :copy' };
 }
 
-const uncopy = (ws: string, noteId: string, entityId: string) => ({
+/** One attribute of the copy set (`link`) or removed, on a note that still exists. */
+const copyChange = (ws: string, noteId: string, entityId: string, link?: CopiedLink) => ({
   TableName: tableName(),
   Key: keys.note(ws, noteId),
-  UpdateExpression: 'REMOVE #copy',
+  UpdateExpression: link ? 'SET #copy = :copy' : 'REMOVE #copy',
   ConditionExpression: 'attribute_exists(pk)',
   ExpressionAttributeNames: { '#copy': copyAttribute(entityId) },
+  ...(link ? { ExpressionAttributeValues: { ':copy': copyValue(link) } } : {}),
 });
 
 /** The note update that takes a removed link out of the copy (whether or not the note has one). */
-export const uncopyLink = (ws: string, noteId: string, entityId: string): TxItem => ({ Update: uncopy(ws, noteId, entityId) });
+export const uncopyLink = (ws: string, noteId: string, entityId: string): TxItem => ({ Update: copyChange(ws, noteId, entityId) });
 
-/** The same, on its own (an entity delete's links, a verify repair); a note already gone has nothing to update. */
-export async function uncopyLinkNow(ws: string, noteId: string, entityId: string): Promise<void> {
+/**
+ * The same on its own, or with `link` its attribute set (an entity delete's links, verify's
+ * repairs); a note already gone has nothing to update.
+ */
+export async function copyLinkNow(ws: string, noteId: string, entityId: string, link?: CopiedLink): Promise<void> {
   try {
-    await db().send(new UpdateCommand(uncopy(ws, noteId, entityId)));
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
-}
-
-/** A link's attribute set on a note that has a copy, on its own (a verify repair). */
-export async function copyLinkNow(ws: string, noteId: string, link: CopiedLink): Promise<void> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.note(ws, noteId),
-        UpdateExpression: 'SET #copy = :copy',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#copy': copyAttribute(link.entityId) },
-        ExpressionAttributeValues: { ':copy': copyValue(link) },
-      }),
-    );
+    await db().send(new UpdateCommand(copyChange(ws, noteId, entityId, link)));
   } catch (err) {
     if (!(err instanceof ConditionalCheckFailedException)) throw err;
   }

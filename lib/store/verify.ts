@@ -25,7 +25,7 @@ import { finishEntityDelete } from './cascade.ts';
 import { db, tableName } from './client.ts';
 import { toEntity, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
-import { COPY_MARK, copyLinkNow, readCopy, uncopyLinkNow, type CopiedLink } from './note-link-copy.ts';
+import { COPY_MARK, copyLinkNow, readCopy, type CopiedLink } from './note-link-copy.ts';
 import { finishNoteDelete, toNote } from './notes.ts';
 import { scanAll, type StoredItem } from './query.ts';
 import { isHierarchyType } from '../domain/hierarchy.ts';
@@ -127,7 +127,7 @@ class Run {
   async fixCopy(noteId: string, entityId: string, link: CopiedLink | undefined): Promise<void> {
     this.mismatches++;
     if (!this.repair) return;
-    await (link ? copyLinkNow(this.ws, noteId, link) : uncopyLinkNow(this.ws, noteId, entityId));
+    await copyLinkNow(this.ws, noteId, entityId, link);
     this.repaired++;
   }
 

@@ -3,37 +3,31 @@
 // note without the copy (older data) is read through the Query with the same body. Calls are
 // observed with a middleware that records (does not alter) every command (test/support/commands.ts).
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { db, tableName } from '#lib/store/client.ts';
 import { keys } from '#lib/store/keys.ts';
 import { COPY_MARK } from '#lib/store/note-link-copy.ts';
 import { client } from '../score/helpers.ts';
-import { newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
+import { newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { recordCommands, rounds } from '../support/commands.ts';
 
 let app: TestApp;
-let ws: TestWorkspace;
-let recorder: ReturnType<typeof recordCommands>;
 beforeAll(async () => {
   app = await startApp();
-  ws = await newWorkspace();
-  recorder = recordCommands('recordListReads');
 });
-afterAll(async () => {
-  recorder.stop();
-  await app.close();
-});
+afterAll(() => app.close());
 
 /** The note items lose their copy, as notes written before it existed. */
-const dropCopies = (ids: string[]) =>
+const dropCopies = (workspaceId: string, ids: string[]) =>
   Promise.all(
     ids.map((id) =>
-      db().send(new UpdateCommand({ TableName: tableName(), Key: keys.note(ws.workspaceId, id), UpdateExpression: 'REMOVE #m', ExpressionAttributeNames: { '#m': COPY_MARK } })),
+      db().send(new UpdateCommand({ TableName: tableName(), Key: keys.note(workspaceId, id), UpdateExpression: 'REMOVE #m', ExpressionAttributeNames: { '#m': COPY_MARK } })),
     ),
   );
 
 describe('a page of notes and its inline relationships', () => {
   it('GET /v2/notes sends the same 3 calls in 3 rounds for a page of 1 and a page of 30 (credential, configuration, notes); without the copy, one Query more per note, and the same body', async () => {
+    const ws = await newWorkspace();
     const c = client(app, ws.token);
     const p = await c.entity('product');
     const features = await Promise.all(Array.from({ length: 22 }, () => c.entity('feature', p)));
@@ -49,7 +43,8 @@ describe('a page of notes and its inline relationships', () => {
     await c.ok('POST', `/notes/${notes[2]}/relationships`, { data: { type: 'link', target: { id: features[10] }, importance: 'critical' } });
     await c.ok('DELETE', `/entities/${features[21]}`);
 
-    recorder.clear();
+    const recorder = recordCommands('recordListReads');
+    onTestFinished(() => recorder.stop());
     const one = await c.ok('GET', '/notes?limit=1');
     expect(rounds(recorder.sent)).toEqual([['BatchGetItem'], ['Query'], ['Query']]);
     recorder.clear();
@@ -69,7 +64,7 @@ describe('a page of notes and its inline relationships', () => {
     const after = await follow(page.json.data[28].relationships.links.next);
     expect(after.data).toHaveLength(1);
 
-    await dropCopies(notes);
+    await dropCopies(ws.workspaceId, notes);
     recorder.clear();
     const fallback = await c.ok('GET', '/notes?limit=30');
     expect(recorder.sent.length).toBe(3 + 30);
