@@ -6,6 +6,8 @@
 //                                                      total: own + Σ total of the children
 //                           (missing own/total = 0; verify --repair writes them)
 //   note    (keys.note)     customer?: {id, type}     — the truth for whose rating a link is
+//                           linksCopied, L#<entityId>: the copy of its links for reads (lib/store/note-link-copy.ts);
+//                           a raw note without it is read through its links (verify checks copies, adds none)
 //   link    (keys.link)     { kind: 'link', noteId, entityId, entityType, importance, setAt: epoch ms,
 //                             customerId?: cache of the note's customer the aggregates were last
 //                             applied with, rev: number, gsi2pk: keys.linksTo(ws, entityId), gsi2sk: noteId }

@@ -19,12 +19,14 @@ import { db, tableName } from './client.ts';
 import { customerEmailOf } from './customers.ts';
 import { readChain, readEntityItem, subtree, type EntityItem } from './entities.ts';
 import { keys, type ItemKey } from './keys.ts';
+import { copyLinkNow } from './note-link-copy.ts';
 import { setNoteCustomer } from './notes.ts';
 import { queryAll } from './query.ts';
 import { relationDeletes, relationsOf } from './relations.ts';
 import { transact } from './tx.ts';
 import { NotFound, PreconditionFailed } from '../domain/errors.ts';
 import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
+import { outcome, settle } from '../settle.ts';
 
 /**
  * The points where a cascade can stop half-way, in order: `detached` (the root, step 1), `marking`
@@ -139,15 +141,21 @@ async function removeEntityItems(ws: string, id: string): Promise<void> {
     const email = customerEmailOf(e);
     if (email !== undefined) await batchWriteAll([{ DeleteRequest: { Key: keys.customerEmail(ws, email, id) } }]);
   } else {
-    const links = await keysOf({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.linksTo(ws, id) } });
-    const ratings = await keysOf({
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.ratingsOfEntityPrefix(id) },
-      ConsistentRead: true,
+    // The links leave the notes' copies before they go (lib/store/note-link-copy.ts): a crash between
+    // hides a link whose entity is going anyway. That, the ratings and the relations go out together;
+    // every one has settled before a failure is thrown, so no write is left in flight behind it.
+    const uncopied = queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.linksTo(ws, id) }, ProjectionExpression: 'pk, sk, noteId' }).then(async (linked) => {
+      await forEachLimited(linked, 16, (l) => copyLinkNow(ws, l.noteId as string, id));
+      return linked.map((it) => ({ pk: it.pk as string, sk: it.sk as string }));
     });
-    // Both sides of each relation (link, isBlockedBy, isBlocking): the other entity may live on.
-    const relations = (await relationsOf(ws, id)).flatMap((r) => relationDeletes(ws, r));
-    await batchWriteAll([...links, ...ratings, ...relations].map((Key) => ({ DeleteRequest: { Key } })));
+    const [linksRead, ratingsRead, relationsRead] = await Promise.all([
+      settle(uncopied),
+      settle(keysOf({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.ratingsOfEntityPrefix(id) }, ConsistentRead: true })),
+      // Both sides of each relation (link, isBlockedBy, isBlocking): the other entity may live on.
+      settle(relationsOf(ws, id)),
+    ]);
+    const relations = outcome(relationsRead).flatMap((r) => relationDeletes(ws, r));
+    await batchWriteAll([...outcome(linksRead), ...outcome(ratingsRead), ...relations].map((Key) => ({ DeleteRequest: { Key } })));
   }
   step('cleared', id);
   await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.entity(ws, id) }));

@@ -14,6 +14,7 @@ import { customFieldKeys } from './custom-fields.ts';
 import { readChain, readEntityItem, type Placement } from './entities.ts';
 import { RECORD_ITEMS, transactOnce } from './idempotency.ts';
 import { keys, type ItemKey } from './keys.ts';
+import { copyAttributes, copyUpdate, MAX_COPIED_LINKS, readCopy, uncopyLink, type CopiedLink } from './note-link-copy.ts';
 import { prereadFor, readAhead, type Prereads, type ReadAhead } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { queued } from './queue.ts';
@@ -32,6 +33,8 @@ export interface NoteItem extends StoredNote {
   deleting?: string;
   /** Bumped by every new link, so a whole-note change (customer, delete) notices a link it did not read. */
   linkRev?: number;
+  /** The note's links as copied on its item, by entity id (lib/store/note-link-copy.ts), when it has a complete copy. */
+  linkCopy?: CopiedLink[];
 }
 
 export interface CustomerRef {
@@ -52,8 +55,11 @@ export function toNote(item: StoredItem): NoteItem {
     updatedAt: n.updatedAt!,
     ...(n.deleting ? { deleting: n.deleting } : {}),
     ...(typeof n.linkRev === 'number' ? { linkRev: n.linkRev } : {}),
+    ...withCopy(readCopy(item)),
   };
 }
+
+const withCopy = (linkCopy: CopiedLink[] | undefined) => (linkCopy ? { linkCopy } : {});
 
 export const isNoteItem = (item: StoredItem | undefined): item is StoredItem => item?.kind === 'note';
 
@@ -90,20 +96,28 @@ async function readLink(ws: string, noteId: string, entityId: string, preread?: 
   return Item ? toLink(Item) : undefined;
 }
 
-/** The note still has the customer that was read and is not being deleted; `newLink` bumps linkRev. */
-function noteCheck(ws: string, note: NoteItem, options: { newLink: boolean }): TxItem {
+/**
+ * The note still has the customer that was read and is not being deleted; `newLink` bumps linkRev;
+ * `link`, the link as written, goes into the note's copy of its links when it has one.
+ */
+function noteCheck(ws: string, note: NoteItem, options: { newLink: boolean; link?: CopiedLink }): TxItem {
   const condition = note.customer
     ? 'attribute_exists(pk) AND attribute_not_exists(deleting) AND customer.id = :c'
     : 'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(customer)';
-  const values = note.customer ? { ':c': note.customer.id } : {};
-  if (options.newLink) {
+  const values: Record<string, unknown> = note.customer ? { ':c': note.customer.id } : {};
+  const names: Record<string, string> = {};
+  const copy = note.linkCopy && options.link ? copyUpdate(note.linkCopy, options.link, names, values) : {};
+  const sets = [...(options.newLink ? ['linkRev = if_not_exists(linkRev, :zero) + :one'] : []), ...(copy.set ? [copy.set] : [])];
+  if (options.newLink) Object.assign(values, { ':zero': 0, ':one': 1 });
+  if (sets.length || copy.remove) {
     return {
       Update: {
         TableName: tableName(),
         Key: keys.note(ws, note.id),
-        UpdateExpression: 'SET linkRev = if_not_exists(linkRev, :zero) + :one',
+        UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', copy.remove ? `REMOVE ${copy.remove}` : ''].filter(Boolean).join(' '),
         ConditionExpression: condition,
-        ExpressionAttributeValues: { ...values, ':zero': 0, ':one': 1 },
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
       },
     };
   }
@@ -162,6 +176,7 @@ async function existingChain(ws: string, entityId: string): Promise<Placement[] 
 export function noteItem(
   ws: string,
   n: { id: string; type?: string; fields?: Record<string, unknown>; name?: string; customer?: CustomerRef | undefined; metadata?: Metadata | undefined; createdAt: string; updatedAt?: string },
+  links?: readonly CopiedLink[],
 ): Record<string, unknown> {
   const fields = n.fields ?? (n.name !== undefined ? { name: n.name } : {});
   return {
@@ -177,6 +192,7 @@ export function noteItem(
     gsi1pk: keys.notesOf(ws),
     gsi1sk: keys.listPosition(n.createdAt, n.id),
     ...keys.ownerIndex(ws, 'note', { id: n.id, createdAt: n.createdAt, fields }),
+    ...(links ? copyAttributes(links) : {}),
   };
 }
 
@@ -241,20 +257,21 @@ export async function createNote(
       updatedAt: now,
     };
     const chains = input.links.map((l, i) => liveLinkTarget(l.entityId, reads[i]!, l.path, l.entityType));
-    const base = () => {
+    // The note carries the copy of its links; stepwise, each link's own step adds its part.
+    const base = (links: CopiedLink[] | undefined) => {
       const plan = new Plan(ws);
-      plan.add({ Put: { TableName: tableName(), Item: noteItem(ws, note), ConditionExpression: 'attribute_not_exists(pk)' } });
+      plan.add({ Put: { TableName: tableName(), Item: noteItem(ws, note, links), ConditionExpression: 'attribute_not_exists(pk)' } });
       if (customer) plan.add(liveEntityCheck(ws, customer.id));
       return plan;
     };
-    let plan = base();
+    let plan = base(input.links.map((l, i) => ({ entityId: l.entityId, entityType: chains[i]![0]!.type, importance: l.importance })));
     for (const [i, l] of input.links.entries()) {
       const chain = chains[i]!;
       await planLinkChange(ws, plan, { noteId: id, entityId: l.entityId, entityType: chain[0]!.type, chain, after: { customerId: customer?.id, importance: l.importance }, preread: pre });
       if (reads[i]!.cached) plan.checkChain(chain);
     }
     stepwise = plan.size > MAX_TX_ITEMS - RECORD_ITEMS;
-    if (stepwise) plan = base();
+    if (stepwise) plan = base(input.links.length > MAX_COPIED_LINKS ? undefined : []);
     return { items: plan.build(), result: note };
   });
   // A replayed note (another id) had its links made by its first request.
@@ -317,7 +334,7 @@ export async function upsertLink(
     const target = await targetChain(ws, entityId, { preread: ahead, fresh: attempt > 0 });
     const chain = liveLinkTarget(entityId, target, options.path, options.entityType);
     const plan = new Plan(ws);
-    plan.add(noteCheck(ws, note, { newLink: !before }));
+    plan.add(noteCheck(ws, note, { newLink: !before, link: { entityId, entityType: chain[0]!.type, importance } }));
     const link = await planLinkChange(ws, plan, {
       noteId,
       entityId,
@@ -347,6 +364,7 @@ async function removeLink(ws: string, noteId: string, entityId: string, options:
     }
     const plan = new Plan(ws);
     await planLinkChange(ws, plan, { noteId, entityId, entityType: before.entityType, chain: await existingChain(ws, entityId), before });
+    plan.add(uncopyLink(ws, noteId, entityId));
     return { items: plan.build(), result: undefined };
   });
 }

@@ -16,6 +16,7 @@ import { db, tableName } from './client.ts';
 import { isEntityItem, toEntity, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
 import { toMember, type Member } from './members.ts';
+import type { CopiedLink } from './note-link-copy.ts';
 import { isNoteItem, toNote, type NoteItem } from './notes.ts';
 import type { StoredItem } from './query.ts';
 import { toRelation, type RelationItem } from './relations.ts';
@@ -420,10 +421,14 @@ export interface NoteRelationshipFilter {
   targetType?: string | undefined;
 }
 
-/** Up to `count` relationships of a note after `after`: its customer (if any), then its links by entity id. */
+/**
+ * Up to `count` relationships of a note after `after`: its customer (if any), then its links by
+ * entity id — from the copy on the note item when it has one (lib/store/note-link-copy.ts), else by
+ * a Query on the note's link prefix.
+ */
 export async function noteRelationshipsAfter(
   workspaceId: string,
-  note: Pick<NoteItem, 'id' | 'customer'>,
+  note: Pick<NoteItem, 'id' | 'customer' | 'linkCopy'>,
   filter: NoteRelationshipFilter,
   after: string | undefined,
   count: number,
@@ -436,25 +441,34 @@ export async function noteRelationshipsAfter(
     parts.push({
       tag: '1',
       read: async (within, n) => {
-        const got = await scanAll(
-          [
-            {
-              partitionKey: 'pk',
-              partitionValue: keys.partition(workspaceId),
-              sortKey: 'sk',
-              prefix: keys.linksOfNotePrefix(note.id),
-              after: within,
-              count: n,
-              toRecords: (items) => items.map(toLink),
-              keep: (l: LinkItem) => filter.targetType === undefined || filter.targetType === l.entityType,
-              filtered: filter.targetType !== undefined,
-            },
-          ],
-          n,
-        );
+        const wanted = (l: Pick<LinkItem, 'entityType'>) => filter.targetType === undefined || filter.targetType === l.entityType;
+        const got: Slice<CopiedLink> = note.linkCopy
+          ? copiedAfter(note.linkCopy.filter(wanted), within, n)
+          : await scanAll(
+              [
+                {
+                  partitionKey: 'pk',
+                  partitionValue: keys.partition(workspaceId),
+                  sortKey: 'sk',
+                  prefix: keys.linksOfNotePrefix(note.id),
+                  after: within,
+                  count: n,
+                  toRecords: (items) => items.map(toLink),
+                  keep: wanted,
+                  filtered: filter.targetType !== undefined,
+                },
+              ],
+              n,
+            );
         return relabel(got, '1', (l) => ({ type: 'link' as const, target: { id: l.entityId, type: l.entityType }, importance: l.importance }));
       },
     });
   }
   return segments(parts, after, count);
+}
+
+/** Up to `count` links of a note's copy (in entity id order) after the entity id `after`, as the Query would list them. */
+function copiedAfter(links: readonly CopiedLink[], after: string | undefined, count: number): Slice<CopiedLink> {
+  const rest = after === undefined ? links : links.filter((l) => l.entityId > after);
+  return { items: rest.slice(0, count).map((record) => ({ record, position: record.entityId })) };
 }

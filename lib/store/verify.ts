@@ -1,7 +1,7 @@
 // `admin score verify`: recompute every aggregate of a workspace from the raw links and compare.
 // Truth: entities (parentId), notes (customer) and links (noteId, entityId, importance, setAt).
-// Derived, and rebuilt by --repair: each hierarchy entity's own/total, the rating items, and each
-// link's customerId cache. Repair first finishes deletes that crashed half-way (cascade.ts,
+// Derived, and rebuilt by --repair: each hierarchy entity's own/total, the rating items, each
+// link's customerId cache, and the copy of a note's links on the note item (lib/store/note-link-copy.ts). Repair first finishes deletes that crashed half-way (cascade.ts,
 // notes.ts), then writes whole corrected items (BatchWrite), so it is meant for a quiet table:
 // writes racing with it can be overwritten.
 //
@@ -12,10 +12,12 @@
 // hierarchy down to it — never a map of the workspace.
 //   1. (--repair) deletes that stopped half-way are finished;
 //   2. notes naming a customer whose item is gone are cleared (they count as anonymous);
-//   3. links: orphans (note or entity gone) are removed, the customer cache fixed;
-//   4. each live hierarchy entity, depth first from the tops of the hierarchy: its ratings rebuilt
+//   3. links: orphans (note or entity gone) are removed, the customer cache fixed, each link's entry
+//      in its note's copy (when the note has one) set as the link is;
+//   4. notes with a copy: entries whose link is gone are removed;
+//   5. each live hierarchy entity, depth first from the tops of the hierarchy: its ratings rebuilt
 //      from its links, its own score, and its total from its children's;
-//   5. rating items of entities that are gone are removed.
+//   6. rating items of entities that are gone are removed.
 import { paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { linkItem, ratingItem, toLink, toRating, type LinkItem } from './aggregates.ts';
 import { batchGetAll, batchWriteAll, type WriteRequest } from './batch.ts';
@@ -23,6 +25,7 @@ import { finishEntityDelete } from './cascade.ts';
 import { db, tableName } from './client.ts';
 import { toEntity, type EntityItem } from './entities.ts';
 import { keys } from './keys.ts';
+import { COPY_MARK, copyLinkNow, readCopy, type CopiedLink } from './note-link-copy.ts';
 import { finishNoteDelete, toNote } from './notes.ts';
 import { scanAll, type StoredItem } from './query.ts';
 import { isHierarchyType } from '../domain/hierarchy.ts';
@@ -35,7 +38,7 @@ export interface VerifyReport {
 }
 
 /** The passes, in order, and how far the current one got: what a progress display shows. */
-export const VERIFY_PHASES = ['deletes', 'notes', 'links', 'entities', 'ratings'] as const;
+export const VERIFY_PHASES = ['deletes', 'notes', 'links', 'copies', 'entities', 'ratings'] as const;
 export interface VerifyProgress {
   workspace: string;
   phase: (typeof VERIFY_PHASES)[number];
@@ -117,6 +120,17 @@ class Run {
     if (this.writes.length >= 200) await this.flush();
   }
 
+  /**
+   * A note's copy of one link that differs from the link (undefined: the link is gone): counted, and
+   * repaired at once by an update of that one attribute, so repairs of one note never overwrite each other.
+   */
+  async fixCopy(noteId: string, entityId: string, link: CopiedLink | undefined): Promise<void> {
+    this.mismatches++;
+    if (!this.repair) return;
+    await copyLinkNow(this.ws, noteId, entityId, link);
+    this.repaired++;
+  }
+
   async flush(): Promise<void> {
     if (!this.writes.length) return;
     const batch = this.writes;
@@ -129,8 +143,8 @@ class Run {
    * The customer each note of `noteIds` counts for now: its customer, or undefined when it has none
    * or the customer's item is gone (such a note counts as anonymous). Absent notes are missing.
    */
-  async customersOf(noteIds: string[]): Promise<Map<string, string | undefined>> {
-    const notes = await byKey(noteIds.map((id) => keys.note(this.ws, id)));
+  async customersOf(noteIds: string[], read?: Map<string, StoredItem>): Promise<Map<string, string | undefined>> {
+    const notes = read ?? (await this.notes(noteIds));
     const named = [...notes.values()].map(toNote).filter((n) => n.customer);
     const customers = await byKey(named.map((n) => keys.entity(this.ws, n.customer!.id)));
     const out = new Map<string, string | undefined>();
@@ -139,6 +153,11 @@ class Run {
       out.set(n.id, n.customer && customers.has(keys.entity(this.ws, n.customer.id).sk) ? n.customer.id : undefined);
     }
     return out;
+  }
+
+  /** Note items by id (absent notes are missing), keyed by sort key. */
+  notes(noteIds: string[]): Promise<Map<string, StoredItem>> {
+    return byKey(noteIds.map((id) => keys.note(this.ws, id)));
   }
 }
 
@@ -176,14 +195,22 @@ async function checkLinks(run: Run): Promise<void> {
   for await (const page of ofKind(run.ws, keys.kindPrefix.link)) {
     run.read(page.length);
     const links = page.map(toLink);
-    const customers = await run.customersOf(links.map((l) => l.noteId));
+    const notes = await run.notes(links.map((l) => l.noteId));
+    const customers = await run.customersOf(links.map((l) => l.noteId), notes);
     const entities = await byKey(links.map((l) => keys.entity(run.ws, l.entityId)));
     for (const [i, link] of links.entries()) {
       run.checked++;
       const item = page[i]!;
+      const note = notes.get(keys.note(run.ws, link.noteId).sk);
+      const copy = note && readCopy(note);
+      const copied = copy?.find((c) => c.entityId === link.entityId);
       if (!customers.has(link.noteId) || !entities.has(keys.entity(run.ws, link.entityId).sk)) {
         await run.fix({ DeleteRequest: { Key: keyOf(item) } });
+        if (copied) await run.fixCopy(link.noteId, link.entityId, undefined);
         continue;
+      }
+      if (copy && (copied?.entityType !== link.entityType || copied.importance !== link.importance)) {
+        await run.fixCopy(link.noteId, link.entityId, link);
       }
       const customerId = customers.get(link.noteId);
       if (link.customerId !== customerId || typeof item.rev !== 'number') {
@@ -192,6 +219,20 @@ async function checkLinks(run: Run): Promise<void> {
         if (customerId) fixed.customerId = customerId;
         await run.fix({ PutRequest: { Item: linkItem(run.ws, fixed) } });
       }
+    }
+  }
+}
+
+/** Each note with a copy of its links: an entry whose link item is gone is removed (entries of existing links were checked with the links). */
+async function checkCopies(run: Run): Promise<void> {
+  run.begin('copies');
+  for await (const page of ofKind(run.ws, keys.kindPrefix.note, { FilterExpression: 'attribute_exists(#copied)', ExpressionAttributeNames: { '#copied': COPY_MARK } })) {
+    run.read(page.length);
+    const copies = page.map((item) => ({ noteId: item.id as string, copy: readCopy(item) ?? [] }));
+    const links = await byKey(copies.flatMap(({ noteId, copy }) => copy.map((c) => keys.link(run.ws, noteId, c.entityId))));
+    for (const { noteId, copy } of copies) {
+      run.checked++;
+      for (const c of copy) if (!links.has(keys.link(run.ws, noteId, c.entityId).sk)) await run.fixCopy(noteId, c.entityId, undefined);
     }
   }
 }
@@ -301,7 +342,7 @@ export async function verifyWorkspace(ws: string, repair: boolean, progress?: Pr
   const run = new Run(ws, repair, progress);
   if (repair) await finishDeletes(run);
   // Each pass's repairs land before the next reads what they fixed.
-  for (const pass of [checkNoteCustomers, checkLinks, checkEntities, checkOrphanRatings]) {
+  for (const pass of [checkNoteCustomers, checkLinks, checkCopies, checkEntities, checkOrphanRatings]) {
     await pass(run);
     await run.flush();
   }

@@ -26,14 +26,14 @@ describe('score verify', () => {
     const f = await c.entity('feature', p);
     const acme = await c.entity('company');
     await c.note({ customer: acme, links: [[f, 'important']] });
-    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 4, mismatches: 0, repaired: 0 });
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 5, mismatches: 0, repaired: 0 });
     await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.entity(ws.workspaceId, p), UpdateExpression: 'SET #t = :t', ExpressionAttributeNames: { '#t': 'total' }, ExpressionAttributeValues: { ':t': 40 } }));
     await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.rating(ws.workspaceId, f, acme), UpdateExpression: 'SET weight = :w', ExpressionAttributeValues: { ':w': 3 } }));
     expect(await c.score(p)).toBe(40);
-    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 4, mismatches: 2, repaired: 0 });
-    expect(await verifyScores({ workspace: ws.workspaceId, repair: true })).toEqual({ checked: 4, mismatches: 2, repaired: 2 });
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 5, mismatches: 2, repaired: 0 });
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: true })).toEqual({ checked: 5, mismatches: 2, repaired: 2 });
     expect(await c.score(p)).toBe(2);
-    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 4, mismatches: 0, repaired: 0 });
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 5, mismatches: 0, repaired: 0 });
   });
 
   it('builds every aggregate from bulk-loaded raw notes and links (the layout in lib/store/aggregates.ts)', async () => {
@@ -77,10 +77,10 @@ describe('score verify', () => {
       timeout: 60_000,
     });
     expect(run.status, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ checked: 2, mismatches: 0, repaired: 0 });
+    expect(JSON.parse(run.stdout)).toEqual({ checked: 3, mismatches: 0, repaired: 0 });
     // spawnSync pipes stderr: no bar, no control characters, a line as each pass begins.
     const lines = run.stderr.split('\n').filter((l) => l.startsWith('score verify'));
-    expect(lines.map((l) => l.split(' ')[3])).toEqual(['notes:', 'links:', 'entities:', 'ratings:']);
+    expect(lines.map((l) => l.split(' ')[3])).toEqual(['notes:', 'links:', 'copies:', 'entities:', 'ratings:']);
     expect(lines.every((l) => l.startsWith(`score verify ${ws.workspaceId} `))).toBe(true);
     expect([run.stderr.includes('\r'), run.stderr.includes('\x1b')]).toEqual([false, false]);
     const bad = spawnSync('npx', ['tsx', 'local/admin.ts', 'score', 'verify', '--workspace', randomUUID()], { encoding: 'utf8', env: { ...process.env }, timeout: 60_000 });
@@ -104,6 +104,36 @@ describe('score verify', () => {
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
   });
 
+  it('a note\'s copy of its links (lib/store/note-link-copy.ts): an entry missing, one with another importance and one whose link is gone are 3 mismatches, and --repair makes the copy what the links are', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const [f, g, h] = [await c.entity('feature', p), await c.entity('feature', p), await c.entity('feature', p)];
+    const n = await c.note({ links: [[f, 'critical'], [g, 'important']] });
+    const body = (await c.ok('GET', `/notes/${n}`)).json;
+    const copy = async () => {
+      const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+      const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.note(ws.workspaceId, n), ConsistentRead: true }));
+      return Object.fromEntries(Object.entries(Item!).filter(([k]) => k.startsWith('L#') || k === 'linksCopied'));
+    };
+    const written = await copy();
+    expect(written).toEqual({ linksCopied: true, [`L#${f}`]: { entityType: 'feature', importance: 'critical' }, [`L#${g}`]: { entityType: 'feature', importance: 'important' } });
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.note(ws.workspaceId, n),
+        UpdateExpression: 'REMOVE #f SET #g = :g, #h = :h',
+        ExpressionAttributeNames: { '#f': `L#${f}`, '#g': `L#${g}`, '#h': `L#${h}` },
+        ExpressionAttributeValues: { ':g': { entityType: 'feature', importance: 'nice to have' }, ':h': { entityType: 'feature', importance: 'critical' } },
+      }),
+    );
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 3, repaired: 0 });
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: true })).toMatchObject({ mismatches: 3, repaired: 3 });
+    expect(await copy()).toEqual(written);
+    expect((await c.ok('GET', `/notes/${n}`)).json).toEqual(body);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
+  });
+
   it('progress: periodic lines every N items on a non-terminal, one bar redrawn in place on a terminal; the result is the same', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
@@ -112,7 +142,7 @@ describe('score verify', () => {
     const plain: string[] = [];
     const lines = verifyProgress({ isTTY: false, write: (t) => plain.push(t) }, { everyItems: 1, everyMs: 60_000 });
     const result = await verifyScores({ workspace: ws.workspaceId, repair: false, progress: lines.listener });
-    expect(result).toEqual({ checked: 4, mismatches: 0, repaired: 0 });
+    expect(result).toEqual({ checked: 7, mismatches: 0, repaired: 0 });
     expect(plain.every((l) => l.endsWith('\n') && !l.includes('\r'))).toBe(true);
     expect(plain.some((l) => /^score verify \S+ links: 3 items read, 0 checked, 0 mismatches \(\d+ s\)\n$/.test(l))).toBe(true);
     const drawn: string[] = [];
@@ -120,7 +150,7 @@ describe('score verify', () => {
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false, progress: bar.listener })).toEqual(result);
     bar.done();
     expect(drawn.slice(0, -1).every((t) => t.startsWith('\r\x1b[2Kscore verify ['))).toBe(true);
-    expect(drawn.at(-2)).toMatch(/\] 5\/5 ratings: /);
+    expect(drawn.at(-2)).toMatch(/\] 6\/6 ratings: /);
     expect(drawn.at(-1)).toBe('\n');
   });
 });

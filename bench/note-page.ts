@@ -1,0 +1,97 @@
+// `npm run bench:note-page`: what one page of notes costs (GET /v2/notes), on the local stack.
+// Seeds notes through POST /v2/notes (each with a customer and two rated links), then times pages of
+// 25 and 100 and a single note (GET /v2/notes/{id}) at concurrency 1, interleaved, and counts the
+// DynamoDB calls each request sends (a middleware on the document client, which the in-process
+// gateway's handlers share). Prints p50s, the page-to-single-note ratio and calls per request.
+// Knobs: BENCH_NOTES (default 100), BENCH_ROUNDS (default 30).
+import { performance } from 'node:perf_hooks';
+import { inParallel } from './parallel.ts';
+
+process.env.LOG_LEVEL = 'silent';
+process.env.TABLE_NAME = 'pm-api-note-page';
+process.env.RATE_LIMIT_PER_SECOND = '1000';
+
+const { issueApiToken } = await import('#lib/auth/api-tokens.ts');
+const { db } = await import('#lib/store/client.ts');
+const { addMember } = await import('#lib/store/members.ts');
+const { createWorkspace } = await import('#lib/store/workspaces.ts');
+const { startLocalStack } = await import('./local-stack.ts');
+
+const NOTES = Number(process.env.BENCH_NOTES ?? 100);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+let calls = 0;
+
+async function send(url: string, token: string, method = 'GET', body?: unknown): Promise<{ status: number; json: { data?: { id?: string } } }> {
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.status, json: (await res.json()) as { data?: { id?: string } } };
+}
+
+async function main() {
+  const { appUrl, stop } = await startLocalStack('note-page');
+  // After the stack: the client is made for the endpoint it set.
+  db().middlewareStack.add(
+    (next) => (args) => {
+      calls++;
+      return next(args);
+    },
+    { step: 'initialize', name: 'benchNotePageCalls' },
+  );
+  try {
+    const base = `${appUrl}/v2`;
+    const workspace = await createWorkspace('Note page benchmark');
+    const token = (await issueApiToken(await addMember(workspace.id, { email: 'page@example.com', role: 'admin', active: true }))).token;
+    const entity = async (type: string, parentId?: string) => {
+      const res = await send(`${base}/entities`, token, 'POST', {
+        data: { type, fields: { name: type }, ...(parentId ? { relationships: [{ type: 'parent', target: { id: parentId } }] } : {}) },
+      });
+      if (res.status !== 201) throw new Error(`creating a ${type}: HTTP ${res.status}`);
+      return res.json.data!.id!;
+    };
+    const component = await entity('component', await entity('product'));
+    const features = [await entity('feature', component), await entity('feature', component), await entity('feature', component)];
+    const user = await entity('user');
+    const notes = await inParallel(NOTES, 2, async (i) => {
+      const res = await send(`${base}/notes`, token, 'POST', {
+        data: {
+          type: 'textNote',
+          fields: { name: `Page ${i}` },
+          relationships: [
+            { type: 'customer', target: { id: user } },
+            { type: 'link', target: { id: features[i % 3] }, importance: 'important' },
+            { type: 'link', target: { id: features[(i + 1) % 3] }, importance: 'critical' },
+          ],
+        },
+      });
+      if (res.status !== 201) throw new Error(`creating a note: HTTP ${res.status} ${JSON.stringify(res.json)}`);
+      return res.json.data!.id!;
+    });
+    const kinds = { 'page of 100': `${base}/notes?limit=100`, 'page of 25': `${base}/notes?limit=25`, 'one note': `${base}/notes/${notes[0]}` };
+    const times = new Map<string, number[]>(Object.keys(kinds).map((k) => [k, []]));
+    const counted = new Map<string, number>();
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const [kind, url] of Object.entries(kinds)) {
+        const before = calls;
+        const t0 = performance.now();
+        const res = await send(url, token);
+        times.get(kind)!.push(performance.now() - t0);
+        if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status}`);
+        counted.set(kind, calls - before);
+      }
+    }
+    const single = median(times.get('one note')!);
+    for (const [kind, t] of times) {
+      console.log(`${kind.padEnd(12)} p50 ${median(t).toFixed(1)} ms (${(median(t) / single).toFixed(2)}× one note), ${counted.get(kind)} DynamoDB calls`);
+    }
+  } finally {
+    await stop();
+  }
+}
+
+await main();
