@@ -69,6 +69,13 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     expect(carried).toEqual([]);
   });
 
+  it('only the page routes carry the page layout (lib/http/pages/page-shell.ts)', async () => {
+    const withLayout: string[] = [];
+    for (const r of ROUTES) if ((await readFile(join(dir, `${r.operationId}.mjs`), 'utf8')).includes('--accent-dark')) withLayout.push(r.operationId);
+    expect(withLayout.sort()).toEqual(ROUTES.filter((r) => (r as Route).response === 'html').map((r) => r.operationId).sort());
+    expect(withLayout).toHaveLength(3);
+  });
+
   it('every worker of lib/workers.ts bundles the same way and loads, exporting its handler', async () => {
     for (const w of WORKERS) {
       const code = await readFile(join(dir, `${w.id}.mjs`), 'utf8');
