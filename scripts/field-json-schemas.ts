@@ -13,11 +13,13 @@ export const jsonSchemaOf = (schema: z.ZodMiniType): Record<string, unknown> => 
   return rest;
 };
 
-const literal = (value: unknown) => JSON.stringify(value, null, 2);
+/** An object literal with one line per entry (owner and creator share one shape, as in the zod schemas). */
+const literal = (entries: Record<string, unknown>) => `{\n${Object.entries(entries).map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},`).join('\n')}\n}`;
 
 /** The text of lib/domain/field-json-schemas.ts. */
 export function fieldJsonSchemasModule(): string {
-  const standard = Object.fromEntries(Object.entries(STANDARD_FIELDS).map(([id, { read }]) => [id, jsonSchemaOf(read)]));
+  // Only notes have content (lib/domain/entity-fields.ts), each note type its own shape.
+  const standard = Object.fromEntries(Object.entries(STANDARD_FIELDS).flatMap(([id, { read }]) => (id === 'content' ? [] : [[id, jsonSchemaOf(read)]])));
   const content = Object.fromEntries(NOTE_TYPES.map((type) => [type, jsonSchemaOf(NOTE_CONTENT[type])]));
   return `// Written by \`npm run openapi\` (scripts/field-json-schemas.ts): the JSON Schema (2020-12, without
 // \`$schema\`) of each standard field's value as reads give it, from its zod schema in
@@ -27,8 +29,8 @@ import type { NoteType } from './schemas/note.ts';
 
 type JsonSchema = Readonly<Record<string, unknown>>;
 
-/** Each standard field's read shape. */
-export const STANDARD_FIELD_SCHEMAS: Readonly<Record<StandardFieldId, JsonSchema>> = ${literal(standard)};
+/** Each standard field's read shape but a note's content (below). */
+export const STANDARD_FIELD_SCHEMAS: Readonly<Record<Exclude<StandardFieldId, 'content'>, JsonSchema>> = ${literal(standard)};
 
 /** A note's content, by note type: its type's own shape. */
 export const NOTE_CONTENT_SCHEMAS: Readonly<Record<NoteType, JsonSchema>> = ${literal(content)};

@@ -59,9 +59,12 @@ const FIELD_NAMES: Record<StandardFieldId, string> = {
 /** The standard field identifiers of each type, in response order. */
 const standardIds = (type: EntityType | NoteType): readonly StandardFieldId[] => (isNoteType(type) ? NOTE_FIELDS : ENTITY_FIELDS[type]);
 
-/** The JSON Schema of a type's standard field as it reads: a note's content is its type's (HTML, or conversation parts). */
+/**
+ * The JSON Schema of a type's standard field as it reads. Only notes have content (./entity-fields.ts),
+ * each note type its own (HTML, or conversation parts).
+ */
 const readSchema = (type: EntityType | NoteType, id: StandardFieldId): Record<string, unknown> =>
-  id === 'content' && isNoteType(type) ? NOTE_CONTENT_SCHEMAS[type] : STANDARD_FIELD_SCHEMAS[id];
+  id === 'content' ? NOTE_CONTENT_SCHEMAS[type as NoteType] : STANDARD_FIELD_SCHEMAS[id];
 
 /** The zod schema a custom field's value must satisfy (writes are validated with it). */
 export function customValueSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'options'>): z.ZodMiniType {
