@@ -72,7 +72,7 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
   it('only the page routes carry the page layout (lib/http/pages/page-shell.ts)', async () => {
     const withLayout: string[] = [];
     for (const r of ROUTES) if ((await readFile(join(dir, `${r.operationId}.mjs`), 'utf8')).includes('--accent-dark')) withLayout.push(r.operationId);
-    expect(withLayout.sort()).toEqual(ROUTES.filter((r) => (r as Route).response === 'html').map((r) => r.operationId).sort());
+    expect(withLayout.sort()).toEqual(ROUTES.filter((r) => r.response === 'html').map((r) => r.operationId).sort());
     expect(withLayout).toHaveLength(3);
   });
 
