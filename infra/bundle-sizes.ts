@@ -6,7 +6,8 @@
 // each function's runs alternate with as many of the baseline's, and its ratio is to the baseline's
 // median of those, so load on a shared machine weighs on both sides alike.
 // Goals: every function ≤ baseline + 100 KiB minified, init ≤ 1.2× the baseline's. Also names the
-// three largest packages in each bundle: where a cold start's bytes come from.
+// three largest packages in each bundle: where a cold start's bytes come from. BUNDLE_ONLY (operation
+// or worker ids, comma-separated) measures only those, beside the baseline, while working on a few.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -90,7 +91,11 @@ const ratio = (r: Row) => r.init / r.baselineInit;
 async function main() {
   const baseline = await measure(BASELINE, 'infra/baseline-handler.ts');
   const rows: Row[] = [];
-  const functions = [...ROUTES.map((r) => ({ id: r.operationId, handler: r.handler })), ...WORKERS.map((w) => ({ id: w.id, handler: w.handler }))];
+  const only = process.env.BUNDLE_ONLY?.split(',').map((id) => id.trim());
+  const functions = [...ROUTES.map((r) => ({ id: r.operationId, handler: r.handler })), ...WORKERS.map((w) => ({ id: w.id, handler: w.handler }))].filter(
+    ({ id }) => !only || only.includes(id),
+  );
+  if (only && functions.length !== only.length) throw new Error(`BUNDLE_ONLY names unknown functions: ${only.filter((id) => !functions.some((f) => f.id === id)).join(', ')}`);
   const baselineFile = join(PROJECT_ROOT, 'cdk.out', 'bundle-sizes', BASELINE, 'index.mjs');
   for (const { id, handler } of functions) rows.push(await measure(id, handler, baselineFile));
   rows.sort((a, b) => b.bytes - a.bytes);

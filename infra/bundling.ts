@@ -9,6 +9,13 @@ export const PROJECT_ROOT = join(import.meta.dirname, '..');
 /** Every bundle is ESM; bundled CommonJS dependencies still call require() for Node built-ins. */
 const ESM_REQUIRE_BANNER = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
+/**
+ * Modules deployed bundles load something else instead of: the response schemas exist for the OpenAPI
+ * document only (lib/domain/schemas/responses.ts). A path relative to the working directory, which is
+ * the project root for the stack's bundling and for the scripts and tests that build with these.
+ */
+const ALIASES = { '#lib/domain/schemas/responses.ts': './lib/domain/schemas/responses.bundled.cjs' };
+
 /** esbuild options shared by the stack and infra/bundle-sizes.ts, so the sizes printed are the deployed ones. */
 export const BUNDLING = {
   format: OutputFormat.ESM,
@@ -23,6 +30,7 @@ export const BUNDLING = {
   externalModules: [] as string[],
   banner: ESM_REQUIRE_BANNER,
   tsconfig: join(PROJECT_ROOT, 'tsconfig.json'),
+  esbuildArgs: { '--alias': Object.entries(ALIASES).map(([from, to]) => `${from}=${to}`) },
 } as const;
 
 /** The same bundling as plain esbuild build options (bundle-sizes and the bundle test build with these). */
@@ -36,5 +44,7 @@ export const ESBUILD_OPTIONS: BuildOptions = {
   external: [...BUNDLING.externalModules],
   banner: { js: BUNDLING.banner },
   tsconfig: BUNDLING.tsconfig,
+  alias: ALIASES,
+  absWorkingDir: PROJECT_ROOT,
   logLevel: 'error',
 };

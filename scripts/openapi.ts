@@ -1,8 +1,11 @@
-// Writes docs/openapi.json from the route table and the handlers' declarations, and the copy the
-// function serving it embeds (lib/http/openapi-embedded.ts: brotli, base64): `npm run openapi`.
+// Writes docs/openapi.json from the route table and the handlers' declarations, the copy the
+// function serving it embeds (lib/http/openapi-embedded.ts: brotli, base64), and the standard
+// fields' JSON Schemas the configuration routes answer (lib/domain/field-json-schemas.ts):
+// `npm run openapi`.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
+import { fieldJsonSchemasModule } from './field-json-schemas.ts';
 import { openApiDocument } from './openapi-document.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -19,3 +22,7 @@ await writeFile(
   `// Written by \`npm run openapi\`: docs/openapi.json, brotli-compressed and base64-encoded. Do not edit.\nexport const DOCUMENT_BROTLI_BASE64 =\n  '${compressed.toString('base64')}';\n`,
 );
 console.log(`wrote ${embedded}`);
+
+const fieldSchemas = join(root, 'lib', 'domain', 'field-json-schemas.ts');
+await writeFile(fieldSchemas, fieldJsonSchemasModule());
+console.log(`wrote ${fieldSchemas}`);

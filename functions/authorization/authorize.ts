@@ -4,9 +4,9 @@ import { judgeAuthorizationRequest, sessionMember } from '#lib/auth/authorizatio
 import { AuthorizationQuery } from '#lib/domain/schemas/authorization.ts';
 import { consentResult, refuseRequest, requestCookies, requestString, sessionWorkspace, signInResult } from '#lib/http/authorization-pages.ts';
 import { SESSION_COOKIE } from '#lib/http/cookies.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { pageApi } from '#lib/http/pages/page-shell.ts';
 
-export const handler = api(
+export const handler = pageApi(
   'authorize',
   {
     // Judged by judgeAuthorizationRequest: a refusal is a page or a redirect to the client, never the envelope.

@@ -7,9 +7,9 @@ import { clientRedirect, deniedRedirect, nothingToGrant, pageForm, refuseRequest
 import { SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { csrfTokenMatches } from '#lib/http/csrf.ts';
 import { PageError } from '#lib/http/pages/page-error.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { pageApi } from '#lib/http/pages/page-shell.ts';
 
-export const handler = api(
+export const handler = pageApi(
   'consent',
   {
     form: ConsentForm,

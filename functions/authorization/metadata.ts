@@ -1,7 +1,7 @@
 // GET {app_url}/.well-known/oauth-authorization-server — authorization server metadata (RFC 8414).
 import { authorizationServerMetadata } from '#lib/auth/authorization-server-metadata.ts';
 import { config } from '#lib/config.ts';
-import { AuthorizationServerMetadata } from '#lib/domain/schemas/authorization.ts';
+import { AuthorizationServerMetadata } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 
 export const handler = api('getAuthorizationServerMetadata', { responses: { 200: AuthorizationServerMetadata } }, () =>

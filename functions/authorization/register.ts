@@ -1,7 +1,8 @@
 // POST {app_url}/oauth/register — dynamic client registration (RFC 7591) of public clients; its
 // refusals are RFC 7591's {error, error_description}, never the envelope.
 import { registerClient } from '#lib/auth/client-registration.ts';
-import { ClientRegistrationBody, ClientRegistrationResponse, OAuthErrorBody } from '#lib/domain/schemas/authorization.ts';
+import { ClientRegistrationBody } from '#lib/domain/schemas/authorization.ts';
+import { ClientRegistrationResponse, OAuthErrorBody } from '#lib/domain/schemas/responses.ts';
 import { ApiError } from '#lib/http/errors.ts';
 import { api } from '#lib/http/pipeline.ts';
 

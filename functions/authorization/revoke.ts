@@ -3,7 +3,8 @@
 import { authenticatedClient } from '#lib/auth/client-authentication.ts';
 import { OAuthError } from '#lib/auth/oauth-errors.ts';
 import { revokeToken } from '#lib/auth/revocation.ts';
-import { OAuthEndpointQuery, OAuthErrorBody, RevocationForm } from '#lib/domain/schemas/authorization.ts';
+import { OAuthEndpointQuery, RevocationForm } from '#lib/domain/schemas/authorization.ts';
+import { OAuthErrorBody } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { formProblem, oauthForm } from '#lib/http/token-endpoint.ts';
 

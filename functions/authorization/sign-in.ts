@@ -6,9 +6,9 @@ import { SignInForm } from '#lib/domain/schemas/authorization.ts';
 import { clearedPreSessionCookie, pageForm, refuseRequest, requestCookies, sessionCookie, signInResult, staleForm } from '#lib/http/authorization-pages.ts';
 import { PRE_SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { csrfTokenMatches } from '#lib/http/csrf.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { pageApi } from '#lib/http/pages/page-shell.ts';
 
-export const handler = api(
+export const handler = pageApi(
   'signIn',
   {
     form: SignInForm,

@@ -3,7 +3,8 @@
 import { authenticatedClient } from '#lib/auth/client-authentication.ts';
 import { OAuthError } from '#lib/auth/oauth-errors.ts';
 import { exchangeAuthorizationCode, refreshTokens } from '#lib/auth/token-grants.ts';
-import { OAuthEndpointQuery, OAuthErrorBody, OAuthTokenResponse, TokenRequestForm } from '#lib/domain/schemas/authorization.ts';
+import { OAuthEndpointQuery, TokenRequestForm } from '#lib/domain/schemas/authorization.ts';
+import { OAuthErrorBody, OAuthTokenResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { formProblem, oauthForm } from '#lib/http/token-endpoint.ts';
 

@@ -3,7 +3,7 @@ import { config } from '#lib/config.ts';
 import { ENTITY_FIELDS, fieldWrite } from '#lib/domain/entity-fields.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
 import { CreateEntityBody } from '#lib/domain/schemas/entity-writes.ts';
-import { EntityReferenceResponse } from '#lib/domain/schemas/entity.ts';
+import { EntityReferenceResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';

@@ -1,7 +1,8 @@
 // GET /v2/entities/configurations/{type} — one entity type's fields (with JSON Schemas) and relationships.
 import { ENTITY_TYPES, isEntityType } from '#lib/domain/configurations.ts';
 import { NotFound } from '#lib/domain/errors.ts';
-import { ConfigurationPath, ConfigurationResponse } from '#lib/domain/schemas/configuration.ts';
+import { ConfigurationPath } from '#lib/domain/schemas/configuration.ts';
+import { ConfigurationResponse } from '#lib/domain/schemas/responses.ts';
 import { configurationResources } from '#lib/http/configurations.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';

@@ -2,7 +2,7 @@
 import { config } from '#lib/config.ts';
 import { NotFound } from '#lib/domain/errors.ts';
 import { EntityPath } from '#lib/domain/schemas/common.ts';
-import { CustomerScoreResponse } from '#lib/domain/schemas/score.ts';
+import { CustomerScoreResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { readScore } from '#lib/store/score.ts';

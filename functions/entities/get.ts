@@ -2,7 +2,8 @@
 import { NotFound } from '#lib/domain/errors.ts';
 import { etagOf } from '#lib/domain/etag.ts';
 import { fieldsFromQuery } from '#lib/domain/fields.ts';
-import { EntityPath, EntityResponse, GetEntityQuery } from '#lib/domain/schemas/entity.ts';
+import { EntityPath, GetEntityQuery } from '#lib/domain/schemas/entity.ts';
+import { EntityResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { entityResource } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';

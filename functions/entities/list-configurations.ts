@@ -1,6 +1,7 @@
 // GET /v2/entities/configurations — every entity type's configured fields (`type[]` or `type` filters).
 import { ENTITY_TYPES } from '#lib/domain/configurations.ts';
-import { ConfigurationList, EntityConfigurationsQuery } from '#lib/domain/schemas/configuration.ts';
+import { EntityConfigurationsQuery } from '#lib/domain/schemas/configuration.ts';
+import { ConfigurationList } from '#lib/domain/schemas/responses.ts';
 import { configurationResources } from '#lib/http/configurations.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';

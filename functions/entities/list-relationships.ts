@@ -1,6 +1,7 @@
 // GET /v2/entities/{id}/relationships — `type`, `target[type]`, `target[id]`, `pageCursor`, `limit`: the parent
 // first, then the children oldest first, then link, isBlockedBy and isBlocking (lib/http/relationship-lists.ts).
-import { EntityPath, EntityRelationshipList, EntityRelationshipsQuery } from '#lib/domain/schemas/entity.ts';
+import { EntityPath, EntityRelationshipsQuery } from '#lib/domain/schemas/entity.ts';
+import { EntityRelationshipList } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { listEntityRelationships } from '#lib/http/relationship-lists.ts';
 

@@ -2,7 +2,8 @@
 // `pageCursor`, `limit`; oldest first.
 import { ENTITY_TYPES } from '#lib/domain/configurations.ts';
 import { checkKnownFields, fieldsFromQuery } from '#lib/domain/fields.ts';
-import { EntityList, ListEntitiesQuery } from '#lib/domain/schemas/entity.ts';
+import { ListEntitiesQuery } from '#lib/domain/schemas/entity.ts';
+import { EntityList } from '#lib/domain/schemas/responses.ts';
 import { entityQueryOf } from '#lib/http/list-filters.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
 import { api } from '#lib/http/pipeline.ts';

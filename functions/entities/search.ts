@@ -2,7 +2,8 @@
 // or Productboard's {data: {filter?, return?}} (lib/domain/schemas/entity.ts); pageCursor and limit
 // in the query. The cursor is bound to the body's `data` too, so a cursor of one search fails on another.
 import { checkKnownFields, fieldsFromBody } from '#lib/domain/fields.ts';
-import { EntityList, SearchEntitiesBody, SearchEntitiesQuery } from '#lib/domain/schemas/entity.ts';
+import { SearchEntitiesBody, SearchEntitiesQuery } from '#lib/domain/schemas/entity.ts';
+import { EntityList } from '#lib/domain/schemas/responses.ts';
 import { entitySearchQueryOf } from '#lib/http/list-filters.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
 import { api } from '#lib/http/pipeline.ts';

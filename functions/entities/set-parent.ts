@@ -2,7 +2,8 @@
 import { config } from '#lib/config.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
 import { SetParentBody } from '#lib/domain/schemas/entity-writes.ts';
-import { EntityPath, EntityRelationshipResponse } from '#lib/domain/schemas/entity.ts';
+import { EntityPath } from '#lib/domain/schemas/entity.ts';
+import { EntityRelationshipResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { setParent } from '#lib/store/entity-writes.ts';

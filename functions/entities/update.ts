@@ -8,7 +8,8 @@ import { fieldPatch, listRuleOf, resolvedOps } from '#lib/domain/field-patch.ts'
 import { invalid } from '#lib/domain/input.ts';
 import { applyPatch } from '#lib/domain/patch.ts';
 import { UpdateEntityBody } from '#lib/domain/schemas/entity-writes.ts';
-import { EntityPath, EntityReferenceResponse } from '#lib/domain/schemas/entity.ts';
+import { EntityPath } from '#lib/domain/schemas/entity.ts';
+import { EntityReferenceResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { ifMatchOf, principalOf } from '#lib/http/request.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';

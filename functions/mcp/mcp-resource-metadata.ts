@@ -1,7 +1,7 @@
 // GET {app_url}/.well-known/oauth-protected-resource/mcp — the same metadata at the location RFC 9728
 // §3.1 derives from the resource {app_url}/mcp (the one the 401's resource_metadata names).
 import { mcpResourceMetadata } from '#lib/auth/protected-resource.ts';
-import { ProtectedResourceMetadata } from '#lib/domain/schemas/mcp.ts';
+import { ProtectedResourceMetadata } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 
 export const handler = api('getMcpResourceMetadata', { responses: { 200: ProtectedResourceMetadata } }, () =>

@@ -3,7 +3,8 @@
 // pipeline parsed goes to the SDK's web-standard transport; its answer becomes the route's.
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { config } from '#lib/config.ts';
-import { McpRequestBody, McpResponseBody } from '#lib/domain/schemas/mcp.ts';
+import { McpRequestBody } from '#lib/domain/schemas/mcp.ts';
+import { McpResponseBody } from '#lib/domain/schemas/responses.ts';
 import { ApiError } from '#lib/http/errors.ts';
 import { mcpServer, withErrorCodes } from '#lib/http/mcp/server.ts';
 import { api } from '#lib/http/pipeline.ts';

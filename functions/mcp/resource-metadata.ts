@@ -1,6 +1,6 @@
 // GET {app_url}/.well-known/oauth-protected-resource — the MCP server's protected resource metadata (RFC 9728).
 import { mcpResourceMetadata } from '#lib/auth/protected-resource.ts';
-import { ProtectedResourceMetadata } from '#lib/domain/schemas/mcp.ts';
+import { ProtectedResourceMetadata } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 
 export const handler = api('getProtectedResourceMetadata', { responses: { 200: ProtectedResourceMetadata } }, () =>

@@ -3,7 +3,8 @@
 import { config } from '#lib/config.ts';
 import { NotFound } from '#lib/domain/errors.ts';
 import { memberView } from '#lib/domain/member-view.ts';
-import { MemberPath, MemberResponse } from '#lib/domain/schemas/member.ts';
+import { MemberPath } from '#lib/domain/schemas/member.ts';
+import { MemberResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { getMember } from '#lib/store/members.ts';

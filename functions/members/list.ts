@@ -3,7 +3,8 @@
 // with members:pii:read.
 import { config } from '#lib/config.ts';
 import { memberView } from '#lib/domain/member-view.ts';
-import { ListMembersQuery, MemberList } from '#lib/domain/schemas/member.ts';
+import { ListMembersQuery } from '#lib/domain/schemas/member.ts';
+import { MemberList } from '#lib/domain/schemas/responses.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';

@@ -3,7 +3,7 @@
 import { config } from '#lib/config.ts';
 import { noteReference } from '#lib/domain/note-view.ts';
 import { CreateNoteBody } from '#lib/domain/schemas/note-writes.ts';
-import { NoteReferenceResponse } from '#lib/domain/schemas/note.ts';
+import { NoteReferenceResponse } from '#lib/domain/schemas/responses.ts';
 import { createNoteFrom, noteWriteKeys } from '#lib/http/note-writes.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';

@@ -1,8 +1,9 @@
 // GET /v2/notes/configurations/{type} — one note type's fields (with JSON Schemas) and relationships; the aliases `simple` and `conversation` name textNote and conversationNote.
 import { isNoteType, NOTE_TYPES } from '#lib/domain/configurations.ts';
 import { NotFound } from '#lib/domain/errors.ts';
-import { ConfigurationPath, ConfigurationResponse } from '#lib/domain/schemas/configuration.ts';
+import { ConfigurationPath } from '#lib/domain/schemas/configuration.ts';
 import { canonicalNoteType, isOpportunity, NO_OPPORTUNITY_NOTES } from '#lib/domain/schemas/note.ts';
+import { ConfigurationResponse } from '#lib/domain/schemas/responses.ts';
 import { configurationResources } from '#lib/http/configurations.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';

@@ -2,7 +2,8 @@
 import { NotFound } from '#lib/domain/errors.ts';
 import { etagOf } from '#lib/domain/etag.ts';
 import { fieldsFromQuery, NOTE_FIELDS_PARAMS } from '#lib/domain/fields.ts';
-import { GetNoteQuery, NotePath, NoteResponse } from '#lib/domain/schemas/note.ts';
+import { GetNoteQuery, NotePath } from '#lib/domain/schemas/note.ts';
+import { NoteResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { noteResource } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';

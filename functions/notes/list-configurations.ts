@@ -1,6 +1,7 @@
 // GET /v2/notes/configurations — the note types' configured fields (`type[]`/`type` filter).
 import { NOTE_TYPES } from '#lib/domain/configurations.ts';
-import { ConfigurationList, NoteConfigurationsQuery } from '#lib/domain/schemas/configuration.ts';
+import { NoteConfigurationsQuery } from '#lib/domain/schemas/configuration.ts';
+import { ConfigurationList } from '#lib/domain/schemas/responses.ts';
 import { configurationResources } from '#lib/http/configurations.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';

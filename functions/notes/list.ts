@@ -1,7 +1,8 @@
 // GET /v2/notes — `type`/`type[]`, `fields` or `fields[]` (both spellings), Productboard's filters
 // (lib/http/list-filters.ts), `pageCursor`, `limit`; oldest first.
 import { fieldsFromQuery, NOTE_FIELDS_PARAMS } from '#lib/domain/fields.ts';
-import { ListNotesQuery, NoteList } from '#lib/domain/schemas/note.ts';
+import { ListNotesQuery } from '#lib/domain/schemas/note.ts';
+import { NoteList } from '#lib/domain/schemas/responses.ts';
 import { noteQueryOf } from '#lib/http/list-filters.ts';
 import { notesPage } from '#lib/http/note-pages.ts';
 import { api } from '#lib/http/pipeline.ts';

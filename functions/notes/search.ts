@@ -3,7 +3,8 @@
 // cursor is bound to the body's `data` too, so a cursor of one search fails on another.
 import { InvalidInput, parameter } from '#lib/domain/errors.ts';
 import { fieldsFromBody, fieldsFromQuery } from '#lib/domain/fields.ts';
-import { NoteList, SearchNotesBody, SearchNotesQuery } from '#lib/domain/schemas/note.ts';
+import { SearchNotesBody, SearchNotesQuery } from '#lib/domain/schemas/note.ts';
+import { NoteList } from '#lib/domain/schemas/responses.ts';
 import { noteSearchQueryOf } from '#lib/http/list-filters.ts';
 import { notesPage } from '#lib/http/note-pages.ts';
 import { api } from '#lib/http/pipeline.ts';

@@ -3,7 +3,8 @@
 import { config } from '#lib/config.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
 import { SetNoteCustomerBody } from '#lib/domain/schemas/note-writes.ts';
-import { NotePath, NoteRelationshipResponse } from '#lib/domain/schemas/note.ts';
+import { NotePath } from '#lib/domain/schemas/note.ts';
+import { NoteRelationshipResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { customerTarget } from '#lib/store/customers.ts';

@@ -2,7 +2,7 @@
 import { config } from '#lib/config.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
 import { NoteLinkPath, SetNoteLinkBody } from '#lib/domain/schemas/note-writes.ts';
-import { NoteRelationshipResponse } from '#lib/domain/schemas/note.ts';
+import { NoteRelationshipResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { upsertLink } from '#lib/store/notes.ts';

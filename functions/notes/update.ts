@@ -9,7 +9,8 @@ import { checkNoteContent, checkNotePatch, checkSameNoteType } from '#lib/domain
 import { noteReference } from '#lib/domain/note-view.ts';
 import { applyPatch } from '#lib/domain/patch.ts';
 import { UpdateNoteBody } from '#lib/domain/schemas/note-writes.ts';
-import { NotePath, NoteReferenceResponse } from '#lib/domain/schemas/note.ts';
+import { NotePath } from '#lib/domain/schemas/note.ts';
+import { NoteReferenceResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { ifMatchOf, principalOf } from '#lib/http/request.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';

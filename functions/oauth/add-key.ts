@@ -1,6 +1,7 @@
 // POST {app_url}/oauth2/applications/{clientId}/keys — upload an RSA public key (PEM).
 import { uploadKey } from '#lib/auth/applications.ts';
-import { AddKeyBody, ApplicationKey, ApplicationPath } from '#lib/domain/schemas/applications.ts';
+import { AddKeyBody, ApplicationPath } from '#lib/domain/schemas/applications.ts';
+import { ApplicationKey } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 

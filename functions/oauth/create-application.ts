@@ -1,7 +1,8 @@
 // POST {app_url}/oauth2/applications — register an application (server-to-server or authorization code) (admin members only).
 import { registerApplication } from '#lib/auth/applications.ts';
 import { config } from '#lib/config.ts';
-import { CreateApplicationBody, RegisteredApplication } from '#lib/domain/schemas/applications.ts';
+import { CreateApplicationBody } from '#lib/domain/schemas/applications.ts';
+import { RegisteredApplication } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { replayedByKey } from '#lib/store/idempotency.ts';

@@ -1,7 +1,8 @@
 // GET {app_url}/oauth2/applications/{clientId} — one application with its public keys (admin members only).
 import { applicationView } from '#lib/auth/applications.ts';
 import { applicationNotFound } from '#lib/domain/applications.ts';
-import { Application, ApplicationPath } from '#lib/domain/schemas/applications.ts';
+import { ApplicationPath } from '#lib/domain/schemas/applications.ts';
+import { Application } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { getApplication } from '#lib/store/applications.ts';

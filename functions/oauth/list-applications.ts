@@ -1,6 +1,6 @@
 // GET {app_url}/oauth2/applications — the workspace's applications, oldest first.
 import { applicationView } from '#lib/auth/applications.ts';
-import { ApplicationList } from '#lib/domain/schemas/applications.ts';
+import { ApplicationList } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { listApplications } from '#lib/store/applications.ts';

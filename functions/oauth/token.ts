@@ -3,7 +3,8 @@ import { issueAccessToken } from '#lib/auth/access-tokens.ts';
 import { verifyAssertion } from '#lib/auth/jwt-bearer.ts';
 import { TokenError } from '#lib/auth/token-errors.ts';
 import { parseTokenRequest } from '#lib/auth/token-request.ts';
-import { OAuthError, TokenForm, TokenQuery, TokenResponse } from '#lib/domain/schemas/token.ts';
+import { OAuthError, TokenResponse } from '#lib/domain/schemas/responses.ts';
+import { TokenForm, TokenQuery } from '#lib/domain/schemas/token.ts';
 import { spendBudget } from '#lib/http/middleware/rate-limit.ts';
 import { api } from '#lib/http/pipeline.ts';
 

@@ -5,7 +5,7 @@
 import { brotliDecompressSync } from 'node:zlib';
 import type * as z from 'zod/mini';
 import { config } from '#lib/config.ts';
-import { OpenApiDocument } from '#lib/domain/schemas/openapi-document.ts';
+import { OpenApiDocument } from '#lib/domain/schemas/responses.ts';
 import { DOCUMENT_BROTLI_BASE64 } from '#lib/http/openapi-embedded.ts';
 import { atAppUrl } from '#lib/http/openapi-urls.ts';
 import { api } from '#lib/http/pipeline.ts';

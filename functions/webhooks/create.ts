@@ -1,6 +1,7 @@
 // POST /v2/webhooks — subscribe an HTTPS URL to event types; the signing secret is in this answer only.
 import { config } from '#lib/config.ts';
-import { CreateWebhookBody, WebhookNotificationBody, WebhookReferenceResponse } from '#lib/domain/schemas/webhooks.ts';
+import { WebhookNotificationBody, WebhookReferenceResponse } from '#lib/domain/schemas/responses.ts';
+import { CreateWebhookBody } from '#lib/domain/schemas/webhooks.ts';
 import { webhookLink, webhookReference } from '#lib/domain/webhooks.ts';
 import { createSubscription } from '#lib/events/subscriptions.ts';
 import { api } from '#lib/http/pipeline.ts';

@@ -1,6 +1,7 @@
 // GET /v2/webhooks/{webhookId} — one subscription, its status included (never its secrets).
 import { config } from '#lib/config.ts';
-import { WebhookPath, WebhookResponse } from '#lib/domain/schemas/webhooks.ts';
+import { WebhookResponse } from '#lib/domain/schemas/responses.ts';
+import { WebhookPath } from '#lib/domain/schemas/webhooks.ts';
 import { webhookView } from '#lib/domain/webhooks.ts';
 import { findSubscription } from '#lib/events/subscriptions.ts';
 import { api } from '#lib/http/pipeline.ts';

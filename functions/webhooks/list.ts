@@ -1,6 +1,7 @@
 // GET /v2/webhooks — the subscriptions the caller sees (an access token: its application's), oldest first; `pageCursor`, `limit`.
 import { config } from '#lib/config.ts';
-import { WebhookListQuery, WebhookListResponse } from '#lib/domain/schemas/webhooks.ts';
+import { WebhookListResponse } from '#lib/domain/schemas/responses.ts';
+import { WebhookListQuery } from '#lib/domain/schemas/webhooks.ts';
 import { webhookView } from '#lib/domain/webhooks.ts';
 import { subscriptionsAfter } from '#lib/events/subscriptions.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';

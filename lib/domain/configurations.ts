@@ -1,13 +1,16 @@
 // What is "configured" for each entity and note type: its standard fields (the write parsers'
-// table in ./entity-fields.ts) plus the workspace's custom fields, each with a JSON Schema of its value.
+// table in ./entity-fields.ts) plus the workspace's custom fields, each with a JSON Schema of its value:
+// the standard fields' converted from their zod schemas at build time (./field-json-schemas.ts), the
+// custom field kinds' written here, so that no request runs zod's converter.
 // A field is configured for a type iff it appears in that type's configuration; the fields
 // parameter (lib/domain/fields.ts) accepts exactly these identifiers.
 import * as z from 'zod/mini';
 import { ENTITY_FIELDS, NOTE_FIELDS } from './entity-fields.ts';
 import { InvalidInput, pointer, type Path } from './errors.ts';
+import { NOTE_CONTENT_SCHEMAS, STANDARD_FIELD_SCHEMAS } from './field-json-schemas.ts';
 import { ENTITY_TYPES, HIERARCHY_TYPES, PARENT_RULES, type EntityType } from './hierarchy.ts';
 import { IsoDate } from './schemas/common.ts';
-import { NOTE_CONTENT, STANDARD_FIELDS, type StandardFieldId } from './schemas/field-values.ts';
+import type { StandardFieldId } from './schemas/field-values.ts';
 import { isNoteType, type NoteType } from './schemas/note.ts';
 
 export { ENTITY_TYPES, isEntityType, type EntityType } from './hierarchy.ts';
@@ -56,14 +59,12 @@ const FIELD_NAMES: Record<StandardFieldId, string> = {
 /** The standard field identifiers of each type, in response order. */
 const standardIds = (type: EntityType | NoteType): readonly StandardFieldId[] => (isNoteType(type) ? NOTE_FIELDS : ENTITY_FIELDS[type]);
 
-/** The shape a type's standard field reads as: a note's content is its type's (HTML, or conversation parts). */
-const readShape = (type: EntityType | NoteType, id: StandardFieldId): z.ZodMiniType => (id === 'content' && isNoteType(type) ? NOTE_CONTENT[type] : STANDARD_FIELDS[id].read);
-
-/** A value schema as JSON Schema, without `$schema` (value shapes carry no ids, so nothing is a $ref). */
-const jsonSchema = (schema: z.ZodMiniType): Record<string, unknown> => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
-  return rest;
-};
+/**
+ * The JSON Schema of a type's standard field as it reads. Only notes have content (./entity-fields.ts),
+ * each note type its own (HTML, or conversation parts).
+ */
+const readSchema = (type: EntityType | NoteType, id: StandardFieldId): Record<string, unknown> =>
+  id === 'content' ? NOTE_CONTENT_SCHEMAS[type as NoteType] : STANDARD_FIELD_SCHEMAS[id];
 
 /** The zod schema a custom field's value must satisfy (writes are validated with it). */
 export function customValueSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'options'>): z.ZodMiniType {
@@ -77,6 +78,23 @@ export function customValueSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'optio
     case 'select': {
       const options = def.options ?? [];
       return options.length ? z.enum(options as [string, ...string[]]) : z.never();
+    }
+  }
+}
+
+/** The JSON Schema of a custom field's value: what zod's converter gives for customValueSchema (a test holds them equal). */
+export function customValueJsonSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'options'>): Record<string, unknown> {
+  switch (def.fieldKind) {
+    case 'text':
+      return { type: 'string', maxLength: 10_000 };
+    case 'number':
+      return { type: 'number' };
+    case 'date':
+      return { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
+    case 'select': {
+      const options = def.options ?? [];
+      // No option yet: no value is valid (z.never()).
+      return options.length ? { type: 'string', enum: [...options] } : { not: {} };
     }
   }
 }
@@ -98,8 +116,8 @@ const fieldPath = (id: string) => `/fields/${id}`;
 
 /** Every configured field of a type, standard first, then custom fields in creation order. */
 export function fieldConfigurations(type: EntityType | NoteType, custom: readonly CustomFieldDef[]): FieldConfiguration[] {
-  const standard = standardIds(type).map((id) => ({ id, name: FIELD_NAMES[id], path: fieldPath(id), schema: jsonSchema(readShape(type, id)) }));
-  const own = custom.filter((d) => d.entityType === type).map((d) => ({ id: d.id, name: d.name, path: fieldPath(d.id), schema: jsonSchema(customValueSchema(d)) }));
+  const standard = standardIds(type).map((id) => ({ id, name: FIELD_NAMES[id], path: fieldPath(id), schema: readSchema(type, id) }));
+  const own = custom.filter((d) => d.entityType === type).map((d) => ({ id: d.id, name: d.name, path: fieldPath(d.id), schema: customValueJsonSchema(d) }));
   return [...standard, ...own];
 }
 

@@ -3,8 +3,7 @@
 // exhaustive: an error class added below and not mapped here fails the type check.
 import { EDGE_DETAILS, errorEnvelope } from './envelope.ts';
 import { ApiError } from './errors.ts';
-import { errorPage } from './pages/error-page.ts';
-import { PageError } from './pages/page-error.ts';
+import type { PageShell } from './pages/page-shell.ts';
 import { isAuthError, type AuthError } from '../auth/errors.ts';
 import { OAuthError } from '../auth/oauth-errors.ts';
 import { TokenError } from '../auth/token-errors.ts';
@@ -74,23 +73,14 @@ export interface ErrorReply {
   body: unknown;
 }
 
-/** An error of a page route as the error page (lib/http/pages/error-page.ts): the member reads it. */
-function pageReply(err: unknown, requestId: string): ErrorReply {
-  if (err instanceof PageError) {
-    return { statusCode: err.status, headers: err.headers, body: errorPage({ title: err.title, problem: err.problem, requestId }) };
-  }
-  const api = apiErrorOf(err) ?? new ApiError('internal.serverError', EDGE_DETAILS['internal.serverError']);
-  return { statusCode: api.status, headers: api.headers ?? {}, body: errorPage({ title: api.title, problem: api.detail, requestId }) };
-}
-
 /**
  * The reply to any error. The token endpoints' TokenError and OAuthError render themselves (the
- * RFC 6749 body); a page route's errors are the error page (`page`); everything else is the
+ * RFC 6749 body); a page route's errors are its shell's error page; everything else is the
  * envelope, and an error that is none of ours is a 500 that says nothing internal.
  */
-export function errorReply(err: unknown, requestId: string, page = false): ErrorReply {
+export function errorReply(err: unknown, requestId: string, page?: PageShell): ErrorReply {
   if (err instanceof TokenError || err instanceof OAuthError) return err.render();
-  if (page) return pageReply(err, requestId);
+  if (page) return page.errorReply(err, requestId);
   const api = apiErrorOf(err) ?? new ApiError('internal.serverError', EDGE_DETAILS['internal.serverError']);
   return { statusCode: api.status, headers: api.headers ?? {}, body: errorEnvelope(requestId, api.code, api.detail, api.source) };
 }

@@ -2,7 +2,9 @@
 // success response. The handler module passes it to api() (lib/http/pipeline.ts), which validates
 // every request with it (lib/http/middleware/validate.ts); the OpenAPI generator
 // (lib/http/openapi.ts) reads the same object from the handler module, so what is validated is what
-// is documented. A handler's bundle holds only the schemas its own declaration names.
+// is documented. A handler's bundle holds only the request schemas its own declaration names: the
+// schemas of what it answers (responses, refusal bodies, callbacks) come from
+// lib/domain/schemas/responses.ts, which deployed bundles replace with nothing (infra/bundling.ts).
 import type * as z from 'zod/mini';
 import type { ErrorCode } from './errors.ts';
 import type { ApiResult } from './request.ts';
@@ -46,7 +48,10 @@ export interface Operation {
   readonly refusal?: Schema;
   /** The statuses those refusals take; 400 when not given. */
   readonly refusalStatuses?: readonly RefusalStatus[];
-  /** Each success status with its body's schema; null for no body (204, 303). */
+  /**
+   * Each success status with its body's schema; null for no body (204, 303). Only the statuses are
+   * read at run time: in a deployed bundle the schemas are undefined (lib/domain/schemas/responses.ts).
+   */
   readonly responses: Readonly<Partial<Record<SuccessStatus, Schema | null>>>;
   /**
    * The HTML pages it answers (routes with `response: 'html'`), by status, each with what it shows.

@@ -33,6 +33,7 @@ import { frame } from './middleware/frame.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { declaredParameters, validate } from './middleware/validate.ts';
 import type { Input, Operation, Result } from './operation.ts';
+import type { PageShell } from './pages/page-shell.ts';
 import type { PrefetchKeys } from './prefetch.ts';
 import { idempotencyClaim, type ApiContext, type ApiMiddleware, type ApiRequest, type ApiResponse } from './request.ts';
 import { withDeadline } from '../deadline.ts';
@@ -47,7 +48,7 @@ export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => P
 export type ApiHandler<O extends Operation = Operation> = LambdaHandler & { readonly operation: O };
 
 /** A declaration that does not fit its route is a programming error: the module refuses to load. */
-function checkDeclaration(route: Route, operation: Operation): void {
+function checkDeclaration(route: Route, operation: Operation, page: PageShell | undefined): void {
   const problems: string[] = [];
   if ((route.body === 'json') !== (operation.body !== undefined)) problems.push(`body: the route says ${route.body ?? 'none'}, the declaration ${operation.body ? 'has' : 'has no'} JSON body schema`);
   if ((route.body === 'form') !== (operation.form !== undefined)) problems.push(`form: the route says ${route.body ?? 'none'}, the declaration ${operation.form ? 'has' : 'has no'} form schema`);
@@ -57,16 +58,24 @@ function checkDeclaration(route: Route, operation: Operation): void {
   // A route that only refuses (GET /mcp: 405) declares what it answers as errors.
   if (Object.keys(operation.responses).length === 0 && !operation.errors?.length) problems.push('no success response is declared');
   if ((route.response === 'html') !== (operation.pages !== undefined)) problems.push(`pages: the route answers ${route.response ?? 'json'}, the declaration ${operation.pages ? 'has' : 'has no'} HTML pages`);
+  if ((route.response === 'html') !== (page !== undefined)) problems.push(`page shell: the route answers ${route.response ?? 'json'}, its handler is made by ${page ? 'pageApi()' : 'api()'} (lib/http/pages/page-shell.ts)`);
   if (problems.length) throw new Error(`${route.operationId} (${route.handler}) does not fit its row in lib/routes.ts: ${problems.join('; ')}`);
 }
 
 /**
  * `options.prefetch`: keys of the items the core will read first, computed from the request as sent;
- * the bearer check reads them with the credential (lib/http/prefetch.ts).
+ * the bearer check reads them with the credential (lib/http/prefetch.ts). `options.page`: a page
+ * route's shell; page routes are made by pageApi() (lib/http/pages/page-shell.ts).
  */
-export function api<const O extends Operation>(operationId: OperationId, operation: O, core: Core<O>, options: { prefetch?: PrefetchKeys } = {}): ApiHandler<O> {
+export function api<const O extends Operation>(
+  operationId: OperationId,
+  operation: O,
+  core: Core<O>,
+  options: { prefetch?: PrefetchKeys; page?: PageShell } = {},
+): ApiHandler<O> {
+  const { page } = options;
   const route = routeById(operationId);
-  checkDeclaration(route, operation);
+  checkDeclaration(route, operation, page);
   const handler = middy<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>(
     // The core answers an ApiResult; frame's `after` makes it the Lambda response.
     // Within the request's deadline, so the store spends no more than what is left (lib/deadline.ts),
@@ -91,13 +100,13 @@ export function api<const O extends Operation>(operationId: OperationId, operati
   )
     // Never the event: it holds the bearer token and the body.
     .use({ before: ({ context }) => log.addContext(context) } satisfies ApiMiddleware)
-    .use(frame(route))
+    .use(frame(route, page))
     .use(cors(route))
     .use(auth(route, { keys: options.prefetch, idempotent: operation.headers?.idempotencyKey }))
     .use(rateLimit())
     .use(body(route))
     .use(validate(operation, route.body))
     .use(httpErrorHandler({ logger: false }) as ApiMiddleware)
-    .use(errorsAsHttp());
+    .use(errorsAsHttp(page));
   return Object.assign(handler as unknown as LambdaHandler, { operation });
 }

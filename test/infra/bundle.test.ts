@@ -10,6 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import * as z from 'zod/mini';
+import * as RESPONSES from '#lib/domain/schemas/responses.ts';
 import { ROUTES, type Route } from '#lib/routes.ts';
 import { WORKERS } from '#lib/workers.ts';
 import { fakeAws } from './fake-aws.ts';
@@ -53,6 +55,25 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
       expect(code.startsWith(BUNDLING.banner), r.operationId).toBe(true);
       expect(code, r.operationId).not.toMatch(/from\s*["']#lib\//);
     }
+  });
+
+  it('no bundle carries the response schemas: they are for the OpenAPI document only (lib/domain/schemas/responses.ts)', async () => {
+    const ids = Object.values(RESPONSES).map((schema) => z.globalRegistry.get(schema)?.id);
+    expect(ids).toContain('NoteResponse');
+    expect(ids.every((id) => typeof id === 'string')).toBe(true);
+    const carried: string[] = [];
+    for (const r of ROUTES) {
+      const code = await readFile(join(dir, `${r.operationId}.mjs`), 'utf8');
+      for (const id of ids) if (code.includes(`id:"${id}"`)) carried.push(`${r.operationId}: ${id}`);
+    }
+    expect(carried).toEqual([]);
+  });
+
+  it('only the page routes carry the page layout (lib/http/pages/page-shell.ts)', async () => {
+    const withLayout: string[] = [];
+    for (const r of ROUTES) if ((await readFile(join(dir, `${r.operationId}.mjs`), 'utf8')).includes('--accent-dark')) withLayout.push(r.operationId);
+    expect(withLayout.sort()).toEqual(ROUTES.filter((r) => r.response === 'html').map((r) => r.operationId).sort());
+    expect(withLayout).toHaveLength(3);
   });
 
   it('every worker of lib/workers.ts bundles the same way and loads, exporting its handler', async () => {

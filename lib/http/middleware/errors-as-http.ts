@@ -7,6 +7,7 @@ import { TokenError } from '../../auth/token-errors.ts';
 import { log, type Logger } from '../../log.ts';
 import { apiErrorOf, errorReply } from '../error-map.ts';
 import { PageError } from '../pages/page-error.ts';
+import type { PageShell } from '../pages/page-shell.ts';
 import { requestIdOf, type ApiMiddleware, type ApiRequest } from '../request.ts';
 
 /** An error in @middy/http-error-handler's terms, always exposed: its body never says anything internal. */
@@ -48,13 +49,14 @@ function asOAuthRefusal(err: unknown): unknown {
   return err;
 }
 
-export function errorsAsHttp(): ApiMiddleware {
+/** `page`: the page route's shell (lib/http/pages/page-shell.ts); its errors are pages. */
+export function errorsAsHttp(page?: PageShell): ApiMiddleware {
   return {
     onError: (request) => {
       const api = request.context.api as ApiRequest | undefined;
       if (api?.route.oauthRefusals) request.error = asOAuthRefusal(request.error) as Error;
       logFailure(api?.log ?? log, request.error);
-      const reply = errorReply(request.error, requestIdOf(request), api?.route.response === 'html');
+      const reply = errorReply(request.error, requestIdOf(request), page);
       request.error = new HttpError(reply.statusCode, reply.body, reply.headers, request.error);
     },
   };

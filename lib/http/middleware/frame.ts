@@ -2,14 +2,14 @@
 // logger and the budget; on the way out the JSON response (or, on a route whose response is `html`,
 // the page), and on every response — success or the error @middy/http-error-handler rendered —
 // X-Request-Id, Cache-Control and the request's own headers (rate-limit counters, CORS). Every
-// response of a page route carries the page security headers (lib/http/pages/layout.ts).
+// response of a page route carries the page security headers its shell gives (lib/http/pages/page-shell.ts).
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { config } from '../../config.ts';
 import { requestLogger } from '../../log.ts';
 import type { Route } from '../../routes.ts';
 import { ApiError } from '../errors.ts';
-import { PAGE_HEADERS, pageCsp } from '../pages/layout.ts';
+import type { PageShell } from '../pages/page-shell.ts';
 import { headerMap, Query, requestIdOf, type ApiMiddleware, type ApiRequest, type ApiResponse, type ApiResult } from '../request.ts';
 
 /** Lambda's own margin: answer before the function itself is killed. */
@@ -40,12 +40,10 @@ export function serialize(result: ApiResult, route?: Route): ApiResponse {
   return { statusCode: result.status, headers: { 'Content-Type': 'application/json', ...result.headers }, body: JSON.stringify(result.body), ...cookies };
 }
 
-/** What every response of a page route carries; a page's own CSP (the consent form's) wins. */
-const pageDefaults = (): Record<string, string> => ({ ...PAGE_HEADERS, 'Content-Security-Policy': pageCsp() });
-
 const newRequestId = (event: APIGatewayProxyEvent) => event.requestContext?.requestId || randomUUID();
 
-export function frame(route: Route): ApiMiddleware {
+/** `page`: the shell of a page route (lib/http/pages/page-shell.ts), absent on JSON routes. */
+export function frame(route: Route, page?: PageShell): ApiMiddleware {
   return {
     before: (request) => {
       const { event, context } = request;
@@ -77,20 +75,21 @@ export function frame(route: Route): ApiMiddleware {
     after: (request) => {
       const api = request.context.api;
       // The core returned an ApiResult (lib/http/pipeline.ts); this is where it becomes the Lambda response.
-      const headers = route.response === 'html' ? { ...pageDefaults(), ...api.responseHeaders } : api.responseHeaders;
+      const headers = page ? { ...page.headers(), ...api.responseHeaders } : api.responseHeaders;
       request.response = finish(serialize(request.response as unknown as ApiResult, route), api.requestId, headers);
     },
     onError: (request) => {
       if (!request.response) return;
       const api = request.context.api as ApiRequest | undefined;
       const own = api?.responseHeaders ?? {};
-      if (route.response !== 'html') {
+      if (!page) {
         request.response = finish(request.response, requestIdOf(request), own);
         return;
       }
       // The renderer typed the page as text/plain: a page route's errors are pages.
-      const response = { ...request.response, headers: { ...request.response.headers, 'Content-Type': PAGE_HEADERS['Content-Type']! } };
-      request.response = finish(response, requestIdOf(request), { ...pageDefaults(), ...own });
+      const pageHeaders = page.headers();
+      const response = { ...request.response, headers: { ...request.response.headers, 'Content-Type': pageHeaders['Content-Type']! } };
+      request.response = finish(response, requestIdOf(request), { ...pageHeaders, ...own });
     },
   };
 }
