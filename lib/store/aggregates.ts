@@ -27,6 +27,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { placeCondition, type Placement } from './entities.ts';
+import { StaleChain } from './errors.ts';
 import { keys } from './keys.ts';
 import { prereadFor, type Prereads } from './preread.ts';
 import type { StoredItem } from './query.ts';
@@ -146,12 +147,17 @@ export class Plan {
     for (const e of chain) this.entity(e);
   }
 
+  /**
+   * The entity's delta. Every chain that names it must agree on its place: its update can carry the
+   * condition of one reading only, so two that differ (a cached ancestor against a fresh read of the
+   * same entity as another link's target) would let the other chain's ancestors go unchecked.
+   */
   entity(e: Placement): EntityDelta {
     let d = this.entities.get(e.id);
     if (!d) {
       d = { e, own: 0, total: 0 };
       this.entities.set(e.id, d);
-    }
+    } else if (d.e.parentId !== e.parentId || !d.e.deleting !== !e.deleting) throw new StaleChain(e.id);
     return d;
   }
 

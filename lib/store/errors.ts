@@ -22,6 +22,21 @@ export class Contention extends Error {
   }
 }
 
+/**
+ * Two reads of one entity within one transaction's build disagree on where it stands (a cached
+ * chain from lib/store/chains.ts against a fresh read, or reads on either side of a move): the
+ * transaction could condition on only one of them, so lib/store/tx.ts rebuilds it from fresh reads.
+ */
+export class StaleChain extends Error {
+  static readonly code = 'ERR_STALE_CHAIN';
+  readonly code = StaleChain.code;
+
+  constructor(readonly entityId: string) {
+    super(`Entity ${entityId} was read in two places within one transaction`);
+    this.name = 'StaleChain';
+  }
+}
+
 /** A write into a workspace that does not exist (admin commands name workspaces directly). */
 export class WorkspaceNotFound extends Error {
   static readonly code = 'ERR_WORKSPACE_NOT_FOUND';

@@ -7,7 +7,7 @@
 // caller gets Contention naming the contended item: nothing was written.
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db } from './client.ts';
-import { Contention } from './errors.ts';
+import { Contention, StaleChain } from './errors.ts';
 import { describeKey } from './keys.ts';
 import { deadlineOf } from '../deadline.ts';
 
@@ -81,7 +81,17 @@ export async function transact<T>(label: string, build: (attempt: number) => Pro
   let lastError: unknown;
   for (let attempt = 0; ; attempt++) {
     const started = BACKOFF.now();
-    const { items, result } = await build(attempt);
+    let built: Awaited<ReturnType<typeof build>>;
+    try {
+      built = await build(attempt);
+    } catch (err) {
+      // Reads that disagree (a cached chain that a move made stale): rebuild from fresh reads.
+      if (!(err instanceof StaleChain)) throw err;
+      if (deadline - BACKOFF.now() < RETRY.reserveMs) throw new Contention(label, `entity ${err.entityId}`, attempt + 1, retryAfterS(), err);
+      lastError = err;
+      continue;
+    }
+    const { items, result } = built;
     if (items.length === 0) return result;
     if (items.length > MAX_TX_ITEMS) throw new Error(`${label}: ${items.length} items exceed one transaction`);
     // Time for this attempt to answer either way? Otherwise refuse now, before sending anything.

@@ -147,6 +147,20 @@ describe('a cached chain never drifts an aggregate', () => {
     expect(await verifyWorkspace(ws.workspaceId, false)).toMatchObject({ mismatches: 0 });
   });
 
+  it('one note linking a moved component and a feature under it: the cached chain and the fresh read of the component disagree, the write rebuilds, and the score lands under the new product only', async () => {
+    const c = client(app, ws.token);
+    const [p1, p2] = [await c.entity('product'), await c.entity('product')];
+    const comp = await c.entity('component', p1);
+    const f = await c.entity('feature', comp);
+    await c.note({ links: [[f, 'nice to have']] }); // caches f's ancestors: comp → p1
+    await moveTo(c, comp, p2); // the cache still places comp under p1
+    recorder.clear();
+    await c.note({ links: [[comp, 'critical'], [f, 'critical']] });
+    expect(transactions(), 'no transaction is sent from the disagreeing reads').toBe(1);
+    expect([await c.score(p1), await c.score(p2), await c.score(comp), await c.score(f)]).toEqual([0, 3, 3, 2]);
+    expect(await verifyWorkspace(ws.workspaceId, false)).toMatchObject({ mismatches: 0 });
+  });
+
   it('an ancestor being deleted since the chain was cached: the link is refused with 404 even when it moves no score, nothing written', async () => {
     const c = client(app, ws.token);
     const p = await c.entity('product');
