@@ -5,7 +5,9 @@
 // lib/store/entities.ts; the caller adds the ancestors' conditions when a change moves no score),
 // so a move or a delete made anywhere since fails the transaction, and lib/store/tx.ts rebuilds it
 // with `fresh` reads, which also refresh the cache. The target itself is always read (with the
-// write's other reads): its own liveness and type are judged on the item as it is now.
+// write's other reads): its own liveness and type are judged on the item as it is now. One
+// transaction can name an entity through two chains (a link to a component and one to a feature
+// under it): when they disagree on its place, Plan.entity throws StaleChain and tx.ts rebuilds fresh.
 import { readChain, readEntityItem, type Placement } from './entities.ts';
 import type { Prereads } from './preread.ts';
 import { MAX_DEPTH } from '../domain/hierarchy.ts';
