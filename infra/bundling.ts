@@ -11,10 +11,19 @@ const ESM_REQUIRE_BANNER = "import { createRequire } from 'node:module'; const r
 
 /**
  * Modules deployed bundles load something else instead of: the response schemas exist for the OpenAPI
- * document only (lib/domain/schemas/responses.ts). A path relative to the working directory, which is
- * the project root for the stack's bundling and for the scripts and tests that build with these.
+ * document only (lib/domain/schemas/responses.ts); the MCP SDK's packages that the `mcp` function
+ * never runs (lib/http/mcp/sdk-unused.bundled.cjs; no other function imports them). Paths relative to
+ * the working directory, which is the project root for the stack's bundling and for the scripts and
+ * tests that build with these.
  */
-const ALIASES = { '#lib/domain/schemas/responses.ts': './lib/domain/schemas/responses.bundled.cjs' };
+const MCP_UNUSED = './lib/http/mcp/sdk-unused.bundled.cjs';
+const ALIASES = {
+  '#lib/domain/schemas/responses.ts': './lib/domain/schemas/responses.bundled.cjs',
+  ajv: MCP_UNUSED,
+  'ajv-formats': MCP_UNUSED,
+  'zod/v3': MCP_UNUSED,
+  'zod-to-json-schema': MCP_UNUSED,
+};
 
 /** esbuild options shared by the stack and infra/bundle-sizes.ts, so the sizes printed are the deployed ones. */
 export const BUNDLING = {

@@ -17,6 +17,7 @@ import { WORKERS } from '#lib/workers.ts';
 import { fakeAws } from './fake-aws.ts';
 import { BUNDLING, ESBUILD_OPTIONS, PROJECT_ROOT } from '../../infra/bundling.ts';
 import type { Handler } from '../../local/gateway.ts';
+import { callTool, expectToolError, mcpClient, seedProduct } from '../mcp/support.ts';
 import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 // A bundle's first import parses ~1 MB of minified code: slow on a loaded machine, not wrong.
@@ -104,6 +105,32 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     expect([foreign.status, foreign.json.errors[0].code]).toEqual([404, 'resource.notFound']);
 
     expect([...served].sort()).toEqual(['createEntity', 'getCustomerScore', 'getEntity']);
+  });
+});
+
+describe('the bundled mcp function (ajv, zod 3 and zod-to-json-schema aliased away: lib/http/mcp/sdk-unused.bundled.cjs)', () => {
+  it('carries none of the aliased packages', async () => {
+    const code = await readFile(join(dir, 'mcp.mjs'), 'utf8');
+    expect(code).toContain('sdk-unused.bundled.cjs');
+    // ajv's class name and zod 3's kinds that zod 4 does not have.
+    for (const mark of ['Ajv', 'ZodEffects', 'ZodBranded']) expect(code, mark).not.toContain(mark);
+  });
+
+  it('lists its tools, answers a tool call and refuses arguments that fail a tool\'s input schema', async () => {
+    const ws = await newWorkspace('Bundled MCP');
+    const seeded = await seedProduct(app, ws.token);
+    const client = await mcpClient(app, { token: ws.token });
+    try {
+      const { tools } = await client.listTools();
+      expect(tools).toHaveLength(8);
+      expect(tools.find((t) => t.name === 'create_note')!.inputSchema.required).toEqual(['name']);
+      const score = await callTool(client, 'get_customer_score', { entityId: seeded.features['Apple Pay'] });
+      expect([score.isError, score.structuredContent.score, score.structuredContent.name]).toEqual([undefined, 5, 'Apple Pay']);
+      expectToolError(await callTool(client, 'get_customer_score', { entityId: 'not-a-uuid' }), 'request.invalid', /Invalid arguments for tool get_customer_score/);
+    } finally {
+      await client.close();
+    }
+    expect(served.has('mcp')).toBe(true);
   });
 });
 

@@ -4,6 +4,7 @@
 // (`isError: true`) carrying the error envelope's code and detail; a fault stays a fault.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { McpTool } from './tool.ts';
 import { getEntityTool, searchEntities } from './tools/entities.ts';
 import { createNoteTool, getNoteTool, listNotes, rateLink } from './tools/notes.ts';
@@ -31,8 +32,19 @@ function toolError(err: ApiError): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: `${err.code}: ${err.detail}` }], structuredContent: { errors: [error] } };
 }
 
+/**
+ * McpServer's JSON Schema validator checks only a client's answers to an elicitation request, and this
+ * server sends none: passing this one keeps the SDK from building its default (ajv with its formats)
+ * on every request, and lets infra/bundling.ts leave ajv out of the bundle.
+ */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator() {
+    throw new Error('This MCP server sends no elicitation request, so it has no answer to check against a schema.');
+  },
+};
+
 export function mcpServer(principal: Principal, log: Logger): McpServer {
-  const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
+  const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, jsonSchemaValidator: NO_ELICITATION });
   for (const t of TOOLS) {
     const scope = requiredScope(t);
     server.registerTool(
