@@ -109,11 +109,14 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
 });
 
 describe('the bundled mcp function (ajv, zod 3 and zod-to-json-schema aliased away: lib/http/mcp/sdk-unused.bundled.cjs)', () => {
-  it('carries none of the aliased packages', async () => {
+  it('carries none of the aliased packages, and no other function carries their stand-in', async () => {
     const code = await readFile(join(dir, 'mcp.mjs'), 'utf8');
     expect(code).toContain('sdk-unused.bundled.cjs');
     // ajv's class name and zod 3's kinds that zod 4 does not have.
     for (const mark of ['Ajv', 'ZodEffects', 'ZodBranded']) expect(code, mark).not.toContain(mark);
+    const others: string[] = [];
+    for (const r of ROUTES) if (r.operationId !== 'mcp' && (await readFile(join(dir, `${r.operationId}.mjs`), 'utf8')).includes('sdk-unused.bundled.cjs')) others.push(r.operationId);
+    expect(others).toEqual([]);
   });
 
   it('lists its tools, answers a tool call and refuses arguments that fail a tool\'s input schema', async () => {
