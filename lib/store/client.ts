@@ -19,6 +19,10 @@ export function db(): DynamoDBDocumentClient {
       : {}),
     maxAttempts: 3,
   });
+  // The SDK's logger middleware filters every call's input and output for its logger even when
+  // that logger discards them (the default): two walks of each item per call. Nothing is logged
+  // through it here, so it goes (docs/performance.md, "The write path, and where its time goes").
+  client.middlewareStack.remove('loggerMiddleware');
   const doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
