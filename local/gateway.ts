@@ -50,18 +50,24 @@ export function queryMaps(rawQuery: string) {
   return { queryStringParameters: empty ? null : single, multiValueQueryStringParameters: empty ? null : multi };
 }
 
-/** Headers with their original names; the single map keeps the last value, as API Gateway does. */
+/**
+ * Headers with their original names (the first spelling of a repeated header names it); the single
+ * map keeps the last value, as API Gateway does. `names`: lower-case name → that spelling.
+ */
 export function headerMaps(rawHeaders: string[]) {
   const single = Object.create(null) as Record<string, string>;
   const multi = Object.create(null) as Record<string, string[]>;
+  const names = new Map<string, string>();
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
     const value = rawHeaders[i + 1]!;
-    const existing = Object.keys(multi).find((k) => k.toLowerCase() === name.toLowerCase()) ?? name;
+    const lower = name.toLowerCase();
+    let existing = names.get(lower);
+    if (existing === undefined) names.set(lower, (existing = name));
     (multi[existing] ??= []).push(value);
     single[existing] = value;
   }
-  return { headers: single, multiValueHeaders: multi };
+  return { headers: single, multiValueHeaders: multi, names };
 }
 
 const BINARY_TYPES = /^(application\/octet-stream|image\/|audio\/|video\/|application\/(zip|pdf))/i;
@@ -78,8 +84,9 @@ export function buildEvent(req: { method: string; url: string; rawHeaders: strin
   const q = req.url.indexOf('?');
   const rawPath = q === -1 ? req.url : req.url.slice(0, q);
   const rawQuery = q === -1 ? '' : req.url.slice(q + 1);
-  const { headers, multiValueHeaders } = headerMaps(req.rawHeaders);
-  const contentType = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+  const { headers, multiValueHeaders, names } = headerMaps(req.rawHeaders);
+  const contentTypeName = names.get('content-type');
+  const contentType = contentTypeName === undefined ? undefined : headers[contentTypeName];
   const now = Date.now();
   return {
     resource: route.path,

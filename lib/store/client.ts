@@ -19,11 +19,37 @@ export function db(): DynamoDBDocumentClient {
       : {}),
     maxAttempts: 3,
   });
+  // The SDK's logger middleware filters every call's input and output for its logger even when
+  // that logger discards them (the default): two walks of each item per call. Nothing is logged
+  // through it here, so it goes (docs/performance.md, "The write path, and where its time goes").
+  client.middlewareStack.remove('loggerMiddleware');
+  reuseSigner(client);
   const doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
   cached = { key, doc };
   return doc;
+}
+
+/**
+ * The SDK makes a new request signer for every call, from a copy of the whole client configuration.
+ * A signer keeps no per-request state (it asks the credential provider on each signature, and the
+ * clock offset is applied per call), and its first call fixes the client's signing region and name
+ * anyway, so one per signing scope serves every call.
+ */
+function reuseSigner(client: DynamoDBClient): void {
+  const make = client.config.signer;
+  const made = new Map<string, ReturnType<typeof make>>();
+  client.config.signer = (authScheme) => {
+    const scope = `${authScheme?.name ?? ''} ${authScheme?.signingRegion ?? ''} ${authScheme?.signingName ?? ''}`;
+    let signer = made.get(scope);
+    if (!signer) {
+      signer = make(authScheme);
+      made.set(scope, signer);
+      signer.catch(() => made.delete(scope));
+    }
+    return signer;
+  };
 }
 
 export const tableName = () => config.tableName;

@@ -108,14 +108,24 @@ function readBody(route: Route, api: ApiRequest): void {
   api.body = jsonBody(api);
 }
 
+/**
+ * Bodies already parsed by peekJsonBody, so a route with a prefetch parses its body once (the body
+ * middleware takes the same text with the same headers; a refusal is not kept: it is taken again).
+ */
+const parsed = new WeakMap<ApiRequest, { value: unknown }>();
+
 /** The JSON body, or the refusal of a body that is not one within the limit. */
 function jsonBody(api: ApiRequest): unknown {
+  const done = parsed.get(api);
+  if (done) return done.value;
   const { body, isBase64Encoded } = api.event;
   checkJsonContentType(api.headers.get('content-type'));
   if (byteLength(body, isBase64Encoded) > MAX_JSON_BODY_BYTES) {
     throw new ApiError('request.tooLarge', `The request body is larger than ${MAX_JSON_BODY_BYTES} bytes.`);
   }
-  return parseJson(decodeBody(body, isBase64Encoded));
+  const value = parseJson(decodeBody(body, isBase64Encoded));
+  parsed.set(api, { value });
+  return value;
 }
 
 /**
