@@ -15,7 +15,7 @@ import { principalOf } from '#lib/http/request.ts';
 import { getCustomerScore } from '#lib/routes.ts';
 import { toLink } from '#lib/store/aggregates.ts';
 import { readEntityItem, subtree } from '#lib/store/entities.ts';
-import { keys } from '#lib/store/keys.ts';
+import * as keys from '#lib/store/keys.ts';
 import { queryAll } from '#lib/store/query.ts';
 import type { Handler, ExtraRoutes } from '../local/gateway.ts';
 
