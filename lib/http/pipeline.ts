@@ -2,8 +2,8 @@
 //   export const handler = api(routes.getCustomerScore, { params, responses: { 200: CustomerScoreResponse } },
 //     async (req, { params }) => ({ status: 200, body }));
 // Auth, scope and body kind come from its row in lib/routes.ts, which it passes (so its bundle holds
-// that row, not the table); the declaration in the middle
-// (lib/http/operation.ts) validates the request and is what the OpenAPI document says of it.
+// that row, not the table); the declaration in the middle (lib/http/operation.ts) validates the
+// request and is what the OpenAPI document says of it.
 //
 // Order (docs/architecture.md explains it in full). Middy runs `before` in the order of `.use`,
 // and `after`/`onError` in reverse:
