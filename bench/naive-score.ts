@@ -12,10 +12,10 @@ import { CustomerScoreResponse } from '#lib/domain/schemas/score.ts';
 import { ownScores, type RawLink } from '#lib/domain/score.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
-import { routeById } from '#lib/routes.ts';
+import { getCustomerScore } from '#lib/routes.ts';
 import { toLink } from '#lib/store/aggregates.ts';
 import { readEntityItem, subtree } from '#lib/store/entities.ts';
-import { keys } from '#lib/store/keys.ts';
+import * as keys from '#lib/store/keys.ts';
 import { queryAll } from '#lib/store/query.ts';
 import type { Handler, ExtraRoutes } from '../local/gateway.ts';
 
@@ -42,7 +42,7 @@ export async function naiveScore(ws: string, rootId: string, parallel = 4): Prom
 }
 
 /** The baseline behind the endpoint's own pipeline: same authentication, scope and answer shape. */
-const handler: Handler = api('getCustomerScore', { params: EntityPath, responses: { 200: CustomerScoreResponse } }, async (req, { params: { id } }) => {
+const handler: Handler = api(getCustomerScore, { params: EntityPath, responses: { 200: CustomerScoreResponse } }, async (req, { params: { id } }) => {
   const ws = principalOf(req).workspaceId;
   const root = await readEntityItem(ws, id, req.preread);
   if (!root || root.deleting) throw new NotFound('product hierarchy entity', id);
@@ -55,5 +55,5 @@ const PATH = /^\/v2\/entities\/([^/]+)\/naive-score$/;
 /** The bench-only route for bench/local-stack.ts: GET /v2/entities/{id}/naive-score. */
 export const naiveScoreRoute: ExtraRoutes = (method, rawPath) => {
   const m = method === 'GET' ? PATH.exec(rawPath) : null;
-  return m ? { match: { route: routeById('getCustomerScore'), params: { id: decodeURIComponent(m[1]!) } }, handler } : undefined;
+  return m ? { match: { route: getCustomerScore, params: { id: decodeURIComponent(m[1]!) } }, handler } : undefined;
 };

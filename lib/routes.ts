@@ -1,7 +1,9 @@
 // THE route table. The local gateway dispatches from it, the CDK stack creates one function per
 // row (with grants derived from `table` and `signs`), and the OpenAPI document is generated from it
 // together with the declaration each handler module passes to api() (lib/http/operation.ts). It
-// names handler modules by path and imports no schema: every handler imports it.
+// names handler modules by path and imports no schema: every handler imports it. Each row is its
+// own constant, which the handler passes to api(), and nothing here is built at import, so a
+// function's bundle keeps its own row and not the whole table (infra/bundle-sizes.ts).
 import type { Scope } from './domain/scopes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -50,85 +52,140 @@ export interface Route {
   summary: string;
 }
 
-const r = (route: Route): Route => route;
-
 /** The path of the CORS preflight row: it answers OPTIONS on every path that has a CORS route. */
 export const PREFLIGHT_PATH = '*';
 
+// Entities
+export const getCustomerScore: Route = { operationId: 'getCustomerScore', method: 'GET', path: '/v2/entities/{id}/score', handler: 'functions/entities/get-score.ts', auth: 'entities:read', table: 'read', prefetch: 'entity', summary: 'Customer score of a product hierarchy entity (beta)' };
+export const createEntity: Route = { operationId: 'createEntity', method: 'POST', path: '/v2/entities', handler: 'functions/entities/create.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Create an entity' };
+export const listEntities: Route = { operationId: 'listEntities', method: 'GET', path: '/v2/entities', handler: 'functions/entities/list.ts', auth: 'entities:read', table: 'read', summary: 'List entities' };
+export const searchEntities: Route = { operationId: 'searchEntities', method: 'POST', path: '/v2/entities/search', handler: 'functions/entities/search.ts', auth: 'entities:read', body: 'json', table: 'read', summary: 'Search entities' };
+export const listEntityConfigurations: Route = { operationId: 'listEntityConfigurations', method: 'GET', path: '/v2/entities/configurations', handler: 'functions/entities/list-configurations.ts', auth: 'entities:read', table: 'read', summary: 'List entity configurations' };
+export const getEntityConfiguration: Route = { operationId: 'getEntityConfiguration', method: 'GET', path: '/v2/entities/configurations/{type}', handler: 'functions/entities/get-configuration.ts', auth: 'entities:read', table: 'read', summary: 'Retrieve the configuration of an entity type' };
+export const getEntity: Route = { operationId: 'getEntity', method: 'GET', path: '/v2/entities/{id}', handler: 'functions/entities/get.ts', auth: 'entities:read', table: 'read', prefetch: 'entity', summary: 'Retrieve an entity' };
+export const updateEntity: Route = { operationId: 'updateEntity', method: 'PATCH', path: '/v2/entities/{id}', handler: 'functions/entities/update.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Update an entity' };
+export const deleteEntity: Route = { operationId: 'deleteEntity', method: 'DELETE', path: '/v2/entities/{id}', handler: 'functions/entities/delete.ts', auth: 'entities:delete', table: 'write', summary: 'Delete an entity and its subtree' };
+export const listEntityRelationships: Route = { operationId: 'listEntityRelationships', method: 'GET', path: '/v2/entities/{id}/relationships', handler: 'functions/entities/list-relationships.ts', auth: 'entities:read', table: 'read', summary: 'List relationships of an entity' };
+export const setEntityParent: Route = { operationId: 'setEntityParent', method: 'PUT', path: '/v2/entities/{id}/relationships/parent', handler: 'functions/entities/set-parent.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Set the parent of an entity (moves its subtree)' };
+export const createEntityRelationship: Route = { operationId: 'createEntityRelationship', method: 'POST', path: '/v2/entities/{id}/relationships', handler: 'functions/entities/create-relationship.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Create a relationship of an entity (link, isBlockedBy, isBlocking; parent and child move)' };
+export const deleteEntityRelationship: Route = { operationId: 'deleteEntityRelationship', method: 'DELETE', path: '/v2/entities/{id}/relationships/{type}/{targetId}', handler: 'functions/entities/delete-relationship.ts', auth: 'write:entities', table: 'write', summary: 'Delete a relationship of an entity' };
+
+// Notes and customer importance
+export const createNote: Route = { operationId: 'createNote', method: 'POST', path: '/v2/notes', handler: 'functions/notes/create.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Create a note' };
+export const listNotes: Route = { operationId: 'listNotes', method: 'GET', path: '/v2/notes', handler: 'functions/notes/list.ts', auth: 'notes:read', table: 'read', summary: 'List notes' };
+export const searchNotes: Route = { operationId: 'searchNotes', method: 'POST', path: '/v2/notes/search', handler: 'functions/notes/search.ts', auth: 'notes:read', body: 'json', table: 'read', summary: 'Search notes' };
+export const listNoteConfigurations: Route = { operationId: 'listNoteConfigurations', method: 'GET', path: '/v2/notes/configurations', handler: 'functions/notes/list-configurations.ts', auth: 'notes:read', table: 'read', summary: 'List note configurations' };
+export const getNoteConfiguration: Route = { operationId: 'getNoteConfiguration', method: 'GET', path: '/v2/notes/configurations/{type}', handler: 'functions/notes/get-configuration.ts', auth: 'notes:read', table: 'read', summary: 'Retrieve the configuration of a note type' };
+export const getNote: Route = { operationId: 'getNote', method: 'GET', path: '/v2/notes/{id}', handler: 'functions/notes/get.ts', auth: 'notes:read', table: 'read', prefetch: 'note', summary: 'Retrieve a note' };
+export const updateNote: Route = { operationId: 'updateNote', method: 'PATCH', path: '/v2/notes/{id}', handler: 'functions/notes/update.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: 'Update a note' };
+export const deleteNote: Route = { operationId: 'deleteNote', method: 'DELETE', path: '/v2/notes/{id}', handler: 'functions/notes/delete.ts', auth: 'notes:delete', table: 'write', summary: 'Delete a note' };
+export const listNoteRelationships: Route = { operationId: 'listNoteRelationships', method: 'GET', path: '/v2/notes/{id}/relationships', handler: 'functions/notes/list-relationships.ts', auth: 'notes:read', table: 'read', summary: 'List relationships of a note' };
+export const createNoteRelationship: Route = { operationId: 'createNoteRelationship', method: 'POST', path: '/v2/notes/{id}/relationships', handler: 'functions/notes/create-relationship.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: 'Link a note to an entity or set its customer' };
+export const setNoteLink: Route = { operationId: 'setNoteLink', method: 'PUT', path: '/v2/notes/{id}/relationships/link/{entityId}', handler: 'functions/notes/set-link.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: 'Create or re-rate a link from a note to an entity' };
+export const setNoteCustomer: Route = { operationId: 'setNoteCustomer', method: 'PUT', path: '/v2/notes/{id}/relationships/customer', handler: 'functions/notes/set-customer.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: "Set a note's customer" };
+export const deleteNoteRelationship: Route = { operationId: 'deleteNoteRelationship', method: 'DELETE', path: '/v2/notes/{id}/relationships/{targetType}/{targetId}', handler: 'functions/notes/delete-relationship.ts', auth: 'notes:write', table: 'write', summary: "Remove a note's link or customer" };
+
+// Members (read-only)
+export const listMembers: Route = { operationId: 'listMembers', method: 'GET', path: '/v2/members', handler: 'functions/members/list.ts', auth: 'members:read', table: 'read', summary: 'List members' };
+export const getMember: Route = { operationId: 'getMember', method: 'GET', path: '/v2/members/{id}', handler: 'functions/members/get.ts', auth: 'members:read', table: 'read', summary: 'Retrieve a member' };
+
+// Webhook subscriptions (docs/events.md)
+export const createWebhook: Route = { operationId: 'createWebhook', method: 'POST', path: '/v2/webhooks', handler: 'functions/webhooks/create.ts', auth: 'webhooks:write', body: 'json', table: 'write', summary: 'Create a webhook subscription (its signing secret is shown once)' };
+export const listWebhooks: Route = { operationId: 'listWebhooks', method: 'GET', path: '/v2/webhooks', handler: 'functions/webhooks/list.ts', auth: 'webhooks:read', table: 'read', summary: 'List webhook subscriptions' };
+export const getWebhook: Route = { operationId: 'getWebhook', method: 'GET', path: '/v2/webhooks/{webhookId}', handler: 'functions/webhooks/get.ts', auth: 'webhooks:read', table: 'read', summary: 'Retrieve a webhook subscription' };
+export const deleteWebhook: Route = { operationId: 'deleteWebhook', method: 'DELETE', path: '/v2/webhooks/{webhookId}', handler: 'functions/webhooks/delete.ts', auth: 'webhooks:delete', table: 'write', summary: 'Delete a webhook subscription' };
+
+// Server-to-server OAuth ({app_url})
+export const issueToken: Route = { operationId: 'issueToken', method: 'POST', path: '/oauth2/token', handler: 'functions/oauth/token.ts', auth: 'none', body: 'form', table: 'write', signs: true, summary: 'JWT bearer grant (RFC 7523): trade a signed assertion for a 300-second access token' };
+export const createApplication: Route = { operationId: 'createApplication', method: 'POST', path: '/oauth2/applications', handler: 'functions/oauth/create-application.ts', auth: 'admin', body: 'json', table: 'write', summary: 'Register a server-to-server application' };
+export const listApplications: Route = { operationId: 'listApplications', method: 'GET', path: '/oauth2/applications', handler: 'functions/oauth/list-applications.ts', auth: 'admin', table: 'read', summary: 'List applications' };
+export const getApplication: Route = { operationId: 'getApplication', method: 'GET', path: '/oauth2/applications/{clientId}', handler: 'functions/oauth/get-application.ts', auth: 'admin', table: 'read', summary: 'Retrieve an application' };
+export const deleteApplication: Route = { operationId: 'deleteApplication', method: 'DELETE', path: '/oauth2/applications/{clientId}', handler: 'functions/oauth/delete-application.ts', auth: 'admin', table: 'write', summary: 'Delete an application and revoke its tokens' };
+export const addApplicationKey: Route = { operationId: 'addApplicationKey', method: 'POST', path: '/oauth2/applications/{clientId}/keys', handler: 'functions/oauth/add-key.ts', auth: 'admin', body: 'json', table: 'write', summary: 'Upload an RSA public key' };
+export const deleteApplicationKey: Route = { operationId: 'deleteApplicationKey', method: 'DELETE', path: '/oauth2/applications/{clientId}/keys/{keyId}', handler: 'functions/oauth/delete-key.ts', auth: 'admin', table: 'write', summary: 'Remove a public key' };
+
+// This API's OpenAPI document (docs/openapi.json), public
+export const getOpenApiDocument: Route = { operationId: 'getOpenApiDocument', method: 'GET', path: '/v2/openapi.json', handler: 'functions/openapi/get.ts', auth: 'none', table: 'none', summary: 'The OpenAPI 3.1 document of this API' };
+// Authorization code flow ({app_url}; docs/oauth.md)
+export const getAuthorizationServerMetadata: Route = { operationId: 'getAuthorizationServerMetadata', method: 'GET', path: '/.well-known/oauth-authorization-server', handler: 'functions/authorization/metadata.ts', auth: 'none', table: 'read', summary: 'Authorization server metadata (RFC 8414)' };
+export const authorize: Route = { operationId: 'authorize', method: 'GET', path: '/oauth/authorize', handler: 'functions/authorization/authorize.ts', auth: 'none', response: 'html', table: 'read', summary: 'Authorization endpoint (RFC 6749 §4.1.1): the sign-in page, then the consent page' };
+export const signIn: Route = { operationId: 'signIn', method: 'POST', path: '/oauth/sign-in', handler: 'functions/authorization/sign-in.ts', auth: 'none', body: 'form', response: 'html', table: 'write', summary: "The sign-in page's form: a member's e-mail and password" };
+export const consent: Route = { operationId: 'consent', method: 'POST', path: '/oauth/consent', handler: 'functions/authorization/consent.ts', auth: 'none', body: 'form', response: 'html', table: 'write', summary: "The consent page's form: Allow or Deny" };
+export const oauthToken: Route = { operationId: 'oauthToken', method: 'POST', path: '/oauth/token', handler: 'functions/authorization/token.ts', auth: 'none', body: 'form', cors: true, table: 'write', signs: true, summary: 'Token endpoint of the authorization code flow: authorization_code (with PKCE) and refresh_token grants' };
+export const registerClient: Route = { operationId: 'registerClient', method: 'POST', path: '/oauth/register', handler: 'functions/authorization/register.ts', auth: 'none', body: 'json', oauthRefusals: true, table: 'write', summary: 'Dynamic client registration (RFC 7591) of public clients with PKCE, such as MCP clients; rate limited per address' };
+export const revokeToken: Route = { operationId: 'revokeToken', method: 'POST', path: '/oauth/revoke', handler: 'functions/authorization/revoke.ts', auth: 'none', body: 'form', cors: true, table: 'write', summary: 'Token revocation (RFC 7009): ends the whole grant' };
+// Protected resource metadata (RFC 9728) and the remote MCP server ({app_url}; docs/mcp.md)
+export const getProtectedResourceMetadata: Route = { operationId: 'getProtectedResourceMetadata', method: 'GET', path: '/.well-known/oauth-protected-resource', handler: 'functions/mcp/resource-metadata.ts', auth: 'none', table: 'none', summary: 'Protected resource metadata (RFC 9728) of the MCP server' };
+export const getMcpResourceMetadata: Route = { operationId: 'getMcpResourceMetadata', method: 'GET', path: '/.well-known/oauth-protected-resource/mcp', handler: 'functions/mcp/mcp-resource-metadata.ts', auth: 'none', table: 'none', summary: 'Protected resource metadata (RFC 9728) at the MCP server\'s path-suffixed location' };
+export const mcp: Route = { operationId: 'mcp', method: 'POST', path: '/mcp', handler: 'functions/mcp/post.ts', auth: 'bearer', resource: 'mcp', body: 'json', table: 'write', summary: 'Model Context Protocol server (Streamable HTTP, stateless, JSON responses): tools over scores, entities and notes' };
+export const mcpGet: Route = { operationId: 'mcpGet', method: 'GET', path: '/mcp', handler: 'functions/mcp/get.ts', auth: 'none', table: 'none', summary: 'The MCP server opens no event stream: 405, only POST' };
+export const mcpDelete: Route = { operationId: 'mcpDelete', method: 'DELETE', path: '/mcp', handler: 'functions/mcp/delete.ts', auth: 'none', table: 'none', summary: 'The MCP server is stateless, there is no session to end: 405, only POST' };
+export const corsPreflight: Route = { operationId: 'corsPreflight', method: 'OPTIONS', path: PREFLIGHT_PATH, handler: 'functions/cors/preflight.ts', auth: 'none', table: 'read', summary: 'CORS preflight of every route browser clients may call' };
+
+/** Every row, in the order above: the gateway, the stack and the OpenAPI document read this list. */
 export const ROUTES = [
-  // Entities
-  r({ operationId: 'getCustomerScore', method: 'GET', path: '/v2/entities/{id}/score', handler: 'functions/entities/get-score.ts', auth: 'entities:read', table: 'read', prefetch: 'entity', summary: 'Customer score of a product hierarchy entity (beta)' }),
-  r({ operationId: 'createEntity', method: 'POST', path: '/v2/entities', handler: 'functions/entities/create.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Create an entity' }),
-  r({ operationId: 'listEntities', method: 'GET', path: '/v2/entities', handler: 'functions/entities/list.ts', auth: 'entities:read', table: 'read', summary: 'List entities' }),
-  r({ operationId: 'searchEntities', method: 'POST', path: '/v2/entities/search', handler: 'functions/entities/search.ts', auth: 'entities:read', body: 'json', table: 'read', summary: 'Search entities' }),
-  r({ operationId: 'listEntityConfigurations', method: 'GET', path: '/v2/entities/configurations', handler: 'functions/entities/list-configurations.ts', auth: 'entities:read', table: 'read', summary: 'List entity configurations' }),
-  r({ operationId: 'getEntityConfiguration', method: 'GET', path: '/v2/entities/configurations/{type}', handler: 'functions/entities/get-configuration.ts', auth: 'entities:read', table: 'read', summary: 'Retrieve the configuration of an entity type' }),
-  r({ operationId: 'getEntity', method: 'GET', path: '/v2/entities/{id}', handler: 'functions/entities/get.ts', auth: 'entities:read', table: 'read', prefetch: 'entity', summary: 'Retrieve an entity' }),
-  r({ operationId: 'updateEntity', method: 'PATCH', path: '/v2/entities/{id}', handler: 'functions/entities/update.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Update an entity' }),
-  r({ operationId: 'deleteEntity', method: 'DELETE', path: '/v2/entities/{id}', handler: 'functions/entities/delete.ts', auth: 'entities:delete', table: 'write', summary: 'Delete an entity and its subtree' }),
-  r({ operationId: 'listEntityRelationships', method: 'GET', path: '/v2/entities/{id}/relationships', handler: 'functions/entities/list-relationships.ts', auth: 'entities:read', table: 'read', summary: 'List relationships of an entity' }),
-  r({ operationId: 'setEntityParent', method: 'PUT', path: '/v2/entities/{id}/relationships/parent', handler: 'functions/entities/set-parent.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Set the parent of an entity (moves its subtree)' }),
-  r({ operationId: 'createEntityRelationship', method: 'POST', path: '/v2/entities/{id}/relationships', handler: 'functions/entities/create-relationship.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Create a relationship of an entity (link, isBlockedBy, isBlocking; parent and child move)' }),
-  r({ operationId: 'deleteEntityRelationship', method: 'DELETE', path: '/v2/entities/{id}/relationships/{type}/{targetId}', handler: 'functions/entities/delete-relationship.ts', auth: 'write:entities', table: 'write', summary: 'Delete a relationship of an entity' }),
-
-  // Notes and customer importance
-  r({ operationId: 'createNote', method: 'POST', path: '/v2/notes', handler: 'functions/notes/create.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Create a note' }),
-  r({ operationId: 'listNotes', method: 'GET', path: '/v2/notes', handler: 'functions/notes/list.ts', auth: 'notes:read', table: 'read', summary: 'List notes' }),
-  r({ operationId: 'searchNotes', method: 'POST', path: '/v2/notes/search', handler: 'functions/notes/search.ts', auth: 'notes:read', body: 'json', table: 'read', summary: 'Search notes' }),
-  r({ operationId: 'listNoteConfigurations', method: 'GET', path: '/v2/notes/configurations', handler: 'functions/notes/list-configurations.ts', auth: 'notes:read', table: 'read', summary: 'List note configurations' }),
-  r({ operationId: 'getNoteConfiguration', method: 'GET', path: '/v2/notes/configurations/{type}', handler: 'functions/notes/get-configuration.ts', auth: 'notes:read', table: 'read', summary: 'Retrieve the configuration of a note type' }),
-  r({ operationId: 'getNote', method: 'GET', path: '/v2/notes/{id}', handler: 'functions/notes/get.ts', auth: 'notes:read', table: 'read', prefetch: 'note', summary: 'Retrieve a note' }),
-  r({ operationId: 'updateNote', method: 'PATCH', path: '/v2/notes/{id}', handler: 'functions/notes/update.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: 'Update a note' }),
-  r({ operationId: 'deleteNote', method: 'DELETE', path: '/v2/notes/{id}', handler: 'functions/notes/delete.ts', auth: 'notes:delete', table: 'write', summary: 'Delete a note' }),
-  r({ operationId: 'listNoteRelationships', method: 'GET', path: '/v2/notes/{id}/relationships', handler: 'functions/notes/list-relationships.ts', auth: 'notes:read', table: 'read', summary: 'List relationships of a note' }),
-  r({ operationId: 'createNoteRelationship', method: 'POST', path: '/v2/notes/{id}/relationships', handler: 'functions/notes/create-relationship.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: 'Link a note to an entity or set its customer' }),
-  r({ operationId: 'setNoteLink', method: 'PUT', path: '/v2/notes/{id}/relationships/link/{entityId}', handler: 'functions/notes/set-link.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: 'Create or re-rate a link from a note to an entity' }),
-  r({ operationId: 'setNoteCustomer', method: 'PUT', path: '/v2/notes/{id}/relationships/customer', handler: 'functions/notes/set-customer.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: "Set a note's customer" }),
-  r({ operationId: 'deleteNoteRelationship', method: 'DELETE', path: '/v2/notes/{id}/relationships/{targetType}/{targetId}', handler: 'functions/notes/delete-relationship.ts', auth: 'notes:write', table: 'write', summary: "Remove a note's link or customer" }),
-
-  // Members (read-only)
-  r({ operationId: 'listMembers', method: 'GET', path: '/v2/members', handler: 'functions/members/list.ts', auth: 'members:read', table: 'read', summary: 'List members' }),
-  r({ operationId: 'getMember', method: 'GET', path: '/v2/members/{id}', handler: 'functions/members/get.ts', auth: 'members:read', table: 'read', summary: 'Retrieve a member' }),
-
-  // Webhook subscriptions (docs/events.md)
-  r({ operationId: 'createWebhook', method: 'POST', path: '/v2/webhooks', handler: 'functions/webhooks/create.ts', auth: 'webhooks:write', body: 'json', table: 'write', summary: 'Create a webhook subscription (its signing secret is shown once)' }),
-  r({ operationId: 'listWebhooks', method: 'GET', path: '/v2/webhooks', handler: 'functions/webhooks/list.ts', auth: 'webhooks:read', table: 'read', summary: 'List webhook subscriptions' }),
-  r({ operationId: 'getWebhook', method: 'GET', path: '/v2/webhooks/{webhookId}', handler: 'functions/webhooks/get.ts', auth: 'webhooks:read', table: 'read', summary: 'Retrieve a webhook subscription' }),
-  r({ operationId: 'deleteWebhook', method: 'DELETE', path: '/v2/webhooks/{webhookId}', handler: 'functions/webhooks/delete.ts', auth: 'webhooks:delete', table: 'write', summary: 'Delete a webhook subscription' }),
-
-  // Server-to-server OAuth ({app_url})
-  r({ operationId: 'issueToken', method: 'POST', path: '/oauth2/token', handler: 'functions/oauth/token.ts', auth: 'none', body: 'form', table: 'write', signs: true, summary: 'JWT bearer grant (RFC 7523): trade a signed assertion for a 300-second access token' }),
-  r({ operationId: 'createApplication', method: 'POST', path: '/oauth2/applications', handler: 'functions/oauth/create-application.ts', auth: 'admin', body: 'json', table: 'write', summary: 'Register a server-to-server application' }),
-  r({ operationId: 'listApplications', method: 'GET', path: '/oauth2/applications', handler: 'functions/oauth/list-applications.ts', auth: 'admin', table: 'read', summary: 'List applications' }),
-  r({ operationId: 'getApplication', method: 'GET', path: '/oauth2/applications/{clientId}', handler: 'functions/oauth/get-application.ts', auth: 'admin', table: 'read', summary: 'Retrieve an application' }),
-  r({ operationId: 'deleteApplication', method: 'DELETE', path: '/oauth2/applications/{clientId}', handler: 'functions/oauth/delete-application.ts', auth: 'admin', table: 'write', summary: 'Delete an application and revoke its tokens' }),
-  r({ operationId: 'addApplicationKey', method: 'POST', path: '/oauth2/applications/{clientId}/keys', handler: 'functions/oauth/add-key.ts', auth: 'admin', body: 'json', table: 'write', summary: 'Upload an RSA public key' }),
-  r({ operationId: 'deleteApplicationKey', method: 'DELETE', path: '/oauth2/applications/{clientId}/keys/{keyId}', handler: 'functions/oauth/delete-key.ts', auth: 'admin', table: 'write', summary: 'Remove a public key' }),
-
-  // This API's OpenAPI document (docs/openapi.json), public
-  r({ operationId: 'getOpenApiDocument', method: 'GET', path: '/v2/openapi.json', handler: 'functions/openapi/get.ts', auth: 'none', table: 'none', summary: 'The OpenAPI 3.1 document of this API' }),
-  // Authorization code flow ({app_url}; docs/oauth.md)
-  r({ operationId: 'getAuthorizationServerMetadata', method: 'GET', path: '/.well-known/oauth-authorization-server', handler: 'functions/authorization/metadata.ts', auth: 'none', table: 'read', summary: 'Authorization server metadata (RFC 8414)' }),
-  r({ operationId: 'authorize', method: 'GET', path: '/oauth/authorize', handler: 'functions/authorization/authorize.ts', auth: 'none', response: 'html', table: 'read', summary: 'Authorization endpoint (RFC 6749 §4.1.1): the sign-in page, then the consent page' }),
-  r({ operationId: 'signIn', method: 'POST', path: '/oauth/sign-in', handler: 'functions/authorization/sign-in.ts', auth: 'none', body: 'form', response: 'html', table: 'write', summary: "The sign-in page's form: a member's e-mail and password" }),
-  r({ operationId: 'consent', method: 'POST', path: '/oauth/consent', handler: 'functions/authorization/consent.ts', auth: 'none', body: 'form', response: 'html', table: 'write', summary: "The consent page's form: Allow or Deny" }),
-  r({ operationId: 'oauthToken', method: 'POST', path: '/oauth/token', handler: 'functions/authorization/token.ts', auth: 'none', body: 'form', cors: true, table: 'write', signs: true, summary: 'Token endpoint of the authorization code flow: authorization_code (with PKCE) and refresh_token grants' }),
-  r({ operationId: 'registerClient', method: 'POST', path: '/oauth/register', handler: 'functions/authorization/register.ts', auth: 'none', body: 'json', oauthRefusals: true, table: 'write', summary: 'Dynamic client registration (RFC 7591) of public clients with PKCE, such as MCP clients; rate limited per address' }),
-  r({ operationId: 'revokeToken', method: 'POST', path: '/oauth/revoke', handler: 'functions/authorization/revoke.ts', auth: 'none', body: 'form', cors: true, table: 'write', summary: 'Token revocation (RFC 7009): ends the whole grant' }),
-  // Protected resource metadata (RFC 9728) and the remote MCP server ({app_url}; docs/mcp.md)
-  r({ operationId: 'getProtectedResourceMetadata', method: 'GET', path: '/.well-known/oauth-protected-resource', handler: 'functions/mcp/resource-metadata.ts', auth: 'none', table: 'none', summary: 'Protected resource metadata (RFC 9728) of the MCP server' }),
-  r({ operationId: 'getMcpResourceMetadata', method: 'GET', path: '/.well-known/oauth-protected-resource/mcp', handler: 'functions/mcp/mcp-resource-metadata.ts', auth: 'none', table: 'none', summary: 'Protected resource metadata (RFC 9728) at the MCP server\'s path-suffixed location' }),
-  r({ operationId: 'mcp', method: 'POST', path: '/mcp', handler: 'functions/mcp/post.ts', auth: 'bearer', resource: 'mcp', body: 'json', table: 'write', summary: 'Model Context Protocol server (Streamable HTTP, stateless, JSON responses): tools over scores, entities and notes' }),
-  r({ operationId: 'mcpGet', method: 'GET', path: '/mcp', handler: 'functions/mcp/get.ts', auth: 'none', table: 'none', summary: 'The MCP server opens no event stream: 405, only POST' }),
-  r({ operationId: 'mcpDelete', method: 'DELETE', path: '/mcp', handler: 'functions/mcp/delete.ts', auth: 'none', table: 'none', summary: 'The MCP server is stateless, there is no session to end: 405, only POST' }),
-  r({ operationId: 'corsPreflight', method: 'OPTIONS', path: PREFLIGHT_PATH, handler: 'functions/cors/preflight.ts', auth: 'none', table: 'read', summary: 'CORS preflight of every route browser clients may call' }),
+  getCustomerScore,
+  createEntity,
+  listEntities,
+  searchEntities,
+  listEntityConfigurations,
+  getEntityConfiguration,
+  getEntity,
+  updateEntity,
+  deleteEntity,
+  listEntityRelationships,
+  setEntityParent,
+  createEntityRelationship,
+  deleteEntityRelationship,
+  createNote,
+  listNotes,
+  searchNotes,
+  listNoteConfigurations,
+  getNoteConfiguration,
+  getNote,
+  updateNote,
+  deleteNote,
+  listNoteRelationships,
+  createNoteRelationship,
+  setNoteLink,
+  setNoteCustomer,
+  deleteNoteRelationship,
+  listMembers,
+  getMember,
+  createWebhook,
+  listWebhooks,
+  getWebhook,
+  deleteWebhook,
+  issueToken,
+  createApplication,
+  listApplications,
+  getApplication,
+  deleteApplication,
+  addApplicationKey,
+  deleteApplicationKey,
+  getOpenApiDocument,
+  getAuthorizationServerMetadata,
+  authorize,
+  signIn,
+  consent,
+  oauthToken,
+  registerClient,
+  revokeToken,
+  getProtectedResourceMetadata,
+  getMcpResourceMetadata,
+  mcp,
+  mcpGet,
+  mcpDelete,
+  corsPreflight,
 ] as const satisfies readonly Route[];
 
 export type OperationId = (typeof ROUTES)[number]['operationId'];
 
-const byId = new Map<string, Route>(ROUTES.map((route) => [route.operationId, route]));
+let byId: Map<string, Route> | undefined;
 
+/** A row by its operation id, for the tools, tests and benches that name a route (handlers import their row). */
 export function routeById(operationId: OperationId): Route {
+  byId ??= new Map(ROUTES.map((route) => [route.operationId, route]));
   const route = byId.get(operationId);
   if (!route) throw new Error(`No route ${operationId} in lib/routes.ts`);
   return route;
@@ -149,10 +206,13 @@ export const corsPaths = (): string[] => [...new Set((ROUTES as readonly Route[]
 export const pathsOf = (route: Route): string[] => (route.path === PREFLIGHT_PATH ? corsPaths() : [route.path]);
 
 type Segment = { literal: string } | { param: string };
-const compiled = ROUTES.filter((route) => route.path !== PREFLIGHT_PATH).map((route) => ({
-  route: route,
-  segments: route.path.split('/').slice(1).map((s): Segment => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s })),
-}));
+let compiledRoutes: { route: Route; segments: Segment[] }[] | undefined;
+/** The rows' paths split into segments, on the first match (not at import: see the header). */
+const compiled = () =>
+  (compiledRoutes ??= ROUTES.filter((route) => route.path !== PREFLIGHT_PATH).map((route) => ({
+    route: route,
+    segments: route.path.split('/').slice(1).map((s): Segment => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s })),
+  })));
 
 /** The methods of the CORS routes on a path (for a preflight's Access-Control-Allow-Methods). */
 export function corsMethodsAt(rawPath: string): string[] {
@@ -172,11 +232,11 @@ export function corsMethodsAt(rawPath: string): string[] {
  */
 export function matchRoute(method: string, rawPath: string): RouteMatch | undefined {
   if (method === 'OPTIONS') {
-    return corsMethodsAt(rawPath).length > 0 ? { route: routeById('corsPreflight'), params: {} } : undefined;
+    return corsMethodsAt(rawPath).length > 0 ? { route: corsPreflight, params: {} } : undefined;
   }
   const parts = rawPath.split('/').slice(1);
   let best: { match: RouteMatch; literals: number } | undefined;
-  for (const { route, segments } of compiled) {
+  for (const { route, segments } of compiled()) {
     if (route.method !== method || segments.length !== parts.length) continue;
     const params: Record<string, string> = {};
     let literals = 0;

@@ -5,9 +5,10 @@ import { AuthorizationQuery } from '#lib/domain/schemas/authorization.ts';
 import { consentResult, refuseRequest, requestCookies, requestString, sessionWorkspace, signInResult } from '#lib/http/authorization-pages.ts';
 import { SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { pageApi } from '#lib/http/pages/page-shell.ts';
+import * as routes from '#lib/routes.ts';
 
 export const handler = pageApi(
-  'authorize',
+  routes.authorize,
   {
     // Judged by judgeAuthorizationRequest: a refusal is a page or a redirect to the client, never the envelope.
     query: AuthorizationQuery,

@@ -8,9 +8,10 @@ import { SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { csrfTokenMatches } from '#lib/http/csrf.ts';
 import { PageError } from '#lib/http/pages/page-error.ts';
 import { pageApi } from '#lib/http/pages/page-shell.ts';
+import * as routes from '#lib/routes.ts';
 
 export const handler = pageApi(
-  'consent',
+  routes.consent,
   {
     form: ConsentForm,
     responses: { 303: null },

@@ -5,9 +5,10 @@ import { ClientRegistrationBody } from '#lib/domain/schemas/authorization.ts';
 import { ClientRegistrationResponse, OAuthErrorBody } from '#lib/domain/schemas/responses.ts';
 import { ApiError } from '#lib/http/errors.ts';
 import { api } from '#lib/http/pipeline.ts';
+import * as routes from '#lib/routes.ts';
 
 export const handler = api(
-  'registerClient',
+  routes.registerClient,
   { body: ClientRegistrationBody, refusal: OAuthErrorBody, responses: { 201: ClientRegistrationResponse } },
   async (req, { body }) => {
     const outcome = await registerClient(body, req.event.requestContext?.identity?.sourceIp ?? 'unknown');

@@ -7,9 +7,10 @@ import { OAuthEndpointQuery, RevocationForm } from '#lib/domain/schemas/authoriz
 import { OAuthErrorBody } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { formProblem, oauthForm } from '#lib/http/token-endpoint.ts';
+import * as routes from '#lib/routes.ts';
 
 export const handler = api(
-  'revokeToken',
+  routes.revokeToken,
   // RFC 7009 2.2: 200 whether the token was known or not.
   { query: OAuthEndpointQuery, form: RevocationForm, responses: { 200: null }, refusal: OAuthErrorBody, refusalStatuses: [400, 401] },
   async (req) => {

@@ -7,9 +7,10 @@ import { clearedPreSessionCookie, pageForm, refuseRequest, requestCookies, sessi
 import { PRE_SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { csrfTokenMatches } from '#lib/http/csrf.ts';
 import { pageApi } from '#lib/http/pages/page-shell.ts';
+import * as routes from '#lib/routes.ts';
 
 export const handler = pageApi(
-  'signIn',
+  routes.signIn,
   {
     form: SignInForm,
     responses: { 303: null },

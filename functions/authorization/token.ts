@@ -7,11 +7,12 @@ import { OAuthEndpointQuery, TokenRequestForm } from '#lib/domain/schemas/author
 import { OAuthErrorBody, OAuthTokenResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { formProblem, oauthForm } from '#lib/http/token-endpoint.ts';
+import * as routes from '#lib/routes.ts';
 
 const GRANTS = ['authorization_code', 'refresh_token'];
 
 export const handler = api(
-  'oauthToken',
+  routes.oauthToken,
   // The form is parsed here, so that every refusal is an RFC 6749 body (401: invalid_client).
   { query: OAuthEndpointQuery, form: TokenRequestForm, responses: { 200: OAuthTokenResponse }, refusal: OAuthErrorBody, refusalStatuses: [400, 401] },
   async (req) => {

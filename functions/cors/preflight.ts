@@ -4,11 +4,11 @@
 import { corsPreflightHeaders, requestOrigin } from '#lib/http/cors.ts';
 import { ApiError } from '#lib/http/errors.ts';
 import { api } from '#lib/http/pipeline.ts';
-import { corsMethodsAt } from '#lib/routes.ts';
+import { corsMethodsAt, corsPreflight } from '#lib/routes.ts';
 import { isRegisteredOrigin } from '#lib/store/cors-origins.ts';
 
 export const handler = api(
-  'corsPreflight',
+  corsPreflight,
   // The query is the one of the request it precedes; not this operation's (nor in the document).
   { queryReadByCore: true, responses: { 204: null } },
   async (req) => {

@@ -9,13 +9,14 @@ import { EntityPath } from '#lib/domain/schemas/entity.ts';
 import { EntityRelationshipResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 import { setParent } from '#lib/store/entity-writes.ts';
 import { createRelation } from '#lib/store/relations.ts';
 
 const TARGET = ['data', 'target', 'id'];
 
 export const handler = api(
-  'createEntityRelationship',
+  routes.createEntityRelationship,
   { params: EntityPath, body: CreateEntityRelationshipBody, responses: { 201: EntityRelationshipResponse }, errors: ['conflict.uniqueViolation'], headers: { idempotencyKey: true } },
   async (req, { params: { id }, body: { data } }) => {
     const ws = principalOf(req).workspaceId;

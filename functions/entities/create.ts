@@ -6,12 +6,13 @@ import { CreateEntityBody } from '#lib/domain/schemas/entity-writes.ts';
 import { EntityReferenceResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { createEntity } from '#lib/store/entity-writes.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 
 export const handler = api(
-  'createEntity',
+  routes.createEntity,
   { body: CreateEntityBody, responses: { 201: EntityReferenceResponse }, errors: ['resource.notFound'], headers: { idempotencyKey: true } },
   async (req, { body }) => {
     const ws = principalOf(req).workspaceId;

@@ -6,8 +6,9 @@ import { ConfigurationResponse } from '#lib/domain/schemas/responses.ts';
 import { configurationResources } from '#lib/http/configurations.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 
-export const handler = api('getEntityConfiguration', { params: ConfigurationPath, responses: { 200: ConfigurationResponse } }, async (req, { params }) => {
+export const handler = api(routes.getEntityConfiguration, { params: ConfigurationPath, responses: { 200: ConfigurationResponse } }, async (req, { params }) => {
   const { type } = params;
   if (!isEntityType(type)) {
     throw new NotFound('entity type', type, `No entity type '${type.slice(0, 100)}'; known types: ${ENTITY_TYPES.join(', ')}.`);

@@ -5,9 +5,10 @@ import { EntityPath } from '#lib/domain/schemas/common.ts';
 import { CustomerScoreResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 import { readScore } from '#lib/store/score.ts';
 
-export const handler = api('getCustomerScore', { params: EntityPath, responses: { 200: CustomerScoreResponse } }, async (req, { params: { id } }) => {
+export const handler = api(routes.getCustomerScore, { params: EntityPath, responses: { 200: CustomerScoreResponse } }, async (req, { params: { id } }) => {
   const score = await readScore(principalOf(req).workspaceId, id, req.preread);
   if (score === undefined) throw new NotFound('product hierarchy entity', id);
   return {

@@ -7,9 +7,10 @@ import { EntityResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { entityResource } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 import { getEntity } from '#lib/store/entities.ts';
 
-export const handler = api('getEntity', { params: EntityPath, query: GetEntityQuery, responses: { 200: EntityResponse }, headers: { etag: true } }, async (req, { params: { id }, query }) => {
+export const handler = api(routes.getEntity, { params: EntityPath, query: GetEntityQuery, responses: { 200: EntityResponse }, headers: { etag: true } }, async (req, { params: { id }, query }) => {
   const selection = fieldsFromQuery(query);
   const ws = principalOf(req).workspaceId;
   const entity = await getEntity(ws, id, req.preread);

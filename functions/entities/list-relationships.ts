@@ -4,9 +4,10 @@ import { EntityPath, EntityRelationshipsQuery } from '#lib/domain/schemas/entity
 import { EntityRelationshipList } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { listEntityRelationships } from '#lib/http/relationship-lists.ts';
+import * as routes from '#lib/routes.ts';
 
 export const handler = api(
-  'listEntityRelationships',
+  routes.listEntityRelationships,
   { params: EntityPath, query: EntityRelationshipsQuery, responses: { 200: EntityRelationshipList } },
   listEntityRelationships,
 );

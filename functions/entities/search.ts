@@ -9,11 +9,12 @@ import { pageOf, stringKey } from '#lib/http/pagination.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { entityRecord } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 import { configuredFields } from '#lib/store/custom-fields.ts';
 import { entitiesAfter } from '#lib/store/pages.ts';
 
 export const handler = api(
-  'searchEntities',
+  routes.searchEntities,
   { query: SearchEntitiesQuery, body: SearchEntitiesBody, responses: { 200: EntityList } },
   async (req, { query, body: { data } }) => {
     const ws = principalOf(req).workspaceId;

@@ -6,10 +6,11 @@ import { EntityPath } from '#lib/domain/schemas/entity.ts';
 import { EntityRelationshipResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 import { setParent } from '#lib/store/entity-writes.ts';
 
 export const handler = api(
-  'setEntityParent',
+  routes.setEntityParent,
   { params: EntityPath, body: SetParentBody, responses: { 200: EntityRelationshipResponse } },
   async (req, { params: { id }, body: { data } }) => {
     const moved = await setParent(principalOf(req).workspaceId, id, data.target, ['data', 'target', 'id']);

@@ -9,11 +9,12 @@ import { ApiError } from '#lib/http/errors.ts';
 import { mcpServer, withErrorCodes } from '#lib/http/mcp/server.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 
 /** The request headers the transport reads. */
 const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
 
-export const handler = api('mcp', { body: McpRequestBody, responses: { 200: McpResponseBody, 202: null } }, async (req, { body }) => {
+export const handler = api(routes.mcp, { body: McpRequestBody, responses: { 200: McpResponseBody, 202: null } }, async (req, { body }) => {
   const server = mcpServer(principalOf(req), req.log);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);

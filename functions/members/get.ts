@@ -7,9 +7,10 @@ import { MemberPath } from '#lib/domain/schemas/member.ts';
 import { MemberResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 import { getMember } from '#lib/store/members.ts';
 
-export const handler = api('getMember', { params: MemberPath, responses: { 200: MemberResponse } }, async (req, { params: { id } }) => {
+export const handler = api(routes.getMember, { params: MemberPath, responses: { 200: MemberResponse } }, async (req, { params: { id } }) => {
   const principal = principalOf(req);
   const member = await getMember(principal.workspaceId, id);
   if (!member) throw new NotFound('member', id);

@@ -8,9 +8,10 @@ import { MemberList } from '#lib/domain/schemas/responses.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 import { membersAfter } from '#lib/store/pages.ts';
 
-export const handler = api('listMembers', { query: ListMembersQuery, responses: { 200: MemberList } }, async (req, { query }) => {
+export const handler = api(routes.listMembers, { query: ListMembersQuery, responses: { 200: MemberList } }, async (req, { query }) => {
   const principal = principalOf(req);
   const page = await pageOf(req, query);
   const filter = {

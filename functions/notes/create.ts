@@ -7,9 +7,10 @@ import { NoteReferenceResponse } from '#lib/domain/schemas/responses.ts';
 import { createNoteFrom, noteWriteKeys } from '#lib/http/note-writes.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 
 export const handler = api(
-  'createNote',
+  routes.createNote,
   { body: CreateNoteBody, responses: { 201: NoteReferenceResponse }, errors: ['resource.notFound'], headers: { idempotencyKey: true } },
   async (req, { body: { data } }) => {
     const note = await createNoteFrom(principalOf(req), data, req.preread);

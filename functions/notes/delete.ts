@@ -2,9 +2,10 @@
 import { NotePath } from '#lib/domain/schemas/note.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { ifMatchOf, principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 import { deleteNote } from '#lib/store/notes.ts';
 
-export const handler = api('deleteNote', { params: NotePath, responses: { 204: null }, headers: { ifMatch: true } }, async (req, { params }) => {
+export const handler = api(routes.deleteNote, { params: NotePath, responses: { 204: null }, headers: { ifMatch: true } }, async (req, { params }) => {
   await deleteNote(principalOf(req).workspaceId, params.id, ifMatchOf(req));
   return { status: 204 };
 });

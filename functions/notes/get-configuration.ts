@@ -7,8 +7,9 @@ import { ConfigurationResponse } from '#lib/domain/schemas/responses.ts';
 import { configurationResources } from '#lib/http/configurations.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 
-export const handler = api('getNoteConfiguration', { params: ConfigurationPath, responses: { 200: ConfigurationResponse } }, async (req, { params }) => {
+export const handler = api(routes.getNoteConfiguration, { params: ConfigurationPath, responses: { 200: ConfigurationResponse } }, async (req, { params }) => {
   const type = canonicalNoteType(params.type);
   if (isOpportunity(type)) throw new NotFound('note type', type, `No note type '${type}': ${NO_OPPORTUNITY_NOTES}.`);
   if (!isNoteType(type)) throw new NotFound('note type', type, `No note type '${type.slice(0, 100)}'; known types: ${NOTE_TYPES.join(', ')}.`);

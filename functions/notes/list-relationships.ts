@@ -4,9 +4,10 @@ import { NotePath, NoteRelationshipsQuery } from '#lib/domain/schemas/note.ts';
 import { NoteRelationshipList } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { listNoteRelationships } from '#lib/http/relationship-lists.ts';
+import * as routes from '#lib/routes.ts';
 
 export const handler = api(
-  'listNoteRelationships',
+  routes.listNoteRelationships,
   { params: NotePath, query: NoteRelationshipsQuery, responses: { 200: NoteRelationshipList } },
   listNoteRelationships,
 );

@@ -9,8 +9,9 @@ import { noteSearchQueryOf } from '#lib/http/list-filters.ts';
 import { notesPage } from '#lib/http/note-pages.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 
-export const handler = api('searchNotes', { query: SearchNotesQuery, body: SearchNotesBody, responses: { 200: NoteList } }, async (req, { query, body: { data = {} } }) => {
+export const handler = api(routes.searchNotes, { query: SearchNotesQuery, body: SearchNotesBody, responses: { 200: NoteList } }, async (req, { query, body: { data = {} } }) => {
   const ws = principalOf(req).workspaceId;
   if (query['fields[]'] !== undefined && data.return?.fields !== undefined) {
     throw new InvalidInput("Both 'fields[]' and '/data/return/fields' select fields; give one of them ('fields[]' is deprecated).", parameter('fields[]'));

@@ -7,11 +7,12 @@ import { NotePath } from '#lib/domain/schemas/note.ts';
 import { NoteRelationshipResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 import { customerTarget } from '#lib/store/customers.ts';
 import { setNoteCustomer } from '#lib/store/notes.ts';
 
 export const handler = api(
-  'setNoteCustomer',
+  routes.setNoteCustomer,
   { params: NotePath, body: SetNoteCustomerBody, responses: { 200: NoteRelationshipResponse } },
   async (req, { params: { id }, body: { data } }) => {
     const ws = principalOf(req).workspaceId;

@@ -5,10 +5,11 @@ import { NoteLinkPath, SetNoteLinkBody } from '#lib/domain/schemas/note-writes.t
 import { NoteRelationshipResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 import { upsertLink } from '#lib/store/notes.ts';
 
 export const handler = api(
-  'setNoteLink',
+  routes.setNoteLink,
   { params: NoteLinkPath, body: SetNoteLinkBody, responses: { 200: NoteRelationshipResponse } },
   async (req, { params: { id, entityId }, body: { data } }) => {
     const { link } = await upsertLink(principalOf(req).workspaceId, id, entityId, data.importance, { create: false, path: ['data'], preread: req.preread });

@@ -13,12 +13,13 @@ import { NotePath } from '#lib/domain/schemas/note.ts';
 import { NoteReferenceResponse } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { ifMatchOf, principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 import { getNote, updateNote } from '#lib/store/notes.ts';
 
 export const handler = api(
-  'updateNote',
+  routes.updateNote,
   { params: NotePath, body: UpdateNoteBody, responses: { 200: NoteReferenceResponse }, headers: { ifMatch: true } },
   async (req, { params: { id }, body: { data } }) => {
     const ws = principalOf(req).workspaceId;

@@ -4,9 +4,10 @@ import { AddKeyBody, ApplicationPath } from '#lib/domain/schemas/applications.ts
 import { ApplicationKey } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 
 export const handler = api(
-  'addApplicationKey',
+  routes.addApplicationKey,
   { params: ApplicationPath, body: AddKeyBody, responses: { 201: ApplicationKey }, errors: ['conflict.uniqueViolation'], headers: { idempotencyKey: true } },
   async (req, { params, body }) => {
     const key = await uploadKey(principalOf(req).workspaceId, params.clientId, body.publicKey);

@@ -5,10 +5,11 @@ import { CreateApplicationBody } from '#lib/domain/schemas/applications.ts';
 import { RegisteredApplication } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 import { replayedByKey } from '#lib/store/idempotency.ts';
 
 export const handler = api(
-  'createApplication',
+  routes.createApplication,
   { body: CreateApplicationBody, responses: { 201: RegisteredApplication }, headers: { idempotencyKey: true } },
   async (req, { body }) => {
     const app = await registerApplication(principalOf(req).workspaceId, body);

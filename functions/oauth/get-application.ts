@@ -5,9 +5,10 @@ import { ApplicationPath } from '#lib/domain/schemas/applications.ts';
 import { Application } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 import { getApplication } from '#lib/store/applications.ts';
 
-export const handler = api('getApplication', { params: ApplicationPath, responses: { 200: Application } }, async (req, { params: { clientId } }) => {
+export const handler = api(routes.getApplication, { params: ApplicationPath, responses: { 200: Application } }, async (req, { params: { clientId } }) => {
   const app = await getApplication(principalOf(req).workspaceId, clientId);
   if (!app) throw applicationNotFound(clientId);
   return { status: 200, body: applicationView(app) };

@@ -7,9 +7,10 @@ import { OAuthError, TokenResponse } from '#lib/domain/schemas/responses.ts';
 import { TokenForm, TokenQuery } from '#lib/domain/schemas/token.ts';
 import { spendBudget } from '#lib/http/middleware/rate-limit.ts';
 import { api } from '#lib/http/pipeline.ts';
+import * as routes from '#lib/routes.ts';
 
 export const handler = api(
-  'issueToken',
+  routes.issueToken,
   // The form is parsed by parseTokenRequest with TokenForm, so that every refusal is an OAuth error.
   { query: TokenQuery, form: TokenForm, responses: { 200: TokenResponse }, refusal: OAuthError },
   async (req) => {

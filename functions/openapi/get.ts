@@ -9,11 +9,12 @@ import { OpenApiDocument } from '#lib/domain/schemas/responses.ts';
 import { DOCUMENT_BROTLI_BASE64 } from '#lib/http/openapi-embedded.ts';
 import { atAppUrl } from '#lib/http/openapi-urls.ts';
 import { api } from '#lib/http/pipeline.ts';
+import * as routes from '#lib/routes.ts';
 
 type Document = z.output<typeof OpenApiDocument> & { components?: Record<string, unknown> };
 let document: Document | undefined;
 const committed = (): Document => (document ??= JSON.parse(brotliDecompressSync(Buffer.from(DOCUMENT_BROTLI_BASE64, 'base64')).toString('utf8')) as Document);
 
-export const handler = api('getOpenApiDocument', { responses: { 200: OpenApiDocument } }, () =>
+export const handler = api(routes.getOpenApiDocument, { responses: { 200: OpenApiDocument } }, () =>
   Promise.resolve({ status: 200, body: atAppUrl(committed(), config.appUrl) }),
 );

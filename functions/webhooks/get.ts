@@ -6,8 +6,9 @@ import { webhookView } from '#lib/domain/webhooks.ts';
 import { findSubscription } from '#lib/events/subscriptions.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
+import * as routes from '#lib/routes.ts';
 
-export const handler = api('getWebhook', { params: WebhookPath, responses: { 200: WebhookResponse } }, async (req, { params }) => {
+export const handler = api(routes.getWebhook, { params: WebhookPath, responses: { 200: WebhookResponse } }, async (req, { params }) => {
   const subscription = await findSubscription(principalOf(req), params.webhookId);
   return { status: 200, body: { data: webhookView(config.baseUrl, subscription) } };
 });

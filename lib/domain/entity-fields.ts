@@ -5,7 +5,7 @@
 import { InvalidInput, pointer, type Path } from './errors.ts';
 import type { EntityType } from './hierarchy.ts';
 import { isUuid } from './schemas/common.ts';
-import { STANDARD_FIELDS, type MemberInput, type StandardFieldId } from './schemas/field-values.ts';
+import type { MemberInput, StandardFieldId } from './schemas/field-values.ts';
 
 const HIERARCHY_FIELDS = ['name', 'description', 'status', 'owner', 'tags', 'timeframe', 'archived'] as const satisfies readonly StandardFieldId[];
 
@@ -33,8 +33,6 @@ const isMemberField = (key: string): key is MemberFieldId => (MEMBER_FIELDS as r
 export const standardEntityFields = (type: EntityType): string[] => [...ENTITY_FIELDS[type]];
 export const standardNoteFields = (): string[] => [...NOTE_FIELDS];
 
-const isStandardField = (key: string): key is StandardFieldId => Object.hasOwn(STANDARD_FIELDS, key);
-
 /** Checks a custom field (uuid key) value for the record's type; returns the value to store or throws InvalidInput. */
 export type CustomFieldCheck = (fieldId: string, value: unknown, path: Path) => unknown;
 
@@ -61,7 +59,8 @@ export function fieldWrite(
   const seen = new Map<string, string>();
   for (const [key, value] of Object.entries(fields)) {
     const at = [...path, key];
-    const own = isStandardField(key) && standard.includes(key);
+    // A key of the type's own standard fields (never an Object.prototype name: a list, not a lookup).
+    const own = (standard as readonly string[]).includes(key);
     if (own) {
       if (value === null) {
         if (mode === 'update') out.values[key] = null;

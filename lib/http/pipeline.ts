@@ -1,8 +1,9 @@
 // The one place that knows the middleware order. A handler module is
-//   export const handler = api('getCustomerScore', { params, responses: { 200: CustomerScoreResponse } },
+//   export const handler = api(routes.getCustomerScore, { params, responses: { 200: CustomerScoreResponse } },
 //     async (req, { params }) => ({ status: 200, body }));
-// Auth, scope and body kind come from its row in lib/routes.ts; the declaration in the middle
-// (lib/http/operation.ts) validates the request and is what the OpenAPI document says of it.
+// Auth, scope and body kind come from its row in lib/routes.ts, which it passes (so its bundle holds
+// that row, not the table); the declaration in the middle (lib/http/operation.ts) validates the
+// request and is what the OpenAPI document says of it.
 //
 // Order (docs/architecture.md explains it in full). Middy runs `before` in the order of `.use`,
 // and `after`/`onError` in reverse:
@@ -39,13 +40,13 @@ import { idempotencyClaim, type ApiContext, type ApiMiddleware, type ApiRequest,
 import { withDeadline } from '../deadline.ts';
 import { REPLAYED_HEADER } from '../domain/idempotency.ts';
 import { log } from '../log.ts';
-import { routeById, type OperationId, type Route } from '../routes.ts';
+import type { Route } from '../routes.ts';
 import { withClaim } from '../store/idempotency.ts';
 
 export type Core<O extends Operation = Operation> = (req: ApiRequest, input: Input<O>) => Promise<Result<O>>;
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<ApiResponse>;
-/** A route's Lambda handler, carrying the declaration the OpenAPI generator reads. */
-export type ApiHandler<O extends Operation = Operation> = LambdaHandler & { readonly operation: O };
+/** A route's Lambda handler, carrying the declaration the OpenAPI generator reads and the row it was made with. */
+export type ApiHandler<O extends Operation = Operation> = LambdaHandler & { readonly operation: O; readonly route: Route };
 
 /** A declaration that does not fit its route is a programming error: the module refuses to load. */
 function checkDeclaration(route: Route, operation: Operation, page: PageShell | undefined): void {
@@ -68,13 +69,12 @@ function checkDeclaration(route: Route, operation: Operation, page: PageShell | 
  * route's shell; page routes are made by pageApi() (lib/http/pages/page-shell.ts).
  */
 export function api<const O extends Operation>(
-  operationId: OperationId,
+  route: Route,
   operation: O,
   core: Core<O>,
   options: { prefetch?: PrefetchKeys; page?: PageShell } = {},
 ): ApiHandler<O> {
   const { page } = options;
-  const route = routeById(operationId);
   checkDeclaration(route, operation, page);
   const handler = middy<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>(
     // The core answers an ApiResult; frame's `after` makes it the Lambda response.
@@ -108,5 +108,5 @@ export function api<const O extends Operation>(
     .use(validate(operation, route.body))
     .use(httpErrorHandler({ logger: false }) as ApiMiddleware)
     .use(errorsAsHttp(page));
-  return Object.assign(handler as unknown as LambdaHandler, { operation });
+  return Object.assign(handler as unknown as LambdaHandler, { operation, route });
 }

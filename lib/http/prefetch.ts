@@ -15,7 +15,8 @@ import { IDEMPOTENCY_HEADER, idempotencyKey } from '../domain/idempotency.ts';
 import { isUuid } from '../domain/input.ts';
 import type { Route } from '../routes.ts';
 import { idempotencyRecordKey } from '../store/idempotency.ts';
-import { keys, type ItemKey } from '../store/keys.ts';
+import * as keys from '../store/keys.ts';
+import type { ItemKey } from '../store/keys.ts';
 
 /** What a handler's keys may be computed from. */
 export interface PrefetchRequest {
@@ -59,7 +60,8 @@ export function prefetchFor(
   const own = options.keys;
   if (!pathItem && !own && !options.idempotent) return undefined;
   return (ws, memberId) => [
-    ...(pathItem ? [keys[pathItem](ws, id!)] : []),
+    // Named, not keys[pathItem]: a computed member would keep every key builder in the bundle.
+    ...(pathItem ? [(pathItem === 'entity' ? keys.entity : keys.note)(ws, id!)] : []),
     ...(options.idempotent ? idempotencyRecord(route, api, ws, memberId) : []),
     ...(own ? own({ workspaceId: ws, memberId, params: api.params, body: route.body === 'json' ? peekJsonBody(api) : undefined }) : []),
   ];

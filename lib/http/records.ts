@@ -6,7 +6,7 @@ import { config } from '../config.ts';
 import { entityReference, entityView } from '../domain/entity-view.ts';
 import { checkKnownFields, selectFields, type FieldSelection } from '../domain/fields.ts';
 import { noteView } from '../domain/note-view.ts';
-import { routeById } from '../routes.ts';
+import { getEntityConfiguration, getNoteConfiguration, listEntityRelationships, listNoteRelationships, type Route } from '../routes.ts';
 import { configuredFields } from '../store/custom-fields.ts';
 import type { EntityItem } from '../store/entities.ts';
 import type { NoteItem } from '../store/notes.ts';
@@ -26,26 +26,25 @@ export const noteRelationshipView = (r: NoteRelationship) =>
 
 /** The first 20 items, and a links.next to the attribute's own list route when there are more. */
 async function inline<T extends { position: string }, V>(
-  operationId: 'listEntityRelationships' | 'listNoteRelationships',
+  route: Route,
   workspaceId: string,
   id: string,
   fetch: (count: number) => Promise<Slice<T>>,
   view: (r: T) => V,
 ): Promise<{ data: V[]; links: ListLinks }> {
-  const route = routeById(operationId);
   // Bound to the list route called with no parameters but the cursor: exactly the links.next URL.
-  const page = pageFor({ operationId, workspaceId, params: { id }, query: [] }, INLINE_RELATIONSHIPS, undefined, route.path);
+  const page = pageFor({ operationId: route.operationId, workspaceId, params: { id }, query: [] }, INLINE_RELATIONSHIPS, undefined, route.path);
   const got = await fetch(INLINE_RELATIONSHIPS + 1);
   return page.envelope(got.items.map((i) => i.record), (r) => r.position, (items) => items.map(view), got.resume);
 }
 
 /** An entity's `relationships`: parent, then children; more than 20 → links.next to /v2/entities/{id}/relationships. */
 export const inlineRelationships = (workspaceId: string, entity: EntityItem) =>
-  inline('listEntityRelationships', workspaceId, entity.id, (n) => entityRelationshipsAfter(workspaceId, entity, {}, undefined, n), relationshipView);
+  inline(listEntityRelationships, workspaceId, entity.id, (n) => entityRelationshipsAfter(workspaceId, entity, {}, undefined, n), relationshipView);
 
 /** A note's `relationships`: customer, then links; more than 20 → links.next to /v2/notes/{id}/relationships. */
 export const inlineNoteRelationships = (workspaceId: string, note: NoteItem) =>
-  inline('listNoteRelationships', workspaceId, note.id, (n) => noteRelationshipsAfter(workspaceId, note, {}, undefined, n), noteRelationshipView);
+  inline(listNoteRelationships, workspaceId, note.id, (n) => noteRelationshipsAfter(workspaceId, note, {}, undefined, n), noteRelationshipView);
 
 export async function entityRecord(workspaceId: string, entity: EntityItem, selection: FieldSelection, configured: readonly string[]) {
   return {
@@ -83,4 +82,4 @@ export async function noteResource(workspaceId: string, note: NoteItem, selectio
 }
 
 export const configUrl = (kind: 'entities' | 'notes', type: string) =>
-  publicUrl(kind === 'entities' ? routeById('getEntityConfiguration').path : routeById('getNoteConfiguration').path, { type });
+  publicUrl(kind === 'entities' ? getEntityConfiguration.path : getNoteConfiguration.path, { type });

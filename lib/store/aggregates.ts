@@ -28,7 +28,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { placeCondition, type Placement } from './entities.ts';
 import { StaleChain } from './errors.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import { prereadFor, type Prereads } from './preread.ts';
 import type { StoredItem } from './query.ts';
 import type { TxItem } from './tx.ts';

@@ -16,7 +16,7 @@ import { originRegistrations } from './cors-origins.ts';
 import { getDynamicClient, isDynamicClientId, type DynamicClient } from './dynamic-clients.ts';
 import { DuplicateKey, KeyLimitReached } from './errors.ts';
 import { writeOnce } from './idempotency.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { putInWorkspace } from './workspaces.ts';
 import { applicationNotFound, type ApplicationInput, type ApplicationType } from '../domain/applications.ts';

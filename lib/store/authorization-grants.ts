@@ -13,7 +13,8 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aw
 import { db, tableName } from './client.ts';
 import { credentialItem, type Credential } from './credentials.ts';
 import { AlreadyUsed, GrantRevoked } from './errors.ts';
-import { keys, type ItemKey } from './keys.ts';
+import * as keys from './keys.ts';
+import type { ItemKey } from './keys.ts';
 import type { StoredItem } from './query.ts';
 import type { Scope } from '../domain/scopes.ts';
 

@@ -8,7 +8,7 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from './client.ts';
 import { customerEmailOf } from './customers.ts';
 import { toEntity } from './entities.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import { toMember } from './members.ts';
 import { toNote } from './notes.ts';
 import { queryAll, type StoredItem } from './query.ts';

@@ -6,7 +6,7 @@
 // Item: { kind: 'corsOrigin', origin, clientIds: string set }
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import type { TransactItem } from './workspaces.ts';
 
 /** Transaction items that add (or remove) a client's registration of each origin. */

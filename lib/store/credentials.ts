@@ -6,7 +6,8 @@ import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamod
 import { itemKeyId } from './batch.ts';
 import { db, tableName } from './client.ts';
 import { isDynamicClientId } from './dynamic-clients.ts';
-import { keys, type ItemKey } from './keys.ts';
+import * as keys from './keys.ts';
+import type { ItemKey } from './keys.ts';
 import { toMember, type Member } from './members.ts';
 import { ReadAhead } from './preread.ts';
 import type { StoredItem } from './query.ts';

@@ -2,7 +2,8 @@
 // configuration is one Query of the workspace partition's custom-field range.
 import { randomUUID } from 'node:crypto';
 import { NameTaken } from './errors.ts';
-import { keys, type ItemKey } from './keys.ts';
+import * as keys from './keys.ts';
+import type { ItemKey } from './keys.ts';
 import { readAhead, type Prereads } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { putInWorkspace } from './workspaces.ts';

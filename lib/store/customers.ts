@@ -3,7 +3,7 @@
 // customer given by e-mail (a note's customer) is found with one Query, case-insensitively.
 import { tableName } from './client.ts';
 import { getEntity, type EntityItem } from './entities.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import { queryAll } from './query.ts';
 import type { TxItem } from './tx.ts';
 import type { Path } from '../domain/errors.ts';

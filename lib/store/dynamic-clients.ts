@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import type { ClientRegistration } from '../domain/client-registration.ts';
 
 /** Their client ids: a prefix apart from applications' UUIDs, so that a token's client id says where its client lives. */

@@ -2,7 +2,7 @@
 // lib/store/keys.ts (entity) and the aggregate fields documented in lib/store/aggregates.ts.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import { prereadFor, type Prereads } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import type { StoredEntity } from '../domain/entity-view.ts';

@@ -7,7 +7,7 @@ import { tableName } from './client.ts';
 import { customerEmailWrites } from './customers.ts';
 import { getEntity, readChain, subtree, type EntityItem } from './entities.ts';
 import { transactOnce } from './idempotency.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import { recordUpdate, type RecordChange } from './record-update.ts';
 import { checkNewRelation, relationPuts } from './relations.ts';
 import { transact, type TxItem } from './tx.ts';

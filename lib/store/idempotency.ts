@@ -9,7 +9,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import { prereadFor, type ReadAhead } from './preread.ts';
 import { transact, type TxItem } from './tx.ts';
 import { IDEMPOTENCY_WINDOW_MS, keyReused, recordName, withinWindow } from '../domain/idempotency.ts';

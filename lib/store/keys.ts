@@ -16,155 +16,156 @@ const WEBHOOK = 'WEBHOOK#';
 /** Prefix of rate-limit partitions: read-only functions may write only these (IAM LeadingKeys). */
 export const RATE_LIMIT_KEY_PREFIX = 'RL#';
 
-export const keys = {
-  /** A workspace's own partition: every tenant item below lives in it. */
-  partition: WS,
-  workspace: (ws: string) => ({ pk: WS(ws), sk: WORKSPACE_SK }),
-  /** The sort key every workspace item has (verify finds workspaces by it). */
-  workspaceSortKey: WORKSPACE_SK,
-  /**
-   * A member. GSI1 lists a workspace's members oldest first: gsi1pk = membersOf(ws), gsi1sk =
-   * listPosition(createdAt, id) (items made before the index have them from `admin index backfill`).
-   */
-  member: (ws: string, memberId: string) => ({ pk: WS(ws), sk: `${MEMBER}${memberId}` }),
-  membersPrefix: MEMBER,
-  membersOf: (ws: string) => `${WS(ws)}#MEMBERS`,
-  /** Uniqueness guard and look-up of a member by e-mail (lower-cased) within a workspace. */
-  memberEmail: (ws: string, email: string) => ({ pk: WS(ws), sk: `EMAIL#${email}` }),
-  /** An issued credential (API token or access token), by token id (the JWT's jti). */
-  credential: (tokenId: string) => ({ pk: `TOKEN#${tokenId}`, sk: 'TOKEN' }),
-  /**
-   * A hierarchy or customer entity. Item: { kind: 'entity', id, type, parentId?, fields: {...API-shaped
-   * values, custom fields by uuid}, createdAt, updatedAt, ...score aggregates (lib/store/entities.ts) }.
-   * GSI1 lists a type oldest first: gsi1pk = entitiesOfType(ws, type), gsi1sk = listPosition(createdAt, id).
-   * GSI2 lists children oldest first: gsi2pk = childrenOf(ws, parentId), gsi2sk = listPosition(createdAt, id).
-   */
-  entity: (ws: string, id: string) => ({ pk: WS(ws), sk: `ENT#${id}` }),
-  entitiesOfType: (ws: string, type: string) => `${WS(ws)}#ENTTYPE#${type}`,
-  childrenOf: (ws: string, parentId: string) => `${WS(ws)}#CHILDREN#${parentId}`,
-  /**
-   * The GSI sort key of a listed entity or note: a time, then the id to break ties. GSI1 uses the
-   * creation time; GSI2 (children) the time the child joined its parent (created, or moved there).
-   */
-  listPosition: (createdAt: string, id: string) => `${createdAt}#${id}`,
-  /**
-   * A note. Item: { kind: 'note', id, type: 'textNote', fields: {...}, customer?: {type, id}, createdAt, updatedAt }.
-   * GSI1 lists notes oldest first: gsi1pk = notesOf(ws), gsi1sk = listPosition(createdAt, id).
-   */
-  note: (ws: string, id: string) => ({ pk: WS(ws), sk: `NOTE#${id}` }),
-  notesOf: (ws: string) => `${WS(ws)}#NOTES`,
-  /**
-   * A link from a note to a hierarchy entity. Item: { kind: 'link', noteId, entityId, importance, setAt, ... }.
-   * A note's links: Query pk, begins_with(sk, linksOfNotePrefix(noteId)). GSI2 lists an entity's links:
-   * gsi2pk = linksTo(ws, entityId), gsi2sk = noteId.
-   */
-  link: (ws: string, noteId: string, entityId: string) => ({ pk: WS(ws), sk: `${LINK}${noteId}#${entityId}` }),
-  linksOfNotePrefix: (noteId: string) => `${LINK}${noteId}#`,
-  /** Sort-key prefixes of each kind the score is made of, for reading a workspace kind by kind (verify). */
-  kindPrefix: { entity: 'ENT#', note: 'NOTE#', link: LINK, rating: RATE } as const,
-  linksTo: (ws: string, entityId: string) => `${WS(ws)}#LINKSTO#${entityId}`,
-  /**
-   * One customer's ratings of one hierarchy entity (lib/store/aggregates.ts): { kind: 'rating', entityId,
-   * customerId, entries: { [noteId]: { w, at } }, weight (the one that counts), ver }. An entity's
-   * ratings: Query pk, begins_with(sk, ratingsOfEntityPrefix(entityId)).
-   */
-  rating: (ws: string, entityId: string, customerId: string) => ({ pk: WS(ws), sk: `${RATE}${entityId}#${customerId}` }),
-  ratingsOfEntityPrefix: (entityId: string) => `${RATE}${entityId}#`,
-  /**
-   * GSI3, the owner index: an entity or note with an owner is listed under its owner, oldest first:
-   * gsi3pk = ownedBy(ws, memberId), gsi3sk = ownedPosition(kind, createdAt, id) — entities and notes
-   * apart by the prefix, each in listPosition order after it. Sparse: no owner, no entry.
-   */
-  ownedBy: (ws: string, memberId: string) => `${WS(ws)}#OWNER#${memberId}`,
-  ownedPrefix: (kind: 'entity' | 'note') => (kind === 'entity' ? 'ENT#' : 'NOTE#'),
-  ownedPosition: (kind: 'entity' | 'note', createdAt: string, id: string) => `${kind === 'entity' ? 'ENT#' : 'NOTE#'}${createdAt}#${id}`,
-  /** The GSI3 attributes of a record with this owner (member id), or undefined without one. */
-  ownerIndex: (ws: string, kind: 'entity' | 'note', r: { id: string; createdAt: string; fields: Record<string, unknown> }) => {
-    const owner = r.fields.owner as { id?: unknown } | null | undefined;
-    return typeof owner?.id === 'string' ? { gsi3pk: `${WS(ws)}#OWNER#${owner.id}`, gsi3sk: `${kind === 'entity' ? 'ENT#' : 'NOTE#'}${r.createdAt}#${r.id}` } : undefined;
-  },
-  /**
-   * Inclusive bounds of the list positions (listPosition) whose time lies in [from, to], both ISO
-   * 8601 UTC strings as Date#toISOString writes them (fixed width, so they order as strings). Ids
-   * are lower-case hex, all below '~'.
-   */
-  timeRange: (from: string | undefined, to: string | undefined) => ({
-    ...(from !== undefined ? { from } : {}),
-    ...(to !== undefined ? { to: `${to}#~` } : {}),
-  }),
-  /**
-   * One side of a relation between two hierarchy entities (link, isBlockedBy, isBlocking): every
-   * relation is two items, one per side, written and deleted together. Item: { kind: 'relation',
-   * entityId, type, targetId, targetType, createdAt }. An entity's relations: Query pk,
-   * begins_with(sk, relationsOfPrefix(entityId[, type])).
-   */
-  relation: (ws: string, entityId: string, type: string, targetId: string) => ({ pk: WS(ws), sk: `${REL}${entityId}#${type}#${targetId}` }),
-  relationsOfPrefix: (entityId: string, type?: string) => `${REL}${entityId}#${type !== undefined ? `${type}#` : ''}`,
-  /**
-   * Look-up of a user (customer entity) by e-mail, lower-cased: { kind: 'customerEmail', email,
-   * userId }, written and deleted with the user's e-mail field. Several users may share an
-   * address: Query pk, begins_with(sk, customerEmailPrefix(email)).
-   */
-  customerEmail: (ws: string, email: string, userId: string) => ({ pk: WS(ws), sk: `${CUSTEMAIL}${email}#${userId}` }),
-  customerEmailPrefix: (email: string) => `${CUSTEMAIL}${email}#`,
-  /** GSI2 of a note with a customer: gsi2pk = notesOfCustomer(ws, customerId), gsi2sk = noteId. */
-  notesOfCustomer: (ws: string, customerId: string) => `${WS(ws)}#CUSTNOTES#${customerId}`,
-  /** A custom field definition: { kind: 'customField', id, entityType, name, fieldKind, options?, createdAt }. */
-  customField: (ws: string, fieldId: string) => ({ pk: WS(ws), sk: `${FIELD}${fieldId}` }),
-  customFieldsPrefix: FIELD,
-  /** A server-to-server OAuth application (see lib/store/applications.ts). */
-  application: (ws: string, clientId: string) => ({ pk: WS(ws), sk: `${APP}${clientId}` }),
-  applicationsPrefix: APP,
-  /** Global look-up from a client id (an assertion's `iss`) to its workspace. Item: { kind: 'clientId', clientId, workspaceId }. */
-  clientIdIndex: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' }),
-  /** A dynamically registered client (RFC 7591): global, it belongs to no workspace. */
-  dynamicClient: (clientId: string) => ({ pk: `DYNCLIENT#${clientId}`, sk: 'DYNCLIENT' }),
-  /** Registrations from one address (hashed) in one hour: the registration endpoint's rate limit. */
-  registrationWindow: (addressHash: string, hour: number) => ({ pk: `REGISTER#${addressHash}#${hour}`, sk: 'REGISTER' }),
-  /** A used assertion `jti` of one application (SHA-256 of the jti, base64url); expires by TTL (lib/store/assertion-ids.ts). */
-  assertionId: (ws: string, clientId: string, jtiHash: string) => ({ pk: WS(ws), sk: `JTI#${clientId}#${jtiHash}` }),
-  /** The request budget of one credential owner, e.g. `member:<ws>:<id>` (lib/store/rate-limits.ts). */
-  rateBucket: (owner: string) => ({ pk: `${RATE_LIMIT_KEY_PREFIX}${owner}`, sk: 'RL' }),
+// Each key builder is its own export (importers use `import * as keys`), so a bundle keeps the
+// builders it calls, not all of them.
 
-  // --- Authorization code flow: member sign-in, codes, grants, refresh tokens, CORS origins ---
-  // Codes, refresh tokens and sessions are found by the SHA-256 of what the browser or client
-  // holds (global keys, items naming their workspace); the table never holds the value itself.
-  /** A member's password (lib/store/sign-in.ts). Item: { kind: 'memberPassword', memberId, hash, setAt }. */
-  memberPassword: (ws: string, memberId: string) => ({ pk: WS(ws), sk: `PASSWORD#${memberId}` }),
-  /** A browser sign-in session by the hash of its id. Item: { kind: 'signInSession', workspaceId, memberId, createdAt, expiresAt, ttl }. */
-  signInSession: (idHash: string) => ({ pk: `SESSION#${idHash}`, sk: 'SESSION' }),
-  /** Failed sign-ins for one e-mail (its hash) in one window. Item: { kind: 'signInFailures', n, ttl }. */
-  signInFailuresOfEmail: (ws: string, emailHash: string, window: number) => ({ pk: WS(ws), sk: `SIGNINFAIL#${emailHash}#${window}` }),
-  /** Failed sign-ins from one source address (its hash) in one window, across workspaces. */
-  signInFailuresOfAddress: (addressHash: string, window: number) => ({ pk: `SIGNINFAIL#${addressHash}#${window}`, sk: 'SIGNINFAIL' }),
-  /** An authorization code by its hash (lib/store/authorization-grants.ts). */
-  authorizationCode: (codeHash: string) => ({ pk: `AUTHCODE#${codeHash}`, sk: 'AUTHCODE' }),
-  /** A grant (token family) of the authorization code flow: revoking it ends every token of the family. */
-  oauthGrant: (ws: string, grantId: string) => ({ pk: WS(ws), sk: `GRANT#${grantId}` }),
-  /** A refresh token by its hash. */
-  refreshToken: (tokenHash: string) => ({ pk: `REFRESH#${tokenHash}`, sk: 'REFRESH' }),
-  /** The applications that registered a redirect URI on an origin (lib/store/cors-origins.ts). */
-  corsOrigin: (origin: string) => ({ pk: `ORIGIN#${origin}`, sk: 'ORIGIN' }),
-  // --- Webhooks (lib/store/webhooks.ts) ---
-  /**
-   * A webhook subscription: { kind: 'webhook', id, name, events, url, version, sealed secrets,
-   * status, failureStreak, createdAt, createdByClient? }. GSI1 lists a workspace's subscriptions
-   * oldest first: gsi1pk = webhooksOf(ws), gsi1sk = listPosition(createdAt, id); the stream consumer
-   * reads them all with Query pk, begins_with(sk, webhooksPrefix).
-   */
-  webhook: (ws: string, id: string) => ({ pk: WS(ws), sk: `${WEBHOOK}${id}` }),
-  webhooksPrefix: WEBHOOK,
-  /**
-   * The first use of an Idempotency-Key (lib/store/idempotency.ts), by a hash of the member, the
-   * operation and the key. Item: { kind: 'idempotency', fingerprint, firstAt (epoch ms), result, ttl }.
-   */
-  idempotency: (ws: string, hash: string) => ({ pk: WS(ws), sk: `IDEM#${hash}` }),
-  webhooksOf: (ws: string) => `${WS(ws)}#WEBHOOKS`,
-  /** What became of one event for one subscription (claimed, delivered, dead); expires by TTL. */
-  webhookDelivery: (ws: string, subscriptionId: string, eventId: string) => ({ pk: WS(ws), sk: `DELIVERY#${subscriptionId}#${eventId}` }),
+/** A workspace's own partition: every tenant item below lives in it. */
+export const partition = WS;
+export const workspace = (ws: string) => ({ pk: WS(ws), sk: WORKSPACE_SK });
+/** The sort key every workspace item has (verify finds workspaces by it). */
+export const workspaceSortKey = WORKSPACE_SK;
+/**
+ * A member. GSI1 lists a workspace's members oldest first: gsi1pk = membersOf(ws), gsi1sk =
+ * listPosition(createdAt, id) (items made before the index have them from `admin index backfill`).
+ */
+export const member = (ws: string, memberId: string) => ({ pk: WS(ws), sk: `${MEMBER}${memberId}` });
+export const membersPrefix = MEMBER;
+export const membersOf = (ws: string) => `${WS(ws)}#MEMBERS`;
+/** Uniqueness guard and look-up of a member by e-mail (lower-cased) within a workspace. */
+export const memberEmail = (ws: string, email: string) => ({ pk: WS(ws), sk: `EMAIL#${email}` });
+/** An issued credential (API token or access token), by token id (the JWT's jti). */
+export const credential = (tokenId: string) => ({ pk: `TOKEN#${tokenId}`, sk: 'TOKEN' });
+/**
+ * A hierarchy or customer entity. Item: { kind: 'entity', id, type, parentId?, fields: {...API-shaped
+ * values, custom fields by uuid}, createdAt, updatedAt, ...score aggregates (lib/store/entities.ts) }.
+ * GSI1 lists a type oldest first: gsi1pk = entitiesOfType(ws, type), gsi1sk = listPosition(createdAt, id).
+ * GSI2 lists children oldest first: gsi2pk = childrenOf(ws, parentId), gsi2sk = listPosition(createdAt, id).
+ */
+export const entity = (ws: string, id: string) => ({ pk: WS(ws), sk: `ENT#${id}` });
+export const entitiesOfType = (ws: string, type: string) => `${WS(ws)}#ENTTYPE#${type}`;
+export const childrenOf = (ws: string, parentId: string) => `${WS(ws)}#CHILDREN#${parentId}`;
+/**
+ * The GSI sort key of a listed entity or note: a time, then the id to break ties. GSI1 uses the
+ * creation time; GSI2 (children) the time the child joined its parent (created, or moved there).
+ */
+export const listPosition = (createdAt: string, id: string) => `${createdAt}#${id}`;
+/**
+ * A note. Item: { kind: 'note', id, type: 'textNote', fields: {...}, customer?: {type, id}, createdAt, updatedAt }.
+ * GSI1 lists notes oldest first: gsi1pk = notesOf(ws), gsi1sk = listPosition(createdAt, id).
+ */
+export const note = (ws: string, id: string) => ({ pk: WS(ws), sk: `NOTE#${id}` });
+export const notesOf = (ws: string) => `${WS(ws)}#NOTES`;
+/**
+ * A link from a note to a hierarchy entity. Item: { kind: 'link', noteId, entityId, importance, setAt, ... }.
+ * A note's links: Query pk, begins_with(sk, linksOfNotePrefix(noteId)). GSI2 lists an entity's links:
+ * gsi2pk = linksTo(ws, entityId), gsi2sk = noteId.
+ */
+export const link = (ws: string, noteId: string, entityId: string) => ({ pk: WS(ws), sk: `${LINK}${noteId}#${entityId}` });
+export const linksOfNotePrefix = (noteId: string) => `${LINK}${noteId}#`;
+/** Sort-key prefixes of each kind the score is made of, for reading a workspace kind by kind (verify). */
+export const kindPrefix = { entity: 'ENT#', note: 'NOTE#', link: LINK, rating: RATE } as const;
+export const linksTo = (ws: string, entityId: string) => `${WS(ws)}#LINKSTO#${entityId}`;
+/**
+ * One customer's ratings of one hierarchy entity (lib/store/aggregates.ts): { kind: 'rating', entityId,
+ * customerId, entries: { [noteId]: { w, at } }, weight (the one that counts), ver }. An entity's
+ * ratings: Query pk, begins_with(sk, ratingsOfEntityPrefix(entityId)).
+ */
+export const rating = (ws: string, entityId: string, customerId: string) => ({ pk: WS(ws), sk: `${RATE}${entityId}#${customerId}` });
+export const ratingsOfEntityPrefix = (entityId: string) => `${RATE}${entityId}#`;
+/**
+ * GSI3, the owner index: an entity or note with an owner is listed under its owner, oldest first:
+ * gsi3pk = ownedBy(ws, memberId), gsi3sk = ownedPosition(kind, createdAt, id) — entities and notes
+ * apart by the prefix, each in listPosition order after it. Sparse: no owner, no entry.
+ */
+export const ownedBy = (ws: string, memberId: string) => `${WS(ws)}#OWNER#${memberId}`;
+export const ownedPrefix = (kind: 'entity' | 'note') => (kind === 'entity' ? 'ENT#' : 'NOTE#');
+export const ownedPosition = (kind: 'entity' | 'note', createdAt: string, id: string) => `${kind === 'entity' ? 'ENT#' : 'NOTE#'}${createdAt}#${id}`;
+/** The GSI3 attributes of a record with this owner (member id), or undefined without one. */
+export const ownerIndex = (ws: string, kind: 'entity' | 'note', r: { id: string; createdAt: string; fields: Record<string, unknown> }) => {
+  const owner = r.fields.owner as { id?: unknown } | null | undefined;
+  return typeof owner?.id === 'string' ? { gsi3pk: `${WS(ws)}#OWNER#${owner.id}`, gsi3sk: `${kind === 'entity' ? 'ENT#' : 'NOTE#'}${r.createdAt}#${r.id}` } : undefined;
 };
+/**
+ * Inclusive bounds of the list positions (listPosition) whose time lies in [from, to], both ISO
+ * 8601 UTC strings as Date#toISOString writes them (fixed width, so they order as strings). Ids
+ * are lower-case hex, all below '~'.
+ */
+export const timeRange = (from: string | undefined, to: string | undefined) => ({
+  ...(from !== undefined ? { from } : {}),
+  ...(to !== undefined ? { to: `${to}#~` } : {}),
+});
+/**
+ * One side of a relation between two hierarchy entities (link, isBlockedBy, isBlocking): every
+ * relation is two items, one per side, written and deleted together. Item: { kind: 'relation',
+ * entityId, type, targetId, targetType, createdAt }. An entity's relations: Query pk,
+ * begins_with(sk, relationsOfPrefix(entityId[, type])).
+ */
+export const relation = (ws: string, entityId: string, type: string, targetId: string) => ({ pk: WS(ws), sk: `${REL}${entityId}#${type}#${targetId}` });
+export const relationsOfPrefix = (entityId: string, type?: string) => `${REL}${entityId}#${type !== undefined ? `${type}#` : ''}`;
+/**
+ * Look-up of a user (customer entity) by e-mail, lower-cased: { kind: 'customerEmail', email,
+ * userId }, written and deleted with the user's e-mail field. Several users may share an
+ * address: Query pk, begins_with(sk, customerEmailPrefix(email)).
+ */
+export const customerEmail = (ws: string, email: string, userId: string) => ({ pk: WS(ws), sk: `${CUSTEMAIL}${email}#${userId}` });
+export const customerEmailPrefix = (email: string) => `${CUSTEMAIL}${email}#`;
+/** GSI2 of a note with a customer: gsi2pk = notesOfCustomer(ws, customerId), gsi2sk = noteId. */
+export const notesOfCustomer = (ws: string, customerId: string) => `${WS(ws)}#CUSTNOTES#${customerId}`;
+/** A custom field definition: { kind: 'customField', id, entityType, name, fieldKind, options?, createdAt }. */
+export const customField = (ws: string, fieldId: string) => ({ pk: WS(ws), sk: `${FIELD}${fieldId}` });
+export const customFieldsPrefix = FIELD;
+/** A server-to-server OAuth application (see lib/store/applications.ts). */
+export const application = (ws: string, clientId: string) => ({ pk: WS(ws), sk: `${APP}${clientId}` });
+export const applicationsPrefix = APP;
+/** Global look-up from a client id (an assertion's `iss`) to its workspace. Item: { kind: 'clientId', clientId, workspaceId }. */
+export const clientIdIndex = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' });
+/** A dynamically registered client (RFC 7591): global, it belongs to no workspace. */
+export const dynamicClient = (clientId: string) => ({ pk: `DYNCLIENT#${clientId}`, sk: 'DYNCLIENT' });
+/** Registrations from one address (hashed) in one hour: the registration endpoint's rate limit. */
+export const registrationWindow = (addressHash: string, hour: number) => ({ pk: `REGISTER#${addressHash}#${hour}`, sk: 'REGISTER' });
+/** A used assertion `jti` of one application (SHA-256 of the jti, base64url); expires by TTL (lib/store/assertion-ids.ts). */
+export const assertionId = (ws: string, clientId: string, jtiHash: string) => ({ pk: WS(ws), sk: `JTI#${clientId}#${jtiHash}` });
+/** The request budget of one credential owner, e.g. `member:<ws>:<id>` (lib/store/rate-limits.ts). */
+export const rateBucket = (owner: string) => ({ pk: `${RATE_LIMIT_KEY_PREFIX}${owner}`, sk: 'RL' });
 
-export type ItemKey = ReturnType<typeof keys.workspace>;
+// --- Authorization code flow: member sign-in, codes, grants, refresh tokens, CORS origins ---
+// Codes, refresh tokens and sessions are found by the SHA-256 of what the browser or client
+// holds (global keys, items naming their workspace); the table never holds the value itself.
+/** A member's password (lib/store/sign-in.ts). Item: { kind: 'memberPassword', memberId, hash, setAt }. */
+export const memberPassword = (ws: string, memberId: string) => ({ pk: WS(ws), sk: `PASSWORD#${memberId}` });
+/** A browser sign-in session by the hash of its id. Item: { kind: 'signInSession', workspaceId, memberId, createdAt, expiresAt, ttl }. */
+export const signInSession = (idHash: string) => ({ pk: `SESSION#${idHash}`, sk: 'SESSION' });
+/** Failed sign-ins for one e-mail (its hash) in one window. Item: { kind: 'signInFailures', n, ttl }. */
+export const signInFailuresOfEmail = (ws: string, emailHash: string, window: number) => ({ pk: WS(ws), sk: `SIGNINFAIL#${emailHash}#${window}` });
+/** Failed sign-ins from one source address (its hash) in one window, across workspaces. */
+export const signInFailuresOfAddress = (addressHash: string, window: number) => ({ pk: `SIGNINFAIL#${addressHash}#${window}`, sk: 'SIGNINFAIL' });
+/** An authorization code by its hash (lib/store/authorization-grants.ts). */
+export const authorizationCode = (codeHash: string) => ({ pk: `AUTHCODE#${codeHash}`, sk: 'AUTHCODE' });
+/** A grant (token family) of the authorization code flow: revoking it ends every token of the family. */
+export const oauthGrant = (ws: string, grantId: string) => ({ pk: WS(ws), sk: `GRANT#${grantId}` });
+/** A refresh token by its hash. */
+export const refreshToken = (tokenHash: string) => ({ pk: `REFRESH#${tokenHash}`, sk: 'REFRESH' });
+/** The applications that registered a redirect URI on an origin (lib/store/cors-origins.ts). */
+export const corsOrigin = (origin: string) => ({ pk: `ORIGIN#${origin}`, sk: 'ORIGIN' });
+// --- Webhooks (lib/store/webhooks.ts) ---
+/**
+ * A webhook subscription: { kind: 'webhook', id, name, events, url, version, sealed secrets,
+ * status, failureStreak, createdAt, createdByClient? }. GSI1 lists a workspace's subscriptions
+ * oldest first: gsi1pk = webhooksOf(ws), gsi1sk = listPosition(createdAt, id); the stream consumer
+ * reads them all with Query pk, begins_with(sk, webhooksPrefix).
+ */
+export const webhook = (ws: string, id: string) => ({ pk: WS(ws), sk: `${WEBHOOK}${id}` });
+export const webhooksPrefix = WEBHOOK;
+/**
+ * The first use of an Idempotency-Key (lib/store/idempotency.ts), by a hash of the member, the
+ * operation and the key. Item: { kind: 'idempotency', fingerprint, firstAt (epoch ms), result, ttl }.
+ */
+export const idempotency = (ws: string, hash: string) => ({ pk: WS(ws), sk: `IDEM#${hash}` });
+export const webhooksOf = (ws: string) => `${WS(ws)}#WEBHOOKS`;
+/** What became of one event for one subscription (claimed, delivered, dead); expires by TTL. */
+export const webhookDelivery = (ws: string, subscriptionId: string, eventId: string) => ({ pk: WS(ws), sk: `DELIVERY#${subscriptionId}#${eventId}` });
+
+export type ItemKey = ReturnType<typeof workspace>;
 
 /** A tenant item's key in the API's words, for messages that must name a resource (contention). */
 export function describeKey(key: { sk?: unknown } | undefined): string {

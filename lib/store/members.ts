@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { EmailTaken } from './errors.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import { prereadFor, type Prereads } from './preread.ts';
 import { putInWorkspace } from './workspaces.ts';
 import { NotFound } from '../domain/errors.ts';

@@ -14,7 +14,7 @@ import { toLink, type LinkItem } from './aggregates.ts';
 import { batchGetAll } from './batch.ts';
 import { db, tableName } from './client.ts';
 import { isEntityItem, toEntity, type EntityItem } from './entities.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import { toMember, type Member } from './members.ts';
 import type { CopiedLink } from './note-link-copy.ts';
 import { isNoteItem, toNote, type NoteItem } from './notes.ts';

@@ -4,7 +4,7 @@
 // same numbers GET /v2/entities/{id}/score answers, never recomputed.
 import { batchGetAll } from './batch.ts';
 import { childIds, toEntity, type EntityItem } from './entities.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import { scoreOfTotal } from './score.ts';
 import { isHierarchyType } from '../domain/hierarchy.ts';
 

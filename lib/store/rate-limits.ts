@@ -8,7 +8,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 
 /** The bucket refills completely in this long. */
 export const BUCKET_WINDOW_MS = 1000;

@@ -4,7 +4,8 @@
 // the transaction retry from a fresh read.
 import { tableName } from './client.ts';
 import { nextUpdatedAt } from './entities.ts';
-import { keys, type ItemKey } from './keys.ts';
+import * as keys from './keys.ts';
+import type { ItemKey } from './keys.ts';
 import type { TxItem } from './tx.ts';
 import { mergeMetadata, type Metadata, type SourcePatch } from '../domain/metadata.ts';
 

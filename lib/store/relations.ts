@@ -6,7 +6,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { readChain, type EntityItem } from './entities.ts';
 import { transactOnce } from './idempotency.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { transact, type TxItem } from './tx.ts';
 import { Conflict, NotFound, type Path } from '../domain/errors.ts';

@@ -2,7 +2,7 @@
 // none: the item read with the request's credential, lib/store/preread.ts).
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import { prereadFor, type Prereads } from './preread.ts';
 import { isHierarchyType } from '../domain/hierarchy.ts';
 

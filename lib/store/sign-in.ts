@@ -7,7 +7,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
-import { keys, type ItemKey } from './keys.ts';
+import * as keys from './keys.ts';
+import type { ItemKey } from './keys.ts';
 import { NotFound } from '../domain/errors.ts';
 
 export interface SignInSession {

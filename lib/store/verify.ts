@@ -24,7 +24,7 @@ import { batchGetAll, batchWriteAll, type WriteRequest } from './batch.ts';
 import { finishEntityDelete } from './cascade.ts';
 import { db, tableName } from './client.ts';
 import { toEntity, type EntityItem } from './entities.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import { COPY_MARK, copyLinkNow, readCopy, type CopiedLink } from './note-link-copy.ts';
 import { finishNoteDelete, toNote } from './notes.ts';
 import { scanAll, type StoredItem } from './query.ts';

@@ -11,7 +11,7 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import { db, tableName } from './client.ts';
 import { WebhookLimitReached } from './errors.ts';
 import { writeOnce } from './idempotency.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { putInWorkspace } from './workspaces.ts';
 import { MAX_SUBSCRIPTIONS, type WebhookStatus, type WebhookSubscription } from '../domain/webhooks.ts';

@@ -4,7 +4,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { WorkspaceNotFound } from './errors.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 
 export interface Workspace {
   id: string;

@@ -14,7 +14,7 @@ import { setResolver } from '#lib/events/destination.ts';
 import { ERROR_TABLE, type ErrorCode } from '#lib/http/errors.ts';
 import { MAX_JSON_BODY_BYTES } from '#lib/http/middleware/body.ts';
 import { ROUTES, type Route } from '#lib/routes.ts';
-import { keys } from '#lib/store/keys.ts';
+import * as keys from '#lib/store/keys.ts';
 import { queryAll } from '#lib/store/query.ts';
 import { CHALLENGE, newCodeClient, VERIFIER, type CodeClient } from '../authcode/support.ts';
 import { newClient, rsaKeyPair, type TestClient } from '../oauth/support.ts';

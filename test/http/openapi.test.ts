@@ -11,7 +11,7 @@ import { SCOPES } from '#lib/domain/scopes.ts';
 import { DOCUMENT_BROTLI_BASE64 } from '#lib/http/openapi-embedded.ts';
 import { LOCAL_APP_URL, atAppUrl } from '#lib/http/openapi-urls.ts';
 import { api } from '#lib/http/pipeline.ts';
-import { PREFLIGHT_PATH, ROUTES } from '#lib/routes.ts';
+import { createEntity, getEntity, PREFLIGHT_PATH, ROUTES } from '#lib/routes.ts';
 import { documentedOperations, openApiDocument } from '../../scripts/openapi-document.ts';
 import { call, startApp, type TestApp } from '../support/app.ts';
 
@@ -151,8 +151,8 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
   });
 
   it('a declaration that does not fit its route refuses to load', () => {
-    expect(() => api('getEntity', { responses: { 200: z.unknown() } }, async () => ({ status: 200, body: {} }))).toThrow(/path parameters: the route has \{id\}, the declaration \{\}/);
-    expect(() => api('createEntity', { responses: { 201: z.unknown() } }, async () => ({ status: 201, body: {} }))).toThrow(/body: the route says json/);
+    expect(() => api(getEntity, { responses: { 200: z.unknown() } }, async () => ({ status: 200, body: {} }))).toThrow(/path parameters: the route has \{id\}, the declaration \{\}/);
+    expect(() => api(createEntity, { responses: { 201: z.unknown() } }, async () => ({ status: 201, body: {} }))).toThrow(/body: the route says json/);
   });
 });
 

@@ -32,7 +32,7 @@ function doubleOf(operationId: OperationId) {
 const handlers = new Map<string, ApiHandler>();
 const handlerFor = (operationId: OperationId) => {
   let h = handlers.get(operationId);
-  if (!h) handlers.set(operationId, (h = api(operationId, doubleOf(operationId), (req) => behaviour(req))));
+  if (!h) handlers.set(operationId, (h = api(routeById(operationId), doubleOf(operationId), (req) => behaviour(req))));
   return h;
 };
 

@@ -12,6 +12,7 @@ import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import * as RESPONSES from '#lib/domain/schemas/responses.ts';
+import { TOOLS } from '#lib/http/mcp/server.ts';
 import { ROUTES, type Route } from '#lib/routes.ts';
 import { WORKERS } from '#lib/workers.ts';
 import { fakeAws } from './fake-aws.ts';
@@ -75,6 +76,26 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     for (const r of ROUTES) if ((await readFile(join(dir, `${r.operationId}.mjs`), 'utf8')).includes('--accent-dark')) withLayout.push(r.operationId);
     expect(withLayout.sort()).toEqual(ROUTES.filter((r) => r.response === 'html').map((r) => r.operationId).sort());
     expect(withLayout).toHaveLength(3);
+  });
+
+  it('a function carries its own row of lib/routes.ts and the few rows its modules name, not the table: only the preflight matches against every row', async () => {
+    // lib/http/records.ts links to these four routes from the records it builds; the MCP tools name the rows they mirror.
+    const records = ['listEntityRelationships', 'listNoteRelationships', 'getEntityConfiguration', 'getNoteConfiguration'];
+    const namedBy = (id: string) => new Set(id === 'mcp' ? [...records, ...TOOLS.map((t) => t.mirrors.operationId)] : records);
+    const carriedBy = new Map<string, string[]>();
+    for (const r of ROUTES) {
+      const code = await readFile(join(dir, `${r.operationId}.mjs`), 'utf8');
+      carriedBy.set(r.operationId, ROUTES.filter((o) => code.includes(`handler:"${o.handler}"`)).map((o) => o.operationId));
+    }
+    expect(carriedBy.get('corsPreflight')).toEqual(ROUTES.map((r) => r.operationId));
+    const beyond: string[] = [];
+    for (const [id, carried] of carriedBy) {
+      expect(carried, id).toContain(id);
+      if (id !== 'corsPreflight') beyond.push(...carried.filter((o) => o !== id && !namedBy(id).has(o)).map((o) => `${id}: ${o}`));
+    }
+    expect(beyond).toEqual([]);
+    expect(carriedBy.get('getNote')).toEqual(['getNote', 'listNoteRelationships']);
+    expect(carriedBy.get('createNote')).toEqual(['createNote']);
   });
 
   it('every worker of lib/workers.ts bundles the same way and loads, exporting its handler', async () => {

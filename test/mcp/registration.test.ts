@@ -5,7 +5,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { registerClient } from '#lib/auth/client-registration.ts';
 import { db, tableName } from '#lib/store/client.ts';
-import { keys } from '#lib/store/keys.ts';
+import * as keys from '#lib/store/keys.ts';
 import { authorizationCode, exchangeCode, expectOAuthError, withPassword, type CodeClient } from '../authcode/support.ts';
 import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 

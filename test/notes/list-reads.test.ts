@@ -5,7 +5,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { db, tableName } from '#lib/store/client.ts';
-import { keys } from '#lib/store/keys.ts';
+import * as keys from '#lib/store/keys.ts';
 import { COPY_MARK } from '#lib/store/note-link-copy.ts';
 import { client } from '../score/helpers.ts';
 import { newWorkspace, startApp, type TestApp } from '../support/app.ts';

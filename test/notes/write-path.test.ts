@@ -6,7 +6,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db, tableName } from '#lib/store/client.ts';
 import { addCustomField } from '#lib/store/custom-fields.ts';
-import { keys } from '#lib/store/keys.ts';
+import * as keys from '#lib/store/keys.ts';
 import { verifyWorkspace } from '#lib/store/verify.ts';
 import { client } from '../score/helpers.ts';
 import { call, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';

@@ -4,7 +4,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { useAssertionId } from '#lib/store/assertion-ids.ts';
 import { db, tableName } from '#lib/store/client.ts';
-import { keys } from '#lib/store/keys.ts';
+import * as keys from '#lib/store/keys.ts';
 
 const nowS = () => Math.floor(Date.now() / 1000);
 

@@ -9,7 +9,7 @@ import type { CustomerType, EntityType } from '#lib/domain/hierarchy.ts';
 import type { Importance } from '#lib/domain/score.ts';
 import { linkItem } from '#lib/store/aggregates.ts';
 import { db, tableName } from '#lib/store/client.ts';
-import { keys } from '#lib/store/keys.ts';
+import * as keys from '#lib/store/keys.ts';
 import { noteItem } from '#lib/store/notes.ts';
 
 let clock = Date.parse('2030-01-01T00:00:00.000Z');

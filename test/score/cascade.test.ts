@@ -4,7 +4,7 @@
 // the state inspected while frozen against the reference model (test/score/model.ts).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cascadeHooks, type CascadeStep } from '#lib/store/cascade.ts';
-import { keys } from '#lib/store/keys.ts';
+import * as keys from '#lib/store/keys.ts';
 import { queryAll } from '#lib/store/query.ts';
 import { client } from './helpers.ts';
 import { isHierarchy, ScoreModel, type EntityType, type Importance } from './model.ts';

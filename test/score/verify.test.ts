@@ -5,7 +5,7 @@ import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkItem } from '#lib/store/aggregates.ts';
 import { db, tableName } from '#lib/store/client.ts';
-import { keys } from '#lib/store/keys.ts';
+import * as keys from '#lib/store/keys.ts';
 import { noteItem } from '#lib/store/notes.ts';
 import { client } from './helpers.ts';
 import { verifyProgress } from '../../local/admin/progress.ts';

@@ -9,7 +9,7 @@ import { deleteEntity } from '#lib/store/cascade.ts';
 import { db, tableName } from '#lib/store/client.ts';
 import { usersByEmail } from '#lib/store/customers.ts';
 import { updateEntity } from '#lib/store/entity-writes.ts';
-import { keys } from '#lib/store/keys.ts';
+import * as keys from '#lib/store/keys.ts';
 import { deleteNote, getNote, updateNote } from '#lib/store/notes.ts';
 import { entitiesAfter, membersAfter, notesAfter } from '#lib/store/pages.ts';
 import { createTableInput } from '#lib/store/table.ts';

@@ -8,7 +8,7 @@ import { Conflict, InvalidInput, NotFound } from '#lib/domain/errors.ts';
 import { deleteEntity } from '#lib/store/cascade.ts';
 import { db, tableName } from '#lib/store/client.ts';
 import { getEntity } from '#lib/store/entities.ts';
-import { keys } from '#lib/store/keys.ts';
+import * as keys from '#lib/store/keys.ts';
 import { entityRelationshipsAfter, type EntityRelationshipFilter } from '#lib/store/pages.ts';
 import { createRelation, deleteRelation } from '#lib/store/relations.ts';
 import { readScore } from '#lib/store/score.ts';

@@ -9,7 +9,7 @@ import { EVENT_TYPES } from '#lib/domain/events.ts';
 import { MAX_SUBSCRIPTIONS } from '#lib/domain/webhooks.ts';
 import { setResolver } from '#lib/events/destination.ts';
 import { db, tableName } from '#lib/store/client.ts';
-import { keys } from '#lib/store/keys.ts';
+import * as keys from '#lib/store/keys.ts';
 import { createWebhook, pauseWebhook } from '#lib/store/webhooks.ts';
 import { exchange, newClient } from '../oauth/support.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';

@@ -5,6 +5,7 @@
 // then drop the ones a function's bundle does not use. A bare zod call is a side effect it must
 // keep, so one schema imported from a module would bring all of them (docs/performance.md).
 import * as z from 'zod/mini';
+import { _isoDateTime } from 'zod/v4/core';
 
 /** Any RFC 9562 layout, either case (ids are stored lower-case: Uuid lower-cases them). */
 export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -19,8 +20,14 @@ const isCalendarDate = (s: string) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)
 /** YYYY-MM-DD, and a day the calendar has. */
 export const IsoDate = /* @__PURE__ */ (() => z.stringFormat('date', DATE_PATTERN).check(z.refine(isCalendarDate, { error: 'is not a day of the calendar' })))();
 
+/**
+ * `z.iso.datetime()` without `z.iso`: esbuild keeps a namespace re-export whole, so `z.iso.…` would
+ * bring the date, time and duration formats (and their patterns) into every bundle that names it.
+ */
+export const isoDateTime = (params?: Parameters<typeof z.iso.datetime>[0]) => _isoDateTime(z.ZodMiniISODateTime, params);
+
 /** A timestamp as the service writes them (Date#toISOString). */
-export const DateTime = /* @__PURE__ */ (() => z.iso.datetime())();
+export const DateTime = /* @__PURE__ */ (() => isoDateTime())();
 
 export const MAX_EMAIL = 254;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -4,6 +4,7 @@
 // when every character takes three bytes of UTF-8.
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
+import { isoDateTime } from './common.ts';
 
 export const MAX_PARTS = 50;
 export const MAX_PART_CONTENT = 1_000;
@@ -20,7 +21,7 @@ export const ConversationPart = /* @__PURE__ */ (() => z.strictObject({
   authorType: z.enum(AUTHOR_TYPES),
   authorName: z.optional(z.string().check(z.maxLength(MAX_AUTHOR_NAME))),
   content: z.string().check(z.maxLength(MAX_PART_CONTENT)),
-  timestamp: z.iso.datetime({ offset: true }),
+  timestamp: isoDateTime({ offset: true }),
 }))();
 export type ConversationPart = z.output<typeof ConversationPart>;
 

@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 import { Uuid } from './common.ts';
 import { EntityType } from './entity.ts';
-import { Name, STANDARD_FIELDS, type StandardFieldId } from './field-values.ts';
+import { ENTITY_STANDARD_FIELDS, Name, type StandardField, type StandardFieldId } from './field-values.ts';
 import { Metadata, MetadataUpdate } from './metadata.ts';
 import { Patch } from './patch.ts';
 import { ENTITY_FIELDS } from '../entity-fields.ts';
@@ -13,15 +13,22 @@ import { ENTITY_RELATIONSHIP_TYPES } from '../relations.ts';
 /** Custom field values by field id: the workspace's definitions check them (lib/domain/entity-fields.ts fieldWrite). */
 const CustomFieldInput = /* @__PURE__ */ (() => z.unknown().check(z.describe("A custom field value by the field's id (uuid); the type's configuration gives its schema")))();
 
-const optionalWrite = (id: StandardFieldId) => z.optional(z.nullable(STANDARD_FIELDS[id].write));
+/** The fields of one kind of record (./field-values.ts ENTITY_STANDARD_FIELDS, NOTE_STANDARD_FIELDS). */
+type FieldTable = Readonly<Partial<Record<StandardFieldId, StandardField>>>;
+
+function optionalWrite(table: FieldTable, id: StandardFieldId) {
+  const write = table[id]?.write;
+  if (!write) throw new Error(`${id} is no field of the table it is looked up in (lib/domain/schemas/field-values.ts)`);
+  return z.optional(z.nullable(write));
+}
 
 /** `fields` of a create: `name` required; any other field of the type may be null (= not set). */
-export const createFields = (ids: readonly StandardFieldId[]) =>
-  z.catchall(z.object(Object.fromEntries(ids.map((id) => [id, id === 'name' ? Name : optionalWrite(id)]))), CustomFieldInput);
+export const createFields = (table: FieldTable, ids: readonly StandardFieldId[]) =>
+  z.catchall(z.object(Object.fromEntries(ids.map((id) => [id, id === 'name' ? Name : optionalWrite(table, id)]))), CustomFieldInput);
 
 /** `fields` of an update: at least one; null clears a field, but never the name. */
-export const updateFields = (ids: readonly StandardFieldId[]) =>
-  z.catchall(z.object(Object.fromEntries(ids.map((id) => [id, optionalWrite(id)]))), CustomFieldInput).check(
+export const updateFields = (table: FieldTable, ids: readonly StandardFieldId[]) =>
+  z.catchall(z.object(Object.fromEntries(ids.map((id) => [id, optionalWrite(table, id)]))), CustomFieldInput).check(
     z.superRefine((fields, ctx) => {
       if (Object.keys(fields).length === 0) ctx.addIssue({ code: 'custom', message: 'names no field to update', input: fields });
       if (fields.name === null) ctx.addIssue({ code: 'custom', message: 'cannot be cleared: every record has a name', path: ['name'], input: null });
@@ -32,14 +39,14 @@ export const updateFields = (ids: readonly StandardFieldId[]) =>
 export const ParentTarget = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, type: z.optional(EntityType) }))();
 const ParentRelationship = /* @__PURE__ */ (() => z.strictObject({ type: z.literal('parent'), target: ParentTarget }))();
 
-const HierarchyEntityFieldsInput = /* @__PURE__ */ (() => createFields(ENTITY_FIELDS.product).check(z.meta({ id: 'HierarchyEntityFieldsInput' })))();
+const HierarchyEntityFieldsInput = /* @__PURE__ */ (() => createFields(ENTITY_STANDARD_FIELDS, ENTITY_FIELDS.product).check(z.meta({ id: 'HierarchyEntityFieldsInput' })))();
 const CREATE_FIELDS_OF: Record<EntityTypeName, ReturnType<typeof createFields>> = /* @__PURE__ */ (() => ({
   product: HierarchyEntityFieldsInput,
   component: HierarchyEntityFieldsInput,
   feature: HierarchyEntityFieldsInput,
   subfeature: HierarchyEntityFieldsInput,
-  user: createFields(ENTITY_FIELDS.user).check(z.meta({ id: 'UserFieldsInput' })),
-  company: createFields(ENTITY_FIELDS.company).check(z.meta({ id: 'CompanyFieldsInput' })),
+  user: createFields(ENTITY_STANDARD_FIELDS, ENTITY_FIELDS.user).check(z.meta({ id: 'UserFieldsInput' })),
+  company: createFields(ENTITY_STANDARD_FIELDS, ENTITY_FIELDS.company).check(z.meta({ id: 'CompanyFieldsInput' })),
 }))();
 
 const createOf = (type: EntityTypeName) =>
@@ -61,7 +68,7 @@ const ALL_ENTITY_FIELDS = /* @__PURE__ */ (() => [...new Set(ENTITY_TYPES.flatMa
 export const UpdateEntityBody = /* @__PURE__ */ (() => z
   .strictObject({
     data: withPatch({
-      fields: z.optional(updateFields(ALL_ENTITY_FIELDS).check(z.describe("The fields to change: those of the entity's type (see its configuration); null clears one"))),
+      fields: z.optional(updateFields(ENTITY_STANDARD_FIELDS, ALL_ENTITY_FIELDS).check(z.describe("The fields to change: those of the entity's type (see its configuration); null clears one"))),
       metadata: z.optional(MetadataUpdate),
       type: z.optional(EntityType).check(z.describe("When given, the entity's own type: a type cannot change")),
       id: z.optional(Uuid).check(z.describe('When given, the id in the path')),

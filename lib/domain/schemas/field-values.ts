@@ -97,26 +97,52 @@ const CONTENT_SHAPES = `must be HTML text (a textNote's content) or a list of at
 export const Content = /* @__PURE__ */ (() => z.union([Html, ConversationContent]))();
 export const ContentInput = /* @__PURE__ */ (() => z.union([Html, ConversationPartsInput], { error: CONTENT_SHAPES }))();
 
-/** The standard fields of each kind of record: their read shape and their write shape. */
-interface StandardField {
+/** A standard field: its read shape and its write shape. */
+export interface StandardField {
   read: z.ZodMiniType;
   write: z.ZodMiniType;
 }
 const field = (read: z.ZodMiniType, write: z.ZodMiniType = read): StandardField => ({ read, write });
+const sharedFields = () => ({ name: field(Name), owner: field(Owner, MemberInput), tags: field(Tags, TagsInput), archived: field(Archived) });
 
-export const STANDARD_FIELDS = /* @__PURE__ */ (() => ({
-  name: field(Name),
+// A table per kind of record, so that a write body built from one (./entity-writes.ts createFields)
+// carries the schemas of that kind's fields only: a note's create has no status or timeframe, an
+// entity's no conversation parts.
+/** The standard fields entities have (which type has which: lib/domain/entity-fields.ts ENTITY_FIELDS). */
+export const ENTITY_STANDARD_FIELDS = /* @__PURE__ */ (() => ({
+  ...sharedFields(),
   description: field(Html),
   status: field(Status, StatusInput),
-  owner: field(Owner, MemberInput),
-  tags: field(Tags, TagsInput),
   timeframe: field(Timeframe, TimeframeInput),
-  archived: field(Archived),
-  processed: field(Processed),
-  creator: field(Owner, MemberInput),
   email: field(CustomerEmail),
   domain: field(Domain),
+}))();
+
+/** The standard fields notes have (lib/domain/entity-fields.ts NOTE_FIELDS). */
+export const NOTE_STANDARD_FIELDS = /* @__PURE__ */ (() => ({
+  ...sharedFields(),
+  processed: field(Processed),
+  creator: field(Owner, MemberInput),
   content: field(Content, ContentInput),
-} as const satisfies Record<string, StandardField>))();
+}))();
+
+/** Every standard field, by id. */
+export const STANDARD_FIELDS = /* @__PURE__ */ (() => {
+  const [entity, note] = [ENTITY_STANDARD_FIELDS, NOTE_STANDARD_FIELDS];
+  return {
+    name: entity.name,
+    description: entity.description,
+    status: entity.status,
+    owner: entity.owner,
+    tags: entity.tags,
+    timeframe: entity.timeframe,
+    archived: entity.archived,
+    processed: note.processed,
+    creator: note.creator,
+    email: entity.email,
+    domain: entity.domain,
+    content: note.content,
+  } as const satisfies Record<string, StandardField>;
+})();
 
 export type StandardFieldId = keyof typeof STANDARD_FIELDS;

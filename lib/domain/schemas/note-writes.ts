@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 import { Email, Uuid } from './common.ts';
 import { createFields, updateFields, withPatch } from './entity-writes.ts';
+import { NOTE_STANDARD_FIELDS } from './field-values.ts';
 import { Metadata } from './metadata.ts';
 import { Importance, NoteTypeInput } from './note.ts';
 import { NOTE_FIELDS, NOTE_UPDATE_FIELDS } from '../entity-fields.ts';
@@ -59,7 +60,7 @@ export const CreateNoteBody = /* @__PURE__ */ (() => z
   .strictObject({
     data: z.strictObject({
       type: NoteTypeInput,
-      fields: createFields(NOTE_FIELDS),
+      fields: createFields(NOTE_STANDARD_FIELDS, NOTE_FIELDS),
       relationships: z.optional(NoteRelationshipsInput),
       metadata: z.optional(Metadata),
     }),
@@ -69,7 +70,7 @@ export const CreateNoteBody = /* @__PURE__ */ (() => z
 export const UpdateNoteBody = /* @__PURE__ */ (() => z
   .strictObject({
     data: withPatch({
-      fields: z.optional(updateFields(NOTE_UPDATE_FIELDS)),
+      fields: z.optional(updateFields(NOTE_STANDARD_FIELDS, NOTE_UPDATE_FIELDS)),
       type: z.optional(NoteTypeInput).check(z.describe("When given, the note's own type")),
       id: z.optional(Uuid).check(z.describe('When given, the id in the path')),
     }),

@@ -12,7 +12,6 @@ import { getCustomerScore, rankByCustomerScore } from './tools/scores.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { canonicalScope } from '../../domain/scopes.ts';
 import type { Logger } from '../../log.ts';
-import { routeById } from '../../routes.ts';
 import { EDGE_DETAILS } from '../envelope.ts';
 import { apiErrorOf } from '../error-map.ts';
 import { ApiError } from '../errors.ts';
@@ -23,7 +22,7 @@ export const SERVER_INFO = { name: 'pm-score-api', title: 'Product management: c
 
 /** The scope a tool requires: its REST route's, from lib/routes.ts. */
 export function requiredScope(t: McpTool) {
-  return canonicalScope(routeById(t.mirrors).auth)!;
+  return canonicalScope(t.mirrors.auth)!;
 }
 
 /** A refusal as a tool error: the envelope's code and detail in the structured content and the text. */

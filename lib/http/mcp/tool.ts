@@ -3,7 +3,7 @@
 // lib/http/mcp/server.ts registers them and turns what they throw into MCP tool errors.
 import type * as z from 'zod/mini';
 import type { Principal } from '../../auth/principal.ts';
-import type { OperationId } from '../../routes.ts';
+import type { Route } from '../../routes.ts';
 
 /** What a tool answers: the data (the result's `structuredContent`) and one short sentence of text for the model. */
 export interface ToolAnswer {
@@ -15,8 +15,8 @@ export interface McpTool<Shape extends z.core.$ZodShape = z.core.$ZodShape> {
   name: string;
   title: string;
   description: string;
-  /** The REST operation this tool does the work of: the tool requires its route's scope. */
-  mirrors: OperationId;
+  /** The row of the REST operation this tool does the work of: the tool requires its route's scope. */
+  mirrors: Route;
   /** The arguments, as an object's shape (the SDK publishes it as the tool's JSON Schema). */
   input: Shape;
   readOnly: boolean;

@@ -5,7 +5,7 @@
 import { errorPage } from './error-page.ts';
 import { PAGE_HEADERS, pageCsp } from './layout.ts';
 import { PageError } from './page-error.ts';
-import type { OperationId } from '../../routes.ts';
+import type { Route } from '../../routes.ts';
 import { EDGE_DETAILS } from '../envelope.ts';
 import { apiErrorOf, type ErrorReply } from '../error-map.ts';
 import { ApiError } from '../errors.ts';
@@ -31,6 +31,6 @@ export const PAGE_SHELL: PageShell = {
 };
 
 /** api() for a page route: its responses carry the page headers and its errors are the error page. */
-export function pageApi<const O extends Operation>(operationId: OperationId, operation: O, core: Core<O>): ApiHandler<O> {
-  return api(operationId, operation, core, { page: PAGE_SHELL });
+export function pageApi<const O extends Operation>(route: Route, operation: O, core: Core<O>): ApiHandler<O> {
+  return api(route, operation, core, { page: PAGE_SHELL });
 }

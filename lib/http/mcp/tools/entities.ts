@@ -6,6 +6,7 @@ import { NotFound } from '../../../domain/errors.ts';
 import { checkKnownFields, fieldsFromBody } from '../../../domain/fields.ts';
 import { Uuid } from '../../../domain/schemas/common.ts';
 import { EntityType } from '../../../domain/schemas/entity.ts';
+import * as routes from '../../../routes.ts';
 import { configuredFields } from '../../../store/custom-fields.ts';
 import { getEntity } from '../../../store/entities.ts';
 import { entitiesAfter } from '../../../store/pages.ts';
@@ -22,7 +23,7 @@ export const searchEntities = tool({
   title: 'Search entities',
   description:
     'Products, components, features, subfeatures, users and companies, oldest first, filtered by type, by a name fragment (case-insensitive), by parent and by archived state. Paginated: pass the result\'s nextCursor as cursor for the next page (a page may hold fewer matches than the limit and still have a nextCursor).',
-  mirrors: 'searchEntities',
+  mirrors: routes.searchEntities,
   readOnly: true,
   input: {
     types: z.optional(z.array(EntityType).check(z.minLength(1), z.describe('Entity types to include; every type when omitted'))),
@@ -58,7 +59,7 @@ export const getEntityTool = tool({
   name: 'get_entity',
   title: 'Get an entity',
   description: 'One product, component, feature, subfeature, user or company by id, with its fields and its relationships (parent and children), as the REST API answers GET /v2/entities/{id}.',
-  mirrors: 'getEntity',
+  mirrors: routes.getEntity,
   readOnly: true,
   input: { entityId: Uuid.check(z.describe('Id of the entity')), fields: Fields },
   async run(principal, { entityId, fields }) {

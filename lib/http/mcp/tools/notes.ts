@@ -10,6 +10,7 @@ import { parseInput } from '../../../domain/input.ts';
 import { Email, Uuid } from '../../../domain/schemas/common.ts';
 import { CreateNoteBody } from '../../../domain/schemas/note-writes.ts';
 import { IMPORTANCES, WEIGHTS } from '../../../domain/score.ts';
+import * as routes from '../../../routes.ts';
 import { configuredFields } from '../../../store/custom-fields.ts';
 import { usersByEmail } from '../../../store/customers.ts';
 import { getNote, upsertLink } from '../../../store/notes.ts';
@@ -29,7 +30,7 @@ export const listNotes = tool({
   name: 'list_notes',
   title: 'List notes',
   description: 'Notes (customer feedback), oldest first, each with its customer and the entities it is linked to with their importance; filtered as GET /v2/notes filters them (archived, processed, owner, creator, creation time). Paginated: pass the result\'s nextCursor as cursor for the next page.',
-  mirrors: 'listNotes',
+  mirrors: routes.listNotes,
   readOnly: true,
   input: {
     archived: z.optional(z.boolean().check(z.describe('Only archived (true) or only unarchived (false) notes'))),
@@ -72,7 +73,7 @@ export const getNoteTool = tool({
   name: 'get_note',
   title: 'Get a note',
   description: 'One note by id, with its fields, its customer and its links with their importance, as the REST API answers GET /v2/notes/{id}.',
-  mirrors: 'getNote',
+  mirrors: routes.getNote,
   readOnly: true,
   input: { noteId: Uuid.check(z.describe('Id of the note')), fields: Fields },
   async run(principal, { noteId, fields }) {
@@ -98,7 +99,7 @@ export const createNoteTool = tool({
   title: 'Create a note',
   description:
     'Files customer feedback as a text note: a title, its text, optionally the customer (a user or company, by id or by a user\'s e-mail) and the features or other entities it is about, each with the customer\'s importance. A link with a customer moves the entity\'s customer score (and its ancestors\') by the importance\'s weight.',
-  mirrors: 'createNote',
+  mirrors: routes.createNote,
   readOnly: false,
   input: {
     name: z.string().check(z.minLength(1), z.describe('Title of the note')),
@@ -147,7 +148,7 @@ export const rateLink = tool({
   title: 'Link a note to an entity, or re-rate the link',
   description:
     "Links a note to a product, component, feature or subfeature with the customer's importance, or changes the importance of an existing link. The latest rating of a customer on an entity is the one that counts in its score.",
-  mirrors: 'setNoteLink',
+  mirrors: routes.setNoteLink,
   readOnly: false,
   input: {
     noteId: Uuid.check(z.describe('Id of the note')),

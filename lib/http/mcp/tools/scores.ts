@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { InvalidInput, NotFound } from '../../../domain/errors.ts';
 import { HIERARCHY_TYPES, isHierarchyType } from '../../../domain/hierarchy.ts';
 import { Uuid } from '../../../domain/schemas/common.ts';
+import * as routes from '../../../routes.ts';
 import { getEntity } from '../../../store/entities.ts';
 import { MAX_RANKED_DESCENDANTS, scoredDescendants, type ScoredEntity } from '../../../store/ranking.ts';
 import { readScore } from '../../../store/score.ts';
@@ -23,7 +24,7 @@ export const getCustomerScore = tool({
   title: 'Customer score of an entity',
   description:
     'The customer score of a product, component, feature or subfeature: the weighted customer importance of the notes linked to it and to everything under it (latest rating per customer). Returns the entity\'s id, name, type and score.',
-  mirrors: 'getCustomerScore',
+  mirrors: routes.getCustomerScore,
   readOnly: true,
   input: { entityId: Uuid.check(z.describe('Id of a product, component, feature or subfeature')) },
   async run(principal, { entityId }) {
@@ -43,7 +44,7 @@ export const rankByCustomerScore = tool({
   title: 'Rank a subtree by customer score',
   description:
     `The descendants of a product hierarchy entity (e.g. the features under a product or component), highest customer score first, optionally only those of one type. Paginated: pass the result's nextCursor as cursor for the next page. Subtrees of more than ${MAX_RANKED_DESCENDANTS} descendants are refused.`,
-  mirrors: 'getCustomerScore',
+  mirrors: routes.getCustomerScore,
   readOnly: true,
   input: {
     parentId: Uuid.check(z.describe('Id of the product, component, feature or subfeature whose descendants are ranked')),
