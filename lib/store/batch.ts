@@ -29,18 +29,31 @@ export async function batchWriteAll(requests: WriteRequest[], parallel = 1): Pro
 
 const GET_BATCH = 100;
 
+/** Attributes a read returns; it must name pk and sk, by which the items found are keyed. */
+export interface Projection {
+  expression: string;
+  names: Record<string, string>;
+}
+
 /**
  * Reads every key (100 per BatchGetItem, DynamoDB's limit; unprocessed keys retried with backoff,
  * never read as absent). Returns the items found by `pk|sk` (see itemKeyId).
  */
-export async function batchGetByKey(keys: ReadonlyArray<{ pk: string; sk: string }>, options: { consistent?: boolean } = {}): Promise<Map<string, Record<string, unknown>>> {
+export async function batchGetByKey(
+  keys: ReadonlyArray<{ pk: string; sk: string }>,
+  options: { consistent?: boolean; projection?: Projection } = {},
+): Promise<Map<string, Record<string, unknown>>> {
+  const read = {
+    ...(options.consistent ? { ConsistentRead: true } : {}),
+    ...(options.projection ? { ProjectionExpression: options.projection.expression, ExpressionAttributeNames: options.projection.names } : {}),
+  };
   const found = new Map<string, Record<string, unknown>>();
   for (let i = 0; i < keys.length; i += GET_BATCH) {
     let pending: Array<Record<string, unknown>> = keys.slice(i, i + GET_BATCH).map((k) => ({ pk: k.pk, sk: k.sk }));
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt === 8) throw new Error('BatchGetItem left keys unprocessed after 8 attempts');
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
-      const res = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ...(options.consistent ? { ConsistentRead: true } : {}) } } }));
+      const res = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ...read } } }));
       for (const item of res.Responses?.[tableName()] ?? []) found.set(itemKeyId({ pk: String(item.pk), sk: String(item.sk) }), item);
       pending = res.UnprocessedKeys?.[tableName()]?.Keys ?? [];
     }

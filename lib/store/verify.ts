@@ -7,20 +7,21 @@
 //
 // It streams: every pass reads the workspace one page at a time (lib-dynamodb's paginators) and looks
 // up what a page refers to (notes, customers, entities) by BatchGetItem, and repairs are written in
-// batches as they are found. What it holds at once is a page, the links of the one entity being
-// checked (its ratings are rebuilt from them), and the entities on the path from a top of the
-// hierarchy down to it — never a map of the workspace.
+// batches as they are found. What it holds at once is a page, the drift found on the one entity
+// being checked (its links are streamed against its rating items, checkOwn), and the entities on the
+// path from a top of the hierarchy down to it — never a map of the workspace, nor an entity's links.
 //   1. (--repair) deletes that stopped half-way are finished;
 //   2. notes naming a customer whose item is gone are cleared (they count as anonymous);
 //   3. links: orphans (note or entity gone) are removed, the customer cache fixed, each link's entry
 //      in its note's copy (when the note has one) set as the link is;
 //   4. notes with a copy: entries whose link is gone are removed;
-//   5. each live hierarchy entity, depth first from the tops of the hierarchy: its ratings rebuilt
-//      from its links, its own score, and its total from its children's;
+//   5. each live hierarchy entity, depth first from the tops of the hierarchy: its rating items
+//      checked against its links (and rebuilt where they differ), its own score, and its total from
+//      its children's;
 //   6. rating items of entities that are gone are removed.
 import { paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { linkItem, ratingItem, toLink, toRating, type LinkItem } from './aggregates.ts';
-import { batchGetAll, batchWriteAll, type WriteRequest } from './batch.ts';
+import { batchGetAll, batchGetByKey, batchWriteAll, itemKeyId, type WriteRequest } from './batch.ts';
 import { finishEntityDelete } from './cascade.ts';
 import { db, tableName } from './client.ts';
 import { toEntity, type EntityItem } from './entities.ts';
@@ -29,7 +30,7 @@ import { COPY_MARK, copyLinkNow, readCopy, type CopiedLink } from './note-link-c
 import { finishNoteDelete, toNote } from './notes.ts';
 import { scanAll, type StoredItem } from './query.ts';
 import { isHierarchyType } from '../domain/hierarchy.ts';
-import { countedWeight, ownScores, WEIGHTS, type RatingEntry, type RawLink } from '../domain/score.ts';
+import { ANONYMOUS_WEIGHT, countedWeight, WEIGHTS, type RatingEntry } from '../domain/score.ts';
 
 export interface VerifyReport {
   checked: number;
@@ -53,18 +54,6 @@ export async function workspaceIds(): Promise<string[]> {
   const items = await scanAll({ FilterExpression: 'sk = :s', ExpressionAttributeValues: { ':s': keys.workspaceSortKey }, ProjectionExpression: 'id' });
   return items.map((it) => it.id as string);
 }
-
-/** Pages of a Query on the table (consistent unless it reads an index). */
-async function* pages(input: Omit<QueryCommandInput, 'TableName'>): AsyncGenerator<StoredItem[]> {
-  const consistent = input.IndexName === undefined;
-  for await (const page of paginateQuery({ client: db(), pageSize: 500 }, { TableName: tableName(), ...(consistent ? { ConsistentRead: true } : {}), ...input })) {
-    yield page.Items ?? [];
-  }
-}
-
-/** The items of one kind in a workspace's partition, page by page. */
-const ofKind = (ws: string, prefix: string, extra: Partial<QueryCommandInput> = {}) =>
-  pages({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': prefix }, ...extra });
 
 /** Items by key, read in batches; absent keys are missing from the map. */
 async function byKey(list: Array<{ pk: string; sk: string }>): Promise<Map<string, StoredItem>> {
@@ -95,7 +84,21 @@ class Run {
     readonly ws: string,
     readonly repair: boolean,
     private readonly progress: ProgressListener | undefined,
+    private readonly pageSize: number,
   ) {}
+
+  /** Pages of a Query on the table (consistent unless it reads an index). */
+  async *pages(input: Omit<QueryCommandInput, 'TableName'>): AsyncGenerator<StoredItem[]> {
+    const consistent = input.IndexName === undefined;
+    for await (const page of paginateQuery({ client: db(), pageSize: this.pageSize }, { TableName: tableName(), ...(consistent ? { ConsistentRead: true } : {}), ...input })) {
+      yield page.Items ?? [];
+    }
+  }
+
+  /** The items of one kind in the workspace's partition, page by page. */
+  ofKind(prefix: string, extra: Partial<QueryCommandInput> = {}): AsyncGenerator<StoredItem[]> {
+    return this.pages({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(this.ws), ':p': prefix }, ...extra });
+  }
 
   begin(phase: VerifyProgress['phase']): void {
     this.phase = phase;
@@ -164,7 +167,7 @@ class Run {
 async function finishDeletes(run: Run): Promise<void> {
   run.begin('deletes');
   for (const prefix of [keys.kindPrefix.entity, keys.kindPrefix.note]) {
-    for await (const page of ofKind(run.ws, prefix, { FilterExpression: 'attribute_exists(deleting)', ProjectionExpression: 'id, kind' })) {
+    for await (const page of run.ofKind(prefix, { FilterExpression: 'attribute_exists(deleting)', ProjectionExpression: 'id, kind' })) {
       run.read(page.length);
       for (const it of page) {
         if (it.kind === 'entity') await finishEntityDelete(run.ws, it.id as string);
@@ -177,7 +180,7 @@ async function finishDeletes(run: Run): Promise<void> {
 /** A note whose customer item is gone entirely (its delete missed the note: GSI lag) is anonymous. */
 async function checkNoteCustomers(run: Run): Promise<void> {
   run.begin('notes');
-  for await (const page of ofKind(run.ws, keys.kindPrefix.note, { FilterExpression: 'attribute_exists(customer)' })) {
+  for await (const page of run.ofKind(keys.kindPrefix.note, { FilterExpression: 'attribute_exists(customer)' })) {
     run.read(page.length);
     const customers = await byKey(page.map((it) => keys.entity(run.ws, toNote(it).customer!.id)));
     for (const item of page) {
@@ -192,7 +195,7 @@ async function checkNoteCustomers(run: Run): Promise<void> {
 /** Every link: an orphan (its note or entity is gone) counts nowhere and is removed; the customer cache follows the note. */
 async function checkLinks(run: Run): Promise<void> {
   run.begin('links');
-  for await (const page of ofKind(run.ws, keys.kindPrefix.link)) {
+  for await (const page of run.ofKind(keys.kindPrefix.link)) {
     run.read(page.length);
     const links = page.map(toLink);
     const notes = await run.notes(links.map((l) => l.noteId));
@@ -226,7 +229,7 @@ async function checkLinks(run: Run): Promise<void> {
 /** Each note with a copy of its links: an entry whose link item is gone is removed (entries of existing links were checked with the links). */
 async function checkCopies(run: Run): Promise<void> {
   run.begin('copies');
-  for await (const page of ofKind(run.ws, keys.kindPrefix.note, { FilterExpression: 'attribute_exists(#copied)', ExpressionAttributeNames: { '#copied': COPY_MARK } })) {
+  for await (const page of run.ofKind(keys.kindPrefix.note, { FilterExpression: 'attribute_exists(#copied)', ExpressionAttributeNames: { '#copied': COPY_MARK } })) {
     run.read(page.length);
     const copies = page.map((item) => ({ noteId: item.id as string, copy: readCopy(item) ?? [] }));
     const links = await byKey(copies.flatMap(({ noteId, copy }) => copy.map((c) => keys.link(run.ws, noteId, c.entityId))));
@@ -237,48 +240,180 @@ async function checkCopies(run: Run): Promise<void> {
   }
 }
 
-/** The entity's ratings rebuilt from its links, compared with the stored ones; answers its own score. */
-async function checkOwn(run: Run, e: EntityItem): Promise<number> {
-  const raw: RawLink[] = [];
-  for await (const page of pages({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.linksTo(run.ws, e.id) } })) {
+/** Links of one entity whose rating entries one BatchGetItem looks up: 100 keys at most, and a projection well under DynamoDB's 4 KB expression limit. */
+const ENTRY_LOOKUP = 100;
+
+/**
+ * What an entity's links say about its rating items, gathered a page at a time. Only the drift is
+ * kept (`corrections`), so memory follows the drift found, not the number of links.
+ */
+interface LinkTally {
+  /** ANONYMOUS_WEIGHT for each link from a note without a customer (lib/domain/score.ts ownScores). */
+  anonymous: number;
+  /** Links whose customer's rating item holds their entry as it should be. */
+  matched: number;
+  /** Links whose customer's rating item holds their entry with another weight or time. */
+  wrong: number;
+  /** Per customer, the entries missing from its rating item or wrong in it, as the links say. */
+  corrections: Map<string, Record<string, RatingEntry>>;
+}
+
+/** One customer's entry in the rating items, as a link says it should be. */
+interface LinkEntry {
+  customerId: string;
+  noteId: string;
+  entry: RatingEntry;
+}
+
+/** The links' notes' entries in their customers' rating items of `entityId`: only those entries are read (a projection), never whole rating items. */
+async function storedEntries(run: Run, entityId: string, links: LinkEntry[]): Promise<Map<string, Record<string, RatingEntry>>> {
+  const notes = [...new Set(links.map((l) => l.noteId))];
+  const names: Record<string, string> = { '#pk': 'pk', '#sk': 'sk', '#e': 'entries' };
+  notes.forEach((noteId, i) => (names[`#n${i}`] = noteId));
+  const expression = ['#pk', '#sk', ...notes.map((_, i) => `#e.#n${i}`)].join(', ');
+  const customers = [...new Set(links.map((l) => l.customerId))];
+  const found = await batchGetByKey(
+    customers.map((c) => keys.rating(run.ws, entityId, c)),
+    { consistent: true, projection: { expression, names } },
+  );
+  const out = new Map<string, Record<string, RatingEntry>>();
+  for (const c of customers) {
+    const item = found.get(itemKeyId(keys.rating(run.ws, entityId, c)));
+    if (item) out.set(c, (item.entries as Record<string, RatingEntry> | undefined) ?? {});
+  }
+  return out;
+}
+
+/** Pass A: the entity's links, page by page, each checked against its entry in its customer's rating item. */
+async function tallyLinks(run: Run, e: EntityItem): Promise<LinkTally> {
+  const tally: LinkTally = { anonymous: 0, matched: 0, wrong: 0, corrections: new Map() };
+  for await (const page of run.pages({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.linksTo(run.ws, e.id) } })) {
     run.read(page.length);
     const links = page.map(toLink).filter((l) => l.entityId === e.id && WEIGHTS[l.importance] !== undefined);
     const customers = await run.customersOf(links.map((l) => l.noteId));
+    const rated: LinkEntry[] = [];
     for (const l of links) {
-      if (customers.has(l.noteId)) raw.push({ noteId: l.noteId, entityId: e.id, customerId: customers.get(l.noteId), importance: l.importance, setAt: l.setAt });
+      // A link whose note is gone counts nowhere (the links pass removes it).
+      if (!customers.has(l.noteId)) continue;
+      const customerId = customers.get(l.noteId);
+      if (customerId === undefined) tally.anonymous += ANONYMOUS_WEIGHT;
+      else rated.push({ customerId, noteId: l.noteId, entry: { w: WEIGHTS[l.importance], at: l.setAt } });
+    }
+    for (let i = 0; i < rated.length; i += ENTRY_LOOKUP) {
+      const chunk = rated.slice(i, i + ENTRY_LOOKUP);
+      const stored = await storedEntries(run, e.id, chunk);
+      for (const { customerId, noteId, entry } of chunk) {
+        const s = stored.get(customerId)?.[noteId];
+        if (s && s.w === entry.w && Number(s.at) === entry.at) {
+          tally.matched++;
+          continue;
+        }
+        if (s) tally.wrong++;
+        tally.corrections.set(customerId, { ...tally.corrections.get(customerId), [noteId]: entry });
+      }
     }
   }
-  const expected = new Map<string, Record<string, RatingEntry>>();
-  for (const l of raw) {
-    if (!l.customerId) continue;
-    const entries = expected.get(l.customerId) ?? {};
-    entries[l.noteId] = { w: WEIGHTS[l.importance], at: l.setAt };
-    expected.set(l.customerId, entries);
-  }
-  const seen = new Set<string>();
-  for await (const page of ofKind(run.ws, keys.ratingsOfEntityPrefix(e.id))) {
+  return tally;
+}
+
+/** The entity's rating items, page by page. */
+const ratingPages = (run: Run, e: EntityItem) => run.ofKind(keys.ratingsOfEntityPrefix(e.id));
+
+/**
+ * Pass B without drift: true when the rating items hold exactly the links' entries — the links found
+ * no missing or wrong entry, the items hold as many entries as links matched (so none without a link),
+ * and each item's weight is its counted one. Adds each item's counted weight to `own` as it goes.
+ */
+async function ratingsAgree(run: Run, e: EntityItem, tally: LinkTally): Promise<{ agree: boolean; own: number; items: number; entries: number }> {
+  let [own, items, entries, agree] = [0, 0, 0, tally.corrections.size === 0];
+  for await (const page of ratingPages(run, e)) {
     for (const item of page) {
       const stored = toRating(item);
-      const entries = expected.get(stored.customerId);
+      const n = Object.keys(stored.entries).length;
+      const weight = countedWeight(stored.entries);
+      items++;
+      entries += n;
+      own += weight;
+      // The raw weight: an item without one is drift even where the counted weight is 0.
+      if (n === 0 || item.weight !== weight) agree = false;
+    }
+  }
+  return { agree: agree && entries === tally.matched, own, items, entries };
+}
+
+/**
+ * The entries of one stored rating item that have a live link saying so (its note's customer is the
+ * item's customer), read by key: for when some stored entry has no link.
+ */
+async function linkedEntries(run: Run, e: EntityItem, customerId: string, stored: Record<string, RatingEntry>): Promise<Record<string, RatingEntry>> {
+  const out: Record<string, RatingEntry> = {};
+  const noteIds = Object.keys(stored);
+  for (let i = 0; i < noteIds.length; i += ENTRY_LOOKUP) {
+    const chunk = noteIds.slice(i, i + ENTRY_LOOKUP);
+    const links = await byKey(chunk.map((n) => keys.link(run.ws, n, e.id)));
+    const customers = await run.customersOf(chunk.filter((n) => links.has(keys.link(run.ws, n, e.id).sk)));
+    for (const noteId of chunk) {
+      const item = links.get(keys.link(run.ws, noteId, e.id).sk);
+      const l = item && toLink(item);
+      if (l && WEIGHTS[l.importance] !== undefined && customers.get(noteId) === customerId) out[noteId] = { w: WEIGHTS[l.importance], at: l.setAt };
+    }
+  }
+  return out;
+}
+
+/**
+ * Pass B with drift: each rating item gets the entries the links say — its stored entries (those
+ * with a link, read by key, when `byKey`) with the corrections of its customer — and is rewritten,
+ * or deleted when none is left; customers with corrections and no item get one. Answers the sum of
+ * the counted weights.
+ */
+async function rebuildRatings(run: Run, e: EntityItem, corrections: Map<string, Record<string, RatingEntry>>, byKey: boolean): Promise<number> {
+  let own = 0;
+  for await (const page of ratingPages(run, e)) {
+    for (const item of page) {
+      const stored = toRating(item);
+      const kept = byKey ? await linkedEntries(run, e, stored.customerId, stored.entries) : normalized(stored.entries);
+      const entries = { ...kept, ...corrections.get(stored.customerId) };
+      corrections.delete(stored.customerId);
       run.checked++;
-      if (!entries) {
+      if (!Object.keys(entries).length) {
         await run.fix({ DeleteRequest: { Key: keyOf(item) } });
         continue;
       }
-      seen.add(stored.customerId);
       const weight = countedWeight(entries);
+      own += weight;
       // The raw weight: an item without one is drift even where the counted weight is 0.
       if (item.weight !== weight || !sameEntries(stored.entries, entries)) {
         await run.fix({ PutRequest: { Item: ratingItem(run.ws, { entityId: e.id, customerId: stored.customerId, entries, weight, ver: stored.ver + 1 }) } });
       }
     }
   }
-  for (const [customerId, entries] of expected) {
-    if (seen.has(customerId)) continue;
+  for (const [customerId, entries] of corrections) {
     run.checked++;
+    own += countedWeight(entries);
     await run.fix({ PutRequest: { Item: ratingItem(run.ws, { entityId: e.id, customerId, entries, weight: countedWeight(entries), ver: 1 }) } });
   }
-  return ownScores(raw).get(e.id) ?? 0;
+  return own;
+}
+
+const normalized = (entries: Record<string, RatingEntry>): Record<string, RatingEntry> =>
+  Object.fromEntries(Object.entries(entries).map(([n, x]) => [n, { w: x.w, at: Number(x.at) }]));
+
+/**
+ * The entity's rating items checked against its links, and its own score (what ownScores gives on
+ * those links), without holding the links: pass A streams the links and keeps only the drift, pass B
+ * streams the rating items (a second time, and then by key, only when there is drift).
+ */
+async function checkOwn(run: Run, e: EntityItem): Promise<number> {
+  const tally = await tallyLinks(run, e);
+  const clean = await ratingsAgree(run, e, tally);
+  if (clean.agree) {
+    run.checked += clean.items;
+    return tally.anonymous + clean.own;
+  }
+  // Stored entries beyond those the links matched or found wrong have no link: check each by key.
+  const byKey = clean.entries !== tally.matched + tally.wrong;
+  return tally.anonymous + (await rebuildRatings(run, e, tally.corrections, byKey));
 }
 
 /**
@@ -290,7 +425,7 @@ async function checkSubtree(run: Run, item: StoredItem): Promise<number> {
   const e = toEntity(item);
   const own = live(e) ? await checkOwn(run, e) : 0;
   let total = own;
-  for await (const page of pages({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.childrenOf(run.ws, e.id) } })) {
+  for await (const page of run.pages({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.childrenOf(run.ws, e.id) } })) {
     // The index may lag: each child is read again, consistently, and must still name this parent.
     const children = await byKey(page.map((c) => keys.entity(run.ws, c.id as string)));
     for (const child of children.values()) {
@@ -311,7 +446,7 @@ async function checkSubtree(run: Run, item: StoredItem): Promise<number> {
  */
 async function checkEntities(run: Run): Promise<void> {
   run.begin('entities');
-  for await (const page of ofKind(run.ws, keys.kindPrefix.entity)) {
+  for await (const page of run.ofKind(keys.kindPrefix.entity)) {
     run.read(page.length);
     const hierarchy = page.filter((it) => isHierarchyType(toEntity(it).type));
     const parents = await byKey(hierarchy.filter((it) => it.parentId).map((it) => keys.entity(run.ws, it.parentId as string)));
@@ -327,7 +462,7 @@ async function checkEntities(run: Run): Promise<void> {
 /** Ratings of an entity that is gone entirely are orphans (those of an entity being deleted go with it). */
 async function checkOrphanRatings(run: Run): Promise<void> {
   run.begin('ratings');
-  for await (const page of ofKind(run.ws, keys.kindPrefix.rating)) {
+  for await (const page of run.ofKind(keys.kindPrefix.rating)) {
     run.read(page.length);
     const entities = await byKey(page.map((it) => keys.entity(run.ws, it.entityId as string)));
     for (const item of page) {
@@ -338,8 +473,11 @@ async function checkOrphanRatings(run: Run): Promise<void> {
   }
 }
 
-export async function verifyWorkspace(ws: string, repair: boolean, progress?: ProgressListener): Promise<VerifyReport> {
-  const run = new Run(ws, repair, progress);
+/** Items per page of every Query verify makes; tests make it small to cross page boundaries. */
+export const VERIFY_PAGE_SIZE = 500;
+
+export async function verifyWorkspace(ws: string, repair: boolean, progress?: ProgressListener, pageSize = VERIFY_PAGE_SIZE): Promise<VerifyReport> {
+  const run = new Run(ws, repair, progress, pageSize);
   if (repair) await finishDeletes(run);
   // Each pass's repairs land before the next reads what they fixed.
   for (const pass of [checkNoteCustomers, checkLinks, checkCopies, checkEntities, checkOrphanRatings]) {
