@@ -7,7 +7,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ratingItem } from '#lib/store/aggregates.ts';
 import { db, tableName } from '#lib/store/client.ts';
-import { keys } from '#lib/store/keys.ts';
+import * as keys from '#lib/store/keys.ts';
 import { verifyWorkspace } from '#lib/store/verify.ts';
 import { client } from './helpers.ts';
 import { newWorkspace, startApp, type TestApp } from '../support/app.ts';
