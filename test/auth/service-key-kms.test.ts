@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { awsJsonCall, type AwsJsonCall } from '#lib/auth/aws-json.ts';
 import { signJwtWith, verifyJwtWith, type ServiceClaims } from '#lib/auth/service-jwt.ts';
 import { derToJoseSignature, kmsServiceKeys } from '#lib/auth/service-key-kms.ts';
-import { generateServiceKeyMaterial, importServiceKeys } from '#lib/auth/service-key.ts';
+import { generateServiceKeyMaterial, importServiceKeys } from '#lib/auth/service-key-file.ts';
 import { fakeAws } from '../infra/fake-aws.ts';
 
 const KEY_ARN = (id: string) => `arn:aws:kms:eu-west-1:111122223333:key/${id}`;
