@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateServiceKeyMaterial } from '#lib/auth/service-key.ts';
+import { generateServiceKeyMaterial } from '#lib/auth/service-key-file.ts';
 import { tableName } from '#lib/store/client.ts';
 import { ensureTable, startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { createGateway, type ExtraRoutes } from '../local/gateway.ts';

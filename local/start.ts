@@ -3,7 +3,7 @@
 // stops everything it started.
 import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
-import { ensureServiceKeyFile } from '#lib/auth/service-key.ts';
+import { ensureServiceKeyFile } from '#lib/auth/service-key-file.ts';
 import { config } from '#lib/config.ts';
 import { backfillIndexes } from '#lib/store/backfill.ts';
 import { ensureTable, findJava, portInUse, startDynamoDbLocal } from './dynamodb-local.ts';

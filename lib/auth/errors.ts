@@ -1,5 +1,6 @@
 // The auth layer's typed errors (same shape as lib/domain/errors.ts: a stable `code`, no HTTP).
 // The token endpoint's OAuth errors are apart (./token-errors.ts): they render themselves.
+import { typedErrorGuard } from '../domain/errors.ts';
 
 /** The bearer credential is missing, malformed, unknown, expired or revoked, or its member is gone. */
 export class Unauthenticated extends Error {
@@ -36,4 +37,8 @@ export class AccessDenied extends Error {
 
 export type AuthError = Unauthenticated | TokenIssueRefused | AccessDenied;
 
-export const isAuthError = (err: unknown): err is AuthError => err instanceof Unauthenticated || err instanceof TokenIssueRefused || err instanceof AccessDenied;
+export const isAuthError = typedErrorGuard<AuthError>({
+  ERR_UNAUTHENTICATED: 'Unauthenticated',
+  ERR_TOKEN_ISSUE_REFUSED: 'TokenIssueRefused',
+  ERR_ACCESS_DENIED: 'AccessDenied',
+});

@@ -6,6 +6,7 @@
 // "Cold start"). The tests check these tokens with jose, independently.
 import { verify } from 'node:crypto';
 import type { JWTPayload } from 'jose';
+import { kmsSigner } from './service-key-kms-sign.ts';
 import { SERVICE_JWT_ALG, type ServiceKeys } from './service-key-model.ts';
 import { serviceKeys } from './service-key.ts';
 
@@ -73,11 +74,12 @@ function verifiedPayload(keys: ServiceKeys, token: string): Record<string, unkno
  * instant the caller computed `expiresAt` from, so `exp − iat` is exactly the lifetime it meant.
  */
 export async function signJwtWith(keys: ServiceKeys, claims: ServiceClaims, expiresAt?: Date, issuedAt = new Date()): Promise<string> {
-  if (!keys.sign) throw new Error('This function has no signing key');
+  const sign = keys.sign ?? (keys.kmsSigning && kmsSigner(keys.kmsSigning));
+  if (!sign) throw new Error('This function has no signing key');
   const payload: JWTPayload = { ...claims, iss: SERVICE_ISSUER, iat: Math.floor(issuedAt.getTime() / 1000) };
   if (expiresAt) payload.exp = Math.floor(expiresAt.getTime() / 1000);
   const signingInput = `${json({ alg: SERVICE_JWT_ALG, kid: keys.kid, typ: 'JWT' })}.${json(payload)}`;
-  const signature = await keys.sign(new TextEncoder().encode(signingInput));
+  const signature = await sign(new TextEncoder().encode(signingInput));
   return `${signingInput}.${Buffer.from(signature).toString('base64url')}`;
 }
 

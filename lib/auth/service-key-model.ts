@@ -14,8 +14,13 @@ export type JwsSigner = (signingInput: Uint8Array) => Promise<Uint8Array>;
 export interface ServiceKeys {
   /** Key id of the signing key, written into each token's header. */
   kid: string;
-  /** Absent where the function may not sign (least privilege). */
+  /** Signs locally (the key file's private key); absent where the function may not sign (least privilege). */
   sign: JwsSigner | undefined;
+  /**
+   * Signs in KMS (deployed, where the function holds kms:Sign). The signer is made from it where a
+   * token is signed (./service-key-kms-sign.ts), so functions that only verify do not carry it.
+   */
+  kmsSigning?: KmsSigning;
   /** Keys that verify, by kid: the signing key and, after a rotation, the retired ones. */
   verifyKeys: ReadonlyMap<string, ServiceCryptoKey>;
   /** Secret the pagination cursors' key is derived from (HKDF). Throws where none is configured (the admin CLI). */
@@ -45,4 +50,10 @@ export interface KmsKeySource {
   canSign: boolean;
   /** Secrets Manager secret id; absent, `secret` throws when read. */
   secretId: string | undefined;
+}
+
+/** The KMS key that signs and the call that reaches KMS (./aws-json.ts, bound to KMS). */
+export interface KmsSigning {
+  keyId: string;
+  call: (operation: string, input: Record<string, unknown>) => Promise<Record<string, unknown>>;
 }

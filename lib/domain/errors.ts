@@ -80,5 +80,19 @@ export class PreconditionFailed extends Error {
 
 export type DomainError = InvalidInput | NotFound | Conflict | PreconditionFailed;
 
-export const isDomainError = (err: unknown): err is DomainError =>
-  err instanceof InvalidInput || err instanceof NotFound || err instanceof Conflict || err instanceof PreconditionFailed;
+/**
+ * A guard for the typed errors `names` lists (each class's code → its name), by code and name
+ * rather than `instanceof`: a check that names every class keeps every class in each bundle that
+ * maps errors (lib/http/error-map.ts), where by code a bundle keeps only the classes its code throws.
+ */
+export const typedErrorGuard =
+  <E extends Error & { code: string }>(names: Record<E['code'], string>) =>
+  (err: unknown): err is E =>
+    err instanceof Error && Object.hasOwn(names, (err as { code?: unknown }).code as PropertyKey) && names[(err as E).code as E['code']] === err.name;
+
+export const isDomainError = typedErrorGuard<DomainError>({
+  ERR_INVALID_INPUT: 'InvalidInput',
+  ERR_NOT_FOUND: 'NotFound',
+  ERR_CONFLICT: 'Conflict',
+  ERR_PRECONDITION_FAILED: 'PreconditionFailed',
+});

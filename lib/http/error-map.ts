@@ -5,8 +5,6 @@ import { EDGE_DETAILS, errorEnvelope } from './envelope.ts';
 import { ApiError } from './errors.ts';
 import type { PageShell } from './pages/page-shell.ts';
 import { isAuthError, type AuthError } from '../auth/errors.ts';
-import { OAuthError } from '../auth/oauth-errors.ts';
-import { TokenError } from '../auth/token-errors.ts';
 import { isDomainError, type DomainError } from '../domain/errors.ts';
 import { isStoreError, type StoreError } from '../store/errors.ts';
 
@@ -74,12 +72,24 @@ export interface ErrorReply {
 }
 
 /**
+ * An error that renders its own reply: the token endpoints' TokenError (lib/auth/token-errors.ts) and
+ * OAuthError (lib/auth/oauth-errors.ts). Recognised by shape, not class, so a function whose code
+ * throws neither carries neither.
+ */
+export interface RendersItself {
+  render(): ErrorReply;
+}
+
+export const rendersItself = (err: unknown): err is Error & RendersItself =>
+  err instanceof Error && typeof (err as Partial<RendersItself>).render === 'function';
+
+/**
  * The reply to any error. The token endpoints' TokenError and OAuthError render themselves (the
  * RFC 6749 body); a page route's errors are its shell's error page; everything else is the
  * envelope, and an error that is none of ours is a 500 that says nothing internal.
  */
 export function errorReply(err: unknown, requestId: string, page?: PageShell): ErrorReply {
-  if (err instanceof TokenError || err instanceof OAuthError) return err.render();
+  if (rendersItself(err)) return err.render();
   if (page) return page.errorReply(err, requestId);
   const api = apiErrorOf(err) ?? new ApiError('internal.serverError', EDGE_DETAILS['internal.serverError']);
   return { statusCode: api.status, headers: api.headers ?? {}, body: errorEnvelope(requestId, api.code, api.detail, api.source) };

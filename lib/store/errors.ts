@@ -1,5 +1,6 @@
 // The store's own typed errors, for outcomes the domain's (lib/domain/errors.ts) do not describe.
 // Same shape: a stable `code` per class, no HTTP; lib/http/error-map.ts maps them.
+import { typedErrorGuard } from '../domain/errors.ts';
 
 /**
  * A transaction kept failing its conditions or conflicting with others until the request's time
@@ -132,13 +133,14 @@ export class WebhookLimitReached extends Error {
 
 export type StoreError = Contention | WorkspaceNotFound | EmailTaken | NameTaken | DuplicateKey | KeyLimitReached | AlreadyUsed | GrantRevoked | WebhookLimitReached;
 
-export const isStoreError = (err: unknown): err is StoreError =>
-  err instanceof Contention ||
-  err instanceof WorkspaceNotFound ||
-  err instanceof EmailTaken ||
-  err instanceof NameTaken ||
-  err instanceof DuplicateKey ||
-  err instanceof KeyLimitReached ||
-  err instanceof AlreadyUsed ||
-  err instanceof GrantRevoked ||
-  err instanceof WebhookLimitReached;
+export const isStoreError = typedErrorGuard<StoreError>({
+  ERR_CONTENTION: 'Contention',
+  ERR_WORKSPACE_NOT_FOUND: 'WorkspaceNotFound',
+  ERR_EMAIL_TAKEN: 'EmailTaken',
+  ERR_NAME_TAKEN: 'NameTaken',
+  ERR_DUPLICATE_KEY: 'DuplicateKey',
+  ERR_KEY_LIMIT_REACHED: 'KeyLimitReached',
+  ERR_ALREADY_USED: 'AlreadyUsed',
+  ERR_GRANT_REVOKED: 'GrantRevoked',
+  ERR_WEBHOOK_LIMIT_REACHED: 'WebhookLimitReached',
+});

@@ -4,8 +4,8 @@ import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { SignJWT, type JWTPayload } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { MAX_TOKEN_LENGTH, signJwtWith, verifyJwtWith, type ServiceClaims } from '#lib/auth/service-jwt.ts';
+import { generateServiceKeyMaterial, importServiceKeys } from '#lib/auth/service-key-file.ts';
 import type { ServiceKeys } from '#lib/auth/service-key-model.ts';
-import { generateServiceKeyMaterial, importServiceKeys } from '#lib/auth/service-key.ts';
 
 const material = await generateServiceKeyMaterial();
 const keys = await importServiceKeys(material);

@@ -7,8 +7,9 @@ import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { awsJsonCall, type AwsJsonCall } from '#lib/auth/aws-json.ts';
 import { signJwtWith, verifyJwtWith, type ServiceClaims } from '#lib/auth/service-jwt.ts';
-import { derToJoseSignature, kmsServiceKeys } from '#lib/auth/service-key-kms.ts';
-import { generateServiceKeyMaterial, importServiceKeys } from '#lib/auth/service-key.ts';
+import { generateServiceKeyMaterial, importServiceKeys } from '#lib/auth/service-key-file.ts';
+import { derToJoseSignature } from '#lib/auth/service-key-kms-sign.ts';
+import { kmsServiceKeys } from '#lib/auth/service-key-kms.ts';
 import { fakeAws } from '../infra/fake-aws.ts';
 
 const KEY_ARN = (id: string) => `arn:aws:kms:eu-west-1:111122223333:key/${id}`;
@@ -64,7 +65,7 @@ describe('service key from KMS (the signed AWS call faked in process: no emulato
     const key = newKey();
     const signer = await kmsServiceKeys({ keyId: 'key-1', previousKeyIds: [], canSign: true, secretId: undefined }, fakeCall({ 'key-1': key }).call);
     const reader = await kmsServiceKeys({ keyId: 'key-1', previousKeyIds: [], canSign: false, secretId: undefined }, fakeCall({ 'key-1': key }).call);
-    expect(reader.sign).toBeUndefined();
+    expect([reader.sign, reader.kmsSigning]).toEqual([undefined, undefined]);
     await expect(signJwtWith(reader, claims())).rejects.toThrow('This function has no signing key');
     expect(await verifyJwtWith(reader, await signJwtWith(signer, claims()))).toMatchObject({ tu: 'api' });
   });

@@ -1,8 +1,9 @@
 // The code the stack deploys is an esbuild bundle, not the TypeScript the other tests import: ESM,
 // minified, `#lib/*` aliases resolved, CommonJS dependencies behind a createRequire banner. Here
 // every route is bundled with the stack's own options and the local gateway serves requests from
-// those bundles against DynamoDB Local, so a bundle that cannot load or run fails here, not in AWS;
-// the last test runs them on the deployed key source (KMS + Secrets Manager, faked over HTTP).
+// those bundles against DynamoDB Local, so a bundle that cannot load or run fails here, not in AWS.
+// They run on the deployed key source (KMS + Secrets Manager, faked over HTTP): a deployed bundle
+// carries no key-file source (lib/auth/service-key-file.bundled.cjs stands in for it).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import * as RESPONSES from '#lib/domain/schemas/responses.ts';
 import { TOOLS } from '#lib/http/mcp/server.ts';
 import { ROUTES, type Route } from '#lib/routes.ts';
 import { WORKERS } from '#lib/workers.ts';
-import { fakeAws } from './fake-aws.ts';
+import { fakeAws, kmsEnv, setEnv } from './fake-aws.ts';
 import { BUNDLING, ESBUILD_OPTIONS, PROJECT_ROOT } from '../../infra/bundling.ts';
 import type { Handler } from '../../local/gateway.ts';
 import { callTool, expectToolError, mcpClient, seedProduct } from '../mcp/support.ts';
@@ -27,8 +28,12 @@ vi.setConfig({ testTimeout: 120_000 });
 let dir: string;
 let app: TestApp;
 const served = new Set<string>();
+// The key of every test but the last, which counts its own fake's calls.
+const awsForAll = fakeAws('5678abcd-12ab-34cd-56ef-1234567890ab');
+let restoreEnv: (() => void) | undefined;
 
 beforeAll(async () => {
+  restoreEnv = setEnv(kmsEnv(awsForAll, await awsForAll.listen()));
   dir = await mkdtemp(join(tmpdir(), 'pm-api-bundles-'));
   await build({
     entryPoints: Object.fromEntries([...ROUTES.map((r) => [r.operationId, join(PROJECT_ROOT, r.handler)]), ...WORKERS.map((w) => [w.id, join(PROJECT_ROOT, w.handler)])]),
@@ -48,6 +53,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await rm(dir, { recursive: true, force: true });
+  restoreEnv?.();
+  await awsForAll.close();
 });
 
 describe('deployed bundles (esbuild, the stack options) serve requests', () => {
@@ -69,6 +76,19 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
       for (const id of ids) if (code.includes(`id:"${id}"`)) carried.push(`${r.operationId}: ${id}`);
     }
     expect(carried).toEqual([]);
+  });
+
+  it('no bundle carries the service key file source: those that load service keys carry its stand-in (lib/auth/service-key-file.bundled.cjs)', async () => {
+    const withKeys: string[] = [];
+    for (const r of ROUTES) {
+      const code = await readFile(join(dir, `${r.operationId}.mjs`), 'utf8');
+      expect(code, r.operationId).not.toContain("The service key file's");
+      if (code.includes('SERVICE_KMS_KEY_ID')) {
+        withKeys.push(r.operationId);
+        expect(code, r.operationId).toContain('Deployed bundles read no service key file');
+      }
+    }
+    expect(withKeys).toContain('createNote');
   });
 
   it('only the page routes carry the page layout (lib/http/pages/page-shell.ts)', async () => {
@@ -160,34 +180,14 @@ describe('the bundled mcp function (ajv, zod 3 and zod-to-json-schema aliased aw
 
 describe('deployed bundles with the KMS key source (KMS and Secrets Manager faked over HTTP: no emulator exists)', () => {
   const aws = fakeAws();
-  const saved: Record<string, string | undefined> = {};
-  const env: Record<string, string | undefined> = {};
+  let restore: (() => void) | undefined;
 
   beforeAll(async () => {
-    const endpoint = await aws.listen();
-    Object.assign(env, {
-      SERVICE_KEY_FILE: undefined,
-      SERVICE_KMS_KEY_ID: aws.keyArn,
-      SERVICE_KMS_SIGN: '1',
-      SERVICE_SECRET_ID: 'cursor-secret',
-      AWS_ENDPOINT_URL_KMS: endpoint,
-      AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint,
-      AWS_REGION: 'eu-west-1',
-      AWS_ACCESS_KEY_ID: 'test',
-      AWS_SECRET_ACCESS_KEY: 'test',
-    });
-    for (const [k, v] of Object.entries(env)) {
-      saved[k] = process.env[k];
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
+    restore = setEnv(kmsEnv(aws, await aws.listen()));
   });
 
   afterAll(async () => {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
+    restore?.();
     await aws.close();
   });
 

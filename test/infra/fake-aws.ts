@@ -5,10 +5,9 @@ import type { AddressInfo } from 'node:net';
 /**
  * A stand-in for KMS and Secrets Manager on their JSON wire protocol (there is no emulator): it
  * holds a P-256 key, answers GetPublicKey with its SPKI and Sign with a DER ECDSA signature, as
- * KMS does, and GetSecretValue with a string.
+ * KMS does, and GetSecretValue with a string. `KEY_ID` tells two fakes' keys apart.
  */
-export function fakeAws() {
-  const KEY_ID = '1234abcd-12ab-34cd-56ef-1234567890ab';
+export function fakeAws(KEY_ID = '1234abcd-12ab-34cd-56ef-1234567890ab') {
   const keyArn = `arn:aws:kms:eu-west-1:111122223333:key/${KEY_ID}`;
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const calls: string[] = [];
@@ -52,4 +51,32 @@ export function fakeAws() {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The environment of a function on the deployed key source, served by `aws` at `endpoint` (no key file). */
+export function kmsEnv(aws: ReturnType<typeof fakeAws>, endpoint: string): Record<string, string | undefined> {
+  return {
+    SERVICE_KEY_FILE: undefined,
+    SERVICE_KMS_KEY_ID: aws.keyArn,
+    SERVICE_KMS_SIGN: '1',
+    SERVICE_SECRET_ID: 'cursor-secret',
+    AWS_ENDPOINT_URL_KMS: endpoint,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint,
+    AWS_REGION: 'eu-west-1',
+    AWS_ACCESS_KEY_ID: 'test',
+    AWS_SECRET_ACCESS_KEY: 'test',
+  };
+}
+
+/** Sets `env` in process.env (undefined removes a name); returns what restores the values before. */
+export function setEnv(env: Record<string, string | undefined>): () => void {
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  const apply = (values: Record<string, string | undefined>) => {
+    for (const [k, v] of Object.entries(values)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+  apply(env);
+  return () => apply(saved);
 }

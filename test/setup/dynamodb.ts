@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { generateServiceKeyMaterial } from '../../lib/auth/service-key.ts';
+import { generateServiceKeyMaterial } from '../../lib/auth/service-key-file.ts';
 import { ensureTable, findJava, startDynamoDbLocal } from '../../local/dynamodb-local.ts';
 
 declare module 'vitest' {

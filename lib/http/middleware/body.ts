@@ -4,7 +4,7 @@
 // that takes no body refuses one. Form bodies (the token endpoint) are decoded the same way and left
 // to their handler, and their refusals are OAuth errors (RFC 6749), never the envelope.
 import { isUtf8 as isUtf8Bytes } from 'node:buffer';
-import { TokenError } from '../../auth/token-errors.ts';
+import { OAuthError } from '../../auth/oauth-errors.ts';
 import type { Route } from '../../routes.ts';
 import { ApiError } from '../errors.ts';
 import type { ApiMiddleware, ApiRequest } from '../request.ts';
@@ -141,9 +141,12 @@ export function peekJsonBody(api: ApiRequest): unknown {
   }
 }
 
-/** A body refusal in the route's terms: the envelope, or the token endpoint's OAuth error. */
+/**
+ * A body refusal in the route's terms: the envelope, or RFC 6749's invalid_request (OAuthError renders
+ * it as the JWT bearer grant's TokenError would, and JSON routes' bundles then carry no TokenError).
+ */
 function refusal(route: Route, err: BodyRefused): Error {
-  return route.body === 'form' ? new TokenError('invalid_request', err.reason, err.detail) : new ApiError('request.malformed', err.detail);
+  return route.body === 'form' ? new OAuthError('invalid_request', err.detail, err.reason) : new ApiError('request.malformed', err.detail);
 }
 
 /** Checks and parses the request body for callers who may call the route. */

@@ -3,9 +3,8 @@
 // lib/http/error-map.ts gives it (the envelope, or the token endpoint's OAuth body) — and the
 // failure gets one log line.
 import { OAuthError } from '../../auth/oauth-errors.ts';
-import { TokenError } from '../../auth/token-errors.ts';
 import { log, type Logger } from '../../log.ts';
-import { apiErrorOf, errorReply } from '../error-map.ts';
+import { apiErrorOf, errorReply, rendersItself } from '../error-map.ts';
 import { PageError } from '../pages/page-error.ts';
 import type { PageShell } from '../pages/page-shell.ts';
 import { requestIdOf, type ApiMiddleware, type ApiRequest } from '../request.ts';
@@ -28,7 +27,7 @@ export class HttpError extends Error {
 
 /** One line per failed request; the token endpoints log their own refusals (with the failed check). */
 function logFailure(logger: Logger, err: unknown): void {
-  if (err instanceof TokenError || err instanceof OAuthError) return;
+  if (rendersItself(err)) return;
   if (err instanceof PageError) return logger.info('page refused', { status: err.status, title: err.title });
   const known = apiErrorOf(err);
   // None of ours is our fault: the cause goes to the log, never to the client.
