@@ -152,28 +152,39 @@ interface Latency {
   getItem: number;
 }
 
-async function scoreLatency(w: World, floorUrl: string): Promise<Latency> {
-  const token = w.tokens[0]!;
-  const runs: Record<keyof Latency, () => Promise<unknown>> = {
-    endpoint: async () => {
-      const r = await send(w.base, token, 'GET', `/entities/${w.productId}/score`);
-      if (r.status !== 200) throw new Error(`score: HTTP ${r.status}`);
-    },
-    floor: async () => (await fetch(floorUrl)).text(),
-    getItem: () => db().send(new GetCommand({ TableName: tableName(), Key: keys.entity(w.ws, w.productId), ConsistentRead: true })),
-  };
-  const names = Object.keys(runs) as Array<keyof Latency>;
-  const times: Record<keyof Latency, number[]> = { endpoint: [], floor: [], getItem: [] };
-  for (let i = 0; i < 50; i++) for (const n of names) await runs[n]();
-  for (let i = 0; i < ROUNDS; i++) {
-    // Rotate the order each round, so no contender always goes first.
-    for (const n of [...names.slice(i % 3), ...names.slice(0, i % 3)]) {
+/**
+ * The p50 of each contender at concurrency 1, in interleaved rounds on one clock: the order rotates
+ * each round, so no contender always goes first, and load moves every side alike.
+ */
+async function interleaved<K extends string>(runs: Record<K, () => Promise<unknown>>, rounds: number, warmup: number): Promise<Record<K, number>> {
+  const names = Object.keys(runs) as K[];
+  const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
+  for (let i = 0; i < warmup; i++) for (const n of names) await runs[n]();
+  for (let i = 0; i < rounds; i++) {
+    const k = i % names.length;
+    for (const n of [...names.slice(k), ...names.slice(0, k)]) {
       const t0 = performance.now();
       await runs[n]();
       times[n].push(performance.now() - t0);
     }
   }
-  return { endpoint: quantile(times.endpoint, 0.5), floor: quantile(times.floor, 0.5), getItem: quantile(times.getItem, 0.5) };
+  return Object.fromEntries(names.map((n) => [n, quantile(times[n], 0.5)])) as Record<K, number>;
+}
+
+function scoreLatency(w: World, floorUrl: string): Promise<Latency> {
+  const token = w.tokens[0]!;
+  return interleaved<keyof Latency>(
+    {
+      endpoint: async () => {
+        const r = await send(w.base, token, 'GET', `/entities/${w.productId}/score`);
+        if (r.status !== 200) throw new Error(`score: HTTP ${r.status}`);
+      },
+      floor: async () => (await fetch(floorUrl)).text(),
+      getItem: () => db().send(new GetCommand({ TableName: tableName(), Key: keys.entity(w.ws, w.productId), ConsistentRead: true })),
+    },
+    ROUNDS,
+    50,
+  );
 }
 
 interface Mix {
@@ -287,28 +298,21 @@ function independentCopy(shape: TxItem[]): TxItem[] {
 
 /**
  * create-note-with-link against one TransactWriteItems of the same items at concurrency 1, timed as
- * the score latency is: interleaved rounds, order rotated each round, both on performance.now(). So
- * the two sides share the machine's moment (autocannon's run and the ceiling's came minutes apart)
- * and the note is not read off autocannon's whole-millisecond histogram.
+ * the score latency is (interleaved): the two sides share the machine's moment (autocannon's run and
+ * the ceiling's came minutes apart) and the note is not read off autocannon's whole-millisecond histogram.
  */
-async function noteVsTransaction(w: World, shape: TxItem[]): Promise<{ note: number; transaction: number }> {
-  const runs = {
-    note: async () => {
-      const r = await send(w.base, w.tokens[0]!, 'POST', '/notes', noteBody(w, 1));
-      if (r.status !== 201) throw new Error(`create note: HTTP ${r.status}`);
+function noteVsTransaction(w: World, shape: TxItem[]): Promise<{ note: number; transaction: number }> {
+  return interleaved(
+    {
+      note: async () => {
+        const r = await send(w.base, w.tokens[0]!, 'POST', '/notes', noteBody(w, 1));
+        if (r.status !== 201) throw new Error(`create note: HTTP ${r.status}`);
+      },
+      transaction: () => db().send(new TransactWriteCommand({ TransactItems: independentCopy(shape) })),
     },
-    transaction: () => db().send(new TransactWriteCommand({ TransactItems: independentCopy(shape) })),
-  };
-  const times = { note: [] as number[], transaction: [] as number[] };
-  for (let i = 0; i < 20; i++) for (const f of Object.values(runs)) await f();
-  for (let i = 0; i < NOTE_ROUNDS; i++) {
-    for (const n of i % 2 ? (['transaction', 'note'] as const) : (['note', 'transaction'] as const)) {
-      const t0 = performance.now();
-      await runs[n]();
-      times[n].push(performance.now() - t0);
-    }
-  }
-  return { note: quantile(times.note, 0.5), transaction: quantile(times.transaction, 0.5) };
+    NOTE_ROUNDS,
+    20,
+  );
 }
 
 /** The emulator's ceiling: transactions of `shape`'s size on independent items, `concurrency` at a time. */

@@ -309,7 +309,9 @@ async function tallyLinks(run: Run, e: EntityItem): Promise<LinkTally> {
           continue;
         }
         if (s) tally.wrong++;
-        tally.corrections.set(customerId, { ...tally.corrections.get(customerId), [noteId]: entry });
+        const corrections = tally.corrections.get(customerId) ?? {};
+        corrections[noteId] = entry;
+        tally.corrections.set(customerId, corrections);
       }
     }
   }
