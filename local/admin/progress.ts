@@ -1,7 +1,7 @@
 // Progress of `score verify` on stderr, so stdout keeps the command's one JSON result. On a terminal
 // (stderr.isTTY) one line redrawn in place: a bar over the passes, with the current pass's counts.
-// Otherwise (a pipe, a log file, CI) a plain line when a pass begins and then every `everyItems`
-// items or `everyMs` milliseconds, whichever comes first, so a log stays short and still shows life.
+// Otherwise (a pipe, a log file, CI) a plain line every `everyItems` items or `everyMs` milliseconds,
+// whichever comes first, and one when a pass ends, so a log stays short and still shows life.
 import { VERIFY_PHASES, type ProgressListener, type VerifyProgress } from '#lib/store/verify.ts';
 
 export interface ProgressOutput {
@@ -36,15 +36,27 @@ export function verifyProgress(
       },
     };
   }
-  let last = { phase: '', items: 0, at: started };
+  // A pass's line when it ends, with what it read (its first line would say 0 of everything).
+  let current: VerifyProgress | undefined;
+  let last = { items: 0, at: started };
+  const line = (p: VerifyProgress, t: number, what: string) => out.write(`score verify ${p.workspace} ${what} (${((t - started) / 1000).toFixed(0)} s)\n`);
+  const ended = (p: VerifyProgress, t: number) =>
+    line(p, t, `${p.phase} done: ${count(p.items)} items read; ${count(p.checked)} checked, ${count(p.mismatches)} mismatches in all so far`);
   return {
     listener: (p) => {
       const t = now();
-      const newPhase = p.phase !== last.phase;
-      if (!newPhase && p.items - last.items < everyItems && t - last.at < everyMs) return;
-      last = { phase: p.phase, items: p.items, at: t };
-      out.write(`score verify ${p.workspace} ${describe(p)} (${((t - started) / 1000).toFixed(0)} s)\n`);
+      if (current && (p.phase !== current.phase || p.workspace !== current.workspace)) {
+        ended({ ...current, checked: p.checked, mismatches: p.mismatches }, t);
+        last = { items: 0, at: t };
+      }
+      current = p;
+      if (p.items - last.items < everyItems && t - last.at < everyMs) return;
+      last = { items: p.items, at: t };
+      line(p, t, describe(p));
     },
-    done: () => {},
+    done: () => {
+      if (current) ended(current, now());
+      current = undefined;
+    },
   };
 }

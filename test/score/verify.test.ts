@@ -78,9 +78,9 @@ describe('score verify', () => {
     });
     expect(run.status, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ checked: 3, mismatches: 0, repaired: 0 });
-    // spawnSync pipes stderr: no bar, no control characters, a line as each pass begins.
+    // spawnSync pipes stderr: no bar, no control characters, a line as each pass ends.
     const lines = run.stderr.split('\n').filter((l) => l.startsWith('score verify'));
-    expect(lines.map((l) => l.split(' ')[3])).toEqual(['notes:', 'links:', 'copies:', 'entities:', 'ratings:']);
+    expect(lines.map((l) => l.split(' ').slice(3, 5).join(' '))).toEqual(['notes done:', 'links done:', 'copies done:', 'entities done:', 'ratings done:']);
     expect(lines.every((l) => l.startsWith(`score verify ${ws.workspaceId} `))).toBe(true);
     expect([run.stderr.includes('\r'), run.stderr.includes('\x1b')]).toEqual([false, false]);
     const bad = spawnSync('npx', ['tsx', 'local/admin.ts', 'score', 'verify', '--workspace', randomUUID()], { encoding: 'utf8', env: { ...process.env }, timeout: 60_000 });
@@ -134,7 +134,7 @@ describe('score verify', () => {
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
   });
 
-  it('progress: periodic lines every N items on a non-terminal, one bar redrawn in place on a terminal; the result is the same', async () => {
+  it('progress: periodic lines every N items and one at the end of each pass on a non-terminal, one bar redrawn in place on a terminal; the result is the same', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const p = await c.entity('product');
@@ -145,6 +145,10 @@ describe('score verify', () => {
     expect(result).toEqual({ checked: 7, mismatches: 0, repaired: 0 });
     expect(plain.every((l) => l.endsWith('\n') && !l.includes('\r'))).toBe(true);
     expect(plain.some((l) => /^score verify \S+ links: 3 items read, 0 checked, 0 mismatches \(\d+ s\)\n$/.test(l))).toBe(true);
+    // Each pass says when it ends and what it read; the last one when the display ends.
+    expect(plain.some((l) => /^score verify \S+ links done: 3 items read; \d+ checked, 0 mismatches in all so far \(\d+ s\)\n$/.test(l))).toBe(true);
+    lines.done();
+    expect(plain.at(-1)).toMatch(/^score verify \S+ ratings done: \d+ items read; 7 checked, 0 mismatches in all so far \(\d+ s\)\n$/);
     const drawn: string[] = [];
     const bar = verifyProgress({ isTTY: true, write: (t) => drawn.push(t) });
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false, progress: bar.listener })).toEqual(result);
