@@ -20,6 +20,7 @@
 // or worker ids, comma-separated) measures only those, beside the baseline, while working on a few.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -174,7 +175,11 @@ async function measure(id: string, handler: string, baselineFile?: string): Prom
   return { operationId: id, bytes: code.contents.length, gzip: gzipSync(code.contents).length, ...initMs(id, outfile, baselineFile), top: largestPackages(result.metafile, 'index.mjs', 3) };
 }
 
+/** The one-minute load average; above half the cores the wall-clock figures are noise-bound (docs/performance.md "Cold start"). */
+const load = () => loadavg()[0]!;
+
 async function main() {
+  const loadBefore = load();
   const baseline = await measure(BASELINE, 'infra/baseline-handler.ts');
   const rows: Row[] = [];
   const only = process.env.BUNDLE_ONLY?.split(',').map((id) => id.trim());
@@ -215,6 +220,9 @@ async function main() {
     const ok = !over.includes('mcp') && !slow.includes('mcp');
     console.log(`mcp (its own budgets): ${kb(mcp.bytes)}, goal ≤ ${kb(MCP_BUDGET.bytes)}; module init ${mcp.ratio.toFixed(2)}× (CPU ${mcp.cpuRatio.toFixed(2)}×), goal ≤ ${MCP_BUDGET.init}×: ${ok ? 'OK' : 'MISSED'}`);
   }
+  const loadAfter = load();
+  const busy = Math.max(loadBefore, loadAfter) > availableParallelism() / 2;
+  console.log(`load average ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end, on ${availableParallelism()} cores${busy ? ': a loaded machine, the wall-clock ratios say little about the goal' : ''}`);
 }
 
 main().catch((err: unknown) => {
