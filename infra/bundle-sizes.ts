@@ -3,12 +3,14 @@
 // are the deployed code's, beside a baseline bundled the same way (infra/baseline-handler.ts: a
 // hello-world Middy handler with the same DynamoDB document client). Module init is the time `import()`
 // of the bundle takes in a fresh `node` process, measured in pairs with the baseline's: after one
-// warm-up import of each side (not counted), baseline and function run back to back, the order
+// warm-up import of each bundle (not counted), baseline and function run back to back, the order
 // alternating from pair to pair; a function's ratio is the median of its pairs' ratios, so load that
 // changes between pairs weighs on both halves of a pair alike (the ratio of two medians taken over
 // the whole series did not: the baseline's own median moved 57–75 ms between functions in one run).
-// BUNDLE_INIT_RUNS pairs (default 11) are measured; while the distribution-free ~95 % interval of
-// that median still holds the budget, two more at a time, up to BUNDLE_INIT_MAX_RUNS (default 21).
+// Pairs are measured in rounds, one per function each, so a burst of load reaches a few pairs of
+// many functions, not all pairs of one. BUNDLE_INIT_RUNS rounds (default 11); then, for a function
+// whose distribution-free ~95 % interval of that median still holds the budget, two more pairs at a
+// time up to BUNDLE_INIT_MAX_RUNS (default 21).
 // Beside the wall-clock ratio (the goal's: Lambda's Init Duration is wall-clock), the median of the
 // same pairs' CPU-time ratios (process.cpuUsage() around the import): time spent waiting for a core
 // on a loaded machine is not in it. An A/A check: BUNDLE_ONLY='(baseline A/A),signIn,signIn' measures
@@ -107,44 +109,57 @@ function medianInterval(values: number[]): [number, number] {
   return [s[Math.max(k, 1) - 1]!, s[n - Math.max(k, 1)]!];
 }
 
+/** A function's imports, each paired with one of the baseline's. */
+interface Series {
+  id: string;
+  file: string;
+  own: Import[];
+  baseline: Import[];
+}
+
+/** One pair of fresh processes, back to back; the order alternates from pair to pair, so neither side always runs first. */
+function pair(s: Series, baselineFile: string): void {
+  const baselineFirst = s.own.length % 2 === 0;
+  if (baselineFirst) s.baseline.push(importMs(baselineFile));
+  s.own.push(importMs(s.file));
+  if (!baselineFirst) s.baseline.push(importMs(baselineFile));
+}
+
+const ratios = (s: Series) => s.own.map((m, i) => m.wall / s.baseline[i]!.wall);
+
+/** Whether the interval of the median ratio still holds the budget, and MAX_RUNS allows more pairs. */
+function undecided(s: Series): boolean {
+  const [low, high] = medianInterval(ratios(s));
+  return s.own.length < MAX_RUNS && low <= initBudget(s.id) && high > initBudget(s.id);
+}
+
 /**
- * Module init of `file` against the baseline's, in pairs of fresh processes run back to back (each
- * pair's order alternates, so neither side always runs first), after one warm-up import of each that
- * is not counted. The ratio is the median of the pairs' ratios: load that changes between pairs moves
- * both halves of a pair alike. Pairs are added two at a time, up to MAX_RUNS, while the interval
- * of that median still holds the budget — a verdict is never drawn from fewer runs, only from more.
+ * Module init of every function against the baseline's, in rounds: after one warm-up import of each
+ * bundle (not counted), each round measures one pair per function, so a function's pairs are spread
+ * over the whole run and a burst of load on the shared machine reaches a few pairs of many
+ * functions rather than every pair of one. Then, two pairs at a time, the functions whose interval
+ * still holds the budget, up to MAX_RUNS: a verdict is never drawn from fewer pairs, only from more.
  */
-function initMs(id: string, file: string, baselineFile: string | undefined): Pick<Row, 'init' | 'baselineInit' | 'ratio' | 'interval' | 'cpuRatio' | 'runs'> {
-  if (!baselineFile) {
-    const own = Array.from({ length: RUNS }, () => importMs(file).wall);
-    return { init: median(own), baselineInit: median(own), ratio: 1, interval: [1, 1], cpuRatio: 1, runs: RUNS };
-  }
+function measureInit(series: Series[], baselineFile: string): void {
   importMs(baselineFile);
-  importMs(file);
-  const own: Import[] = [];
-  const baseline: Import[] = [];
-  const pair = () => {
-    if (own.length % 2 === 0) {
-      baseline.push(importMs(baselineFile));
-      own.push(importMs(file));
-    } else {
-      own.push(importMs(file));
-      baseline.push(importMs(baselineFile));
+  for (const s of series) importMs(s.file);
+  for (let round = 0; round < RUNS; round++) for (const s of series) pair(s, baselineFile);
+  for (let open = series.filter(undecided); open.length > 0; open = series.filter(undecided)) {
+    for (const s of open) {
+      pair(s, baselineFile);
+      pair(s, baselineFile);
     }
-  };
-  const ratios = () => own.map((m, i) => m.wall / baseline[i]!.wall);
-  while (own.length < RUNS) pair();
-  for (let [low, high] = medianInterval(ratios()); own.length < MAX_RUNS && low <= initBudget(id) && high > initBudget(id); [low, high] = medianInterval(ratios())) {
-    pair();
-    pair();
   }
+}
+
+function initOf(s: Series): Pick<Row, 'init' | 'baselineInit' | 'ratio' | 'interval' | 'cpuRatio' | 'runs'> {
   return {
-    init: median(own.map((m) => m.wall)),
-    baselineInit: median(baseline.map((m) => m.wall)),
-    ratio: median(ratios()),
-    interval: medianInterval(ratios()),
-    cpuRatio: median(own.map((m, i) => m.cpu / baseline[i]!.cpu)),
-    runs: own.length,
+    init: median(s.own.map((m) => m.wall)),
+    baselineInit: median(s.baseline.map((m) => m.wall)),
+    ratio: median(ratios(s)),
+    interval: medianInterval(ratios(s)),
+    cpuRatio: median(s.own.map((m, i) => m.cpu / s.baseline[i]!.cpu)),
+    runs: s.own.length,
   };
 }
 
@@ -166,13 +181,16 @@ interface Row {
   top: string;
 }
 
-async function measure(id: string, handler: string, baselineFile?: string): Promise<Row> {
-  const outfile = join(PROJECT_ROOT, 'cdk.out', 'bundle-sizes', id, 'index.mjs');
-  const result = await build({ entryPoints: [join(PROJECT_ROOT, handler)], outfile, ...ESBUILD_OPTIONS, write: false, metafile: true });
+type Built = Omit<Row, keyof ReturnType<typeof initOf>> & { file: string };
+
+/** The function's bundle, built with the stack's options and written where its imports read it. */
+async function bundle(id: string, handler: string): Promise<Built> {
+  const file = join(PROJECT_ROOT, 'cdk.out', 'bundle-sizes', id, 'index.mjs');
+  const result = await build({ entryPoints: [join(PROJECT_ROOT, handler)], outfile: file, ...ESBUILD_OPTIONS, write: false, metafile: true });
   const code = result.outputFiles.find((f) => f.path.endsWith('index.mjs'))!;
-  mkdirSync(join(outfile, '..'), { recursive: true });
-  writeFileSync(outfile, code.contents);
-  return { operationId: id, bytes: code.contents.length, gzip: gzipSync(code.contents).length, ...initMs(id, outfile, baselineFile), top: largestPackages(result.metafile, 'index.mjs', 3) };
+  mkdirSync(join(file, '..'), { recursive: true });
+  writeFileSync(file, code.contents);
+  return { operationId: id, bytes: code.contents.length, gzip: gzipSync(code.contents).length, top: largestPackages(result.metafile, 'index.mjs', 3), file };
 }
 
 /** The one-minute load average; above half the cores the wall-clock figures are noise-bound (docs/performance.md "Cold start"). */
@@ -180,16 +198,20 @@ const load = () => loadavg()[0]!;
 
 async function main() {
   const loadBefore = load();
-  const baseline = await measure(BASELINE, 'infra/baseline-handler.ts');
-  const rows: Row[] = [];
+  const baselineBuilt = await bundle(BASELINE, 'infra/baseline-handler.ts');
   const only = process.env.BUNDLE_ONLY?.split(',').map((id) => id.trim());
   const all = [...ROUTES.map((r) => ({ id: r.operationId, handler: r.handler })), ...WORKERS.map((w) => ({ id: w.id, handler: w.handler })), { id: SELF_CHECK, handler: 'infra/baseline-handler.ts' }];
   const unknown = only?.filter((id) => !all.some((f) => f.id === id)) ?? [];
   if (unknown.length) throw new Error(`BUNDLE_ONLY names unknown functions: ${unknown.join(', ')}`);
   // An id named twice is measured twice; the A/A row only when named.
   const functions = only ? only.map((id) => all.find((f) => f.id === id)!) : all.filter(({ id }) => id !== SELF_CHECK);
-  const baselineFile = join(PROJECT_ROOT, 'cdk.out', 'bundle-sizes', BASELINE, 'index.mjs');
-  for (const { id, handler } of functions) rows.push(await measure(id, handler, baselineFile));
+  const built: Built[] = [];
+  for (const { id, handler } of functions) built.push(await bundle(id, handler));
+  const series = built.map(({ operationId, file }): Series => ({ id: operationId, file, own: [], baseline: [] }));
+  measureInit(series, baselineBuilt.file);
+  const rows: Row[] = built.map((b, i) => ({ ...b, ...initOf(series[i]!) }));
+  const baselineRuns = series.flatMap((s) => s.baseline.map((m) => m.wall));
+  const baseline: Row = { ...baselineBuilt, init: median(baselineRuns), baselineInit: median(baselineRuns), ratio: 1, interval: [1, 1], cpuRatio: 1, runs: baselineRuns.length };
   rows.sort((a, b) => b.bytes - a.bytes);
   const width = Math.max(...rows.map((r) => r.operationId.length));
   const delta = (r: Row) => `${r.bytes >= baseline.bytes ? '+' : '−'}${kb(Math.abs(r.bytes - baseline.bytes))}`;
