@@ -10,7 +10,7 @@
 // Pairs are measured in rounds, one per function each, so a burst of load reaches a few pairs of
 // many functions, not all pairs of one. BUNDLE_INIT_RUNS rounds (default 11); then, for a function
 // whose distribution-free ~95 % interval of that median still holds the budget, two more pairs at a
-// time up to BUNDLE_INIT_MAX_RUNS (default 21).
+// time up to BUNDLE_INIT_MAX_RUNS (default 15).
 // Beside the wall-clock ratio (the goal's: Lambda's Init Duration is wall-clock), the median of the
 // same pairs' CPU-time ratios (process.cpuUsage() around the import): time spent waiting for a core
 // on a loaded machine is not in it. An A/A check: BUNDLE_ONLY='(baseline A/A),signIn,signIn' measures
@@ -57,7 +57,7 @@ function largestPackages(metafile: Metafile, outfile: string, n: number): string
 /** Pairs measured for every function before the stopping rule is looked at (and at least this many in all). */
 const RUNS = Number(process.env.BUNDLE_INIT_RUNS ?? 11);
 /** Most pairs for one function: more are measured only while the interval still straddles the budget. */
-const MAX_RUNS = Math.max(RUNS, Number(process.env.BUNDLE_INIT_MAX_RUNS ?? 21));
+const MAX_RUNS = Math.max(RUNS, Number(process.env.BUNDLE_INIT_MAX_RUNS ?? 15));
 const BASELINE = '(baseline)';
 /** The baseline measured as if it were a function (an A/A check of the harness): BUNDLE_ONLY='(baseline A/A),…'. */
 const SELF_CHECK = '(baseline A/A)';
