@@ -185,12 +185,12 @@ type Built = Omit<Row, keyof ReturnType<typeof initOf>> & { file: string };
 
 /** The function's bundle, built with the stack's options and written where its imports read it. */
 async function bundle(id: string, handler: string): Promise<Built> {
-  const file = join(PROJECT_ROOT, 'cdk.out', 'bundle-sizes', id, 'index.mjs');
-  const result = await build({ entryPoints: [join(PROJECT_ROOT, handler)], outfile: file, ...ESBUILD_OPTIONS, write: false, metafile: true });
+  const outfile = join(PROJECT_ROOT, 'cdk.out', 'bundle-sizes', id, 'index.mjs');
+  const result = await build({ entryPoints: [join(PROJECT_ROOT, handler)], outfile, ...ESBUILD_OPTIONS, write: false, metafile: true });
   const code = result.outputFiles.find((f) => f.path.endsWith('index.mjs'))!;
-  mkdirSync(join(file, '..'), { recursive: true });
-  writeFileSync(file, code.contents);
-  return { operationId: id, bytes: code.contents.length, gzip: gzipSync(code.contents).length, top: largestPackages(result.metafile, 'index.mjs', 3), file };
+  mkdirSync(join(outfile, '..'), { recursive: true });
+  writeFileSync(outfile, code.contents);
+  return { operationId: id, bytes: code.contents.length, gzip: gzipSync(code.contents).length, top: largestPackages(result.metafile, 'index.mjs', 3), file: outfile };
 }
 
 /** The one-minute load average; above half the cores the wall-clock figures are noise-bound (docs/performance.md "Cold start"). */
