@@ -19,7 +19,7 @@ import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { ROUTES } from '#lib/routes.ts';
 import { WORKERS } from '#lib/workers.ts';
-import { ESBUILD_OPTIONS, PROJECT_ROOT } from './bundling.ts';
+import { esbuildOptionsFor, PROJECT_ROOT } from './bundling.ts';
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
@@ -100,7 +100,7 @@ interface Row {
 
 async function measure(id: string, handler: string, baselineFile?: string): Promise<Row> {
   const outfile = join(PROJECT_ROOT, 'cdk.out', 'bundle-sizes', id, 'index.mjs');
-  const result = await build({ entryPoints: [join(PROJECT_ROOT, handler)], outfile, ...ESBUILD_OPTIONS, write: false, metafile: true });
+  const result = await build({ entryPoints: [join(PROJECT_ROOT, handler)], outfile, ...esbuildOptionsFor(handler), write: false, metafile: true });
   const code = result.outputFiles.find((f) => f.path.endsWith('index.mjs'))!;
   mkdirSync(join(outfile, '..'), { recursive: true });
   writeFileSync(outfile, code.contents);
