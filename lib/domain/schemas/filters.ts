@@ -5,7 +5,7 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
-import { Email, nonBlank, Uuid } from './common.ts';
+import { Email, isoDateTime, nonBlank, Uuid } from './common.ts';
 import { MAX_NAME, STATUSES } from './field-values.ts';
 import { utcInstant } from '../filters.ts';
 
@@ -29,7 +29,7 @@ export const StatusNameParameter = /* @__PURE__ */ (() => doc(
 
 /** An instant with its zone (`Z` or `±hh:mm`); lib/domain/filters.ts utcInstant reads it as UTC. */
 export const DateTimeParameter = /* @__PURE__ */ (() => doc(
-  z.iso.datetime({ offset: true }).check(z.refine((v) => utcInstant(v) !== undefined, { error: 'is not a date-time the calendar has' })),
+  isoDateTime({ offset: true }).check(z.refine((v) => utcInstant(v) !== undefined, { error: 'is not a date-time the calendar has' })),
   'ISO 8601 date-time with a zone, e.g. 2024-01-31T00:00:00Z',
 ))();
 
