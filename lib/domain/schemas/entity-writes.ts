@@ -17,10 +17,19 @@ const CustomFieldInput = /* @__PURE__ */ (() => doc(z.unknown(), "A custom field
 /** The fields of one kind of record (./field-values.ts ENTITY_STANDARD_FIELDS, NOTE_STANDARD_FIELDS). */
 type FieldTable = Readonly<Partial<Record<StandardFieldId, StandardField>>>;
 
+// Built once per table and field, and shared by the bodies made from that table (the user and company
+// bodies take most of the hierarchy's fields): fewer schemas built at import, the same document.
+const optionalWrites = /* @__PURE__ */ new WeakMap<FieldTable, Map<StandardFieldId, z.ZodMiniType>>();
 function optionalWrite(table: FieldTable, id: StandardFieldId) {
+  const built = optionalWrites.get(table) ?? new Map<StandardFieldId, z.ZodMiniType>();
+  optionalWrites.set(table, built);
+  const known = built.get(id);
+  if (known) return known;
   const write = table[id]?.write;
   if (!write) throw new Error(`${id} is no field of the table it is looked up in (lib/domain/schemas/field-values.ts)`);
-  return z.optional(z.nullable(write));
+  const optional = z.optional(z.nullable(write));
+  built.set(id, optional);
+  return optional;
 }
 
 /** `fields` of a create: `name` required; any other field of the type may be null (= not set). */
@@ -39,6 +48,9 @@ export const updateFields = (table: FieldTable, ids: readonly StandardFieldId[])
 /** `{type: 'parent', target: {id, type?}}`: the one relationship a create may give. */
 export const ParentTarget = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, type: z.optional(EntityType) }))();
 const ParentRelationship = /* @__PURE__ */ (() => z.strictObject({ type: z.literal('parent'), target: ParentTarget }))();
+/** What every type's create takes beside its fields (one schema each, shared by the six types). */
+const CreateRelationships = /* @__PURE__ */ (() => z.optional(z.array(ParentRelationship).check(z.maxLength(1))))();
+const CreateMetadata = /* @__PURE__ */ (() => z.optional(Metadata))();
 
 const HierarchyEntityFieldsInput = /* @__PURE__ */ (() => doc(createFields(ENTITY_STANDARD_FIELDS, ENTITY_FIELDS.product), { id: 'HierarchyEntityFieldsInput' }))();
 const CREATE_FIELDS_OF: Record<EntityTypeName, ReturnType<typeof createFields>> = /* @__PURE__ */ (() => ({
@@ -54,8 +66,8 @@ const createOf = (type: EntityTypeName) =>
   doc(z.strictObject({
     type: z.literal(type),
     fields: CREATE_FIELDS_OF[type],
-    relationships: z.optional(z.array(ParentRelationship).check(z.maxLength(1))),
-    metadata: z.optional(Metadata),
+    relationships: CreateRelationships,
+    metadata: CreateMetadata,
   }), { id: `New${type[0]!.toUpperCase()}${type.slice(1)}` });
 
 export const CreateEntityBody = /* @__PURE__ */ (() => doc(z.strictObject({ data: z.discriminatedUnion('type', ENTITY_TYPES.map(createOf) as [ReturnType<typeof createOf>, ...ReturnType<typeof createOf>[]]) }), { id: 'CreateEntityBody' }))();
