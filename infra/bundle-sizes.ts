@@ -1,5 +1,5 @@
 // Prints each function's bundle size (routes and workers) and module-init time: `npm run bundle-sizes`.
-// Bundles with esbuild and the stack's own options (infra/route-functions.ts BUNDLING), so the figures
+// Bundles with esbuild and the stack's own options (infra/bundling.ts esbuildOptionsFor), so the figures
 // are the deployed code's, beside a baseline bundled the same way (infra/baseline-handler.ts: a
 // hello-world Middy handler with the same DynamoDB document client). Module init is the median, over
 // BUNDLE_INIT_RUNS (default 11) fresh `node` processes, of the time `import()` of the bundle takes;
