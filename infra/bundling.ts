@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
+import { mcp } from '#lib/routes.ts';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..');
 
@@ -26,9 +27,14 @@ const ALIASES = {
   'zod/v3': MCP_UNUSED,
   'zod-to-json-schema': MCP_UNUSED,
 };
+/**
+ * doc() as the identity (lib/domain/schemas/doc.bundled.ts) in every function but `mcp`, whose tool
+ * listing turns the schemas into JSON Schema at run time, with their ids and descriptions.
+ */
+const aliasesFor = (handler: string) => (handler === mcp.handler ? ALIASES : { ...ALIASES, '#lib/domain/schemas/doc.ts': './lib/domain/schemas/doc.bundled.ts' });
 
 /** esbuild options shared by the stack and infra/bundle-sizes.ts, so the sizes printed are the deployed ones. */
-export const BUNDLING = {
+const BUNDLING = {
   format: OutputFormat.ESM,
   target: 'node22',
   minify: true,
@@ -41,11 +47,18 @@ export const BUNDLING = {
   externalModules: [] as string[],
   banner: ESM_REQUIRE_BANNER,
   tsconfig: join(PROJECT_ROOT, 'tsconfig.json'),
-  esbuildArgs: { '--alias': Object.entries(ALIASES).map(([from, to]) => `${from}=${to}`) },
 } as const;
 
+/** The stack's bundling (NodejsFunction `bundling`) of the function whose handler, relative to the project root, is `handler`. */
+export const bundlingFor = (handler: string) => ({
+  ...BUNDLING,
+  externalModules: [...BUNDLING.externalModules],
+  mainFields: [...BUNDLING.mainFields],
+  esbuildArgs: { '--alias': Object.entries(aliasesFor(handler)).map(([from, to]) => `${from}=${to}`) },
+});
+
 /** The same bundling as plain esbuild build options (bundle-sizes and the bundle test build with these). */
-export const ESBUILD_OPTIONS: BuildOptions = {
+const ESBUILD_OPTIONS: BuildOptions = {
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -55,7 +68,9 @@ export const ESBUILD_OPTIONS: BuildOptions = {
   external: [...BUNDLING.externalModules],
   banner: { js: BUNDLING.banner },
   tsconfig: BUNDLING.tsconfig,
-  alias: ALIASES,
   absWorkingDir: PROJECT_ROOT,
   logLevel: 'error',
 };
+
+/** The same as esbuild build options, for the function whose handler is `handler`. */
+export const esbuildOptionsFor = (handler: string): BuildOptions => ({ ...ESBUILD_OPTIONS, alias: aliasesFor(handler) });

@@ -11,7 +11,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { SERVICE_KEY_ENV } from '#lib/auth/service-key-model.ts';
-import { BUNDLING, PROJECT_ROOT } from './bundling.ts';
+import { bundlingFor, PROJECT_ROOT } from './bundling.ts';
 import type { Settings } from './settings.ts';
 
 /** The environment every function has: the table, the public URLs its links use, logging. */
@@ -93,7 +93,7 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
     environment: props.environment,
     projectRoot: PROJECT_ROOT,
     depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-    bundling: { ...BUNDLING, externalModules: [...BUNDLING.externalModules], mainFields: [...BUNDLING.mainFields] },
+    bundling: bundlingFor(props.handler),
   });
   return { fn, role };
 }

@@ -4,20 +4,26 @@
 // those bundles against DynamoDB Local, so a bundle that cannot load or run fails here, not in AWS.
 // They run on the deployed key source (KMS + Secrets Manager, faked over HTTP): a deployed bundle
 // carries no key-file source (lib/auth/service-key-file.bundled.cjs stands in for it).
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
+import { InvalidInput } from '#lib/domain/errors.ts';
+import { parseInput } from '#lib/domain/input.ts';
+import { CreateEntityBody } from '#lib/domain/schemas/entity-writes.ts';
+import { CreateNoteBody } from '#lib/domain/schemas/note-writes.ts';
 import * as RESPONSES from '#lib/domain/schemas/responses.ts';
 import { TOOLS } from '#lib/http/mcp/server.ts';
 import { ROUTES, type Route } from '#lib/routes.ts';
 import { WORKERS } from '#lib/workers.ts';
 import { fakeAws, kmsEnv, setEnv } from './fake-aws.ts';
-import { BUNDLING, ESBUILD_OPTIONS, PROJECT_ROOT } from '../../infra/bundling.ts';
+import { bundlingFor, esbuildOptionsFor, PROJECT_ROOT } from '../../infra/bundling.ts';
 import type { Handler } from '../../local/gateway.ts';
 import { callTool, expectToolError, mcpClient, seedProduct } from '../mcp/support.ts';
 import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
@@ -35,12 +41,21 @@ let restoreEnv: (() => void) | undefined;
 beforeAll(async () => {
   restoreEnv = setEnv(kmsEnv(awsForAll, await awsForAll.listen()));
   dir = await mkdtemp(join(tmpdir(), 'pm-api-bundles-'));
-  await build({
-    entryPoints: Object.fromEntries([...ROUTES.map((r) => [r.operationId, join(PROJECT_ROOT, r.handler)]), ...WORKERS.map((w) => [w.id, join(PROJECT_ROOT, w.handler)])]),
-    outdir: dir,
-    outExtension: { '.js': '.mjs' },
-    ...ESBUILD_OPTIONS,
-  });
+  // One build per set of options: functions differ in their aliases only (infra/bundling.ts; `mcp` keeps doc()).
+  const byOptions = new Map<string, Array<[string, string]>>();
+  for (const [id, handler] of [...ROUTES.map((r) => [r.operationId, r.handler]), ...WORKERS.map((w) => [w.id, w.handler])] as Array<[string, string]>) {
+    const key = JSON.stringify(esbuildOptionsFor(handler));
+    byOptions.set(key, [...(byOptions.get(key) ?? []), [id, handler]]);
+  }
+  expect(byOptions.size).toBe(2);
+  for (const functions of byOptions.values()) {
+    await build({
+      entryPoints: Object.fromEntries(functions.map(([id, handler]) => [id, join(PROJECT_ROOT, handler)])),
+      outdir: dir,
+      outExtension: { '.js': '.mjs' },
+      ...esbuildOptionsFor(functions[0]![1]),
+    });
+  }
   app = await startApp({
     loadHandler: async (route: Route) => {
       served.add(route.operationId);
@@ -61,7 +76,7 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
   it('every route bundles to one self-contained ESM file with the createRequire banner', async () => {
     for (const r of ROUTES) {
       const code = await readFile(join(dir, `${r.operationId}.mjs`), 'utf8');
-      expect(code.startsWith(BUNDLING.banner), r.operationId).toBe(true);
+      expect(code.startsWith(bundlingFor(r.handler).banner), r.operationId).toBe(true);
       expect(code, r.operationId).not.toMatch(/from\s*["']#lib\//);
     }
   });
@@ -89,6 +104,19 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
       }
     }
     expect(withKeys).toContain('createNote');
+  });
+
+  it('a function but mcp registers no schema documentation at import: doc() is the identity there (lib/domain/schemas/doc.bundled.ts)', async () => {
+    // A fresh process: this one's zod registry holds the schemas the tests imported.
+    const registered = async (id: string) => {
+      const probe = `await import(${JSON.stringify(pathToFileURL(join(dir, `${id}.mjs`)).href)}); process.stdout.write(JSON.stringify([...(globalThis.__zod_globalRegistry?._idmap.keys() ?? [])]));`;
+      const env = { ...process.env, TABLE_NAME: 'bundle-test', AWS_REGION: 'eu-west-1', LOG_LEVEL: 'silent' };
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', probe], { env });
+      return JSON.parse(stdout) as string[];
+    };
+    for (const id of ['createNote', 'createEntity', 'updateEntity', 'listEntities', 'searchNotes']) expect(await registered(id), id).toEqual([]);
+    // The MCP server lists its tools' input schemas with the ids they have in the OpenAPI document.
+    expect(await registered('mcp')).toEqual(expect.arrayContaining(['EntityType', 'CreateNoteBody']));
   });
 
   it('only the page routes carry the page layout (lib/http/pages/page-shell.ts)', async () => {
@@ -121,7 +149,7 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
   it('every worker of lib/workers.ts bundles the same way and loads, exporting its handler', async () => {
     for (const w of WORKERS) {
       const code = await readFile(join(dir, `${w.id}.mjs`), 'utf8');
-      expect(code.startsWith(BUNDLING.banner), w.id).toBe(true);
+      expect(code.startsWith(bundlingFor(w.handler).banner), w.id).toBe(true);
       const mod = (await import(pathToFileURL(join(dir, `${w.id}.mjs`)).href)) as { handler?: unknown };
       expect(typeof mod.handler, w.id).toBe('function');
     }
@@ -147,6 +175,28 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
 
     expect([...served].sort()).toEqual(['createEntity', 'getCustomerScore', 'getEntity']);
   });
+
+  it('bundled write routes refuse bad bodies as the source schemas do: validation does not depend on doc()', async () => {
+    const ws = await newWorkspace();
+    const refusals = [
+      ['/v2/notes', CreateNoteBody, { data: { type: 'textNote', fields: { name: 'Bundled' }, relationships: [{ type: 'customer', target: {} }] } }],
+      ['/v2/notes', CreateNoteBody, { data: { type: 'simple', fields: { name: 'Bundled', tags: 'x' } } }],
+      ['/v2/entities', CreateEntityBody, { data: { type: 'product', fields: { name: 'P', status: { name: 'Nope' } } } }],
+      ['/v2/entities', CreateEntityBody, { data: { type: 'user', fields: { name: 'U', email: 'not an address' } } }],
+    ] as const;
+    for (const [path, schema, body] of refusals) {
+      const source = (() => {
+        try {
+          parseInput(schema, body, 'body');
+        } catch (e) {
+          return e as InvalidInput;
+        }
+      })();
+      expect(source, path).toBeInstanceOf(InvalidInput);
+      const bundled = await call(app, 'POST', path, { token: ws.token, body });
+      expect([bundled.status, bundled.json.errors[0].code, bundled.json.errors[0].detail, bundled.json.errors[0].source], path).toEqual([400, 'request.invalid', source!.detail, source!.location]);
+    }
+  });
 });
 
 describe('the bundled mcp function (ajv, zod 3 and zod-to-json-schema aliased away: lib/http/mcp/sdk-unused.bundled.cjs)', () => {
@@ -168,6 +218,8 @@ describe('the bundled mcp function (ajv, zod 3 and zod-to-json-schema aliased aw
       const { tools } = await client.listTools();
       expect(tools).toHaveLength(8);
       expect(tools.find((t) => t.name === 'create_note')!.inputSchema.required).toEqual(['name']);
+      // Its input schemas keep their documentation (infra/bundling.ts leaves doc() to this function).
+      expect(JSON.stringify(tools.find((t) => t.name === 'search_entities')!.inputSchema)).toContain('"$ref":"#/definitions/EntityType"');
       const score = await callTool(client, 'get_customer_score', { entityId: seeded.features['Apple Pay'] });
       expect([score.isError, score.structuredContent.score, score.structuredContent.name]).toEqual([undefined, 5, 'Apple Pay']);
       expectToolError(await callTool(client, 'get_customer_score', { entityId: 'not-a-uuid' }), 'request.invalid', /Invalid arguments for tool get_customer_score/);

@@ -6,6 +6,7 @@
 // keep, so one schema imported from a module would bring all of them (docs/performance.md).
 import * as z from 'zod/mini';
 import { _isoDateTime } from 'zod/v4/core';
+import { doc } from '#lib/domain/schemas/doc.ts';
 
 /** Any RFC 9562 layout, either case (ids are stored lower-case: Uuid lower-cases them). */
 export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -43,10 +44,10 @@ export const Url = /* @__PURE__ */ (() => z.url())();
 export const SelfLinks = /* @__PURE__ */ (() => z.strictObject({ self: Url }))();
 
 /** An entity's, a note's or a member's links: `self` in the API, `html` where a person sees it (lib/config.ts webUrl). */
-export const RecordLinks = /* @__PURE__ */ (() => z.strictObject({ self: Url, html: Url }).check(z.meta({ id: 'RecordLinks' })))();
+export const RecordLinks = /* @__PURE__ */ (() => doc(z.strictObject({ self: Url, html: Url }), { id: 'RecordLinks' }))();
 
 /** A list's `links`: `next` only while another page exists (the service specification's pagination rules). */
-export const ListLinks = /* @__PURE__ */ (() => z.strictObject({ next: z.optional(Url) }).check(z.meta({ id: 'ListLinks' })))();
+export const ListLinks = /* @__PURE__ */ (() => doc(z.strictObject({ next: z.optional(Url) }), { id: 'ListLinks' }))();
 
 /** The list envelope of the service specification: `{data: [...], links: {next?}}`. */
 export const listOf = <T extends z.ZodMiniType>(item: T) => z.strictObject({ data: z.array(item), links: ListLinks });
@@ -67,10 +68,10 @@ export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 100;
 
 /** `pageCursor`: the opaque cursor of links.next. */
-export const PageCursor = /* @__PURE__ */ (() => z.string().check(z.describe('The cursor of links.next; opaque')))();
+export const PageCursor = /* @__PURE__ */ (() => doc(z.string(), 'The cursor of links.next; opaque'))();
 
 /** `limit` (extension): the page size. */
-export const Limit = /* @__PURE__ */ (() => z.int().check(z.minimum(1), z.maximum(MAX_LIMIT), z.describe(`Page size, ${DEFAULT_LIMIT} when omitted`)))();
+export const Limit = /* @__PURE__ */ (() => doc(z.int().check(z.minimum(1), z.maximum(MAX_LIMIT)), `Page size, ${DEFAULT_LIMIT} when omitted`))();
 
 /** The parameters every list takes. */
 export const pageParameters = /* @__PURE__ */ (() => ({ pageCursor: z.optional(PageCursor), limit: z.optional(Limit) }))();

@@ -4,6 +4,7 @@
 // when every character takes three bytes of UTF-8.
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
+import { doc } from '#lib/domain/schemas/doc.ts';
 import { isoDateTime } from './common.ts';
 
 export const MAX_PARTS = 50;
@@ -13,7 +14,7 @@ export const MAX_AUTHOR_NAME = 100;
 
 export const AUTHOR_TYPES = ['customer', 'agent'] as const;
 
-const ExternalId = /* @__PURE__ */ (() => z.string().check(z.minLength(1), z.maxLength(MAX_EXTERNAL_ID), z.describe("The part's id in the external system; a part is told apart by it")))();
+const ExternalId = /* @__PURE__ */ (() => doc(z.string().check(z.minLength(1), z.maxLength(MAX_EXTERNAL_ID)), "The part's id in the external system; a part is told apart by it"))();
 
 /** One part: who wrote what, and when (ISO 8601 with a zone, kept as written). */
 export const ConversationPart = /* @__PURE__ */ (() => z.strictObject({
@@ -26,7 +27,7 @@ export const ConversationPart = /* @__PURE__ */ (() => z.strictObject({
 export type ConversationPart = z.output<typeof ConversationPart>;
 
 /** The content of a conversation note, as reads answer it. */
-export const ConversationContent = /* @__PURE__ */ (() => z.array(ConversationPart).check(z.maxLength(MAX_PARTS), z.describe('The parts of the conversation, in the order given')))();
+export const ConversationContent = /* @__PURE__ */ (() => doc(z.array(ConversationPart).check(z.maxLength(MAX_PARTS)), 'The parts of the conversation, in the order given'))();
 
 /** Parts as a write gives them: each externalId once. */
 export const ConversationPartsInput = /* @__PURE__ */ (() => ConversationContent.check(

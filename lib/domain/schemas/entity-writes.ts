@@ -1,6 +1,7 @@
 // The bodies that write entities: create, update, and a new parent.
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
+import { doc } from '#lib/domain/schemas/doc.ts';
 import { Uuid } from './common.ts';
 import { EntityType } from './entity.ts';
 import { ENTITY_STANDARD_FIELDS, Name, type StandardField, type StandardFieldId } from './field-values.ts';
@@ -11,15 +12,24 @@ import { ENTITY_TYPES, type EntityType as EntityTypeName } from '../hierarchy.ts
 import { ENTITY_RELATIONSHIP_TYPES } from '../relations.ts';
 
 /** Custom field values by field id: the workspace's definitions check them (lib/domain/entity-fields.ts fieldWrite). */
-const CustomFieldInput = /* @__PURE__ */ (() => z.unknown().check(z.describe("A custom field value by the field's id (uuid); the type's configuration gives its schema")))();
+const CustomFieldInput = /* @__PURE__ */ (() => doc(z.unknown(), "A custom field value by the field's id (uuid); the type's configuration gives its schema"))();
 
 /** The fields of one kind of record (./field-values.ts ENTITY_STANDARD_FIELDS, NOTE_STANDARD_FIELDS). */
 type FieldTable = Readonly<Partial<Record<StandardFieldId, StandardField>>>;
 
+// Built once per table and field, and shared by the bodies made from that table (the user and company
+// bodies take most of the hierarchy's fields): fewer schemas built at import, the same document.
+const optionalWrites = /* @__PURE__ */ new WeakMap<FieldTable, Map<StandardFieldId, z.ZodMiniType>>();
 function optionalWrite(table: FieldTable, id: StandardFieldId) {
+  const built = optionalWrites.get(table) ?? new Map<StandardFieldId, z.ZodMiniType>();
+  optionalWrites.set(table, built);
+  const known = built.get(id);
+  if (known) return known;
   const write = table[id]?.write;
   if (!write) throw new Error(`${id} is no field of the table it is looked up in (lib/domain/schemas/field-values.ts)`);
-  return z.optional(z.nullable(write));
+  const optional = z.optional(z.nullable(write));
+  built.set(id, optional);
+  return optional;
 }
 
 /** `fields` of a create: `name` required; any other field of the type may be null (= not set). */
@@ -38,43 +48,42 @@ export const updateFields = (table: FieldTable, ids: readonly StandardFieldId[])
 /** `{type: 'parent', target: {id, type?}}`: the one relationship a create may give. */
 export const ParentTarget = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, type: z.optional(EntityType) }))();
 const ParentRelationship = /* @__PURE__ */ (() => z.strictObject({ type: z.literal('parent'), target: ParentTarget }))();
+/** What every type's create takes beside its fields (one schema each, shared by the six types). */
+const CreateRelationships = /* @__PURE__ */ (() => z.optional(z.array(ParentRelationship).check(z.maxLength(1))))();
+const CreateMetadata = /* @__PURE__ */ (() => z.optional(Metadata))();
 
-const HierarchyEntityFieldsInput = /* @__PURE__ */ (() => createFields(ENTITY_STANDARD_FIELDS, ENTITY_FIELDS.product).check(z.meta({ id: 'HierarchyEntityFieldsInput' })))();
+const HierarchyEntityFieldsInput = /* @__PURE__ */ (() => doc(createFields(ENTITY_STANDARD_FIELDS, ENTITY_FIELDS.product), { id: 'HierarchyEntityFieldsInput' }))();
 const CREATE_FIELDS_OF: Record<EntityTypeName, ReturnType<typeof createFields>> = /* @__PURE__ */ (() => ({
   product: HierarchyEntityFieldsInput,
   component: HierarchyEntityFieldsInput,
   feature: HierarchyEntityFieldsInput,
   subfeature: HierarchyEntityFieldsInput,
-  user: createFields(ENTITY_STANDARD_FIELDS, ENTITY_FIELDS.user).check(z.meta({ id: 'UserFieldsInput' })),
-  company: createFields(ENTITY_STANDARD_FIELDS, ENTITY_FIELDS.company).check(z.meta({ id: 'CompanyFieldsInput' })),
+  user: doc(createFields(ENTITY_STANDARD_FIELDS, ENTITY_FIELDS.user), { id: 'UserFieldsInput' }),
+  company: doc(createFields(ENTITY_STANDARD_FIELDS, ENTITY_FIELDS.company), { id: 'CompanyFieldsInput' }),
 }))();
 
 const createOf = (type: EntityTypeName) =>
-  z.strictObject({
+  doc(z.strictObject({
     type: z.literal(type),
     fields: CREATE_FIELDS_OF[type],
-    relationships: z.optional(z.array(ParentRelationship).check(z.maxLength(1))),
-    metadata: z.optional(Metadata),
-  }).check(z.meta({ id: `New${type[0]!.toUpperCase()}${type.slice(1)}` }));
+    relationships: CreateRelationships,
+    metadata: CreateMetadata,
+  }), { id: `New${type[0]!.toUpperCase()}${type.slice(1)}` });
 
-export const CreateEntityBody = /* @__PURE__ */ (() => z
-  .strictObject({ data: z.discriminatedUnion('type', ENTITY_TYPES.map(createOf) as [ReturnType<typeof createOf>, ...ReturnType<typeof createOf>[]]) })
-  .check(z.meta({ id: 'CreateEntityBody' })))();
+export const CreateEntityBody = /* @__PURE__ */ (() => doc(z.strictObject({ data: z.discriminatedUnion('type', ENTITY_TYPES.map(createOf) as [ReturnType<typeof createOf>, ...ReturnType<typeof createOf>[]]) }), { id: 'CreateEntityBody' }))();
 export type CreateEntityBody = z.output<typeof CreateEntityBody>;
 
 /** Every standard field any entity type has: which of them the entity's own type takes is checked once it is read. */
 const ALL_ENTITY_FIELDS = /* @__PURE__ */ (() => [...new Set(ENTITY_TYPES.flatMap((t) => ENTITY_FIELDS[t]))])();
 
-export const UpdateEntityBody = /* @__PURE__ */ (() => z
-  .strictObject({
+export const UpdateEntityBody = /* @__PURE__ */ (() => doc(z.strictObject({
     data: withPatch({
-      fields: z.optional(updateFields(ENTITY_STANDARD_FIELDS, ALL_ENTITY_FIELDS).check(z.describe("The fields to change: those of the entity's type (see its configuration); null clears one"))),
+      fields: z.optional(doc(updateFields(ENTITY_STANDARD_FIELDS, ALL_ENTITY_FIELDS), "The fields to change: those of the entity's type (see its configuration); null clears one")),
       metadata: z.optional(MetadataUpdate),
-      type: z.optional(EntityType).check(z.describe("When given, the entity's own type: a type cannot change")),
-      id: z.optional(Uuid).check(z.describe('When given, the id in the path')),
+      type: doc(z.optional(EntityType), "When given, the entity's own type: a type cannot change"),
+      id: doc(z.optional(Uuid), 'When given, the id in the path'),
     }),
-  })
-  .check(z.meta({ id: 'UpdateEntityBody' })))();
+  }), { id: 'UpdateEntityBody' }))();
 
 /**
  * An update's `data`: the given properties plus `patch` (Productboard's field operations). `fields`
@@ -93,20 +102,18 @@ export function withPatch<S extends z.core.$ZodLooseShape>(shape: S) {
   );
 }
 
-export const SetParentBody = /* @__PURE__ */ (() => z.strictObject({ data: z.strictObject({ target: ParentTarget }) }).check(z.meta({ id: 'SetParentBody' })))();
+export const SetParentBody = /* @__PURE__ */ (() => doc(z.strictObject({ data: z.strictObject({ target: ParentTarget }) }), { id: 'SetParentBody' }))();
 
 /**
  * A new relationship of an entity (Productboard's createEntityRelationship): `type` defaults to
  * link; parent and child move an entity, the others relate two hierarchy entities.
  */
-export const CreateEntityRelationshipBody = /* @__PURE__ */ (() => z
-  .strictObject({
+export const CreateEntityRelationshipBody = /* @__PURE__ */ (() => doc(z.strictObject({
     data: z.strictObject({
-      type: z._default(z.enum(ENTITY_RELATIONSHIP_TYPES), 'link').check(z.describe('link when omitted')),
+      type: doc(z._default(z.enum(ENTITY_RELATIONSHIP_TYPES), 'link'), 'link when omitted'),
       target: z.strictObject({ id: Uuid }),
     }),
-  })
-  .check(z.meta({ id: 'CreateEntityRelationshipBody' })))();
+  }), { id: 'CreateEntityRelationshipBody' }))();
 
 /** The path of DELETE /v2/entities/{id}/relationships/{type}/{targetId}. */
 export const EntityRelationshipPath = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, type: z.enum(ENTITY_RELATIONSHIP_TYPES), targetId: Uuid }))();

@@ -2,6 +2,7 @@
 // reads: their query parameters and the search body.
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
+import { doc } from '#lib/domain/schemas/doc.ts';
 import { DateTime, Email, EntityPath, listOf, ListLinks, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { STANDARD_FIELDS } from './field-values.ts';
 import { DateRange, memberParameters, NameParameter, refusedParameter, sourceParameters, StatusIdParameter, StatusNameParameter } from './filters.ts';
@@ -10,21 +11,17 @@ import { ENTITY_FIELDS } from '../entity-fields.ts';
 import { ENTITY_TYPES, type EntityType as EntityTypeName } from '../hierarchy.ts';
 import { ENTITY_RELATIONSHIP_TYPES } from '../relations.ts';
 
-export const EntityType = /* @__PURE__ */ (() => z.enum(ENTITY_TYPES).check(z.meta({ id: 'EntityType' })))();
+export const EntityType = /* @__PURE__ */ (() => doc(z.enum(ENTITY_TYPES), { id: 'EntityType' }))();
 
-export const EntityReference = /* @__PURE__ */ (() => referenceTo(EntityType).check(z.meta({ id: 'EntityReference' })))();
-export const EntityReferenceResponse = /* @__PURE__ */ (() => dataOf(EntityReference).check(z.meta({ id: 'EntityReferenceResponse' })))();
+export const EntityReference = /* @__PURE__ */ (() => doc(referenceTo(EntityType), { id: 'EntityReference' }))();
+export const EntityReferenceResponse = /* @__PURE__ */ (() => doc(dataOf(EntityReference), { id: 'EntityReferenceResponse' }))();
 
-export const EntityRelationship = /* @__PURE__ */ (() => z
-  .strictObject({ type: z.enum(ENTITY_RELATIONSHIP_TYPES), target: EntityReference })
-  .check(z.meta({ id: 'EntityRelationship' })))();
-export const EntityRelationshipResponse = /* @__PURE__ */ (() => dataOf(EntityRelationship).check(z.meta({ id: 'EntityRelationshipResponse' })))();
-export const EntityRelationshipList = /* @__PURE__ */ (() => listOf(EntityRelationship).check(z.meta({ id: 'EntityRelationshipList' })))();
+export const EntityRelationship = /* @__PURE__ */ (() => doc(z.strictObject({ type: z.enum(ENTITY_RELATIONSHIP_TYPES), target: EntityReference }), { id: 'EntityRelationship' }))();
+export const EntityRelationshipResponse = /* @__PURE__ */ (() => doc(dataOf(EntityRelationship), { id: 'EntityRelationshipResponse' }))();
+export const EntityRelationshipList = /* @__PURE__ */ (() => doc(listOf(EntityRelationship), { id: 'EntityRelationshipList' }))();
 
 /** A custom field value (the configuration of the record's type gives its kind), or null when a selection names an empty field. */
-export const CustomFieldValue = /* @__PURE__ */ (() => z
-  .nullable(z.union([z.string(), z.number()]))
-  .check(z.meta({ id: 'CustomFieldValue', description: 'A custom field value, by the field id (uuid); the type configuration gives its schema' })))();
+export const CustomFieldValue = /* @__PURE__ */ (() => doc(z.nullable(z.union([z.string(), z.number()])), { id: 'CustomFieldValue', description: 'A custom field value, by the field id (uuid); the type configuration gives its schema' }))();
 
 /**
  * The `fields` of a record: its standard fields (null when selected but empty) and custom fields by
@@ -34,18 +31,18 @@ export const recordFields = (ids: readonly (keyof typeof STANDARD_FIELDS)[], own
   z.catchall(z.strictObject(Object.fromEntries(ids.map((id) => [id, z.optional(z.nullable(own[id] ?? STANDARD_FIELDS[id].read))]))), CustomFieldValue);
 
 /** Hierarchy entities share their fields; users and companies each have their own. */
-const HierarchyEntityFields = /* @__PURE__ */ (() => recordFields(ENTITY_FIELDS.product).check(z.meta({ id: 'HierarchyEntityFields' })))();
+const HierarchyEntityFields = /* @__PURE__ */ (() => doc(recordFields(ENTITY_FIELDS.product), { id: 'HierarchyEntityFields' }))();
 const FIELDS_OF: Record<EntityTypeName, z.ZodMiniType> = /* @__PURE__ */ (() => ({
   product: HierarchyEntityFields,
   component: HierarchyEntityFields,
   feature: HierarchyEntityFields,
   subfeature: HierarchyEntityFields,
-  user: recordFields(ENTITY_FIELDS.user).check(z.meta({ id: 'UserFields' })),
-  company: recordFields(ENTITY_FIELDS.company).check(z.meta({ id: 'CompanyFields' })),
+  user: doc(recordFields(ENTITY_FIELDS.user), { id: 'UserFields' }),
+  company: doc(recordFields(ENTITY_FIELDS.company), { id: 'CompanyFields' }),
 }))();
 
 const entityOf = (type: EntityTypeName) =>
-  z.strictObject({
+  doc(z.strictObject({
     id: Uuid,
     type: z.literal(type),
     fields: FIELDS_OF[type] as ReturnType<typeof recordFields>,
@@ -54,12 +51,12 @@ const entityOf = (type: EntityTypeName) =>
     metadata: z.optional(Metadata),
     createdAt: DateTime,
     updatedAt: DateTime,
-  }).check(z.meta({ id: pascal(type) }));
+  }), { id: pascal(type) });
 
 /** An entity; its `relationships` hold at most 20 items, links.next lists the rest. */
-export const Entity = /* @__PURE__ */ (() => z.discriminatedUnion('type', ENTITY_TYPES.map(entityOf) as [ReturnType<typeof entityOf>, ...ReturnType<typeof entityOf>[]]).check(z.meta({ id: 'Entity' })))();
-export const EntityResponse = /* @__PURE__ */ (() => dataOf(Entity).check(z.meta({ id: 'EntityResponse' })))();
-export const EntityList = /* @__PURE__ */ (() => listOf(Entity).check(z.meta({ id: 'EntityList' })))();
+export const Entity = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', ENTITY_TYPES.map(entityOf) as [ReturnType<typeof entityOf>, ...ReturnType<typeof entityOf>[]]), { id: 'Entity' }))();
+export const EntityResponse = /* @__PURE__ */ (() => doc(dataOf(Entity), { id: 'EntityResponse' }))();
+export const EntityList = /* @__PURE__ */ (() => doc(listOf(Entity), { id: 'EntityList' }))();
 
 const NO_TEAMS = 'This service has no teams, so entities cannot be filtered by team.';
 
@@ -81,7 +78,7 @@ export const ListEntitiesQuery = /* @__PURE__ */ (() => z.strictObject({
   'teams[id]': refusedParameter(NO_TEAMS),
   'teams[name]': refusedParameter(NO_TEAMS),
   archived: z.optional(z.boolean()),
-  'parent[id]': z.optional(Uuid.check(z.describe("Keeps the parent's children"))),
+  'parent[id]': z.optional(doc(Uuid, "Keeps the parent's children")),
   ...sourceParameters,
   ...pageParameters,
 }))();
@@ -104,8 +101,7 @@ const StatusAssign = /* @__PURE__ */ (() => z.union([z.strictObject({ id: Status
 const refusedFilter = (why: string) => z.optional(z.unknown().check(z.refine(() => false, { error: why })));
 
 /** Productboard's `data.filter` (EntitySearchFilter): every filter given must hold, the values of one filter are alternatives. */
-export const EntitySearchFilter = /* @__PURE__ */ (() => z
-  .strictObject({
+export const EntitySearchFilter = /* @__PURE__ */ (() => doc(z.strictObject({
     type: z.optional(z.array(EntityType).check(z.minLength(1))),
     id: z.optional(z.array(Uuid).check(z.minLength(1), z.maxLength(100))),
     createdAt: z.optional(DateRange),
@@ -130,8 +126,7 @@ export const EntitySearchFilter = /* @__PURE__ */ (() => z
       }),
     ),
     metadata: z.optional(z.strictObject({ source: z.optional(z.strictObject({ system: z.optional(z.string()), recordId: z.optional(z.string()) })) })),
-  })
-  .check(z.meta({ id: 'EntitySearchFilter' })))();
+  }), { id: 'EntitySearchFilter' }))();
 export type EntitySearchFilter = z.output<typeof EntitySearchFilter>;
 
 const MIXED = "'/data' mixes the service specification's search (types, archived, fields) with Productboard's (filter, return); use one of them.";
@@ -141,14 +136,13 @@ const MIXED = "'/data' mixes the service specification's search (types, archived
  * fields?}}`, or Productboard's `{data: {filter?, return?}}` (either key makes it that form). The
  * two mixed → 400 at /data.
  */
-export const SearchEntitiesBody = /* @__PURE__ */ (() => z
-  .strictObject({
+export const SearchEntitiesBody = /* @__PURE__ */ (() => doc(z.strictObject({
     data: z.pipe(
       z.strictObject({
-        types: z.optional(z.array(EntityType).check(z.minLength(1))).check(z.describe("The service specification's form: the entity types (required in that form)")),
+        types: doc(z.optional(z.array(EntityType).check(z.minLength(1))), "The service specification's form: the entity types (required in that form)"),
         archived: z.optional(z.boolean()),
         fields: z.optional(SpecFields),
-        filter: z.optional(EntitySearchFilter).check(z.describe("Productboard's form: the filters")),
+        filter: doc(z.optional(EntitySearchFilter), "Productboard's form: the filters"),
         return: z.optional(z.strictObject({ fields: z.optional(z.union([z.enum(['all', 'default']), z.array(FieldId).check(z.minLength(1))])) })),
       }),
       z.transform((d, ctx) => {
@@ -168,7 +162,6 @@ export const SearchEntitiesBody = /* @__PURE__ */ (() => z
         return { form: 'specification' as const, types: d.types, archived: d.archived, fields: d.fields };
       }),
     ),
-  })
-  .check(z.meta({ id: 'SearchEntitiesBody' })))();
+  }), { id: 'SearchEntitiesBody' }))();
 
 export { EntityPath };

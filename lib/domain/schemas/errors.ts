@@ -3,6 +3,7 @@
 // its own {error, error_description} body instead (./token.ts).
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
+import { doc } from '#lib/domain/schemas/doc.ts';
 
 export const ERROR_CODES = [
   'request.invalid',
@@ -30,12 +31,10 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const MAX_TITLE = 255;
 export const MAX_DETAIL = 1000;
 
-export const ErrorSource = /* @__PURE__ */ (() => z
-  .strictObject({
-    pointer: z.optional(z.string().check(z.describe('RFC 6901 JSON Pointer into the request body'))),
-    parameter: z.optional(z.string().check(z.describe('The offending query or path parameter'))),
-  })
-  .check(z.meta({ id: 'ErrorSource' })))();
+export const ErrorSource = /* @__PURE__ */ (() => doc(z.strictObject({
+    pointer: z.optional(doc(z.string(), 'RFC 6901 JSON Pointer into the request body')),
+    parameter: z.optional(doc(z.string(), 'The offending query or path parameter')),
+  }), { id: 'ErrorSource' }))();
 
 /** One error; `codes` narrows `code` to those one status can carry. */
 export const errorItem = (codes: readonly ErrorCode[] = ERROR_CODES) =>
@@ -49,6 +48,6 @@ export const errorItem = (codes: readonly ErrorCode[] = ERROR_CODES) =>
 /** The envelope; `codes` narrows the codes it may carry. */
 export const errorResponse = (codes: readonly ErrorCode[] = ERROR_CODES) =>
   z.strictObject({
-    id: z.string().check(z.minLength(1), z.describe('Identifies this occurrence; equals the X-Request-Id header')),
+    id: doc(z.string().check(z.minLength(1)), 'Identifies this occurrence; equals the X-Request-Id header'),
     errors: z.array(errorItem(codes)).check(z.minLength(1)),
   });

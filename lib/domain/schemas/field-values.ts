@@ -4,6 +4,7 @@
 // values are checked by lib/domain/configurations.ts customValueCheck.
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
+import { doc } from '#lib/domain/schemas/doc.ts';
 import { Email, IsoDate, MAX_EMAIL, nonBlank, Uuid } from './common.ts';
 import { ConversationContent, ConversationPartsInput, MAX_PARTS } from './conversation.ts';
 
@@ -32,9 +33,9 @@ function refuse(ctx: z.core.ParsePayload, message: string, path: PropertyKey[] =
 // ---- Read shapes: what a read answers.
 
 export const Name = /* @__PURE__ */ (() => nonBlank(MAX_NAME))();
-export const Html = /* @__PURE__ */ (() => z.string().check(z.maxLength(MAX_TEXT), z.describe('HTML')))();
+export const Html = /* @__PURE__ */ (() => doc(z.string().check(z.maxLength(MAX_TEXT)), 'HTML'))();
 export const Status = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, name: z.string() }))();
-export const Owner = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, email: Email }).check(z.describe('A member of the workspace')))();
+export const Owner = /* @__PURE__ */ (() => doc(z.strictObject({ id: Uuid, email: Email }), 'A member of the workspace'))();
 export const Tag = /* @__PURE__ */ (() => z.strictObject({ name: nonBlank(MAX_NAME) }))();
 export const Tags = /* @__PURE__ */ (() => z.array(Tag).check(z.maxLength(MAX_TAGS)))();
 export const Timeframe = /* @__PURE__ */ (() => z.strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z.enum(GRANULARITIES) }))();

@@ -2,40 +2,39 @@
 // is lib/domain/member-view.ts) and the query parameters of the list.
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
+import { doc } from '#lib/domain/schemas/doc.ts';
 import { dataOf, Email, listOf, pageParameters, repeated, Url, Uuid } from './common.ts';
 import { REDACTED } from '../member-view.ts';
 import { ROLES } from '../scopes.ts';
 
 /** What a value reads without the scope that shows it (members:pii:read). */
-const Redacted = /* @__PURE__ */ (() => z.literal(REDACTED).check(z.describe('The value, without the members:pii:read scope')))();
+const Redacted = /* @__PURE__ */ (() => doc(z.literal(REDACTED), 'The value, without the members:pii:read scope'))();
 
-export const Member = /* @__PURE__ */ (() => z
-  .strictObject({
+export const Member = /* @__PURE__ */ (() => doc(z.strictObject({
     id: Uuid,
     type: z.literal('member'),
     fields: z.strictObject({
       name: z.union([z.string(), Redacted]),
-      username: z.union([z.string(), Redacted]).check(z.describe("The member's e-mail: this service has no separate user names")),
+      username: doc(z.union([z.string(), Redacted]), "The member's e-mail: this service has no separate user names"),
       email: z.union([Email, Redacted]),
       role: z.enum(ROLES),
       disabled: z.boolean(),
-      invitationPending: z.boolean().check(z.describe('Always false: members are added, never invited')),
+      invitationPending: doc(z.boolean(), 'Always false: members are added, never invited'),
     }),
     links: z.strictObject({ self: Url, html: Url }),
-  })
-  .check(z.meta({ id: 'Member' })))();
-export const MemberResponse = /* @__PURE__ */ (() => dataOf(Member).check(z.meta({ id: 'MemberResponse' })))();
-export const MemberList = /* @__PURE__ */ (() => listOf(Member).check(z.meta({ id: 'MemberList' })))();
+  }), { id: 'Member' }))();
+export const MemberResponse = /* @__PURE__ */ (() => doc(dataOf(Member), { id: 'MemberResponse' }))();
+export const MemberList = /* @__PURE__ */ (() => doc(listOf(Member), { id: 'MemberList' }))();
 
 /** Productboard's roles; `contributor` is none of ours, so it matches no member. */
 export const MEMBER_ROLE_FILTERS = [...ROLES, 'contributor'] as const;
 
 export const ListMembersQuery = /* @__PURE__ */ (() => z.strictObject({
-  query: z.optional(z.string().check(z.minLength(1), z.maxLength(255), z.describe('A case-insensitive part of the name or the e-mail'))),
+  query: z.optional(doc(z.string().check(z.minLength(1), z.maxLength(255)), 'A case-insensitive part of the name or the e-mail')),
   'roles[]': repeated(z.enum(MEMBER_ROLE_FILTERS)),
-  includeDisabled: z.optional(z.boolean().check(z.describe('Deactivated members too (default false)'))),
-  includeInvitationPending: z.optional(z.boolean().check(z.describe('No member is invitation-pending here, so this changes nothing'))),
-  includeInvited: z.optional(z.boolean().check(z.describe('Deprecated name of includeInvitationPending'))),
+  includeDisabled: z.optional(doc(z.boolean(), 'Deactivated members too (default false)')),
+  includeInvitationPending: z.optional(doc(z.boolean(), 'No member is invitation-pending here, so this changes nothing')),
+  includeInvited: z.optional(doc(z.boolean(), 'Deprecated name of includeInvitationPending')),
   ...pageParameters,
 }))();
 

@@ -1,6 +1,7 @@
 // The bodies that write notes and their relationships (customer importance).
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
+import { doc } from '#lib/domain/schemas/doc.ts';
 import { Email, Uuid } from './common.ts';
 import { createFields, updateFields, withPatch } from './entity-writes.ts';
 import { NOTE_STANDARD_FIELDS } from './field-values.ts';
@@ -21,22 +22,20 @@ export const LinkTarget = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, type
  * A customer: a user or a company by `id` (`type`, when given, must be its type), or a user by
  * `email` (matched case-insensitively against the users' e-mail field).
  */
-export const CustomerTarget = /* @__PURE__ */ (() => z
-  .strictObject({ id: z.optional(Uuid), email: z.optional(Email), type: z.optional(z.enum(CUSTOMER_TYPES)) })
-  .check(
+export const CustomerTarget = /* @__PURE__ */ (() => doc(
+  z.strictObject({ id: z.optional(Uuid), email: z.optional(Email), type: z.optional(z.enum(CUSTOMER_TYPES)) }).check(
     z.superRefine((t, ctx) => {
       if ((t.id === undefined) === (t.email === undefined)) ctx.addIssue({ code: 'custom', message: 'names no customer: give its id, or a user\'s email (not both)', input: t });
       else if (t.email !== undefined && t.type === 'company') ctx.addIssue({ code: 'custom', message: 'is company, but only a user is found by e-mail: give the company\'s id', path: ['type'], input: t.type });
     }),
-    z.meta({ id: 'CustomerTarget' }),
-  ))();
+  ),
+  { id: 'CustomerTarget' },
+))();
 export type CustomerTarget = z.output<typeof CustomerTarget>;
 
-export const LinkInput = /* @__PURE__ */ (() => z
-  .strictObject({ type: z.literal('link'), target: LinkTarget, importance: z._default(Importance, DEFAULT_IMPORTANCE) })
-  .check(z.meta({ id: 'NoteLinkInput' })))();
-export const CustomerInput = /* @__PURE__ */ (() => z.strictObject({ type: z.literal('customer'), target: CustomerTarget }).check(z.meta({ id: 'NoteCustomerInput' })))();
-export const NoteRelationshipInput = /* @__PURE__ */ (() => z.discriminatedUnion('type', [LinkInput, CustomerInput]).check(z.meta({ id: 'NoteRelationshipInput' })))();
+export const LinkInput = /* @__PURE__ */ (() => doc(z.strictObject({ type: z.literal('link'), target: LinkTarget, importance: z._default(Importance, DEFAULT_IMPORTANCE) }), { id: 'NoteLinkInput' }))();
+export const CustomerInput = /* @__PURE__ */ (() => doc(z.strictObject({ type: z.literal('customer'), target: CustomerTarget }), { id: 'NoteCustomerInput' }))();
+export const NoteRelationshipInput = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', [LinkInput, CustomerInput]), { id: 'NoteRelationshipInput' }))();
 export type NoteRelationshipInput = z.output<typeof NoteRelationshipInput>;
 
 /** A note's relationships on create: at most one customer, each entity linked once. */
@@ -56,32 +55,28 @@ const NoteRelationshipsInput = /* @__PURE__ */ (() => z.array(NoteRelationshipIn
   }),
 ))();
 
-export const CreateNoteBody = /* @__PURE__ */ (() => z
-  .strictObject({
+export const CreateNoteBody = /* @__PURE__ */ (() => doc(z.strictObject({
     data: z.strictObject({
       type: NoteTypeInput,
       fields: createFields(NOTE_STANDARD_FIELDS, NOTE_FIELDS),
       relationships: z.optional(NoteRelationshipsInput),
       metadata: z.optional(Metadata),
     }),
-  })
-  .check(z.meta({ id: 'CreateNoteBody' })))();
+  }), { id: 'CreateNoteBody' }))();
 
-export const UpdateNoteBody = /* @__PURE__ */ (() => z
-  .strictObject({
+export const UpdateNoteBody = /* @__PURE__ */ (() => doc(z.strictObject({
     data: withPatch({
       fields: z.optional(updateFields(NOTE_STANDARD_FIELDS, NOTE_UPDATE_FIELDS)),
-      type: z.optional(NoteTypeInput).check(z.describe("When given, the note's own type")),
-      id: z.optional(Uuid).check(z.describe('When given, the id in the path')),
+      type: doc(z.optional(NoteTypeInput), "When given, the note's own type"),
+      id: doc(z.optional(Uuid), 'When given, the id in the path'),
     }),
-  })
-  .check(z.meta({ id: 'UpdateNoteBody' })))();
+  }), { id: 'UpdateNoteBody' }))();
 
-export const CreateNoteRelationshipBody = /* @__PURE__ */ (() => z.strictObject({ data: NoteRelationshipInput }).check(z.meta({ id: 'CreateNoteRelationshipBody' })))();
+export const CreateNoteRelationshipBody = /* @__PURE__ */ (() => doc(z.strictObject({ data: NoteRelationshipInput }), { id: 'CreateNoteRelationshipBody' }))();
 
-export const SetNoteLinkBody = /* @__PURE__ */ (() => z.strictObject({ data: z.strictObject({ importance: z._default(Importance, DEFAULT_IMPORTANCE) }) }).check(z.meta({ id: 'SetNoteLinkBody' })))();
+export const SetNoteLinkBody = /* @__PURE__ */ (() => doc(z.strictObject({ data: z.strictObject({ importance: z._default(Importance, DEFAULT_IMPORTANCE) }) }), { id: 'SetNoteLinkBody' }))();
 
-export const SetNoteCustomerBody = /* @__PURE__ */ (() => z.strictObject({ data: z.strictObject({ target: CustomerTarget }) }).check(z.meta({ id: 'SetNoteCustomerBody' })))();
+export const SetNoteCustomerBody = /* @__PURE__ */ (() => doc(z.strictObject({ data: z.strictObject({ target: CustomerTarget }) }), { id: 'SetNoteCustomerBody' }))();
 
 export const NoteLinkPath = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, entityId: Uuid }))();
 

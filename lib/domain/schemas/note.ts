@@ -1,6 +1,7 @@
 // Notes as reads answer them (retrieve, list, relationships) and the query parameters of those reads.
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
+import { doc } from '#lib/domain/schemas/doc.ts';
 import { DateTime, Email, listOf, ListLinks, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { EntityReference, EntityType, recordFields } from './entity.ts';
 import { NOTE_CONTENT } from './field-values.ts';
@@ -19,7 +20,7 @@ const isAlias = (t: string): t is keyof typeof NOTE_TYPE_ALIASES => Object.hasOw
 /** A note type's own name for a name or an alias (anything else as given). */
 export const canonicalNoteType = (t: string): string => (isAlias(t) ? NOTE_TYPE_ALIASES[t] : t);
 
-export const NoteType = /* @__PURE__ */ (() => z.enum(NOTE_TYPES).check(z.meta({ id: 'NoteType' })))();
+export const NoteType = /* @__PURE__ */ (() => doc(z.enum(NOTE_TYPES), { id: 'NoteType' }))();
 
 /** Productboard's opportunity notes cannot be created through its API, so this service has none. */
 export const NO_OPPORTUNITY_NOTES = "opportunity notes cannot be created through the API, so this service has none; its note types are 'textNote' and 'conversationNote'";
@@ -28,48 +29,42 @@ const noteTypeError = (what: string) => (issue: { input?: unknown }) => (isOppor
 
 /** A note type by its name or its alias (`simple`, `conversation`); parsed to its name. */
 export const NoteTypeInput = /* @__PURE__ */ (() => z.pipe(
-  z
-    .enum([...NOTE_TYPES, ...(Object.keys(NOTE_TYPE_ALIASES) as Array<keyof typeof NOTE_TYPE_ALIASES>)], {
+  doc(z.enum([...NOTE_TYPES, ...(Object.keys(NOTE_TYPE_ALIASES) as Array<keyof typeof NOTE_TYPE_ALIASES>)], {
       error: noteTypeError("must be 'textNote' or 'conversationNote' (or their aliases 'simple' and 'conversation')"),
-    })
-    .check(z.meta({ id: 'NoteTypeInput', description: "A note type, or Productboard's alias of it (simple: textNote, conversation: conversationNote)" })),
+    }), { id: 'NoteTypeInput', description: "A note type, or Productboard's alias of it (simple: textNote, conversation: conversationNote)" }),
   z.transform((t): NoteType => canonicalNoteType(t) as NoteType),
 ))();
 
-export const Importance = /* @__PURE__ */ (() => z.enum(IMPORTANCES).check(z.meta({ id: 'Importance', description: "A customer's importance rating; 'unknown' when not given" })))();
+export const Importance = /* @__PURE__ */ (() => doc(z.enum(IMPORTANCES), { id: 'Importance', description: "A customer's importance rating; 'unknown' when not given" }))();
 
-export const NoteReference = /* @__PURE__ */ (() => referenceTo(NoteType).check(z.meta({ id: 'NoteReference' })))();
-export const NoteReferenceResponse = /* @__PURE__ */ (() => dataOf(NoteReference).check(z.meta({ id: 'NoteReferenceResponse' })))();
+export const NoteReference = /* @__PURE__ */ (() => doc(referenceTo(NoteType), { id: 'NoteReference' }))();
+export const NoteReferenceResponse = /* @__PURE__ */ (() => doc(dataOf(NoteReference), { id: 'NoteReferenceResponse' }))();
 
 export const NOTE_RELATIONSHIP_TYPES = ['customer', 'link'] as const;
-export const NoteRelationship = /* @__PURE__ */ (() => z
-  .discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('customer'), target: EntityReference }).check(z.meta({ id: 'NoteCustomerRelationship' })),
-    z.strictObject({ type: z.literal('link'), target: EntityReference, importance: Importance }).check(z.meta({ id: 'NoteLinkRelationship' })),
-  ])
-  .check(z.meta({ id: 'NoteRelationship' })))();
-export const NoteRelationshipResponse = /* @__PURE__ */ (() => dataOf(NoteRelationship).check(z.meta({ id: 'NoteRelationshipResponse' })))();
-export const NoteRelationshipList = /* @__PURE__ */ (() => listOf(NoteRelationship).check(z.meta({ id: 'NoteRelationshipList' })))();
+export const NoteRelationship = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', [
+    doc(z.strictObject({ type: z.literal('customer'), target: EntityReference }), { id: 'NoteCustomerRelationship' }),
+    doc(z.strictObject({ type: z.literal('link'), target: EntityReference, importance: Importance }), { id: 'NoteLinkRelationship' }),
+  ]), { id: 'NoteRelationship' }))();
+export const NoteRelationshipResponse = /* @__PURE__ */ (() => doc(dataOf(NoteRelationship), { id: 'NoteRelationshipResponse' }))();
+export const NoteRelationshipList = /* @__PURE__ */ (() => doc(listOf(NoteRelationship), { id: 'NoteRelationshipList' }))();
 
 /** A note of one type; its `relationships` (customer, then links) hold at most 20 items, links.next lists the rest. */
 const noteOf = (type: NoteType) =>
-  z
-    .strictObject({
+  doc(z.strictObject({
       id: Uuid,
       type: z.literal(type),
-      fields: recordFields(NOTE_FIELDS, { content: NOTE_CONTENT[type] }).check(z.meta({ id: `${pascal(type)}Fields` })),
+      fields: doc(recordFields(NOTE_FIELDS, { content: NOTE_CONTENT[type] }), { id: `${pascal(type)}Fields` }),
       relationships: z.strictObject({ data: z.array(NoteRelationship), links: ListLinks }),
       links: RecordLinks,
       metadata: z.optional(Metadata),
       createdAt: DateTime,
       updatedAt: DateTime,
-    })
-    .check(z.meta({ id: pascal(type) }));
+    }), { id: pascal(type) });
 
 /** A note: its type says the shape of its content. */
-export const Note = /* @__PURE__ */ (() => z.discriminatedUnion('type', NOTE_TYPES.map(noteOf) as [ReturnType<typeof noteOf>, ...ReturnType<typeof noteOf>[]]).check(z.meta({ id: 'Note' })))();
-export const NoteResponse = /* @__PURE__ */ (() => dataOf(Note).check(z.meta({ id: 'NoteResponse' })))();
-export const NoteList = /* @__PURE__ */ (() => listOf(Note).check(z.meta({ id: 'NoteList' })))();
+export const Note = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', NOTE_TYPES.map(noteOf) as [ReturnType<typeof noteOf>, ...ReturnType<typeof noteOf>[]]), { id: 'Note' }))();
+export const NoteResponse = /* @__PURE__ */ (() => doc(dataOf(Note), { id: 'NoteResponse' }))();
+export const NoteList = /* @__PURE__ */ (() => doc(listOf(Note), { id: 'NoteList' }))();
 
 const FieldId = /* @__PURE__ */ (() => z.string().check(z.minLength(1), z.maxLength(200)))();
 /** Notes take the selection as `fields[]` and as `fields`, each repeatable. */
@@ -117,8 +112,7 @@ const SourceFilterValue = /* @__PURE__ */ (() => z.strictObject({ system: z.opti
 const IdFilterValue = /* @__PURE__ */ (() => z.strictObject({ id: Uuid }))();
 
 /** Productboard's `data.filter` of the notes search: every filter given must hold, the values of one filter are alternatives. */
-export const NoteSearchFilter = /* @__PURE__ */ (() => z
-  .strictObject({
+export const NoteSearchFilter = /* @__PURE__ */ (() => doc(z.strictObject({
     type: z.optional(oneOrList(NoteTypeInput, 100, noteTypeError(NOTE_TYPE_FILTER))),
     id: z.optional(oneOrList(Uuid)),
     createdAt: z.optional(DateRange),
@@ -134,22 +128,19 @@ export const NoteSearchFilter = /* @__PURE__ */ (() => z
     ),
     metadata: z.optional(z.strictObject({ source: z.optional(oneOrList(SourceFilterValue)) })),
     relationships: z.optional(z.strictObject({ customer: z.optional(oneOrList(IdFilterValue)), link: z.optional(oneOrList(IdFilterValue)) })),
-  })
-  .check(z.meta({ id: 'NoteSearchFilter' })))();
+  }), { id: 'NoteSearchFilter' }))();
 export type NoteSearchFilter = z.output<typeof NoteSearchFilter>;
 
 /** Productboard's search body `{data?: {search?, filter?, return?}}`; `search.query` keeps notes whose name or content contains it. */
-export const SearchNotesBody = /* @__PURE__ */ (() => z
-  .strictObject({
+export const SearchNotesBody = /* @__PURE__ */ (() => doc(z.strictObject({
     data: z.optional(
       z.strictObject({
-        search: z.optional(z.strictObject({ query: z.optional(z.string().check(z.maxLength(255), z.describe('Keeps notes whose name or content contains this, compared case-insensitively'))) })),
+        search: z.optional(z.strictObject({ query: z.optional(doc(z.string().check(z.maxLength(255)), 'Keeps notes whose name or content contains this, compared case-insensitively')) })),
         filter: z.optional(NoteSearchFilter),
         return: z.optional(z.strictObject({ fields: z.optional(z.array(FieldId).check(z.minLength(1))) })),
       }),
     ),
-  })
-  .check(z.meta({ id: 'SearchNotesBody' })))();
+  }), { id: 'SearchNotesBody' }))();
 
 /** Path parameters of a note's routes. */
 export const NotePath = /* @__PURE__ */ (() => z.strictObject({ id: Uuid }))();

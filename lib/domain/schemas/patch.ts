@@ -5,6 +5,7 @@
 // combine, is checked once the record is read (lib/domain/field-patch.ts).
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
+import { doc } from '#lib/domain/schemas/doc.ts';
 import { ConversationPartRefs, ConversationPartsInput } from './conversation.ts';
 import { STANDARD_FIELDS, TagsInput, type StandardFieldId } from './field-values.ts';
 
@@ -20,8 +21,8 @@ export const LIST_FIELDS = {
 export type ListFieldId = keyof typeof LIST_FIELDS;
 export const isListField = (id: string): id is ListFieldId => Object.hasOwn(LIST_FIELDS, id);
 
-const FieldPath = /* @__PURE__ */ (() => z.string().check(z.minLength(1), z.maxLength(200), z.describe("A field's id: a standard field (`name`, `tags`, `owner`, …) or a custom field's uuid")))();
-const Value = /* @__PURE__ */ (() => z.unknown().check(z.describe("A value of the field (its write shape, as under `data.fields`); for addItems and removeItems a list of the field's items (a conversation's parts are removed by externalId)")))();
+const FieldPath = /* @__PURE__ */ (() => doc(z.string().check(z.minLength(1), z.maxLength(200)), "A field's id: a standard field (`name`, `tags`, `owner`, …) or a custom field's uuid"))();
+const Value = /* @__PURE__ */ (() => doc(z.unknown(), "A value of the field (its write shape, as under `data.fields`); for addItems and removeItems a list of the field's items (a conversation's parts are removed by externalId)"))();
 
 const Operation = /* @__PURE__ */ (() => z.union([
   z.strictObject({ op: z.enum(['set', 'addItems', 'removeItems']), path: FieldPath, value: Value }),
@@ -40,8 +41,7 @@ function valueSchema(op: PatchInput): z.ZodMiniType | undefined {
 }
 
 /** The operations, in order, each value parsed by its field's write shape. */
-export const Patch = /* @__PURE__ */ (() => z
-  .pipe(
+export const Patch = /* @__PURE__ */ (() => doc(z.pipe(
     z.array(Operation).check(z.minLength(1), z.maxLength(100)),
     z.transform((ops, ctx): PatchInput[] =>
       ops.map((op, i) => {
@@ -53,5 +53,4 @@ export const Patch = /* @__PURE__ */ (() => z
         return op;
       }),
     ),
-  )
-  .check(z.meta({ id: 'FieldPatch', description: 'Field operations, applied in order: set, clear, addItems, removeItems' })))();
+  ), { id: 'FieldPatch', description: 'Field operations, applied in order: set, clear, addItems, removeItems' }))();
