@@ -1,17 +1,24 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { leanSender, type NativeTxItem } from './sender.ts';
 import { config } from '../config.ts';
 
 // Locally we run Node 20 (Lambda runs 22): the SDK's support notice is noise on every CLI call.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-let cached: { key: string; doc: DynamoDBDocumentClient } | undefined;
+interface Clients {
+  key: string;
+  doc: DynamoDBDocumentClient;
+  lean: ReturnType<typeof leanSender>;
+  /** Whether anything was added to the document client since it was made (see `observed`). */
+  observed: () => boolean;
+}
+let cached: Clients | undefined;
 
-/** The document client for the configured table; one per endpoint, reused across invocations. */
-export function db(): DynamoDBDocumentClient {
+function clients(): Clients {
   const endpoint = config.dynamodbEndpoint;
   const key = `${endpoint ?? ''}|${config.region}`;
-  if (cached?.key === key) return cached.doc;
+  if (cached?.key === key) return cached;
   const client = new DynamoDBClient({
     region: config.region,
     ...(endpoint
@@ -27,8 +34,57 @@ export function db(): DynamoDBDocumentClient {
   const doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
-  cached = { key, doc };
-  return doc;
+  const sdkSend = doc.send.bind(doc);
+  doc.send = sdkSend;
+  const added = countAdditions(doc.middlewareStack);
+  const lean = leanSender({ endpoint, region: config.region, credentials: client.config.credentials });
+  cached = { key, doc, lean, observed: () => added() > 0 || doc.send !== sdkSend };
+  return cached;
+}
+
+/** The document client for the configured table; one per endpoint, reused across invocations. */
+export const db = (): DynamoDBDocumentClient => clients().doc;
+
+/**
+ * The lean sender (./sender.ts) for the hot path's calls, unless something was added to the
+ * document client — a middleware or a replaced `send`: the tests' observers and injected faults,
+ * the benches' captures — so whatever watches the client sees every call those make.
+ */
+function hot(): Clients['lean'] | undefined {
+  const c = clients();
+  return c.observed() ? undefined : c.lean;
+}
+
+/** One TransactWriteItems of document-client items (lib/store/tx.ts retries it). */
+export async function transactWrite(items: NativeTxItem[]): Promise<void> {
+  const lean = hot();
+  if (lean) return lean.transactWrite(items);
+  await db().send(new TransactWriteCommand({ TransactItems: items }));
+}
+
+/** One BatchGetItem of `keys` in the table: the items found and the keys DynamoDB left unprocessed. */
+export async function batchGetOnce(keys: Array<Record<string, unknown>>, consistent: boolean): Promise<{ items: Array<Record<string, unknown>>; unprocessed: Array<Record<string, unknown>> }> {
+  const lean = hot();
+  if (lean) return lean.batchGet(tableName(), keys, consistent);
+  const table = tableName();
+  const out = await db().send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys, ...(consistent ? { ConsistentRead: true } : {}) } } }));
+  return { items: out.Responses?.[table] ?? [], unprocessed: out.UnprocessedKeys?.[table]?.Keys ?? [] };
+}
+
+/** A count of the middleware added to `stack` and not removed since this call. */
+function countAdditions(stack: DynamoDBDocumentClient['middlewareStack']): () => number {
+  let added = 0;
+  // The stack's methods are overloaded by step; they are wrapped as they are, arguments passed through.
+  const open = stack as unknown as Record<'add' | 'addRelativeTo' | 'remove', (...args: unknown[]) => unknown>;
+  const { add, addRelativeTo, remove } = open;
+  open.add = (...args) => (added++, add.apply(stack, args));
+  open.addRelativeTo = (...args) => (added++, addRelativeTo.apply(stack, args));
+  open.remove = (...args) => {
+    const removed = remove.apply(stack, args);
+    if (removed) added--;
+    return removed;
+  };
+  return () => added;
 }
 
 /**
