@@ -10,7 +10,7 @@ interface Clients {
   key: string;
   doc: DynamoDBDocumentClient;
   lean: ReturnType<typeof leanSender>;
-  /** Whether anything was added to the document client since it was made (see `observed`). */
+  /** Whether a middleware or another `send` was put on the document client since it was made (see `hot`). */
   observed: () => boolean;
 }
 let cached: Clients | undefined;

@@ -7,6 +7,7 @@
 // credentials as that client; failures take the SDK's shapes (its exception classes, `name`,
 // `CancellationReasons`), and throttling, 5xx and dropped connections are retried as its standard
 // mode does (3 attempts, jittered exponential backoff) before they reach the callers' own loops.
+import { randomUUID } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import {
@@ -76,7 +77,10 @@ export interface SenderConfig {
 }
 
 function targetOf({ endpoint, region, credentials }: SenderConfig): Target {
-  const url = new URL(endpoint ?? `https://dynamodb.${region}.amazonaws.com${region.startsWith('cn-') ? '.cn' : ''}/`);
+  // The SDK honours these too when no endpoint is configured.
+  const url = new URL(
+    endpoint || process.env.AWS_ENDPOINT_URL_DYNAMODB || process.env.AWS_ENDPOINT_URL || `https://dynamodb.${region}.amazonaws.com${region.startsWith('cn-') ? '.cn' : ''}/`,
+  );
   const https = url.protocol === 'https:';
   const value: Target = {
     url,
@@ -154,7 +158,9 @@ export function leanSender(config: SenderConfig) {
   const t = targetOf(config);
   return {
     async transactWrite(items: readonly NativeTxItem[]): Promise<void> {
-      await call(t, 'TransactWriteItems', { TransactItems: items.map(marshallTxItem) });
+      // As the SDK does: one token for all attempts, so a retry of a commit whose answer was lost
+      // (a dropped connection, a 5xx) is not applied twice (DynamoDB keeps tokens for 10 minutes).
+      await call(t, 'TransactWriteItems', { TransactItems: items.map(marshallTxItem), ClientRequestToken: randomUUID() });
     },
     /** One BatchGetItem of `keys` in `table`: the items found and the keys left unprocessed. */
     async batchGet(table: string, keys: readonly Item[], consistent: boolean): Promise<{ items: Item[]; unprocessed: Item[] }> {

@@ -121,7 +121,7 @@ describe('the lean sender against a mocked endpoint (faults DynamoDB Local never
     expect(headers['x-amz-target']).toBe('DynamoDB_20120810.TransactWriteItems');
     expect(headers['content-type']).toBe('application/x-amz-json-1.0');
     expect(headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/eu-west-1\/dynamodb\/aws4_request, SignedHeaders=\S*x-amz-target\S*, Signature=[0-9a-f]{64}$/);
-    expect(JSON.parse(body)).toEqual({ TransactItems: [{ Put: { TableName: 't', Item: { pk: { S: 'a' }, sk: { S: 'b' }, n: { N: '1' } } } }] });
+    expect(JSON.parse(body)).toEqual({ TransactItems: [{ Put: { TableName: 't', Item: { pk: { S: 'a' }, sk: { S: 'b' }, n: { N: '1' } } } }], ClientRequestToken: expect.stringMatching(/^[0-9a-f-]{36}$/) });
   });
 
   it('(mocked endpoint) a 500 and a throttling answer are retried, as the SDK standard mode does: the third attempt answers', async () => {
@@ -133,6 +133,18 @@ describe('the lean sender against a mocked endpoint (faults DynamoDB Local never
     close = m.close;
     expect(await m.sender.batchGet('t', [{ pk: 'a', sk: 'b' }], true)).toEqual({ items: [{ pk: 'a', sk: 'b', n: 2 }], unprocessed: [] });
     expect(m.seen).toHaveLength(3);
+  });
+
+  it('(mocked endpoint) a transaction retried after a 500 sends the same ClientRequestToken, so a commit whose answer was lost is not applied twice', async () => {
+    const m = await mockedEndpoint([
+      [500, { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'boom' }],
+      [200, {}],
+    ]);
+    close = m.close;
+    await m.sender.transactWrite([{ Put: { TableName: 't', Item: { pk: 'a', sk: 'b' } } }]);
+    const tokens = m.seen.map((s) => (JSON.parse(s.body) as { ClientRequestToken: string }).ClientRequestToken);
+    expect(tokens).toHaveLength(2);
+    expect(tokens[1]).toBe(tokens[0]);
   });
 
   it('(mocked endpoint) throttling on every attempt fails after 3 with the SDK exception class, its message and status', async () => {
