@@ -4,25 +4,14 @@
 // client (./client.ts) spends about as much CPU resolving its middleware stack, endpoint rules,
 // schema serde and retry bookkeeping per call as the request's own code in all
 // (docs/performance.md, "The write path, and where its time goes"). Same endpoint, region and
-// credentials as that client; failures take the SDK's shapes (its exception classes, `name`,
-// `CancellationReasons`), and throttling, 5xx and dropped connections are retried as its standard
-// mode does (3 attempts, jittered exponential backoff) before they reach the callers' own loops.
+// credentials as that client; failures take the SDK's shapes (`name`, `$fault`, `$metadata`, its
+// TransactionCanceledException class with `CancellationReasons`), and throttling, 5xx and dropped
+// connections are retried as its standard mode does (3 attempts, jittered exponential backoff)
+// before they reach the callers' own loops.
 import { randomUUID } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import {
-  ConditionalCheckFailedException,
-  DynamoDBServiceException,
-  InternalServerError,
-  ProvisionedThroughputExceededException,
-  RequestLimitExceeded,
-  ResourceNotFoundException,
-  ThrottlingException,
-  TransactionCanceledException,
-  TransactionConflictException,
-  TransactionInProgressException,
-  type DynamoDBClient,
-} from '@aws-sdk/client-dynamodb';
+import { DynamoDBServiceException, TransactionCanceledException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall, type NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { SignatureV4 } from '@smithy/signature-v4';
@@ -31,17 +20,6 @@ import { Sha256 } from '../sha256.ts';
 type Item = Record<string, NativeAttributeValue>;
 type Json = Record<string, unknown>;
 
-const EXCEPTIONS: Record<string, new (opts: { message: string; $metadata: object } & Json) => DynamoDBServiceException> = {
-  ConditionalCheckFailedException,
-  InternalServerError,
-  ProvisionedThroughputExceededException,
-  RequestLimitExceeded,
-  ResourceNotFoundException,
-  ThrottlingException,
-  TransactionCanceledException,
-  TransactionConflictException,
-  TransactionInProgressException,
-};
 /** Throttling errors the SDK's standard retry mode retries, besides any 5xx. */
 const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TransactionInProgressException']);
 const MAX_ATTEMPTS = 3;
@@ -52,8 +30,8 @@ function failure(status: number, body: Json, requestId: string | undefined): Dyn
   const name = (text(body.__type) ?? (status >= 500 ? 'InternalServerError' : 'UnknownError')).split('#').pop()!;
   const { __type: _, message, Message, ...rest } = body;
   const opts = { ...rest, message: text(message) ?? text(Message) ?? name, $metadata: { httpStatusCode: status, requestId, attempts: 1 } };
-  const Known = EXCEPTIONS[name];
-  if (Known) return new Known(opts);
+  // The store tests a cancellation with instanceof (lib/store/workspaces.ts and others), the rest by name.
+  if (name === 'TransactionCanceledException') return new TransactionCanceledException(opts);
   return new DynamoDBServiceException({ ...opts, name, $fault: status >= 500 ? 'server' : 'client' });
 }
 

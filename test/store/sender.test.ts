@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ThrottlingException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBServiceException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { batchGetOnce, db, tableName, transactWrite } from '#lib/store/client.ts';
@@ -147,12 +147,12 @@ describe('the lean sender against a mocked endpoint (faults DynamoDB Local never
     expect(tokens[1]).toBe(tokens[0]);
   });
 
-  it('(mocked endpoint) throttling on every attempt fails after 3 with the SDK exception class, its message and status', async () => {
+  it('(mocked endpoint) throttling on every attempt fails after 3 as the SDK names it, with its message and status', async () => {
     const m = await mockedEndpoint([[400, { __type: 'com.amazonaws.dynamodb.v20120810#ThrottlingException', message: 'Rate of requests exceeds the allowed throughput.' }]]);
     close = m.close;
     const err = await m.sender.transactWrite([{ Put: { TableName: 't', Item: { pk: 'a', sk: 'b' } } }]).then(() => undefined, (e: unknown) => e);
-    expect(err).toBeInstanceOf(ThrottlingException);
-    expect(err).toMatchObject({ name: 'ThrottlingException', message: 'Rate of requests exceeds the allowed throughput.', $metadata: { httpStatusCode: 400 } });
+    expect(err).toBeInstanceOf(DynamoDBServiceException);
+    expect(err).toMatchObject({ name: 'ThrottlingException', message: 'Rate of requests exceeds the allowed throughput.', $fault: 'client', $metadata: { httpStatusCode: 400 } });
     expect(m.seen).toHaveLength(3);
   });
 
