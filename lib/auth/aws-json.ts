@@ -3,10 +3,10 @@
 // through the DynamoDB client. The deployed key source needs three operations (GetPublicKey, Sign,
 // GetSecretValue); the KMS and Secrets Manager SDK clients would add about 77 KiB to every function
 // for them (docs/performance.md, "Cold start").
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { config } from '../config.ts';
+import { Sha256 } from '../sha256.ts';
 
 export interface AwsJsonService {
   /** Signing name and endpoint prefix, e.g. "kms". */
@@ -25,24 +25,6 @@ export type AwsJsonCall = (service: AwsJsonService, operation: string, input: Re
 
 /** A call that took too long fails; the caller's next request retries (./service-key.ts). */
 const CALL_TIMEOUT_MS = 5_000;
-
-type Data = string | ArrayBuffer | ArrayBufferView;
-const bytes = (data: Data): Buffer =>
-  typeof data === 'string' ? Buffer.from(data, 'utf8') : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
-
-/** SHA-256 and HMAC-SHA-256 in the shape the signer takes, from node:crypto. */
-class Sha256 {
-  private readonly hash: Hash | Hmac;
-  constructor(secret?: Data) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
-  }
-  update(data: Data): void {
-    this.hash.update(bytes(data));
-  }
-  digest(): Promise<Uint8Array> {
-    return Promise.resolve(new Uint8Array(this.hash.digest()));
-  }
-}
 
 function endpointOf(service: AwsJsonService, region: string): URL {
   const configured = process.env[`AWS_ENDPOINT_URL_${service.endpointEnv}`] || process.env.AWS_ENDPOINT_URL;

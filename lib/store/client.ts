@@ -5,13 +5,21 @@ import { config } from '../config.ts';
 // Locally we run Node 20 (Lambda runs 22): the SDK's support notice is noise on every CLI call.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-let cached: { key: string; doc: DynamoDBDocumentClient } | undefined;
+/** The document client of one endpoint, and what lib/store/hot-calls.ts needs to send beside it. */
+export interface Clients {
+  key: string;
+  doc: DynamoDBDocumentClient;
+  endpoint: string | undefined;
+  credentials: DynamoDBClient['config']['credentials'];
+  /** Whether a middleware or another `send` was put on the document client since it was made (lib/store/hot-calls.ts). */
+  observed: () => boolean;
+}
+let cached: Clients | undefined;
 
-/** The document client for the configured table; one per endpoint, reused across invocations. */
-export function db(): DynamoDBDocumentClient {
+export function clients(): Clients {
   const endpoint = config.dynamodbEndpoint;
   const key = `${endpoint ?? ''}|${config.region}`;
-  if (cached?.key === key) return cached.doc;
+  if (cached?.key === key) return cached;
   const client = new DynamoDBClient({
     region: config.region,
     ...(endpoint
@@ -27,8 +35,30 @@ export function db(): DynamoDBDocumentClient {
   const doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
-  cached = { key, doc };
-  return doc;
+  const sdkSend = doc.send.bind(doc);
+  doc.send = sdkSend;
+  const added = countAdditions(doc.middlewareStack);
+  cached = { key, doc, endpoint, credentials: client.config.credentials, observed: () => added() > 0 || doc.send !== sdkSend };
+  return cached;
+}
+
+/** The document client for the configured table; one per endpoint, reused across invocations. */
+export const db = (): DynamoDBDocumentClient => clients().doc;
+
+/** A count of the middleware added to `stack` and not removed since this call. */
+function countAdditions(stack: DynamoDBDocumentClient['middlewareStack']): () => number {
+  let added = 0;
+  // The stack's methods are overloaded by step; they are wrapped as they are, arguments passed through.
+  const open = stack as unknown as Record<'add' | 'addRelativeTo' | 'remove', (...args: unknown[]) => unknown>;
+  const { add, addRelativeTo, remove } = open;
+  open.add = (...args) => (added++, add.apply(stack, args));
+  open.addRelativeTo = (...args) => (added++, addRelativeTo.apply(stack, args));
+  open.remove = (...args) => {
+    const removed = remove.apply(stack, args);
+    if (removed) added--;
+    return removed;
+  };
+  return () => added;
 }
 
 /**

@@ -2,10 +2,11 @@
 // a copy of the table cannot be replayed as a credential.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { itemKeyId } from './batch.ts';
 import { db, tableName } from './client.ts';
 import { isDynamicClientId } from './dynamic-clients.ts';
+import { batchGetOnce } from './hot-calls.ts';
 import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
 import { toMember, type Member } from './members.ts';
@@ -137,11 +138,9 @@ export async function readBearerRecords(
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt === 4) throw new Error('BatchGetItem left keys unprocessed after 4 attempts');
     if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-    const { Responses, UnprocessedKeys } = await db().send(
-      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
-    );
-    items.push(...(Responses?.[tableName()] ?? []));
-    pending = UnprocessedKeys?.[tableName()]?.Keys ?? [];
+    const read = await batchGetOnce(pending, true);
+    items.push(...(read.items as StoredItem[]));
+    pending = read.unprocessed;
   }
   const find = (k: ItemKey | undefined) => (k ? items.find((i) => i.pk === k.pk && i.sk === k.sk) : undefined);
   const [credential, member, application, grant] = [wanted[0], wanted[1], appKey, grantKey].map(find);

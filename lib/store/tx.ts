@@ -5,9 +5,9 @@
 // exponential backoff with full jitter ("Exponential Backoff And Jitter", AWS Architecture Blog)
 // for as long as the request's deadline (lib/deadline.ts) leaves room for one more attempt; then the
 // caller gets Contention naming the contended item: nothing was written.
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { db } from './client.ts';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { Contention, StaleChain } from './errors.ts';
+import { transactWrite } from './hot-calls.ts';
 import { describeKey } from './keys.ts';
 import { deadlineOf } from '../deadline.ts';
 
@@ -99,7 +99,7 @@ export async function transact<T>(label: string, build: (attempt: number) => Pro
       throw new Contention(label, contendedResource(items, lastError), attempt, retryAfterS(), lastError);
     }
     try {
-      await db().send(new TransactWriteCommand({ TransactItems: items }));
+      await transactWrite(items);
       return result;
     } catch (err) {
       if (!isRetryable(err)) throw err;
