@@ -76,8 +76,8 @@ function checkDeclaration(route: Route, operation: Operation, page: PageShell | 
   if (Object.keys(operation.responses).length === 0 && !operation.errors?.length) problems.push('no success response is declared');
   if ((route.response === 'html') !== (operation.pages !== undefined)) problems.push(`pages: the route answers ${route.response ?? 'json'}, the declaration ${operation.pages ? 'has' : 'has no'} HTML pages`);
   if ((route.response === 'html') !== (page !== undefined)) problems.push(`page shell: the route answers ${route.response ?? 'json'}, its handler is made by ${page ? 'pageApi()' : 'api()'} (lib/http/pages/page-shell.ts)`);
-  if ((route.auth !== 'none') !== (authentication !== undefined)) problems.push(`authentication: the route's auth is '${route.auth}', its handler is made by ${authentication ? 'authedApi()' : 'api()'} (lib/http/authenticated.ts)`);
-  if (operation.headers?.idempotencyKey && !authentication) problems.push('Idempotency-Key: a claim is a member\'s, and the route authenticates no one');
+  if ((route.auth !== 'none') !== !!authentication) problems.push(`auth: the route says ${route.auth}, its handler is made by ${authentication ? 'authedApi()' : 'api()'}`);
+  if (operation.headers?.idempotencyKey && !authentication) problems.push('Idempotency-Key without authentication');
   if (problems.length) throw new Error(`${route.operationId} (${route.handler}) does not fit its row in lib/routes.ts: ${problems.join('; ')}`);
 }
 
