@@ -114,7 +114,7 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
       const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', probe], { env });
       return JSON.parse(stdout) as string[];
     };
-    for (const id of ['createNote', 'createEntity', 'updateEntity', 'listEntities', 'searchNotes']) expect(await registered(id), id).toEqual([]);
+    for (const id of ['createNote', 'createEntity', 'updateEntity', 'listEntities', 'searchNotes', 'signIn', 'oauthToken', 'issueToken', 'createApplication', 'createWebhook']) expect(await registered(id), id).toEqual([]);
     // The MCP server lists its tools' input schemas with the ids they have in the OpenAPI document.
     expect(await registered('mcp')).toEqual(expect.arrayContaining(['EntityType', 'CreateNoteBody']));
   });
