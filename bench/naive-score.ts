@@ -10,7 +10,7 @@ import { NotFound } from '#lib/domain/errors.ts';
 import { EntityPath } from '#lib/domain/schemas/entity.ts';
 import { CustomerScoreResponse } from '#lib/domain/schemas/score.ts';
 import { ownScores, type RawLink } from '#lib/domain/score.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import { getCustomerScore } from '#lib/routes.ts';
 import { toLink } from '#lib/store/aggregates.ts';
@@ -42,7 +42,7 @@ export async function naiveScore(ws: string, rootId: string, parallel = 4): Prom
 }
 
 /** The baseline behind the endpoint's own pipeline: same authentication, scope and answer shape. */
-const handler: Handler = api(getCustomerScore, { params: EntityPath, responses: { 200: CustomerScoreResponse } }, async (req, { params: { id } }) => {
+const handler: Handler = authedApi(getCustomerScore, { params: EntityPath, responses: { 200: CustomerScoreResponse } }, async (req, { params: { id } }) => {
   const ws = principalOf(req).workspaceId;
   const root = await readEntityItem(ws, id, req.preread);
   if (!root || root.deleting) throw new NotFound('product hierarchy entity', id);

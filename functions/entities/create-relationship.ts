@@ -7,7 +7,7 @@ import { entityReference } from '#lib/domain/entity-view.ts';
 import { CreateEntityRelationshipBody } from '#lib/domain/schemas/entity-writes.ts';
 import { EntityPath } from '#lib/domain/schemas/entity.ts';
 import { EntityRelationshipResponse } from '#lib/domain/schemas/responses.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { setParent } from '#lib/store/entity-writes.ts';
@@ -15,7 +15,7 @@ import { createRelation } from '#lib/store/relations.ts';
 
 const TARGET = ['data', 'target', 'id'];
 
-export const handler = api(
+export const handler = authedApi(
   routes.createEntityRelationship,
   { params: EntityPath, body: CreateEntityRelationshipBody, responses: { 201: EntityRelationshipResponse }, errors: ['conflict.uniqueViolation'], headers: { idempotencyKey: true } },
   async (req, { params: { id }, body: { data } }) => {

@@ -4,14 +4,14 @@ import { ENTITY_FIELDS, fieldWrite } from '#lib/domain/entity-fields.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
 import { CreateEntityBody } from '#lib/domain/schemas/entity-writes.ts';
 import { EntityReferenceResponse } from '#lib/domain/schemas/responses.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { createEntity } from '#lib/store/entity-writes.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 
-export const handler = api(
+export const handler = authedApi(
   routes.createEntity,
   { body: CreateEntityBody, responses: { 201: EntityReferenceResponse }, errors: ['resource.notFound'], headers: { idempotencyKey: true } },
   async (req, { body }) => {

@@ -3,13 +3,13 @@
 // entity stand without one (a user and its company); a parent they require → 400 (move instead).
 import { parameter } from '#lib/domain/errors.ts';
 import { EntityRelationshipPath } from '#lib/domain/schemas/entity-writes.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { detachParent } from '#lib/store/entity-writes.ts';
 import { deleteRelation } from '#lib/store/relations.ts';
 
-export const handler = api(routes.deleteEntityRelationship, { params: EntityRelationshipPath, responses: { 204: null } }, async (req, { params }) => {
+export const handler = authedApi(routes.deleteEntityRelationship, { params: EntityRelationshipPath, responses: { 204: null } }, async (req, { params }) => {
   const ws = principalOf(req).workspaceId;
   const { id, type, targetId } = params;
   if (type === 'parent') await detachParent(ws, id, targetId, parameter('type'));

@@ -3,12 +3,12 @@ import { ENTITY_TYPES, isEntityType } from '#lib/domain/configurations.ts';
 import { NotFound } from '#lib/domain/errors.ts';
 import { ConfigurationPath } from '#lib/domain/schemas/configuration.ts';
 import { ConfigurationResponse } from '#lib/domain/schemas/responses.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { configurationResources } from '#lib/http/configurations.ts';
-import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 
-export const handler = api(routes.getEntityConfiguration, { params: ConfigurationPath, responses: { 200: ConfigurationResponse } }, async (req, { params }) => {
+export const handler = authedApi(routes.getEntityConfiguration, { params: ConfigurationPath, responses: { 200: ConfigurationResponse } }, async (req, { params }) => {
   const { type } = params;
   if (!isEntityType(type)) {
     throw new NotFound('entity type', type, `No entity type '${type.slice(0, 100)}'; known types: ${ENTITY_TYPES.join(', ')}.`);

@@ -4,13 +4,13 @@ import { etagOf } from '#lib/domain/etag.ts';
 import { fieldsFromQuery } from '#lib/domain/fields.ts';
 import { EntityPath, GetEntityQuery } from '#lib/domain/schemas/entity.ts';
 import { EntityResponse } from '#lib/domain/schemas/responses.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { entityResource } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { getEntity } from '#lib/store/entities.ts';
 
-export const handler = api(routes.getEntity, { params: EntityPath, query: GetEntityQuery, responses: { 200: EntityResponse }, headers: { etag: true } }, async (req, { params: { id }, query }) => {
+export const handler = authedApi(routes.getEntity, { params: EntityPath, query: GetEntityQuery, responses: { 200: EntityResponse }, headers: { etag: true } }, async (req, { params: { id }, query }) => {
   const selection = fieldsFromQuery(query);
   const ws = principalOf(req).workspaceId;
   const entity = await getEntity(ws, id, req.preread);

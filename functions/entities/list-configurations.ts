@@ -2,12 +2,12 @@
 import { ENTITY_TYPES } from '#lib/domain/configurations.ts';
 import { EntityConfigurationsQuery } from '#lib/domain/schemas/configuration.ts';
 import { ConfigurationList } from '#lib/domain/schemas/responses.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { configurationResources } from '#lib/http/configurations.ts';
-import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 
-export const handler = api(routes.listEntityConfigurations, { query: EntityConfigurationsQuery, responses: { 200: ConfigurationList } }, async (req, { query }) => {
+export const handler = authedApi(routes.listEntityConfigurations, { query: EntityConfigurationsQuery, responses: { 200: ConfigurationList } }, async (req, { query }) => {
   const named = [...(query['type[]'] ?? []), ...(query.type ? [query.type] : [])];
   const types = named.length ? [...new Set(named)] : ENTITY_TYPES;
   // At most six configurations: always one page.

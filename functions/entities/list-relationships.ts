@@ -2,11 +2,11 @@
 // first, then the children oldest first, then link, isBlockedBy and isBlocking (lib/http/relationship-lists.ts).
 import { EntityPath, EntityRelationshipsQuery } from '#lib/domain/schemas/entity.ts';
 import { EntityRelationshipList } from '#lib/domain/schemas/responses.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { listEntityRelationships } from '#lib/http/relationship-lists.ts';
 import * as routes from '#lib/routes.ts';
 
-export const handler = api(
+export const handler = authedApi(
   routes.listEntityRelationships,
   { params: EntityPath, query: EntityRelationshipsQuery, responses: { 200: EntityRelationshipList } },
   listEntityRelationships,

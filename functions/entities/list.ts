@@ -4,16 +4,16 @@ import { ENTITY_TYPES } from '#lib/domain/configurations.ts';
 import { checkKnownFields, fieldsFromQuery } from '#lib/domain/fields.ts';
 import { ListEntitiesQuery } from '#lib/domain/schemas/entity.ts';
 import { EntityList } from '#lib/domain/schemas/responses.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { entityQueryOf } from '#lib/http/list-filters.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
-import { api } from '#lib/http/pipeline.ts';
 import { entityRecord } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { configuredFields } from '#lib/store/custom-fields.ts';
 import { entitiesAfter } from '#lib/store/pages.ts';
 
-export const handler = api(routes.listEntities, { query: ListEntitiesQuery, responses: { 200: EntityList } }, async (req, { query }) => {
+export const handler = authedApi(routes.listEntities, { query: ListEntitiesQuery, responses: { 200: EntityList } }, async (req, { query }) => {
   const ws = principalOf(req).workspaceId;
   const named = [...(query.type ? [query.type] : []), ...(query['type[]'] ?? [])];
   const types = named.length ? [...new Set(named)] : [...ENTITY_TYPES];

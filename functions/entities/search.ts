@@ -4,16 +4,16 @@
 import { checkKnownFields, fieldsFromBody } from '#lib/domain/fields.ts';
 import { SearchEntitiesBody, SearchEntitiesQuery } from '#lib/domain/schemas/entity.ts';
 import { EntityList } from '#lib/domain/schemas/responses.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { entitySearchQueryOf } from '#lib/http/list-filters.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
-import { api } from '#lib/http/pipeline.ts';
 import { entityRecord } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { configuredFields } from '#lib/store/custom-fields.ts';
 import { entitiesAfter } from '#lib/store/pages.ts';
 
-export const handler = api(
+export const handler = authedApi(
   routes.searchEntities,
   { query: SearchEntitiesQuery, body: SearchEntitiesBody, responses: { 200: EntityList } },
   async (req, { query, body: { data } }) => {

@@ -4,12 +4,12 @@ import { entityReference } from '#lib/domain/entity-view.ts';
 import { SetParentBody } from '#lib/domain/schemas/entity-writes.ts';
 import { EntityPath } from '#lib/domain/schemas/entity.ts';
 import { EntityRelationshipResponse } from '#lib/domain/schemas/responses.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { setParent } from '#lib/store/entity-writes.ts';
 
-export const handler = api(
+export const handler = authedApi(
   routes.setEntityParent,
   { params: EntityPath, body: SetParentBody, responses: { 200: EntityRelationshipResponse } },
   async (req, { params: { id }, body: { data } }) => {

@@ -10,7 +10,7 @@ import { applyPatch } from '#lib/domain/patch.ts';
 import { UpdateEntityBody } from '#lib/domain/schemas/entity-writes.ts';
 import { EntityPath } from '#lib/domain/schemas/entity.ts';
 import { EntityReferenceResponse } from '#lib/domain/schemas/responses.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { ifMatchOf, principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';
@@ -18,7 +18,7 @@ import { getEntity } from '#lib/store/entities.ts';
 import { updateEntity } from '#lib/store/entity-writes.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 
-export const handler = api(
+export const handler = authedApi(
   routes.updateEntity,
   { params: EntityPath, body: UpdateEntityBody, responses: { 200: EntityReferenceResponse }, headers: { ifMatch: true } },
   async (req, { params: { id }, body: { data } }) => {

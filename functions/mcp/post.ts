@@ -5,16 +5,16 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { config } from '#lib/config.ts';
 import { McpRequestBody } from '#lib/domain/schemas/mcp.ts';
 import { McpResponseBody } from '#lib/domain/schemas/responses.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { ApiError } from '#lib/http/errors.ts';
 import { mcpServer, withErrorCodes } from '#lib/http/mcp/server.ts';
-import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 
 /** The request headers the transport reads. */
 const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
 
-export const handler = api(routes.mcp, { body: McpRequestBody, responses: { 200: McpResponseBody, 202: null } }, async (req, { body }) => {
+export const handler = authedApi(routes.mcp, { body: McpRequestBody, responses: { 200: McpResponseBody, 202: null } }, async (req, { body }) => {
   const server = mcpServer(principalOf(req), req.log);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);

@@ -5,12 +5,12 @@ import { NotFound } from '#lib/domain/errors.ts';
 import { memberView } from '#lib/domain/member-view.ts';
 import { MemberPath } from '#lib/domain/schemas/member.ts';
 import { MemberResponse } from '#lib/domain/schemas/responses.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { getMember } from '#lib/store/members.ts';
 
-export const handler = api(routes.getMember, { params: MemberPath, responses: { 200: MemberResponse } }, async (req, { params: { id } }) => {
+export const handler = authedApi(routes.getMember, { params: MemberPath, responses: { 200: MemberResponse } }, async (req, { params: { id } }) => {
   const principal = principalOf(req);
   const member = await getMember(principal.workspaceId, id);
   if (!member) throw new NotFound('member', id);

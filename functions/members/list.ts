@@ -5,13 +5,13 @@ import { config } from '#lib/config.ts';
 import { memberView } from '#lib/domain/member-view.ts';
 import { ListMembersQuery } from '#lib/domain/schemas/member.ts';
 import { MemberList } from '#lib/domain/schemas/responses.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
-import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { membersAfter } from '#lib/store/pages.ts';
 
-export const handler = api(routes.listMembers, { query: ListMembersQuery, responses: { 200: MemberList } }, async (req, { query }) => {
+export const handler = authedApi(routes.listMembers, { query: ListMembersQuery, responses: { 200: MemberList } }, async (req, { query }) => {
   const principal = principalOf(req);
   const page = await pageOf(req, query);
   const filter = {

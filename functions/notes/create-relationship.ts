@@ -6,13 +6,13 @@ import { entityReference } from '#lib/domain/entity-view.ts';
 import { CreateNoteRelationshipBody } from '#lib/domain/schemas/note-writes.ts';
 import { NotePath } from '#lib/domain/schemas/note.ts';
 import { NoteRelationshipResponse } from '#lib/domain/schemas/responses.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { customerTarget } from '#lib/store/customers.ts';
 import { setNoteCustomer, upsertLink } from '#lib/store/notes.ts';
 
-export const handler = api(
+export const handler = authedApi(
   routes.createNoteRelationship,
   { params: NotePath, body: CreateNoteRelationshipBody, responses: { 201: NoteRelationshipResponse }, errors: ['conflict.uniqueViolation'], headers: { idempotencyKey: true } },
   async (req, { params: { id }, body: { data: rel } }) => {

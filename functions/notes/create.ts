@@ -4,12 +4,12 @@ import { config } from '#lib/config.ts';
 import { noteReference } from '#lib/domain/note-view.ts';
 import { CreateNoteBody } from '#lib/domain/schemas/note-writes.ts';
 import { NoteReferenceResponse } from '#lib/domain/schemas/responses.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { createNoteFrom, noteWriteKeys } from '#lib/http/note-writes.ts';
-import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 
-export const handler = api(
+export const handler = authedApi(
   routes.createNote,
   { body: CreateNoteBody, responses: { 201: NoteReferenceResponse }, errors: ['resource.notFound'], headers: { idempotencyKey: true } },
   async (req, { body: { data } }) => {

@@ -2,12 +2,12 @@
 // For a customer the targetId is not compared, as Productboard documents: any uuid removes it.
 import { NotFound } from '#lib/domain/errors.ts';
 import { NoteRelationshipPath } from '#lib/domain/schemas/note-writes.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { deleteLink, getNote, setNoteCustomer } from '#lib/store/notes.ts';
 
-export const handler = api(routes.deleteNoteRelationship, { params: NoteRelationshipPath, responses: { 204: null } }, async (req, { params }) => {
+export const handler = authedApi(routes.deleteNoteRelationship, { params: NoteRelationshipPath, responses: { 204: null } }, async (req, { params }) => {
   const ws = principalOf(req).workspaceId;
   const { id, targetType, targetId } = params;
   if (targetType === 'link') await deleteLink(ws, id, targetId);

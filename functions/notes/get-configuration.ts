@@ -4,12 +4,12 @@ import { NotFound } from '#lib/domain/errors.ts';
 import { ConfigurationPath } from '#lib/domain/schemas/configuration.ts';
 import { canonicalNoteType, isOpportunity, NO_OPPORTUNITY_NOTES } from '#lib/domain/schemas/note.ts';
 import { ConfigurationResponse } from '#lib/domain/schemas/responses.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { configurationResources } from '#lib/http/configurations.ts';
-import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 
-export const handler = api(routes.getNoteConfiguration, { params: ConfigurationPath, responses: { 200: ConfigurationResponse } }, async (req, { params }) => {
+export const handler = authedApi(routes.getNoteConfiguration, { params: ConfigurationPath, responses: { 200: ConfigurationResponse } }, async (req, { params }) => {
   const type = canonicalNoteType(params.type);
   if (isOpportunity(type)) throw new NotFound('note type', type, `No note type '${type}': ${NO_OPPORTUNITY_NOTES}.`);
   if (!isNoteType(type)) throw new NotFound('note type', type, `No note type '${type.slice(0, 100)}'; known types: ${NOTE_TYPES.join(', ')}.`);

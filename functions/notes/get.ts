@@ -4,13 +4,13 @@ import { etagOf } from '#lib/domain/etag.ts';
 import { fieldsFromQuery, NOTE_FIELDS_PARAMS } from '#lib/domain/fields.ts';
 import { GetNoteQuery, NotePath } from '#lib/domain/schemas/note.ts';
 import { NoteResponse } from '#lib/domain/schemas/responses.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { noteResource } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { getNote } from '#lib/store/notes.ts';
 
-export const handler = api(routes.getNote, { params: NotePath, query: GetNoteQuery, responses: { 200: NoteResponse }, headers: { etag: true } }, async (req, { params: { id }, query }) => {
+export const handler = authedApi(routes.getNote, { params: NotePath, query: GetNoteQuery, responses: { 200: NoteResponse }, headers: { etag: true } }, async (req, { params: { id }, query }) => {
   const ws = principalOf(req).workspaceId;
   const selection = fieldsFromQuery(query, NOTE_FIELDS_PARAMS);
   const note = await getNote(ws, id, req.preread);

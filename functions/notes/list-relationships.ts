@@ -2,11 +2,11 @@
 // first, then the links by entity id (lib/http/relationship-lists.ts).
 import { NotePath, NoteRelationshipsQuery } from '#lib/domain/schemas/note.ts';
 import { NoteRelationshipList } from '#lib/domain/schemas/responses.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { listNoteRelationships } from '#lib/http/relationship-lists.ts';
 import * as routes from '#lib/routes.ts';
 
-export const handler = api(
+export const handler = authedApi(
   routes.listNoteRelationships,
   { params: NotePath, query: NoteRelationshipsQuery, responses: { 200: NoteRelationshipList } },
   listNoteRelationships,

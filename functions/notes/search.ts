@@ -5,13 +5,13 @@ import { InvalidInput, parameter } from '#lib/domain/errors.ts';
 import { fieldsFromBody, fieldsFromQuery } from '#lib/domain/fields.ts';
 import { SearchNotesBody, SearchNotesQuery } from '#lib/domain/schemas/note.ts';
 import { NoteList } from '#lib/domain/schemas/responses.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { noteSearchQueryOf } from '#lib/http/list-filters.ts';
 import { notesPage } from '#lib/http/note-pages.ts';
-import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 
-export const handler = api(routes.searchNotes, { query: SearchNotesQuery, body: SearchNotesBody, responses: { 200: NoteList } }, async (req, { query, body: { data = {} } }) => {
+export const handler = authedApi(routes.searchNotes, { query: SearchNotesQuery, body: SearchNotesBody, responses: { 200: NoteList } }, async (req, { query, body: { data = {} } }) => {
   const ws = principalOf(req).workspaceId;
   if (query['fields[]'] !== undefined && data.return?.fields !== undefined) {
     throw new InvalidInput("Both 'fields[]' and '/data/return/fields' select fields; give one of them ('fields[]' is deprecated).", parameter('fields[]'));

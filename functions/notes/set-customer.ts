@@ -5,13 +5,13 @@ import { entityReference } from '#lib/domain/entity-view.ts';
 import { SetNoteCustomerBody } from '#lib/domain/schemas/note-writes.ts';
 import { NotePath } from '#lib/domain/schemas/note.ts';
 import { NoteRelationshipResponse } from '#lib/domain/schemas/responses.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { customerTarget } from '#lib/store/customers.ts';
 import { setNoteCustomer } from '#lib/store/notes.ts';
 
-export const handler = api(
+export const handler = authedApi(
   routes.setNoteCustomer,
   { params: NotePath, body: SetNoteCustomerBody, responses: { 200: NoteRelationshipResponse } },
   async (req, { params: { id }, body: { data } }) => {

@@ -3,12 +3,12 @@ import { config } from '#lib/config.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
 import { NoteLinkPath, SetNoteLinkBody } from '#lib/domain/schemas/note-writes.ts';
 import { NoteRelationshipResponse } from '#lib/domain/schemas/responses.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { upsertLink } from '#lib/store/notes.ts';
 
-export const handler = api(
+export const handler = authedApi(
   routes.setNoteLink,
   { params: NoteLinkPath, body: SetNoteLinkBody, responses: { 200: NoteRelationshipResponse } },
   async (req, { params: { id, entityId }, body: { data } }) => {

@@ -11,14 +11,14 @@ import { applyPatch } from '#lib/domain/patch.ts';
 import { UpdateNoteBody } from '#lib/domain/schemas/note-writes.ts';
 import { NotePath } from '#lib/domain/schemas/note.ts';
 import { NoteReferenceResponse } from '#lib/domain/schemas/responses.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { ifMatchOf, principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { customFieldCheck } from '#lib/store/custom-fields.ts';
 import { resolveFieldRefs } from '#lib/store/field-refs.ts';
 import { getNote, updateNote } from '#lib/store/notes.ts';
 
-export const handler = api(
+export const handler = authedApi(
   routes.updateNote,
   { params: NotePath, body: UpdateNoteBody, responses: { 200: NoteReferenceResponse }, headers: { ifMatch: true } },
   async (req, { params: { id }, body: { data } }) => {

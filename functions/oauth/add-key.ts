@@ -2,11 +2,11 @@
 import { uploadKey } from '#lib/auth/applications.ts';
 import { AddKeyBody, ApplicationPath } from '#lib/domain/schemas/applications.ts';
 import { ApplicationKey } from '#lib/domain/schemas/responses.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 
-export const handler = api(
+export const handler = authedApi(
   routes.addApplicationKey,
   { params: ApplicationPath, body: AddKeyBody, responses: { 201: ApplicationKey }, errors: ['conflict.uniqueViolation'], headers: { idempotencyKey: true } },
   async (req, { params, body }) => {

@@ -3,12 +3,12 @@ import { registerApplication } from '#lib/auth/applications.ts';
 import { config } from '#lib/config.ts';
 import { CreateApplicationBody } from '#lib/domain/schemas/applications.ts';
 import { RegisteredApplication } from '#lib/domain/schemas/responses.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { replayedByKey } from '#lib/store/idempotency.ts';
 
-export const handler = api(
+export const handler = authedApi(
   routes.createApplication,
   { body: CreateApplicationBody, responses: { 201: RegisteredApplication }, headers: { idempotencyKey: true } },
   async (req, { body }) => {

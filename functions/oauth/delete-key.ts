@@ -2,12 +2,12 @@
 import { applicationNotFound } from '#lib/domain/applications.ts';
 import { NotFound } from '#lib/domain/errors.ts';
 import { ApplicationKeyPath } from '#lib/domain/schemas/applications.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { getApplication, removeApplicationKey } from '#lib/store/applications.ts';
 
-export const handler = api(routes.deleteApplicationKey, { params: ApplicationKeyPath, responses: { 204: null } }, async (req, { params: { clientId, keyId } }) => {
+export const handler = authedApi(routes.deleteApplicationKey, { params: ApplicationKeyPath, responses: { 204: null } }, async (req, { params: { clientId, keyId } }) => {
   const { workspaceId } = principalOf(req);
   if (!(await removeApplicationKey(workspaceId, clientId, keyId))) {
     if (!(await getApplication(workspaceId, clientId))) throw applicationNotFound(clientId);

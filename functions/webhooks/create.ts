@@ -4,7 +4,7 @@ import { WebhookNotificationBody, WebhookReferenceResponse } from '#lib/domain/s
 import { CreateWebhookBody } from '#lib/domain/schemas/webhooks.ts';
 import { webhookLink, webhookReference } from '#lib/domain/webhooks.ts';
 import { createSubscription } from '#lib/events/subscriptions.ts';
-import { api } from '#lib/http/pipeline.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 
@@ -23,7 +23,7 @@ const notification = {
   answers: { '2XX': 'Received', '4XX': 'Not received: retried with backoff (so is any other answer); 410 Gone pauses the subscription' },
 };
 
-export const handler = api(routes.createWebhook, { body: CreateWebhookBody, responses: { 201: WebhookReferenceResponse }, callback: notification, headers: { idempotencyKey: true } }, async (req, { body }) => {
+export const handler = authedApi(routes.createWebhook, { body: CreateWebhookBody, responses: { 201: WebhookReferenceResponse }, callback: notification, headers: { idempotencyKey: true } }, async (req, { body }) => {
   const { subscription, signingSecret } = await createSubscription(principalOf(req), body);
   return { status: 201, body: webhookReference(config.baseUrl, subscription.id, signingSecret), headers: { Location: webhookLink(config.baseUrl, subscription.id) } };
 });

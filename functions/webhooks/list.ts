@@ -4,12 +4,12 @@ import { WebhookListResponse } from '#lib/domain/schemas/responses.ts';
 import { WebhookListQuery } from '#lib/domain/schemas/webhooks.ts';
 import { webhookView } from '#lib/domain/webhooks.ts';
 import { subscriptionsAfter } from '#lib/events/subscriptions.ts';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
-import { api } from '#lib/http/pipeline.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 
-export const handler = api(routes.listWebhooks, { query: WebhookListQuery, responses: { 200: WebhookListResponse } }, async (req, { query }) => {
+export const handler = authedApi(routes.listWebhooks, { query: WebhookListQuery, responses: { 200: WebhookListResponse } }, async (req, { query }) => {
   const page = await pageOf(req, query);
   const rows = await subscriptionsAfter(principalOf(req), stringKey(page.after), page.limit + 1);
   const body = await page.envelope(rows, (row) => row.position, (items) => items.map((row) => webhookView(config.baseUrl, row.subscription)));

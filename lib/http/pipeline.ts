@@ -1,6 +1,7 @@
 // The one place that knows the middleware order. A handler module is
-//   export const handler = api(routes.getCustomerScore, { params, responses: { 200: CustomerScoreResponse } },
+//   export const handler = authedApi(routes.getCustomerScore, { params, responses: { 200: CustomerScoreResponse } },
 //     async (req, { params }) => ({ status: 200, body }));
+// (authedApi(), lib/http/authenticated.ts, for a route that authenticates; api() for one that does not.)
 // Auth, scope and body kind come from its row in lib/routes.ts, which it passes (so its bundle holds
 // that row, not the table); the declaration in the middle (lib/http/operation.ts) validates the
 // request and is what the OpenAPI document says of it.
@@ -26,30 +27,45 @@ import httpErrorHandler from '@middy/http-error-handler';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { EDGE_DETAILS } from './envelope.ts';
 import { ApiError } from './errors.ts';
-import { auth } from './middleware/auth.ts';
+import type { auth as bearerCheck } from './middleware/auth.ts';
 import { body } from './middleware/body.ts';
 import { cors } from './middleware/cors.ts';
 import { errorsAsHttp } from './middleware/errors-as-http.ts';
 import { frame } from './middleware/frame.ts';
-import { rateLimit } from './middleware/rate-limit.ts';
 import { declaredParameters, validate } from './middleware/validate.ts';
 import type { Input, Operation, Result } from './operation.ts';
 import type { PageShell } from './pages/page-shell.ts';
 import type { PrefetchKeys } from './prefetch.ts';
-import { idempotencyClaim, type ApiContext, type ApiMiddleware, type ApiRequest, type ApiResponse } from './request.ts';
+import type { ApiContext, ApiMiddleware, ApiRequest, ApiResponse } from './request.ts';
 import { withDeadline } from '../deadline.ts';
 import { REPLAYED_HEADER } from '../domain/idempotency.ts';
 import { log } from '../log.ts';
 import type { Route } from '../routes.ts';
-import { withClaim } from '../store/idempotency.ts';
+import type { Claim } from '../store/idempotency.ts';
 
 export type Core<O extends Operation = Operation> = (req: ApiRequest, input: Input<O>) => Promise<Result<O>>;
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<ApiResponse>;
 /** A route's Lambda handler, carrying the declaration the OpenAPI generator reads and the row it was made with. */
 export type ApiHandler<O extends Operation = Operation> = LambdaHandler & { readonly operation: O; readonly route: Route };
 
+/**
+ * What only a route that authenticates runs: the bearer check, the request budget and the
+ * Idempotency-Key claim. authedApi() (lib/http/authenticated.ts) hands them to api(), so the
+ * functions of routes without authentication carry none of them; the route's row decides which of
+ * the two its handler must be made by (checkDeclaration).
+ */
+export interface Authentication {
+  auth: (route: Route, prefetch: Parameters<typeof bearerCheck>[1]) => ApiMiddleware | ApiMiddleware[];
+  rateLimit: () => ApiMiddleware | ApiMiddleware[];
+  idempotencyClaim: (req: ApiRequest) => Claim | undefined;
+  withClaim: <T>(claim: Claim | undefined, work: () => Promise<T>) => Promise<T>;
+}
+
+/** A route with `auth: 'none'`: no principal, so nothing to check, count or claim. */
+const NO_AUTHENTICATION: Authentication = { auth: () => [], rateLimit: () => [], idempotencyClaim: () => undefined, withClaim: (_claim, work) => work() };
+
 /** A declaration that does not fit its route is a programming error: the module refuses to load. */
-function checkDeclaration(route: Route, operation: Operation, page: PageShell | undefined): void {
+function checkDeclaration(route: Route, operation: Operation, page: PageShell | undefined, authentication: Authentication | undefined): void {
   const problems: string[] = [];
   if ((route.body === 'json') !== (operation.body !== undefined)) problems.push(`body: the route says ${route.body ?? 'none'}, the declaration ${operation.body ? 'has' : 'has no'} JSON body schema`);
   if ((route.body === 'form') !== (operation.form !== undefined)) problems.push(`form: the route says ${route.body ?? 'none'}, the declaration ${operation.form ? 'has' : 'has no'} form schema`);
@@ -60,6 +76,8 @@ function checkDeclaration(route: Route, operation: Operation, page: PageShell | 
   if (Object.keys(operation.responses).length === 0 && !operation.errors?.length) problems.push('no success response is declared');
   if ((route.response === 'html') !== (operation.pages !== undefined)) problems.push(`pages: the route answers ${route.response ?? 'json'}, the declaration ${operation.pages ? 'has' : 'has no'} HTML pages`);
   if ((route.response === 'html') !== (page !== undefined)) problems.push(`page shell: the route answers ${route.response ?? 'json'}, its handler is made by ${page ? 'pageApi()' : 'api()'} (lib/http/pages/page-shell.ts)`);
+  if ((route.auth !== 'none') !== !!authentication) problems.push(`auth: the route says ${route.auth}, its handler is made by ${authentication ? 'authedApi()' : 'api()'}`);
+  if (operation.headers?.idempotencyKey && !authentication) problems.push('Idempotency-Key without authentication');
   if (problems.length) throw new Error(`${route.operationId} (${route.handler}) does not fit its row in lib/routes.ts: ${problems.join('; ')}`);
 }
 
@@ -67,15 +85,17 @@ function checkDeclaration(route: Route, operation: Operation, page: PageShell | 
  * `options.prefetch`: keys of the items the core will read first, computed from the request as sent;
  * the bearer check reads them with the credential (lib/http/prefetch.ts). `options.page`: a page
  * route's shell; page routes are made by pageApi() (lib/http/pages/page-shell.ts).
+ * `options.authentication`: given by authedApi() (lib/http/authenticated.ts), to the routes that authenticate only.
  */
 export function api<const O extends Operation>(
   route: Route,
   operation: O,
   core: Core<O>,
-  options: { prefetch?: PrefetchKeys; page?: PageShell } = {},
+  options: { prefetch?: PrefetchKeys; page?: PageShell; authentication?: Authentication } = {},
 ): ApiHandler<O> {
   const { page } = options;
-  checkDeclaration(route, operation, page);
+  checkDeclaration(route, operation, page, options.authentication);
+  const { auth, rateLimit, idempotencyClaim, withClaim } = options.authentication ?? NO_AUTHENTICATION;
   const handler = middy<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>(
     // The core answers an ApiResult; frame's `after` makes it the Lambda response.
     // Within the request's deadline, so the store spends no more than what is left (lib/deadline.ts),

@@ -5,6 +5,7 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { authedApi } from '#lib/http/authenticated.ts';
 import { errorEnvelope } from '#lib/http/envelope.ts';
 import { ApiError } from '#lib/http/errors.ts';
 import { api, type ApiHandler } from '#lib/http/pipeline.ts';
@@ -32,7 +33,8 @@ function doubleOf(operationId: OperationId) {
 const handlers = new Map<string, ApiHandler>();
 const handlerFor = (operationId: OperationId) => {
   let h = handlers.get(operationId);
-  if (!h) handlers.set(operationId, (h = api(routeById(operationId), doubleOf(operationId), (req) => behaviour(req))));
+  const route = routeById(operationId);
+  if (!h) handlers.set(operationId, (h = (route.auth === 'none' ? api : authedApi)(route, doubleOf(operationId), (req) => behaviour(req))));
   return h;
 };
 
@@ -101,6 +103,23 @@ describe('authentication and scopes (from the route table)', () => {
   it('the principal names the caller', async () => {
     const res = await call(app, 'GET', `/v2/entities/${ID}`, { token: ws.token });
     expect(res.json).toEqual({ echo: null, params: { id: ID }, member: ws.admin.email });
+  });
+});
+
+describe('which routes carry the bearer check: their row decides, and a handler made the other way refuses to load', () => {
+  const core = async () => ({ status: 200 as const, body: {} });
+  it('an authenticated route made by api() (no bearer check) refuses to load', () => {
+    expect(() => api(routeById('listMembers'), doubleOf('listMembers'), core)).toThrow(
+      "listMembers (functions/members/list.ts) does not fit its row in lib/routes.ts: auth: the route says members:read, its handler is made by api()",
+    );
+  });
+  it('a route without authentication made by authedApi() refuses to load', () => {
+    expect(() => authedApi(routeById('getAuthorizationServerMetadata'), doubleOf('getAuthorizationServerMetadata'), core)).toThrow(
+      "getAuthorizationServerMetadata (functions/authorization/metadata.ts) does not fit its row in lib/routes.ts: auth: the route says none, its handler is made by authedApi()",
+    );
+  });
+  it('an Idempotency-Key on a route without authentication refuses to load: a claim is a member\'s', () => {
+    expect(() => api(routeById('registerClient'), { ...doubleOf('registerClient'), headers: { idempotencyKey: true } }, core)).toThrow(/: Idempotency-Key without authentication$/);
   });
 });
 

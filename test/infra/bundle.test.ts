@@ -114,7 +114,7 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
       const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', probe], { env });
       return JSON.parse(stdout) as string[];
     };
-    for (const id of ['createNote', 'createEntity', 'updateEntity', 'listEntities', 'searchNotes']) expect(await registered(id), id).toEqual([]);
+    for (const id of ['createNote', 'createEntity', 'updateEntity', 'listEntities', 'searchNotes', 'signIn', 'oauthToken', 'issueToken', 'createApplication', 'createWebhook']) expect(await registered(id), id).toEqual([]);
     // The MCP server lists its tools' input schemas with the ids they have in the OpenAPI document.
     expect(await registered('mcp')).toEqual(expect.arrayContaining(['EntityType', 'CreateNoteBody']));
   });
@@ -124,6 +124,20 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     for (const r of ROUTES) if ((await readFile(join(dir, `${r.operationId}.mjs`), 'utf8')).includes('--accent-dark')) withLayout.push(r.operationId);
     expect(withLayout.sort()).toEqual(ROUTES.filter((r) => r.response === 'html').map((r) => r.operationId).sort());
     expect(withLayout).toHaveLength(3);
+  });
+
+  it('only the functions of routes that authenticate carry the bearer check and the request budget (lib/http/authenticated.ts)', async () => {
+    const carriers: string[] = [];
+    for (const r of ROUTES) {
+      const code = await readFile(join(dir, `${r.operationId}.mjs`), 'utf8');
+      // lib/http/middleware/auth.ts's admin refusal and lib/http/middleware/rate-limit.ts's budget owner.
+      const bearer = code.includes('This operation needs an API token of an admin member of the workspace.');
+      expect(code.includes("this member's API tokens"), r.operationId).toBe(bearer);
+      if (bearer) carriers.push(r.operationId);
+    }
+    expect(carriers.sort()).toEqual(ROUTES.filter((r) => r.auth !== 'none').map((r) => r.operationId).sort());
+    expect(carriers).toEqual(expect.arrayContaining(['createNote', 'mcp', 'listApplications']));
+    expect(carriers).toEqual(expect.not.arrayContaining(['signIn', 'authorize', 'consent', 'registerClient', 'oauthToken', 'revokeToken', 'issueToken', 'corsPreflight']));
   });
 
   it('a function carries its own row of lib/routes.ts and the few rows its modules name, not the table: only the preflight matches against every row', async () => {

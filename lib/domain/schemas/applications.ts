@@ -3,6 +3,7 @@
 // and the admin CLI take and answer them.
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
+import { doc } from '#lib/domain/schemas/doc.ts';
 import { DateTime, Uuid } from './common.ts';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../redirect-uris.ts';
 import { canonicalScope, SCOPE_ALIASES, SCOPES, type Scope } from '../scopes.ts';
@@ -11,7 +12,7 @@ export const MAX_APPLICATION_NAME = 255;
 
 /** A scope name, an alias resolved (`entities:write` is `write:entities`). */
 const ScopeName = /* @__PURE__ */ (() => z.pipe(
-  z.string().check(z.describe(`One of ${SCOPES.join(', ')} (alias: ${Object.keys(SCOPE_ALIASES).join(', ')})`)),
+  doc(z.string(), `One of ${SCOPES.join(', ')} (alias: ${Object.keys(SCOPE_ALIASES).join(', ')})`),
   z.transform((name, ctx): Scope => {
     const scope = canonicalScope(name);
     if (scope) return scope;
@@ -38,15 +39,14 @@ const refuse = (issues: Issues, path: PropertyKey[], message: string, input: unk
  * Without a type it is serverToServer, so registrations written before the authorization code flow
  * keep working; redirect URIs and `public` belong to authorizationCode applications only.
  */
-export const CreateApplicationBody = /* @__PURE__ */ (() => z
-  .pipe(
+export const CreateApplicationBody = /* @__PURE__ */ (() => doc(z.pipe(
     z.strictObject({
-      type: z.optional(z.enum(APPLICATION_TYPES)).check(z.describe('serverToServer when omitted')),
+      type: doc(z.optional(z.enum(APPLICATION_TYPES)), 'serverToServer when omitted'),
       name: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_APPLICATION_NAME)),
-      scopes: scopeList(1).check(z.describe('The scopes its tokens may carry')),
-      defaultScopes: z.optional(scopeList(0)).check(z.describe('Granted when a request names no scope; all of `scopes` when omitted')),
-      redirectUris: z.optional(z.array(z.string()).check(z.maxLength(MAX_REDIRECT_URIS))).check(z.describe('authorizationCode only: the redirect URIs, matched exactly (at least one)')),
-      public: z.optional(z.boolean()).check(z.describe('authorizationCode only: a public client (no secret, PKCE required); false when omitted')),
+      scopes: doc(scopeList(1), 'The scopes its tokens may carry'),
+      defaultScopes: doc(z.optional(scopeList(0)), 'Granted when a request names no scope; all of `scopes` when omitted'),
+      redirectUris: doc(z.optional(z.array(z.string()).check(z.maxLength(MAX_REDIRECT_URIS))), 'authorizationCode only: the redirect URIs, matched exactly (at least one)'),
+      public: doc(z.optional(z.boolean()), 'authorizationCode only: a public client (no secret, PKCE required); false when omitted'),
     }),
     z.transform((v, ctx) => {
       const defaults = v.defaultScopes ?? v.scopes;
@@ -67,53 +67,42 @@ export const CreateApplicationBody = /* @__PURE__ */ (() => z
       }
       return { type: 'authorizationCode' as const, ...common, redirectUris: uris, public: v.public ?? false };
     }),
-  )
-  .check(z.meta({ id: 'CreateApplicationBody' })))();
+  ), { id: 'CreateApplicationBody' }))();
 
 export type ApplicationInput = z.output<typeof CreateApplicationBody>;
 
-export const AddKeyBody = /* @__PURE__ */ (() => z
-  .strictObject({ publicKey: z.string().check(z.minLength(1), z.maxLength(64 * 1024), z.describe('RSA public key, PEM (SPKI or PKCS#1), 2048 to 8192 bits')) })
-  .check(z.meta({ id: 'AddKeyBody' })))();
+export const AddKeyBody = /* @__PURE__ */ (() => doc(z.strictObject({ publicKey: doc(z.string().check(z.minLength(1), z.maxLength(64 * 1024)), 'RSA public key, PEM (SPKI or PKCS#1), 2048 to 8192 bits') }), { id: 'AddKeyBody' }))();
 
 const ScopeEnum = /* @__PURE__ */ (() => z.enum(SCOPES))();
 
-export const ApplicationKey = /* @__PURE__ */ (() => z
-  .strictObject({
+export const ApplicationKey = /* @__PURE__ */ (() => doc(z.strictObject({
     id: Uuid,
-    fingerprint: z.string().check(z.describe('SHA-256 of the key (SPKI DER), base64url')),
+    fingerprint: doc(z.string(), 'SHA-256 of the key (SPKI DER), base64url'),
     bits: z.int(),
     createdAt: DateTime,
-  })
-  .check(z.meta({ id: 'ApplicationKey' })))();
+  }), { id: 'ApplicationKey' }))();
 
 const applicationFields = /* @__PURE__ */ (() => ({
-  clientId: Uuid.check(z.describe("The client_id; a server-to-server application's assertions' iss")),
+  clientId: doc(Uuid, "The client_id; a server-to-server application's assertions' iss"),
   name: z.string(),
   scopes: z.array(ScopeEnum),
   defaultScopes: z.array(ScopeEnum),
   createdAt: DateTime,
 }))();
 
-export const ServerToServerApplication = /* @__PURE__ */ (() => z
-  .strictObject({ ...applicationFields, type: z.literal('serverToServer'), keys: z.array(ApplicationKey) })
-  .check(z.meta({ id: 'ServerToServerApplication' })))();
+export const ServerToServerApplication = /* @__PURE__ */ (() => doc(z.strictObject({ ...applicationFields, type: z.literal('serverToServer'), keys: z.array(ApplicationKey) }), { id: 'ServerToServerApplication' }))();
 
-export const AuthorizationCodeApplication = /* @__PURE__ */ (() => z
-  .strictObject({ ...applicationFields, type: z.literal('authorizationCode'), redirectUris: z.array(z.string()), public: z.boolean() })
-  .check(z.meta({ id: 'AuthorizationCodeApplication' })))();
+export const AuthorizationCodeApplication = /* @__PURE__ */ (() => doc(z.strictObject({ ...applicationFields, type: z.literal('authorizationCode'), redirectUris: z.array(z.string()), public: z.boolean() }), { id: 'AuthorizationCodeApplication' }))();
 
-export const Application = /* @__PURE__ */ (() => z.discriminatedUnion('type', [ServerToServerApplication, AuthorizationCodeApplication]).check(z.meta({ id: 'Application' })))();
+export const Application = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', [ServerToServerApplication, AuthorizationCodeApplication]), { id: 'Application' }))();
 
 /** The registration's answer: a confidential authorization-code client's secret is in it, once, never again. */
-export const RegisteredApplication = /* @__PURE__ */ (() => z
-  .discriminatedUnion('type', [
+export const RegisteredApplication = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', [
     ServerToServerApplication,
-    z.strictObject({ ...AuthorizationCodeApplication.def.shape, clientSecret: z.optional(z.string().check(z.describe('Confidential clients only: shown in this answer only'))) }),
-  ])
-  .check(z.meta({ id: 'RegisteredApplication' })))();
+    z.strictObject({ ...AuthorizationCodeApplication.def.shape, clientSecret: z.optional(doc(z.string(), 'Confidential clients only: shown in this answer only')) }),
+  ]), { id: 'RegisteredApplication' }))();
 
-export const ApplicationList = /* @__PURE__ */ (() => z.strictObject({ data: z.array(Application) }).check(z.meta({ id: 'ApplicationList' })))();
+export const ApplicationList = /* @__PURE__ */ (() => doc(z.strictObject({ data: z.array(Application) }), { id: 'ApplicationList' }))();
 
 /** Client ids and key ids are the service's uuids, but any text finds nothing (404) rather than a 400. */
 export const ApplicationPath = /* @__PURE__ */ (() => z.strictObject({ clientId: z.string() }))();

@@ -2,6 +2,7 @@
 // its answers, which are RFC 6749's, never the error envelope.
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
+import { doc } from '#lib/domain/schemas/doc.ts';
 
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
@@ -9,12 +10,10 @@ export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
  * The form. Loose on purpose: RFC 6749 (3.2) has the token endpoint ignore parameters it does not
  * recognise. lib/auth/token-request.ts parses it and maps each refusal to its OAuth error code.
  */
-export const TokenForm = /* @__PURE__ */ (() => z
-  .looseObject({
+export const TokenForm = /* @__PURE__ */ (() => doc(z.looseObject({
     grant_type: z.literal(JWT_BEARER_GRANT),
-    assertion: z.string().check(z.minLength(1), z.describe('The signed JWT (RS256)')),
-  })
-  .check(z.meta({ id: 'JwtBearerGrant' })))();
+    assertion: doc(z.string().check(z.minLength(1)), 'The signed JWT (RS256)'),
+  }), { id: 'JwtBearerGrant' }))();
 
 /** The codes of the token endpoint's refusals (lib/auth/token-errors.ts gives each its description). */
 export const TOKEN_ERROR_CODES = [
@@ -33,18 +32,14 @@ export type TokenErrorCode = (typeof TOKEN_ERROR_CODES)[number];
 
 export const ACCESS_TOKEN_SECONDS = 300;
 
-export const TokenResponse = /* @__PURE__ */ (() => z
-  .strictObject({
+export const TokenResponse = /* @__PURE__ */ (() => doc(z.strictObject({
     access_token: z.string(),
     token_type: z.literal('Bearer'),
     expires_in: z.literal(ACCESS_TOKEN_SECONDS),
-    scope: z.string().check(z.describe('The granted scopes, space-separated')),
-  })
-  .check(z.meta({ id: 'TokenResponse' })))();
+    scope: doc(z.string(), 'The granted scopes, space-separated'),
+  }), { id: 'TokenResponse' }))();
 
-export const OAuthError = /* @__PURE__ */ (() => z
-  .strictObject({ error: z.enum(TOKEN_ERROR_CODES), error_description: z.string() })
-  .check(z.meta({ id: 'OAuthError' })))();
+export const OAuthError = /* @__PURE__ */ (() => doc(z.strictObject({ error: z.enum(TOKEN_ERROR_CODES), error_description: z.string() }), { id: 'OAuthError' }))();
 
 /** The token endpoint defines no query parameter; RFC 6749 (3.2) has it ignore unrecognised ones. */
 export const TokenQuery = /* @__PURE__ */ (() => z.looseObject({}))();

@@ -4,6 +4,7 @@
 // apart (lib/events/destination.ts: it needs DNS).
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
+import { doc } from '#lib/domain/schemas/doc.ts';
 import { DateTime, listOf, pageParameters, SelfLinks, Url, Uuid } from './common.ts';
 import { EVENT_TYPES, isEventType, type EventType } from '../events.ts';
 
@@ -47,8 +48,7 @@ const EventList = /* @__PURE__ */ (() => z.pipe(
 ))();
 
 /** POST {base_url}/webhooks */
-export const CreateWebhookBody = /* @__PURE__ */ (() => z
-  .pipe(
+export const CreateWebhookBody = /* @__PURE__ */ (() => doc(z.pipe(
     z.strictObject({
       data: z.strictObject({
         fields: z.strictObject({
@@ -73,25 +73,21 @@ export const CreateWebhookBody = /* @__PURE__ */ (() => z
       version: fields.notification.version,
       authorization: fields.notification.headers?.authorization,
     })),
-  )
-  .check(z.meta({ id: 'CreateWebhookBody' })))();
+  ), { id: 'CreateWebhookBody' }))();
 
 export type WebhookInput = z.output<typeof CreateWebhookBody>;
 
 /** 201 answer to a create: Productboard's reference, plus the signing secret, shown this once. */
-export const WebhookReferenceResponse = /* @__PURE__ */ (() => z
-  .strictObject({
+export const WebhookReferenceResponse = /* @__PURE__ */ (() => doc(z.strictObject({
     data: z.strictObject({
       id: Uuid,
       type: z.literal(WEBHOOK_TYPE),
       links: SelfLinks,
-      signingSecret: z.string().check(z.describe('Standard Webhooks signing secret (whsec_…); shown only in this response')),
+      signingSecret: doc(z.string(), 'Standard Webhooks signing secret (whsec_…); shown only in this response'),
     }),
-  })
-  .check(z.meta({ id: 'WebhookReferenceResponse' })))();
+  }), { id: 'WebhookReferenceResponse' }))();
 
-export const WebhookSubscription = /* @__PURE__ */ (() => z
-  .strictObject({
+export const WebhookSubscription = /* @__PURE__ */ (() => doc(z.strictObject({
     id: Uuid,
     type: z.literal(WEBHOOK_TYPE),
     createdAt: DateTime,
@@ -99,27 +95,24 @@ export const WebhookSubscription = /* @__PURE__ */ (() => z
       name: z.string(),
       events: z.array(z.strictObject({ eventType: z.enum(EVENT_TYPES) })),
       notification: z.strictObject({ url: z.string(), version: z.literal(PAYLOAD_VERSION) }),
-      status: z.enum(WEBHOOK_STATUSES).check(z.describe('paused: deliveries stopped after repeated failures; re-create the subscription to resume')),
+      status: doc(z.enum(WEBHOOK_STATUSES), 'paused: deliveries stopped after repeated failures; re-create the subscription to resume'),
     }),
     links: SelfLinks,
-  })
-  .check(z.meta({ id: 'WebhookSubscription' })))();
+  }), { id: 'WebhookSubscription' }))();
 
-export const WebhookResponse = /* @__PURE__ */ (() => z.strictObject({ data: WebhookSubscription }).check(z.meta({ id: 'WebhookResponse' })))();
-export const WebhookListResponse = /* @__PURE__ */ (() => listOf(WebhookSubscription).check(z.meta({ id: 'WebhookListResponse' })))();
+export const WebhookResponse = /* @__PURE__ */ (() => doc(z.strictObject({ data: WebhookSubscription }), { id: 'WebhookResponse' }))();
+export const WebhookListResponse = /* @__PURE__ */ (() => doc(listOf(WebhookSubscription), { id: 'WebhookListResponse' }))();
 
 /** The body POSTed to a subscriber (documented as the create operation's callback). */
-export const WebhookNotificationBody = /* @__PURE__ */ (() => z
-  .strictObject({
+export const WebhookNotificationBody = /* @__PURE__ */ (() => doc(z.strictObject({
     data: z.strictObject({
       id: Uuid,
       eventType: z.enum(EVENT_TYPES),
       links: z.record(z.string(), Url),
       updatedAttributes: z.optional(z.array(z.string())),
-      score: z.optional(z.strictObject({ old: z.int().check(z.minimum(0)), new: z.int().check(z.minimum(0)) })).check(z.describe('customer-score.updated only')),
+      score: doc(z.optional(z.strictObject({ old: z.int().check(z.minimum(0)), new: z.int().check(z.minimum(0)) })), 'customer-score.updated only'),
     }),
-  })
-  .check(z.meta({ id: 'WebhookNotificationBody' })))();
+  }), { id: 'WebhookNotificationBody' }))();
 
 export const WebhookPath = /* @__PURE__ */ (() => z.strictObject({ webhookId: Uuid }))();
 export const WebhookListQuery = /* @__PURE__ */ (() => z.strictObject(pageParameters))();
