@@ -37,11 +37,9 @@ import type { Input, Operation, Result } from './operation.ts';
 import type { PageShell } from './pages/page-shell.ts';
 import type { PrefetchKeys } from './prefetch.ts';
 import { idempotencyClaim, type ApiContext, type ApiMiddleware, type ApiRequest, type ApiResponse } from './request.ts';
-import { withDeadline } from '../deadline.ts';
 import { REPLAYED_HEADER } from '../domain/idempotency.ts';
 import { log } from '../log.ts';
 import type { Route } from '../routes.ts';
-import { withClaim } from '../store/idempotency.ts';
 
 export type Core<O extends Operation = Operation> = (req: ApiRequest, input: Input<O>) => Promise<Result<O>>;
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<ApiResponse>;
@@ -78,15 +76,15 @@ export function api<const O extends Operation>(
   checkDeclaration(route, operation, page);
   const handler = middy<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>(
     // The core answers an ApiResult; frame's `after` makes it the Lambda response.
-    // Within the request's deadline, so the store spends no more than what is left (lib/deadline.ts),
-    // and, for a create that takes Idempotency-Key, within the key's claim (lib/store/idempotency.ts).
+    // The request carries its deadline, so the store spends no more than what is left (lib/deadline.ts),
+    // and, for a create that takes Idempotency-Key, the key's claim (lib/store/idempotency.ts).
     async (_event: APIGatewayProxyEvent, context: ApiContext) => {
       const req = context.api;
-      const claim = operation.headers?.idempotencyKey ? idempotencyClaim(req) : undefined;
+      req.deadline = Date.now() + context.getRemainingTimeInMillis();
+      const claim = (req.claim = operation.headers?.idempotencyKey ? idempotencyClaim(req) : undefined);
       // The key's record was read with the credential (lib/http/prefetch.ts).
       if (claim) claim.preread = req.preread;
-      const run = () => withClaim(claim, () => core(req, req.input as Input<O>));
-      const result = await withDeadline(Date.now() + context.getRemainingTimeInMillis(), run);
+      const result = await core(req, req.input as Input<O>);
       if (claim?.replayed) result.headers = { ...result.headers, [REPLAYED_HEADER]: 'true' };
       return result as unknown as ApiResponse;
     },

@@ -3,7 +3,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { withDeadline } from '#lib/deadline.ts';
 import { db } from '#lib/store/client.ts';
 import { setParent } from '#lib/store/entity-writes.ts';
 import { Contention } from '#lib/store/errors.ts';
@@ -130,13 +129,15 @@ describe('injected faults', () => {
     let refusal: unknown;
     try {
       // A 3-second budget of the fake clock; the attempts themselves take no time on it.
-      await withDeadline(clock + 3000, () =>
-        transact('backoff probe', async () => {
+      await transact(
+        'backoff probe',
+        async () => {
           builds++;
           // The injected conflict names the second item.
           const items = ['ENT#e0', 'ENT#e1'].map((sk) => ({ Put: { TableName: 'never-written', Item: { pk: 'x', sk } } }));
           return { items, result: undefined };
-        }),
+        },
+        clock + 3000,
       ).catch((err: unknown) => (refusal = err));
     } finally {
       Object.assign(BACKOFF, real);
