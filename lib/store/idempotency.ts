@@ -1,11 +1,11 @@
 // The record of an Idempotency-Key's first use (lib/domain/idempotency.ts), written in the same
 // transaction as the request's effect, so a crash cannot keep one without the other. The pipeline
-// sets the claim of a POST that carries a key on its request, which the handler passes to the store's
-// writes (their WriteScope); they write through `transactOnce` or `writeOnce`, which read the record
-// first: within the window, the same request gets the stored result and nothing is written, another request is
-// refused. The first write of the request takes the claim; later writes of the same request (the
-// steps of a large note) are plain. The window is checked against the record's `firstAt`, never
-// left to the table's TTL (it deletes late): `ttl` only cleans up.
+// sets the claim of a POST that carries a key on its request, which the handler passes to the
+// store's writes (their WriteScope); they write through `transactOnce` or `writeOnce`, which read
+// the record first: within the window, the same request gets the stored result and nothing is
+// written, another request is refused. The first write of the request takes the claim; later writes
+// of the same request (the steps of a large note) are plain. The window is checked against the
+// record's `firstAt`, never left to the table's TTL (it deletes late): `ttl` only cleans up.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import * as keys from './keys.ts';
