@@ -16,7 +16,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/config.ts';
-import { withDeadline } from '#lib/deadline.ts';
 import { db } from '#lib/store/client.ts';
 import { Contention } from '#lib/store/errors.ts';
 import { BACKOFF, transact, type TxItem } from '#lib/store/tx.ts';
@@ -156,11 +155,13 @@ async function simulate(shards: number, concurrency: number): Promise<Result> {
       const started = clock.now;
       const note = notes++;
       try {
-        await withDeadline(epoch + started + config.requestTimeoutMs, () =>
-          transact('createNote', async () => {
+        await transact(
+          'createNote',
+          async () => {
             await clock.sleep(3 + 5 * random()); // the attempt's reads
             return { items: noteTransaction(note, random, shards), result: undefined };
-          }),
+          },
+          epoch + started + config.requestTimeoutMs,
         );
         if (clock.now <= until) latencies.push(clock.now - started);
       } catch (err) {

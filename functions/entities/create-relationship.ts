@@ -22,9 +22,9 @@ export const handler = authedApi(
     const ws = principalOf(req).workspaceId;
     const targetId = data.target.id;
     let targetType;
-    if (data.type === 'parent') targetType = (await setParent(ws, id, { id: targetId }, TARGET)).parentType!;
-    else if (data.type === 'child') targetType = (await setParent(ws, targetId, { id }, TARGET)).type;
-    else targetType = (await createRelation(ws, id, data.type, targetId, TARGET)).targetType;
+    if (data.type === 'parent') targetType = (await setParent(ws, id, { id: targetId }, TARGET, req)).parentType!;
+    else if (data.type === 'child') targetType = (await setParent(ws, targetId, { id }, TARGET, req)).type;
+    else targetType = (await createRelation(ws, id, data.type, targetId, TARGET, req)).targetType;
     return { status: 201, body: { data: { type: data.type, target: entityReference(config.urls, { id: targetId, type: targetType }) } } };
   },
 );

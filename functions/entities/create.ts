@@ -20,7 +20,7 @@ export const handler = authedApi(
     const custom = await customFieldCheck(ws, type);
     const write = fieldWrite(fields, { standard: ENTITY_FIELDS[type], mode: 'create', path: ['data', 'fields'], custom, what: `a ${type}` });
     const values = await resolveFieldRefs(ws, write);
-    const entity = await createEntity(ws, { type, values, parent: relationships?.[0]?.target, parentPath: ['data', 'relationships', 0, 'target', 'id'], metadata });
+    const entity = await createEntity(ws, { type, values, parent: relationships?.[0]?.target, parentPath: ['data', 'relationships', 0, 'target', 'id'], metadata }, req);
     return { status: 201, body: { data: entityReference(config.urls, entity) } };
   },
 );

@@ -12,8 +12,8 @@ import { deleteRelation } from '#lib/store/relations.ts';
 export const handler = authedApi(routes.deleteEntityRelationship, { params: EntityRelationshipPath, responses: { 204: null } }, async (req, { params }) => {
   const ws = principalOf(req).workspaceId;
   const { id, type, targetId } = params;
-  if (type === 'parent') await detachParent(ws, id, targetId, parameter('type'));
-  else if (type === 'child') await detachParent(ws, targetId, id, parameter('type'));
-  else await deleteRelation(ws, id, type, targetId);
+  if (type === 'parent') await detachParent(ws, id, targetId, parameter('type'), req);
+  else if (type === 'child') await detachParent(ws, targetId, id, parameter('type'), req);
+  else await deleteRelation(ws, id, type, targetId, req);
   return { status: 204 };
 });

@@ -6,6 +6,6 @@ import * as routes from '#lib/routes.ts';
 import { deleteEntity } from '#lib/store/cascade.ts';
 
 export const handler = authedApi(routes.deleteEntity, { params: EntityPath, responses: { 204: null }, headers: { ifMatch: true } }, async (req, { params }) => {
-  await deleteEntity(principalOf(req).workspaceId, params.id, ifMatchOf(req));
+  await deleteEntity(principalOf(req).workspaceId, params.id, ifMatchOf(req), req);
   return { status: 204 };
 });

@@ -13,7 +13,7 @@ export const handler = authedApi(
   routes.setEntityParent,
   { params: EntityPath, body: SetParentBody, responses: { 200: EntityRelationshipResponse } },
   async (req, { params: { id }, body: { data } }) => {
-    const moved = await setParent(principalOf(req).workspaceId, id, data.target, ['data', 'target', 'id']);
+    const moved = await setParent(principalOf(req).workspaceId, id, data.target, ['data', 'target', 'id'], req);
     return {
       status: 200,
       body: { data: { type: 'parent' as const, target: entityReference(config.urls, { id: data.target.id, type: moved.parentType! }) } },

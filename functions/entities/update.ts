@@ -34,7 +34,7 @@ export const handler = authedApi(
     const write = patch?.write ?? fieldWrite(data.fields ?? {}, { ...rules, mode: 'update', path: ['data', 'fields'] });
     const values = await resolveFieldRefs(ws, write);
     const ops = patch && resolvedOps(patch.ops, values);
-    const updated = await updateEntity(ws, id, (current) => ({ values: ops ? applyPatch(current.fields, ops, listRuleOf) : values, metadata: data.metadata }), ifMatchOf(req));
+    const updated = await updateEntity(ws, id, (current) => ({ values: ops ? applyPatch(current.fields, ops, listRuleOf) : values, metadata: data.metadata }), ifMatchOf(req), req);
     return { status: 200, body: { data: entityReference(config.urls, updated) } };
   },
 );

@@ -15,7 +15,7 @@ import * as routes from '#lib/routes.ts';
 const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
 
 export const handler = authedApi(routes.mcp, { body: McpRequestBody, responses: { 200: McpResponseBody, 202: null } }, async (req, { body }) => {
-  const server = mcpServer(principalOf(req), req.log);
+  const server = mcpServer(principalOf(req), req.log, req);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {

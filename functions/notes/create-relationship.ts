@@ -18,14 +18,14 @@ export const handler = authedApi(
   async (req, { params: { id }, body: { data: rel } }) => {
     const ws = principalOf(req).workspaceId;
     if (rel.type === 'link') {
-      const { link } = await upsertLink(ws, id, rel.target.id, rel.importance, { create: true, path: ['data', 'target', 'id'], entityType: rel.target.type, preread: req.preread });
+      const { link } = await upsertLink(ws, id, rel.target.id, rel.importance, { create: true, path: ['data', 'target', 'id'], entityType: rel.target.type, preread: req.preread, scope: req });
       return {
         status: 201,
         body: { data: { type: 'link' as const, target: entityReference(config.urls, { id: link.entityId, type: link.entityType }), importance: link.importance } },
       };
     }
     const target = await customerTarget(ws, rel.target, ['data', 'target']);
-    const note = await setNoteCustomer(ws, id, target, { onlyIfNone: true });
+    const note = await setNoteCustomer(ws, id, target, { onlyIfNone: true, scope: req });
     return { status: 201, body: { data: { type: 'customer' as const, target: entityReference(config.urls, note.customer!) } } };
   },
 );

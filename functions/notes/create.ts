@@ -13,7 +13,7 @@ export const handler = authedApi(
   routes.createNote,
   { body: CreateNoteBody, responses: { 201: NoteReferenceResponse }, errors: ['resource.notFound'], headers: { idempotencyKey: true } },
   async (req, { body: { data } }) => {
-    const note = await createNoteFrom(principalOf(req), data, req.preread);
+    const note = await createNoteFrom(principalOf(req), data, req.preread, req);
     return { status: 201, body: { data: noteReference(config.urls, note) } };
   },
   // The note's reads by key go with the credential's (lib/http/prefetch.ts).

@@ -10,12 +10,12 @@ import { deleteLink, getNote, setNoteCustomer } from '#lib/store/notes.ts';
 export const handler = authedApi(routes.deleteNoteRelationship, { params: NoteRelationshipPath, responses: { 204: null } }, async (req, { params }) => {
   const ws = principalOf(req).workspaceId;
   const { id, targetType, targetId } = params;
-  if (targetType === 'link') await deleteLink(ws, id, targetId);
+  if (targetType === 'link') await deleteLink(ws, id, targetId, req);
   else {
     const note = await getNote(ws, id);
     if (!note) throw new NotFound('note', id);
     if (!note.customer) throw new NotFound('customer', targetId, `Note ${id} has no customer.`);
-    await setNoteCustomer(ws, id, null);
+    await setNoteCustomer(ws, id, null, { scope: req });
   }
   return { status: 204 };
 });

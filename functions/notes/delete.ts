@@ -6,6 +6,6 @@ import * as routes from '#lib/routes.ts';
 import { deleteNote } from '#lib/store/notes.ts';
 
 export const handler = authedApi(routes.deleteNote, { params: NotePath, responses: { 204: null }, headers: { ifMatch: true } }, async (req, { params }) => {
-  await deleteNote(principalOf(req).workspaceId, params.id, ifMatchOf(req));
+  await deleteNote(principalOf(req).workspaceId, params.id, ifMatchOf(req), req);
   return { status: 204 };
 });

@@ -16,7 +16,7 @@ export const handler = authedApi(
   { params: NotePath, body: SetNoteCustomerBody, responses: { 200: NoteRelationshipResponse } },
   async (req, { params: { id }, body: { data } }) => {
     const ws = principalOf(req).workspaceId;
-    const note = await setNoteCustomer(ws, id, await customerTarget(ws, data.target, ['data', 'target']), { preread: req.preread });
+    const note = await setNoteCustomer(ws, id, await customerTarget(ws, data.target, ['data', 'target']), { preread: req.preread, scope: req });
     return { status: 200, body: { data: { type: 'customer' as const, target: entityReference(config.urls, note.customer!) } } };
   },
 );

@@ -12,7 +12,7 @@ export const handler = authedApi(
   routes.setNoteLink,
   { params: NoteLinkPath, body: SetNoteLinkBody, responses: { 200: NoteRelationshipResponse } },
   async (req, { params: { id, entityId }, body: { data } }) => {
-    const { link } = await upsertLink(principalOf(req).workspaceId, id, entityId, data.importance, { create: false, path: ['data'], preread: req.preread });
+    const { link } = await upsertLink(principalOf(req).workspaceId, id, entityId, data.importance, { create: false, path: ['data'], preread: req.preread, scope: req });
     return {
       status: 200,
       body: { data: { type: 'link' as const, target: entityReference(config.urls, { id: link.entityId, type: link.entityType }), importance: link.importance } },

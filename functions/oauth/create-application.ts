@@ -6,16 +6,15 @@ import { RegisteredApplication } from '#lib/domain/schemas/responses.ts';
 import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
-import { replayedByKey } from '#lib/store/idempotency.ts';
 
 export const handler = authedApi(
   routes.createApplication,
   { body: CreateApplicationBody, responses: { 201: RegisteredApplication }, headers: { idempotencyKey: true } },
   async (req, { body }) => {
-    const app = await registerApplication(principalOf(req).workspaceId, body);
+    const app = await registerApplication(principalOf(req).workspaceId, body, req);
     // A retry under an Idempotency-Key answers the first application without its client secret: the
     // service keeps only the secret's hash, and the secret was shown once, in the first answer.
-    if (replayedByKey() && 'clientSecret' in app) delete app.clientSecret;
+    if (req.claim?.replayed && 'clientSecret' in app) delete app.clientSecret;
     return { status: 201, body: app, headers: { Location: `${config.appUrl}/oauth2/applications/${app.clientId}` } };
   },
 );

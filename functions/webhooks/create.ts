@@ -24,6 +24,6 @@ const notification = {
 };
 
 export const handler = authedApi(routes.createWebhook, { body: CreateWebhookBody, responses: { 201: WebhookReferenceResponse }, callback: notification, headers: { idempotencyKey: true } }, async (req, { body }) => {
-  const { subscription, signingSecret } = await createSubscription(principalOf(req), body);
+  const { subscription, signingSecret } = await createSubscription(principalOf(req), body, req);
   return { status: 201, body: webhookReference(config.baseUrl, subscription.id, signingSecret), headers: { Location: webhookLink(config.baseUrl, subscription.id) } };
 });

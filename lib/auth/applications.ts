@@ -10,6 +10,7 @@ import type { Application as ApplicationSchema, ApplicationInput, ApplicationKey
 import { addApplicationKey, createApplication, getApplication, type Application, type StoredKey } from '../store/applications.ts';
 import { hashToken } from '../store/credentials.ts';
 import { DuplicateKey, KeyLimitReached } from '../store/errors.ts';
+import type { WriteScope } from '../store/idempotency.ts';
 
 /** What the admin endpoints answer: the shapes of lib/domain/schemas/applications.ts. */
 export type KeyView = z.output<typeof ApplicationKey>;
@@ -26,16 +27,16 @@ export function applicationView(app: Application): ApplicationView {
 }
 
 /** A registration its schema (CreateApplicationBody) has already checked; the answer holds — once, never again — a confidential client's secret. */
-export async function registerApplication(workspaceId: string, input: ApplicationInput): Promise<RegisteredView> {
+export async function registerApplication(workspaceId: string, input: ApplicationInput, scope?: WriteScope): Promise<RegisteredView> {
   const clientSecret = input.type === 'authorizationCode' && !input.public ? randomToken() : undefined;
-  const app = await createApplication(workspaceId, input, clientSecret && hashToken(clientSecret));
+  const app = await createApplication(workspaceId, input, clientSecret && hashToken(clientSecret), scope);
   return { ...applicationView(app), ...(clientSecret ? { clientSecret } : {}) };
 }
 
 const PUBLIC_KEY = pointer(['publicKey']);
 
 /** An uploaded PEM (its body's schema, AddKeyBody, has checked it is text). */
-export async function uploadKey(workspaceId: string, clientId: string, publicKey: string): Promise<KeyView> {
+export async function uploadKey(workspaceId: string, clientId: string, publicKey: string, scope?: WriteScope): Promise<KeyView> {
   // An unknown application is a NotFound before the key is judged: its existence is the first fact.
   const app = await getApplication(workspaceId, clientId);
   if (!app) throw applicationNotFound(clientId);
@@ -50,7 +51,7 @@ export async function uploadKey(workspaceId: string, clientId: string, publicKey
     throw err;
   }
   try {
-    return keyView(await addApplicationKey(workspaceId, clientId, key, MAX_KEYS_PER_APPLICATION));
+    return keyView(await addApplicationKey(workspaceId, clientId, key, MAX_KEYS_PER_APPLICATION, scope));
   } catch (err) {
     // The store's refusals, located at the key the request sent.
     if (err instanceof DuplicateKey) throw new Conflict(err.message, PUBLIC_KEY);

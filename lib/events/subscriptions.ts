@@ -13,6 +13,7 @@ import { config } from '../config.ts';
 import { InvalidInput, NotFound, pointer } from '../domain/errors.ts';
 import { resourcesRead, visibleTo, type WebhookInput, type WebhookSubscription } from '../domain/webhooks.ts';
 import { WebhookLimitReached } from '../store/errors.ts';
+import type { WriteScope } from '../store/idempotency.ts';
 import { webhooksAfter } from '../store/pages.ts';
 import { createWebhook, deleteWebhook, getWebhook, type StoredWebhook } from '../store/webhooks.ts';
 
@@ -28,7 +29,7 @@ const URL_POINTER = pointer(['data', 'fields', 'notification', 'url']);
 const notFound = (id: string) => new NotFound('webhook subscription', id);
 
 /** A subscription its body's schema (CreateWebhookBody) has read: the caller's scopes, then the destination, then the store. */
-export async function createSubscription(caller: Caller, input: WebhookInput): Promise<{ subscription: WebhookSubscription; signingSecret: string }> {
+export async function createSubscription(caller: Caller, input: WebhookInput, scope?: WriteScope): Promise<{ subscription: WebhookSubscription; signingSecret: string }> {
   const missing = resourcesRead(input.events)
     .map((r) => `${r}:read`)
     .filter((s) => !caller.scopes.has(s));
@@ -55,7 +56,7 @@ export async function createSubscription(caller: Caller, input: WebhookInput): P
       ...(caller.clientId ? { createdByClient: caller.clientId } : {}),
       sealedSigningSecret: seal(key, signingSecret, sealContext(id, 'signingSecret')),
       sealedAuthorization: input.authorization === undefined ? undefined : seal(key, input.authorization, sealContext(id, 'authorization')),
-    });
+    }, scope);
     // A retry under an Idempotency-Key answers the first request's subscription (another id): its
     // secret is the one sealed on it, so the replay is the first answer, secret included.
     const secret = stored.id === id ? signingSecret : open(key, stored.sealedSigningSecret, sealContext(stored.id, 'signingSecret'));

@@ -9,9 +9,8 @@ import { api, type ApiHandler, type Authentication, type Core } from './pipeline
 import type { PrefetchKeys } from './prefetch.ts';
 import { idempotencyClaim } from './request.ts';
 import type { Route } from '../routes.ts';
-import { withClaim } from '../store/idempotency.ts';
 
-const AUTHENTICATION: Authentication = { auth, rateLimit, idempotencyClaim, withClaim };
+const AUTHENTICATION: Authentication = { auth, rateLimit, idempotencyClaim };
 
 /** api() with the bearer check, the request budget and the Idempotency-Key claim. */
 export function authedApi<const O extends Operation>(route: Route, operation: O, core: Core<O>, options: { prefetch?: PrefetchKeys } = {}): ApiHandler<O> {

@@ -11,6 +11,7 @@ import { outcome, settle } from '../settle.ts';
 import { namedFieldCheck } from '../store/custom-fields.ts';
 import { customerTarget } from '../store/customers.ts';
 import { resolveMembers } from '../store/field-refs.ts';
+import type { WriteScope } from '../store/idempotency.ts';
 import type { ItemKey } from '../store/keys.ts';
 import { createNote, newNoteKeys, type NewLink, type NoteItem } from '../store/notes.ts';
 import { readAhead, type ReadAhead } from '../store/preread.ts';
@@ -53,7 +54,7 @@ function noteReadKeys(ws: string, data: unknown, options: { members: boolean }):
 export const noteWriteKeys: PrefetchKeys = ({ workspaceId, body }) => noteReadKeys(workspaceId, record(body)?.data, { members: true });
 
 /** `prefetched`: the items read with the credential (noteWriteKeys); the rest is read here. */
-export async function createNoteFrom(principal: Principal, data: NoteData, prefetched?: ReadAhead): Promise<NoteItem> {
+export async function createNoteFrom(principal: Principal, data: NoteData, prefetched?: ReadAhead, scope?: WriteScope): Promise<NoteItem> {
   const ws = principal.workspaceId;
   checkNoteContent(data.type, data.fields.content, ['data', 'fields', 'content']);
   const links: NewLink[] = [];
@@ -80,5 +81,5 @@ export async function createNoteFrom(principal: Principal, data: NoteData, prefe
   const values: Record<string, unknown> = { ...write.values, ...outcome(members) };
   values.creator ??= { id: principal.memberId, email: principal.email };
   const customerRef = target && outcome(target);
-  return createNote(ws, { type: data.type, values, metadata: data.metadata, ...(customerRef ? { customer: customerRef } : {}), links }, read);
+  return createNote(ws, { type: data.type, values, metadata: data.metadata, ...(customerRef ? { customer: customerRef } : {}), links }, read, scope);
 }

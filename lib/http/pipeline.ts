@@ -37,7 +37,6 @@ import type { Input, Operation, Result } from './operation.ts';
 import type { PageShell } from './pages/page-shell.ts';
 import type { PrefetchKeys } from './prefetch.ts';
 import type { ApiContext, ApiMiddleware, ApiRequest, ApiResponse } from './request.ts';
-import { withDeadline } from '../deadline.ts';
 import { REPLAYED_HEADER } from '../domain/idempotency.ts';
 import { log } from '../log.ts';
 import type { Route } from '../routes.ts';
@@ -58,11 +57,10 @@ export interface Authentication {
   auth: (route: Route, prefetch: Parameters<typeof bearerCheck>[1]) => ApiMiddleware | ApiMiddleware[];
   rateLimit: () => ApiMiddleware | ApiMiddleware[];
   idempotencyClaim: (req: ApiRequest) => Claim | undefined;
-  withClaim: <T>(claim: Claim | undefined, work: () => Promise<T>) => Promise<T>;
 }
 
 /** A route with `auth: 'none'`: no principal, so nothing to check, count or claim. */
-const NO_AUTHENTICATION: Authentication = { auth: () => [], rateLimit: () => [], idempotencyClaim: () => undefined, withClaim: (_claim, work) => work() };
+const NO_AUTHENTICATION: Authentication = { auth: () => [], rateLimit: () => [], idempotencyClaim: () => undefined };
 
 /** A declaration that does not fit its route is a programming error: the module refuses to load. */
 function checkDeclaration(route: Route, operation: Operation, page: PageShell | undefined, authentication: Authentication | undefined): void {
@@ -95,18 +93,18 @@ export function api<const O extends Operation>(
 ): ApiHandler<O> {
   const { page } = options;
   checkDeclaration(route, operation, page, options.authentication);
-  const { auth, rateLimit, idempotencyClaim, withClaim } = options.authentication ?? NO_AUTHENTICATION;
+  const { auth, rateLimit, idempotencyClaim } = options.authentication ?? NO_AUTHENTICATION;
   const handler = middy<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>(
     // The core answers an ApiResult; frame's `after` makes it the Lambda response.
-    // Within the request's deadline, so the store spends no more than what is left (lib/deadline.ts),
-    // and, for a create that takes Idempotency-Key, within the key's claim (lib/store/idempotency.ts).
+    // The request carries its deadline, so the store spends no more than what is left (lib/deadline.ts),
+    // and, for a create that takes Idempotency-Key, the key's claim (lib/store/idempotency.ts).
     async (_event: APIGatewayProxyEvent, context: ApiContext) => {
       const req = context.api;
-      const claim = operation.headers?.idempotencyKey ? idempotencyClaim(req) : undefined;
+      req.deadline = Date.now() + context.getRemainingTimeInMillis();
+      const claim = (req.claim = operation.headers?.idempotencyKey ? idempotencyClaim(req) : undefined);
       // The key's record was read with the credential (lib/http/prefetch.ts).
       if (claim) claim.preread = req.preread;
-      const run = () => withClaim(claim, () => core(req, req.input as Input<O>));
-      const result = await withDeadline(Date.now() + context.getRemainingTimeInMillis(), run);
+      const result = await core(req, req.input as Input<O>);
       if (claim?.replayed) result.headers = { ...result.headers, [REPLAYED_HEADER]: 'true' };
       return result as unknown as ApiResponse;
     },

@@ -77,6 +77,10 @@ export interface ApiRequest {
   log: Logger;
   /** Headers every response of this request carries (rate-limit counters, ...). */
   responseHeaders: Record<string, string>;
+  /** Set by the pipeline; with `claim`, what the handler passes to the store's writes (a WriteScope, lib/store/idempotency.ts). */
+  deadline?: number;
+  /** The Idempotency-Key's claim, on a route that takes one and a request that sent one. */
+  claim?: Claim | undefined;
 }
 
 export interface ApiResult {

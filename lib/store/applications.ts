@@ -15,7 +15,7 @@ import { db, tableName } from './client.ts';
 import { originRegistrations } from './cors-origins.ts';
 import { getDynamicClient, isDynamicClientId, type DynamicClient } from './dynamic-clients.ts';
 import { DuplicateKey, KeyLimitReached } from './errors.ts';
-import { writeOnce } from './idempotency.ts';
+import { writeOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { putInWorkspace } from './workspaces.ts';
@@ -79,7 +79,7 @@ function toApplication(item: StoredItem): Application {
 }
 
 /** Registers an application; `secretHash` for a confidential authorization-code client. */
-export async function createApplication(workspaceId: string, input: ApplicationInput, secretHash?: string): Promise<Application> {
+export async function createApplication(workspaceId: string, input: ApplicationInput, secretHash?: string, scope?: WriteScope): Promise<Application> {
   const app: Application = {
     clientId: randomUUID(),
     workspaceId,
@@ -102,6 +102,7 @@ export async function createApplication(workspaceId: string, input: ApplicationI
       ],
       { also: [...originRegistrations(redirectOrigins(app.redirectUris), app.clientId, 'add'), ...(record ? [record] : [])] },
     ),
+    scope,
   );
 }
 
@@ -187,6 +188,7 @@ export async function addApplicationKey(
   clientId: string,
   key: { pem: string; fingerprint: string; bits: number },
   max: number,
+  scope?: WriteScope,
 ): Promise<StoredKey> {
   const stored: StoredKey = { id: randomUUID(), ...key, createdAt: new Date().toISOString() };
   if (!isIssuedId(clientId)) throw applicationNotFound(clientId);
@@ -203,7 +205,7 @@ export async function addApplicationKey(
     return await writeOnce(stored, async (record) => {
       if (record) await db().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, record] }));
       else await db().send(new UpdateCommand(update));
-    });
+    }, scope);
   } catch (err) {
     const updateFailed =
       err instanceof ConditionalCheckFailedException || (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed');

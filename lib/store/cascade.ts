@@ -18,6 +18,7 @@ import { batchWriteAll } from './batch.ts';
 import { db, tableName } from './client.ts';
 import { customerEmailOf } from './customers.ts';
 import { readChain, readEntityItem, subtree, type EntityItem } from './entities.ts';
+import type { WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
 import { copyLinkNow } from './note-link-copy.ts';
@@ -47,7 +48,7 @@ const step = (name: CascadeStep, id: string) => cascadeHooks.afterStep?.(name, i
  * that version, so a change in between makes the rebuild from a fresh read answer 412. Step 1 leaves
  * `updatedAt` alone, so a retry with the same If-Match finishes a delete that stopped half-way.
  */
-export async function deleteEntity(ws: string, id: string, versions?: string[]): Promise<void> {
+export async function deleteEntity(ws: string, id: string, versions?: string[], scope?: WriteScope): Promise<void> {
   const resume = await transact('deleteEntity', async () => {
     const { chain, complete } = await readChain(ws, id);
     const e = chain[0];
@@ -68,9 +69,9 @@ export async function deleteEntity(ws: string, id: string, versions?: string[]):
       for (const a of chain.slice(1)) plan.entity(a).total -= e.total ?? 0;
     }
     return { items: plan.build(), result: false };
-  });
+  }, scope?.deadline);
   if (!resume) step('detached', id);
-  await finishEntityDelete(ws, id);
+  await finishEntityDelete(ws, id, scope);
 }
 
 /**
@@ -103,7 +104,7 @@ async function keysOf(input: Parameters<typeof queryAll>[0]): Promise<ItemKey[]>
 
 
 /** Steps 2–4 for the subtree under a marked root (idempotent; safe to run again after a crash). */
-export async function finishEntityDelete(ws: string, rootId: string): Promise<void> {
+export async function finishEntityDelete(ws: string, rootId: string, scope?: WriteScope): Promise<void> {
   const { ids, levels } = await subtree(ws, rootId);
   const now = new Date().toISOString();
   await forEachLimited(ids.slice(1), 16, async (id) => {
@@ -124,17 +125,17 @@ export async function finishEntityDelete(ws: string, rootId: string): Promise<vo
   });
   step('marked', rootId);
   // Deepest level first, so a crash never leaves an entity whose parent item is already gone.
-  for (const level of [...levels].reverse()) await forEachLimited(level, 16, (id) => removeEntityItems(ws, id));
+  for (const level of [...levels].reverse()) await forEachLimited(level, 16, (id) => removeEntityItems(ws, id, scope));
 }
 
-async function removeEntityItems(ws: string, id: string): Promise<void> {
+async function removeEntityItems(ws: string, id: string, scope: WriteScope | undefined): Promise<void> {
   const e = await readEntityItem(ws, id);
   if (!e) return;
   if (isCustomerType(e.type)) {
     const notes = await queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.notesOfCustomer(ws, id) }, ProjectionExpression: 'id' });
     for (const n of notes) {
       // A note deleted meanwhile has no customer left to clear.
-      await setNoteCustomer(ws, n.id as string, null, { onlyIf: id }).catch((err: unknown) => {
+      await setNoteCustomer(ws, n.id as string, null, { onlyIf: id, scope }).catch((err: unknown) => {
         if (!(err instanceof NotFound)) throw err;
       });
       step('customerCleared', id);

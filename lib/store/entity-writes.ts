@@ -6,7 +6,7 @@ import { Plan } from './aggregates.ts';
 import { tableName } from './client.ts';
 import { customerEmailWrites } from './customers.ts';
 import { getEntity, readChain, subtree, type EntityItem } from './entities.ts';
-import { transactOnce } from './idempotency.ts';
+import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { recordUpdate, type RecordChange } from './record-update.ts';
 import { checkNewRelation, relationPuts } from './relations.ts';
@@ -48,6 +48,7 @@ export interface NewRelation {
 export async function createEntity(
   ws: string,
   input: { type: EntityType; values: Record<string, unknown>; parent?: ParentRef | undefined; parentPath: Path; metadata?: Metadata | undefined; relations?: readonly NewRelation[] },
+  scope?: WriteScope,
 ): Promise<EntityItem> {
   const id = randomUUID();
   // With an Idempotency-Key, a retry answers the first request's entity (lib/store/idempotency.ts).
@@ -99,7 +100,7 @@ export async function createEntity(
     // every relation's target.
     plan.checkChain([...chain, ...targets]);
     return { items: plan.build(), result: entity };
-  });
+  }, scope);
 }
 
 /** A change of an entity's fields (null clears one) and metadata (merged key by key). */
@@ -117,6 +118,7 @@ export async function updateEntity(
   id: string,
   change: (current: EntityItem) => EntityChange | Promise<EntityChange>,
   versions?: string[],
+  scope?: WriteScope,
 ): Promise<EntityItem> {
   return transact('updateEntity', async () => {
     const e = await getEntity(ws, id);
@@ -130,7 +132,7 @@ export async function updateEntity(
     });
     const items: TxItem[] = [item, ...customerEmailWrites(ws, updated, e)];
     return { items, result: updated };
-  });
+  }, scope?.deadline);
 }
 
 /**
@@ -139,7 +141,7 @@ export async function updateEntity(
  * ones gain it, every ancestor conditioned on its own place — so a concurrent link write, move or
  * delete anywhere on either chain makes the transaction retry from fresh reads.
  */
-export async function setParent(ws: string, id: string, target: ParentRef, parentPath: Path): Promise<EntityItem> {
+export async function setParent(ws: string, id: string, target: ParentRef, parentPath: Path, scope?: WriteScope): Promise<EntityItem> {
   const parentId = target.id;
   return transactOnce('setParent', async () => {
     const { chain: oldChain, complete } = await readChain(ws, id);
@@ -167,7 +169,7 @@ export async function setParent(ws: string, id: string, target: ParentRef, paren
     // A moved entity joins its new parent's child list as its newest member.
     self.set = { parentId: parent.id, parentType: parent.type, gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: keys.listPosition(now, id), updatedAt: now };
     return { items: plan.build(), result: { ...e, parentId: parent.id, parentType: parent.type, updatedAt: now } };
-  });
+  }, scope);
 }
 
 const PARENTLESS = new Set<EntityType>(['product', 'company']);
@@ -178,7 +180,7 @@ const PARENTLESS = new Set<EntityType>(['product', 'company']);
  * `parentId` is not its parent. Only users may stand without their optional parent, and they carry
  * no score, so no aggregate moves.
  */
-export async function detachParent(ws: string, id: string, parentId: string, where: InputLocation): Promise<EntityItem> {
+export async function detachParent(ws: string, id: string, parentId: string, where: InputLocation, scope?: WriteScope): Promise<EntityItem> {
   return transact('detachParent', async () => {
     const e = await getEntity(ws, id);
     if (!e || e.deleting) throw new NotFound('entity', id);
@@ -194,6 +196,6 @@ export async function detachParent(ws: string, id: string, parentId: string, whe
     delete result.parentId;
     delete result.parentType;
     return { items: plan.build(), result };
-  });
+  }, scope?.deadline);
 }
 

@@ -1,12 +1,11 @@
 // The record of an Idempotency-Key's first use (lib/domain/idempotency.ts), written in the same
-// transaction as the request's effect, so a crash cannot keep one without the other. The HTTP layer
-// runs a POST that carries a key within its claim (`withClaim`, like lib/deadline.ts); the store's
-// create functions write through `transactOnce` or `writeOnce`, which read the record first: within
-// the window, the same request gets the stored result and nothing is written, another request is
-// refused. The first write of the request takes the claim; later writes of the same request (the
-// steps of a large note) are plain. The window is checked against the record's `firstAt`, never
-// left to the table's TTL (it deletes late): `ttl` only cleans up.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// transaction as the request's effect, so a crash cannot keep one without the other. The pipeline
+// sets the claim of a POST that carries a key on its request, which the handler passes to the
+// store's writes (their WriteScope); they write through `transactOnce` or `writeOnce`, which read
+// the record first: within the window, the same request gets the stored result and nothing is
+// written, another request is refused. The first write of the request takes the claim; later writes
+// of the same request (the steps of a large note) are plain. The window is checked against the
+// record's `firstAt`, never left to the table's TTL (it deletes late): `ttl` only cleans up.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import * as keys from './keys.ts';
@@ -32,14 +31,15 @@ export interface Claim {
 /** The clock of the window; replaceable so a test can age a key. */
 export const IDEMPOTENCY_CLOCK = { now: () => Date.now() };
 
-const current = new AsyncLocalStorage<Claim>();
-
-/** Runs `work` (a request's handler) within its claim, if it has one. */
-export const withClaim = <T>(claim: Claim | undefined, work: () => Promise<T>): Promise<T> => (claim ? current.run(claim, work) : work());
+/** What a store write needs of the request it serves (an ApiRequest is one): its deadline (lib/deadline.ts) and claim. */
+export interface WriteScope {
+  deadline?: number | undefined;
+  claim?: Claim | undefined;
+}
 
 /** The request's claim, unless a write of the request already took it. */
-function openClaim(): Claim | undefined {
-  const claim = current.getStore();
+function openClaim(scope: WriteScope | undefined): Claim | undefined {
+  const claim = scope?.claim;
   return claim && !claim.taken ? claim : undefined;
 }
 
@@ -91,9 +91,9 @@ export const RECORD_ITEMS = 1;
  * when the effect itself writes nothing). A duplicate in flight that committed first fails this
  * one's condition; the rebuild then replays its result.
  */
-export async function transactOnce<T>(label: string, build: (attempt: number) => Promise<{ items: TxItem[]; result: T }>): Promise<T> {
-  const claim = openClaim();
-  if (!claim) return transact(label, build);
+export async function transactOnce<T>(label: string, build: (attempt: number) => Promise<{ items: TxItem[]; result: T }>, scope?: WriteScope): Promise<T> {
+  const claim = openClaim(scope);
+  if (!claim) return transact(label, build, scope?.deadline);
   const outcome = await transact(label, async (attempt): Promise<{ items: TxItem[]; result: { replayed: T } | { made: T } }> => {
     const now = IDEMPOTENCY_CLOCK.now();
     const before = await earlierUse(claim, now);
@@ -110,7 +110,7 @@ export async function transactOnce<T>(label: string, build: (attempt: number) =>
     }
     const { items, result } = built;
     return { items: [...items, recordPut(claim, result, now, before.expiredAt)], result: { made: result } };
-  });
+  }, scope?.deadline);
   claim.taken = true;
   if ('made' in outcome) return outcome.made;
   claim.replayed = true;
@@ -122,8 +122,8 @@ export async function transactOnce<T>(label: string, build: (attempt: number) =>
  * receives the record's Put, or undefined without a claim, and must send it in its transaction.
  * When the write fails, a duplicate in flight may have taken the key: its result is the answer.
  */
-export async function writeOnce<T>(result: T, write: (record: TxItem | undefined) => Promise<void>): Promise<T> {
-  const claim = openClaim();
+export async function writeOnce<T>(result: T, write: (record: TxItem | undefined) => Promise<void>, scope?: WriteScope): Promise<T> {
+  const claim = openClaim(scope);
   if (!claim) {
     await write(undefined);
     return result;
@@ -146,5 +146,3 @@ export async function writeOnce<T>(result: T, write: (record: TxItem | undefined
   return before.replay as T;
 }
 
-/** Whether this request's answer replays a first use's result (the handler may need to say what it leaves out). */
-export const replayedByKey = (): boolean => current.getStore()?.replayed === true;

@@ -12,7 +12,7 @@ import { targetChain, type TargetChain } from './chains.ts';
 import { db, tableName } from './client.ts';
 import { customFieldKeys } from './custom-fields.ts';
 import { readChain, readEntityItem, type Placement } from './entities.ts';
-import { RECORD_ITEMS, transactOnce } from './idempotency.ts';
+import { RECORD_ITEMS, transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
 import { copyAttributes, copyUpdate, MAX_COPIED_LINKS, readCopy, uncopyLink, type CopiedLink } from './note-link-copy.ts';
@@ -234,6 +234,7 @@ export async function createNote(
   ws: string,
   input: { type: NoteType; values: Record<string, unknown>; metadata?: Metadata | undefined; customer?: { id: string; type?: string | undefined; path: Path }; links: NewLink[] },
   ahead?: ReadAhead,
+  scope?: WriteScope,
 ): Promise<NoteItem> {
   const id = randomUUID();
   let stepwise = false;
@@ -274,9 +275,9 @@ export async function createNote(
     stepwise = plan.size > MAX_TX_ITEMS - RECORD_ITEMS;
     if (stepwise) plan = base(input.links.length > MAX_COPIED_LINKS ? undefined : []);
     return { items: plan.build(), result: note };
-  });
+  }, scope);
   // A replayed note (another id) had its links made by its first request.
-  if (stepwise && note.id === id) for (const l of input.links) await upsertLink(ws, id, l.entityId, l.importance, { create: true, path: l.path, entityType: l.entityType });
+  if (stepwise && note.id === id) for (const l of input.links) await upsertLink(ws, id, l.entityId, l.importance, { create: true, path: l.path, entityType: l.entityType, scope });
   return note;
 }
 
@@ -289,7 +290,7 @@ export type NoteChange = RecordChange;
  * first); keeps the owner index in step. Links and the customer are not touched, so the score is not.
  * `versions`: the request's If-Match (lib/domain/etag.ts), when it sent one.
  */
-export async function updateNote(ws: string, id: string, change: (current: NoteItem) => NoteChange | Promise<NoteChange>, versions?: string[]): Promise<NoteItem> {
+export async function updateNote(ws: string, id: string, change: (current: NoteItem) => NoteChange | Promise<NoteChange>, versions?: string[], scope?: WriteScope): Promise<NoteItem> {
   return transact('updateNote', async () => {
     const note = await liveNote(ws, id);
     if (versions && !versions.includes(note.updatedAt)) throw new PreconditionFailed('note', id);
@@ -297,7 +298,7 @@ export async function updateNote(ws: string, id: string, change: (current: NoteI
       expression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
     });
     return { items: [item], result: updated };
-  });
+  }, scope?.deadline);
 }
 
 /**
@@ -309,7 +310,7 @@ export async function upsertLink(
   noteId: string,
   entityId: string,
   importance: Importance,
-  options: { create: boolean; path: Path; entityType?: string | undefined; preread?: Prereads | undefined },
+  options: { create: boolean; path: Path; entityType?: string | undefined; preread?: Prereads | undefined; scope?: WriteScope | undefined },
 ): Promise<{ created: boolean; link: LinkItem }> {
   return queued(`${ws}/${noteId}`, () => transactOnce('upsertLink', async (attempt) => {
     // The first attempt takes the note the route prefetched with the credential; then one
@@ -347,16 +348,16 @@ export async function upsertLink(
     });
     if (target.cached) plan.checkChain(chain);
     return { items: plan.build(), result: { created: !before, link: link! } };
-  }));
+  }, options.scope));
 }
 
-export async function deleteLink(ws: string, noteId: string, entityId: string): Promise<void> {
+export async function deleteLink(ws: string, noteId: string, entityId: string, scope?: WriteScope): Promise<void> {
   await liveNote(ws, noteId);
-  await removeLink(ws, noteId, entityId, { missingOk: false });
+  await removeLink(ws, noteId, entityId, { missingOk: false, scope });
 }
 
 /** Removes one link with its rating (a step of a note delete, or a client's unlink). */
-async function removeLink(ws: string, noteId: string, entityId: string, options: { missingOk: boolean }): Promise<void> {
+async function removeLink(ws: string, noteId: string, entityId: string, options: { missingOk: boolean; scope?: WriteScope | undefined }): Promise<void> {
   await transact('removeLink', async () => {
     const before = await readLink(ws, noteId, entityId);
     if (!before) {
@@ -367,7 +368,7 @@ async function removeLink(ws: string, noteId: string, entityId: string, options:
     await planLinkChange(ws, plan, { noteId, entityId, entityType: before.entityType, chain: await existingChain(ws, entityId), before });
     plan.add(uncopyLink(ws, noteId, entityId));
     return { items: plan.build(), result: undefined };
-  });
+  }, options.scope?.deadline);
 }
 
 /**
@@ -380,7 +381,7 @@ export async function setNoteCustomer(
   ws: string,
   noteId: string,
   customer: { id: string; type?: string | undefined; path: Path } | null,
-  options: { onlyIf?: string; onlyIfNone?: boolean; preread?: Prereads | undefined } = {},
+  options: { onlyIf?: string; onlyIfNone?: boolean; preread?: Prereads | undefined; scope?: WriteScope | undefined } = {},
 ): Promise<NoteItem> {
   let stepwise = false;
   const result = await transactOnce('setNoteCustomer', async (attempt) => {
@@ -454,13 +455,13 @@ export async function setNoteCustomer(
     stepwise = plan.size > MAX_TX_ITEMS - RECORD_ITEMS;
     if (stepwise) plan = base();
     return { items: plan.build(), result: updated };
-  });
-  if (stepwise) await syncLinkCustomers(ws, noteId);
+  }, options.scope);
+  if (stepwise) await syncLinkCustomers(ws, noteId, options.scope);
   return result;
 }
 
 /** Moves every link whose rating is still filed under another customer than the note's (idempotent). */
-export async function syncLinkCustomers(ws: string, noteId: string): Promise<number> {
+export async function syncLinkCustomers(ws: string, noteId: string, scope?: WriteScope): Promise<number> {
   let moved = 0;
   for (const { entityId } of await noteLinks(ws, noteId)) {
     const did = await transact('syncLinkCustomer', async () => {
@@ -478,14 +479,14 @@ export async function syncLinkCustomers(ws: string, noteId: string): Promise<num
         after: { customerId: note.customer?.id, importance: link.importance, setAt: link.setAt },
       });
       return { items: plan.build(), result: true };
-    });
+    }, scope?.deadline);
     if (did) moved++;
   }
   return moved;
 }
 
 /** Deletes a note and its links, taking their ratings out of the aggregates. */
-export async function deleteNote(ws: string, noteId: string, versions?: string[]): Promise<void> {
+export async function deleteNote(ws: string, noteId: string, versions?: string[], scope?: WriteScope): Promise<void> {
   let stepwise = false;
   await transact('deleteNote', async () => {
     const read = await readNoteItem(ws, noteId);
@@ -531,13 +532,13 @@ export async function deleteNote(ws: string, noteId: string, versions?: string[]
       ],
       result: undefined,
     };
-  });
-  if (stepwise) await finishNoteDelete(ws, noteId);
+  }, scope?.deadline);
+  if (stepwise) await finishNoteDelete(ws, noteId, scope);
 }
 
 /** Second half of a stepwise note delete (also how verify --repair finishes a crashed one). */
-export async function finishNoteDelete(ws: string, noteId: string): Promise<void> {
-  for (const link of await noteLinks(ws, noteId)) await removeLink(ws, noteId, link.entityId, { missingOk: true });
+export async function finishNoteDelete(ws: string, noteId: string, scope?: WriteScope): Promise<void> {
+  for (const link of await noteLinks(ws, noteId)) await removeLink(ws, noteId, link.entityId, { missingOk: true, scope });
   try {
     await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.note(ws, noteId), ConditionExpression: 'attribute_exists(deleting)' }));
   } catch (err) {

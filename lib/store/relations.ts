@@ -5,7 +5,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { readChain, type EntityItem } from './entities.ts';
-import { transactOnce } from './idempotency.ts';
+import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { transact, type TxItem } from './tx.ts';
@@ -73,7 +73,7 @@ export async function checkNewRelation(ws: string, source: { id: string; type: s
 }
 
 /** Relates `entityId` to `targetId` (both sides, one transaction). An existing relation is a Conflict. */
-export async function createRelation(ws: string, entityId: string, type: RelationType, targetId: string, path: Path): Promise<RelationItem> {
+export async function createRelation(ws: string, entityId: string, type: RelationType, targetId: string, path: Path, scope?: WriteScope): Promise<RelationItem> {
   return transactOnce('createRelation', async () => {
     const source = await liveEntity(ws, entityId);
     const target = await checkNewRelation(ws, source, type, targetId, path);
@@ -82,17 +82,17 @@ export async function createRelation(ws: string, entityId: string, type: Relatio
       items: [...relationPuts(ws, source, type, target, createdAt), liveCheck(ws, source.id), liveCheck(ws, target.id)],
       result: { entityId, type, targetId, targetType: target.type, createdAt },
     };
-  });
+  }, scope);
 }
 
 /** Removes a relation (both sides); NotFound when the entity has no such relation. */
-export async function deleteRelation(ws: string, entityId: string, type: RelationType, targetId: string): Promise<void> {
+export async function deleteRelation(ws: string, entityId: string, type: RelationType, targetId: string, scope?: WriteScope): Promise<void> {
   await transact('deleteRelation', async () => {
     await liveEntity(ws, entityId);
     const mine = await readRelation(ws, entityId, type, targetId);
     if (!mine) throw new NotFound('relationship', targetId, `Entity ${entityId} has no ${type} relationship with entity ${targetId}.`);
     return { items: relationDeletes(ws, mine).map((Key) => ({ Delete: { TableName: tableName(), Key } })), result: undefined };
-  });
+  }, scope?.deadline);
 }
 
 /** The keys of both sides of a relation. */

@@ -3,7 +3,7 @@
 // transaction is handled by re-reading and rebuilding; the rebuild also re-validates (a NotFound or
 // Conflict found on a later attempt is thrown as such). Retries are bounded by time, not by count:
 // exponential backoff with full jitter ("Exponential Backoff And Jitter", AWS Architecture Blog)
-// for as long as the request's deadline (lib/deadline.ts) leaves room for one more attempt; then the
+// for as long as the request's deadline (lib/deadline.ts; the caller's `deadline`) leaves room for one more attempt; then the
 // caller gets Contention naming the contended item: nothing was written.
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { Contention, StaleChain } from './errors.ts';
@@ -74,9 +74,10 @@ export const backoffMs = (attempt: number, attemptMs = 0) =>
 /**
  * Runs `build` (which reads what it needs and returns the items, or nothing when there is nothing to
  * do) and writes its items in one transaction, retrying as described above. Returns build's value.
+ * `until`: the request's deadline (lib/deadline.ts), when it runs within one.
  */
-export async function transact<T>(label: string, build: (attempt: number) => Promise<{ items: TxItem[]; result: T }>): Promise<T> {
-  const deadline = deadlineOf(BACKOFF.now());
+export async function transact<T>(label: string, build: (attempt: number) => Promise<{ items: TxItem[]; result: T }>, until?: number): Promise<T> {
+  const deadline = deadlineOf(BACKOFF.now(), until);
   let slowestMs = 0;
   let lastError: unknown;
   for (let attempt = 0; ; attempt++) {

@@ -10,7 +10,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { WebhookLimitReached } from './errors.ts';
-import { writeOnce } from './idempotency.ts';
+import { writeOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { putInWorkspace } from './workspaces.ts';
@@ -50,7 +50,7 @@ export function toWebhook(item: StoredItem): StoredWebhook {
 export type NewWebhook = Omit<StoredWebhook, 'status' | 'failureStreak'>;
 
 /** Stores a new subscription, counted on the workspace under MAX_SUBSCRIPTIONS (WebhookLimitReached beyond). */
-export async function createWebhook(ws: string, w: NewWebhook): Promise<StoredWebhook> {
+export async function createWebhook(ws: string, w: NewWebhook, scope?: WriteScope): Promise<StoredWebhook> {
   const stored: StoredWebhook = { ...w, status: 'active', failureStreak: 0 };
   // With an Idempotency-Key, a retry answers the first request's subscription (lib/store/idempotency.ts);
   // the record keeps its secrets sealed, as the subscription does.
@@ -60,6 +60,7 @@ export async function createWebhook(ws: string, w: NewWebhook): Promise<StoredWe
       [{ item: { ...keys.webhook(ws, w.id), kind: 'webhook', ...stored, gsi1pk: keys.webhooksOf(ws), gsi1sk: keys.listPosition(w.createdAt, w.id) }, unique: true }],
       { counter: { attribute: COUNT_ATTRIBUTE, max: MAX_SUBSCRIPTIONS, exceeded: () => new WebhookLimitReached(MAX_SUBSCRIPTIONS) }, also: record ? [record] : [] },
     ),
+    scope,
   );
 }
 

@@ -2,8 +2,10 @@
 // wrapping the document client's send; everything else is the real emulator.
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { withDeadline } from '#lib/deadline.ts';
+import { handler as createNote } from '#functions/notes/create.ts';
+import * as routes from '#lib/routes.ts';
 import { db } from '#lib/store/client.ts';
 import { setParent } from '#lib/store/entity-writes.ts';
 import { Contention } from '#lib/store/errors.ts';
@@ -11,6 +13,7 @@ import { upsertLink } from '#lib/store/notes.ts';
 import { BACKOFF, RETRY, transact } from '#lib/store/tx.ts';
 import { client } from './helpers.ts';
 import { verifyScores } from '../../local/admin/score.ts';
+import { buildEvent } from '../../local/gateway.ts';
 import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -114,6 +117,27 @@ describe('injected faults', () => {
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
   });
 
+  it("the store's retries spend what is left of the request's time, not a budget of their own: with 1 s left (Lambda's 1.5 s less the pipeline's 0.5 s margin) and every attempt conflicting (mocked), a create-note retries, then answers 429 with Retry-After, not the 408 of the expired request, and writes nothing", async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const seen = injectTransactFaults(Infinity, conflict);
+    const body = { data: { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: p } }] } };
+    const rawHeaders = ['Authorization', `Bearer ${ws.token}`, 'Content-Type', 'application/json'];
+    const event = buildEvent({ method: 'POST', url: '/v2/notes', rawHeaders, body: Buffer.from(JSON.stringify(body)) }, routes.createNote, {}, 'short-deadline');
+    const started = Date.now();
+    const res = await createNote(event, { getRemainingTimeInMillis: () => 1500 - (Date.now() - started) } as Context);
+    const took = Date.now() - started;
+    vi.restoreAllMocks();
+    expect(res.statusCode, res.body).toBe(429);
+    expect(JSON.parse(res.body).errors[0].code).toBe('rate.limitExceeded');
+    expect(res.headers?.['Retry-After'] ?? res.headers?.['retry-after']).toBe('1');
+    expect(seen.transactions).toBeGreaterThan(1);
+    // A fresh 10 s budget in the store would have retried until the request's 408 at 1 s.
+    expect(took).toBeLessThan(1000);
+    expect((await c.ok('GET', '/notes')).json.data).toHaveLength(0);
+  });
+
   it('retry backoff (random source, sleep and clock injected): the wait after attempt n is random × min(1000, 10 × 2^(n-1)) ms, full jitter, until the deadline leaves no room, then Contention', async () => {
     const real = { ...BACKOFF };
     const draws = [0.5, 0.999, 0, 0.25, 0.75, 0.1, 0.9];
@@ -130,13 +154,15 @@ describe('injected faults', () => {
     let refusal: unknown;
     try {
       // A 3-second budget of the fake clock; the attempts themselves take no time on it.
-      await withDeadline(clock + 3000, () =>
-        transact('backoff probe', async () => {
+      await transact(
+        'backoff probe',
+        async () => {
           builds++;
           // The injected conflict names the second item.
           const items = ['ENT#e0', 'ENT#e1'].map((sk) => ({ Put: { TableName: 'never-written', Item: { pk: 'x', sk } } }));
           return { items, result: undefined };
-        }),
+        },
+        clock + 3000,
       ).catch((err: unknown) => (refusal = err));
     } finally {
       Object.assign(BACKOFF, real);

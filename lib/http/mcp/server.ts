@@ -12,6 +12,7 @@ import { getCustomerScore, rankByCustomerScore } from './tools/scores.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { canonicalScope } from '../../domain/scopes.ts';
 import type { Logger } from '../../log.ts';
+import type { WriteScope } from '../../store/idempotency.ts';
 import { EDGE_DETAILS } from '../envelope.ts';
 import { apiErrorOf } from '../error-map.ts';
 import { ApiError } from '../errors.ts';
@@ -42,7 +43,7 @@ const NO_ELICITATION: jsonSchemaValidator = {
   },
 };
 
-export function mcpServer(principal: Principal, log: Logger): McpServer {
+export function mcpServer(principal: Principal, log: Logger, at: WriteScope): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, jsonSchemaValidator: NO_ELICITATION });
   for (const t of TOOLS) {
     const scope = requiredScope(t);
@@ -52,7 +53,7 @@ export function mcpServer(principal: Principal, log: Logger): McpServer {
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
         if (!principal.scopes.has(scope)) return toolError(new ApiError('auth.accessDenied', `The tool ${t.name} needs the scope '${scope}', which the token does not carry.`));
         try {
-          const { text, data } = await t.run(principal, args);
+          const { text, data } = await t.run(principal, args, at);
           return { content: [{ type: 'text', text }], structuredContent: data };
         } catch (err) {
           const known = apiErrorOf(err);

@@ -4,6 +4,7 @@
 import type * as z from 'zod/mini';
 import type { Principal } from '../../auth/principal.ts';
 import type { Route } from '../../routes.ts';
+import type { WriteScope } from '../../store/idempotency.ts';
 
 /** What a tool answers: the data (the result's `structuredContent`) and one short sentence of text for the model. */
 export interface ToolAnswer {
@@ -20,7 +21,8 @@ export interface McpTool<Shape extends z.core.$ZodShape = z.core.$ZodShape> {
   /** The arguments, as an object's shape (the SDK publishes it as the tool's JSON Schema). */
   input: Shape;
   readOnly: boolean;
-  run(principal: Principal, args: z.output<z.ZodMiniObject<Shape>>): Promise<ToolAnswer>;
+  /** `scope`: the request's deadline (lib/deadline.ts), for the store's writes. */
+  run(principal: Principal, args: z.output<z.ZodMiniObject<Shape>>, scope: WriteScope): Promise<ToolAnswer>;
 }
 
 /** Declares a tool, its `run` typed by its input. */

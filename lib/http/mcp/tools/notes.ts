@@ -118,7 +118,7 @@ export const createNoteTool = tool({
         .check(z.describe("Entities the note is about; importance 'unknown' when omitted")),
     ),
   },
-  async run(principal, args) {
+  async run(principal, args, scope) {
     const ws = principal.workspaceId;
     const customer = args.customer ? await customerId(ws, args.customer) : undefined;
     // The body POST /v2/notes takes, through its own schema: the same rules, the same refusals.
@@ -136,7 +136,7 @@ export const createNoteTool = tool({
       },
       'body',
     );
-    const note = await createNoteFrom(principal, data);
+    const note = await createNoteFrom(principal, data, undefined, scope);
     const record = await noteResource(ws, note, { mode: 'default' });
     const links = data.relationships?.filter((r) => r.type === 'link').length ?? 0;
     return { text: `Note "${args.name}" created (${note.id}) with ${links} ${links === 1 ? 'link' : 'links'}${customer ? ` for customer ${customer}` : ''}.`, data: { note: record } };
@@ -155,8 +155,8 @@ export const rateLink = tool({
     entityId: Uuid.check(z.describe('Id of the product, component, feature or subfeature')),
     importance: Importance,
   },
-  async run(principal, { noteId, entityId, importance }) {
-    const { created, link } = await upsertLink(principal.workspaceId, noteId, entityId, importance, { create: false, path: ['entityId'] });
+  async run(principal, { noteId, entityId, importance }, scope) {
+    const { created, link } = await upsertLink(principal.workspaceId, noteId, entityId, importance, { create: false, path: ['entityId'], scope });
     const data = { noteId, entityId: link.entityId, entityType: link.entityType, importance: link.importance, created };
     return { text: `${created ? 'Linked' : 'Re-rated'} note ${noteId} to ${link.entityType} ${link.entityId} as ${link.importance}.`, data };
   },
