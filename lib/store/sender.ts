@@ -131,17 +131,23 @@ function marshallTxItem(item: NativeTxItem): Json {
   return out;
 }
 
+/** The hot path's two calls (./hot-calls.ts), sent by the lean sender or the document client (./hot-calls-sdk.ts). */
+export interface HotCalls {
+  transactWrite(items: NativeTxItem[]): Promise<void>;
+  /** One BatchGetItem of `keys` in `table`: the items found and the keys left unprocessed. */
+  batchGet(table: string, keys: Item[], consistent: boolean): Promise<{ items: Item[]; unprocessed: Item[] }>;
+}
+
 /** The lean calls, bound to one endpoint, region and credential provider. */
-export function leanSender(config: SenderConfig) {
+export function leanSender(config: SenderConfig): HotCalls {
   const t = targetOf(config);
   return {
-    async transactWrite(items: readonly NativeTxItem[]): Promise<void> {
+    async transactWrite(items) {
       // As the SDK does: one token for all attempts, so a retry of a commit whose answer was lost
       // (a dropped connection, a 5xx) is not applied twice (DynamoDB keeps tokens for 10 minutes).
       await call(t, 'TransactWriteItems', { TransactItems: items.map(marshallTxItem), ClientRequestToken: randomUUID() });
     },
-    /** One BatchGetItem of `keys` in `table`: the items found and the keys left unprocessed. */
-    async batchGet(table: string, keys: readonly Item[], consistent: boolean): Promise<{ items: Item[]; unprocessed: Item[] }> {
+    async batchGet(table, keys, consistent) {
       const out = await call(t, 'BatchGetItem', {
         RequestItems: { [table]: { Keys: keys.map((k) => marshall(k, OPTIONS)), ...(consistent ? { ConsistentRead: true } : {}) } },
       });
