@@ -2,7 +2,7 @@
 // watches that client — the tests' observers and injected faults, the benches' captures — so it sees
 // them as it sees every other call (./hot-calls.ts). Deployed bundles load ./hot-calls-sdk.bundled.ts
 // instead (infra/bundling.ts): nothing adds middleware or replaces `send` there, and these two
-// commands would carry their SDK command classes and schemas (about 2 KiB) into every function that
+// commands would carry their SDK command classes and schemas (about 3 KiB) into every function that
 // makes the calls.
 import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from './client.ts';
@@ -12,8 +12,8 @@ export const sdkHotCalls: HotCalls | undefined = {
   async transactWrite(items) {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
   },
-  async batchGet(table, keys, consistent) {
-    const out = await db().send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys, ...(consistent ? { ConsistentRead: true } : {}) } } }));
+  async batchGet(table, keys, read) {
+    const out = await db().send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys, ...read } } }));
     return { items: out.Responses?.[table] ?? [], unprocessed: out.UnprocessedKeys?.[table]?.Keys ?? [] };
   },
 };

@@ -4,7 +4,7 @@
 // (infra/baseline-handler.ts, the document client alone) does not.
 import { sdkHotCalls } from '#lib/store/hot-calls-sdk.ts';
 import { clients, tableName } from './client.ts';
-import { leanSender, type HotCalls, type NativeTxItem } from './sender.ts';
+import { leanSender, type BatchRead, type HotCalls, type NativeTxItem } from './sender.ts';
 import { config } from '../config.ts';
 
 let made: { key: string; lean: HotCalls } | undefined;
@@ -24,5 +24,5 @@ function hot(): HotCalls {
 /** One TransactWriteItems of document-client items (lib/store/tx.ts retries it). */
 export const transactWrite = (items: NativeTxItem[]): Promise<void> => hot().transactWrite(items);
 
-/** One BatchGetItem of `keys` in the table: the items found and the keys DynamoDB left unprocessed. */
-export const batchGetOnce = (keys: Array<Record<string, unknown>>, consistent: boolean) => hot().batchGet(tableName(), keys, consistent);
+/** One BatchGetItem of `keys` in the table: the items found and the keys DynamoDB left unprocessed (lib/store/batch.ts retries them). */
+export const batchGetOnce = (keys: Array<Record<string, unknown>>, read: BatchRead) => hot().batchGet(tableName(), keys, read);

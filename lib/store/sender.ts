@@ -131,11 +131,18 @@ function marshallTxItem(item: NativeTxItem): Json {
   return out;
 }
 
+/** How a BatchGetItem reads its keys: BatchGetItem's own parameters beside `Keys`. */
+export interface BatchRead {
+  ConsistentRead?: boolean;
+  ProjectionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+}
+
 /** The hot path's two calls (./hot-calls.ts), sent by the lean sender or the document client (./hot-calls-sdk.ts). */
 export interface HotCalls {
   transactWrite(items: NativeTxItem[]): Promise<void>;
-  /** One BatchGetItem of `keys` in `table`: the items found and the keys left unprocessed. */
-  batchGet(table: string, keys: Item[], consistent: boolean): Promise<{ items: Item[]; unprocessed: Item[] }>;
+  /** One BatchGetItem of `keys` in `table`, read as `read` says: the items found and the keys left unprocessed. */
+  batchGet(table: string, keys: Item[], read: BatchRead): Promise<{ items: Item[]; unprocessed: Item[] }>;
 }
 
 /** The lean calls, bound to one endpoint, region and credential provider. */
@@ -147,10 +154,8 @@ export function leanSender(config: SenderConfig): HotCalls {
       // (a dropped connection, a 5xx) is not applied twice (DynamoDB keeps tokens for 10 minutes).
       await call(t, 'TransactWriteItems', { TransactItems: items.map(marshallTxItem), ClientRequestToken: randomUUID() });
     },
-    async batchGet(table, keys, consistent) {
-      const out = await call(t, 'BatchGetItem', {
-        RequestItems: { [table]: { Keys: keys.map((k) => marshall(k, OPTIONS)), ...(consistent ? { ConsistentRead: true } : {}) } },
-      });
+    async batchGet(table, keys, read) {
+      const out = await call(t, 'BatchGetItem', { RequestItems: { [table]: { Keys: keys.map((k) => marshall(k, OPTIONS)), ...read } } });
       const found = ((out.Responses as Record<string, Json[]> | undefined)?.[table] ?? []).map((i) => unmarshall(i as never) as Item);
       const left = ((out.UnprocessedKeys as Record<string, { Keys?: Json[] }> | undefined)?.[table]?.Keys ?? []).map((k) => unmarshall(k as never) as Item);
       return { items: found, unprocessed: left };
