@@ -4,9 +4,8 @@
 // GetSecretValue); the KMS and Secrets Manager SDK clients would add about 77 KiB to every function
 // for them (docs/performance.md, "Cold start").
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { SignatureV4 } from '@smithy/signature-v4';
 import { config } from '../config.ts';
-import { Sha256 } from '../sha256.ts';
+import { awsEndpoint, errorName, postSigner } from '../sigv4-json.ts';
 
 export interface AwsJsonService {
   /** Signing name and endpoint prefix, e.g. "kms". */
@@ -26,12 +25,6 @@ export type AwsJsonCall = (service: AwsJsonService, operation: string, input: Re
 /** A call that took too long fails; the caller's next request retries (./service-key.ts). */
 const CALL_TIMEOUT_MS = 5_000;
 
-function endpointOf(service: AwsJsonService, region: string): URL {
-  const configured = process.env[`AWS_ENDPOINT_URL_${service.endpointEnv}`] || process.env.AWS_ENDPOINT_URL;
-  if (configured) return new URL(configured);
-  return new URL(`https://${service.name}.${region}.amazonaws.com${region.startsWith('cn-') ? '.cn' : ''}/`);
-}
-
 function parseJson(text: string): Record<string, unknown> {
   try {
     return (text ? JSON.parse(text) : {}) as Record<string, unknown>;
@@ -44,29 +37,15 @@ function parseJson(text: string): Record<string, unknown> {
 export function awsJsonCall(region = config.region): AwsJsonCall {
   const credentials = defaultProvider();
   return async (service, operation, input) => {
-    const url = endpointOf(service, region);
+    const url = awsEndpoint(service.name, service.endpointEnv, region);
     const body = JSON.stringify(input);
-    const signer = new SignatureV4({ service: service.name, region, credentials, sha256: Sha256 });
-    const signed = await signer.sign({
-      method: 'POST',
-      protocol: url.protocol,
-      hostname: url.hostname,
-      port: url.port ? Number(url.port) : undefined,
-      path: url.pathname,
-      query: {},
-      headers: {
-        host: url.host,
-        'content-type': 'application/x-amz-json-1.1',
-        'x-amz-target': `${service.targetPrefix}.${operation}`,
-      },
-      body,
-    });
-    const response = await fetch(url, { method: 'POST', headers: signed.headers, body, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
+    const headers = await postSigner(service.name, region, credentials)(url, { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `${service.targetPrefix}.${operation}` }, body);
+    const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
     const output = parseJson(await response.text());
     if (!response.ok) {
       // AWS JSON errors: {"__type": "...#NotFoundException", "message": "..."}; never the request.
       const text = (value: unknown) => (typeof value === 'string' ? value : '');
-      const type = (text(output.__type) || 'UnknownError').split('#').pop();
+      const type = errorName(output) || 'UnknownError';
       throw new Error(`${service.name} ${operation} failed (${response.status} ${type}): ${text(output.message) || text(output.Message)}`);
     }
     return output;

@@ -1,7 +1,8 @@
 // BatchWriteItem and BatchGetItem for any number of keys: 25 writes or 100 reads per call (DynamoDB's limits), unprocessed
 // requests (throttling) retried with backoff until none is left.
-import { BatchGetCommand, BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
+import { batchGetOnce } from './hot-calls.ts';
 
 /** One request of a BatchWriteItem: a put or a delete. */
 export type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
@@ -53,9 +54,9 @@ export async function batchGetByKey(
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt === 8) throw new Error('BatchGetItem left keys unprocessed after 8 attempts');
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
-      const res = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ...read } } }));
-      for (const item of res.Responses?.[tableName()] ?? []) found.set(itemKeyId({ pk: String(item.pk), sk: String(item.sk) }), item);
-      pending = res.UnprocessedKeys?.[tableName()]?.Keys ?? [];
+      const res = await batchGetOnce(pending, read);
+      for (const item of res.items) found.set(itemKeyId({ pk: String(item.pk), sk: String(item.sk) }), item);
+      pending = res.unprocessed;
     }
   }
   return found;

@@ -138,7 +138,7 @@ export async function readBearerRecords(
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt === 4) throw new Error('BatchGetItem left keys unprocessed after 4 attempts');
     if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-    const read = await batchGetOnce(pending, true);
+    const read = await batchGetOnce(pending, { ConsistentRead: true });
     items.push(...(read.items as StoredItem[]));
     pending = read.unprocessed;
   }

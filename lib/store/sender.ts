@@ -14,8 +14,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { DynamoDBServiceException, TransactionCanceledException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall, type NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { SignatureV4 } from '@smithy/signature-v4';
-import { Sha256 } from '../sha256.ts';
+import { awsEndpoint, errorName, postSigner } from '../sigv4-json.ts';
 
 type Item = Record<string, NativeAttributeValue>;
 type Json = Record<string, unknown>;
@@ -27,7 +26,7 @@ const MAX_ATTEMPTS = 3;
 /** The error of a non-2xx answer, as the SDK builds it (`__type` is "com.amazonaws.dynamodb.v20120810#Name"). */
 function failure(status: number, body: Json, requestId: string | undefined): DynamoDBServiceException {
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  const name = (text(body.__type) ?? (status >= 500 ? 'InternalServerError' : 'UnknownError')).split('#').pop()!;
+  const name = errorName(body) ?? (status >= 500 ? 'InternalServerError' : 'UnknownError');
   const { __type: _, message, Message, ...rest } = body;
   const opts = { ...rest, message: text(message) ?? text(Message) ?? name, $metadata: { httpStatusCode: status, requestId, attempts: 1 } };
   // The store tests a cancellation with instanceof (lib/store/workspaces.ts and others), the rest by name.
@@ -42,7 +41,7 @@ const retryable = (err: unknown) => {
 
 interface Target {
   url: URL;
-  signer: SignatureV4;
+  sign: ReturnType<typeof postSigner>;
   send: typeof httpRequest;
   agent: HttpAgent;
 }
@@ -55,14 +54,11 @@ export interface SenderConfig {
 }
 
 function targetOf({ endpoint, region, credentials }: SenderConfig): Target {
-  // The SDK honours these too when no endpoint is configured.
-  const url = new URL(
-    endpoint || process.env.AWS_ENDPOINT_URL_DYNAMODB || process.env.AWS_ENDPOINT_URL || `https://dynamodb.${region}.amazonaws.com${region.startsWith('cn-') ? '.cn' : ''}/`,
-  );
+  const url = endpoint ? new URL(endpoint) : awsEndpoint('dynamodb', 'DYNAMODB', region);
   const https = url.protocol === 'https:';
   const value: Target = {
     url,
-    signer: new SignatureV4({ service: 'dynamodb', region, credentials, sha256: Sha256 }),
+    sign: postSigner('dynamodb', region, credentials),
     send: https ? httpsRequest : httpRequest,
     agent: new (https ? HttpsAgent : HttpAgent)({ keepAlive: true }),
   };
@@ -87,22 +83,12 @@ async function call(t: Target, operation: string, input: Json): Promise<Json> {
   const body = JSON.stringify(input);
   for (let attempt = 1; ; attempt++) {
     try {
-      const signed = await t.signer.sign({
-        method: 'POST',
-        protocol: t.url.protocol,
-        hostname: t.url.hostname,
-        ...(t.url.port ? { port: Number(t.url.port) } : {}),
-        path: t.url.pathname,
-        query: {},
-        headers: {
-          host: t.url.host,
-          'content-type': 'application/x-amz-json-1.0',
-          'content-length': String(Buffer.byteLength(body)),
-          'x-amz-target': `DynamoDB_20120810.${operation}`,
-        },
+      const headers = await t.sign(
+        t.url,
+        { 'content-type': 'application/x-amz-json-1.0', 'content-length': String(Buffer.byteLength(body)), 'x-amz-target': `DynamoDB_20120810.${operation}` },
         body,
-      });
-      const res = await post(t, signed.headers, body);
+      );
+      const res = await post(t, headers, body);
       const output = (res.text ? JSON.parse(res.text) : {}) as Json;
       if (res.status >= 200 && res.status < 300) return output;
       throw failure(res.status, output, res.requestId);
@@ -131,20 +117,31 @@ function marshallTxItem(item: NativeTxItem): Json {
   return out;
 }
 
+/** How a BatchGetItem reads its keys: BatchGetItem's own parameters beside `Keys`. */
+export interface BatchRead {
+  ConsistentRead?: boolean;
+  ProjectionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+}
+
+/** The hot path's two calls (./hot-calls.ts), sent by the lean sender or the document client (./hot-calls-sdk.ts). */
+export interface HotCalls {
+  transactWrite(items: NativeTxItem[]): Promise<void>;
+  /** One BatchGetItem of `keys` in `table`, read as `read` says: the items found and the keys left unprocessed. */
+  batchGet(table: string, keys: Item[], read: BatchRead): Promise<{ items: Item[]; unprocessed: Item[] }>;
+}
+
 /** The lean calls, bound to one endpoint, region and credential provider. */
-export function leanSender(config: SenderConfig) {
+export function leanSender(config: SenderConfig): HotCalls {
   const t = targetOf(config);
   return {
-    async transactWrite(items: readonly NativeTxItem[]): Promise<void> {
+    async transactWrite(items) {
       // As the SDK does: one token for all attempts, so a retry of a commit whose answer was lost
       // (a dropped connection, a 5xx) is not applied twice (DynamoDB keeps tokens for 10 minutes).
       await call(t, 'TransactWriteItems', { TransactItems: items.map(marshallTxItem), ClientRequestToken: randomUUID() });
     },
-    /** One BatchGetItem of `keys` in `table`: the items found and the keys left unprocessed. */
-    async batchGet(table: string, keys: readonly Item[], consistent: boolean): Promise<{ items: Item[]; unprocessed: Item[] }> {
-      const out = await call(t, 'BatchGetItem', {
-        RequestItems: { [table]: { Keys: keys.map((k) => marshall(k, OPTIONS)), ...(consistent ? { ConsistentRead: true } : {}) } },
-      });
+    async batchGet(table, keys, read) {
+      const out = await call(t, 'BatchGetItem', { RequestItems: { [table]: { Keys: keys.map((k) => marshall(k, OPTIONS)), ...read } } });
       const found = ((out.Responses as Record<string, Json[]> | undefined)?.[table] ?? []).map((i) => unmarshall(i as never) as Item);
       const left = ((out.UnprocessedKeys as Record<string, { Keys?: Json[] }> | undefined)?.[table]?.Keys ?? []).map((k) => unmarshall(k as never) as Item);
       return { items: found, unprocessed: left };

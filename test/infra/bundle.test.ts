@@ -106,6 +106,12 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     expect(withKeys).toContain('createNote');
   });
 
+  it("createNote carries no SDK TransactWriteItems command: its transaction goes through the lean sender only (lib/store/hot-calls-sdk.bundled.ts)", async () => {
+    const code = await readFile(join(dir, 'createNote.mjs'), 'utf8');
+    expect(code).not.toContain('"TransactWriteItemsInput"');
+    expect(code).toContain('"TransactWriteItems"');
+  });
+
   it('a function but mcp registers no schema documentation at import: doc() is the identity there (lib/domain/schemas/doc.bundled.ts)', async () => {
     // A fresh process: this one's zod registry holds the schemas the tests imported.
     const registered = async (id: string) => {

@@ -61,7 +61,7 @@ describe('the lean sender against DynamoDB Local', () => {
     ];
     await transactWrite(stored.map((Item) => ({ Put: { TableName: tableName(), Item } })));
     const wanted = [{ pk: p, sk: 'a' }, { pk: p, sk: 'b' }, { pk: p, sk: 'missing' }];
-    const lean = await batchGetOnce(wanted, true);
+    const lean = await batchGetOnce(wanted, { ConsistentRead: true });
     const sdk = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: wanted, ConsistentRead: true } } }));
     const bySk = (xs: Array<Record<string, unknown>>) => [...xs].sort((x, y) => String(x.sk).localeCompare(String(y.sk)));
     expect(bySk(lean.items)).toEqual(stored);
@@ -69,12 +69,22 @@ describe('the lean sender against DynamoDB Local', () => {
     expect(lean.unprocessed).toEqual([]);
   });
 
+  it('a projected BatchGetItem (lib/store/batch.ts batchGetByKey) returns only the attributes named, as the document client does', async () => {
+    const p = pk();
+    await transactWrite([{ Put: { TableName: tableName(), Item: { pk: p, sk: 'a', n: 1, secret: 'x' } } }]);
+    const read = { ConsistentRead: true, ProjectionExpression: 'pk, sk, #n', ExpressionAttributeNames: { '#n': 'n' } };
+    const lean = await batchGetOnce([{ pk: p, sk: 'a' }], read);
+    const sdk = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: [{ pk: p, sk: 'a' }], ...read } } }));
+    expect(lean.items).toEqual([{ pk: p, sk: 'a', n: 1 }]);
+    expect(sdk.Responses![tableName()]).toEqual(lean.items);
+  });
+
   it('with a middleware added to the document client the calls go through it (observers see them); once it is removed they do not', async () => {
     const rec = recordCommands('senderObserver');
     const p = pk();
     try {
       await transactWrite([{ Put: { TableName: tableName(), Item: { pk: p, sk: 'seen' } } }]);
-      await batchGetOnce([{ pk: p, sk: 'seen' }], true);
+      await batchGetOnce([{ pk: p, sk: 'seen' }], { ConsistentRead: true });
       expect(rec.sent.map((s) => s.command)).toEqual(['TransactWriteItems', 'BatchGetItem']);
     } finally {
       rec.stop();
@@ -132,7 +142,7 @@ describe('the lean sender against a mocked endpoint (faults DynamoDB Local never
       [200, { Responses: { t: [{ pk: { S: 'a' }, sk: { S: 'b' }, n: { N: '2' } }] }, UnprocessedKeys: {} }],
     ]);
     close = m.close;
-    expect(await m.sender.batchGet('t', [{ pk: 'a', sk: 'b' }], true)).toEqual({ items: [{ pk: 'a', sk: 'b', n: 2 }], unprocessed: [] });
+    expect(await m.sender.batchGet('t', [{ pk: 'a', sk: 'b' }], { ConsistentRead: true })).toEqual({ items: [{ pk: 'a', sk: 'b', n: 2 }], unprocessed: [] });
     expect(m.seen).toHaveLength(3);
   });
 
@@ -168,7 +178,7 @@ describe('the lean sender against a mocked endpoint (faults DynamoDB Local never
   it('(mocked endpoint) keys DynamoDB left unprocessed come back unmarshalled, for the caller to read again', async () => {
     const m = await mockedEndpoint([[200, { Responses: { t: [] }, UnprocessedKeys: { t: { Keys: [{ pk: { S: 'a' }, sk: { S: 'b' } }], ConsistentRead: true } } }]]);
     close = m.close;
-    expect(await m.sender.batchGet('t', [{ pk: 'a', sk: 'b' }], true)).toEqual({ items: [], unprocessed: [{ pk: 'a', sk: 'b' }] });
+    expect(await m.sender.batchGet('t', [{ pk: 'a', sk: 'b' }], { ConsistentRead: true })).toEqual({ items: [], unprocessed: [{ pk: 'a', sk: 'b' }] });
     expect(JSON.parse(m.seen[0]!.body)).toEqual({ RequestItems: { t: { Keys: [{ pk: { S: 'a' }, sk: { S: 'b' } }], ConsistentRead: true } } });
   });
 });
