@@ -12,8 +12,20 @@ export interface ProgressOutput {
 const BAR = 20;
 const count = (n: number) => n.toLocaleString('en').replace(/,/g, ' ');
 
+// What each pass reads (lib/store/verify.ts): "notes: 0 items read" for a workspace whose notes have
+// no customer read as if the pass had missed them, so each count names what it counts.
+const READS: Record<VerifyProgress['phase'], string> = {
+  deletes: 'records being deleted',
+  notes: 'notes with a customer',
+  links: 'links',
+  copies: 'notes with copied links',
+  entities: 'items (entities, their links and rating items)',
+  ratings: 'rating items',
+};
+const reads = (p: VerifyProgress) => `${count(p.items)} ${READS[p.phase]} read`;
+
 function describe(p: VerifyProgress): string {
-  return `${p.phase}: ${count(p.items)} items read, ${count(p.checked)} checked, ${count(p.mismatches)} mismatches`;
+  return `${p.phase}: ${reads(p)}, ${count(p.checked)} checked, ${count(p.mismatches)} mismatches`;
 }
 
 /** A listener for verifyScores' progress, and `done` to end the display before the result is printed. */
@@ -23,16 +35,23 @@ export function verifyProgress(
 ): { listener: ProgressListener; done: () => void } {
   const started = now();
   if (out.isTTY) {
-    let drawn = false;
+    let last: VerifyProgress | undefined;
+    // The bar shows the passes finished: empty during the first, full once the last has ended.
+    const draw = (finished: number, what: string) => {
+      const filled = Math.round((finished / VERIFY_PHASES.length) * BAR);
+      out.write(`\r\x1b[2Kscore verify [${'█'.repeat(filled)}${'░'.repeat(BAR - filled)}] ${what}`);
+    };
     return {
       listener: (p) => {
         const step = VERIFY_PHASES.indexOf(p.phase);
-        const filled = Math.round((step / VERIFY_PHASES.length) * BAR);
-        out.write(`\r\x1b[2Kscore verify [${'█'.repeat(filled)}${'░'.repeat(BAR - filled)}] ${step + 1}/${VERIFY_PHASES.length} ${describe(p)}`);
-        drawn = true;
+        draw(step, `${step + 1}/${VERIFY_PHASES.length} ${describe(p)}`);
+        last = p;
       },
       done: () => {
-        if (drawn) out.write('\n');
+        if (!last) return;
+        draw(VERIFY_PHASES.length, `done: ${count(last.checked)} checked, ${count(last.mismatches)} mismatches`);
+        out.write('\n');
+        last = undefined;
       },
     };
   }
@@ -41,7 +60,7 @@ export function verifyProgress(
   let last = { items: 0, at: started };
   const line = (p: VerifyProgress, t: number, what: string) => out.write(`score verify ${p.workspace} ${what} (${((t - started) / 1000).toFixed(0)} s)\n`);
   const ended = (p: VerifyProgress, t: number) =>
-    line(p, t, `${p.phase} done: ${count(p.items)} items read; ${count(p.checked)} checked, ${count(p.mismatches)} mismatches in all so far`);
+    line(p, t, `${p.phase} done: ${reads(p)}; ${count(p.checked)} checked, ${count(p.mismatches)} mismatches in all so far`);
   return {
     listener: (p) => {
       const t = now();

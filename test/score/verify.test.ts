@@ -144,17 +144,19 @@ describe('score verify', () => {
     const result = await verifyScores({ workspace: ws.workspaceId, repair: false, progress: lines.listener });
     expect(result).toEqual({ checked: 7, mismatches: 0, repaired: 0 });
     expect(plain.every((l) => l.endsWith('\n') && !l.includes('\r'))).toBe(true);
-    expect(plain.some((l) => /^score verify \S+ links: 3 items read, 0 checked, 0 mismatches \(\d+ s\)\n$/.test(l))).toBe(true);
+    expect(plain.some((l) => /^score verify \S+ links: 3 links read, 0 checked, 0 mismatches \(\d+ s\)\n$/.test(l))).toBe(true);
     // Each pass says when it ends and what it read; the last one when the display ends.
-    expect(plain.some((l) => /^score verify \S+ links done: 3 items read; \d+ checked, 0 mismatches in all so far \(\d+ s\)\n$/.test(l))).toBe(true);
+    expect(plain.some((l) => /^score verify \S+ links done: 3 links read; \d+ checked, 0 mismatches in all so far \(\d+ s\)\n$/.test(l))).toBe(true);
     lines.done();
-    expect(plain.at(-1)).toMatch(/^score verify \S+ ratings done: \d+ items read; 7 checked, 0 mismatches in all so far \(\d+ s\)\n$/);
+    expect(plain.at(-1)).toMatch(/^score verify \S+ ratings done: \d+ rating items read; 7 checked, 0 mismatches in all so far \(\d+ s\)\n$/);
     const drawn: string[] = [];
     const bar = verifyProgress({ isTTY: true, write: (t) => drawn.push(t) });
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false, progress: bar.listener })).toEqual(result);
     bar.done();
     expect(drawn.slice(0, -1).every((t) => t.startsWith('\r\x1b[2Kscore verify ['))).toBe(true);
-    expect(drawn.at(-2)).toMatch(/\] 6\/6 ratings: /);
+    expect(drawn.at(-3)).toMatch(/\] 6\/6 ratings: /);
+    // Once the last pass has ended the bar is full, with the totals.
+    expect(drawn.at(-2)).toBe(`\r\x1b[2Kscore verify [${'█'.repeat(20)}] done: 7 checked, 0 mismatches`);
     expect(drawn.at(-1)).toBe('\n');
   });
 });
