@@ -23,8 +23,8 @@
 // Prints every figure next to its goal with the ratio, and writes its section of docs/performance.md.
 // Knobs: BENCH_SECONDS (per autocannon run, default 8; the ceiling at concurrency 1 replays 40× as many
 // transactions, about as long on this machine), BENCH_HOT_PAIRS (window pairs at concurrency 32, default 6),
-// BENCH_HOT_WINDOW (notes, or replays, per window, default 256), BENCH_ROUNDS (score latency rounds, default
-// 400), BENCH_NOTE_ROUNDS (note against transaction rounds, default 300),
+// BENCH_HOT_WINDOW (notes, or replays, per window, default 224: 7 per connection), BENCH_ROUNDS (score
+// latency rounds, default 400), BENCH_NOTE_ROUNDS (note against transaction rounds, default 300),
 // BENCH_RATE_LIMIT (requests/s per credential owner, default 1000, so the limiter runs but the mixes
 // measure the request path, not refusals), BENCH_NO_DOCS=1 (print only).
 import { randomUUID } from 'node:crypto';
@@ -59,7 +59,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
 const NOTE_ROUNDS = Number(process.env.BENCH_NOTE_ROUNDS ?? 300);
 const HOT_PAIRS = Number(process.env.BENCH_HOT_PAIRS ?? 6);
-const HOT_WINDOW = Number(process.env.BENCH_HOT_WINDOW ?? 256);
+const HOT_WINDOW = Number(process.env.BENCH_HOT_WINDOW ?? 224);
 const MEMBERS = 4;
 
 // ---- small helpers ------------------------------------------------------------------------------
