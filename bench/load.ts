@@ -439,8 +439,8 @@ async function emulatorPid(): Promise<string | undefined> {
     for (const pid of await readdir('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
       const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-      const [comm, rest] = [stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), stat.slice(stat.lastIndexOf(')') + 2).split(' ')];
-      if (comm === 'java' && Number(rest[1]) === process.pid) return pid;
+      const [, comm, ppid] = /^\d+ \((.*)\) \S+ (\d+) /.exec(stat) ?? [];
+      if (comm === 'java' && Number(ppid) === process.pid) return pid;
     }
   } catch {
     // no /proc: the emulator's CPU is not reported
@@ -525,7 +525,14 @@ async function hotVsCeiling(w: World, tx: CapturedTransaction, concurrency: numb
     const first = i % 2 === 0 ? 'note' : 'ceiling';
     const ceilingRun = async () => replayWindow(await seededReplays(tx, amount), concurrency);
     const noteRun = () => noteWindow(w, concurrency, amount);
-    const [note, ceiling] = first === 'note' ? [await noteRun(), await ceilingRun()] : await ceilingRun().then(async (c) => [await noteRun(), c] as const);
+    let note: Window, ceiling: Window;
+    if (first === 'note') {
+      note = await noteRun();
+      ceiling = await ceilingRun();
+    } else {
+      ceiling = await ceilingRun();
+      note = await noteRun();
+    }
     out.push({ first, note, ceiling, ratio: note.rate / ceiling.rate });
   }
   const total = (side: 'note' | 'ceiling') => out.reduce((a, p) => a + p[side].done, 0) / out.reduce((a, p) => a + p[side].seconds, 0);
