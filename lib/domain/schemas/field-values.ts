@@ -5,6 +5,7 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
+import { checkedArray, checkedFormat, checkedString, strictObject } from './build.ts';
 import { Email, IsoDate, MAX_EMAIL, nonBlank, Uuid } from './common.ts';
 import { ConversationContent, ConversationPartsInput, MAX_PARTS } from './conversation.ts';
 
@@ -33,23 +34,23 @@ function refuse(ctx: z.core.ParsePayload, message: string, path: PropertyKey[] =
 // ---- Read shapes: what a read answers.
 
 export const Name = /* @__PURE__ */ (() => nonBlank(MAX_NAME))();
-export const Html = /* @__PURE__ */ (() => doc(z.string().check(z.maxLength(MAX_TEXT)), 'HTML'))();
-export const Status = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, name: z.string() }))();
-export const Owner = /* @__PURE__ */ (() => doc(z.strictObject({ id: Uuid, email: Email }), 'A member of the workspace'))();
-export const Tag = /* @__PURE__ */ (() => z.strictObject({ name: nonBlank(MAX_NAME) }))();
-export const Tags = /* @__PURE__ */ (() => z.array(Tag).check(z.maxLength(MAX_TAGS)))();
-export const Timeframe = /* @__PURE__ */ (() => z.strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z.enum(GRANULARITIES) }))();
+export const Html = /* @__PURE__ */ (() => doc(checkedString(z.maxLength(MAX_TEXT)), 'HTML'))();
+export const Status = /* @__PURE__ */ (() => strictObject({ id: Uuid, name: z.string() }))();
+export const Owner = /* @__PURE__ */ (() => doc(strictObject({ id: Uuid, email: Email }), 'A member of the workspace'))();
+export const Tag = /* @__PURE__ */ (() => strictObject({ name: nonBlank(MAX_NAME) }))();
+export const Tags = /* @__PURE__ */ (() => checkedArray(Tag, z.maxLength(MAX_TAGS)))();
+export const Timeframe = /* @__PURE__ */ (() => strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z.enum(GRANULARITIES) }))();
 export const Archived = /* @__PURE__ */ (() => z.boolean())();
 export const Processed = /* @__PURE__ */ (() => z.boolean())();
 export const CustomerEmail = Email;
 const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
-export const Domain = /* @__PURE__ */ (() => z.stringFormat('hostname', DOMAIN_PATTERN).check(z.maxLength(MAX_DOMAIN), z.toLowerCase()))();
+export const Domain = /* @__PURE__ */ (() => checkedFormat('hostname', DOMAIN_PATTERN, z.maxLength(MAX_DOMAIN), z.toLowerCase()))();
 
 // ---- Write shapes: what a create or update may send for a field (null clears, on update).
 
 /** `{id}` or `{name}` (case-insensitive) of a built-in status; both must name the same one. Stored as `{id, name}`. */
 export const StatusInput = /* @__PURE__ */ (() => z.pipe(
-  z.strictObject({ id: z.optional(Uuid), name: z.optional(z.string().check(z.minLength(1))) }),
+  strictObject({ id: z.optional(Uuid), name: z.optional(checkedString(z.minLength(1))) }),
   z.transform((v, ctx) => {
     if (v.id !== undefined) {
       const byId = STATUSES.find((s) => s.id === v.id);
@@ -66,9 +67,7 @@ export const StatusInput = /* @__PURE__ */ (() => z.pipe(
 ))();
 
 /** A member by `email`, `id` or both (then both must name the same member: lib/store/field-refs.ts resolves it). */
-export const MemberInput = /* @__PURE__ */ (() => z
-  .strictObject({ id: z.optional(Uuid), email: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_EMAIL))) })
-  .check(
+export const MemberInput = /* @__PURE__ */ (() => strictObject({ id: z.optional(Uuid), email: z.optional(checkedString(z.minLength(1), z.maxLength(MAX_EMAIL))) },
     z.refine((v) => v.id !== undefined || v.email !== undefined, { error: 'names no member: give its email, its id or both' }),
   ))();
 export type MemberInput = z.output<typeof MemberInput>;
@@ -80,9 +79,7 @@ export const TagsInput = /* @__PURE__ */ (() => z.pipe(
 ))();
 
 /** A timeframe, `granularity` 'none' when omitted; it may not end before it starts. */
-export const TimeframeInput = /* @__PURE__ */ (() => z
-  .strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z._default(z.enum(GRANULARITIES), 'none') })
-  .check(
+export const TimeframeInput = /* @__PURE__ */ (() => strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z._default(z.enum(GRANULARITIES), 'none') },
     z.superRefine((v, ctx) => {
       if (v.endDate < v.startDate) ctx.addIssue({ code: 'custom', message: `is before startDate ${v.startDate}`, path: ['endDate'], input: v.endDate });
     }),

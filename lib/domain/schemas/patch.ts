@@ -6,6 +6,7 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
+import { checkedArray, checkedString, strictObject } from './build.ts';
 import { ConversationPartRefs, ConversationPartsInput } from './conversation.ts';
 import { STANDARD_FIELDS, TagsInput, type StandardFieldId } from './field-values.ts';
 
@@ -21,12 +22,12 @@ export const LIST_FIELDS = {
 export type ListFieldId = keyof typeof LIST_FIELDS;
 export const isListField = (id: string): id is ListFieldId => Object.hasOwn(LIST_FIELDS, id);
 
-const FieldPath = /* @__PURE__ */ (() => doc(z.string().check(z.minLength(1), z.maxLength(200)), "A field's id: a standard field (`name`, `tags`, `owner`, …) or a custom field's uuid"))();
+const FieldPath = /* @__PURE__ */ (() => doc(checkedString(z.minLength(1), z.maxLength(200)), "A field's id: a standard field (`name`, `tags`, `owner`, …) or a custom field's uuid"))();
 const Value = /* @__PURE__ */ (() => doc(z.unknown(), "A value of the field (its write shape, as under `data.fields`); for addItems and removeItems a list of the field's items (a conversation's parts are removed by externalId)"))();
 
 const Operation = /* @__PURE__ */ (() => z.union([
-  z.strictObject({ op: z.enum(['set', 'addItems', 'removeItems']), path: FieldPath, value: Value }),
-  z.strictObject({ op: z.literal('clear'), path: FieldPath }),
+  strictObject({ op: z.enum(['set', 'addItems', 'removeItems']), path: FieldPath, value: Value }),
+  strictObject({ op: z.literal('clear'), path: FieldPath }),
 ]))();
 
 export type PatchInput = { op: 'set' | 'addItems' | 'removeItems'; path: string; value: unknown } | { op: 'clear'; path: string };
@@ -42,7 +43,7 @@ function valueSchema(op: PatchInput): z.ZodMiniType | undefined {
 
 /** The operations, in order, each value parsed by its field's write shape. */
 export const Patch = /* @__PURE__ */ (() => doc(z.pipe(
-    z.array(Operation).check(z.minLength(1), z.maxLength(100)),
+    checkedArray(Operation, z.minLength(1), z.maxLength(100)),
     z.transform((ops, ctx): PatchInput[] =>
       ops.map((op, i) => {
         const schema = valueSchema(op);
