@@ -44,3 +44,13 @@ export const checkedUrl = (...checks: z.core.$ZodCheck<string>[]) => _url(z.ZodM
  */
 export const isoDateTime = (params?: Parameters<typeof z.iso.datetime>[0], ...checks: z.core.$ZodCheck<string>[]) =>
   _isoDateTime(z.ZodMiniISODateTime, { ...(params as object), checks } as never);
+
+/**
+ * A schema built on first use, then kept: for what only a rare branch of a request needs (a patch
+ * removing conversation parts, a filter few lists give). What every request needs is built at
+ * import instead: building it on the first request would only move the cost into that request.
+ */
+export function once<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}

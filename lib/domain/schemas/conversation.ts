@@ -5,7 +5,7 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
-import { checkedArray, checkedString, isoDateTime, strictObject } from './build.ts';
+import { checkedArray, checkedString, isoDateTime, once, strictObject } from './build.ts';
 
 export const MAX_PARTS = 50;
 export const MAX_PART_CONTENT = 1_000;
@@ -44,8 +44,11 @@ export const ConversationPartsInput = /* @__PURE__ */ (() => doc(checkedArray(
   }),
 ), PARTS))();
 
-/** `removeItems` on a conversation's content: the parts by `{externalId}`, or by the bare externalId. */
-export const ConversationPartRefs = /* @__PURE__ */ (() => z.pipe(
+/**
+ * `removeItems` on a conversation's content: the parts by `{externalId}`, or by the bare externalId.
+ * Built when a patch first removes parts, not at import: few requests do (./build.ts says why).
+ */
+export const conversationPartRefs = /* @__PURE__ */ once(() => z.pipe(
   checkedArray(z.union([strictObject({ externalId: ExternalId }), ExternalId]), z.minLength(1), z.maxLength(MAX_PARTS)),
   z.transform((refs) => refs.map((r) => (typeof r === 'string' ? { externalId: r } : r))),
-))();
+));

@@ -5,18 +5,15 @@ import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedArray, objectWithCatchall, strictObject } from './build.ts';
 import { Uuid } from './common.ts';
 import { EntityType } from './entity.ts';
-import { ENTITY_STANDARD_FIELDS, Name, type StandardField, type StandardFieldId } from './field-values.ts';
+import { ENTITY_STANDARD_FIELDS, Name, type FieldTable, type StandardFieldId } from './field-values.ts';
 import { Metadata, MetadataUpdate } from './metadata.ts';
-import { Patch } from './patch.ts';
+import { patchOf } from './patch.ts';
 import { ENTITY_FIELDS } from '../entity-fields.ts';
 import { ENTITY_TYPES, type EntityType as EntityTypeName } from '../hierarchy.ts';
 import { ENTITY_RELATIONSHIP_TYPES } from '../relations.ts';
 
 /** Custom field values by field id: the workspace's definitions check them (lib/domain/entity-fields.ts fieldWrite). */
 const CustomFieldInput = /* @__PURE__ */ (() => doc(z.unknown(), "A custom field value by the field's id (uuid); the type's configuration gives its schema"))();
-
-/** The fields of one kind of record (./field-values.ts ENTITY_STANDARD_FIELDS, NOTE_STANDARD_FIELDS). */
-type FieldTable = Readonly<Partial<Record<StandardFieldId, StandardField>>>;
 
 // Built once per table and field, and shared by the bodies made from that table (the user and company
 // bodies take most of the hierarchy's fields): fewer schemas built at import, the same document.
@@ -78,7 +75,7 @@ export type CreateEntityBody = z.output<typeof CreateEntityBody>;
 const ALL_ENTITY_FIELDS = /* @__PURE__ */ (() => [...new Set(ENTITY_TYPES.flatMap((t) => ENTITY_FIELDS[t]))])();
 
 export const UpdateEntityBody = /* @__PURE__ */ (() => doc(strictObject({
-    data: withPatch({
+    data: withPatch(ENTITY_STANDARD_FIELDS, {
       fields: z.optional(doc(updateFields(ENTITY_STANDARD_FIELDS, ALL_ENTITY_FIELDS), "The fields to change: those of the entity's type (see its configuration); null clears one")),
       metadata: z.optional(MetadataUpdate),
       type: doc(z.optional(EntityType), "When given, the entity's own type: a type cannot change"),
@@ -89,10 +86,11 @@ export const UpdateEntityBody = /* @__PURE__ */ (() => doc(strictObject({
 /**
  * An update's `data`: the given properties plus `patch` (Productboard's field operations). `fields`
  * and `patch` are two ways to say the same thing: one of them, not both; an update changes
- * something (fields, patch or, on entities, metadata).
+ * something (fields, patch or, on entities, metadata). `table` is the kind of record's fields,
+ * whose write shapes parse the patch's values.
  */
-export function withPatch<S extends z.core.$ZodLooseShape>(shape: S) {
-  return strictObject({ ...shape, patch: z.optional(Patch) },
+export function withPatch<S extends z.core.$ZodLooseShape>(table: FieldTable, shape: S) {
+  return strictObject({ ...shape, patch: z.optional(patchOf(table)) },
     z.superRefine((data, ctx) => {
       const d = data as { fields?: unknown; patch?: unknown; metadata?: unknown };
       if (d.fields !== undefined && d.patch !== undefined) ctx.addIssue({ code: 'custom', message: "gives both 'fields' and 'patch': use one of them", input: data });

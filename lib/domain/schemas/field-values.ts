@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedArray, checkedFormat, checkedString, strictObject } from './build.ts';
 import { Email, IsoDate, MAX_EMAIL, nonBlank, Uuid } from './common.ts';
-import { ConversationContent, ConversationPartsInput, MAX_PARTS } from './conversation.ts';
+import { ConversationContent, conversationPartRefs, ConversationPartsInput, MAX_PARTS } from './conversation.ts';
 
 /** The built-in statuses (the service specification has no status configuration endpoint). Written by name or id. */
 export const STATUSES = [
@@ -95,13 +95,17 @@ const CONTENT_SHAPES = `must be HTML text (a textNote's content) or a list of at
 export const Content = /* @__PURE__ */ (() => z.union([Html, ConversationContent]))();
 export const ContentInput = /* @__PURE__ */ (() => z.union([Html, ConversationPartsInput], { error: CONTENT_SHAPES }))();
 
-/** A standard field: its read shape and its write shape. */
+/**
+ * A standard field: its read shape and its write shape; a list field also what `addItems` and
+ * `removeItems` take (./patch.ts), given when a patch first needs them (few requests do).
+ */
 export interface StandardField {
   read: z.ZodMiniType;
   write: z.ZodMiniType;
+  items?: () => Record<'addItems' | 'removeItems', z.ZodMiniType>;
 }
-const field = (read: z.ZodMiniType, write: z.ZodMiniType = read): StandardField => ({ read, write });
-const sharedFields = () => ({ name: field(Name), owner: field(Owner, MemberInput), tags: field(Tags, TagsInput), archived: field(Archived) });
+const field = (read: z.ZodMiniType, write: z.ZodMiniType = read, items?: StandardField['items']): StandardField => ({ read, write, ...(items && { items }) });
+const sharedFields = () => ({ name: field(Name), owner: field(Owner, MemberInput), tags: field(Tags, TagsInput, () => ({ addItems: TagsInput, removeItems: TagsInput })), archived: field(Archived) });
 
 // A table per kind of record, so that a write body built from one (./entity-writes.ts createFields)
 // carries the schemas of that kind's fields only: a note's create has no status or timeframe, an
@@ -121,7 +125,8 @@ export const NOTE_STANDARD_FIELDS = /* @__PURE__ */ (() => ({
   ...sharedFields(),
   processed: field(Processed),
   creator: field(Owner, MemberInput),
-  content: field(Content, ContentInput),
+  // A list field only on a conversation note (lib/domain/note-content.ts); its parts are removed by externalId.
+  content: field(Content, ContentInput, () => ({ addItems: ConversationPartsInput, removeItems: conversationPartRefs() })),
 }))();
 
 /** Every standard field, by id. */
@@ -144,3 +149,6 @@ export const STANDARD_FIELDS = /* @__PURE__ */ (() => {
 })();
 
 export type StandardFieldId = keyof typeof STANDARD_FIELDS;
+
+/** The fields of one kind of record (ENTITY_STANDARD_FIELDS, NOTE_STANDARD_FIELDS). */
+export type FieldTable = Readonly<Partial<Record<StandardFieldId, StandardField>>>;

@@ -66,7 +66,7 @@ export const CreateNoteBody = /* @__PURE__ */ (() => doc(strictObject({
   }), { id: 'CreateNoteBody' }))();
 
 export const UpdateNoteBody = /* @__PURE__ */ (() => doc(strictObject({
-    data: withPatch({
+    data: withPatch(NOTE_STANDARD_FIELDS, {
       fields: z.optional(updateFields(NOTE_STANDARD_FIELDS, NOTE_UPDATE_FIELDS)),
       type: doc(z.optional(NoteTypeInput), "When given, the note's own type"),
       id: doc(z.optional(Uuid), 'When given, the id in the path'),
