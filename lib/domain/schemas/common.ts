@@ -13,8 +13,7 @@ export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_PATTERN.test(v);
 
 /** A uuid as the client may write it; parsed to lower case, the form every id is stored in. */
-export const uuidWith = (...checks: z.core.$ZodCheck<string>[]) => checkedFormat('uuid', UUID_PATTERN, z.toLowerCase(), ...checks);
-export const Uuid = /* @__PURE__ */ (() => uuidWith())();
+export const Uuid = /* @__PURE__ */ (() => checkedFormat('uuid', UUID_PATTERN, z.toLowerCase()))();
 
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const isCalendarDate = (s: string) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);

@@ -104,7 +104,7 @@ export interface StandardField {
   write: z.ZodMiniType;
   items?: () => Record<'addItems' | 'removeItems', z.ZodMiniType>;
 }
-const field = (read: z.ZodMiniType, write: z.ZodMiniType = read, items?: StandardField['items']): StandardField => ({ read, write, ...(items && { items }) });
+const field = (read: z.ZodMiniType, write: z.ZodMiniType = read, items?: StandardField['items']): StandardField => ({ read, write, items });
 const sharedFields = () => ({ name: field(Name), owner: field(Owner, MemberInput), tags: field(Tags, TagsInput, () => ({ addItems: TagsInput, removeItems: TagsInput })), archived: field(Archived) });
 
 // A table per kind of record, so that a write body built from one (./entity-writes.ts createFields)

@@ -5,8 +5,8 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
-import { checkedString, isoDateTime, strictObject } from './build.ts';
-import { Email, nonBlank, Uuid, uuidWith } from './common.ts';
+import { checkedFormat, checkedString, isoDateTime, strictObject } from './build.ts';
+import { Email, nonBlank, Uuid, UUID_PATTERN } from './common.ts';
 import { MAX_NAME, STATUSES } from './field-values.ts';
 import { utcInstant } from '../filters.ts';
 
@@ -18,7 +18,7 @@ const statusList = /* @__PURE__ */ (() => STATUSES.map((s) => `${s.name} (${s.id
 
 /** `status[id]`: one of the built-in statuses. */
 export const StatusIdParameter = /* @__PURE__ */ (() => doc(
-  uuidWith(z.refine((id) => STATUSES.some((s) => s.id === id), { error: `is no status id; the statuses are ${statusList}` })),
+  checkedFormat('uuid', UUID_PATTERN, z.toLowerCase(), z.refine((id) => STATUSES.some((s) => s.id === id), { error: `is no status id; the statuses are ${statusList}` })),
   'A status id',
 ))();
 
