@@ -95,6 +95,9 @@ describe('entities', () => {
     const { fields } = (await c.ok('GET', `/entities/${feature}`)).json.data;
     expect(fields).toEqual({ name: expect.any(String), status: { id: expect.any(String), name: 'Planned' }, tags: [{ name: 'b' }], [size]: 'M' });
     expectError(await patch([{ op: 'set', path: 'email', value: 'x@example.com' }]), 'request.invalid', { source: { pointer: '/data/patch/0/path' }, detail: /Unknown field 'email' for a feature/ });
+    // An entity patch parses values by the entities' fields only: a note field's value is not looked at, its path is refused.
+    expectError(await patch([{ op: 'set', path: 'content', value: 5 }]), 'request.invalid', { source: { pointer: '/data/patch/0/path' }, detail: /Unknown field 'content' for a feature/ });
+    expectError(await patch([{ op: 'removeItems', path: 'content', value: [5] }]), 'request.invalid', { source: { pointer: '/data/patch/0/path' }, detail: /Unknown field 'content' for a feature/ });
     expectError(await patch([{ op: 'set', path: size, value: 'XL' }]), 'request.invalid', { source: { pointer: '/data/patch/0/value' } });
     expectError(await patch([{ op: 'set', path: 'owner', value: { email: 'nobody@example.com' } }]), 'request.invalid', { source: { pointer: '/data/patch/0/value/email' } });
     expect((await c.ok('GET', `/entities/${feature}`)).json.data.fields).toEqual(fields);

@@ -97,6 +97,8 @@ describe('notes', () => {
     await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'clear', path: 'name' }] } }, '/data/patch/0/path', /name cannot be cleared/);
     await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'addItems', path: 'name', value: ['x'] }] } }, '/data/patch/0/op', /applies to a list field/);
     await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'set', path: 'status', value: { name: 'Planned' } }] } }, '/data/patch/0/path', /Unknown field 'status' for a note/);
+    // A note patch parses values by the note's fields only: an entity field's value is not looked at, its path is refused.
+    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'set', path: 'status', value: { name: 'No such status' } }] } }, '/data/patch/0/path', /Unknown field 'status' for a note/);
     await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'set', path: 'processed', value: 'yes' }] } }, '/data/patch/0/value');
     await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'addItems', path: 'tags', value: [{ label: 'x' }] }] } }, '/data/patch/0/value/0/label');
     await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'set', path: 'tags', value: [] }, { op: 'addItems', path: 'tags', value: [{ name: 'a' }] }] } }, '/data/patch/1', /'set' and 'addItems'/);

@@ -4,6 +4,7 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
+import { checkedArray, checkedString, strictObject } from './build.ts';
 import { DateTime, Uuid } from './common.ts';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../redirect-uris.ts';
 import { canonicalScope, SCOPE_ALIASES, SCOPES, type Scope } from '../scopes.ts';
@@ -23,7 +24,7 @@ const ScopeName = /* @__PURE__ */ (() => z.pipe(
 
 const MAX_SCOPE_NAMES = /* @__PURE__ */ (() => SCOPES.length + Object.keys(SCOPE_ALIASES).length)();
 /** A list of scopes, each kept once. */
-const scopeList = (min: number) => z.pipe(z.array(ScopeName).check(z.minLength(min), z.maxLength(MAX_SCOPE_NAMES)), z.transform((scopes) => [...new Set(scopes)]));
+const scopeList = (min: number) => z.pipe(checkedArray(ScopeName, z.minLength(min), z.maxLength(MAX_SCOPE_NAMES)), z.transform((scopes) => [...new Set(scopes)]));
 
 export const APPLICATION_TYPES = ['serverToServer', 'authorizationCode'] as const;
 export type ApplicationType = (typeof APPLICATION_TYPES)[number];
@@ -40,12 +41,12 @@ const refuse = (issues: Issues, path: PropertyKey[], message: string, input: unk
  * keep working; redirect URIs and `public` belong to authorizationCode applications only.
  */
 export const CreateApplicationBody = /* @__PURE__ */ (() => doc(z.pipe(
-    z.strictObject({
+    strictObject({
       type: doc(z.optional(z.enum(APPLICATION_TYPES)), 'serverToServer when omitted'),
-      name: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_APPLICATION_NAME)),
+      name: checkedString(z.trim(), z.minLength(1), z.maxLength(MAX_APPLICATION_NAME)),
       scopes: doc(scopeList(1), 'The scopes its tokens may carry'),
       defaultScopes: doc(z.optional(scopeList(0)), 'Granted when a request names no scope; all of `scopes` when omitted'),
-      redirectUris: doc(z.optional(z.array(z.string()).check(z.maxLength(MAX_REDIRECT_URIS))), 'authorizationCode only: the redirect URIs, matched exactly (at least one)'),
+      redirectUris: doc(z.optional(checkedArray(z.string(), z.maxLength(MAX_REDIRECT_URIS))), 'authorizationCode only: the redirect URIs, matched exactly (at least one)'),
       public: doc(z.optional(z.boolean()), 'authorizationCode only: a public client (no secret, PKCE required); false when omitted'),
     }),
     z.transform((v, ctx) => {
@@ -71,11 +72,11 @@ export const CreateApplicationBody = /* @__PURE__ */ (() => doc(z.pipe(
 
 export type ApplicationInput = z.output<typeof CreateApplicationBody>;
 
-export const AddKeyBody = /* @__PURE__ */ (() => doc(z.strictObject({ publicKey: doc(z.string().check(z.minLength(1), z.maxLength(64 * 1024)), 'RSA public key, PEM (SPKI or PKCS#1), 2048 to 8192 bits') }), { id: 'AddKeyBody' }))();
+export const AddKeyBody = /* @__PURE__ */ (() => doc(strictObject({ publicKey: doc(checkedString(z.minLength(1), z.maxLength(64 * 1024)), 'RSA public key, PEM (SPKI or PKCS#1), 2048 to 8192 bits') }), { id: 'AddKeyBody' }))();
 
 const ScopeEnum = /* @__PURE__ */ (() => z.enum(SCOPES))();
 
-export const ApplicationKey = /* @__PURE__ */ (() => doc(z.strictObject({
+export const ApplicationKey = /* @__PURE__ */ (() => doc(strictObject({
     id: Uuid,
     fingerprint: doc(z.string(), 'SHA-256 of the key (SPKI DER), base64url'),
     bits: z.int(),
@@ -90,20 +91,20 @@ const applicationFields = /* @__PURE__ */ (() => ({
   createdAt: DateTime,
 }))();
 
-export const ServerToServerApplication = /* @__PURE__ */ (() => doc(z.strictObject({ ...applicationFields, type: z.literal('serverToServer'), keys: z.array(ApplicationKey) }), { id: 'ServerToServerApplication' }))();
+export const ServerToServerApplication = /* @__PURE__ */ (() => doc(strictObject({ ...applicationFields, type: z.literal('serverToServer'), keys: z.array(ApplicationKey) }), { id: 'ServerToServerApplication' }))();
 
-export const AuthorizationCodeApplication = /* @__PURE__ */ (() => doc(z.strictObject({ ...applicationFields, type: z.literal('authorizationCode'), redirectUris: z.array(z.string()), public: z.boolean() }), { id: 'AuthorizationCodeApplication' }))();
+export const AuthorizationCodeApplication = /* @__PURE__ */ (() => doc(strictObject({ ...applicationFields, type: z.literal('authorizationCode'), redirectUris: z.array(z.string()), public: z.boolean() }), { id: 'AuthorizationCodeApplication' }))();
 
 export const Application = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', [ServerToServerApplication, AuthorizationCodeApplication]), { id: 'Application' }))();
 
 /** The registration's answer: a confidential authorization-code client's secret is in it, once, never again. */
 export const RegisteredApplication = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', [
     ServerToServerApplication,
-    z.strictObject({ ...AuthorizationCodeApplication.def.shape, clientSecret: z.optional(doc(z.string(), 'Confidential clients only: shown in this answer only')) }),
+    strictObject({ ...AuthorizationCodeApplication.def.shape, clientSecret: z.optional(doc(z.string(), 'Confidential clients only: shown in this answer only')) }),
   ]), { id: 'RegisteredApplication' }))();
 
-export const ApplicationList = /* @__PURE__ */ (() => doc(z.strictObject({ data: z.array(Application) }), { id: 'ApplicationList' }))();
+export const ApplicationList = /* @__PURE__ */ (() => doc(strictObject({ data: z.array(Application) }), { id: 'ApplicationList' }))();
 
 /** Client ids and key ids are the service's uuids, but any text finds nothing (404) rather than a 400. */
-export const ApplicationPath = /* @__PURE__ */ (() => z.strictObject({ clientId: z.string() }))();
-export const ApplicationKeyPath = /* @__PURE__ */ (() => z.strictObject({ clientId: z.string(), keyId: z.string() }))();
+export const ApplicationPath = /* @__PURE__ */ (() => strictObject({ clientId: z.string() }))();
+export const ApplicationKeyPath = /* @__PURE__ */ (() => strictObject({ clientId: z.string(), keyId: z.string() }))();

@@ -6,11 +6,12 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
+import { checkedString, strictObject } from './build.ts';
 import { MAX_STATE_LENGTH } from '../authorization-request.ts';
 import { OAUTH_ERROR_CODES } from '../oauth-error-codes.ts';
 import { SCOPES } from '../scopes.ts';
 
-const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
+const text = (max: number) => checkedString(z.minLength(1), z.maxLength(max));
 
 /** GET /oauth/authorize (RFC 6749 4.1.1, RFC 7636 4.3, RFC 8707 2); no id: its properties become the operation's parameters. */
 export const AuthorizationQuery = /* @__PURE__ */ (() => z.looseObject({
@@ -18,8 +19,8 @@ export const AuthorizationQuery = /* @__PURE__ */ (() => z.looseObject({
   client_id: text(100),
   redirect_uri: text(2000),
   scope: z.optional(doc(text(1024), "Space-separated scopes; the application's default scopes when omitted")),
-  state: z.optional(z.string().check(z.maxLength(MAX_STATE_LENGTH))),
-  code_challenge: z.optional(doc(z.string().check(z.length(43)), 'Required of public clients')),
+  state: z.optional(checkedString(z.maxLength(MAX_STATE_LENGTH))),
+  code_challenge: z.optional(doc(checkedString(z.length(43)), 'Required of public clients')),
   code_challenge_method: z.optional(z.literal('S256')),
   resource: z.optional(doc(z.string(), 'RFC 8707: the resource the tokens are for; {base_url} when omitted')),
 }))();
@@ -50,7 +51,7 @@ export const AuthorizationCodeGrantForm = /* @__PURE__ */ (() => doc(z.looseObje
     grant_type: z.literal('authorization_code'),
     code: text(512),
     redirect_uri: text(2000),
-    code_verifier: z.optional(doc(z.string().check(z.minLength(43), z.maxLength(128)), 'Required when the authorization request had a code_challenge')),
+    code_verifier: z.optional(doc(checkedString(z.minLength(43), z.maxLength(128)), 'Required when the authorization request had a code_challenge')),
     ...narrowing,
     ...clientFields,
   }), { id: 'AuthorizationCodeGrantForm' }))();
@@ -62,7 +63,7 @@ export const RefreshTokenGrantForm = /* @__PURE__ */ (() => doc(z.looseObject({ 
 export const TokenRequestForm = /* @__PURE__ */ (() => doc(z.discriminatedUnion('grant_type', [AuthorizationCodeGrantForm, RefreshTokenGrantForm]), { id: 'TokenRequestForm' }))();
 
 /** RFC 6749 5.1 */
-export const OAuthTokenResponse = /* @__PURE__ */ (() => doc(z.strictObject({
+export const OAuthTokenResponse = /* @__PURE__ */ (() => doc(strictObject({
     access_token: z.string(),
     token_type: z.literal('Bearer'),
     expires_in: doc(z.int(), 'Seconds: 3600'),
@@ -76,13 +77,13 @@ export const RevocationForm = /* @__PURE__ */ (() => doc(z.looseObject({ token: 
 /** The token and revocation endpoints' refusals (RFC 6749 5.2, RFC 7009 2.2.1, RFC 8707 2). */
 
 /** RFC 6749 5.2 */
-export const OAuthErrorBody = /* @__PURE__ */ (() => doc(z.strictObject({ error: z.enum(OAUTH_ERROR_CODES), error_description: z.string() }), { id: 'OAuthErrorBody' }))();
+export const OAuthErrorBody = /* @__PURE__ */ (() => doc(strictObject({ error: z.enum(OAUTH_ERROR_CODES), error_description: z.string() }), { id: 'OAuthErrorBody' }))();
 
 /** The token and revocation endpoints define no query parameter; RFC 6749 (3.2) has them ignore unrecognised ones. */
 export const OAuthEndpointQuery = /* @__PURE__ */ (() => z.looseObject({}))();
 
 /** RFC 8414 2: what {app_url}/.well-known/oauth-authorization-server answers. */
-export const AuthorizationServerMetadata = /* @__PURE__ */ (() => doc(z.strictObject({
+export const AuthorizationServerMetadata = /* @__PURE__ */ (() => doc(strictObject({
     issuer: doc(z.url(), '{app_url}'),
     authorization_endpoint: z.url(),
     token_endpoint: z.url(),
@@ -110,7 +111,7 @@ export const ClientRegistrationBody = /* @__PURE__ */ (() => doc(z.looseObject({
   }), { id: 'ClientRegistrationBody' }))();
 
 /** RFC 7591 §3.2.1 */
-export const ClientRegistrationResponse = /* @__PURE__ */ (() => doc(z.strictObject({
+export const ClientRegistrationResponse = /* @__PURE__ */ (() => doc(strictObject({
     client_id: z.string(),
     client_id_issued_at: z.int(),
     client_name: z.string(),

@@ -5,27 +5,21 @@
 // then drop the ones a function's bundle does not use. A bare zod call is a side effect it must
 // keep, so one schema imported from a module would bring all of them (docs/performance.md).
 import * as z from 'zod/mini';
-import { _isoDateTime } from 'zod/v4/core';
 import { doc } from '#lib/domain/schemas/doc.ts';
+import { checkedArray, checkedFormat, checkedInt, checkedString, isoDateTime, strictObject } from './build.ts';
 
 /** Any RFC 9562 layout, either case (ids are stored lower-case: Uuid lower-cases them). */
 export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_PATTERN.test(v);
 
 /** A uuid as the client may write it; parsed to lower case, the form every id is stored in. */
-export const Uuid = /* @__PURE__ */ (() => z.stringFormat('uuid', UUID_PATTERN).check(z.toLowerCase()))();
+export const Uuid = /* @__PURE__ */ (() => checkedFormat('uuid', UUID_PATTERN, z.toLowerCase()))();
 
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const isCalendarDate = (s: string) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
 
 /** YYYY-MM-DD, and a day the calendar has. */
-export const IsoDate = /* @__PURE__ */ (() => z.stringFormat('date', DATE_PATTERN).check(z.refine(isCalendarDate, { error: 'is not a day of the calendar' })))();
-
-/**
- * `z.iso.datetime()` without `z.iso`: esbuild keeps a namespace re-export whole, so `z.iso.…` would
- * bring the date, time and duration formats (and their patterns) into every bundle that names it.
- */
-export const isoDateTime = (params?: Parameters<typeof z.iso.datetime>[0]) => _isoDateTime(z.ZodMiniISODateTime, params);
+export const IsoDate = /* @__PURE__ */ (() => checkedFormat('date', DATE_PATTERN, z.refine(isCalendarDate, { error: 'is not a day of the calendar' })))();
 
 /** A timestamp as the service writes them (Date#toISOString). */
 export const DateTime = /* @__PURE__ */ (() => isoDateTime())();
@@ -33,33 +27,33 @@ export const DateTime = /* @__PURE__ */ (() => isoDateTime())();
 export const MAX_EMAIL = 254;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** An e-mail address (RFC 5321 bounds its length; the service compares addresses lower-cased). */
-export const Email = /* @__PURE__ */ (() => z.stringFormat('email', EMAIL_PATTERN).check(z.maxLength(MAX_EMAIL)))();
+export const Email = /* @__PURE__ */ (() => checkedFormat('email', EMAIL_PATTERN, z.maxLength(MAX_EMAIL)))();
 
 /** A string with a visible character: "" and "   " are both refused. */
-export const nonBlank = (max: number) => z.string().check(z.minLength(1), z.maxLength(max), z.regex(/\S/));
+export const nonBlank = (max: number) => checkedString(z.minLength(1), z.maxLength(max), z.regex(/\S/));
 
 /** An absolute URL the service answers with. */
 export const Url = /* @__PURE__ */ (() => z.url())();
 
-export const SelfLinks = /* @__PURE__ */ (() => z.strictObject({ self: Url }))();
+export const SelfLinks = /* @__PURE__ */ (() => strictObject({ self: Url }))();
 
 /** An entity's, a note's or a member's links: `self` in the API, `html` where a person sees it (lib/config.ts webUrl). */
-export const RecordLinks = /* @__PURE__ */ (() => doc(z.strictObject({ self: Url, html: Url }), { id: 'RecordLinks' }))();
+export const RecordLinks = /* @__PURE__ */ (() => doc(strictObject({ self: Url, html: Url }), { id: 'RecordLinks' }))();
 
 /** A list's `links`: `next` only while another page exists (the service specification's pagination rules). */
-export const ListLinks = /* @__PURE__ */ (() => doc(z.strictObject({ next: z.optional(Url) }), { id: 'ListLinks' }))();
+export const ListLinks = /* @__PURE__ */ (() => doc(strictObject({ next: z.optional(Url) }), { id: 'ListLinks' }))();
 
 /** The list envelope of the service specification: `{data: [...], links: {next?}}`. */
-export const listOf = <T extends z.ZodMiniType>(item: T) => z.strictObject({ data: z.array(item), links: ListLinks });
+export const listOf = <T extends z.ZodMiniType>(item: T) => strictObject({ data: z.array(item), links: ListLinks });
 
 /** `{data: ...}`: how a single resource is answered. */
-export const dataOf = <T extends z.ZodMiniType>(item: T) => z.strictObject({ data: item });
+export const dataOf = <T extends z.ZodMiniType>(item: T) => strictObject({ data: item });
 
 /** A type's name as a schema id begins: `feature` → `Feature`. */
 export const pascal = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 
 /** `{id, type, links: {self, html}}`: a reference to an entity or a note. */
-export const referenceTo = <T extends z.ZodMiniType>(type: T) => z.strictObject({ id: Uuid, type, links: RecordLinks });
+export const referenceTo = <T extends z.ZodMiniType>(type: T) => strictObject({ id: Uuid, type, links: RecordLinks });
 
 // Query parameters. Values arrive as text; lib/http/validate.ts reads an integer or boolean
 // parameter's text as one before the schema sees it, as OpenAPI's form style means.
@@ -71,16 +65,16 @@ export const MAX_LIMIT = 100;
 export const PageCursor = /* @__PURE__ */ (() => doc(z.string(), 'The cursor of links.next; opaque'))();
 
 /** `limit` (extension): the page size. */
-export const Limit = /* @__PURE__ */ (() => doc(z.int().check(z.minimum(1), z.maximum(MAX_LIMIT)), `Page size, ${DEFAULT_LIMIT} when omitted`))();
+export const Limit = /* @__PURE__ */ (() => doc(checkedInt(z.minimum(1), z.maximum(MAX_LIMIT)), `Page size, ${DEFAULT_LIMIT} when omitted`))();
 
 /** The parameters every list takes. */
 export const pageParameters = /* @__PURE__ */ (() => ({ pageCursor: z.optional(PageCursor), limit: z.optional(Limit) }))();
 
 /** A repeatable parameter (`fields[]=a&fields[]=b`). */
-export const repeated = <T extends z.ZodMiniType>(item: T) => z.optional(z.array(item).check(z.minLength(1)));
+export const repeated = <T extends z.ZodMiniType>(item: T) => z.optional(checkedArray(item, z.minLength(1)));
 
 /** An operation that defines no query parameter: any parameter is refused. */
-export const NoParameters = /* @__PURE__ */ (() => z.strictObject({}))();
+export const NoParameters = /* @__PURE__ */ (() => strictObject({}))();
 
 /** Path parameters of an entity's routes (here, not in ./entity.ts, so the score route does not bundle the entity schemas). */
-export const EntityPath = /* @__PURE__ */ (() => z.strictObject({ id: Uuid }))();
+export const EntityPath = /* @__PURE__ */ (() => strictObject({ id: Uuid }))();

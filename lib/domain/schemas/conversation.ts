@@ -5,7 +5,7 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
-import { isoDateTime } from './common.ts';
+import { checkedArray, checkedString, isoDateTime, once, strictObject } from './build.ts';
 
 export const MAX_PARTS = 50;
 export const MAX_PART_CONTENT = 1_000;
@@ -14,23 +14,27 @@ export const MAX_AUTHOR_NAME = 100;
 
 export const AUTHOR_TYPES = ['customer', 'agent'] as const;
 
-const ExternalId = /* @__PURE__ */ (() => doc(z.string().check(z.minLength(1), z.maxLength(MAX_EXTERNAL_ID)), "The part's id in the external system; a part is told apart by it"))();
+const ExternalId = /* @__PURE__ */ (() => doc(checkedString(z.minLength(1), z.maxLength(MAX_EXTERNAL_ID)), "The part's id in the external system; a part is told apart by it"))();
 
 /** One part: who wrote what, and when (ISO 8601 with a zone, kept as written). */
-export const ConversationPart = /* @__PURE__ */ (() => z.strictObject({
+export const ConversationPart = /* @__PURE__ */ (() => strictObject({
   externalId: ExternalId,
   authorType: z.enum(AUTHOR_TYPES),
-  authorName: z.optional(z.string().check(z.maxLength(MAX_AUTHOR_NAME))),
-  content: z.string().check(z.maxLength(MAX_PART_CONTENT)),
+  authorName: z.optional(checkedString(z.maxLength(MAX_AUTHOR_NAME))),
+  content: checkedString(z.maxLength(MAX_PART_CONTENT)),
   timestamp: isoDateTime({ offset: true }),
 }))();
 export type ConversationPart = z.output<typeof ConversationPart>;
 
+const PARTS = 'The parts of the conversation, in the order given';
+
 /** The content of a conversation note, as reads answer it. */
-export const ConversationContent = /* @__PURE__ */ (() => doc(z.array(ConversationPart).check(z.maxLength(MAX_PARTS)), 'The parts of the conversation, in the order given'))();
+export const ConversationContent = /* @__PURE__ */ (() => doc(checkedArray(ConversationPart, z.maxLength(MAX_PARTS)), PARTS))();
 
 /** Parts as a write gives them: each externalId once. */
-export const ConversationPartsInput = /* @__PURE__ */ (() => ConversationContent.check(
+export const ConversationPartsInput = /* @__PURE__ */ (() => doc(checkedArray(
+  ConversationPart,
+  z.maxLength(MAX_PARTS),
   z.superRefine((parts, ctx) => {
     const seen = new Set<string>();
     parts.forEach((p, i) => {
@@ -38,10 +42,13 @@ export const ConversationPartsInput = /* @__PURE__ */ (() => ConversationContent
       seen.add(p.externalId);
     });
   }),
-))();
+), PARTS))();
 
-/** `removeItems` on a conversation's content: the parts by `{externalId}`, or by the bare externalId. */
-export const ConversationPartRefs = /* @__PURE__ */ (() => z.pipe(
-  z.array(z.union([z.strictObject({ externalId: ExternalId }), ExternalId])).check(z.minLength(1), z.maxLength(MAX_PARTS)),
+/**
+ * `removeItems` on a conversation's content: the parts by `{externalId}`, or by the bare externalId.
+ * Built when a patch first removes parts, not at import: few requests do (./build.ts says why).
+ */
+export const conversationPartRefs = /* @__PURE__ */ once(() => z.pipe(
+  checkedArray(z.union([strictObject({ externalId: ExternalId }), ExternalId]), z.minLength(1), z.maxLength(MAX_PARTS)),
   z.transform((refs) => refs.map((r) => (typeof r === 'string' ? { externalId: r } : r))),
-))();
+));

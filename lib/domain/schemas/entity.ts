@@ -3,6 +3,7 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
+import { checkedArray, checkedString, objectWithCatchall, strictObject } from './build.ts';
 import { DateTime, Email, EntityPath, listOf, ListLinks, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { STANDARD_FIELDS } from './field-values.ts';
 import { DateRange, memberParameters, NameParameter, refusedParameter, sourceParameters, StatusIdParameter, StatusNameParameter } from './filters.ts';
@@ -16,7 +17,7 @@ export const EntityType = /* @__PURE__ */ (() => doc(z.enum(ENTITY_TYPES), { id:
 export const EntityReference = /* @__PURE__ */ (() => doc(referenceTo(EntityType), { id: 'EntityReference' }))();
 export const EntityReferenceResponse = /* @__PURE__ */ (() => doc(dataOf(EntityReference), { id: 'EntityReferenceResponse' }))();
 
-export const EntityRelationship = /* @__PURE__ */ (() => doc(z.strictObject({ type: z.enum(ENTITY_RELATIONSHIP_TYPES), target: EntityReference }), { id: 'EntityRelationship' }))();
+export const EntityRelationship = /* @__PURE__ */ (() => doc(strictObject({ type: z.enum(ENTITY_RELATIONSHIP_TYPES), target: EntityReference }), { id: 'EntityRelationship' }))();
 export const EntityRelationshipResponse = /* @__PURE__ */ (() => doc(dataOf(EntityRelationship), { id: 'EntityRelationshipResponse' }))();
 export const EntityRelationshipList = /* @__PURE__ */ (() => doc(listOf(EntityRelationship), { id: 'EntityRelationshipList' }))();
 
@@ -28,7 +29,7 @@ export const CustomFieldValue = /* @__PURE__ */ (() => doc(z.nullable(z.union([z
  * uuid. `own` gives a field a shape of the record's type (a note's content).
  */
 export const recordFields = (ids: readonly (keyof typeof STANDARD_FIELDS)[], own: Partial<Record<keyof typeof STANDARD_FIELDS, z.ZodMiniType>> = {}) =>
-  z.catchall(z.strictObject(Object.fromEntries(ids.map((id) => [id, z.optional(z.nullable(own[id] ?? STANDARD_FIELDS[id].read))]))), CustomFieldValue);
+  objectWithCatchall(Object.fromEntries(ids.map((id) => [id, z.optional(z.nullable(own[id] ?? STANDARD_FIELDS[id].read))])), CustomFieldValue);
 
 /** Hierarchy entities share their fields; users and companies each have their own. */
 const HierarchyEntityFields = /* @__PURE__ */ (() => doc(recordFields(ENTITY_FIELDS.product), { id: 'HierarchyEntityFields' }))();
@@ -42,11 +43,11 @@ const FIELDS_OF: Record<EntityTypeName, z.ZodMiniType> = /* @__PURE__ */ (() => 
 }))();
 
 const entityOf = (type: EntityTypeName) =>
-  doc(z.strictObject({
+  doc(strictObject({
     id: Uuid,
     type: z.literal(type),
     fields: FIELDS_OF[type] as ReturnType<typeof recordFields>,
-    relationships: z.strictObject({ data: z.array(EntityRelationship), links: ListLinks }),
+    relationships: strictObject({ data: z.array(EntityRelationship), links: ListLinks }),
     links: RecordLinks,
     metadata: z.optional(Metadata),
     createdAt: DateTime,
@@ -61,12 +62,12 @@ export const EntityList = /* @__PURE__ */ (() => doc(listOf(Entity), { id: 'Enti
 const NO_TEAMS = 'This service has no teams, so entities cannot be filtered by team.';
 
 /** A field identifier of the `fields` selection: a standard field, a custom field uuid, or `all`. */
-const FieldId = /* @__PURE__ */ (() => z.string().check(z.minLength(1), z.maxLength(200)))();
+const FieldId = /* @__PURE__ */ (() => checkedString(z.minLength(1), z.maxLength(200)))();
 
 const owner = /* @__PURE__ */ (() => memberParameters('owner'))();
 
 /** Productboard's list filters and ours (`type`, `limit`); every filter given must hold. */
-export const ListEntitiesQuery = /* @__PURE__ */ (() => z.strictObject({
+export const ListEntitiesQuery = /* @__PURE__ */ (() => strictObject({
   type: z.optional(EntityType),
   'type[]': repeated(EntityType),
   'fields[]': repeated(FieldId),
@@ -83,49 +84,49 @@ export const ListEntitiesQuery = /* @__PURE__ */ (() => z.strictObject({
   ...pageParameters,
 }))();
 
-export const GetEntityQuery = /* @__PURE__ */ (() => z.strictObject({ 'fields[]': repeated(FieldId) }))();
+export const GetEntityQuery = /* @__PURE__ */ (() => strictObject({ 'fields[]': repeated(FieldId) }))();
 
-export const EntityRelationshipsQuery = /* @__PURE__ */ (() => z.strictObject({
+export const EntityRelationshipsQuery = /* @__PURE__ */ (() => strictObject({
   type: z.optional(z.enum(ENTITY_RELATIONSHIP_TYPES)),
   'target[type]': z.optional(EntityType),
   'target[id]': z.optional(Uuid),
   ...pageParameters,
 }))();
 
-export const SearchEntitiesQuery = /* @__PURE__ */ (() => z.strictObject(pageParameters))();
+export const SearchEntitiesQuery = /* @__PURE__ */ (() => strictObject(pageParameters))();
 
-const SpecFields = /* @__PURE__ */ (() => z.union([z.literal('all'), z.array(FieldId).check(z.minLength(1))], { error: "must be the string 'all' or a non-empty array of field identifiers" }))();
+const SpecFields = /* @__PURE__ */ (() => z.union([z.literal('all'), checkedArray(FieldId, z.minLength(1))], { error: "must be the string 'all' or a non-empty array of field identifiers" }))();
 
-const MemberAssign = /* @__PURE__ */ (() => z.union([z.strictObject({ id: Uuid }), z.strictObject({ email: Email })]))();
-const StatusAssign = /* @__PURE__ */ (() => z.union([z.strictObject({ id: StatusIdParameter }), z.strictObject({ name: StatusNameParameter })]))();
+const MemberAssign = /* @__PURE__ */ (() => z.union([strictObject({ id: Uuid }), strictObject({ email: Email })]))();
+const StatusAssign = /* @__PURE__ */ (() => z.union([strictObject({ id: StatusIdParameter }), strictObject({ name: StatusNameParameter })]))();
 const refusedFilter = (why: string) => z.optional(z.unknown().check(z.refine(() => false, { error: why })));
 
 /** Productboard's `data.filter` (EntitySearchFilter): every filter given must hold, the values of one filter are alternatives. */
-export const EntitySearchFilter = /* @__PURE__ */ (() => doc(z.strictObject({
-    type: z.optional(z.array(EntityType).check(z.minLength(1))),
-    id: z.optional(z.array(Uuid).check(z.minLength(1), z.maxLength(100))),
+export const EntitySearchFilter = /* @__PURE__ */ (() => doc(strictObject({
+    type: z.optional(checkedArray(EntityType, z.minLength(1))),
+    id: z.optional(checkedArray(Uuid, z.minLength(1), z.maxLength(100))),
     createdAt: z.optional(DateRange),
     updatedAt: z.optional(DateRange),
     fields: z.optional(
-      z.catchall(
-        z.strictObject({
+      objectWithCatchall(
+        {
           name: z.optional(NameParameter),
           archived: z.optional(z.boolean()),
-          owner: z.optional(z.array(MemberAssign).check(z.minLength(1))),
-          status: z.optional(z.array(StatusAssign).check(z.minLength(1))),
+          owner: z.optional(checkedArray(MemberAssign, z.minLength(1))),
+          status: z.optional(checkedArray(StatusAssign, z.minLength(1))),
           creator: refusedFilter('Entities record no creator, so they cannot be filtered by one.'),
           teams: refusedFilter(NO_TEAMS),
-        }),
+        },
         refusedFilter('Custom field filters are not supported by this service; filter by name, archived, owner or status.'),
       ),
     ),
     relationships: z.optional(
-      z.strictObject({
-        parent: z.optional(z.array(z.strictObject({ id: Uuid })).check(z.minLength(1))),
+      strictObject({
+        parent: z.optional(checkedArray(strictObject({ id: Uuid }), z.minLength(1))),
         customer: refusedFilter('Entities cannot be filtered by customer; search the notes of a customer instead (POST /v2/notes/search).'),
       }),
     ),
-    metadata: z.optional(z.strictObject({ source: z.optional(z.strictObject({ system: z.optional(z.string()), recordId: z.optional(z.string()) })) })),
+    metadata: z.optional(strictObject({ source: z.optional(strictObject({ system: z.optional(z.string()), recordId: z.optional(z.string()) })) })),
   }), { id: 'EntitySearchFilter' }))();
 export type EntitySearchFilter = z.output<typeof EntitySearchFilter>;
 
@@ -136,14 +137,14 @@ const MIXED = "'/data' mixes the service specification's search (types, archived
  * fields?}}`, or Productboard's `{data: {filter?, return?}}` (either key makes it that form). The
  * two mixed → 400 at /data.
  */
-export const SearchEntitiesBody = /* @__PURE__ */ (() => doc(z.strictObject({
+export const SearchEntitiesBody = /* @__PURE__ */ (() => doc(strictObject({
     data: z.pipe(
-      z.strictObject({
-        types: doc(z.optional(z.array(EntityType).check(z.minLength(1))), "The service specification's form: the entity types (required in that form)"),
+      strictObject({
+        types: doc(z.optional(checkedArray(EntityType, z.minLength(1))), "The service specification's form: the entity types (required in that form)"),
         archived: z.optional(z.boolean()),
         fields: z.optional(SpecFields),
         filter: doc(z.optional(EntitySearchFilter), "Productboard's form: the filters"),
-        return: z.optional(z.strictObject({ fields: z.optional(z.union([z.enum(['all', 'default']), z.array(FieldId).check(z.minLength(1))])) })),
+        return: z.optional(strictObject({ fields: z.optional(z.union([z.enum(['all', 'default']), checkedArray(FieldId, z.minLength(1))])) })),
       }),
       z.transform((d, ctx) => {
         const productboard = d.filter !== undefined || d.return !== undefined;

@@ -4,6 +4,7 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
+import { checkedArray, checkedString, strictObject } from './build.ts';
 
 export const ERROR_CODES = [
   'request.invalid',
@@ -31,23 +32,23 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const MAX_TITLE = 255;
 export const MAX_DETAIL = 1000;
 
-export const ErrorSource = /* @__PURE__ */ (() => doc(z.strictObject({
+export const ErrorSource = /* @__PURE__ */ (() => doc(strictObject({
     pointer: z.optional(doc(z.string(), 'RFC 6901 JSON Pointer into the request body')),
     parameter: z.optional(doc(z.string(), 'The offending query or path parameter')),
   }), { id: 'ErrorSource' }))();
 
 /** One error; `codes` narrows `code` to those one status can carry. */
 export const errorItem = (codes: readonly ErrorCode[] = ERROR_CODES) =>
-  z.strictObject({
+  strictObject({
     code: z.enum(codes as [ErrorCode, ...ErrorCode[]]),
-    title: z.string().check(z.maxLength(MAX_TITLE)),
-    detail: z.string().check(z.minLength(1), z.maxLength(MAX_DETAIL)),
+    title: checkedString(z.maxLength(MAX_TITLE)),
+    detail: checkedString(z.minLength(1), z.maxLength(MAX_DETAIL)),
     source: z.optional(ErrorSource),
   });
 
 /** The envelope; `codes` narrows the codes it may carry. */
 export const errorResponse = (codes: readonly ErrorCode[] = ERROR_CODES) =>
-  z.strictObject({
-    id: doc(z.string().check(z.minLength(1)), 'Identifies this occurrence; equals the X-Request-Id header'),
-    errors: z.array(errorItem(codes)).check(z.minLength(1)),
+  strictObject({
+    id: doc(checkedString(z.minLength(1)), 'Identifies this occurrence; equals the X-Request-Id header'),
+    errors: checkedArray(errorItem(codes), z.minLength(1)),
   });

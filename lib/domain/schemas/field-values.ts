@@ -5,8 +5,9 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
+import { checkedArray, checkedFormat, checkedString, strictObject } from './build.ts';
 import { Email, IsoDate, MAX_EMAIL, nonBlank, Uuid } from './common.ts';
-import { ConversationContent, ConversationPartsInput, MAX_PARTS } from './conversation.ts';
+import { ConversationContent, conversationPartRefs, ConversationPartsInput, MAX_PARTS } from './conversation.ts';
 
 /** The built-in statuses (the service specification has no status configuration endpoint). Written by name or id. */
 export const STATUSES = [
@@ -33,23 +34,23 @@ function refuse(ctx: z.core.ParsePayload, message: string, path: PropertyKey[] =
 // ---- Read shapes: what a read answers.
 
 export const Name = /* @__PURE__ */ (() => nonBlank(MAX_NAME))();
-export const Html = /* @__PURE__ */ (() => doc(z.string().check(z.maxLength(MAX_TEXT)), 'HTML'))();
-export const Status = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, name: z.string() }))();
-export const Owner = /* @__PURE__ */ (() => doc(z.strictObject({ id: Uuid, email: Email }), 'A member of the workspace'))();
-export const Tag = /* @__PURE__ */ (() => z.strictObject({ name: nonBlank(MAX_NAME) }))();
-export const Tags = /* @__PURE__ */ (() => z.array(Tag).check(z.maxLength(MAX_TAGS)))();
-export const Timeframe = /* @__PURE__ */ (() => z.strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z.enum(GRANULARITIES) }))();
+export const Html = /* @__PURE__ */ (() => doc(checkedString(z.maxLength(MAX_TEXT)), 'HTML'))();
+export const Status = /* @__PURE__ */ (() => strictObject({ id: Uuid, name: z.string() }))();
+export const Owner = /* @__PURE__ */ (() => doc(strictObject({ id: Uuid, email: Email }), 'A member of the workspace'))();
+export const Tag = /* @__PURE__ */ (() => strictObject({ name: nonBlank(MAX_NAME) }))();
+export const Tags = /* @__PURE__ */ (() => checkedArray(Tag, z.maxLength(MAX_TAGS)))();
+export const Timeframe = /* @__PURE__ */ (() => strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z.enum(GRANULARITIES) }))();
 export const Archived = /* @__PURE__ */ (() => z.boolean())();
 export const Processed = /* @__PURE__ */ (() => z.boolean())();
 export const CustomerEmail = Email;
 const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
-export const Domain = /* @__PURE__ */ (() => z.stringFormat('hostname', DOMAIN_PATTERN).check(z.maxLength(MAX_DOMAIN), z.toLowerCase()))();
+export const Domain = /* @__PURE__ */ (() => checkedFormat('hostname', DOMAIN_PATTERN, z.maxLength(MAX_DOMAIN), z.toLowerCase()))();
 
 // ---- Write shapes: what a create or update may send for a field (null clears, on update).
 
 /** `{id}` or `{name}` (case-insensitive) of a built-in status; both must name the same one. Stored as `{id, name}`. */
 export const StatusInput = /* @__PURE__ */ (() => z.pipe(
-  z.strictObject({ id: z.optional(Uuid), name: z.optional(z.string().check(z.minLength(1))) }),
+  strictObject({ id: z.optional(Uuid), name: z.optional(checkedString(z.minLength(1))) }),
   z.transform((v, ctx) => {
     if (v.id !== undefined) {
       const byId = STATUSES.find((s) => s.id === v.id);
@@ -66,9 +67,7 @@ export const StatusInput = /* @__PURE__ */ (() => z.pipe(
 ))();
 
 /** A member by `email`, `id` or both (then both must name the same member: lib/store/field-refs.ts resolves it). */
-export const MemberInput = /* @__PURE__ */ (() => z
-  .strictObject({ id: z.optional(Uuid), email: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_EMAIL))) })
-  .check(
+export const MemberInput = /* @__PURE__ */ (() => strictObject({ id: z.optional(Uuid), email: z.optional(checkedString(z.minLength(1), z.maxLength(MAX_EMAIL))) },
     z.refine((v) => v.id !== undefined || v.email !== undefined, { error: 'names no member: give its email, its id or both' }),
   ))();
 export type MemberInput = z.output<typeof MemberInput>;
@@ -80,9 +79,7 @@ export const TagsInput = /* @__PURE__ */ (() => z.pipe(
 ))();
 
 /** A timeframe, `granularity` 'none' when omitted; it may not end before it starts. */
-export const TimeframeInput = /* @__PURE__ */ (() => z
-  .strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z._default(z.enum(GRANULARITIES), 'none') })
-  .check(
+export const TimeframeInput = /* @__PURE__ */ (() => strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z._default(z.enum(GRANULARITIES), 'none') },
     z.superRefine((v, ctx) => {
       if (v.endDate < v.startDate) ctx.addIssue({ code: 'custom', message: `is before startDate ${v.startDate}`, path: ['endDate'], input: v.endDate });
     }),
@@ -98,13 +95,17 @@ const CONTENT_SHAPES = `must be HTML text (a textNote's content) or a list of at
 export const Content = /* @__PURE__ */ (() => z.union([Html, ConversationContent]))();
 export const ContentInput = /* @__PURE__ */ (() => z.union([Html, ConversationPartsInput], { error: CONTENT_SHAPES }))();
 
-/** A standard field: its read shape and its write shape. */
+/**
+ * A standard field: its read shape and its write shape; a list field also what `addItems` and
+ * `removeItems` take (./patch.ts), given when a patch first needs them (few requests do).
+ */
 export interface StandardField {
   read: z.ZodMiniType;
   write: z.ZodMiniType;
+  items?: () => Record<'addItems' | 'removeItems', z.ZodMiniType>;
 }
-const field = (read: z.ZodMiniType, write: z.ZodMiniType = read): StandardField => ({ read, write });
-const sharedFields = () => ({ name: field(Name), owner: field(Owner, MemberInput), tags: field(Tags, TagsInput), archived: field(Archived) });
+const field = (read: z.ZodMiniType, write: z.ZodMiniType = read, items?: StandardField['items']): StandardField => ({ read, write, items });
+const sharedFields = () => ({ name: field(Name), owner: field(Owner, MemberInput), tags: field(Tags, TagsInput, () => ({ addItems: TagsInput, removeItems: TagsInput })), archived: field(Archived) });
 
 // A table per kind of record, so that a write body built from one (./entity-writes.ts createFields)
 // carries the schemas of that kind's fields only: a note's create has no status or timeframe, an
@@ -124,7 +125,8 @@ export const NOTE_STANDARD_FIELDS = /* @__PURE__ */ (() => ({
   ...sharedFields(),
   processed: field(Processed),
   creator: field(Owner, MemberInput),
-  content: field(Content, ContentInput),
+  // A list field only on a conversation note (lib/domain/note-content.ts); its parts are removed by externalId.
+  content: field(Content, ContentInput, () => ({ addItems: ConversationPartsInput, removeItems: conversationPartRefs() })),
 }))();
 
 /** Every standard field, by id. */
@@ -147,3 +149,6 @@ export const STANDARD_FIELDS = /* @__PURE__ */ (() => {
 })();
 
 export type StandardFieldId = keyof typeof STANDARD_FIELDS;
+
+/** The fields of one kind of record (ENTITY_STANDARD_FIELDS, NOTE_STANDARD_FIELDS). */
+export type FieldTable = Readonly<Partial<Record<StandardFieldId, StandardField>>>;

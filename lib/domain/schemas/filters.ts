@@ -5,36 +5,37 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
-import { Email, isoDateTime, nonBlank, Uuid } from './common.ts';
+import { checkedFormat, checkedString, isoDateTime, strictObject } from './build.ts';
+import { Email, nonBlank, Uuid, UUID_PATTERN } from './common.ts';
 import { MAX_NAME, STATUSES } from './field-values.ts';
 import { utcInstant } from '../filters.ts';
 
 /** A parameter this service defines but cannot answer: any value is refused, the detail says why. */
 export const refusedParameter = (why: string) =>
-  z.optional(doc(z.string().check(z.refine(() => false, { error: why })), `Not supported: ${why}`));
+  z.optional(doc(checkedString(z.refine(() => false, { error: why })), `Not supported: ${why}`));
 
 const statusList = /* @__PURE__ */ (() => STATUSES.map((s) => `${s.name} (${s.id})`).join(', '))();
 
 /** `status[id]`: one of the built-in statuses. */
 export const StatusIdParameter = /* @__PURE__ */ (() => doc(
-  Uuid.check(z.refine((id) => STATUSES.some((s) => s.id === id), { error: `is no status id; the statuses are ${statusList}` })),
+  checkedFormat('uuid', UUID_PATTERN, z.toLowerCase(), z.refine((id) => STATUSES.some((s) => s.id === id), { error: `is no status id; the statuses are ${statusList}` })),
   'A status id',
 ))();
 
 /** `status[name]`: a built-in status's name, any case. */
 export const StatusNameParameter = /* @__PURE__ */ (() => doc(
-  z.string().check(z.refine((name) => STATUSES.some((s) => s.name.toLowerCase() === name.toLowerCase()), { error: `names no status; the statuses are ${STATUSES.map((s) => s.name).join(', ')}` })),
+  checkedString(z.refine((name) => STATUSES.some((s) => s.name.toLowerCase() === name.toLowerCase()), { error: `names no status; the statuses are ${STATUSES.map((s) => s.name).join(', ')}` })),
   'A status name, compared case-insensitively',
 ))();
 
 /** An instant with its zone (`Z` or `±hh:mm`); lib/domain/filters.ts utcInstant reads it as UTC. */
 export const DateTimeParameter = /* @__PURE__ */ (() => doc(
-  isoDateTime({ offset: true }).check(z.refine((v) => utcInstant(v) !== undefined, { error: 'is not a date-time the calendar has' })),
+  isoDateTime({ offset: true }, z.refine((v) => utcInstant(v) !== undefined, { error: 'is not a date-time the calendar has' })),
   'ISO 8601 date-time with a zone, e.g. 2024-01-31T00:00:00Z',
 ))();
 
 /** `{from?, to?}` of a search filter (createdAt, updatedAt): inclusive bounds, instants with their zone. */
-export const DateRange = /* @__PURE__ */ (() => z.strictObject({ from: z.optional(DateTimeParameter), to: z.optional(DateTimeParameter) }))();
+export const DateRange = /* @__PURE__ */ (() => strictObject({ from: z.optional(DateTimeParameter), to: z.optional(DateTimeParameter) }))();
 
 /** `name`: a case-insensitive part of the name. */
 export const NameParameter = /* @__PURE__ */ (() => doc(nonBlank(MAX_NAME), 'Keeps records whose name contains this, compared case-insensitively'))();

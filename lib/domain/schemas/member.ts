@@ -3,6 +3,7 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
+import { checkedString, strictObject } from './build.ts';
 import { dataOf, Email, listOf, pageParameters, repeated, Url, Uuid } from './common.ts';
 import { REDACTED } from '../member-view.ts';
 import { ROLES } from '../scopes.ts';
@@ -10,10 +11,10 @@ import { ROLES } from '../scopes.ts';
 /** What a value reads without the scope that shows it (members:pii:read). */
 const Redacted = /* @__PURE__ */ (() => doc(z.literal(REDACTED), 'The value, without the members:pii:read scope'))();
 
-export const Member = /* @__PURE__ */ (() => doc(z.strictObject({
+export const Member = /* @__PURE__ */ (() => doc(strictObject({
     id: Uuid,
     type: z.literal('member'),
-    fields: z.strictObject({
+    fields: strictObject({
       name: z.union([z.string(), Redacted]),
       username: doc(z.union([z.string(), Redacted]), "The member's e-mail: this service has no separate user names"),
       email: z.union([Email, Redacted]),
@@ -21,7 +22,7 @@ export const Member = /* @__PURE__ */ (() => doc(z.strictObject({
       disabled: z.boolean(),
       invitationPending: doc(z.boolean(), 'Always false: members are added, never invited'),
     }),
-    links: z.strictObject({ self: Url, html: Url }),
+    links: strictObject({ self: Url, html: Url }),
   }), { id: 'Member' }))();
 export const MemberResponse = /* @__PURE__ */ (() => doc(dataOf(Member), { id: 'MemberResponse' }))();
 export const MemberList = /* @__PURE__ */ (() => doc(listOf(Member), { id: 'MemberList' }))();
@@ -29,8 +30,8 @@ export const MemberList = /* @__PURE__ */ (() => doc(listOf(Member), { id: 'Memb
 /** Productboard's roles; `contributor` is none of ours, so it matches no member. */
 export const MEMBER_ROLE_FILTERS = [...ROLES, 'contributor'] as const;
 
-export const ListMembersQuery = /* @__PURE__ */ (() => z.strictObject({
-  query: z.optional(doc(z.string().check(z.minLength(1), z.maxLength(255)), 'A case-insensitive part of the name or the e-mail')),
+export const ListMembersQuery = /* @__PURE__ */ (() => strictObject({
+  query: z.optional(doc(checkedString(z.minLength(1), z.maxLength(255)), 'A case-insensitive part of the name or the e-mail')),
   'roles[]': repeated(z.enum(MEMBER_ROLE_FILTERS)),
   includeDisabled: z.optional(doc(z.boolean(), 'Deactivated members too (default false)')),
   includeInvitationPending: z.optional(doc(z.boolean(), 'No member is invitation-pending here, so this changes nothing')),
@@ -38,4 +39,4 @@ export const ListMembersQuery = /* @__PURE__ */ (() => z.strictObject({
   ...pageParameters,
 }))();
 
-export const MemberPath = /* @__PURE__ */ (() => z.strictObject({ id: Uuid }))();
+export const MemberPath = /* @__PURE__ */ (() => strictObject({ id: Uuid }))();

@@ -3,21 +3,22 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
+import { checkedUrl, strictObject } from './build.ts';
 import { nonBlank } from './common.ts';
 
 const MAX_SOURCE_TEXT = 255;
 const SourceText = /* @__PURE__ */ (() => nonBlank(MAX_SOURCE_TEXT))();
-const SourceUrl = /* @__PURE__ */ (() => z.url().check(z.maxLength(2048)))();
+const SourceUrl = /* @__PURE__ */ (() => checkedUrl(z.maxLength(2048)))();
 
 /** What a create gives (and a read answers): every key optional. */
-export const ApiSource = /* @__PURE__ */ (() => doc(z.strictObject({ system: z.optional(SourceText), recordId: z.optional(SourceText), url: z.optional(SourceUrl) }), { id: 'ApiSource', description: 'Where the record came from in another system' }))();
+export const ApiSource = /* @__PURE__ */ (() => doc(strictObject({ system: z.optional(SourceText), recordId: z.optional(SourceText), url: z.optional(SourceUrl) }), { id: 'ApiSource', description: 'Where the record came from in another system' }))();
 
-export const Metadata = /* @__PURE__ */ (() => doc(z.strictObject({ source: z.optional(ApiSource) }), { id: 'Metadata' }))();
+export const Metadata = /* @__PURE__ */ (() => doc(strictObject({ source: z.optional(ApiSource) }), { id: 'Metadata' }))();
 
 /** What an update gives: a key set to a value replaces it, set to null removes it; `source: null` removes them all. */
-export const MetadataUpdate = /* @__PURE__ */ (() => doc(z.strictObject({
+export const MetadataUpdate = /* @__PURE__ */ (() => doc(strictObject({
     source: z.optional(
-      z.nullable(z.strictObject({ system: z.optional(z.nullable(SourceText)), recordId: z.optional(z.nullable(SourceText)), url: z.optional(z.nullable(SourceUrl)) })),
+      z.nullable(strictObject({ system: z.optional(z.nullable(SourceText)), recordId: z.optional(z.nullable(SourceText)), url: z.optional(z.nullable(SourceUrl)) })),
     ),
   }), { id: 'MetadataUpdate' }))();
 

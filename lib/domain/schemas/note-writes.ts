@@ -2,6 +2,7 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
+import { checkedArray, strictObject } from './build.ts';
 import { Email, Uuid } from './common.ts';
 import { createFields, updateFields, withPatch } from './entity-writes.ts';
 import { NOTE_STANDARD_FIELDS } from './field-values.ts';
@@ -17,13 +18,13 @@ const LinkTargetType = /* @__PURE__ */ (() => z.pipe(
   z.transform((type): EntityTypeName | undefined => (type === 'link' ? undefined : type)),
 ))();
 /** A link target: a product hierarchy entity. */
-export const LinkTarget = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, type: z.optional(LinkTargetType) }))();
+export const LinkTarget = /* @__PURE__ */ (() => strictObject({ id: Uuid, type: z.optional(LinkTargetType) }))();
 /**
  * A customer: a user or a company by `id` (`type`, when given, must be its type), or a user by
  * `email` (matched case-insensitively against the users' e-mail field).
  */
 export const CustomerTarget = /* @__PURE__ */ (() => doc(
-  z.strictObject({ id: z.optional(Uuid), email: z.optional(Email), type: z.optional(z.enum(CUSTOMER_TYPES)) }).check(
+  strictObject({ id: z.optional(Uuid), email: z.optional(Email), type: z.optional(z.enum(CUSTOMER_TYPES)) },
     z.superRefine((t, ctx) => {
       if ((t.id === undefined) === (t.email === undefined)) ctx.addIssue({ code: 'custom', message: 'names no customer: give its id, or a user\'s email (not both)', input: t });
       else if (t.email !== undefined && t.type === 'company') ctx.addIssue({ code: 'custom', message: 'is company, but only a user is found by e-mail: give the company\'s id', path: ['type'], input: t.type });
@@ -33,13 +34,13 @@ export const CustomerTarget = /* @__PURE__ */ (() => doc(
 ))();
 export type CustomerTarget = z.output<typeof CustomerTarget>;
 
-export const LinkInput = /* @__PURE__ */ (() => doc(z.strictObject({ type: z.literal('link'), target: LinkTarget, importance: z._default(Importance, DEFAULT_IMPORTANCE) }), { id: 'NoteLinkInput' }))();
-export const CustomerInput = /* @__PURE__ */ (() => doc(z.strictObject({ type: z.literal('customer'), target: CustomerTarget }), { id: 'NoteCustomerInput' }))();
+export const LinkInput = /* @__PURE__ */ (() => doc(strictObject({ type: z.literal('link'), target: LinkTarget, importance: z._default(Importance, DEFAULT_IMPORTANCE) }), { id: 'NoteLinkInput' }))();
+export const CustomerInput = /* @__PURE__ */ (() => doc(strictObject({ type: z.literal('customer'), target: CustomerTarget }), { id: 'NoteCustomerInput' }))();
 export const NoteRelationshipInput = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', [LinkInput, CustomerInput]), { id: 'NoteRelationshipInput' }))();
 export type NoteRelationshipInput = z.output<typeof NoteRelationshipInput>;
 
 /** A note's relationships on create: at most one customer, each entity linked once. */
-const NoteRelationshipsInput = /* @__PURE__ */ (() => z.array(NoteRelationshipInput).check(
+const NoteRelationshipsInput = /* @__PURE__ */ (() => checkedArray(NoteRelationshipInput,
   z.superRefine((rels, ctx) => {
     const linked = new Set<string>();
     let customer = false;
@@ -55,8 +56,8 @@ const NoteRelationshipsInput = /* @__PURE__ */ (() => z.array(NoteRelationshipIn
   }),
 ))();
 
-export const CreateNoteBody = /* @__PURE__ */ (() => doc(z.strictObject({
-    data: z.strictObject({
+export const CreateNoteBody = /* @__PURE__ */ (() => doc(strictObject({
+    data: strictObject({
       type: NoteTypeInput,
       fields: createFields(NOTE_STANDARD_FIELDS, NOTE_FIELDS),
       relationships: z.optional(NoteRelationshipsInput),
@@ -64,21 +65,21 @@ export const CreateNoteBody = /* @__PURE__ */ (() => doc(z.strictObject({
     }),
   }), { id: 'CreateNoteBody' }))();
 
-export const UpdateNoteBody = /* @__PURE__ */ (() => doc(z.strictObject({
-    data: withPatch({
+export const UpdateNoteBody = /* @__PURE__ */ (() => doc(strictObject({
+    data: withPatch(NOTE_STANDARD_FIELDS, {
       fields: z.optional(updateFields(NOTE_STANDARD_FIELDS, NOTE_UPDATE_FIELDS)),
       type: doc(z.optional(NoteTypeInput), "When given, the note's own type"),
       id: doc(z.optional(Uuid), 'When given, the id in the path'),
     }),
   }), { id: 'UpdateNoteBody' }))();
 
-export const CreateNoteRelationshipBody = /* @__PURE__ */ (() => doc(z.strictObject({ data: NoteRelationshipInput }), { id: 'CreateNoteRelationshipBody' }))();
+export const CreateNoteRelationshipBody = /* @__PURE__ */ (() => doc(strictObject({ data: NoteRelationshipInput }), { id: 'CreateNoteRelationshipBody' }))();
 
-export const SetNoteLinkBody = /* @__PURE__ */ (() => doc(z.strictObject({ data: z.strictObject({ importance: z._default(Importance, DEFAULT_IMPORTANCE) }) }), { id: 'SetNoteLinkBody' }))();
+export const SetNoteLinkBody = /* @__PURE__ */ (() => doc(strictObject({ data: strictObject({ importance: z._default(Importance, DEFAULT_IMPORTANCE) }) }), { id: 'SetNoteLinkBody' }))();
 
-export const SetNoteCustomerBody = /* @__PURE__ */ (() => doc(z.strictObject({ data: z.strictObject({ target: CustomerTarget }) }), { id: 'SetNoteCustomerBody' }))();
+export const SetNoteCustomerBody = /* @__PURE__ */ (() => doc(strictObject({ data: strictObject({ target: CustomerTarget }) }), { id: 'SetNoteCustomerBody' }))();
 
-export const NoteLinkPath = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, entityId: Uuid }))();
+export const NoteLinkPath = /* @__PURE__ */ (() => strictObject({ id: Uuid, entityId: Uuid }))();
 
 /** `targetType` and `targetId` as Productboard names them; a customer's `targetId` is not compared (any uuid removes the customer). */
-export const NoteRelationshipPath = /* @__PURE__ */ (() => z.strictObject({ id: Uuid, targetType: z.enum(['link', 'customer']), targetId: Uuid }))();
+export const NoteRelationshipPath = /* @__PURE__ */ (() => strictObject({ id: Uuid, targetType: z.enum(['link', 'customer']), targetId: Uuid }))();

@@ -2,6 +2,7 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
+import { checkedArray, checkedString, strictObject } from './build.ts';
 import { DateTime, Email, listOf, ListLinks, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { EntityReference, EntityType, recordFields } from './entity.ts';
 import { NOTE_CONTENT } from './field-values.ts';
@@ -42,19 +43,19 @@ export const NoteReferenceResponse = /* @__PURE__ */ (() => doc(dataOf(NoteRefer
 
 export const NOTE_RELATIONSHIP_TYPES = ['customer', 'link'] as const;
 export const NoteRelationship = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', [
-    doc(z.strictObject({ type: z.literal('customer'), target: EntityReference }), { id: 'NoteCustomerRelationship' }),
-    doc(z.strictObject({ type: z.literal('link'), target: EntityReference, importance: Importance }), { id: 'NoteLinkRelationship' }),
+    doc(strictObject({ type: z.literal('customer'), target: EntityReference }), { id: 'NoteCustomerRelationship' }),
+    doc(strictObject({ type: z.literal('link'), target: EntityReference, importance: Importance }), { id: 'NoteLinkRelationship' }),
   ]), { id: 'NoteRelationship' }))();
 export const NoteRelationshipResponse = /* @__PURE__ */ (() => doc(dataOf(NoteRelationship), { id: 'NoteRelationshipResponse' }))();
 export const NoteRelationshipList = /* @__PURE__ */ (() => doc(listOf(NoteRelationship), { id: 'NoteRelationshipList' }))();
 
 /** A note of one type; its `relationships` (customer, then links) hold at most 20 items, links.next lists the rest. */
 const noteOf = (type: NoteType) =>
-  doc(z.strictObject({
+  doc(strictObject({
       id: Uuid,
       type: z.literal(type),
       fields: doc(recordFields(NOTE_FIELDS, { content: NOTE_CONTENT[type] }), { id: `${pascal(type)}Fields` }),
-      relationships: z.strictObject({ data: z.array(NoteRelationship), links: ListLinks }),
+      relationships: strictObject({ data: z.array(NoteRelationship), links: ListLinks }),
       links: RecordLinks,
       metadata: z.optional(Metadata),
       createdAt: DateTime,
@@ -66,7 +67,7 @@ export const Note = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', NOTE
 export const NoteResponse = /* @__PURE__ */ (() => doc(dataOf(Note), { id: 'NoteResponse' }))();
 export const NoteList = /* @__PURE__ */ (() => doc(listOf(Note), { id: 'NoteList' }))();
 
-const FieldId = /* @__PURE__ */ (() => z.string().check(z.minLength(1), z.maxLength(200)))();
+const FieldId = /* @__PURE__ */ (() => checkedString(z.minLength(1), z.maxLength(200)))();
 /** Notes take the selection as `fields[]` and as `fields`, each repeatable. */
 const noteFieldsParameters = /* @__PURE__ */ (() => ({ 'fields[]': repeated(FieldId), fields: repeated(FieldId) }))();
 
@@ -74,7 +75,7 @@ const owner = /* @__PURE__ */ (() => memberParameters('owner'))();
 const creator = /* @__PURE__ */ (() => memberParameters('creator'))();
 
 /** Productboard's list filters and ours (`limit`); every filter given must hold; `type` and `type[]` take aliases too. */
-export const ListNotesQuery = /* @__PURE__ */ (() => z.strictObject({
+export const ListNotesQuery = /* @__PURE__ */ (() => strictObject({
   type: z.optional(NoteTypeInput),
   'type[]': repeated(NoteTypeInput),
   ...noteFieldsParameters,
@@ -91,56 +92,54 @@ export const ListNotesQuery = /* @__PURE__ */ (() => z.strictObject({
   updatedTo: z.optional(DateTimeParameter),
   ...pageParameters,
 }))();
-export const GetNoteQuery = /* @__PURE__ */ (() => z.strictObject(noteFieldsParameters))();
-export const NoteRelationshipsQuery = /* @__PURE__ */ (() => z.strictObject({ type: z.optional(z.enum(NOTE_RELATIONSHIP_TYPES)), 'target[type]': z.optional(EntityType), ...pageParameters }))();
+export const GetNoteQuery = /* @__PURE__ */ (() => strictObject(noteFieldsParameters))();
+export const NoteRelationshipsQuery = /* @__PURE__ */ (() => strictObject({ type: z.optional(z.enum(NOTE_RELATIONSHIP_TYPES)), 'target[type]': z.optional(EntityType), ...pageParameters }))();
 
 /** POST /v2/notes/search's query: the page, and the deprecated `fields[]` (or the body's return.fields, not both). */
-export const SearchNotesQuery = /* @__PURE__ */ (() => z.strictObject({ 'fields[]': repeated(FieldId), ...pageParameters }))();
+export const SearchNotesQuery = /* @__PURE__ */ (() => strictObject({ 'fields[]': repeated(FieldId), ...pageParameters }))();
 
 /** One value or a non-empty list of them (alternatives, at most `max`), read as a list; `error` when it is neither. */
 const oneOrList = <T extends z.ZodMiniType>(item: T, max = 100, error?: string | ((issue: { input?: unknown }) => string)) =>
   z.pipe(
-    z.union([item, z.array(item).check(z.minLength(1), z.maxLength(max))], error === undefined ? undefined : { error }),
+    z.union([item, checkedArray(item, z.minLength(1), z.maxLength(max))], error === undefined ? undefined : { error }),
     z.transform((v): Array<z.output<T>> => (Array.isArray(v) ? v : [v]) as Array<z.output<T>>),
   );
 
 const NOTE_TYPE_FILTER = "must be 'textNote' or 'conversationNote' (or an alias: 'simple', 'conversation'), or a list of them";
-const MemberFilterValue = /* @__PURE__ */ (() => z
-  .strictObject({ id: z.optional(Uuid), email: z.optional(Email) })
-  .check(z.refine((m) => m.id !== undefined || m.email !== undefined, { error: 'names no member: give its id or its email' })))();
-const SourceFilterValue = /* @__PURE__ */ (() => z.strictObject({ system: z.optional(z.string()), recordId: z.optional(z.string()) }))();
-const IdFilterValue = /* @__PURE__ */ (() => z.strictObject({ id: Uuid }))();
+const MemberFilterValue = /* @__PURE__ */ (() => strictObject({ id: z.optional(Uuid), email: z.optional(Email) }, z.refine((m) => m.id !== undefined || m.email !== undefined, { error: 'names no member: give its id or its email' })))();
+const SourceFilterValue = /* @__PURE__ */ (() => strictObject({ system: z.optional(z.string()), recordId: z.optional(z.string()) }))();
+const IdFilterValue = /* @__PURE__ */ (() => strictObject({ id: Uuid }))();
 
 /** Productboard's `data.filter` of the notes search: every filter given must hold, the values of one filter are alternatives. */
-export const NoteSearchFilter = /* @__PURE__ */ (() => doc(z.strictObject({
+export const NoteSearchFilter = /* @__PURE__ */ (() => doc(strictObject({
     type: z.optional(oneOrList(NoteTypeInput, 100, noteTypeError(NOTE_TYPE_FILTER))),
     id: z.optional(oneOrList(Uuid)),
     createdAt: z.optional(DateRange),
     updatedAt: z.optional(DateRange),
     fields: z.optional(
-      z.strictObject({
+      strictObject({
         owner: z.optional(oneOrList(MemberFilterValue)),
         creator: z.optional(oneOrList(MemberFilterValue)),
-        tag: z.optional(oneOrList(z.strictObject({ name: z.string().check(z.minLength(1)) }))),
+        tag: z.optional(oneOrList(strictObject({ name: checkedString(z.minLength(1)) }))),
         archived: z.optional(z.boolean()),
         processed: z.optional(z.boolean()),
       }),
     ),
-    metadata: z.optional(z.strictObject({ source: z.optional(oneOrList(SourceFilterValue)) })),
-    relationships: z.optional(z.strictObject({ customer: z.optional(oneOrList(IdFilterValue)), link: z.optional(oneOrList(IdFilterValue)) })),
+    metadata: z.optional(strictObject({ source: z.optional(oneOrList(SourceFilterValue)) })),
+    relationships: z.optional(strictObject({ customer: z.optional(oneOrList(IdFilterValue)), link: z.optional(oneOrList(IdFilterValue)) })),
   }), { id: 'NoteSearchFilter' }))();
 export type NoteSearchFilter = z.output<typeof NoteSearchFilter>;
 
 /** Productboard's search body `{data?: {search?, filter?, return?}}`; `search.query` keeps notes whose name or content contains it. */
-export const SearchNotesBody = /* @__PURE__ */ (() => doc(z.strictObject({
+export const SearchNotesBody = /* @__PURE__ */ (() => doc(strictObject({
     data: z.optional(
-      z.strictObject({
-        search: z.optional(z.strictObject({ query: z.optional(doc(z.string().check(z.maxLength(255)), 'Keeps notes whose name or content contains this, compared case-insensitively')) })),
+      strictObject({
+        search: z.optional(strictObject({ query: z.optional(doc(checkedString(z.maxLength(255)), 'Keeps notes whose name or content contains this, compared case-insensitively')) })),
         filter: z.optional(NoteSearchFilter),
-        return: z.optional(z.strictObject({ fields: z.optional(z.array(FieldId).check(z.minLength(1))) })),
+        return: z.optional(strictObject({ fields: z.optional(checkedArray(FieldId, z.minLength(1))) })),
       }),
     ),
   }), { id: 'SearchNotesBody' }))();
 
 /** Path parameters of a note's routes. */
-export const NotePath = /* @__PURE__ */ (() => z.strictObject({ id: Uuid }))();
+export const NotePath = /* @__PURE__ */ (() => strictObject({ id: Uuid }))();

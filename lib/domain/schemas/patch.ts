@@ -6,46 +6,57 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
-import { ConversationPartRefs, ConversationPartsInput } from './conversation.ts';
-import { STANDARD_FIELDS, TagsInput, type StandardFieldId } from './field-values.ts';
+import { checkedArray, checkedString, strictObject } from './build.ts';
+import type { FieldTable, StandardFieldId } from './field-values.ts';
 
 /**
- * The list fields: the ones `addItems` and `removeItems` apply to, with what each takes. A note's
- * content is one only on a conversation note (lib/domain/note-content.ts); its parts are removed by
- * externalId.
+ * The list fields: the ones `addItems` and `removeItems` apply to (what each takes: its `items` in
+ * ./field-values.ts). A note's content is one only on a conversation note (lib/domain/note-content.ts).
  */
-export const LIST_FIELDS = {
-  tags: { addItems: TagsInput, removeItems: TagsInput },
-  content: { addItems: ConversationPartsInput, removeItems: ConversationPartRefs },
-} as const satisfies Partial<Record<StandardFieldId, Record<'addItems' | 'removeItems', z.ZodMiniType>>>;
-export type ListFieldId = keyof typeof LIST_FIELDS;
-export const isListField = (id: string): id is ListFieldId => Object.hasOwn(LIST_FIELDS, id);
+const LIST_FIELDS = ['tags', 'content'] as const satisfies readonly StandardFieldId[];
+export type ListFieldId = (typeof LIST_FIELDS)[number];
+export const isListField = (id: string): id is ListFieldId => (LIST_FIELDS as readonly string[]).includes(id);
 
-const FieldPath = /* @__PURE__ */ (() => doc(z.string().check(z.minLength(1), z.maxLength(200)), "A field's id: a standard field (`name`, `tags`, `owner`, …) or a custom field's uuid"))();
+const FieldPath = /* @__PURE__ */ (() => doc(checkedString(z.minLength(1), z.maxLength(200)), "A field's id: a standard field (`name`, `tags`, `owner`, …) or a custom field's uuid"))();
 const Value = /* @__PURE__ */ (() => doc(z.unknown(), "A value of the field (its write shape, as under `data.fields`); for addItems and removeItems a list of the field's items (a conversation's parts are removed by externalId)"))();
 
 const Operation = /* @__PURE__ */ (() => z.union([
-  z.strictObject({ op: z.enum(['set', 'addItems', 'removeItems']), path: FieldPath, value: Value }),
-  z.strictObject({ op: z.literal('clear'), path: FieldPath }),
+  strictObject({ op: z.enum(['set', 'addItems', 'removeItems']), path: FieldPath, value: Value }),
+  strictObject({ op: z.literal('clear'), path: FieldPath }),
 ]))();
 
 export type PatchInput = { op: 'set' | 'addItems' | 'removeItems'; path: string; value: unknown } | { op: 'clear'; path: string };
 
-const isStandard = (id: string): id is StandardFieldId => Object.hasOwn(STANDARD_FIELDS, id);
-
-/** The schema a value must satisfy, or undefined when the path is no standard field (checked later). */
-function valueSchema(op: PatchInput): z.ZodMiniType | undefined {
-  if (op.op === 'clear') return undefined;
-  if (op.op === 'set') return isStandard(op.path) ? STANDARD_FIELDS[op.path].write : undefined;
-  return isListField(op.path) ? LIST_FIELDS[op.path][op.op] : undefined;
+/**
+ * The schema a value must satisfy: the write shape (or the list items) of the field in `table`, the
+ * fields of the record's kind; undefined when the path is no such field (lib/domain/field-patch.ts
+ * refuses it once the record is read: a field the kind does not have is unknown to its every type).
+ */
+function valueSchema(op: PatchInput, table: FieldTable): z.ZodMiniType | undefined {
+  if (op.op === 'clear' || !Object.hasOwn(table, op.path)) return undefined;
+  const field = table[op.path as StandardFieldId];
+  return op.op === 'set' ? field?.write : field?.items?.()[op.op];
 }
 
-/** The operations, in order, each value parsed by its field's write shape. */
-export const Patch = /* @__PURE__ */ (() => doc(z.pipe(
-    z.array(Operation).check(z.minLength(1), z.maxLength(100)),
+/**
+ * The operations as the document shows them: their values are any JSON until patchOf() parses them.
+ * A pipe, as FieldPatch has always been one: the document stays the same, key order included.
+ */
+const Operations = /* @__PURE__ */ (() => doc(
+  z.pipe(checkedArray(Operation, z.minLength(1), z.maxLength(100)), z.transform((ops): PatchInput[] => ops)),
+  { id: 'FieldPatch', description: 'Field operations, applied in order: set, clear, addItems, removeItems' },
+))();
+
+/**
+ * The operations, in order, each value parsed by its field's write shape in `table`: one kind's
+ * fields, so an update of an entity builds no note field's schema and the reverse.
+ */
+export const patchOf = (table: FieldTable) =>
+  z.pipe(
+    Operations,
     z.transform((ops, ctx): PatchInput[] =>
       ops.map((op, i) => {
-        const schema = valueSchema(op);
+        const schema = valueSchema(op, table);
         if (!schema || !('value' in op)) return op;
         const parsed = schema.safeParse(op.value);
         if (parsed.success) return { ...op, value: parsed.data };
@@ -53,4 +64,4 @@ export const Patch = /* @__PURE__ */ (() => doc(z.pipe(
         return op;
       }),
     ),
-  ), { id: 'FieldPatch', description: 'Field operations, applied in order: set, clear, addItems, removeItems' }))();
+  );

@@ -5,6 +5,7 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
+import { checkedArray, checkedInt, checkedString, strictObject } from './build.ts';
 import { DateTime, listOf, pageParameters, SelfLinks, Url, Uuid } from './common.ts';
 import { EVENT_TYPES, isEventType, type EventType } from '../events.ts';
 
@@ -27,7 +28,7 @@ const HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
 
 /** An event type this service produces, named once in a subscription. */
 const EventList = /* @__PURE__ */ (() => z.pipe(
-  z.array(z.strictObject({ eventType: z.string() })).check(z.minLength(1), z.maxLength(EVENT_TYPES.length)),
+  checkedArray(strictObject({ eventType: z.string() }), z.minLength(1), z.maxLength(EVENT_TYPES.length)),
   z.transform((events, ctx): EventType[] => {
     const seen = new Set<EventType>();
     for (const [i, { eventType }] of events.entries()) {
@@ -49,17 +50,17 @@ const EventList = /* @__PURE__ */ (() => z.pipe(
 
 /** POST {base_url}/webhooks */
 export const CreateWebhookBody = /* @__PURE__ */ (() => doc(z.pipe(
-    z.strictObject({
-      data: z.strictObject({
-        fields: z.strictObject({
-          name: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_WEBHOOK_NAME)),
+    strictObject({
+      data: strictObject({
+        fields: strictObject({
+          name: checkedString(z.trim(), z.minLength(1), z.maxLength(MAX_WEBHOOK_NAME)),
           events: EventList,
-          notification: z.strictObject({
-            url: z.string().check(z.maxLength(MAX_WEBHOOK_URL)),
+          notification: strictObject({
+            url: checkedString(z.maxLength(MAX_WEBHOOK_URL)),
             version: z.literal(PAYLOAD_VERSION),
             headers: z.optional(
-              z.strictObject({
-                authorization: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_AUTHORIZATION), z.refine((v) => HEADER_VALUE.test(v), 'must be one line of visible ASCII characters'))),
+              strictObject({
+                authorization: z.optional(checkedString(z.minLength(1), z.maxLength(MAX_AUTHORIZATION), z.refine((v) => HEADER_VALUE.test(v), 'must be one line of visible ASCII characters'))),
               }),
             ),
           }),
@@ -78,8 +79,8 @@ export const CreateWebhookBody = /* @__PURE__ */ (() => doc(z.pipe(
 export type WebhookInput = z.output<typeof CreateWebhookBody>;
 
 /** 201 answer to a create: Productboard's reference, plus the signing secret, shown this once. */
-export const WebhookReferenceResponse = /* @__PURE__ */ (() => doc(z.strictObject({
-    data: z.strictObject({
+export const WebhookReferenceResponse = /* @__PURE__ */ (() => doc(strictObject({
+    data: strictObject({
       id: Uuid,
       type: z.literal(WEBHOOK_TYPE),
       links: SelfLinks,
@@ -87,32 +88,32 @@ export const WebhookReferenceResponse = /* @__PURE__ */ (() => doc(z.strictObjec
     }),
   }), { id: 'WebhookReferenceResponse' }))();
 
-export const WebhookSubscription = /* @__PURE__ */ (() => doc(z.strictObject({
+export const WebhookSubscription = /* @__PURE__ */ (() => doc(strictObject({
     id: Uuid,
     type: z.literal(WEBHOOK_TYPE),
     createdAt: DateTime,
-    fields: z.strictObject({
+    fields: strictObject({
       name: z.string(),
-      events: z.array(z.strictObject({ eventType: z.enum(EVENT_TYPES) })),
-      notification: z.strictObject({ url: z.string(), version: z.literal(PAYLOAD_VERSION) }),
+      events: z.array(strictObject({ eventType: z.enum(EVENT_TYPES) })),
+      notification: strictObject({ url: z.string(), version: z.literal(PAYLOAD_VERSION) }),
       status: doc(z.enum(WEBHOOK_STATUSES), 'paused: deliveries stopped after repeated failures; re-create the subscription to resume'),
     }),
     links: SelfLinks,
   }), { id: 'WebhookSubscription' }))();
 
-export const WebhookResponse = /* @__PURE__ */ (() => doc(z.strictObject({ data: WebhookSubscription }), { id: 'WebhookResponse' }))();
+export const WebhookResponse = /* @__PURE__ */ (() => doc(strictObject({ data: WebhookSubscription }), { id: 'WebhookResponse' }))();
 export const WebhookListResponse = /* @__PURE__ */ (() => doc(listOf(WebhookSubscription), { id: 'WebhookListResponse' }))();
 
 /** The body POSTed to a subscriber (documented as the create operation's callback). */
-export const WebhookNotificationBody = /* @__PURE__ */ (() => doc(z.strictObject({
-    data: z.strictObject({
+export const WebhookNotificationBody = /* @__PURE__ */ (() => doc(strictObject({
+    data: strictObject({
       id: Uuid,
       eventType: z.enum(EVENT_TYPES),
       links: z.record(z.string(), Url),
       updatedAttributes: z.optional(z.array(z.string())),
-      score: doc(z.optional(z.strictObject({ old: z.int().check(z.minimum(0)), new: z.int().check(z.minimum(0)) })), 'customer-score.updated only'),
+      score: doc(z.optional(strictObject({ old: checkedInt(z.minimum(0)), new: checkedInt(z.minimum(0)) })), 'customer-score.updated only'),
     }),
   }), { id: 'WebhookNotificationBody' }))();
 
-export const WebhookPath = /* @__PURE__ */ (() => z.strictObject({ webhookId: Uuid }))();
-export const WebhookListQuery = /* @__PURE__ */ (() => z.strictObject(pageParameters))();
+export const WebhookPath = /* @__PURE__ */ (() => strictObject({ webhookId: Uuid }))();
+export const WebhookListQuery = /* @__PURE__ */ (() => strictObject(pageParameters))();
