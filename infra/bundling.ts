@@ -22,7 +22,7 @@ const MCP_UNUSED = './lib/http/mcp/sdk-unused.bundled.cjs';
 const ALIASES = {
   '#lib/domain/schemas/responses.ts': './lib/domain/schemas/responses.bundled.cjs',
   '#lib/auth/service-key-file.ts': './lib/auth/service-key-file.bundled.cjs',
-  '#lib/store/hot-calls-sdk.ts': './lib/store/hot-calls-sdk.bundled.ts',
+  '#lib/store/calls-sdk.ts': './lib/store/calls-sdk.bundled.ts',
   ajv: MCP_UNUSED,
   'ajv-formats': MCP_UNUSED,
   'zod/v3': MCP_UNUSED,
