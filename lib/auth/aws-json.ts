@@ -1,9 +1,9 @@
 // One signed call to an AWS JSON-protocol API (KMS, Secrets Manager): fetch, signed with SigV4 by
-// @smithy/signature-v4 and credentials from the SDK's default chain — both already in every bundle
-// through the DynamoDB client. The deployed key source needs three operations (GetPublicKey, Sign,
+// @smithy/signature-v4 and credentials from lib/aws-credentials.ts (the SDK's default chain; in
+// deployed bundles, the Lambda runtime's environment) — both shared with the lean DynamoDB sender. The deployed key source needs three operations (GetPublicKey, Sign,
 // GetSecretValue); the KMS and Secrets Manager SDK clients would add about 77 KiB to every function
 // for them (docs/performance.md, "Cold start").
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { awsCredentials } from '#lib/aws-credentials.ts';
 import { config } from '../config.ts';
 import { awsEndpoint, errorName, postSigner } from '../sigv4-json.ts';
 
@@ -33,9 +33,9 @@ function parseJson(text: string): Record<string, unknown> {
   }
 }
 
-/** The deployed call: the process's region and the default credential chain (Lambda's role). */
+/** The deployed call: the process's region and its credentials (Lambda's role). */
 export function awsJsonCall(region = config.region): AwsJsonCall {
-  const credentials = defaultProvider();
+  const credentials = awsCredentials();
   return async (service, operation, input) => {
     const url = awsEndpoint(service.name, service.endpointEnv, region);
     const body = JSON.stringify(input);
