@@ -1,4 +1,4 @@
-// The single table's shape, once: the local launcher creates it from this and the CDK stack
+// The single table's shape and name, once: the local launcher creates it from this and the CDK stack
 // declares it from this. Keys are generic strings; lib/store/keys.ts says what goes in them.
 import { config } from '../config.ts';
 
