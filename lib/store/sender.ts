@@ -119,6 +119,8 @@ const ITEMS = new Set(['Items', 'Keys']);
 /**
  * `value` with every item in it converted by `convert`, found by member name as the document client
  * finds them (BatchGetItem's `Responses` map tables to lists of items); the rest copied as it is.
+ * The legacy parameters (Expected, KeyConditions, AttributeUpdates) are not converted: the store
+ * writes expressions only.
  */
 function convertItems(value: unknown, convert: (item: Json) => Json): unknown {
   if (Array.isArray(value)) return value.map((v) => convertItems(v, convert));
