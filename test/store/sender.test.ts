@@ -8,6 +8,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { awsCredentials as deployedCredentials } from '#lib/aws-credentials.bundled.ts';
+import type { Credentials } from '#lib/sigv4-json.ts';
 import {
   batchGet,
   batchGetOnce,
@@ -208,7 +210,7 @@ describe('the lean sender against DynamoDB Local', () => {
 });
 
 /** A mocked DynamoDB endpoint answering each request with the next of `answers` (status, JSON body). */
-async function mockedEndpoint(answers: Array<[number, object]>) {
+async function mockedEndpoint(answers: Array<[number, object]>, credentials: Credentials = () => Promise.resolve({ accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' })) {
   const seen: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
   const server = createServer((req, res) => {
     let body = '';
@@ -222,7 +224,7 @@ async function mockedEndpoint(answers: Array<[number, object]>) {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const sender = leanSender({ endpoint, region: 'eu-west-1', credentials: () => Promise.resolve({ accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' }) });
+  const sender = leanSender({ endpoint, region: 'eu-west-1', credentials });
   return { sender, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
@@ -302,5 +304,41 @@ describe('the lean sender against a mocked endpoint (faults DynamoDB Local never
     expect(JSON.parse(m.seen[0]!.body)).toEqual({
       RequestItems: { t: [{ PutRequest: { Item: { pk: { S: 'a' }, sk: { S: 'b' }, n: { N: '3' } } } }, { DeleteRequest: { Key: { pk: { S: 'a' }, sk: { S: 'c' } } } }] },
     });
+  });
+});
+
+describe("deployed functions' credentials (lib/aws-credentials.bundled.ts): the Lambda runtime's environment", () => {
+  const names = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'] as const;
+  let saved: Array<string | undefined> = [];
+  let close: (() => Promise<void>) | undefined;
+  const setEnv = (values: Array<string | undefined>) =>
+    names.forEach((name, i) => {
+      if (values[i] === undefined) delete process.env[name];
+      else process.env[name] = values[i];
+    });
+  afterEach(async () => {
+    setEnv(saved);
+    await close?.();
+    close = undefined;
+  });
+
+  it('(mocked endpoint) a call is signed with the role credentials of the environment, its session token sent beside', async () => {
+    saved = names.map((name) => process.env[name]);
+    setEnv(['ASIAROLE', 'role-secret', 'role-session']);
+    const m = await mockedEndpoint([[200, {}]], deployedCredentials());
+    close = m.close;
+    await m.sender('GetItem', { TableName: 't', Key: { pk: 'a', sk: 'b' } });
+    const [{ headers }] = m.seen as [(typeof m.seen)[number]];
+    expect(headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=ASIAROLE\/\d{8}\/eu-west-1\/dynamodb\/aws4_request, SignedHeaders=\S*x-amz-security-token\S*, Signature=[0-9a-f]{64}$/);
+    expect(headers['x-amz-security-token']).toBe('role-session');
+  });
+
+  it('without them a call fails naming what is missing, before anything is sent', async () => {
+    saved = names.map((name) => process.env[name]);
+    setEnv([undefined, undefined, undefined]);
+    const m = await mockedEndpoint([[200, {}]], deployedCredentials());
+    close = m.close;
+    await expect(m.sender('GetItem', { TableName: 't', Key: { pk: 'a', sk: 'b' } })).rejects.toThrow('No AWS credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set');
+    expect(m.seen).toEqual([]);
   });
 });
