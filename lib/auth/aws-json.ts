@@ -14,6 +14,8 @@ export interface AwsJsonService {
   targetPrefix: string;
   /** The SDK's AWS_ENDPOINT_URL_<SERVICE> suffix, honoured like the SDK clients do (tests, local fakes). */
   endpointEnv: string;
+  /** The service's AWS JSON protocol version (its Content-Type): 1.1 unless it says otherwise. */
+  jsonVersion?: '1.0' | '1.1';
 }
 
 export const KMS: AwsJsonService = { name: 'kms', targetPrefix: 'TrentService', endpointEnv: 'KMS' };
@@ -39,7 +41,7 @@ export function awsJsonCall(region = config.region): AwsJsonCall {
   return async (service, operation, input) => {
     const url = awsEndpoint(service.name, service.endpointEnv, region);
     const body = JSON.stringify(input);
-    const headers = await postSigner(service.name, region, credentials)(url, { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `${service.targetPrefix}.${operation}` }, body);
+    const headers = await postSigner(service.name, region, credentials)(url, { 'content-type': `application/x-amz-json-${service.jsonVersion ?? '1.1'}`, 'x-amz-target': `${service.targetPrefix}.${operation}` }, body);
     const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
     const output = parseJson(await response.text());
     if (!response.ok) {
