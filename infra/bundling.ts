@@ -13,8 +13,11 @@ const ESM_REQUIRE_BANNER = "import { createRequire } from 'node:module'; const r
 /**
  * Modules deployed bundles load something else instead of: the response schemas exist for the OpenAPI
  * document only (lib/domain/schemas/responses.ts); the service key file is the local stack's key
- * source (lib/auth/service-key-file.ts; deployed functions use KMS); the MCP SDK's packages that the `mcp` function
- * never runs (lib/http/mcp/sdk-unused.bundled.cjs; no other function imports them). Paths relative to
+ * source (lib/auth/service-key-file.ts; deployed functions use KMS); the AWS SDK's DynamoDB client and
+ * credential chain (lib/store/calls-sdk.ts, lib/aws-credentials.ts: every call goes through the lean
+ * sender, signed with the Lambda runtime's credentials — their parse is most of a cold start); the
+ * MCP SDK's packages that the `mcp` function never runs (lib/http/mcp/sdk-unused.bundled.cjs; no
+ * other function imports them). Paths relative to
  * the working directory, which is the project root for the stack's bundling and for the scripts and
  * tests that build with these.
  */
@@ -22,7 +25,8 @@ const MCP_UNUSED = './lib/http/mcp/sdk-unused.bundled.cjs';
 const ALIASES = {
   '#lib/domain/schemas/responses.ts': './lib/domain/schemas/responses.bundled.cjs',
   '#lib/auth/service-key-file.ts': './lib/auth/service-key-file.bundled.cjs',
-  '#lib/store/hot-calls-sdk.ts': './lib/store/hot-calls-sdk.bundled.ts',
+  '#lib/store/calls-sdk.ts': './lib/store/calls-sdk.bundled.ts',
+  '#lib/aws-credentials.ts': './lib/aws-credentials.bundled.ts',
   ajv: MCP_UNUSED,
   'ajv-formats': MCP_UNUSED,
   'zod/v3': MCP_UNUSED,

@@ -1,11 +1,11 @@
 // What the two signed AWS JSON-protocol clients share — the lean DynamoDB sender (lib/store/sender.ts)
 // and the KMS / Secrets Manager calls (lib/auth/aws-json.ts): where a service answers, a SigV4-signed
-// POST's headers (@smithy/signature-v4, already in every bundle through the DynamoDB client), and
-// the error name of an AWS JSON error body. One copy, since most functions carry both.
+// POST's headers (@smithy/signature-v4), and the error name of an AWS JSON error body. One copy, since most functions carry both.
 import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
 
-type Credentials = ConstructorParameters<typeof SignatureV4>[0]['credentials'];
+/** Credentials or their provider, as the signer takes them (lib/aws-credentials.ts). */
+export type Credentials = ConstructorParameters<typeof SignatureV4>[0]['credentials'];
 
 /** The service's address: AWS_ENDPOINT_URL_<SERVICE> or AWS_ENDPOINT_URL as the SDK clients honour them, else the region's. */
 export function awsEndpoint(service: string, endpointEnv: string, region: string): URL {
@@ -16,7 +16,7 @@ export function awsEndpoint(service: string, endpointEnv: string, region: string
 
 /** Signs POSTs to `service` in `region`: the headers to send, `host` and the signature added to `headers`. */
 export function postSigner(service: string, region: string, credentials: Credentials) {
-  // The DynamoDB client's own SHA-256 (its runtime configuration's `sha256`): every bundle carries it already.
+  // The SDK clients' own SHA-256 (their runtime configuration's `sha256`), so tests and bundles hash alike.
   const signer = new SignatureV4({ service, region, credentials, sha256: Sha256 });
   return async (url: URL, headers: Record<string, string>, body: string): Promise<Record<string, string>> =>
     (

@@ -1,9 +1,9 @@
 // One signed call to an AWS JSON-protocol API (KMS, Secrets Manager): fetch, signed with SigV4 by
-// @smithy/signature-v4 and credentials from the SDK's default chain — both already in every bundle
-// through the DynamoDB client. The deployed key source needs three operations (GetPublicKey, Sign,
+// @smithy/signature-v4 and credentials from lib/aws-credentials.ts (the SDK's default chain; in
+// deployed bundles, the Lambda runtime's environment) — both shared with the lean DynamoDB sender. The deployed key source needs three operations (GetPublicKey, Sign,
 // GetSecretValue); the KMS and Secrets Manager SDK clients would add about 77 KiB to every function
 // for them (docs/performance.md, "Cold start").
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { awsCredentials } from '#lib/aws-credentials.ts';
 import { config } from '../config.ts';
 import { awsEndpoint, errorName, postSigner } from '../sigv4-json.ts';
 
@@ -14,6 +14,8 @@ export interface AwsJsonService {
   targetPrefix: string;
   /** The SDK's AWS_ENDPOINT_URL_<SERVICE> suffix, honoured like the SDK clients do (tests, local fakes). */
   endpointEnv: string;
+  /** The service's AWS JSON protocol version (its Content-Type): 1.1 unless it says otherwise. */
+  jsonVersion?: '1.0' | '1.1';
 }
 
 export const KMS: AwsJsonService = { name: 'kms', targetPrefix: 'TrentService', endpointEnv: 'KMS' };
@@ -33,13 +35,13 @@ function parseJson(text: string): Record<string, unknown> {
   }
 }
 
-/** The deployed call: the process's region and the default credential chain (Lambda's role). */
+/** The deployed call: the process's region and its credentials (Lambda's role). */
 export function awsJsonCall(region = config.region): AwsJsonCall {
-  const credentials = defaultProvider();
+  const credentials = awsCredentials();
   return async (service, operation, input) => {
     const url = awsEndpoint(service.name, service.endpointEnv, region);
     const body = JSON.stringify(input);
-    const headers = await postSigner(service.name, region, credentials)(url, { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `${service.targetPrefix}.${operation}` }, body);
+    const headers = await postSigner(service.name, region, credentials)(url, { 'content-type': `application/x-amz-json-${service.jsonVersion ?? '1.1'}`, 'x-amz-target': `${service.targetPrefix}.${operation}` }, body);
     const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
     const output = parseJson(await response.text());
     if (!response.ok) {

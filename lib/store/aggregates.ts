@@ -24,13 +24,13 @@
 // Every change to links, a note's customer, or the hierarchy is one TransactWriteItems holding the
 // link/note item, the rating items, and the deltas on the entity and each ancestor, each conditioned
 // on the ancestor still having the parent that was read and not being deleted (lib/store/tx.ts retries).
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { getItem } from './calls.ts';
 import { placeCondition, type Placement } from './entities.ts';
 import { StaleChain } from './errors.ts';
 import * as keys from './keys.ts';
 import { prereadFor, type Prereads } from './preread.ts';
 import type { StoredItem } from './query.ts';
+import { tableName } from './table.ts';
 import type { TxItem } from './tx.ts';
 import { InvalidInput, pointer } from '../domain/errors.ts';
 import type { EntityType } from '../domain/hierarchy.ts';
@@ -97,7 +97,7 @@ export function ratingItem(ws: string, r: RatingItem): Record<string, unknown> {
 
 async function readRating(ws: string, entityId: string, customerId: string, preread?: Prereads): Promise<RatingItem | undefined> {
   const key = keys.rating(ws, entityId, customerId);
-  const { Item } = prereadFor(preread, key) ?? (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
+  const { Item } = prereadFor(preread, key) ?? (await getItem({ TableName: tableName(), Key: key, ConsistentRead: true }));
   return Item ? { ...toRating(Item), entityId, customerId } : undefined;
 }
 

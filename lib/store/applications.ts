@@ -9,15 +9,14 @@
 //         publicKeys: { [keyId]: StoredKey }, fingerprints: { [fingerprint]: keyId },
 //         redirectUris?, public?, secretHash? }   (no type: serverToServer, as registered before types)
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { getItem, transactWrite, updateItem } from './calls.ts';
 import { originRegistrations } from './cors-origins.ts';
 import { getDynamicClient, isDynamicClientId, type DynamicClient } from './dynamic-clients.ts';
-import { DuplicateKey, KeyLimitReached } from './errors.ts';
+import { DuplicateKey, isCancellation, isConditionFailed, KeyLimitReached } from './errors.ts';
 import { writeOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
+import { tableName } from './table.ts';
 import { putInWorkspace } from './workspaces.ts';
 import { applicationNotFound, type ApplicationInput, type ApplicationType } from '../domain/applications.ts';
 import { redirectOrigins } from '../domain/redirect-uris.ts';
@@ -108,9 +107,7 @@ export async function createApplication(workspaceId: string, input: ApplicationI
 
 export async function getApplication(workspaceId: string, clientId: string): Promise<Application | undefined> {
   if (!isIssuedId(clientId)) return undefined;
-  const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.application(workspaceId, clientId), ConsistentRead: true }),
-  );
+  const { Item } = await getItem({ TableName: tableName(), Key: keys.application(workspaceId, clientId), ConsistentRead: true });
   return Item ? toApplication(Item) : undefined;
 }
 
@@ -142,7 +139,7 @@ export async function findApplicationByClientId(clientId: string): Promise<Appli
     return client && asApplication(client);
   }
   if (!isIssuedId(clientId)) return undefined;
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.clientIdIndex(clientId), ConsistentRead: true }));
+  const { Item } = await getItem({ TableName: tableName(), Key: keys.clientIdIndex(clientId), ConsistentRead: true });
   return Item ? getApplication((Item as { workspaceId: string }).workspaceId, clientId) : undefined;
 }
 
@@ -162,19 +159,17 @@ export async function deleteApplication(workspaceId: string, clientId: string): 
   const app = await getApplication(workspaceId, clientId);
   if (!app) return false;
   try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName: tableName(), Key: keys.application(workspaceId, clientId), ConditionExpression: 'attribute_exists(pk)' } },
-          { Delete: { TableName: tableName(), Key: keys.clientIdIndex(clientId), ConditionExpression: 'workspaceId = :ws', ExpressionAttributeValues: { ':ws': workspaceId } } },
-          ...originRegistrations(redirectOrigins(app.redirectUris), clientId, 'remove'),
-        ],
-      }),
-    );
+    await transactWrite({
+      TransactItems: [
+        { Delete: { TableName: tableName(), Key: keys.application(workspaceId, clientId), ConditionExpression: 'attribute_exists(pk)' } },
+        { Delete: { TableName: tableName(), Key: keys.clientIdIndex(clientId), ConditionExpression: 'workspaceId = :ws', ExpressionAttributeValues: { ':ws': workspaceId } } },
+        ...originRegistrations(redirectOrigins(app.redirectUris), clientId, 'remove'),
+      ],
+    });
     return true;
   } catch (err) {
     // Only "there was no such application" is a false; a conflict or throttle is an error.
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed')) return false;
+    if (isCancellation(err) && err.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed')) return false;
     throw err;
   }
 }
@@ -203,12 +198,12 @@ export async function addApplicationKey(
   try {
     // With an Idempotency-Key, a retry answers the first request's key (lib/store/idempotency.ts).
     return await writeOnce(stored, async (record) => {
-      if (record) await db().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, record] }));
-      else await db().send(new UpdateCommand(update));
+      if (record) await transactWrite({ TransactItems: [{ Update: update }, record] });
+      else await updateItem(update);
     }, scope);
   } catch (err) {
     const updateFailed =
-      err instanceof ConditionalCheckFailedException || (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed');
+      isConditionFailed(err) || (isCancellation(err) && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed');
     if (!updateFailed) throw err;
     // Which condition failed: read back (the answer only words the refusal).
     const app = await getApplication(workspaceId, clientId);
@@ -226,18 +221,16 @@ export async function removeApplicationKey(workspaceId: string, clientId: string
   const key = app?.keys.find((k) => k.id === keyId);
   if (!key) return false;
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.application(workspaceId, clientId),
-        UpdateExpression: 'REMOVE publicKeys.#id, fingerprints.#fp',
-        ConditionExpression: 'attribute_exists(publicKeys.#id)',
-        ExpressionAttributeNames: { '#id': keyId, '#fp': key.fingerprint },
-      }),
-    );
+    await updateItem({
+      TableName: tableName(),
+      Key: keys.application(workspaceId, clientId),
+      UpdateExpression: 'REMOVE publicKeys.#id, fingerprints.#fp',
+      ConditionExpression: 'attribute_exists(publicKeys.#id)',
+      ExpressionAttributeNames: { '#id': keyId, '#fp': key.fingerprint },
+    });
     return true;
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
+    if (isConditionFailed(err)) return false;
     throw err;
   }
 }

@@ -2,10 +2,10 @@
 // with a condition so that of two concurrent requests carrying one jti exactly one succeeds. The
 // item outlives the assertion's own validity, after which `exp` refuses a replay anyway.
 import { createHash } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { putItem } from './calls.ts';
+import { isConditionFailed } from './errors.ts';
 import * as keys from './keys.ts';
+import { tableName } from './table.ts';
 
 /**
  * Records a jti as used until `expiresAtEpoch` (seconds); false when it was already used.
@@ -15,19 +15,17 @@ export async function useAssertionId(workspaceId: string, clientId: string, jti:
   const hash = createHash('sha256').update(jti).digest('base64url');
   const now = Math.floor(Date.now() / 1000);
   try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...keys.assertionId(workspaceId, clientId, hash), kind: 'assertionId', clientId, ttl: expiresAtEpoch },
-        // TTL deletion is lazy: an item past its ttl no longer counts.
-        ConditionExpression: 'attribute_not_exists(pk) OR #ttl < :now',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':now': now },
-      }),
-    );
+    await putItem({
+      TableName: tableName(),
+      Item: { ...keys.assertionId(workspaceId, clientId, hash), kind: 'assertionId', clientId, ttl: expiresAtEpoch },
+      // TTL deletion is lazy: an item past its ttl no longer counts.
+      ConditionExpression: 'attribute_not_exists(pk) OR #ttl < :now',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':now': now },
+    });
     return true;
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
+    if (isConditionFailed(err)) return false;
     throw err;
   }
 }

@@ -8,14 +8,13 @@
 //                       grantId, createdAt, expiresAt, usedAt?, ttl }
 //   oauthGrant        { grantId, workspaceId, clientId, memberId, scopes, audience, createdAt, expiresAt, revokedAt?, ttl }
 //   refreshToken      { workspaceId, clientId, grantId, createdAt, expiresAt, usedAt?, ttl }
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { getItem, putItem, transactWrite, updateItem } from './calls.ts';
 import { credentialItem, type Credential } from './credentials.ts';
-import { AlreadyUsed, GrantRevoked } from './errors.ts';
+import { AlreadyUsed, GrantRevoked, isCancellation, isConditionFailed } from './errors.ts';
 import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
 import type { StoredItem } from './query.ts';
+import { tableName } from './table.ts';
 import type { Scope } from '../domain/scopes.ts';
 
 export interface AuthorizationCode {
@@ -76,33 +75,31 @@ const toRefresh = (item: StoredItem) => record<RefreshToken>(item, ['workspaceId
 const grantItem = (g: Grant) => ({ ...keys.oauthGrant(g.workspaceId, g.grantId), kind: 'oauthGrant', ...g, ttl: epoch(g.expiresAt) + REPLAY_MEMORY_S });
 const refreshItem = (hash: string, r: RefreshToken) => ({ ...keys.refreshToken(hash), kind: 'refreshToken', ...r, ttl: epoch(r.expiresAt) + REPLAY_MEMORY_S });
 
-async function getItem(key: ItemKey): Promise<StoredItem | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+async function readItem(key: ItemKey): Promise<StoredItem | undefined> {
+  const { Item } = await getItem({ TableName: tableName(), Key: key, ConsistentRead: true });
   return Item;
 }
 
 export async function saveAuthorizationCode(codeHash: string, code: AuthorizationCode): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.authorizationCode(codeHash), kind: 'authorizationCode', ...code, ttl: epoch(code.expiresAt) + REPLAY_MEMORY_S },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putItem({
+    TableName: tableName(),
+    Item: { ...keys.authorizationCode(codeHash), kind: 'authorizationCode', ...code, ttl: epoch(code.expiresAt) + REPLAY_MEMORY_S },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  });
 }
 
 export async function getAuthorizationCode(codeHash: string): Promise<AuthorizationCode | undefined> {
-  const item = await getItem(keys.authorizationCode(codeHash));
+  const item = await readItem(keys.authorizationCode(codeHash));
   return item ? toCode(item) : undefined;
 }
 
 export async function getGrant(workspaceId: string, grantId: string): Promise<Grant | undefined> {
-  const item = await getItem(keys.oauthGrant(workspaceId, grantId));
+  const item = await readItem(keys.oauthGrant(workspaceId, grantId));
   return item ? toGrant(item) : undefined;
 }
 
 export async function getRefreshToken(tokenHash: string): Promise<RefreshToken | undefined> {
-  const item = await getItem(keys.refreshToken(tokenHash));
+  const item = await readItem(keys.refreshToken(tokenHash));
   return item ? toRefresh(item) : undefined;
 }
 
@@ -130,18 +127,16 @@ const markUsed = (key: Record<string, string>, now: Date, extraCondition = '') =
  */
 export async function redeemAuthorizationCode(codeHash: string, now: Date, grant: Grant, tokens: IssuedTokens): Promise<void> {
   try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          markUsed(keys.authorizationCode(codeHash), now, ' AND expiresAt > :now'),
-          { Put: { TableName: tableName(), Item: grantItem(grant), ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Put: { TableName: tableName(), Item: refreshItem(tokens.refreshHash, tokens.refresh), ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Put: { TableName: tableName(), Item: credentialItem(tokens.access), ConditionExpression: 'attribute_not_exists(pk)' } },
-        ],
-      }),
-    );
+    await transactWrite({
+      TransactItems: [
+        markUsed(keys.authorizationCode(codeHash), now, ' AND expiresAt > :now'),
+        { Put: { TableName: tableName(), Item: grantItem(grant), ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { TableName: tableName(), Item: refreshItem(tokens.refreshHash, tokens.refresh), ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { TableName: tableName(), Item: credentialItem(tokens.access), ConditionExpression: 'attribute_not_exists(pk)' } },
+      ],
+    });
   } catch (err) {
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
+    if (isCancellation(err) && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
       throw new AlreadyUsed('authorization code');
     }
     throw err;
@@ -155,24 +150,22 @@ export async function redeemAuthorizationCode(codeHash: string, now: Date, grant
  */
 export async function rotateRefreshToken(oldHash: string, now: Date, grant: Grant, tokens: IssuedTokens): Promise<void> {
   try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          markUsed(keys.refreshToken(oldHash), now),
-          {
-            ConditionCheck: {
-              TableName: tableName(),
-              Key: keys.oauthGrant(grant.workspaceId, grant.grantId),
-              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
-            },
+    await transactWrite({
+      TransactItems: [
+        markUsed(keys.refreshToken(oldHash), now),
+        {
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: keys.oauthGrant(grant.workspaceId, grant.grantId),
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
           },
-          { Put: { TableName: tableName(), Item: refreshItem(tokens.refreshHash, tokens.refresh), ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Put: { TableName: tableName(), Item: credentialItem(tokens.access), ConditionExpression: 'attribute_not_exists(pk)' } },
-        ],
-      }),
-    );
+        },
+        { Put: { TableName: tableName(), Item: refreshItem(tokens.refreshHash, tokens.refresh), ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { TableName: tableName(), Item: credentialItem(tokens.access), ConditionExpression: 'attribute_not_exists(pk)' } },
+      ],
+    });
   } catch (err) {
-    if (err instanceof TransactionCanceledException) {
+    if (isCancellation(err)) {
       const [old, family] = err.CancellationReasons ?? [];
       if (old?.Code === 'ConditionalCheckFailed') throw new AlreadyUsed('refresh token');
       if (family?.Code === 'ConditionalCheckFailed') throw new GrantRevoked(grant.grantId);
@@ -187,18 +180,16 @@ export async function rotateRefreshToken(oldHash: string, now: Date, grant: Gran
  */
 export async function revokeGrant(workspaceId: string, grantId: string, now = new Date()): Promise<boolean> {
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.oauthGrant(workspaceId, grantId),
-        UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':now': now.toISOString() },
-      }),
-    );
+    await updateItem({
+      TableName: tableName(),
+      Key: keys.oauthGrant(workspaceId, grantId),
+      UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':now': now.toISOString() },
+    });
     return true;
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
+    if (isConditionFailed(err)) return false;
     throw err;
   }
 }

@@ -3,15 +3,15 @@
 // look-up of users — and removes look-ups left by nothing. Idempotent: a second run writes nothing.
 // Each write is conditioned on the item as read, so a record changed meanwhile (whose write kept
 // its own entries in step) is left alone.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { deleteItem, putItem, updateItem } from './calls.ts';
 import { customerEmailOf } from './customers.ts';
 import { toEntity } from './entities.ts';
+import { isConditionFailed } from './errors.ts';
 import * as keys from './keys.ts';
 import { toMember } from './members.ts';
 import { toNote } from './notes.ts';
 import { queryAll, type StoredItem } from './query.ts';
+import { tableName } from './table.ts';
 import { workspaceIds } from './verify.ts';
 
 export interface BackfillReport {
@@ -26,22 +26,20 @@ async function conditional(write: () => Promise<unknown>): Promise<number> {
     await write();
     return 1;
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return 0;
+    if (isConditionFailed(err)) return 0;
     throw err;
   }
 }
 
 /** Sets (or removes, with undefined) an item's GSI3 attributes, if it still has the `updatedAt` read. */
 function setOwnerIndex(item: StoredItem, owner: { gsi3pk: string; gsi3sk: string } | undefined) {
-  return db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: { pk: item.pk, sk: item.sk },
-      UpdateExpression: owner ? 'SET gsi3pk = :o, gsi3sk = :os' : 'REMOVE gsi3pk, gsi3sk',
-      ConditionExpression: 'updatedAt = :was AND attribute_not_exists(deleting)',
-      ExpressionAttributeValues: { ':was': item.updatedAt, ...(owner ? { ':o': owner.gsi3pk, ':os': owner.gsi3sk } : {}) },
-    }),
-  );
+  return updateItem({
+    TableName: tableName(),
+    Key: { pk: item.pk, sk: item.sk },
+    UpdateExpression: owner ? 'SET gsi3pk = :o, gsi3sk = :os' : 'REMOVE gsi3pk, gsi3sk',
+    ConditionExpression: 'updatedAt = :was AND attribute_not_exists(deleting)',
+    ExpressionAttributeValues: { ':was': item.updatedAt, ...(owner ? { ':o': owner.gsi3pk, ':os': owner.gsi3sk } : {}) },
+  });
 }
 
 export async function backfillWorkspace(ws: string): Promise<BackfillReport> {
@@ -61,7 +59,7 @@ export async function backfillWorkspace(ws: string): Promise<BackfillReport> {
         const key = keys.customerEmail(ws, email, record.id);
         wantedLookups.add(key.sk);
         if (!lookups.has(key.sk)) {
-          await db().send(new PutCommand({ TableName: tableName(), Item: { ...key, kind: 'customerEmail', email, userId: record.id } }));
+          await putItem({ TableName: tableName(), Item: { ...key, kind: 'customerEmail', email, userId: record.id } });
           report.written++;
         }
       }
@@ -70,15 +68,13 @@ export async function backfillWorkspace(ws: string): Promise<BackfillReport> {
       const m = toMember(item);
       if (item.gsi1pk === undefined) {
         report.written += await conditional(() =>
-          db().send(
-            new UpdateCommand({
-              TableName: tableName(),
-              Key: { pk: item.pk, sk: item.sk },
-              UpdateExpression: 'SET gsi1pk = :p, gsi1sk = :s',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':p': keys.membersOf(ws), ':s': keys.listPosition(m.createdAt, m.id) },
-            }),
-          ),
+          updateItem({
+            TableName: tableName(),
+            Key: { pk: item.pk, sk: item.sk },
+            UpdateExpression: 'SET gsi1pk = :p, gsi1sk = :s',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':p': keys.membersOf(ws), ':s': keys.listPosition(m.createdAt, m.id) },
+          }),
         );
       }
     }
@@ -87,7 +83,7 @@ export async function backfillWorkspace(ws: string): Promise<BackfillReport> {
   // one — they are transactional — but a hand-edited table can).
   for (const [sk, item] of lookups) {
     if (wantedLookups.has(sk)) continue;
-    report.written += await conditional(() => db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' })));
+    report.written += await conditional(() => deleteItem({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' }));
   }
   return report;
 }

@@ -1,8 +1,8 @@
 // BatchWriteItem and BatchGetItem for any number of keys: 25 writes or 100 reads per call (DynamoDB's limits), unprocessed
 // requests (throttling) retried with backoff until none is left.
-import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
-import { batchGetOnce } from './hot-calls.ts';
+import type { BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { batchGetOnce, batchWrite } from './calls.ts';
+import { tableName } from './table.ts';
 
 /** One request of a BatchWriteItem: a put or a delete. */
 export type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
@@ -20,7 +20,7 @@ export async function batchWriteAll(requests: WriteRequest[], parallel = 1): Pro
         let pending = batches[next++]!;
         for (let attempt = 0; pending.length > 0; attempt++) {
           if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
-          const res = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+          const res = await batchWrite({ RequestItems: { [tableName()]: pending } });
           pending = res.UnprocessedItems?.[tableName()] ?? [];
         }
       }

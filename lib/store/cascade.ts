@@ -11,13 +11,12 @@
 // A crash anywhere leaves marked items that a repeated DELETE or `admin score verify --repair`
 // finishes. Steps run by up to 16 workers at once; when one fails, the others take no further item
 // and the delete fails only once all of them have stopped, so nothing is still writing after it.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan } from './aggregates.ts';
 import { batchWriteAll } from './batch.ts';
-import { db, tableName } from './client.ts';
+import { deleteItem, updateItem } from './calls.ts';
 import { customerEmailOf } from './customers.ts';
 import { readChain, readEntityItem, subtree, type EntityItem } from './entities.ts';
+import { isConditionFailed } from './errors.ts';
 import type { WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
@@ -25,6 +24,7 @@ import { copyLinkNow } from './note-link-copy.ts';
 import { setNoteCustomer } from './notes.ts';
 import { queryAll } from './query.ts';
 import { relationDeletes, relationsOf } from './relations.ts';
+import { tableName } from './table.ts';
 import { transact } from './tx.ts';
 import { NotFound, PreconditionFailed } from '../domain/errors.ts';
 import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
@@ -109,17 +109,15 @@ export async function finishEntityDelete(ws: string, rootId: string, scope?: Wri
   const now = new Date().toISOString();
   await forEachLimited(ids.slice(1), 16, async (id) => {
     try {
-      await db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.entity(ws, id),
-          UpdateExpression: 'SET deleting = if_not_exists(deleting, :now) REMOVE gsi1pk, gsi1sk, gsi3pk, gsi3sk',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':now': now },
-        }),
-      );
+      await updateItem({
+        TableName: tableName(),
+        Key: keys.entity(ws, id),
+        UpdateExpression: 'SET deleting = if_not_exists(deleting, :now) REMOVE gsi1pk, gsi1sk, gsi3pk, gsi3sk',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': now },
+      });
     } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      if (!(isConditionFailed(err))) throw err;
     }
     step('marking', id);
   });
@@ -160,6 +158,6 @@ async function removeEntityItems(ws: string, id: string, scope: WriteScope | und
     await batchWriteAll([...outcome(linksRead), ...outcome(ratingsRead), ...relations].map((Key) => ({ DeleteRequest: { Key } })));
   }
   step('cleared', id);
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.entity(ws, id) }));
+  await deleteItem({ TableName: tableName(), Key: keys.entity(ws, id) });
   step('deleted', id);
 }

@@ -1,3 +1,6 @@
+// The AWS SDK's document client: what the tests, the benches, the admin CLI and bundle-sizes' baseline
+// (infra/baseline-handler.ts) call directly, and what the store's calls go through while something
+// watches it (lib/store/calls.ts). Deployed functions never load it (infra/bundling.ts).
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
@@ -5,13 +8,11 @@ import { config } from '../config.ts';
 // Locally we run Node 20 (Lambda runs 22): the SDK's support notice is noise on every CLI call.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-/** The document client of one endpoint, and what lib/store/hot-calls.ts needs to send beside it. */
+/** The document client of one endpoint, and whether anything watches it. */
 export interface Clients {
   key: string;
   doc: DynamoDBDocumentClient;
-  endpoint: string | undefined;
-  credentials: DynamoDBClient['config']['credentials'];
-  /** Whether a middleware or another `send` was put on the document client since it was made (lib/store/hot-calls.ts). */
+  /** Whether a middleware or another `send` was put on the document client since it was made (lib/store/calls.ts). */
   observed: () => boolean;
 }
 let cached: Clients | undefined;
@@ -38,7 +39,7 @@ export function clients(): Clients {
   const sdkSend = doc.send.bind(doc);
   doc.send = sdkSend;
   const added = countAdditions(doc.middlewareStack);
-  cached = { key, doc, endpoint, credentials: client.config.credentials, observed: () => added() > 0 || doc.send !== sdkSend };
+  cached = { key, doc, observed: () => added() > 0 || doc.send !== sdkSend };
   return cached;
 }
 
@@ -82,4 +83,4 @@ function reuseSigner(client: DynamoDBClient): void {
   };
 }
 
-export const tableName = () => config.tableName;
+export { tableName } from './table.ts';

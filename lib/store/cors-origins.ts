@@ -4,9 +4,9 @@
 // origin, and goes away with the last of them (lib/store/applications.ts keeps it in step).
 //
 // Item: { kind: 'corsOrigin', origin, clientIds: string set }
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { getItem } from './calls.ts';
 import * as keys from './keys.ts';
+import { tableName } from './table.ts';
 import type { TransactItem } from './workspaces.ts';
 
 /** Transaction items that add (or remove) a client's registration of each origin. */
@@ -23,7 +23,7 @@ export function originRegistrations(origins: readonly string[], clientId: string
 
 /** Whether any application registered a redirect URI on this origin. */
 export async function isRegisteredOrigin(origin: string): Promise<boolean> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.corsOrigin(origin), ConsistentRead: true }));
+  const { Item } = await getItem({ TableName: tableName(), Key: keys.corsOrigin(origin), ConsistentRead: true });
   const clientIds = (Item as { clientIds?: unknown } | undefined)?.clientIds;
   return clientIds instanceof Set && clientIds.size > 0;
 }

@@ -1,17 +1,16 @@
 // Issued credentials (API tokens and access tokens). Only a SHA-256 of the token is stored:
 // a copy of the table cannot be replayed as a credential.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { itemKeyId } from './batch.ts';
-import { db, tableName } from './client.ts';
+import { batchGetOnce, putItem, updateItem } from './calls.ts';
 import { isDynamicClientId } from './dynamic-clients.ts';
-import { batchGetOnce } from './hot-calls.ts';
+import { isConditionFailed } from './errors.ts';
 import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
 import { toMember, type Member } from './members.ts';
 import { ReadAhead } from './preread.ts';
 import type { StoredItem } from './query.ts';
+import { tableName } from './table.ts';
 import type { Scope } from '../domain/scopes.ts';
 
 export interface Credential {
@@ -44,24 +43,22 @@ export function credentialItem(credential: Credential): StoredItem {
 }
 
 export async function putCredential(credential: Credential): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: credentialItem(credential), ConditionExpression: 'attribute_not_exists(pk)' }));
+  await putItem({ TableName: tableName(), Item: credentialItem(credential), ConditionExpression: 'attribute_not_exists(pk)' });
 }
 
 /** Marks a credential revoked; false when no such credential exists in that workspace. */
 export async function revokeCredential(workspaceId: string, tokenId: string): Promise<boolean> {
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.credential(tokenId),
-        UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
-        ConditionExpression: 'attribute_exists(pk) AND workspaceId = :ws',
-        ExpressionAttributeValues: { ':now': new Date().toISOString(), ':ws': workspaceId },
-      }),
-    );
+    await updateItem({
+      TableName: tableName(),
+      Key: keys.credential(tokenId),
+      UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
+      ConditionExpression: 'attribute_exists(pk) AND workspaceId = :ws',
+      ExpressionAttributeValues: { ':now': new Date().toISOString(), ':ws': workspaceId },
+    });
     return true;
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
+    if (isConditionFailed(err)) return false;
     throw err;
   }
 }

@@ -1,10 +1,10 @@
 // Users (customer entities) by e-mail: a look-up item per user with an e-mail field
 // (keys.customerEmail), written and deleted in the same transaction as the user's e-mail, so a
 // customer given by e-mail (a note's customer) is found with one Query, case-insensitively.
-import { tableName } from './client.ts';
 import { getEntity, type EntityItem } from './entities.ts';
 import * as keys from './keys.ts';
 import { queryAll } from './query.ts';
+import { tableName } from './table.ts';
 import type { TxItem } from './tx.ts';
 import type { Path } from '../domain/errors.ts';
 import { invalid } from '../domain/input.ts';

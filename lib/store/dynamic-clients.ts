@@ -2,9 +2,9 @@
 // global item per client (keys.dynamicClient), in no workspace. A member binds a workspace to what
 // the client may do by consenting; the codes, grants and tokens carry that workspace.
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { getItem, putItem, updateItem } from './calls.ts';
 import * as keys from './keys.ts';
+import { tableName } from './table.ts';
 import type { ClientRegistration } from '../domain/client-registration.ts';
 
 /** Their client ids: a prefix apart from applications' UUIDs, so that a token's client id says where its client lives. */
@@ -19,19 +19,17 @@ export interface DynamicClient extends ClientRegistration {
 
 export async function registerDynamicClient(registration: ClientRegistration, now = new Date()): Promise<DynamicClient> {
   const client: DynamicClient = { clientId: `${PREFIX}${randomUUID()}`, ...registration, createdAt: now.toISOString() };
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.dynamicClient(client.clientId), kind: 'dynamicClient', ...client },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putItem({
+    TableName: tableName(),
+    Item: { ...keys.dynamicClient(client.clientId), kind: 'dynamicClient', ...client },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  });
   return client;
 }
 
 export async function getDynamicClient(clientId: string): Promise<DynamicClient | undefined> {
   if (!isDynamicClientId(clientId)) return undefined;
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.dynamicClient(clientId), ConsistentRead: true }));
+  const { Item } = await getItem({ TableName: tableName(), Key: keys.dynamicClient(clientId), ConsistentRead: true });
   if (!Item) return undefined;
   const c = Item as DynamicClient;
   return { clientId: c.clientId, name: c.name, redirectUris: c.redirectUris, scopes: c.scopes, createdAt: c.createdAt };
@@ -40,15 +38,13 @@ export async function getDynamicClient(clientId: string): Promise<DynamicClient 
 /** Counts a registration from an address in the current hour; returns the count including this one. */
 export async function countRegistration(addressHash: string, now = Date.now()): Promise<number> {
   const hour = Math.floor(now / 3_600_000);
-  const { Attributes } = await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.registrationWindow(addressHash, hour),
-      UpdateExpression: 'ADD n :one SET #ttl = if_not_exists(#ttl, :ttl)',
-      ExpressionAttributeNames: { '#ttl': 'ttl' },
-      ExpressionAttributeValues: { ':one': 1, ':ttl': (hour + 1) * 3600 + 60 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
+  const { Attributes } = await updateItem({
+    TableName: tableName(),
+    Key: keys.registrationWindow(addressHash, hour),
+    UpdateExpression: 'ADD n :one SET #ttl = if_not_exists(#ttl, :ttl)',
+    ExpressionAttributeNames: { '#ttl': 'ttl' },
+    ExpressionAttributeValues: { ':one': 1, ':ttl': (hour + 1) * 3600 + 60 },
+    ReturnValues: 'UPDATED_NEW',
+  });
   return Number(Attributes?.n ?? 1);
 }

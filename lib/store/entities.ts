@@ -1,10 +1,10 @@
 // Entity items and the hierarchy reads the aggregate writes build on. Item layout: see
 // lib/store/keys.ts (entity) and the aggregate fields documented in lib/store/aggregates.ts.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { getItem } from './calls.ts';
 import * as keys from './keys.ts';
 import { prereadFor, type Prereads } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
+import { tableName } from './table.ts';
 import type { StoredEntity } from '../domain/entity-view.ts';
 import { MAX_DEPTH, type EntityType } from '../domain/hierarchy.ts';
 
@@ -46,7 +46,7 @@ export function nextUpdatedAt(was: string): string {
 /** The raw entity item, deleting or not (consistent read). */
 export async function readEntityItem(ws: string, id: string, preread?: Prereads): Promise<EntityItem | undefined> {
   const key = keys.entity(ws, id);
-  const { Item } = prereadFor(preread, key) ?? (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
+  const { Item } = prereadFor(preread, key) ?? (await getItem({ TableName: tableName(), Key: key, ConsistentRead: true }));
   return isEntityItem(Item) ? toEntity(Item) : undefined;
 }
 

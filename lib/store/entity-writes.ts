@@ -3,13 +3,13 @@
 // index entries in step: its owner's (GSI3) and, for a user, the look-up by e-mail.
 import { randomUUID } from 'node:crypto';
 import { Plan } from './aggregates.ts';
-import { tableName } from './client.ts';
 import { customerEmailWrites } from './customers.ts';
 import { getEntity, readChain, subtree, type EntityItem } from './entities.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { recordUpdate, type RecordChange } from './record-update.ts';
 import { checkNewRelation, relationPuts } from './relations.ts';
+import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
 import { InvalidInput, NotFound, PreconditionFailed, type InputLocation, type Path } from '../domain/errors.ts';
 import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';

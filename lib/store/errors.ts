@@ -144,3 +144,13 @@ export const isStoreError = typedErrorGuard<StoreError>({
   ERR_GRANT_REVOKED: 'GrantRevoked',
   ERR_WEBHOOK_LIMIT_REACHED: 'WebhookLimitReached',
 });
+
+// --- DynamoDB's failures, matched by name: the lean sender (lib/store/sender.ts) throws no SDK class ---
+
+const dynamoName = (err: unknown): unknown => (err as { name?: unknown } | null)?.name;
+
+/** A single-item write whose ConditionExpression did not hold. */
+export const isConditionFailed = (err: unknown): boolean => dynamoName(err) === 'ConditionalCheckFailedException';
+
+/** A cancelled TransactWriteItems, with one reason per item, in order. */
+export const isCancellation = (err: unknown): err is { CancellationReasons?: Array<{ Code?: string }> } => dynamoName(err) === 'TransactionCanceledException';

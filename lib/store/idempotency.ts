@@ -6,10 +6,10 @@
 // written, another request is refused. The first write of the request takes the claim; later writes
 // of the same request (the steps of a large note) are plain. The window is checked against the
 // record's `firstAt`, never left to the table's TTL (it deletes late): `ttl` only cleans up.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { getItem } from './calls.ts';
 import * as keys from './keys.ts';
 import { prereadFor, type ReadAhead } from './preread.ts';
+import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
 import { IDEMPOTENCY_WINDOW_MS, keyReused, recordName, withinWindow } from '../domain/idempotency.ts';
 
@@ -52,7 +52,7 @@ async function earlierUse(claim: Claim, now: number): Promise<{ replay: unknown 
   // Read with the credential, for the first attempt; a rebuild must see a record written since.
   const prefetched = prereadFor(claim.preread, key);
   claim.preread = undefined;
-  const { Item } = prefetched ?? (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
+  const { Item } = prefetched ?? (await getItem({ TableName: tableName(), Key: key, ConsistentRead: true }));
   const seen = prefetched ? { prefetched: true as const } : {};
   if (!Item) return seen;
   const firstAt = Item.firstAt as number;

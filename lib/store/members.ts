@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
-import { EmailTaken } from './errors.ts';
+import { getItem, updateItem } from './calls.ts';
+import { EmailTaken, isConditionFailed } from './errors.ts';
 import * as keys from './keys.ts';
 import { prereadFor, type Prereads } from './preread.ts';
+import { tableName } from './table.ts';
 import { putInWorkspace } from './workspaces.ts';
 import { NotFound } from '../domain/errors.ts';
 import type { Role } from '../domain/scopes.ts';
@@ -60,16 +59,14 @@ export async function addMember(
 /** `preread`: items read ahead for the request (lib/store/preread.ts), maybe this member's. */
 export async function getMember(workspaceId: string, memberId: string, preread?: Prereads): Promise<Member | undefined> {
   const key = keys.member(workspaceId, memberId);
-  const { Item } = prereadFor(preread, key) ?? (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
+  const { Item } = prereadFor(preread, key) ?? (await getItem({ TableName: tableName(), Key: key, ConsistentRead: true }));
   return Item ? toMember(Item) : undefined;
 }
 
 export async function getMemberByEmail(workspaceId: string, emailInput: string): Promise<Member | undefined> {
   const email = normalizeEmail(emailInput);
   if (!email) return undefined;
-  const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.memberEmail(workspaceId, email), ConsistentRead: true }),
-  );
+  const { Item } = await getItem({ TableName: tableName(), Key: keys.memberEmail(workspaceId, email), ConsistentRead: true });
   return Item ? getMember(workspaceId, (Item as { memberId: string }).memberId) : undefined;
 }
 
@@ -77,19 +74,17 @@ export async function setMemberActive(workspaceId: string, emailInput: string, a
   const member = await getMemberByEmail(workspaceId, emailInput);
   if (!member) throw new NotFound('member', emailInput, `No member ${emailInput} in workspace ${workspaceId}`);
   try {
-    const { Attributes } = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.member(workspaceId, member.id),
-        UpdateExpression: 'SET active = :a',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':a': active },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    const { Attributes } = await updateItem({
+      TableName: tableName(),
+      Key: keys.member(workspaceId, member.id),
+      UpdateExpression: 'SET active = :a',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':a': active },
+      ReturnValues: 'ALL_NEW',
+    });
     return toMember(Attributes!);
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new NotFound('member', emailInput, `No member ${emailInput}`);
+    if (isConditionFailed(err)) throw new NotFound('member', emailInput, `No member ${emailInput}`);
     throw err;
   }
 }

@@ -12,12 +12,12 @@
 //     Query as before; attributes of a note without the mark are ignored;
 //   - `score verify` checks the copy of every marked note against its link items and repairs it
 //     (lib/store/verify.ts).
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LinkItem } from './aggregates.ts';
-import { db, tableName } from './client.ts';
+import { updateItem } from './calls.ts';
+import { isConditionFailed } from './errors.ts';
 import * as keys from './keys.ts';
 import type { StoredItem } from './query.ts';
+import { tableName } from './table.ts';
 import type { TxItem } from './tx.ts';
 
 /** Links a copy holds at most (≈ 70 bytes each): a note past it is read through the Query. */
@@ -85,8 +85,8 @@ export const uncopyLink = (ws: string, noteId: string, entityId: string): TxItem
  */
 export async function copyLinkNow(ws: string, noteId: string, entityId: string, link?: CopiedLink): Promise<void> {
   try {
-    await db().send(new UpdateCommand(copyChange(ws, noteId, entityId, link)));
+    await updateItem(copyChange(ws, noteId, entityId, link));
   } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    if (!(isConditionFailed(err))) throw err;
   }
 }

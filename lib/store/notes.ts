@@ -5,13 +5,12 @@
 // crashed sequence is finished by `admin score verify --repair` (the note's `deleting` mark and each
 // link's `customerId` cache say what is left to do).
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
+import { deleteItem, getItem } from './calls.ts';
 import { targetChain, type TargetChain } from './chains.ts';
-import { db, tableName } from './client.ts';
 import { customFieldKeys } from './custom-fields.ts';
 import { readChain, readEntityItem, type Placement } from './entities.ts';
+import { isConditionFailed } from './errors.ts';
 import { RECORD_ITEMS, transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
@@ -20,6 +19,7 @@ import { prereadFor, readAhead, type Prereads, type ReadAhead } from './preread.
 import { queryAll, type StoredItem } from './query.ts';
 import { queued } from './queue.ts';
 import { recordUpdate, type RecordChange } from './record-update.ts';
+import { tableName } from './table.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
 import { Conflict, NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
 import { isCustomerType, isHierarchyType, type CustomerType } from '../domain/hierarchy.ts';
@@ -66,7 +66,7 @@ export const isNoteItem = (item: StoredItem | undefined): item is StoredItem => 
 
 export async function readNoteItem(ws: string, id: string, preread?: Prereads): Promise<NoteItem | undefined> {
   const key = keys.note(ws, id);
-  const { Item } = prereadFor(preread, key) ?? (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
+  const { Item } = prereadFor(preread, key) ?? (await getItem({ TableName: tableName(), Key: key, ConsistentRead: true }));
   return isNoteItem(Item) ? toNote(Item) : undefined;
 }
 
@@ -93,7 +93,7 @@ export async function noteLinks(ws: string, noteId: string): Promise<LinkItem[]>
 
 async function readLink(ws: string, noteId: string, entityId: string, preread?: Prereads): Promise<LinkItem | undefined> {
   const key = keys.link(ws, noteId, entityId);
-  const { Item } = prereadFor(preread, key) ?? (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })));
+  const { Item } = prereadFor(preread, key) ?? (await getItem({ TableName: tableName(), Key: key, ConsistentRead: true }));
   return Item ? toLink(Item) : undefined;
 }
 
@@ -540,9 +540,9 @@ export async function deleteNote(ws: string, noteId: string, versions?: string[]
 export async function finishNoteDelete(ws: string, noteId: string, scope?: WriteScope): Promise<void> {
   for (const link of await noteLinks(ws, noteId)) await removeLink(ws, noteId, link.entityId, { missingOk: true, scope });
   try {
-    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.note(ws, noteId), ConditionExpression: 'attribute_exists(deleting)' }));
+    await deleteItem({ TableName: tableName(), Key: keys.note(ws, noteId), ConditionExpression: 'attribute_exists(deleting)' });
   } catch (err) {
     // Already gone (a concurrent finisher): nothing left to do.
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    if (!(isConditionFailed(err))) throw err;
   }
 }

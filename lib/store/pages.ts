@@ -9,10 +9,9 @@
 // the rest is checked in memory. So that a rare match cannot make one request read a whole
 // partition, a filtered read examines at most SCAN_BUDGET items: a page may then end early, short
 // of its limit, with a position to resume from (Slice.resume) — the last item examined.
-import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { toLink, type LinkItem } from './aggregates.ts';
 import { batchGetAll } from './batch.ts';
-import { db, tableName } from './client.ts';
+import { queryPages } from './calls.ts';
 import { isEntityItem, toEntity, type EntityItem } from './entities.ts';
 import * as keys from './keys.ts';
 import { toMember, type Member } from './members.ts';
@@ -20,6 +19,7 @@ import type { CopiedLink } from './note-link-copy.ts';
 import { isNoteItem, toNote, type NoteItem } from './notes.ts';
 import type { StoredItem } from './query.ts';
 import { toRelation, type RelationItem } from './relations.ts';
+import { tableName } from './table.ts';
 import { toWebhook, type StoredWebhook } from './webhooks.ts';
 import { entityMatches, memberMatches, noteMatches, type EntityFilter, type MemberFilter, type NoteFilter, type TimeRange } from '../domain/filters.ts';
 import { ENTITY_TYPES, PARENT_RULES, type EntityType } from '../domain/hierarchy.ts';
@@ -106,9 +106,7 @@ async function scan<T>(q: KeysetQuery<T>): Promise<Scan<T>> {
   }
   const out: Array<Listed<T>> = [];
   let examined = 0;
-  const pages = paginateQuery(
-    { client: db() },
-    {
+  const pages = queryPages({
       TableName: tableName(),
       ...(q.index ? { IndexName: q.index } : {}),
       KeyConditionExpression: condition,
@@ -116,11 +114,10 @@ async function scan<T>(q: KeysetQuery<T>): Promise<Scan<T>> {
       ExpressionAttributeValues: values,
       ...(q.consistent ? { ConsistentRead: true } : {}),
       // Unfiltered, one more than needed tells the caller whether a next page exists.
-      Limit: q.filtered ? Math.min(q.budget, Math.max(q.count * 2, 25)) : q.count + (skip !== undefined ? 1 : 0),
-    },
-  );
+    Limit: q.filtered ? Math.min(q.budget, Math.max(q.count * 2, 25)) : q.count + (skip !== undefined ? 1 : 0),
+  });
   for await (const page of pages) {
-    const items = (page.Items ?? []).filter((item) => item[q.sortKey] !== skip);
+    const items = page.filter((item) => item[q.sortKey] !== skip);
     const records = await q.toRecords(items);
     for (const [i, item] of items.entries()) {
       const position = String(item[q.sortKey]).slice(prefix.length);

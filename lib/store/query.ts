@@ -1,6 +1,7 @@
-// Reading a whole Query or Scan result, every page, through lib-dynamodb's paginators.
-import { paginateQuery, paginateScan, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+// Reading a whole Query or Scan result, every page (lib/store/calls.ts's page loop).
+import type { QueryCommandInput, ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { queryPages, scanPages } from './calls.ts';
+import { tableName } from './table.ts';
 
 /** An item as read, before the module that wrote it gives it its type. */
 export type StoredItem = Record<string, unknown>;
@@ -8,13 +9,13 @@ export type StoredItem = Record<string, unknown>;
 /** Every item the Query returns (on the configured table), in order. */
 export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<StoredItem[]> {
   const items: StoredItem[] = [];
-  for await (const page of paginateQuery({ client: db() }, { TableName: tableName(), ...input })) items.push(...(page.Items ?? []));
+  for await (const page of queryPages({ TableName: tableName(), ...input })) items.push(...page);
   return items;
 }
 
 /** Every item the Scan returns (on the configured table). */
 export async function scanAll(input: Omit<ScanCommandInput, 'TableName'>): Promise<StoredItem[]> {
   const items: StoredItem[] = [];
-  for await (const page of paginateScan({ client: db() }, { TableName: tableName(), ...input })) items.push(...(page.Items ?? []));
+  for await (const page of scanPages({ TableName: tableName(), ...input })) items.push(...page);
   return items;
 }

@@ -5,10 +5,10 @@
 //   available(now) = floor((now + 1 s − max(tat, now)) / (1 s / L)).
 // Instances take requests from it in leases of several at once (lib/http/rate-limiter.ts), so the
 // table sees one conditional write per lease, not one per request.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { getItem, updateItem } from './calls.ts';
+import { isConditionFailed } from './errors.ts';
 import * as keys from './keys.ts';
+import { tableName } from './table.ts';
 
 /** The bucket refills completely in this long. */
 export const BUCKET_WINDOW_MS = 1000;
@@ -26,7 +26,7 @@ export function available(tat: number, now: number, limit: number): number {
 }
 
 async function readTat(owner: string): Promise<number> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.rateBucket(owner), ConsistentRead: true }));
+  const { Item } = await getItem({ TableName: tableName(), Key: keys.rateBucket(owner), ConsistentRead: true });
   return Number((Item as { tat?: number } | undefined)?.tat ?? 0);
 }
 
@@ -45,20 +45,18 @@ export async function leaseBudget(owner: string, want: number, limit: number, kn
     if (granted === 0) return { granted: 0, tat };
     const next = Math.max(tat, now) + granted * interval;
     try {
-      await db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.rateBucket(owner),
-          UpdateExpression: 'SET tat = :next, #ttl = :ttl',
-          // The state the grant was computed from: unchanged, or (when it was full) still full.
-          ConditionExpression: tat <= now ? 'attribute_not_exists(tat) OR tat <= :now' : 'tat = :tat',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':next': next, ':ttl': Math.ceil(next / 1000) + 120, ...(tat <= now ? { ':now': now } : { ':tat': tat }) },
-        }),
-      );
+      await updateItem({
+        TableName: tableName(),
+        Key: keys.rateBucket(owner),
+        UpdateExpression: 'SET tat = :next, #ttl = :ttl',
+        // The state the grant was computed from: unchanged, or (when it was full) still full.
+        ConditionExpression: tat <= now ? 'attribute_not_exists(tat) OR tat <= :now' : 'tat = :tat',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':next': next, ':ttl': Math.ceil(next / 1000) + 120, ...(tat <= now ? { ':now': now } : { ':tat': tat }) },
+      });
       return { granted, tat: next };
     } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      if (!(isConditionFailed(err))) throw err;
       tat = await readTat(owner);
     }
   }

@@ -2,10 +2,10 @@
 // lib/store/notes.ts updateNote): fields set or cleared, metadata merged key by key, the owner index
 // (GSI3) kept in step, and the write conditioned on the version read, so a concurrent write makes
 // the transaction retry from a fresh read.
-import { tableName } from './client.ts';
 import { nextUpdatedAt } from './entities.ts';
 import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
+import { tableName } from './table.ts';
 import type { TxItem } from './tx.ts';
 import { mergeMetadata, type Metadata, type SourcePatch } from '../domain/metadata.ts';
 

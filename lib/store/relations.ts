@@ -2,12 +2,12 @@
 // two items per relation, one on each side (keys.relation), created and deleted in one
 // transaction together with checks that both entities are live. They do not touch the score.
 // A cascade delete removes both sides of every relation of a deleted entity (lib/store/cascade.ts).
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { getItem } from './calls.ts';
 import { readChain, type EntityItem } from './entities.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
+import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
 import { Conflict, NotFound, type Path } from '../domain/errors.ts';
 import type { EntityType } from '../domain/hierarchy.ts';
@@ -30,7 +30,7 @@ export function toRelation(item: StoredItem): RelationItem {
 const relationItem = (ws: string, r: RelationItem) => ({ ...keys.relation(ws, r.entityId, r.type, r.targetId), kind: 'relation', ...r });
 
 async function readRelation(ws: string, entityId: string, type: RelationType, targetId: string): Promise<RelationItem | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.relation(ws, entityId, type, targetId), ConsistentRead: true }));
+  const { Item } = await getItem({ TableName: tableName(), Key: keys.relation(ws, entityId, type, targetId), ConsistentRead: true });
   return Item ? toRelation(Item) : undefined;
 }
 

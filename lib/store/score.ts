@@ -1,23 +1,21 @@
 // The customer score read: one GetItem of the entity item, which carries its subtree total (or
 // none: the item read with the request's credential, lib/store/preread.ts).
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { getItem } from './calls.ts';
 import * as keys from './keys.ts';
 import { prereadFor, type Prereads } from './preread.ts';
+import { tableName } from './table.ts';
 import { isHierarchyType } from '../domain/hierarchy.ts';
 
 /** The score of a live hierarchy entity, or undefined (missing, a customer, a note, being deleted). */
 export async function readScore(ws: string, id: string, preread?: Prereads): Promise<number | undefined> {
   const key = keys.entity(ws, id);
-  const { Item } = prereadFor(preread, key) ?? await db().send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: key,
-      ConsistentRead: true,
-      ProjectionExpression: '#k, #t, #total, deleting',
-      ExpressionAttributeNames: { '#k': 'kind', '#t': 'type', '#total': 'total' },
-    }),
-  );
+  const { Item } = prereadFor(preread, key) ?? await getItem({
+    TableName: tableName(),
+    Key: key,
+    ConsistentRead: true,
+    ProjectionExpression: '#k, #t, #total, deleting',
+    ExpressionAttributeNames: { '#k': 'kind', '#t': 'type', '#total': 'total' },
+  });
   if (!Item || Item.kind !== 'entity' || Item.deleting || !isHierarchyType(Item.type)) return undefined;
   return scoreOfTotal(Item.total);
 }

@@ -1,37 +1,47 @@
-// DynamoDB's JSON protocol without the SDK's per-call machinery, for the hot path's two calls (the
-// bearer check's BatchGetItem, a write's TransactWriteItems): one signed POST with
-// `X-Amz-Target: DynamoDB_20120810.<Op>`, items marshalled once, a keep-alive connection. The SDK
-// client (./client.ts) spends about as much CPU resolving its middleware stack, endpoint rules,
-// schema serde and retry bookkeeping per call as the request's own code in all
-// (docs/performance.md, "The write path, and where its time goes"). Same endpoint, region and
-// credentials as that client; failures take the SDK's shapes (`name`, `$fault`, `$metadata`, its
-// TransactionCanceledException class with `CancellationReasons`), and throttling, 5xx and dropped
+// DynamoDB's JSON protocol without the SDK: one SigV4-signed POST with
+// `X-Amz-Target: DynamoDB_20120810.<Op>`, items marshalled once, a keep-alive connection. Every call
+// of the store goes out this way (./calls.ts): the SDK client spends about as much CPU resolving its
+// middleware stack, endpoint rules, schema serde and retry bookkeeping per call as the request's own
+// code in all (docs/performance.md, "The write path, and where its time goes"), and deployed
+// functions that carry no SDK client skip its ~300 KiB parse at every cold start ("Cold start").
+// Inputs and outputs are the document client's (native values; marshalled as lib/store/client.ts
+// does); failures take the SDK's shape (`name`, `$fault`, `$metadata`, `message`, and what the error
+// body carries: a cancellation's `CancellationReasons`), and throttling, 5xx and dropped
 // connections are retried as its standard mode does (3 attempts, jittered exponential backoff)
 // before they reach the callers' own loops.
 import { randomUUID } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { DynamoDBServiceException, TransactionCanceledException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { marshall, unmarshall, type NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { awsEndpoint, errorName, postSigner } from '../sigv4-json.ts';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { awsEndpoint, errorName, postSigner, type Credentials } from '../sigv4-json.ts';
 
-type Item = Record<string, NativeAttributeValue>;
 type Json = Record<string, unknown>;
 
 /** Throttling errors the SDK's standard retry mode retries, besides any 5xx. */
 const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TransactionInProgressException']);
 const MAX_ATTEMPTS = 3;
 
+/** A failed call, shaped as the SDK's service exceptions are; the store matches it by name (./errors.ts). */
+export class DynamoDBError extends Error {
+  declare readonly $fault: 'client' | 'server';
+  declare readonly $metadata: { httpStatusCode: number; requestId: string | undefined; attempts: number };
+  /** A cancelled transaction's reasons, one per item, in order. */
+  declare readonly CancellationReasons?: Array<{ Code?: string; Message?: string; Item?: Json }>;
+
+  constructor(name: string, status: number, message: string, requestId: string | undefined, body: Json) {
+    super(message);
+    // The body's other members first (CancellationReasons, a failed condition's Item), as the SDK copies them.
+    Object.assign(this, body, { name, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status, requestId, attempts: 1 } });
+  }
+}
+
 /** The error of a non-2xx answer, as the SDK builds it (`__type` is "com.amazonaws.dynamodb.v20120810#Name"). */
-function failure(status: number, body: Json, requestId: string | undefined): DynamoDBServiceException {
+function failure(status: number, body: Json, requestId: string | undefined): DynamoDBError {
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   const name = errorName(body) ?? (status >= 500 ? 'InternalServerError' : 'UnknownError');
   const { __type: _, message, Message, ...rest } = body;
-  const opts = { ...rest, message: text(message) ?? text(Message) ?? name, $metadata: { httpStatusCode: status, requestId, attempts: 1 } };
-  // The store tests a cancellation with instanceof (lib/store/workspaces.ts and others), the rest by name.
-  if (name === 'TransactionCanceledException') return new TransactionCanceledException(opts);
-  return new DynamoDBServiceException({ ...opts, name, $fault: status >= 500 ? 'server' : 'client' });
+  return new DynamoDBError(name, status, text(message) ?? text(Message) ?? name, requestId, rest);
 }
 
 const retryable = (err: unknown) => {
@@ -50,7 +60,7 @@ interface Target {
 export interface SenderConfig {
   endpoint: string | undefined;
   region: string;
-  credentials: DynamoDBClient['config']['credentials'];
+  credentials: Credentials;
 }
 
 function targetOf({ endpoint, region, credentials }: SenderConfig): Target {
@@ -101,50 +111,50 @@ async function call(t: Target, operation: string, input: Json): Promise<Json> {
 }
 
 const OPTIONS = { removeUndefinedValues: true, convertClassInstanceToMap: false };
-const m = (item: Item | undefined) => (item === undefined ? undefined : marshall(item, OPTIONS));
+
+/** The members that hold one item (or key, or attribute values) and those that hold a list of them, in any operation's input or output. */
+const ITEM = new Set(['Item', 'Key', 'ExpressionAttributeValues', 'ExclusiveStartKey', 'Attributes', 'LastEvaluatedKey']);
+const ITEMS = new Set(['Items', 'Keys']);
+
+/**
+ * `value` with every item in it converted by `convert`, found by member name as the document client
+ * finds them (BatchGetItem's `Responses` map tables to lists of items); the rest copied as it is.
+ * The legacy parameters (Expected, KeyConditions, AttributeUpdates) are not converted: the store
+ * writes expressions only.
+ */
+function convertItems(value: unknown, convert: (item: Json) => Json): unknown {
+  if (Array.isArray(value)) return value.map((v) => convertItems(v, convert));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Json = {};
+  for (const [name, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    if (ITEM.has(name)) out[name] = convert(v as Json);
+    else if (ITEMS.has(name)) out[name] = (v as Json[]).map(convert);
+    else if (name === 'Responses') out[name] = Object.fromEntries(Object.entries(v as Record<string, Json[]>).map(([table, items]) => [table, items.map(convert)]));
+    else out[name] = convertItems(v, convert);
+  }
+  return out;
+}
+const marshallItems = (input: Json) => convertItems(input, (item) => marshall(item, OPTIONS)) as Json;
+const unmarshallItems = (output: Json) => convertItems(output, (item) => unmarshall(item as never)) as Json;
 
 /** A TransactWriteItems item of the document client's shape (native values). */
 export type NativeTxItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-function marshallTxItem(item: NativeTxItem): Json {
-  const out: Json = {};
-  for (const kind of ['Put', 'Update', 'Delete', 'ConditionCheck'] as const) {
-    const op = item[kind];
-    if (!op) continue;
-    const { Item: it, Key: key, ExpressionAttributeValues: values, ...rest } = op as { Item?: Item; Key?: Item; ExpressionAttributeValues?: Item };
-    out[kind] = { ...rest, ...(it ? { Item: m(it) } : {}), ...(key ? { Key: m(key) } : {}), ...(values ? { ExpressionAttributeValues: m(values) } : {}) };
-  }
-  return out;
-}
+/** The operations of DynamoDB the store calls (./calls.ts). */
+export type Operation = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query' | 'Scan' | 'BatchGetItem' | 'BatchWriteItem' | 'TransactWriteItems';
 
-/** How a BatchGetItem reads its keys: BatchGetItem's own parameters beside `Keys`. */
-export interface BatchRead {
-  ConsistentRead?: boolean;
-  ProjectionExpression?: string;
-  ExpressionAttributeNames?: Record<string, string>;
-}
-
-/** The hot path's two calls (./hot-calls.ts), sent by the lean sender or the document client (./hot-calls-sdk.ts). */
-export interface HotCalls {
-  transactWrite(items: NativeTxItem[]): Promise<void>;
-  /** One BatchGetItem of `keys` in `table`, read as `read` says: the items found and the keys left unprocessed. */
-  batchGet(table: string, keys: Item[], read: BatchRead): Promise<{ items: Item[]; unprocessed: Item[] }>;
-}
+/** Sends one call of `operation` with the document client's input; resolves to its output (without `$metadata`). */
+export type Send = (operation: Operation, input: Json) => Promise<Json>;
 
 /** The lean calls, bound to one endpoint, region and credential provider. */
-export function leanSender(config: SenderConfig): HotCalls {
+export function leanSender(config: SenderConfig): Send {
   const t = targetOf(config);
-  return {
-    async transactWrite(items) {
-      // As the SDK does: one token for all attempts, so a retry of a commit whose answer was lost
-      // (a dropped connection, a 5xx) is not applied twice (DynamoDB keeps tokens for 10 minutes).
-      await call(t, 'TransactWriteItems', { TransactItems: items.map(marshallTxItem), ClientRequestToken: randomUUID() });
-    },
-    async batchGet(table, keys, read) {
-      const out = await call(t, 'BatchGetItem', { RequestItems: { [table]: { Keys: keys.map((k) => marshall(k, OPTIONS)), ...read } } });
-      const found = ((out.Responses as Record<string, Json[]> | undefined)?.[table] ?? []).map((i) => unmarshall(i as never) as Item);
-      const left = ((out.UnprocessedKeys as Record<string, { Keys?: Json[] }> | undefined)?.[table]?.Keys ?? []).map((k) => unmarshall(k as never) as Item);
-      return { items: found, unprocessed: left };
-    },
+  return async (operation, input) => {
+    const wire = marshallItems(input);
+    // As the SDK does: one token for all attempts, so a retry of a commit whose answer was lost
+    // (a dropped connection, a 5xx) is not applied twice (DynamoDB keeps tokens for 10 minutes).
+    if (operation === 'TransactWriteItems' && wire.ClientRequestToken === undefined) wire.ClientRequestToken = randomUUID();
+    return unmarshallItems(await call(t, operation, wire));
   };
 }

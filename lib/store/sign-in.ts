@@ -4,11 +4,11 @@
 //   memberPassword  { memberId, hash (lib/auth/passwords.ts format), setAt }            under the workspace
 //   signInSession   { workspaceId, memberId, createdAt, expiresAt, ttl }                 by SHA-256 of the session id
 //   signInFailures  { n, ttl }  per (workspace, e-mail) and per source address, per window
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { batchGet, getItem, putItem, transactWrite, updateItem } from './calls.ts';
+import { isCancellation } from './errors.ts';
 import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
+import { tableName } from './table.ts';
 import { NotFound } from '../domain/errors.ts';
 
 export interface SignInSession {
@@ -21,16 +21,14 @@ export interface SignInSession {
 /** Sets (or replaces) a member's password hash; the member must exist. */
 export async function setMemberPassword(workspaceId: string, memberId: string, hash: string): Promise<void> {
   try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { ConditionCheck: { TableName: tableName(), Key: keys.member(workspaceId, memberId), ConditionExpression: 'attribute_exists(pk)' } },
-          { Put: { TableName: tableName(), Item: { ...keys.memberPassword(workspaceId, memberId), kind: 'memberPassword', memberId, hash, setAt: new Date().toISOString() } } },
-        ],
-      }),
-    );
+    await transactWrite({
+      TransactItems: [
+        { ConditionCheck: { TableName: tableName(), Key: keys.member(workspaceId, memberId), ConditionExpression: 'attribute_exists(pk)' } },
+        { Put: { TableName: tableName(), Item: { ...keys.memberPassword(workspaceId, memberId), kind: 'memberPassword', memberId, hash, setAt: new Date().toISOString() } } },
+      ],
+    });
   } catch (err) {
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
+    if (isCancellation(err) && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
       throw new NotFound('member', memberId, `No member ${memberId} in workspace ${workspaceId}`);
     }
     throw err;
@@ -38,24 +36,22 @@ export async function setMemberPassword(workspaceId: string, memberId: string, h
 }
 
 export async function getMemberPasswordHash(workspaceId: string, memberId: string): Promise<string | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.memberPassword(workspaceId, memberId), ConsistentRead: true }));
+  const { Item } = await getItem({ TableName: tableName(), Key: keys.memberPassword(workspaceId, memberId), ConsistentRead: true });
   const hash = (Item as { hash?: unknown } | undefined)?.hash;
   return typeof hash === 'string' ? hash : undefined;
 }
 
 export async function createSession(idHash: string, session: SignInSession): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.signInSession(idHash), kind: 'signInSession', ...session, ttl: Math.ceil(Date.parse(session.expiresAt) / 1000) },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putItem({
+    TableName: tableName(),
+    Item: { ...keys.signInSession(idHash), kind: 'signInSession', ...session, ttl: Math.ceil(Date.parse(session.expiresAt) / 1000) },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  });
 }
 
 /** The session, unless it does not exist or has expired (TTL deletion is lazy). */
 export async function getSession(idHash: string, now = new Date()): Promise<SignInSession | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.signInSession(idHash), ConsistentRead: true }));
+  const { Item } = await getItem({ TableName: tableName(), Key: keys.signInSession(idHash), ConsistentRead: true });
   const session = Item as SignInSession | undefined;
   if (!session || Date.parse(session.expiresAt) <= now.getTime()) return undefined;
   return { workspaceId: session.workspaceId, memberId: session.memberId, createdAt: session.createdAt, expiresAt: session.expiresAt };
@@ -77,9 +73,7 @@ const counterKeys = (workspaceId: string, emailHash: string, addressHash: string
 
 export async function readSignInFailures(workspaceId: string, emailHash: string, addressHash: string, window: number): Promise<FailureCounters> {
   const k = counterKeys(workspaceId, emailHash, addressHash, window);
-  const { Responses, UnprocessedKeys } = await db().send(
-    new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: [k.email, k.address], ConsistentRead: true } } }),
-  );
+  const { Responses, UnprocessedKeys } = await batchGet({ RequestItems: { [tableName()]: { Keys: [k.email, k.address], ConsistentRead: true } } });
   // A throttled read must not read as "no failures": refuse to guess.
   if ((UnprocessedKeys?.[tableName()]?.Keys?.length ?? 0) > 0) throw new Error('BatchGetItem left sign-in counters unprocessed');
   const items = Responses?.[tableName()] ?? [];
@@ -91,14 +85,12 @@ export async function readSignInFailures(workspaceId: string, emailHash: string,
 export async function recordSignInFailure(workspaceId: string, emailHash: string, addressHash: string, window: number, expiresAtEpoch: number): Promise<void> {
   const k = counterKeys(workspaceId, emailHash, addressHash, window);
   const bump = (key: ItemKey) =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key,
-        UpdateExpression: 'ADD n :one SET kind = :kind, #ttl = :ttl',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':one': 1, ':kind': 'signInFailures', ':ttl': expiresAtEpoch },
-      }),
-    );
+    updateItem({
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'ADD n :one SET kind = :kind, #ttl = :ttl',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':one': 1, ':kind': 'signInFailures', ':ttl': expiresAtEpoch },
+    });
   await Promise.all([bump(k.email), bump(k.address)]);
 }

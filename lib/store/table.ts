@@ -1,5 +1,10 @@
-// The single table's shape, once: the local launcher creates it from this and the CDK stack
+// The single table's shape and name, once: the local launcher creates it from this and the CDK stack
 // declares it from this. Keys are generic strings; lib/store/keys.ts says what goes in them.
+import { config } from '../config.ts';
+
+/** The configured table's name (TABLE_NAME). */
+export const tableName = () => config.tableName;
+
 export const TABLE = {
   partitionKey: 'pk',
   sortKey: 'sk',

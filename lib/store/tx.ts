@@ -6,8 +6,8 @@
 // for as long as the request's deadline (lib/deadline.ts; the caller's `deadline`) leaves room for one more attempt; then the
 // caller gets Contention naming the contended item: nothing was written.
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { transactWrite } from './calls.ts';
 import { Contention, StaleChain } from './errors.ts';
-import { transactWrite } from './hot-calls.ts';
 import { describeKey } from './keys.ts';
 import { deadlineOf } from '../deadline.ts';
 
@@ -100,7 +100,7 @@ export async function transact<T>(label: string, build: (attempt: number) => Pro
       throw new Contention(label, contendedResource(items, lastError), attempt, retryAfterS(), lastError);
     }
     try {
-      await transactWrite(items);
+      await transactWrite({ TransactItems: items });
       return result;
     } catch (err) {
       if (!isRetryable(err)) throw err;

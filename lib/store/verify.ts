@@ -5,7 +5,7 @@
 // notes.ts), then writes whole corrected items (BatchWrite), so it is meant for a quiet table:
 // writes racing with it can be overwritten.
 //
-// It streams: every pass reads the workspace one page at a time (lib-dynamodb's paginators) and looks
+// It streams: every pass reads the workspace one page at a time (lib/store/calls.ts's page loop) and looks
 // up what a page refers to (notes, customers, entities) by BatchGetItem, and repairs are written in
 // batches as they are found. What it holds at once is a page, the drift found on the one entity
 // being checked (its links are streamed against its rating items, checkOwn), and the entities on the
@@ -19,16 +19,17 @@
 //      checked against its links (and rebuilt where they differ), its own score, and its total from
 //      its children's;
 //   6. rating items of entities that are gone are removed.
-import { paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { linkItem, ratingItem, toLink, toRating, type LinkItem } from './aggregates.ts';
 import { batchGetAll, batchGetByKey, batchWriteAll, itemKeyId, type WriteRequest } from './batch.ts';
+import { queryPages } from './calls.ts';
 import { finishEntityDelete } from './cascade.ts';
-import { db, tableName } from './client.ts';
 import { toEntity, type EntityItem } from './entities.ts';
 import * as keys from './keys.ts';
 import { COPY_MARK, copyLinkNow, readCopy, type CopiedLink } from './note-link-copy.ts';
 import { finishNoteDelete, toNote } from './notes.ts';
 import { scanAll, type StoredItem } from './query.ts';
+import { tableName } from './table.ts';
 import { isHierarchyType } from '../domain/hierarchy.ts';
 import { ANONYMOUS_WEIGHT, countedWeight, WEIGHTS, type RatingEntry } from '../domain/score.ts';
 
@@ -90,9 +91,7 @@ class Run {
   /** Pages of a Query on the table (consistent unless it reads an index). */
   async *pages(input: Omit<QueryCommandInput, 'TableName'>): AsyncGenerator<StoredItem[]> {
     const consistent = input.IndexName === undefined;
-    for await (const page of paginateQuery({ client: db(), pageSize: this.pageSize }, { TableName: tableName(), ...(consistent ? { ConsistentRead: true } : {}), ...input })) {
-      yield page.Items ?? [];
-    }
+    yield* queryPages({ TableName: tableName(), ...(consistent ? { ConsistentRead: true } : {}), Limit: this.pageSize, ...input });
   }
 
   /** The items of one kind in the workspace's partition, page by page. */

@@ -6,13 +6,12 @@
 // lease before its POST, marked `delivered` after a 2xx or `dead` when given up, and either mark
 // ends every later attempt of the same (subscription, event) without a POST. Only a crash between a
 // receiver's 2xx and the mark can repeat a POST; receivers de-duplicate by webhook-id.
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
-import { WebhookLimitReached } from './errors.ts';
+import { getItem, transactWrite, updateItem } from './calls.ts';
+import { isCancellation, isConditionFailed, WebhookLimitReached } from './errors.ts';
 import { writeOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
+import { tableName } from './table.ts';
 import { putInWorkspace } from './workspaces.ts';
 import { MAX_SUBSCRIPTIONS, type WebhookStatus, type WebhookSubscription } from '../domain/webhooks.ts';
 
@@ -65,7 +64,7 @@ export async function createWebhook(ws: string, w: NewWebhook, scope?: WriteScop
 }
 
 export async function getWebhook(ws: string, id: string): Promise<StoredWebhook | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.webhook(ws, id), ConsistentRead: true }));
+  const { Item } = await getItem({ TableName: tableName(), Key: keys.webhook(ws, id), ConsistentRead: true });
   return Item?.kind === 'webhook' ? toWebhook(Item) : undefined;
 }
 
@@ -82,26 +81,24 @@ export async function webhooksOf(ws: string): Promise<StoredWebhook[]> {
 /** Deletes a subscription; false when there is none. */
 export async function deleteWebhook(ws: string, id: string): Promise<boolean> {
   try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName: tableName(), Key: keys.webhook(ws, id), ConditionExpression: 'attribute_exists(pk)' } },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.workspace(ws),
-              UpdateExpression: 'SET #n = #n - :one',
-              ConditionExpression: '#n > :zero',
-              ExpressionAttributeNames: { '#n': COUNT_ATTRIBUTE },
-              ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
-            },
+    await transactWrite({
+      TransactItems: [
+        { Delete: { TableName: tableName(), Key: keys.webhook(ws, id), ConditionExpression: 'attribute_exists(pk)' } },
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.workspace(ws),
+            UpdateExpression: 'SET #n = #n - :one',
+            ConditionExpression: '#n > :zero',
+            ExpressionAttributeNames: { '#n': COUNT_ATTRIBUTE },
+            ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
           },
-        ],
-      }),
-    );
+        },
+      ],
+    });
     return true;
   } catch (err) {
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    if (isCancellation(err) && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
     throw err;
   }
 }
@@ -129,20 +126,18 @@ export async function clearFailureStreak(ws: string, id: string): Promise<void> 
 
 async function updateIfExists(ws: string, id: string, update: string, values: Record<string, unknown>): Promise<StoredItem | undefined> {
   try {
-    const { Attributes } = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.webhook(ws, id),
-        UpdateExpression: update,
-        ConditionExpression: 'attribute_exists(pk)',
-        ...(update.includes('#status') ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    const { Attributes } = await updateItem({
+      TableName: tableName(),
+      Key: keys.webhook(ws, id),
+      UpdateExpression: update,
+      ConditionExpression: 'attribute_exists(pk)',
+      ...(update.includes('#status') ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW',
+    });
     return Attributes;
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return undefined;
+    if (isConditionFailed(err)) return undefined;
     throw err;
   }
 }
@@ -156,27 +151,25 @@ export type DeliveryClaim = 'claimed' | 'finished' | 'busy';
 export async function claimDelivery(ws: string, subscriptionId: string, eventId: string, options: { leaseMs: number; now?: number }): Promise<DeliveryClaim> {
   const now = options.now ?? Date.now();
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.webhookDelivery(ws, subscriptionId, eventId),
-        UpdateExpression: 'SET kind = :kind, #state = :sending, leaseUntil = :until, #ttl = :ttl',
-        ConditionExpression: 'attribute_not_exists(pk) OR (#state = :failed) OR (#state = :sending AND leaseUntil < :now)',
-        ExpressionAttributeNames: { '#state': 'state', '#ttl': 'ttl' },
-        ExpressionAttributeValues: {
-          ':kind': 'delivery',
-          ':sending': 'sending',
-          ':failed': 'failed',
-          ':until': now + options.leaseMs,
-          ':now': now,
-          ':ttl': Math.floor(now / 1000) + DELIVERY_RECORD_DAYS * 86_400,
-        },
-      }),
-    );
+    await updateItem({
+      TableName: tableName(),
+      Key: keys.webhookDelivery(ws, subscriptionId, eventId),
+      UpdateExpression: 'SET kind = :kind, #state = :sending, leaseUntil = :until, #ttl = :ttl',
+      ConditionExpression: 'attribute_not_exists(pk) OR (#state = :failed) OR (#state = :sending AND leaseUntil < :now)',
+      ExpressionAttributeNames: { '#state': 'state', '#ttl': 'ttl' },
+      ExpressionAttributeValues: {
+        ':kind': 'delivery',
+        ':sending': 'sending',
+        ':failed': 'failed',
+        ':until': now + options.leaseMs,
+        ':now': now,
+        ':ttl': Math.floor(now / 1000) + DELIVERY_RECORD_DAYS * 86_400,
+      },
+    });
     return 'claimed';
   } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.webhookDelivery(ws, subscriptionId, eventId), ConsistentRead: true }));
+    if (!(isConditionFailed(err))) throw err;
+    const { Item } = await getItem({ TableName: tableName(), Key: keys.webhookDelivery(ws, subscriptionId, eventId), ConsistentRead: true });
     return Item?.state === 'delivered' || Item?.state === 'dead' ? 'finished' : 'busy';
   }
 }
@@ -188,20 +181,18 @@ export async function settleDelivery(
   eventId: string,
   outcome: { state: 'failed' | 'delivered' | 'dead'; attempt: number; detail: string },
 ): Promise<void> {
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.webhookDelivery(ws, subscriptionId, eventId),
-      UpdateExpression: 'SET #state = :state, attempts = :attempt, lastResult = :detail, settledAt = :at REMOVE leaseUntil',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':state': outcome.state, ':attempt': outcome.attempt, ':detail': outcome.detail.slice(0, 500), ':at': new Date().toISOString() },
-    }),
-  );
+  await updateItem({
+    TableName: tableName(),
+    Key: keys.webhookDelivery(ws, subscriptionId, eventId),
+    UpdateExpression: 'SET #state = :state, attempts = :attempt, lastResult = :detail, settledAt = :at REMOVE leaseUntil',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':state': outcome.state, ':attempt': outcome.attempt, ':detail': outcome.detail.slice(0, 500), ':at': new Date().toISOString() },
+  });
 }
 
 /** What the delivery records say about one (subscription, event), for tests and operators. */
 export async function readDelivery(ws: string, subscriptionId: string, eventId: string): Promise<{ state: string; attempts: number; lastResult: string } | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.webhookDelivery(ws, subscriptionId, eventId), ConsistentRead: true }));
+  const { Item } = await getItem({ TableName: tableName(), Key: keys.webhookDelivery(ws, subscriptionId, eventId), ConsistentRead: true });
   if (!Item) return undefined;
   const d = Item as { state: string; attempts?: number; lastResult?: string };
   return { state: d.state, attempts: d.attempts ?? 0, lastResult: d.lastResult ?? '' };

@@ -1,10 +1,10 @@
 // Workspaces, and the one way to add items to one: a transaction that checks it exists.
 import { randomUUID } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
-import { WorkspaceNotFound } from './errors.ts';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { getItem, putItem, transactWrite } from './calls.ts';
+import { isCancellation, WorkspaceNotFound } from './errors.ts';
 import * as keys from './keys.ts';
+import { tableName } from './table.ts';
 
 export interface Workspace {
   id: string;
@@ -14,18 +14,16 @@ export interface Workspace {
 
 export async function createWorkspace(name: string): Promise<Workspace> {
   const ws: Workspace = { id: randomUUID(), name, createdAt: new Date().toISOString() };
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.workspace(ws.id), kind: 'workspace', ...ws },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putItem({
+    TableName: tableName(),
+    Item: { ...keys.workspace(ws.id), kind: 'workspace', ...ws },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  });
   return ws;
 }
 
 export async function getWorkspace(id: string): Promise<Workspace | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.workspace(id), ConsistentRead: true }));
+  const { Item } = await getItem({ TableName: tableName(), Key: keys.workspace(id), ConsistentRead: true });
   if (!Item) return undefined;
   const w = Item as Workspace;
   return { id: w.id, name: w.name, createdAt: w.createdAt };
@@ -62,27 +60,25 @@ export async function putInWorkspace(
 ): Promise<void> {
   const workspace = { TableName: tableName(), Key: keys.workspace(workspaceId) };
   try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          counter
-            ? {
-                Update: {
-                  ...workspace,
-                  UpdateExpression: 'SET #n = if_not_exists(#n, :zero) + :one',
-                  ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#n) OR #n < :max)',
-                  ExpressionAttributeNames: { '#n': counter.attribute },
-                  ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': counter.max },
-                },
-              }
-            : { ConditionCheck: { ...workspace, ConditionExpression: 'attribute_exists(pk)' } },
-          ...puts.map(({ item, unique }) => ({ Put: { TableName: tableName(), Item: item, ...(unique ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) } })),
-          ...also,
-        ],
-      }),
-    );
+    await transactWrite({
+      TransactItems: [
+        counter
+          ? {
+              Update: {
+                ...workspace,
+                UpdateExpression: 'SET #n = if_not_exists(#n, :zero) + :one',
+                ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#n) OR #n < :max)',
+                ExpressionAttributeNames: { '#n': counter.attribute },
+                ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': counter.max },
+              },
+            }
+          : { ConditionCheck: { ...workspace, ConditionExpression: 'attribute_exists(pk)' } },
+        ...puts.map(({ item, unique }) => ({ Put: { TableName: tableName(), Item: item, ...(unique ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) } })),
+        ...also,
+      ],
+    });
   } catch (err) {
-    if (err instanceof TransactionCanceledException) {
+    if (isCancellation(err)) {
       const failed = (err.CancellationReasons ?? []).findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (failed === 0) {
         if (counter && (await getWorkspace(workspaceId))) throw counter.exceeded();

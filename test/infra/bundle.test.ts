@@ -34,6 +34,8 @@ vi.setConfig({ testTimeout: 120_000 });
 let dir: string;
 let app: TestApp;
 const served = new Set<string>();
+/** Each bundled function's input files (esbuild's metafile), by function id. */
+const inputsOf = new Map<string, string[]>();
 // The key of every test but the last, which counts its own fake's calls.
 const awsForAll = fakeAws('5678abcd-12ab-34cd-56ef-1234567890ab');
 let restoreEnv: (() => void) | undefined;
@@ -49,12 +51,17 @@ beforeAll(async () => {
   }
   expect(byOptions.size).toBe(2);
   for (const functions of byOptions.values()) {
-    await build({
+    const { metafile } = await build({
       entryPoints: Object.fromEntries(functions.map(([id, handler]) => [id, join(PROJECT_ROOT, handler)])),
       outdir: dir,
       outExtension: { '.js': '.mjs' },
+      metafile: true,
       ...esbuildOptionsFor(functions[0]![1]),
     });
+    for (const [file, output] of Object.entries(metafile?.outputs ?? {})) {
+      const id = /([^/]+)\.mjs$/.exec(file)?.[1];
+      if (id) inputsOf.set(id, Object.keys(output.inputs));
+    }
   }
   app = await startApp({
     loadHandler: async (route: Route) => {
@@ -106,7 +113,22 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     expect(withKeys).toContain('createNote');
   });
 
-  it("createNote carries no SDK TransactWriteItems command: its transaction goes through the lean sender only (lib/store/hot-calls-sdk.bundled.ts)", async () => {
+  it('no function carries an AWS SDK client or its credential chain: DynamoDB calls go through the lean sender (lib/store/calls.ts), SQS calls through lib/auth/aws-json.ts', async () => {
+    const ids = [...ROUTES.map((r) => r.operationId), ...WORKERS.map((w) => w.id)];
+    expect(ids).toEqual(expect.arrayContaining(['createNote', 'mcp', 'streamEvents', 'deliverWebhooks']));
+    const sdk = /node_modules\/@aws-sdk\/(client-dynamodb|lib-dynamodb|client-sqs|credential-provider-[^/]+|nested-clients)\/|^lib\/store\/(client|calls-sdk)\.ts$/;
+    const carried: string[] = [];
+    for (const id of ids) {
+      const inputs = inputsOf.get(id);
+      expect(inputs, id).toBeDefined();
+      carried.push(...inputs!.filter((f) => sdk.test(f)).map((f) => `${id}: ${f}`));
+    }
+    expect(carried).toEqual([]);
+    // What stays: the marshaller and the signer the lean sender uses, and the credentials' stand-in
+    // (lib/store/calls-sdk.bundled.ts contributes no bytes, so esbuild lists it nowhere).
+    expect(inputsOf.get('createNote')).toEqual(
+      expect.arrayContaining([expect.stringMatching(/@aws-sdk\/util-dynamodb\//), expect.stringMatching(/@smithy\/signature-v4\//), 'lib/aws-credentials.bundled.ts']),
+    );
     const code = await readFile(join(dir, 'createNote.mjs'), 'utf8');
     expect(code).not.toContain('"TransactWriteItemsInput"');
     expect(code).toContain('"TransactWriteItems"');
@@ -175,7 +197,7 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     }
   });
 
-  it('create → read → score through the bundled handlers, links under {base_url}, another workspace gets 404', async () => {
+  it('create → read → score through the bundled handlers against DynamoDB Local (lean sender only), links under {base_url}, another workspace gets 404', async () => {
     const ws = await newWorkspace();
     const created = await call(app, 'POST', '/v2/entities', { token: ws.token, body: { data: { type: 'product', fields: { name: 'Bundled product' } } } });
     expect(created.status).toBe(201);
