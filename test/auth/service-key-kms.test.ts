@@ -3,9 +3,11 @@
 // and Sign with a DER ECDSA signature, base64 in JSON, exactly as KMS's wire protocol does. One test
 // goes over HTTP through the real signed call to the wire-protocol fake of test/infra/fake-aws.ts.
 import { generateKeyPairSync, sign as nodeSign, verify as nodeVerify, type KeyObject } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { awsJsonCall, type AwsJsonCall } from '#lib/auth/aws-json.ts';
+import { awsJsonCall, type AwsJsonCall, type AwsJsonService } from '#lib/auth/aws-json.ts';
 import { signJwtWith, verifyJwtWith, type ServiceClaims } from '#lib/auth/service-jwt.ts';
 import { generateServiceKeyMaterial, importServiceKeys } from '#lib/auth/service-key-file.ts';
 import { derToJoseSignature } from '#lib/auth/service-key-kms-sign.ts';
@@ -130,6 +132,51 @@ describe('the signed AWS call over HTTP (a wire-protocol fake: no emulator exist
       );
     } finally {
       await aws.close();
+    }
+  });
+});
+
+describe('the signed AWS call retries what the SDK would (a local HTTP server answers as AWS does)', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  /** A server answering each request with the next of `answers` (status, __type); the targets it received. */
+  async function answering(answers: Array<[number, string?]>) {
+    const targets: string[] = [];
+    const server = createServer((req, res) => {
+      targets.push(String(req.headers['x-amz-target']));
+      const [status, type] = answers[Math.min(targets.length, answers.length) - 1]!;
+      res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
+      res.end(JSON.stringify(type ? { __type: `com.amazonaws.sqs#${type}`, message: `${type} it is` } : { MessageId: 'm-1' }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    vi.stubEnv('AWS_ENDPOINT_URL_SQS', `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    vi.stubEnv('AWS_ACCESS_KEY_ID', 'AKIDEXAMPLE');
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'wJalrXUtnFEMI');
+    return { targets, close: () => new Promise((r) => server.close(r)) };
+  }
+  const SQS: AwsJsonService = { name: 'sqs', targetPrefix: 'AmazonSQS', endpointEnv: 'SQS', jsonVersion: '1.0' };
+
+  it('throttling and a 5xx are retried until an answer comes; a client error is not; the third failure is final', async () => {
+    const flaky = await answering([[400, 'RequestThrottled'], [503, 'ServiceUnavailable'], [200]]);
+    try {
+      expect(await awsJsonCall('eu-west-1')(SQS, 'SendMessage', { QueueUrl: 'q' })).toEqual({ MessageId: 'm-1' });
+      expect(flaky.targets).toEqual(['AmazonSQS.SendMessage', 'AmazonSQS.SendMessage', 'AmazonSQS.SendMessage']);
+    } finally {
+      await flaky.close();
+    }
+    const refused = await answering([[400, 'InvalidParameterValue'], [200]]);
+    try {
+      await expect(awsJsonCall('eu-west-1')(SQS, 'SendMessage', { QueueUrl: 'q' })).rejects.toThrow('sqs SendMessage failed (400 InvalidParameterValue): InvalidParameterValue it is');
+      expect(refused.targets).toHaveLength(1);
+    } finally {
+      await refused.close();
+    }
+    const down = await answering([[500, 'InternalError']]);
+    try {
+      await expect(awsJsonCall('eu-west-1')(SQS, 'SendMessage', { QueueUrl: 'q' })).rejects.toThrow('sqs SendMessage failed (500 InternalError, after 3 attempts): InternalError it is');
+      expect(down.targets).toHaveLength(3);
+    } finally {
+      await down.close();
     }
   });
 });
