@@ -14,15 +14,15 @@ const count = (n: number) => n.toLocaleString('en').replace(/,/g, ' ');
 
 // What each pass reads (lib/store/verify.ts): "notes: 0 items read" for a workspace whose notes have
 // no customer read as if the pass had missed them, so each count names what it counts.
-const READS: Record<VerifyProgress['phase'], string> = {
-  deletes: 'records being deleted',
-  notes: 'notes with a customer',
-  links: 'links',
-  copies: 'notes with copied links',
-  entities: 'items (entities, their links and rating items)',
-  ratings: 'rating items',
+const READS: Record<VerifyProgress['phase'], [one: string, many: string]> = {
+  deletes: ['record being deleted', 'records being deleted'],
+  notes: ['note with a customer', 'notes with a customer'],
+  links: ['link', 'links'],
+  copies: ['note with copied links', 'notes with copied links'],
+  entities: ['item (entities, their links and rating items)', 'items (entities, their links and rating items)'],
+  ratings: ['rating item', 'rating items'],
 };
-const reads = (p: VerifyProgress) => `${count(p.items)} ${READS[p.phase]} read`;
+const reads = (p: VerifyProgress) => `${count(p.items)} ${READS[p.phase][p.items === 1 ? 0 : 1]} read`;
 
 function describe(p: VerifyProgress): string {
   return `${p.phase}: ${reads(p)}, ${count(p.checked)} checked, ${count(p.mismatches)} mismatches`;

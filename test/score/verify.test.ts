@@ -145,6 +145,10 @@ describe('score verify', () => {
     expect(result).toEqual({ checked: 7, mismatches: 0, repaired: 0 });
     expect(plain.every((l) => l.endsWith('\n') && !l.includes('\r'))).toBe(true);
     expect(plain.some((l) => /^score verify \S+ links: 3 links read, 0 checked, 0 mismatches \(\d+ s\)\n$/.test(l))).toBe(true);
+    // One of a kind is named in the singular.
+    const one: string[] = [];
+    verifyProgress({ isTTY: false, write: (t) => one.push(t) }, { everyItems: 1, now: () => 0 }).listener({ workspace: 'w', phase: 'links', items: 1, checked: 0, mismatches: 0 });
+    expect(one).toEqual(['score verify w links: 1 link read, 0 checked, 0 mismatches (0 s)\n']);
     // Each pass says when it ends and what it read; the last one when the display ends.
     expect(plain.some((l) => /^score verify \S+ links done: 3 links read; \d+ checked, 0 mismatches in all so far \(\d+ s\)\n$/.test(l))).toBe(true);
     lines.done();
