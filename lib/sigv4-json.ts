@@ -1,6 +1,7 @@
 // What the two signed AWS JSON-protocol clients share — the lean DynamoDB sender (lib/store/sender.ts)
 // and the KMS / Secrets Manager calls (lib/auth/aws-json.ts): where a service answers, a SigV4-signed
-// POST's headers (@smithy/signature-v4), and the error name of an AWS JSON error body. One copy, since most functions carry both.
+// POST's headers (@smithy/signature-v4), the error name of an AWS JSON error body, and the SDK clients'
+// standard retries. One copy, since most functions carry both.
 import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
 
@@ -35,3 +36,32 @@ export function postSigner(service: string, region: string, credentials: Credent
 
 /** The error name of an AWS JSON error body (`__type` is "namespace#Name" or "Name"), if it has one. */
 export const errorName = (body: Record<string, unknown>): string | undefined => (typeof body.__type === 'string' ? body.__type.split('#').pop() : undefined);
+
+/** Throttling error names the SDK clients' standard retry mode retries (DynamoDB's, KMS's, SQS's among them). */
+export const THROTTLING = new Set([
+  'ThrottlingException',
+  'Throttling',
+  'RequestThrottled',
+  'RequestThrottledException',
+  'TooManyRequestsException',
+  'RequestLimitExceeded',
+  'ProvisionedThroughputExceededException',
+  'TransactionInProgressException',
+]);
+
+const MAX_ATTEMPTS = 3;
+
+/**
+ * `attempt` until it resolves, or fails with an error `retryable` refuses, or 3 attempts have failed:
+ * the SDK clients' standard mode, full jitter over 100 ms × 2^attempt (at most 20 s) between attempts.
+ */
+export async function withRetries<T>(attempt: (n: number) => Promise<T>, retryable: (err: unknown) => boolean): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt(n);
+    } catch (err) {
+      if (n >= MAX_ATTEMPTS || !retryable(err)) throw err;
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(20_000, 100 * 2 ** n)));
+    }
+  }
+}

@@ -5,7 +5,7 @@
 // for them (docs/performance.md, "Cold start").
 import { awsCredentials } from '#lib/aws-credentials.ts';
 import { config } from '../config.ts';
-import { awsEndpoint, errorName, postSigner } from '../sigv4-json.ts';
+import { awsEndpoint, errorName, postSigner, THROTTLING, withRetries } from '../sigv4-json.ts';
 
 export interface AwsJsonService {
   /** Signing name and endpoint prefix, e.g. "kms". */
@@ -29,14 +29,20 @@ const CALL_TIMEOUT_MS = 5_000;
 
 /**
  * Throttling and server errors, and a connection that failed before any answer, are retried as the
- * SDK clients' standard mode does: 3 attempts, full jitter over 100 ms × 2^attempt. Every call made
- * here may be sent twice: KMS reads and signs, Secrets Manager reads, and SQS's sends carry a
- * deduplication id (lib/events/sqs.ts). A timeout is not retried: the caller's own retry is sooner.
+ * SDK clients' standard mode does (lib/sigv4-json.ts withRetries). Every call made here may be sent
+ * twice: KMS reads and signs, Secrets Manager reads, and SQS's sends carry a deduplication id
+ * (lib/events/sqs.ts). A timeout is not retried: the caller's own retry is sooner.
  */
-const MAX_ATTEMPTS = 3;
-const THROTTLING = /^(ThrottlingException|Throttling|RequestThrottled|RequestThrottledException|TooManyRequestsException|RequestLimitExceeded)$/;
-const retryableAnswer = (status: number, type: string) => status >= 500 || status === 429 || THROTTLING.test(type);
-const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 100 * 2 ** attempt));
+class AwsCallError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}
+// fetch fails with a TypeError when no answer came (refused, reset); a timeout is a DOMException.
+const retryable = (err: unknown) => (err instanceof AwsCallError ? err.retryable : err instanceof TypeError);
 
 function parseJson(text: string): Record<string, unknown> {
   try {
@@ -52,30 +58,19 @@ export function awsJsonCall(region = config.region): AwsJsonCall {
   return async (service, operation, input) => {
     const url = awsEndpoint(service.name, service.endpointEnv, region);
     const body = JSON.stringify(input);
-    for (let attempt = 1; ; attempt++) {
+    return withRetries(async (attempt) => {
       // Signed per attempt: the signature dates the request.
       const headers = await postSigner(service.name, region, credentials)(url, { 'content-type': `application/x-amz-json-${service.jsonVersion ?? '1.1'}`, 'x-amz-target': `${service.targetPrefix}.${operation}` }, body);
-      let response: Response;
-      try {
-        response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
-      } catch (err) {
-        // fetch fails with a TypeError when no answer came (refused, reset); a timeout is a DOMException.
-        if (attempt < MAX_ATTEMPTS && err instanceof TypeError) {
-          await backoff(attempt);
-          continue;
-        }
-        throw err;
-      }
+      const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
       const output = parseJson(await response.text());
       if (response.ok) return output;
       // AWS JSON errors: {"__type": "...#NotFoundException", "message": "..."}; never the request.
       const text = (value: unknown) => (typeof value === 'string' ? value : '');
       const type = errorName(output) || 'UnknownError';
-      if (attempt < MAX_ATTEMPTS && retryableAnswer(response.status, type)) {
-        await backoff(attempt);
-        continue;
-      }
-      throw new Error(`${service.name} ${operation} failed (${response.status} ${type}${attempt > 1 ? `, after ${attempt} attempts` : ''}): ${text(output.message) || text(output.Message)}`);
-    }
+      throw new AwsCallError(
+        `${service.name} ${operation} failed (${response.status} ${type}${attempt > 1 ? `, after ${attempt} attempts` : ''}): ${text(output.message) || text(output.Message)}`,
+        response.status >= 500 || response.status === 429 || THROTTLING.has(type),
+      );
+    }, retryable);
   };
 }

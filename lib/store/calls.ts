@@ -29,8 +29,6 @@ import { leanSender, type NativeTxItem, type Operation, type Send } from './send
 import { tableName } from './table.ts';
 import { config } from '../config.ts';
 
-/** DynamoDB Local takes any credentials; these are the ones lib/store/client.ts gives it. */
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 let made: { key: string; send: Send } | undefined;
 
@@ -38,7 +36,7 @@ let made: { key: string; send: Send } | undefined;
 function lean(): Send {
   const endpoint = config.dynamodbEndpoint;
   const key = `${endpoint ?? ''}|${config.region}`;
-  if (made?.key !== key) made = { key, send: leanSender({ endpoint, region: config.region, credentials: endpoint ? LOCAL_CREDENTIALS : awsCredentials() }) };
+  if (made?.key !== key) made = { key, send: leanSender({ endpoint, region: config.region, credentials: endpoint ? config.localDynamodbCredentials : awsCredentials() }) };
   return made.send;
 }
 

@@ -24,7 +24,7 @@ export function clients(): Clients {
   const client = new DynamoDBClient({
     region: config.region,
     ...(endpoint
-      ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      ? { endpoint, credentials: config.localDynamodbCredentials }
       : {}),
     maxAttempts: 3,
   });

@@ -14,13 +14,10 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { awsEndpoint, errorName, postSigner, type Credentials } from '../sigv4-json.ts';
+import { awsEndpoint, errorName, postSigner, THROTTLING, withRetries, type Credentials } from '../sigv4-json.ts';
 
 type Json = Record<string, unknown>;
 
-/** Throttling errors the SDK's standard retry mode retries, besides any 5xx. */
-const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TransactionInProgressException']);
-const MAX_ATTEMPTS = 3;
 
 /** A failed call, shaped as the SDK's service exceptions are; the store matches it by name (./errors.ts). */
 export class DynamoDBError extends Error {
@@ -91,23 +88,17 @@ function post(t: Target, headers: Record<string, string>, body: string): Promise
 /** One signed call of `operation`; resolves to its JSON output, rejects with the SDK's error shape. */
 async function call(t: Target, operation: string, input: Json): Promise<Json> {
   const body = JSON.stringify(input);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const headers = await t.sign(
-        t.url,
-        { 'content-type': 'application/x-amz-json-1.0', 'content-length': String(Buffer.byteLength(body)), 'x-amz-target': `DynamoDB_20120810.${operation}` },
-        body,
-      );
-      const res = await post(t, headers, body);
-      const output = (res.text ? JSON.parse(res.text) : {}) as Json;
-      if (res.status >= 200 && res.status < 300) return output;
-      throw failure(res.status, output, res.requestId);
-    } catch (err) {
-      if (attempt >= MAX_ATTEMPTS || !retryable(err)) throw err;
-      // The SDK's standard mode: full jitter over 100 ms × 2^attempt, at most 20 s.
-      await new Promise((r) => setTimeout(r, Math.random() * Math.min(20_000, 100 * 2 ** attempt)));
-    }
-  }
+  return withRetries(async () => {
+    const headers = await t.sign(
+      t.url,
+      { 'content-type': 'application/x-amz-json-1.0', 'content-length': String(Buffer.byteLength(body)), 'x-amz-target': `DynamoDB_20120810.${operation}` },
+      body,
+    );
+    const res = await post(t, headers, body);
+    const output = (res.text ? JSON.parse(res.text) : {}) as Json;
+    if (res.status >= 200 && res.status < 300) return output;
+    throw failure(res.status, output, res.requestId);
+  }, retryable);
 }
 
 const OPTIONS = { removeUndefinedValues: true, convertClassInstanceToMap: false };
