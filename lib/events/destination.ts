@@ -17,30 +17,22 @@ export interface ResolvedAddress {
   family: 4 | 6;
 }
 
-/** One DNS query's time limit, and how often it is tried: a lookup takes at most 2 × 2 s. */
-const DNS_TIMEOUT_MS = 2_000;
-const DNS_TRIES = 2;
-
-let resolver: { servers: string; dns: Resolver } | undefined;
-
-/** The resolver for the configured servers (made again when the setting changes). */
-function dns(): Resolver {
-  const servers = config.webhooksDnsServers;
-  const key = servers.join(',');
-  if (resolver?.servers !== key) {
-    const r = new Resolver({ timeout: DNS_TIMEOUT_MS, tries: DNS_TRIES });
-    if (servers.length > 0) r.setServers(servers);
-    resolver = { servers: key, dns: r };
-  }
-  return resolver.dns;
-}
+/** A lookup's time limit; c-ares gives each query 1 s on its first try, and tries twice within it. */
+const LOOKUP_TIMEOUT_MS = 4_000;
+const QUERY_TIMEOUT_MS = 1_000;
+const QUERY_TRIES = 2;
 
 /** "No such name" and "no record of this type" are answers (nothing to connect to); anything else is a failure. */
 const NO_ANSWER = new Set(['ENOTFOUND', 'ENODATA']);
 
-/** Every A and AAAA address of `host`, IPv4 first; empty when it has none. */
+/**
+ * Every A and AAAA address of `host`, IPv4 first; empty when it has none. A resolver of its own
+ * per lookup, so that cancelling it at the time limit cancels nothing else.
+ */
 async function lookUp(host: string): Promise<ResolvedAddress[]> {
-  const r = dns();
+  const r = new Resolver({ timeout: QUERY_TIMEOUT_MS, tries: QUERY_TRIES });
+  const servers = config.webhooksDnsServers;
+  if (servers.length > 0) r.setServers(servers);
   const answers = async (family: 4 | 6): Promise<ResolvedAddress[]> => {
     try {
       return (await (family === 4 ? r.resolve4(host) : r.resolve6(host))).map((address) => ({ address, family }));
@@ -49,8 +41,13 @@ async function lookUp(host: string): Promise<ResolvedAddress[]> {
       throw err;
     }
   };
-  const [v4, v6] = await Promise.all([answers(4), answers(6)]);
-  return [...v4, ...v6];
+  const timer = setTimeout(() => r.cancel(), LOOKUP_TIMEOUT_MS);
+  try {
+    const [v4, v6] = await Promise.all([answers(4), answers(6)]);
+    return [...v4, ...v6];
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface DestinationPolicy {

@@ -4,6 +4,7 @@
 // that carry an IPv4 address, a sample of the whole address space (fast-check, seed printed on a
 // failure) against an oracle written here, and public addresses accepted. Names are resolved by the deployed code path — Node's DNS
 // resolver — pointed at a DNS server the test runs (test/support/dns.ts).
+import { createSocket } from 'node:dgram';
 import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -238,7 +239,23 @@ describe('subscription URLs', () => {
     );
   });
 
-  it('a name resolving to the metadata address is refused; a name that does not resolve, and a DNS server that does not answer, are refused', async () => {
+  it('a DNS server that never answers: the lookup ends at its time limit (4 s) and the URL is refused', async () => {
+    const silent = createSocket('udp4');
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
+    const saved = process.env.WEBHOOKS_DNS_SERVERS;
+    process.env.WEBHOOKS_DNS_SERVERS = `127.0.0.1:${silent.address().port}`;
+    const started = Date.now();
+    try {
+      await expect(checkDestination('https://hooks.example.com/', STRICT)).rejects.toThrow(/^The host hooks\.example\.com could not be resolved \((ETIMEOUT|ECANCELLED)\)\.$/);
+      // Bounded, not a speed goal: nothing waits on a lookup past its limit (and a margin for a loaded machine).
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      process.env.WEBHOOKS_DNS_SERVERS = saved;
+      silent.close();
+    }
+  });
+
+  it('a name resolving to the metadata address is refused; a name that does not resolve, and a DNS server that refuses the query, are refused', async () => {
     await expect(checkDestination('https://metadata.example.com/', STRICT)).rejects.toThrow(
       "The URL's host must be publicly reachable: metadata.example.com resolves to 169.254.169.254, which is in 169.254.0.0/16 (Link Local).",
     );
