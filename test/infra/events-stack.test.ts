@@ -26,9 +26,9 @@ const worker = (id: string) => {
 
 const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
 const queueId = (pattern: RegExp) => ofType('AWS::SQS::Queue').find(([id]) => pattern.test(id))![0];
-const deliveries = queueId(/^EventsDeliveries/);
-const deadLetters = queueId(/^EventsDeadLetters/);
-const streamFailures = queueId(/^EventsStreamFailures/);
+const deliveries = queueId(/^Events\/Deliveries/);
+const deadLetters = queueId(/^Events\/DeadLetters/);
+const streamFailures = queueId(/^Events\/StreamFailures/);
 const stream = worker('streamEvents');
 const deliver = worker('deliverWebhooks');
 const secretId = ofType('AWS::SecretsManager::Secret')[0]![0];

@@ -4,6 +4,8 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it, vi } from 'vitest';
+import { ROUTES } from '#lib/routes.ts';
+import { WORKERS } from '#lib/workers.ts';
 import { readSettings } from '../../infra/settings.ts';
 import { NAG_ACKNOWLEDGEMENTS, PmApiStack } from '../../infra/stack.ts';
 
@@ -14,7 +16,7 @@ function appWithNag(context: Record<string, unknown> = {}) {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
   const pack = new AwsSolutionsChecks(app);
   Validations.of(app).addPlugins(pack);
-  const stack = new PmApiStack(app, 'PmApi-nag', { settings: readSettings(app.node) });
+  const stack = new PmApiStack(app, 'PmApi-nag', { settings: readSettings(app.node), routes: ROUTES, workers: WORKERS });
   return { app, pack, stack };
 }
 
