@@ -17,9 +17,10 @@ export interface Area {
 export const AREAS = [
   { id: 'Entities', prefixes: ['/v2/entities'], summary: 'the product hierarchy: entities, their relationships and customer scores' },
   { id: 'Notes', prefixes: ['/v2/notes'], summary: 'notes, their links and customer importance' },
+  { id: 'Workspace', prefixes: ['/v2/members', '/v2/teams', '/v2/webhooks'], summary: 'members, teams and webhook subscriptions' },
   { id: 'Auth', prefixes: ['/oauth', '/oauth2', '/.well-known/oauth-authorization-server'], summary: 'tokens, applications and the authorization code flow' },
   // Last: every path no prefix above names, and the CORS preflight (it serves every CORS path).
-  { id: 'General', prefixes: [], summary: 'members, webhooks, the MCP server, discovery and the CORS preflight' },
+  { id: 'General', prefixes: [], summary: 'the MCP server, discovery, the OpenAPI document, pages and the CORS preflight' },
 ] as const satisfies readonly Area[];
 
 export type AreaId = (typeof AREAS)[number]['id'];
@@ -38,7 +39,7 @@ export function areaOfPath(path: string): Area {
 }
 
 /** The area a row's function lives in: its path's (the preflight, on every CORS path, in the last area). */
-export const areaOf = (route: Route): Area => areaOfPath(route.path === PREFLIGHT_PATH ? '' : route.path);
+export const areaOf = (route: Route): Area => (route.path === PREFLIGHT_PATH ? AREAS[AREAS.length - 1]! : areaOfPath(route.path));
 
 /**
  * The paths a preflight answers: each path of a CORS row, in table order. lib/routes.ts's

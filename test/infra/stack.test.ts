@@ -454,7 +454,9 @@ describe('few resources per route (test/infra/quotas.test.ts holds each template
     const sourceArn = (resource: string) => ({
       'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':execute-api:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':', { Ref: apiId }, `/prod${resource}`]],
     });
-    const permissions = ofType('AWS::Lambda::Permission').map(([, p]) => p.Properties as { Action: string; Principal: string; FunctionName: unknown; SourceArn: unknown });
+    const permissions = ofType('AWS::Lambda::Permission')
+      .map(([, p]) => p.Properties as { Action: string; Principal: string; FunctionName: unknown; SourceArn: unknown })
+      .filter((p) => p.Principal === 'apigateway.amazonaws.com');
     expect(permissions).toHaveLength(ROUTES.length);
     for (const { route, logicalId } of functions) {
       const paths = pathsOf(route);
