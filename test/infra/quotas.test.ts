@@ -28,9 +28,12 @@ const usageOf = ({ template, bytes }: SynthesizedTemplate): Usage => ({
   bytes,
 });
 
-/** Each template's use of each quota, as a share of it; CDK's metadata resource included, as the CLI writes it. */
+/** What the CDK CLI asks of every synth: the metadata resource, and each resource's construct path and asset in its metadata. */
+const AS_THE_CLI_SYNTHESIZES = { 'aws:cdk:version-reporting': true, 'aws:cdk:enable-path-metadata': true, 'aws:cdk:enable-asset-metadata': true };
+
+/** Each template's use of each quota, as a share of it, for the templates `cdk synth` would write. */
 function quotaUse(routes: readonly Route[]) {
-  const { templates } = synth({ 'aws:cdk:version-reporting': true }, { routes });
+  const { templates } = synth(AS_THE_CLI_SYNTHESIZES, { routes });
   return templates.map((t) => {
     const usage = usageOf(t);
     const share = Object.fromEntries(Object.entries(usage).map(([quota, used]) => [quota, used / QUOTAS[quota as keyof Usage]])) as Usage;
