@@ -20,12 +20,15 @@ export interface ApiDeploymentProps {
   routes: readonly ServedRoute[];
   integrationTimeoutMs: number;
   gatewayResponses: readonly GatewayResponse[];
-  /** The stacks that add methods: the deployment is made after all of them. */
-  areas: readonly NestedStack[];
+  /**
+   * Every nested stack: the deployment is made after all of them — the area stacks' methods must
+   * exist for its snapshot, and the workers are updated before the stage moves to a new API.
+   */
+  nestedStacks: readonly NestedStack[];
 }
 
 /** What of the route table shapes the API, as plain data (every field of every row: a new field is in it unasked). */
-export function apiShape(routes: readonly ServedRoute[], integrationTimeoutMs: number) {
+function apiShape(routes: readonly ServedRoute[], integrationTimeoutMs: number) {
   return {
     routes: routes.map(({ route, area, paths }) => ({ ...sortedKeys(route), area, paths: [...paths] })),
     integrationTimeoutMs,
@@ -35,8 +38,8 @@ export function apiShape(routes: readonly ServedRoute[], integrationTimeoutMs: n
 const sortedKeys = (row: Route): Record<string, unknown> => Object.fromEntries(Object.entries(row).sort(([a], [b]) => a.localeCompare(b)));
 
 /**
- * Deploys `api` to its stage: the Deployment, hashed as above and depending on every area stack and
- * gateway response, and the Stage bound to it. Both are made inside the RestApi construct where
+ * Deploys `api` to its stage: the Deployment, hashed as above and depending on every nested stack
+ * and gateway response, and the Stage bound to it. Both are made inside the RestApi construct where
  * it would make them itself, so the stage keeps its logical id: an update points it at the new
  * deployment instead of replacing it (a replacement would collide with the old stage's name).
  */
@@ -48,7 +51,7 @@ export function deployApi(api: RestApi, props: ApiDeploymentProps): Stage {
     deployment.addToLogicalId({ gatewayResponse: { type: cfn.responseType, status: cfn.statusCode, parameters: cfn.responseParameters, templates: cfn.responseTemplates } });
     deployment.node.addDependency(response);
   }
-  for (const area of props.areas) deployment.node.addDependency(area);
+  for (const stack of props.nestedStacks) deployment.node.addDependency(stack);
 
   const stage = new Stage(api, `DeploymentStage.${props.stage.stageName}`, { deployment, ...props.stage });
   api.deploymentStage = stage;

@@ -35,8 +35,8 @@ export class RouteArea extends NestedStack {
   /** The methods it adds to the API. */
   readonly methods: Method[] = [];
 
-  constructor(scope: Construct, props: RouteAreaProps) {
-    super(scope, props.area.id, { description: `pm-api ${props.settings.stage}: ${props.area.summary}` });
+  constructor(scope: Construct, id: string, props: RouteAreaProps) {
+    super(scope, id, { description: `pm-api ${props.settings.stage}: ${props.area.summary}` });
     this.area = props.area;
     this.functions = new RouteFunctions(this, 'Routes', props).functions;
   }

@@ -23,8 +23,6 @@ export const AREAS = [
   { id: 'General', prefixes: [], summary: 'the MCP server, discovery, the OpenAPI document, pages and the CORS preflight' },
 ] as const satisfies readonly Area[];
 
-export type AreaId = (typeof AREAS)[number]['id'];
-
 const startsWithSegments = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
 
 /** The area a path belongs to: the longest matching prefix, else the last area. */

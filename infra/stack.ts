@@ -86,7 +86,7 @@ export class PmApiStack extends Stack {
     const shared = { settings, table: this.table, serviceKey, serviceSecret, publicUrls };
     this.areas = AREAS.map((area) => ({ area, rows: routes.filter((route) => areaOf(route).id === area.id) }))
       .filter(({ rows }) => rows.length > 0)
-      .map(({ area, rows }) => new RouteArea(this, { ...shared, area, routes: rows }));
+      .map(({ area, rows }) => new RouteArea(this, area.id, { ...shared, area, routes: rows }));
     this.events = new EventWorkers(this, 'Events', { ...shared, workers: props.workers });
 
     // Every method goes into the area stack of its path; literal segments win over parameters in
@@ -104,7 +104,7 @@ export class PmApiStack extends Stack {
       routes: routes.map((route) => ({ route, area: areaOf(route).id, paths: route.path === PREFLIGHT_PATH ? corsPaths : [route.path] })),
       integrationTimeoutMs: integrationTimeout.toMilliseconds(),
       gatewayResponses,
-      areas: this.areas,
+      nestedStacks: [...this.areas, this.events],
       stage: {
         stageName: settings.stage,
         throttlingRateLimit: settings.throttle.rateLimit,

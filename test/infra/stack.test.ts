@@ -5,6 +5,7 @@ import { corsPaths, pathsOf, ROUTES } from '#lib/routes.ts';
 import { TABLE } from '#lib/store/table.ts';
 import { WORKERS } from '#lib/workers.ts';
 import { grantsByRole, resourcesOf, refsIn, statementsOf, synth, type Statement } from './synth.ts';
+import { areaOf, areaOfPath } from '../../infra/route-areas.ts';
 
 // Each synth takes seconds, more on a loaded machine; a slow synth is not a failure.
 vi.setConfig({ testTimeout: 120_000 });
@@ -126,6 +127,18 @@ describe('REST API: the resource tree and methods come from the route table', ()
     expect(methods.filter((m) => m.startsWith('OPTIONS ')).sort()).toEqual(corsPaths().map((path) => `OPTIONS ${path} AWS_PROXY ${preflight.logicalId}`).sort());
     expect(corsPaths()).toEqual(expect.arrayContaining(['/oauth/token', '/oauth/revoke', '/v2/entities/{id}/score']));
     expect(corsPaths().filter((p) => !p.startsWith('/v2/'))).toEqual(['/oauth/token', '/oauth/revoke']);
+  });
+
+  it("each route's function, role, log group and permission live in its area's nested stack, and each method in its path's area (the preflight's OPTIONS too); the path tree stays in the parent", () => {
+    for (const { route, logicalId, roleId, props } of functions) {
+      const area = areaOf(route).id;
+      const permission = ofType('AWS::Lambda::Permission').find(([, p]) => refsIn(p.Properties!.FunctionName).has(logicalId))![0];
+      expect([logicalId, roleId, [...refsIn(props.LoggingConfig.LogGroup)][0]!, permission].map((id) => id.split('/')[0]), route.operationId).toEqual([area, area, area, area]);
+    }
+    for (const [id, m] of ofType('AWS::ApiGateway::Method')) expect(id.split('/')[0]).toBe(areaOfPath(pathOf([...refsIn(m.Properties!.ResourceId)][0]!)).id);
+    expect(ofType('AWS::ApiGateway::Resource').filter(([id]) => id.includes('/'))).toEqual([]);
+    expect(new Set(functions.map((f) => areaOf(f.route).id))).toEqual(new Set(['Entities', 'Notes', 'Workspace', 'Auth', 'General']));
+    expect(areaOf(functions.find((f) => f.route.operationId === 'corsPreflight')!.route).id).toBe('General');
   });
 
   it('stage: throttling, JSON access logs, error-level execution logs without bodies', () => {

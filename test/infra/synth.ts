@@ -69,7 +69,7 @@ export function synth(context: Record<string, unknown> = {}, options: SynthOptio
 const qualified = (t: SynthesizedTemplate, id: string) => (t.prefix ? `${t.prefix}/${id}` : id);
 
 /** Every template joined into one (see the header): resources of all, outputs of the parent. */
-export function flatten(templates: readonly SynthesizedTemplate[]): CfnTemplate {
+function flatten(templates: readonly SynthesizedTemplate[]): CfnTemplate {
   const children = (t: SynthesizedTemplate) => templates.filter((c) => c.parent === t);
   const resolve = (value: unknown, t: SynthesizedTemplate): unknown => {
     if (Array.isArray(value)) return value.map((v) => resolve(v, t));
