@@ -5,22 +5,49 @@ export type WorkerSource =
   /** The table's stream (new and old images), filtered to the item kinds that make events. */
   | 'tableStream'
   /** The SQS FIFO delivery queue. */
-  | 'deliveryQueue';
+  | 'deliveryQueue'
+  /** A timer: an EventBridge rule invokes the function every `everyMinutes` minutes. */
+  | 'schedule';
 
-/** DynamoDB actions on the table's own items (never its indexes) a worker may use. */
-export type WorkerTableAction = 'dynamodb:GetItem' | 'dynamodb:Query' | 'dynamodb:UpdateItem';
+/**
+ * DynamoDB actions on the table's own items (never its indexes) a worker may use. IAM has no
+ * action for a transaction: TransactWriteItems is allowed by the actions of the items it holds
+ * (PutItem, UpdateItem, DeleteItem, ConditionCheckItem), TransactGetItems by GetItem.
+ */
+export type WorkerTableAction =
+  | 'dynamodb:GetItem'
+  | 'dynamodb:BatchGetItem'
+  | 'dynamodb:Query'
+  | 'dynamodb:Scan'
+  | 'dynamodb:PutItem'
+  | 'dynamodb:UpdateItem'
+  | 'dynamodb:DeleteItem'
+  | 'dynamodb:BatchWriteItem'
+  | 'dynamodb:ConditionCheckItem';
 
-export interface Worker {
+interface WorkerRow {
   id: string;
   /** Handler module, relative to the project root; it exports `handler`. */
   handler: string;
-  source: WorkerSource;
   /** Exactly the table actions the function needs: least privilege in the stack. */
   tableActions: readonly WorkerTableAction[];
   /** Decrypts webhook secrets, so it may read the service secret. */
   secret: boolean;
   summary: string;
 }
+
+export type Worker = WorkerRow &
+  (
+    | { source: 'tableStream' | 'deliveryQueue' }
+    | {
+        source: 'schedule';
+        /**
+         * Minutes between two runs (whole, 1 to 1440): the rule's rate. A run may take as long (at
+         * most Lambda's 15 minutes), and one that fails is not retried: the next run does its work.
+         */
+        everyMinutes: number;
+      }
+  );
 
 const w = (worker: Worker): Worker => worker;
 

@@ -72,6 +72,9 @@ export async function startLocalWorkers(options: {
       case 'tableStream':
         reader = await startStream();
         break;
+      case 'schedule':
+        // No row runs on a schedule yet: the first one brings its stand-in (a timer over its handler).
+        throw new Error(`No local stand-in for the scheduled worker ${worker.id}`);
       default:
         unknownSource(source);
     }
