@@ -1,0 +1,21 @@
+// Moving workspaces in and out (docs/operations.md, "Moving a workspace"): export, restore, and the
+// imports. Results on stdout, progress on stderr (./progress.ts).
+import { optional, required, type AdminCommand } from './command.ts';
+import { phaseProgress } from './progress.ts';
+import { exportWorkspace } from '../move/export.ts';
+import { restoreWorkspace } from '../move/restore.ts';
+
+export const moveCommands: AdminCommand[] = [
+  {
+    name: 'export',
+    usage: 'export --workspace W --out F   (gzip-compressed JSON lines, docs/export-format.md; created with mode 0600)',
+    options: { workspace: 'value', out: 'value' },
+    run: (o) => exportWorkspace(required(o, 'workspace'), required(o, 'out'), phaseProgress('export')),
+  },
+  {
+    name: 'restore',
+    usage: 'restore --in F [--name N] [--admin-email E]   (a new workspace; the same command continues a restore that stopped)',
+    options: { in: 'value', name: 'value', 'admin-email': 'value' },
+    run: (o) => restoreWorkspace(required(o, 'in'), { name: optional(o, 'name'), adminEmail: optional(o, 'admin-email'), progress: phaseProgress('restore') }),
+  },
+];
