@@ -3,6 +3,7 @@
 import { optional, required, type AdminCommand } from './command.ts';
 import { phaseProgress } from './progress.ts';
 import { exportWorkspace } from '../move/export.ts';
+import { importProductboard } from '../move/import-productboard.ts';
 import { restoreWorkspace } from '../move/restore.ts';
 
 export const moveCommands: AdminCommand[] = [
@@ -17,5 +18,18 @@ export const moveCommands: AdminCommand[] = [
     usage: 'restore --in F [--name N] [--admin-email E]   (a new workspace; the same command continues a restore that stopped)',
     options: { in: 'value', name: 'value', 'admin-email': 'value' },
     run: (o) => restoreWorkspace(required(o, 'in'), { name: optional(o, 'name'), adminEmail: optional(o, 'admin-email'), progress: phaseProgress('restore') }),
+  },
+  {
+    name: 'import productboard',
+    usage: 'import productboard --source BASE_URL --source-token-file F [--name N] [--admin-email E]   (a new workspace; the same command continues an import that stopped)',
+    options: { source: 'value', 'source-token-file': 'value', name: 'value', 'admin-email': 'value' },
+    run: (o) =>
+      importProductboard({
+        source: required(o, 'source'),
+        tokenFile: required(o, 'source-token-file'),
+        name: optional(o, 'name'),
+        adminEmail: optional(o, 'admin-email'),
+        progress: phaseProgress('import productboard'),
+      }),
   },
 ];

@@ -22,7 +22,7 @@ import { UsageError } from '../admin/command.ts';
 import type { PhaseProgress } from '../admin/progress.ts';
 
 /** Lines between checkpoints: what a killed restore writes again. */
-const CHECKPOINT_LINES = 5_000;
+const CHECKPOINT_LINES = 2_000;
 
 interface Checkpoint {
   /** Every record up to this line is written. */

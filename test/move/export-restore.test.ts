@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidV5 } from '#lib/domain/uuid-v5.ts';
 import { verifyWorkspace } from '#lib/store/verify.ts';
 import { getWorkspace } from '#lib/store/workspaces.ts';
+import { mapIds, readWorkspace, recordIds, sortedLists, type WorkspaceRead } from './read-workspace.ts';
+import { seedWorkspace, type Seeded } from './seed.ts';
 import { exportWorkspace } from '../../local/move/export.ts';
 import { restoreWorkspace } from '../../local/move/restore.ts';
 import { startApp, type TestApp } from '../support/app.ts';
-import { mapIds, readWorkspace, recordIds, sortedLists, type WorkspaceRead } from './read-workspace.ts';
-import { seedWorkspace, type Seeded } from './seed.ts';
 
 let app: TestApp;
 let source: Seeded;

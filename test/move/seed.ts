@@ -3,8 +3,9 @@
 // customers (companies, users under them and alone), relations, notes of both types with customers,
 // anonymous notes, links of every importance, re-rated links, a note edited after it was rated, and
 // a webhook subscription.
-import { IMPORTANCES } from '#lib/domain/score.ts';
+import { issueApiToken } from '#lib/auth/api-tokens.ts';
 import { STATUSES } from '#lib/domain/schemas/field-values.ts';
+import { IMPORTANCES } from '#lib/domain/score.ts';
 import { addCustomField } from '#lib/store/custom-fields.ts';
 import { createEntity } from '#lib/store/entity-writes.ts';
 import { addMember, type Member } from '#lib/store/members.ts';
@@ -12,7 +13,6 @@ import { createNote, updateNote, upsertLink } from '#lib/store/notes.ts';
 import { createRelation } from '#lib/store/relations.ts';
 import { createWebhook } from '#lib/store/webhooks.ts';
 import { createWorkspace } from '#lib/store/workspaces.ts';
-import { issueApiToken } from '#lib/auth/api-tokens.ts';
 
 let n = 0;
 const email = (p: string) => `${p}-${process.pid}-${++n}@example.com`;
