@@ -143,6 +143,6 @@ export async function importProductboard(options: { source: string; tokenFile: s
   options.progress?.end();
   const committed = await commitWorkspace(run, { adminEmail: options.adminEmail, quiet, webhooks: 0 });
   const seconds = (Date.now() - started) / 1000;
-  const { link: _links, ...records } = run.counts;
+  const records = Object.fromEntries(['member', 'customField', 'entity', 'relation', 'note'].map((k) => [k, run.counts[k] ?? 0]));
   return { ...committed, resumed, counts: records, skipped: run.skipped, source: { ...client.stats, seconds, requestsPerSecond: Math.round((client.stats.requests / Math.max(seconds, 0.001)) * 10) / 10 } };
 }

@@ -22,13 +22,13 @@ const [ADMIN, HELPER, PRODUCT, FEATURE, RELEASE, COMPANY, USER, N1, N2, N3, EFFO
 const T = (minute: number) => `2025-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
 let base = '';
-const ref = (id: string, type: string) => ({ id, type, links: { self: `${base}/entities/${id}` } });
 const links = (kind: string, id: string) => ({ self: `${base}/${kind}/${id}`, html: `https://acme.productboard.com/${kind}/${id}` });
+const ref = (id: string, type: string) => ({ id, type, links: links('entities', id) });
 const rels = (data: unknown[]) => ({ data, links: { next: null } });
 
-const members = [
-  { id: ADMIN, type: 'member', fields: { name: 'Ann Admin', username: 'ann', email: 'ann@acme.example', role: 'admin', disabled: false, invitationPending: false }, links: { self: `${base}/members/${ADMIN}` } },
-  { id: HELPER, type: 'member', fields: { name: 'Hal Helper', username: 'hal', email: 'hal@acme.example', role: 'contributor', disabled: true, invitationPending: false }, links: { self: `${base}/members/${HELPER}` } },
+const members = () => [
+  { id: ADMIN, type: 'member', fields: { name: 'Ann Admin', username: 'ann', email: 'ann@acme.example', role: 'admin', disabled: false, invitationPending: false }, links: links('members', ADMIN) },
+  { id: HELPER, type: 'member', fields: { name: 'Hal Helper', username: 'hal', email: 'hal@acme.example', role: 'contributor', disabled: true, invitationPending: false }, links: links('members', HELPER) },
 ];
 const entities = () => [
   { id: PRODUCT, type: 'product', fields: { name: 'Checkout' }, relationships: rels([]), links: links('entities', PRODUCT), createdAt: T(1), updatedAt: T(1) },
@@ -97,7 +97,7 @@ beforeAll(async () => {
       res.writeHead(401).end();
       return;
     }
-    if (path === '/members') [operationId, body] = ['listMembers', page(members, url)];
+    if (path === '/members') [operationId, body] = ['listMembers', page(members(), url)];
     else if (path === '/entities/configurations') [operationId, body] = ['listEntityConfigurations', { data: configurations(['product', 'feature', 'release', 'company', 'user']), links: { next: null } }];
     else if (path === '/notes/configurations') [operationId, body] = ['listNoteConfigurations', { data: configurations(['textNote']), links: { next: null } }];
     else if (path === '/entities') {

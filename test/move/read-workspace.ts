@@ -46,7 +46,7 @@ export async function readWorkspace(baseUrl: string, token: string): Promise<Wor
     delete n.relationships;
   }
   return {
-    members: byId(await all(`${baseUrl}/members`, token)),
+    members: byId(await all(`${baseUrl}/members?includeDisabled=true`, token)),
     configurations: (await get(`${baseUrl}/entities/configurations`, token)).data.concat((await get(`${baseUrl}/notes/configurations`, token)).data),
     entities: byId(entities),
     relationships,
