@@ -1,8 +1,9 @@
 // Moving workspaces in and out (docs/operations.md, "Moving a workspace"): export, restore, and the
 // imports. Results on stdout, progress on stderr (./progress.ts).
-import { optional, required, type AdminCommand } from './command.ts';
+import { optional, repeated, required, type AdminCommand } from './command.ts';
 import { phaseProgress } from './progress.ts';
 import { exportWorkspace } from '../move/export.ts';
+import { importNotes, NOTE_COLUMNS } from '../move/import-notes.ts';
 import { importProductboard } from '../move/import-productboard.ts';
 import { restoreWorkspace } from '../move/restore.ts';
 
@@ -30,6 +31,20 @@ export const moveCommands: AdminCommand[] = [
         name: optional(o, 'name'),
         adminEmail: optional(o, 'admin-email'),
         progress: phaseProgress('import productboard'),
+      }),
+  },
+  {
+    name: 'import notes',
+    usage: `import notes --workspace W --in F.csv|F.jsonl --map field=COLUMN ... [--create-customers] [--dry-run]   (fields: ${NOTE_COLUMNS.join(', ')})`,
+    options: { workspace: 'value', in: 'value', map: 'values', 'create-customers': 'flag', 'dry-run': 'flag' },
+    run: (o) =>
+      importNotes({
+        workspace: required(o, 'workspace'),
+        file: required(o, 'in'),
+        map: repeated(o, 'map'),
+        createCustomers: o['create-customers'] === true,
+        dryRun: o['dry-run'] === true,
+        progress: phaseProgress('import notes'),
       }),
   },
 ];
