@@ -238,5 +238,5 @@ export async function importNotes(o: NotesImportOptions) {
   const added = await addLiveLinks(o.workspace, links, (n) => o.progress?.update(n));
   o.progress?.end();
   if (run.state !== 'complete') await saveProgress(run, { state: 'complete', completedAt: new Date().toISOString() });
-  return { workspace: o.workspace, ...summary, resumed, linksAdded: added.added, linksToEntitiesGone: added.entityGone };
+  return { workspace: o.workspace, ...summary, resumed, linksAdded: added.added, linksToEntitiesGone: added.entityGone, linksToNotesGone: added.noteGone };
 }

@@ -9,6 +9,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getEntity } from '#lib/store/entities.ts';
 import * as keys from '#lib/store/keys.ts';
+import { toNote } from '#lib/store/notes.ts';
 import { queryAll } from '#lib/store/query.ts';
 import { QUIET_WRITE, decodeStreamRecord } from '#lib/store/stream-records.ts';
 import { verifyWorkspace } from '#lib/store/verify.ts';
@@ -82,11 +83,15 @@ describe('import notes', () => {
     ].join('\n'));
     const options = { workspace: ws, file: file('good.csv'), map: MAP, createCustomers: true, dryRun: false };
     const first = await importNotes(options);
-    expect(first).toEqual({ workspace: ws, rows: 4, notes: 4, links: 5, customersCreated: 2, resumed: false, linksAdded: 5, linksToEntitiesGone: 0 });
+    expect(first).toEqual({ workspace: ws, rows: 4, notes: 4, links: 5, customersCreated: 2, resumed: false, linksAdded: 5, linksToEntitiesGone: 0, linksToNotesGone: 0 });
     expect(await notesOf()).toBe(4);
     // Uma's latest rating of Apple Pay is row 2's (nice to have, 1); the new user's is important (2).
     expect((await getEntity(ws, applePay))?.total).toBe(3);
     expect(await verifyWorkspace(ws, false)).toMatchObject({ mismatches: 0 });
+    // Each note's copy of its links (what a page of notes shows) holds the links added afterwards.
+    const invoices = (await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': 'NOTE#' } })).map(toNote).find((n) => n.fields.name === 'Invoices too')!;
+    expect(invoices.linkCopy?.map((l) => [l.entityType, l.importance]).sort()).toEqual([['feature', 'important'], ['feature', 'important']]);
+    expect(invoices.linkCopy?.map((l) => l.entityId)).toContain(applePay);
     const again = await importNotes(options);
     expect(again).toMatchObject({ resumed: true, linksAdded: 0 });
     expect(await notesOf()).toBe(4);

@@ -1,8 +1,10 @@
 // Links added in bulk to a workspace people are using (`admin import notes`): the notes themselves
 // go in raw (./load.ts), their links go in with their aggregates — a transaction per group of up to
 // GROUP links to one entity, each of them from a different customer: the link items, each customer's
-// rating item, the note's revision (so a concurrent whole-note change notices), and one own/total
-// delta on the entity and its ancestors (lib/store/aggregates.ts planLinkChange, Plan). Exact at every
+// rating item, the note's revision (so a concurrent whole-note change notices) and its copy of its
+// links (lib/store/note-link-copy.ts: the note was written with an empty copy, and a link missing from
+// it would be missing from every page of notes), and one own/total delta on the entity and its
+// ancestors (lib/store/aggregates.ts planLinkChange, Plan). Exact at every
 // moment whatever the API writes meanwhile (lib/store/tx.ts rebuilds a group from fresh reads), and
 // idempotent: links already in (an earlier run's) are left out.
 import type { HierarchyType } from '../../domain/hierarchy.ts';
@@ -11,6 +13,8 @@ import { Plan, planLinkChange } from '../aggregates.ts';
 import { batchGetByKey, itemKeyId } from '../batch.ts';
 import { readChain } from '../entities.ts';
 import * as keys from '../keys.ts';
+import { copyUpdate } from '../note-link-copy.ts';
+import { toNote, type NoteItem } from '../notes.ts';
 import { tableName } from '../table.ts';
 import { transact } from '../tx.ts';
 
@@ -21,6 +25,37 @@ export interface NewLiveLink {
   customerId?: string | undefined;
   importance: Importance;
   setAt: number;
+}
+
+/**
+ * The note's update for a new link: the revision bumped and the link put in the note's copy, on
+ * condition that the note is as read (same customer, same revision, not being deleted), so a link
+ * added to it meanwhile rebuilds the group from fresh reads instead of overfilling its copy.
+ */
+function noteUpdate(ws: string, note: NoteItem, link: NewLiveLink) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':zero': 0, ':one': 1 };
+  const copy = note.linkCopy ? copyUpdate(note.linkCopy, link, names, values) : {};
+  const conditions = ['attribute_exists(pk)', 'attribute_not_exists(deleting)'];
+  if (note.customer) {
+    conditions.push('customer.id = :c');
+    values[':c'] = note.customer.id;
+  } else conditions.push('attribute_not_exists(customer)');
+  if (note.linkRev === undefined) conditions.push('attribute_not_exists(linkRev)');
+  else {
+    conditions.push('linkRev = :rev');
+    values[':rev'] = note.linkRev;
+  }
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.note(ws, note.id),
+      UpdateExpression: [`SET ${['linkRev = if_not_exists(linkRev, :zero) + :one', ...(copy.set ? [copy.set] : [])].join(', ')}`, copy.remove ? `REMOVE ${copy.remove}` : ''].filter(Boolean).join(' '),
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeValues: values,
+      ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+    },
+  };
 }
 
 /** Links per transaction: three items each (link, rating, note) and the chain stay under DynamoDB's 100. */
@@ -45,39 +80,54 @@ function groups(links: readonly NewLiveLink[]): NewLiveLink[][] {
   return out;
 }
 
+/** What adding links did: added, and those left out because their entity or their note is gone. */
+export interface LiveLinksResult {
+  added: number;
+  entityGone: number;
+  noteGone: number;
+}
+
 /**
- * Adds the links with their aggregates; answers how many were added and the links whose entity is
- * gone (or being deleted), which are not.
+ * Adds the links with their aggregates. A link whose note now has another customer than planned (an
+ * API write meanwhile) is rated for the note's customer, as the API would rate it, in a later round
+ * (a group holds each customer once).
  */
-export async function addLiveLinks(ws: string, links: readonly NewLiveLink[], onGroup?: (added: number) => void): Promise<{ added: number; entityGone: number }> {
-  let added = 0;
-  let entityGone = 0;
+export async function addLiveLinks(ws: string, links: readonly NewLiveLink[], onGroup?: (added: number) => void, round = 0): Promise<LiveLinksResult> {
+  const total: LiveLinksResult = { added: 0, entityGone: 0, noteGone: 0 };
+  const moved: NewLiveLink[] = [];
   for (const group of groups(links)) {
     const result = await transact('importNotes', async () => {
+      const none = { added: 0, entityGone: 0, noteGone: 0, moved: [] as NewLiveLink[] };
       const present = await batchGetByKey(group.map((l) => keys.link(ws, l.noteId, l.entityId)), { consistent: true });
       const todo = group.filter((l) => !present.has(itemKeyId(keys.link(ws, l.noteId, l.entityId))));
-      if (todo.length === 0) return { items: [], result: { added: 0, gone: 0 } };
+      if (todo.length === 0) return { items: [], result: none };
       const { chain, complete } = await readChain(ws, group[0]!.entityId);
-      if (!chain.length || !complete || chain.some((e) => e.deleting)) return { items: [], result: { added: 0, gone: todo.length } };
+      if (!chain.length || !complete || chain.some((e) => e.deleting)) return { items: [], result: { ...none, entityGone: todo.length } };
+      const notes = await batchGetByKey(todo.map((l) => keys.note(ws, l.noteId)), { consistent: true });
       const plan = new Plan(ws);
+      const out = { ...none, moved: [] as NewLiveLink[] };
       for (const l of todo) {
-        await planLinkChange(ws, plan, { noteId: l.noteId, entityId: l.entityId, entityType: l.entityType, chain, after: { customerId: l.customerId, importance: l.importance, setAt: l.setAt } });
-        // The note must still be there with the customer the link was rated for; new links bump its revision.
-        plan.add({
-          Update: {
-            TableName: tableName(),
-            Key: keys.note(ws, l.noteId),
-            UpdateExpression: 'SET linkRev = if_not_exists(linkRev, :zero) + :one',
-            ConditionExpression: l.customerId ? 'attribute_exists(pk) AND attribute_not_exists(deleting) AND customer.id = :c' : 'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(customer)',
-            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ...(l.customerId ? { ':c': l.customerId } : {}) },
-          },
-        });
+        const item = notes.get(itemKeyId(keys.note(ws, l.noteId)));
+        const note = item && toNote(item);
+        if (!note || note.deleting) out.noteGone++;
+        else if (note.customer?.id !== l.customerId) out.moved.push({ ...l, customerId: note.customer?.id });
+        else {
+          await planLinkChange(ws, plan, { noteId: l.noteId, entityId: l.entityId, entityType: l.entityType, chain, after: { customerId: l.customerId, importance: l.importance, setAt: l.setAt } });
+          plan.add(noteUpdate(ws, note, l));
+          out.added++;
+        }
       }
-      return { items: plan.build(), result: { added: todo.length, gone: 0 } };
+      return { items: plan.build(), result: out };
     });
-    added += result.added;
-    entityGone += result.gone;
-    onGroup?.(added);
+    total.added += result.added;
+    total.entityGone += result.entityGone;
+    total.noteGone += result.noteGone;
+    moved.push(...result.moved);
+    onGroup?.(total.added);
   }
-  return { added, entityGone };
+  if (moved.length === 0) return total;
+  // Customers changing under every round is an API client racing the import: it can run again.
+  if (round === 3) throw new Error(`${moved.length} notes kept changing customer while their links were added; run the command again.`);
+  const more = await addLiveLinks(ws, moved, (n) => onGroup?.(total.added + n), round + 1);
+  return { added: total.added + more.added, entityGone: total.entityGone + more.entityGone, noteGone: total.noteGone + more.noteGone };
 }
