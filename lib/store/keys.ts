@@ -165,6 +165,13 @@ export const webhooksOf = (ws: string) => `${WS(ws)}#WEBHOOKS`;
 /** What became of one event for one subscription (claimed, delivered, dead); expires by TTL. */
 export const webhookDelivery = (ws: string, subscriptionId: string, eventId: string) => ({ pk: WS(ws), sk: `DELIVERY#${subscriptionId}#${eventId}` });
 
+/**
+ * A run of a bulk move (restore, imports: lib/store/move/runs.ts) by the hash of what names it (the
+ * command and its inputs), so the same command finds the run it continues. Global: a restore's or an
+ * import's workspace has no workspace item until the run is complete.
+ */
+export const moveRun = (runKeyHash: string) => ({ pk: `MOVE#${runKeyHash}`, sk: 'MOVE' });
+
 export type ItemKey = ReturnType<typeof workspace>;
 
 /** A tenant item's key in the API's words, for messages that must name a resource (contention). */
