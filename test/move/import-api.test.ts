@@ -78,7 +78,7 @@ describe('import productboard from the local stack', () => {
     // Once in the entities, once part-way through the notes (after their first page), a random moment later.
     const a = await runAndKill(args, runKey, (r) => r.checkpoint.phase >= 2, Math.random() * 150);
     const b = await runAndKill(args, runKey, (r) => r.checkpoint.phase === 3 && r.checkpoint.next !== undefined, Math.random() * 150);
-    expect([a.killed, b.killed, a.run.signal, b.run.signal]).toEqual([true, true, 'SIGKILL', 'SIGKILL']);
+    expect([a.killed, b.killed, a.run.signal, b.run.signal], `${a.run.stderr}\n${b.run.code} ${b.run.stderr}`).toEqual([true, true, 'SIGKILL', 'SIGKILL']);
     const before = await readRun(runKey);
     expect(before?.state).not.toBe('complete');
     expect(await getWorkspace(before!.workspaceId)).toBeUndefined();

@@ -2,12 +2,10 @@
 // SIGKILL at a point of its own: when its run item (lib/store/move/runs.ts) first satisfies `when`,
 // after a random delay. Answers whether the child was still at work when it was killed.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readRun, type MoveRun } from '#lib/store/move/runs.ts';
 import { PROJECT_ROOT } from '../../local/paths.ts';
 
-const TSX = join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
 
 export interface CliRun {
   code: number | null;
@@ -16,8 +14,10 @@ export interface CliRun {
   stderr: string;
 }
 
+// Node itself with tsx as a loader: the `tsx` command would run the CLI in a grandchild that a
+// SIGKILL of its pid leaves running.
 function start(args: string[]) {
-  const child = spawn(TSX, ['local/admin.ts', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, LOG_LEVEL: 'silent' } });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/admin.ts', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, LOG_LEVEL: 'silent' } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
