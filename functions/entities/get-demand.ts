@@ -25,7 +25,7 @@ export const handler = authedApi(
         data: {
           id,
           type: 'customerDemand' as const,
-          fields: { demand: found.demand, linkedEntities: found.linked, countedEntities: found.counted.length, pointInTime: found.pointInTime },
+          fields: { demand: found.demand, linkedEntities: found.live.length, countedEntities: found.counted.length, pointInTime: found.pointInTime },
           links: { self: `${target}/demand`, target },
         },
       },

@@ -38,8 +38,8 @@ export interface Demand {
   demand: number;
   /** The linked entities whose scores make the sum, in the order given. */
   counted: string[];
-  /** The live linked product hierarchy entities (counted ones and those under a linked ancestor). */
-  linked: number;
+  /** The live linked product hierarchy entities (counted ones and those under a linked ancestor), in the order given. */
+  live: string[];
 }
 
 /**
@@ -80,5 +80,5 @@ export function demandOf(linkedIds: readonly string[], read: SnapshotLookup): De
   }
   if (missing.size > 0) return { missing: [...missing] };
   const counted = live.filter((e) => !e.ancestors.some((a) => linked.has(a)));
-  return { demand: counted.reduce((sum, e) => sum + e.score, 0), counted: counted.map((e) => e.id), linked: live.length };
+  return { demand: counted.reduce((sum, e) => sum + e.score, 0), counted: counted.map((e) => e.id), live: live.map((e) => e.id) };
 }

@@ -33,6 +33,8 @@ import { isHierarchyType } from '../domain/hierarchy.ts';
 
 export interface DemandRead extends Demand {
   entity: EntityItem;
+  /** The live linked entities as the snapshot read them (their totals are their scores). */
+  linked: EntityItem[];
   /** True when every item was read in one TransactGetItems (up to 100 items): the sum is of one moment. */
   pointInTime: boolean;
 }
@@ -113,7 +115,7 @@ export async function readDemand(ws: string, id: string, preread?: Prereads, unt
         continue;
       }
       for (const l of found.counted) remember(ws, chainOf(read, l));
-      return { ...found, entity: self, pointInTime: oneMoment };
+      return { ...found, entity: self, linked: found.live.map((l) => read.get(l)!), pointInTime: oneMoment };
     }
   }
 }
