@@ -57,6 +57,7 @@ export const PREFLIGHT_PATH = '*';
 
 // Entities
 export const getCustomerScore: Route = { operationId: 'getCustomerScore', method: 'GET', path: '/v2/entities/{id}/score', handler: 'functions/entities/get-score.ts', auth: 'entities:read', table: 'read', prefetch: 'entity', summary: 'Customer score of a product hierarchy entity (beta)' };
+export const getCustomerDemand: Route = { operationId: 'getCustomerDemand', method: 'GET', path: '/v2/entities/{id}/demand', handler: 'functions/entities/get-demand.ts', auth: 'entities:read', table: 'read', prefetch: 'entity', summary: 'Customer demand behind an initiative, objective, key result or release (extension)' };
 export const createEntity: Route = { operationId: 'createEntity', method: 'POST', path: '/v2/entities', handler: 'functions/entities/create.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Create an entity' };
 export const listEntities: Route = { operationId: 'listEntities', method: 'GET', path: '/v2/entities', handler: 'functions/entities/list.ts', auth: 'entities:read', table: 'read', summary: 'List entities' };
 export const searchEntities: Route = { operationId: 'searchEntities', method: 'POST', path: '/v2/entities/search', handler: 'functions/entities/search.ts', auth: 'entities:read', body: 'json', table: 'read', summary: 'Search entities' };
@@ -125,6 +126,7 @@ export const corsPreflight: Route = { operationId: 'corsPreflight', method: 'OPT
 /** Every row, in the order above: the gateway, the stack and the OpenAPI document read this list. */
 export const ROUTES = [
   getCustomerScore,
+  getCustomerDemand,
   createEntity,
   listEntities,
   searchEntities,

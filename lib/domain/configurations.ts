@@ -9,6 +9,7 @@ import { ENTITY_FIELDS, NOTE_FIELDS } from './entity-fields.ts';
 import { InvalidInput, pointer, type Path } from './errors.ts';
 import { NOTE_CONTENT_SCHEMAS, STANDARD_FIELD_SCHEMAS } from './field-json-schemas.ts';
 import { ENTITY_TYPES, HIERARCHY_TYPES, PARENT_RULES, type EntityType } from './hierarchy.ts';
+import { RELATION_TYPES, relationTargets } from './relations.ts';
 import { IsoDate } from './schemas/common.ts';
 import type { StandardFieldId } from './schemas/field-values.ts';
 import { isNoteType, type NoteType } from './schemas/note.ts';
@@ -131,7 +132,11 @@ interface RelationshipConfiguration {
   mandatory: boolean;
 }
 
-/** The hierarchy's parent rules as configuration: `parent` from PARENT_RULES, `child` its inverse. */
+/**
+ * The relationships a type takes, as configuration: `parent` from PARENT_RULES, `child` its
+ * inverse, then the relations (`link`, `isBlockedBy`, `isBlocking`) with the types they join
+ * (./relations.ts).
+ */
 function relationshipsOf(type: EntityType | NoteType): Record<string, RelationshipConfiguration> {
   if (isNoteType(type)) {
     return {
@@ -144,6 +149,10 @@ function relationshipsOf(type: EntityType | NoteType): Record<string, Relationsh
   if (rule.parents.length) out.parent = { targetType: [...rule.parents], cardinality: 'single', mandatory: rule.required };
   const children = ENTITY_TYPES.filter((t) => PARENT_RULES[t].parents.includes(type));
   if (children.length) out.child = { targetType: children, cardinality: 'multiple', mandatory: false };
+  for (const relation of RELATION_TYPES) {
+    const targets = relationTargets(type, relation);
+    if (targets.length) out[relation] = { targetType: [...targets], cardinality: 'multiple', mandatory: false };
+  }
   return out;
 }
 

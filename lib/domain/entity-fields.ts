@@ -9,12 +9,20 @@ import type { MemberInput, StandardFieldId } from './schemas/field-values.ts';
 
 const HIERARCHY_FIELDS = ['name', 'description', 'status', 'owner', 'tags', 'timeframe', 'archived'] as const satisfies readonly StandardFieldId[];
 
+/** A release's: its dates are its timeframe; no owner or tags (release groups hold releases, and only a name and a description). */
+const RELEASE_FIELDS = ['name', 'description', 'status', 'timeframe', 'archived'] as const satisfies readonly StandardFieldId[];
+
 /** The standard fields of each entity type, in response order. */
 export const ENTITY_FIELDS: Record<EntityType, readonly StandardFieldId[]> = {
   product: HIERARCHY_FIELDS,
   component: HIERARCHY_FIELDS,
   feature: HIERARCHY_FIELDS,
   subfeature: HIERARCHY_FIELDS,
+  initiative: HIERARCHY_FIELDS,
+  objective: HIERARCHY_FIELDS,
+  keyResult: HIERARCHY_FIELDS,
+  release: RELEASE_FIELDS,
+  releaseGroup: ['name', 'description', 'archived'],
   user: ['name', 'description', 'owner', 'tags', 'archived', 'email'],
   company: ['name', 'description', 'owner', 'tags', 'archived', 'domain'],
 };
@@ -36,6 +44,9 @@ export const standardNoteFields = (): string[] => [...NOTE_FIELDS];
 /** Checks a custom field (uuid key) value for the record's type; returns the value to store or throws InvalidInput. */
 export type CustomFieldCheck = (fieldId: string, value: unknown, path: Path) => unknown;
 
+/** Checks a standard field's value (already parsed by its schema) against the record's type, e.g. a status of the type's set; throws InvalidInput. */
+export type StandardFieldCheck = (field: StandardFieldId, value: unknown, path: Path) => void;
+
 /** A write's fields as the store takes them. */
 export interface FieldWrite {
   /** Values to store by field id (custom fields by lower-case uuid); `null` clears (updates only). */
@@ -52,9 +63,9 @@ export interface FieldWrite {
  */
 export function fieldWrite(
   fields: Readonly<Record<string, unknown>>,
-  options: { standard: readonly StandardFieldId[]; mode: 'create' | 'update'; path: Path; custom: CustomFieldCheck; what: string },
+  options: { standard: readonly StandardFieldId[]; mode: 'create' | 'update'; path: Path; custom: CustomFieldCheck; what: string; check?: StandardFieldCheck | undefined },
 ): FieldWrite {
-  const { standard, mode, path, custom, what } = options;
+  const { standard, mode, path, custom, what, check } = options;
   const out: FieldWrite = { values: {}, members: [] };
   const seen = new Map<string, string>();
   for (const [key, value] of Object.entries(fields)) {
@@ -67,6 +78,7 @@ export function fieldWrite(
       } else if (isMemberField(key)) {
         out.members.push({ field: key, ref: value as MemberInput, path: at });
       } else {
+        check?.(key as StandardFieldId, value, at);
         out.values[key] = value;
       }
       continue;

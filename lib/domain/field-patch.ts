@@ -3,7 +3,7 @@
 // The whole-value operations (set, clear) become a FieldWrite — the same custom-field checks and
 // member look-ups as `data.fields` — and every operation a PatchOp that lib/domain/patch.ts applies
 // to the values stored when the update runs.
-import { MEMBER_FIELDS, type CustomFieldCheck, type FieldWrite, type MemberFieldId } from './entity-fields.ts';
+import { MEMBER_FIELDS, type CustomFieldCheck, type FieldWrite, type MemberFieldId, type StandardFieldCheck } from './entity-fields.ts';
 import { InvalidInput, pointer, type Path } from './errors.ts';
 import { checkPatch, type ListRule, type PatchOp } from './patch.ts';
 import { isUuid } from './schemas/common.ts';
@@ -28,9 +28,9 @@ export const listRuleOf = (field: string): ListRule | undefined => (isListField(
 
 export function fieldPatch(
   input: readonly PatchInput[],
-  options: { standard: readonly StandardFieldId[]; path: Path; custom: CustomFieldCheck; what: string },
+  options: { standard: readonly StandardFieldId[]; path: Path; custom: CustomFieldCheck; what: string; check?: StandardFieldCheck | undefined },
 ): FieldPatch {
-  const { standard, path, custom, what } = options;
+  const { standard, path, custom, what, check } = options;
   const write: FieldWrite = { values: {}, members: [] };
   const ops: PatchOp[] = input.map((op, i) => {
     const at = [...path, i];
@@ -46,7 +46,10 @@ export function fieldPatch(
     }
     if (op.op === 'set') {
       if (isMemberField(field)) write.members.push({ field, ref: op.value as MemberInput, path: [...at, 'value'] });
-      else write.values[field] = known ? op.value : custom(field, op.value, [...at, 'value']);
+      else if (known) {
+        check?.(field as StandardFieldId, op.value, [...at, 'value']);
+        write.values[field] = op.value;
+      } else write.values[field] = custom(field, op.value, [...at, 'value']);
       return { op: 'set', field, value: op.value, path: at };
     }
     if (!isListField(field)) throw new InvalidInput(`'${op.op}' applies to a list field (tags, a conversation note's content); '${field}' is not one: use 'set' or 'clear'.`, pointer([...at, 'op']));

@@ -1,7 +1,10 @@
-// Relations between product hierarchy entities besides parent and child (Productboard's entity
-// relationship types `link`, `isBlockedBy`, `isBlocking`): each is stored once per side, the other
-// side reading its mirror. They carry no weight in the score.
-import { isHierarchyType } from './hierarchy.ts';
+// Relations between entities besides parent and child (Productboard's entity relationship types
+// `link`, `isBlockedBy`, `isBlocking`): each is stored once per side, the other side reading its
+// mirror. They carry no weight in the score. `link` joins the product hierarchy and the planning
+// entities (a feature in a release, features and initiatives serving an objective); the blocking
+// pair joins product hierarchy entities only. Customers and notes are never related so (a note's
+// links to entities are its own, lib/store/notes.ts).
+import { aType, HIERARCHY_TYPES, isHierarchyType, type EntityType } from './hierarchy.ts';
 
 export const RELATION_TYPES = ['link', 'isBlockedBy', 'isBlocking'] as const;
 export type RelationType = (typeof RELATION_TYPES)[number];
@@ -17,13 +20,42 @@ export function mirrorOf(type: RelationType): RelationType {
   return type === 'isBlockedBy' ? 'isBlocking' : type === 'isBlocking' ? 'isBlockedBy' : 'link';
 }
 
+/** The planning entities a product hierarchy entity may be linked to (each takes every product hierarchy type). */
+const PLANS = ['initiative', 'objective', 'keyResult', 'release'] as const satisfies readonly EntityType[];
+
+/**
+ * Which types each type may be linked to (`link`, symmetric: B is in A's list iff A is in B's): the
+ * product hierarchy among itself and with initiatives, objectives, key results and releases; an
+ * initiative also with objectives, key results and releases. Release groups hold releases (their
+ * children) and take no links; customers take none.
+ */
+export const LINK_TARGETS: Record<EntityType, readonly EntityType[]> = {
+  product: [...HIERARCHY_TYPES, ...PLANS],
+  component: [...HIERARCHY_TYPES, ...PLANS],
+  feature: [...HIERARCHY_TYPES, ...PLANS],
+  subfeature: [...HIERARCHY_TYPES, ...PLANS],
+  initiative: [...HIERARCHY_TYPES, 'objective', 'keyResult', 'release'],
+  objective: [...HIERARCHY_TYPES, 'initiative'],
+  keyResult: [...HIERARCHY_TYPES, 'initiative'],
+  release: [...HIERARCHY_TYPES, 'initiative'],
+  releaseGroup: [],
+  user: [],
+  company: [],
+};
+
+/** The types an entity of `type` may have a relation of `relation` with (the configurations' `targetType`). */
+export const relationTargets = (type: EntityType, relation: RelationType): readonly EntityType[] =>
+  relation === 'link' ? LINK_TARGETS[type] : isHierarchyType(type) ? HIERARCHY_TYPES : [];
+
+const list = (types: readonly string[]) => (types.length > 1 ? `${types.slice(0, -1).join(', ')} or ${types.at(-1)!}` : types.join(''));
+
 /** Why `source` may not get a relation of `type` to `target` (entity types as stored), or undefined when it may. */
-export function relationViolation(source: { id: string; type: string }, type: RelationType, target: { id: string; type: string }): string | undefined {
+export function relationViolation(source: { id: string; type: EntityType }, type: RelationType, target: { id: string; type: EntityType }): string | undefined {
   if (source.id === target.id) return `An entity cannot have a ${type} relationship with itself.`;
-  for (const e of [source, target]) {
-    if (!isHierarchyType(e.type)) return `Entity ${e.id} is a ${e.type}; ${type} relationships join products, components, features and subfeatures.`;
-  }
-  return undefined;
+  const allowed = relationTargets(source.type, type);
+  if (allowed.includes(target.type)) return undefined;
+  if (allowed.length === 0) return `${aType(source.type).replace(/^a/, 'A')} has no ${type} relationships.`;
+  return `Entity ${target.id} is ${aType(target.type)}; ${aType(source.type)} has ${type} relationships with a ${list(allowed)} only.`;
 }
 
 /** The relation that contradicts one of `type` between the same two entities (each blocking the other). */

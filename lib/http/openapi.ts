@@ -286,6 +286,7 @@ function operationObject(set: SchemaSet, doc: DocumentedOperation): Json {
   return {
     operationId: id,
     summary: route.summary,
+    ...(operation.extension ? { description: operation.extension, 'x-extension': true } : {}),
     tags: [tagOf(route)],
     security: securityOf(route, operation),
     ...(params.length ? { parameters: params } : {}),

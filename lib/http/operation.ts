@@ -68,6 +68,8 @@ export interface Operation {
   readonly headers?: { readonly idempotencyKey?: true; readonly ifMatch?: true; readonly etag?: true };
   /** Error codes the operation answers beyond those its route and declaration imply (lib/http/openapi.ts derives those). */
   readonly errors?: readonly ErrorCode[];
+  /** An operation of ours that Productboard's API has not: the rule it answers, the document's description (and `x-extension`). */
+  readonly extension?: string;
 }
 
 type OutputOr<S, Else> = S extends Schema ? z.output<S> : Else;

@@ -111,6 +111,8 @@ interface EntityDelta {
   /** Extra SET/REMOVE clauses for the entity itself (moves, deletes). */
   set?: Record<string, unknown>;
   remove?: string[];
+  /** Counts a change of the entity's links (`linkRev`, lib/store/demand.ts reads it). */
+  bumpLinkRev?: boolean;
 }
 
 /**
@@ -189,6 +191,11 @@ export class Plan {
         Object.assign(names, { '#own': 'own', '#total': 'total' });
         sets.push(`#own = if_not_exists(#own, ${prefix}z) + ${prefix}o`, `#total = if_not_exists(#total, ${prefix}z) + ${prefix}t`);
         Object.assign(values, { [`${prefix}z`]: 0, [`${prefix}o`]: d.own, [`${prefix}t`]: d.total });
+      }
+      if (d.bumpLinkRev) {
+        names['#lr'] = 'linkRev';
+        sets.push(`#lr = if_not_exists(#lr, ${prefix}z) + ${prefix}one`);
+        Object.assign(values, { [`${prefix}z`]: 0, [`${prefix}one`]: 1 });
       }
       let i = 0;
       for (const [attr, v] of Object.entries(d.set ?? {})) {

@@ -11,6 +11,7 @@ import {
   PutCommand,
   QueryCommand,
   ScanCommand,
+  TransactGetCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -27,6 +28,7 @@ const COMMANDS = {
   BatchGetItem: BatchGetCommand,
   BatchWriteItem: BatchWriteCommand,
   TransactWriteItems: TransactWriteCommand,
+  TransactGetItems: TransactGetCommand,
 } satisfies Record<Operation, unknown>;
 
 export const sdkCalls: { observed: () => boolean; send: Send } | undefined = {

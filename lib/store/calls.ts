@@ -19,6 +19,8 @@ import type {
   QueryCommandOutput,
   ScanCommandInput,
   ScanCommandOutput,
+  TransactGetCommandInput,
+  TransactGetCommandOutput,
   TransactWriteCommandInput,
   UpdateCommandInput,
   UpdateCommandOutput,
@@ -60,6 +62,8 @@ export const batchGet = (input: BatchGetCommandInput) => send('BatchGetItem', in
 export const batchWrite = (input: BatchWriteCommandInput) => send('BatchWriteItem', input) as Promise<Out<BatchWriteCommandOutput>>;
 /** One TransactWriteItems (lib/store/tx.ts retries it). */
 export const transactWrite = async (input: TransactWriteCommandInput): Promise<void> => void (await send('TransactWriteItems', input));
+/** One TransactGetItems: up to 100 items read as of one moment (the caller retries a cancelled one). */
+export const transactGet = (input: TransactGetCommandInput) => send('TransactGetItems', input) as Promise<Out<TransactGetCommandOutput>>;
 
 /**
  * Every page of a Query (or a Scan) from `input`'s ExclusiveStartKey on, each page's items as they

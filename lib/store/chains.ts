@@ -18,7 +18,8 @@ const placements = new Map<string, Placement>();
 
 const cacheKey = (ws: string, id: string) => `${ws}/${id}`;
 
-function remember(ws: string, chain: Placement[]): void {
+/** Keeps the placements of a whole, live chain (read fresh, or in one snapshot: lib/store/demand.ts). */
+export function remember(ws: string, chain: Placement[]): void {
   for (const { id, type, parentId, parentType } of chain) {
     const k = cacheKey(ws, id);
     placements.delete(k);
@@ -44,6 +45,16 @@ function cachedChain(ws: string, id: string): Placement[] | undefined {
     next = p.parentId;
   }
   return chain;
+}
+
+/**
+ * The ancestors of `id` the cache knows, nearest first, as far as it knows them: a hint of what to
+ * read, never trusted without the read (lib/store/demand.ts checks them in its snapshot).
+ */
+export function cachedAncestors(ws: string, id: string): string[] {
+  const out: string[] = [];
+  for (let next = placements.get(cacheKey(ws, id))?.parentId; next !== undefined && out.length < MAX_DEPTH; next = placements.get(cacheKey(ws, next))?.parentId) out.push(next);
+  return out;
 }
 
 export interface TargetChain {

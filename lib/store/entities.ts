@@ -15,6 +15,8 @@ export interface EntityItem extends StoredEntity {
   total?: number;
   /** Set when a delete has started: the entity is gone for every reader from then on. */
   deleting?: string;
+  /** Planning entities whose demand is read: how many times their links changed (lib/store/relations.ts). */
+  linkRev?: number;
 }
 
 /** An entity item as the store wrote it (lib/store/keys.ts entity), typed; `kind` is checked by the reader. */
@@ -31,6 +33,7 @@ export function toEntity(item: StoredItem): EntityItem {
     ...(typeof e.own === 'number' ? { own: e.own } : {}),
     ...(typeof e.total === 'number' ? { total: e.total } : {}),
     ...(e.deleting ? { deleting: e.deleting } : {}),
+    ...(typeof e.linkRev === 'number' ? { linkRev: e.linkRev } : {}),
   };
 }
 

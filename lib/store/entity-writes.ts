@@ -8,11 +8,11 @@ import { getEntity, readChain, subtree, type EntityItem } from './entities.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { recordUpdate, type RecordChange } from './record-update.ts';
-import { checkNewRelation, relationPuts } from './relations.ts';
+import { checkNewRelation, relationPuts, relationSides } from './relations.ts';
 import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
 import { InvalidInput, NotFound, PreconditionFailed, type InputLocation, type Path } from '../domain/errors.ts';
-import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
+import { aType, depthViolation, isHierarchyType, PARENT_RULES, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import type { RelationType } from '../domain/relations.ts';
@@ -32,7 +32,7 @@ async function parentChain(ws: string, childType: EntityType, parent: ParentRef,
   const { chain, complete } = await readChain(ws, parent.id);
   if (!complete || chain.length === 0 || chain.some((e) => e.deleting)) throw new NotFound('entity', parent.id);
   const actual = chain[0]!.type;
-  if (parent.type !== undefined && parent.type !== actual) invalid([...path.slice(0, -1), 'type'], `Entity ${parent.id} is a ${actual}, not a ${parent.type}.`);
+  if (parent.type !== undefined && parent.type !== actual) invalid([...path.slice(0, -1), 'type'], `Entity ${parent.id} is ${aType(actual)}, not ${aType(parent.type)}.`);
   const why = parentRuleViolation(childType, actual);
   if (why) invalid(path, why);
   return chain;
@@ -57,7 +57,7 @@ export async function createEntity(
     let chain: EntityItem[] = [];
     if (input.parent) {
       chain = await parentChain(ws, input.type, input.parent, input.parentPath);
-      const tooDeep = isHierarchyType(input.type) ? depthViolation(chain.length, 1) : undefined;
+      const tooDeep = depthViolation(chain.length, 1);
       if (tooDeep) invalid(input.parentPath, tooDeep);
     } else {
       const why = parentRuleViolation(input.type, undefined);
@@ -98,7 +98,8 @@ export async function createEntity(
     });
     // The parent and its ancestors must still stand as read (depth, no concurrent delete); so must
     // every relation's target.
-    plan.checkChain([...chain, ...targets]);
+    plan.checkChain(chain);
+    relationSides(plan, targets);
     return { items: plan.build(), result: entity };
   }, scope);
 }
@@ -147,15 +148,14 @@ export async function setParent(ws: string, id: string, target: ParentRef, paren
     const { chain: oldChain, complete } = await readChain(ws, id);
     const e = oldChain[0];
     if (!e || e.deleting || !complete || oldChain.some((x) => x.deleting)) throw new NotFound('entity', id);
-    if (PARENTLESS.has(e.type)) invalid(parentPath, `A ${e.type} cannot have a parent.`);
+    // A type that takes no parent is refused whatever the target (before the target is read).
+    if (PARENT_RULES[e.type].parents.length === 0) invalid(parentPath, parentRuleViolation(e.type, e.type)!);
     const newChain = await parentChain(ws, e.type, target, parentPath);
     if (newChain.some((x) => x.id === id)) invalid(parentPath, `Entity ${parentId} is ${id === parentId ? 'the entity itself' : 'a descendant of the entity'}; that would make a cycle.`);
     if (e.parentId === parentId) return { items: [], result: e };
-    if (isHierarchyType(e.type)) {
-      const { height } = await subtree(ws, id);
-      const tooDeep = depthViolation(newChain.length, height);
-      if (tooDeep) invalid(parentPath, tooDeep);
-    }
+    const { height } = await subtree(ws, id);
+    const tooDeep = depthViolation(newChain.length, height);
+    if (tooDeep) invalid(parentPath, tooDeep);
     const parent = newChain[0]!;
     const now = new Date().toISOString();
     const plan = new Plan(ws);
@@ -172,13 +172,11 @@ export async function setParent(ws: string, id: string, target: ParentRef, paren
   }, scope);
 }
 
-const PARENTLESS = new Set<EntityType>(['product', 'company']);
-
 /**
  * Removes the parent `parentId` of entity `id` where the hierarchy rules allow none (a user leaves
  * its company); InvalidInput at `where` where they require one (move it instead), NotFound when
- * `parentId` is not its parent. Only users may stand without their optional parent, and they carry
- * no score, so no aggregate moves.
+ * `parentId` is not its parent. Only users and objectives may stand without their optional parent,
+ * and they carry no score, so no aggregate moves.
  */
 export async function detachParent(ws: string, id: string, parentId: string, where: InputLocation, scope?: WriteScope): Promise<EntityItem> {
   return transact('detachParent', async () => {

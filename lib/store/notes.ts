@@ -22,7 +22,7 @@ import { recordUpdate, type RecordChange } from './record-update.ts';
 import { tableName } from './table.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
 import { Conflict, NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
-import { isCustomerType, isHierarchyType, type CustomerType } from '../domain/hierarchy.ts';
+import { aType, isCustomerType, isHierarchyType, type CustomerType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import type { StoredNote } from '../domain/note-view.ts';
@@ -147,8 +147,8 @@ const liveEntityCheck = (ws: string, id: string): TxItem => ({
 export async function checkCustomer(ws: string, target: { id: string; type?: string | undefined }, path: Path, preread?: Prereads): Promise<CustomerRef> {
   const e = await readEntityItem(ws, target.id, preread);
   if (!e || e.deleting) throw new NotFound('customer', target.id);
-  if (!isCustomerType(e.type)) invalid([...path, 'id'], `Entity ${target.id} is a ${e.type}; a customer is a user or a company.`);
-  if (target.type !== undefined && target.type !== e.type) invalid([...path, 'type'], `Entity ${target.id} is a ${e.type}, not a ${target.type}.`);
+  if (!isCustomerType(e.type)) invalid([...path, 'id'], `Entity ${target.id} is ${aType(e.type)}; a customer is a user or a company.`);
+  if (target.type !== undefined && target.type !== e.type) invalid([...path, 'type'], `Entity ${target.id} is ${aType(e.type)}, not ${aType(target.type)}.`);
   return { id: e.id, type: e.type };
 }
 
@@ -159,8 +159,8 @@ export async function checkCustomer(ws: string, target: { id: string; type?: str
 function liveLinkTarget(entityId: string, { chain, complete }: Pick<TargetChain, 'chain' | 'complete'>, path: Path, expectedType?: string): Placement[] {
   if (chain.length === 0 || !complete || chain.some((e) => e.deleting)) throw new NotFound('entity', entityId);
   const actual = chain[0]!.type;
-  if (expectedType !== undefined && expectedType !== actual) invalid([...path.slice(0, -1), 'type'], `Entity ${entityId} is a ${actual}, not a ${expectedType}.`);
-  if (!isHierarchyType(actual)) invalid(path, `Entity ${entityId} is a ${actual}; a link targets a product, component, feature or subfeature.`);
+  if (expectedType !== undefined && expectedType !== actual) invalid([...path.slice(0, -1), 'type'], `Entity ${entityId} is ${aType(actual)}, not ${aType(expectedType)}.`);
+  if (!isHierarchyType(actual)) invalid(path, `Entity ${entityId} is ${aType(actual)}; a link targets a product, component, feature or subfeature.`);
   return chain;
 }
 

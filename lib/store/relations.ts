@@ -1,14 +1,19 @@
-// Relations between hierarchy entities (link, isBlockedBy, isBlocking; lib/domain/relations.ts):
-// two items per relation, one on each side (keys.relation), created and deleted in one
-// transaction together with checks that both entities are live. They do not touch the score.
+// Relations between entities (link, isBlockedBy, isBlocking; lib/domain/relations.ts says which
+// types): two items per relation, one on each side (keys.relation), created and deleted in one
+// transaction together with checks that both entities are live. They do not touch the score. A
+// side whose customer demand is read (lib/domain/demand.ts: initiatives, objectives, key results,
+// releases) counts every change of its links in the same transaction (`linkRev`), which is how the
+// demand's read knows the links it listed are still those of its snapshot (lib/store/demand.ts).
 // A cascade delete removes both sides of every relation of a deleted entity (lib/store/cascade.ts).
+import { Plan } from './aggregates.ts';
 import { getItem } from './calls.ts';
-import { readChain, type EntityItem } from './entities.ts';
+import { getEntity, readChain, type EntityItem } from './entities.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
+import { isDemandType } from '../domain/demand.ts';
 import { Conflict, NotFound, type Path } from '../domain/errors.ts';
 import type { EntityType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
@@ -16,6 +21,8 @@ import { contradictionOf, mirrorOf, RELATION_TYPES, relationViolation, type Rela
 
 export interface RelationItem {
   entityId: string;
+  /** The side's own type (items written before planning entities existed lack it). */
+  entityType?: EntityType;
   type: RelationType;
   targetId: string;
   targetType: EntityType;
@@ -24,7 +31,7 @@ export interface RelationItem {
 
 export function toRelation(item: StoredItem): RelationItem {
   const r = item as Partial<RelationItem>;
-  return { entityId: r.entityId!, type: r.type!, targetId: r.targetId!, targetType: r.targetType!, createdAt: r.createdAt! };
+  return { entityId: r.entityId!, ...(r.entityType ? { entityType: r.entityType } : {}), type: r.type!, targetId: r.targetId!, targetType: r.targetType!, createdAt: r.createdAt! };
 }
 
 const relationItem = (ws: string, r: RelationItem) => ({ ...keys.relation(ws, r.entityId, r.type, r.targetId), kind: 'relation', ...r });
@@ -41,14 +48,21 @@ async function liveEntity(ws: string, id: string): Promise<EntityItem> {
   return chain[0]!;
 }
 
-const liveCheck = (ws: string, id: string): TxItem => ({
-  ConditionCheck: { TableName: tableName(), Key: keys.entity(ws, id), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)' },
-});
+/**
+ * The sides of a relation change in `plan`: each must still stand where it was read and not be
+ * deleted, and a side whose demand is read counts the change (`linkRev`).
+ */
+export function relationSides(plan: Plan, sides: readonly EntityItem[]): void {
+  for (const e of sides) {
+    const d = plan.entity(e);
+    if (isDemandType(e.type)) d.bumpLinkRev = true;
+  }
+}
 
 /** The two items of a new relation, each required not to exist yet. */
 export function relationPuts(ws: string, source: { id: string; type: EntityType }, type: RelationType, target: { id: string; type: EntityType }, createdAt: string): TxItem[] {
-  const mine: RelationItem = { entityId: source.id, type, targetId: target.id, targetType: target.type, createdAt };
-  const theirs: RelationItem = { entityId: target.id, type: mirrorOf(type), targetId: source.id, targetType: source.type, createdAt };
+  const mine: RelationItem = { entityId: source.id, entityType: source.type, type, targetId: target.id, targetType: target.type, createdAt };
+  const theirs: RelationItem = { entityId: target.id, entityType: target.type, type: mirrorOf(type), targetId: source.id, targetType: source.type, createdAt };
   return [mine, theirs].map((r) => ({ Put: { TableName: tableName(), Item: relationItem(ws, r), ConditionExpression: 'attribute_not_exists(pk)' } }));
 }
 
@@ -57,7 +71,7 @@ export function relationPuts(ws: string, source: { id: string; type: EntityType 
  * pair may be related so, and neither this relation nor its contradiction exists. `path` locates
  * the target id in the request. Returns the target.
  */
-export async function checkNewRelation(ws: string, source: { id: string; type: string }, type: RelationType, targetId: string, path: Path): Promise<EntityItem> {
+export async function checkNewRelation(ws: string, source: { id: string; type: EntityType }, type: RelationType, targetId: string, path: Path): Promise<EntityItem> {
   if (targetId === source.id) invalid(path, `An entity cannot have a ${type} relationship with itself.`);
   const target = await liveEntity(ws, targetId);
   const why = relationViolation(source, type, target);
@@ -78,20 +92,25 @@ export async function createRelation(ws: string, entityId: string, type: Relatio
     const source = await liveEntity(ws, entityId);
     const target = await checkNewRelation(ws, source, type, targetId, path);
     const createdAt = new Date().toISOString();
-    return {
-      items: [...relationPuts(ws, source, type, target, createdAt), liveCheck(ws, source.id), liveCheck(ws, target.id)],
-      result: { entityId, type, targetId, targetType: target.type, createdAt },
-    };
+    const plan = new Plan(ws);
+    for (const item of relationPuts(ws, source, type, target, createdAt)) plan.add(item);
+    relationSides(plan, [source, target]);
+    return { items: plan.build(), result: { entityId, entityType: source.type, type, targetId, targetType: target.type, createdAt } };
   }, scope);
 }
 
 /** Removes a relation (both sides); NotFound when the entity has no such relation. */
 export async function deleteRelation(ws: string, entityId: string, type: RelationType, targetId: string, scope?: WriteScope): Promise<void> {
   await transact('deleteRelation', async () => {
-    await liveEntity(ws, entityId);
+    const source = await liveEntity(ws, entityId);
     const mine = await readRelation(ws, entityId, type, targetId);
     if (!mine) throw new NotFound('relationship', targetId, `Entity ${entityId} has no ${type} relationship with entity ${targetId}.`);
-    return { items: relationDeletes(ws, mine).map((Key) => ({ Delete: { TableName: tableName(), Key } })), result: undefined };
+    // A target whose delete has begun is left alone: the cascade removes its relations anyway.
+    const target = await getEntity(ws, targetId);
+    const plan = new Plan(ws);
+    for (const Key of relationDeletes(ws, mine)) plan.add({ Delete: { TableName: tableName(), Key } });
+    relationSides(plan, target ? [source, target] : [source]);
+    return { items: plan.build(), result: undefined };
   }, scope?.deadline);
 }
 

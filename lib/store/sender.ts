@@ -121,7 +121,8 @@ function convertItems(value: unknown, convert: (item: Json) => Json): unknown {
     if (v === undefined) continue;
     if (ITEM.has(name)) out[name] = convert(v as Json);
     else if (ITEMS.has(name)) out[name] = (v as Json[]).map(convert);
-    else if (name === 'Responses') out[name] = Object.fromEntries(Object.entries(v as Record<string, Json[]>).map(([table, items]) => [table, items.map(convert)]));
+    // BatchGetItem's `Responses` maps tables to items; TransactGetItems' lists `{Item}` (converted as any list is).
+    else if (name === 'Responses' && !Array.isArray(v)) out[name] = Object.fromEntries(Object.entries(v as Record<string, Json[]>).map(([table, items]) => [table, items.map(convert)]));
     else out[name] = convertItems(v, convert);
   }
   return out;
@@ -133,7 +134,7 @@ const unmarshallItems = (output: Json) => convertItems(output, (item) => unmarsh
 export type NativeTxItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** The operations of DynamoDB the store calls (./calls.ts). */
-export type Operation = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query' | 'Scan' | 'BatchGetItem' | 'BatchWriteItem' | 'TransactWriteItems';
+export type Operation = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query' | 'Scan' | 'BatchGetItem' | 'BatchWriteItem' | 'TransactWriteItems' | 'TransactGetItems';
 
 /** Sends one call of `operation` with the document client's input; resolves to its output (without `$metadata`). */
 export type Send = (operation: Operation, input: Json) => Promise<Json>;

@@ -1,5 +1,5 @@
 // A record of the table's stream (a Lambda DynamoDB stream event's record, or DynamoDB Local's,
-// read by local/stream-reader.ts) as a typed change of an entity, note or link; every other item
+// read by local/stream-reader.ts) as a typed change of an entity, note, link or relation; every other item
 // kind (ratings, credentials, rate-limit counters, webhooks, delivery records, ...) is no change
 // anyone is notified of, and decodes to undefined.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
@@ -10,8 +10,9 @@ import { toEntity } from './entities.ts';
 import { workspaceOfPartition } from './keys.ts';
 import { toNote } from './notes.ts';
 import type { StoredItem } from './query.ts';
+import { toRelation } from './relations.ts';
 import { TABLE } from './table.ts';
-import { EVENT_ITEM_KINDS, type EntityState, type LinkState, type NoteState, type TableChange } from '../domain/events.ts';
+import { EVENT_ITEM_KINDS, type EntityState, type LinkState, type NoteState, type RelationState, type TableChange } from '../domain/events.ts';
 
 const image = (m: unknown): StoredItem | undefined =>
   m ? unmarshall(m as Record<string, AttributeValue>) : undefined;
@@ -29,6 +30,11 @@ function noteState(it: StoredItem): NoteState {
 function linkState(it: StoredItem): LinkState {
   const l = toLink(it);
   return { noteId: l.noteId, entityId: l.entityId };
+}
+
+function relationState(it: StoredItem): RelationState {
+  const r = toRelation(it);
+  return { entityId: r.entityId, ...(r.entityType ? { entityType: r.entityType } : {}), type: r.type, targetId: r.targetId, targetType: r.targetType };
 }
 
 /**
@@ -65,5 +71,7 @@ export function decodeStreamRecord(record: DynamoDBRecord): TableChange | undefi
       return { kind: 'note', ...base, before: before && noteState(before), after: after && noteState(after) };
     case 'link':
       return { kind: 'link', ...base, before: before && linkState(before), after: after && linkState(after) };
+    case 'relation':
+      return { kind: 'relation', ...base, before: before && relationState(before), after: after && relationState(after) };
   }
 }

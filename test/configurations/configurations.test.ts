@@ -46,16 +46,16 @@ describe('entity configurations', () => {
   it('GET /v2/entities/configurations lists every type; type[] filters', async () => {
     const ws = await newWorkspace();
     const all = await call(app, 'GET', '/v2/entities/configurations', { token: ws.token });
-    expect(all.json.data.map((c: any) => c.type)).toEqual(['product', 'component', 'feature', 'subfeature', 'user', 'company']);
+    expect(all.json.data.map((c: any) => c.type)).toEqual(['product', 'component', 'feature', 'subfeature', 'initiative', 'objective', 'keyResult', 'release', 'releaseGroup', 'user', 'company']);
     expect(all.json.links).toEqual({});
     const some = await call(app, 'GET', '/v2/entities/configurations?type[]=subfeature&type[]=product', { token: ws.token });
     expect(some.json.data.map((c: any) => c.type)).toEqual(['subfeature', 'product']);
-    expectError(await call(app, 'GET', '/v2/entities/configurations?type[]=initiative', { token: ws.token }), 'request.invalid', { detail: /'initiative'/, source: { parameter: 'type[]' } });
+    expectError(await call(app, 'GET', '/v2/entities/configurations?type[]=theme', { token: ws.token }), 'request.invalid', { detail: /'theme'/, source: { parameter: 'type[]' } });
   });
 
   it('an unknown type → 404 resource.notFound', async () => {
     const ws = await newWorkspace();
-    expectError(await call(app, 'GET', '/v2/entities/configurations/initiative', { token: ws.token }), 'resource.notFound', { detail: /'initiative'/ });
+    expectError(await call(app, 'GET', '/v2/entities/configurations/theme', { token: ws.token }), 'resource.notFound', { detail: /'theme'/ });
   });
 
   it('custom fields are per workspace and per type, with a schema per kind', async () => {
@@ -147,7 +147,7 @@ describe('note configurations', () => {
 
 describe('admin field add', () => {
   it.each<[string, Record<string, string>, RegExp]>([
-    ['unknown type', { 'entity-type': 'initiative', name: 'X', kind: 'text' }, /--entity-type/],
+    ['unknown type', { 'entity-type': 'theme', name: 'X', kind: 'text' }, /--entity-type/],
     ['unknown kind', { 'entity-type': 'feature', name: 'X', kind: 'boolean' }, /--kind/],
     ['select without options', { 'entity-type': 'feature', name: 'X', kind: 'select' }, /--options/],
     ['options on a text field', { 'entity-type': 'feature', name: 'X', kind: 'text', options: 'a,b' }, /--options/],

@@ -61,7 +61,7 @@ describe('entities', () => {
 
   it.each([
     ['a feature without a parent', { type: 'feature', fields: { name: 'x' } }, '/data/relationships', /needs a parent/],
-    ['an unknown type', { type: 'initiative', fields: { name: 'x' } }, '/data/type', /must be one of/],
+    ['an unknown type', { type: 'theme', fields: { name: 'x' } }, '/data/type', /must be one of/],
     ['a missing name', { type: 'product', fields: {} }, '/data/fields/name', /required/],
     ['a name over 255 characters', { type: 'product', fields: { name: 'x'.repeat(256) } }, '/data/fields/name', /at most 255/],
     ['an unknown field name', { type: 'product', fields: { name: 'x', colour: 'red' } }, '/data/fields/colour', /Unknown field 'colour'/],

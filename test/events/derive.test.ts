@@ -1,7 +1,7 @@
 // The pure derivation (lib/domain/events.ts) on typed changes: which events an item change makes,
 // and — as important — which changes make none.
 import { describe, expect, it } from 'vitest';
-import { deriveEvents, eventId, type EntityState, type NoteState, type TableChange } from '#lib/domain/events.ts';
+import { deriveEvents, eventId, type EntityState, type NoteState, type RelationState, type TableChange } from '#lib/domain/events.ts';
 
 const BASE = 'https://api.example.com/v2';
 const WS = '11111111-1111-4111-8111-111111111111';
@@ -36,13 +36,18 @@ describe('entity changes', () => {
     expect(types(change({ kind: 'entity', before: entity({ type: 'user' }), after: entity({ type: 'user', fields: { name: 'x' } }) }))).toEqual([]);
   });
 
-  it('field and parent changes → *.updated naming the API fields (custom fields by uuid, parent for a move), sorted', () => {
+  it('field and parent changes → *.updated naming the API fields (custom fields by uuid, parent for a move), sorted; a custom field also → hierarchy-entity.custom-field-value.updated without an id', () => {
     const cf = '55555555-5555-4555-8555-555555555555';
     const events = deriveEvents(
       change({ kind: 'entity', before: entity({ fields: { name: 'A', tags: [{ name: 't' }] } }), after: entity({ parentId: N, fields: { name: 'B', tags: [{ name: 't' }], [cf]: 3 } }) }),
       BASE,
     );
-    expect(events.map((e) => [e.eventType, e.payload.updatedAttributes])).toEqual([['feature.updated', [cf, 'name', 'parent']]]);
+    expect(events.map((e) => [e.eventType, e.payload.updatedAttributes])).toEqual([['feature.updated', [cf, 'name', 'parent']], ['hierarchy-entity.custom-field-value.updated', [cf]]]);
+    expect(events[1]!.payload).toEqual({ eventType: 'hierarchy-entity.custom-field-value.updated', links: { target: `${BASE}/entities/${E}` }, updatedAttributes: [cf] });
+    expect(events[1]!.orderingKey).toBe(E);
+    // Only changes of a custom field make it, and only on the product hierarchy.
+    expect(types(change({ kind: 'entity', before: entity({ fields: { name: 'A' } }), after: entity({ fields: { name: 'B' } }) }))).toEqual(['feature.updated']);
+    expect(types(change({ kind: 'entity', before: entity({ type: 'initiative', fields: { name: 'A' } }), after: entity({ type: 'initiative', fields: { name: 'A', [cf]: 1 } }) }))).toEqual(['initiative.updated']);
   });
 
   it('no *.updated for internal attributes or empty-to-empty: aggregates alone make only the score event', () => {
@@ -63,6 +68,39 @@ describe('entity changes', () => {
 
   it('a REMOVE of an item never marked → *.deleted (the one moment readers lose it)', () => {
     expect(types(change({ kind: 'entity', before: entity({ type: 'product' }), after: undefined }))).toEqual(['product.deleted']);
+  });
+});
+
+describe('planning entities and feature-release assignments', () => {
+  it('initiatives, objectives, key results and releases under the names of Productboard\'s event types; release groups make none', () => {
+    for (const [type, family] of [['initiative', 'initiative'], ['objective', 'objective'], ['keyResult', 'key-result'], ['release', 'release']] as const) {
+      const e = entity({ type, parentId: undefined, total: undefined });
+      expect(types(change({ kind: 'entity', before: undefined, after: e }))).toEqual([`${family}.created`]);
+      const renamed = deriveEvents(change({ kind: 'entity', before: e, after: { ...e, fields: { name: 'Other' } } }), BASE);
+      expect(renamed.map((x) => x.payload)).toEqual([{ id: E, eventType: `${family}.updated`, links: { target: `${BASE}/entities/${E}` }, updatedAttributes: ['name'] }]);
+      expect(types(change({ kind: 'entity', before: e, after: { ...e, deleting: 'now' } }))).toEqual([`${family}.deleted`]);
+    }
+    const group = entity({ type: 'releaseGroup', parentId: undefined, total: undefined });
+    expect(types(change({ kind: 'entity', before: undefined, after: group }))).toEqual([]);
+    expect(types(change({ kind: 'entity', before: group, after: { ...group, fields: { name: 'Q3' } } }))).toEqual([]);
+  });
+
+  it('a feature (or subfeature) linked to a release or unlinked → one feature-release-assignment.updated from the feature side, without an id', () => {
+    const R = '66666666-6666-4666-8666-666666666666';
+    const side: RelationState = { entityId: E, entityType: 'feature', type: 'link', targetId: R, targetType: 'release' };
+    const mirror: RelationState = { entityId: R, entityType: 'release', type: 'link', targetId: E, targetType: 'feature' };
+    const made = deriveEvents(change({ kind: 'relation', before: undefined, after: side }), BASE);
+    expect(made.map((e) => [e.orderingKey, e.payload])).toEqual([
+      [E, { eventType: 'feature-release-assignment.updated', links: { target: `${BASE}/entities/${E}/relationships?type=link&target%5Bid%5D=${R}` } }],
+    ]);
+    expect(types(change({ kind: 'relation', before: side, after: undefined }))).toEqual(['feature-release-assignment.updated']);
+    expect(types(change({ kind: 'relation', before: undefined, after: { ...side, entityType: 'subfeature' } }))).toEqual(['feature-release-assignment.updated']);
+    // The release's side, other relations and other pairs make none.
+    expect(types(change({ kind: 'relation', before: undefined, after: mirror }))).toEqual([]);
+    expect(types(change({ kind: 'relation', before: undefined, after: { ...side, targetType: 'objective' } }))).toEqual([]);
+    expect(types(change({ kind: 'relation', before: undefined, after: { ...side, type: 'isBlockedBy', targetType: 'feature' } }))).toEqual([]);
+    expect(types(change({ kind: 'relation', before: undefined, after: { ...side, entityType: 'component' } }))).toEqual([]);
+    expect(types(change({ kind: 'relation', before: side, after: side }))).toEqual([]);
   });
 });
 

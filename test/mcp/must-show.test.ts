@@ -110,7 +110,20 @@ describe('Must show: the MCP SDK client connects through OAuth (discovery, dynam
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['get_customer_score', 'rank_by_customer_score', 'search_entities', 'get_entity', 'list_notes', 'get_note', 'create_note', 'rate_link']);
+      expect(tools.map((t) => t.name)).toEqual([
+        'get_customer_score',
+        'rank_by_customer_score',
+        'search_entities',
+        'get_entity',
+        'get_customer_demand',
+        'rank_plan_by_customer_score',
+        'list_releases_of_area',
+        'list_objectives',
+        'list_notes',
+        'get_note',
+        'create_note',
+        'rate_link',
+      ]);
 
       // rank_by_customer_score under the seeded product: its features in score order, equal to GET …/score.
       const ranked = (await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, type: 'feature' })).structuredContent.entities as Array<{ id: string; name: string; score: number }>;

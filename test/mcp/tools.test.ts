@@ -28,11 +28,22 @@ afterAll(async () => {
 const score = async (id: string) => (await call(app, 'GET', `/v2/entities/${id}/score`, { token: ws.token })).json.data.fields.score as number;
 
 describe('tools/list', () => {
-  it('lists exactly the eight tools, each with an input schema and a description', async () => {
+  it('lists exactly the twelve tools, each with an input schema and a description', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(
-      ['create_note', 'get_customer_score', 'get_entity', 'get_note', 'list_notes', 'rank_by_customer_score', 'rate_link', 'search_entities'],
-    );
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'create_note',
+      'get_customer_demand',
+      'get_customer_score',
+      'get_entity',
+      'get_note',
+      'list_notes',
+      'list_objectives',
+      'list_releases_of_area',
+      'rank_by_customer_score',
+      'rank_plan_by_customer_score',
+      'rate_link',
+      'search_entities',
+    ]);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.description!.length).toBeGreaterThan(40);

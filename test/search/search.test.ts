@@ -60,7 +60,7 @@ describe('POST /v2/entities/search', () => {
     ['types not an array', { data: { types: 'feature' } }, '/data/types'],
     ['types empty', { data: { types: [] } }, '/data/types'],
     ['a type of the wrong JSON type', { data: { types: ['feature', 3] } }, '/data/types/1'],
-    ['an unknown type name', { data: { types: ['feature', 'initiative'] } }, '/data/types/1'],
+    ['an unknown type name', { data: { types: ['feature', 'theme'] } }, '/data/types/1'],
     ['archived not a boolean', { data: { types: ['feature'], archived: 'yes' } }, '/data/archived'],
     ['fields neither all nor a list', { data: { types: ['feature'], fields: 'some' } }, '/data/fields'],
     ['body not an object', [1, 2], ''],
@@ -71,7 +71,7 @@ describe('POST /v2/entities/search', () => {
 
   it('an unknown type name is named in the detail', async () => {
     const ws = await newWorkspace();
-    expectError(await search(ws.token, { data: { types: ['initiative'] } }), 'request.invalid', { detail: /'initiative'/, source: { pointer: '/data/types/0' } });
+    expectError(await search(ws.token, { data: { types: ['theme'] } }), 'request.invalid', { detail: /'theme'/, source: { pointer: '/data/types/0' } });
   });
 
   it('needs entities:read', async () => {

@@ -84,7 +84,7 @@ describe('webhook subscriptions', () => {
   });
 
   it.each([
-    [{ events: [{ eventType: 'release.created' }] }, '/data/fields/events/0/eventType', `'/data/fields/events/0/eventType' is 'release.created', which this service does not produce; supported: ${EVENT_TYPES.join(', ')}.`],
+    [{ events: [{ eventType: 'release-group.created' }] }, '/data/fields/events/0/eventType', `'/data/fields/events/0/eventType' is 'release-group.created', which this service does not produce; supported: ${EVENT_TYPES.join(', ')}.`],
     [{ events: [{ eventType: 'note.created' }, { eventType: 'note.created' }] }, '/data/fields/events/1/eventType', "'/data/fields/events/1/eventType' is 'note.created', which is listed twice."],
     [{ notification: { url: 'http://hooks.example.com/pb', version: 1 } }, '/data/fields/notification/url', 'The URL must use https, not http.'],
     [{ notification: { url: 'https://127.0.0.1/pb', version: 1 } }, '/data/fields/notification/url', "The URL's host must be publicly reachable: 127.0.0.1 is in 127.0.0.0/8 (Loopback)."],

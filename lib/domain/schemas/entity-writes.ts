@@ -46,7 +46,7 @@ export const updateFields = (table: FieldTable, ids: readonly StandardFieldId[])
 /** `{type: 'parent', target: {id, type?}}`: the one relationship a create may give. */
 export const ParentTarget = /* @__PURE__ */ (() => strictObject({ id: Uuid, type: z.optional(EntityType) }))();
 const ParentRelationship = /* @__PURE__ */ (() => strictObject({ type: z.literal('parent'), target: ParentTarget }))();
-/** What every type's create takes beside its fields (one schema each, shared by the six types). */
+/** What every type's create takes beside its fields (one schema each, shared by every type). */
 const CreateRelationships = /* @__PURE__ */ (() => z.optional(checkedArray(ParentRelationship, z.maxLength(1))))();
 const CreateMetadata = /* @__PURE__ */ (() => z.optional(Metadata))();
 
@@ -56,6 +56,11 @@ const CREATE_FIELDS_OF: Record<EntityTypeName, ReturnType<typeof createFields>> 
   component: HierarchyEntityFieldsInput,
   feature: HierarchyEntityFieldsInput,
   subfeature: HierarchyEntityFieldsInput,
+  initiative: HierarchyEntityFieldsInput,
+  objective: HierarchyEntityFieldsInput,
+  keyResult: HierarchyEntityFieldsInput,
+  release: doc(createFields(ENTITY_STANDARD_FIELDS, ENTITY_FIELDS.release), { id: 'ReleaseFieldsInput' }),
+  releaseGroup: doc(createFields(ENTITY_STANDARD_FIELDS, ENTITY_FIELDS.releaseGroup), { id: 'ReleaseGroupFieldsInput' }),
   user: doc(createFields(ENTITY_STANDARD_FIELDS, ENTITY_FIELDS.user), { id: 'UserFieldsInput' }),
   company: doc(createFields(ENTITY_STANDARD_FIELDS, ENTITY_FIELDS.company), { id: 'CompanyFieldsInput' }),
 }))();

@@ -31,13 +31,18 @@ export const CustomFieldValue = /* @__PURE__ */ (() => doc(z.nullable(z.union([z
 export const recordFields = (ids: readonly (keyof typeof STANDARD_FIELDS)[], own: Partial<Record<keyof typeof STANDARD_FIELDS, z.ZodMiniType>> = {}) =>
   objectWithCatchall(Object.fromEntries(ids.map((id) => [id, z.optional(z.nullable(own[id] ?? STANDARD_FIELDS[id].read))])), CustomFieldValue);
 
-/** Hierarchy entities share their fields; users and companies each have their own. */
+/** Hierarchy entities (and initiatives, objectives and key results) share their fields; releases, release groups, users and companies each have their own. */
 const HierarchyEntityFields = /* @__PURE__ */ (() => doc(recordFields(ENTITY_FIELDS.product), { id: 'HierarchyEntityFields' }))();
 const FIELDS_OF: Record<EntityTypeName, z.ZodMiniType> = /* @__PURE__ */ (() => ({
   product: HierarchyEntityFields,
   component: HierarchyEntityFields,
   feature: HierarchyEntityFields,
   subfeature: HierarchyEntityFields,
+  initiative: HierarchyEntityFields,
+  objective: HierarchyEntityFields,
+  keyResult: HierarchyEntityFields,
+  release: doc(recordFields(ENTITY_FIELDS.release), { id: 'ReleaseFields' }),
+  releaseGroup: doc(recordFields(ENTITY_FIELDS.releaseGroup), { id: 'ReleaseGroupFields' }),
   user: doc(recordFields(ENTITY_FIELDS.user), { id: 'UserFields' }),
   company: doc(recordFields(ENTITY_FIELDS.company), { id: 'CompanyFields' }),
 }))();

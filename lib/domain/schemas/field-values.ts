@@ -8,16 +8,28 @@ import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedArray, checkedFormat, checkedString, strictObject } from './build.ts';
 import { Email, IsoDate, MAX_EMAIL, nonBlank, Uuid } from './common.ts';
 import { ConversationContent, conversationPartRefs, ConversationPartsInput, MAX_PARTS } from './conversation.ts';
+import type { EntityType } from '../hierarchy.ts';
 
-/** The built-in statuses (the service specification has no status configuration endpoint). Written by name or id. */
+const PRODUCT_HIERARCHY = ['product', 'component', 'feature', 'subfeature'] as const satisfies readonly EntityType[];
+const OKR = ['initiative', 'objective', 'keyResult'] as const satisfies readonly EntityType[];
+
+/**
+ * The built-in statuses (the service specification has no status configuration endpoint), one list
+ * for the workspace as Productboard's status values are: each is assigned to the entity types that
+ * take it (its `assignedEntityTypes`), and a type's status set is the statuses assigned to it
+ * (lib/domain/statuses.ts). Names are unique, so a name names one status. Written by name or id.
+ */
 export const STATUSES = [
-  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a01', name: 'New idea' },
-  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a02', name: 'Candidate' },
-  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a03', name: 'Planned' },
-  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a04', name: 'In progress' },
-  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a05', name: 'Released' },
-  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a06', name: "Won't do" },
-] as const;
+  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a01', name: 'New idea', types: PRODUCT_HIERARCHY },
+  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a02', name: 'Candidate', types: PRODUCT_HIERARCHY },
+  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a03', name: 'Planned', types: [...PRODUCT_HIERARCHY, 'initiative'] },
+  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a04', name: 'In progress', types: [...PRODUCT_HIERARCHY, ...OKR, 'release'] },
+  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a05', name: 'Released', types: PRODUCT_HIERARCHY },
+  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a06', name: "Won't do", types: [...PRODUCT_HIERARCHY, 'initiative'] },
+  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a07', name: 'Not started', types: OKR },
+  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a08', name: 'Completed', types: [...OKR, 'release'] },
+  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a09', name: 'Upcoming', types: ['release'] },
+] as const satisfies ReadonlyArray<{ id: string; name: string; types: readonly EntityType[] }>;
 
 export const GRANULARITIES = ['none', 'day', 'week', 'month', 'quarter', 'year'] as const;
 export const MAX_NAME = 255;

@@ -12,6 +12,7 @@ export { McpResponseBody, ProtectedResourceMetadata } from './mcp.ts';
 export { MemberList, MemberResponse } from './member.ts';
 export { NoteList, NoteReferenceResponse, NoteRelationshipList, NoteRelationshipResponse, NoteResponse } from './note.ts';
 export { OpenApiDocument } from './openapi-document.ts';
+export { CustomerDemandResponse } from './demand.ts';
 export { CustomerScoreResponse } from './score.ts';
 export { OAuthError, TokenResponse } from './token.ts';
 export { WebhookListResponse, WebhookNotificationBody, WebhookReferenceResponse, WebhookResponse } from './webhooks.ts';

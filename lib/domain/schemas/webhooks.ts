@@ -17,11 +17,6 @@ export const PAYLOAD_VERSION = 1;
 
 export const WEBHOOK_STATUSES = ['active', 'paused'] as const;
 
-/** Event types of Productboard's document that this service never produces: refused by name, with the reason. */
-const UNSUPPORTED_REASONS: Record<string, string> = {
-  'hierarchy-entity.custom-field-value.updated': 'a custom field value change is reported as <type>.updated with the field id in updatedAttributes',
-};
-
 // A header value: visible ASCII and inner spaces or tabs, no line breaks (they would inject headers).
 // Checked by a refinement, whose refusal never quotes the value: it is the subscriber's credential.
 const HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
@@ -34,8 +29,7 @@ const EventList = /* @__PURE__ */ (() => z.pipe(
     for (const [i, { eventType }] of events.entries()) {
       const path = [i, 'eventType'];
       if (!isEventType(eventType)) {
-        const why = UNSUPPORTED_REASONS[eventType];
-        ctx.issues.push({ code: 'custom', path, input: eventType, message: `is '${eventType.slice(0, 100)}', which this service does not produce${why ? ` (${why})` : ''}; supported: ${EVENT_TYPES.join(', ')}` });
+        ctx.issues.push({ code: 'custom', path, input: eventType, message: `is '${eventType.slice(0, 100)}', which this service does not produce; supported: ${EVENT_TYPES.join(', ')}` });
         return z.NEVER;
       }
       if (seen.has(eventType)) {
@@ -107,7 +101,7 @@ export const WebhookListResponse = /* @__PURE__ */ (() => doc(listOf(WebhookSubs
 /** The body POSTed to a subscriber (documented as the create operation's callback). */
 export const WebhookNotificationBody = /* @__PURE__ */ (() => doc(strictObject({
     data: strictObject({
-      id: Uuid,
+      id: doc(z.optional(Uuid), 'The entity or note that changed; absent on feature-release-assignment.updated and hierarchy-entity.custom-field-value.updated (links.target says what changed)'),
       eventType: z.enum(EVENT_TYPES),
       links: z.record(z.string(), Url),
       updatedAttributes: z.optional(z.array(z.string())),

@@ -8,6 +8,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import type { McpTool } from './tool.ts';
 import { getEntityTool, searchEntities } from './tools/entities.ts';
 import { createNoteTool, getNoteTool, listNotes, rateLink } from './tools/notes.ts';
+import { getCustomerDemand, listObjectives, listReleasesOfArea, rankPlanByCustomerScore } from './tools/planning.ts';
 import { getCustomerScore, rankByCustomerScore } from './tools/scores.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { canonicalScope } from '../../domain/scopes.ts';
@@ -17,7 +18,20 @@ import { EDGE_DETAILS } from '../envelope.ts';
 import { apiErrorOf } from '../error-map.ts';
 import { ApiError } from '../errors.ts';
 
-export const TOOLS: readonly McpTool[] = [getCustomerScore, rankByCustomerScore, searchEntities, getEntityTool, listNotes, getNoteTool, createNoteTool, rateLink];
+export const TOOLS: readonly McpTool[] = [
+  getCustomerScore,
+  rankByCustomerScore,
+  searchEntities,
+  getEntityTool,
+  getCustomerDemand,
+  rankPlanByCustomerScore,
+  listReleasesOfArea,
+  listObjectives,
+  listNotes,
+  getNoteTool,
+  createNoteTool,
+  rateLink,
+];
 
 export const SERVER_INFO = { name: 'pm-score-api', title: 'Product management: customer scores, entities and notes', version: '1.0.0' };
 

@@ -1,4 +1,4 @@
-// Tools over the product hierarchy and customers: search (the REST search's types, archived and
+// Tools over entities (the product hierarchy, planning entities and customers): search (the REST search's types, archived and
 // fields, plus a name and a parent) and one entity, as the REST API answers them (lib/http/records.ts).
 import * as z from 'zod/mini';
 import { ENTITY_TYPES } from '../../../domain/configurations.ts';
@@ -22,7 +22,7 @@ export const searchEntities = tool({
   name: 'search_entities',
   title: 'Search entities',
   description:
-    'Products, components, features, subfeatures, users and companies, oldest first, filtered by type, by a name fragment (case-insensitive), by parent and by archived state. Paginated: pass the result\'s nextCursor as cursor for the next page (a page may hold fewer matches than the limit and still have a nextCursor).',
+    'Products, components, features, subfeatures, initiatives, objectives, key results, releases, release groups, users and companies, oldest first, filtered by type, by a name fragment (case-insensitive), by parent and by archived state. Paginated: pass the result\'s nextCursor as cursor for the next page (a page may hold fewer matches than the limit and still have a nextCursor).',
   mirrors: routes.searchEntities,
   readOnly: true,
   input: {
@@ -58,7 +58,7 @@ export const searchEntities = tool({
 export const getEntityTool = tool({
   name: 'get_entity',
   title: 'Get an entity',
-  description: 'One product, component, feature, subfeature, user or company by id, with its fields and its relationships (parent and children), as the REST API answers GET /v2/entities/{id}.',
+  description: 'One entity (product hierarchy, planning entity or customer) by id, with its fields and its relationships (parent, children, links), as the REST API answers GET /v2/entities/{id}.',
   mirrors: routes.getEntity,
   readOnly: true,
   input: { entityId: Uuid.check(z.describe('Id of the entity')), fields: Fields },
