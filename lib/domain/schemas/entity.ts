@@ -4,7 +4,7 @@
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedArray, checkedString, objectWithCatchall, strictObject } from './build.ts';
-import { DateTime, Email, EntityPath, listOf, ListLinks, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
+import { DateTime, Email, EntityPath, listOf, ListLinks, oneOrList, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { STANDARD_FIELDS } from './field-values.ts';
 import { DateRange, memberParameters, NameParameter, refusedParameter, sourceParameters, StatusIdParameter, StatusNameParameter } from './filters.ts';
 import { Metadata } from './metadata.ts';
@@ -103,7 +103,8 @@ const refusedFilter = (why: string) => z.optional(z.unknown().check(z.refine(() 
 
 /** Productboard's `data.filter` (EntitySearchFilter): every filter given must hold, the values of one filter are alternatives. */
 export const EntitySearchFilter = /* @__PURE__ */ (() => doc(strictObject({
-    type: z.optional(checkedArray(EntityType, z.minLength(1))),
+    // One type or a list of them: Productboard's examples send both.
+    type: z.optional(oneOrList(EntityType)),
     id: z.optional(checkedArray(Uuid, z.minLength(1), z.maxLength(100))),
     createdAt: z.optional(DateRange),
     updatedAt: z.optional(DateRange),
