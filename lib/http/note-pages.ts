@@ -1,13 +1,13 @@
 // One page of notes as GET /v2/notes and POST /v2/notes/search answer it: the selected fields
-// checked against the note types' configurations, the keyset read of lib/store/pages.ts, and each
-// note's record with its inline relationships.
+// checked against the note types' configurations, the keyset read of lib/store/pages.ts (newest
+// first, its cursors bound to that order), and each note's record with its inline relationships.
 import { pageOf, stringKey, type PageParameters } from './pagination.ts';
 import { noteRecords } from './records.ts';
 import type { ApiRequest } from './request.ts';
 import { NOTE_TYPES } from '../domain/configurations.ts';
 import { checkKnownFields, type FieldSelection } from '../domain/fields.ts';
 import { configuredFields } from '../store/custom-fields.ts';
-import { notesAfter, type NoteQuery } from '../store/pages.ts';
+import { NOTE_LIST_ORDER, notesAfter, type NoteQuery } from '../store/pages.ts';
 
 /**
  * `filter` runs once the page's cursor is accepted (so a bad cursor is reported before a filter's
@@ -20,7 +20,7 @@ export async function notesPage(
 ) {
   const configured = await configuredFields(ws, NOTE_TYPES);
   checkKnownFields(request.selection, configured);
-  const page = await pageOf(req, request.parameters, request.body === undefined ? {} : { body: request.body });
+  const page = await pageOf(req, request.parameters, { order: NOTE_LIST_ORDER, ...(request.body === undefined ? {} : { body: request.body }) });
   const slice = await notesAfter(ws, await request.filter(), stringKey(page.after), page.limit + 1);
   return page.envelope(
     slice.items,

@@ -51,7 +51,7 @@ export const childrenOf = (ws: string, parentId: string) => `${WS(ws)}#CHILDREN#
 export const listPosition = (createdAt: string, id: string) => `${createdAt}#${id}`;
 /**
  * A note. Item: { kind: 'note', id, type: 'textNote', fields: {...}, customer?: {type, id}, createdAt, updatedAt }.
- * GSI1 lists notes oldest first: gsi1pk = notesOf(ws), gsi1sk = listPosition(createdAt, id).
+ * GSI1 lists notes by creation time (read newest first): gsi1pk = notesOf(ws), gsi1sk = listPosition(createdAt, id).
  */
 export const note = (ws: string, id: string) => ({ pk: WS(ws), sk: `NOTE#${id}` });
 export const notesOf = (ws: string) => `${WS(ws)}#NOTES`;

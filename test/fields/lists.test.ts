@@ -109,16 +109,17 @@ describe('fields in POST /v2/entities/search (data.fields)', () => {
   });
 });
 
+// Notes are listed newest first: M, then N.
 describe('fields on GET /v2/notes (`fields` and `fields[]`)', () => {
   it('omitted → only non-empty fields (0 is a value)', async () => {
-    expect(fieldsOf(await get('/v2/notes'))).toEqual([{ name: 'N', content: '<p>hi</p>', [noteScore]: 0 }, { name: 'M' }]);
+    expect(fieldsOf(await get('/v2/notes'))).toEqual([{ name: 'M' }, { name: 'N', content: '<p>hi</p>', [noteScore]: 0 }]);
   });
 
   it('fields=all and fields[]=all → every configured note field', async () => {
     const expected = [
       // Seeded straight into the store: no creator, neither processed nor archived.
-      { name: 'N', content: '<p>hi</p>', tags: null, owner: null, creator: null, processed: null, archived: null, [noteScore]: 0 },
       { name: 'M', content: null, tags: [], owner: null, creator: null, processed: null, archived: null, [noteScore]: null },
+      { name: 'N', content: '<p>hi</p>', tags: null, owner: null, creator: null, processed: null, archived: null, [noteScore]: 0 },
     ];
     expect(fieldsOf(await get('/v2/notes?fields=all'))).toEqual(expected);
     expect(fieldsOf(await get('/v2/notes?fields[]=all'))).toEqual(expected);
@@ -126,8 +127,8 @@ describe('fields on GET /v2/notes (`fields` and `fields[]`)', () => {
 
   it('both spellings together name one list', async () => {
     expect(fieldsOf(await get(`/v2/notes?fields=content&fields[]=${noteScore}`))).toEqual([
-      { content: '<p>hi</p>', [noteScore]: 0 },
       { content: null, [noteScore]: null },
+      { content: '<p>hi</p>', [noteScore]: 0 },
     ]);
   });
 
