@@ -6,7 +6,7 @@ import { noteRecords } from './records.ts';
 import type { ApiRequest } from './request.ts';
 import { NOTE_TYPES } from '../domain/configurations.ts';
 import { checkKnownFields, type FieldSelection } from '../domain/fields.ts';
-import { configuredFields } from '../store/custom-fields.ts';
+import { fieldCatalog } from '../store/custom-fields.ts';
 import { NOTE_LIST_ORDER, notesAfter, type NoteQuery } from '../store/pages.ts';
 
 /**
@@ -18,14 +18,14 @@ export async function notesPage(
   ws: string,
   request: { selection: FieldSelection; parameters: PageParameters; body?: unknown; filter: () => Promise<NoteQuery> },
 ) {
-  const configured = await configuredFields(ws, NOTE_TYPES);
-  checkKnownFields(request.selection, configured);
+  const catalog = await fieldCatalog(ws, NOTE_TYPES);
+  checkKnownFields(request.selection, catalog.configured);
   const page = await pageOf(req, request.parameters, { order: NOTE_LIST_ORDER, ...(request.body === undefined ? {} : { body: request.body }) });
   const slice = await notesAfter(ws, await request.filter(), stringKey(page.after), page.limit + 1);
   return page.envelope(
     slice.items,
     (item) => item.position,
-    (rows) => noteRecords(ws, rows.map(({ record }) => record), request.selection, configured),
+    (rows) => noteRecords(ws, rows.map(({ record }) => record), request.selection, catalog),
     slice.resume,
   );
 }

@@ -12,7 +12,9 @@
 import { toLink, type LinkItem } from './aggregates.ts';
 import { batchGetAll } from './batch.ts';
 import { queryPages } from './calls.ts';
+import { toComment, type StoredComment } from './comments.ts';
 import { isEntityItem, toEntity, type EntityItem } from './entities.ts';
+import { TAG_VALUE_KIND, toSelectValue, type StoredTagValue, type ValueField } from './field-values.ts';
 import * as keys from './keys.ts';
 import { toMember, type Member } from './members.ts';
 import type { CopiedLink } from './note-link-copy.ts';
@@ -20,11 +22,15 @@ import { isNoteItem, toNote, type NoteItem } from './notes.ts';
 import type { StoredItem } from './query.ts';
 import { toRelation, type RelationItem } from './relations.ts';
 import { tableName } from './table.ts';
+import { isTeamItem, membersByIds, toTeam, type TeamItem } from './teams.ts';
 import { toWebhook, type StoredWebhook } from './webhooks.ts';
-import { entityMatches, memberMatches, noteMatches, type EntityFilter, type MemberFilter, type NoteFilter, type TimeRange } from '../domain/filters.ts';
+import { ENTITY_FIELDS } from '../domain/entity-fields.ts';
+import { selectValuesOf, seqPosition, statusValuesFor, TAGS_FIELD, type SelectValue } from '../domain/field-values.ts';
+import { entityMatches, memberMatches, nameMatches, noteMatches, type EntityFilter, type MemberFilter, type NoteFilter, type TimeRange } from '../domain/filters.ts';
 import { ENTITY_TYPES, PARENT_RULES, type EntityType } from '../domain/hierarchy.ts';
 import type { RelationType } from '../domain/relations.ts';
 import type { Importance } from '../domain/score.ts';
+import { allStatuses, type AssignedStatus } from '../domain/statuses.ts';
 
 /** Items one list request may examine (all partitions together, each getting at least one page's worth). */
 export const SCAN_BUDGET = 1000;
@@ -300,6 +306,127 @@ export function membersAfter(workspaceId: string, filter: MemberFilter, after: s
     count,
   );
 }
+
+/** The workspace's tag values after `after`, oldest first (GSI1). */
+export function tagValuesAfter(workspaceId: string, after: string | undefined, count: number): Promise<Slice<StoredTagValue>> {
+  return scanAll(
+    [
+      {
+        index: 'gsi1',
+        partitionKey: 'gsi1pk',
+        partitionValue: keys.fieldValuesOf(workspaceId, TAGS_FIELD),
+        sortKey: 'gsi1sk',
+        after,
+        count,
+        toRecords: (items) => items.map((item) => (item.kind === TAG_VALUE_KIND ? toSelectValue(item) : undefined)),
+      },
+    ],
+    count,
+  );
+}
+
+/** Which teams a list holds; each filter given must hold, the values of one filter are alternatives. */
+export interface TeamFilter {
+  ids?: readonly string[];
+  /** Names, compared case-insensitively (exact). */
+  names?: readonly string[];
+  /** Handles, compared case-insensitively (exact). */
+  handles?: readonly string[];
+  /** A case-insensitive part of the name or the handle. */
+  query?: string;
+}
+
+const teamMatches = (f: TeamFilter, t: TeamItem) =>
+  !t.deleting &&
+  (f.ids === undefined || f.ids.includes(t.id)) &&
+  (f.names === undefined || f.names.some((n) => n.toLowerCase() === t.name.toLowerCase())) &&
+  (f.handles === undefined || f.handles.some((h) => h.toLowerCase() === t.handle.toLowerCase())) &&
+  (f.query === undefined || nameMatches(t.name, f.query) || nameMatches(t.handle, f.query));
+
+/** The workspace's teams matching the filter after `after`, newest first (GSI1), as Productboard lists them. */
+export async function teamsAfter(workspaceId: string, filter: TeamFilter, after: string | undefined, count: number): Promise<Slice<TeamItem>> {
+  const keep = (t: TeamItem) => teamMatches(filter, t);
+  if (filter.ids) {
+    return byIds(filter.ids.map((id) => keys.team(workspaceId, id)), (it) => (isTeamItem(it) ? toTeam(it) : undefined), (t) => keys.listPosition(t.createdAt, t.id), keep, after, count, 'descending');
+  }
+  return scanAll(
+    [
+      {
+        index: 'gsi1',
+        order: 'descending',
+        partitionKey: 'gsi1pk',
+        partitionValue: keys.teamsOf(workspaceId),
+        sortKey: 'gsi1sk',
+        after,
+        count,
+        toRecords: (items) => items.map((it) => (isTeamItem(it) ? toTeam(it) : undefined)),
+        keep,
+        filtered: restricts(filter),
+      },
+    ],
+    count,
+  );
+}
+
+/** A team's members after `after`, newest membership first (GSI2), each as the member item reads. */
+export async function teamMembersAfter(workspaceId: string, teamId: string, after: string | undefined, count: number): Promise<Slice<Member>> {
+  const members = async (items: StoredItem[]) => {
+    const found = await membersByIds(workspaceId, items.map((m) => String(m.memberId)));
+    return items.map((m) => found.get(String(m.memberId)));
+  };
+  return scanAll(
+    [{ index: 'gsi2', order: 'descending', partitionKey: 'gsi2pk', partitionValue: keys.teamMembersOf(workspaceId, teamId), sortKey: 'gsi2sk', after, count, toRecords: members }],
+    count,
+  );
+}
+
+/** A note's comments after `after`, oldest first (positions: listPosition(createdAt, id)). */
+export function noteCommentsAfter(workspaceId: string, noteId: string, after: string | undefined, count: number): Promise<Slice<StoredComment>> {
+  return scanAll(
+    [{ partitionKey: 'pk', partitionValue: keys.partition(workspaceId), sortKey: 'sk', prefix: keys.commentsOfNotePrefix(noteId), after, count, toRecords: (items) => items.map(toComment), consistent: true }],
+    count,
+  );
+}
+
+/** Records held in memory (a select field's options, the status values) after `after`, in the order of their positions. */
+export function inMemoryAfter<T>(records: readonly T[], positionOf: (r: T) => string, after: string | undefined, count: number): Slice<T> {
+  return {
+    items: records
+      .map((record) => ({ record, position: positionOf(record) }))
+      .filter((i) => after === undefined || i.position > after)
+      .sort(byPosition(undefined))
+      .slice(0, count),
+  };
+}
+
+/** A value as the field-value list shows it: a tag or select option, or a status value with its types. */
+export type ListedValue = { kind: 'select'; value: SelectValue } | { kind: 'status'; value: AssignedStatus };
+
+/**
+ * The values of a field after `after` — the tag values oldest first, a select field's options and
+ * the status values in their order — keeping those records of one of `types` can hold (all without
+ * `types`): a status value assigned to one of them, a select field's options when it is a field of
+ * one of them, the tags when one of them has tags.
+ */
+export async function fieldValuesAfter(workspaceId: string, field: ValueField, types: readonly EntityType[] | undefined, after: string | undefined, count: number): Promise<Slice<ListedValue>> {
+  const wanted = (type: string) => !types?.length || (types as readonly string[]).includes(type);
+  if (field.kind === 'status') {
+    const statuses = statusValuesFor(types);
+    const order = new Map(allStatuses().map((s, i) => [s.id, String(i).padStart(6, '0')]));
+    return relist(inMemoryAfter(statuses, (s) => order.get(s.id)!, after, count), (value) => ({ kind: 'status', value }));
+  }
+  if (field.kind === 'select') {
+    const values = wanted(field.def.entityType) ? selectValuesOf(field.def) : [];
+    return relist(inMemoryAfter(values, seqPosition, after, count), (value) => ({ kind: 'select', value }));
+  }
+  if (!ENTITY_TYPES.some((t) => wanted(t) && (ENTITY_FIELDS[t] as readonly string[]).includes(TAGS_FIELD))) return { items: [] };
+  return relist(await tagValuesAfter(workspaceId, after, count), (value) => ({ kind: 'select', value }));
+}
+
+const relist = <T, R>(slice: Slice<T>, as: (record: T) => R): Slice<R> => ({
+  items: slice.items.map((i) => ({ record: as(i.record), position: i.position })),
+  ...(slice.resume !== undefined ? { resume: slice.resume } : {}),
+});
 
 /** Webhook subscriptions of a workspace after `after`, oldest first, those `keep` accepts (few per workspace: no scan budget). */
 export async function webhooksAfter(workspaceId: string, after: string | undefined, count: number, keep: (w: StoredWebhook) => boolean): Promise<Array<Listed<StoredWebhook>>> {

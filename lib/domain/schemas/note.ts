@@ -5,7 +5,7 @@ import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedArray, checkedString, strictObject } from './build.ts';
 import { DateTime, Email, listOf, ListLinks, oneOrList, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { EntityReference, EntityType, recordFields } from './entity.ts';
-import { NOTE_CONTENT } from './field-values.ts';
+import { NOTE_CONTENT, NOTE_STANDARD_FIELDS } from './field-values.ts';
 import { DateRange, DateTimeParameter, memberParameters, sourceParameters } from './filters.ts';
 import { Metadata } from './metadata.ts';
 import { NOTE_FIELDS } from '../entity-fields.ts';
@@ -54,7 +54,7 @@ const noteOf = (type: NoteType) =>
   doc(strictObject({
       id: Uuid,
       type: z.literal(type),
-      fields: doc(recordFields(NOTE_FIELDS, { content: NOTE_CONTENT[type] }), { id: `${pascal(type)}Fields` }),
+      fields: doc(recordFields(NOTE_FIELDS, { content: NOTE_CONTENT[type], tags: NOTE_STANDARD_FIELDS.tags.read }), { id: `${pascal(type)}Fields` }),
       relationships: strictObject({ data: z.array(NoteRelationship), links: ListLinks }),
       links: RecordLinks,
       metadata: z.optional(Metadata),

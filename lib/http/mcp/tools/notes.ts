@@ -11,7 +11,7 @@ import { Email, Uuid } from '../../../domain/schemas/common.ts';
 import { CreateNoteBody } from '../../../domain/schemas/note-writes.ts';
 import { IMPORTANCES, WEIGHTS } from '../../../domain/score.ts';
 import * as routes from '../../../routes.ts';
-import { configuredFields } from '../../../store/custom-fields.ts';
+import { fieldCatalog } from '../../../store/custom-fields.ts';
 import { usersByEmail } from '../../../store/customers.ts';
 import { getNote, upsertLink } from '../../../store/notes.ts';
 import { NOTE_LIST_ORDER, notesAfter } from '../../../store/pages.ts';
@@ -46,8 +46,8 @@ export const listNotes = tool({
   async run(principal, args) {
     const ws = principal.workspaceId;
     const selection = fieldsFromBody(args.fields, ['fields']);
-    const configured = await configuredFields(ws, NOTE_TYPES);
-    checkKnownFields(selection, configured);
+    const catalog = await fieldCatalog(ws, NOTE_TYPES);
+    checkKnownFields(selection, catalog.configured);
     const after = (await cursorPosition('list_notes', principal, args, NOTE_LIST_ORDER)) as string | undefined;
     const limit = args.limit ?? DEFAULT_NOTES_PAGE;
     // The REST list's filters and store query (lib/http/list-filters.ts, lib/store/pages.ts).
@@ -61,7 +61,7 @@ export const listNotes = tool({
     });
     const slice = await notesAfter(ws, query, after, limit + 1);
     const page = slice.items.slice(0, limit);
-    const notes = await noteRecords(ws, page.map(({ record }) => record), selection, configured);
+    const notes = await noteRecords(ws, page.map(({ record }) => record), selection, catalog);
     const position = slice.items.length > limit ? page.at(-1)!.position : slice.resume;
     const more = position !== undefined;
     const data = { notes, ...(more ? { nextCursor: await nextCursor('list_notes', principal, args, position, NOTE_LIST_ORDER) } : {}) };
