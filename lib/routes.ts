@@ -71,6 +71,12 @@ export const setEntityParent: Route = { operationId: 'setEntityParent', method: 
 export const createEntityRelationship: Route = { operationId: 'createEntityRelationship', method: 'POST', path: '/v2/entities/{id}/relationships', handler: 'functions/entities/create-relationship.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Create a relationship of an entity (link, isBlockedBy, isBlocking; parent and child move)' };
 export const deleteEntityRelationship: Route = { operationId: 'deleteEntityRelationship', method: 'DELETE', path: '/v2/entities/{id}/relationships/{type}/{targetId}', handler: 'functions/entities/delete-relationship.ts', auth: 'write:entities', table: 'write', summary: 'Delete a relationship of an entity' };
 
+// The values of the tags, the status field and custom select fields
+export const listEntityFieldValues: Route = { operationId: 'listEntityFieldValues', method: 'GET', path: '/v2/entities/fields/{id}/values', handler: 'functions/entities/list-field-values.ts', auth: 'entities:read', table: 'read', summary: 'List the values of a field (tags, status, a custom select field)' };
+export const createEntityFieldValue: Route = { operationId: 'createEntityFieldValue', method: 'POST', path: '/v2/entities/fields/{id}/values', handler: 'functions/entities/create-field-value.ts', auth: 'fields:write', body: 'json', table: 'write', summary: 'Create a value of a tag or custom select field' };
+export const updateEntityFieldValue: Route = { operationId: 'updateEntityFieldValue', method: 'PATCH', path: '/v2/entities/fields/{id}/values/{valueId}', handler: 'functions/entities/update-field-value.ts', auth: 'fields:write', body: 'json', table: 'write', summary: 'Rename or recolor a value (every record holding it follows)' };
+export const deleteEntityFieldValue: Route = { operationId: 'deleteEntityFieldValue', method: 'DELETE', path: '/v2/entities/fields/{id}/values/{valueId}', handler: 'functions/entities/delete-field-value.ts', auth: 'fields:write', table: 'write', summary: 'Delete a value (cleared from every record, or replaced by another)' };
+
 // Notes and customer importance
 export const createNote: Route = { operationId: 'createNote', method: 'POST', path: '/v2/notes', handler: 'functions/notes/create.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Create a note' };
 export const listNotes: Route = { operationId: 'listNotes', method: 'GET', path: '/v2/notes', handler: 'functions/notes/list.ts', auth: 'notes:read', table: 'read', summary: 'List notes' };
@@ -84,11 +90,23 @@ export const listNoteRelationships: Route = { operationId: 'listNoteRelationship
 export const createNoteRelationship: Route = { operationId: 'createNoteRelationship', method: 'POST', path: '/v2/notes/{id}/relationships', handler: 'functions/notes/create-relationship.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: 'Link a note to an entity or set its customer' };
 export const setNoteLink: Route = { operationId: 'setNoteLink', method: 'PUT', path: '/v2/notes/{id}/relationships/link/{entityId}', handler: 'functions/notes/set-link.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: 'Create or re-rate a link from a note to an entity' };
 export const setNoteCustomer: Route = { operationId: 'setNoteCustomer', method: 'PUT', path: '/v2/notes/{id}/relationships/customer', handler: 'functions/notes/set-customer.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: "Set a note's customer" };
+export const createNoteComment: Route = { operationId: 'createNoteComment', method: 'POST', path: '/v2/notes/{id}/comments', handler: 'functions/notes/create-comment.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Comment on a note' };
+export const listNoteComments: Route = { operationId: 'listNoteComments', method: 'GET', path: '/v2/notes/{id}/comments', handler: 'functions/notes/list-comments.ts', auth: 'notes:read', table: 'read', prefetch: 'note', summary: "A note's comments, oldest first (extension)" };
 export const deleteNoteRelationship: Route = { operationId: 'deleteNoteRelationship', method: 'DELETE', path: '/v2/notes/{id}/relationships/{targetType}/{targetId}', handler: 'functions/notes/delete-relationship.ts', auth: 'notes:write', table: 'write', summary: "Remove a note's link or customer" };
 
 // Members (read-only)
 export const listMembers: Route = { operationId: 'listMembers', method: 'GET', path: '/v2/members', handler: 'functions/members/list.ts', auth: 'members:read', table: 'read', summary: 'List members' };
 export const getMember: Route = { operationId: 'getMember', method: 'GET', path: '/v2/members/{id}', handler: 'functions/members/get.ts', auth: 'members:read', table: 'read', summary: 'Retrieve a member' };
+export const searchMembers: Route = { operationId: 'searchMembers', method: 'POST', path: '/v2/members/search', handler: 'functions/members/search.ts', auth: 'members:read', body: 'json', table: 'read', summary: 'Search members (e-mails and the text search need members:pii:read)' };
+
+// Teams and their members
+export const listTeams: Route = { operationId: 'listTeams', method: 'GET', path: '/v2/teams', handler: 'functions/teams/list.ts', auth: 'teams:read', table: 'read', summary: 'List teams (newest first)' };
+export const createTeam: Route = { operationId: 'createTeam', method: 'POST', path: '/v2/teams', handler: 'functions/teams/create.ts', auth: 'teams:write', body: 'json', table: 'write', summary: 'Create a team' };
+export const searchTeams: Route = { operationId: 'searchTeams', method: 'POST', path: '/v2/teams/search', handler: 'functions/teams/search.ts', auth: 'teams:read', body: 'json', table: 'read', summary: 'Search teams' };
+export const getTeam: Route = { operationId: 'getTeam', method: 'GET', path: '/v2/teams/{id}', handler: 'functions/teams/get.ts', auth: 'teams:read', table: 'read', summary: 'Retrieve a team' };
+export const updateTeam: Route = { operationId: 'updateTeam', method: 'PATCH', path: '/v2/teams/{id}', handler: 'functions/teams/update.ts', auth: 'teams:write', body: 'json', table: 'write', summary: "Update a team's fields and members" };
+export const deleteTeam: Route = { operationId: 'deleteTeam', method: 'DELETE', path: '/v2/teams/{id}', handler: 'functions/teams/delete.ts', auth: 'teams:delete', table: 'write', summary: 'Delete a team and its memberships' };
+export const listTeamMembers: Route = { operationId: 'listTeamMembers', method: 'GET', path: '/v2/teams/{id}/members', handler: 'functions/teams/list-members.ts', auth: 'teams:read', table: 'read', summary: "A team's members (newest membership first)" };
 
 // Webhook subscriptions (docs/events.md)
 export const createWebhook: Route = { operationId: 'createWebhook', method: 'POST', path: '/v2/webhooks', handler: 'functions/webhooks/create.ts', auth: 'webhooks:write', body: 'json', table: 'write', summary: 'Create a webhook subscription (its signing secret is shown once)' };
@@ -139,6 +157,10 @@ export const ROUTES = [
   setEntityParent,
   createEntityRelationship,
   deleteEntityRelationship,
+  listEntityFieldValues,
+  createEntityFieldValue,
+  updateEntityFieldValue,
+  deleteEntityFieldValue,
   createNote,
   listNotes,
   searchNotes,
@@ -152,8 +174,18 @@ export const ROUTES = [
   setNoteLink,
   setNoteCustomer,
   deleteNoteRelationship,
+  createNoteComment,
+  listNoteComments,
   listMembers,
   getMember,
+  searchMembers,
+  listTeams,
+  createTeam,
+  searchTeams,
+  getTeam,
+  updateTeam,
+  deleteTeam,
+  listTeamMembers,
   createWebhook,
   listWebhooks,
   getWebhook,

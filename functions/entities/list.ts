@@ -7,10 +7,10 @@ import { EntityList } from '#lib/domain/schemas/responses.ts';
 import { authedApi } from '#lib/http/authenticated.ts';
 import { entityQueryOf } from '#lib/http/list-filters.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
-import { entityRecord } from '#lib/http/records.ts';
+import { entityRecords } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
-import { configuredFields } from '#lib/store/custom-fields.ts';
+import { fieldCatalog } from '#lib/store/custom-fields.ts';
 import { entitiesAfter } from '#lib/store/pages.ts';
 
 export const handler = authedApi(routes.listEntities, { query: ListEntitiesQuery, responses: { 200: EntityList } }, async (req, { query }) => {
@@ -18,14 +18,14 @@ export const handler = authedApi(routes.listEntities, { query: ListEntitiesQuery
   const named = [...(query.type ? [query.type] : []), ...(query['type[]'] ?? [])];
   const types = named.length ? [...new Set(named)] : [...ENTITY_TYPES];
   const selection = fieldsFromQuery(query);
-  const configured = await configuredFields(ws, types);
-  checkKnownFields(selection, configured);
+  const catalog = await fieldCatalog(ws, types);
+  checkKnownFields(selection, catalog.configured);
   const page = await pageOf(req, query);
   const slice = await entitiesAfter(ws, await entityQueryOf(ws, types, query), stringKey(page.after), page.limit + 1);
   const body = await page.envelope(
     slice.items,
     (item) => item.position,
-    (rows) => Promise.all(rows.map(({ record }) => entityRecord(ws, record, selection, configured.get(record.type) ?? []))),
+    (rows) => entityRecords(ws, rows.map(({ record }) => record), selection, catalog),
     slice.resume,
   );
   return { status: 200, body };

@@ -7,10 +7,10 @@ import { EntityList } from '#lib/domain/schemas/responses.ts';
 import { authedApi } from '#lib/http/authenticated.ts';
 import { entitySearchQueryOf } from '#lib/http/list-filters.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
-import { entityRecord } from '#lib/http/records.ts';
+import { entityRecords } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
-import { configuredFields } from '#lib/store/custom-fields.ts';
+import { fieldCatalog } from '#lib/store/custom-fields.ts';
 import { entitiesAfter } from '#lib/store/pages.ts';
 
 export const handler = authedApi(
@@ -23,14 +23,14 @@ export const handler = authedApi(
         ? { types: [...new Set(data.types)], ...(data.archived !== undefined ? { archived: data.archived } : {}) }
         : await entitySearchQueryOf(ws, data.filter);
     const selection = fieldsFromBody(data.fields, data.form === 'specification' ? ['data', 'fields'] : ['data', 'return', 'fields']);
-    const configured = await configuredFields(ws, search.types);
-    checkKnownFields(selection, configured);
+    const catalog = await fieldCatalog(ws, search.types);
+    checkKnownFields(selection, catalog.configured);
     const page = await pageOf(req, query, { body: data });
     const slice = await entitiesAfter(ws, search, stringKey(page.after), page.limit + 1);
     const body = await page.envelope(
       slice.items,
       (item) => item.position,
-      (rows) => Promise.all(rows.map(({ record }) => entityRecord(ws, record, selection, configured.get(record.type) ?? []))),
+      (rows) => entityRecords(ws, rows.map(({ record }) => record), selection, catalog),
       slice.resume,
     );
     return { status: 200, body };

@@ -1,11 +1,10 @@
 // GET /v2/members/{id} — one member of the workspace (disabled ones too); names and e-mails only
 // with members:pii:read.
-import { config } from '#lib/config.ts';
 import { NotFound } from '#lib/domain/errors.ts';
-import { memberView } from '#lib/domain/member-view.ts';
 import { MemberPath } from '#lib/domain/schemas/member.ts';
 import { MemberResponse } from '#lib/domain/schemas/responses.ts';
 import { authedApi } from '#lib/http/authenticated.ts';
+import { memberViews } from '#lib/http/member-views.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { getMember } from '#lib/store/members.ts';
@@ -14,5 +13,6 @@ export const handler = authedApi(routes.getMember, { params: MemberPath, respons
   const principal = principalOf(req);
   const member = await getMember(principal.workspaceId, id);
   if (!member) throw new NotFound('member', id);
-  return { status: 200, body: { data: memberView(config.urls, member, { pii: principal.scopes.has('members:pii:read') }) } };
+  const [view] = await memberViews(principal.workspaceId, [member], principal.scopes.has('members:pii:read'));
+  return { status: 200, body: { data: view! } };
 });

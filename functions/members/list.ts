@@ -1,11 +1,10 @@
 // GET /v2/members — the workspace's members, oldest first, as Productboard's members API lists
 // them: `query` (part of the name or e-mail), `roles[]`, `includeDisabled`; names and e-mails only
 // with members:pii:read.
-import { config } from '#lib/config.ts';
-import { memberView } from '#lib/domain/member-view.ts';
 import { ListMembersQuery } from '#lib/domain/schemas/member.ts';
 import { MemberList } from '#lib/domain/schemas/responses.ts';
 import { authedApi } from '#lib/http/authenticated.ts';
+import { memberViews } from '#lib/http/member-views.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
@@ -17,10 +16,10 @@ export const handler = authedApi(routes.listMembers, { query: ListMembersQuery, 
   const filter = {
     ...(query['roles[]'] ? { roles: query['roles[]'] } : {}),
     ...(query.query !== undefined ? { query: query.query } : {}),
-    includeDisabled: query.includeDisabled === true,
+    state: query.includeDisabled === true ? ('any' as const) : ('active' as const),
   };
   const slice = await membersAfter(principal.workspaceId, filter, stringKey(page.after), page.limit + 1);
   const pii = principal.scopes.has('members:pii:read');
-  const body = await page.envelope(slice.items, (item) => item.position, (rows) => rows.map(({ record }) => memberView(config.urls, record, { pii })), slice.resume);
+  const body = await page.envelope(slice.items, (item) => item.position, (rows) => memberViews(principal.workspaceId, rows.map(({ record }) => record), pii), slice.resume);
   return { status: 200, body };
 });

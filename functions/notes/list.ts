@@ -1,5 +1,5 @@
 // GET /v2/notes — `type`/`type[]`, `fields` or `fields[]` (both spellings), Productboard's filters
-// (lib/http/list-filters.ts), `pageCursor`, `limit`; oldest first.
+// (lib/http/list-filters.ts), `pageCursor`, `limit`; newest first.
 import { fieldsFromQuery, NOTE_FIELDS_PARAMS } from '#lib/domain/fields.ts';
 import { ListNotesQuery } from '#lib/domain/schemas/note.ts';
 import { NoteList } from '#lib/domain/schemas/responses.ts';

@@ -3,7 +3,7 @@
 import { config } from '#lib/config.ts';
 import { fieldWrite, NOTE_UPDATE_FIELDS } from '#lib/domain/entity-fields.ts';
 import { NotFound } from '#lib/domain/errors.ts';
-import { fieldPatch, listRuleOf, resolvedOps } from '#lib/domain/field-patch.ts';
+import { fieldPatch, noteListRuleOf, resolvedOps } from '#lib/domain/field-patch.ts';
 import { invalid } from '#lib/domain/input.ts';
 import { checkNoteContent, checkNotePatch, checkSameNoteType } from '#lib/domain/note-content.ts';
 import { noteReference } from '#lib/domain/note-view.ts';
@@ -36,7 +36,7 @@ export const handler = authedApi(
     const write = patch?.write ?? fieldWrite(data.fields ?? {}, { ...rules, mode: 'update', path: ['data', 'fields'] });
     const values = await resolveFieldRefs(ws, write);
     const ops = patch && resolvedOps(patch.ops, values);
-    const updated = await updateNote(ws, id, (current) => ({ values: ops ? applyPatch(current.fields, ops, listRuleOf) : values }), ifMatchOf(req), req);
+    const updated = await updateNote(ws, id, (current) => ({ values: ops ? applyPatch(current.fields, ops, noteListRuleOf) : values }), ifMatchOf(req), req);
     return { status: 200, body: { data: noteReference(config.urls, updated) } };
   },
 );

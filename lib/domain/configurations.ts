@@ -7,7 +7,8 @@
 import * as z from 'zod/mini';
 import { ENTITY_FIELDS, NOTE_FIELDS } from './entity-fields.ts';
 import { InvalidInput, pointer, type Path } from './errors.ts';
-import { NOTE_CONTENT_SCHEMAS, STANDARD_FIELD_SCHEMAS } from './field-json-schemas.ts';
+import { NOTE_CONTENT_SCHEMAS, NOTE_TAGS_SCHEMA, STANDARD_FIELD_SCHEMAS } from './field-json-schemas.ts';
+import { selectValuesOf, type SelectValue } from './field-values.ts';
 import { ENTITY_TYPES, HIERARCHY_TYPES, PARENT_RULES, type EntityType } from './hierarchy.ts';
 import { RELATION_TYPES, relationTargets } from './relations.ts';
 import { IsoDate } from './schemas/common.ts';
@@ -28,8 +29,12 @@ export interface CustomFieldDef {
   entityType: string;
   name: string;
   fieldKind: CustomFieldKind;
-  /** The allowed values of a select field. */
+  /** The names of a select field's options (its values' names, in their order). */
   options?: string[];
+  /** A select field's options with their ids; absent on a definition made before options had ids (./field-values.ts selectValuesOf). */
+  values?: SelectValue[];
+  /** Options deleted with a replacement: old id → the id a record holding the old one now reads. */
+  replaced?: Record<string, string>;
 }
 
 export interface FieldConfiguration {
@@ -48,6 +53,7 @@ const FIELD_NAMES: Record<StandardFieldId, string> = {
   status: 'Status',
   owner: 'Owner',
   tags: 'Tags',
+  teams: 'Teams',
   timeframe: 'Timeframe',
   archived: 'Archived',
   processed: 'Processed',
@@ -65,10 +71,13 @@ const standardIds = (type: EntityType | NoteType): readonly StandardFieldId[] =>
  * each note type its own (HTML, or conversation parts).
  */
 const readSchema = (type: EntityType | NoteType, id: StandardFieldId): Record<string, unknown> =>
-  id === 'content' ? NOTE_CONTENT_SCHEMAS[type as NoteType] : STANDARD_FIELD_SCHEMAS[id];
+  id === 'content' ? NOTE_CONTENT_SCHEMAS[type as NoteType] : id === 'tags' && isNoteType(type) ? NOTE_TAGS_SCHEMA : STANDARD_FIELD_SCHEMAS[id];
+
+/** The names of a select field's options, in their order. */
+const optionNames = (def: Pick<CustomFieldDef, 'options' | 'values'>): string[] => (def.values ? def.values.map((v) => v.name) : [...(def.options ?? [])]);
 
 /** The zod schema a custom field's value must satisfy (writes are validated with it). */
-export function customValueSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'options'>): z.ZodMiniType {
+export function customValueSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'options' | 'values'>): z.ZodMiniType {
   switch (def.fieldKind) {
     case 'text':
       return z.string().check(z.maxLength(10_000));
@@ -77,14 +86,14 @@ export function customValueSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'optio
     case 'date':
       return IsoDate;
     case 'select': {
-      const options = def.options ?? [];
+      const options = optionNames(def);
       return options.length ? z.enum(options as [string, ...string[]]) : z.never();
     }
   }
 }
 
 /** The JSON Schema of a custom field's value: what zod's converter gives for customValueSchema (a test holds them equal). */
-export function customValueJsonSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'options'>): Record<string, unknown> {
+export function customValueJsonSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'options' | 'values'>): Record<string, unknown> {
   switch (def.fieldKind) {
     case 'text':
       return { type: 'string', maxLength: 10_000 };
@@ -93,7 +102,7 @@ export function customValueJsonSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'o
     case 'date':
       return { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
     case 'select': {
-      const options = def.options ?? [];
+      const options = optionNames(def);
       // No option yet: no value is valid (z.never()).
       return options.length ? { type: 'string', enum: [...options] } : { not: {} };
     }
@@ -109,7 +118,7 @@ export function customValueError(def: CustomFieldDef, value: unknown): string | 
   const result = customValueSchema(def).safeParse(value);
   if (result.success) return undefined;
   const expected =
-    def.fieldKind === 'select' ? `one of ${(def.options ?? []).map((o) => `'${o}'`).join(', ')}` : def.fieldKind === 'date' ? 'a date YYYY-MM-DD' : `a ${def.fieldKind === 'text' ? 'string' : 'number'}`;
+    def.fieldKind === 'select' ? `one of ${optionNames(def).map((o) => `'${o}'`).join(', ')}` : def.fieldKind === 'date' ? 'a date YYYY-MM-DD' : `a ${def.fieldKind === 'text' ? 'string' : 'number'}`;
   return `Custom field '${def.name}' (${def.id}) takes ${expected}.`;
 }
 
@@ -175,7 +184,8 @@ export type CustomValueCheck = (fieldId: string, value: unknown, path: Path) => 
 
 /**
  * The check for custom fields of `type`: an id that is not a custom field of this type in this
- * workspace, or a value of the wrong kind → InvalidInput pointing at the value.
+ * workspace, or a value of the wrong kind → InvalidInput pointing at the value. A select field's
+ * option is written by name and stored by its id, so renaming the option renames it on every record.
  */
 export function customValueCheck(defs: readonly CustomFieldDef[], type: string): CustomValueCheck {
   const own = new Map(defs.filter((d) => d.entityType === type).map((d) => [d.id, d]));
@@ -184,6 +194,39 @@ export function customValueCheck(defs: readonly CustomFieldDef[], type: string):
     if (!def) throw new InvalidInput(`Unknown field '${fieldId}': no custom field with this id is configured for ${type}.`, pointer(path));
     const problem = customValueError(def, value);
     if (problem) throw new InvalidInput(problem, pointer(path));
+    if (def.fieldKind === 'select' && value !== null) return selectValuesOf(def).find((v) => v.name === value)!.id;
     return value;
   };
+}
+
+/**
+ * A custom field value as stored → as it reads: a select field's option id → the option's current
+ * name (following a replacement); an option since deleted reads as no value (undefined).
+ */
+export function customValueRead(def: CustomFieldDef, stored: unknown): unknown {
+  if (def.fieldKind !== 'select' || typeof stored !== 'string') return stored;
+  const values = selectValuesOf(def);
+  let id = stored;
+  for (let hop = 0; hop < 10; hop++) {
+    const found = values.find((v) => v.id === id);
+    if (found) return found.name;
+    const next = def.replaced?.[id];
+    if (next === undefined) break;
+    id = next;
+  }
+  // Written before options had ids: the option's name itself.
+  return values.some((v) => v.name === stored) ? stored : undefined;
+}
+
+/** A record with its select fields' options by their current names (customValueRead); an option deleted since is no value. */
+export function withCustomReads<T extends { type: string; fields: Record<string, unknown> }>(record: T, defs: readonly CustomFieldDef[]): T {
+  const selects = defs.filter((d) => d.fieldKind === 'select' && d.entityType === record.type && d.id in record.fields);
+  if (selects.length === 0) return record;
+  const fields = { ...record.fields };
+  for (const def of selects) {
+    const value = customValueRead(def, fields[def.id]);
+    if (value === undefined) delete fields[def.id];
+    else fields[def.id] = value;
+  }
+  return { ...record, fields };
 }

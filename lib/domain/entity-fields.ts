@@ -1,13 +1,16 @@
 // Which standard fields each entity and note type has, and the write rules a schema cannot state
-// because they need the workspace: custom fields (uuid keys) are checked against its definitions,
-// and an owner is resolved to a member by lib/store/field-refs.ts. The values themselves were
-// checked by the body's schema (lib/domain/schemas/field-values.ts) and are stored in API shape.
+// because they need the record's type or the workspace: a status is one of its type's
+// (lib/domain/statuses.ts), custom fields (uuid keys) are checked against the workspace's
+// definitions, and an owner, an entity's tags and its teams are resolved against the workspace by
+// lib/store/field-refs.ts. The values themselves were checked by the body's schema
+// (lib/domain/schemas/field-values.ts) and are stored in API shape.
 import { InvalidInput, pointer, type Path } from './errors.ts';
 import type { EntityType } from './hierarchy.ts';
 import { isUuid } from './schemas/common.ts';
-import type { MemberInput, StandardFieldId } from './schemas/field-values.ts';
+import type { MemberInput, StandardFieldId, StatusInput, ValueRef } from './schemas/field-values.ts';
+import { statusOf } from './statuses.ts';
 
-const HIERARCHY_FIELDS = ['name', 'description', 'status', 'owner', 'tags', 'timeframe', 'archived'] as const satisfies readonly StandardFieldId[];
+const HIERARCHY_FIELDS = ['name', 'description', 'status', 'owner', 'tags', 'teams', 'timeframe', 'archived'] as const satisfies readonly StandardFieldId[];
 
 /** A release's: its dates are its timeframe; no owner or tags (release groups hold releases, and only a name and a description). */
 const RELEASE_FIELDS = ['name', 'description', 'status', 'timeframe', 'archived'] as const satisfies readonly StandardFieldId[];
@@ -38,14 +41,48 @@ export const MEMBER_FIELDS = ['owner', 'creator'] as const satisfies readonly St
 export type MemberFieldId = (typeof MEMBER_FIELDS)[number];
 const isMemberField = (key: string): key is MemberFieldId => (MEMBER_FIELDS as readonly string[]).includes(key);
 
+/**
+ * An entity's list fields whose items name values of the workspace by `{id}` or `{name}`: its tags
+ * (the tag values; a new name creates one) and its teams (which must exist). Resolved by
+ * lib/store/field-refs.ts to `[{id, name}]`; a note's tags are labels by name, not these.
+ */
+export const REFERENCE_FIELDS = ['tags', 'teams'] as const satisfies readonly StandardFieldId[];
+export type ReferenceFieldId = (typeof REFERENCE_FIELDS)[number];
+
+/**
+ * Items of a reference field to resolve: the field's whole value (`op` absent), or the items of the
+ * patch operation at index `op`.
+ */
+export interface ReferenceWrite {
+  field: ReferenceFieldId;
+  items: readonly ValueRef[];
+  path: Path;
+  op?: number;
+  /** Items of a removeItems: a name no value has removes nothing, and creates nothing. */
+  removing?: boolean;
+}
+
+/**
+ * The check of a standard field that depends on the record's type: returns the value to store or
+ * throws InvalidInput at `path`. An entity's status is one of its type's status values.
+ */
+export type StandardFieldCheck = (field: StandardFieldId, value: unknown, path: Path) => unknown;
+
+/** The standard field checks of an entity type: its status is one of the type's values, stored as `{id, name}`. */
+export const entityFieldCheck =
+  (type: EntityType): StandardFieldCheck =>
+  (field, value, path) => {
+    if (field !== 'status') return value;
+    const found = statusOf(type, value as StatusInput);
+    if ('value' in found) return found.value;
+    throw new InvalidInput(found.problem, pointer(found.at ? [...path, found.at] : path));
+  };
+
 export const standardEntityFields = (type: EntityType): string[] => [...ENTITY_FIELDS[type]];
 export const standardNoteFields = (): string[] => [...NOTE_FIELDS];
 
 /** Checks a custom field (uuid key) value for the record's type; returns the value to store or throws InvalidInput. */
 export type CustomFieldCheck = (fieldId: string, value: unknown, path: Path) => unknown;
-
-/** Checks a standard field's value (already parsed by its schema) against the record's type, e.g. a status of the type's set; throws InvalidInput. */
-export type StandardFieldCheck = (field: StandardFieldId, value: unknown, path: Path) => void;
 
 /** A write's fields as the store takes them. */
 export interface FieldWrite {
@@ -53,7 +90,12 @@ export interface FieldWrite {
   values: Record<string, unknown>;
   /** Members as written (owner, creator), to resolve (lib/store/field-refs.ts), and where each was. */
   members: Array<{ field: MemberFieldId; ref: MemberInput; path: Path }>;
+  /** Tags and teams as written (entities), to resolve (lib/store/field-refs.ts). */
+  references: ReferenceWrite[];
 }
+
+/** Whether `key` is a reference field of this write (`references`: the record kind's, none for notes). */
+const isReference = (key: string, references: readonly ReferenceFieldId[] | undefined): key is ReferenceFieldId => (references ?? []).includes(key as ReferenceFieldId);
 
 /**
  * The parsed `fields` of a create or update (`standard` are the fields of the record's type) as a
@@ -63,10 +105,18 @@ export interface FieldWrite {
  */
 export function fieldWrite(
   fields: Readonly<Record<string, unknown>>,
-  options: { standard: readonly StandardFieldId[]; mode: 'create' | 'update'; path: Path; custom: CustomFieldCheck; what: string; check?: StandardFieldCheck | undefined },
+  options: {
+    standard: readonly StandardFieldId[];
+    mode: 'create' | 'update';
+    path: Path;
+    custom: CustomFieldCheck;
+    what: string;
+    check?: StandardFieldCheck | undefined;
+    references?: readonly ReferenceFieldId[] | undefined;
+  },
 ): FieldWrite {
-  const { standard, mode, path, custom, what, check } = options;
-  const out: FieldWrite = { values: {}, members: [] };
+  const { standard, mode, path, custom, what, check, references } = options;
+  const out: FieldWrite = { values: {}, members: [], references: [] };
   const seen = new Map<string, string>();
   for (const [key, value] of Object.entries(fields)) {
     const at = [...path, key];
@@ -77,9 +127,10 @@ export function fieldWrite(
         if (mode === 'update') out.values[key] = null;
       } else if (isMemberField(key)) {
         out.members.push({ field: key, ref: value as MemberInput, path: at });
+      } else if (isReference(key, references)) {
+        out.references.push({ field: key, items: value as ValueRef[], path: at });
       } else {
-        check?.(key as StandardFieldId, value, at);
-        out.values[key] = value;
+        out.values[key] = check ? check(key as StandardFieldId, value, at) : value;
       }
       continue;
     }

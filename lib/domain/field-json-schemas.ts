@@ -6,13 +6,14 @@ import type { NoteType } from './schemas/note.ts';
 
 type JsonSchema = Readonly<Record<string, unknown>>;
 
-/** Each standard field's read shape but a note's content (below). */
+/** Each standard field's read shape but a note's content and tags (below). */
 export const STANDARD_FIELD_SCHEMAS: Readonly<Record<Exclude<StandardFieldId, 'content'>, JsonSchema>> = {
   "name": {"type":"string","minLength":1,"maxLength":255,"pattern":"\\S"},
   "description": {"type":"string","maxLength":100000,"description":"HTML"},
   "status": {"type":"object","properties":{"id":{"type":"string","format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},"name":{"type":"string"}},"required":["id","name"],"additionalProperties":false},
   "owner": {"type":"object","properties":{"id":{"type":"string","format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},"email":{"type":"string","maxLength":254,"format":"email","pattern":"^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$"}},"required":["id","email"],"additionalProperties":false,"description":"A member of the workspace"},
-  "tags": {"maxItems":100,"type":"array","items":{"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":255,"pattern":"\\S"}},"required":["name"],"additionalProperties":false}},
+  "tags": {"maxItems":100,"type":"array","items":{"type":"object","properties":{"id":{"type":"string","format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},"name":{"type":"string","minLength":1,"maxLength":255,"pattern":"\\S"}},"required":["id","name"],"additionalProperties":false}},
+  "teams": {"maxItems":100,"type":"array","items":{"type":"object","properties":{"id":{"type":"string","format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},"name":{"type":"string","minLength":1,"maxLength":255,"pattern":"\\S"}},"required":["id","name"],"additionalProperties":false}},
   "timeframe": {"type":"object","properties":{"startDate":{"type":"string","format":"date","pattern":"^\\d{4}-\\d{2}-\\d{2}$"},"endDate":{"type":"string","format":"date","pattern":"^\\d{4}-\\d{2}-\\d{2}$"},"granularity":{"type":"string","enum":["none","day","week","month","quarter","year"]}},"required":["startDate","endDate","granularity"],"additionalProperties":false},
   "archived": {"type":"boolean"},
   "processed": {"type":"boolean"},
@@ -26,3 +27,6 @@ export const NOTE_CONTENT_SCHEMAS: Readonly<Record<NoteType, JsonSchema>> = {
   "textNote": {"type":"string","maxLength":100000,"description":"HTML"},
   "conversationNote": {"maxItems":50,"type":"array","items":{"type":"object","properties":{"externalId":{"type":"string","minLength":1,"maxLength":100,"description":"The part's id in the external system; a part is told apart by it"},"authorType":{"type":"string","enum":["customer","agent"]},"authorName":{"type":"string","maxLength":100},"content":{"type":"string","maxLength":1000},"timestamp":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"}},"required":["externalId","authorType","content","timestamp"],"additionalProperties":false},"description":"The parts of the conversation, in the order given"},
 };
+
+/** A note's tags: labels by name (an entity's are the workspace's tag values, above). */
+export const NOTE_TAGS_SCHEMA: JsonSchema = {"maxItems":100,"type":"array","items":{"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":255,"pattern":"\\S"}},"required":["name"],"additionalProperties":false}};

@@ -45,11 +45,15 @@ export interface EntityFilter {
   ownerIds?: readonly string[];
   name?: string;
   statusIds?: readonly string[];
+  /** Teams (live ones, resolved first: a team named that no longer exists is an empty list), any of them. */
+  teamIds?: readonly string[];
   archived?: boolean;
   source?: SourceFilter;
   created?: TimeRange;
   updated?: TimeRange;
 }
+
+const idsOf = (v: unknown): string[] => (Array.isArray(v) ? v.map(idOf).filter((id): id is string => id !== undefined) : []);
 
 export function entityMatches(f: EntityFilter, e: StoredEntity): boolean {
   return (
@@ -59,6 +63,7 @@ export function entityMatches(f: EntityFilter, e: StoredEntity): boolean {
     oneOf(idOf(e.fields.owner), f.ownerIds) &&
     (f.name === undefined || nameMatches(e.fields.name, f.name)) &&
     oneOf(idOf(e.fields.status), f.statusIds) &&
+    (f.teamIds === undefined || idsOf(e.fields.teams).some((t) => f.teamIds!.includes(t))) &&
     (f.archived === undefined || (e.fields.archived === true) === f.archived) &&
     (f.source === undefined || sourceMatches(f.source, e.metadata)) &&
     inRange(e.createdAt, f.created) &&
@@ -114,17 +119,24 @@ export function noteMatches(f: NoteFilter, n: StoredNote): boolean {
 export interface MemberFilter {
   ids?: readonly string[];
   roles?: readonly string[];
+  /** E-mail addresses, any of them, compared case-insensitively. */
+  emails?: readonly string[];
   /** A case-insensitive substring of the name or the e-mail. */
   query?: string;
-  /** Deactivated members are left out unless this is true. */
-  includeDisabled?: boolean;
+  /** Which members by state: active ones (the default), deactivated ones only, or both. */
+  state?: 'active' | 'disabled' | 'any';
+  /** Only members whose invitation is pending: none here (members are added, never invited). */
+  invitationPendingOnly?: boolean;
 }
 
 export function memberMatches(f: MemberFilter, m: { id: string; name: string; email: string; role: string; active: boolean }): boolean {
+  const state = f.state ?? 'active';
   return (
     oneOf(m.id, f.ids) &&
     oneOf(m.role, f.roles) &&
+    (f.emails === undefined || f.emails.some((e) => e.toLowerCase() === m.email.toLowerCase())) &&
     (f.query === undefined || nameMatches(m.name, f.query) || nameMatches(m.email, f.query)) &&
-    (m.active || f.includeDisabled === true)
+    (state === 'any' || (state === 'active') === m.active) &&
+    f.invitationPendingOnly !== true
   );
 }

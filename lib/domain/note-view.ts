@@ -35,3 +35,11 @@ export function noteView(urls: Urls, note: StoredNote) {
     updatedAt: note.updatedAt,
   };
 }
+
+/** A comment on a note as its list shows it (GET /v2/notes/{id}/comments). */
+export const noteCommentView = (c: { id: string; content: string; author: { id: string; email: string }; createdAt: string }) => ({
+  id: c.id,
+  type: 'noteComment' as const,
+  fields: { content: c.content, author: { id: c.author.id, email: c.author.email } },
+  createdAt: c.createdAt,
+});

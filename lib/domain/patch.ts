@@ -17,6 +17,8 @@ export type PatchOp =
 export interface ListRule {
   key: (item: unknown) => string;
   max: number;
+  /** Items with one key are one item whatever else they carry (values of the workspace, by id). */
+  sameKeySameItem?: boolean;
 }
 
 /**
@@ -59,7 +61,7 @@ export function applyPatch(current: Readonly<Record<string, unknown>>, ops: read
     else {
       const rule = listRule(op.field);
       if (!rule) throw new InvalidInput(`Field '${op.field}' is not a list: '${op.op}' does not apply to it.`, pointer(op.path));
-      const { key, max } = rule;
+      const { key, max, sameKeySameItem } = rule;
       const list = Array.isArray(valueOf(op.field)) ? [...(valueOf(op.field) as unknown[])] : [];
       if (op.op === 'removeItems') {
         const keys = new Set(op.value.map(key));
@@ -72,7 +74,7 @@ export function applyPatch(current: Readonly<Record<string, unknown>>, ops: read
           if (there === undefined) {
             list.push(item);
             have.set(key(item), item);
-          } else if (!sameItem(there, item)) {
+          } else if (!sameKeySameItem && !sameItem(there, item)) {
             throw new InvalidInput(
               `Field '${op.field}' already has an item '${key(item).slice(0, 100)}' with other values; remove it first ('removeItems' before this 'addItems', in the same patch) to replace it.`,
               pointer([...op.path, 'value', i]),

@@ -54,4 +54,20 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, ScopeDescription> = {
     summary: "Read members' names and e-mail addresses",
     consent: 'See the names and e-mail addresses of the members of the workspace',
   },
+  'teams:read': {
+    summary: 'Read teams',
+    consent: 'See the teams of the workspace and which members belong to them',
+  },
+  'teams:write': {
+    summary: 'Create and modify teams',
+    consent: 'Create teams, rename them and add or remove their members',
+  },
+  'teams:delete': {
+    summary: 'Delete teams',
+    consent: 'Delete teams of the workspace (their members stay members of the workspace)',
+  },
+  'fields:write': {
+    summary: 'Manage field values',
+    consent: 'Create, rename and delete the tags and the options of select fields, on every record that uses them',
+  },
 };

@@ -13,6 +13,12 @@ export const SCOPES = [
   // Members (read-only, as Productboard's members API): the list and each member, and their names and e-mails
   'members:read',
   'members:pii:read',
+  // Teams and their members (Productboard's teams API)
+  'teams:read',
+  'teams:write',
+  'teams:delete',
+  // The values of select, tag and status fields (reading them takes entities:read, as Productboard's)
+  'fields:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
@@ -28,8 +34,9 @@ export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   admin: SCOPES,
   maker: SCOPES,
   // A viewer may see which subscriptions exist, not create or delete them; every role may see the
-  // members and their e-mails, so a default token keeps seeing the e-mails it sees on owners.
-  viewer: ['entities:read', 'notes:read', 'webhooks:read', 'members:read', 'members:pii:read'],
+  // members and their e-mails, so a default token keeps seeing the e-mails it sees on owners; and the
+  // teams, which it reads but does not change.
+  viewer: ['entities:read', 'notes:read', 'webhooks:read', 'members:read', 'members:pii:read', 'teams:read'],
 };
 
 /** The canonical scope for a name (aliases resolved), or undefined when it is not a scope. */

@@ -2,14 +2,16 @@
 // into the store's queries (lib/store/pages.ts EntityQuery, NoteQuery). A member named by e-mail is
 // looked up once; an e-mail no member has matches nothing (a filter, not a reference).
 import { InvalidInput, parameter, pointer, type InputLocation } from '../domain/errors.ts';
-import { utcInstant, type TimeRange } from '../domain/filters.ts';
+import { utcInstant, type MemberFilter, type TimeRange } from '../domain/filters.ts';
 import { ENTITY_TYPES, type EntityType } from '../domain/hierarchy.ts';
 import type { SourceFilter } from '../domain/metadata.ts';
 import type { EntitySearchFilter } from '../domain/schemas/entity.ts';
-import { STATUSES } from '../domain/schemas/field-values.ts';
+import type { SearchMembersBody } from '../domain/schemas/member.ts';
 import { NOTE_TYPES, type NoteSearchFilter, type NoteType } from '../domain/schemas/note.ts';
+import { statusesNamed } from '../domain/statuses.ts';
 import { getMemberByEmail } from '../store/members.ts';
 import type { EntityQuery, NoteQuery } from '../store/pages.ts';
+import { teamIdsByNames, teamsByIds } from '../store/teams.ts';
 
 /** The member ids a `<role>[id]` / `<role>[email]` pair selects: undefined when neither is given. */
 async function memberIds(ws: string, id: string | undefined, email: string | undefined): Promise<string[] | undefined> {
@@ -26,11 +28,25 @@ function sourceOf(query: { 'metadata[source][system]'?: string | undefined; 'met
   return { ...(system !== undefined ? { system } : {}), ...(recordId !== undefined ? { recordId } : {}) };
 }
 
-/** A status given by id and by name must be the same one. */
+/**
+ * The status ids a `status[id]` / `status[name]` pair selects: a name stands for the values of that
+ * name of every type (each type has its own); an id given with a name must be one of them.
+ */
 function statusIds(id: string | undefined, name: string | undefined): string[] | undefined {
-  const byName = name === undefined ? undefined : STATUSES.find((s) => s.name.toLowerCase() === name.toLowerCase())?.id;
-  if (id === undefined) return byName === undefined ? undefined : [byName];
-  return byName === undefined || byName === id ? [id] : [];
+  const byName = name === undefined ? undefined : statusesNamed(name).map((s) => s.id);
+  if (id === undefined) return byName;
+  return byName === undefined || byName.includes(id) ? [id] : [];
+}
+
+/**
+ * The live teams among those named by id or by name (any case): a team that does not exist (or no
+ * longer) selects nothing, as any filter value that matches no record.
+ */
+async function liveTeamIds(ws: string, teams: ReadonlyArray<{ id: string } | { name: string }>): Promise<string[]> {
+  const ids = teams.flatMap((t) => ('id' in t ? [t.id] : []));
+  const named = await teamIdsByNames(ws, teams.flatMap((t) => ('name' in t ? [t.name] : [])));
+  const live = await teamsByIds(ws, [...ids, ...named.values()]);
+  return [...live.keys()];
 }
 
 export interface EntityListQuery {
@@ -39,6 +55,8 @@ export interface EntityListQuery {
   'owner[email]'?: string | undefined;
   'status[id]'?: string | undefined;
   'status[name]'?: string | undefined;
+  'teams[id]'?: string | undefined;
+  'teams[name]'?: string | undefined;
   archived?: boolean | undefined;
   'parent[id]'?: string | undefined;
   'metadata[source][system]'?: string | undefined;
@@ -50,8 +68,13 @@ export async function entityQueryOf(ws: string, types: readonly EntityType[], qu
   const ownerIds = await memberIds(ws, query['owner[id]'], query['owner[email]']);
   const statuses = statusIds(query['status[id]'], query['status[name]']);
   const source = sourceOf(query);
+  const [teamId, teamName] = [query['teams[id]'], query['teams[name]']];
+  if (teamId !== undefined && teamName !== undefined) throw new InvalidInput("'teams[id]' and 'teams[name]' exclude each other (as in Productboard's API): give one of them.", parameter('teams[name]'));
+  const teams = teamId !== undefined ? [{ id: teamId }] : teamName !== undefined ? [{ name: teamName }] : undefined;
+  const teamIds = teams && (await liveTeamIds(ws, teams));
   return {
     types,
+    ...(teamIds ? { teamIds } : {}),
     ...(query['parent[id]'] !== undefined ? { parentIds: [query['parent[id]']] } : {}),
     ...(ownerIds ? { ownerIds } : {}),
     ...(query.name !== undefined ? { name: query.name } : {}),
@@ -159,6 +182,7 @@ export async function entitySearchQueryOf(ws: string, filter: EntitySearchFilter
   // Owners are alternatives: an e-mail no member has adds none.
   const ownerIds = owners ? (await Promise.all(owners.map(async (o) => ('id' in o ? [o.id] : ((await memberIds(ws, undefined, o.email)) ?? []))))).flat() : undefined;
   const statuses = f.status;
+  const teamIds = f.teams && (await liveTeamIds(ws, f.teams));
   const source = filter.metadata?.source;
   const created = rangeAt('createdAt', filter.createdAt);
   const updated = rangeAt('updatedAt', filter.updatedAt);
@@ -169,9 +193,33 @@ export async function entitySearchQueryOf(ws: string, filter: EntitySearchFilter
     ...(ownerIds ? { ownerIds: [...new Set(ownerIds)] } : {}),
     ...(typeof f.name === 'string' ? { name: f.name } : {}),
     ...(typeof f.archived === 'boolean' ? { archived: f.archived } : {}),
-    ...(statuses ? { statusIds: statuses.map((s) => ('id' in s ? s.id : statusIds(undefined, s.name)![0]!)) } : {}),
+    ...(teamIds ? { teamIds } : {}),
+    ...(statuses ? { statusIds: statuses.flatMap((s) => ('id' in s ? [s.id] : statusIds(undefined, s.name)!)) } : {}),
     ...(source && (source.system !== undefined || source.recordId !== undefined) ? { source: { ...(source.system !== undefined ? { system: source.system } : {}), ...(source.recordId !== undefined ? { recordId: source.recordId } : {}) } } : {}),
     ...(created ? { created } : {}),
     ...(updated ? { updated } : {}),
+  };
+}
+
+/**
+ * Productboard's members search (POST /v2/members/search `data`) as a member filter. The e-mail
+ * filter and the text search read what members:pii:read guards (`pii`): without it they are refused
+ * at their place, never answered from the hidden values. `filter.fields.disabled` chooses the state
+ * (true: deactivated only, false: active only) over `return.includeDisabled` (both states).
+ */
+export function memberSearchFilterOf(data: NonNullable<SearchMembersBody['data']>, pii: boolean): MemberFilter {
+  const f = data.filter?.fields ?? {};
+  const query = data.search?.query;
+  const needsPii = (at: string[], what: string) => new InvalidInput(`${what} reads members' e-mails and names, which takes the members:pii:read scope; this token lacks it.`, pointer(at));
+  if (f.email !== undefined && !pii) throw needsPii(['data', 'filter', 'fields', 'email'], 'Filtering by e-mail');
+  if (query !== undefined && !pii) throw needsPii(['data', 'search', 'query'], 'A search');
+  const state = f.disabled === true ? 'disabled' : f.disabled === false ? 'active' : data.return?.includeDisabled === true ? 'any' : 'active';
+  return {
+    state,
+    ...(data.filter?.id ? { ids: [...new Set(data.filter.id)] } : {}),
+    ...(f.email ? { emails: f.email } : {}),
+    ...(f.role ? { roles: [...new Set(f.role)] } : {}),
+    ...(query !== undefined ? { query } : {}),
+    ...(f.invitationPending === true ? { invitationPendingOnly: true } : {}),
   };
 }

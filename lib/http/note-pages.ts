@@ -1,13 +1,13 @@
 // One page of notes as GET /v2/notes and POST /v2/notes/search answer it: the selected fields
-// checked against the note types' configurations, the keyset read of lib/store/pages.ts, and each
-// note's record with its inline relationships.
+// checked against the note types' configurations, the keyset read of lib/store/pages.ts (newest
+// first, its cursors bound to that order), and each note's record with its inline relationships.
 import { pageOf, stringKey, type PageParameters } from './pagination.ts';
 import { noteRecords } from './records.ts';
 import type { ApiRequest } from './request.ts';
 import { NOTE_TYPES } from '../domain/configurations.ts';
 import { checkKnownFields, type FieldSelection } from '../domain/fields.ts';
-import { configuredFields } from '../store/custom-fields.ts';
-import { notesAfter, type NoteQuery } from '../store/pages.ts';
+import { fieldCatalog } from '../store/custom-fields.ts';
+import { NOTE_LIST_ORDER, notesAfter, type NoteQuery } from '../store/pages.ts';
 
 /**
  * `filter` runs once the page's cursor is accepted (so a bad cursor is reported before a filter's
@@ -18,14 +18,14 @@ export async function notesPage(
   ws: string,
   request: { selection: FieldSelection; parameters: PageParameters; body?: unknown; filter: () => Promise<NoteQuery> },
 ) {
-  const configured = await configuredFields(ws, NOTE_TYPES);
-  checkKnownFields(request.selection, configured);
-  const page = await pageOf(req, request.parameters, request.body === undefined ? {} : { body: request.body });
+  const catalog = await fieldCatalog(ws, NOTE_TYPES);
+  checkKnownFields(request.selection, catalog.configured);
+  const page = await pageOf(req, request.parameters, { order: NOTE_LIST_ORDER, ...(request.body === undefined ? {} : { body: request.body }) });
   const slice = await notesAfter(ws, await request.filter(), stringKey(page.after), page.limit + 1);
   return page.envelope(
     slice.items,
     (item) => item.position,
-    (rows) => noteRecords(ws, rows.map(({ record }) => record), request.selection, configured),
+    (rows) => noteRecords(ws, rows.map(({ record }) => record), request.selection, catalog),
     slice.resume,
   );
 }

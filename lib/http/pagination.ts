@@ -29,6 +29,11 @@ export interface PageScope {
   query: Array<[string, string]>;
   /** For body-carrying lists (search): the body's `data`. */
   body?: unknown;
+  /**
+   * The list's order, for a list whose order changed: a cursor made for another order (or before
+   * the list had one named) does not decrypt, so it is refused rather than read in the wrong order.
+   */
+  order?: string;
 }
 
 /** JSON with object keys sorted, so equal bodies digest equally whatever their key order. */
@@ -50,7 +55,7 @@ export function bindingOf(scope: PageScope): string {
   const params = Object.keys(scope.params)
     .sort()
     .map((k) => [k, scope.params[k]]);
-  const material = canonical(['v1', scope.operationId, scope.workspaceId, params, query, scope.body ?? null]);
+  const material = canonical(['v1', scope.operationId, scope.workspaceId, params, query, scope.body ?? null, ...(scope.order !== undefined ? [scope.order] : [])]);
   return createHash('sha256').update(material).digest('base64url');
 }
 
@@ -164,13 +169,14 @@ export interface PageParameters {
 }
 
 /** The page a list request asks for (its cursor checked against the request itself). */
-export async function pageOf(req: ApiRequest, parameters: PageParameters, options: { body?: unknown } = {}): Promise<Page> {
+export async function pageOf(req: ApiRequest, parameters: PageParameters, options: { body?: unknown; order?: string } = {}): Promise<Page> {
   const scope: PageScope = {
     operationId: req.route.operationId,
     workspaceId: principalOf(req).workspaceId,
     params: req.params,
     query: req.query.entries(),
     ...(options.body !== undefined ? { body: options.body } : {}),
+    ...(options.order !== undefined ? { order: options.order } : {}),
   };
   const limit = parameters.limit ?? DEFAULT_LIMIT;
   const after = parameters.pageCursor !== undefined ? await decodeCursor(scope, parameters.pageCursor) : undefined;

@@ -3,12 +3,14 @@
 // the paginated `relationships` attribute (the service specification's pagination rule 6).
 import { pageFor, publicUrl, type ListLinks } from './pagination.ts';
 import { config } from '../config.ts';
+import { withCustomReads } from '../domain/configurations.ts';
 import { entityReference, entityView } from '../domain/entity-view.ts';
 import { checkKnownFields, selectFields, type FieldSelection } from '../domain/fields.ts';
 import { noteView } from '../domain/note-view.ts';
 import { getEntityConfiguration, getNoteConfiguration, listEntityRelationships, listNoteRelationships, type Route } from '../routes.ts';
-import { configuredFields } from '../store/custom-fields.ts';
+import { fieldCatalog, type FieldCatalog } from '../store/custom-fields.ts';
 import type { EntityItem } from '../store/entities.ts';
+import { withCurrentRefs } from '../store/field-refs.ts';
 import type { NoteItem } from '../store/notes.ts';
 import { entityRelationshipsAfter, noteRelationshipsAfter, type EntityRelationship, type NoteRelationship, type Slice } from '../store/pages.ts';
 
@@ -46,7 +48,8 @@ export const inlineRelationships = (workspaceId: string, entity: EntityItem) =>
 export const inlineNoteRelationships = (workspaceId: string, note: NoteItem) =>
   inline(listNoteRelationships, workspaceId, note.id, (n) => noteRelationshipsAfter(workspaceId, note, {}, undefined, n), noteRelationshipView);
 
-export async function entityRecord(workspaceId: string, entity: EntityItem, selection: FieldSelection, configured: readonly string[]) {
+/** One entity as it reads, its tags, teams and select options already as they are now (entityRecords). */
+async function entityRecord(workspaceId: string, entity: EntityItem, selection: FieldSelection, configured: readonly string[]) {
   return {
     ...entityView(config.urls, entity),
     fields: selectFields(entity.fields, selection, configured),
@@ -62,23 +65,33 @@ export async function noteRecord(workspaceId: string, note: NoteItem, selection:
   };
 }
 
+/**
+ * Entities as every read answers them (get, list, search, the MCP tools): their tags and teams as
+ * they are now (one read for the page), select options by their current names, each with its type's
+ * configured fields.
+ */
+export async function entityRecords(workspaceId: string, entities: readonly EntityItem[], selection: FieldSelection, catalog: FieldCatalog) {
+  const current = await withCurrentRefs(workspaceId, entities);
+  return Promise.all(current.map((e) => entityRecord(workspaceId, withCustomReads(e, catalog.defs), selection, catalog.configured.get(e.type) ?? [])));
+}
+
 /** A page of notes (listNotes, searchNotes, the MCP list_notes tool), each with its type's configured fields. */
-export function noteRecords(workspaceId: string, notes: readonly NoteItem[], selection: FieldSelection, configured: ReadonlyMap<string, readonly string[]>) {
-  return Promise.all(notes.map((note) => noteRecord(workspaceId, note, selection, configured.get(note.type) ?? configured.get('textNote')!)));
+export function noteRecords(workspaceId: string, notes: readonly NoteItem[], selection: FieldSelection, catalog: FieldCatalog) {
+  return Promise.all(notes.map((note) => noteRecord(workspaceId, withCustomReads(note, catalog.defs), selection, catalog.configured.get(note.type) ?? catalog.configured.get('textNote')!)));
 }
 
 /** One entity (getEntity): the selection checked against its type's configured fields. */
 export async function entityResource(workspaceId: string, entity: EntityItem, selection: FieldSelection) {
-  const configured = await configuredFields(workspaceId, [entity.type]);
-  checkKnownFields(selection, configured);
-  return entityRecord(workspaceId, entity, selection, configured.get(entity.type)!);
+  const catalog = await fieldCatalog(workspaceId, [entity.type]);
+  checkKnownFields(selection, catalog.configured);
+  return (await entityRecords(workspaceId, [entity], selection, catalog))[0]!;
 }
 
 /** One note (getNote): the selection checked against its type's configured fields. */
 export async function noteResource(workspaceId: string, note: NoteItem, selection: FieldSelection) {
-  const configured = await configuredFields(workspaceId, [note.type]);
-  checkKnownFields(selection, configured);
-  return noteRecord(workspaceId, note, selection, configured.get(note.type)!);
+  const catalog = await fieldCatalog(workspaceId, [note.type]);
+  checkKnownFields(selection, catalog.configured);
+  return (await noteRecords(workspaceId, [note], selection, catalog))[0]!;
 }
 
 export const configUrl = (kind: 'entities' | 'notes', type: string) =>

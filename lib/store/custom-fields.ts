@@ -1,28 +1,40 @@
 // Custom field definitions of a workspace (keys.customField). Few per workspace, so a type's
-// configuration is one Query of the workspace partition's custom-field range.
+// configuration is one Query of the workspace partition's custom-field range. A select field's
+// options (its values, with ids) live in its definition, so every read that knows the definitions
+// can name them; changing them is a write of the definition, conditioned on the version it read.
 import { randomUUID } from 'node:crypto';
+import { getItem } from './calls.ts';
 import { NameTaken } from './errors.ts';
+import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
 import { readAhead, type Prereads } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
+import { tableName } from './table.ts';
 import { putInWorkspace } from './workspaces.ts';
 import { configuredFieldIds, customValueCheck, type CustomValueCheck, type CustomFieldDef, type CustomFieldKind, type EntityType, type NoteType } from '../domain/configurations.ts';
+import { colorFor, selectValuesOf, type SelectValue } from '../domain/field-values.ts';
 import { isUuid } from '../domain/input.ts';
 
-/** A definition as stored: the definition and when it was made. */
-type StoredDef = CustomFieldDef & { createdAt: string };
+/** A definition as stored: the definition, when it was made, and its version (changes of its options). */
+type StoredDef = CustomFieldDef & { createdAt: string; ver: number };
 
 const toDef = (item: StoredItem): StoredDef => {
   const d = item as Partial<StoredDef>;
-  return {
+  const def: StoredDef = {
     id: d.id!,
     entityType: d.entityType!,
     name: d.name!,
     fieldKind: d.fieldKind!,
     ...(Array.isArray(d.options) ? { options: d.options } : {}),
+    ...(Array.isArray(d.values) ? { values: d.values } : {}),
+    ...(d.replaced ? { replaced: d.replaced } : {}),
     createdAt: d.createdAt!,
+    ver: typeof d.ver === 'number' ? d.ver : 0,
   };
+  // The option names, from the values where the definition has them.
+  if (def.fieldKind === 'select') def.options = selectValuesOf(def).map((v) => v.name);
+  return def;
 };
 
 /** The workspace's custom fields, oldest first (optionally of one type). */
@@ -34,7 +46,7 @@ export async function listCustomFields(workspaceId: string, entityType?: string)
   return items
     .map(toDef)
     .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1))
-    .map(({ createdAt: _made, ...def }) => def)
+    .map(({ createdAt: _made, ver: _ver, ...def }) => def)
     .filter((d) => entityType === undefined || d.entityType === entityType);
 }
 
@@ -46,23 +58,87 @@ export async function addCustomField(
   if (existing.some((d) => d.name.toLowerCase() === input.name.toLowerCase())) {
     throw new NameTaken(input.name, input.entityType);
   }
+  const id = randomUUID();
+  const values = (input.options ?? []).map((name, seq): SelectValue => {
+    const valueId = randomUUID();
+    return { id: valueId, name, color: colorFor(valueId), seq };
+  });
   const def: CustomFieldDef = {
-    id: randomUUID(),
+    id,
     entityType: input.entityType,
     name: input.name,
     fieldKind: input.fieldKind,
-    ...(input.fieldKind === 'select' ? { options: input.options ?? [] } : {}),
+    ...(input.fieldKind === 'select' ? { options: values.map((v) => v.name), values } : {}),
   };
   await putInWorkspace(workspaceId, [
-    { item: { ...keys.customField(workspaceId, def.id), kind: 'customField', workspaceId, ...def, createdAt: new Date().toISOString() }, unique: true },
+    { item: { ...keys.customField(workspaceId, def.id), kind: 'customField', workspaceId, ...def, createdAt: new Date().toISOString(), ver: 0 }, unique: true },
   ]);
   return def;
 }
 
+/** One custom field definition, or undefined. */
+export async function getCustomField(workspaceId: string, fieldId: string): Promise<(CustomFieldDef & { ver: number }) | undefined> {
+  const { Item } = await getItem({ TableName: tableName(), Key: keys.customField(workspaceId, fieldId), ConsistentRead: true });
+  return Item?.kind === 'customField' ? toDef(Item) : undefined;
+}
+
+/**
+ * Changes a select field's options: `change` gets the definition as read now and returns its new
+ * values (and replacements), or throws. One write conditioned on the version it read; a concurrent
+ * change makes it read again. `missing`: what to throw when the field is gone.
+ */
+export async function changeSelectValues<T>(
+  workspaceId: string,
+  fieldId: string,
+  change: (def: CustomFieldDef, values: SelectValue[]) => { values: SelectValue[]; replaced?: Record<string, string>; result: T },
+  missing: () => Error,
+  scope?: WriteScope,
+): Promise<T> {
+  // Through transactOnce: a create of an option honours its request's Idempotency-Key.
+  return transactOnce('changeSelectValues', async () => {
+    const def = await getCustomField(workspaceId, fieldId);
+    if (!def || def.fieldKind !== 'select') throw missing();
+    const next = change(def, selectValuesOf(def));
+    return {
+      items: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.customField(workspaceId, fieldId),
+            UpdateExpression: 'SET #values = :values, #options = :options, #replaced = :replaced, ver = :next',
+            ConditionExpression: 'kind = :kind AND ' + (def.ver === 0 ? '(attribute_not_exists(ver) OR ver = :ver)' : 'ver = :ver'),
+            ExpressionAttributeNames: { '#values': 'values', '#options': 'options', '#replaced': 'replaced' },
+            ExpressionAttributeValues: {
+              ':kind': 'customField',
+              ':values': next.values,
+              ':options': next.values.map((v) => v.name),
+              ':replaced': next.replaced ?? def.replaced ?? {},
+              ':ver': def.ver,
+              ':next': def.ver + 1,
+            },
+          },
+        },
+      ],
+      result: next.result,
+    };
+  }, scope);
+}
+
 /** The configured field identifiers of each type (standard, then the workspace's custom fields). */
 export async function configuredFields(workspaceId: string, types: ReadonlyArray<EntityType | NoteType>): Promise<Map<string, string[]>> {
-  const custom = await listCustomFields(workspaceId);
-  return new Map(types.map((t) => [t, configuredFieldIds(t, custom)]));
+  return (await fieldCatalog(workspaceId, types)).configured;
+}
+
+/** What a read of records needs of the workspace's fields: each type's configured field ids, and the custom field definitions (a select field's options name its values). */
+export interface FieldCatalog {
+  configured: Map<string, string[]>;
+  defs: CustomFieldDef[];
+}
+
+/** The workspace's field catalog for these types: one Query. */
+export async function fieldCatalog(workspaceId: string, types: ReadonlyArray<EntityType | NoteType>): Promise<FieldCatalog> {
+  const defs = await listCustomFields(workspaceId);
+  return { configured: new Map(types.map((t) => [t, configuredFieldIds(t, defs)])), defs };
 }
 
 /** The keys of the definitions that `fieldIds` (a write's field ids) may name: those that are uuids. */

@@ -5,12 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { Plan } from './aggregates.ts';
 import { customerEmailWrites } from './customers.ts';
 import { getEntity, readChain, subtree, type EntityItem } from './entities.ts';
+import { resolveReferences } from './field-refs.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { recordUpdate, type RecordChange } from './record-update.ts';
 import { checkNewRelation, relationPuts, relationSides } from './relations.ts';
 import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
+import type { ReferenceWrite } from '../domain/entity-fields.ts';
 import { InvalidInput, NotFound, PreconditionFailed, type InputLocation, type Path } from '../domain/errors.ts';
 import { aType, depthViolation, isHierarchyType, PARENT_RULES, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
@@ -47,13 +49,23 @@ export interface NewRelation {
 
 export async function createEntity(
   ws: string,
-  input: { type: EntityType; values: Record<string, unknown>; parent?: ParentRef | undefined; parentPath: Path; metadata?: Metadata | undefined; relations?: readonly NewRelation[] },
+  input: {
+    type: EntityType;
+    values: Record<string, unknown>;
+    /** Tags and teams as written, resolved in the transaction's build (a new tag value is created with the entity). */
+    references?: readonly ReferenceWrite[];
+    parent?: ParentRef | undefined;
+    parentPath: Path;
+    metadata?: Metadata | undefined;
+    relations?: readonly NewRelation[];
+  },
   scope?: WriteScope,
 ): Promise<EntityItem> {
   const id = randomUUID();
   // With an Idempotency-Key, a retry answers the first request's entity (lib/store/idempotency.ts).
   return transactOnce('createEntity', async () => {
     const now = new Date().toISOString();
+    const refs = await resolveReferences(ws, input.references ?? []);
     let chain: EntityItem[] = [];
     if (input.parent) {
       chain = await parentChain(ws, input.type, input.parent, input.parentPath);
@@ -68,7 +80,7 @@ export async function createEntity(
       id,
       type: input.type,
       ...(parent ? { parentId: parent.id, parentType: parent.type } : {}),
-      fields: input.values,
+      fields: { ...input.values, ...refs.values },
       ...(input.metadata ? { metadata: input.metadata } : {}),
       createdAt: now,
       updatedAt: now,
@@ -93,6 +105,7 @@ export async function createEntity(
       },
     });
     for (const item of customerEmailWrites(ws, entity, undefined)) plan.add(item);
+    for (const item of refs.items) plan.add(item);
     (input.relations ?? []).forEach((r, i) => {
       for (const item of relationPuts(ws, entity, r.type, targets[i]!, now)) plan.add(item);
     });
@@ -104,8 +117,8 @@ export async function createEntity(
   }, scope);
 }
 
-/** A change of an entity's fields (null clears one) and metadata (merged key by key). */
-export type EntityChange = RecordChange;
+/** A change of an entity's fields (null clears one) and metadata (merged key by key), and writes that go with it (new tag values). */
+export type EntityChange = RecordChange & { items?: TxItem[] };
 
 /**
  * Updates a live entity: `change` gets the entity as read now (patch operations apply to these
@@ -127,11 +140,12 @@ export async function updateEntity(
     // If-Match (lib/domain/etag.ts): the version read must be one the client named; the update's
     // own `updatedAt = :was` condition then holds it to that version.
     if (versions && !versions.includes(e.updatedAt)) throw new PreconditionFailed('entity', id);
-    const { updated, item } = recordUpdate(ws, 'entity', keys.entity(ws, id), e, await change(e), {
+    const changed = await change(e);
+    const { updated, item } = recordUpdate(ws, 'entity', keys.entity(ws, id), e, changed, {
       expression: 'attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting)',
       values: { ':kind': 'entity' },
     });
-    const items: TxItem[] = [item, ...customerEmailWrites(ws, updated, e)];
+    const items: TxItem[] = [item, ...customerEmailWrites(ws, updated, e), ...(changed.items ?? [])];
     return { items, result: updated };
   }, scope?.deadline);
 }

@@ -51,7 +51,7 @@ export const childrenOf = (ws: string, parentId: string) => `${WS(ws)}#CHILDREN#
 export const listPosition = (createdAt: string, id: string) => `${createdAt}#${id}`;
 /**
  * A note. Item: { kind: 'note', id, type: 'textNote', fields: {...}, customer?: {type, id}, createdAt, updatedAt }.
- * GSI1 lists notes oldest first: gsi1pk = notesOf(ws), gsi1sk = listPosition(createdAt, id).
+ * GSI1 lists notes by creation time (read newest first): gsi1pk = notesOf(ws), gsi1sk = listPosition(createdAt, id).
  */
 export const note = (ws: string, id: string) => ({ pk: WS(ws), sk: `NOTE#${id}` });
 export const notesOf = (ws: string) => `${WS(ws)}#NOTES`;
@@ -111,9 +111,49 @@ export const customerEmail = (ws: string, email: string, userId: string) => ({ p
 export const customerEmailPrefix = (email: string) => `${CUSTEMAIL}${email}#`;
 /** GSI2 of a note with a customer: gsi2pk = notesOfCustomer(ws, customerId), gsi2sk = noteId. */
 export const notesOfCustomer = (ws: string, customerId: string) => `${WS(ws)}#CUSTNOTES#${customerId}`;
-/** A custom field definition: { kind: 'customField', id, entityType, name, fieldKind, options?, createdAt }. */
+/**
+ * A custom field definition: { kind: 'customField', id, entityType, name, fieldKind, createdAt,
+ * ver, and for a select field its values: values: [{ id, name, color, seq }] (or, written before
+ * values had ids, options: string[]), retired?: { [valueId]: replacementId | null } }.
+ */
 export const customField = (ws: string, fieldId: string) => ({ pk: WS(ws), sk: `${FIELD}${fieldId}` });
 export const customFieldsPrefix = FIELD;
+/**
+ * A value of a field whose values are records of their own (an entity's tags, `fieldId` 'tags'):
+ * { kind: 'fieldValue', fieldId, id, name, color, createdAt }. GSI1 lists a field's values oldest
+ * first: gsi1pk = fieldValuesOf(ws, fieldId), gsi1sk = listPosition(createdAt, id). A value deleted
+ * with a replacement stays as { kind: 'fieldValueReplaced', fieldId, id, replacedBy }, off the list.
+ */
+export const fieldValue = (ws: string, fieldId: string, valueId: string) => ({ pk: WS(ws), sk: `FVAL#${fieldId}#${valueId}` });
+export const fieldValuesOf = (ws: string, fieldId: string) => `${WS(ws)}#FVALS#${fieldId}`;
+/** Uniqueness guard and look-up of a field's value by name, lower-cased: { kind: 'fieldValueName', fieldId, valueId }. */
+export const fieldValueName = (ws: string, fieldId: string, name: string) => ({ pk: WS(ws), sk: `FVNAME#${fieldId}#${name}` });
+/**
+ * A team (lib/store/teams.ts): { kind: 'team', id, name, handle, description?, createdAt,
+ * updatedAt, deleting? }. GSI1 lists a workspace's teams by creation time (read newest first):
+ * gsi1pk = teamsOf(ws), gsi1sk = listPosition(createdAt, id).
+ */
+export const team = (ws: string, teamId: string) => ({ pk: WS(ws), sk: `TEAM#${teamId}` });
+export const teamsOf = (ws: string) => `${WS(ws)}#TEAMS`;
+/** Uniqueness guards and look-ups of a team by name (lower-cased) and by handle: { kind: 'teamName' | 'teamHandle', teamId }. */
+export const teamName = (ws: string, name: string) => ({ pk: WS(ws), sk: `TEAMNAME#${name}` });
+export const teamHandle = (ws: string, handle: string) => ({ pk: WS(ws), sk: `TEAMHANDLE#${handle}` });
+/**
+ * A member's membership of a team: { kind: 'teamMembership', teamId, memberId, addedAt }. A team's
+ * memberships: Query pk, begins_with(sk, teamMembershipsPrefix(teamId)); GSI2 lists them by the time
+ * they were made (read newest first): gsi2pk = teamMembersOf(ws, teamId), gsi2sk = listPosition(addedAt,
+ * memberId). The member item carries the team ids too (`teamIds`), so a member's teams need no Query.
+ */
+export const teamMembership = (ws: string, teamId: string, memberId: string) => ({ pk: WS(ws), sk: `TEAMMEMBER#${teamId}#${memberId}` });
+export const teamMembershipsPrefix = (teamId: string) => `TEAMMEMBER#${teamId}#`;
+export const teamMembersOf = (ws: string, teamId: string) => `${WS(ws)}#TEAMMEMBERS#${teamId}`;
+/**
+ * A comment on a note (lib/store/comments.ts): { kind: 'comment', id, noteId, content, authorId,
+ * createdAt }. A note's comments oldest first: Query pk, begins_with(sk, commentsOfNotePrefix(noteId));
+ * the position is listPosition(createdAt, id).
+ */
+export const comment = (ws: string, noteId: string, createdAt: string, id: string) => ({ pk: WS(ws), sk: `COMMENT#${noteId}#${createdAt}#${id}` });
+export const commentsOfNotePrefix = (noteId: string) => `COMMENT#${noteId}#`;
 /** A server-to-server OAuth application (see lib/store/applications.ts). */
 export const application = (ws: string, clientId: string) => ({ pk: WS(ws), sk: `${APP}${clientId}` });
 export const applicationsPrefix = APP;
@@ -189,6 +229,12 @@ export function describeKey(key: { sk?: unknown } | undefined): string {
       return `the rating of entity ${a} by customer ${b}`;
     case 'IDEM':
       return 'the Idempotency-Key of this request';
+    case 'TEAM':
+      return `team ${a}`;
+    case 'TEAMMEMBER':
+      return `the membership of member ${b} in team ${a}`;
+    case 'FVAL':
+      return `value ${b} of field ${a}`;
     default:
       return 'a record of this workspace';
   }

@@ -16,6 +16,8 @@ export interface Member {
   role: Role;
   active: boolean;
   createdAt: string;
+  /** The teams the member belongs to (lib/store/teams.ts keeps them in step with the memberships). */
+  teamIds?: string[];
 }
 
 /** E-mail addresses are compared lower-cased and bounded to 254 characters (RFC 5321's limit on a path). */
@@ -30,7 +32,8 @@ export function normalizeEmail(value: unknown): string | undefined {
 
 export const toMember = (item: Record<string, unknown>): Member => {
   const m = item as unknown as Member;
-  return { id: m.id, workspaceId: m.workspaceId, email: m.email, name: m.name, role: m.role, active: m.active, createdAt: m.createdAt };
+  const teamIds = (item.teamIds as Iterable<string> | undefined) ?? [];
+  return { id: m.id, workspaceId: m.workspaceId, email: m.email, name: m.name, role: m.role, active: m.active, createdAt: m.createdAt, ...(item.teamIds ? { teamIds: [...teamIds].sort() } : {}) };
 };
 
 export async function addMember(

@@ -12,7 +12,9 @@
 import { toLink, type LinkItem } from './aggregates.ts';
 import { batchGetAll } from './batch.ts';
 import { queryPages } from './calls.ts';
+import { toComment, type StoredComment } from './comments.ts';
 import { isEntityItem, toEntity, type EntityItem } from './entities.ts';
+import { TAG_VALUE_KIND, toSelectValue, type StoredTagValue, type ValueField } from './field-values.ts';
 import * as keys from './keys.ts';
 import { toMember, type Member } from './members.ts';
 import type { CopiedLink } from './note-link-copy.ts';
@@ -20,11 +22,15 @@ import { isNoteItem, toNote, type NoteItem } from './notes.ts';
 import type { StoredItem } from './query.ts';
 import { toRelation, type RelationItem } from './relations.ts';
 import { tableName } from './table.ts';
+import { isTeamItem, membersByIds, toTeam, type TeamItem } from './teams.ts';
 import { toWebhook, type StoredWebhook } from './webhooks.ts';
-import { entityMatches, memberMatches, noteMatches, type EntityFilter, type MemberFilter, type NoteFilter, type TimeRange } from '../domain/filters.ts';
+import { ENTITY_FIELDS } from '../domain/entity-fields.ts';
+import { selectValuesOf, seqPosition, statusValuesFor, TAGS_FIELD, type SelectValue } from '../domain/field-values.ts';
+import { entityMatches, memberMatches, nameMatches, noteMatches, type EntityFilter, type MemberFilter, type NoteFilter, type TimeRange } from '../domain/filters.ts';
 import { ENTITY_TYPES, PARENT_RULES, type EntityType } from '../domain/hierarchy.ts';
 import type { RelationType } from '../domain/relations.ts';
 import type { Importance } from '../domain/score.ts';
+import { allStatuses, type AssignedStatus } from '../domain/statuses.ts';
 
 /** Items one list request may examine (all partitions together, each getting at least one page's worth). */
 export const SCAN_BUDGET = 1000;
@@ -54,14 +60,19 @@ interface Scan<T> {
 /** Positions are ASCII below '~' (times, ids, type names): this bounds a prefix's range from above. */
 const END = '~';
 
+/** Which way a list runs through its positions: oldest first (ascending), or newest first. */
+export type Order = 'ascending' | 'descending';
+
 interface KeysetQuery<T> {
   index?: 'gsi1' | 'gsi2' | 'gsi3';
+  /** Ascending when absent; descending reads the index backwards and `after` bounds it from above. */
+  order?: Order | undefined;
   partitionKey: string;
   partitionValue: string;
   sortKey: string;
   /** The sort keys of the list start with this; a position is the sort key without it. */
   prefix?: string | undefined;
-  /** Exclusive lower bound of the position. */
+  /** Exclusive bound of the position: lower when ascending, upper when descending. */
   after?: string | undefined;
   /** Inclusive bounds of the position. */
   range?: { from?: string; to?: string } | undefined;
@@ -78,14 +89,17 @@ interface KeysetQuery<T> {
   consistent?: boolean;
 }
 
-/** Up to `count` records after `after` (within `range`), in sort-key order, skipping those `keep` rejects. */
+/** Up to `count` records after `after` (within `range`), in the list's order, skipping those `keep` rejects. */
 async function scan<T>(q: KeysetQuery<T>): Promise<Scan<T>> {
   const prefix = q.prefix ?? '';
-  const from = q.range?.from;
-  const exclusive = q.after !== undefined && (from === undefined || q.after >= from);
-  const lower = exclusive ? q.after : from;
+  const descending = q.order === 'descending';
+  const { from, to } = q.range ?? {};
+  // `after` replaces the range's bound on its own side when it lies inside the range.
+  const exclusive = q.after !== undefined && (descending ? to === undefined || q.after <= to : from === undefined || q.after >= from);
+  const lower = !descending && exclusive ? q.after : from;
+  const upper = descending && exclusive ? q.after : to;
   const lo = lower !== undefined ? prefix + lower : prefix || undefined;
-  const hi = q.range?.to !== undefined ? prefix + q.range.to : prefix ? prefix + END : undefined;
+  const hi = upper !== undefined ? prefix + upper : prefix ? prefix + END : undefined;
   if (lo !== undefined && hi !== undefined && lo > hi) return { items: [] };
   const names: Record<string, string> = { '#pk': q.partitionKey };
   const values: Record<string, unknown> = { ':pk': q.partitionValue };
@@ -93,15 +107,15 @@ async function scan<T>(q: KeysetQuery<T>): Promise<Scan<T>> {
   let skip: string | undefined;
   if (lo !== undefined || hi !== undefined) names['#sk'] = q.sortKey;
   if (lo !== undefined && hi !== undefined) {
-    // BETWEEN is inclusive: an exclusive lower bound skips its own item.
+    // BETWEEN is inclusive: an exclusive bound skips its own item.
     condition += ' AND #sk BETWEEN :lo AND :hi';
     Object.assign(values, { ':lo': lo, ':hi': hi });
-    if (exclusive) skip = lo;
+    if (exclusive) skip = descending ? hi : lo;
   } else if (lo !== undefined) {
-    condition += exclusive ? ' AND #sk > :lo' : ' AND #sk >= :lo';
+    condition += !descending && exclusive ? ' AND #sk > :lo' : ' AND #sk >= :lo';
     values[':lo'] = lo;
   } else if (hi !== undefined) {
-    condition += ' AND #sk <= :hi';
+    condition += descending && exclusive ? ' AND #sk < :hi' : ' AND #sk <= :hi';
     values[':hi'] = hi;
   }
   const out: Array<Listed<T>> = [];
@@ -113,6 +127,7 @@ async function scan<T>(q: KeysetQuery<T>): Promise<Scan<T>> {
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
       ...(q.consistent ? { ConsistentRead: true } : {}),
+      ...(descending ? { ScanIndexForward: false } : {}),
       // Unfiltered, one more than needed tells the caller whether a next page exists.
     Limit: q.filtered ? Math.min(q.budget, Math.max(q.count * 2, 25)) : q.count + (skip !== undefined ? 1 : 0),
   });
@@ -130,7 +145,12 @@ async function scan<T>(q: KeysetQuery<T>): Promise<Scan<T>> {
   return { items: out };
 }
 
-const byPosition = <T>(a: Listed<T>, b: Listed<T>) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0);
+/** Whether position `a` comes before `b` in the list's order. */
+const precedes = (order: Order | undefined, a: string, b: string) => (order === 'descending' ? a > b : a < b);
+const byPosition =
+  (order: Order | undefined) =>
+  <T>(a: Listed<T>, b: Listed<T>) =>
+    a.position === b.position ? 0 : precedes(order, a.position, b.position) ? -1 : 1;
 
 /**
  * The first `count` records of several partitions read in one order (the same position string
@@ -138,29 +158,43 @@ const byPosition = <T>(a: Listed<T>, b: Listed<T>) => (a.position < b.position ?
  * page, since that partition may hold earlier ones; a record found in several partitions (a note
  * linked to two of the entities asked for) appears once.
  */
-function merge<T>(scans: Array<Scan<T>>, count: number): Slice<T> {
+function merge<T>(scans: Array<Scan<T>>, count: number, order: Order | undefined): Slice<T> {
   const bounds = scans.map((s) => s.examinedTo).filter((b): b is string => b !== undefined);
-  const bound = bounds.length ? bounds.reduce((a, b) => (a < b ? a : b)) : undefined;
+  const bound = bounds.length ? bounds.reduce((a, b) => (precedes(order, a, b) ? a : b)) : undefined;
   const seen = new Set<string>();
   const items = scans
     .flatMap((s) => s.items)
-    .filter((i) => bound === undefined || i.position <= bound)
-    .sort(byPosition)
+    .filter((i) => bound === undefined || !precedes(order, bound, i.position))
+    .sort(byPosition(order))
     .filter((i) => !seen.has(i.position) && seen.add(i.position))
     .slice(0, count);
   return items.length < count && bound !== undefined ? { items, resume: bound } : { items };
 }
 
-/** Reads several partitions of one list, sharing the scan budget. */
+/** Reads several partitions of one list (all in one order), sharing the scan budget. */
 async function scanAll<T>(queries: Array<Omit<KeysetQuery<T>, 'budget'>>, count: number): Promise<Slice<T>> {
   const budget = Math.max(count, Math.ceil(SCAN_BUDGET / Math.max(1, queries.length)));
-  return merge(await Promise.all(queries.map((q) => scan({ ...q, budget }))), count);
+  return merge(await Promise.all(queries.map((q) => scan({ ...q, budget }))), count, queries[0]?.order);
 }
 
 /** Records read by id (a search's `id` filter), in position order after `after`. */
-async function byIds<T>(itemKeys: Array<{ pk: string; sk: string }>, toRecord: (item: StoredItem) => T | undefined, positionOf: (r: T) => string, keep: (r: T) => boolean, after: string | undefined, count: number): Promise<Slice<T>> {
+async function byIds<T>(
+  itemKeys: Array<{ pk: string; sk: string }>,
+  toRecord: (item: StoredItem) => T | undefined,
+  positionOf: (r: T) => string,
+  keep: (r: T) => boolean,
+  after: string | undefined,
+  count: number,
+  order?: Order,
+): Promise<Slice<T>> {
   const records = (await batchGetAll(itemKeys)).map(toRecord).filter((r): r is T => r !== undefined && keep(r));
-  return { items: records.map((record) => ({ record, position: positionOf(record) })).filter((i) => after === undefined || i.position > after).sort(byPosition).slice(0, count) };
+  return {
+    items: records
+      .map((record) => ({ record, position: positionOf(record) }))
+      .filter((i) => after === undefined || precedes(order, after, i.position))
+      .sort(byPosition(order))
+      .slice(0, count),
+  };
 }
 
 /** Records whose delete has begun are gone for every reader (lib/store/cascade.ts, notes.ts). */
@@ -203,21 +237,29 @@ export async function entitiesAfter(workspaceId: string, query: EntityQuery, aft
 
 const timeRange = (r: TimeRange | undefined) => (r ? keys.timeRange(r.from, r.to) : undefined);
 
+/**
+ * The order of the note lists, as their cursors name it (lib/http/pagination.ts PageScope.order):
+ * newest first, but by note id where a relationship narrows the read (notesAfter).
+ */
+export const NOTE_LIST_ORDER = 'newest-first';
+
 /** Which notes a list holds: the filter, and (search) the entities they must link to, any of them. */
 export type NoteQuery = NoteFilter & { linkedTo?: readonly string[] };
 
 /**
  * Notes matching the query after `after`, from the narrowest index: the ids asked for (unless
  * links are too); the links to the entities asked for (GSI2, by note id); the customers' notes
- * (GSI2, by note id); the owners' notes (GSI3); else every note (GSI1, oldest first, creation time
- * bounding the key).
+ * (GSI2, by note id); the owners' notes (GSI3); else every note (GSI1, creation time bounding the
+ * key). Newest first, as Productboard lists notes — but by note id where a relationship (links,
+ * customer) narrows the read, since those indexes are keyed by note id.
  */
 export async function notesAfter(workspaceId: string, query: NoteQuery, after: string | undefined, count: number): Promise<Slice<NoteItem>> {
   const { linkedTo, ...filter } = query;
   const keep = (n: NoteItem) => live(n) && noteMatches(filter, n);
+  const order: Order = 'descending';
   // A note read by id cannot tell its links, so ids with linkedTo read the links and keep the ids.
   if (filter.ids && !linkedTo) {
-    return byIds(filter.ids.map((id) => keys.note(workspaceId, id)), (it) => (isNoteItem(it) ? toNote(it) : undefined), (n) => keys.listPosition(n.createdAt, n.id), keep, after, count);
+    return byIds(filter.ids.map((id) => keys.note(workspaceId, id)), (it) => (isNoteItem(it) ? toNote(it) : undefined), (n) => keys.listPosition(n.createdAt, n.id), keep, after, count, order);
   }
   const common = { after, count, keep, filtered: true };
   if (linkedTo) {
@@ -235,7 +277,7 @@ export async function notesAfter(workspaceId: string, query: NoteQuery, after: s
     return scanAll(filter.customerIds.map((c) => ({ ...common, toRecords: notes, index: 'gsi2' as const, partitionKey: 'gsi2pk', partitionValue: keys.notesOfCustomer(workspaceId, c), sortKey: 'gsi2sk' })), count);
   }
   const range = timeRange(filter.created);
-  const narrowed = { ...common, toRecords: notes, range, filtered: restricts(filter) };
+  const narrowed = { ...common, order, toRecords: notes, range, filtered: restricts(filter) };
   if (filter.ownerIds) {
     return scanAll(
       filter.ownerIds.map((o) => ({ ...narrowed, index: 'gsi3' as const, partitionKey: 'gsi3pk', partitionValue: keys.ownedBy(workspaceId, o), sortKey: 'gsi3sk', prefix: keys.ownedPrefix('note') })),
@@ -264,6 +306,127 @@ export function membersAfter(workspaceId: string, filter: MemberFilter, after: s
     count,
   );
 }
+
+/** The workspace's tag values after `after`, oldest first (GSI1). */
+export function tagValuesAfter(workspaceId: string, after: string | undefined, count: number): Promise<Slice<StoredTagValue>> {
+  return scanAll(
+    [
+      {
+        index: 'gsi1',
+        partitionKey: 'gsi1pk',
+        partitionValue: keys.fieldValuesOf(workspaceId, TAGS_FIELD),
+        sortKey: 'gsi1sk',
+        after,
+        count,
+        toRecords: (items) => items.map((item) => (item.kind === TAG_VALUE_KIND ? toSelectValue(item) : undefined)),
+      },
+    ],
+    count,
+  );
+}
+
+/** Which teams a list holds; each filter given must hold, the values of one filter are alternatives. */
+export interface TeamFilter {
+  ids?: readonly string[];
+  /** Names, compared case-insensitively (exact). */
+  names?: readonly string[];
+  /** Handles, compared case-insensitively (exact). */
+  handles?: readonly string[];
+  /** A case-insensitive part of the name or the handle. */
+  query?: string;
+}
+
+const teamMatches = (f: TeamFilter, t: TeamItem) =>
+  !t.deleting &&
+  (f.ids === undefined || f.ids.includes(t.id)) &&
+  (f.names === undefined || f.names.some((n) => n.toLowerCase() === t.name.toLowerCase())) &&
+  (f.handles === undefined || f.handles.some((h) => h.toLowerCase() === t.handle.toLowerCase())) &&
+  (f.query === undefined || nameMatches(t.name, f.query) || nameMatches(t.handle, f.query));
+
+/** The workspace's teams matching the filter after `after`, newest first (GSI1), as Productboard lists them. */
+export async function teamsAfter(workspaceId: string, filter: TeamFilter, after: string | undefined, count: number): Promise<Slice<TeamItem>> {
+  const keep = (t: TeamItem) => teamMatches(filter, t);
+  if (filter.ids) {
+    return byIds(filter.ids.map((id) => keys.team(workspaceId, id)), (it) => (isTeamItem(it) ? toTeam(it) : undefined), (t) => keys.listPosition(t.createdAt, t.id), keep, after, count, 'descending');
+  }
+  return scanAll(
+    [
+      {
+        index: 'gsi1',
+        order: 'descending',
+        partitionKey: 'gsi1pk',
+        partitionValue: keys.teamsOf(workspaceId),
+        sortKey: 'gsi1sk',
+        after,
+        count,
+        toRecords: (items) => items.map((it) => (isTeamItem(it) ? toTeam(it) : undefined)),
+        keep,
+        filtered: restricts(filter),
+      },
+    ],
+    count,
+  );
+}
+
+/** A team's members after `after`, newest membership first (GSI2), each as the member item reads. */
+export async function teamMembersAfter(workspaceId: string, teamId: string, after: string | undefined, count: number): Promise<Slice<Member>> {
+  const members = async (items: StoredItem[]) => {
+    const found = await membersByIds(workspaceId, items.map((m) => String(m.memberId)));
+    return items.map((m) => found.get(String(m.memberId)));
+  };
+  return scanAll(
+    [{ index: 'gsi2', order: 'descending', partitionKey: 'gsi2pk', partitionValue: keys.teamMembersOf(workspaceId, teamId), sortKey: 'gsi2sk', after, count, toRecords: members }],
+    count,
+  );
+}
+
+/** A note's comments after `after`, oldest first (positions: listPosition(createdAt, id)). */
+export function noteCommentsAfter(workspaceId: string, noteId: string, after: string | undefined, count: number): Promise<Slice<StoredComment>> {
+  return scanAll(
+    [{ partitionKey: 'pk', partitionValue: keys.partition(workspaceId), sortKey: 'sk', prefix: keys.commentsOfNotePrefix(noteId), after, count, toRecords: (items) => items.map(toComment), consistent: true }],
+    count,
+  );
+}
+
+/** Records held in memory (a select field's options, the status values) after `after`, in the order of their positions. */
+export function inMemoryAfter<T>(records: readonly T[], positionOf: (r: T) => string, after: string | undefined, count: number): Slice<T> {
+  return {
+    items: records
+      .map((record) => ({ record, position: positionOf(record) }))
+      .filter((i) => after === undefined || i.position > after)
+      .sort(byPosition(undefined))
+      .slice(0, count),
+  };
+}
+
+/** A value as the field-value list shows it: a tag or select option, or a status value with its types. */
+export type ListedValue = { kind: 'select'; value: SelectValue } | { kind: 'status'; value: AssignedStatus };
+
+/**
+ * The values of a field after `after` — the tag values oldest first, a select field's options and
+ * the status values in their order — keeping those records of one of `types` can hold (all without
+ * `types`): a status value assigned to one of them, a select field's options when it is a field of
+ * one of them, the tags when one of them has tags.
+ */
+export async function fieldValuesAfter(workspaceId: string, field: ValueField, types: readonly EntityType[] | undefined, after: string | undefined, count: number): Promise<Slice<ListedValue>> {
+  const wanted = (type: string) => !types?.length || (types as readonly string[]).includes(type);
+  if (field.kind === 'status') {
+    const statuses = statusValuesFor(types);
+    const order = new Map(allStatuses().map((s, i) => [s.id, String(i).padStart(6, '0')]));
+    return relist(inMemoryAfter(statuses, (s) => order.get(s.id)!, after, count), (value) => ({ kind: 'status', value }));
+  }
+  if (field.kind === 'select') {
+    const values = wanted(field.def.entityType) ? selectValuesOf(field.def) : [];
+    return relist(inMemoryAfter(values, seqPosition, after, count), (value) => ({ kind: 'select', value }));
+  }
+  if (!ENTITY_TYPES.some((t) => wanted(t) && (ENTITY_FIELDS[t] as readonly string[]).includes(TAGS_FIELD))) return { items: [] };
+  return relist(await tagValuesAfter(workspaceId, after, count), (value) => ({ kind: 'select', value }));
+}
+
+const relist = <T, R>(slice: Slice<T>, as: (record: T) => R): Slice<R> => ({
+  items: slice.items.map((i) => ({ record: as(i.record), position: i.position })),
+  ...(slice.resume !== undefined ? { resume: slice.resume } : {}),
+});
 
 /** Webhook subscriptions of a workspace after `after`, oldest first, those `keep` accepts (few per workspace: no scan budget). */
 export async function webhooksAfter(workspaceId: string, after: string | undefined, count: number, keep: (w: StoredWebhook) => boolean): Promise<Array<Listed<StoredWebhook>>> {

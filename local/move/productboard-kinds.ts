@@ -6,10 +6,11 @@
 import * as z from 'zod/mini';
 import { CUSTOM_FIELD_KINDS, ENTITY_TYPES, NOTE_TYPES, type CustomFieldKind } from '#lib/domain/configurations.ts';
 import { ENTITY_FIELDS, NOTE_FIELDS } from '#lib/domain/entity-fields.ts';
-import { isHierarchyType, type EntityType } from '#lib/domain/hierarchy.ts';
+import { aType, isHierarchyType, type EntityType } from '#lib/domain/hierarchy.ts';
 import { REDACTED } from '#lib/domain/member-view.ts';
 import { isUuid } from '#lib/domain/schemas/common.ts';
-import { STANDARD_FIELDS, STATUSES, type StandardFieldId } from '#lib/domain/schemas/field-values.ts';
+import { STANDARD_FIELDS, type StandardFieldId } from '#lib/domain/schemas/field-values.ts';
+import { statusesOf } from '#lib/domain/statuses.ts';
 import type { CustomFieldRecord, MoveKind, MoveRecord, NoteRecord } from '#lib/domain/schemas/workspace-export.ts';
 import { isImportance } from '#lib/domain/score.ts';
 import type { SourceClient } from './source-client.ts';
@@ -96,9 +97,10 @@ function standardValue(id: StandardFieldId, value: unknown, type: string, ctx: R
   let v = value;
   if (id === 'status') {
     const name = (value as { name?: unknown } | null)?.name;
-    const found = STATUSES.find((s) => typeof name === 'string' && s.name.toLowerCase() === name.toLowerCase());
+    const own = statusesOf(type as EntityType);
+    const found = own.find((s) => typeof name === 'string' && s.name.toLowerCase() === name.toLowerCase());
     if (!found) {
-      ctx.skip(`status of a ${type} that is none of this service's statuses (${STATUSES.map((s) => s.name).join(', ')})`);
+      ctx.skip(`status of ${aType(type)} that is none of its statuses here (${own.map((s) => s.name).join(', ')})`);
       return undefined;
     }
     v = { id: found.id, name: found.name };

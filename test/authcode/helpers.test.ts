@@ -190,7 +190,7 @@ describe('authorization server metadata (RFC 8414)', () => {
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
       revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-      scopes_supported: ['entities:read', 'write:entities', 'entities:delete', 'notes:read', 'notes:write', 'notes:delete', 'webhooks:read', 'webhooks:write', 'webhooks:delete', 'members:read', 'members:pii:read'],
+      scopes_supported: ['entities:read', 'write:entities', 'entities:delete', 'notes:read', 'notes:write', 'notes:delete', 'webhooks:read', 'webhooks:write', 'webhooks:delete', 'members:read', 'members:pii:read', 'teams:read', 'teams:write', 'teams:delete', 'fields:write'],
       authorization_response_iss_parameter_supported: true,
     });
   });

@@ -159,7 +159,8 @@ const entityChecks: Check[] = [
   reads('getEntity', "retrieves a feature: its non-empty fields and its relationships", async ({ seed, probe }) => {
     const got = await probe.reply('getEntity', 200, seed.world.pb.entities.GET('/entities/{id}', { params: { path: { id: seed.e.applePay } } }));
     const admin = seed.world.workspace.admin;
-    probe.equal('fields', got.data.fields, { name: 'Apple Pay', status: PLANNED, owner: { id: admin.id, email: admin.email }, tags: [{ name: 'mobile' }] });
+    const tags = await seed.world.tagIds(probe);
+    probe.equal('fields', got.data.fields, { name: 'Apple Pay', status: PLANNED, owner: { id: admin.id, email: admin.email }, tags: [{ id: tags.get('mobile'), name: 'mobile' }] });
     probe.equal('relationships', relationshipLines(probe, got.data.relationships), ['child Apple Pay on watch', 'parent Checkout']);
   }),
   reads('getEntity.fields[]', 'fields[]=name returns only the name', async ({ seed, probe }) => {
@@ -198,7 +199,8 @@ const entityChecks: Check[] = [
       }),
     );
     const got = await probe.reply('getEntity', 200, world.pb.entities.GET('/entities/{id}', { params: { path: { id: product } } }));
-    probe.equal('tags', got.data.fields?.tags, [{ name: 'b' }, { name: 'c' }]);
+    const tags = await world.tagIds(probe);
+    probe.equal('tags', got.data.fields?.tags, [{ id: tags.get('b'), name: 'b' }, { id: tags.get('c'), name: 'c' }]);
   }),
   writes('updateEntity.patch-clear', 'PATCH data.patch clear erases a value', async ({ world, probe }) => {
     const product = await world.entity(probe, 'product', 'Owned', { fields: { owner: { email: world.workspace.admin.email } } });

@@ -47,28 +47,4 @@ export const PATCHES: readonly SchemaPatch[] = [
     },
     edits: [{ op: 'unrequire', at: '/components/schemas/ListLinks', property: 'next' }],
   },
-  {
-    name: 'entity-tags-by-name',
-    reason:
-      "The API contract, Entities: an entity's `tags` are `[{name}]`. Productboard's entity field values have no tag shape without an `id` (its multi-select values are `{id, name}`).",
-    where: {
-      documents: ['entities'],
-      operations: ['getEntity', 'listEntities', 'performEntitiesSearch'],
-      statuses: [200],
-      paths: ['/data/fields/tags', '/data/*/fields/tags'],
-    },
-    edits: [
-      {
-        op: 'defineProperty',
-        at: '/components/schemas/EntityFields',
-        property: 'tags',
-        schema: {
-          anyOf: [
-            { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 255 } } } },
-            { type: 'null' },
-          ],
-        },
-      },
-    ],
-  },
 ];

@@ -77,6 +77,18 @@ export class World {
     return id;
   }
 
+  /** The workspace's tag values by name, read through listEntityFieldValues (each id named `tag <name>`). */
+  async tagIds(probe: Probe): Promise<Map<string, string>> {
+    const list = await probe.setup('listEntityFieldValues', 200, this.pb.entities.GET('/entities/fields/{id}/values', { params: { path: { id: 'tags' } } }));
+    const out = new Map<string, string>();
+    for (const v of list.data) {
+      const name = String((v.fields as { name?: unknown }).name);
+      out.set(name, v.id);
+      this.names.set(v.id, `tag ${name}`);
+    }
+    return out;
+  }
+
   /** Creates a text note through Productboard's createNote, linked to `links` (default importance). */
   async note(probe: Probe, name: string, options: { customer?: { id: string; type: 'user' | 'company' }; links?: string[]; owner?: string } = {}): Promise<string> {
     const relationships = [

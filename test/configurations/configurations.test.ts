@@ -25,11 +25,13 @@ describe('entity configurations', () => {
     expect(res.status, res.text).toBe(200);
     const data = res.json.data;
     expect(data.type).toBe('feature');
-    expect(Object.keys(data.fields)).toEqual(['name', 'description', 'status', 'owner', 'tags', 'timeframe', 'archived', id]);
+    expect(Object.keys(data.fields)).toEqual(['name', 'description', 'status', 'owner', 'tags', 'teams', 'timeframe', 'archived', id]);
     for (const [key, f] of Object.entries<any>(data.fields)) expect(f.id).toBe(key);
     expect(data.fields.name).toEqual({ id: 'name', name: 'Name', path: '/fields/name', schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' } });
     expect(data.fields.archived.schema).toEqual({ type: 'boolean' });
-    expect(data.fields.tags.schema).toMatchObject({ type: 'array', items: { type: 'object', required: ['name'] } });
+    // An entity's tags are the workspace's tag values, by id and name.
+    expect(data.fields.tags.schema).toMatchObject({ type: 'array', items: { type: 'object', required: ['id', 'name'] } });
+    expect(data.fields.teams.schema).toMatchObject({ type: 'array', items: { type: 'object', required: ['id', 'name'] } });
     expect(data.fields[id]).toEqual({ id, name: 'Size', path: `/fields/${id}`, schema: { type: 'string', enum: ['S', 'M', 'L'] } });
     expect(data.relationships.parent).toEqual({ targetType: ['product', 'component'], cardinality: 'single', mandatory: true });
     expect(data.links).toEqual({ self: `${app.baseUrl}/entities/configurations/feature` });
@@ -74,7 +76,7 @@ describe('entity configurations', () => {
     const otherType = await call(app, 'GET', '/v2/entities/configurations/component', { token: a.token });
     expect(Object.keys(otherType.json.data.fields)).not.toContain(text);
     const otherWs = await call(app, 'GET', '/v2/entities/configurations/product', { token: b.token });
-    expect(Object.keys(otherWs.json.data.fields)).toEqual(['name', 'description', 'status', 'owner', 'tags', 'timeframe', 'archived']);
+    expect(Object.keys(otherWs.json.data.fields)).toEqual(['name', 'description', 'status', 'owner', 'tags', 'teams', 'timeframe', 'archived']);
   });
 
   it('needs entities:read', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { customValueCheck, type CustomFieldDef } from '#lib/domain/configurations.ts';
+import { customValueCheck, customValueRead, type CustomFieldDef } from '#lib/domain/configurations.ts';
+import { selectValuesOf } from '#lib/domain/field-values.ts';
 import { apiErrorOf } from '#lib/http/error-map.ts';
 import { ApiError } from '#lib/http/errors.ts';
 
@@ -29,9 +30,22 @@ describe('custom field values are validated against their kind', () => {
     ['11111111-1111-4111-8111-111111111111', 'free text'],
     ['22222222-2222-4222-8222-222222222222', 3.5],
     ['33333333-3333-4333-8333-333333333333', '2031-02-28'],
-    ['44444444-4444-4444-8444-444444444444', 'M'],
   ])('%s accepts %j', (id, value) => {
     expect(check(id, value, path)).toEqual(value);
+  });
+
+  it("a select field's option is written by name and stored by its id, which reads back as the option's current name", () => {
+    const size = defs[3]!;
+    const m = selectValuesOf(size).find((v) => v.name === 'M')!;
+    expect(check(size.id, 'M', path)).toBe(m.id);
+    expect(customValueRead(size, m.id)).toBe('M');
+    const renamed = { ...size, values: selectValuesOf(size).map((v) => (v.id === m.id ? { ...v, name: 'Medium' } : v)) };
+    expect(customValueRead(renamed, m.id)).toBe('Medium');
+    // Deleted: no value; deleted with a replacement: the replacement.
+    const s = selectValuesOf(size).find((v) => v.name === 'S')!;
+    const gone = { ...size, values: [s] };
+    expect(customValueRead(gone, m.id)).toBeUndefined();
+    expect(customValueRead({ ...gone, replaced: { [m.id]: s.id } }, m.id)).toBe('S');
   });
 
   it.each<[string, unknown, RegExp]>([

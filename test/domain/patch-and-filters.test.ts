@@ -2,14 +2,14 @@
 // filters.ts, metadata.ts, relations.ts): no table, just values in and values out.
 import { describe, expect, it } from 'vitest';
 import { InvalidInput } from '#lib/domain/errors.ts';
-import { listRuleOf } from '#lib/domain/field-patch.ts';
+import { noteListRuleOf } from '#lib/domain/field-patch.ts';
 import { entityMatches, memberMatches, nameMatches, noteMatches, utcInstant } from '#lib/domain/filters.ts';
 import { mergeMetadata } from '#lib/domain/metadata.ts';
 import { applyPatch, checkPatch, type PatchOp } from '#lib/domain/patch.ts';
 import { mirrorOf, relationViolation } from '#lib/domain/relations.ts';
 import { statusById, statusByName } from '#lib/domain/statuses.ts';
 
-const itemKey = listRuleOf;
+const itemKey = noteListRuleOf;
 /** An operation at /data/patch/0 (where it sits in a request does not matter to these rules). */
 const op = (o: Record<string, unknown>) => ({ ...o, path: ['data', 'patch', 0] }) as unknown as PatchOp;
 
@@ -90,11 +90,16 @@ describe('filters', () => {
     expect(noteMatches({ text: 'nothing' }, n)).toBe(false);
     expect(noteMatches({ sources: [] }, n)).toBe(false);
   });
-  it('members: deactivated ones only with includeDisabled; query on name or e-mail', () => {
+  it('members: deactivated ones only when asked for (with the others, or alone); query on name or e-mail; e-mails any case', () => {
     const m = { id: 'm', name: 'Ada Lovelace', email: 'ada@x.test', role: 'maker', active: false };
     expect(memberMatches({}, m)).toBe(false);
-    expect(memberMatches({ includeDisabled: true, query: 'LOVE', roles: ['maker'] }, m)).toBe(true);
-    expect(memberMatches({ includeDisabled: true, query: 'X.TEST' }, m)).toBe(true);
+    expect(memberMatches({ state: 'any', query: 'LOVE', roles: ['maker'] }, m)).toBe(true);
+    expect(memberMatches({ state: 'any', query: 'X.TEST' }, m)).toBe(true);
+    expect(memberMatches({ state: 'disabled' }, m)).toBe(true);
+    expect(memberMatches({ state: 'disabled' }, { ...m, active: true })).toBe(false);
+    expect(memberMatches({ state: 'disabled', emails: ['ADA@x.test'] }, m)).toBe(true);
+    expect(memberMatches({ state: 'disabled', emails: ['bob@x.test'] }, m)).toBe(false);
+    expect(memberMatches({ state: 'any', invitationPendingOnly: true }, m)).toBe(false);
   });
   it('names match as case-insensitive substrings; date-times need a zone and become UTC instants', () => {
     expect([nameMatches('Apple Pay', 'apple PAY'), nameMatches('Apple Pay', 'pear'), nameMatches(undefined, 'a')]).toEqual([true, false, false]);

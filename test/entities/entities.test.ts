@@ -37,7 +37,8 @@ describe('entities', () => {
         description: '<p>Night</p>',
         status: { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a03', name: 'Planned' },
         owner: { id: ws.admin.id, email: ws.admin.email },
-        tags: [{ name: 'ui' }],
+        // The workspace's tag value 'ui', made by the create.
+        tags: [{ id: expect.any(String), name: 'ui' }],
         timeframe: { startDate: '2026-01-01', endDate: '2026-03-31', granularity: 'quarter' },
         archived: false,
       },
@@ -56,7 +57,7 @@ describe('entities', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json).toEqual({ data: { id, type: 'product', links: { self: `${app.baseUrl}/entities/${id}`, html: `${app.webUrl}/entities/${id}` } } });
     const got = await c.ok('GET', `/entities/${id}`);
-    expect(got.json.data.fields).toEqual({ name: 'Renamed', tags: [{ name: 'a' }] });
+    expect(got.json.data.fields).toEqual({ name: 'Renamed', tags: [{ id: expect.any(String), name: 'a' }] });
   });
 
   it.each([
@@ -65,7 +66,7 @@ describe('entities', () => {
     ['a missing name', { type: 'product', fields: {} }, '/data/fields/name', /required/],
     ['a name over 255 characters', { type: 'product', fields: { name: 'x'.repeat(256) } }, '/data/fields/name', /at most 255/],
     ['an unknown field name', { type: 'product', fields: { name: 'x', colour: 'red' } }, '/data/fields/colour', /Unknown field 'colour'/],
-    ['an unknown status', { type: 'product', fields: { name: 'x', status: { name: 'Someday' } } }, '/data/fields/status/name', /No status named/],
+    ['an unknown status', { type: 'product', fields: { name: 'x', status: { name: 'Someday' } } }, '/data/fields/status/name', /No status of a product is named 'Someday'; the statuses of a product are New idea/],
     ['an owner who is not a member', { type: 'product', fields: { name: 'x', owner: { email: 'nobody@example.com' } } }, '/data/fields/owner/email', /No active member/],
     ['a timeframe ending before it starts', { type: 'product', fields: { name: 'x', timeframe: { startDate: '2026-02-01', endDate: '2026-01-01' } } }, '/data/fields/timeframe/endDate', /before/],
     ['a product with a parent', { type: 'product', fields: { name: 'x' }, relationships: [{ type: 'parent', target: { id: 'PARENT' } }] }, '/data/relationships/0/target/id', /cannot have a parent/],
@@ -93,7 +94,7 @@ describe('entities', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json.data.links).toEqual({ self: `${app.baseUrl}/entities/${feature}`, html: `${app.webUrl}/entities/${feature}` });
     const { fields } = (await c.ok('GET', `/entities/${feature}`)).json.data;
-    expect(fields).toEqual({ name: expect.any(String), status: { id: expect.any(String), name: 'Planned' }, tags: [{ name: 'b' }], [size]: 'M' });
+    expect(fields).toEqual({ name: expect.any(String), status: { id: expect.any(String), name: 'Planned' }, tags: [{ id: expect.any(String), name: 'b' }], [size]: 'M' });
     expectError(await patch([{ op: 'set', path: 'email', value: 'x@example.com' }]), 'request.invalid', { source: { pointer: '/data/patch/0/path' }, detail: /Unknown field 'email' for a feature/ });
     // An entity patch parses values by the entities' fields only: a note field's value is not looked at, its path is refused.
     expectError(await patch([{ op: 'set', path: 'content', value: 5 }]), 'request.invalid', { source: { pointer: '/data/patch/0/path' }, detail: /Unknown field 'content' for a feature/ });

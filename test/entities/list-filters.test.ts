@@ -2,7 +2,7 @@
 // (every filter given must hold), refuse what the data model cannot answer with the reason, and
 // refuse a bad value with source.parameter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATUSES } from '#lib/domain/schemas/field-values.ts';
+import { FEATURE_STATUSES } from '#lib/domain/statuses.ts';
 import { client } from '../score/helpers.ts';
 import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const planned = STATUSES.find((s) => s.name === 'Planned')!;
+const planned = FEATURE_STATUSES.find((s) => s.name === 'Planned')!;
 
 /** A small product tree: Payments ⊃ Checkout ⊃ {Apple Pay (planned, admin's), Google Pay (maker's), Legacy (archived)}, Wallets ⊃ Watch pay. */
 async function tree() {
@@ -107,7 +107,8 @@ describe('GET /v2/notes filters', () => {
     const shifted = new Date(Date.parse(t2)).toISOString().replace('Z', '+00:00');
     expect(await names(`createdFrom=${encodeURIComponent(shifted)}&createdTo=${encodeURIComponent(shifted)}`)).toEqual(['Google Pay please']);
     expect(await names('updatedTo=2000-01-01T00:00:00Z')).toEqual([]);
-    expect(await names('updatedFrom=2000-01-01T00:00:00Z&processed=false&archived=false')).toEqual(['Wants Apple Pay', 'Google Pay please']);
+    // Newest first.
+    expect(await names('updatedFrom=2000-01-01T00:00:00Z&processed=false&archived=false')).toEqual(['Google Pay please', 'Wants Apple Pay']);
     expect(await names('processed=true')).toEqual([]);
     expect(await names('metadata[source][system]=zendesk')).toEqual([]);
     expect(await names('creator[email]=nobody%40example.com')).toEqual([]);

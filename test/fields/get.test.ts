@@ -48,7 +48,7 @@ describe('fields on GET /v2/entities/{id}', () => {
   it('parameter omitted → only non-empty fields (custom values by uuid; 0 is a value)', async () => {
     const res = await get(`/v2/entities/${feature}`);
     expect(res.status, res.text).toBe(200);
-    expect(res.json.data.fields).toEqual({ name: 'F', tags: [{ name: 'api' }], [size]: 'M', [effort]: 0 });
+    expect(res.json.data.fields).toEqual({ name: 'F', tags: [{ id: expect.any(String), name: 'api' }], [size]: 'M', [effort]: 0 });
   });
 
   it('fields[]=all → every configured field, nulls included', async () => {
@@ -58,7 +58,8 @@ describe('fields on GET /v2/entities/{id}', () => {
       description: null,
       status: null,
       owner: null,
-      tags: [{ name: 'api' }],
+      tags: [{ id: expect.any(String), name: 'api' }],
+      teams: null,
       timeframe: null,
       archived: null,
       [size]: 'M',

@@ -1,5 +1,6 @@
 // The spec's Fields table on list entities, search entities and list notes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFieldValue } from '#lib/store/field-values.ts';
 import { fieldCommands } from '../../local/admin/fields.ts';
 import { seedEntities, seedNotes } from '../pagination/seed.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
@@ -13,6 +14,7 @@ let ws: TestWorkspace;
 let size: string; // select custom field on feature
 let due: string; // date custom field on product
 let noteScore: string; // number custom field on notes
+let t: { id: string; name: string }; // a tag value
 
 beforeAll(async () => {
   app = await startApp();
@@ -20,7 +22,10 @@ beforeAll(async () => {
   size = await addField(ws.workspaceId, 'feature', 'Size', 'select', 'S,M,L');
   due = await addField(ws.workspaceId, 'product', 'Due', 'date');
   noteScore = await addField(ws.workspaceId, 'textNote', 'Score', 'number');
-  await seedEntities(ws.workspaceId, 1, { type: 'feature', fields: () => ({ name: 'A', description: '', tags: [{ name: 't' }], [size]: 'M' }) });
+  const tag = await createFieldValue(ws.workspaceId, { kind: 'tags' }, { name: 't' });
+  t = { id: tag.id, name: tag.name };
+  // A select option stored by its name (as before options had ids) reads as that option.
+  await seedEntities(ws.workspaceId, 1, { type: 'feature', fields: () => ({ name: 'A', description: '', tags: [t], [size]: 'M' }) });
   await seedEntities(ws.workspaceId, 1, { type: 'feature', fields: () => ({ name: 'B', tags: [] }) });
   await seedEntities(ws.workspaceId, 1, { type: 'user', fields: () => ({ name: 'U', email: 'u@example.com' }) });
   await seedNotes(ws.workspaceId, 1, { fields: () => ({ name: 'N', content: '<p>hi</p>', [noteScore]: 0 }) });
@@ -36,14 +41,15 @@ const search = (data: unknown, query = '') => call(app, 'POST', `/v2/entities/se
 
 describe('fields on GET /v2/entities', () => {
   it('parameter omitted → only fields with non-empty values', async () => {
-    expect(fieldsOf(await get('/v2/entities?type=feature'))).toEqual([{ name: 'A', tags: [{ name: 't' }], [size]: 'M' }, { name: 'B' }]);
+    expect(fieldsOf(await get('/v2/entities?type=feature'))).toEqual([{ name: 'A', tags: [t], [size]: 'M' }, { name: 'B' }]);
   });
 
   it('fields[]=all → every configured field, nulls included', async () => {
     const res = await get('/v2/entities?type=feature&fields[]=all');
     expect(fieldsOf(res)).toEqual([
-      { name: 'A', description: '', status: null, owner: null, tags: [{ name: 't' }], timeframe: null, archived: null, [size]: 'M' },
-      { name: 'B', description: null, status: null, owner: null, tags: [], timeframe: null, archived: null, [size]: null },
+      { name: 'A', description: '', status: null, owner: null, tags: [t], teams: null, timeframe: null, archived: null, [size]: 'M' },
+      // A list left empty is no value.
+      { name: 'B', description: null, status: null, owner: null, tags: null, teams: null, timeframe: null, archived: null, [size]: null },
     ]);
   });
 
@@ -85,7 +91,7 @@ describe('fields on GET /v2/entities', () => {
 
 describe('fields in POST /v2/entities/search (data.fields)', () => {
   it('omitted → only non-empty fields', async () => {
-    expect(fieldsOf(await search({ types: ['feature'] }))).toEqual([{ name: 'A', tags: [{ name: 't' }], [size]: 'M' }, { name: 'B' }]);
+    expect(fieldsOf(await search({ types: ['feature'] }))).toEqual([{ name: 'A', tags: [t], [size]: 'M' }, { name: 'B' }]);
   });
 
   it("'all' → every configured field with nulls", async () => {
@@ -109,16 +115,17 @@ describe('fields in POST /v2/entities/search (data.fields)', () => {
   });
 });
 
+// Notes are listed newest first: M, then N.
 describe('fields on GET /v2/notes (`fields` and `fields[]`)', () => {
   it('omitted → only non-empty fields (0 is a value)', async () => {
-    expect(fieldsOf(await get('/v2/notes'))).toEqual([{ name: 'N', content: '<p>hi</p>', [noteScore]: 0 }, { name: 'M' }]);
+    expect(fieldsOf(await get('/v2/notes'))).toEqual([{ name: 'M' }, { name: 'N', content: '<p>hi</p>', [noteScore]: 0 }]);
   });
 
   it('fields=all and fields[]=all → every configured note field', async () => {
     const expected = [
       // Seeded straight into the store: no creator, neither processed nor archived.
-      { name: 'N', content: '<p>hi</p>', tags: null, owner: null, creator: null, processed: null, archived: null, [noteScore]: 0 },
       { name: 'M', content: null, tags: [], owner: null, creator: null, processed: null, archived: null, [noteScore]: null },
+      { name: 'N', content: '<p>hi</p>', tags: null, owner: null, creator: null, processed: null, archived: null, [noteScore]: 0 },
     ];
     expect(fieldsOf(await get('/v2/notes?fields=all'))).toEqual(expected);
     expect(fieldsOf(await get('/v2/notes?fields[]=all'))).toEqual(expected);
@@ -126,8 +133,8 @@ describe('fields on GET /v2/notes (`fields` and `fields[]`)', () => {
 
   it('both spellings together name one list', async () => {
     expect(fieldsOf(await get(`/v2/notes?fields=content&fields[]=${noteScore}`))).toEqual([
-      { content: '<p>hi</p>', [noteScore]: 0 },
       { content: null, [noteScore]: null },
+      { content: '<p>hi</p>', [noteScore]: 0 },
     ]);
   });
 

@@ -102,7 +102,7 @@ describe('npm start', () => {
       const dup = admin('member', 'add', '--workspace', ws.json.id, '--email', 'pat@example.com');
       expect([dup.status, dup.stderr.trim()]).toEqual([2, 'member add: pat@example.com is already a member of this workspace']);
       const token = admin('token', 'issue', '--workspace', ws.json.id, '--email', 'pat@example.com');
-      expect(token.json).toEqual({ id: expect.any(String), token: expect.any(String), scopes: ['entities:read', 'notes:read', 'webhooks:read', 'members:read', 'members:pii:read'] });
+      expect(token.json).toEqual({ id: expect.any(String), token: expect.any(String), scopes: ['entities:read', 'notes:read', 'webhooks:read', 'members:read', 'members:pii:read', 'teams:read'] });
       const tooMuch = admin('token', 'issue', '--workspace', ws.json.id, '--email', 'pat@example.com', '--scopes', 'write:entities');
       expect([tooMuch.status, tooMuch.stderr.trim()]).toEqual([2, 'token issue: A viewer may not hold write:entities']);
       expect(admin('token', 'revoke', '--workspace', ws.json.id, '--id', token.json.id).json).toEqual({ id: token.json.id, revoked: true });

@@ -141,7 +141,8 @@ describe('notes', () => {
     const rest = await call(app, 'GET', `/v2/notes/${note.id}`, { token: ws.token });
     expect(got.structuredContent).toEqual({ note: rest.json.data });
     const listed = await callTool(client, 'list_notes', { limit: 100 });
-    expect(listed.structuredContent.notes.map((n: any) => n.fields.name)).toEqual(['Acme call', 'Bea interview', 'Wallet demand']);
+    // Newest first, as GET /v2/notes lists them.
+    expect(listed.structuredContent.notes.map((n: any) => n.fields.name)).toEqual(['Wallet demand', 'Bea interview', 'Acme call']);
     // The REST list's filters: the creator (the token's member), the creation time.
     const mine = await callTool(client, 'list_notes', { creatorEmail: ws.admin.email.toUpperCase(), createdFrom: rest.json.data.createdAt });
     expect(mine.structuredContent.notes.map((n: any) => n.id)).toEqual([note.id]);
@@ -176,8 +177,8 @@ describe('notes', () => {
       expect(created.structuredContent.note.type).toBe('textNote');
       const listed = await callTool(otherClient, 'list_notes', {});
       expect(listed.structuredContent.notes.map((n: any) => [n.type, n.fields.name])).toEqual([
-        ['conversationNote', 'Support chat'],
         ['textNote', 'Call notes'],
+        ['conversationNote', 'Support chat'],
       ]);
     } finally {
       await otherClient.close();

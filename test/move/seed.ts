@@ -4,7 +4,7 @@
 // anonymous notes, links of every importance, re-rated links, a note edited after it was rated, and
 // a webhook subscription.
 import { issueApiToken } from '#lib/auth/api-tokens.ts';
-import { STATUSES } from '#lib/domain/schemas/field-values.ts';
+import { FEATURE_STATUSES as STATUSES } from '#lib/domain/statuses.ts';
 import { IMPORTANCES } from '#lib/domain/score.ts';
 import { addCustomField } from '#lib/store/custom-fields.ts';
 import { createEntity } from '#lib/store/entity-writes.ts';

@@ -51,11 +51,12 @@ describe('conversation notes', () => {
       archived: null,
     });
     const ids = async (query: string) => ((await c.ok('GET', `/notes${query}`)).json.data as Array<{ id: string }>).map((n) => n.id);
-    expect(await ids('')).toEqual([id, text]);
+    // Newest first: the text note was created after the conversation.
+    expect(await ids('')).toEqual([text, id]);
     expect(await ids('?type[]=conversation')).toEqual([id]);
     expect(await ids('?type=conversationNote')).toEqual([id]);
     expect(await ids('?type=simple')).toEqual([text]);
-    expect(await ids('?type[]=textNote&type[]=conversationNote')).toEqual([id, text]);
+    expect(await ids('?type[]=textNote&type[]=conversationNote')).toEqual([text, id]);
     const search = async (data: unknown) => ((await c.ok('POST', '/notes/search', { data })).json.data as Array<{ id: string }>).map((n) => n.id);
     expect(await search({ filter: { type: 'conversation' } })).toEqual([id]);
     expect(await search({ filter: { type: ['textNote'] } })).toEqual([text]);
@@ -166,8 +167,8 @@ describe('conversation notes', () => {
     const text = (await c.ok('POST', '/notes', { data: { type: 'textNote', fields: { name: 'Call', [mood]: 'happy' } } })).json.data.id;
     const listed = (await c.ok('GET', `/notes?fields[]=${channel}&fields[]=${mood}`)).json.data as Array<{ id: string; fields: unknown }>;
     expect(listed.map((n) => [n.id, n.fields])).toEqual([
-      [id, { [channel]: 'chat' }],
       [text, { [mood]: 'happy' }],
+      [id, { [channel]: 'chat' }],
     ]);
   });
 

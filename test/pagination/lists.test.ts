@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeCursor } from '#lib/http/pagination.ts';
+import * as keys from '#lib/store/keys.ts';
+import { NOTE_LIST_ORDER } from '#lib/store/pages.ts';
 import { seedEntities, seedLinks, seedNotes } from './seed.ts';
 import { ids, walk } from './walk.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
@@ -182,13 +185,24 @@ describe('cursor pagination of the other lists', () => {
     for (const n of w.nexts) expect(new URL(n).pathname).toBe(new URL(`${app.baseUrl}/entities/search`).pathname);
   }, WALK_TIMEOUT);
 
-  it('GET /v2/notes walks 250+ notes oldest first', async () => {
+  it('GET /v2/notes walks 250+ notes newest first; a cursor of the oldest-first order is refused, not misread', async () => {
     const ws = await newWorkspace();
     const notes = await seedNotes(ws.workspaceId, 270);
     const w = await walk(app, ws.token, '/v2/notes?limit=100&fields=name');
-    expect(ids(w.items)).toEqual(ids(notes));
+    expect(ids(w.items)).toEqual(ids(notes).reverse());
     expect(w.pages.map((p) => p.data.length)).toEqual([100, 100, 70]);
     for (const n of w.nexts) expect([...new URL(n).searchParams.keys()]).toEqual(['limit', 'fields', 'pageCursor']);
+    // The cursor the list gave while it ran oldest first: the same query, its position the 100th
+    // oldest note, bound to no order. Read in the new order it would skip the newest 170 notes.
+    const oldScope = { operationId: 'listNotes', workspaceId: ws.workspaceId, params: {}, query: [['limit', '100'], ['fields', 'name']] as Array<[string, string]> };
+    const oldCursor = await encodeCursor(oldScope, keys.listPosition(notes[99]!.createdAt, notes[99]!.id));
+    const res = await call(app, 'GET', `/v2/notes?limit=100&fields=name&pageCursor=${oldCursor}`, { token: ws.token });
+    expectError(res, 'request.invalid', { source: { parameter: 'pageCursor' } });
+    // The same position bound to the new order is a cursor the list accepts (the forgery above differs only in its order).
+    const newCursor = await encodeCursor({ ...oldScope, order: NOTE_LIST_ORDER }, keys.listPosition(notes[99]!.createdAt, notes[99]!.id));
+    const next = await call(app, 'GET', `/v2/notes?limit=100&fields=name&pageCursor=${newCursor}`, { token: ws.token });
+    expect(next.status).toBe(200);
+    expect(ids(next.json.data)).toEqual(ids(notes.slice(0, 99)).reverse());
   }, WALK_TIMEOUT);
 
   it('GET /v2/entities/{id}/relationships walks the parent then 250+ children; type filters', async () => {

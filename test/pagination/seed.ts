@@ -33,6 +33,7 @@ export interface SeededEntity {
 export interface SeededNote {
   id: string;
   type: 'textNote';
+  createdAt: string;
 }
 
 /** An entity item as lib/store/entity-writes.ts createEntity writes it (without score aggregates). */
@@ -75,7 +76,7 @@ export async function seedNotes(
     noteItem(ws, { id: randomUUID(), createdAt: nextCreatedAt(), fields: options.fields ? options.fields(i) : { name: `note ${i}` }, ...(options.customer ? { customer: options.customer } : {}) }),
   );
   await putAll(items);
-  return items.map((i) => ({ id: String(i.id), type: 'textNote' as const }));
+  return items.map((i) => ({ id: String(i.id), type: 'textNote' as const, createdAt: String(i.createdAt) }));
 }
 
 /** Links from one note to many entities. */

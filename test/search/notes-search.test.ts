@@ -79,12 +79,12 @@ describe('POST /v2/notes/search', () => {
     await note(c, 'Maker owns', { owner: maker.email });
     await note(c, 'Nobody owns');
     expect(names(await search(ws.token, { data: { filter: { fields: { owner: [{ email: maker.email }] } } } }))).toEqual(['Maker owns']);
-    expect(names(await search(ws.token, { data: { filter: { fields: { owner: [{ email: maker.email }, { id: ws.admin.id }] } } } }))).toEqual(['Admin owns', 'Maker owns']);
+    expect(names(await search(ws.token, { data: { filter: { fields: { owner: [{ email: maker.email }, { id: ws.admin.id }] } } } }))).toEqual(['Maker owns', 'Admin owns']);
     expect((await search(ws.token, { data: { filter: { fields: { owner: { email: 'nobody@example.com' } } } } })).json).toEqual({ data: [], links: {} });
     // search.query and the flags narrow the rest.
     expect(names(await search(ws.token, { data: { search: { query: 'MAKER' } } }))).toEqual(['Maker owns']);
-    expect(names(await search(ws.token, { data: { filter: { fields: { archived: false, processed: false } } } }))).toEqual(['Admin owns', 'Maker owns', 'Nobody owns']);
-    expect(names(await search(ws.token, { data: {} }))).toEqual(['Admin owns', 'Maker owns', 'Nobody owns']);
+    expect(names(await search(ws.token, { data: { filter: { fields: { archived: false, processed: false } } } }))).toEqual(['Nobody owns', 'Maker owns', 'Admin owns']);
+    expect(names(await search(ws.token, { data: {} }))).toEqual(['Nobody owns', 'Maker owns', 'Admin owns']);
     expect(names(await search(ws.token, { data: { filter: { type: 'textNote', fields: { archived: true } } } }))).toEqual([]);
   });
 
@@ -132,14 +132,15 @@ describe('POST /v2/notes/search', () => {
     for (const name of ['n1', 'n2', 'n3', 'n4', 'n5']) await note(c, name);
     const body = { data: { search: { query: 'n' } } };
     const first = await search(ws.token, body, '?limit=2');
-    expect(names(first)).toEqual(['n1', 'n2']);
+    // Newest first.
+    expect(names(first)).toEqual(['n5', 'n4']);
     const next = first.json.links.next as string;
     expect(new URL(next).pathname).toBe(new URL(`${app.baseUrl}/notes/search`).pathname);
     const second = await call(app, 'POST', next.slice(app.url.length), { token: ws.token, body });
-    expect(names(second)).toEqual(['n3', 'n4']);
+    expect(names(second)).toEqual(['n3', 'n2']);
     const third = await call(app, 'POST', (second.json.links.next as string).slice(app.url.length), { token: ws.token, body });
     expect(third.json).toMatchObject({ links: {} });
-    expect(names(third)).toEqual(['n5']);
+    expect(names(third)).toEqual(['n1']);
     expectError(await call(app, 'POST', next.slice(app.url.length), { token: ws.token, body: { data: {} } }), 'request.invalid', { source: { parameter: 'pageCursor' } });
   });
 

@@ -96,6 +96,9 @@ describe("POST /v2/entities/search in Productboard's form {data: {filter, return
       return res.json.data.map((e: { fields: { name: string } }) => e.fields.name);
     };
     expect(await names({ type: ['feature'] })).toEqual(['Apple Pay', 'Google Pay', 'Other pay']);
+    // One type may be sent as a string, as Productboard's own example does.
+    expect(await names({ type: 'component' })).toEqual(['Checkout']);
+    expect(await names({ type: ['product', 'component'] })).toEqual(['Payments', 'Checkout']);
     expect(await names({ type: ['feature'], relationships: { parent: [{ id: checkout }] } })).toEqual(['Apple Pay', 'Google Pay']);
     expect(await names({ fields: { name: 'APPLE' } })).toEqual(['Apple Pay']);
     expect(await names({ fields: { owner: [{ email: ws.admin.email.toUpperCase() }, { id: ws.admin.id }] } })).toEqual(['Apple Pay']);
@@ -116,6 +119,8 @@ describe("POST /v2/entities/search in Productboard's form {data: {filter, return
     ['a customer', { data: { filter: { relationships: { customer: [{ id: '3f0c7c2e-1111-4c1e-9a1a-000000000001' }] } } } }, '/data/filter/relationships/customer', /notes\/search/],
     ['an empty range', { data: { filter: { createdAt: { from: '2030-01-02T00:00:00Z', to: '2030-01-01T00:00:00Z' } } } }, '/data/filter/createdAt', /later than/],
     ['an unknown filter', { data: { filter: { colour: 'red' } } }, '/data/filter/colour'],
+    ['a type of no kind, as a string', { data: { filter: { type: 'epic' } } }, '/data/filter/type'],
+    ['an empty list of types', { data: { filter: { type: [] } } }, '/data/filter/type'],
     ['an unknown status', { data: { filter: { fields: { status: [{ name: 'Someday' }] } } } }, '/data/filter/fields/status/0/name', /names no status/],
   ])('%s → 400 request.invalid at %s', async (_name, body, at, detail) => {
     const ws = await newWorkspace();

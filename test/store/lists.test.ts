@@ -4,7 +4,7 @@
 // every match exactly once, in order.
 import { describe, expect, it } from 'vitest';
 import { ENTITY_TYPES } from '#lib/domain/hierarchy.ts';
-import { STATUSES } from '#lib/domain/schemas/field-values.ts';
+import { FEATURE_STATUSES } from '#lib/domain/statuses.ts';
 import { updateEntity } from '#lib/store/entity-writes.ts';
 import { setMemberActive } from '#lib/store/members.ts';
 import { updateNote } from '#lib/store/notes.ts';
@@ -12,7 +12,7 @@ import { entitiesAfter, membersAfter, notesAfter, SCAN_BUDGET, type EntityQuery,
 import { entity, memberRef, note, storeWorkspace, walk } from './support.ts';
 import { seedEntities, seedNotes } from '../pagination/seed.ts';
 
-const PLANNED = STATUSES[2];
+const PLANNED = FEATURE_STATUSES[2];
 const names = (records: Array<{ fields: Record<string, unknown> }>) => records.map((r) => r.fields.name);
 const entityNames = async (ws: string, query: EntityQuery) => names((await walk((after, n) => entitiesAfter(ws, query, after, n), 100)).records);
 const noteNames = async (ws: string, query: NoteQuery) => names((await walk((after, n) => notesAfter(ws, query, after, n), 100)).records);
@@ -128,6 +128,7 @@ describe('entity lists', () => {
   }, 60_000);
 });
 
+// Notes are listed newest first (by note id where links or customers narrow the read).
 describe('note lists', () => {
   it('owner (owner index), creator, processed, archived, tags, text, source: each filter, and after an update', async () => {
     const { ws, admin, member } = await storeWorkspace();
@@ -137,16 +138,16 @@ describe('note lists', () => {
     await note(ws, 'Chat', { type: 'conversationNote', fields: { creator: memberRef(admin), archived: true, content: [{ externalId: 'm1', authorType: 'customer', content: 'apple watch?', timestamp: '2030-01-01T00:00:00Z' }] } });
     expect(await noteNames(ws, { ownerIds: [admin.id] })).toEqual(['Wants Apple Pay']);
     expect(await noteNames(ws, { ownerIds: [maker.id] })).toEqual(['Google Pay please']);
-    expect(await noteNames(ws, { creatorIds: [admin.id] })).toEqual(['Google Pay please', 'Chat']);
+    expect(await noteNames(ws, { creatorIds: [admin.id] })).toEqual(['Chat', 'Google Pay please']);
     expect(await noteNames(ws, { processed: true })).toEqual(['Google Pay please']);
-    expect(await noteNames(ws, { processed: false })).toEqual(['Wants Apple Pay', 'Chat']);
+    expect(await noteNames(ws, { processed: false })).toEqual(['Chat', 'Wants Apple Pay']);
     expect(await noteNames(ws, { archived: true })).toEqual(['Chat']);
     expect(await noteNames(ws, { tags: ['mobile', 'other'] })).toEqual(['Wants Apple Pay']);
-    expect(await noteNames(ws, { text: 'watch' })).toEqual(['Wants Apple Pay', 'Chat']);
+    expect(await noteNames(ws, { text: 'watch' })).toEqual(['Chat', 'Wants Apple Pay']);
     expect(await noteNames(ws, { types: ['conversationNote'] })).toEqual(['Chat']);
     expect(await noteNames(ws, { sources: [{ system: 'jira' }, { recordId: 't-1' }] })).toEqual(['Google Pay please']);
     await updateNote(ws, a.id, () => ({ values: { owner: memberRef(maker) } }));
-    expect(await noteNames(ws, { ownerIds: [maker.id] })).toEqual(['Wants Apple Pay', 'Google Pay please']);
+    expect(await noteNames(ws, { ownerIds: [maker.id] })).toEqual(['Google Pay please', 'Wants Apple Pay']);
     expect(await noteNames(ws, { ownerIds: [admin.id] })).toEqual([]);
   });
 
@@ -158,8 +159,8 @@ describe('note lists', () => {
     const first = await note(ws, 'first', { links: [p.id, f.id], customer: acme.id });
     const second = await note(ws, 'second', { links: [f.id] });
     const third = await note(ws, 'third');
-    expect(await noteNames(ws, { created: { from: second.createdAt } })).toEqual(['second', 'third']);
-    expect(await noteNames(ws, { created: { to: second.createdAt } })).toEqual(['first', 'second']);
+    expect(await noteNames(ws, { created: { from: second.createdAt } })).toEqual(['third', 'second']);
+    expect(await noteNames(ws, { created: { to: second.createdAt } })).toEqual(['second', 'first']);
     expect(await noteNames(ws, { updated: { to: '2000-01-01T00:00:00.000Z' } })).toEqual([]);
     await updateNote(ws, first.id, () => ({ values: { processed: true } }));
     const updated = (await notesAfter(ws, { ids: [first.id] }, undefined, 1)).items[0]!.record.updatedAt;
@@ -177,8 +178,9 @@ describe('note lists', () => {
     const count = SCAN_BUDGET + 100;
     await seedNotes(ws, count, { fields: (i) => ({ name: `note ${i}`, ...(i === count - 1 ? { processed: true } : {}) }) });
     const walked = await walk((after, n) => notesAfter(ws, { processed: true }, after, n), 100);
+    // The newest note matches: found on the first page, and the walk goes on past the budget to the end.
     expect(names(walked.records)).toEqual([`note ${count - 1}`]);
-    expect(walked.pages).toEqual([0, 1]);
+    expect(walked.pages).toEqual([1, 0]);
   }, 60_000);
 });
 
@@ -190,11 +192,14 @@ describe('member list', () => {
     await setMemberActive(ws, viewer.email, false);
     const ids = async (filter: Parameters<typeof membersAfter>[1], limit = 100) => (await walk((after, n) => membersAfter(ws, filter, after, n), limit)).records.map((m) => m.id);
     expect(await ids({})).toEqual([admin.id, maker.id]);
-    expect(await ids({ includeDisabled: true }, 1)).toEqual([admin.id, maker.id, viewer.id]);
-    expect(await ids({ roles: ['admin', 'viewer'], includeDisabled: true })).toEqual([admin.id, viewer.id]);
+    expect(await ids({ state: 'any' }, 1)).toEqual([admin.id, maker.id, viewer.id]);
+    expect(await ids({ roles: ['admin', 'viewer'], state: 'any' })).toEqual([admin.id, viewer.id]);
+    expect(await ids({ state: 'disabled' })).toEqual([viewer.id]);
     expect(await ids({ query: maker.email.split('@')[0]!.toUpperCase() })).toEqual([maker.id]);
+    expect(await ids({ emails: [maker.email.toUpperCase(), 'nobody@example.com'], state: 'any' })).toEqual([maker.id]);
+    expect(await ids({ invitationPendingOnly: true, state: 'any' })).toEqual([]);
     // Another workspace's members are not listed.
     const other = await storeWorkspace();
-    expect((await membersAfter(other.ws, { includeDisabled: true }, undefined, 10)).items.map((i) => i.record.id)).toEqual([other.admin.id]);
+    expect((await membersAfter(other.ws, { state: 'any' }, undefined, 10)).items.map((i) => i.record.id)).toEqual([other.admin.id]);
   });
 });

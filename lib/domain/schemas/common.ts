@@ -73,6 +73,13 @@ export const pageParameters = /* @__PURE__ */ (() => ({ pageCursor: z.optional(P
 /** A repeatable parameter (`fields[]=a&fields[]=b`). */
 export const repeated = <T extends z.ZodMiniType>(item: T) => z.optional(checkedArray(item, z.minLength(1)));
 
+/** One value or a non-empty list of them (alternatives, at most `max`), read as a list; `error` when it is neither. */
+export const oneOrList = <T extends z.ZodMiniType>(item: T, max = 100, error?: string | ((issue: { input?: unknown }) => string)) =>
+  z.pipe(
+    z.union([item, checkedArray(item, z.minLength(1), z.maxLength(max))], error === undefined ? undefined : { error }),
+    z.transform((v): Array<z.output<T>> => (Array.isArray(v) ? v : [v]) as Array<z.output<T>>),
+  );
+
 /** An operation that defines no query parameter: any parameter is refused. */
 export const NoParameters = /* @__PURE__ */ (() => strictObject({}))();
 

@@ -4,9 +4,9 @@
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedArray, checkedString, objectWithCatchall, strictObject } from './build.ts';
-import { DateTime, Email, EntityPath, listOf, ListLinks, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
+import { DateTime, Email, EntityPath, listOf, ListLinks, oneOrList, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { STANDARD_FIELDS } from './field-values.ts';
-import { DateRange, memberParameters, NameParameter, refusedParameter, sourceParameters, StatusIdParameter, StatusNameParameter } from './filters.ts';
+import { DateRange, memberParameters, NameParameter, sourceParameters, StatusIdParameter, StatusNameParameter } from './filters.ts';
 import { Metadata } from './metadata.ts';
 import { ENTITY_FIELDS } from '../entity-fields.ts';
 import { ENTITY_TYPES, type EntityType as EntityTypeName } from '../hierarchy.ts';
@@ -64,8 +64,6 @@ export const Entity = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', EN
 export const EntityResponse = /* @__PURE__ */ (() => doc(dataOf(Entity), { id: 'EntityResponse' }))();
 export const EntityList = /* @__PURE__ */ (() => doc(listOf(Entity), { id: 'EntityList' }))();
 
-const NO_TEAMS = 'This service has no teams, so entities cannot be filtered by team.';
-
 /** A field identifier of the `fields` selection: a standard field, a custom field uuid, or `all`. */
 const FieldId = /* @__PURE__ */ (() => checkedString(z.minLength(1), z.maxLength(200)))();
 
@@ -81,8 +79,8 @@ export const ListEntitiesQuery = /* @__PURE__ */ (() => strictObject({
   'owner[email]': owner.email,
   'status[id]': z.optional(StatusIdParameter),
   'status[name]': z.optional(StatusNameParameter),
-  'teams[id]': refusedParameter(NO_TEAMS),
-  'teams[name]': refusedParameter(NO_TEAMS),
+  'teams[id]': z.optional(doc(Uuid, 'Keeps the entities assigned to this team (not with teams[name])')),
+  'teams[name]': z.optional(doc(NameParameter, 'Keeps the entities assigned to the team of this name, compared case-insensitively (not with teams[id])')),
   archived: z.optional(z.boolean()),
   'parent[id]': z.optional(doc(Uuid, "Keeps the parent's children")),
   ...sourceParameters,
@@ -104,11 +102,13 @@ const SpecFields = /* @__PURE__ */ (() => z.union([z.literal('all'), checkedArra
 
 const MemberAssign = /* @__PURE__ */ (() => z.union([strictObject({ id: Uuid }), strictObject({ email: Email })]))();
 const StatusAssign = /* @__PURE__ */ (() => z.union([strictObject({ id: StatusIdParameter }), strictObject({ name: StatusNameParameter })]))();
+const TeamAssign = /* @__PURE__ */ (() => z.union([strictObject({ id: Uuid }), strictObject({ name: NameParameter })], { error: 'must name a team: {id} or {name}' }))();
 const refusedFilter = (why: string) => z.optional(z.unknown().check(z.refine(() => false, { error: why })));
 
 /** Productboard's `data.filter` (EntitySearchFilter): every filter given must hold, the values of one filter are alternatives. */
 export const EntitySearchFilter = /* @__PURE__ */ (() => doc(strictObject({
-    type: z.optional(checkedArray(EntityType, z.minLength(1))),
+    // One type or a list of them: Productboard's examples send both.
+    type: z.optional(oneOrList(EntityType)),
     id: z.optional(checkedArray(Uuid, z.minLength(1), z.maxLength(100))),
     createdAt: z.optional(DateRange),
     updatedAt: z.optional(DateRange),
@@ -120,7 +120,7 @@ export const EntitySearchFilter = /* @__PURE__ */ (() => doc(strictObject({
           owner: z.optional(checkedArray(MemberAssign, z.minLength(1))),
           status: z.optional(checkedArray(StatusAssign, z.minLength(1))),
           creator: refusedFilter('Entities record no creator, so they cannot be filtered by one.'),
-          teams: refusedFilter(NO_TEAMS),
+          teams: z.optional(doc(checkedArray(TeamAssign, z.minLength(1), z.maxLength(100)), 'Entities assigned to any of these teams')),
         },
         refusedFilter('Custom field filters are not supported by this service; filter by name, archived, owner or status.'),
       ),

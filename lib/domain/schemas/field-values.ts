@@ -10,38 +10,13 @@ import { Email, IsoDate, MAX_EMAIL, nonBlank, Uuid } from './common.ts';
 import { ConversationContent, conversationPartRefs, ConversationPartsInput, MAX_PARTS } from './conversation.ts';
 import type { EntityType } from '../hierarchy.ts';
 
-const PRODUCT_HIERARCHY = ['product', 'component', 'feature', 'subfeature'] as const satisfies readonly EntityType[];
-const OKR = ['initiative', 'objective', 'keyResult'] as const satisfies readonly EntityType[];
-
-/**
- * The built-in statuses (the service specification has no status configuration endpoint), one list
- * for the workspace as Productboard's status values are: each is assigned to the entity types that
- * take it (its `assignedEntityTypes`), and a type's status set is the statuses assigned to it
- * (lib/domain/statuses.ts). Names are unique, so a name names one status. Written by name or id.
- */
-export const STATUSES = [
-  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a01', name: 'New idea', types: PRODUCT_HIERARCHY },
-  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a02', name: 'Candidate', types: PRODUCT_HIERARCHY },
-  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a03', name: 'Planned', types: [...PRODUCT_HIERARCHY, 'initiative'] },
-  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a04', name: 'In progress', types: [...PRODUCT_HIERARCHY, ...OKR, 'release'] },
-  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a05', name: 'Released', types: PRODUCT_HIERARCHY },
-  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a06', name: "Won't do", types: [...PRODUCT_HIERARCHY, 'initiative'] },
-  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a07', name: 'Not started', types: OKR },
-  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a08', name: 'Completed', types: [...OKR, 'release'] },
-  { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a09', name: 'Upcoming', types: ['release'] },
-] as const satisfies ReadonlyArray<{ id: string; name: string; types: readonly EntityType[] }>;
-
 export const GRANULARITIES = ['none', 'day', 'week', 'month', 'quarter', 'year'] as const;
 export const MAX_NAME = 255;
 export const MAX_TEXT = 100_000;
 export const MAX_TAGS = 100;
+/** Teams an entity is assigned to, at most (Productboard's team patch takes 100 references). */
+export const MAX_TEAMS = 100;
 const MAX_DOMAIN = 253;
-
-/** A refusal inside a transform: the issue at `path` (relative to the value), and no value. */
-function refuse(ctx: z.core.ParsePayload, message: string, path: PropertyKey[] = []): never {
-  ctx.issues.push({ code: 'custom', message, input: ctx.value, path });
-  return z.NEVER;
-}
 
 // ---- Read shapes: what a read answers.
 
@@ -49,8 +24,15 @@ export const Name = /* @__PURE__ */ (() => nonBlank(MAX_NAME))();
 export const Html = /* @__PURE__ */ (() => doc(checkedString(z.maxLength(MAX_TEXT)), 'HTML'))();
 export const Status = /* @__PURE__ */ (() => strictObject({ id: Uuid, name: z.string() }))();
 export const Owner = /* @__PURE__ */ (() => doc(strictObject({ id: Uuid, email: Email }), 'A member of the workspace'))();
+/** A note's tag: a label by name. */
 export const Tag = /* @__PURE__ */ (() => strictObject({ name: nonBlank(MAX_NAME) }))();
 export const Tags = /* @__PURE__ */ (() => checkedArray(Tag, z.maxLength(MAX_TAGS)))();
+/** An entity's tag: one of the workspace's tag values (GET /v2/entities/fields/tags/values). */
+export const EntityTag = /* @__PURE__ */ (() => strictObject({ id: Uuid, name: nonBlank(MAX_NAME) }))();
+export const EntityTags = /* @__PURE__ */ (() => checkedArray(EntityTag, z.maxLength(MAX_TAGS)))();
+/** A team an entity is assigned to (GET /v2/teams). */
+export const TeamValue = /* @__PURE__ */ (() => strictObject({ id: Uuid, name: nonBlank(MAX_NAME) }))();
+export const TeamValues = /* @__PURE__ */ (() => checkedArray(TeamValue, z.maxLength(MAX_TEAMS)))();
 export const Timeframe = /* @__PURE__ */ (() => strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z.enum(GRANULARITIES) }))();
 export const Archived = /* @__PURE__ */ (() => z.boolean())();
 export const Processed = /* @__PURE__ */ (() => z.boolean())();
@@ -60,23 +42,26 @@ export const Domain = /* @__PURE__ */ (() => checkedFormat('hostname', DOMAIN_PA
 
 // ---- Write shapes: what a create or update may send for a field (null clears, on update).
 
-/** `{id}` or `{name}` (case-insensitive) of a built-in status; both must name the same one. Stored as `{id, name}`. */
-export const StatusInput = /* @__PURE__ */ (() => z.pipe(
-  strictObject({ id: z.optional(Uuid), name: z.optional(checkedString(z.minLength(1))) }),
-  z.transform((v, ctx) => {
-    if (v.id !== undefined) {
-      const byId = STATUSES.find((s) => s.id === v.id);
-      if (!byId) return refuse(ctx, `is no status id; the statuses are ${STATUSES.map((s) => `${s.name} (${s.id})`).join(', ')}`, ['id']);
-      if (v.name !== undefined && v.name.toLowerCase() !== byId.name.toLowerCase()) return refuse(ctx, `is '${v.name.slice(0, 100)}', but status ${byId.id} is named '${byId.name}'`, ['name']);
-      return { id: byId.id, name: byId.name };
-    }
-    const name = v.name;
-    if (name === undefined) return refuse(ctx, 'gives neither the id nor the name of a status');
-    const byName = STATUSES.find((s) => s.name.toLowerCase() === name.toLowerCase());
-    if (!byName) return refuse(ctx, `No status named '${name.slice(0, 100)}'; known: ${STATUSES.map((s) => s.name).join(', ')}.`, ['name']);
-    return { id: byName.id, name: byName.name };
-  }),
+/**
+ * `{id}` or `{name}` (case-insensitive) of a status of the entity's type; both must name the same
+ * one. Which type's values are meant is known once the entity is (lib/domain/statuses.ts statusOf).
+ */
+export const StatusInput = /* @__PURE__ */ (() => strictObject(
+  { id: z.optional(Uuid), name: z.optional(checkedString(z.minLength(1))) },
+  z.refine((v) => v.id !== undefined || v.name !== undefined, { error: 'gives neither the id nor the name of a status' }),
 ))();
+export type StatusInput = z.output<typeof StatusInput>;
+
+/** A value named by `{id}`, `{name}` or both (both must then name the same one): a tag or a team. */
+export const ValueRef = /* @__PURE__ */ (() => strictObject(
+  { id: z.optional(Uuid), name: z.optional(nonBlank(MAX_NAME)) },
+  z.refine((v) => v.id !== undefined || v.name !== undefined, { error: 'names nothing: give its id, its name or both' }),
+))();
+export type ValueRef = z.output<typeof ValueRef>;
+/** An entity's tags as written: by id, or by name (a name the workspace has no tag of creates one). */
+export const EntityTagsInput = /* @__PURE__ */ (() => checkedArray(ValueRef, z.maxLength(MAX_TAGS)))();
+/** An entity's teams as written: by id, or by name (the team must exist). */
+export const TeamsInput = /* @__PURE__ */ (() => checkedArray(ValueRef, z.maxLength(MAX_TEAMS)))();
 
 /** A member by `email`, `id` or both (then both must name the same member: lib/store/field-refs.ts resolves it). */
 export const MemberInput = /* @__PURE__ */ (() => strictObject({ id: z.optional(Uuid), email: z.optional(checkedString(z.minLength(1), z.maxLength(MAX_EMAIL))) },
@@ -117,7 +102,7 @@ export interface StandardField {
   items?: () => Record<'addItems' | 'removeItems', z.ZodMiniType>;
 }
 const field = (read: z.ZodMiniType, write: z.ZodMiniType = read, items?: StandardField['items']): StandardField => ({ read, write, items });
-const sharedFields = () => ({ name: field(Name), owner: field(Owner, MemberInput), tags: field(Tags, TagsInput, () => ({ addItems: TagsInput, removeItems: TagsInput })), archived: field(Archived) });
+const sharedFields = () => ({ name: field(Name), owner: field(Owner, MemberInput), archived: field(Archived) });
 
 // A table per kind of record, so that a write body built from one (./entity-writes.ts createFields)
 // carries the schemas of that kind's fields only: a note's create has no status or timeframe, an
@@ -125,6 +110,8 @@ const sharedFields = () => ({ name: field(Name), owner: field(Owner, MemberInput
 /** The standard fields entities have (which type has which: lib/domain/entity-fields.ts ENTITY_FIELDS). */
 export const ENTITY_STANDARD_FIELDS = /* @__PURE__ */ (() => ({
   ...sharedFields(),
+  tags: field(EntityTags, EntityTagsInput, () => ({ addItems: EntityTagsInput, removeItems: EntityTagsInput })),
+  teams: field(TeamValues, TeamsInput, () => ({ addItems: TeamsInput, removeItems: TeamsInput })),
   description: field(Html),
   status: field(Status, StatusInput),
   timeframe: field(Timeframe, TimeframeInput),
@@ -135,6 +122,7 @@ export const ENTITY_STANDARD_FIELDS = /* @__PURE__ */ (() => ({
 /** The standard fields notes have (lib/domain/entity-fields.ts NOTE_FIELDS). */
 export const NOTE_STANDARD_FIELDS = /* @__PURE__ */ (() => ({
   ...sharedFields(),
+  tags: field(Tags, TagsInput, () => ({ addItems: TagsInput, removeItems: TagsInput })),
   processed: field(Processed),
   creator: field(Owner, MemberInput),
   // A list field only on a conversation note (lib/domain/note-content.ts); its parts are removed by externalId.
@@ -150,6 +138,7 @@ export const STANDARD_FIELDS = /* @__PURE__ */ (() => {
     status: entity.status,
     owner: entity.owner,
     tags: entity.tags,
+    teams: entity.teams,
     timeframe: entity.timeframe,
     archived: entity.archived,
     processed: note.processed,

@@ -1,31 +1,28 @@
 // Query parameters of Productboard's list filters (listEntities, listNotes, the relationship lists):
 // each defined once here, read by lib/http/list-filters.ts into the predicates of
-// lib/domain/filters.ts. A filter the data model cannot answer is still a defined parameter, and
-// any value of it is refused with the reason.
+// lib/domain/filters.ts.
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedFormat, checkedString, isoDateTime, strictObject } from './build.ts';
 import { Email, nonBlank, Uuid, UUID_PATTERN } from './common.ts';
-import { MAX_NAME, STATUSES } from './field-values.ts';
+import { MAX_NAME } from './field-values.ts';
 import { utcInstant } from '../filters.ts';
+import { allStatuses } from '../statuses.ts';
 
-/** A parameter this service defines but cannot answer: any value is refused, the detail says why. */
-export const refusedParameter = (why: string) =>
-  z.optional(doc(checkedString(z.refine(() => false, { error: why })), `Not supported: ${why}`));
+/** The status values of every type, as a refusal lists them (GET /v2/entities/fields/status/values lists them too). */
+const statusList = () => allStatuses().map((s) => `${s.name} (${s.id})`).join(', ');
 
-const statusList = /* @__PURE__ */ (() => STATUSES.map((s) => `${s.name} (${s.id})`).join(', '))();
-
-/** `status[id]`: one of the built-in statuses. */
+/** `status[id]`: a status value of some entity type (lib/domain/statuses.ts). */
 export const StatusIdParameter = /* @__PURE__ */ (() => doc(
-  checkedFormat('uuid', UUID_PATTERN, z.toLowerCase(), z.refine((id) => STATUSES.some((s) => s.id === id), { error: `is no status id; the statuses are ${statusList}` })),
-  'A status id',
+  checkedFormat('uuid', UUID_PATTERN, z.toLowerCase(), z.refine((id) => allStatuses().some((s) => s.id === id), { error: () => `is no status id; the statuses are ${statusList()}` })),
+  'A status id (of any entity type: GET /v2/entities/fields/status/values)',
 ))();
 
-/** `status[name]`: a built-in status's name, any case. */
+/** `status[name]`: the name of a status value of some entity type, any case. */
 export const StatusNameParameter = /* @__PURE__ */ (() => doc(
-  checkedString(z.refine((name) => STATUSES.some((s) => s.name.toLowerCase() === name.toLowerCase()), { error: `names no status; the statuses are ${STATUSES.map((s) => s.name).join(', ')}` })),
-  'A status name, compared case-insensitively',
+  checkedString(z.refine((name) => allStatuses().some((s) => s.name.toLowerCase() === name.toLowerCase()), { error: () => `names no status; the statuses are ${[...new Set(allStatuses().map((s) => s.name))].join(', ')}` })),
+  'A status name, compared case-insensitively (the statuses of that name of the types listed)',
 ))();
 
 /** An instant with its zone (`Z` or `±hh:mm`); lib/domain/filters.ts utcInstant reads it as UTC. */

@@ -4,7 +4,7 @@
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedString, strictObject } from './build.ts';
-import { dataOf, Email, listOf, pageParameters, repeated, Url, Uuid } from './common.ts';
+import { dataOf, Email, listOf, oneOrList, pageParameters, repeated, Url, Uuid } from './common.ts';
 import { REDACTED } from '../member-view.ts';
 import { ROLES } from '../scopes.ts';
 
@@ -21,6 +21,7 @@ export const Member = /* @__PURE__ */ (() => doc(strictObject({
       role: z.enum(ROLES),
       disabled: z.boolean(),
       invitationPending: doc(z.boolean(), 'Always false: members are added, never invited'),
+      teams: doc(z.array(strictObject({ id: Uuid, name: z.string(), links: strictObject({ self: Url }) })), 'The teams the member belongs to'),
     }),
     links: strictObject({ self: Url, html: Url }),
   }), { id: 'Member' }))();
@@ -40,3 +41,32 @@ export const ListMembersQuery = /* @__PURE__ */ (() => strictObject({
 }))();
 
 export const MemberPath = /* @__PURE__ */ (() => strictObject({ id: Uuid }))();
+
+export const SearchMembersQuery = /* @__PURE__ */ (() => strictObject(pageParameters))();
+
+const MemberText = /* @__PURE__ */ (() => checkedString(z.minLength(1), z.maxLength(255)))();
+
+/**
+ * Productboard's `{data: {filter?, search?, return?}}`: filters of one kind are alternatives, the
+ * kinds and the search must all hold. The e-mail filter and the search read members' e-mails and
+ * names, so they need members:pii:read.
+ */
+export const SearchMembersBody = /* @__PURE__ */ (() => doc(strictObject({
+    data: z.optional(strictObject({
+      filter: z.optional(strictObject({
+        id: z.optional(oneOrList(Uuid)),
+        fields: z.optional(strictObject({
+          email: z.optional(doc(oneOrList(Email), 'Compared case-insensitively; needs members:pii:read')),
+          role: z.optional(oneOrList(z.enum(MEMBER_ROLE_FILTERS))),
+          disabled: z.optional(doc(z.boolean(), 'true: only deactivated members; false: only active ones (the default)')),
+          invitationPending: z.optional(doc(z.boolean(), 'true: only members with a pending invitation, which no member is here')),
+        })),
+      })),
+      search: z.optional(strictObject({ query: z.optional(doc(MemberText, 'A case-insensitive part of the name or the e-mail; needs members:pii:read')) })),
+      return: z.optional(strictObject({
+        includeDisabled: z.optional(doc(z.boolean(), 'Deactivated members too (filter.fields.disabled wins when given)')),
+        includeInvitationPending: z.optional(doc(z.boolean(), 'No member is invitation-pending here, so this changes nothing')),
+      })),
+    })),
+  }), { id: 'SearchMembersBody' }))();
+export type SearchMembersBody = z.output<typeof SearchMembersBody>;

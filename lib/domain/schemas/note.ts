@@ -3,9 +3,9 @@
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedArray, checkedString, strictObject } from './build.ts';
-import { DateTime, Email, listOf, ListLinks, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
+import { DateTime, Email, listOf, ListLinks, oneOrList, pageParameters, pascal, RecordLinks, referenceTo, repeated, Uuid, dataOf } from './common.ts';
 import { EntityReference, EntityType, recordFields } from './entity.ts';
-import { NOTE_CONTENT } from './field-values.ts';
+import { NOTE_CONTENT, NOTE_STANDARD_FIELDS } from './field-values.ts';
 import { DateRange, DateTimeParameter, memberParameters, sourceParameters } from './filters.ts';
 import { Metadata } from './metadata.ts';
 import { NOTE_FIELDS } from '../entity-fields.ts';
@@ -54,7 +54,7 @@ const noteOf = (type: NoteType) =>
   doc(strictObject({
       id: Uuid,
       type: z.literal(type),
-      fields: doc(recordFields(NOTE_FIELDS, { content: NOTE_CONTENT[type] }), { id: `${pascal(type)}Fields` }),
+      fields: doc(recordFields(NOTE_FIELDS, { content: NOTE_CONTENT[type], tags: NOTE_STANDARD_FIELDS.tags.read }), { id: `${pascal(type)}Fields` }),
       relationships: strictObject({ data: z.array(NoteRelationship), links: ListLinks }),
       links: RecordLinks,
       metadata: z.optional(Metadata),
@@ -97,13 +97,6 @@ export const NoteRelationshipsQuery = /* @__PURE__ */ (() => strictObject({ type
 
 /** POST /v2/notes/search's query: the page, and the deprecated `fields[]` (or the body's return.fields, not both). */
 export const SearchNotesQuery = /* @__PURE__ */ (() => strictObject({ 'fields[]': repeated(FieldId), ...pageParameters }))();
-
-/** One value or a non-empty list of them (alternatives, at most `max`), read as a list; `error` when it is neither. */
-const oneOrList = <T extends z.ZodMiniType>(item: T, max = 100, error?: string | ((issue: { input?: unknown }) => string)) =>
-  z.pipe(
-    z.union([item, checkedArray(item, z.minLength(1), z.maxLength(max))], error === undefined ? undefined : { error }),
-    z.transform((v): Array<z.output<T>> => (Array.isArray(v) ? v : [v]) as Array<z.output<T>>),
-  );
 
 const NOTE_TYPE_FILTER = "must be 'textNote' or 'conversationNote' (or an alias: 'simple', 'conversation'), or a list of them";
 const MemberFilterValue = /* @__PURE__ */ (() => strictObject({ id: z.optional(Uuid), email: z.optional(Email) }, z.refine((m) => m.id !== undefined || m.email !== undefined, { error: 'names no member: give its id or its email' })))();

@@ -13,7 +13,7 @@ import type { FieldTable, StandardFieldId } from './field-values.ts';
  * The list fields: the ones `addItems` and `removeItems` apply to (what each takes: its `items` in
  * ./field-values.ts). A note's content is one only on a conversation note (lib/domain/note-content.ts).
  */
-const LIST_FIELDS = ['tags', 'content'] as const satisfies readonly StandardFieldId[];
+const LIST_FIELDS = ['tags', 'teams', 'content'] as const satisfies readonly StandardFieldId[];
 export type ListFieldId = (typeof LIST_FIELDS)[number];
 export const isListField = (id: string): id is ListFieldId => (LIST_FIELDS as readonly string[]).includes(id);
 

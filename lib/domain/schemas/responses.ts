@@ -6,6 +6,7 @@
 // Import only schemas here that no run-time code needs; request schemas come from their own modules.
 export { Application, ApplicationKey, ApplicationList, RegisteredApplication } from './applications.ts';
 export { AuthorizationServerMetadata, ClientRegistrationResponse, OAuthErrorBody, OAuthTokenResponse } from './authorization.ts';
+export { NoteCommentList, NoteCommentReferenceResponse } from './comment.ts';
 export { ConfigurationList, ConfigurationResponse } from './configuration.ts';
 export { EntityList, EntityReferenceResponse, EntityRelationshipList, EntityRelationshipResponse, EntityResponse } from './entity.ts';
 export { McpResponseBody, ProtectedResourceMetadata } from './mcp.ts';
@@ -14,5 +15,7 @@ export { NoteList, NoteReferenceResponse, NoteRelationshipList, NoteRelationship
 export { OpenApiDocument } from './openapi-document.ts';
 export { CustomerDemandResponse } from './demand.ts';
 export { CustomerScoreResponse } from './score.ts';
+export { TeamList, TeamMemberList, TeamReferenceResponse, TeamResponse } from './team.ts';
+export { FieldValueList, FieldValueReferenceResponse } from './value-sets.ts';
 export { OAuthError, TokenResponse } from './token.ts';
 export { WebhookListResponse, WebhookNotificationBody, WebhookReferenceResponse, WebhookResponse } from './webhooks.ts';

@@ -7,10 +7,10 @@ import { checkKnownFields, fieldsFromBody } from '../../../domain/fields.ts';
 import { Uuid } from '../../../domain/schemas/common.ts';
 import { EntityType } from '../../../domain/schemas/entity.ts';
 import * as routes from '../../../routes.ts';
-import { configuredFields } from '../../../store/custom-fields.ts';
+import { fieldCatalog } from '../../../store/custom-fields.ts';
 import { getEntity } from '../../../store/entities.ts';
 import { entitiesAfter } from '../../../store/pages.ts';
-import { entityRecord, entityResource } from '../../records.ts';
+import { entityRecords, entityResource } from '../../records.ts';
 import { cursorPosition, nextCursor } from '../cursor.ts';
 import { Cursor, Fields, pageLimit } from '../inputs.ts';
 import { tool } from '../tool.ts';
@@ -38,8 +38,8 @@ export const searchEntities = tool({
     const ws = principal.workspaceId;
     const types = args.types ? [...new Set(args.types)] : [...ENTITY_TYPES];
     const selection = fieldsFromBody(args.fields, ['fields']);
-    const configured = await configuredFields(ws, types);
-    checkKnownFields(selection, configured);
+    const catalog = await fieldCatalog(ws, types);
+    checkKnownFields(selection, catalog.configured);
     const limit = args.limit ?? DEFAULT_SEARCH_PAGE;
     // The REST list's store query (lib/store/pages.ts): the children index for a parent, the type
     // index otherwise; a read that spends its scan budget ends early with a position to go on from.
@@ -49,7 +49,7 @@ export const searchEntities = tool({
     const found = slice.items.slice(0, limit);
     const position = slice.items.length > limit ? found.at(-1)!.position : slice.resume;
     const more = position !== undefined;
-    const entities = await Promise.all(found.map(({ record }) => entityRecord(ws, record, selection, configured.get(record.type) ?? [])));
+    const entities = await entityRecords(ws, found.map(({ record }) => record), selection, catalog);
     const data = { entities, ...(more ? { nextCursor: await nextCursor('search_entities', principal, args, position) } : {}) };
     return { text: `${entities.length} ${entities.length === 1 ? 'entity' : 'entities'} found${more ? '; more with nextCursor' : ''}.`, data };
   },

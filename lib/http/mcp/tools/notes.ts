@@ -11,10 +11,10 @@ import { Email, Uuid } from '../../../domain/schemas/common.ts';
 import { CreateNoteBody } from '../../../domain/schemas/note-writes.ts';
 import { IMPORTANCES, WEIGHTS } from '../../../domain/score.ts';
 import * as routes from '../../../routes.ts';
-import { configuredFields } from '../../../store/custom-fields.ts';
+import { fieldCatalog } from '../../../store/custom-fields.ts';
 import { usersByEmail } from '../../../store/customers.ts';
 import { getNote, upsertLink } from '../../../store/notes.ts';
-import { notesAfter } from '../../../store/pages.ts';
+import { NOTE_LIST_ORDER, notesAfter } from '../../../store/pages.ts';
 import { noteQueryOf } from '../../list-filters.ts';
 import { createNoteFrom } from '../../note-writes.ts';
 import { noteRecords, noteResource } from '../../records.ts';
@@ -29,7 +29,7 @@ const Importance = z.enum(IMPORTANCES).check(z.describe(`How much the customer c
 export const listNotes = tool({
   name: 'list_notes',
   title: 'List notes',
-  description: 'Notes (customer feedback), oldest first, each with its customer and the entities it is linked to with their importance; filtered as GET /v2/notes filters them (archived, processed, owner, creator, creation time). Paginated: pass the result\'s nextCursor as cursor for the next page.',
+  description: 'Notes (customer feedback), newest first, each with its customer and the entities it is linked to with their importance; filtered as GET /v2/notes filters them (archived, processed, owner, creator, creation time). Paginated: pass the result\'s nextCursor as cursor for the next page.',
   mirrors: routes.listNotes,
   readOnly: true,
   input: {
@@ -46,9 +46,9 @@ export const listNotes = tool({
   async run(principal, args) {
     const ws = principal.workspaceId;
     const selection = fieldsFromBody(args.fields, ['fields']);
-    const configured = await configuredFields(ws, NOTE_TYPES);
-    checkKnownFields(selection, configured);
-    const after = (await cursorPosition('list_notes', principal, args)) as string | undefined;
+    const catalog = await fieldCatalog(ws, NOTE_TYPES);
+    checkKnownFields(selection, catalog.configured);
+    const after = (await cursorPosition('list_notes', principal, args, NOTE_LIST_ORDER)) as string | undefined;
     const limit = args.limit ?? DEFAULT_NOTES_PAGE;
     // The REST list's filters and store query (lib/http/list-filters.ts, lib/store/pages.ts).
     const query = await noteQueryOf(ws, {
@@ -61,10 +61,10 @@ export const listNotes = tool({
     });
     const slice = await notesAfter(ws, query, after, limit + 1);
     const page = slice.items.slice(0, limit);
-    const notes = await noteRecords(ws, page.map(({ record }) => record), selection, configured);
+    const notes = await noteRecords(ws, page.map(({ record }) => record), selection, catalog);
     const position = slice.items.length > limit ? page.at(-1)!.position : slice.resume;
     const more = position !== undefined;
-    const data = { notes, ...(more ? { nextCursor: await nextCursor('list_notes', principal, args, position) } : {}) };
+    const data = { notes, ...(more ? { nextCursor: await nextCursor('list_notes', principal, args, position, NOTE_LIST_ORDER) } : {}) };
     return { text: `${notes.length} ${notes.length === 1 ? 'note' : 'notes'}${more ? '; more with nextCursor' : ''}.`, data };
   },
 });

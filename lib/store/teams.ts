@@ -1,0 +1,283 @@
+// Teams of a workspace and their members (Productboard's teams API). A team is an item with two
+// uniqueness guards (its name, lower-cased, and its handle); a membership is an item of its own,
+// listed by the time it was made (GSI2), and the member item carries the ids of its teams
+// (`teamIds`, a string set) so that a page of members names their teams with one more read.
+//
+// A membership change writes the membership and the member item together. Up to
+// MEMBERS_PER_TRANSACTION members change in the same transaction as the team's fields; a larger
+// change goes on in further transactions of that size, each exact on its own, so a request cut
+// short leaves some of its members changed and a retry of it finishes the rest (every operation is
+// idempotent). Deleting a team marks it `deleting` (it is gone for every reader, its name and
+// handle free again), removes its memberships in those steps, then the item: a repeated DELETE
+// finishes a delete that stopped half-way.
+import { randomUUID } from 'node:crypto';
+import { batchGetByKey, itemKeyId } from './batch.ts';
+import { getItem } from './calls.ts';
+import { transactOnce, type WriteScope } from './idempotency.ts';
+import * as keys from './keys.ts';
+import { toMember, type Member } from './members.ts';
+import { prereadFor, type Prereads } from './preread.ts';
+import { queryAll, type StoredItem } from './query.ts';
+import { tableName } from './table.ts';
+import { transact, type TxItem } from './tx.ts';
+import { Conflict, NotFound, pointer, type Path } from '../domain/errors.ts';
+import { nameKey } from '../domain/field-values.ts';
+
+export interface TeamItem {
+  id: string;
+  name: string;
+  handle: string;
+  description?: string;
+  createdAt: string;
+  updatedAt: string;
+  deleting?: string;
+}
+
+/** Member changes per transaction: two items each (membership, member), beside the team and its guards. */
+export const MEMBERS_PER_TRANSACTION = 45;
+
+export const isTeamItem = (item: StoredItem | undefined): boolean => item?.kind === 'team';
+
+export const toTeam = (item: StoredItem): TeamItem => {
+  const t = item as unknown as TeamItem;
+  return {
+    id: t.id,
+    name: t.name,
+    handle: t.handle,
+    ...(typeof t.description === 'string' ? { description: t.description } : {}),
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    ...(t.deleting ? { deleting: t.deleting } : {}),
+  };
+};
+
+/** A live team (not being deleted), or undefined. `preread`: items read with the credential. */
+export async function getTeam(ws: string, id: string, preread?: Prereads): Promise<TeamItem | undefined> {
+  const key = keys.team(ws, id);
+  const { Item } = prereadFor(preread, key) ?? (await getItem({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  return Item && isTeamItem(Item) && !Item.deleting ? toTeam(Item) : undefined;
+}
+
+/** The live teams among `ids`, by id. */
+export async function teamsByIds(ws: string, ids: readonly string[]): Promise<Map<string, TeamItem>> {
+  if (ids.length === 0) return new Map();
+  const found = await batchGetByKey([...new Set(ids)].map((id) => keys.team(ws, id)));
+  const out = new Map<string, TeamItem>();
+  for (const item of found.values()) if (isTeamItem(item) && !item.deleting) out.set(String(item.id), toTeam(item));
+  return out;
+}
+
+/** The ids of the live teams with these names (case-insensitive), by lower-cased name. */
+export async function teamIdsByNames(ws: string, names: readonly string[]): Promise<Map<string, string>> {
+  if (names.length === 0) return new Map();
+  const wanted = [...new Set(names.map(nameKey))];
+  const found = await batchGetByKey(wanted.map((n) => keys.teamName(ws, n)));
+  const out = new Map<string, string>();
+  for (const n of wanted) {
+    const guard = found.get(itemKeyId(keys.teamName(ws, n)));
+    if (guard) out.set(n, String(guard.teamId));
+  }
+  return out;
+}
+
+/** The team's name and handle as a write gives them, and where in the body each was. */
+export interface TeamFields {
+  name?: string | undefined;
+  handle?: string | undefined;
+  /** null clears it. */
+  description?: string | null | undefined;
+}
+
+const guardPut = (key: { pk: string; sk: string }, kind: string, teamId: string): TxItem => ({
+  Put: { TableName: tableName(), Item: { ...key, kind, teamId }, ConditionExpression: 'attribute_not_exists(pk)' },
+});
+const guardDelete = (key: { pk: string; sk: string }, teamId: string): TxItem => ({
+  Delete: { TableName: tableName(), Key: key, ConditionExpression: 'teamId = :t', ExpressionAttributeValues: { ':t': teamId } },
+});
+
+/** Refuses a name or handle another team holds (409 at its place in the body). */
+async function checkFree(ws: string, fields: TeamFields, own: string | undefined, path: Path): Promise<void> {
+  const wanted = [
+    ...(fields.name !== undefined ? [{ key: keys.teamName(ws, nameKey(fields.name)), what: `named '${fields.name}'`, at: 'name' }] : []),
+    ...(fields.handle !== undefined ? [{ key: keys.teamHandle(ws, fields.handle), what: `with the handle '${fields.handle}'`, at: 'handle' }] : []),
+  ];
+  if (wanted.length === 0) return;
+  const found = await batchGetByKey(wanted.map((w) => w.key), { consistent: true });
+  for (const w of wanted) {
+    const guard = found.get(itemKeyId(w.key));
+    if (guard && guard.teamId !== own) throw new Conflict(`Another team ${w.what} exists in this workspace; team names and handles are unique.`, pointer([...path, w.at]));
+  }
+}
+
+export async function createTeam(ws: string, fields: { name: string; handle: string; description?: string | undefined }, scope?: WriteScope): Promise<TeamItem> {
+  const id = randomUUID();
+  return transactOnce('createTeam', async () => {
+    await checkFree(ws, fields, undefined, ['data', 'fields']);
+    const now = new Date().toISOString();
+    const team: TeamItem = { id, name: fields.name, handle: fields.handle, ...(fields.description !== undefined ? { description: fields.description } : {}), createdAt: now, updatedAt: now };
+    const items: TxItem[] = [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.team(ws, id), kind: 'team', ...team, gsi1pk: keys.teamsOf(ws), gsi1sk: keys.listPosition(now, id) },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      guardPut(keys.teamName(ws, nameKey(fields.name)), 'teamName', id),
+      guardPut(keys.teamHandle(ws, fields.handle), 'teamHandle', id),
+    ];
+    return { items, result: team };
+  }, scope);
+}
+
+/** The ids of a team's members (every membership, any page). */
+export async function teamMemberIds(ws: string, teamId: string): Promise<string[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':prefix': keys.teamMembershipsPrefix(teamId) },
+    ProjectionExpression: 'memberId',
+    ConsistentRead: true,
+  });
+  return items.map((i) => String(i.memberId));
+}
+
+/** The writes that make `memberId` a member of the team, or stop it being one. */
+function membershipWrites(ws: string, teamId: string, memberId: string, change: 'add' | 'remove', now: string): TxItem[] {
+  const member = { TableName: tableName(), Key: keys.member(ws, memberId) };
+  if (change === 'add') {
+    return [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.teamMembership(ws, teamId, memberId), kind: 'teamMembership', teamId, memberId, addedAt: now, gsi2pk: keys.teamMembersOf(ws, teamId), gsi2sk: keys.listPosition(now, memberId) },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      { Update: { ...member, UpdateExpression: 'ADD teamIds :t', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':t': new Set([teamId]) } } },
+    ];
+  }
+  return [
+    { Delete: { TableName: tableName(), Key: keys.teamMembership(ws, teamId, memberId), ConditionExpression: 'attribute_exists(pk)' } },
+    { Update: { ...member, UpdateExpression: 'DELETE teamIds :t', ExpressionAttributeValues: { ':t': new Set([teamId]) } } },
+  ];
+}
+
+/** A change of a team's members: the members (by id) that end up in the team, given the ones in it now. */
+export type MembersChange = (current: readonly string[]) => string[];
+
+/**
+ * Updates a live team: its fields (a new name or handle must be free) and its members (`members`
+ * gets the current member ids and returns the wanted ones). The fields and the first
+ * MEMBERS_PER_TRANSACTION member changes are one transaction, conditioned on the version read; the
+ * rest follow in steps (see the header).
+ */
+export async function updateTeam(ws: string, id: string, change: { fields?: TeamFields; members?: MembersChange }, scope?: WriteScope): Promise<TeamItem> {
+  let pending: Array<{ memberId: string; change: 'add' | 'remove' }> = [];
+  const updated = await transact('updateTeam', async () => {
+    const team = await getTeam(ws, id);
+    if (!team) throw new NotFound('team', id);
+    const fields = change.fields ?? {};
+    const renamed = fields.name !== undefined && nameKey(fields.name) !== nameKey(team.name) ? fields.name : undefined;
+    const rehandled = fields.handle !== undefined && fields.handle !== team.handle ? fields.handle : undefined;
+    await checkFree(ws, { name: renamed, handle: rehandled }, id, ['data', 'fields']);
+    const now = new Date().toISOString();
+    const next: TeamItem = { ...team, ...(fields.name !== undefined ? { name: fields.name } : {}), ...(fields.handle !== undefined ? { handle: fields.handle } : {}), updatedAt: now };
+    if (fields.description === null) delete next.description;
+    else if (fields.description !== undefined) next.description = fields.description;
+    const current = change.members ? await teamMemberIds(ws, id) : [];
+    const wanted = change.members ? new Set(change.members(current)) : new Set(current);
+    const had = new Set(current);
+    const memberChanges = [
+      ...[...wanted].filter((m) => !had.has(m)).map((memberId) => ({ memberId, change: 'add' as const })),
+      ...current.filter((m) => !wanted.has(m)).map((memberId) => ({ memberId, change: 'remove' as const })),
+    ];
+    const first = memberChanges.slice(0, MEMBERS_PER_TRANSACTION);
+    pending = memberChanges.slice(MEMBERS_PER_TRANSACTION);
+    const items: TxItem[] = [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.team(ws, id),
+          UpdateExpression: `SET #n = :n, handle = :h, updatedAt = :u${next.description !== undefined ? ', description = :d' : ''}${next.description === undefined ? ' REMOVE description' : ''}`,
+          ConditionExpression: 'kind = :kind AND attribute_not_exists(deleting) AND updatedAt = :was',
+          ExpressionAttributeNames: { '#n': 'name' },
+          ExpressionAttributeValues: { ':kind': 'team', ':n': next.name, ':h': next.handle, ':u': now, ':was': team.updatedAt, ...(next.description !== undefined ? { ':d': next.description } : {}) },
+        },
+      },
+      ...(renamed !== undefined ? [guardDelete(keys.teamName(ws, nameKey(team.name)), id), guardPut(keys.teamName(ws, nameKey(renamed)), 'teamName', id)] : []),
+      ...(rehandled !== undefined ? [guardDelete(keys.teamHandle(ws, team.handle), id), guardPut(keys.teamHandle(ws, rehandled), 'teamHandle', id)] : []),
+      ...first.flatMap((c) => membershipWrites(ws, id, c.memberId, c.change, now)),
+    ];
+    return { items, result: next };
+  }, scope?.deadline);
+  for (let i = 0; i < pending.length; i += MEMBERS_PER_TRANSACTION) {
+    await applyMemberChanges(ws, id, pending.slice(i, i + MEMBERS_PER_TRANSACTION), scope);
+  }
+  return updated;
+}
+
+/**
+ * One step of a large membership change: the changes still to make (read again, so a retried or
+ * concurrent request does not repeat them), in one transaction with the team still live.
+ */
+async function applyMemberChanges(ws: string, teamId: string, changes: Array<{ memberId: string; change: 'add' | 'remove' }>, scope?: WriteScope): Promise<void> {
+  await transact('updateTeamMembers', async () => {
+    const now = new Date().toISOString();
+    const current = new Set(await teamMemberIds(ws, teamId));
+    const todo = changes.filter((c) => (c.change === 'add') !== current.has(c.memberId));
+    const items = todo.flatMap((c) => membershipWrites(ws, teamId, c.memberId, c.change, now));
+    if (items.length === 0) return { items: [], result: undefined };
+    items.push({ ConditionCheck: { TableName: tableName(), Key: keys.team(ws, teamId), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)' } });
+    return { items, result: undefined };
+  }, scope?.deadline);
+}
+
+/**
+ * Deletes a team and every membership of it (see the header). NotFound when no such team exists;
+ * a team whose delete stopped half-way is finished.
+ */
+export async function deleteTeam(ws: string, id: string, scope?: WriteScope): Promise<void> {
+  await transact('deleteTeam', async () => {
+    const { Item } = await getItem({ TableName: tableName(), Key: keys.team(ws, id), ConsistentRead: true });
+    if (!Item || !isTeamItem(Item)) throw new NotFound('team', id);
+    const team = toTeam(Item);
+    // Marked already: a delete that stopped half-way, finished below.
+    if (team.deleting) return { items: [], result: undefined };
+    const now = new Date().toISOString();
+    return {
+      items: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.team(ws, id),
+            UpdateExpression: 'SET deleting = :now REMOVE gsi1pk, gsi1sk',
+            ConditionExpression: 'kind = :kind AND attribute_not_exists(deleting)',
+            ExpressionAttributeValues: { ':now': now, ':kind': 'team' },
+          },
+        },
+        guardDelete(keys.teamName(ws, nameKey(team.name)), id),
+        guardDelete(keys.teamHandle(ws, team.handle), id),
+      ],
+      result: undefined,
+    };
+  }, scope?.deadline);
+  // The memberships that remain, a step at a time, each step reading them afresh (a retried delete
+  // running beside this one removes some first).
+  for (let done = false; !done; ) {
+    done = await transact('deleteTeamMembers', async () => {
+      const now = new Date().toISOString();
+      const step = (await teamMemberIds(ws, id)).slice(0, MEMBERS_PER_TRANSACTION);
+      return { items: step.flatMap((m) => membershipWrites(ws, id, m, 'remove', now)), result: step.length === 0 };
+    }, scope?.deadline);
+  }
+  await transact('deleteTeamItem', () => Promise.resolve({ items: [{ Delete: { TableName: tableName(), Key: keys.team(ws, id), ConditionExpression: 'attribute_exists(deleting)' } }], result: undefined }), scope?.deadline);
+}
+
+/** Members by id (any state), by id. */
+export async function membersByIds(ws: string, ids: readonly string[]): Promise<Map<string, Member>> {
+  if (ids.length === 0) return new Map();
+  const found = await batchGetByKey([...new Set(ids)].map((id) => keys.member(ws, id)));
+  const out = new Map<string, Member>();
+  for (const item of found.values()) if (item.kind === 'member') out.set(String(item.id), toMember(item));
+  return out;
+}

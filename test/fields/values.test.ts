@@ -1,0 +1,245 @@
+// The values of fields (GET/POST /v2/entities/fields/{id}/values, PATCH/DELETE …/{valueId}): the
+// workspace's tag values, a custom select field's options, each type's status values — and what
+// records read when a value is renamed, deleted or replaced.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FEATURE_STATUSES } from '#lib/domain/statuses.ts';
+import { db, tableName } from '#lib/store/client.ts';
+import * as keys from '#lib/store/keys.ts';
+import { fieldCommands } from '../../local/admin/fields.ts';
+import { client } from '../score/helpers.ts';
+import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app.close());
+
+const fieldAdd = fieldCommands.find((c) => c.name === 'field add')!;
+const addSelect = async (ws: string, type: string, name: string, options: string) =>
+  ((await fieldAdd.run({ workspace: ws, 'entity-type': type, name, kind: 'select', options })) as { id: string }).id;
+
+type Client = ReturnType<typeof client>;
+/** The values of a field as the list answers them, walking every page. */
+async function values(c: Client, field: string, query = ''): Promise<Array<{ id: string; fields: Record<string, unknown> }>> {
+  const out = [];
+  let path = `/entities/fields/${field}/values${query}`;
+  for (;;) {
+    const res = await c.ok('GET', path);
+    out.push(...res.json.data);
+    if (!res.json.links.next) return out;
+    path = res.json.links.next.slice(res.json.links.next.indexOf('/v2/') + 3);
+  }
+}
+const tagsOf = async (c: Client, id: string) => (await c.ok('GET', `/entities/${id}`)).json.data.fields.tags;
+
+describe('tag values', () => {
+  it('a write by name creates the tag value once; writes by id or name reuse it; the list shows each with an id and a color', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const a = await c.entity('product', undefined, { tags: [{ name: 'Mobile' }, { name: 'web' }] });
+    const [mobile, web] = await values(c, 'tags');
+    expect([mobile, web]).toEqual([
+      { id: expect.stringMatching(/^[0-9a-f-]{36}$/), fields: { name: 'Mobile', color: expect.stringMatching(/^(red|blue|green|yellow|purple|gray|lime|pink)$/) } },
+      { id: expect.stringMatching(/^[0-9a-f-]{36}$/), fields: { name: 'web', color: expect.any(String) } },
+    ]);
+    expect(await tagsOf(c, a)).toEqual([{ id: mobile!.id, name: 'Mobile' }, { id: web!.id, name: 'web' }]);
+    // Another entity: the same names (any case) and ids name the same values; nothing new is made.
+    const b = await c.entity('product', undefined, { tags: [{ name: 'MOBILE' }, { id: web!.id }, { id: web!.id, name: 'Web' }] });
+    expect(await tagsOf(c, b)).toEqual([{ id: mobile!.id, name: 'Mobile' }, { id: web!.id, name: 'web' }]);
+    expect(await values(c, 'tags')).toHaveLength(2);
+    // By id and name of two different values, or an id the workspace has no tag of → 400 at the culprit, nothing written.
+    expectError(await c.req('POST', '/entities', { data: { type: 'product', fields: { name: 'x', tags: [{ id: web!.id, name: 'Mobile' }] } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/tags/0/name' },
+      detail: /is named 'web', not 'Mobile'/,
+    });
+    expectError(await c.req('POST', '/entities', { data: { type: 'product', fields: { name: 'x', tags: [{ name: 'new one' }, { id: '00000000-0000-4000-8000-000000000000' }] } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/tags/1/id' },
+    });
+    expect((await values(c, 'tags')).map((v) => v.fields.name)).toEqual(['Mobile', 'web']);
+  });
+
+  it('renaming a value renames it on every entity; deleting it clears it; deleting with replaceWith puts the replacement in its place', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const a = await c.entity('product', undefined, { tags: [{ name: 'old' }, { name: 'keep' }] });
+    const b = await c.entity('product', undefined, { tags: [{ name: 'old' }] });
+    const [old, keep] = await values(c, 'tags');
+    const renamed = await c.req('PATCH', `/entities/fields/tags/values/${old!.id}`, { data: { fields: { name: 'Renamed', color: 'red' } } });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(renamed.json).toEqual({ data: { id: old!.id, links: { self: `${app.baseUrl}/entities/fields/tags/values/${old!.id}` } } });
+    expect(await tagsOf(c, a)).toEqual([{ id: old!.id, name: 'Renamed' }, { id: keep!.id, name: 'keep' }]);
+    expect(await tagsOf(c, b)).toEqual([{ id: old!.id, name: 'Renamed' }]);
+    expect((await values(c, 'tags'))[0]).toEqual({ id: old!.id, fields: { name: 'Renamed', color: 'red' } });
+    // The old name is free again, the new one is taken (any case).
+    expectError(await c.req('POST', '/entities/fields/tags/values', { data: { fields: { name: 'renamed' } } }), 'conflict.uniqueViolation', { source: { pointer: '/data/fields/name' } });
+    // A patch adding the value by its new name adds nothing: it is there.
+    await c.ok('PATCH', `/entities/${b}`, { data: { patch: [{ op: 'addItems', path: 'tags', value: [{ name: 'renamed' }] }] } });
+    expect(await tagsOf(c, b)).toEqual([{ id: old!.id, name: 'Renamed' }]);
+
+    // Replaced: every entity that had it reads the replacement (once), and the value is off the list.
+    expect((await c.req('DELETE', `/entities/fields/tags/values/${old!.id}?replaceWith=${keep!.id}`)).status).toBe(204);
+    expect(await tagsOf(c, a)).toEqual([{ id: keep!.id, name: 'keep' }]);
+    expect(await tagsOf(c, b)).toEqual([{ id: keep!.id, name: 'keep' }]);
+    expect((await values(c, 'tags')).map((v) => v.id)).toEqual([keep!.id]);
+    expectError(await c.req('PATCH', `/entities/fields/tags/values/${old!.id}`, { data: { fields: { name: 'x' } } }), 'resource.notFound');
+    // Deleted: cleared from every entity; a list left empty is no value.
+    expect((await c.req('DELETE', `/entities/fields/tags/values/${keep!.id}?force=true`)).status).toBe(204);
+    expect(await tagsOf(c, a)).toBeUndefined();
+    expect((await c.ok('GET', `/entities/${a}?fields[]=tags`)).json.data.fields).toEqual({ tags: null });
+    expect(await values(c, 'tags')).toEqual([]);
+    // The name is free: a write by it makes a new value.
+    await c.ok('PATCH', `/entities/${a}`, { data: { fields: { tags: [{ name: 'keep' }] } } });
+    const [again] = await values(c, 'tags');
+    expect(again!.id).not.toBe(keep!.id);
+    expect(await tagsOf(c, a)).toEqual([{ id: again!.id, name: 'keep' }]);
+  });
+
+  it('a delete: force=false, both force and replaceWith, replaceWith itself or another field’s value → 400; nothing deleted', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    await c.entity('product', undefined, { tags: [{ name: 'a' }] });
+    const [a] = await values(c, 'tags');
+    const del = (query: string) => c.req('DELETE', `/entities/fields/tags/values/${a!.id}${query}`);
+    expectError(await del('?force=false'), 'request.invalid', { source: { parameter: 'force' }, detail: /always clears a deleted value/ });
+    expectError(await del(`?force=true&replaceWith=${a!.id}`), 'request.invalid', { source: { parameter: 'replaceWith' } });
+    expectError(await del(`?replaceWith=${a!.id}`), 'request.invalid', { source: { parameter: 'replaceWith' }, detail: /the value being deleted/ });
+    expectError(await del('?replaceWith=00000000-0000-4000-8000-000000000000'), 'request.invalid', { source: { parameter: 'replaceWith' } });
+    expectError(await del('?colour=red'), 'request.invalid', { source: { parameter: 'colour' } });
+    expect(await values(c, 'tags')).toEqual([a]);
+  });
+
+  it('a write naming more than 25 new tags is refused whole; a failed write creates no tag value', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const many = Array.from({ length: 26 }, (_, i) => ({ name: `t${i}` }));
+    expectError(await c.req('POST', '/entities', { data: { type: 'product', fields: { name: 'x', tags: many } } }), 'request.invalid', { source: { pointer: '/data/fields/tags/25/name' }, detail: /at most 25 new tags/ });
+    // The tag is new, but the feature's parent is missing: 400, and no value made either.
+    expectError(await c.req('POST', '/entities', { data: { type: 'feature', fields: { name: 'x', tags: [{ name: 'orphan' }] } } }), 'request.invalid', { source: { pointer: '/data/relationships' }, detail: /needs a parent/ });
+    expect(await values(c, 'tags')).toEqual([]);
+    const product = await c.entity('product', undefined, { tags: many.slice(0, 25) });
+    expect(await tagsOf(c, product)).toHaveLength(25);
+  });
+
+  it('values are the workspace’s own: another workspace’s value id is unknown to a write and to the value routes', async () => {
+    const a = client(app, (await newWorkspace()).token);
+    const b = client(app, (await newWorkspace()).token);
+    await a.entity('product', undefined, { tags: [{ name: 'secret' }] });
+    const [secret] = await values(a, 'tags');
+    expect(await values(b, 'tags')).toEqual([]);
+    expectError(await b.req('POST', '/entities', { data: { type: 'product', fields: { name: 'x', tags: [{ id: secret!.id }] } } }), 'request.invalid', { source: { pointer: '/data/fields/tags/0/id' } });
+    expectError(await b.req('PATCH', `/entities/fields/tags/values/${secret!.id}`, { data: { fields: { name: 'mine' } } }), 'resource.notFound');
+    expectError(await b.req('DELETE', `/entities/fields/tags/values/${secret!.id}`), 'resource.notFound');
+  });
+
+  it('scopes: a viewer lists values; creating, renaming and deleting take fields:write', async () => {
+    const ws = await newWorkspace();
+    const viewer = client(app, (await ws.member({ role: 'viewer' })).token);
+    const c = client(app, ws.token);
+    await c.entity('product', undefined, { tags: [{ name: 'a' }] });
+    const [a] = await values(viewer, 'tags');
+    expectError(await viewer.req('POST', '/entities/fields/tags/values', { data: { fields: { name: 'b' } } }), 'auth.accessDenied');
+    expectError(await viewer.req('PATCH', `/entities/fields/tags/values/${a!.id}`, { data: { fields: { name: 'b' } } }), 'auth.accessDenied');
+    expectError(await viewer.req('DELETE', `/entities/fields/tags/values/${a!.id}`), 'auth.accessDenied');
+    const created = await c.req('POST', '/entities/fields/tags/values', { data: { fields: { name: 'b', color: 'lime' } } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.json.data.links.self).toBe(`${app.baseUrl}/entities/fields/tags/values/${created.json.data.id}`);
+    expect((await values(c, 'tags')).map((v) => v.fields)).toEqual([{ name: 'a', color: a!.fields.color }, { name: 'b', color: 'lime' }]);
+  });
+});
+
+describe('status values', () => {
+  it("each type's status values, with the types each is assigned to; assignedEntityType[] keeps a type's", async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const all = await values(c, 'status');
+    expect(all.map((v) => v.fields.name)).toEqual(FEATURE_STATUSES.map((s) => s.name));
+    expect(all[2]).toEqual({ id: FEATURE_STATUSES[2].id, fields: { name: 'Planned', assignedEntityTypes: ['product', 'component', 'feature', 'subfeature'] } });
+    expect(await values(c, 'status', '?assignedEntityType[]=feature')).toEqual(all);
+    // Customers have no status field: none of the values is theirs.
+    expect(await values(c, 'status', '?assignedEntityType[]=company')).toEqual([]);
+    const paged = await c.ok('GET', '/entities/fields/status/values?limit=4');
+    expect(paged.json.data).toEqual(all.slice(0, 4));
+    expect(paged.json.links.next).toMatch(/limit=4&pageCursor=/);
+  });
+
+  it('are fixed: create, rename and delete → 400 naming the id parameter, as Productboard refuses them', async () => {
+    const c = client(app, (await newWorkspace()).token);
+    const planned = FEATURE_STATUSES[2].id;
+    const detail = /each entity type has its own fixed set/;
+    expectError(await c.req('POST', '/entities/fields/status/values', { data: { fields: { name: 'Someday' } } }), 'request.invalid', { source: { parameter: 'id' }, detail });
+    expectError(await c.req('PATCH', `/entities/fields/status/values/${planned}`, { data: { fields: { name: 'Later' } } }), 'request.invalid', { source: { parameter: 'id' }, detail });
+    expectError(await c.req('DELETE', `/entities/fields/status/values/${planned}`), 'request.invalid', { source: { parameter: 'id' }, detail });
+  });
+
+  it("an entity's status is one of its type's values; a customer has none", async () => {
+    const c = client(app, (await newWorkspace()).token);
+    const p = await c.entity('product', undefined, { status: { id: FEATURE_STATUSES[1].id, name: 'candidate' } });
+    expect((await c.ok('GET', `/entities/${p}`)).json.data.fields.status).toEqual({ id: FEATURE_STATUSES[1].id, name: 'Candidate' });
+    expectError(await c.req('POST', '/entities', { data: { type: 'product', fields: { name: 'x', status: { id: FEATURE_STATUSES[1].id, name: 'Planned' } } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/status/name' },
+      detail: /'Planned' is not the name of status/,
+    });
+    expectError(await c.req('POST', '/entities', { data: { type: 'company', fields: { name: 'x', status: { name: 'Planned' } } } }), 'request.invalid', { source: { pointer: '/data/fields/status' } });
+  });
+});
+
+describe('custom select options', () => {
+  it('are the field’s values: listed with ids, added, renamed (every entity follows), deleted (cleared) or replaced', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const size = await addSelect(ws.workspaceId, 'feature', 'Size', 'S,M,L');
+    const p = await c.entity('product');
+    const options = await values(c, size);
+    expect(options.map((o) => o.fields.name)).toEqual(['S', 'M', 'L']);
+    const [s, m] = options;
+    const f = await c.entity('feature', p, { [size]: 'M' });
+    const read = async () => (await c.ok('GET', `/entities/${f}`)).json.data.fields[size];
+    // Stored by the option's id: a rename shows on the entity.
+    await c.ok('PATCH', `/entities/fields/${size}/values/${m!.id}`, { data: { fields: { name: 'Medium' } } });
+    expect(await read()).toBe('Medium');
+    expect((await c.ok('GET', `/entities/configurations/feature`)).json.data.fields[size].schema).toEqual({ type: 'string', enum: ['S', 'Medium', 'L'] });
+    expectError(await c.req('PATCH', `/entities/${f}`, { data: { fields: { [size]: 'M' } } }), 'request.invalid', { source: { pointer: `/data/fields/${size}` } });
+    // A new option is written like the others.
+    const xl = await c.req('POST', `/entities/fields/${size}/values`, { data: { fields: { name: 'XL' } } });
+    expect(xl.status, xl.text).toBe(201);
+    expect((await values(c, size)).map((o) => o.fields.name)).toEqual(['S', 'Medium', 'L', 'XL']);
+    expectError(await c.req('POST', `/entities/fields/${size}/values`, { data: { fields: { name: 'xl' } } }), 'conflict.uniqueViolation', { source: { pointer: '/data/fields/name' } });
+    // Replaced by S, then S deleted: the entity reads S, then no value.
+    expect((await c.req('DELETE', `/entities/fields/${size}/values/${m!.id}?replaceWith=${s!.id}`)).status).toBe(204);
+    expect(await read()).toBe('S');
+    expect((await c.req('DELETE', `/entities/fields/${size}/values/${s!.id}`)).status).toBe(204);
+    expect(await read()).toBeUndefined();
+    expect((await values(c, size)).map((o) => o.fields.name)).toEqual(['L', 'XL']);
+  });
+
+  it('a field id that is no field → 404; a field without values (a text field, name, teams) → 400 at the id parameter', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const text = ((await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name: 'Notes', kind: 'text' })) as { id: string }).id;
+    expectError(await c.req('GET', '/entities/fields/00000000-0000-4000-8000-000000000000/values'), 'resource.notFound');
+    expectError(await c.req('GET', '/entities/fields/colour/values'), 'resource.notFound');
+    for (const field of [text, 'name', 'teams']) expectError(await c.req('GET', `/entities/fields/${field}/values`), 'request.invalid', { source: { parameter: 'id' }, detail: /has no values/ });
+    // Another workspace's select field is no field of this one.
+    const other = await newWorkspace();
+    const size = await addSelect(other.workspaceId, 'feature', 'Size', 'S');
+    expectError(await c.req('GET', `/entities/fields/${size}/values`), 'resource.notFound');
+  });
+});
+
+describe('stored form', () => {
+  it('a tag value is an item with a name guard; a replaced one keeps only the pointer to its replacement', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    await c.entity('product', undefined, { tags: [{ name: 'One' }, { name: 'two' }] });
+    const [one, two] = await values(c, 'tags');
+    const item = async (key: { pk: string; sk: string }) => (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+    expect(await item(keys.fieldValueName(ws.workspaceId, 'tags', 'one'))).toMatchObject({ valueId: one!.id, name: 'One' });
+    await c.ok('DELETE', `/entities/fields/tags/values/${one!.id}?replaceWith=${two!.id}`);
+    expect(await item(keys.fieldValueName(ws.workspaceId, 'tags', 'one'))).toBeUndefined();
+    const left = await item(keys.fieldValue(ws.workspaceId, 'tags', one!.id));
+    expect(left).toMatchObject({ kind: 'fieldValueReplaced', replacedBy: two!.id });
+    expect(left!.gsi1pk).toBeUndefined();
+  });
+});
