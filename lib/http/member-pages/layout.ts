@@ -20,9 +20,10 @@ a:focus-visible, button:focus-visible, input:focus-visible { outline: 3px solid 
 header.top { display: flex; align-items: center; justify-content: space-between; flex-wrap: wrap; gap: .6rem 1rem; padding: .8rem 1.25rem; background: var(--card); border-bottom: 1px solid var(--line); }
 .brand { display: inline-flex; align-items: center; gap: .6rem; color: var(--ink); text-decoration: none; font-weight: 600; }
 .mark { display: inline-grid; place-items: center; width: 2rem; height: 2rem; border-radius: .5rem; background: var(--accent); color: #fff; font-weight: 700; font-size: .95rem; }
-.account { display: flex; align-items: center; gap: .8rem; font-size: .92rem; color: var(--muted); }
+.account { display: flex; align-items: center; gap: .8rem; font-size: .92rem; color: var(--muted); min-width: 0; }
+.account span { overflow-wrap: anywhere; }
 .account form { margin: 0; }
-button, .button { font: inherit; font-weight: 600; padding: .45rem .9rem; border-radius: .5rem; border: 1px solid #b9c0cc; background: var(--card); color: var(--ink); cursor: pointer; }
+button { font: inherit; font-weight: 600; padding: .45rem .9rem; border-radius: .5rem; border: 1px solid #b9c0cc; background: var(--card); color: var(--ink); cursor: pointer; white-space: nowrap; }
 button:hover { background: #f0f2f6; }
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; width: 100%; padding: .7rem 1rem; margin-top: 1.4rem; }
 button.primary:hover { background: var(--accent-dark); }
@@ -36,8 +37,8 @@ h3, h4 { font-size: 1rem; margin: 1rem 0 .4rem; }
 p { margin: 0 0 .8rem; }
 .facts { display: flex; flex-wrap: wrap; gap: .4rem 1.2rem; margin: 0 0 1.2rem; padding: 0; color: var(--muted); font-size: .95rem; }
 .facts div { display: flex; gap: .35rem; }
-.facts dt { font-weight: 600; color: var(--ink); }
-.facts dd { margin: 0; }
+.facts dt { font-weight: 600; color: var(--ink); white-space: nowrap; }
+.facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
 .badge { display: inline-block; font-size: .78rem; font-weight: 600; letter-spacing: .02em; padding: .1rem .5rem; border-radius: 1rem; background: #e8ecfb; color: var(--accent-dark); vertical-align: .15em; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: .8rem; padding: 1.1rem 1.25rem; margin: 0 0 1.2rem; }
 .score { display: flex; align-items: baseline; gap: .6rem; margin: 0 0 1.2rem; }
@@ -88,6 +89,7 @@ input[type=text], input[type=email], input[type=password] { width: 100%; font: i
   h1 { font-size: 1.35rem; }
   .card { padding: .9rem; }
   header.top { padding: .7rem .9rem; }
+  .account { flex-basis: 100%; justify-content: space-between; }
   table.ranking .rank { width: 1.8rem; padding-left: 0; }
   table.ranking .value { width: 40%; }
   .bar { gap: .4rem; }
