@@ -21,7 +21,7 @@ import { getMember } from '../../store/members.ts';
 import { customerNotesNewestFirst, entitiesAfter, entityRelationshipsAfter, linkedNotesNewestFirst } from '../../store/pages.ts';
 import { scoredEntities, type RankedEntity } from '../../store/ranking.ts';
 import { scoreOfTotal } from '../../store/score.ts';
-import { html, type Html } from '../pages/layout.ts';
+import { html, type Html } from '../pages/html.ts';
 import type { ApiResult } from '../request.ts';
 
 /** The children a ranking shows; the rest are a link away, in creation order. */

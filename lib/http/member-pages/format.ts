@@ -1,6 +1,6 @@
 // How the member pages write numbers, dates and names of things. Dates are UTC (a page does not
 // know the reader's zone without script), and say so in their machine-readable form.
-import { html, type Html } from '../pages/layout.ts';
+import { html, type Html } from '../pages/html.ts';
 
 const NUMBER = new Intl.NumberFormat('en-US');
 const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });

@@ -8,7 +8,7 @@ import { isHierarchyType } from '../../domain/hierarchy.ts';
 import { homeTypes, rankOrder } from '../../domain/member-pages.ts';
 import { MAX_RANKED_ON_PAGE, scoredEntities } from '../../store/ranking.ts';
 import { getWorkspace } from '../../store/workspaces.ts';
-import { html } from '../pages/layout.ts';
+import { html } from '../pages/html.ts';
 import type { ApiResult } from '../request.ts';
 
 export async function homePageResult(viewer: Viewer): Promise<ApiResult> {

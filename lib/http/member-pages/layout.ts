@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { config } from '../../config.ts';
 import { CSRF_FIELD } from '../csrf.ts';
-import { html, Html, PAGE_HEADERS } from '../pages/layout.ts';
+import { html, Html, PAGE_HEADERS } from '../pages/html.ts';
 
 const STYLE = `
 :root { color-scheme: light; --ink: #1d2330; --muted: #545d6e; --line: #dfe3ea; --accent: #3450d6; --accent-dark: #2438a3; --bar: #3450d6; --bar-bg: #e6e9f2; --danger: #b42318; --bg: #f3f5f9; --card: #fff; }

@@ -13,7 +13,7 @@ import { REDACTED } from '../../domain/member-view.ts';
 import { getMember } from '../../store/members.ts';
 import { entitiesAfter, notesAfter } from '../../store/pages.ts';
 import { scoreOfTotal } from '../../store/score.ts';
-import { html, type Html } from '../pages/layout.ts';
+import { html, type Html } from '../pages/html.ts';
 import type { ApiResult } from '../request.ts';
 
 export const OWNED_PER_PAGE = 20;

@@ -12,7 +12,7 @@ import type { Importance } from '../../domain/score.ts';
 import { entitySummaries, type EntitySummary } from '../../store/entity-summaries.ts';
 import { getNote } from '../../store/notes.ts';
 import { noteRelationshipsAfter } from '../../store/pages.ts';
-import { html, type Html } from '../pages/layout.ts';
+import { html, type Html } from '../pages/html.ts';
 import type { ApiResult } from '../request.ts';
 
 /** Links shown; a note's links are one list read, whatever their number up to this. */

@@ -5,7 +5,7 @@ import { entityPage, notePage } from './layout.ts';
 import { plainText } from './rich-text.ts';
 import type { Importance } from '../../domain/score.ts';
 import type { RankedEntity } from '../../store/ranking.ts';
-import { html, type Html } from '../pages/layout.ts';
+import { html, type Html } from '../pages/html.ts';
 
 export const EXCERPT_LENGTH = 220;
 

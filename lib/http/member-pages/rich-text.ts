@@ -4,7 +4,7 @@
 // mailto do not. Excerpts are text only. The CSP (./layout.ts) would stop a script that got
 // through, but nothing is meant to get through.
 import sanitizeHtml from 'sanitize-html';
-import { Html } from '../pages/layout.ts';
+import { Html } from '../pages/html.ts';
 
 const RICH: sanitizeHtml.IOptions = {
   allowedTags: ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'del', 'ins', 'sub', 'sup', 'mark', 'blockquote', 'code', 'pre', 'ul', 'ol', 'li', 'h3', 'h4', 'a', 'hr', 'span', 'div'],

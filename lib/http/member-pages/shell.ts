@@ -7,7 +7,7 @@ import { EDGE_DETAILS } from '../envelope.ts';
 import { apiErrorOf, type ErrorReply } from '../error-map.ts';
 import { ApiError } from '../errors.ts';
 import type { Operation } from '../operation.ts';
-import { html } from '../pages/layout.ts';
+import { html } from '../pages/html.ts';
 import { PageError } from '../pages/page-error.ts';
 import type { PageShell } from '../pages/page-shell.ts';
 import { api, type ApiHandler, type Core } from '../pipeline.ts';

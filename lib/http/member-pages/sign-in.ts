@@ -6,7 +6,7 @@ import { randomToken } from '../../auth/oauth-tokens.ts';
 import { PAGE_SESSION_LIFETIME_S } from '../../auth/page-sessions.ts';
 import { hostCookie, parseCookies, PAGE_PRE_SESSION_COOKIE, PAGE_WORKSPACE_COOKIE } from '../cookies.ts';
 import { csrfToken, CSRF_FIELD } from '../csrf.ts';
-import { html } from '../pages/layout.ts';
+import { html } from '../pages/html.ts';
 import type { ApiRequest, ApiResult } from '../request.ts';
 
 /** The pre-session cookie only binds the sign-in form's token. */

@@ -8,7 +8,7 @@ import type { Scope } from '../../domain/scopes.ts';
 import type { Member } from '../../store/members.ts';
 import { parseCookies, PAGE_SESSION_COOKIE } from '../cookies.ts';
 import { csrfToken } from '../csrf.ts';
-import type { Html } from '../pages/layout.ts';
+import type { Html } from '../pages/html.ts';
 import { PageError } from '../pages/page-error.ts';
 import type { ApiRequest, ApiResult } from '../request.ts';
 
