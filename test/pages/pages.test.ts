@@ -399,6 +399,25 @@ describe('signing out', () => {
   });
 });
 
+describe('the request budget', () => {
+  it("a member's pages spend their request budget: past it, a 429 page with Retry-After", async () => {
+    const { ws, member } = await setUp();
+    const browser = await signedIn(ws.workspaceId, member.email);
+    process.env.RATE_LIMIT_PER_SECOND = '2';
+    try {
+      const answers = await Promise.all(Array.from({ length: 8 }, () => browser.send('GET', '/')));
+      const refused = answers.filter((r) => r.status === 429);
+      expect(refused.length).toBeGreaterThan(0);
+      expectMemberPageHeaders(refused[0]!, 429);
+      expect(Number(refused[0]!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(refused[0]!.text).toContain('<h1>Rate limit exceeded</h1>');
+      expect(answers.find((r) => r.status === 200)!.headers['x-ratelimit-limit']).toBe('2');
+    } finally {
+      process.env.RATE_LIMIT_PER_SECOND = '0';
+    }
+  });
+});
+
 describe('who may read what', () => {
   it('a viewer reads the pages as a viewer token reads the API: entities, notes, members with names and e-mails', async () => {
     const { ws, member, token } = await setUp('viewer');

@@ -8,6 +8,7 @@ import type { Scope } from '../../domain/scopes.ts';
 import type { Member } from '../../store/members.ts';
 import { parseCookies, PAGE_SESSION_COOKIE } from '../cookies.ts';
 import { csrfToken } from '../csrf.ts';
+import { memberBudget, spendBudget } from '../middleware/rate-limit.ts';
 import type { Html } from '../pages/html.ts';
 import { PageError } from '../pages/page-error.ts';
 import type { ApiRequest, ApiResult } from '../request.ts';
@@ -20,10 +21,15 @@ export interface Viewer {
   reader: Reader;
 }
 
+/**
+ * The reader of a page, or undefined without a live page session. A page spends one request of its
+ * member's budget, the one their API tokens spend (a page can read a few thousand items).
+ */
 export async function viewerOf(req: ApiRequest): Promise<Viewer | undefined> {
   const sessionId = parseCookies(req.headers.get('cookie')).get(PAGE_SESSION_COOKIE);
   const member = await pageSessionMember(sessionId);
   if (!member || !sessionId) return undefined;
+  await spendBudget(req, memberBudget(member.workspaceId, member.id), "this member's pages and API tokens");
   return {
     member,
     workspaceId: member.workspaceId,

@@ -7,9 +7,12 @@ import { ApiError } from '../errors.ts';
 import { admit, type Admission } from '../rate-limiter.ts';
 import type { ApiMiddleware, ApiRequest } from '../request.ts';
 
+/** A member's own budget: their API tokens' requests (and their member pages'). */
+export const memberBudget = (workspaceId: string, memberId: string): string => `member:${workspaceId}:${memberId}`;
+
 /** Whose budget a request spends. */
 export const ownerOf = (p: Principal): string =>
-  p.credential === 'access' && p.clientId ? `app:${p.workspaceId}:${p.clientId}` : `member:${p.workspaceId}:${p.memberId}`;
+  p.credential === 'access' && p.clientId ? `app:${p.workspaceId}:${p.clientId}` : memberBudget(p.workspaceId, p.memberId);
 
 /** Spends one request of `owner`'s budget: the X-RateLimit-* headers, or 429 rate.limitExceeded with Retry-After. */
 export async function spendBudget(api: ApiRequest, owner: string, who: string): Promise<void> {
