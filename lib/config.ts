@@ -45,8 +45,9 @@ export const config = {
   },
   /**
    * Where people see records in a browser: the `html` links of entities, notes and members are
-   * `{web}/entities/{id}`, `{web}/notes/{id}`, `{web}/members/{id}`. {app_url} unless
-   * PUBLIC_WEB_URL names the web application that shows them.
+   * `{web}/entities/{id}`, `{web}/notes/{id}`, `{web}/members/{id}`. {app_url}, which serves those
+   * pages to signed-in members (functions/pages/), unless PUBLIC_WEB_URL names another web
+   * application that shows them.
    */
   get webUrl(): string {
     return trimSlash(env('PUBLIC_WEB_URL') ?? this.appUrl);

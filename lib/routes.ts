@@ -139,6 +139,14 @@ export const getMcpResourceMetadata: Route = { operationId: 'getMcpResourceMetad
 export const mcp: Route = { operationId: 'mcp', method: 'POST', path: '/mcp', handler: 'functions/mcp/post.ts', auth: 'bearer', resource: 'mcp', body: 'json', table: 'write', summary: 'Model Context Protocol server (Streamable HTTP, stateless, JSON responses): tools over scores, entities and notes' };
 export const mcpGet: Route = { operationId: 'mcpGet', method: 'GET', path: '/mcp', handler: 'functions/mcp/get.ts', auth: 'none', table: 'none', summary: 'The MCP server opens no event stream: 405, only POST' };
 export const mcpDelete: Route = { operationId: 'mcpDelete', method: 'DELETE', path: '/mcp', handler: 'functions/mcp/delete.ts', auth: 'none', table: 'none', summary: 'The MCP server is stateless, there is no session to end: 405, only POST' };
+// Member pages ({app_url}; README "Pages"): server-rendered HTML for signed-in members, read-only
+export const homePage: Route = { operationId: 'homePage', method: 'GET', path: '/', handler: 'functions/pages/home.ts', auth: 'none', response: 'html', table: 'read', summary: "Page: the workspace's products ranked by customer score" };
+export const entityPage: Route = { operationId: 'entityPage', method: 'GET', path: '/entities/{id}', handler: 'functions/pages/entity.ts', auth: 'none', response: 'html', table: 'read', summary: 'Page: an entity, its children ranked by customer score and the feedback linked to it' };
+export const notePage: Route = { operationId: 'notePage', method: 'GET', path: '/notes/{id}', handler: 'functions/pages/note.ts', auth: 'none', response: 'html', table: 'read', summary: 'Page: a note, its customer and its links with importance' };
+export const memberPage: Route = { operationId: 'memberPage', method: 'GET', path: '/members/{id}', handler: 'functions/pages/member.ts', auth: 'none', response: 'html', table: 'read', summary: 'Page: a member, their role and what they own' };
+export const pageSignInPage: Route = { operationId: 'pageSignInPage', method: 'GET', path: '/sign-in', handler: 'functions/pages/sign-in-page.ts', auth: 'none', response: 'html', table: 'read', summary: "The member pages' sign-in page" };
+export const pageSignIn: Route = { operationId: 'pageSignIn', method: 'POST', path: '/sign-in', handler: 'functions/pages/sign-in.ts', auth: 'none', body: 'form', response: 'html', table: 'write', summary: "The member pages' sign-in form: workspace ID, e-mail and password; a page session" };
+export const pageSignOut: Route = { operationId: 'pageSignOut', method: 'POST', path: '/sign-out', handler: 'functions/pages/sign-out.ts', auth: 'none', body: 'form', response: 'html', table: 'write', summary: "Ends the member's page session" };
 export const corsPreflight: Route = { operationId: 'corsPreflight', method: 'OPTIONS', path: PREFLIGHT_PATH, handler: 'functions/cors/preflight.ts', auth: 'none', table: 'read', summary: 'CORS preflight of every route browser clients may call' };
 
 /** Every row, in the order above: the gateway, the stack and the OpenAPI document read this list. */
@@ -210,6 +218,13 @@ export const ROUTES = [
   mcp,
   mcpGet,
   mcpDelete,
+  homePage,
+  entityPage,
+  notePage,
+  memberPage,
+  pageSignInPage,
+  pageSignIn,
+  pageSignOut,
   corsPreflight,
 ] as const satisfies readonly Route[];
 

@@ -84,6 +84,7 @@ async function main() {
       `Workspace  ${facts.workspaceId}${created ? ' (new demo workspace)' : ''}`,
       `Admin      ${facts.adminEmail}`,
       `Token      ${facts.adminToken}`,
+      `Pages      ${facts.appUrl}/sign-in?workspace=${facts.workspaceId}   (set a password first: README.md, "Pages")`,
       `These facts are in ${DEV_FILE}. Try:`,
       `  curl -s -H "Authorization: Bearer $(node -p "require('./.local/dev.json').adminToken")" ${facts.baseUrl}/entities`,
       `Webhooks   stream and delivery workers running; http://127.0.0.1 receivers allowed (README.md, "Webhooks")`,

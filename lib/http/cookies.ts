@@ -1,4 +1,4 @@
-// Cookies of the sign-in and consent pages (RFC 6265bis). Every cookie is `__Host-` prefixed —
+// Cookies of the sign-in and consent pages and of the member pages (RFC 6265bis). Every cookie is `__Host-` prefixed —
 // Secure, Path=/, no Domain — so only this exact origin over a secure context sets or reads it;
 // browsers treat http://localhost as secure, so the local stack behaves like the deployed one.
 
@@ -6,6 +6,15 @@
 export const SESSION_COOKIE = '__Host-pm_session';
 /** Binds the sign-in form's CSRF token before there is a session. */
 export const PRE_SESSION_COOKIE = '__Host-pm_presession';
+/**
+ * The member pages' session (lib/auth/page-sessions.ts): a cookie of its own, which the
+ * authorization pages never read, so a page session never approves a consent page.
+ */
+export const PAGE_SESSION_COOKIE = '__Host-pm_pages';
+/** Binds the member pages' sign-in form's CSRF token before there is a page session. */
+export const PAGE_PRE_SESSION_COOKIE = '__Host-pm_pages_presession';
+/** The workspace ID the member pages' sign-in form last succeeded with, to fill it in next time (not a secret). */
+export const PAGE_WORKSPACE_COOKIE = '__Host-pm_workspace';
 
 const NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const VALUE = /^[!#$%&'()*+\-./0-9:<=>?@A-Z[\]^_`a-z{|}~]*$/;

@@ -1,4 +1,4 @@
-// CSRF tokens of the sign-in and consent forms: an HMAC, under the service secret, of what the
+// CSRF tokens of the sign-in and consent forms (and the member pages' sign-in and sign-out): an HMAC, under the service secret, of what the
 // browser's own cookie binds — the session id once signed in, the pre-session cookie before. A
 // forged cross-site POST carries the victim's cookies but cannot know the token; the table stores
 // nothing for it, and a token stops working with the cookie it was bound to.
@@ -8,9 +8,19 @@ import { serviceKeys } from '../auth/service-key.ts';
 /** The hidden form field that carries the token. */
 export const CSRF_FIELD = 'csrf_token';
 
-export type CsrfBinding = { session: string } | { preSession: string };
+/**
+ * What a token is bound to: the authorization pages' session or pre-session cookie, or the member
+ * pages' session (their sign-out form) or pre-session (their sign-in form). Each kind signs its own
+ * message, so a token of one form is never good for another.
+ */
+export type CsrfBinding = { session: string } | { preSession: string } | { pageSession: string } | { pagePreSession: string };
 
-const message = (binding: CsrfBinding) => ('session' in binding ? `pm-csrf/session/${binding.session}` : `pm-csrf/pre-session/${binding.preSession}`);
+function message(binding: CsrfBinding): string {
+  if ('session' in binding) return `pm-csrf/session/${binding.session}`;
+  if ('preSession' in binding) return `pm-csrf/pre-session/${binding.preSession}`;
+  if ('pageSession' in binding) return `pm-csrf/page-session/${binding.pageSession}`;
+  return `pm-csrf/page-pre-session/${binding.pagePreSession}`;
+}
 
 export async function csrfToken(binding: CsrfBinding): Promise<string> {
   return createHmac('sha256', (await serviceKeys()).secret).update(message(binding)).digest('base64url');

@@ -335,6 +335,7 @@ const TAGS = [
   { name: 'Webhooks', description: 'Webhook subscriptions and the signed notifications they receive (docs/events.md)' },
   { name: 'Server-to-server', description: 'Applications, their public keys and the JWT bearer grant (RFC 7523)' },
   { name: 'Authorization code flow', description: 'Pages, token, revocation and metadata of the OAuth 2.0 authorization code flow (docs/oauth.md)' },
+  { name: 'Member pages', description: 'Read-only HTML pages for signed-in members, where links.html points (README, "Pages")' },
   { name: 'Document', description: 'This OpenAPI document' },
 ];
 
@@ -344,6 +345,7 @@ function tagOf(route: Route): string {
   if (route.path.startsWith('/v2/webhooks')) return 'Webhooks';
   if (route.path.startsWith('/oauth2/')) return 'Server-to-server';
   if (route.path.startsWith('/oauth/') || route.path.startsWith('/.well-known/')) return 'Authorization code flow';
+  if (route.response === 'html') return 'Member pages';
   return 'Document';
 }
 

@@ -54,10 +54,11 @@ export interface Operation {
    */
   readonly responses: Readonly<Partial<Record<SuccessStatus, Schema | null>>>;
   /**
-   * The HTML pages it answers (routes with `response: 'html'`), by status, each with what it shows.
+   * The HTML pages it answers (routes with `response: 'html'`), by status, each with what it shows
+   * (404: the member pages' one page for whatever the member may not see).
    * A page route's core answers the pages' own result (lib/http/authorization-pages.ts).
    */
-  readonly pages?: Readonly<Partial<Record<200 | RefusalStatus, string>>>;
+  readonly pages?: Readonly<Partial<Record<200 | RefusalStatus | 404, string>>>;
   /** What the service POSTs to a URL the request names (OpenAPI callbacks: webhook notifications). */
   readonly callback?: Callback;
   /**

@@ -10,9 +10,11 @@
 //                           a raw note without it is read through its links (verify checks copies, adds none)
 //   link    (keys.link)     { kind: 'link', noteId, entityId, entityType, importance, setAt: epoch ms,
 //                             customerId?: cache of the note's customer the aggregates were last
-//                             applied with, rev: number, gsi2pk: keys.linksTo(ws, entityId), gsi2sk: noteId }
+//                             applied with, rev: number, gsi2pk: keys.linksTo(ws, entityId), gsi2sk: noteId,
+//                             gsi3pk: keys.linksByTime(ws, entityId), gsi3sk: keys.linkTimePosition(setAt, noteId) }
 //                           A raw bulk-loaded link needs noteId, entityId, entityType, importance, setAt
-//                           and the gsi2 keys; verify --repair fills customerId and rev.
+//                           and the gsi2 and gsi3 keys (linkItem writes them; `admin index backfill` adds
+//                           gsi3 to links without it); verify --repair fills customerId and rev.
 //   rating  (keys.rating)   one per (hierarchy entity, customer) with at least one link:
 //                           { kind: 'rating', entityId, customerId, entries: { [noteId]: { w, at } },
 //                             weight: w of the counting entry, ver: number }
@@ -69,6 +71,8 @@ export function linkItem(ws: string, l: LinkItem): Record<string, unknown> {
     rev: l.rev,
     gsi2pk: keys.linksTo(ws, l.entityId),
     gsi2sk: l.noteId,
+    gsi3pk: keys.linksByTime(ws, l.entityId),
+    gsi3sk: keys.linkTimePosition(l.setAt, l.noteId),
   };
 }
 

@@ -1,8 +1,10 @@
 // `admin index backfill`: gives items written before an index existed their entries in it — the
-// owner index (GSI3) of entities and notes, the member list (GSI1) of members, and the e-mail
-// look-up of users — and removes look-ups left by nothing. Idempotent: a second run writes nothing.
+// owner index (GSI3) of entities and notes, the member list (GSI1) of members, the e-mail look-up
+// of users, an entity's links by time (GSI3 of links) and a customer's notes by creation time (GSI2
+// of notes, once keyed by the bare note id) — and removes look-ups left by nothing. Idempotent: a second run writes nothing.
 // Each write is conditioned on the item as read, so a record changed meanwhile (whose write kept
 // its own entries in step) is left alone.
+import { toLink } from './aggregates.ts';
 import { deleteItem, putItem, updateItem } from './calls.ts';
 import { customerEmailOf } from './customers.ts';
 import { toEntity } from './entities.ts';
@@ -54,6 +56,20 @@ export async function backfillWorkspace(ws: string): Promise<BackfillReport> {
       const record = item.kind === 'entity' ? toEntity(item) : toNote(item);
       const owner = keys.ownerIndex(ws, item.kind, record);
       if (item.gsi3pk !== owner?.gsi3pk || item.gsi3sk !== owner?.gsi3sk) report.written += await conditional(() => setOwnerIndex(item, owner));
+      if (item.kind === 'note' && item.gsi2pk !== undefined) {
+        const position = keys.listPosition(record.createdAt, record.id);
+        if (item.gsi2sk !== position) {
+          report.written += await conditional(() =>
+            updateItem({
+              TableName: tableName(),
+              Key: { pk: item.pk, sk: item.sk },
+              UpdateExpression: 'SET gsi2sk = :s',
+              ConditionExpression: 'gsi2pk = :p AND attribute_not_exists(deleting)',
+              ExpressionAttributeValues: { ':p': item.gsi2pk, ':s': position },
+            }),
+          );
+        }
+      }
       const email = item.kind === 'entity' ? customerEmailOf(toEntity(item)) : undefined;
       if (email !== undefined) {
         const key = keys.customerEmail(ws, email, record.id);
@@ -62,6 +78,22 @@ export async function backfillWorkspace(ws: string): Promise<BackfillReport> {
           await putItem({ TableName: tableName(), Item: { ...key, kind: 'customerEmail', email, userId: record.id } });
           report.written++;
         }
+      }
+    } else if (item.kind === 'link') {
+      report.checked++;
+      const l = toLink(item);
+      const gsi3sk = keys.linkTimePosition(l.setAt, l.noteId);
+      if (item.gsi3sk !== gsi3sk) {
+        report.written += await conditional(() =>
+          updateItem({
+            TableName: tableName(),
+            Key: { pk: item.pk, sk: item.sk },
+            UpdateExpression: 'SET gsi3pk = :p, gsi3sk = :s',
+            // As read: a link re-rated meanwhile was written whole, with its own entries.
+            ConditionExpression: 'setAt = :at',
+            ExpressionAttributeValues: { ':p': keys.linksByTime(ws, l.entityId), ':s': gsi3sk, ':at': item.setAt },
+          }),
+        );
       }
     } else if (item.kind === 'member') {
       report.checked++;

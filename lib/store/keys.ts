@@ -58,13 +58,18 @@ export const notesOf = (ws: string) => `${WS(ws)}#NOTES`;
 /**
  * A link from a note to a hierarchy entity. Item: { kind: 'link', noteId, entityId, importance, setAt, ... }.
  * A note's links: Query pk, begins_with(sk, linksOfNotePrefix(noteId)). GSI2 lists an entity's links:
- * gsi2pk = linksTo(ws, entityId), gsi2sk = noteId.
+ * gsi2pk = linksTo(ws, entityId), gsi2sk = noteId. GSI3 lists them by the time each was set (linked
+ * or re-rated; the member pages read it newest first): gsi3pk = linksByTime(ws, entityId), gsi3sk =
+ * linkTimePosition(setAt, noteId).
  */
 export const link = (ws: string, noteId: string, entityId: string) => ({ pk: WS(ws), sk: `${LINK}${noteId}#${entityId}` });
 export const linksOfNotePrefix = (noteId: string) => `${LINK}${noteId}#`;
 /** Sort-key prefixes of each kind the score is made of, for reading a workspace kind by kind (verify). */
 export const kindPrefix = { entity: 'ENT#', note: 'NOTE#', link: LINK, rating: RATE } as const;
 export const linksTo = (ws: string, entityId: string) => `${WS(ws)}#LINKSTO#${entityId}`;
+export const linksByTime = (ws: string, entityId: string) => `${WS(ws)}#LINKED#${entityId}`;
+/** Epoch milliseconds zero-padded to a fixed width, so positions order as strings, then the note id. */
+export const linkTimePosition = (setAt: number, noteId: string) => `${String(Math.max(0, Math.trunc(setAt))).padStart(15, '0')}#${noteId}`;
 /**
  * One customer's ratings of one hierarchy entity (lib/store/aggregates.ts): { kind: 'rating', entityId,
  * customerId, entries: { [noteId]: { w, at } }, weight (the one that counts), ver }. An entity's
@@ -75,7 +80,8 @@ export const ratingsOfEntityPrefix = (entityId: string) => `${RATE}${entityId}#`
 /**
  * GSI3, the owner index: an entity or note with an owner is listed under its owner, oldest first:
  * gsi3pk = ownedBy(ws, memberId), gsi3sk = ownedPosition(kind, createdAt, id) — entities and notes
- * apart by the prefix, each in listPosition order after it. Sparse: no owner, no entry.
+ * apart by the prefix, each in listPosition order after it. Sparse: no owner, no entry. Link items
+ * use GSI3 under partition values of their own (linksByTime).
  */
 export const ownedBy = (ws: string, memberId: string) => `${WS(ws)}#OWNER#${memberId}`;
 export const ownedPrefix = (kind: 'entity' | 'note') => (kind === 'entity' ? 'ENT#' : 'NOTE#');
@@ -109,7 +115,11 @@ export const relationsOfPrefix = (entityId: string, type?: string) => `${REL}${e
  */
 export const customerEmail = (ws: string, email: string, userId: string) => ({ pk: WS(ws), sk: `${CUSTEMAIL}${email}#${userId}` });
 export const customerEmailPrefix = (email: string) => `${CUSTEMAIL}${email}#`;
-/** GSI2 of a note with a customer: gsi2pk = notesOfCustomer(ws, customerId), gsi2sk = noteId. */
+/**
+ * GSI2 of a note with a customer, its customer's notes oldest first: gsi2pk = notesOfCustomer(ws,
+ * customerId), gsi2sk = listPosition(createdAt, noteId) (items written before it had the bare
+ * note id until `admin index backfill`).
+ */
 export const notesOfCustomer = (ws: string, customerId: string) => `${WS(ws)}#CUSTNOTES#${customerId}`;
 /**
  * A custom field definition: { kind: 'customField', id, entityType, name, fieldKind, createdAt,
@@ -175,6 +185,12 @@ export const rateBucket = (owner: string) => ({ pk: `${RATE_LIMIT_KEY_PREFIX}${o
 export const memberPassword = (ws: string, memberId: string) => ({ pk: WS(ws), sk: `PASSWORD#${memberId}` });
 /** A browser sign-in session by the hash of its id. Item: { kind: 'signInSession', workspaceId, memberId, createdAt, expiresAt, ttl }. */
 export const signInSession = (idHash: string) => ({ pk: `SESSION#${idHash}`, sk: 'SESSION' });
+/**
+ * A session of the member pages (lib/store/page-sessions.ts) by the hash of its id: apart from the
+ * sign-in sessions above, so that no look-up of one can find the other. Item: { kind: 'pageSession',
+ * workspaceId, memberId, createdAt, expiresAt, ttl }.
+ */
+export const pageSession = (idHash: string) => ({ pk: `PAGESESSION#${idHash}`, sk: 'PAGESESSION' });
 /** Failed sign-ins for one e-mail (its hash) in one window. Item: { kind: 'signInFailures', n, ttl }. */
 export const signInFailuresOfEmail = (ws: string, emailHash: string, window: number) => ({ pk: WS(ws), sk: `SIGNINFAIL#${emailHash}#${window}` });
 /** Failed sign-ins from one source address (its hash) in one window, across workspaces. */

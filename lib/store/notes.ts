@@ -186,7 +186,7 @@ export function noteItem(
     id: n.id,
     type: n.type ?? 'textNote',
     fields,
-    ...(n.customer ? { customer: { id: n.customer.id, type: n.customer.type }, gsi2pk: keys.notesOfCustomer(ws, n.customer.id), gsi2sk: n.id } : {}),
+    ...(n.customer ? { customer: { id: n.customer.id, type: n.customer.type }, gsi2pk: keys.notesOfCustomer(ws, n.customer.id), gsi2sk: keys.listPosition(n.createdAt, n.id) } : {}),
     ...(n.metadata ? { metadata: n.metadata } : {}),
     createdAt: n.createdAt,
     updatedAt: n.updatedAt ?? n.createdAt,
@@ -413,10 +413,10 @@ export async function setNoteCustomer(
     const base = () => {
       const plan = new Plan(ws);
       const set = next
-        ? 'SET customer = :c, gsi2pk = :g2, gsi2sk = :id, updatedAt = :u'
+        ? 'SET customer = :c, gsi2pk = :g2, gsi2sk = :g2s, updatedAt = :u'
         : 'SET updatedAt = :u REMOVE customer, gsi2pk, gsi2sk';
       const values: Record<string, unknown> = { ':u': updated.updatedAt };
-      if (next) Object.assign(values, { ':c': next, ':g2': keys.notesOfCustomer(ws, next.id), ':id': noteId });
+      if (next) Object.assign(values, { ':c': next, ':g2': keys.notesOfCustomer(ws, next.id), ':g2s': keys.listPosition(note.createdAt, noteId) });
       if (note.customer) values[':old'] = note.customer.id;
       const links = sameLinks(note, values);
       plan.add({

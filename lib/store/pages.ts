@@ -10,7 +10,7 @@
 // partition, a filtered read examines at most SCAN_BUDGET items: a page may then end early, short
 // of its limit, with a position to resume from (Slice.resume) — the last item examined.
 import { toLink, type LinkItem } from './aggregates.ts';
-import { batchGetAll } from './batch.ts';
+import { batchGetAll, batchGetByKey, itemKeyId } from './batch.ts';
 import { queryPages } from './calls.ts';
 import { toComment, type StoredComment } from './comments.ts';
 import { isEntityItem, toEntity, type EntityItem } from './entities.ts';
@@ -631,4 +631,95 @@ export async function noteRelationshipsAfter(
 function copiedAfter(links: readonly CopiedLink[], after: string | undefined, count: number): Slice<CopiedLink> {
   const rest = after === undefined ? links : links.filter((l) => l.entityId > after);
   return { items: rest.slice(0, count).map((record) => ({ record, position: record.entityId })) };
+}
+
+/** A newest-first page of the member pages: its records, and the position the next page reads below, when there may be more. */
+export interface NewestFirst<T> {
+  items: Array<Listed<T>>;
+  before?: string;
+}
+
+/**
+ * Up to `count` records of one index partition, highest position first, below `before`
+ * (exclusive). Records `keep` rejects (deleted ones) are skipped; at most SCAN_BUDGET items are
+ * examined, so a page may come back short with `before` set.
+ */
+async function newestFirst<T>(q: {
+  index: 'gsi2' | 'gsi3';
+  partitionKey: string;
+  partitionValue: string;
+  sortKey: string;
+  before: string | undefined;
+  count: number;
+  toRecords: (items: StoredItem[]) => Promise<Array<T | undefined>> | Array<T | undefined>;
+  keep: (record: T) => boolean;
+}): Promise<NewestFirst<T>> {
+  const out: Array<Listed<T>> = [];
+  let examined = 0;
+  const pages = queryPages({
+    TableName: tableName(),
+    IndexName: q.index,
+    KeyConditionExpression: q.before !== undefined ? '#pk = :pk AND #sk < :before' : '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': q.partitionKey, ...(q.before !== undefined ? { '#sk': q.sortKey } : {}) },
+    ExpressionAttributeValues: { ':pk': q.partitionValue, ...(q.before !== undefined ? { ':before': q.before } : {}) },
+    ScanIndexForward: false,
+    // One more than asked tells whether another page exists.
+    Limit: q.count + 1,
+  });
+  for await (const page of pages) {
+    const records = await q.toRecords(page);
+    for (const [i, item] of page.entries()) {
+      const position = String(item[q.sortKey]);
+      if (out.length === q.count) return { items: out, before: out.at(-1)!.position };
+      examined++;
+      const record = records[i];
+      if (record !== undefined && q.keep(record)) out.push({ record, position });
+      if (examined >= SCAN_BUDGET) return { items: out, before: position };
+    }
+  }
+  return { items: out };
+}
+
+/** A note linked to an entity, with the link (its importance and when it was set). */
+export interface LinkedNote {
+  note: NoteItem;
+  link: LinkItem;
+}
+
+/**
+ * The live notes linked to an entity, the most recently linked (or re-rated) first, below the
+ * position `before`: the links' GSI3 entries, then their notes in one BatchGetItem per page.
+ */
+export function linkedNotesNewestFirst(workspaceId: string, entityId: string, before: string | undefined, count: number): Promise<NewestFirst<LinkedNote>> {
+  return newestFirst<LinkedNote>({
+    index: 'gsi3',
+    partitionKey: 'gsi3pk',
+    partitionValue: keys.linksByTime(workspaceId, entityId),
+    sortKey: 'gsi3sk',
+    before,
+    count,
+    toRecords: async (items) => {
+      const links = items.map(toLink);
+      const found = await batchGetByKey(links.map((l) => keys.note(workspaceId, l.noteId)), { consistent: true });
+      return links.map((link) => {
+        const n = found.get(itemKeyId(keys.note(workspaceId, link.noteId)));
+        return isNoteItem(n) ? { note: toNote(n), link } : undefined;
+      });
+    },
+    keep: ({ note }) => live(note),
+  });
+}
+
+/** The live notes whose customer is `customerId` (a company or a user), newest first (GSI2), below the position `before`. */
+export function customerNotesNewestFirst(workspaceId: string, customerId: string, before: string | undefined, count: number): Promise<NewestFirst<NoteItem>> {
+  return newestFirst<NoteItem>({
+    index: 'gsi2',
+    partitionKey: 'gsi2pk',
+    partitionValue: keys.notesOfCustomer(workspaceId, customerId),
+    sortKey: 'gsi2sk',
+    before,
+    count,
+    toRecords: notes,
+    keep: live,
+  });
 }

@@ -118,7 +118,7 @@ describe('local gateway → API Gateway REST proxy event', () => {
     ['a known path with another method', 'DELETE', '/v2/entities'],
     ['a trailing slash', 'GET', '/v2/entities/'],
     ['an empty parameter segment', 'GET', '/v2/entities//score'],
-    ['the root', 'GET', '/'],
+    ['the root with another method', 'DELETE', '/'],
     ['OPTIONS on a path browser clients may not call', 'OPTIONS', '/oauth2/applications'],
   ])('%s → 404 route.notFound, handler never called', async (_name, method, path) => {
     const res = await call(app, method, path);

@@ -147,11 +147,19 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     expect(await registered('mcp')).toEqual(expect.arrayContaining(['EntityType', 'CreateNoteBody']));
   });
 
-  it('only the page routes carry the page layout (lib/http/pages/page-shell.ts)', async () => {
+  it('only the page routes carry a page layout, each its own (lib/http/pages/page-shell.ts, lib/http/member-pages/shell.ts)', async () => {
     const withLayout: string[] = [];
-    for (const r of ROUTES) if ((await readFile(join(dir, `${r.operationId}.mjs`), 'utf8')).includes('--accent-dark')) withLayout.push(r.operationId);
-    expect(withLayout.sort()).toEqual(ROUTES.filter((r) => r.response === 'html').map((r) => r.operationId).sort());
+    const withMemberLayout: string[] = [];
+    for (const r of ROUTES) {
+      const code = await readFile(join(dir, `${r.operationId}.mjs`), 'utf8');
+      if (code.includes('.scope-title')) withLayout.push(r.operationId);
+      if (code.includes('table.ranking')) withMemberLayout.push(r.operationId);
+    }
+    const pages = ROUTES.filter((r) => r.response === 'html');
+    expect(withLayout.sort()).toEqual(pages.filter((r) => r.path.startsWith('/oauth/')).map((r) => r.operationId).sort());
     expect(withLayout).toHaveLength(3);
+    expect(withMemberLayout.sort()).toEqual(pages.filter((r) => !r.path.startsWith('/oauth/')).map((r) => r.operationId).sort());
+    expect(withMemberLayout).toHaveLength(7);
   });
 
   it('only the functions of routes that authenticate carry the bearer check and the request budget (lib/http/authenticated.ts)', async () => {

@@ -7,9 +7,12 @@ import { ApiError } from '../errors.ts';
 import { admit, type Admission } from '../rate-limiter.ts';
 import type { ApiMiddleware, ApiRequest } from '../request.ts';
 
+/** A member's own budget: their API tokens' requests (and their member pages'). */
+export const memberBudget = (workspaceId: string, memberId: string): string => `member:${workspaceId}:${memberId}`;
+
 /** Whose budget a request spends. */
 export const ownerOf = (p: Principal): string =>
-  p.credential === 'access' && p.clientId ? `app:${p.workspaceId}:${p.clientId}` : `member:${p.workspaceId}:${p.memberId}`;
+  p.credential === 'access' && p.clientId ? `app:${p.workspaceId}:${p.clientId}` : memberBudget(p.workspaceId, p.memberId);
 
 /** A spent budget: 429 rate.limitExceeded with Retry-After (an endpoint with its own error format renders it so). */
 export class BudgetSpent extends ApiError {

@@ -2,29 +2,9 @@
 // no script at all. The stylesheet is inline and allowed by its hash in the Content-Security-Policy,
 // so a page needs no second request and an injected <style> or <script> would not run.
 import { createHash } from 'node:crypto';
+import { html, Html } from './html.ts';
 
-/** Escapes text for HTML element content and double-quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-/** Tagged template: every interpolated value is escaped unless it is already `Html`. */
-export class Html {
-  constructor(readonly text: string) {}
-  toString(): string {
-    return this.text;
-  }
-}
-
-export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
-  let out = strings[0]!;
-  values.forEach((value, i) => {
-    const parts = Array.isArray(value) ? value : [value];
-    out += parts.map((v) => (v instanceof Html ? v.text : v === undefined || v === null || v === false ? '' : escapeHtml(String(v)))).join('');
-    out += strings[i + 1]!;
-  });
-  return new Html(out);
-}
+export { escapeHtml, html, Html, PAGE_HEADERS } from './html.ts';
 
 const STYLE = `
 :root { color-scheme: light; --ink: #1d2330; --muted: #5b6475; --line: #dfe3ea; --accent: #3450d6; --accent-dark: #2438a3; --danger: #b42318; --bg: #f3f5f9; }
@@ -62,15 +42,6 @@ button.secondary:hover { background: #f0f2f6; }
 `;
 
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
-
-/** Headers every page carries, whatever its status. */
-export const PAGE_HEADERS: Record<string, string> = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Cache-Control': 'no-store',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-  'X-Content-Type-Options': 'nosniff',
-};
 
 /**
  * The page's Content-Security-Policy: nothing may load or run but the stylesheet; forms post only
