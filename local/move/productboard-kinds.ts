@@ -10,9 +10,9 @@ import { aType, isHierarchyType, type EntityType } from '#lib/domain/hierarchy.t
 import { REDACTED } from '#lib/domain/member-view.ts';
 import { isUuid } from '#lib/domain/schemas/common.ts';
 import { STANDARD_FIELDS, type StandardFieldId } from '#lib/domain/schemas/field-values.ts';
-import { statusesOf } from '#lib/domain/statuses.ts';
 import type { CustomFieldRecord, MoveKind, MoveRecord, NoteRecord } from '#lib/domain/schemas/workspace-export.ts';
 import { isImportance } from '#lib/domain/score.ts';
+import { statusesOf } from '#lib/domain/statuses.ts';
 import type { SourceClient } from './source-client.ts';
 import { UsageError } from '../admin/command.ts';
 

@@ -4,8 +4,8 @@
 // anonymous notes, links of every importance, re-rated links, a note edited after it was rated, and
 // a webhook subscription.
 import { issueApiToken } from '#lib/auth/api-tokens.ts';
-import { FEATURE_STATUSES as STATUSES } from '#lib/domain/statuses.ts';
 import { IMPORTANCES } from '#lib/domain/score.ts';
+import { FEATURE_STATUSES as STATUSES } from '#lib/domain/statuses.ts';
 import { addCustomField } from '#lib/store/custom-fields.ts';
 import { createEntity } from '#lib/store/entity-writes.ts';
 import { addMember, type Member } from '#lib/store/members.ts';

@@ -9,10 +9,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entity, note, scoreOf } from './support.ts';
 import { CHALLENGE, PASSWORD, withPassword } from '../authcode/support.ts';
 import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 import { launchBrowser, type TestBrowser } from '../support/browser.ts';
-import { entity, note, scoreOf } from './support.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -41,7 +41,7 @@ interface AxeViolation {
 /** axe-core's violations on the current page (its script evaluated through the DevTools protocol, which the page's CSP does not govern). */
 async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)")) as AxeViolation[];
+  const violations = await page.evaluate<AxeViolation[]>("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)");
   return violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`).join(' | ')}`);
 }
 

@@ -8,7 +8,6 @@ import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedArray, checkedFormat, checkedString, strictObject } from './build.ts';
 import { Email, IsoDate, MAX_EMAIL, nonBlank, Uuid } from './common.ts';
 import { ConversationContent, conversationPartRefs, ConversationPartsInput, MAX_PARTS } from './conversation.ts';
-import type { EntityType } from '../hierarchy.ts';
 
 export const GRANULARITIES = ['none', 'day', 'week', 'month', 'quarter', 'year'] as const;
 export const MAX_NAME = 255;
