@@ -40,7 +40,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'lib/domain/schemas/responses.bundled.cjs', 'lib/http/mcp/sdk-unused.bundled.cjs', 'lib/auth/service-key-file.bundled.cjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js'] }, tsconfigRootDir: import.meta.dirname },
     },
     plugins: { 'import-x': importX },
     settings: {

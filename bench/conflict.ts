@@ -1,10 +1,11 @@
 // The hot product, deployed: a simulation with a MOCKED DynamoDB (DynamoDB Local never raises
 // TransactionConflict). Writers of notes with one rated link under one product run the real retry
-// path (lib/store/tx.ts `transact`: its backoff, its time budget, its 429 as Contention) against a
-// fake `send` that models DynamoDB's rule: a transaction touching an item that another transaction
-// is writing is cancelled with TransactionConflict. Time is virtual (BACKOFF's clock and sleep are
-// replaced by a discrete-event scheduler), so a minute of traffic runs in seconds and the figures do
-// not depend on this machine's load.
+// path (lib/store/tx.ts `transact`: its backoff, its time budget, its 429 as Contention, each attempt
+// sent through the store's own client) against a middleware on that client that answers for the
+// table and models DynamoDB's rule: a transaction touching an item that another transaction is
+// writing is cancelled with TransactionConflict. Time is virtual (@sinonjs/fake-timers: setTimeout
+// and Date run on a clock the simulation advances event by event), and Math.random is a seeded
+// PRNG, so a minute of traffic runs in seconds and the figures do not depend on this machine's load.
 //
 // Model (stated in docs/performance.md beside the figures): one product → 2 components → 8
 // features, 40 customers; each write links one random feature for one random customer and touches
@@ -13,12 +14,12 @@
 // A transaction takes 10–25 ms (uniform) and holds its items for that long; a cancelled one answers
 // after half that; the reads before each attempt (one BatchGetItem, the chain cached) take 3–8 ms.
 // `concurrency` closed-loop clients, each request within the request budget (REQUEST_TIMEOUT_MS).
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import type { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException, type TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
+import FakeTimers from '@sinonjs/fake-timers';
 import { config } from '#lib/config.ts';
 import { db } from '#lib/store/client.ts';
 import { Contention } from '#lib/store/errors.ts';
-import { BACKOFF, transact, type TxItem } from '#lib/store/tx.ts';
+import { transact, type TxItem } from '#lib/store/tx.ts';
 import { writeSection } from './doc-section.ts';
 
 const SIM_SECONDS = 60;
@@ -42,37 +43,31 @@ function prng(seed: number): () => number {
   };
 }
 
-class Clock {
-  now = 0;
-  private seq = 0;
-  private timers: Array<{ at: number; seq: number; wake: () => void }> = [];
-
-  sleep = (ms: number): Promise<void> => new Promise((wake) => this.timers.push({ at: this.now + Math.max(0, ms), seq: this.seq++, wake }));
-
-  /** Advances time event by event until `until`, letting every continuation run between events. */
-  async run(until: number): Promise<void> {
-    while (this.timers.length > 0) {
-      let next = 0;
-      for (let i = 1; i < this.timers.length; i++) {
-        const t = this.timers[i]!;
-        const n = this.timers[next]!;
-        if (t.at < n.at || (t.at === n.at && t.seq < n.seq)) next = i;
-      }
-      const timer = this.timers[next]!;
-      if (timer.at > until) return;
-      this.timers.splice(next, 1);
-      this.now = timer.at;
-      timer.wake();
-      await new Promise((r) => setImmediate(r));
-    }
-  }
+/** Virtual time: setTimeout and Date on a fake clock from `epoch`, advanced event by event (continuations run between events). */
+function virtualTime(epoch: number) {
+  const clock = FakeTimers.withGlobal(globalThis).install({ now: epoch, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  return {
+    /** Milliseconds since the epoch of the simulation. */
+    get now() {
+      return clock.now - epoch;
+    },
+    sleep: (ms: number) => new Promise<void>((wake) => setTimeout(wake, Math.max(0, ms))),
+    /** Runs every timer due up to `until` (simulation time). */
+    run: async (until: number) => {
+      while (clock.countTimers() > 0 && clock.now - epoch <= until) await clock.nextAsync();
+    },
+    uninstall: () => clock.uninstall(),
+  };
 }
+type Clock = ReturnType<typeof virtualTime>;
 
 // ---- the simulated table ------------------------------------------------------------------------
 
-const itemKey = (item: TxItem) => {
-  const k = (item.Put?.Item ?? item.Update?.Key ?? item.ConditionCheck?.Key) as { pk: string; sk: string };
-  return `${k.pk}|${k.sk}`;
+/** An item's key as one string; the middleware may see the input marshalled (`{ S: … }`) or not. */
+const itemKey = (item: NonNullable<TransactWriteItemsCommandInput['TransactItems']>[number]) => {
+  const k = (item.Put?.Item ?? item.Update?.Key ?? item.ConditionCheck?.Key) as unknown as Record<'pk' | 'sk', string | { S: string }>;
+  const text = (v: string | { S: string }) => (typeof v === 'string' ? v : v.S);
+  return `${text(k.pk)}|${text(k.sk)}`;
 };
 
 const conflict = (index: number, size: number) =>
@@ -82,12 +77,15 @@ const conflict = (index: number, size: number) =>
     CancellationReasons: Array.from({ length: size }, (_, i) => (i === index ? { Code: 'TransactionConflict' } : { Code: 'None' })),
   });
 
-/** DynamoDB's rule, simulated: a transaction touching an item another one holds is cancelled. */
+/**
+ * DynamoDB's rule, simulated: a transaction touching an item another one holds is cancelled. It
+ * answers in place of the table, from the store's client's middleware stack (nothing is sent).
+ */
 function fakeTable(clock: Clock, random: () => number) {
   const heldUntil = new Map<string, number>();
   const stats = { sent: 0, conflicts: 0 };
-  const send = async (command: TransactWriteCommand): Promise<object> => {
-    const items = command.input.TransactItems ?? [];
+  const send = async (input: TransactWriteItemsCommandInput): Promise<object> => {
+    const items = input.TransactItems ?? [];
     const latency = 10 + 15 * random();
     stats.sent++;
     const busy = items.findIndex((item) => (heldUntil.get(itemKey(item)) ?? -1) > clock.now);
@@ -139,13 +137,22 @@ const quantile = (xs: number[], q: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : NaN;
 };
 
+const TABLE = 'simulatedTable';
+const realRandom = Math.random;
+
 async function simulate(shards: number, concurrency: number): Promise<Result> {
-  const clock = new Clock();
-  const random = prng(shards * 1000 + concurrency);
-  const table = fakeTable(clock, random);
   const epoch = Date.UTC(2026, 0, 1);
-  Object.assign(BACKOFF, { random, sleep: clock.sleep, now: () => epoch + clock.now });
-  (db() as unknown as { send: unknown }).send = table.send;
+  const clock = virtualTime(epoch);
+  const random = prng(shards * 1000 + concurrency);
+  Math.random = random;
+  const table = fakeTable(clock, random);
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName !== 'TransactWriteItemsCommand') return next(args);
+      return { output: { $metadata: {}, ...(await table.send(args.input as TransactWriteItemsCommandInput)) }, response: {} };
+    },
+    { step: 'initialize', name: TABLE },
+  );
   const until = SIM_SECONDS * 1000;
   const latencies: number[] = [];
   let refused = 0;
@@ -174,6 +181,9 @@ async function simulate(shards: number, concurrency: number): Promise<Result> {
   const clients = Array.from({ length: concurrency }, client);
   await clock.run(until + config.requestTimeoutMs * 2);
   void Promise.allSettled(clients);
+  db().middlewareStack.remove(TABLE);
+  clock.uninstall();
+  Math.random = realRandom;
   return {
     shards,
     concurrency,

@@ -48,7 +48,6 @@ const keys = await import('#lib/store/keys.ts');
 const { addMember } = await import('#lib/store/members.ts');
 const { createWorkspace } = await import('#lib/store/workspaces.ts');
 const { batchGetAll, batchWriteAll } = await import('#lib/store/batch.ts');
-const { BACKOFF } = await import('#lib/store/tx.ts');
 const { verifyScores } = await import('../local/admin/score.ts');
 const { writeSection } = await import('./doc-section.ts');
 const { closeServer, listen, startLocalStack } = await import('./local-stack.ts');
@@ -483,10 +482,21 @@ function cpuMeter(): () => { cpuMs: number; emulatorCpuMs: number | undefined } 
  * the replay windows, so both sides' windows include their own ramp-up and drain.
  */
 async function noteWindow(w: World, connections: number, amount: number): Promise<Window> {
-  // Counts the retried attempts: wraps the backoff's real wait (observes, changes nothing).
-  const sleep = BACKOFF.sleep;
+  // Counts the retried attempts: each transaction DynamoDB cancelled is rebuilt and sent again by the
+  // store (a middleware on its client that observes, changes nothing).
   let retries = 0;
-  BACKOFF.sleep = (ms) => (retries++, sleep(ms));
+  const name = 'countCancelledTransactions';
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      try {
+        return await next(args);
+      } catch (err) {
+        if (context.commandName === 'TransactWriteItemsCommand' && (err as { name?: string }).name === 'TransactionCanceledException') retries++;
+        throw err;
+      }
+    },
+    { step: 'initialize', name },
+  );
   try {
     const cpu = cpuMeter();
     const started = performance.now();
@@ -497,7 +507,7 @@ async function noteWindow(w: World, connections: number, amount: number): Promis
     const done = Object.entries(m.byStatus).filter(([c]) => c.startsWith('2')).reduce((a, [, n]) => a + n, 0);
     return { done, seconds, rate: done / seconds, p50: m.p50, byStatus: m.byStatus, retries, ...cpu() };
   } finally {
-    BACKOFF.sleep = sleep;
+    db().middlewareStack.remove(name);
   }
 }
 

@@ -8,7 +8,7 @@
 import { config } from '#lib/config.ts';
 import { NotFound } from '#lib/domain/errors.ts';
 import { EntityPath } from '#lib/domain/schemas/entity.ts';
-import { CustomerScoreResponse } from '#lib/domain/schemas/score.ts';
+import { CustomerScoreResponse } from '#lib/domain/schemas/responses.ts';
 import { ownScores, type RawLink } from '#lib/domain/score.ts';
 import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';

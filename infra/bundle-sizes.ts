@@ -1,7 +1,7 @@
 // Prints each function's bundle size (routes and workers) and module-init time: `npm run bundle-sizes`.
 // Bundles with esbuild and the stack's own options (infra/bundling.ts esbuildOptionsFor), so the figures
 // are the deployed code's, beside a baseline bundled the same way (infra/baseline-handler.ts: a
-// hello-world Middy handler with the same DynamoDB document client). Module init is the time `import()`
+// hello-world Middy handler with the same DynamoDB document client, lib/store/client.ts). Module init is the time `import()`
 // of the bundle takes in a fresh `node` process, measured in pairs with the baseline's: after one
 // warm-up import of each bundle (not counted), baseline and function run back to back, the order
 // alternating from pair to pair; a function's ratio is the median of its pairs' ratios, so load that
@@ -16,10 +16,11 @@
 // on a loaded machine is not in it. An A/A check: BUNDLE_ONLY='(baseline A/A),signIn,signIn' measures
 // the baseline as if it were a function, and a function named twice twice (docs/performance.md
 // "Cold start" has the figures).
-// Goals: every function ≤ baseline + 100 KiB minified, init ≤ 1.2× the baseline's; `mcp` has its
-// own stated budgets (MCP_BUDGET, docs/performance.md "The MCP server's function"). Also names the
-// three largest packages in each bundle: where a cold start's bytes come from. BUNDLE_ONLY (operation
-// or worker ids, comma-separated) measures only those, beside the baseline, while working on a few.
+// Goal: every function's module init ≤ 1.2× the baseline's; `mcp` has its own stated budget
+// (MCP_INIT_BUDGET, docs/performance.md "The MCP server's function"). Bundle size is reported, not a
+// goal. Also names the three largest packages in each bundle: where a cold start's bytes come from.
+// BUNDLE_ONLY (operation or worker ids, comma-separated) measures only those, beside the baseline,
+// while working on a few.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -61,12 +62,10 @@ const MAX_RUNS = Math.max(RUNS, Number(process.env.BUNDLE_INIT_MAX_RUNS ?? 15));
 const BASELINE = '(baseline)';
 /** The baseline measured as if it were a function (an A/A check of the harness): BUNDLE_ONLY='(baseline A/A),…'. */
 const SELF_CHECK = '(baseline A/A)';
-const SIZE_BUDGET = 100 * 1024;
 const INIT_BUDGET = 1.2;
-/** The MCP function's own budgets: its SDK brings its own dependencies (issue 13 allows it). */
-const MCP_BUDGET = { bytes: 1024 * 1024, init: 2.0 };
-const initBudget = (id: string) => (id === 'mcp' ? MCP_BUDGET.init : INIT_BUDGET);
-const sizeOver = (r: Row, baseline: Row) => (r.operationId === 'mcp' ? r.bytes > MCP_BUDGET.bytes : r.bytes - baseline.bytes > SIZE_BUDGET);
+/** The MCP function's own budget: the MCP SDK brings its own dependencies (a JSON Schema validator, zod 3 and its converter). */
+const MCP_INIT_BUDGET = 2.0;
+const initBudget = (id: string) => (id === 'mcp' ? MCP_INIT_BUDGET : INIT_BUDGET);
 const initOver = (r: Row) => r.ratio > initBudget(r.operationId);
 
 interface Import {
@@ -224,7 +223,6 @@ async function main() {
   const total = rows.reduce((s, r) => s + r.bytes, 0);
   console.log(`${rows.length} functions, ${kb(total)} in all, largest ${kb(rows[0]!.bytes)}, smallest ${kb(rows[rows.length - 1]!.bytes)} (source maps not counted)`);
   const others = rows.filter((r) => r.operationId !== 'mcp');
-  const over = rows.filter((r) => sizeOver(r, baseline)).map((r) => r.operationId);
   const slow = rows.filter(initOver).map((r) => r.operationId);
   const missed = (ids: string[]) => (ids.length ? `MISSED by ${ids.length} (${ids.join(', ')})` : 'OK');
   const mcp = rows.find((r) => r.operationId === 'mcp');
@@ -232,15 +230,14 @@ async function main() {
     const largest = others[0]!;
     const slowest = others.reduce((a, b) => (b.ratio > a.ratio ? b : a));
     const within = others.filter((r) => !initOver(r)).length;
-    console.log(`largest function but mcp − baseline: ${delta(largest)} (${largest.operationId}); goal ≤ +100 KiB: ${missed(over.filter((id) => id !== 'mcp'))}`);
+    console.log(`largest function but mcp: ${kb(largest.bytes)} (${largest.operationId}), ${delta(largest)} over the baseline (reported; size is not a goal)`);
     console.log(
       `slowest module init but mcp / baseline (median of paired runs' ratios): ${slowest.ratio.toFixed(2)}× (${slowest.operationId}, medians ${slowest.init.toFixed(1)} / ${slowest.baselineInit.toFixed(1)} ms); ` +
         `median ${median(others.map((r) => r.ratio)).toFixed(2)}×, ${within} of ${others.length} within; goal ≤ ${INIT_BUDGET}×: ${missed(slow.filter((id) => id !== 'mcp'))}`,
     );
   }
   if (mcp) {
-    const ok = !over.includes('mcp') && !slow.includes('mcp');
-    console.log(`mcp (its own budgets): ${kb(mcp.bytes)}, goal ≤ ${kb(MCP_BUDGET.bytes)}; module init ${mcp.ratio.toFixed(2)}× (CPU ${mcp.cpuRatio.toFixed(2)}×), goal ≤ ${MCP_BUDGET.init}×: ${ok ? 'OK' : 'MISSED'}`);
+    console.log(`mcp (its own budget): ${kb(mcp.bytes)}; module init ${mcp.ratio.toFixed(2)}× (CPU ${mcp.cpuRatio.toFixed(2)}×), goal ≤ ${MCP_INIT_BUDGET}×: ${slow.includes('mcp') ? 'MISSED' : 'OK'}`);
   }
   const loadAfter = load();
   // The harness keeps one core busy itself (a load of about 1): only a load beyond the cores means

@@ -1,42 +1,39 @@
 // How every function of the stack is bundled (esbuild through NodejsFunction), shared with
 // infra/bundle-sizes.ts and the bundle test so what they measure and load is what deploys.
+//
+// A deployed module is the module the tests import: nothing is aliased. Where a function carries
+// code it does not run, that code is left unevaluated rather than swapped out:
+//  - the service key's two sources are each imported when the configuration names one
+//    (lib/auth/service-key.ts): a deployed function evaluates the KMS source, never the file's;
+//  - response schemas are reached only by the OpenAPI generator: a handler names its responses
+//    (lib/domain/schemas/responses.ts), so no function carries them;
+//  - the SDK's credential chain reaches its other sources (SSO, profiles, a process, a web identity
+//    token file, the container and instance metadata services) through dynamic import() only when
+//    the environment holds no credentials. The Lambda runtime always puts the execution role's in the
+//    environment, so those packages are `external` (CREDENTIAL_SOURCES_NEVER_LOADED): the import()
+//    stays in the bundle and is never run. The bundle test checks that each is only ever imported
+//    dynamically.
+// The MCP SDK's own dependencies (ajv, ajv-formats, zod-to-json-schema) are bundled into the `mcp`
+// function as the SDK imports them, like any package: no stand-in, so its bundle is what the MCP
+// tests load (lib/http/mcp/server.ts passes a validator so none of them is built per request).
 import { join } from 'node:path';
 import { OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
-import { mcp } from '#lib/routes.ts';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..');
 
 /** Every bundle is ESM; bundled CommonJS dependencies still call require() for Node built-ins. */
 const ESM_REQUIRE_BANNER = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
-/**
- * Modules deployed bundles load something else instead of: the response schemas exist for the OpenAPI
- * document only (lib/domain/schemas/responses.ts); the service key file is the local stack's key
- * source (lib/auth/service-key-file.ts; deployed functions use KMS); the AWS SDK's DynamoDB client and
- * credential chain (lib/store/calls-sdk.ts, lib/aws-credentials.ts: every call goes through the lean
- * sender, signed with the Lambda runtime's credentials — their parse is most of a cold start); the
- * MCP SDK's packages that the `mcp` function never runs (lib/http/mcp/sdk-unused.bundled.cjs; no
- * other function imports them). Paths relative to
- * the working directory, which is the project root for the stack's bundling and for the scripts and
- * tests that build with these.
- */
-const MCP_UNUSED = './lib/http/mcp/sdk-unused.bundled.cjs';
-const ALIASES = {
-  '#lib/domain/schemas/responses.ts': './lib/domain/schemas/responses.bundled.cjs',
-  '#lib/auth/service-key-file.ts': './lib/auth/service-key-file.bundled.cjs',
-  '#lib/store/calls-sdk.ts': './lib/store/calls-sdk.bundled.ts',
-  '#lib/aws-credentials.ts': './lib/aws-credentials.bundled.ts',
-  ajv: MCP_UNUSED,
-  'ajv-formats': MCP_UNUSED,
-  'zod/v3': MCP_UNUSED,
-  'zod-to-json-schema': MCP_UNUSED,
-};
-/**
- * doc() as the identity (lib/domain/schemas/doc.bundled.ts) in every function but `mcp`, whose tool
- * listing turns the schemas into JSON Schema at run time, with their ids and descriptions.
- */
-const aliasesFor = (handler: string) => (handler === mcp.handler ? ALIASES : { ...ALIASES, '#lib/domain/schemas/doc.ts': './lib/domain/schemas/doc.bundled.ts' });
+/** The credential chain's sources behind AWS_ACCESS_KEY_ID & co, which Lambda always sets (see above). */
+export const CREDENTIAL_SOURCES_NEVER_LOADED = [
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-web-identity',
+  '@aws-sdk/credential-provider-http',
+  '@smithy/credential-provider-imds',
+];
 
 /** esbuild options shared by the stack and infra/bundle-sizes.ts, so the sizes printed are the deployed ones. */
 const BUNDLING = {
@@ -49,17 +46,16 @@ const BUNDLING = {
   mainFields: ['module', 'main'],
   // Bundle the AWS SDK too: the deployed code runs the versions the tests ran, not the runtime's.
   bundleAwsSDK: true,
-  externalModules: [] as string[],
+  externalModules: CREDENTIAL_SOURCES_NEVER_LOADED,
   banner: ESM_REQUIRE_BANNER,
   tsconfig: join(PROJECT_ROOT, 'tsconfig.json'),
 } as const;
 
-/** The stack's bundling (NodejsFunction `bundling`) of the function whose handler, relative to the project root, is `handler`. */
-export const bundlingFor = (handler: string) => ({
+/** The stack's bundling (NodejsFunction `bundling`); the same for every function. */
+export const bundlingFor = (_handler: string) => ({
   ...BUNDLING,
   externalModules: [...BUNDLING.externalModules],
   mainFields: [...BUNDLING.mainFields],
-  esbuildArgs: { '--alias': Object.entries(aliasesFor(handler)).map(([from, to]) => `${from}=${to}`) },
 });
 
 /** The same bundling as plain esbuild build options (bundle-sizes and the bundle test build with these). */
@@ -78,4 +74,4 @@ const ESBUILD_OPTIONS: BuildOptions = {
 };
 
 /** The same as esbuild build options, for the function whose handler is `handler`. */
-export const esbuildOptionsFor = (handler: string): BuildOptions => ({ ...ESBUILD_OPTIONS, alias: aliasesFor(handler) });
+export const esbuildOptionsFor = (_handler: string): BuildOptions => ({ ...ESBUILD_OPTIONS });

@@ -1,10 +1,79 @@
-// The time a request may take, so the store can spend what is left of it (retries, backoff). The
-// pipeline (lib/http/pipeline.ts) sets each request's deadline on its ApiRequest, and the handler
-// passes the request to the store's writes as their WriteScope (lib/store/idempotency.ts): explicit,
-// not an AsyncLocalStorage, whose promise hook (Node 20 and 22) would run for every promise of the
-// process once one was entered. Work outside a request (the admin CLI, tests calling the store) gets
-// the default request budget from its start.
+// The time a request may take, and the signal that ends its outbound calls. The pipeline
+// (lib/http/pipeline.ts) runs each request inside a scope that holds its deadline and an abort
+// signal; the signal aborts at the deadline and as soon as the request is answered, and every AWS
+// call reads it from the scope (lib/aws-clients.ts), so nothing is sent to the table for a request after its
+// answer, and a call in flight at that moment is cut off.
+//
+// The scope is an AsyncLocalStorage rather than a parameter of every store function: the signal must
+// reach every call — the bearer check's read, the rate-limit counter, each read of a write's build,
+// the key source's KMS calls — through modules whose signatures other code depends on, and a
+// parameter forgotten once would be a call without a bound. Its cost is a promise hook for every
+// promise of the process once a scope is entered (Node 20 and 22): docs/performance.md, "The request
+// scope", measures it on the score route. Work outside a request (the admin CLI, the workers, tests
+// calling the store) has no scope: its calls are bounded by the clients' timeouts alone, and a write's
+// contention loop gets one request budget from its start.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { setMaxListeners } from 'node:events';
 import { config } from './config.ts';
 
-/** `deadline` (epoch milliseconds), or one request budget from `start` when there is none. */
-export const deadlineOf = (start: number, deadline?: number): number => deadline ?? start + config.requestTimeoutMs;
+export interface RequestScope {
+  /** Epoch milliseconds. */
+  readonly deadline: number;
+  /** Aborts at the deadline (with the request's timeout error) or once the request is answered. */
+  readonly signal: AbortSignal;
+}
+
+const scopes = new AsyncLocalStorage<RequestScope>();
+
+/** The scope of the request the caller works for, if any. */
+export const requestScope = (): RequestScope | undefined => scopes.getStore();
+
+/**
+ * Runs `work` as a request with `deadline`: its calls abort with `timedOut()` at the deadline, and
+ * with `answered` once `work` has settled (whatever it left running is cut off from the table).
+ */
+export async function withinRequest<T>(deadline: number, timedOut: () => Error, work: () => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  // Every call in flight for the request listens to the signal: many at once is normal.
+  setMaxListeners(0, controller.signal);
+  const timer = setTimeout(() => controller.abort(timedOut()), Math.max(0, deadline - Date.now()));
+  try {
+    return await scopes.run({ deadline, signal: controller.signal }, work);
+  } finally {
+    clearTimeout(timer);
+    controller.abort(new RequestAnswered());
+  }
+}
+
+/** Why a call made after its request was answered fails: it is never sent. */
+export class RequestAnswered extends Error {
+  constructor() {
+    super('The request was answered: nothing more is sent for it');
+    this.name = 'RequestAnswered';
+  }
+}
+
+/**
+ * Runs `work` outside any request: work of the instance that concurrent requests share (the rate
+ * limiter's lease of the instance's budget, lib/http/rate-limiter.ts), which one request may begin
+ * and others await. Its calls carry no request's signal, so one request's answer does not cut off
+ * what others wait for; they are bounded by the clients' timeouts.
+ */
+export const detached = <T>(work: () => T): T => scopes.exit(work);
+
+/** `work`'s outcome, or the request's abort reason if its signal aborts first: a request waits for shared work no longer than itself. */
+export function forRequest<T>(work: Promise<T>): Promise<T> {
+  const signal = scopes.getStore()?.signal;
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  let stop = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    stop = () => signal.removeEventListener('abort', onAbort);
+  });
+  return Promise.race([work, aborted]).finally(stop);
+}
+
+/** `deadline` (epoch milliseconds), else the request scope's, else one request budget from `start`. */
+export const deadlineOf = (start: number, deadline?: number): number => deadline ?? scopes.getStore()?.deadline ?? start + config.requestTimeoutMs;

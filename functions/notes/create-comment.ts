@@ -1,8 +1,9 @@
 // POST /v2/notes/{id}/comments — a comment on a note, written by the token's member (Productboard's
 // createNoteComment). Read back through GET /v2/notes/{id}/comments (our extension).
 import { NotFound } from '#lib/domain/errors.ts';
-import { CreateNoteCommentBody, NoteCommentReferenceResponse } from '#lib/domain/schemas/comment.ts';
+import { CreateNoteCommentBody } from '#lib/domain/schemas/comment.ts';
 import { NotePath } from '#lib/domain/schemas/note.ts';
+import { NoteCommentReferenceResponse } from '#lib/domain/schemas/responses.ts';
 import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';

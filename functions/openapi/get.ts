@@ -3,15 +3,14 @@
 // written by `npm run openapi`: 15 KiB instead of 311), decompressed on the first request rather
 // than at init, and answered with the deployment's own addresses (lib/http/openapi-urls.ts).
 import { brotliDecompressSync } from 'node:zlib';
-import type * as z from 'zod/mini';
 import { config } from '#lib/config.ts';
-import { OpenApiDocument } from '#lib/domain/schemas/responses.ts';
+import { OpenApiDocument, type BodyOf } from '#lib/domain/schemas/responses.ts';
 import { DOCUMENT_BROTLI_BASE64 } from '#lib/http/openapi-embedded.ts';
 import { atAppUrl } from '#lib/http/openapi-urls.ts';
 import { api } from '#lib/http/pipeline.ts';
 import * as routes from '#lib/routes.ts';
 
-type Document = z.output<typeof OpenApiDocument> & { components?: Record<string, unknown> };
+type Document = BodyOf<typeof OpenApiDocument> & { components?: Record<string, unknown> };
 let document: Document | undefined;
 const committed = (): Document => (document ??= JSON.parse(brotliDecompressSync(Buffer.from(DOCUMENT_BROTLI_BASE64, 'base64')).toString('utf8')) as Document);
 

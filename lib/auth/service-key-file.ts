@@ -1,7 +1,6 @@
 // The service keys' local source: a JSON file outside git (SERVICE_KEY_FILE), generated on first
-// start. Deployed functions never set SERVICE_KEY_FILE, and their bundles load
-// ./service-key-file.bundled.cjs instead of this module (infra/bundling.ts); ./service-key.ts
-// imports it by its `#lib/` name for that reason (esbuild aliases only non-relative paths).
+// start. Deployed functions never set SERVICE_KEY_FILE: ./service-key.ts imports this module only
+// when it is set.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, randomUUID, sign, type JsonWebKey } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';

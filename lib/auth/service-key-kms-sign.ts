@@ -1,18 +1,11 @@
 // Signing with the deployed KMS key (./service-key-kms.ts): KMS Sign over the JWS signing input, its
-// DER signature turned into JOSE's r || s. Apart from the key source so that only the functions that
-// sign tokens (reaching ./service-jwt.ts's signJwtWith) carry it. It imports no AWS client code:
-// ./service-jwt.ts loads it in every process, and the local stack loads no AWS code.
+// DER signature turned into JOSE's r || s. It imports no AWS client code (the key source hands it
+// the Sign call): ./service-jwt.ts loads it in every process, and the local stack loads no AWS code.
 import type { JwsSigner, KmsSigning } from './service-key-model.ts';
 
 /** KMS accepts at most 4096 bytes of RAW message; a service JWT is far smaller. */
 const KMS_MAX_RAW_MESSAGE = 4096;
 const P256_COORDINATE_BYTES = 32;
-
-/** A base64 field of a KMS answer, as bytes (also ./service-key-kms.ts's). */
-export const base64Of = (value: unknown, what: string): Uint8Array => {
-  if (typeof value !== 'string' || value === '') throw new Error(`KMS returned no ${what}`);
-  return Buffer.from(value, 'base64');
-};
 
 /** An ECDSA signature from DER (SEQUENCE of two INTEGERs, as KMS returns it) to JOSE r || s. */
 export function derToJoseSignature(der: Uint8Array, size = P256_COORDINATE_BYTES): Uint8Array {
@@ -52,15 +45,9 @@ export function derToJoseSignature(der: Uint8Array, size = P256_COORDINATE_BYTES
 }
 
 /** Signs with the KMS key (ECDSA_SHA_256 over the RAW message). */
-export function kmsSigner({ keyId, call }: KmsSigning): JwsSigner {
+export function kmsSigner({ sign }: KmsSigning): JwsSigner {
   return async (input) => {
     if (input.length > KMS_MAX_RAW_MESSAGE) throw new Error('JWS signing input too long for a KMS RAW signature');
-    const out = await call('Sign', {
-      KeyId: keyId,
-      Message: Buffer.from(input).toString('base64'),
-      MessageType: 'RAW',
-      SigningAlgorithm: 'ECDSA_SHA_256',
-    });
-    return derToJoseSignature(base64Of(out.Signature, 'signature'));
+    return derToJoseSignature(await sign(input));
   };
 }

@@ -52,8 +52,9 @@ export interface KmsKeySource {
   secretId: string | undefined;
 }
 
-/** The KMS key that signs and the call that reaches KMS (./aws-json.ts, bound to KMS). */
+/** The KMS key that signs and its Sign call (./service-key-kms.ts, through the SDK's KMS client). */
 export interface KmsSigning {
   keyId: string;
-  call: (operation: string, input: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** KMS Sign, ECDSA_SHA_256 over the RAW `message`: the DER signature. */
+  sign: (message: Uint8Array) => Promise<Uint8Array>;
 }

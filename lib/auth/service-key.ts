@@ -4,7 +4,9 @@
 //  - locally, a JSON file outside git, generated on first start (SERVICE_KEY_FILE, ./service-key-file.ts);
 //  - deployed, a KMS asymmetric key plus a Secrets Manager secret created by the stack
 //    (./service-key-kms.ts, docs/operations.md).
-import { fileServiceKeys } from '#lib/auth/service-key-file.ts';
+// Each source is imported when the configuration names it, so a process runs only its own: deployed
+// bundles carry the file source's code too (esbuild inlines both imports) but never evaluate it, and
+// the local stack never loads the AWS clients.
 import { SERVICE_KEY_ENV, type KmsKeySource, type ServiceKeys } from './service-key-model.ts';
 import { config } from '../config.ts';
 
@@ -21,8 +23,6 @@ function kmsSourceFromEnv(): KmsKeySource | undefined {
   };
 }
 
-// The deployed source lives in ./service-key-kms.ts and is imported only when used: locally its
-// AWS SDK clients would cost every process about a second of start-up for nothing.
 let loaded: { source: string; keys: Promise<ServiceKeys> } | undefined;
 
 /** The service keys, loaded once per process (per source): the local file wins over KMS. */
@@ -35,7 +35,7 @@ export function serviceKeys(): Promise<ServiceKeys> {
   const source = file ? `file:${file}` : `kms:${JSON.stringify(kms)}`;
   if (loaded?.source !== source) {
     const keys = file
-      ? fileServiceKeys(file)
+      ? import('./service-key-file.ts').then((m) => m.fileServiceKeys(file))
       : import('./service-key-kms.ts').then((m) => m.kmsServiceKeysFromAws(kms!));
     loaded = { source, keys };
     keys.catch(() => {

@@ -8,6 +8,8 @@ import { ERROR_TABLE, type ErrorCode } from './errors.ts';
 import { addressed, LOCAL_APP_URL } from './openapi-urls.ts';
 import type { Callback, Operation, RefusalStatus, Schema, SuccessStatus } from './operation.ts';
 import { errorResponse } from '../domain/schemas/errors.ts';
+import * as RESPONSE_SCHEMAS from '../domain/schemas/response-schemas.ts';
+import type { ResponseBody } from '../domain/schemas/responses.ts';
 import { PREFLIGHT_PATH, type Route } from '../routes.ts';
 
 export interface DocumentedOperation {
@@ -189,6 +191,9 @@ function errorSchemas(): Record<string, Schema> {
 
 const REQUEST_ID = { $ref: '#/components/headers/X-Request-Id' };
 
+/** The schema a declaration names (lib/domain/schemas/responses.ts). */
+const schemaOf = (body: ResponseBody | null | undefined): Schema | undefined => (body ? RESPONSE_SCHEMAS[body.responseSchema] : undefined);
+
 /** Each schema an operation names, with the name it has when it has no id of its own. */
 function rootsOf(route: Route, operation: Operation): Array<[string, Schema]> {
   const id = route.operationId;
@@ -197,9 +202,9 @@ function rootsOf(route: Route, operation: Operation): Array<[string, Schema]> {
     [`${id}.query`, operation.query],
     [`${pascal(id)}Body`, operation.body],
     [`${pascal(id)}Form`, operation.form],
-    [`${pascal(id)}Refusal`, operation.refusal],
-    [`${pascal(id)}Notification`, operation.callback?.body],
-    ...Object.entries(operation.responses).map(([status, schema]): [string, Schema | null] => [`${pascal(id)}${status}`, schema]),
+    [`${pascal(id)}Refusal`, schemaOf(operation.refusal)],
+    [`${pascal(id)}Notification`, schemaOf(operation.callback?.body)],
+    ...Object.entries(operation.responses).map(([status, body]): [string, Schema | undefined] => [`${pascal(id)}${status}`, schemaOf(body)]),
   ];
   return roots.filter((r): r is [string, Schema] => !!r[1]);
 }
@@ -248,7 +253,8 @@ function operationObject(set: SchemaSet, doc: DocumentedOperation): Json {
   const { route, operation } = doc;
   const id = route.operationId;
   const responses: Record<string, Json> = {};
-  for (const [status, schema] of Object.entries<Schema | null>(operation.responses)) {
+  for (const [status, body] of Object.entries<ResponseBody | null>(operation.responses)) {
+    const schema = schemaOf(body);
     responses[status] = {
       description: SUCCESS_DESCRIPTIONS[Number(status) as SuccessStatus],
       headers: { 'X-Request-Id': REQUEST_ID, ...(route.auth !== 'none' ? RATE_LIMIT_HEADERS : {}), ...(operation.headers?.etag ? { ETag: ETAG } : {}) },
@@ -264,7 +270,7 @@ function operationObject(set: SchemaSet, doc: DocumentedOperation): Json {
   }
   if (operation.refusal) {
     for (const status of operation.refusalStatuses ?? [400]) {
-      const refusal = set.use(operation.refusal, `${pascal(id)}Refusal`, 'output');
+      const refusal = set.use(schemaOf(operation.refusal)!, `${pascal(id)}Refusal`, 'output');
       // The gateway's own throttling still answers the envelope (errorCodesOf): a 429 may be either.
       const gateway = status === 429 ? responses['429'] : undefined;
       responses[String(status)] = {
@@ -321,7 +327,7 @@ function callbackObject(set: SchemaSet, id: string, callback: Callback): Json {
   const post = {
     summary: callback.summary,
     parameters,
-    requestBody: { required: true, content: { 'application/json': { schema: set.use(callback.body, `${pascal(id)}Notification`, 'output') } } },
+    requestBody: { required: true, content: { 'application/json': { schema: set.use(schemaOf(callback.body)!, `${pascal(id)}Notification`, 'output') } } },
     // The receiver is not asked for credentials of ours: it checks the signature (and its own authorization header).
     security: [],
     responses: { '2XX': { description: callback.answers['2XX'] }, '4XX': { description: callback.answers['4XX'] } },

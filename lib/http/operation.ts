@@ -2,12 +2,13 @@
 // success response. The handler module passes it to api() (lib/http/pipeline.ts), which validates
 // every request with it (lib/http/middleware/validate.ts); the OpenAPI generator
 // (lib/http/openapi.ts) reads the same object from the handler module, so what is validated is what
-// is documented. A handler's bundle holds only the request schemas its own declaration names: the
-// schemas of what it answers (responses, refusal bodies, callbacks) come from
-// lib/domain/schemas/responses.ts, which deployed bundles replace with nothing (infra/bundling.ts).
+// is documented. A handler's bundle holds only the request schemas its own declaration names: what
+// it answers (responses, refusal bodies, callbacks) it names (lib/domain/schemas/responses.ts), and
+// only the generator reads those schemas.
 import type * as z from 'zod/mini';
 import type { ErrorCode } from './errors.ts';
 import type { ApiResult } from './request.ts';
+import type { BodyOf, ResponseBody } from '../domain/schemas/responses.ts';
 
 export type Schema = z.ZodMiniType;
 
@@ -24,7 +25,7 @@ export interface Callback {
   readonly url: string;
   readonly summary: string;
   readonly headers: ReadonlyArray<{ name: string; required: boolean; description: string; pattern?: string }>;
-  readonly body: Schema;
+  readonly body: ResponseBody;
   /** What the receiver's answers mean: one it took, and one it refused. */
   readonly answers: Readonly<Record<'2XX' | '4XX', string>>;
 }
@@ -45,14 +46,14 @@ export interface Operation {
   /** The form body (routes with `body: 'form'`): its handler parses it, so that refusals keep that route's own error format. */
   readonly form?: Schema;
   /** The body of its refusals when that is not the error envelope (the token endpoints answer RFC 6749's). */
-  readonly refusal?: Schema;
+  readonly refusal?: ResponseBody;
   /** The statuses those refusals take; 400 when not given. */
   readonly refusalStatuses?: readonly RefusalStatus[];
   /**
-   * Each success status with its body's schema; null for no body (204, 303). Only the statuses are
-   * read at run time: in a deployed bundle the schemas are undefined (lib/domain/schemas/responses.ts).
+   * Each success status with its body's schema, by name (lib/domain/schemas/responses.ts); null for
+   * no body (204, 303). Only the statuses are read at run time.
    */
-  readonly responses: Readonly<Partial<Record<SuccessStatus, Schema | null>>>;
+  readonly responses: Readonly<Partial<Record<SuccessStatus, ResponseBody | null>>>;
   /**
    * The HTML pages it answers (routes with `response: 'html'`), by status, each with what it shows
    * (404: the member pages' one page for whatever the member may not see).
@@ -84,7 +85,7 @@ export interface Input<O extends Operation> {
 
 /** What a core may answer: one of the declared statuses with a body of its schema. */
 type Declared<O extends Operation> = {
-  [S in keyof O['responses'] & SuccessStatus]: (O['responses'][S] extends Schema ? { body: z.input<O['responses'][S]> } : { body?: undefined }) & {
+  [S in keyof O['responses'] & SuccessStatus]: (O['responses'][S] extends ResponseBody ? { body: BodyOf<O['responses'][S]> } : { body?: undefined }) & {
     status: S;
     headers?: Record<string, string>;
   };

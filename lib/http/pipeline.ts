@@ -37,6 +37,8 @@ import type { Input, Operation, Result } from './operation.ts';
 import type { PageShell } from './pages/page-shell.ts';
 import type { PrefetchKeys } from './prefetch.ts';
 import type { ApiContext, ApiMiddleware, ApiRequest, ApiResponse } from './request.ts';
+import { config } from '../config.ts';
+import { withinRequest } from '../deadline.ts';
 import { REPLAYED_HEADER } from '../domain/idempotency.ts';
 import { log } from '../log.ts';
 import type { Route } from '../routes.ts';
@@ -126,5 +128,20 @@ export function api<const O extends Operation>(
     .use(validate(operation, route.body))
     .use(httpErrorHandler({ logger: false }) as ApiMiddleware)
     .use(errorsAsHttp(page));
-  return Object.assign(handler as unknown as LambdaHandler, { operation, route });
+  // Each invocation is one request scope (lib/deadline.ts): every AWS call it makes, the middlewares'
+  // included, carries its abort signal, which aborts at the deadline (the 408's) and once it is answered.
+  const lambda: LambdaHandler = (event, context) =>
+    withinRequest(deadlineOf(context), timedOut, () => (handler as unknown as LambdaHandler)(event, context));
+  return Object.assign(lambda, { operation, route });
 }
+
+/** Lambda's own margin: answer before the function itself is killed. */
+const LAMBDA_MARGIN_MS = 500;
+
+/** The request's deadline: its budget counts from arrival, and Lambda's own remaining time still bounds it. */
+function deadlineOf(context: Context): number {
+  const lambdaRemaining = context.getRemainingTimeInMillis?.() ?? Infinity;
+  return Date.now() + Math.min(config.requestTimeoutMs, lambdaRemaining - LAMBDA_MARGIN_MS);
+}
+
+const timedOut = () => new ApiError('request.timeout', EDGE_DETAILS['request.timeout']);

@@ -3,6 +3,7 @@
 // the table, ahead of time when it runs low so requests seldom wait for the write, and a leased
 // chunk lapses after one bucket window so unused requests never pile up. docs/performance.md gives
 // the accuracy (overshoot per instance and across instances) and the cost per request.
+import { detached, forRequest } from '../deadline.ts';
 import { available, BUCKET_WINDOW_MS, leaseBudget } from '../store/rate-limits.ts';
 
 export interface Admission {
@@ -42,8 +43,9 @@ function shareOf(owner: string): Share {
   return share;
 }
 
+/** One lease for the instance's share: work of the instance, not of the request that begins it (lib/deadline.ts detached). */
 function refill(owner: string, share: Share, limit: number): Promise<void> {
-  share.refill ??= leaseBudget(owner, Math.max(chunkOf(limit), share.waiting), limit, share.tat)
+  share.refill ??= detached(() => leaseBudget(owner, Math.max(chunkOf(limit), share.waiting), limit, share.tat))
     .then((lease) => {
       const now = Date.now();
       share.tat = lease.tat;
@@ -90,7 +92,7 @@ export async function admit(owner: string, limit: number): Promise<Admission> {
     if (available(share.tat, now, limit) === 0) return answer(share, limit, false);
     share.waiting++;
     try {
-      await refill(owner, share, limit);
+      await forRequest(refill(owner, share, limit));
     } finally {
       share.waiting--;
     }

@@ -1,8 +1,38 @@
-// BatchWriteItem and BatchGetItem for any number of keys: 25 writes or 100 reads per call (DynamoDB's limits), unprocessed
-// requests (throttling) retried with backoff until none is left.
+// BatchWriteItem and BatchGetItem for any number of keys: 25 writes or 100 reads per call (DynamoDB's
+// limits). What a call leaves unprocessed (DynamoDB's answer to throttling) is sent again by the one
+// helper every batch caller uses, untilProcessed: bounded, jittered, within the request's deadline.
 import type { BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { batchGetOnce, batchWrite } from './calls.ts';
+import { batchGetOnce, batchWrite, THROTTLED } from './calls.ts';
+import { Contention } from './errors.ts';
 import { tableName } from './table.ts';
+import { deadlineOf } from '../deadline.ts';
+
+/**
+ * Sends `pending` with `send`, which answers what it left unprocessed, and sends that again until
+ * nothing is left: at most `attempts` calls, full jitter over `baseMs` × 2^retry (at most `maxMs`)
+ * between them, and no wait that would end within `reserveMs` of the request's deadline
+ * (lib/deadline.ts; outside a request, one request budget from the first call).
+ */
+export const UNPROCESSED = { attempts: 8, baseMs: 25, maxMs: 1000, reserveMs: 250 };
+
+/**
+ * Sends `pending` until DynamoDB has processed all of it, as UNPROCESSED says; then Contention
+ * (429 with Retry-After), never an error that reads as a fault, and never a key read as absent
+ * because it was not read.
+ */
+export async function untilProcessed<T>(label: string, pending: T[], send: (items: T[]) => Promise<T[]>): Promise<void> {
+  const deadline = deadlineOf(Date.now());
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    if (attempt > 1) {
+      const delay = Math.random() * Math.min(UNPROCESSED.maxMs, UNPROCESSED.baseMs * 2 ** (attempt - 1));
+      if (attempt > UNPROCESSED.attempts || deadline - Date.now() - delay < UNPROCESSED.reserveMs) {
+        throw new Contention(label, THROTTLED, attempt - 1, 1, new Error(`${pending.length} requests left unprocessed after ${attempt - 1} calls`));
+      }
+      await new Promise((r) => setTimeout(r, delay));
+    }
+    pending = await send(pending);
+  }
+}
 
 /** One request of a BatchWriteItem: a put or a delete. */
 export type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
@@ -17,12 +47,10 @@ export async function batchWriteAll(requests: WriteRequest[], parallel = 1): Pro
   await Promise.all(
     Array.from({ length: Math.min(parallel, batches.length) }, async () => {
       while (next < batches.length) {
-        let pending = batches[next++]!;
-        for (let attempt = 0; pending.length > 0; attempt++) {
-          if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
+        await untilProcessed('BatchWriteItem', batches[next++]!, async (pending) => {
           const res = await batchWrite({ RequestItems: { [tableName()]: pending } });
-          pending = res.UnprocessedItems?.[tableName()] ?? [];
-        }
+          return res.UnprocessedItems?.[tableName()] ?? [];
+        });
       }
     }),
   );
@@ -37,8 +65,8 @@ export interface Projection {
 }
 
 /**
- * Reads every key (100 per BatchGetItem, DynamoDB's limit; unprocessed keys retried with backoff,
- * never read as absent). Returns the items found by `pk|sk` (see itemKeyId).
+ * Reads every key (100 per BatchGetItem, DynamoDB's limit; unprocessed keys retried by
+ * untilProcessed, never read as absent). Returns the items found by `pk|sk` (see itemKeyId).
  */
 export async function batchGetByKey(
   keys: ReadonlyArray<{ pk: string; sk: string }>,
@@ -50,14 +78,11 @@ export async function batchGetByKey(
   };
   const found = new Map<string, Record<string, unknown>>();
   for (let i = 0; i < keys.length; i += GET_BATCH) {
-    let pending: Array<Record<string, unknown>> = keys.slice(i, i + GET_BATCH).map((k) => ({ pk: k.pk, sk: k.sk }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt === 8) throw new Error('BatchGetItem left keys unprocessed after 8 attempts');
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
+    await untilProcessed('BatchGetItem', keys.slice(i, i + GET_BATCH).map((k): Record<string, unknown> => ({ pk: k.pk, sk: k.sk })), async (pending) => {
       const res = await batchGetOnce(pending, read);
       for (const item of res.items) found.set(itemKeyId({ pk: String(item.pk), sk: String(item.sk) }), item);
-      pending = res.unprocessed;
-    }
+      return res.unprocessed;
+    });
   }
   return found;
 }

@@ -1,74 +1,86 @@
-// Every DynamoDB call of the store, in the document client's shapes (native values in and out,
-// numbers as JS numbers). They go out through the lean sender (./sender.ts) unless something watches
-// the document client of ./client.ts — a middleware or a replaced `send`: the tests' recorders and
-// injected faults, the benches' captures — and then through that client, so the watcher sees every
-// call (./calls-sdk.ts). Deployed bundles carry no SDK client at all (infra/bundling.ts aliases
-// ./calls-sdk.ts and lib/aws-credentials.ts away): its ~300 KiB parse is most of a cold start.
-import type {
-  BatchGetCommandInput,
-  BatchGetCommandOutput,
-  BatchWriteCommandInput,
-  BatchWriteCommandOutput,
-  DeleteCommandInput,
-  DeleteCommandOutput,
-  GetCommandInput,
-  GetCommandOutput,
-  PutCommandInput,
-  PutCommandOutput,
-  QueryCommandInput,
-  QueryCommandOutput,
-  ScanCommandInput,
-  ScanCommandOutput,
-  TransactGetCommandInput,
-  TransactGetCommandOutput,
-  TransactWriteCommandInput,
-  UpdateCommandInput,
-  UpdateCommandOutput,
+// Every DynamoDB call of the store, through the document client of ./client.ts (native values in
+// and out, numbers as JS numbers), each bounded as lib/aws-clients.ts says: the client's timeouts,
+// the request's abort signal, the SDK's retries within the request's deadline. Throttling that
+// outlasts those retries is Contention (429 with Retry-After: nothing was written), never a 500.
+import { randomUUID } from 'node:crypto';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  TransactGetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type BatchGetCommandInput,
+  type BatchWriteCommandInput,
+  type DeleteCommandInput,
+  type GetCommandInput,
+  type PutCommandInput,
+  type QueryCommandInput,
+  type ScanCommandInput,
+  type TransactGetCommandInput,
+  type TransactWriteCommandInput,
+  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { awsCredentials } from '#lib/aws-credentials.ts';
-import { sdkCalls } from '#lib/store/calls-sdk.ts';
-import { leanSender, type NativeTxItem, type Operation, type Send } from './sender.ts';
+import { isThrottlingError } from '@smithy/core/retry';
+import type { HttpHandlerOptions, SdkError } from '@smithy/types';
+import { db } from './client.ts';
+import { Contention } from './errors.ts';
 import { tableName } from './table.ts';
-import { config } from '../config.ts';
+import { bounded } from '../aws-clients.ts';
 
+/** A throttled call after the SDK's own retries: the table's, so the workspace's, contention. */
+export const THROTTLED = 'this workspace (the table is throttling requests)';
 
-let made: { key: string; send: Send } | undefined;
-
-/** The lean sender of the configured endpoint (DYNAMODB_ENDPOINT: DynamoDB Local) and region, made once per pair. */
-function lean(): Send {
-  const endpoint = config.dynamodbEndpoint;
-  const key = `${endpoint ?? ''}|${config.region}`;
-  if (made?.key !== key) made = { key, send: leanSender({ endpoint, region: config.region, credentials: endpoint ? config.localDynamodbCredentials : awsCredentials() }) };
-  return made.send;
+/** One call of `operation`, bounded (lib/aws-clients.ts); throttling that outlasted the SDK's retries becomes Contention. */
+async function call<O>(operation: string, send: (options: HttpHandlerOptions) => Promise<O>): Promise<O> {
+  try {
+    return await bounded(send);
+  } catch (err) {
+    const e = err as SdkError;
+    if (typeof e?.name === 'string' && isThrottlingError(e)) throw new Contention(operation, THROTTLED, e.$metadata?.attempts ?? 1, 1, err);
+    // A body that is not DynamoDB's JSON (an HTML error page from something in the way): the SDK
+    // retried it by its status; say what happened rather than how parsing it failed.
+    if (err instanceof SyntaxError && e.$metadata?.httpStatusCode) {
+      const { httpStatusCode: status, attempts = 1 } = e.$metadata;
+      throw Object.assign(new Error(`DynamoDB ${operation} answered ${status} with a body that is not DynamoDB's (${attempts} attempts)`, { cause: err }), {
+        name: 'UnreadableAnswer',
+        $fault: status >= 500 ? 'server' : 'client',
+        $metadata: e.$metadata,
+      });
+    }
+    throw err;
+  }
 }
 
-const send = (operation: Operation, input: object): Promise<unknown> =>
-  sdkCalls?.observed() ? sdkCalls.send(operation, input as Record<string, unknown>) : lean()(operation, input as Record<string, unknown>);
-
-/** An output without the SDK's `$metadata` (the lean sender has no use for it). */
-type Out<T> = Omit<T, '$metadata'>;
-
-export const getItem = (input: GetCommandInput) => send('GetItem', input) as Promise<Out<GetCommandOutput>>;
-export const putItem = (input: PutCommandInput) => send('PutItem', input) as Promise<Out<PutCommandOutput>>;
-export const updateItem = (input: UpdateCommandInput) => send('UpdateItem', input) as Promise<Out<UpdateCommandOutput>>;
-export const deleteItem = (input: DeleteCommandInput) => send('DeleteItem', input) as Promise<Out<DeleteCommandOutput>>;
+export const getItem = (input: GetCommandInput) => call('GetItem', (o) => db().send(new GetCommand(input), o));
+export const putItem = (input: PutCommandInput) => call('PutItem', (o) => db().send(new PutCommand(input), o));
+export const updateItem = (input: UpdateCommandInput) => call('UpdateItem', (o) => db().send(new UpdateCommand(input), o));
+export const deleteItem = (input: DeleteCommandInput) => call('DeleteItem', (o) => db().send(new DeleteCommand(input), o));
 /** One page of a Query. */
-export const queryPage = (input: QueryCommandInput) => send('Query', input) as Promise<Out<QueryCommandOutput>>;
+export const queryPage = (input: QueryCommandInput) => call('Query', (o) => db().send(new QueryCommand(input), o));
 /** One page of a Scan. */
-export const scanPage = (input: ScanCommandInput) => send('Scan', input) as Promise<Out<ScanCommandOutput>>;
-/** One BatchGetItem; the caller retries what it leaves unprocessed (lib/store/batch.ts). */
-export const batchGet = (input: BatchGetCommandInput) => send('BatchGetItem', input) as Promise<Out<BatchGetCommandOutput>>;
-/** One BatchWriteItem; the caller retries what it leaves unprocessed (lib/store/batch.ts). */
-export const batchWrite = (input: BatchWriteCommandInput) => send('BatchWriteItem', input) as Promise<Out<BatchWriteCommandOutput>>;
-/** One TransactWriteItems (lib/store/tx.ts retries it). */
-export const transactWrite = async (input: TransactWriteCommandInput): Promise<void> => void (await send('TransactWriteItems', input));
+export const scanPage = (input: ScanCommandInput) => call('Scan', (o) => db().send(new ScanCommand(input), o));
+/** One BatchGetItem; the caller retries what it leaves unprocessed (lib/store/batch.ts untilProcessed). */
+export const batchGet = (input: BatchGetCommandInput) => call('BatchGetItem', (o) => db().send(new BatchGetCommand(input), o));
+/** One BatchWriteItem; the caller retries what it leaves unprocessed (lib/store/batch.ts untilProcessed). */
+export const batchWrite = (input: BatchWriteCommandInput) => call('BatchWriteItem', (o) => db().send(new BatchWriteCommand(input), o));
 /** One TransactGetItems: up to 100 items read as of one moment (the caller retries a cancelled one). */
-export const transactGet = (input: TransactGetCommandInput) => send('TransactGetItems', input) as Promise<Out<TransactGetCommandOutput>>;
+export const transactGet = (input: TransactGetCommandInput) => call('TransactGetItems', (o) => db().send(new TransactGetCommand(input), o));
+/**
+ * One TransactWriteItems (lib/store/tx.ts retries it from fresh reads). Its ClientRequestToken is
+ * made here once, so every attempt of the SDK's retries sends the same one: a retry of a commit
+ * whose answer was lost (a timeout, a dropped connection, a 5xx) is not applied twice.
+ */
+export const transactWrite = async (input: TransactWriteCommandInput): Promise<void> =>
+  void (await call('TransactWriteItems', (o) => db().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), ...input }), o)));
 
 /**
  * Every page of a Query (or a Scan) from `input`'s ExclusiveStartKey on, each page's items as they
- * come. The layer's own loop, not lib-dynamodb's paginators: those call an SDK client's `send`,
- * which the lean path has none of.
+ * come; each page is one call of this module, so it is bounded like any other.
  */
 export async function* queryPages(input: QueryCommandInput): AsyncGenerator<Array<Record<string, unknown>>> {
   yield* pages(queryPage, input);
@@ -102,4 +114,5 @@ export async function batchGetOnce(keys: Array<Record<string, unknown>>, read: B
   return { items: out.Responses?.[table] ?? [], unprocessed: out.UnprocessedKeys?.[table]?.Keys ?? [] };
 }
 
-export type { NativeTxItem };
+/** A TransactWriteItems item of the document client's shape (native values). */
+export type NativeTxItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

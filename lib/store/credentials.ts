@@ -1,7 +1,7 @@
 // Issued credentials (API tokens and access tokens). Only a SHA-256 of the token is stored:
 // a copy of the table cannot be replayed as a credential.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { itemKeyId } from './batch.ts';
+import { itemKeyId, untilProcessed } from './batch.ts';
 import { batchGetOnce, putItem, updateItem } from './calls.ts';
 import { isDynamicClientId } from './dynamic-clients.ts';
 import { isConditionFailed } from './errors.ts';
@@ -130,15 +130,12 @@ export async function readBearerRecords(
     asked.push(k);
   }
   const items: StoredItem[] = [];
-  let pending: StoredItem[] = wanted;
-  // Unprocessed keys (throttling) are retried briefly; a key never read must not read as "absent".
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt === 4) throw new Error('BatchGetItem left keys unprocessed after 4 attempts');
-    if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+  // A key never read (throttling) must not read as "absent": read again until none is left, or refuse.
+  await untilProcessed('BatchGetItem', wanted as Array<Record<string, unknown>>, async (pending) => {
     const read = await batchGetOnce(pending, { ConsistentRead: true });
     items.push(...(read.items as StoredItem[]));
-    pending = read.unprocessed;
-  }
+    return read.unprocessed;
+  });
   const find = (k: ItemKey | undefined) => (k ? items.find((i) => i.pk === k.pk && i.sk === k.sk) : undefined);
   const [credential, member, application, grant] = [wanted[0], wanted[1], appKey, grantKey].map(find);
   const g = grant as { revokedAt?: string; expiresAt: string } | undefined;

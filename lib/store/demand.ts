@@ -26,7 +26,7 @@ import type { Prereads } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { scoreOfTotal } from './score.ts';
 import { tableName } from './table.ts';
-import { BACKOFF, backoffMs, isRetryable, MAX_TX_ITEMS, RETRY } from './tx.ts';
+import { backoffMs, isRetryable, MAX_TX_ITEMS, RETRY } from './tx.ts';
 import { deadlineOf } from '../deadline.ts';
 import { demandOf, isDemandType, type Demand, type PlacedEntity } from '../domain/demand.ts';
 import { isHierarchyType } from '../domain/hierarchy.ts';
@@ -76,20 +76,20 @@ const placed = (e: EntityItem): PlacedEntity => ({ id: e.id, type: e.type, paren
  * `until`: the request's deadline.
  */
 export async function readDemand(ws: string, id: string, preread?: Prereads, until?: number): Promise<DemandRead | undefined> {
-  const deadline = deadlineOf(BACKOFF.now(), until);
+  const deadline = deadlineOf(Date.now(), until);
   let conflicts = 0;
   let lastConflict: unknown;
   const contended = () => new Contention('readDemand', `the links of entity ${id}`, conflicts, Math.ceil(RETRY.maxDelayMs / 1000), lastConflict);
   for (let round = 0; ; round++) {
     // Links that keep changing under the read: refuse while there is time to answer.
-    if (round > 0 && deadline - BACKOFF.now() < RETRY.reserveMs) throw contended();
+    if (round > 0 && deadline - Date.now() < RETRY.reserveMs) throw contended();
     const plan = await readEntityItem(ws, id, round === 0 ? preread : undefined);
     if (!plan || plan.deleting || !isDemandType(plan.type)) return undefined;
     const linked = await linkedIds(ws, id);
     const ids = new Set([id, ...linked, ...linked.flatMap((l) => cachedAncestors(ws, l))]);
     for (;;) {
       const oneMoment = ids.size <= MAX_TX_ITEMS;
-      const started = BACKOFF.now();
+      const started = Date.now();
       let read: Snapshot;
       try {
         read = oneMoment ? await snapshot(ws, [...ids]) : await separateReads(ws, [...ids]);
@@ -97,9 +97,9 @@ export async function readDemand(ws: string, id: string, preread?: Prereads, unt
         if (!isRetryable(err)) throw err;
         // A write transaction in flight on one of the items: wait and read again, while time allows.
         lastConflict = err;
-        const delay = backoffMs(++conflicts, BACKOFF.now() - started);
-        if (deadline - BACKOFF.now() - delay < RETRY.reserveMs) throw contended();
-        await BACKOFF.sleep(delay);
+        const delay = backoffMs(++conflicts, Date.now() - started);
+        if (deadline - Date.now() - delay < RETRY.reserveMs) throw contended();
+        await new Promise<void>((r) => setTimeout(r, delay));
         continue;
       }
       const self = read.get(id);

@@ -145,7 +145,7 @@ export const isStoreError = typedErrorGuard<StoreError>({
   ERR_WEBHOOK_LIMIT_REACHED: 'WebhookLimitReached',
 });
 
-// --- DynamoDB's failures, matched by name: the lean sender (lib/store/sender.ts) throws no SDK class ---
+// --- DynamoDB's failures, matched by name (the SDK's exception classes are not needed to tell them) ---
 
 const dynamoName = (err: unknown): unknown => (err as { name?: unknown } | null)?.name;
 

@@ -28,9 +28,6 @@ export interface Claim {
   preread?: ReadAhead | undefined;
 }
 
-/** The clock of the window; replaceable so a test can age a key. */
-export const IDEMPOTENCY_CLOCK = { now: () => Date.now() };
-
 /** What a store write needs of the request it serves (an ApiRequest is one): its deadline (lib/deadline.ts) and claim. */
 export interface WriteScope {
   deadline?: number | undefined;
@@ -95,7 +92,7 @@ export async function transactOnce<T>(label: string, build: (attempt: number) =>
   const claim = openClaim(scope);
   if (!claim) return transact(label, build, scope?.deadline);
   const outcome = await transact(label, async (attempt): Promise<{ items: TxItem[]; result: { replayed: T } | { made: T } }> => {
-    const now = IDEMPOTENCY_CLOCK.now();
+    const now = Date.now();
     const before = await earlierUse(claim, now);
     if ('replay' in before) return { items: [], result: { replayed: before.replay as T } };
     let built: { items: TxItem[]; result: T };
@@ -104,7 +101,7 @@ export async function transactOnce<T>(label: string, build: (attempt: number) =>
     } catch (err) {
       // A record read with the credential may predate a duplicate in flight whose effect the build
       // now refuses (its link: 409): the record as it is now decides.
-      const after = before.prefetched ? await earlierUse(claim, IDEMPOTENCY_CLOCK.now()) : undefined;
+      const after = before.prefetched ? await earlierUse(claim, Date.now()) : undefined;
       if (after && 'replay' in after) return { items: [], result: { replayed: after.replay as T } };
       throw err;
     }
@@ -129,14 +126,14 @@ export async function writeOnce<T>(result: T, write: (record: TxItem | undefined
     return result;
   }
   claim.taken = true;
-  const now = IDEMPOTENCY_CLOCK.now();
+  const now = Date.now();
   const before = await earlierUse(claim, now);
   if (!('replay' in before)) {
     try {
       await write(recordPut(claim, result, now, before.expiredAt));
       return result;
     } catch (err) {
-      const after = await earlierUse(claim, IDEMPOTENCY_CLOCK.now());
+      const after = await earlierUse(claim, Date.now());
       if (!('replay' in after)) throw err;
       claim.replayed = true;
       return after.replay as T;

@@ -4,7 +4,8 @@
 //   memberPassword  { memberId, hash (lib/auth/passwords.ts format), setAt }            under the workspace
 //   signInSession   { workspaceId, memberId, createdAt, expiresAt, ttl }                 by SHA-256 of the session id
 //   signInFailures  { n, ttl }  per (workspace, e-mail) and per source address, per window
-import { batchGet, getItem, putItem, transactWrite, updateItem } from './calls.ts';
+import { untilProcessed } from './batch.ts';
+import { batchGetOnce, getItem, putItem, transactWrite, updateItem } from './calls.ts';
 import { isCancellation } from './errors.ts';
 import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
@@ -73,10 +74,13 @@ const counterKeys = (workspaceId: string, emailHash: string, addressHash: string
 
 export async function readSignInFailures(workspaceId: string, emailHash: string, addressHash: string, window: number): Promise<FailureCounters> {
   const k = counterKeys(workspaceId, emailHash, addressHash, window);
-  const { Responses, UnprocessedKeys } = await batchGet({ RequestItems: { [tableName()]: { Keys: [k.email, k.address], ConsistentRead: true } } });
-  // A throttled read must not read as "no failures": refuse to guess.
-  if ((UnprocessedKeys?.[tableName()]?.Keys?.length ?? 0) > 0) throw new Error('BatchGetItem left sign-in counters unprocessed');
-  const items = Responses?.[tableName()] ?? [];
+  // A throttled read must not read as "no failures": read again until both are read, or refuse (429).
+  const items: Array<Record<string, unknown>> = [];
+  await untilProcessed('BatchGetItem', [k.email, k.address] as Array<Record<string, unknown>>, async (pending) => {
+    const read = await batchGetOnce(pending, { ConsistentRead: true });
+    items.push(...read.items);
+    return read.unprocessed;
+  });
   const count = (key: ItemKey) => Number((items.find((i) => i.pk === key.pk && i.sk === key.sk) as { n?: number } | undefined)?.n ?? 0);
   return { email: count(k.email), address: count(k.address) };
 }

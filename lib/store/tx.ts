@@ -3,8 +3,10 @@
 // transaction is handled by re-reading and rebuilding; the rebuild also re-validates (a NotFound or
 // Conflict found on a later attempt is thrown as such). Retries are bounded by time, not by count:
 // exponential backoff with full jitter ("Exponential Backoff And Jitter", AWS Architecture Blog)
-// for as long as the request's deadline (lib/deadline.ts; the caller's `deadline`) leaves room for one more attempt; then the
-// caller gets Contention naming the contended item: nothing was written.
+// for as long as the request's deadline (lib/deadline.ts: the caller's `until`, else the request
+// scope's) leaves room for one more attempt; then the caller gets Contention naming the contended
+// item: nothing was written. Each attempt is one call of ./calls.ts, so the request's abort signal
+// also cuts off an attempt in flight at the deadline.
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { transactWrite } from './calls.ts';
 import { Contention, StaleChain } from './errors.ts';
@@ -57,19 +59,14 @@ export function contendedResource(items: TxItem[], err: unknown): string {
 
 /** A retry after the longest backoff has a fair chance. */
 const retryAfterS = () => Math.max(1, Math.ceil(RETRY.maxDelayMs / 1000));
-/** The randomness, the wait and the clock of the backoff; replaceable so a test can observe the schedule. */
-export const BACKOFF = {
-  random: Math.random,
-  sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
-  now: () => Date.now(),
-};
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /**
  * Full jitter over a window that doubles with each attempt, starting from the slower of the base and
  * the attempt's own duration: when attempts are slow (a busy table) the contenders spread over
  * proportionally wider windows instead of colliding again.
  */
 export const backoffMs = (attempt: number, attemptMs = 0) =>
-  BACKOFF.random() * Math.min(RETRY.maxDelayMs, Math.max(RETRY.baseDelayMs, attemptMs) * 2 ** (attempt - 1));
+  Math.random() * Math.min(RETRY.maxDelayMs, Math.max(RETRY.baseDelayMs, attemptMs) * 2 ** (attempt - 1));
 
 /**
  * Runs `build` (which reads what it needs and returns the items, or nothing when there is nothing to
@@ -77,18 +74,18 @@ export const backoffMs = (attempt: number, attemptMs = 0) =>
  * `until`: the request's deadline (lib/deadline.ts), when it runs within one.
  */
 export async function transact<T>(label: string, build: (attempt: number) => Promise<{ items: TxItem[]; result: T }>, until?: number): Promise<T> {
-  const deadline = deadlineOf(BACKOFF.now(), until);
+  const deadline = deadlineOf(Date.now(), until);
   let slowestMs = 0;
   let lastError: unknown;
   for (let attempt = 0; ; attempt++) {
-    const started = BACKOFF.now();
+    const started = Date.now();
     let built: Awaited<ReturnType<typeof build>>;
     try {
       built = await build(attempt);
     } catch (err) {
       // Reads that disagree (a cached chain that a move made stale): rebuild from fresh reads.
       if (!(err instanceof StaleChain)) throw err;
-      if (deadline - BACKOFF.now() < RETRY.reserveMs) throw new Contention(label, `entity ${err.entityId}`, attempt + 1, retryAfterS(), err);
+      if (deadline - Date.now() < RETRY.reserveMs) throw new Contention(label, `entity ${err.entityId}`, attempt + 1, retryAfterS(), err);
       lastError = err;
       continue;
     }
@@ -96,23 +93,25 @@ export async function transact<T>(label: string, build: (attempt: number) => Pro
     if (items.length === 0) return result;
     if (items.length > MAX_TX_ITEMS) throw new Error(`${label}: ${items.length} items exceed one transaction`);
     // Time for this attempt to answer either way? Otherwise refuse now, before sending anything.
-    if (deadline - BACKOFF.now() < Math.max(RETRY.reserveMs, 2 * slowestMs)) {
+    if (deadline - Date.now() < Math.max(RETRY.reserveMs, 2 * slowestMs)) {
       throw new Contention(label, contendedResource(items, lastError), attempt, retryAfterS(), lastError);
     }
     try {
       await transactWrite({ TransactItems: items });
       return result;
-    } catch (err) {
-      if (!isRetryable(err)) throw err;
+    } catch (thrown) {
+      // Throttling that outlasted the SDK's retries comes as Contention (./calls.ts): retried here too while time is left.
+      const err = thrown instanceof Contention ? thrown.cause : thrown;
+      if (!isRetryable(err)) throw thrown;
       lastError = err;
-      const took = BACKOFF.now() - started;
+      const took = Date.now() - started;
       slowestMs = Math.max(slowestMs, took);
       const delay = backoffMs(attempt + 1, took);
       // No attempt that could not finish in time: refuse while there is time to answer.
-      if (deadline - BACKOFF.now() - delay < Math.max(RETRY.reserveMs, 2 * slowestMs)) {
+      if (deadline - Date.now() - delay < Math.max(RETRY.reserveMs, 2 * slowestMs)) {
         throw new Contention(label, contendedResource(items, err), attempt + 1, retryAfterS(), err);
       }
-      await BACKOFF.sleep(delay);
+      await sleep(delay);
     }
   }
 }

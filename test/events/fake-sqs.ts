@@ -14,8 +14,11 @@ export interface SqsCall {
  */
 export function fakeSqs() {
   const calls: SqsCall[] = [];
-  /** While set, SendMessageBatch reports every entry failed (as SQS does when throttled). */
-  const faults = { refuseBatches: false };
+  /**
+   * refuseBatches: while set, SendMessageBatch reports every entry failed (as SQS does when throttled).
+   * errors: answers given instead of the next calls' own, one each, as [status, error type].
+   */
+  const faults = { refuseBatches: false, errors: [] as Array<[number, string]> };
   const md5 = (s: string) => createHash('md5').update(s, 'utf8').digest('hex');
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -24,6 +27,12 @@ export function fakeSqs() {
       const action = String(req.headers['x-amz-target']).replace(/^AmazonSQS\./, '');
       const input = JSON.parse(body || '{}') as Record<string, any>;
       calls.push({ action, input });
+      const error = faults.errors.shift();
+      if (error) {
+        res.writeHead(error[0], { 'content-type': 'application/x-amz-json-1.0' });
+        res.end(JSON.stringify({ __type: `com.amazonaws.sqs#${error[1]}`, message: `${error[1]} it is` }));
+        return;
+      }
       let out: unknown;
       if (action === 'SendMessage') out = { MessageId: randomUUID(), MD5OfMessageBody: md5(input.MessageBody), SequenceNumber: '1' };
       else if (action === 'SendMessageBatch' && faults.refuseBatches) {

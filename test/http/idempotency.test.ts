@@ -1,12 +1,15 @@
 // Idempotency-Key on every create route, through the real handlers on DynamoDB Local: within 24 h a
 // retry with the same key, path and body answers the first result (same status and body, marked
-// Idempotent-Replayed) without a second write; another body is 400; the window is exact (the
-// clock is injected: a key first used 24 h + 1 s ago names a new request); two requests in flight
+// Idempotent-Replayed) without a second write; another body is 400; the window is exact (on the real
+// clock: the stored record of a first use is moved into the past, so a key first used 24 h + 1 s ago
+// names a new request, one used 24 h − 5 s ago does not); two requests in flight
 // with one key make one write; secrets shown once stay so (webhooks replay the sealed secret,
 // applications replay without theirs).
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IDEMPOTENCY_WINDOW_MS } from '#lib/domain/idempotency.ts';
-import { IDEMPOTENCY_CLOCK } from '#lib/store/idempotency.ts';
+import { db, tableName } from '#lib/store/client.ts';
+import * as keys from '#lib/store/keys.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { rsaKeyPair } from '../oauth/support.ts';
 import { client } from '../score/helpers.ts';
@@ -27,8 +30,16 @@ afterAll(async () => {
 });
 afterEach(() => {
   vi.restoreAllMocks();
-  IDEMPOTENCY_CLOCK.now = () => Date.now();
 });
+
+/** Moves the first use of every Idempotency-Key of the workspace `ms` into the past, as the table records it. */
+async function age(ws: TestWorkspace, ms: number): Promise<void> {
+  const { Items = [] } = await db().send(
+    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :p AND begins_with(sk, :idem)', ExpressionAttributeValues: { ':p': keys.partition(ws.workspaceId), ':idem': 'IDEM#' }, ConsistentRead: true }),
+  );
+  expect(Items.length).toBeGreaterThan(0);
+  for (const { pk, sk } of Items) await db().send(new UpdateCommand({ TableName: tableName(), Key: { pk, sk }, UpdateExpression: 'SET firstAt = firstAt - :ms', ExpressionAttributeValues: { ':ms': ms } }));
+}
 
 const keyed = (ws: TestWorkspace, method: string, path: string, body: unknown, key: string) => call(app, method, path, { token: ws.token, body, headers: { 'idempotency-key': key } });
 const reused = { detail: 'This Idempotency-Key was already used for a request with another body; use a new key for a new request.', source: { parameter: 'Idempotency-Key' } };
@@ -45,19 +56,18 @@ function expectReplay(first: CallResult, again: CallResult, status = 201) {
 const noteBody = (entityId: string, name = 'Feedback') => ({ data: { type: 'textNote', fields: { name }, relationships: [{ type: 'link', target: { id: entityId }, importance: 'critical' }] } });
 const notesOf = async (ws: TestWorkspace) => (await call(app, 'GET', '/v2/notes', { token: ws.token })).json.data.map((n: { id: string }) => n.id);
 
-describe('the 24 h window (clock injected)', () => {
-  it('POST /v2/notes: a retry 24 h − 1 s after the first use replays it; 24 h + 1 s after, the key names a new request (a second note), even with another body', async () => {
+describe('the 24 h window (the first use moved into the past in the table)', () => {
+  it('POST /v2/notes: a retry 24 h − 5 s after the first use replays it; 24 h + 1 s after, the key names a new request (a second note), even with another body', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const p = await c.entity('product');
-    const start = Date.now();
     const first = await keyed(ws, 'POST', '/v2/notes', noteBody(p), 'daily');
-    IDEMPOTENCY_CLOCK.now = () => start + IDEMPOTENCY_WINDOW_MS - 1000;
+    await age(ws, IDEMPOTENCY_WINDOW_MS - 5000);
     expectReplay(first, await keyed(ws, 'POST', '/v2/notes', noteBody(p), 'daily'));
     expectError(await keyed(ws, 'POST', '/v2/notes', noteBody(p, 'other'), 'daily'), 'request.invalid', reused);
     expect(await notesOf(ws)).toEqual([first.json.data.id]);
 
-    IDEMPOTENCY_CLOCK.now = () => Date.now() + IDEMPOTENCY_WINDOW_MS + 1000;
+    await age(ws, 6000);
     const fresh = await keyed(ws, 'POST', '/v2/notes', noteBody(p, 'other'), 'daily');
     expect(fresh.status, fresh.text).toBe(201);
     expect(fresh.headers.get('idempotent-replayed')).toBeNull();
@@ -73,7 +83,7 @@ describe('the 24 h window (clock injected)', () => {
     const body = { data: { type: 'product', fields: { name: 'Mobile' } } };
     const first = await keyed(ws, 'POST', '/v2/entities', body, 'e-1');
     expectReplay(first, await keyed(ws, 'POST', '/v2/entities', body, 'e-1'));
-    IDEMPOTENCY_CLOCK.now = () => Date.now() + IDEMPOTENCY_WINDOW_MS + 1000;
+    await age(ws, IDEMPOTENCY_WINDOW_MS + 1000);
     const later = await keyed(ws, 'POST', '/v2/entities', body, 'e-1');
     expect(later.status, later.text).toBe(201);
     expect(later.json.data.id).not.toBe(first.json.data.id);
@@ -122,7 +132,7 @@ describe('relationships', () => {
     expectReplay(moved, await keyed(ws, 'POST', `/v2/entities/${a}/relationships`, parent, 'move'));
   });
 
-  it('a retry after a 408 whose link had committed (mocked: the commit answers after the budget) answers 201 once: no 409, the anonymous note counted once', async () => {
+  it('a retry after a 408 whose link had committed (a proxy forwards the commit and holds its answer past the budget) answers 201 once: no 409, the anonymous note counted once', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const p = await c.entity('product');

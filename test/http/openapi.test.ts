@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+import type { ResponseBody } from '#lib/domain/schemas/responses.ts';
 import { SCOPES } from '#lib/domain/scopes.ts';
 import { DOCUMENT_BROTLI_BASE64 } from '#lib/http/openapi-embedded.ts';
 import { LOCAL_APP_URL, atAppUrl } from '#lib/http/openapi-urls.ts';
@@ -14,6 +15,9 @@ import { api } from '#lib/http/pipeline.ts';
 import { createEntity, getEntity, PREFLIGHT_PATH, ROUTES } from '#lib/routes.ts';
 import { documentedOperations, openApiDocument } from '../../scripts/openapi-document.ts';
 import { call, startApp, type TestApp } from '../support/app.ts';
+
+/** A response named for a test's declaration, read as any body. */
+const ANY_BODY: ResponseBody<z.ZodMiniUnknown> = { responseSchema: 'OpenApiDocument' };
 
 type Doc = { paths: Record<string, Record<string, any>>; components: Record<string, any>; servers: unknown };
 
@@ -151,8 +155,8 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
   });
 
   it('a declaration that does not fit its route refuses to load', () => {
-    expect(() => api(getEntity, { responses: { 200: z.unknown() } }, async () => ({ status: 200, body: {} }))).toThrow(/path parameters: the route has \{id\}, the declaration \{\}/);
-    expect(() => api(createEntity, { responses: { 201: z.unknown() } }, async () => ({ status: 201, body: {} }))).toThrow(/body: the route says json/);
+    expect(() => api(getEntity, { responses: { 200: ANY_BODY } }, async () => ({ status: 200, body: {} }))).toThrow(/path parameters: the route has \{id\}, the declaration \{\}/);
+    expect(() => api(createEntity, { responses: { 201: ANY_BODY } }, async () => ({ status: 201, body: {} }))).toThrow(/body: the route says json/);
   });
 });
 

@@ -1,13 +1,15 @@
 // If-Match on PATCH and DELETE with the ETag that GET returns, through the real handlers on
 // DynamoDB Local: the current version passes, a stale one is 412 request.preconditionFailed and
 // changes nothing, `*` passes, a weak tag never matches (strong comparison, RFC 9110 13.1.1).
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cascadeHooks } from '#lib/store/cascade.ts';
 import { db, tableName } from '#lib/store/client.ts';
 import * as keys from '#lib/store/keys.ts';
 import { client } from '../score/helpers.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+import { FAULTS } from '../support/fault-proxy.ts';
+import { withFaults } from '../support/faults.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -84,24 +86,21 @@ describe('If-Match with the ETag of GET', () => {
     expect((await call(app, 'GET', `/v2/entities/${f}`, { token: ws.token })).status).toBe(404);
   });
 
-  it('DELETE /v2/entities/{id}: the version is a condition of the cascade\'s first transaction: a change landing between the read and the write (injected) is 412, nothing deleted', async () => {
+  it('DELETE /v2/entities/{id}: the version is a condition of the cascade\'s first transaction: a change landing between the read and the write (held at a proxy in front of the table) is 412, nothing deleted', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const p = await c.entity('product');
     const etag = (await call(app, 'GET', `/v2/entities/${p}`, { token: ws.token })).headers.get('etag')!;
-    const doc = db();
-    const real = doc.send.bind(doc) as (command: unknown) => Promise<unknown>;
     let injected = false;
-    vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
-      if (command instanceof TransactWriteCommand && !injected) {
+    // A proxy in front of the table lets the first transaction wait while another writer changes the entity.
+    const refused = await withFaults(async (sent) => {
+      if (sent.operation === 'TransactWriteItems' && !injected) {
         injected = true;
-        // Another writer changes the entity after the delete read it, before its transaction.
-        await real(new UpdateCommand({ TableName: tableName(), Key: keys.entity(ws.workspaceId, p), UpdateExpression: 'SET updatedAt = :u', ExpressionAttributeValues: { ':u': new Date(Date.now() + 1000).toISOString() } }));
+        await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.entity(ws.workspaceId, p), UpdateExpression: 'SET updatedAt = :u', ExpressionAttributeValues: { ':u': new Date(Date.now() + 1000).toISOString() } }));
       }
-      return real(command);
-    }) as never);
-    expectError(await call(app, 'DELETE', `/v2/entities/${p}`, { token: ws.token, headers: { 'if-match': etag } }), 'request.preconditionFailed', stale);
-    vi.restoreAllMocks();
+      return FAULTS.forward();
+    }, () => call(app, 'DELETE', `/v2/entities/${p}`, { token: ws.token, headers: { 'if-match': etag } }));
+    expectError(refused, 'request.preconditionFailed', stale);
     expect(injected).toBe(true);
     expect((await call(app, 'GET', `/v2/entities/${p}`, { token: ws.token })).status).toBe(200);
   });

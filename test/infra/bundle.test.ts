@@ -1,15 +1,13 @@
-// The code the stack deploys is an esbuild bundle, not the TypeScript the other tests import: ESM,
-// minified, `#lib/*` aliases resolved, CommonJS dependencies behind a createRequire banner. Here
-// every route is bundled with the stack's own options and the local gateway serves requests from
-// those bundles against DynamoDB Local, so a bundle that cannot load or run fails here, not in AWS.
-// They run on the deployed key source (KMS + Secrets Manager, faked over HTTP): a deployed bundle
-// carries no key-file source (lib/auth/service-key-file.bundled.cjs stands in for it).
-import { execFile } from 'node:child_process';
+// The code the stack deploys is an esbuild bundle of the TypeScript the other tests import: ESM,
+// minified, `#lib/*` imports resolved, CommonJS dependencies behind a createRequire banner, no module
+// aliased (infra/bundling.ts). Here every route is bundled with the stack's own options and the local
+// gateway serves requests from those bundles against DynamoDB Local through the SDK's document
+// client, so a bundle that cannot load or run fails here, not in AWS. They run on the deployed key
+// source (KMS + Secrets Manager through their SDK clients, faked over HTTP).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -18,12 +16,12 @@ import { InvalidInput } from '#lib/domain/errors.ts';
 import { parseInput } from '#lib/domain/input.ts';
 import { CreateEntityBody } from '#lib/domain/schemas/entity-writes.ts';
 import { CreateNoteBody } from '#lib/domain/schemas/note-writes.ts';
-import * as RESPONSES from '#lib/domain/schemas/responses.ts';
+import * as RESPONSES from '#lib/domain/schemas/response-schemas.ts';
 import { TOOLS } from '#lib/http/mcp/server.ts';
 import { ROUTES, type Route } from '#lib/routes.ts';
 import { WORKERS } from '#lib/workers.ts';
 import { fakeAws, kmsEnv, setEnv } from './fake-aws.ts';
-import { bundlingFor, esbuildOptionsFor, PROJECT_ROOT } from '../../infra/bundling.ts';
+import { bundlingFor, CREDENTIAL_SOURCES_NEVER_LOADED, esbuildOptionsFor, PROJECT_ROOT } from '../../infra/bundling.ts';
 import type { Handler } from '../../local/gateway.ts';
 import { callTool, expectToolError, mcpClient, seedProduct } from '../mcp/support.ts';
 import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
@@ -43,13 +41,13 @@ let restoreEnv: (() => void) | undefined;
 beforeAll(async () => {
   restoreEnv = setEnv(kmsEnv(awsForAll, await awsForAll.listen()));
   dir = await mkdtemp(join(tmpdir(), 'pm-api-bundles-'));
-  // One build per set of options: functions differ in their aliases only (infra/bundling.ts; `mcp` keeps doc()).
+  // One build per set of options (every function has the same: infra/bundling.ts).
   const byOptions = new Map<string, Array<[string, string]>>();
   for (const [id, handler] of [...ROUTES.map((r) => [r.operationId, r.handler]), ...WORKERS.map((w) => [w.id, w.handler])] as Array<[string, string]>) {
     const key = JSON.stringify(esbuildOptionsFor(handler));
     byOptions.set(key, [...(byOptions.get(key) ?? []), [id, handler]]);
   }
-  expect(byOptions.size).toBe(2);
+  expect(byOptions.size).toBe(1);
   for (const functions of byOptions.values()) {
     const { metafile } = await build({
       entryPoints: Object.fromEntries(functions.map(([id, handler]) => [id, join(PROJECT_ROOT, handler)])),
@@ -100,51 +98,33 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     expect(carried).toEqual([]);
   });
 
-  it('no bundle carries the service key file source: those that load service keys carry its stand-in (lib/auth/service-key-file.bundled.cjs)', async () => {
-    const withKeys: string[] = [];
-    for (const r of ROUTES) {
-      const code = await readFile(join(dir, `${r.operationId}.mjs`), 'utf8');
-      expect(code, r.operationId).not.toContain("The service key file's");
-      if (code.includes('SERVICE_KMS_KEY_ID')) {
-        withKeys.push(r.operationId);
-        expect(code, r.operationId).toContain('Deployed bundles read no service key file');
-      }
-    }
-    expect(withKeys).toContain('createNote');
+  it('no module is aliased: a function carries the modules the tests import (no stand-in), with the stack’s options', () => {
+    expect(bundlingFor('functions/notes/create.ts')).not.toHaveProperty('esbuildArgs');
+    expect(esbuildOptionsFor('functions/notes/create.ts')).not.toHaveProperty('alias');
+    const inputs = [...inputsOf.values()].flat();
+    expect(inputs.filter((f) => /\.bundled\./.test(f))).toEqual([]);
+    // The service key's two sources, each imported when the configuration names it (lib/auth/service-key.ts).
+    expect(inputsOf.get('createNote')).toEqual(expect.arrayContaining(['lib/auth/service-key-file.ts', 'lib/auth/service-key-kms.ts', 'lib/auth/service-key.ts']));
   });
 
-  it('no function carries an AWS SDK client or its credential chain: DynamoDB calls go through the lean sender (lib/store/calls.ts), SQS calls through lib/auth/aws-json.ts', async () => {
+  it('every function carries the SDK’s DynamoDB document client, the event workers the SQS client, the functions that load service keys the KMS and Secrets Manager clients; the credential chain’s other sources are imported only dynamically, never at load', async () => {
     const ids = [...ROUTES.map((r) => r.operationId), ...WORKERS.map((w) => w.id)];
-    expect(ids).toEqual(expect.arrayContaining(['createNote', 'mcp', 'streamEvents', 'deliverWebhooks']));
-    const sdk = /node_modules\/@aws-sdk\/(client-dynamodb|lib-dynamodb|client-sqs|credential-provider-[^/]+|nested-clients)\/|^lib\/store\/(client|calls-sdk)\.ts$/;
-    const carried: string[] = [];
+    const carrying = (pkg: RegExp) => ids.filter((id) => inputsOf.get(id)!.some((f) => pkg.test(f)));
+    expect(carrying(/node_modules\/@aws-sdk\/lib-dynamodb\//).sort()).toEqual([...ids].sort());
+    expect(carrying(/node_modules\/@aws-sdk\/client-sqs\//)).toEqual(expect.arrayContaining(['streamEvents', 'deliverWebhooks']));
+    expect(carrying(/node_modules\/@aws-sdk\/client-kms\//)).toEqual(expect.arrayContaining(['createNote', 'issueToken', 'mcp']));
+    expect(carrying(/node_modules\/@aws-sdk\/client-secrets-manager\//)).toEqual(expect.arrayContaining(['createNote', 'listEntities']));
     for (const id of ids) {
-      const inputs = inputsOf.get(id);
-      expect(inputs, id).toBeDefined();
-      carried.push(...inputs!.filter((f) => sdk.test(f)).map((f) => `${id}: ${f}`));
+      const code = await readFile(join(dir, `${id}.mjs`), 'utf8');
+      for (const external of CREDENTIAL_SOURCES_NEVER_LOADED) {
+        const mentions = code.split(`"${external}"`).length - 1;
+        const dynamic = code.split(`import("${external}")`).length - 1;
+        expect([id, external, mentions], 'imported only by import()').toEqual([id, external, dynamic]);
+      }
+      // Nothing but Node's own modules is imported statically: every other package is in the bundle.
+      const statics = [...code.matchAll(/(?:^|[;}])import[^("'`]*?from\s*"([^"]+)"/g)].map((m) => m[1]!);
+      expect(statics.filter((m) => !m.startsWith('node:')), id).toEqual([]);
     }
-    expect(carried).toEqual([]);
-    // What stays: the marshaller and the signer the lean sender uses, and the credentials' stand-in
-    // (lib/store/calls-sdk.bundled.ts contributes no bytes, so esbuild lists it nowhere).
-    expect(inputsOf.get('createNote')).toEqual(
-      expect.arrayContaining([expect.stringMatching(/@aws-sdk\/util-dynamodb\//), expect.stringMatching(/@smithy\/signature-v4\//), 'lib/aws-credentials.bundled.ts']),
-    );
-    const code = await readFile(join(dir, 'createNote.mjs'), 'utf8');
-    expect(code).not.toContain('"TransactWriteItemsInput"');
-    expect(code).toContain('"TransactWriteItems"');
-  });
-
-  it('a function but mcp registers no schema documentation at import: doc() is the identity there (lib/domain/schemas/doc.bundled.ts)', async () => {
-    // A fresh process: this one's zod registry holds the schemas the tests imported.
-    const registered = async (id: string) => {
-      const probe = `await import(${JSON.stringify(pathToFileURL(join(dir, `${id}.mjs`)).href)}); process.stdout.write(JSON.stringify([...(globalThis.__zod_globalRegistry?._idmap.keys() ?? [])]));`;
-      const env = { ...process.env, TABLE_NAME: 'bundle-test', AWS_REGION: 'eu-west-1', LOG_LEVEL: 'silent' };
-      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', probe], { env });
-      return JSON.parse(stdout) as string[];
-    };
-    for (const id of ['createNote', 'createEntity', 'updateEntity', 'listEntities', 'searchNotes', 'signIn', 'oauthToken', 'issueToken', 'createApplication', 'createWebhook']) expect(await registered(id), id).toEqual([]);
-    // The MCP server lists its tools' input schemas with the ids they have in the OpenAPI document.
-    expect(await registered('mcp')).toEqual(expect.arrayContaining(['EntityType', 'CreateNoteBody']));
   });
 
   it('only the page routes carry a page layout, each its own (lib/http/pages/page-shell.ts, lib/http/member-pages/shell.ts)', async () => {
@@ -205,7 +185,7 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     }
   });
 
-  it('create → read → score through the bundled handlers against DynamoDB Local (lean sender only), links under {base_url}, another workspace gets 404', async () => {
+  it('create → read → score through the bundled handlers against DynamoDB Local (the SDK’s document client), links under {base_url}, another workspace gets 404', async () => {
     const ws = await newWorkspace();
     const created = await call(app, 'POST', '/v2/entities', { token: ws.token, body: { data: { type: 'product', fields: { name: 'Bundled product' } } } });
     expect(created.status).toBe(201);
@@ -249,17 +229,7 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
   });
 });
 
-describe('the bundled mcp function (ajv, zod 3 and zod-to-json-schema aliased away: lib/http/mcp/sdk-unused.bundled.cjs)', () => {
-  it('carries none of the aliased packages, and no other function carries their stand-in', async () => {
-    const code = await readFile(join(dir, 'mcp.mjs'), 'utf8');
-    expect(code).toContain('sdk-unused.bundled.cjs');
-    // ajv's class name and zod 3's kinds that zod 4 does not have.
-    for (const mark of ['Ajv', 'ZodEffects', 'ZodBranded']) expect(code, mark).not.toContain(mark);
-    const others: string[] = [];
-    for (const r of ROUTES) if (r.operationId !== 'mcp' && (await readFile(join(dir, `${r.operationId}.mjs`), 'utf8')).includes('sdk-unused.bundled.cjs')) others.push(r.operationId);
-    expect(others).toEqual([]);
-  });
-
+describe('the bundled mcp function (the MCP SDK whole, as the tests run it)', () => {
   it('lists its tools, answers a tool call and refuses arguments that fail a tool\'s input schema', async () => {
     const ws = await newWorkspace('Bundled MCP');
     const seeded = await seedProduct(app, ws.token);
@@ -268,7 +238,7 @@ describe('the bundled mcp function (ajv, zod 3 and zod-to-json-schema aliased aw
       const { tools } = await client.listTools();
       expect(tools).toHaveLength(8);
       expect(tools.find((t) => t.name === 'create_note')!.inputSchema.required).toEqual(['name']);
-      // Its input schemas keep their documentation (infra/bundling.ts leaves doc() to this function).
+      // Its input schemas keep their documentation (lib/domain/schemas/doc.ts).
       expect(JSON.stringify(tools.find((t) => t.name === 'search_entities')!.inputSchema)).toContain('"$ref":"#/definitions/EntityType"');
       const score = await callTool(client, 'get_customer_score', { entityId: seeded.features['Apple Pay'] });
       expect([score.isError, score.structuredContent.score, score.structuredContent.name]).toEqual([undefined, 5, 'Apple Pay']);

@@ -1,18 +1,26 @@
-import { generateKeyPairSync, sign as nodeSign } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, sign as nodeSign, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+const arnOf = (keyId: string) => `arn:aws:kms:eu-west-1:111122223333:key/${keyId}`;
 
 /**
  * A stand-in for KMS and Secrets Manager on their JSON wire protocol (there is no emulator): it
  * holds a P-256 key, answers GetPublicKey with its SPKI and Sign with a DER ECDSA signature, as
- * KMS does, and GetSecretValue with a string. `KEY_ID` tells two fakes' keys apart.
+ * KMS does, and GetSecretValue with a string. `KEY_ID` tells two fakes' keys apart; `more` are further
+ * private keys by key id (a rotation's), `secret` the secret's value.
  */
-export function fakeAws(KEY_ID = '1234abcd-12ab-34cd-56ef-1234567890ab') {
-  const keyArn = `arn:aws:kms:eu-west-1:111122223333:key/${KEY_ID}`;
+export function fakeAws(KEY_ID = '1234abcd-12ab-34cd-56ef-1234567890ab', { more = {}, secret = 'a-long-random-string-from-the-stack' }: { more?: Record<string, KeyObject>; secret?: string } = {}) {
+  const keyArn = arnOf(KEY_ID);
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  // By the KeyId a call names: the main key by its ARN, the others by their key id.
+  const keys = new Map<string, KeyObject>([[keyArn, privateKey], ...Object.entries(more)]);
+  const arn = (keyId: string) => (keyId.startsWith('arn:') ? keyId : arnOf(keyId));
   const calls: string[] = [];
   /** Each request's SigV4 Authorization header, by target (the fake does not check signatures). */
   const authorizations: Array<{ target: string; authorization: string }> = [];
+  /** Each request's target and JSON input, in order. */
+  const requests: Array<{ target: string; input: Record<string, unknown> }> = [];
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -21,14 +29,17 @@ export function fakeAws(KEY_ID = '1234abcd-12ab-34cd-56ef-1234567890ab') {
       calls.push(target);
       authorizations.push({ target, authorization: String(req.headers.authorization) });
       const input = JSON.parse(body || '{}') as { KeyId?: string; Message?: string; SecretId?: string };
+      requests.push({ target, input });
       let out: unknown;
-      if (target === 'TrentService.GetPublicKey' && input.KeyId === keyArn) {
-        out = { KeyId: keyArn, KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY', PublicKey: publicKey.export({ format: 'der', type: 'spki' }).toString('base64') };
-      } else if (target === 'TrentService.Sign' && input.KeyId === keyArn) {
-        const signature = nodeSign('sha256', Buffer.from(input.Message!, 'base64'), { key: privateKey, dsaEncoding: 'der' });
-        out = { KeyId: keyArn, SigningAlgorithm: 'ECDSA_SHA_256', Signature: signature.toString('base64') };
+      const key = keys.get(input.KeyId ?? '');
+      if (target === 'TrentService.GetPublicKey' && key) {
+        const spki = (key === privateKey ? publicKey : createPublicKey(key)).export({ format: 'der', type: 'spki' });
+        out = { KeyId: arn(input.KeyId!), KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY', PublicKey: spki.toString('base64') };
+      } else if (target === 'TrentService.Sign' && key) {
+        const signature = nodeSign('sha256', Buffer.from(input.Message!, 'base64'), { key, dsaEncoding: 'der' });
+        out = { KeyId: arn(input.KeyId!), SigningAlgorithm: 'ECDSA_SHA_256', Signature: signature.toString('base64') };
       } else if (target === 'secretsmanager.GetSecretValue' && input.SecretId === 'cursor-secret') {
-        out = { ARN: 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:cursor-secret', Name: 'cursor-secret', SecretString: 'a-long-random-string-from-the-stack' };
+        out = { ARN: 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:cursor-secret', Name: 'cursor-secret', SecretString: secret };
       } else {
         res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1' });
         res.end(JSON.stringify({ __type: 'ValidationException', message: `unexpected ${target}` }));
@@ -41,6 +52,7 @@ export function fakeAws(KEY_ID = '1234abcd-12ab-34cd-56ef-1234567890ab') {
   return {
     calls,
     authorizations,
+    requests,
     keyArn,
     KEY_ID,
     publicKey,

@@ -2,13 +2,12 @@
 // a retry returns the first result without a second write, another body under the same key is
 // refused, concurrent duplicates create one note, and a client retrying after a 408 or a 429 never
 // creates a second note nor inflates a score.
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { db } from '#lib/store/client.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { client } from '../score/helpers.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
-import { withLateCommits } from '../support/faults.ts';
+import { FAULTS } from '../support/fault-proxy.ts';
+import { withBudget, withFaults, withLateCommits } from '../support/faults.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -74,7 +73,7 @@ describe('Idempotency-Key on POST /v2/notes', () => {
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
   });
 
-  it('a retry after a 408 whose write had committed (mocked: the commit answers after the budget) returns that note: no second note, no inflated score', async () => {
+  it('a retry after a 408 whose write had committed (a proxy forwards the commit and holds its answer past the budget) returns that note: no second note, no inflated score', async () => {
     const { ws, c, p, acme } = await setup();
     const body = { data: { ...noteBody(p).data, relationships: [...noteBody(p).data.relationships, { type: 'customer', target: { id: acme } }] } };
     expectError(await withLateCommits(() => post(ws, body, 'after-408')), 'request.timeout');
@@ -87,24 +86,12 @@ describe('Idempotency-Key on POST /v2/notes', () => {
     expect(await c.score(p)).toBe(3);
   });
 
-  it('a retry after a 429 (every attempt met a mocked TransactionConflict, nothing written) creates the note once', async () => {
+  it('a retry after a 429 (every attempt met a TransactionConflict, answered by a proxy in front of the table; nothing written) creates the note once', async () => {
     const { ws, c, p } = await setup();
-    const budget = process.env.REQUEST_TIMEOUT_MS;
-    process.env.REQUEST_TIMEOUT_MS = '1000';
-    const doc = db();
-    const real = doc.send.bind(doc) as (command: unknown) => Promise<unknown>;
-    vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
-      if (command instanceof TransactWriteCommand) {
-        throw Object.assign(new Error('conflict'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'TransactionConflict' }], $metadata: {} });
-      }
-      return real(command);
-    }) as never);
-    try {
-      expectError(await post(ws, noteBody(p), 'after-429'), 'rate.limitExceeded');
-    } finally {
-      vi.restoreAllMocks();
-      process.env.REQUEST_TIMEOUT_MS = budget;
-    }
+    const refused = await withBudget(1000, () =>
+      withFaults((call) => (call.operation === 'TransactWriteItems' ? FAULTS.transactionConflict(call.input.TransactItems.length, 0) : FAULTS.forward()), () => post(ws, noteBody(p), 'after-429')),
+    );
+    expectError(refused, 'rate.limitExceeded');
     expect(await noteIds(ws)).toEqual([]);
     const retry = await post(ws, noteBody(p), 'after-429');
     expect(retry.status).toBe(201);

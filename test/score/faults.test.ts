@@ -1,7 +1,9 @@
-// Faults DynamoDB Local never raises by itself (TransactionConflict, throttling) are injected by
-// wrapping the document client's send; everything else is the real emulator.
+// Faults DynamoDB Local never raises by itself (TransactionConflict, throttling) are answered by a
+// proxy in front of it (test/support/fault-proxy.ts), where the deployed client meets them; races
+// are injected there too (the proxy holds a transaction while another write lands). The backoff
+// schedule is observed on the store's own client (a middleware that refuses every transaction) with
+// vitest's fake clock. Everything else is the real emulator.
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as createNote } from '#functions/notes/create.ts';
@@ -10,47 +12,53 @@ import { db } from '#lib/store/client.ts';
 import { setParent } from '#lib/store/entity-writes.ts';
 import { Contention } from '#lib/store/errors.ts';
 import { upsertLink } from '#lib/store/notes.ts';
-import { BACKOFF, RETRY, transact } from '#lib/store/tx.ts';
+import { RETRY, transact } from '#lib/store/tx.ts';
 import { client } from './helpers.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { buildEvent } from '../../local/gateway.ts';
 import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+import { recordCommands } from '../support/commands.ts';
+import { FAULTS, startFaultProxy, type FaultProxy, type ProxiedCall } from '../support/fault-proxy.ts';
+import { withBudget } from '../support/faults.ts';
 
 let app: TestApp;
+let proxy: FaultProxy;
+let restore: () => void;
 beforeAll(async () => {
   app = await startApp();
+  proxy = await startFaultProxy();
+  restore = proxy.use();
 });
-afterAll(() => app.close());
-afterEach(() => vi.restoreAllMocks());
+afterAll(async () => {
+  restore();
+  await proxy.close();
+  await app.close();
+});
+afterEach(() => {
+  proxy.rule = FAULTS.forward;
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
 
-const conflict = () =>
-  new TransactionCanceledException({
-    message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [None, TransactionConflict]',
-    $metadata: {},
-    CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' }],
-  });
-const throttled = () => Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException', $metadata: {} });
+const isTransaction = (call: ProxiedCall) => call.operation === 'TransactWriteItems';
+/** A TransactionConflict on the transaction's second item (its first when it has one), as DynamoDB answers it. */
+const conflict = (call: ProxiedCall) => FAULTS.transactionConflict(call.input.TransactItems.length, Math.min(1, call.input.TransactItems.length - 1));
 
-/** Makes the next `failures` TransactWriteItems calls fail with `fault()` before they reach DynamoDB. */
-function injectTransactFaults(failures: number, fault: () => Error) {
-  const doc = db();
-  const real = doc.send.bind(doc) as (c: unknown) => Promise<unknown>;
+/** The next `failures` TransactWriteItems get `fault`; the proxy answers them, the table never sees them. */
+function injectTransactFaults(failures: number, fault: (call: ProxiedCall) => ReturnType<typeof FAULTS.forward>) {
   const seen = { transactions: 0, failed: 0 };
-  vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
-    if (command instanceof TransactWriteCommand) {
-      seen.transactions++;
-      if (seen.failed < failures) {
-        seen.failed++;
-        throw fault();
-      }
-    }
-    return real(command);
-  }) as never);
+  proxy.rule = (call) => {
+    if (!isTransaction(call)) return FAULTS.forward();
+    seen.transactions++;
+    if (seen.failed >= failures) return FAULTS.forward();
+    seen.failed++;
+    return fault(call);
+  };
   return seen;
 }
 
 describe('injected faults', () => {
-  it('mocked TransactionCanceled with TransactionConflict on a link write: retried with backoff, lands once, score exact', async () => {
+  it('TransactionCanceled with TransactionConflict (answered by the proxy) on a link write: retried with backoff, lands once, score exact', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const p = await c.entity('product');
@@ -61,12 +69,12 @@ describe('injected faults', () => {
     const res = await c.req('POST', `/notes/${n}/relationships`, { data: { type: 'link', target: { id: f }, importance: 'critical' } });
     expect(res.status, res.text).toBe(201);
     expect(seen).toEqual({ transactions: 4, failed: 3 });
-    vi.restoreAllMocks();
+    proxy.rule = FAULTS.forward;
     expect([await c.score(f), await c.score(p)]).toEqual([3, 3]);
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
   });
 
-  it('mocked throttling (ThrottlingException) on a subtree move: retried, the move lands whole', async () => {
+  it('throttling (a ThrottlingException answered by the proxy) on a subtree move: retried by the SDK, the move lands whole', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const p1 = await c.entity('product');
@@ -74,50 +82,45 @@ describe('injected faults', () => {
     const comp = await c.entity('component', p1);
     const f = await c.entity('feature', comp);
     await c.note({ links: [[f], [comp]] });
-    const seen = injectTransactFaults(2, throttled);
+    const seen = injectTransactFaults(2, FAULTS.throttling);
     const res = await c.req('PUT', `/entities/${comp}/relationships/parent`, { data: { target: { id: p2 } } });
     expect(res.status, res.text).toBe(200);
-    expect(seen.failed).toBe(2);
-    vi.restoreAllMocks();
+    expect(seen).toEqual({ transactions: 3, failed: 2 });
+    proxy.rule = FAULTS.forward;
     expect([await c.score(p1), await c.score(p2), await c.score(comp)]).toEqual([0, 2, 2]);
   });
 
-  it('mocked TransactionConflict on every attempt: retried until the request budget is nearly spent, then 429 rate.limitExceeded with Retry-After naming the contended entity, and nothing is written', async () => {
+  it('TransactionConflict on every attempt (the proxy): retried until the request budget is nearly spent, then 429 rate.limitExceeded with Retry-After naming the contended entity, and nothing is written', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const p1 = await c.entity('product');
     const p2 = await c.entity('product');
     const comp = await c.entity('component', p1);
     await c.note({ links: [[comp, 'critical']] });
-    const budget = process.env.REQUEST_TIMEOUT_MS;
-    process.env.REQUEST_TIMEOUT_MS = '1500';
-    try {
+    await withBudget(1500, async () => {
       const seen = injectTransactFaults(Infinity, conflict);
       const started = Date.now();
       const move = await c.req('PUT', `/entities/${comp}/relationships/parent`, { data: { target: { id: p2 } } });
       const took = Date.now() - started;
-      // The mocked conflict is on the transaction's second item: one of the entities the move touches.
+      // The conflict is on the transaction's second item: one of the entities the move touches.
       expectError(move, 'rate.limitExceeded', { detail: new RegExp(`^Too many concurrent changes to entity (${comp}|${p1}|${p2}); nothing was changed\\. Retry after 1 second\\.$`) });
       expect(move.headers.get('retry-after')).toBe('1');
-      // Retried by time, not a fixed count, and answered before the 408 budget.
-      expect(seen.transactions).toBeGreaterThan(3);
+      // Retried by time, not a fixed count (each attempt re-reads and goes over the wire), and answered before the 408 budget.
+      expect(seen.transactions).toBeGreaterThan(2);
       expect(took).toBeLessThan(1500);
       const before = seen.transactions;
       const n = await c.req('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: p2 } }] } });
       expectError(n, 'rate.limitExceeded', { detail: /^Too many concurrent changes to (note [0-9a-f-]{36}|entity [0-9a-f-]{36}|the link from note [0-9a-f-]{36} to entity [0-9a-f-]{36}); nothing was changed\. Retry after 1 second\.$/ });
-      expect(seen.transactions - before).toBeGreaterThan(3);
-    } finally {
-      if (budget === undefined) delete process.env.REQUEST_TIMEOUT_MS;
-      else process.env.REQUEST_TIMEOUT_MS = budget;
-      vi.restoreAllMocks();
-    }
+      expect(seen.transactions - before).toBeGreaterThan(2);
+      proxy.rule = FAULTS.forward;
+    });
     expect([await c.score(p1), await c.score(p2), await c.score(comp)]).toEqual([1, 0, 1]);
     expect((await c.ok('GET', `/entities/${comp}`)).json.data.relationships.data[0].target.id).toBe(p1);
     expect((await c.ok('GET', '/notes')).json.data).toHaveLength(1);
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
   });
 
-  it("the store's retries spend what is left of the request's time, not a budget of their own: with 1 s left (Lambda's 1.5 s less the pipeline's 0.5 s margin) and every attempt conflicting (mocked), a create-note retries, then answers 429 with Retry-After, not the 408 of the expired request, and writes nothing", async () => {
+  it("the store's retries spend what is left of the request's time, not a budget of their own: with 1 s left (Lambda's 1.5 s less the pipeline's 0.5 s margin) and every attempt conflicting (the proxy), a create-note retries, then answers 429 with Retry-After, not the 408 of the expired request, and writes nothing", async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const p = await c.entity('product');
@@ -128,7 +131,7 @@ describe('injected faults', () => {
     const started = Date.now();
     const res = await createNote(event, { getRemainingTimeInMillis: () => 1500 - (Date.now() - started) } as Context);
     const took = Date.now() - started;
-    vi.restoreAllMocks();
+    proxy.rule = FAULTS.forward;
     expect(res.statusCode, res.body).toBe(429);
     expect(JSON.parse(res.body).errors[0].code).toBe('rate.limitExceeded');
     expect(res.headers?.['Retry-After'] ?? res.headers?.['retry-after']).toBe('1');
@@ -138,46 +141,57 @@ describe('injected faults', () => {
     expect((await c.ok('GET', '/notes')).json.data).toHaveLength(0);
   });
 
-  it('retry backoff (random source, sleep and clock injected): the wait after attempt n is random × min(1000, 10 × 2^(n-1)) ms, full jitter, until the deadline leaves no room, then Contention', async () => {
-    const real = { ...BACKOFF };
+  it('retry backoff (the random source drawn, the clock faked by vitest, every transaction refused on the store’s own client): the wait after attempt n is random × min(1000, 10 × 2^(n-1)) ms, full jitter, until the deadline leaves no room, then Contention', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
     const draws = [0.5, 0.999, 0, 0.25, 0.75, 0.1, 0.9];
-    const waits: number[] = [];
-    let clock = 1_000_000;
-    BACKOFF.random = () => draws[waits.length % draws.length]!;
-    BACKOFF.now = () => clock;
-    BACKOFF.sleep = async (ms) => {
-      waits.push(ms);
-      clock += ms;
-    };
-    const seen = injectTransactFaults(Infinity, conflict);
+    const attempts: number[] = [];
+    vi.spyOn(Math, 'random').mockImplementation(() => draws[(attempts.length - 1) % draws.length]!);
+    const REFUSE = 'refuseEveryTransaction';
+    // Every transaction is cancelled before it leaves the client (the second item conflicting), at the moment it is sent.
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName !== 'TransactWriteItemsCommand') return next(args);
+        attempts.push(Date.now());
+        throw new TransactionCanceledException({ message: 'Transaction cancelled [None, TransactionConflict]', $metadata: {}, CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }] });
+      },
+      { step: 'initialize', name: REFUSE },
+    );
+    const start = Date.now();
     let builds = 0;
     let refusal: unknown;
     try {
       // A 3-second budget of the fake clock; the attempts themselves take no time on it.
-      await transact(
+      const probe = transact(
         'backoff probe',
         async () => {
           builds++;
-          // The injected conflict names the second item.
           const items = ['ENT#e0', 'ENT#e1'].map((sk) => ({ Put: { TableName: 'never-written', Item: { pk: 'x', sk } } }));
           return { items, result: undefined };
         },
-        clock + 3000,
-      ).catch((err: unknown) => (refusal = err));
+        start + 3000,
+      ).then(
+        () => undefined,
+        (err: unknown) => (refusal = err),
+      );
+      while (refusal === undefined) await vi.advanceTimersToNextTimerAsync();
+      await probe;
     } finally {
-      Object.assign(BACKOFF, real);
+      db().middlewareStack.remove(REFUSE);
     }
     expect(RETRY).toEqual({ baseDelayMs: 10, maxDelayMs: 1000, reserveMs: 250 });
     const caps = [10, 20, 40, 80, 160, 320, 640, 1000, 1000, 1000, 1000];
-    expect(waits).toEqual(caps.map((cap, i) => draws[i % draws.length]! * cap));
+    const waits = attempts.slice(1).map((at, i) => at - attempts[i]!);
+    // The fake clock counts whole milliseconds: each wait is its draw × cap to the millisecond.
+    expect(waits.map((w, i) => Math.abs(w - draws[i % draws.length]! * caps[i]!) <= 1)).toEqual(caps.map(() => true));
     // The 12th wait (0.5 × 1000) would leave less than the 250 ms reserve of the 3000: refused instead.
-    expect(clock - 1_000_000).toBeCloseTo(2521.98, 6);
-    expect([builds, seen.transactions]).toEqual([12, 12]);
+    expect(attempts.at(-1)! - start).toBe(waits.reduce((a, b) => a + b, 0));
+    expect(3000 - (attempts.at(-1)! - start)).toBeLessThan(500 + RETRY.reserveMs);
+    expect([builds, attempts.length]).toEqual([12, 12]);
     expect(refusal).toBeInstanceOf(Contention);
     expect(refusal).toMatchObject({ attempts: 12, resource: 'entity e1', retryAfterS: 1 });
   });
 
-  it('write vs move (a real race on DynamoDB Local): a link write whose feature moves between its reads and its transaction fails its condition, re-reads, and adds to the new ancestors only', async () => {
+  it('write vs move (a real race on DynamoDB Local, the link held at the proxy while the move commits): a link write whose feature moves between its reads and its transaction fails its condition, re-reads, and adds to the new ancestors only', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const p1 = await c.entity('product');
@@ -185,55 +199,46 @@ describe('injected faults', () => {
     const comp = await c.entity('component', p1);
     const f = await c.entity('feature', comp);
     const n = await c.note();
-    const doc = db();
-    const real = doc.send.bind(doc) as (command: unknown) => Promise<unknown>;
     let raced = false;
-    const failures: string[] = [];
-    vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
-      if (command instanceof TransactWriteCommand && !raced && JSON.stringify(command.input).includes('LINK#')) {
+    // The proxy holds the link's first transaction until the move has committed.
+    proxy.rule = async (call) => {
+      if (isTransaction(call) && !raced && JSON.stringify(call.input).includes('LINK#')) {
         raced = true;
-        await setParent(ws.workspaceId, comp, { id: p2 }, ['data']); // the move commits first
+        await setParent(ws.workspaceId, comp, { id: p2 }, ['data']);
       }
-      try {
-        return await real(command);
-      } catch (err) {
-        failures.push((err as Error).name);
-        throw err;
-      }
-    }) as never);
+      return FAULTS.forward();
+    };
+    const rec = recordCommands('raceObserver');
     const res = await c.req('POST', `/notes/${n}/relationships`, { data: { type: 'link', target: { id: f }, importance: 'important' } });
-    vi.restoreAllMocks();
+    rec.stop();
     expect(res.status, res.text).toBe(201);
-    expect(failures).toEqual(['TransactionCanceledException']);
+    expect(raced).toBe(true);
+    // The link's first transaction was cancelled by the move that committed meanwhile; its rebuild committed.
+    expect(rec.sent.filter((s) => s.failed).map((s) => [s.command, s.failed])).toEqual([['TransactWriteItems', 'TransactionCanceledException']]);
     expect([await c.score(p1), await c.score(p2), await c.score(comp), await c.score(f)]).toEqual([0, 1, 1, 1]);
   });
 
-  it('a link added to a note between its delete reading the links and committing (a real race) is not orphaned: the delete retries and takes it too', async () => {
+  it('a link added to a note between its delete reading the links and committing (a real race, the delete held at the proxy) is not orphaned: the delete retries and takes it too', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const p = await c.entity('product');
     const f = await c.entity('feature', p);
     const acme = await c.entity('company');
     const n = await c.note({ customer: acme, links: [[p, 'critical']] });
-    const doc = db();
-    const real = doc.send.bind(doc) as (command: unknown) => Promise<unknown>;
     let raced = false;
-    const failures: string[] = [];
-    vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
-      if (command instanceof TransactWriteCommand && !raced && command.input.TransactItems?.some((i) => i.Delete && String(i.Delete.Key?.sk).startsWith('NOTE#'))) {
+    // The proxy holds the delete's transaction until a new link has committed.
+    proxy.rule = async (call) => {
+      if (isTransaction(call) && !raced && (call.input.TransactItems as Array<{ Delete?: { Key: { sk: { S: string } } } }>).some((i) => i.Delete?.Key.sk.S.startsWith('NOTE#'))) {
         raced = true;
         await upsertLink(ws.workspaceId, n, f, 'important', { create: true, path: ['data'] });
       }
-      try {
-        return await real(command);
-      } catch (err) {
-        failures.push((err as Error).name);
-        throw err;
-      }
-    }) as never);
+      return FAULTS.forward();
+    };
+    const rec = recordCommands('raceObserver');
     expect((await c.req('DELETE', `/notes/${n}`)).status).toBe(204);
-    vi.restoreAllMocks();
-    expect(failures).toEqual(['TransactionCanceledException']);
+    rec.stop();
+    expect(raced).toBe(true);
+    expect(rec.sent.filter((s) => s.failed).map((s) => [s.command, s.failed])).toEqual([['TransactWriteItems', 'TransactionCanceledException']]);
     expect([await c.score(p), await c.score(f)]).toEqual([0, 0]);
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
   });

@@ -9,6 +9,8 @@ export interface SentCommand {
   end: number;
   /** A BatchGetItem's keys, all tables together. */
   keys?: number;
+  /** The error's name, when the command failed. */
+  failed?: string;
 }
 
 /** Starts recording; `sent` fills as commands go out, `clear` empties it, `stop` removes the middleware. */
@@ -22,6 +24,9 @@ export function recordCommands(name: string): { sent: SentCommand[]; clear: () =
       sent.push(s);
       try {
         return await next(args);
+      } catch (err) {
+        s.failed = (err as { name?: string }).name ?? 'Error';
+        throw err;
       } finally {
         s.end = performance.now();
       }

@@ -1,27 +1,37 @@
-// Faults DynamoDB Local cannot produce, injected into the shared document client (mocks, named as
-// such in the tests that use them).
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { vi } from 'vitest';
-import { db } from '#lib/store/client.ts';
+// Faults DynamoDB Local cannot produce, injected on the wire by the fault proxy
+// (./fault-proxy.ts) while a test's requests run: the store's real client meets them as deployed.
+import { FAULTS, startFaultProxy, type FaultProxy, type Rule } from './fault-proxy.ts';
+
+/** Runs `work` with every DynamoDB call of this process going through a proxy that applies `rule`. */
+export async function withFaults<T>(rule: Rule, work: (proxy: FaultProxy) => Promise<T>): Promise<T> {
+  const proxy = await startFaultProxy();
+  proxy.rule = rule;
+  const restore = proxy.use();
+  try {
+    return await work(proxy);
+  } finally {
+    restore();
+    await proxy.close();
+  }
+}
+
+/** Runs `work` with REQUEST_TIMEOUT_MS set to `ms`. */
+export async function withBudget<T>(ms: number, work: () => Promise<T>): Promise<T> {
+  const budget = process.env.REQUEST_TIMEOUT_MS;
+  process.env.REQUEST_TIMEOUT_MS = String(ms);
+  try {
+    return await work();
+  } finally {
+    if (budget === undefined) delete process.env.REQUEST_TIMEOUT_MS;
+    else process.env.REQUEST_TIMEOUT_MS = budget;
+  }
+}
 
 /**
- * Runs `request` with a 1 s request budget while every TransactWriteItems answers 1.5 s after it
- * committed: the client gets a 408 although the write landed (the case a retry must not repeat).
+ * Runs `request` with a 1 s request budget while every TransactWriteItems reaches the table and its
+ * answer is held back 1.5 s: the client gets a 408 although the write landed (the case a retry must
+ * not repeat).
  */
-export async function withLateCommits<T>(request: () => Promise<T>): Promise<T> {
-  const budget = process.env.REQUEST_TIMEOUT_MS;
-  process.env.REQUEST_TIMEOUT_MS = '1000';
-  const doc = db();
-  const real = doc.send.bind(doc) as (command: unknown) => Promise<unknown>;
-  vi.spyOn(doc, 'send').mockImplementation((async (command: unknown) => {
-    const out = await real(command);
-    if (command instanceof TransactWriteCommand) await new Promise((r) => setTimeout(r, 1500));
-    return out;
-  }) as never);
-  try {
-    return await request();
-  } finally {
-    vi.restoreAllMocks();
-    process.env.REQUEST_TIMEOUT_MS = budget;
-  }
+export function withLateCommits<T>(request: () => Promise<T>): Promise<T> {
+  return withBudget(1000, () => withFaults((call) => (call.operation === 'TransactWriteItems' ? FAULTS.withhold(1500) : FAULTS.forward()), request));
 }

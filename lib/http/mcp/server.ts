@@ -49,7 +49,7 @@ function toolError(err: ApiError): CallToolResult {
 /**
  * McpServer's JSON Schema validator checks only a client's answers to an elicitation request, and this
  * server sends none: passing this one keeps the SDK from building its default (ajv with its formats)
- * on every request, and lets infra/bundling.ts leave ajv out of the bundle.
+ * on every request.
  */
 const NO_ELICITATION: jsonSchemaValidator = {
   getValidator() {

@@ -6,14 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { config } from '../../config.ts';
+import { requestScope } from '../../deadline.ts';
 import { requestLogger } from '../../log.ts';
 import type { Route } from '../../routes.ts';
 import { ApiError } from '../errors.ts';
 import type { PageShell } from '../pages/page-shell.ts';
 import { headerMap, Query, requestIdOf, type ApiMiddleware, type ApiRequest, type ApiResponse, type ApiResult } from '../request.ts';
-
-/** Lambda's own margin: answer before the function itself is killed. */
-const LAMBDA_MARGIN_MS = 500;
 
 function decodeParams(raw: Record<string, string | undefined> | null): Record<string, string> {
   const out: Record<string, string> = {};
@@ -65,11 +63,9 @@ export function frame(route: Route, page?: PageShell): ApiMiddleware {
         responseHeaders: {},
       };
       context.api = api;
-      // The request budget (408) counts from arrival; Lambda's own remaining time still bounds it.
-      const deadline = Date.now() + config.requestTimeoutMs;
-      const lambdaRemaining = context.getRemainingTimeInMillis?.bind(context);
-      context.getRemainingTimeInMillis = () =>
-        Math.max(1, Math.min(deadline - Date.now(), lambdaRemaining ? lambdaRemaining() - LAMBDA_MARGIN_MS : Infinity));
+      // The request's deadline (lib/http/pipeline.ts set its scope): Middy's early timeout answers 408 at it.
+      const deadline = requestScope()?.deadline ?? Date.now() + config.requestTimeoutMs;
+      context.getRemainingTimeInMillis = () => Math.max(1, deadline - Date.now());
       api.params = decodeParams(event.pathParameters);
     },
     after: (request) => {
