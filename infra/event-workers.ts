@@ -6,6 +6,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
@@ -25,6 +27,8 @@ import type { Settings } from './settings.ts';
 export const WORKER_TIMEOUT: Record<WorkerSource, Duration> = {
   tableStream: Duration.seconds(60),
   deliveryQueue: Duration.seconds(120),
+  // A sweep ends a few seconds before this (functions/work/sweep.ts); what it leaves is the next run's.
+  schedule: Duration.seconds(60),
 };
 /** Receives of one message before SQS moves it aside: the schedule's attempts plus room for faults of ours. */
 export const MAX_RECEIVES = MAX_ATTEMPTS + 4;
@@ -87,19 +91,19 @@ export class EventWorkers extends Construct {
         timeout: WORKER_TIMEOUT[worker.source],
         environment,
       });
-      fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: [...worker.tableActions], resources: [table.tableArn] }));
+      fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: [...worker.tableActions], resources: [table.tableArn, ...(worker.indexes ? [`${table.tableArn}/index/*`] : [])] }));
       if (worker.secret) {
         serviceSecret.grantRead(role);
         // Loading the service keys reads the signing key's public half; nothing here may sign.
         serviceKey.grant(role, 'kms:GetPublicKey');
       }
-      this.wire(worker.source, fn, table);
+      this.wire(worker, fn, table);
       this.functions.push({ worker, fn });
     }
   }
 
-  private wire(source: WorkerSource, fn: NodejsFunction, table: ITable): void {
-    switch (source) {
+  private wire(worker: Worker, fn: NodejsFunction, table: ITable): void {
+    switch (worker.source) {
       case 'tableStream':
         fn.addEventSource(
           new DynamoEventSource(table, {
@@ -120,6 +124,9 @@ export class EventWorkers extends Construct {
         // Consuming includes ChangeMessageVisibility: a failed delivery waits its retry time in the queue.
         fn.addEventSource(new SqsEventSource(this.deliveryQueue, { batchSize: 10, reportBatchItemFailures: true }));
         this.deadLetters.grantSendMessages(fn);
+        return;
+      case 'schedule':
+        new Rule(this, `${worker.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(worker.rateMinutes ?? 1)), targets: [new LambdaFunction(fn, { retryAttempts: 0 })] });
         return;
     }
   }

@@ -5,10 +5,20 @@ export type WorkerSource =
   /** The table's stream (new and old images), filtered to the item kinds that make events. */
   | 'tableStream'
   /** The SQS FIFO delivery queue. */
-  | 'deliveryQueue';
+  | 'deliveryQueue'
+  /** A schedule (an EventBridge rule): the function runs every `rateMinutes`, and once when `npm start` starts. */
+  | 'schedule';
 
-/** DynamoDB actions on the table's own items (never its indexes) a worker may use. */
-export type WorkerTableAction = 'dynamodb:GetItem' | 'dynamodb:Query' | 'dynamodb:UpdateItem';
+/** DynamoDB actions a worker may use (on the table's items, and for Query on its indexes when the row says `indexes`). */
+export type WorkerTableAction =
+  | 'dynamodb:GetItem'
+  | 'dynamodb:BatchGetItem'
+  | 'dynamodb:Query'
+  | 'dynamodb:PutItem'
+  | 'dynamodb:UpdateItem'
+  | 'dynamodb:DeleteItem'
+  | 'dynamodb:BatchWriteItem'
+  | 'dynamodb:ConditionCheckItem';
 
 export interface Worker {
   id: string;
@@ -17,6 +27,10 @@ export interface Worker {
   source: WorkerSource;
   /** Exactly the table actions the function needs: least privilege in the stack. */
   tableActions: readonly WorkerTableAction[];
+  /** Whether it queries the table's indexes too. */
+  indexes?: boolean;
+  /** A `schedule` worker's period. */
+  rateMinutes?: number;
   /** Decrypts webhook secrets, so it may read the service secret. */
   secret: boolean;
   summary: string;
@@ -29,4 +43,17 @@ export const WORKERS = [
   w({ id: 'streamEvents', handler: 'functions/events/stream.ts', source: 'tableStream', tableActions: ['dynamodb:Query'], secret: false, summary: 'Table stream to webhook events, queued per subscription' }),
   // Reads a subscription and a delivery record; updates delivery records and the subscription's failure count and status.
   w({ id: 'deliverWebhooks', handler: 'functions/events/deliver.ts', source: 'deliveryQueue', tableActions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], secret: true, summary: 'Delivery queue to signed POSTs, with retries and dead letters' }),
+  // Finishes pending work (lib/store/sweep.ts): reads what is due (GSI1), entities, links and notes
+  // (GSI2 and the table), and writes marks, notes' customers and copies, deletes, the items of the work.
+  // TransactWriteItems is authorised per item by the actions of its items (PutItem, UpdateItem, DeleteItem, ConditionCheckItem).
+  w({
+    id: 'sweepPendingWork',
+    handler: 'functions/work/sweep.ts',
+    source: 'schedule',
+    rateMinutes: 1,
+    tableActions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'],
+    indexes: true,
+    secret: false,
+    summary: 'Finishes pending work: subtree clean-ups and stepwise note changes left by their requests',
+  }),
 ] as const satisfies readonly Worker[];

@@ -7,7 +7,7 @@ import { EntityList } from '#lib/domain/schemas/responses.ts';
 import { authedApi } from '#lib/http/authenticated.ts';
 import { entityQueryOf } from '#lib/http/list-filters.ts';
 import { pageOf, stringKey } from '#lib/http/pagination.ts';
-import { entityRecord } from '#lib/http/records.ts';
+import { entityRecords } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { configuredFields } from '#lib/store/custom-fields.ts';
@@ -25,7 +25,7 @@ export const handler = authedApi(routes.listEntities, { query: ListEntitiesQuery
   const body = await page.envelope(
     slice.items,
     (item) => item.position,
-    (rows) => Promise.all(rows.map(({ record }) => entityRecord(ws, record, selection, configured.get(record.type) ?? []))),
+    (rows) => entityRecords(ws, rows.map(({ record }) => record), selection, configured),
     slice.resume,
   );
   return { status: 200, body };

@@ -12,7 +12,7 @@ import { checkNewRelation, relationPuts } from './relations.ts';
 import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
 import { InvalidInput, NotFound, PreconditionFailed, type InputLocation, type Path } from '../domain/errors.ts';
-import { depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
+import { canHaveChildren, depthViolation, isHierarchyType, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import type { RelationType } from '../domain/relations.ts';
@@ -73,6 +73,7 @@ export async function createEntity(
       createdAt: now,
       updatedAt: now,
       ...(isHierarchyType(input.type) ? { own: 0, total: 0 } : {}),
+      ...(canHaveChildren(input.type) ? { hadChildren: false } : {}),
     };
     const targets: EntityItem[] = [];
     for (const r of input.relations ?? []) targets.push(await checkNewRelation(ws, entity, r.type, r.targetId, r.path));
@@ -99,6 +100,7 @@ export async function createEntity(
     // The parent and its ancestors must still stand as read (depth, no concurrent delete); so must
     // every relation's target.
     plan.checkChain([...chain, ...targets]);
+    if (parent) hasChild(plan, parent);
     return { items: plan.build(), result: entity };
   }, scope);
 }
@@ -164,6 +166,7 @@ export async function setParent(ws: string, id: string, target: ParentRef, paren
       for (const a of oldChain.slice(1)) plan.entity(a).total -= total;
       for (const a of newChain) plan.entity(a).total += total;
     } else plan.checkChain(newChain);
+    hasChild(plan, parent);
     const self = plan.entity(e);
     if (isHierarchyType(e.type)) self.expectTotal = total;
     // A moved entity joins its new parent's child list as its newest member.
@@ -173,6 +176,13 @@ export async function setParent(ws: string, id: string, target: ParentRef, paren
 }
 
 const PARENTLESS = new Set<EntityType>(['product', 'company']);
+
+/** The parent a child joins, flagged as having had one (what a subtree delete's search for children relies on). */
+function hasChild(plan: Plan, parent: EntityItem): void {
+  if (parent.hadChildren === true) return;
+  const d = plan.entity(parent);
+  d.set = { ...d.set, hadChildren: true };
+}
 
 /**
  * Removes the parent `parentId` of entity `id` where the hierarchy rules allow none (a user leaves

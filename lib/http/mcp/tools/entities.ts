@@ -10,7 +10,7 @@ import * as routes from '../../../routes.ts';
 import { configuredFields } from '../../../store/custom-fields.ts';
 import { getEntity } from '../../../store/entities.ts';
 import { entitiesAfter } from '../../../store/pages.ts';
-import { entityRecord, entityResource } from '../../records.ts';
+import { entityRecords, entityResource } from '../../records.ts';
 import { cursorPosition, nextCursor } from '../cursor.ts';
 import { Cursor, Fields, pageLimit } from '../inputs.ts';
 import { tool } from '../tool.ts';
@@ -49,7 +49,7 @@ export const searchEntities = tool({
     const found = slice.items.slice(0, limit);
     const position = slice.items.length > limit ? found.at(-1)!.position : slice.resume;
     const more = position !== undefined;
-    const entities = await Promise.all(found.map(({ record }) => entityRecord(ws, record, selection, configured.get(record.type) ?? [])));
+    const entities = await entityRecords(ws, found.map(({ record }) => record), selection, configured);
     const data = { entities, ...(more ? { nextCursor: await nextCursor('search_entities', principal, args, position) } : {}) };
     return { text: `${entities.length} ${entities.length === 1 ? 'entity' : 'entities'} found${more ? '; more with nextCursor' : ''}.`, data };
   },
