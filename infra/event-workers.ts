@@ -18,6 +18,7 @@ import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 
 import { Construct } from 'constructs';
 import { MAX_ATTEMPTS } from '#lib/domain/delivery-schedule.ts';
 import { EVENT_RECORD_FILTERS } from '#lib/store/stream-records.ts';
+import { TABLE } from '#lib/store/table.ts';
 import { WORKERS, type Worker, type WorkerSource } from '#lib/workers.ts';
 import { PROJECT_ROOT } from './bundling.ts';
 import { commonEnvironment, serviceFunction, serviceKeyEnvironment } from './service-function.ts';
@@ -91,7 +92,9 @@ export class EventWorkers extends Construct {
         timeout: WORKER_TIMEOUT[worker.source],
         environment,
       });
-      fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: [...worker.tableActions], resources: [table.tableArn, ...(worker.indexes ? [`${table.tableArn}/index/*`] : [])] }));
+      // Indexes by name rather than index/*: they are the ones lib/store/table.ts declares.
+      const indexArns = worker.indexes ? TABLE.globalIndexes.map((g) => `${table.tableArn}/index/${g.name}`) : [];
+      fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: [...worker.tableActions], resources: [table.tableArn, ...indexArns] }));
       if (worker.secret) {
         serviceSecret.grantRead(role);
         // Loading the service keys reads the signing key's public half; nothing here may sign.
@@ -126,7 +129,7 @@ export class EventWorkers extends Construct {
         this.deadLetters.grantSendMessages(fn);
         return;
       case 'schedule':
-        new Rule(this, `${worker.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(worker.rateMinutes ?? 1)), targets: [new LambdaFunction(fn, { retryAttempts: 0 })] });
+        new Rule(this, `${worker.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(worker.everyMinutes ?? 1)), targets: [new LambdaFunction(fn, { retryAttempts: 0 })] });
         return;
     }
   }

@@ -6,7 +6,7 @@ export type WorkerSource =
   | 'tableStream'
   /** The SQS FIFO delivery queue. */
   | 'deliveryQueue'
-  /** A schedule (an EventBridge rule): the function runs every `rateMinutes`, and once when `npm start` starts. */
+  /** A schedule (an EventBridge rule): the function runs every `everyMinutes`, and once when `npm start` starts. */
   | 'schedule';
 
 /** DynamoDB actions a worker may use (on the table's items, and for Query on its indexes when the row says `indexes`). */
@@ -30,7 +30,7 @@ export interface Worker {
   /** Whether it queries the table's indexes too. */
   indexes?: boolean;
   /** A `schedule` worker's period. */
-  rateMinutes?: number;
+  everyMinutes?: number;
   /** Decrypts webhook secrets, so it may read the service secret. */
   secret: boolean;
   summary: string;
@@ -50,7 +50,7 @@ export const WORKERS = [
     id: 'sweepPendingWork',
     handler: 'functions/work/sweep.ts',
     source: 'schedule',
-    rateMinutes: 1,
+    everyMinutes: 1,
     tableActions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'],
     indexes: true,
     secret: false,

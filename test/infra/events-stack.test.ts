@@ -31,16 +31,28 @@ const deadLetters = queueId(/^EventsDeadLetters/);
 const streamFailures = queueId(/^EventsStreamFailures/);
 const stream = worker('streamEvents');
 const deliver = worker('deliverWebhooks');
+const sweeper = worker('sweepPendingWork');
 const secretId = ofType('AWS::SecretsManager::Secret')[0]![0];
 const keyId = ofType('AWS::KMS::Key')[0]![0];
 
 const r = (value: unknown) => JSON.stringify(value);
 
 describe('webhook workers in the stack', () => {
-  it('one function per worker of lib/workers.ts: nodejs22.x on arm64, JSON logs, timeouts 60 s (stream) and 120 s (delivery)', () => {
-    expect(WORKERS.map((w) => w.id)).toEqual(['streamEvents', 'deliverWebhooks']);
-    for (const { props } of [stream, deliver]) expect([props.Runtime, props.Architectures, props.LoggingConfig.LogFormat]).toEqual(['nodejs22.x', ['arm64'], 'JSON']);
-    expect([stream.props.Timeout, deliver.props.Timeout]).toEqual([60, 120]);
+  it('one function per worker of lib/workers.ts: nodejs22.x on arm64, JSON logs, timeouts 60 s (stream, sweeper) and 120 s (delivery)', () => {
+    expect(WORKERS.map((w) => w.id)).toEqual(['streamEvents', 'deliverWebhooks', 'sweepPendingWork']);
+    for (const { props } of [stream, deliver, sweeper]) expect([props.Runtime, props.Architectures, props.LoggingConfig.LogFormat]).toEqual(['nodejs22.x', ['arm64'], 'JSON']);
+    expect([stream.props.Timeout, deliver.props.Timeout, sweeper.props.Timeout]).toEqual([60, 120, 60]);
+  });
+
+  it('the sweeper of pending work runs every minute on an EventBridge rule, never retried (the next run does the work), with the table actions it needs on the table and its three indexes by name; no key, no secret', () => {
+    const rules = ofType('AWS::Events::Rule').map(([, rule]) => rule.Properties as Record<string, any>);
+    expect(rules).toEqual([expect.objectContaining({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED', Targets: [expect.objectContaining({ Arn: arnOf(sweeper.logicalId), RetryPolicy: { MaximumRetryAttempts: 0 } })] })]);
+    template.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunction', Principal: 'events.amazonaws.com', FunctionName: arnOf(sweeper.logicalId) });
+    const table = arnOf(tableId);
+    const onTable = r([table, ...['gsi1', 'gsi2', 'gsi3'].map((g) => ({ 'Fn::Join': ['', [table, `/index/${g}`]] }))]);
+    const actions = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'];
+    const logGroup = r(arnOf([...refsIn(sweeper.props.LoggingConfig.LogGroup)][0]!));
+    expect(sweeper.grants).toEqual([...actions.map((a) => `dynamodb:${a} ${onTable}`), `logs:CreateLogStream ${logGroup}`, `logs:PutLogEvents ${logGroup}`].sort());
   });
 
   it('the stream function reads the table stream from LATEST, batched, bisecting failures, reporting the failed record, filtered to entity/note/link items, failures to a queue', () => {
