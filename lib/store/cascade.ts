@@ -67,8 +67,9 @@ export async function deleteEntity(ws: string, id: string, versions?: string[], 
     const e = chain[0];
     const stale = (root: EntityItem) => versions !== undefined && !versions.includes(root.updatedAt);
     if (e?.deleting) {
-      // Gone for every reader already (an earlier DELETE answered 204): this one is a reader too.
-      if (e.goneAt) throw new NotFound('entity', id);
+      // Gone for every reader already (an earlier DELETE answered 204, or it lies below the root of
+      // one — roots are detached, descendants keep their parent): this one is a reader too.
+      if (e.goneAt || e.parentId !== undefined) throw new NotFound('entity', id);
       if (stale(e)) throw new PreconditionFailed('entity', id);
       return { items: [], result: undefined };
     }
