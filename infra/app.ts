@@ -3,6 +3,8 @@
 // (infra/settings.ts, docs/operations.md).
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { ROUTES } from '#lib/routes.ts';
+import { WORKERS } from '#lib/workers.ts';
 import { readSettings } from './settings.ts';
 import { PmApiStack } from './stack.ts';
 
@@ -12,6 +14,8 @@ Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 const settings = readSettings(app.node);
 new PmApiStack(app, `PmApi-${settings.stage}`, {
   settings,
+  routes: ROUTES,
+  workers: WORKERS,
   description: `Product-management API v2 (${settings.stage})`,
 });
 app.synth();

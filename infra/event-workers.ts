@@ -1,10 +1,11 @@
-// The webhook pipeline (docs/events.md): one function per row of lib/workers.ts, wired to its
-// source — the table's stream (filtered to the item kinds that make events) and the SQS FIFO
-// delivery queue — with its dead-letter queue and the stream's failure destination, each function
-// holding only the grants its row asks for.
+// The workers as a nested stack of their own: one function per row of the worker table it is given
+// (lib/workers.ts), wired to its source — the table's stream (filtered to the item kinds that make
+// events), the SQS FIFO delivery queue (docs/events.md) with its dead-letter queue and the stream's
+// failure destination, or an EventBridge schedule — each function holding only the grants its row
+// asks for.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, NestedStack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -15,28 +16,36 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { MAX_ATTEMPTS } from '#lib/domain/delivery-schedule.ts';
 import { EVENT_RECORD_FILTERS } from '#lib/store/stream-records.ts';
 import { TABLE } from '#lib/store/table.ts';
-import { WORKERS, type Worker, type WorkerSource } from '#lib/workers.ts';
+import type { Worker } from '#lib/workers.ts';
 import { PROJECT_ROOT } from './bundling.ts';
 import { commonEnvironment, serviceFunction, serviceKeyEnvironment } from './service-function.ts';
 import type { Settings } from './settings.ts';
 
 /** Lambda timeouts: a stream batch fans out to SQS; a delivery batch is up to 10 POSTs of 5 s, one group after another. */
-export const WORKER_TIMEOUT: Record<WorkerSource, Duration> = {
+const WORKER_TIMEOUT = {
   tableStream: Duration.seconds(60),
   deliveryQueue: Duration.seconds(120),
-  // A sweep ends a few seconds before this (functions/work/sweep.ts); what it leaves is the next run's.
-  schedule: Duration.seconds(60),
 };
+/** Lambda's longest timeout, and the longest an asynchronous invocation may wait. */
+const MAX_LAMBDA_TIMEOUT = Duration.minutes(15);
+const MAX_ASYNC_EVENT_AGE = Duration.hours(6);
+
+/** A worker's Lambda timeout; a scheduled run may take until the next one starts (at most Lambda's 15 minutes). */
+function workerTimeout(worker: Worker): Duration {
+  if (worker.source !== 'schedule') return WORKER_TIMEOUT[worker.source];
+  return Duration.minutes(Math.min(worker.everyMinutes, MAX_LAMBDA_TIMEOUT.toMinutes()));
+}
 /** Receives of one message before SQS moves it aside: the schedule's attempts plus room for faults of ours. */
 export const MAX_RECEIVES = MAX_ATTEMPTS + 4;
 const RETENTION = Duration.days(14);
 
 export interface EventWorkersProps {
   settings: Settings;
+  workers: readonly Worker[];
   table: ITable;
   serviceKey: IKey;
   serviceSecret: ISecret;
@@ -48,7 +57,7 @@ export interface WorkerFunction {
   fn: NodejsFunction;
 }
 
-export class EventWorkers extends Construct {
+export class EventWorkers extends NestedStack {
   readonly functions: WorkerFunction[] = [];
   /** SQS FIFO: one message per (subscription, event). */
   readonly deliveryQueue: Queue;
@@ -58,10 +67,10 @@ export class EventWorkers extends Construct {
   readonly streamFailures: Queue;
 
   constructor(scope: Construct, id: string, props: EventWorkersProps) {
-    super(scope, id);
-    const { settings, table, serviceKey, serviceSecret, publicUrls } = props;
+    super(scope, id, { description: `pm-api ${props.settings.stage}: the workers no route reaches (webhook events and deliveries, scheduled work)` });
+    const { settings, workers, table, serviceKey, serviceSecret, publicUrls } = props;
 
-    const missing = WORKERS.filter((w) => !existsSync(join(PROJECT_ROOT, w.handler))).map((w) => `${w.id} → ${w.handler}`);
+    const missing = workers.filter((w) => !existsSync(join(PROJECT_ROOT, w.handler))).map((w) => `${w.id} → ${w.handler}`);
     if (missing.length > 0) throw new Error(`Handler modules named in lib/workers.ts do not exist:\n  ${missing.join('\n  ')}`);
 
     const queueBasics = { retentionPeriod: RETENTION, encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true };
@@ -80,7 +89,10 @@ export class EventWorkers extends Construct {
     this.streamFailures = new Queue(this, 'StreamFailures', queueBasics);
 
     const base = commonEnvironment(settings, table.tableName, publicUrls);
-    for (const worker of WORKERS as readonly Worker[]) {
+    for (const worker of workers) {
+      if (worker.source === 'schedule' && !(Number.isInteger(worker.everyMinutes) && worker.everyMinutes >= 1 && worker.everyMinutes <= 1440)) {
+        throw new Error(`lib/workers.ts ${worker.id}: everyMinutes must be a whole number of minutes from 1 to 1440, not ${worker.everyMinutes}`);
+      }
       const environment: Record<string, string> = { ...base, DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl };
       if (worker.source === 'deliveryQueue') environment.DELIVERY_DLQ_URL = this.deadLetters.queueUrl;
       if (worker.secret) Object.assign(environment, serviceKeyEnvironment(settings, serviceKey, serviceSecret));
@@ -89,7 +101,7 @@ export class EventWorkers extends Construct {
         handler: worker.handler,
         description: `${worker.summary} (${worker.id})`,
         purpose: worker.summary,
-        timeout: WORKER_TIMEOUT[worker.source],
+        timeout: workerTimeout(worker),
         environment,
       });
       // Indexes by name rather than index/*: they are the ones lib/store/table.ts declares.
@@ -128,9 +140,18 @@ export class EventWorkers extends Construct {
         fn.addEventSource(new SqsEventSource(this.deliveryQueue, { batchSize: 10, reportBatchItemFailures: true }));
         this.deadLetters.grantSendMessages(fn);
         return;
-      case 'schedule':
-        new Rule(this, `${worker.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(worker.everyMinutes ?? 1)), targets: [new LambdaFunction(fn, { retryAttempts: 0 })] });
+      case 'schedule': {
+        const every = Duration.minutes(worker.everyMinutes);
+        // A run that failed, or could not start before the next one is due, is not repeated: the
+        // next run does the same work (a scheduled worker must be idempotent), so runs never pile up.
+        fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(Math.min(worker.everyMinutes, MAX_ASYNC_EVENT_AGE.toMinutes())) });
+        new Rule(this, `${worker.id}Schedule`, {
+          description: `Runs ${worker.id} every ${worker.everyMinutes} minute(s)`,
+          schedule: Schedule.rate(every),
+          targets: [new LambdaFunction(fn, { maxEventAge: every })],
+        });
         return;
+      }
     }
   }
 }

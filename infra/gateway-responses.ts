@@ -1,7 +1,7 @@
 // What the edge answers when a request never reaches a function: every API Gateway response type,
 // in the service specification's error envelope, with the request id as `id` and in X-Request-Id (as the functions
 // and the local gateway answer). Status and title come from lib/http/errors.ts, never retyped.
-import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { ResponseType, type GatewayResponse, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { EDGE_DETAILS, errorEnvelope } from '#lib/http/envelope.ts';
 import { ERROR_TABLE, type ErrorCode } from '#lib/http/errors.ts';
 
@@ -56,8 +56,8 @@ export function edgeDetail(r: EdgeResponse): string {
   return detail;
 }
 
-export function addGatewayResponses(api: RestApi): void {
-  for (const r of GATEWAY_RESPONSES) {
+export function addGatewayResponses(api: RestApi): GatewayResponse[] {
+  return GATEWAY_RESPONSES.map((r) =>
     api.addGatewayResponse(r.type.responseType, {
       type: r.type,
       statusCode: String(ERROR_TABLE[r.code].status),
@@ -67,6 +67,6 @@ export function addGatewayResponses(api: RestApi): void {
         ...r.headers,
       },
       templates: { 'application/json': JSON.stringify(errorEnvelope(REQUEST_ID, r.code, edgeDetail(r))) },
-    });
-  }
+    }),
+  );
 }

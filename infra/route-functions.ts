@@ -1,6 +1,6 @@
-// One function per row of lib/routes.ts, each with only what its row asks for: read-only routes
-// read the table (and may only bump rate-limit counters), write routes write it, and only routes
-// that mint tokens may sign with the service key.
+// One function per row of the route table it is given (an area's rows of lib/routes.ts), each
+// with only what its row asks for: read-only routes read the table (and may only bump rate-limit
+// counters), write routes write it, and only routes that mint tokens may sign with the service key.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
@@ -12,7 +12,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { SERVICE_KEY_ENV } from '#lib/auth/service-key-model.ts';
 import { LAMBDA_EXTRA_MS } from '#lib/config.ts';
-import { ROUTES, type Route } from '#lib/routes.ts';
+import type { Route } from '#lib/routes.ts';
 import { RATE_LIMIT_KEY_PREFIX } from '#lib/store/keys.ts';
 import { TABLE } from '#lib/store/table.ts';
 import { PROJECT_ROOT } from './bundling.ts';
@@ -21,6 +21,7 @@ import type { Settings } from './settings.ts';
 
 export interface RouteFunctionsProps {
   settings: Settings;
+  routes: readonly Route[];
   table: ITable;
   serviceKey: IKey;
   serviceSecret: ISecret;
@@ -38,9 +39,9 @@ export class RouteFunctions extends Construct {
 
   constructor(scope: Construct, id: string, props: RouteFunctionsProps) {
     super(scope, id);
-    const { settings, table, serviceKey, serviceSecret, publicUrls } = props;
+    const { settings, routes, table, serviceKey, serviceSecret, publicUrls } = props;
 
-    const missing = ROUTES.filter((r) => !existsSync(join(PROJECT_ROOT, r.handler))).map((r) => `${r.operationId} → ${r.handler}`);
+    const missing = routes.filter((r) => !existsSync(join(PROJECT_ROOT, r.handler))).map((r) => `${r.operationId} → ${r.handler}`);
     if (missing.length > 0) throw new Error(`Handler modules named in lib/routes.ts do not exist:\n  ${missing.join('\n  ')}`);
 
     const environment: Record<string, string> = {
@@ -53,7 +54,7 @@ export class RouteFunctions extends Construct {
       environment[SERVICE_KEY_ENV.previousKmsKeyIds] = settings.retiredServiceKeyArns.join(',');
     }
 
-    for (const route of ROUTES as readonly Route[]) {
+    for (const route of routes) {
       const { fn, role } = serviceFunction(this, route.operationId, {
         settings,
         handler: route.handler,

@@ -1,50 +1,46 @@
-// The deployed service: the single table, one function per route, the REST API in front of them,
-// the service key and secret, alarms and a dashboard. Everything route-specific comes from
-// lib/routes.ts, so a new row deploys without touching this file.
+// The deployed service. The parent stack holds what everything shares — the single table, the
+// service key and secret, the one REST API with its path resources, gateway responses, deployment
+// and stage, the alarms and dashboard, the operators' outputs — and nests one stack per area of
+// the route table (infra/route-areas.ts: functions and methods) and one for the workers, so that
+// no template nears CloudFormation's quotas (docs/operations.md, "The stack's size").
+// Everything route-specific comes from the route table, so a new row deploys without touching this file.
 import { Aws, CfnOutput, Duration, RemovalPolicy, Size, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import {
-  AccessLogField,
-  AccessLogFormat,
-  AwsIntegration,
-  EndpointType,
-  type Integration,
-  LambdaIntegration,
-  LogGroupLogDestination,
-  MethodLoggingLevel,
-  Resource,
-  RestApi,
-  SecurityPolicy,
-  type IResource,
-} from 'aws-cdk-lib/aws-apigateway';
+import { AccessLogField, AccessLogFormat, EndpointType, LogGroupLogDestination, MethodLoggingLevel, Resource, RestApi, SecurityPolicy, type IResource } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct, IConstruct } from 'constructs';
-import { pathsOf } from '#lib/routes.ts';
+import { PREFLIGHT_PATH, type Route } from '#lib/routes.ts';
 import { TABLE } from '#lib/store/table.ts';
+import type { Worker } from '#lib/workers.ts';
+import { deployApi } from './api-deployment.ts';
 import { EventWorkers } from './event-workers.ts';
 import { addGatewayResponses } from './gateway-responses.ts';
 import { Monitoring } from './monitoring.ts';
-import { RouteFunctions } from './route-functions.ts';
+import { RouteArea } from './route-area.ts';
+import { AREAS, areaOf, areaOfPath, corsPathsOf } from './route-areas.ts';
 import type { Settings } from './settings.ts';
 
 export interface PmApiStackProps extends StackProps {
   settings: Settings;
+  /** The route table (lib/routes.ts ROUTES): one function per row. */
+  routes: readonly Route[];
+  /** The worker table (lib/workers.ts WORKERS). */
+  workers: readonly Worker[];
 }
 
 export class PmApiStack extends Stack {
   readonly table: ITable;
   readonly api: RestApi;
-  readonly functions: RouteFunctions;
+  /** One nested stack per area of the route table that has rows, in AREAS order. */
+  readonly areas: RouteArea[];
   readonly events: EventWorkers;
 
   constructor(scope: Construct, id: string, props: PmApiStackProps) {
     super(scope, id, props);
-    const { settings } = props;
+    const { settings, routes } = props;
 
     // Normally the stack owns the table; after a point-in-time restore it adopts the restored one
     // by name (context tableName) and the retained original stays untouched (docs/operations.md).
@@ -66,7 +62,6 @@ export class PmApiStack extends Stack {
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: settings.logRetention });
     this.api = new RestApi(this, 'Api', {
       restApiName: `pm-api-${settings.stage}`,
       description: 'Product-management API v2',
@@ -77,7 +72,40 @@ export class PmApiStack extends Stack {
       // With a custom domain the stage URL would be a second public address with other links.
       disableExecuteApiEndpoint: settings.domain !== undefined,
       minCompressionSize: Size.kibibytes(1),
-      deployOptions: {
+      // The deployment and stage come after the area stacks' methods (infra/api-deployment.ts).
+      deploy: false,
+    });
+
+    // Public URLs come from configuration: the custom domain, else the stage URL built from ids
+    // (not api.url, which would make every function wait for the stage that waits for them).
+    const appUrl = settings.domain
+      ? `https://${settings.domain.name}`
+      : `https://${this.api.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${settings.stage}`;
+    const publicUrls = { appUrl, baseUrl: `${appUrl}/v2` };
+
+    const shared = { settings, table: this.table, serviceKey, serviceSecret, publicUrls };
+    this.areas = AREAS.map((area) => ({ area, rows: routes.filter((route) => areaOf(route).id === area.id) }))
+      .filter(({ rows }) => rows.length > 0)
+      .map(({ area, rows }) => new RouteArea(this, area.id, { ...shared, area, routes: rows }));
+    this.events = new EventWorkers(this, 'Events', { ...shared, workers: props.workers });
+
+    // Every method goes into the area stack of its path; literal segments win over parameters in
+    // API Gateway as in lib/routes.ts matchRoute.
+    const preflight = this.areas.flatMap((a) => a.functions).find(({ route }) => route.path === PREFLIGHT_PATH);
+    if (!preflight) throw new Error(`The route table has no CORS preflight row (path ${PREFLIGHT_PATH})`);
+    const corsPaths = corsPathsOf(routes);
+    const integrationTimeout = Duration.millis(settings.requestTimeoutMs + 1_000);
+    const target = { api: this.api, resourceFor: (path: string) => resourceFor(this.api.root, path), stageName: settings.stage, timeout: integrationTimeout };
+    for (const area of this.areas) area.serve(target, corsPaths.filter((path) => areaOfPath(path).id === area.area.id), preflight);
+    const gatewayResponses = addGatewayResponses(this.api);
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: settings.logRetention });
+    const stage = deployApi(this.api, {
+      routes: routes.map((route) => ({ route, area: areaOf(route).id, paths: route.path === PREFLIGHT_PATH ? corsPaths : [route.path] })),
+      integrationTimeoutMs: integrationTimeout.toMilliseconds(),
+      gatewayResponses,
+      nestedStacks: [...this.areas, this.events],
+      stage: {
         stageName: settings.stage,
         throttlingRateLimit: settings.throttle.rateLimit,
         throttlingBurstLimit: settings.throttle.burstLimit,
@@ -103,26 +131,6 @@ export class PmApiStack extends Stack {
       },
     });
 
-    // Public URLs come from configuration: the custom domain, else the stage URL built from ids
-    // (not api.url, which would make every function wait for the stage that waits for them).
-    const appUrl = settings.domain
-      ? `https://${settings.domain.name}`
-      : `https://${this.api.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${settings.stage}`;
-    const publicUrls = { appUrl, baseUrl: `${appUrl}/v2` };
-
-    this.functions = new RouteFunctions(this, 'Routes', { settings, table: this.table, serviceKey, serviceSecret, publicUrls });
-    this.events = new EventWorkers(this, 'Events', { settings, table: this.table, serviceKey, serviceSecret, publicUrls });
-
-    // Literal segments win over parameters in API Gateway as in lib/routes.ts matchRoute.
-    const integrationTimeout = Duration.millis(settings.requestTimeoutMs + 1_000);
-    for (const { route, fn } of this.functions.functions) {
-      const paths = pathsOf(route);
-      // One integration per function; the CORS preflight row is one function on every CORS path.
-      const integration = paths.length === 1 ? new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false, timeout: integrationTimeout }) : this.sharedIntegration(route.method, fn, integrationTimeout);
-      for (const path of paths) resourceFor(this.api.root, path).addMethod(route.method, integration, { operationName: route.operationId });
-    }
-    addGatewayResponses(this.api);
-
     if (settings.domain) {
       const domain = this.api.addDomainName('CustomDomain', {
         domainName: settings.domain.name,
@@ -138,10 +146,10 @@ export class PmApiStack extends Stack {
 
     new Monitoring(this, 'Monitoring', {
       settings,
-      stage: this.api.deploymentStage,
+      stage,
       table: this.table,
       functions: [
-        ...this.functions.functions.map(({ route, fn }) => ({ id: route.operationId, fn })),
+        ...this.areas.flatMap((area) => area.functions.map(({ route, fn }) => ({ id: route.operationId, fn }))),
         ...this.events.functions.map(({ worker, fn }) => ({ id: worker.id, fn })),
       ],
       queues: [
@@ -159,21 +167,6 @@ export class PmApiStack extends Stack {
     new CfnOutput(this, 'WebhookDeadLettersUrl', { description: 'Webhook deliveries given up, with their reason', value: this.events.deadLetters.queueUrl });
 
     acknowledgeNagFindings(this, serviceSecret);
-  }
-
-  /**
-   * The proxy integration of a function served on several paths, with ONE invoke permission for
-   * its method on any path of the deployed stage instead of one per path (a permission is a
-   * resource, and CloudFormation allows 500 per stack). LambdaIntegration's own API-scoped
-   * permission (scopePermissionToMethod: false) would name any method and any stage, the console's
-   * test invocations included; this one keeps the stage and method that method-scoped ones name.
-   */
-  private sharedIntegration(method: string, fn: IFunction, timeout: Duration): Integration {
-    fn.addPermission(`ApiInvoke${method}`, {
-      principal: new ServicePrincipal('apigateway.amazonaws.com'),
-      sourceArn: this.api.arnForExecuteApi(method, '/*', this.api.deploymentStage.stageName),
-    });
-    return new AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${fn.functionArn}/invocations`, options: { timeout } });
   }
 }
 
@@ -229,6 +222,8 @@ export const NAG_ACKNOWLEDGEMENTS = {
       id: 'AwsSolutions-APIG2',
       reason: 'Each function validates its own request against the schemas of its route and answers 400 in the error envelope with source pointers; gateway request validators would answer in another shape.',
     },
+  ],
+  methods: [
     {
       id: 'AwsSolutions-APIG4',
       reason: 'Authentication is the bearer-token check inside every function (lib/auth/bearer.ts) with scopes from lib/routes.ts; the token endpoint is public by the service specification. An authorizer would duplicate it and answer outside the envelope.',
@@ -282,10 +277,11 @@ function acknowledgeNagFindings(stack: PmApiStack, serviceSecret: Secret): void 
     for (const a of list) Validations.of(scope).acknowledge({ id: a.id, reason: a.reason });
   };
   ack(stack.api, NAG_ACKNOWLEDGEMENTS.api);
+  for (const method of stack.areas.flatMap((area) => area.methods)) ack(method, NAG_ACKNOWLEDGEMENTS.methods);
   ack(stack.api.deploymentStage, NAG_ACKNOWLEDGEMENTS.stage);
   if (stack.api.node.tryFindChild('CloudWatchRole')) ack(stack.api.node.findChild('CloudWatchRole'), NAG_ACKNOWLEDGEMENTS.cloudWatchRole);
   ack(serviceSecret, NAG_ACKNOWLEDGEMENTS.secret);
-  ack(stack.functions, NAG_ACKNOWLEDGEMENTS.functions);
+  for (const area of stack.areas) ack(area, NAG_ACKNOWLEDGEMENTS.functions);
   ack(stack.events, NAG_ACKNOWLEDGEMENTS.functions);
   ack(stack.events.streamFailures, NAG_ACKNOWLEDGEMENTS.streamFailures);
   for (const { worker, fn } of stack.events.functions) if (worker.source === 'tableStream') ack(fn.role, NAG_ACKNOWLEDGEMENTS.streamReader);

@@ -103,6 +103,13 @@ export const config = {
   get webhooksAllowLoopback(): boolean {
     return env('WEBHOOKS_ALLOW_LOOPBACK') === '1';
   },
+  /**
+   * The DNS servers webhook hosts are resolved with (`host` or `host:port`, comma-separated): the
+   * system's (/etc/resolv.conf) unless set. Set by tests that answer names themselves; the stack never sets it.
+   */
+  get webhooksDnsServers(): string[] {
+    return (env('WEBHOOKS_DNS_SERVERS') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  },
   /** Compresses the webhook retry schedule (tests); 1, the real schedule, unless set. */
   get webhookRetryScale(): number {
     const n = Number(env('WEBHOOK_RETRY_SCALE') ?? 1);

@@ -6,35 +6,50 @@ export type WorkerSource =
   | 'tableStream'
   /** The SQS FIFO delivery queue. */
   | 'deliveryQueue'
-  /** A schedule (an EventBridge rule): the function runs every `everyMinutes`, and once when `npm start` starts. */
+  /** A timer: an EventBridge rule invokes the function every `everyMinutes` minutes. */
   | 'schedule';
 
-/** DynamoDB actions a worker may use (on the table's items, and for Query on its indexes when the row says `indexes`). */
+/**
+ * DynamoDB actions a worker may use, on the table's own items (and on its indexes when the row says
+ * `indexes`). IAM has no action for a transaction: TransactWriteItems is allowed by the actions of
+ * the items it holds (PutItem, UpdateItem, DeleteItem, ConditionCheckItem), TransactGetItems by GetItem.
+ */
 export type WorkerTableAction =
   | 'dynamodb:GetItem'
   | 'dynamodb:BatchGetItem'
   | 'dynamodb:Query'
+  | 'dynamodb:Scan'
   | 'dynamodb:PutItem'
   | 'dynamodb:UpdateItem'
   | 'dynamodb:DeleteItem'
   | 'dynamodb:BatchWriteItem'
   | 'dynamodb:ConditionCheckItem';
 
-export interface Worker {
+interface WorkerRow {
   id: string;
   /** Handler module, relative to the project root; it exports `handler`. */
   handler: string;
-  source: WorkerSource;
   /** Exactly the table actions the function needs: least privilege in the stack. */
   tableActions: readonly WorkerTableAction[];
   /** Whether it queries the table's indexes too. */
   indexes?: boolean;
-  /** A `schedule` worker's period. */
-  everyMinutes?: number;
   /** Decrypts webhook secrets, so it may read the service secret. */
   secret: boolean;
   summary: string;
 }
+
+export type Worker = WorkerRow &
+  (
+    | { source: 'tableStream' | 'deliveryQueue' }
+    | {
+        source: 'schedule';
+        /**
+         * Minutes between two runs (whole, 1 to 1440): the rule's rate. A run may take as long (at
+         * most Lambda's 15 minutes), and one that fails is not retried: the next run does its work.
+         */
+        everyMinutes: number;
+      }
+  );
 
 const w = (worker: Worker): Worker => worker;
 
@@ -45,7 +60,6 @@ export const WORKERS = [
   w({ id: 'deliverWebhooks', handler: 'functions/events/deliver.ts', source: 'deliveryQueue', tableActions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], secret: true, summary: 'Delivery queue to signed POSTs, with retries and dead letters' }),
   // Finishes pending work (lib/store/sweep.ts): reads what is due (GSI1), entities, links and notes
   // (GSI2 and the table), and writes marks, notes' customers and copies, deletes, the items of the work.
-  // TransactWriteItems is authorised per item by the actions of its items (PutItem, UpdateItem, DeleteItem, ConditionCheckItem).
   w({
     id: 'sweepPendingWork',
     handler: 'functions/work/sweep.ts',

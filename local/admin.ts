@@ -8,10 +8,11 @@ import { UsageError, type AdminCommand, type OptionKinds, type Options } from '.
 import { fieldCommands } from './admin/fields.ts';
 import { identityCommands } from './admin/identity.ts';
 import { indexCommands } from './admin/indexes.ts';
+import { moveCommands } from './admin/move.ts';
 import { scoreCommands } from './admin/score.ts';
 import { DEV_FILE, LOCAL_TABLE, SERVICE_KEY_FILE, type DevFacts } from './paths.ts';
 
-const COMMANDS: AdminCommand[] = [...identityCommands, ...fieldCommands, ...appCommands, ...scoreCommands, ...indexCommands];
+const COMMANDS: AdminCommand[] = [...identityCommands, ...fieldCommands, ...appCommands, ...scoreCommands, ...indexCommands, ...moveCommands];
 
 /** Options every command takes: the target table and, deployed, the KMS key that signs. */
 const TARGET_OPTIONS: OptionKinds = { table: 'value', 'kms-key-id': 'value' };

@@ -53,7 +53,7 @@ export async function startLocalWorkers(options: {
     onFault: (error) => log.error('webhook delivery failed inside the service', { error }),
   });
   let reader: StreamReader | undefined;
-  let sweeper: { stop: () => Promise<void> } | undefined;
+  const scheduled: Array<{ stop: () => Promise<void> }> = [];
   const startStream = () =>
     startStreamReader({
       endpoint: options.endpoint,
@@ -75,9 +75,12 @@ export async function startLocalWorkers(options: {
       case 'tableStream':
         reader = await startStream();
         break;
-      case 'schedule':
-        sweeper = startSweeper();
+      case 'schedule': {
+        const standIn = SCHEDULED[worker.id];
+        if (!standIn) throw new Error(`No local stand-in for the scheduled worker ${worker.id}`);
+        scheduled.push(standIn());
         break;
+      }
       default:
         unknownSource(source);
     }
@@ -89,15 +92,20 @@ export async function startLocalWorkers(options: {
       await queue.idle();
     },
     stop: async () => {
-      await sweeper?.stop();
+      await Promise.all(scheduled.map((s) => s.stop()));
       await reader?.stop();
       return queue.stop();
     },
   };
 }
 
+/** The stand-ins of the `schedule` rows of lib/workers.ts, by id: each a timer, started at once. */
+const SCHEDULED: Record<string, () => { stop: () => Promise<void> }> = {
+  sweepPendingWork: () => startSweeper(),
+};
+
 /**
- * The schedule worker's stand-in: a sweep (lib/store/sweep.ts) at start, then one every
+ * The sweeper's stand-in: a sweep (lib/store/sweep.ts) at start, then one every
  * SWEEP_INTERVAL_MS after the last one ended, each for at most SWEEP_CHUNK_MS.
  */
 function startSweeper(): { stop: () => Promise<void> } {

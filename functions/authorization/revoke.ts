@@ -1,34 +1,27 @@
 // POST {app_url}/oauth/revoke — token revocation (RFC 7009): the client's refresh or access token,
 // and with it every token of its grant.
-import { authenticatedClient } from '#lib/auth/client-authentication.ts';
 import { OAuthError } from '#lib/auth/oauth-errors.ts';
 import { revokeToken } from '#lib/auth/revocation.ts';
 import { OAuthEndpointQuery, RevocationForm } from '#lib/domain/schemas/authorization.ts';
 import { OAuthErrorBody } from '#lib/domain/schemas/responses.ts';
 import { api } from '#lib/http/pipeline.ts';
-import { formProblem, oauthForm } from '#lib/http/token-endpoint.ts';
+import { clientRequest, formProblem } from '#lib/http/token-endpoint.ts';
 import * as routes from '#lib/routes.ts';
 
 export const handler = api(
   routes.revokeToken,
   // RFC 7009 2.2: 200 whether the token was known or not.
-  { query: OAuthEndpointQuery, form: RevocationForm, responses: { 200: null }, refusal: OAuthErrorBody, refusalStatuses: [400, 401] },
-  async (req) => {
-  try {
-    const form = oauthForm(req);
-    const app = await authenticatedClient(req.headers.get('authorization'), form);
-    const parsed = RevocationForm.safeParse(Object.fromEntries(form));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      if (issue.path[0] === 'token_type_hint') throw new OAuthError('unsupported_token_type', 'token_type_hint must be access_token or refresh_token.');
-      throw new OAuthError('invalid_request', formProblem(issue));
-    }
-    const revoked = await revokeToken(app, parsed.data.token);
-    req.log.info('revocation', { clientId: app.clientId, revoked });
-    return { status: 200, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };
-  } catch (err) {
-    if (err instanceof OAuthError) req.log.info('revocation refused', { error: err.error, reason: err.reason ?? err.description });
-    throw err;
-  }
-  },
+  { query: OAuthEndpointQuery, form: RevocationForm, responses: { 200: null }, refusal: OAuthErrorBody, refusalStatuses: [400, 401, 429] },
+  async (req) =>
+    clientRequest(req, 'revocation refused', async (form, app) => {
+      const parsed = RevocationForm.safeParse(Object.fromEntries(form));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        if (issue.path[0] === 'token_type_hint') throw new OAuthError('unsupported_token_type', 'token_type_hint must be access_token or refresh_token.');
+        throw new OAuthError('invalid_request', formProblem(issue));
+      }
+      const revoked = await revokeToken(app, parsed.data.token);
+      req.log.info('revocation', { clientId: app.clientId, revoked });
+      return { status: 200, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };
+    }),
 );

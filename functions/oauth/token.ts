@@ -5,34 +5,31 @@ import { TokenError } from '#lib/auth/token-errors.ts';
 import { parseTokenRequest } from '#lib/auth/token-request.ts';
 import { OAuthError, TokenResponse } from '#lib/domain/schemas/responses.ts';
 import { TokenForm, TokenQuery } from '#lib/domain/schemas/token.ts';
-import { spendBudget } from '#lib/http/middleware/rate-limit.ts';
 import { api } from '#lib/http/pipeline.ts';
+import { underTokenBudgets } from '#lib/http/token-budgets.ts';
 import * as routes from '#lib/routes.ts';
 
 export const handler = api(
   routes.issueToken,
   // The form is parsed by parseTokenRequest with TokenForm, so that every refusal is an OAuth error.
   { query: TokenQuery, form: TokenForm, responses: { 200: TokenResponse }, refusal: OAuthError },
-  async (req) => {
-    try {
-      const { assertion } = parseTokenRequest(req.headers.get('content-type'), req.rawBody);
-      const { application, member, scopes } = await verifyAssertion(assertion);
-      await spendBudget(req, `client:${application.clientId}`, 'this client');
-      const { token, expiresIn } = await issueAccessToken(application.clientId, member, scopes);
-      req.log.info('access token issued', { clientId: application.clientId, workspaceId: member.workspaceId, memberId: member.id });
-      return {
-        status: 200,
-        body: { access_token: token, token_type: 'Bearer' as const, expires_in: expiresIn, scope: scopes.join(' ') },
-        headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
-      };
-    } catch (err) {
-      // Which check failed goes to the log (never the assertion itself); the client gets the specification's code.
-      if (err instanceof TokenError) {
-        req.log.info('token request refused', { error: err.error, reason: err.reason });
-        // Refusals spend the budget of the source address: an unknown client has nothing else to be counted by.
-        await spendBudget(req, `address:${req.event.requestContext?.identity?.sourceIp ?? 'unknown'}`, 'this address');
+  async (req) =>
+    underTokenBudgets(req, { isRefusal: (err) => err instanceof TokenError }, async (budgets) => {
+      try {
+        const { assertion } = parseTokenRequest(req.headers.get('content-type'), req.rawBody);
+        const { application, member, scopes } = await verifyAssertion(assertion);
+        await budgets.spendClient(application.clientId);
+        const { token, expiresIn } = await issueAccessToken(application.clientId, member, scopes);
+        req.log.info('access token issued', { clientId: application.clientId, workspaceId: member.workspaceId, memberId: member.id });
+        return {
+          status: 200,
+          body: { access_token: token, token_type: 'Bearer' as const, expires_in: expiresIn, scope: scopes.join(' ') },
+          headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
+        };
+      } catch (err) {
+        // Which check failed goes to the log (never the assertion itself); the client gets the specification's code.
+        if (err instanceof TokenError) req.log.info('token request refused', { error: err.error, reason: err.reason });
+        throw err;
       }
-      throw err;
-    }
-  },
+    }),
 );

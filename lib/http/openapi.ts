@@ -264,10 +264,17 @@ function operationObject(set: SchemaSet, doc: DocumentedOperation): Json {
   }
   if (operation.refusal) {
     for (const status of operation.refusalStatuses ?? [400]) {
+      const refusal = set.use(operation.refusal, `${pascal(id)}Refusal`, 'output');
+      // The gateway's own throttling still answers the envelope (errorCodesOf): a 429 may be either.
+      const gateway = status === 429 ? responses['429'] : undefined;
       responses[String(status)] = {
-        description: REFUSAL_DESCRIPTIONS[status],
-        headers: { 'X-Request-Id': REQUEST_ID, ...(status === 401 ? { 'WWW-Authenticate': { schema: { type: 'string' } } } : {}) },
-        content: { 'application/json': { schema: set.use(operation.refusal, `${pascal(id)}Refusal`, 'output') } },
+        description: gateway ? `${REFUSAL_DESCRIPTIONS[status]}; the gateway's own throttling: ${String(gateway.description)}` : REFUSAL_DESCRIPTIONS[status],
+        headers: {
+          'X-Request-Id': REQUEST_ID,
+          ...(status === 401 ? { 'WWW-Authenticate': { schema: { type: 'string' } } } : {}),
+          ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+        },
+        content: { 'application/json': { schema: gateway ? { oneOf: [refusal, componentRef('Error429')] } : refusal } },
       };
     }
   }
@@ -293,7 +300,7 @@ const REFUSAL_DESCRIPTIONS: Record<RefusalStatus, string> = {
   400: 'The request is refused: RFC 6749 error codes, with those of the service specification',
   401: 'invalid_client (RFC 6749 5.2), with WWW-Authenticate: Basic',
   403: 'Refused',
-  429: 'Too many requests',
+  429: "slow_down: the client's or the source address's request budget is spent",
 };
 
 /**

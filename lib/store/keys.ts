@@ -187,6 +187,13 @@ export const tombstones = (ws: string, rootId: string, level: number, chunk: str
 export const tombstonesPrefix = 'TOMB#';
 export const tombstonesOf = (rootId: string) => `TOMB#${rootId}#`;
 
+/**
+ * A run of a bulk move (restore, imports: lib/store/move/runs.ts) by the hash of what names it (the
+ * command and its inputs), so the same command finds the run it continues. Global: a restore's or an
+ * import's workspace has no workspace item until the run is complete.
+ */
+export const moveRun = (runKeyHash: string) => ({ pk: `MOVE#${runKeyHash}`, sk: 'MOVE' });
+
 export type ItemKey = ReturnType<typeof workspace>;
 
 /** A tenant item's key in the API's words, for messages that must name a resource (contention). */

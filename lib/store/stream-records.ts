@@ -40,11 +40,19 @@ export const EVENT_RECORD_FILTERS = [
   { dynamodb: { OldImage: { kind: { S: [...EVENT_ITEM_KINDS] } } } },
 ];
 
+/**
+ * The mark of a bulk write (admin restore and imports, lib/store/move/): the run's id. A change whose
+ * new image carries a mark its old image did not is that run's own write, and makes no event; a
+ * later write that leaves the mark as it was (every API write) is reported as usual.
+ */
+export const QUIET_WRITE = 'quietWrite';
+
 export function decodeStreamRecord(record: DynamoDBRecord): TableChange | undefined {
   const d = record.dynamodb;
   const keys = image(d?.Keys);
   const before = image(d?.OldImage);
   const after = image(d?.NewImage);
+  if (after?.[QUIET_WRITE] !== undefined && after[QUIET_WRITE] !== before?.[QUIET_WRITE]) return undefined;
   const kind = (after ?? before)?.kind;
   const pk = keys?.[TABLE.partitionKey];
   const workspaceId = typeof pk === 'string' ? workspaceOfPartition(pk) : undefined;

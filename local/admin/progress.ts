@@ -79,3 +79,67 @@ export function verifyProgress(
     },
   };
 }
+
+/**
+ * Progress of a command that runs in phases (restore, export, imports): on a terminal a bar per
+ * phase redrawn in place — items done (of how many, when known), the rate, and the time left when the
+ * total is known — and a line kept when the phase ends; otherwise a line when a phase ends and one
+ * every `everyMs` while it runs.
+ */
+export interface PhaseProgress {
+  /** A new phase; `total` when known (the bar and the time left need it), `unit` what is counted. */
+  phase(name: string, options?: { total?: number; unit?: string }): void;
+  /** How far the current phase got: `done` so far (of `total`, when it changed). */
+  update(done: number, total?: number): void;
+  /** Ends the current phase's display. */
+  end(): void;
+}
+
+export function phaseProgress(command: string, out: ProgressOutput = process.stderr, { everyMs = 5_000, now = () => Date.now() } = {}): PhaseProgress {
+  let current: { name: string; total?: number | undefined; unit: string; started: number; done: number; lastLine: number } | undefined;
+  const rate = (c: NonNullable<typeof current>, t: number) => (t > c.started ? (c.done * 1000) / (t - c.started) : 0);
+  const describe = (c: NonNullable<typeof current>, t: number) => {
+    const r = rate(c, t);
+    const of = c.total !== undefined ? ` of ${count(c.total)}` : '';
+    const left = c.total !== undefined && r > 0 && c.done < c.total ? `, ${Math.ceil((c.total - c.done) / r)} s left` : '';
+    return `${count(c.done)}${of} ${c.unit}, ${count(Math.round(r))}/s${left} (${((t - c.started) / 1000).toFixed(0)} s)`;
+  };
+  const draw = (c: NonNullable<typeof current>, t: number) => {
+    const filled = c.total ? Math.min(BAR, Math.round((c.done / c.total) * BAR)) : 0;
+    const bar = c.total !== undefined ? ` [${'█'.repeat(filled)}${'░'.repeat(BAR - filled)}]` : '';
+    out.write(`\r\x1b[2K${command} ${c.name}${bar} ${describe(c, t)}`);
+  };
+  const end = () => {
+    if (!current) return;
+    const t = now();
+    if (out.isTTY) {
+      draw(current, t);
+      out.write('\n');
+    } else out.write(`${command} ${current.name} done: ${describe(current, t)}\n`);
+    current = undefined;
+  };
+  return {
+    phase: (name, options = {}) => {
+      end();
+      const t = now();
+      current = { name, total: options.total, unit: options.unit ?? 'items', started: t, done: 0, lastLine: t };
+      if (out.isTTY) draw(current, t);
+    },
+    update: (done, total) => {
+      if (!current) return;
+      current.done = done;
+      if (total !== undefined) current.total = total;
+      const t = now();
+      if (out.isTTY) {
+        // A redraw at most every tenth of a second: a terminal cannot show more.
+        if (t - current.lastLine < 100) return;
+        current.lastLine = t;
+        draw(current, t);
+      } else if (t - current.lastLine >= everyMs) {
+        current.lastLine = t;
+        out.write(`${command} ${current.name}: ${describe(current, t)}\n`);
+      }
+    },
+    end,
+  };
+}

@@ -56,8 +56,8 @@ export interface Reply {
 }
 
 let nextAddress = 0;
-/** A loopback address of its own for each scripted browser. */
-const freshAddress = () => {
+/** A loopback address of its own (for each scripted browser): its failures are counted apart. */
+export const freshAddress = () => {
   const n = (process.pid * 1000 + ++nextAddress) % 250_000;
   return `127.${1 + Math.floor(n / 62_500)}.${Math.floor(n / 250) % 250}.${1 + (n % 250)}`;
 };

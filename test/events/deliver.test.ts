@@ -8,25 +8,27 @@ import { eventId } from '#lib/domain/events.ts';
 import { parseInput } from '#lib/domain/input.ts';
 import { CreateWebhookBody } from '#lib/domain/schemas/webhooks.ts';
 import { attemptDelivery, type DeliveryJob } from '#lib/events/deliver.ts';
-import { setResolver } from '#lib/events/destination.ts';
 import { createSubscription } from '#lib/events/subscriptions.ts';
 import { deleteWebhook, getWebhook, readDelivery } from '#lib/store/webhooks.ts';
 import { createWorkspace } from '#lib/store/workspaces.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
+import { startDns, type TestDns } from '../support/dns.ts';
 
 let receiver: Receiver;
+let dns: TestDns;
 beforeAll(async () => {
   process.env.WEBHOOKS_ALLOW_LOOPBACK = '1';
   receiver = await startReceiver();
+  dns = await startDns();
 });
 afterAll(async () => {
   delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
   await receiver.kill();
+  await dns.close();
 });
 afterEach(() => {
   receiver.answerAlways(undefined);
   receiver.failNext(0);
-  setResolver(undefined);
 });
 
 const ALL_READ = new Set(['entities:read', 'notes:read']);
@@ -135,14 +137,14 @@ describe('a delivery attempt', () => {
   });
 
   it('the destination is checked again at delivery: a host that now resolves to a private address gets nothing', async () => {
-    setResolver(async () => [{ address: '93.184.216.34', family: 4 }]);
-    const { ws, sub } = await subscribed({ url: 'https://hooks.example.com/pb' });
-    setResolver(async () => [{ address: '10.1.2.3', family: 4 }]);
+    dns.answer('rebinding.example.com', ['93.184.216.34']);
+    const { ws, sub } = await subscribed({ url: 'https://rebinding.example.com/pb' });
+    dns.answer('rebinding.example.com', ['10.1.2.3']);
     const outcome = await attemptDelivery(job(ws, sub), 1, { random: () => 0.5, scale: 1 });
     expect(outcome).toEqual({
       kind: 'retry',
       waitMs: 30_000,
-      reason: "destination refused: The URL's host must be publicly reachable: hooks.example.com resolves to 10.1.2.3, a private address.",
+      reason: "destination refused: The URL's host must be publicly reachable: rebinding.example.com resolves to 10.1.2.3, which is in 10.0.0.0/8 (Private-Use).",
     });
   });
 });

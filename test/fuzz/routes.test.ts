@@ -10,7 +10,6 @@
 // FUZZ_DUMP=1 prints every write and the stored workspace (printed anyway when verify finds drift).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setResolver } from '#lib/events/destination.ts';
 import { ERROR_TABLE, type ErrorCode } from '#lib/http/errors.ts';
 import { MAX_JSON_BODY_BYTES } from '#lib/http/middleware/body.ts';
 import { ROUTES, type Route } from '#lib/routes.ts';
@@ -21,6 +20,7 @@ import { newClient, rsaKeyPair, type TestClient } from '../oauth/support.ts';
 import { client } from '../score/helpers.ts';
 import { verifyWorkspace } from '../score/system.ts';
 import { call, newWorkspace, startApp, type CallResult, type TestApp, type TestWorkspace } from '../support/app.ts';
+import { startDns, type TestDns } from '../support/dns.ts';
 
 const RUNS = Number(process.env.FC_FUZZ_RUNS ?? 90);
 const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
@@ -471,6 +471,7 @@ function judge(sent: Sent, res: CallResult): boolean {
 
 let app: TestApp;
 let w: World;
+let dns: TestDns | undefined;
 beforeAll(async () => {
   app = await startApp();
   const ws = await newWorkspace();
@@ -486,11 +487,9 @@ beforeAll(async () => {
   const foreignEntity = await o.entity('product');
   const foreign = { entity: foreignEntity, note: await o.note({ links: [[foreignEntity]] }) };
   PUBLIC_KEYS = [rsaKeyPair().publicPem, rsaKeyPair().publicPem];
-  // Webhook destinations are resolved before they are accepted: this one resolves to a public address.
-  setResolver(async (host) => {
-    if (host === 'hooks.example.com') return [{ address: '93.184.216.34', family: 4 }];
-    throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
-  });
+  // Webhook destinations are resolved before they are accepted: this one resolves to a public
+  // address, every other name to nothing (test/support/dns.ts).
+  dns = await startDns({ 'hooks.example.com': ['93.184.216.34'] });
   const hook = await call(app, 'POST', '/v2/webhooks', {
     token: ws.token,
     body: { data: { fields: { name: 'Fuzz', events: [{ eventType: 'feature.updated' }], notification: { url: WEBHOOK_URL, version: 1 } } } },
@@ -499,7 +498,7 @@ beforeAll(async () => {
   w = { ws, oauth: await newClient(app, ws), code: await newCodeClient(app, ws), webhooks: [hook.json.data.id], products, components, features, companies, users, notes, foreign };
 });
 afterAll(async () => {
-  setResolver(undefined);
+  await dns?.close();
   await app.close();
 });
 

@@ -6,22 +6,23 @@
 // applications replay without theirs).
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IDEMPOTENCY_WINDOW_MS } from '#lib/domain/idempotency.ts';
-import { setResolver } from '#lib/events/destination.ts';
 import { IDEMPOTENCY_CLOCK } from '#lib/store/idempotency.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { rsaKeyPair } from '../oauth/support.ts';
 import { client } from '../score/helpers.ts';
 import { call, expectError, newWorkspace, startApp, type CallResult, type TestApp, type TestWorkspace } from '../support/app.ts';
+import { startDns, type TestDns } from '../support/dns.ts';
 import { withLateCommits } from '../support/faults.ts';
 
 let app: TestApp;
+let dns: TestDns;
 beforeAll(async () => {
   delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
-  setResolver(async () => [{ address: '93.184.216.34', family: 4 }]);
+  dns = await startDns({ 'hooks.example.com': ['93.184.216.34'] });
   app = await startApp();
 });
 afterAll(async () => {
-  setResolver(undefined);
+  await dns?.close();
   await app?.close();
 });
 afterEach(() => {

@@ -1,11 +1,16 @@
 // The request budget through the real pipeline, handlers and DynamoDB Local: per credential owner
 // (a member's API tokens share one, an application's access tokens share one), a token bucket that
-// a burst across a second boundary cannot double, the X-RateLimit-* headers, and the token endpoint
-// limited per client and, for refusals, per source address. Each test sets its own limit.
+// a burst across a second boundary cannot double, the X-RateLimit-* headers, and the three token
+// endpoints (/oauth2/token, /oauth/token, /oauth/revoke) limited per client and, for refusals, per
+// source address (each test that needs one sends from a loopback address of its own). Each test
+// sets its own limit.
+import { request as httpRequest } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { issueApiToken } from '#lib/auth/api-tokens.ts';
+import { authorizationCode, clientAuth, expectOAuthError, freshAddress, newCodeClient, REDIRECT_URI, VERIFIER, withPassword, type CodeClient } from '../authcode/support.ts';
 import { exchange, newClient } from '../oauth/support.ts';
 import { call, expectError, newWorkspace, startApp, type CallResult, type TestApp } from '../support/app.ts';
+import { checkResponse } from '../support/contract.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -125,5 +130,123 @@ describe('the token endpoint', () => {
     const refused = results.filter((r) => r.status === 429);
     expect(refused.length).toBeGreaterThan(0);
     expectError(refused[0]!, 'rate.limitExceeded', { detail: /^More than 3 requests per second for this address; retry after/ });
+  });
+});
+
+/** POSTs a form from the loopback address `from` (the request's source address); the answer must keep the document's contract. */
+function postForm(path: string, form: Record<string, string>, from: string, basic?: [string, string]): Promise<CallResult> {
+  const body = new URLSearchParams(form).toString();
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) };
+  if (basic) headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(basic[0])}:${encodeURIComponent(basic[1])}`).toString('base64')}`;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(new URL(path, app.url), { method: 'POST', localAddress: from, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const received = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) for (const v of [value ?? []].flat()) received.append(name, v);
+        checkResponse({ method: 'POST', target: path, status: res.statusCode!, headers: received, text });
+        resolve({ status: res.statusCode!, headers: received, text, json: text ? JSON.parse(text) : undefined });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A confidential authorization-code client; its secret, wrong. */
+const WRONG_SECRET = 'not-the-secret-' + 'x'.repeat(28);
+const forms: Record<string, Record<string, string>> = {
+  '/oauth/token': { grant_type: 'refresh_token', refresh_token: 'no-such-refresh-token' },
+  '/oauth/revoke': { token: 'no-such-token' },
+};
+
+function expectSlowDown(res: CallResult, who: string) {
+  expectOAuthError(res, 'slow_down', new RegExp(`^More than ${LIMIT} requests per second for ${who}; retry after [1-9]\\d* seconds?\\.$`), 429);
+  expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+}
+
+describe("the authorization code flow's token and revocation endpoints", () => {
+  it.each(Object.keys(forms))(
+    '%s: 150 wrong client secrets in a burst from one address → 401 invalid_client until the address has spent its budget, then 429 slow_down with Retry-After; the client itself keeps its budget',
+    async (path) => {
+      const ws = await newWorkspace();
+      const client = await newCodeClient(app, ws);
+      const from = freshAddress();
+      const started = Date.now();
+      const results = await Promise.all(Array.from({ length: 150 }, () => postForm(path, forms[path]!, from, [client.clientId, WRONG_SECRET])));
+      const took = Date.now() - started;
+      const refused = results.filter((r) => r.status === 401);
+      const limited = results.filter((r) => r.status === 429);
+      // One bucket and what refilled during the burst, not 150; every other answer a 429.
+      expect(refused.length).toBeGreaterThanOrEqual(LIMIT);
+      expect(refused.length).toBeLessThanOrEqual(bound(took));
+      expect(limited.length).toBe(150 - refused.length);
+      for (const r of refused) {
+        expectOAuthError(r, 'invalid_client', 'Client authentication failed: wrong client secret.', 401);
+        expect(r.headers.get('www-authenticate')).toBe('Basic realm="oauth", charset="UTF-8"');
+      }
+      for (const r of limited) expectSlowDown(r, 'this address');
+      // The right secret from another address is the client's own request, not the address's.
+      const ok = await postForm('/oauth/revoke', forms['/oauth/revoke']!, freshAddress(), [client.clientId, client.clientSecret!]);
+      expect(ok.status, ok.text).toBe(200);
+    },
+  );
+
+  it('/oauth/revoke: a client that authenticates spends its own budget — 200 until it is spent, then 429 slow_down naming the client; its source address stays unspent and another client is unaffected', async () => {
+    const ws = await newWorkspace();
+    const client = await newCodeClient(app, ws);
+    const other = await newCodeClient(app, ws);
+    const from = freshAddress();
+    const started = Date.now();
+    const results = await Promise.all(Array.from({ length: 30 }, () => postForm('/oauth/revoke', forms['/oauth/revoke']!, from, [client.clientId, client.clientSecret!])));
+    const took = Date.now() - started;
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok.length).toBeGreaterThanOrEqual(LIMIT);
+    expect(ok.length).toBeLessThanOrEqual(bound(took));
+    for (const r of ok) expect(r.text).toBe('');
+    for (const r of results.filter((x) => x.status !== 200)) expectSlowDown(r, 'this client');
+    // The address paid for none of those: a refusal from it is still a 401, and another client passes.
+    expectOAuthError(await postForm('/oauth/revoke', forms['/oauth/revoke']!, from, [client.clientId, WRONG_SECRET]), 'invalid_client', undefined, 401);
+    expect((await postForm('/oauth/revoke', forms['/oauth/revoke']!, from, [other.clientId, other.clientSecret!])).status).toBe(200);
+  });
+
+  it("/oauth/token: a client's refused grants spend its budget first (429 naming the client), and a good refresh from an address whose refusals spent its budget is still answered", async () => {
+    const ws = await newWorkspace();
+    const client: CodeClient = await newCodeClient(app, ws);
+    const member = await withPassword((await ws.member({ role: 'maker' })).member);
+    // A real refresh token, through the front channel with the limit off.
+    process.env.RATE_LIMIT_PER_SECOND = '0';
+    const code = await authorizationCode(app, client, member);
+    const issued = await postForm('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: VERIFIER, ...clientAuth(client) }, freshAddress());
+    expect(issued.status, issued.text).toBe(200);
+    process.env.RATE_LIMIT_PER_SECOND = String(LIMIT);
+
+    const from = freshAddress();
+    const started = Date.now();
+    const results = await Promise.all(Array.from({ length: 30 }, () => postForm('/oauth/token', forms['/oauth/token']!, from, [client.clientId, client.clientSecret!])));
+    const took = Date.now() - started;
+    const invalid = results.filter((r) => r.status === 400);
+    expect(invalid.length).toBeGreaterThanOrEqual(LIMIT);
+    expect(invalid.length).toBeLessThanOrEqual(bound(took));
+    for (const r of invalid) expectOAuthError(r, 'invalid_grant');
+    // Each admitted request is then refused and spends the address's budget as well, which the
+    // client's bucket has already held to the same rate: the 429s name the client (the address at
+    // most for a lease's worth at the end).
+    const limited = results.filter((x) => x.status !== 400);
+    for (const r of limited) expectSlowDown(r, r.json?.error_description?.includes('this address') ? 'this address' : 'this client');
+    expect(limited.filter((r) => r.json.error_description.includes('this client')).length).toBeGreaterThan(0);
+
+    // Another address, the client's budget refilled: a wrong-secret burst spends that address's budget,
+    // and the client's good refresh from it is answered all the same (charged to the client only).
+    await sleep(1000);
+    const shared = freshAddress();
+    const wrong = await Promise.all(Array.from({ length: 6 * LIMIT }, () => postForm('/oauth/token', forms['/oauth/token']!, shared, [client.clientId, WRONG_SECRET])));
+    expect(wrong.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+    const refreshed = await postForm('/oauth/token', { grant_type: 'refresh_token', refresh_token: issued.json.refresh_token }, shared, [client.clientId, client.clientSecret!]);
+    expect(refreshed.status, refreshed.text).toBe(200);
+    expect(refreshed.json).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, refresh_token: expect.any(String), scope: issued.json.scope });
   });
 });

@@ -1,12 +1,12 @@
-// The webhook pipeline in the stack (infra/event-workers.ts, docs/events.md): the table stream
-// feeding the stream function through a filtered, bisecting event source mapping with a failure
-// destination; the SQS FIFO delivery queue with its dead-letter queue; alarms; and each worker's
-// grants, exactly.
+// The workers in the stack (infra/event-workers.ts, docs/events.md): the table stream feeding the
+// stream function through a filtered, bisecting event source mapping with a failure destination;
+// the SQS FIFO delivery queue with its dead-letter queue; a scheduled worker's rule; alarms; and
+// each worker's grants, exactly.
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it, vi } from 'vitest';
 import { MAX_ATTEMPTS } from '#lib/domain/delivery-schedule.ts';
 import { EVENT_RECORD_FILTERS } from '#lib/store/stream-records.ts';
-import { WORKERS } from '#lib/workers.ts';
+import { WORKERS, type Worker } from '#lib/workers.ts';
 import { refsIn, resourcesOf, statementsOf, synth } from './synth.ts';
 
 // Each synth takes seconds, more on a loaded machine; a slow synth is not a failure.
@@ -26,9 +26,9 @@ const worker = (id: string) => {
 
 const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
 const queueId = (pattern: RegExp) => ofType('AWS::SQS::Queue').find(([id]) => pattern.test(id))![0];
-const deliveries = queueId(/^EventsDeliveries/);
-const deadLetters = queueId(/^EventsDeadLetters/);
-const streamFailures = queueId(/^EventsStreamFailures/);
+const deliveries = queueId(/^Events\/Deliveries/);
+const deadLetters = queueId(/^Events\/DeadLetters/);
+const streamFailures = queueId(/^Events\/StreamFailures/);
 const stream = worker('streamEvents');
 const deliver = worker('deliverWebhooks');
 const sweeper = worker('sweepPendingWork');
@@ -44,10 +44,14 @@ describe('webhook workers in the stack', () => {
     expect([stream.props.Timeout, deliver.props.Timeout, sweeper.props.Timeout]).toEqual([60, 120, 60]);
   });
 
-  it('the sweeper of pending work runs every minute on an EventBridge rule, never retried (the next run does the work), with the table actions it needs on the table and its three indexes by name; no key, no secret', () => {
-    const rules = ofType('AWS::Events::Rule').map(([, rule]) => rule.Properties as Record<string, any>);
-    expect(rules).toEqual([expect.objectContaining({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED', Targets: [expect.objectContaining({ Arn: arnOf(sweeper.logicalId), RetryPolicy: { MaximumRetryAttempts: 0 } })] })]);
-    template.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunction', Principal: 'events.amazonaws.com', FunctionName: arnOf(sweeper.logicalId) });
+  it('the sweeper of pending work runs every minute on an EventBridge rule (a tick older than a minute dropped, a failed run never retried: the next run does the work), with the table actions it needs on the table and its three indexes by name; no key, no secret', () => {
+    const rules = ofType('AWS::Events::Rule');
+    expect(rules.map(([, rule]) => rule.Properties)).toEqual([
+      expect.objectContaining({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED', Targets: [expect.objectContaining({ Arn: arnOf(sweeper.logicalId), RetryPolicy: { MaximumEventAgeInSeconds: 60 } })] }),
+    ]);
+    const permissions = ofType('AWS::Lambda::Permission').filter(([, p]) => refsIn(p.Properties!.FunctionName).has(sweeper.logicalId));
+    expect(permissions.map(([, p]) => p.Properties)).toEqual([{ Action: 'lambda:InvokeFunction', FunctionName: arnOf(sweeper.logicalId), Principal: 'events.amazonaws.com', SourceArn: arnOf(rules[0]![0]) }]);
+    expect(ofType('AWS::Lambda::EventInvokeConfig').map(([, c]) => c.Properties)).toEqual([{ FunctionName: { Ref: sweeper.logicalId }, MaximumEventAgeInSeconds: 60, MaximumRetryAttempts: 0, Qualifier: '$LATEST' }]);
     const table = arnOf(tableId);
     const onTable = r([table, ...['gsi1', 'gsi2', 'gsi3'].map((g) => ({ 'Fn::Join': ['', [table, `/index/${g}`]] }))]);
     const actions = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'];
@@ -161,5 +165,63 @@ describe('webhook workers in the stack', () => {
 
   it('the dead-letter queue is an output for operators', () => {
     expect(template.findOutputs('WebhookDeadLettersUrl').WebhookDeadLettersUrl!.Value).toEqual({ Ref: deadLetters });
+  });
+});
+
+describe('a scheduled worker (source schedule): an EventBridge rule at its rate invokes it, with its row\'s grants only', () => {
+  // The stack built with a scheduled row of other settings (every 5 minutes, the table alone) in place of lib/workers.ts's.
+  const others = WORKERS.filter((w) => w.source !== 'schedule');
+  const sweeper: Worker = {
+    id: 'sweepPending',
+    handler: 'functions/events/stream.ts',
+    source: 'schedule',
+    everyMinutes: 5,
+    tableActions: ['dynamodb:Query', 'dynamodb:Scan', 'dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
+    secret: false,
+    summary: 'Sweeps pending clean-up work',
+  };
+  const { template: t } = synth({}, { workers: [...others, sweeper] });
+  const res = resourcesOf(t);
+  const [fnId, fn] = Object.entries(res).find(([, r]) => r.Type === 'AWS::Lambda::Function' && String(r.Properties!.Description).endsWith('(sweepPending)'))!;
+  const rules = Object.entries(res).filter(([, r]) => r.Type === 'AWS::Events::Rule');
+
+  it('one rule, rate(5 minutes), enabled, targeting the function; a tick older than one period is dropped', () => {
+    expect(rules).toHaveLength(1);
+    const [, rule] = rules[0]!;
+    expect(rule.Properties).toMatchObject({ ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED' });
+    expect((rule.Properties!.Targets as unknown[]).map((target) => ({ ...(target as object), Id: undefined }))).toEqual([
+      { Arn: arnOf(fnId), Id: undefined, RetryPolicy: { MaximumEventAgeInSeconds: 300 } },
+    ]);
+  });
+
+  it('only EventBridge, from that rule, may invoke it; a failed run is not retried (the next run does its work)', () => {
+    const [ruleId] = rules[0]!;
+    const permissions = Object.values(res).filter((r) => r.Type === 'AWS::Lambda::Permission' && refsIn(r.Properties!.FunctionName).has(fnId));
+    expect(permissions.map((p) => p.Properties)).toEqual([{ Action: 'lambda:InvokeFunction', FunctionName: arnOf(fnId), Principal: 'events.amazonaws.com', SourceArn: arnOf(ruleId) }]);
+    const invokeConfigs = Object.values(res).filter((r) => r.Type === 'AWS::Lambda::EventInvokeConfig');
+    expect(invokeConfigs.map((c) => c.Properties)).toEqual([{ FunctionName: { Ref: fnId }, MaximumEventAgeInSeconds: 300, MaximumRetryAttempts: 0, Qualifier: '$LATEST' }]);
+  });
+
+  it('a run may take one period (Lambda timeout 300 s); its grants are exactly its row\'s table actions on the table and its own logs', () => {
+    expect(fn.Properties!.Timeout).toBe(300);
+    const grants = statementsOf(res, [...refsIn(fn.Properties!.Role)][0]!)
+      .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]).map((a) => `${a} ${JSON.stringify(s.Resource)}`))
+      .sort();
+    const logGroup = [...refsIn((fn.Properties as Record<string, any>).LoggingConfig.LogGroup)][0]!;
+    expect(grants).toEqual(
+      [...sweeper.tableActions.map((a) => `${a} ${r(arnOf(tableId))}`), `logs:CreateLogStream ${r(arnOf(logGroup))}`, `logs:PutLogEvents ${r(arnOf(logGroup))}`].sort(),
+    );
+  });
+
+  it('its throttles are alarmed with every other function', () => {
+    const watched = Object.values(res)
+      .filter((a) => a.Type === 'AWS::CloudWatch::Alarm')
+      .flatMap((a) => ((a.Properties!.Metrics ?? []) as Array<{ MetricStat?: { Metric: { MetricName: string; Dimensions: unknown } } }>).filter((m) => m.MetricStat?.Metric.MetricName === 'Throttles'))
+      .flatMap((m) => [...refsIn(m.MetricStat!.Metric.Dimensions)]);
+    expect(watched).toContain(fnId);
+  });
+
+  it.each([0, 2.5, 1441])('everyMinutes %s is refused at synth', (everyMinutes) => {
+    expect(() => synth({}, { workers: [...others, { ...sweeper, everyMinutes }] })).toThrow(`lib/workers.ts sweepPending: everyMinutes must be a whole number of minutes from 1 to 1440, not ${everyMinutes}`);
   });
 });

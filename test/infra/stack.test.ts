@@ -5,11 +5,12 @@ import { corsPaths, pathsOf, ROUTES } from '#lib/routes.ts';
 import { TABLE } from '#lib/store/table.ts';
 import { WORKERS } from '#lib/workers.ts';
 import { grantsByRole, resourcesOf, refsIn, statementsOf, synth, type Statement } from './synth.ts';
+import { areaOf, areaOfPath } from '../../infra/route-areas.ts';
 
 // Each synth takes seconds, more on a loaded machine; a slow synth is not a failure.
 vi.setConfig({ testTimeout: 120_000 });
 
-const { template } = synth();
+const { template, templates } = synth();
 const resources = resourcesOf(template);
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 
@@ -128,6 +129,18 @@ describe('REST API: the resource tree and methods come from the route table', ()
     expect(corsPaths().filter((p) => !p.startsWith('/v2/'))).toEqual(['/oauth/token', '/oauth/revoke']);
   });
 
+  it("each route's function, role, log group and permission live in its area's nested stack, and each method in its path's area (the preflight's OPTIONS too); the path tree stays in the parent", () => {
+    for (const { route, logicalId, roleId, props } of functions) {
+      const area = areaOf(route).id;
+      const permission = ofType('AWS::Lambda::Permission').find(([, p]) => refsIn(p.Properties!.FunctionName).has(logicalId))![0];
+      expect([logicalId, roleId, [...refsIn(props.LoggingConfig.LogGroup)][0]!, permission].map((id) => id.split('/')[0]), route.operationId).toEqual([area, area, area, area]);
+    }
+    for (const [id, m] of ofType('AWS::ApiGateway::Method')) expect(id.split('/')[0]).toBe(areaOfPath(pathOf([...refsIn(m.Properties!.ResourceId)][0]!)).id);
+    expect(ofType('AWS::ApiGateway::Resource').filter(([id]) => id.includes('/'))).toEqual([]);
+    expect(new Set(functions.map((f) => areaOf(f.route).id))).toEqual(new Set(['Entities', 'Notes', 'Workspace', 'Auth', 'General']));
+    expect(areaOf(functions.find((f) => f.route.operationId === 'corsPreflight')!.route).id).toBe('General');
+  });
+
   it('stage: throttling, JSON access logs, error-level execution logs without bodies', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'prod',
@@ -144,24 +157,28 @@ describe('REST API: the resource tree and methods come from the route table', ()
     custom.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
   });
 
-  it('the dependency graph has no cycle (functions read the API id, not its stage)', () => {
-    const edges = new Map<string, Set<string>>();
-    for (const [id, r] of Object.entries(resources)) {
-      const deps = refsIn(r.Properties);
-      for (const d of [r.DependsOn ?? []].flat()) deps.add(d);
-      edges.set(id, new Set([...deps].filter((d) => d in resources)));
+  it('no template has a dependency cycle (functions and permissions read the API id and the stage name, never the Stage, which waits for the area stacks)', () => {
+    expect(templates.length).toBeGreaterThan(1);
+    for (const { prefix, template: t } of templates) {
+      const own = t.Resources;
+      const edges = new Map<string, Set<string>>();
+      for (const [id, r] of Object.entries(own)) {
+        const deps = refsIn(r.Properties);
+        for (const d of [r.DependsOn ?? []].flat()) deps.add(d);
+        edges.set(id, new Set([...deps].filter((d) => d in own)));
+      }
+      const state = new Map<string, 'visiting' | 'done'>();
+      const cycle: string[] = [];
+      const visit = (id: string): boolean => {
+        if (state.get(id) === 'done') return false;
+        if (state.get(id) === 'visiting') return true;
+        state.set(id, 'visiting');
+        for (const d of edges.get(id)!) if (visit(d)) return cycle.push(id), true;
+        state.set(id, 'done');
+        return false;
+      };
+      expect(Object.keys(own).some(visit) ? cycle : [], prefix || 'parent').toEqual([]);
     }
-    const state = new Map<string, 'visiting' | 'done'>();
-    const cycle: string[] = [];
-    const visit = (id: string): boolean => {
-      if (state.get(id) === 'done') return false;
-      if (state.get(id) === 'visiting') return true;
-      state.set(id, 'visiting');
-      for (const d of edges.get(id)!) if (visit(d)) return cycle.push(id), true;
-      state.set(id, 'done');
-      return false;
-    };
-    expect(Object.keys(resources).some(visit) ? cycle : []).toEqual([]);
   });
 });
 
@@ -432,12 +449,7 @@ describe('alarms and dashboard', () => {
   });
 });
 
-describe('CloudFormation headroom (500 resources per stack)', () => {
-  it("the stack stays at or under 420 resources: the 79 left below CloudFormation's 500 (cdk synth adds CDKMetadata) are room for about 16 more routes at ~5 resources each (function, role, log group, method, invoke permission)", () => {
-    // When this fails, move part of the stack to nested stacks: docs/operations.md, "The stack's size".
-    expect(Object.keys(resources).length).toBeLessThanOrEqual(420);
-  });
-
+describe('few resources per route (test/infra/quotas.test.ts holds each template to 60 % of its quotas)', () => {
   it("every function's grants are inline in its own role: no AWS::IAM::Policy resource, no role shared", () => {
     expect(ofType('AWS::IAM::Policy').map(([id]) => id)).toEqual([]);
     const roles = ofType('AWS::Lambda::Function').map(([, fn]) => [...refsIn(fn.Properties!.Role)][0]!);
@@ -449,14 +461,15 @@ describe('CloudFormation headroom (500 resources per stack)', () => {
 
   it('invoke permissions: a single-path function may be invoked by its method on its path of the deployed stage; the CORS preflight by OPTIONS on any path of that stage; never a test invocation', () => {
     const apiId = ofType('AWS::ApiGateway::RestApi')[0]![0];
-    const stageId = ofType('AWS::ApiGateway::Stage')[0]![0];
+    const stage = ofType('AWS::ApiGateway::Stage')[0]![1];
+    // The stage by name (the Stage resource waits for the area stacks that hold the permissions).
+    expect(stage.Properties!.StageName).toBe('prod');
     const sourceArn = (resource: string) => ({
-      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':execute-api:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':', { Ref: apiId }, '/', { Ref: stageId }, resource]],
+      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':execute-api:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':', { Ref: apiId }, `/prod${resource}`]],
     });
-    // The sweeper's schedule (EventBridge) is the workers' (test/infra/events-stack.test.ts).
     const permissions = ofType('AWS::Lambda::Permission')
       .map(([, p]) => p.Properties as { Action: string; Principal: string; FunctionName: unknown; SourceArn: unknown })
-      .filter((p) => p.Principal !== 'events.amazonaws.com');
+      .filter((p) => p.Principal === 'apigateway.amazonaws.com');
     expect(permissions).toHaveLength(ROUTES.length);
     for (const { route, logicalId } of functions) {
       const paths = pathsOf(route);

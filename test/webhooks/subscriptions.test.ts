@@ -1,33 +1,30 @@
 // The subscriptions API at {base_url}/webhooks through the local gateway and DynamoDB Local:
 // Productboard's shapes, our envelope for errors (400, never 422), scopes, tenant and application
 // isolation, secrets write-only and sealed at rest, URLs checked against SSRF (not in local mode;
-// the resolver is injected: the machines have no DNS).
+// names answered by a DNS server the test runs, test/support/dns.ts).
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '#lib/domain/events.ts';
 import { MAX_SUBSCRIPTIONS } from '#lib/domain/webhooks.ts';
-import { setResolver } from '#lib/events/destination.ts';
 import { db, tableName } from '#lib/store/client.ts';
 import * as keys from '#lib/store/keys.ts';
 import { createWebhook, pauseWebhook } from '#lib/store/webhooks.ts';
 import { exchange, newClient } from '../oauth/support.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+import { startDns, type TestDns } from '../support/dns.ts';
 
 let app: TestApp;
+let dns: TestDns;
 
 beforeAll(async () => {
   delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
-  setResolver(async (host) => {
-    if (host === 'hooks.example.com') return [{ address: '93.184.216.34', family: 4 }];
-    if (host === 'intranet.example.com') return [{ address: '10.0.0.8', family: 4 }];
-    throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
-  });
+  dns = await startDns({ 'hooks.example.com': ['93.184.216.34'], 'intranet.example.com': ['10.0.0.8'] });
   app = await startApp();
 });
 
 afterAll(async () => {
-  setResolver(undefined);
+  await dns?.close();
   await app?.close();
 });
 
@@ -90,10 +87,11 @@ describe('webhook subscriptions', () => {
     [{ events: [{ eventType: 'release.created' }] }, '/data/fields/events/0/eventType', `'/data/fields/events/0/eventType' is 'release.created', which this service does not produce; supported: ${EVENT_TYPES.join(', ')}.`],
     [{ events: [{ eventType: 'note.created' }, { eventType: 'note.created' }] }, '/data/fields/events/1/eventType', "'/data/fields/events/1/eventType' is 'note.created', which is listed twice."],
     [{ notification: { url: 'http://hooks.example.com/pb', version: 1 } }, '/data/fields/notification/url', 'The URL must use https, not http.'],
-    [{ notification: { url: 'https://127.0.0.1/pb', version: 1 } }, '/data/fields/notification/url', "The URL's host must be publicly reachable: 127.0.0.1 is a loopback address."],
-    [{ notification: { url: 'https://169.254.169.254/latest', version: 1 } }, '/data/fields/notification/url', "The URL's host must be publicly reachable: 169.254.169.254 is a link-local address."],
-    [{ notification: { url: 'https://intranet.example.com/pb', version: 1 } }, '/data/fields/notification/url', "The URL's host must be publicly reachable: intranet.example.com resolves to 10.0.0.8, a private address."],
-    [{ notification: { url: 'https://localhost:8443/pb', version: 1 } }, '/data/fields/notification/url', "The URL's host must be publicly reachable: localhost resolves to 127.0.0.1, a loopback address."],
+    [{ notification: { url: 'https://127.0.0.1/pb', version: 1 } }, '/data/fields/notification/url', "The URL's host must be publicly reachable: 127.0.0.1 is in 127.0.0.0/8 (Loopback)."],
+    [{ notification: { url: 'https://169.254.169.254/latest', version: 1 } }, '/data/fields/notification/url', "The URL's host must be publicly reachable: 169.254.169.254 is in 169.254.0.0/16 (Link Local)."],
+    [{ notification: { url: 'https://[::ffff:0:a9fe:a9fe]/pb', version: 1 } }, '/data/fields/notification/url', "The URL's host must be publicly reachable: ::ffff:0:a9fe:a9fe carries the IPv4 address 169.254.169.254 (IPv4-translated), which is in 169.254.0.0/16 (Link Local)."],
+    [{ notification: { url: 'https://intranet.example.com/pb', version: 1 } }, '/data/fields/notification/url', "The URL's host must be publicly reachable: intranet.example.com resolves to 10.0.0.8, which is in 10.0.0.0/8 (Private-Use)."],
+    [{ notification: { url: 'https://localhost:8443/pb', version: 1 } }, '/data/fields/notification/url', "The URL's host must be publicly reachable: localhost resolves to 127.0.0.1, which is in 127.0.0.0/8 (Loopback)."],
     [{ notification: { url: 'https://nowhere.example.com/pb', version: 1 } }, '/data/fields/notification/url', 'The host nowhere.example.com does not resolve.'],
     [{ notification: { url: URL, version: 1, headers: { 'x-token': 'a' } } }, '/data/fields/notification/headers/x-token', "Unknown property 'x-token' in '/data/fields/notification/headers'."],
     [{ notification: { url: URL, version: 2 } }, '/data/fields/notification/version', "'/data/fields/notification/version' must be 1 (got 2)."],

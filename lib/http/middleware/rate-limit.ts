@@ -11,20 +11,33 @@ import type { ApiMiddleware, ApiRequest } from '../request.ts';
 export const ownerOf = (p: Principal): string =>
   p.credential === 'access' && p.clientId ? `app:${p.workspaceId}:${p.clientId}` : `member:${p.workspaceId}:${p.memberId}`;
 
-/** Spends one request of `owner`'s budget: the X-RateLimit-* headers, or 429 rate.limitExceeded with Retry-After. */
-export async function spendBudget(api: ApiRequest, owner: string, who: string): Promise<void> {
-  const limit = config.rateLimitPerSecond;
-  if (limit === 0) return;
-  const a: Admission = await admit(owner, limit);
+/** A spent budget: 429 rate.limitExceeded with Retry-After (an endpoint with its own error format renders it so). */
+export class BudgetSpent extends ApiError {
+  constructor(
+    who: string,
+    limit: number,
+    readonly retryAfterS: number,
+  ) {
+    const s = retryAfterS === 1 ? '' : 's';
+    super('rate.limitExceeded', `More than ${limit} requests per second for ${who}; retry after ${retryAfterS} second${s}.`, {
+      headers: { 'Retry-After': String(retryAfterS) },
+    });
+  }
+}
+
+/** The X-RateLimit-* headers of an admission, and BudgetSpent when it is a refusal. */
+function apply(api: ApiRequest, a: Admission, who: string): void {
   api.responseHeaders['X-RateLimit-Limit'] = String(a.limit);
   api.responseHeaders['X-RateLimit-Remaining'] = String(a.remaining);
   api.responseHeaders['X-RateLimit-Reset'] = String(a.resetS);
-  if (!a.allowed) {
-    const s = a.retryAfterS === 1 ? '' : 's';
-    throw new ApiError('rate.limitExceeded', `More than ${limit} requests per second for ${who}; retry after ${a.retryAfterS} second${s}.`, {
-      headers: { 'Retry-After': String(a.retryAfterS) },
-    });
-  }
+  if (!a.allowed) throw new BudgetSpent(who, a.limit, a.retryAfterS);
+}
+
+/** Spends one request of `owner`'s budget: the X-RateLimit-* headers, or BudgetSpent. */
+export async function spendBudget(api: ApiRequest, owner: string, who: string): Promise<void> {
+  const limit = config.rateLimitPerSecond;
+  if (limit === 0) return;
+  apply(api, await admit(owner, limit), who);
 }
 
 export function rateLimit(): ApiMiddleware {

@@ -1,0 +1,50 @@
+// Moving workspaces in and out (docs/operations.md, "Moving a workspace"): export, restore, and the
+// imports. Results on stdout, progress on stderr (./progress.ts).
+import { optional, repeated, required, type AdminCommand } from './command.ts';
+import { phaseProgress } from './progress.ts';
+import { exportWorkspace } from '../move/export.ts';
+import { importNotes, NOTE_COLUMNS } from '../move/import-notes.ts';
+import { importProductboard } from '../move/import-productboard.ts';
+import { restoreWorkspace } from '../move/restore.ts';
+
+export const moveCommands: AdminCommand[] = [
+  {
+    name: 'export',
+    usage: 'export --workspace W --out F   (gzip-compressed JSON lines, docs/export-format.md; created with mode 0600)',
+    options: { workspace: 'value', out: 'value' },
+    run: (o) => exportWorkspace(required(o, 'workspace'), required(o, 'out'), phaseProgress('export')),
+  },
+  {
+    name: 'restore',
+    usage: 'restore --in F [--name N] [--admin-email E]   (a new workspace; the same command continues a restore that stopped)',
+    options: { in: 'value', name: 'value', 'admin-email': 'value' },
+    run: (o) => restoreWorkspace(required(o, 'in'), { name: optional(o, 'name'), adminEmail: optional(o, 'admin-email'), progress: phaseProgress('restore') }),
+  },
+  {
+    name: 'import productboard',
+    usage: 'import productboard --source BASE_URL --source-token-file F [--name N] [--admin-email E]   (a new workspace; the same command continues an import that stopped)',
+    options: { source: 'value', 'source-token-file': 'value', name: 'value', 'admin-email': 'value' },
+    run: (o) =>
+      importProductboard({
+        source: required(o, 'source'),
+        tokenFile: required(o, 'source-token-file'),
+        name: optional(o, 'name'),
+        adminEmail: optional(o, 'admin-email'),
+        progress: phaseProgress('import productboard'),
+      }),
+  },
+  {
+    name: 'import notes',
+    usage: `import notes --workspace W --in F.csv|F.jsonl --map field=COLUMN ... [--create-customers] [--dry-run]   (fields: ${NOTE_COLUMNS.join(', ')})`,
+    options: { workspace: 'value', in: 'value', map: 'values', 'create-customers': 'flag', 'dry-run': 'flag' },
+    run: (o) =>
+      importNotes({
+        workspace: required(o, 'workspace'),
+        file: required(o, 'in'),
+        map: repeated(o, 'map'),
+        createCustomers: o['create-customers'] === true,
+        dryRun: o['dry-run'] === true,
+        progress: phaseProgress('import notes'),
+      }),
+  },
+];

@@ -1,0 +1,242 @@
+// `admin import notes --workspace W --in F.csv|F.jsonl --map field=column ... [--create-customers] [--dry-run]`:
+// feedback from a file into a workspace in use. Every row is checked first (a name; a customer found
+// by e-mail or company domain — created when missing if asked; links by entity id or by a name path
+// such as `Checkout > Apple Pay`, where a path matching several entities is a bad row; an importance;
+// a date); one bad row and nothing is written, each bad row reported with its line. Then the new
+// customers and the notes go in raw, in batches (deterministic ids: the file's hash and the row's
+// line), and the links with their aggregates (lib/store/move/live-links.ts). Killed anywhere, the
+// same command continues; a file imported twice changes nothing the second time.
+import { createHash } from 'node:crypto';
+import { isHierarchyType, type HierarchyType } from '#lib/domain/hierarchy.ts';
+import { UUID_PATTERN } from '#lib/domain/schemas/common.ts';
+import { IMPORTANCES, type Importance } from '#lib/domain/score.ts';
+import { queryPages } from '#lib/store/calls.ts';
+import * as keys from '#lib/store/keys.ts';
+import { normalizeEmail } from '#lib/store/members.ts';
+import { idMapping } from '#lib/store/move/ids.ts';
+import { addLiveLinks, type NewLiveLink } from '#lib/store/move/live-links.ts';
+import { BulkWriter } from '#lib/store/move/load.ts';
+import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
+import { tableName } from '#lib/store/table.ts';
+import { getWorkspace } from '#lib/store/workspaces.ts';
+import { readRows, type Row } from './rows.ts';
+import { UsageError } from '../admin/command.ts';
+import type { PhaseProgress } from '../admin/progress.ts';
+
+/** The fields a column can be mapped to (`--map field=column`). */
+export const NOTE_COLUMNS = ['name', 'content', 'customer-email', 'company-domain', 'links', 'importance', 'date'] as const;
+type Column = (typeof NOTE_COLUMNS)[number];
+
+export interface BadRow {
+  line: number;
+  field: string;
+  reason: string;
+}
+
+interface Entity {
+  id: string;
+  type: string;
+  name: string;
+  parentId?: string;
+  email?: string;
+  domain?: string;
+}
+
+/** The live entities of the workspace, read once: the hierarchy for name paths, the customers by e-mail and domain. */
+async function entitiesOf(ws: string): Promise<Map<string, Entity>> {
+  const all = new Map<string, Entity & { deleting: boolean }>();
+  for await (const page of queryPages({ TableName: tableName(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.kindPrefix.entity }, ConsistentRead: true })) {
+    for (const it of page) {
+      const f = (it.fields ?? {}) as Record<string, unknown>;
+      all.set(it.id as string, { id: it.id as string, type: it.type as string, name: typeof f.name === 'string' ? f.name : '', ...(it.parentId ? { parentId: it.parentId as string } : {}), ...(typeof f.email === 'string' ? { email: f.email.toLowerCase() } : {}), ...(typeof f.domain === 'string' ? { domain: f.domain.toLowerCase() } : {}), deleting: it.deleting !== undefined });
+    }
+  }
+  const live = (id: string | undefined, hops = 0): boolean => id === undefined || (!!all.get(id) && !all.get(id)!.deleting && hops < 16 && live(all.get(id)!.parentId, hops + 1));
+  return new Map([...all].filter(([id]) => live(id)));
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** Plain text as the HTML a textNote holds: a paragraph per line. */
+const textToHtml = (text: string) => text.split(/\r?\n/).map((l) => `<p>${escapeHtml(l)}</p>`).join('');
+
+interface Planned {
+  line: number;
+  name: string;
+  content?: string;
+  customer?: { id: string; type: 'user' | 'company' };
+  links: Array<{ entityId: string; entityType: HierarchyType }>;
+  importance: Importance;
+  at: string;
+}
+
+interface NewCustomer {
+  id: string;
+  type: 'user' | 'company';
+  name: string;
+  email?: string;
+  domain?: string;
+  parent?: string;
+}
+
+/** Every row checked against the workspace: the notes to write, the customers to create, the bad rows. */
+function plan(rows: Row[], map: Record<Column, string | undefined>, entities: Map<string, Entity>, options: { create: boolean; id: (key: string) => string; now: string }) {
+  const bad: BadRow[] = [];
+  const notes: Planned[] = [];
+  const created = new Map<string, NewCustomer>();
+  const byEmail = new Map<string, Entity[]>();
+  const byDomain = new Map<string, Entity[]>();
+  for (const e of entities.values()) {
+    if (e.type === 'user' && e.email) byEmail.set(e.email, [...(byEmail.get(e.email) ?? []), e]);
+    if (e.type === 'company' && e.domain) byDomain.set(e.domain, [...(byDomain.get(e.domain) ?? []), e]);
+  }
+  const hierarchy = [...entities.values()].filter((e) => isHierarchyType(e.type));
+  const chainNames = (e: Entity): string[] => {
+    const names: string[] = [];
+    for (let x: Entity | undefined = e, hops = 0; x && hops < 16; x = x.parentId ? entities.get(x.parentId) : undefined, hops++) names.unshift(x.name.trim().toLowerCase());
+    return names;
+  };
+  const cell = (row: Row, c: Column): string => {
+    const column = map[c];
+    const v = column === undefined ? undefined : row.values[column];
+    return v === undefined || v === null ? '' : Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(';') : (typeof v === 'string' ? v : JSON.stringify(v)).trim();
+  };
+  for (const row of rows) {
+    const problems: BadRow[] = [];
+    const fail = (field: string, reason: string) => problems.push({ line: row.line, field, reason });
+    if ('__invalid' in row.values) {
+      bad.push({ line: row.line, field: '', reason: 'not a JSON object' });
+      continue;
+    }
+    const name = cell(row, 'name');
+    if (!name) fail(map.name!, 'a note needs a name');
+    else if (name.length > 255) fail(map.name!, `${name.length} characters; a name has at most 255`);
+    const content = cell(row, 'content');
+    if (content.length > 50_000) fail(map.content!, `${content.length} characters; at most 50 000`);
+    const importanceText = cell(row, 'importance').toLowerCase();
+    const importance = (importanceText === '' ? 'unknown' : IMPORTANCES.find((i) => i === importanceText));
+    if (!importance) fail(map.importance!, `'${importanceText.slice(0, 50)}' is no importance; one of ${IMPORTANCES.join(', ')}`);
+    const dateText = cell(row, 'date');
+    const at = dateText === '' ? options.now : /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(dateText) && !Number.isNaN(Date.parse(dateText)) ? new Date(Date.parse(dateText)).toISOString() : undefined;
+    if (!at) fail(map.date!, `'${dateText.slice(0, 50)}' is not a date (YYYY-MM-DD or an ISO 8601 time)`);
+    // The customer: a user by e-mail, else a company by domain.
+    const emailText = cell(row, 'customer-email');
+    const domain = cell(row, 'company-domain').toLowerCase();
+    let customer: Planned['customer'];
+    let company: string | undefined;
+    if (domain) {
+      const found = byDomain.get(domain) ?? [];
+      if (found.length > 1) fail(map['company-domain']!, `${found.length} companies have the domain ${domain}`);
+      else if (found.length === 1) company = found[0]!.id;
+      else if (options.create) {
+        company = options.id(`company:${domain}`);
+        created.set(company, { id: company, type: 'company', name: domain, domain });
+      } else fail(map['company-domain']!, `no company has the domain ${domain} (--create-customers creates it)`);
+    }
+    if (emailText) {
+      const email = normalizeEmail(emailText);
+      const found = email ? (byEmail.get(email) ?? []) : [];
+      if (!email) fail(map['customer-email']!, `'${emailText.slice(0, 80)}' is not an e-mail address`);
+      else if (found.length > 1) fail(map['customer-email']!, `${found.length} users have the e-mail ${email}`);
+      else if (found.length === 1) customer = { id: found[0]!.id, type: 'user' };
+      else if (options.create) {
+        const id = options.id(`user:${email}`);
+        created.set(id, { id, type: 'user', name: email, email, ...(company ? { parent: company } : {}) });
+        customer = { id, type: 'user' };
+      } else fail(map['customer-email']!, `no user has the e-mail ${email} (--create-customers creates one)`);
+    } else if (company) customer = { id: company, type: 'company' };
+    // Links: entity ids, or name paths (`Product > Feature`, a suffix of the entity's chain).
+    const links: Planned['links'] = [];
+    for (const target of cell(row, 'links').split(/[;\n]/).map((t) => t.trim()).filter(Boolean)) {
+      let found: Entity[];
+      const text: string = target;
+      const byId = UUID_PATTERN.test(text);
+      if (byId) found = [entities.get(text.toLowerCase())].filter((e): e is Entity => e !== undefined && isHierarchyType(e.type));
+      else {
+        const path = text.split('>').map((s) => s.trim().toLowerCase());
+        found = hierarchy.filter((e) => {
+          const names = chainNames(e);
+          return path.length <= names.length && path.every((p, i) => names[names.length - path.length + i] === p);
+        });
+      }
+      if (found.length === 0) fail(map.links!, `no product, component, feature or subfeature ${byId ? 'has the id' : 'is at the path'} '${text.slice(0, 100)}'`);
+      else if (found.length > 1) fail(map.links!, `the path '${text.slice(0, 100)}' is ambiguous: ${found.length} entities match it; give more of the path or the entity's id`);
+      else if (!links.some((l) => l.entityId === found[0]!.id)) links.push({ entityId: found[0]!.id, entityType: found[0]!.type as HierarchyType });
+    }
+    if (problems.length) bad.push(...problems);
+    else notes.push({ line: row.line, name, ...(content ? { content } : {}), ...(customer ? { customer } : {}), links, importance: importance!, at: at! });
+  }
+  return { bad, notes, created: [...created.values()] };
+}
+
+export interface NotesImportOptions {
+  workspace: string;
+  file: string;
+  map: string[];
+  createCustomers: boolean;
+  dryRun: boolean;
+  progress?: PhaseProgress;
+}
+
+/** `--map field=column` options as a mapping; `name` is required. */
+function mapping(specs: string[]): Record<Column, string | undefined> {
+  const out: Partial<Record<Column, string>> = {};
+  for (const spec of specs) {
+    const [field, ...rest] = spec.split('=');
+    const column = rest.join('=').trim();
+    if (!(NOTE_COLUMNS as readonly string[]).includes(field!.trim()) || !column) throw new UsageError(`--map ${spec}: write field=column, field one of ${NOTE_COLUMNS.join(', ')}`);
+    out[field!.trim() as Column] = column;
+  }
+  if (!out.name) throw new UsageError('--map name=COLUMN is required: the column holding each note\'s name');
+  return out as Record<Column, string | undefined>;
+}
+
+export async function importNotes(o: NotesImportOptions) {
+  const map = mapping(o.map);
+  if (!(await getWorkspace(o.workspace))) throw new UsageError(`No workspace ${o.workspace}`);
+  const { rows, bytes } = await readRows(o.file);
+  const fileHash = createHash('sha256').update(bytes).digest('hex');
+  const runKey = runKeyOf('import notes', o.workspace, fileHash, JSON.stringify(map), String(o.createCustomers));
+  const source = `notes:${fileHash}`;
+  const id = idMapping(o.workspace, source);
+  const existing = o.dryRun ? undefined : await beginRun<{ notes: number }>({ runKey, command: 'import notes', workspaceId: o.workspace, name: o.file, checkpoint: { notes: 0 } });
+  // Rows without a date are dated when the run began, the same on every run of it.
+  const now = existing?.run.startedAt ?? new Date().toISOString();
+  o.progress?.phase('rows checked', { total: rows.length, unit: 'rows' });
+  const planned = plan(rows, map, await entitiesOf(o.workspace), { create: o.createCustomers, id, now });
+  o.progress?.update(rows.length);
+  const summary = { rows: rows.length, notes: planned.notes.length, links: planned.notes.reduce((n, r) => n + r.links.length, 0), customersCreated: planned.created.length };
+  if (o.dryRun) {
+    o.progress?.end();
+    return { dryRun: true, workspace: o.workspace, ...summary, bad: planned.bad };
+  }
+  if (planned.bad.length) {
+    throw new UsageError(`${new Set(planned.bad.map((b) => b.line)).size} bad rows; nothing was written:\n${planned.bad.map((b) => `  line ${b.line}: ${b.field ? `${b.field}: ` : ''}${b.reason}`).join('\n')}`);
+  }
+  const { run, resumed } = existing!;
+  const quiet = `notes:${runKey.slice(0, 16)}`;
+  const writer = new BulkWriter({ ws: o.workspace, id: (x) => x, quiet, sealedSecret: () => '' });
+  if (run.state === 'loading') {
+    o.progress?.phase('notes written', { total: planned.notes.length, unit: 'notes' });
+    for (const c of planned.created) {
+      await writer.add({ kind: 'entity', id: c.id, type: c.type, ...(c.parent ? { parent: { id: c.parent, type: 'company' } } : {}), fields: { name: c.name, ...(c.email ? { email: c.email } : {}), ...(c.domain ? { domain: c.domain } : {}) }, createdAt: now, updatedAt: now });
+    }
+    for (let i = run.checkpoint.notes; i < planned.notes.length; i++) {
+      const n = planned.notes[i]!;
+      // Links go in with their aggregates (below): the note is written without them.
+      await writer.add({ kind: 'note', id: id(`row:${n.line}`), type: 'textNote', fields: { name: n.name, ...(n.content ? { content: textToHtml(n.content) } : {}) }, ...(n.customer ? { customer: n.customer } : {}), createdAt: n.at, updatedAt: n.at, links: [] });
+      if ((i + 1) % 1000 === 0 || i === planned.notes.length - 1) {
+        await writer.flush();
+        await saveProgress(run, { checkpoint: { notes: i + 1 }, counts: { notes: i + 1, customersCreated: planned.created.length } });
+        o.progress?.update(i + 1);
+      }
+    }
+    await writer.flush();
+    await saveProgress(run, { state: 'aggregating' });
+  }
+  const links: NewLiveLink[] = planned.notes.flatMap((n) => n.links.map((l) => ({ noteId: id(`row:${n.line}`), entityId: l.entityId, entityType: l.entityType, customerId: n.customer?.id, importance: n.importance, setAt: Date.parse(n.at) })));
+  o.progress?.phase('links rated', { total: links.length, unit: 'links' });
+  const added = await addLiveLinks(o.workspace, links, (n) => o.progress?.update(n));
+  o.progress?.end();
+  if (run.state !== 'complete') await saveProgress(run, { state: 'complete', completedAt: new Date().toISOString() });
+  return { workspace: o.workspace, ...summary, resumed, linksAdded: added.added, linksToEntitiesGone: added.entityGone, linksToNotesGone: added.noteGone };
+}

@@ -1,0 +1,148 @@
+// `admin import productboard --source {base_url} --source-token-file F [--name N] [--admin-email E]`:
+// a new workspace holding what a Productboard v2 API shows (./productboard-kinds.ts says what, kind by
+// kind), written raw in batches with ids UUIDv5(workspace, base URL, source id), each written page
+// a checkpoint, the aggregates in one pass at the end, and the workspace reachable only once all of
+// it is in (./commit.ts). Killed anywhere, the same command (same source, token and name) continues
+// from its last checkpoint, and ends with what one uninterrupted run gives.
+import { createHash, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { aggregateLoadedWorkspace } from '#lib/store/move/aggregates-fresh.ts';
+import { idMapping } from '#lib/store/move/ids.ts';
+import { BulkWriter } from '#lib/store/move/load.ts';
+import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
+import { commitWorkspace, type Committed } from './commit.ts';
+import { readCustomFields, SOURCE_KINDS, type ReadContext, type SourceKind } from './productboard-kinds.ts';
+import { SourceClient, SourceError, type SourceStats } from './source-client.ts';
+import { UsageError } from '../admin/command.ts';
+import type { PhaseProgress } from '../admin/progress.ts';
+
+/** The kinds read, in order: what a record refers to is read before it. */
+const PHASES = ['member', 'customField', 'entity', 'note'] as const;
+
+interface Checkpoint {
+  /** Index in PHASES of the phase under way. */
+  phase: number;
+  /** The next page of that phase's list (undefined: from its start). */
+  next?: string;
+}
+
+export interface ImportResult extends Committed {
+  resumed: boolean;
+  counts: Record<string, number>;
+  /** What was not imported (or imported with a default), by reason. */
+  skipped: Record<string, number>;
+  source: SourceStats & { seconds: number; requestsPerSecond: number };
+}
+
+/** Refuses, before anything is written, a token that cannot read what the import needs, names and e-mails included. */
+async function checkSource(client: SourceClient): Promise<void> {
+  const probes = [['/members?includeDisabled=true'], ['/entities/configurations'], ['/entities?type[]=user'], ['/notes']] as const;
+  for (const [path] of probes) {
+    let page: unknown;
+    try {
+      page = await client.get(path);
+    } catch (err) {
+      if (err instanceof SourceError && (err.status === 401 || err.status === 403)) {
+        throw new UsageError(`The source refused its token (${err.status}) on GET ${path}: the import needs the scopes entities:read, notes:read, members:read and members:pii:read. ${err.message}`);
+      }
+      throw err instanceof SourceError ? new UsageError(err.message) : err;
+    }
+    if (JSON.stringify(page).includes('"[redacted]"')) {
+      throw new UsageError(`The source answers [redacted] for names or e-mails on GET ${path}: its token lacks members:pii:read${path.includes('user') ? ' (or users:pii:read)' : ''}. Nothing was imported; give a token with that scope.`);
+    }
+  }
+}
+
+export async function importProductboard(options: { source: string; tokenFile: string; name?: string | undefined; adminEmail?: string | undefined; progress?: PhaseProgress; fetchFn?: typeof fetch }): Promise<ImportResult> {
+  let baseUrl: string;
+  try {
+    const u = new URL(options.source);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error('not http(s)');
+    baseUrl = u.toString().replace(/\/+$/, '');
+  } catch {
+    throw new UsageError(`--source ${options.source} is not an http(s) URL (the source's {base_url}, e.g. https://api.productboard.com/v2)`);
+  }
+  let token: string;
+  try {
+    token = (await readFile(options.tokenFile, 'utf8')).trim();
+  } catch (err) {
+    throw new UsageError(`Cannot read --source-token-file ${options.tokenFile}: ${(err as Error).message}`);
+  }
+  if (!token) throw new UsageError(`--source-token-file ${options.tokenFile} is empty`);
+  const name = options.name ?? `Imported from ${new URL(baseUrl).host}`;
+  if (name.trim() === '' || name.length > 255) throw new UsageError('--name must be 1 to 255 characters');
+  const client = new SourceClient(baseUrl, token, options.fetchFn);
+  const started = Date.now();
+  await checkSource(client);
+
+  // The token names the source workspace (a base URL serves many): only its hash is kept.
+  const tokenHash = createHash('sha256').update(token).digest('hex');
+  const { run, resumed } = await beginRun<Checkpoint>({ runKey: runKeyOf('import productboard', baseUrl, tokenHash, name), command: 'import productboard', workspaceId: randomUUID(), name, checkpoint: { phase: 0 } });
+  const ws = run.workspaceId;
+  const quiet = `import:${run.runKey.slice(0, 16)}`;
+  const writer = new BulkWriter({ ws, id: idMapping(ws, baseUrl), quiet, sealedSecret: () => '' });
+  const counts: Record<string, number> = { ...run.counts };
+  const skipped: Record<string, number> = { ...run.skipped };
+  let muted = false;
+  const ctx: ReadContext = {
+    client,
+    importedAt: run.startedAt,
+    customFields: new Map(),
+    skip: (reason, n = 1) => {
+      if (!muted) skipped[reason] = (skipped[reason] ?? 0) + n;
+    },
+  };
+  const count = (kind: string, n = 1) => (counts[kind] = (counts[kind] ?? 0) + n);
+
+  if (run.state === 'loading') {
+    // The custom fields are read on every run (records refer to them); written, and their refusals counted, in their phase only.
+    muted = run.checkpoint.phase > PHASES.indexOf('customField');
+    const fields = await readCustomFields(ctx);
+    muted = false;
+    for (let phase = run.checkpoint.phase; phase < PHASES.length; phase++) {
+      const kind = PHASES[phase]!;
+      options.progress?.phase(`${kind} records`, { unit: 'records' });
+      if (kind === 'customField') {
+        for (const f of fields) await writer.add(f);
+        count('customField', fields.length);
+        await writer.flush();
+        await saveProgress(run, { checkpoint: { phase: phase + 1 }, counts, skipped });
+        continue;
+      }
+      const source = SOURCE_KINDS[kind] as SourceKind;
+      let from = run.checkpoint.phase === phase ? run.checkpoint.next : undefined;
+      for (let pages = 0; ; ) {
+        try {
+          for await (const page of client.pages(from ?? source.list)) {
+            pages++;
+            for (const item of page.data) {
+              for (const record of await source.records(item, ctx)) {
+                await writer.add(record);
+                count(record.kind);
+                if (record.kind === 'note') count('link', record.links.length);
+              }
+            }
+            await writer.flush();
+            await saveProgress(run, { checkpoint: page.next ? { phase, next: page.next } : { phase: phase + 1 }, counts, skipped });
+            options.progress?.update(counts[kind] ?? 0);
+          }
+          break;
+        } catch (err) {
+          // A cursor saved by an earlier run that the source no longer takes: read the list again from its start.
+          if (!(err instanceof SourceError) || err.status !== 400 || pages > 0 || from === undefined) throw err instanceof SourceError ? new UsageError(err.message) : err;
+          from = undefined;
+        }
+      }
+    }
+    await saveProgress(run, { state: 'aggregating', checkpoint: { phase: PHASES.length }, counts, skipped });
+  }
+  if (run.state === 'aggregating') {
+    options.progress?.phase('aggregates', { unit: 'entities' });
+    await aggregateLoadedWorkspace(ws, { links: run.counts.link ?? 0, quiet, progress: (p) => options.progress?.update(p.entities, p.of) });
+  }
+  options.progress?.end();
+  const committed = await commitWorkspace(run, { adminEmail: options.adminEmail, quiet, webhooks: 0 });
+  const seconds = (Date.now() - started) / 1000;
+  const records = Object.fromEntries(['member', 'customField', 'entity', 'relation', 'note'].map((k) => [k, run.counts[k] ?? 0]));
+  return { ...committed, resumed, counts: records, skipped: run.skipped, source: { ...client.stats, seconds, requestsPerSecond: Math.round((client.stats.requests / Math.max(seconds, 0.001)) * 10) / 10 } };
+}

@@ -1,0 +1,268 @@
+// How each kind of record is read from a Productboard v2 API (the source of `admin import
+// productboard`): the list it comes from, and how one source record becomes the export format's
+// records (lib/domain/schemas/workspace-export.ts) — in this service's vocabulary, with the source's
+// ids (the writer maps them, lib/store/move/ids.ts). What has no place here is counted by reason in
+// `skipped`, never silently dropped. A kind the source gets is one entry of SOURCE_KINDS.
+import * as z from 'zod/mini';
+import { CUSTOM_FIELD_KINDS, ENTITY_TYPES, NOTE_TYPES, type CustomFieldKind } from '#lib/domain/configurations.ts';
+import { ENTITY_FIELDS, NOTE_FIELDS } from '#lib/domain/entity-fields.ts';
+import { isHierarchyType, type EntityType } from '#lib/domain/hierarchy.ts';
+import { REDACTED } from '#lib/domain/member-view.ts';
+import { isUuid } from '#lib/domain/schemas/common.ts';
+import { STANDARD_FIELDS, STATUSES, type StandardFieldId } from '#lib/domain/schemas/field-values.ts';
+import type { CustomFieldRecord, MoveKind, MoveRecord, NoteRecord } from '#lib/domain/schemas/workspace-export.ts';
+import { isImportance } from '#lib/domain/score.ts';
+import type { SourceClient } from './source-client.ts';
+import { UsageError } from '../admin/command.ts';
+
+export const SOURCE_SYSTEM = 'productboard';
+
+/** A record as a Productboard v2 list gives it: only what the import reads, each part checked where it is used. */
+export interface SourceRecord {
+  id: string;
+  type: string;
+  fields?: Record<string, unknown>;
+  relationships?: { data?: SourceRelationship[]; links?: { next?: string | null } };
+  links?: { self?: string; html?: string };
+  metadata?: { source?: Record<string, unknown> };
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+export interface SourceRelationship {
+  type: string;
+  target?: { id: string; type: string };
+  importance?: unknown;
+}
+
+/** A configuration (entities' or notes'): its fields by id, each with the JSON Schema of its value. */
+interface SourceConfiguration {
+  type: string;
+  fields?: Record<string, { id: string; name?: string; schema?: { type?: string; format?: string; enum?: unknown[] } }>;
+}
+
+/** What reading records needs: the client, the custom fields the source configures, a tally of what is left out. */
+export interface ReadContext {
+  client: SourceClient;
+  /** When the run began: the creation time of records the source gives none (members, custom fields). */
+  importedAt: string;
+  customFields: Map<string, { kind: CustomFieldKind; options?: string[]; entityType: string }>;
+  skip(reason: string, n?: number): void;
+}
+
+export interface SourceKind {
+  /** The list the kind's records come from (a path under the base URL). */
+  list: string;
+  /** The records one item of that list becomes (a kind may make records of another: relations come with entities). */
+  records(item: SourceRecord, ctx: ReadContext): Promise<MoveRecord[]>;
+}
+
+/** Fails the import on a value the source hid: it would be stored as if it were the value. */
+function refuseRedacted(value: unknown, what: string): void {
+  if (JSON.stringify(value ?? null).includes(`"${REDACTED}"`)) {
+    throw new UsageError(`The source answered ${REDACTED} in ${what}: its token lacks the scope to read names and e-mails (members:pii:read, and users:pii:read for users). Nothing redacted is imported; give a token with those scopes.`);
+  }
+}
+
+const iso = (v: unknown): string | undefined => {
+  const t = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isNaN(t) ? undefined : new Date(t).toISOString();
+};
+
+const sourceMetadata = (item: SourceRecord, ctx: ReadContext) => {
+  if (item.metadata?.source && Object.keys(item.metadata.source).length) ctx.skip(`metadata.source of a ${item.type} (replaced by the import's own)`);
+  const url = item.links?.html ?? item.links?.self;
+  return { source: { system: SOURCE_SYSTEM, recordId: String(item.id), ...(typeof url === 'string' ? { url } : {}) } };
+};
+
+/** A custom field's value as this service stores it, or undefined when it has none here. */
+function customValue(def: { kind: CustomFieldKind; options?: string[] }, value: unknown): unknown {
+  switch (def.kind) {
+    case 'text':
+      return typeof value === 'string' && value.length <= 10_000 ? value : undefined;
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+    case 'date':
+      return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
+    case 'select': {
+      const name = typeof value === 'string' ? value : (value as { name?: unknown } | null)?.name;
+      return typeof name === 'string' && def.options?.includes(name) ? name : undefined;
+    }
+  }
+}
+
+/** A standard field's value in this service's read shape, or undefined (with the reason counted). */
+function standardValue(id: StandardFieldId, value: unknown, type: string, ctx: ReadContext): unknown {
+  let v = value;
+  if (id === 'status') {
+    const name = (value as { name?: unknown } | null)?.name;
+    const found = STATUSES.find((s) => typeof name === 'string' && s.name.toLowerCase() === name.toLowerCase());
+    if (!found) {
+      ctx.skip(`status of a ${type} that is none of this service's statuses (${STATUSES.map((s) => s.name).join(', ')})`);
+      return undefined;
+    }
+    v = { id: found.id, name: found.name };
+  } else if (id === 'tags' && Array.isArray(value)) v = value.map((t: { name?: unknown }) => ({ name: t?.name }));
+  else if ((id === 'owner' || id === 'creator') && value && typeof value === 'object') v = { id: (value as { id?: unknown }).id, email: (value as { email?: unknown }).email };
+  const parsed = z.safeParse(STANDARD_FIELDS[id].read, v);
+  if (!parsed.success) {
+    ctx.skip(`${id} of a ${type} in a shape this service does not store`);
+    return undefined;
+  }
+  return parsed.data;
+}
+
+function fieldsOf(item: SourceRecord, type: string, standard: readonly StandardFieldId[], ctx: ReadContext): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(item.fields ?? {})) {
+    if (value === null || value === undefined) continue;
+    if ((standard as readonly string[]).includes(key)) {
+      const v = standardValue(key as StandardFieldId, value, type, ctx);
+      if (v !== undefined) out[key] = v;
+    } else if (isUuid(key)) {
+      const def = ctx.customFields.get(key.toLowerCase());
+      const v = def && def.entityType === type ? customValue(def, value) : undefined;
+      if (v !== undefined) out[key.toLowerCase()] = v;
+      else ctx.skip(def ? `values of ${def.kind} custom fields of a ${type} in a shape the kind cannot hold` : `values of custom fields of a kind this service has not`);
+    } else ctx.skip(`field ${String(key)} of a ${type} (no such field here)`);
+  }
+  return out;
+}
+
+/** Every relationship of a record: those inline, and the rest from their `links.next`. */
+async function relationshipsOf(item: SourceRecord, ctx: ReadContext): Promise<SourceRelationship[]> {
+  const rels = [...(item.relationships?.data ?? [])];
+  const next = item.relationships?.links?.next;
+  if (typeof next === 'string' && next !== '') for await (const page of ctx.client.pages<SourceRelationship>(next)) rels.push(...page.data);
+  return rels;
+}
+
+const NOTE_TYPE_NAMES: Record<string, NoteRecord['type']> = { textNote: 'textNote', simple: 'textNote', conversationNote: 'conversationNote', conversation: 'conversationNote' };
+
+/** The custom fields the source configures (entity and note configurations), of the kinds this service has. */
+export async function readCustomFields(ctx: ReadContext): Promise<CustomFieldRecord[]> {
+  const out: CustomFieldRecord[] = [];
+  ctx.customFields.clear();
+  for (const list of ['/entities/configurations', '/notes/configurations']) {
+    for await (const page of ctx.client.pages<SourceConfiguration>(list)) {
+      for (const conf of page.data) {
+        const type = String(conf.type);
+        if (!(ENTITY_TYPES as readonly string[]).includes(type) && !(NOTE_TYPES as readonly string[]).includes(type)) continue;
+        for (const f of Object.values(conf.fields ?? {})) {
+          if (!isUuid(f.id)) continue;
+          const schema = f.schema ?? {};
+          const options = Array.isArray(schema.enum) ? schema.enum.filter((o): o is string => typeof o === 'string') : undefined;
+          const kind: CustomFieldKind | undefined = options
+            ? 'select'
+            : schema.type === 'number'
+              ? 'number'
+              : schema.type === 'string' && schema.format === 'date'
+                ? 'date'
+                : schema.type === 'string'
+                  ? 'text'
+                  : undefined;
+          if (!kind || !(CUSTOM_FIELD_KINDS as readonly string[]).includes(kind)) {
+            ctx.skip(`custom field of a kind this service has not (${String(f.name)} on ${type})`);
+            continue;
+          }
+          const id = f.id.toLowerCase();
+          ctx.customFields.set(id, { kind, entityType: type, ...(options ? { options } : {}) });
+          out.push({ kind: 'customField', id, entityType: type, name: String(f.name), fieldKind: kind, ...(options ? { options } : {}), createdAt: ctx.importedAt });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } } = {
+  member: {
+    list: '/members?includeDisabled=true',
+    records: (m, ctx) => {
+      const f = m.fields ?? {};
+      refuseRedacted(f, 'a member');
+      const role = f.role === 'contributor' ? 'viewer' : f.role;
+      if (f.role === 'contributor') ctx.skip('contributor members (imported as viewers)');
+      if ((role !== 'admin' && role !== 'maker' && role !== 'viewer') || typeof f.email !== 'string') {
+        ctx.skip('members without an e-mail or a role');
+        return Promise.resolve([]);
+      }
+      return Promise.resolve([{ kind: 'member', id: String(m.id), email: f.email, name: typeof f.name === 'string' ? f.name : f.email, role, active: f.disabled !== true, createdAt: ctx.importedAt }]);
+    },
+  },
+  customField: { notRead: 'read from the configurations (readCustomFields)' },
+  entity: {
+    list: '/entities',
+    records: async (e, ctx) => {
+      const type = String(e.type) as EntityType;
+      if (!(ENTITY_TYPES as readonly string[]).includes(type)) {
+        ctx.skip(`entities of type ${type} (not served here yet)`);
+        return [];
+      }
+      refuseRedacted(e.fields, `a ${type}`);
+      const rels = await relationshipsOf(e, ctx);
+      const parent = rels.find((r) => r.type === 'parent')?.target;
+      const out: MoveRecord[] = [];
+      for (const r of rels) {
+        if (r.type !== 'link' && r.type !== 'isBlocking') continue;
+        const target = r.target;
+        if (!target || (r.type === 'link' && !(e.id < target.id))) continue;
+        if (!isHierarchyType(type) || !isHierarchyType(target.type)) {
+          ctx.skip(`${r.type} relations with a ${isHierarchyType(type) ? target.type : type}`);
+          continue;
+        }
+        out.push({ kind: 'relation', entityId: e.id, entityType: type, type: r.type, targetId: target.id, targetType: target.type, createdAt: iso(e.createdAt) ?? ctx.importedAt });
+      }
+      out.unshift({
+        kind: 'entity',
+        id: String(e.id),
+        type,
+        ...(parent ? { parent: { id: parent.id, type: parent.type as EntityType } } : {}),
+        fields: fieldsOf(e, type, ENTITY_FIELDS[type], ctx),
+        metadata: sourceMetadata(e, ctx),
+        createdAt: iso(e.createdAt) ?? ctx.importedAt,
+        updatedAt: iso(e.updatedAt) ?? iso(e.createdAt) ?? ctx.importedAt,
+      });
+      return out;
+    },
+  },
+  relation: { notRead: 'read with the entities (their relationships)' },
+  note: {
+    list: '/notes',
+    records: async (n, ctx) => {
+      const type = NOTE_TYPE_NAMES[String(n.type)];
+      if (!type) {
+        ctx.skip(`notes of type ${String(n.type)}`);
+        return [];
+      }
+      refuseRedacted(n.fields, 'a note');
+      const updatedAt = iso(n.updatedAt) ?? iso(n.createdAt) ?? ctx.importedAt;
+      const rels = await relationshipsOf(n, ctx);
+      const customer = rels.find((r) => r.type === 'customer')?.target;
+      if (customer && customer.type !== 'user' && customer.type !== 'company') ctx.skip(`note customers of type ${customer.type}`);
+      const links: NoteRecord['links'] = [];
+      for (const r of rels) {
+        if (r.type !== 'link' || !r.target) continue;
+        if (!isHierarchyType(r.target.type)) {
+          ctx.skip(`note links to a ${r.target.type}`);
+          continue;
+        }
+        if (!isImportance(r.importance)) ctx.skip('note links without an importance (imported as unknown)');
+        // Productboard does not say when a link was rated: the note's last update stands for it (README, "Import from Productboard").
+        links.push({ entityId: r.target.id, entityType: r.target.type, importance: isImportance(r.importance) ? r.importance : 'unknown', ratedAt: updatedAt });
+      }
+      return [{
+        kind: 'note',
+        id: String(n.id),
+        type,
+        fields: fieldsOf(n, type, NOTE_FIELDS, ctx),
+        ...(customer && (customer.type === 'user' || customer.type === 'company') ? { customer: { id: customer.id, type: customer.type } } : {}),
+        metadata: sourceMetadata(n, ctx),
+        createdAt: iso(n.createdAt) ?? updatedAt,
+        updatedAt,
+        links,
+      }];
+    },
+  },
+  webhook: { notRead: 'webhook subscriptions are not imported: their signing secrets cannot be read' },
+};

@@ -1,0 +1,130 @@
+// `admin restore --in F [--name N] [--admin-email E]`: a new workspace from an export file
+// (docs/export-format.md). Records are written raw in batches (lib/store/move/load.ts) with ids mapped
+// as docs/export-format.md says, a checkpoint after each few thousand lines, then the aggregates in one
+// pass (lib/store/move/aggregates-fresh.ts); the scores it computed are compared with those the
+// export read. Killed anywhere, the same command continues: the run is found by the export's id and
+// the name (lib/store/move/runs.ts).
+import { randomUUID } from 'node:crypto';
+import { serviceKeys } from '#lib/auth/service-key.ts';
+import { MOVE_KINDS, type MoveKind } from '#lib/domain/schemas/workspace-export.ts';
+import { sealContext } from '#lib/events/deliver.ts';
+import { seal, webhookSecretKey } from '#lib/events/secret-box.ts';
+import { newSigningSecret } from '#lib/events/signature.ts';
+import { batchGetByKey, itemKeyId } from '#lib/store/batch.ts';
+import * as keys from '#lib/store/keys.ts';
+import { aggregateLoadedWorkspace } from '#lib/store/move/aggregates-fresh.ts';
+import { idMapping } from '#lib/store/move/ids.ts';
+import { BulkWriter } from '#lib/store/move/load.ts';
+import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
+import { commitWorkspace, type Committed } from './commit.ts';
+import { parseHeader, parseRecord, readJsonLines } from './export-file.ts';
+import { UsageError } from '../admin/command.ts';
+import type { PhaseProgress } from '../admin/progress.ts';
+
+/** Lines between checkpoints: what a killed restore writes again. */
+const CHECKPOINT_LINES = 2_000;
+
+interface Checkpoint {
+  /** Every record up to this line is written. */
+  line: number;
+  /** Link items written (the aggregates pass reads until it sees them all). */
+  links: number;
+}
+
+export interface RestoreResult extends Committed {
+  resumed: boolean;
+  counts: Record<string, number>;
+  /** Scores computed here against those the export read. */
+  scores: { checked: number; mismatches: number };
+}
+
+/** The key restores of one export into one name share: the same command finds its run again. */
+const restoreKey = (exportId: string, name: string) => runKeyOf('restore', exportId, name);
+
+export async function restoreWorkspace(file: string, options: { name?: string | undefined; adminEmail?: string | undefined; progress?: PhaseProgress }): Promise<RestoreResult> {
+  const progress = options.progress;
+  const first = readJsonLines(file);
+  const head = await first.lines.next();
+  const header = parseHeader(file, head.done ? undefined : head.value);
+  await first.lines.return(undefined);
+  const name = options.name ?? header.workspace.name;
+  if (name.trim() === '' || name.length > 255) throw new UsageError('--name must be 1 to 255 characters');
+  const { run, resumed } = await beginRun<Checkpoint>({ runKey: restoreKey(header.exportId, name), command: 'restore', workspaceId: randomUUID(), name, checkpoint: { line: 1, links: 0 } });
+  const ws = run.workspaceId;
+  const quiet = `restore:${run.runKey.slice(0, 16)}`;
+  const id = idMapping(ws, `export:${header.workspace.id}`);
+  const secretKey = webhookSecretKey((await serviceKeys()).secret);
+  const writer = new BulkWriter({ ws, id, quiet, sealedSecret: (webhookId) => seal(secretKey, newSigningSecret(), sealContext(webhookId, 'signingSecret')) });
+
+  if (run.state === 'loading') {
+    const input = readJsonLines(file);
+    const size = await input.size;
+    const counts: Record<string, number> = { ...run.counts };
+    let { line: saved, links } = run.checkpoint;
+    let ended = false;
+    progress?.phase('records', { total: size, unit: 'bytes' });
+    for await (const line of input.lines) {
+      if (line.n <= saved) continue;
+      if (ended) throw new UsageError(`${file} line ${line.n}: a record after the end record`);
+      const record = parseRecord(file, line);
+      if (record.kind === 'end') {
+        ended = true;
+        for (const kind of MOVE_KINDS) {
+          if ((record.counts[kind] ?? 0) !== (counts[kind] ?? 0)) throw new UsageError(`${file}: the end record counts ${record.counts[kind] ?? 0} ${kind} records, the file holds ${counts[kind] ?? 0}`);
+        }
+        continue;
+      }
+      await writer.add(record);
+      counts[record.kind] = (counts[record.kind] ?? 0) + 1;
+      if (record.kind === 'note') links += record.links.length;
+      if (line.n - saved >= CHECKPOINT_LINES) {
+        await writer.flush();
+        saved = line.n;
+        await saveProgress(run, { checkpoint: { line: saved, links }, counts });
+        progress?.update(input.bytesRead());
+      }
+    }
+    if (!ended) throw new UsageError(`${file} has no end record: it is truncated (an export that did not finish?)`);
+    await writer.flush();
+    await saveProgress(run, { state: 'aggregating', checkpoint: { line: Number.MAX_SAFE_INTEGER, links }, counts });
+    progress?.update(size);
+  }
+  if (run.state === 'aggregating') {
+    progress?.phase('aggregates', { unit: 'entities' });
+    await aggregateLoadedWorkspace(ws, { links: run.checkpoint.links, quiet, progress: (p) => progress?.update(p.entities, p.of) });
+  }
+  progress?.phase('scores compared', { total: run.counts.entity ?? 0, unit: 'entities' });
+  const scores = await compareScores(file, ws, id, progress);
+  progress?.end();
+  const committed = await commitWorkspace(run, { adminEmail: options.adminEmail, quiet, webhooks: run.counts.webhook ?? 0 });
+  return { ...committed, resumed, counts: Object.fromEntries(MOVE_KINDS.map((k: MoveKind) => [k, run.counts[k] ?? 0])), scores };
+}
+
+/** Each restored hierarchy entity's score against the score its record says the export read. */
+async function compareScores(file: string, ws: string, id: (sourceId: string) => string, progress?: PhaseProgress): Promise<{ checked: number; mismatches: number }> {
+  const result = { checked: 0, mismatches: 0 };
+  let batch: Array<{ id: string; score: number }> = [];
+  let seen = 0;
+  const check = async () => {
+    const found = await batchGetByKey(batch.map((b) => keys.entity(ws, b.id)), { consistent: true });
+    for (const b of batch) {
+      result.checked++;
+      if (Number(found.get(itemKeyId(keys.entity(ws, b.id)))?.total ?? -1) !== b.score) result.mismatches++;
+    }
+    batch = [];
+  };
+  const input = readJsonLines(file);
+  for await (const line of input.lines) {
+    const kind = (line.value as { kind?: unknown }).kind;
+    if (line.n === 1 || kind === 'member' || kind === 'customField') continue;
+    if (kind !== 'entity') break;
+    const record = parseRecord(file, line);
+    seen++;
+    if (record.kind === 'entity' && record.score !== undefined) batch.push({ id: id(record.id), score: record.score });
+    if (batch.length === 100) await check();
+    progress?.update(seen);
+  }
+  await input.lines.return(undefined);
+  if (batch.length) await check();
+  return result;
+}

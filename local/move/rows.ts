@@ -1,0 +1,84 @@
+// The rows of a feedback file: CSV (RFC 4180: a header row, fields quoted with `"` when they hold a
+// comma, a quote or a line break) or JSON lines (one object per line, its keys the columns). Each row
+// with the line it starts on, for the refusals. The CSV reader is these few lines rather than a
+// package: the lockfile is shared by every branch of this project, and RFC 4180 is small.
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../admin/command.ts';
+
+export interface Row {
+  line: number;
+  values: Record<string, unknown>;
+}
+
+function csvRecords(text: string): Array<{ line: number; fields: string[] }> {
+  const out: Array<{ line: number; fields: string[] }> = [];
+  let line = 1;
+  let i = 0;
+  while (i < text.length) {
+    const start = line;
+    const fields: string[] = [];
+    for (;;) {
+      let value = '';
+      if (text[i] === '"') {
+        i++;
+        for (;;) {
+          if (i >= text.length) throw new UsageError(`line ${start}: a quoted field is not closed`);
+          if (text[i] === '"') {
+            if (text[i + 1] === '"') {
+              value += '"';
+              i += 2;
+              continue;
+            }
+            i++;
+            break;
+          }
+          if (text[i] === '\n') line++;
+          value += text[i++];
+        }
+      } else {
+        while (i < text.length && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') value += text[i++];
+      }
+      fields.push(value);
+      if (text[i] === ',') {
+        i++;
+        continue;
+      }
+      if (text[i] === '\r') i++;
+      if (text[i] === '\n') {
+        i++;
+        line++;
+      }
+      break;
+    }
+    if (!(fields.length === 1 && fields[0] === '')) out.push({ line: start, fields });
+  }
+  return out;
+}
+
+/** The file's rows; `.jsonl` (or `.json`) is JSON lines, anything else CSV. */
+export async function readRows(file: string): Promise<{ rows: Row[]; bytes: Buffer }> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    throw new UsageError(`Cannot read --in ${file}: ${(err as Error).message}`);
+  }
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  if (/\.jsonl?$/i.test(file)) {
+    const rows: Row[] = [];
+    text.split('\n').forEach((l, i) => {
+      if (l.trim() === '') return;
+      let v: unknown;
+      try {
+        v = JSON.parse(l);
+      } catch {
+        v = undefined;
+      }
+      rows.push({ line: i + 1, values: v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : { __invalid: l.slice(0, 80) } });
+    });
+    return { rows, bytes };
+  }
+  const [header, ...records] = csvRecords(text);
+  if (!header) throw new UsageError(`${file} is empty`);
+  return { rows: records.map((r) => ({ line: r.line, values: Object.fromEntries(header.fields.map((h, i) => [h.trim(), r.fields[i] ?? ''])) })), bytes };
+}

@@ -1,0 +1,101 @@
+// The HTTP client of an import's source, a Productboard v2 API (Productboard's own, or any service
+// that answers its documents, this one included): bearer token, JSON, pages followed by `links.next`
+// (absent or null on the last page), 429 answered by waiting what `Retry-After` says (seconds or an
+// HTTP date) and trying again, a 5xx or a dropped connection retried with backoff. It counts its
+// requests and the time it waited, for the import's report against the source's budget.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { UsageError } from '../admin/command.ts';
+
+/** A list item before its kind's reader looks at it. */
+export interface SourceItem {
+  id: string;
+  type: string;
+}
+
+export class SourceError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+    this.name = 'SourceError';
+  }
+}
+
+export interface SourceStats {
+  requests: number;
+  throttled: number;
+  waitedMs: number;
+}
+
+const ATTEMPTS = 8;
+
+/** Seconds or an HTTP date, as RFC 9110 allows; 1 s when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number {
+  if (header === null) return 1000;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? 1000 : Math.max(0, at - now);
+}
+
+export class SourceClient {
+  readonly stats: SourceStats = { requests: 0, throttled: 0, waitedMs: 0 };
+
+  constructor(readonly baseUrl: string, private readonly token: string, private readonly fetchFn: typeof fetch = fetch) {}
+
+  /** An absolute URL for a path under the base URL (a `links.next` is already absolute). */
+  url(pathOrUrl: string): string {
+    return /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : `${this.baseUrl}${pathOrUrl}`;
+  }
+
+  /** GET a JSON body; a refusal (4xx but 429) is a SourceError with the source's own detail. */
+  async get(pathOrUrl: string): Promise<unknown> {
+    const url = this.url(pathOrUrl);
+    for (let attempt = 1; ; attempt++) {
+      let res: Response;
+      try {
+        this.stats.requests++;
+        res = await this.fetchFn(url, { headers: { authorization: `Bearer ${this.token}`, accept: 'application/json' } });
+      } catch (err) {
+        if (attempt >= ATTEMPTS) throw new UsageError(`The source at ${this.baseUrl} is not reachable: ${(err as Error).message}`);
+        await this.wait(Math.min(30_000, 250 * 2 ** attempt));
+        continue;
+      }
+      if (res.status === 429) {
+        this.stats.throttled++;
+        await res.arrayBuffer();
+        await this.wait(retryAfterMs(res.headers.get('retry-after')));
+        continue;
+      }
+      if (res.status >= 500 && attempt < ATTEMPTS) {
+        await res.arrayBuffer();
+        await this.wait(Math.min(30_000, 250 * 2 ** attempt));
+        continue;
+      }
+      const text = await res.text();
+      if (res.status !== 200) {
+        let detail = text.slice(0, 300);
+        try {
+          detail = (JSON.parse(text) as { errors?: Array<{ detail?: string }> }).errors?.[0]?.detail ?? detail;
+        } catch {
+          // not the error envelope: its text as it came
+        }
+        throw new SourceError(res.status, `GET ${url.replace(this.baseUrl, '')} answered ${res.status}: ${detail}`);
+      }
+      return JSON.parse(text) as unknown;
+    }
+  }
+
+  private async wait(ms: number): Promise<void> {
+    this.stats.waitedMs += ms;
+    await sleep(ms);
+  }
+
+  /** Each page of a list from `pathOrUrl` on, with the URL of the page after it (undefined on the last). */
+  async *pages<T = SourceItem>(pathOrUrl: string): AsyncGenerator<{ data: T[]; next: string | undefined }> {
+    for (let url: string | undefined = pathOrUrl; url !== undefined; ) {
+      const page = (await this.get(url)) as { data?: unknown; links?: { next?: unknown } } | null;
+      const next = typeof page?.links?.next === 'string' && page.links.next !== '' ? page.links.next : undefined;
+      // Records are checked where they are read (./productboard-kinds.ts): here only that a page is a list.
+      yield { data: Array.isArray(page?.data) ? (page.data as T[]) : [], next };
+      url = next;
+    }
+  }
+}

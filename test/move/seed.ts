@@ -1,0 +1,110 @@
+// A workspace with something of every kind a move carries, written through the store's own create
+// functions: members of each role, custom fields, a hierarchy with every standard field set somewhere,
+// customers (companies, users under them and alone), relations, notes of both types with customers,
+// anonymous notes, links of every importance, re-rated links, a note edited after it was rated, and
+// a webhook subscription.
+import { issueApiToken } from '#lib/auth/api-tokens.ts';
+import { STATUSES } from '#lib/domain/schemas/field-values.ts';
+import { IMPORTANCES } from '#lib/domain/score.ts';
+import { addCustomField } from '#lib/store/custom-fields.ts';
+import { createEntity } from '#lib/store/entity-writes.ts';
+import { addMember, type Member } from '#lib/store/members.ts';
+import { createNote, updateNote, upsertLink } from '#lib/store/notes.ts';
+import { createRelation } from '#lib/store/relations.ts';
+import { createWebhook } from '#lib/store/webhooks.ts';
+import { createWorkspace } from '#lib/store/workspaces.ts';
+
+let n = 0;
+const email = (p: string) => `${p}-${process.pid}-${++n}@example.com`;
+
+async function inParallel<T>(count: number, parallel: number, fn: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array<T>(count);
+  let next = 0;
+  await Promise.all(Array.from({ length: parallel }, async () => {
+    while (next < count) {
+      const i = next++;
+      out[i] = await fn(i);
+    }
+  }));
+  return out;
+}
+
+export interface Seeded {
+  ws: string;
+  admin: Member;
+  token: string;
+  features: string[];
+}
+
+export async function seedWorkspace(options: { notes: number; name?: string }): Promise<Seeded> {
+  const ws = (await createWorkspace(options.name ?? 'Move source')).id;
+  const admin = await addMember(ws, { email: email('admin'), name: 'Ada Admin', role: 'admin', active: true });
+  const maker = await addMember(ws, { email: email('maker'), name: 'Mo Maker', role: 'maker', active: true });
+  await addMember(ws, { email: email('viewer'), role: 'viewer', active: false });
+  const token = (await issueApiToken(admin)).token;
+  const text = await addCustomField(ws, { entityType: 'feature', name: 'Team note', fieldKind: 'text' });
+  const size = await addCustomField(ws, { entityType: 'feature', name: 'Size', fieldKind: 'select', options: ['S', 'M', 'L'] });
+  const effort = await addCustomField(ws, { entityType: 'feature', name: 'Effort', fieldKind: 'number' });
+  const noteField = await addCustomField(ws, { entityType: 'textNote', name: 'Channel', fieldKind: 'text' });
+  const make = async (type: 'product' | 'component' | 'feature' | 'subfeature' | 'company' | 'user', name: string, parent?: string, values: Record<string, unknown> = {}) =>
+    (await createEntity(ws, { type, values: { name, ...values }, ...(parent ? { parent: { id: parent } } : {}), parentPath: ['data'] })).id;
+  const owner = { id: maker.id, email: maker.email };
+  const features: string[] = [];
+  const hierarchy: string[] = [];
+  for (let p = 0; p < 2; p++) {
+    const product = await make('product', `Product ${p}`, undefined, { description: `<p>Product ${p}</p>`, owner, tags: [{ name: 'core' }] });
+    hierarchy.push(product);
+    const component = await make('component', `Component ${p}`, product, { status: { ...STATUSES[1] } });
+    hierarchy.push(component);
+    for (let f = 0; f < 4; f++) {
+      const feature = await make('feature', `Feature ${p}.${f}`, f % 2 ? component : product, {
+        status: { ...STATUSES[f % STATUSES.length]! },
+        timeframe: { startDate: '2025-01-01', endDate: '2025-03-31', granularity: 'quarter' },
+        archived: f === 3,
+        [text.id]: `note ${f}`,
+        [size.id]: ['S', 'M', 'L'][f % 3],
+        [effort.id]: f * 1.5,
+        ...(f === 0 ? { owner } : {}),
+      });
+      features.push(feature);
+      hierarchy.push(feature);
+      if (f < 2) {
+        const sub = await make('subfeature', `Subfeature ${p}.${f}`, feature, { tags: [{ name: 'beta' }, { name: 'ux' }] });
+        features.push(sub);
+        hierarchy.push(sub);
+      }
+    }
+  }
+  await createRelation(ws, features[0]!, 'link', features[3]!, ['data']);
+  await createRelation(ws, features[1]!, 'isBlocking', features[4]!, ['data']);
+  const customers: Array<{ id: string; type: 'user' | 'company' }> = [];
+  for (let c = 0; c < 6; c++) {
+    const company = await make('company', `Company ${c}`, undefined, { domain: `company${c}-${process.pid}.example.com` });
+    customers.push({ id: company, type: 'company' });
+    customers.push({ id: await make('user', `User ${c}`, company, { email: `user${c}@company${c}.example.com` }), type: 'user' });
+  }
+  customers.push({ id: await make('user', 'Lone user', undefined, { email: 'lone@example.com' }), type: 'user' });
+  const notes = await inParallel(options.notes, 8, async (i) => {
+    const customer = i % 7 === 0 ? undefined : customers[i % customers.length]!;
+    const links = [...new Set([features[i % features.length]!, features[(i * 5 + 1) % features.length]!])].slice(0, 1 + (i % 2));
+    const conversation = i % 11 === 0;
+    return createNote(ws, {
+      type: conversation ? 'conversationNote' : 'textNote',
+      values: {
+        name: `Feedback ${i}`,
+        content: conversation ? [{ externalId: `m${i}`, authorType: 'customer', content: `Please ${i}`, timestamp: '2025-02-03T04:05:06Z' }] : `<p>Feedback ${i}</p>`,
+        ...(i % 3 === 0 ? { tags: [{ name: 'csv' }] } : {}),
+        ...(i % 4 === 0 ? { owner } : {}),
+        ...(i % 5 === 0 && !conversation ? { [noteField.id]: 'email' } : {}),
+      },
+      ...(customer ? { customer: { id: customer.id, type: customer.type, path: ['data'] } } : {}),
+      links: links.map((entityId, k) => ({ entityId, importance: IMPORTANCES[(i + k) % IMPORTANCES.length]!, path: ['data', k] })),
+    });
+  });
+  // Re-rated links, and notes edited after they were rated (their update time moves, their rating time does not).
+  for (let i = 1; i < notes.length; i += 9) await upsertLink(ws, notes[i]!.id, features[i % features.length]!, 'critical', { create: false, path: ['data'] });
+  for (let i = 2; i < notes.length; i += 13) await updateNote(ws, notes[i]!.id, () => ({ values: { name: `Feedback ${i} (edited)` } }));
+  await createWebhook(ws, { id: crypto.randomUUID(), name: 'Scores', events: ['customer-score.updated', 'note.created'], url: 'https://hooks.example.com/pm', version: 1, createdAt: new Date().toISOString(), sealedSigningSecret: 'sealed', sealedAuthorization: undefined });
+  void hierarchy;
+  return { ws, admin, token, features };
+}
