@@ -19,6 +19,7 @@ import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 
 import type { Construct } from 'constructs';
 import { MAX_ATTEMPTS } from '#lib/domain/delivery-schedule.ts';
 import { EVENT_RECORD_FILTERS } from '#lib/store/stream-records.ts';
+import { TABLE } from '#lib/store/table.ts';
 import type { Worker } from '#lib/workers.ts';
 import { PROJECT_ROOT } from './bundling.ts';
 import { commonEnvironment, serviceFunction, serviceKeyEnvironment } from './service-function.ts';
@@ -103,7 +104,9 @@ export class EventWorkers extends NestedStack {
         timeout: workerTimeout(worker),
         environment,
       });
-      fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: [...worker.tableActions], resources: [table.tableArn] }));
+      // Indexes by name rather than index/*: they are the ones lib/store/table.ts declares.
+      const indexArns = worker.indexes ? TABLE.globalIndexes.map((g) => `${table.tableArn}/index/${g.name}`) : [];
+      fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: [...worker.tableActions], resources: [table.tableArn, ...indexArns] }));
       if (worker.secret) {
         serviceSecret.grantRead(role);
         // Loading the service keys reads the signing key's public half; nothing here may sign.

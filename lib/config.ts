@@ -89,6 +89,16 @@ export const config = {
     return fraction('LOG_SAMPLE_RATE');
   },
 
+  // --- Pending work (lib/store/sweep.ts) ---
+  /** Time the sweeper spends on one pending item before handing it back (its lease is this plus LAMBDA_EXTRA_MS). */
+  get sweepChunkMs(): number {
+    return int('SWEEP_CHUNK_MS', 20_000);
+  },
+  /** `npm start`'s sweeper: the pause between two runs (the deployed one runs on the stack's schedule). */
+  get sweepIntervalMs(): number {
+    return int('SWEEP_INTERVAL_MS', 5_000);
+  },
+
   // --- Webhooks (lib/events/) ---
   /** Local development only (`npm start` sets it, the stack never does): http and loopback receivers are allowed. */
   get webhooksAllowLoopback(): boolean {

@@ -10,9 +10,9 @@ export type WorkerSource =
   | 'schedule';
 
 /**
- * DynamoDB actions on the table's own items (never its indexes) a worker may use. IAM has no
- * action for a transaction: TransactWriteItems is allowed by the actions of the items it holds
- * (PutItem, UpdateItem, DeleteItem, ConditionCheckItem), TransactGetItems by GetItem.
+ * DynamoDB actions a worker may use, on the table's own items (and on its indexes when the row says
+ * `indexes`). IAM has no action for a transaction: TransactWriteItems is allowed by the actions of
+ * the items it holds (PutItem, UpdateItem, DeleteItem, ConditionCheckItem), TransactGetItems by GetItem.
  */
 export type WorkerTableAction =
   | 'dynamodb:GetItem'
@@ -31,6 +31,8 @@ interface WorkerRow {
   handler: string;
   /** Exactly the table actions the function needs: least privilege in the stack. */
   tableActions: readonly WorkerTableAction[];
+  /** Whether it queries the table's indexes too. */
+  indexes?: boolean;
   /** Decrypts webhook secrets, so it may read the service secret. */
   secret: boolean;
   summary: string;
@@ -56,4 +58,16 @@ export const WORKERS = [
   w({ id: 'streamEvents', handler: 'functions/events/stream.ts', source: 'tableStream', tableActions: ['dynamodb:Query'], secret: false, summary: 'Table stream to webhook events, queued per subscription' }),
   // Reads a subscription and a delivery record; updates delivery records and the subscription's failure count and status.
   w({ id: 'deliverWebhooks', handler: 'functions/events/deliver.ts', source: 'deliveryQueue', tableActions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], secret: true, summary: 'Delivery queue to signed POSTs, with retries and dead letters' }),
+  // Finishes pending work (lib/store/sweep.ts): reads what is due (GSI1), entities, links and notes
+  // (GSI2 and the table), and writes marks, notes' customers and copies, deletes, the items of the work.
+  w({
+    id: 'sweepPendingWork',
+    handler: 'functions/work/sweep.ts',
+    source: 'schedule',
+    everyMinutes: 1,
+    tableActions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'],
+    indexes: true,
+    secret: false,
+    summary: 'Finishes pending work: subtree clean-ups and stepwise note changes left by their requests',
+  }),
 ] as const satisfies readonly Worker[];

@@ -1,16 +1,16 @@
 // `npm start`: DynamoDB Local (data kept under .local/), the table, the demo workspace, the local
-// gateway on http://localhost:3000, and the webhook workers in-process (local/workers.ts). Ctrl-C
-// stops everything it started.
+// gateway on http://localhost:3000, and the workers in-process (local/serve.ts, local/workers.ts:
+// webhooks and the sweeper of pending work). Ctrl-C stops everything it started.
 import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { ensureServiceKeyFile } from '#lib/auth/service-key-file.ts';
 import { config } from '#lib/config.ts';
 import { backfillIndexes } from '#lib/store/backfill.ts';
 import { ensureTable, findJava, portInUse, startDynamoDbLocal } from './dynamodb-local.ts';
-import { createGateway } from './gateway.ts';
 import { DB_DIR, DEV_FILE, LOCAL_DIR, LOCAL_TABLE, SERVICE_KEY_FILE } from './paths.ts';
 import { ensureDemo } from './seed.ts';
-import { startLocalWorkers, type LocalWorkers } from './workers.ts';
+import { serve } from './serve.ts';
+import type { LocalWorkers } from './workers.ts';
 
 async function main() {
   const java = findJava();
@@ -68,12 +68,9 @@ async function main() {
     serviceKeyFile: SERVICE_KEY_FILE,
   });
 
-  // --- Webhooks: the stream and delivery workers of lib/workers.ts, on DynamoDB Local's stream.
-  gateway.workers = await startLocalWorkers({ endpoint: ddb.endpoint, tableName: config.tableName });
-
-  const server = createGateway();
-  gateway.server = server;
-  await new Promise<void>((resolve) => server.listen(port, resolve));
+  // The workers of lib/workers.ts (webhooks on DynamoDB Local's stream, the sweeper of pending work), then the gateway.
+  const serving = await serve({ endpoint: ddb.endpoint, tableName: config.tableName, port });
+  Object.assign(gateway, serving);
   process.once('SIGINT', () => void stop(0));
   process.once('SIGTERM', () => void stop(0));
 
@@ -88,6 +85,7 @@ async function main() {
       `These facts are in ${DEV_FILE}. Try:`,
       `  curl -s -H "Authorization: Bearer $(node -p "require('./.local/dev.json').adminToken")" ${facts.baseUrl}/entities`,
       `Webhooks   stream and delivery workers running; http://127.0.0.1 receivers allowed (README.md, "Webhooks")`,
+      `Sweeper    pending work finished every ${config.sweepIntervalMs / 1000} s (SWEEP_INTERVAL_MS)`,
       'Ctrl-C stops everything.',
     ].join('\n'),
   );

@@ -1,12 +1,14 @@
 // `npm start`'s stand-ins for the workers of lib/workers.ts, in-process over the same code the
 // deployed functions run: DynamoDB Local's stream read by local/stream-reader.ts and fanned out
 // (lib/events/fan-out.ts) into local/delivery-queue.ts, whose messages are attempted by
-// lib/events/deliver.ts with the same retry schedule (compressed by WEBHOOK_RETRY_SCALE for tests).
+// lib/events/deliver.ts with the same retry schedule (compressed by WEBHOOK_RETRY_SCALE for tests);
+// the schedule's sweeper of pending work (lib/store/sweep.ts) on a timer.
 import { config } from '#lib/config.ts';
 import { nextWaitMs } from '#lib/domain/delivery-schedule.ts';
 import { attemptDelivery, deduplicationId, messageGroupId, type DeliveryJob } from '#lib/events/deliver.ts';
 import { fanOut } from '#lib/events/fan-out.ts';
 import { log } from '#lib/log.ts';
+import { sweep } from '#lib/store/sweep.ts';
 import { WORKERS, type WorkerSource } from '#lib/workers.ts';
 import { LocalDeliveryQueue, type DeadLetter } from './delivery-queue.ts';
 import { startStreamReader, type StreamReader } from './stream-reader.ts';
@@ -51,6 +53,7 @@ export async function startLocalWorkers(options: {
     onFault: (error) => log.error('webhook delivery failed inside the service', { error }),
   });
   let reader: StreamReader | undefined;
+  const scheduled: Array<{ stop: () => Promise<void> }> = [];
   const startStream = () =>
     startStreamReader({
       endpoint: options.endpoint,
@@ -72,9 +75,12 @@ export async function startLocalWorkers(options: {
       case 'tableStream':
         reader = await startStream();
         break;
-      case 'schedule':
-        // No row runs on a schedule yet: the first one brings its stand-in (a timer over its handler).
-        throw new Error(`No local stand-in for the scheduled worker ${worker.id}`);
+      case 'schedule': {
+        const standIn = SCHEDULED[worker.id];
+        if (!standIn) throw new Error(`No local stand-in for the scheduled worker ${worker.id}`);
+        scheduled.push(standIn());
+        break;
+      }
       default:
         unknownSource(source);
     }
@@ -86,8 +92,42 @@ export async function startLocalWorkers(options: {
       await queue.idle();
     },
     stop: async () => {
+      await Promise.all(scheduled.map((s) => s.stop()));
       await reader?.stop();
       return queue.stop();
+    },
+  };
+}
+
+/** The stand-ins of the `schedule` rows of lib/workers.ts, by id: each a timer, started at once. */
+const SCHEDULED: Record<string, () => { stop: () => Promise<void> }> = {
+  sweepPendingWork: () => startSweeper(),
+};
+
+/**
+ * The sweeper's stand-in: a sweep (lib/store/sweep.ts) at start, then one every
+ * SWEEP_INTERVAL_MS after the last one ended, each for at most SWEEP_CHUNK_MS.
+ */
+function startSweeper(): { stop: () => Promise<void> } {
+  const stopping = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const run = () => {
+    running = sweep({ until: Date.now() + config.sweepChunkMs, signal: stopping.signal })
+      .then((report) => {
+        if (report.finished + report.handedBack + report.failed > 0) log.info('sweep done', { ...report });
+      })
+      .catch((error: unknown) => log.error('sweep failed; the next one tries again', { error }))
+      .finally(() => {
+        if (!stopping.signal.aborted) timer = setTimeout(run, config.sweepIntervalMs);
+      });
+  };
+  run();
+  return {
+    stop: async () => {
+      stopping.abort();
+      clearTimeout(timer);
+      await running;
     },
   };
 }

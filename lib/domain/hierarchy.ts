@@ -78,3 +78,7 @@ export function depthViolation(parentDepth: number, subtreeHeight: number): stri
   const depth = parentDepth + subtreeHeight;
   return depth > MAX_DEPTH ? `The hierarchy would be ${depth} levels deep; the maximum is ${MAX_DEPTH}.` : undefined;
 }
+
+/** Whether some type may sit under `type` (unknown: assume so); subfeatures and users never have children. */
+export const canHaveChildren = (type: string | undefined): boolean =>
+  type === undefined || ENTITY_TYPES.some((t) => (PARENT_RULES[t].parents as readonly string[]).includes(type));

@@ -48,6 +48,9 @@ export function toApiError(err: TypedError): ApiError {
         `Too many concurrent changes to ${err.resource}; nothing was changed. Retry after ${err.retryAfterS} second${err.retryAfterS === 1 ? '' : 's'}.`,
         { headers: { 'Retry-After': String(err.retryAfterS) }, ...cause },
       );
+    case 'ERR_UNFINISHED':
+      // The first step was written and the rest is recorded: it finishes without the client.
+      return new ApiError('request.timeout', err.detail, cause);
     case 'ERR_ALREADY_USED':
     case 'ERR_GRANT_REVOKED':
       // The token endpoint turns these into invalid_grant; one reaching here is a fault.

@@ -8,6 +8,7 @@ import { NOTE_TYPES } from '../domain/configurations.ts';
 import { checkKnownFields, type FieldSelection } from '../domain/fields.ts';
 import { fieldCatalog } from '../store/custom-fields.ts';
 import { NOTE_LIST_ORDER, notesAfter, type NoteQuery } from '../store/pages.ts';
+import { goneIn } from '../store/tombstones.ts';
 
 /**
  * `filter` runs once the page's cursor is accepted (so a bad cursor is reported before a filter's
@@ -21,11 +22,14 @@ export async function notesPage(
   const catalog = await fieldCatalog(ws, NOTE_TYPES);
   checkKnownFields(request.selection, catalog.configured);
   const page = await pageOf(req, request.parameters, { order: NOTE_LIST_ORDER, ...(request.body === undefined ? {} : { body: request.body }) });
-  const slice = await notesAfter(ws, await request.filter(), stringKey(page.after), page.limit + 1);
+  // The entities being deleted, which the notes' links must not show, are read beside the page.
+  const gone = goneIn(ws);
+  const filter = await request.filter();
+  const [slice] = await Promise.all([notesAfter(ws, filter, stringKey(page.after), page.limit + 1), gone()]);
   return page.envelope(
     slice.items,
     (item) => item.position,
-    (rows) => noteRecords(ws, rows.map(({ record }) => record), request.selection, catalog),
+    (rows) => noteRecords(ws, rows.map(({ record }) => record), request.selection, catalog, gone),
     slice.resume,
   );
 }

@@ -13,6 +13,7 @@ import type { EntityItem } from '../store/entities.ts';
 import { withCurrentRefs } from '../store/field-refs.ts';
 import type { NoteItem } from '../store/notes.ts';
 import { entityRelationshipsAfter, noteRelationshipsAfter, type EntityRelationship, type NoteRelationship, type Slice } from '../store/pages.ts';
+import { goneIn, type Gone } from '../store/tombstones.ts';
 
 /** Pagination rule 6 of the service specification: a `relationships` attribute carries at most this many items inline. */
 export const INLINE_RELATIONSHIPS = 20;
@@ -40,28 +41,31 @@ async function inline<T extends { position: string }, V>(
   return page.envelope(got.items.map((i) => i.record), (r) => r.position, (items) => items.map(view), got.resume);
 }
 
-/** An entity's `relationships`: parent, then children; more than 20 → links.next to /v2/entities/{id}/relationships. */
-export const inlineRelationships = (workspaceId: string, entity: EntityItem) =>
-  inline(listEntityRelationships, workspaceId, entity.id, (n) => entityRelationshipsAfter(workspaceId, entity, {}, undefined, n), relationshipView);
+/**
+ * An entity's `relationships`: parent, then children; more than 20 → links.next to /v2/entities/{id}/relationships.
+ * `gone`: the workspace's entities being deleted, read once per page (lib/store/tombstones.ts).
+ */
+export const inlineRelationships = (workspaceId: string, entity: EntityItem, gone: Gone) =>
+  inline(listEntityRelationships, workspaceId, entity.id, (n) => entityRelationshipsAfter(workspaceId, entity, {}, undefined, n, gone), relationshipView);
 
 /** A note's `relationships`: customer, then links; more than 20 → links.next to /v2/notes/{id}/relationships. */
-export const inlineNoteRelationships = (workspaceId: string, note: NoteItem) =>
-  inline(listNoteRelationships, workspaceId, note.id, (n) => noteRelationshipsAfter(workspaceId, note, {}, undefined, n), noteRelationshipView);
+export const inlineNoteRelationships = (workspaceId: string, note: NoteItem, gone: Gone) =>
+  inline(listNoteRelationships, workspaceId, note.id, (n) => noteRelationshipsAfter(workspaceId, note, {}, undefined, n, gone), noteRelationshipView);
 
 /** One entity as it reads, its tags, teams and select options already as they are now (entityRecords). */
-async function entityRecord(workspaceId: string, entity: EntityItem, selection: FieldSelection, configured: readonly string[]) {
+async function entityRecord(workspaceId: string, entity: EntityItem, selection: FieldSelection, configured: readonly string[], gone: Gone) {
   return {
     ...entityView(config.urls, entity),
     fields: selectFields(entity.fields, selection, configured),
-    relationships: await inlineRelationships(workspaceId, entity),
+    relationships: await inlineRelationships(workspaceId, entity, gone),
   };
 }
 
-export async function noteRecord(workspaceId: string, note: NoteItem, selection: FieldSelection, configured: readonly string[]) {
+async function noteRecord(workspaceId: string, note: NoteItem, selection: FieldSelection, configured: readonly string[], gone: Gone) {
   return {
     ...noteView(config.urls, note),
     fields: selectFields(note.fields, selection, configured),
-    relationships: await inlineNoteRelationships(workspaceId, note),
+    relationships: await inlineNoteRelationships(workspaceId, note, gone),
   };
 }
 
@@ -71,13 +75,14 @@ export async function noteRecord(workspaceId: string, note: NoteItem, selection:
  * configured fields.
  */
 export async function entityRecords(workspaceId: string, entities: readonly EntityItem[], selection: FieldSelection, catalog: FieldCatalog) {
+  const gone = goneIn(workspaceId);
   const current = await withCurrentRefs(workspaceId, entities);
-  return Promise.all(current.map((e) => entityRecord(workspaceId, withCustomReads(e, catalog.defs), selection, catalog.configured.get(e.type) ?? [])));
+  return Promise.all(current.map((e) => entityRecord(workspaceId, withCustomReads(e, catalog.defs), selection, catalog.configured.get(e.type) ?? [], gone)));
 }
 
 /** A page of notes (listNotes, searchNotes, the MCP list_notes tool), each with its type's configured fields. */
-export function noteRecords(workspaceId: string, notes: readonly NoteItem[], selection: FieldSelection, catalog: FieldCatalog) {
-  return Promise.all(notes.map((note) => noteRecord(workspaceId, withCustomReads(note, catalog.defs), selection, catalog.configured.get(note.type) ?? catalog.configured.get('textNote')!)));
+export function noteRecords(workspaceId: string, notes: readonly NoteItem[], selection: FieldSelection, catalog: FieldCatalog, gone: Gone = goneIn(workspaceId)) {
+  return Promise.all(notes.map((note) => noteRecord(workspaceId, withCustomReads(note, catalog.defs), selection, catalog.configured.get(note.type) ?? catalog.configured.get('textNote')!, gone)));
 }
 
 /** One entity (getEntity): the selection checked against its type's configured fields. */
@@ -87,11 +92,16 @@ export async function entityResource(workspaceId: string, entity: EntityItem, se
   return (await entityRecords(workspaceId, [entity], selection, catalog))[0]!;
 }
 
-/** One note (getNote): the selection checked against its type's configured fields. */
+/**
+ * One note (getNote): the selection checked against its type's configured fields. The entities being
+ * deleted, which its links must not show, are read beside the configuration when it has links.
+ */
 export async function noteResource(workspaceId: string, note: NoteItem, selection: FieldSelection) {
-  const catalog = await fieldCatalog(workspaceId, [note.type]);
+  const gone = goneIn(workspaceId);
+  const linked = note.linkCopy === undefined || note.linkCopy.length > 0;
+  const [catalog] = await Promise.all([fieldCatalog(workspaceId, [note.type]), linked ? gone() : undefined]);
   checkKnownFields(selection, catalog.configured);
-  return (await noteRecords(workspaceId, [note], selection, catalog))[0]!;
+  return (await noteRecords(workspaceId, [note], selection, catalog, gone))[0]!;
 }
 
 export const configUrl = (kind: 'entities' | 'notes', type: string) =>

@@ -264,7 +264,8 @@ export interface LinkTarget {
  * Adds to `plan` everything one link change needs: the link item write (conditioned on the revision
  * read), the rating items of the customers involved (conditioned on their version), and the own/total
  * deltas on the linked entity and its ancestors. `chain` is the linked entity and its ancestors as
- * read, or undefined when the entity no longer exists (then only the link item goes); `preread`
+ * read, or undefined when the entity no longer exists (then only the link item changes, as when its
+ * delete has begun); `preread`
  * may hold the rating items. Returns the link as written (undefined for a removal).
  */
 export async function planLinkChange(
@@ -272,7 +273,10 @@ export async function planLinkChange(
   plan: Plan,
   args: { noteId: string; entityId: string; entityType: EntityType; chain: Placement[] | undefined; before?: LinkItem; after?: LinkTarget; preread?: Prereads | undefined },
 ): Promise<LinkItem | undefined> {
-  const { noteId, entityId, before, after, chain } = args;
+  const { noteId, entityId, before, after } = args;
+  // A target whose delete has begun scores for no one: its ratings and links are the clean-up's
+  // (lib/store/cascade.ts), so only the link item changes.
+  const chain = args.chain?.[0]?.deleting ? undefined : args.chain;
   const ratings = new Map<string, { item: RatingItem | undefined; entries: Record<string, RatingEntry> }>();
   const pair = async (customerId: string) => {
     let r = ratings.get(customerId);

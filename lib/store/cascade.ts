@@ -1,61 +1,77 @@
-// Deleting an entity with its whole subtree, in exact idempotent steps:
-//   1. one transaction marks the root `deleting` and detaches it: its parent link is removed and its
-//      total leaves every ancestor (conditioned like any hierarchy change). From here the root is gone
-//      for readers, and no write can reach the subtree (link creates and moves check every ancestor).
-//   2. every descendant is marked `deleting` (top-down; each mark is idempotent). Until marked, a
-//      descendant still answers with its own, untouched — so still exact — subtree score.
-//   3. notes whose customer is a deleted user/company lose that customer (ratings become anonymous).
-//   4. items go bottom-up: an entity's links, rating items and relations (both sides), a user's
-//      e-mail look-up, then the entity itself. Marked entities are invisible, so their aggregates
-//      no longer matter.
-// A crash anywhere leaves marked items that a repeated DELETE or `admin score verify --repair`
-// finishes. Steps run by up to 16 workers at once; when one fails, the others take no further item
-// and the delete fails only once all of them have stopped, so nothing is still writing after it.
+// Deleting an entity with its whole subtree (docs/architecture.md, "Subtree delete").
+//
+// Before the answer (deleteEntity), in transactions of at most 100 items:
+//   1. the root is marked `deleting` and detached — its parent link removed, its total taken out of
+//      every ancestor, conditioned like any hierarchy change — together with the delete's
+//      pending-work item (lib/store/work.ts) and the first tombstone chunk ([root]): from here on the
+//      rest happens whoever runs it, and no write can reach the subtree (creates, links and moves
+//      condition on every ancestor not being deleted);
+//   2. the descendants are marked level by level, up to 99 per transaction with their tombstone
+//      chunk (lib/store/tombstones.ts), each conditioned on still having the parent it was found
+//      under. Children are looked for only under entities that ever had one (hadChildren), so a
+//      level of leaves costs no read;
+//   3. for a company or user: its notes, and its users' notes, lose their customer (one transaction
+//      per note; a note with many links changes stepwise under its own pending work).
+// It answers once all of that is done, and the root says so (`goneAt`): the whole subtree is gone
+// for every reader (readers hide links and relations to tombstoned ids; a repeated DELETE is 404) and
+// every remaining score is exact. Out of time before that,
+// Unfinished (408): the pending work finishes it. The links and ratings below are not touched.
+//
+// The clean-up (finishEntityDelete) runs from the pending-work item (lib/store/sweep.ts): steps 2
+// and 3 again (idempotent; they find what an index that lagged behind a write just before step 1
+// hid from the first pass), then per tombstone chunk, deepest level first, each entity's links leave
+// their notes' copies and go with its ratings, its relations (both sides) and a user's e-mail
+// look-up; then the chunk's entity items, then the chunk. Every step is idempotent and may run twice
+// at once; a crash anywhere leaves the pending item, and the next sweep carries on.
 import { Plan } from './aggregates.ts';
-import { batchWriteAll } from './batch.ts';
-import { deleteItem, updateItem } from './calls.ts';
+import { batchGetByKey, batchWriteAll, itemKeyId } from './batch.ts';
+import { deleteItem, putItem, updateItem } from './calls.ts';
 import { customerEmailOf } from './customers.ts';
-import { readChain, readEntityItem, subtree, type EntityItem } from './entities.ts';
+import { readChain, readEntityItem, type EntityItem } from './entities.ts';
 import { isConditionFailed } from './errors.ts';
 import type { WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
-import { copyLinkNow } from './note-link-copy.ts';
+import { uncopyLink } from './note-link-copy.ts';
 import { setNoteCustomer } from './notes.ts';
 import { queryAll } from './query.ts';
 import { relationDeletes, relationsOf } from './relations.ts';
 import { tableName } from './table.ts';
-import { transact } from './tx.ts';
+import { tombstonePut, tombstonesOf, TOMBSTONES_PER_CHUNK, type TombstoneChunk } from './tombstones.ts';
+import { MAX_TX_ITEMS, transact } from './tx.ts';
+import { ensureWork, inTime, orUnfinished, releaseWork, workPut } from './work.ts';
+import { LAMBDA_EXTRA_MS } from '../config.ts';
+import { deadlineOf } from '../deadline.ts';
 import { NotFound, PreconditionFailed } from '../domain/errors.ts';
-import { isCustomerType, isHierarchyType } from '../domain/hierarchy.ts';
-import { outcome, settle } from '../settle.ts';
+import { canHaveChildren, isCustomerType, isHierarchyType, type EntityType } from '../domain/hierarchy.ts';
+
+/** Steps run at once (Queries, note changes, entities cleaned). */
+const PARALLEL = 16;
+
+const underWay = (id: string) => () =>
+  `The delete of entity ${id} was accepted and is still under way: the entity is gone, and the rest of its subtree follows without another request. Repeating the DELETE answers 204 once all of it is gone for every reader.`;
 
 /**
- * The points where a cascade can stop half-way, in order: `detached` (the root, step 1), `marking`
- * (each descendant marked), `marked` (all of them), then per entity bottom-up: `customerCleared`
- * (each note of a deleted customer cleared), `cleared` (its links and ratings gone), `deleted`.
- */
-export type CascadeStep = 'detached' | 'marking' | 'marked' | 'customerCleared' | 'cleared' | 'deleted';
-
-/** Test hook: called at each step with the entity it concerns; throwing simulates a crash there. */
-export const cascadeHooks: { afterStep?: (step: CascadeStep, entityId: string) => void } = {};
-const step = (name: CascadeStep, id: string) => cascadeHooks.afterStep?.(name, id);
-
-/**
- * Deletes an entity and its subtree. Asked again for an entity whose delete stopped half-way
- * (a timeout or crash after step 1), it finishes that delete. `versions`: the request's If-Match
- * (lib/domain/etag.ts), when it sent one: the root must be at one of them, and step 1 conditions on
- * that version, so a change in between makes the rebuild from a fresh read answer 412. Step 1 leaves
- * `updatedAt` alone, so a retry with the same If-Match finishes a delete that stopped half-way.
+ * Deletes an entity and its subtree (steps 1–3 above). Asked again for an entity whose delete has
+ * begun, it carries on with steps 2 and 3 and answers when they are done. `versions`: the request's
+ * If-Match (lib/domain/etag.ts), when it sent one: the root must be at one of them, and step 1
+ * conditions on that version; step 1 leaves `updatedAt` alone, so a retry with the same If-Match
+ * carries on a delete that began.
  */
 export async function deleteEntity(ws: string, id: string, versions?: string[], scope?: WriteScope): Promise<void> {
-  const resume = await transact('deleteEntity', async () => {
+  const until = deadlineOf(Date.now(), scope?.deadline);
+  // The request's own lease on its pending work: the sweeper leaves it alone while the request may still run.
+  const leaseUntil = until + LAMBDA_EXTRA_MS;
+  const begun = await transact('deleteEntity', async () => {
     const { chain, complete } = await readChain(ws, id);
     const e = chain[0];
     const stale = (root: EntityItem) => versions !== undefined && !versions.includes(root.updatedAt);
     if (e?.deleting) {
+      // Gone for every reader already (an earlier DELETE answered 204, or it lies below the root of
+      // one — roots are detached, descendants keep their parent): this one is a reader too.
+      if (e.goneAt || e.parentId !== undefined) throw new NotFound('entity', id);
       if (stale(e)) throw new PreconditionFailed('entity', id);
-      return { items: [], result: true };
+      return { items: [], result: undefined };
     }
     if (!e || !complete || chain.some((x) => x.deleting)) throw new NotFound('entity', id);
     if (stale(e)) throw new PreconditionFailed('entity', id);
@@ -68,18 +84,75 @@ export async function deleteEntity(ws: string, id: string, versions?: string[], 
       self.expectTotal = e.total ?? 0;
       for (const a of chain.slice(1)) plan.entity(a).total -= e.total ?? 0;
     }
-    return { items: plan.build(), result: false };
+    const work = workPut(ws, 'deleteEntity', id, { leaseUntil });
+    plan.add(work.put);
+    plan.add(rootTombstone(ws, e));
+    return { items: plan.build(), result: { token: work.token, root: e } };
   }, scope?.deadline);
-  if (!resume) step('detached', id);
-  await finishEntityDelete(ws, id, scope);
+  if (!begun) await adoptDelete(ws, id, leaseUntil);
+  const held = begun && { ws, work: 'deleteEntity' as const, subject: id, token: begun.token, due: leaseUntil };
+  try {
+    await markGone(ws, id, until);
+  } finally {
+    // What is left (all of the clean-up, or more) is the sweeper's from now on.
+    if (held) await releaseWork(held);
+  }
 }
+
+/** The first tombstone chunk, the root alone (a key of its own, so writing it again changes nothing). */
+const rootTombstone = (ws: string, root: Pick<EntityItem, 'id' | 'type'>) =>
+  tombstonePut(ws, root.id, 0, [root.id], { customers: isCustomerType(root.type) ? [root.id] : [], chunk: root.id });
+
+/**
+ * Makes sure a delete that has begun has its pending work and its root's tombstone (a mark older
+ * than them, adopted by a repeated DELETE or by verify --repair); new work is leased until `leaseUntil`.
+ */
+export async function adoptDelete(ws: string, rootId: string, leaseUntil = Date.now()): Promise<void> {
+  const root = await readEntityItem(ws, rootId);
+  if (!root?.deleting) return;
+  await ensureWork(ws, 'deleteEntity', rootId, leaseUntil);
+  await putItem(rootTombstone(ws, root).Put!);
+}
+
+/** What a marking pass needs of an entity, as an index or a read found it. */
+interface Found {
+  id: string;
+  type: EntityType;
+  /** The parent it was found under (the mark's condition). */
+  parentId?: string;
+  hadChildren?: boolean;
+  deleting?: boolean;
+}
+
+const found = (it: Record<string, unknown>): Found => ({
+  id: it.id as string,
+  type: it.type as EntityType,
+  ...(typeof it.parentId === 'string' ? { parentId: it.parentId } : {}),
+  ...(typeof it.hadChildren === 'boolean' ? { hadChildren: it.hadChildren } : {}),
+  ...(it.deleting ? { deleting: true } : {}),
+});
+
+/** The children of `parentId` as the children index (GSI2, eventually consistent) lists them. */
+async function childrenOf(ws: string, parentId: string): Promise<Found[]> {
+  const items = await queryAll({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :p',
+    ExpressionAttributeValues: { ':p': keys.childrenOf(ws, parentId) },
+    ProjectionExpression: 'id, #t, parentId, hadChildren, deleting',
+    ExpressionAttributeNames: { '#t': 'type' },
+  });
+  return items.map(found);
+}
+
+/** Whether children are worth looking for: a type that can have them, that may have had one. */
+const mayHaveChildren = (e: Pick<Found, 'type' | 'hadChildren'>) => canHaveChildren(e.type) && e.hadChildren !== false;
 
 /**
  * Runs `fn` over the items with at most `limit` at once. After a failure no worker takes another
  * item, and the first failure is thrown once every worker has stopped: a failed step leaves no
  * write still in flight behind it.
  */
-async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let i = 0;
   let failure: { error: unknown } | undefined;
   await Promise.all(
@@ -96,68 +169,163 @@ async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Pro
   if (failure) throw failure.error;
 }
 
-/** The keys of the items a Query finds (projected to pk and sk). */
-async function keysOf(input: Parameters<typeof queryAll>[0]): Promise<ItemKey[]> {
-  const items = await queryAll({ ...input, ProjectionExpression: 'pk, sk' });
-  return items.map((it) => ({ pk: it.pk as string, sk: it.sk as string }));
+const chunksOf = <T>(items: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+/**
+ * Step 2: marks every descendant of the marked root that is not marked yet, level by level.
+ * Answers the customers of the subtree (marked now or before): their notes are step 3's.
+ */
+async function markSubtree(ws: string, rootId: string, until: number, detail: () => string): Promise<string[]> {
+  const root = await readEntityItem(ws, rootId);
+  if (!root?.deleting) return [];
+  const customers = isCustomerType(root.type) ? [rootId] : [];
+  let level: Found[] = [found(root as unknown as Record<string, unknown>)];
+  for (let depth = 1; level.length > 0; depth++) {
+    const below: Found[] = [];
+    await forEachLimited(level.filter(mayHaveChildren), PARALLEL, async (parent) => {
+      inTime(until, detail);
+      below.push(...(await childrenOf(ws, parent.id)));
+    });
+    // Marked ones (as the index shows them) only lead further down.
+    for (const chunk of chunksOf(below.filter((c) => !c.deleting), TOMBSTONES_PER_CHUNK)) await markChunk(ws, rootId, depth, chunk, until, detail);
+    customers.push(...below.filter((c) => isCustomerType(c.type)).map((c) => c.id));
+    level = below;
+  }
+  return customers;
 }
 
-
-/** Steps 2–4 for the subtree under a marked root (idempotent; safe to run again after a crash). */
-export async function finishEntityDelete(ws: string, rootId: string, scope?: WriteScope): Promise<void> {
-  const { ids, levels } = await subtree(ws, rootId);
-  const now = new Date().toISOString();
-  await forEachLimited(ids.slice(1), 16, async (id) => {
-    try {
-      await updateItem({
-        TableName: tableName(),
-        Key: keys.entity(ws, id),
-        UpdateExpression: 'SET deleting = if_not_exists(deleting, :now) REMOVE gsi1pk, gsi1sk, gsi3pk, gsi3sk',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':now': now },
-      });
-    } catch (err) {
-      if (!(isConditionFailed(err))) throw err;
-    }
-    step('marking', id);
-  });
-  step('marked', rootId);
-  // Deepest level first, so a crash never leaves an entity whose parent item is already gone.
-  for (const level of [...levels].reverse()) await forEachLimited(level, 16, (id) => removeEntityItems(ws, id, scope));
+/**
+ * Marks the entities of `chunk` still under the parent they were found under, with their tombstone
+ * chunk, in one transaction. A rebuilt attempt reads them again: one moved away before the root was
+ * marked (the index had not caught up) is left out, one marked meanwhile needs nothing.
+ */
+async function markChunk(ws: string, rootId: string, level: number, chunk: readonly Found[], until: number, detail: () => string): Promise<void> {
+  await orUnfinished(
+    () =>
+      transact('markSubtree', async (attempt) => {
+        let todo = chunk;
+        if (attempt > 0) {
+          const now = await batchGetByKey(chunk.map((c) => keys.entity(ws, c.id)), { consistent: true });
+          todo = chunk.filter((c) => {
+            const item = now.get(itemKeyId(keys.entity(ws, c.id)));
+            return item !== undefined && item.parentId === c.parentId && !item.deleting;
+          });
+        }
+        if (todo.length === 0) return { items: [], result: undefined };
+        const at = new Date().toISOString();
+        const marks = todo.map((c) => ({
+          Update: {
+            TableName: tableName(),
+            Key: keys.entity(ws, c.id),
+            UpdateExpression: 'SET deleting = :at REMOVE gsi1pk, gsi1sk, gsi3pk, gsi3sk',
+            ConditionExpression: 'attribute_exists(pk) AND parentId = :p AND attribute_not_exists(deleting)',
+            ExpressionAttributeValues: { ':at': at, ':p': c.parentId },
+          },
+        }));
+        const customers = todo.filter((c) => isCustomerType(c.type)).map((c) => c.id);
+        return { items: [...marks, tombstonePut(ws, rootId, level, todo.map((c) => c.id), { customers })], result: undefined };
+      }, until),
+    detail,
+  );
 }
 
-async function removeEntityItems(ws: string, id: string, scope: WriteScope | undefined): Promise<void> {
+/** Step 3: every note of the customers loses its customer (their links count as anonymous from then on). */
+async function clearCustomers(ws: string, customerIds: readonly string[], until: number, detail: () => string): Promise<void> {
+  for (const customerId of customerIds) {
+    inTime(until, detail);
+    const notes = await queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.notesOfCustomer(ws, customerId) }, ProjectionExpression: 'id' });
+    await forEachLimited(notes, PARALLEL, async (n) => {
+      inTime(until, detail);
+      // A note deleted meanwhile has no customer left to clear.
+      await orUnfinished(
+        () =>
+          setNoteCustomer(ws, n.id as string, null, { onlyIf: customerId, scope: { deadline: until } }).catch((err: unknown) => {
+            if (!(err instanceof NotFound)) throw err;
+          }),
+        detail,
+      );
+    });
+  }
+}
+
+/**
+ * Steps 2 and 3, then the root says so (`goneAt`): from then on the whole subtree is gone for every
+ * reader, and a repeated DELETE is answered as any reader is (404).
+ */
+async function markGone(ws: string, rootId: string, until: number): Promise<void> {
+  const detail = underWay(rootId);
+  await clearCustomers(ws, await markSubtree(ws, rootId, until, detail), until, detail);
+  try {
+    await updateItem({ TableName: tableName(), Key: keys.entity(ws, rootId), UpdateExpression: 'SET goneAt = if_not_exists(goneAt, :now)', ConditionExpression: 'attribute_exists(deleting)', ExpressionAttributeValues: { ':now': new Date().toISOString() } });
+  } catch (err) {
+    // Cleaned up already by a sweep that ran meanwhile.
+    if (!isConditionFailed(err)) throw err;
+  }
+}
+
+/**
+ * The clean-up of a subtree delete, from its pending work (see the top of this module): true once
+ * nothing of the subtree is left but what others own (notes), Unfinished when `until` comes first.
+ */
+export async function finishEntityDelete(ws: string, rootId: string, until: number): Promise<boolean> {
+  const detail = underWay(rootId);
+  await markGone(ws, rootId, until);
+  for (let chunks = await tombstonesOf(ws, rootId); chunks.length > 0; chunks = await tombstonesOf(ws, rootId)) {
+    // Deepest first, so an entity outlives its children as long as it can; the chunks a straggler adds come in the next round.
+    for (const chunk of chunks) await cleanChunk(ws, rootId, chunk, until, detail);
+  }
+  return true;
+}
+
+/** One chunk: each entity cleaned, then the entity items, then the chunk itself (its ids are hidden from readers until then). */
+async function cleanChunk(ws: string, rootId: string, chunk: TombstoneChunk, until: number, detail: () => string): Promise<void> {
+  await forEachLimited(chunk.ids, PARALLEL, (id) => cleanEntity(ws, rootId, chunk.level, id, until, detail));
+  await batchWriteAll(chunk.ids.map((id) => ({ DeleteRequest: { Key: keys.entity(ws, id) } })));
+  await deleteItem({ TableName: tableName(), Key: chunk.key });
+}
+
+/** Everything that refers to one marked entity, but the notes themselves. */
+async function cleanEntity(ws: string, rootId: string, level: number, id: string, until: number, detail: () => string): Promise<void> {
+  inTime(until, detail);
   const e = await readEntityItem(ws, id);
   if (!e) return;
+  // Children the marking missed (the index lagged behind a create or a move just before the root was marked).
+  if (mayHaveChildren(e)) {
+    const stray = (await childrenOf(ws, id)).filter((c) => !c.deleting);
+    for (const chunk of chunksOf(stray, TOMBSTONES_PER_CHUNK)) await markChunk(ws, rootId, level + 1, chunk, until, detail);
+  }
   if (isCustomerType(e.type)) {
-    const notes = await queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.notesOfCustomer(ws, id) }, ProjectionExpression: 'id' });
-    for (const n of notes) {
-      // A note deleted meanwhile has no customer left to clear.
-      await setNoteCustomer(ws, n.id as string, null, { onlyIf: id, scope }).catch((err: unknown) => {
-        if (!(err instanceof NotFound)) throw err;
-      });
-      step('customerCleared', id);
-    }
+    await clearCustomers(ws, [id], until, detail);
     const email = customerEmailOf(e);
     if (email !== undefined) await batchWriteAll([{ DeleteRequest: { Key: keys.customerEmail(ws, email, id) } }]);
-  } else {
-    // The links leave the notes' copies before they go (lib/store/note-link-copy.ts): a crash between
-    // hides a link whose entity is going anyway. That, the ratings and the relations go out together;
-    // every one has settled before a failure is thrown, so no write is left in flight behind it.
-    const uncopied = queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.linksTo(ws, id) }, ProjectionExpression: 'pk, sk, noteId' }).then(async (linked) => {
-      await forEachLimited(linked, 16, (l) => copyLinkNow(ws, l.noteId as string, id));
-      return linked.map((it) => ({ pk: it.pk as string, sk: it.sk as string }));
-    });
-    const [linksRead, ratingsRead, relationsRead] = await Promise.all([
-      settle(uncopied),
-      settle(keysOf({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.ratingsOfEntityPrefix(id) }, ConsistentRead: true })),
-      // Both sides of each relation (link, isBlockedBy, isBlocking): the other entity may live on.
-      settle(relationsOf(ws, id)),
-    ]);
-    const relations = outcome(relationsRead).flatMap((r) => relationDeletes(ws, r));
-    await batchWriteAll([...outcome(linksRead), ...outcome(ratingsRead), ...relations].map((Key) => ({ DeleteRequest: { Key } })));
+    return;
   }
-  step('cleared', id);
-  await deleteItem({ TableName: tableName(), Key: keys.entity(ws, id) });
-  step('deleted', id);
+  const [links, ratings, relations] = await Promise.all([
+    queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.linksTo(ws, id) }, ProjectionExpression: 'pk, sk, noteId' }),
+    queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.ratingsOfEntityPrefix(id) }, ProjectionExpression: 'pk, sk', ConsistentRead: true }),
+    // Both sides of each relation (link, isBlockedBy, isBlocking): the other entity may live on.
+    relationsOf(ws, id),
+  ]);
+  // The links leave the notes' copies before they go (lib/store/note-link-copy.ts).
+  await uncopyLinks(ws, id, links.map((l) => l.noteId as string), until, detail);
+  const gone: ItemKey[] = [...links, ...ratings].map((it) => ({ pk: it.pk as string, sk: it.sk as string }));
+  await batchWriteAll([...gone, ...relations.flatMap((r) => relationDeletes(ws, r))].map((Key) => ({ DeleteRequest: { Key } })), 4);
+}
+
+/** Takes entity `entityId` out of the notes' copies of their links, 100 notes per transaction (a note gone meanwhile is left out). */
+async function uncopyLinks(ws: string, entityId: string, noteIds: readonly string[], until: number, detail: () => string): Promise<void> {
+  for (const batch of chunksOf(noteIds, MAX_TX_ITEMS)) {
+    await orUnfinished(
+      () =>
+        transact('uncopyLinks', async (attempt) => {
+          let todo = batch;
+          if (attempt > 0) {
+            const now = await batchGetByKey(batch.map((n) => keys.note(ws, n)), { consistent: true, projection: { expression: '#pk, #sk', names: { '#pk': 'pk', '#sk': 'sk' } } });
+            todo = batch.filter((n) => now.has(itemKeyId(keys.note(ws, n))));
+          }
+          return { items: todo.map((n) => uncopyLink(ws, n, entityId)), result: undefined };
+        }, until),
+      detail,
+    );
+  }
 }

@@ -17,6 +17,14 @@ export interface EntityItem extends StoredEntity {
   deleting?: string;
   /** Planning entities whose demand is read: how many times their links changed (lib/store/relations.ts). */
   linkRev?: number;
+  /** On the root of a subtree delete: when the whole subtree was marked (lib/store/cascade.ts). */
+  goneAt?: string;
+  /**
+   * False while no child was ever created under it or moved to it (every such write sets it in its
+   * transaction): a subtree delete does not look for its children (lib/store/cascade.ts). Absent on
+   * items older than the flag: unknown.
+   */
+  hadChildren?: boolean;
 }
 
 /** An entity item as the store wrote it (lib/store/keys.ts entity), typed; `kind` is checked by the reader. */
@@ -34,6 +42,8 @@ export function toEntity(item: StoredItem): EntityItem {
     ...(typeof e.total === 'number' ? { total: e.total } : {}),
     ...(e.deleting ? { deleting: e.deleting } : {}),
     ...(typeof e.linkRev === 'number' ? { linkRev: e.linkRev } : {}),
+    ...(e.goneAt ? { goneAt: e.goneAt } : {}),
+    ...(typeof e.hadChildren === 'boolean' ? { hadChildren: e.hadChildren } : {}),
   };
 }
 

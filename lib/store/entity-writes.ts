@@ -14,7 +14,7 @@ import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
 import type { ReferenceWrite } from '../domain/entity-fields.ts';
 import { InvalidInput, NotFound, PreconditionFailed, type InputLocation, type Path } from '../domain/errors.ts';
-import { aType, depthViolation, isHierarchyType, PARENT_RULES, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
+import { aType, canHaveChildren, depthViolation, isHierarchyType, PARENT_RULES, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import type { RelationType } from '../domain/relations.ts';
@@ -85,6 +85,7 @@ export async function createEntity(
       createdAt: now,
       updatedAt: now,
       ...(isHierarchyType(input.type) ? { own: 0, total: 0 } : {}),
+      ...(canHaveChildren(input.type) ? { hadChildren: false } : {}),
     };
     const targets: EntityItem[] = [];
     for (const r of input.relations ?? []) targets.push(await checkNewRelation(ws, entity, r.type, r.targetId, r.path));
@@ -113,6 +114,7 @@ export async function createEntity(
     // every relation's target.
     plan.checkChain(chain);
     relationSides(plan, targets);
+    if (parent) hasChild(plan, parent);
     return { items: plan.build(), result: entity };
   }, scope);
 }
@@ -178,12 +180,20 @@ export async function setParent(ws: string, id: string, target: ParentRef, paren
       for (const a of oldChain.slice(1)) plan.entity(a).total -= total;
       for (const a of newChain) plan.entity(a).total += total;
     } else plan.checkChain(newChain);
+    hasChild(plan, parent);
     const self = plan.entity(e);
     if (isHierarchyType(e.type)) self.expectTotal = total;
     // A moved entity joins its new parent's child list as its newest member.
     self.set = { parentId: parent.id, parentType: parent.type, gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: keys.listPosition(now, id), updatedAt: now };
     return { items: plan.build(), result: { ...e, parentId: parent.id, parentType: parent.type, updatedAt: now } };
   }, scope);
+}
+
+/** The parent a child joins, flagged as having had one (what a subtree delete's search for children relies on). */
+function hasChild(plan: Plan, parent: EntityItem): void {
+  if (parent.hadChildren === true) return;
+  const d = plan.entity(parent);
+  d.set = { ...d.set, hadChildren: true };
 }
 
 /**

@@ -38,6 +38,21 @@ export class StaleChain extends Error {
   }
 }
 
+/**
+ * A write of many steps ran out of its request's time after its first step: what is left is recorded
+ * as pending work (lib/store/work.ts), which the sweeper finishes. `detail` says, in the API's words,
+ * where the write stands.
+ */
+export class Unfinished extends Error {
+  static readonly code = 'ERR_UNFINISHED';
+  readonly code = Unfinished.code;
+
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = 'Unfinished';
+  }
+}
+
 /** A write into a workspace that does not exist (admin commands name workspaces directly). */
 export class WorkspaceNotFound extends Error {
   static readonly code = 'ERR_WORKSPACE_NOT_FOUND';
@@ -131,10 +146,11 @@ export class WebhookLimitReached extends Error {
   }
 }
 
-export type StoreError = Contention | WorkspaceNotFound | EmailTaken | NameTaken | DuplicateKey | KeyLimitReached | AlreadyUsed | GrantRevoked | WebhookLimitReached;
+export type StoreError = Contention | Unfinished | WorkspaceNotFound | EmailTaken | NameTaken | DuplicateKey | KeyLimitReached | AlreadyUsed | GrantRevoked | WebhookLimitReached;
 
 export const isStoreError = typedErrorGuard<StoreError>({
   ERR_CONTENTION: 'Contention',
+  ERR_UNFINISHED: 'Unfinished',
   ERR_WORKSPACE_NOT_FOUND: 'WorkspaceNotFound',
   ERR_EMAIL_TAKEN: 'EmailTaken',
   ERR_NAME_TAKEN: 'NameTaken',

@@ -221,6 +221,28 @@ export const webhooksOf = (ws: string) => `${WS(ws)}#WEBHOOKS`;
 /** What became of one event for one subscription (claimed, delivered, dead); expires by TTL. */
 export const webhookDelivery = (ws: string, subscriptionId: string, eventId: string) => ({ pk: WS(ws), sk: `DELIVERY#${subscriptionId}#${eventId}` });
 
+// --- Writes that finish (lib/store/work.ts, lib/store/tombstones.ts) ---
+/**
+ * A pending-work item: what is left of a write that takes more than one transaction (a subtree
+ * delete's clean-up, a stepwise note change). Item: { kind: 'work', work, subject, token, createdAt,
+ * due, attempts, ... }. GSI1 lists every workspace's items by the time they are due:
+ * gsi1pk = pendingWorkIndex, gsi1sk = pendingWorkPosition(due, ws, work, subject).
+ */
+export const pendingWork = (ws: string, work: string, subject: string) => ({ pk: WS(ws), sk: `WORK#${work}#${subject}` });
+export const pendingWorkPrefix = 'WORK#';
+export const pendingWorkIndex = 'WORK';
+export const pendingWorkPosition = (due: number, ws: string, work: string, subject: string) => `${new Date(due).toISOString()}#${ws}#${work}#${subject}`;
+/** The GSI1 position of work due at `now` or earlier: every position up to it sorts below this. */
+export const pendingWorkDueBy = (now: number) => `${new Date(now).toISOString()}#~`;
+/**
+ * The ids a subtree delete marked, in chunks written with the marks (one per transaction):
+ * { kind: 'tombstones', rootId, level, ids }. Readers of a workspace's links and relations read them
+ * all (Query pk, begins_with(sk, tombstonesPrefix)); a subtree's: begins_with(sk, tombstonesOf(root)).
+ */
+export const tombstones = (ws: string, rootId: string, level: number, chunk: string) => ({ pk: WS(ws), sk: `TOMB#${rootId}#${String(level).padStart(2, '0')}#${chunk}` });
+export const tombstonesPrefix = 'TOMB#';
+export const tombstonesOf = (rootId: string) => `TOMB#${rootId}#`;
+
 /**
  * A run of a bulk move (restore, imports: lib/store/move/runs.ts) by the hash of what names it (the
  * command and its inputs), so the same command finds the run it continues. Global: a restore's or an

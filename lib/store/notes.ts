@@ -21,7 +21,10 @@ import { queued } from './queue.ts';
 import { recordUpdate, type RecordChange } from './record-update.ts';
 import { tableName } from './table.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
-import { Conflict, NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
+import { inTime, orRelease, orUnfinished, readWork, workDone, workPut } from './work.ts';
+import { LAMBDA_EXTRA_MS } from '../config.ts';
+import { deadlineOf } from '../deadline.ts';
+import { Conflict, InvalidInput, NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
 import { aType, isCustomerType, isHierarchyType, type CustomerType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
 import type { Metadata } from '../domain/metadata.ts';
@@ -237,7 +240,8 @@ export async function createNote(
   scope?: WriteScope,
 ): Promise<NoteItem> {
   const id = randomUUID();
-  let stepwise = false;
+  const until = deadlineOf(Date.now(), scope?.deadline);
+  let stepwise: { token: string } | undefined;
   // With an Idempotency-Key, a retry answers the first request's note (lib/store/idempotency.ts).
   const note = await transactOnce('createNote', async (attempt) => {
     const pre = attempt === 0 ? ahead : undefined;
@@ -272,13 +276,44 @@ export async function createNote(
       await planLinkChange(ws, plan, { noteId: id, entityId: l.entityId, entityType: chain[0]!.type, chain, after: { customerId: customer?.id, importance: l.importance }, preread: pre });
       if (reads[i]!.cached) plan.checkChain(chain);
     }
-    stepwise = plan.size > MAX_TX_ITEMS - RECORD_ITEMS;
-    if (stepwise) plan = base(input.links.length > MAX_COPIED_LINKS ? undefined : []);
+    stepwise = undefined;
+    if (plan.size > MAX_TX_ITEMS - RECORD_ITEMS) {
+      // Too big for one transaction: the note first, with the links still to make as pending work, then a step per link.
+      plan = base(input.links.length > MAX_COPIED_LINKS ? undefined : []);
+      const work = workPut(ws, 'noteLinks', id, { leaseUntil: until + LAMBDA_EXTRA_MS, links: input.links.map((l) => [l.entityId, l.importance]) });
+      plan.add(work.put);
+      stepwise = { token: work.token };
+    }
     return { items: plan.build(), result: note };
   }, scope);
-  // A replayed note (another id) had its links made by its first request.
-  if (stepwise && note.id === id) for (const l of input.links) await upsertLink(ws, id, l.entityId, l.importance, { create: true, path: l.path, entityType: l.entityType, scope });
+  // A replayed note (another id) had its links made by its first request, or by the pending work it left.
+  if (stepwise && note.id === id) {
+    const work = { ws, work: 'noteLinks' as const, subject: id, token: stepwise.token, due: until + LAMBDA_EXTRA_MS };
+    await orRelease(work, () => finishNoteLinks(ws, id, input.links.map((l) => [l.entityId, l.importance]), until));
+    await workDone(work);
+  }
   return note;
+}
+
+/**
+ * The links a note's creation still has to make (its pending work): each one its own step, like a
+ * client's link; a link that exists already (made by an earlier run, or by a client since) or whose
+ * target is gone or refuses it now is done. True once every link is; Unfinished when `until` comes first.
+ */
+export async function finishNoteLinks(ws: string, noteId: string, links: ReadonlyArray<readonly [string, Importance]>, until: number): Promise<boolean> {
+  const made = new Set((await noteLinks(ws, noteId)).map((l) => l.entityId));
+  for (const [entityId, importance] of links) {
+    if (made.has(entityId)) continue;
+    inTime(until, () => `Note ${noteId} was created; ${links.length} links are being added to it and follow without another request.`);
+    try {
+      await upsertLink(ws, noteId, entityId, importance, { create: true, path: [], scope: { deadline: until } });
+    } catch (err) {
+      // The note was deleted meanwhile: nothing is left to do.
+      if (err instanceof NotFound && !(await getNote(ws, noteId))) return true;
+      if (!(err instanceof NotFound || err instanceof Conflict || err instanceof InvalidInput)) throw err;
+    }
+  }
+  return true;
 }
 
 /** A change of a note's fields (null clears one) and metadata (merged key by key). */
@@ -383,8 +418,11 @@ export async function setNoteCustomer(
   customer: { id: string; type?: string | undefined; path: Path } | null,
   options: { onlyIf?: string; onlyIfNone?: boolean; preread?: Prereads | undefined; scope?: WriteScope | undefined } = {},
 ): Promise<NoteItem> {
-  let stepwise = false;
+  const until = deadlineOf(Date.now(), options.scope?.deadline);
+  // Stepwise: the pending work this request recorded (undefined: none, or an earlier change's to finish).
+  let stepwise: { token?: string } | undefined;
   const result = await transactOnce('setNoteCustomer', async (attempt) => {
+    stepwise = undefined;
     // The note (prefetched on the first attempt), the new customer and the note's links are read
     // together and judged in that order; then one BatchGetItem for the link targets and the ratings
     // the change moves, the chains above the targets from lib/store/chains.ts.
@@ -407,7 +445,7 @@ export async function setNoteCustomer(
     if (next) updated.customer = next;
     if (note.customer?.id === next?.id && note.customer?.type === next?.type) {
       // Same customer: nothing to write, unless an earlier stepwise change stopped half-way; finish it.
-      stepwise = links.some((l) => l.customerId !== note.customer?.id);
+      if (links.some((l) => l.customerId !== note.customer?.id)) stepwise = {};
       return { items: [], result: note };
     }
     const base = () => {
@@ -452,19 +490,33 @@ export async function setNoteCustomer(
       if (chain && target.cached) plan.checkChain(chain);
       if (plan.size > MAX_TX_ITEMS - RECORD_ITEMS) break;
     }
-    stepwise = plan.size > MAX_TX_ITEMS - RECORD_ITEMS;
-    if (stepwise) plan = base();
+    if (plan.size > MAX_TX_ITEMS - RECORD_ITEMS) {
+      // Too big for one transaction: the note's customer first, with pending work that moves its links' ratings, then a step per link.
+      plan = base();
+      const work = workPut(ws, 'noteCustomer', noteId, { leaseUntil: until + LAMBDA_EXTRA_MS });
+      plan.add(work.put);
+      stepwise = { token: work.token };
+    }
     return { items: plan.build(), result: updated };
   }, options.scope);
-  if (stepwise) await syncLinkCustomers(ws, noteId, options.scope);
+  const held = stepwise?.token ? { ws, work: 'noteCustomer' as const, subject: noteId, token: stepwise.token, due: until + LAMBDA_EXTRA_MS } : undefined;
+  if (held) {
+    await orRelease(held, () => syncLinkCustomers(ws, noteId, until));
+    await workDone(held);
+  } else if (stepwise) await syncLinkCustomers(ws, noteId, until);
   return result;
 }
 
-/** Moves every link whose rating is still filed under another customer than the note's (idempotent). */
-export async function syncLinkCustomers(ws: string, noteId: string, scope?: WriteScope): Promise<number> {
-  let moved = 0;
+/**
+ * Moves every link whose rating is still filed under another customer than the note's, one
+ * transaction each (idempotent): a stepwise customer change's pending work. True once none is left;
+ * Unfinished when `until` comes first.
+ */
+export async function syncLinkCustomers(ws: string, noteId: string, until: number): Promise<boolean> {
+  const detail = () => `The customer of note ${noteId} is changed; its links' ratings are moving to it and follow without another request.`;
   for (const { entityId } of await noteLinks(ws, noteId)) {
-    const did = await transact('syncLinkCustomer', async () => {
+    inTime(until, detail);
+    await orUnfinished(() => transact('syncLinkCustomer', async () => {
       const note = await readNoteItem(ws, noteId);
       const link = await readLink(ws, noteId, entityId);
       if (!note || note.deleting || !link || link.customerId === note.customer?.id) return { items: [], result: false };
@@ -479,20 +531,23 @@ export async function syncLinkCustomers(ws: string, noteId: string, scope?: Writ
         after: { customerId: note.customer?.id, importance: link.importance, setAt: link.setAt },
       });
       return { items: plan.build(), result: true };
-    }, scope?.deadline);
-    if (did) moved++;
+    }, until), detail);
   }
-  return moved;
+  return true;
 }
 
 /** Deletes a note and its links, taking their ratings out of the aggregates. */
 export async function deleteNote(ws: string, noteId: string, versions?: string[], scope?: WriteScope): Promise<void> {
-  let stepwise = false;
+  const until = deadlineOf(Date.now(), scope?.deadline);
+  const leaseUntil = until + LAMBDA_EXTRA_MS;
+  // Stepwise: the pending work this request recorded (no token: an earlier delete's, carried on).
+  let stepwise: { token?: string } | undefined;
   await transact('deleteNote', async () => {
+    stepwise = undefined;
     const read = await readNoteItem(ws, noteId);
     if (read?.deleting) {
-      // A stepwise delete that stopped half-way (timeout, crash): finish it.
-      stepwise = true;
+      // A stepwise delete that stopped half-way (a timeout, a crash): carry it on.
+      stepwise = {};
       return { items: [], result: undefined };
     }
     const note = await liveNote(ws, noteId);
@@ -515,11 +570,14 @@ export async function deleteNote(ws: string, noteId: string, versions?: string[]
       await planLinkChange(ws, plan, { noteId, entityId: link.entityId, entityType: link.entityType, chain: await existingChain(ws, link.entityId), before: link });
       if (plan.size > MAX_TX_ITEMS) break;
     }
-    stepwise = plan.size > MAX_TX_ITEMS;
-    if (!stepwise) return { items: plan.build(), result: undefined };
-    // Too big for one transaction: mark the note (gone for readers and for new links), then go stepwise.
+    if (plan.size <= MAX_TX_ITEMS) return { items: plan.build(), result: undefined };
+    // Too big for one transaction: mark the note (gone for readers and for new links) with pending
+    // work that removes its links, then a step per link.
+    const work = workPut(ws, 'deleteNote', noteId, { leaseUntil });
+    stepwise = { token: work.token };
     return {
       items: [
+        work.put,
         {
           Update: {
             TableName: tableName(),
@@ -533,16 +591,28 @@ export async function deleteNote(ws: string, noteId: string, versions?: string[]
       result: undefined,
     };
   }, scope?.deadline);
-  if (stepwise) await finishNoteDelete(ws, noteId, scope);
+  if (!stepwise) return;
+  const token = stepwise.token ?? (await readWork(ws, 'deleteNote', noteId))?.token;
+  const held = token ? { ws, work: 'deleteNote' as const, subject: noteId, token, due: stepwise.token ? leaseUntil : 0 } : undefined;
+  await (held ? orRelease(held, () => finishNoteDelete(ws, noteId, until)) : finishNoteDelete(ws, noteId, until));
+  if (held) await workDone(held);
 }
 
-/** Second half of a stepwise note delete (also how verify --repair finishes a crashed one). */
-export async function finishNoteDelete(ws: string, noteId: string, scope?: WriteScope): Promise<void> {
-  for (const link of await noteLinks(ws, noteId)) await removeLink(ws, noteId, link.entityId, { missingOk: true, scope });
+/**
+ * Second half of a stepwise note delete, its pending work: a step per link, then the note item. True
+ * once the note is gone; Unfinished when `until` comes first.
+ */
+export async function finishNoteDelete(ws: string, noteId: string, until: number): Promise<boolean> {
+  const detail = () => `Note ${noteId} is deleted; its links are being removed and follow without another request.`;
+  for (const link of await noteLinks(ws, noteId)) {
+    inTime(until, detail);
+    await orUnfinished(() => removeLink(ws, noteId, link.entityId, { missingOk: true, scope: { deadline: until } }), detail);
+  }
   try {
     await deleteItem({ TableName: tableName(), Key: keys.note(ws, noteId), ConditionExpression: 'attribute_exists(deleting)' });
   } catch (err) {
     // Already gone (a concurrent finisher): nothing left to do.
     if (!(isConditionFailed(err))) throw err;
   }
+  return true;
 }

@@ -23,11 +23,12 @@ import type { StoredItem } from './query.ts';
 import { toRelation, type RelationItem } from './relations.ts';
 import { tableName } from './table.ts';
 import { isTeamItem, membersByIds, toTeam, type TeamItem } from './teams.ts';
+import { goneIn, type Gone } from './tombstones.ts';
 import { toWebhook, type StoredWebhook } from './webhooks.ts';
 import { ENTITY_FIELDS } from '../domain/entity-fields.ts';
 import { selectValuesOf, seqPosition, statusValuesFor, TAGS_FIELD, type SelectValue } from '../domain/field-values.ts';
 import { entityMatches, memberMatches, nameMatches, noteMatches, type EntityFilter, type MemberFilter, type NoteFilter, type TimeRange } from '../domain/filters.ts';
-import { ENTITY_TYPES, PARENT_RULES, type EntityType } from '../domain/hierarchy.ts';
+import { canHaveChildren, ENTITY_TYPES, type EntityType } from '../domain/hierarchy.ts';
 import type { RelationType } from '../domain/relations.ts';
 import type { Importance } from '../domain/score.ts';
 import { allStatuses, type AssignedStatus } from '../domain/statuses.ts';
@@ -254,7 +255,11 @@ export type NoteQuery = NoteFilter & { linkedTo?: readonly string[] };
  * customer) narrows the read, since those indexes are keyed by note id.
  */
 export async function notesAfter(workspaceId: string, query: NoteQuery, after: string | undefined, count: number): Promise<Slice<NoteItem>> {
-  const { linkedTo, ...filter } = query;
+  const { linkedTo: asked, ...filter } = query;
+  // An entity whose delete is under way links no note any more (its links are the clean-up's).
+  const gone = asked ? await goneIn(workspaceId)() : undefined;
+  const linkedTo = asked?.filter((e) => !gone!.has(e));
+  if (linkedTo?.length === 0) return { items: [] };
   const keep = (n: NoteItem) => live(n) && noteMatches(filter, n);
   const order: Order = 'descending';
   // A note read by id cannot tell its links, so ids with linkedTo read the links and keep the ids.
@@ -483,8 +488,6 @@ const single =
   (after) =>
     Promise.resolve({ items: record !== undefined && after === undefined ? [{ record, position: '' }] : [] });
 
-/** Types no other type may sit under (subfeature, user): their children are not queried. */
-const mayHaveChildren = (type: string | undefined) => type === undefined || ENTITY_TYPES.some((t) => (PARENT_RULES[t].parents as readonly string[]).includes(type));
 
 /** Filters of an entity's relationship list (Productboard's `type`, `target[type]`, `target[id]`). */
 export interface EntityRelationshipFilter {
@@ -503,6 +506,7 @@ export async function entityRelationshipsAfter(
   filter: EntityRelationshipFilter,
   after: string | undefined,
   count: number,
+  gone: Gone = goneIn(workspaceId),
 ): Promise<Slice<EntityRelationship>> {
   const wants = (type: EntityRelationship['type'], target: { id: string; type: string }) =>
     (filter.type === undefined || filter.type === type) && (filter.targetType === undefined || filter.targetType === target.type) && (filter.targetId === undefined || filter.targetId === target.id);
@@ -510,7 +514,7 @@ export async function entityRelationshipsAfter(
   const parts: Array<Segment<EntityRelationship>> = [
     { tag: '0', read: single(parent && wants('parent', parent) ? { position: '0', type: 'parent' as const, target: parent } : undefined) },
   ];
-  if (mayHaveChildren(entity.type) && (filter.type === undefined || filter.type === 'child')) {
+  if (canHaveChildren(entity.type) && (filter.type === undefined || filter.type === 'child')) {
     parts.push({
       tag: '1',
       read: async (within, n) => {
@@ -548,7 +552,7 @@ export async function entityRelationshipsAfter(
               prefix: keys.relationsOfPrefix(entity.id, type),
               after: within === undefined || type === undefined ? within : within.slice(type.length + 1),
               count: n,
-              toRecords: (items) => items.map(toRelation),
+              toRecords: (items) => liveTargets(items.map(toRelation), (r) => r.targetId, gone),
               keep: (r: RelationItem) => wants(r.type, { id: r.targetId, type: r.targetType }),
               filtered: filter.targetType !== undefined || filter.targetId !== undefined,
             },
@@ -575,6 +579,17 @@ function relabel<T, R extends { position: string }>(got: Slice<T>, tag: string, 
   };
 }
 
+/**
+ * The records whose target is not an entity being deleted (undefined in their place): its
+ * relations and links stay until the clean-up removes them (lib/store/tombstones.ts), and are gone
+ * for readers meanwhile. The tombstones are read only when there is a record to judge.
+ */
+async function liveTargets<R>(records: R[], target: (r: R) => string, gone: Gone): Promise<Array<R | undefined>> {
+  if (records.length === 0) return records;
+  const ids = await gone();
+  return records.map((r) => (ids.has(target(r)) ? undefined : r));
+}
+
 /** Filters of a note's relationship list (Productboard's `type`, `target[type]`). */
 export interface NoteRelationshipFilter {
   type?: 'customer' | 'link' | undefined;
@@ -592,6 +607,7 @@ export async function noteRelationshipsAfter(
   filter: NoteRelationshipFilter,
   after: string | undefined,
   count: number,
+  gone: Gone = goneIn(workspaceId),
 ): Promise<Slice<NoteRelationship>> {
   const customer = note.customer && filter.type !== 'link' && (filter.targetType === undefined || filter.targetType === note.customer.type) ? note.customer : undefined;
   const parts: Array<Segment<NoteRelationship>> = [
@@ -603,7 +619,7 @@ export async function noteRelationshipsAfter(
       read: async (within, n) => {
         const wanted = (l: Pick<LinkItem, 'entityType'>) => filter.targetType === undefined || filter.targetType === l.entityType;
         const got: Slice<CopiedLink> = note.linkCopy
-          ? copiedAfter(note.linkCopy.filter(wanted), within, n)
+          ? copiedAfter((await liveTargets(note.linkCopy.filter(wanted), (l) => l.entityId, gone)).filter((l) => l !== undefined), within, n)
           : await scanAll(
               [
                 {
@@ -613,7 +629,7 @@ export async function noteRelationshipsAfter(
                   prefix: keys.linksOfNotePrefix(note.id),
                   after: within,
                   count: n,
-                  toRecords: (items) => items.map(toLink),
+                  toRecords: (items) => liveTargets(items.map(toLink), (l) => l.entityId, gone),
                   keep: wanted,
                   filtered: filter.targetType !== undefined,
                 },

@@ -1,42 +1,52 @@
 // `admin score verify`: recompute every aggregate of a workspace from the raw links and compare.
 // Truth: entities (parentId), notes (customer) and links (noteId, entityId, importance, setAt).
-// Derived, and rebuilt by --repair: each hierarchy entity's own/total, the rating items, each
-// link's customerId cache, and the copy of a note's links on the note item (lib/store/note-link-copy.ts). Repair first finishes deletes that crashed half-way (cascade.ts,
-// notes.ts), then writes whole corrected items (BatchWrite), so it is meant for a quiet table:
-// writes racing with it can be overwritten.
+// Derived, and rebuilt by --repair: each hierarchy entity's own/total and hadChildren, the rating
+// items, each link's customerId cache, and the copy of a note's links on the note item
+// (lib/store/note-link-copy.ts). Repair writes whole corrected items (BatchWrite), so it is meant for
+// a quiet table: writes racing with it can be overwritten.
+//
+// Work still pending (lib/store/work.ts) is not drift: the entities of a subtree delete under way
+// (marked) are not checked and neither are their links, and the links of a note whose stepwise
+// customer change is pending count for the customer their rating is filed under until it moves.
+// Verify reports how many pending items there are; finishing them is the sweeper's
+// (lib/store/sweep.ts). A delete marked by a version older than its pending work has none: that is
+// a mismatch, and --repair records it (lib/store/cascade.ts adoptDelete).
 //
 // It streams: every pass reads the workspace one page at a time (lib/store/calls.ts's page loop) and looks
 // up what a page refers to (notes, customers, entities) by BatchGetItem, and repairs are written in
 // batches as they are found. What it holds at once is a page, the drift found on the one entity
 // being checked (its links are streamed against its rating items, checkOwn), and the entities on the
 // path from a top of the hierarchy down to it — never a map of the workspace, nor an entity's links.
-//   1. (--repair) deletes that stopped half-way are finished;
+//   1. deletes under way without pending work (marks older than it) are counted, and recorded with --repair;
 //   2. notes naming a customer whose item is gone are cleared (they count as anonymous);
 //   3. links: orphans (note or entity gone) are removed, the customer cache fixed, each link's entry
 //      in its note's copy (when the note has one) set as the link is;
 //   4. notes with a copy: entries whose link is gone are removed;
 //   5. each live hierarchy entity, depth first from the tops of the hierarchy: its rating items
 //      checked against its links (and rebuilt where they differ), its own score, and its total from
-//      its children's;
+//      its children's (not below a deleted one: that is a delete's pending work);
 //   6. rating items of entities that are gone are removed.
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { linkItem, ratingItem, toLink, toRating, type LinkItem } from './aggregates.ts';
 import { batchGetAll, batchGetByKey, batchWriteAll, itemKeyId, type WriteRequest } from './batch.ts';
 import { queryPages } from './calls.ts';
-import { finishEntityDelete } from './cascade.ts';
+import { adoptDelete } from './cascade.ts';
 import { toEntity, type EntityItem } from './entities.ts';
 import * as keys from './keys.ts';
 import { COPY_MARK, copyLinkNow, readCopy, type CopiedLink } from './note-link-copy.ts';
-import { finishNoteDelete, toNote } from './notes.ts';
+import { toNote } from './notes.ts';
 import { scanAll, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
-import { isHierarchyType } from '../domain/hierarchy.ts';
+import { ensureWork, readWork, workOf } from './work.ts';
+import { canHaveChildren, isHierarchyType } from '../domain/hierarchy.ts';
 import { ANONYMOUS_WEIGHT, countedWeight, WEIGHTS, type RatingEntry } from '../domain/score.ts';
 
 export interface VerifyReport {
   checked: number;
   mismatches: number;
   repaired: number;
+  /** Pending-work items (lib/store/work.ts) not finished yet: writes under way, or left by a crash for the sweeper. */
+  pending: number;
 }
 
 /** The passes, in order, and how far the current one got: what a progress display shows. */
@@ -84,6 +94,8 @@ class Run {
   constructor(
     readonly ws: string,
     readonly repair: boolean,
+    /** Notes whose stepwise customer change is pending: their links count as their cache says until it moves. */
+    readonly syncing: ReadonlySet<string>,
     private readonly progress: ProgressListener | undefined,
     private readonly pageSize: number,
   ) {}
@@ -163,14 +175,24 @@ class Run {
   }
 }
 
-async function finishDeletes(run: Run): Promise<void> {
+/** Deletes under way must have their pending work: a mark older than it is counted, and recorded with --repair. */
+async function checkDeletes(run: Run): Promise<void> {
   run.begin('deletes');
   for (const prefix of [keys.kindPrefix.entity, keys.kindPrefix.note]) {
-    for await (const page of run.ofKind(prefix, { FilterExpression: 'attribute_exists(deleting)', ProjectionExpression: 'id, kind' })) {
+    for await (const page of run.ofKind(prefix, { FilterExpression: 'attribute_exists(deleting)', ProjectionExpression: 'id, kind, parentId' })) {
       run.read(page.length);
       for (const it of page) {
-        if (it.kind === 'entity') await finishEntityDelete(run.ws, it.id as string);
-        else if (it.kind === 'note') await finishNoteDelete(run.ws, it.id as string);
+        const id = it.id as string;
+        // A marked entity under a marked parent belongs to its root's delete.
+        if (it.kind === 'entity' && it.parentId !== undefined) continue;
+        const kind = it.kind === 'entity' ? 'deleteEntity' : 'deleteNote';
+        run.checked++;
+        if (await readWork(run.ws, kind, id)) continue;
+        run.mismatches++;
+        if (!run.repair) continue;
+        if (kind === 'deleteEntity') await adoptDelete(run.ws, id);
+        else await ensureWork(run.ws, kind, id, Date.now());
+        run.repaired++;
       }
     }
   }
@@ -206,15 +228,18 @@ async function checkLinks(run: Run): Promise<void> {
       const note = notes.get(keys.note(run.ws, link.noteId).sk);
       const copy = note && readCopy(note);
       const copied = copy?.find((c) => c.entityId === link.entityId);
-      if (!customers.has(link.noteId) || !entities.has(keys.entity(run.ws, link.entityId).sk)) {
+      const entity = entities.get(keys.entity(run.ws, link.entityId).sk);
+      if (!customers.has(link.noteId) || !entity) {
         await run.fix({ DeleteRequest: { Key: keyOf(item) } });
         if (copied) await run.fixCopy(link.noteId, link.entityId, undefined);
         continue;
       }
+      // A link to an entity whose delete is under way is the clean-up's (copy included).
+      if (entity.deleting) continue;
       if (copy && (copied?.entityType !== link.entityType || copied.importance !== link.importance)) {
         await run.fixCopy(link.noteId, link.entityId, link);
       }
-      const customerId = customers.get(link.noteId);
+      const customerId = run.syncing.has(link.noteId) ? link.customerId : customers.get(link.noteId);
       if (link.customerId !== customerId || typeof item.rev !== 'number') {
         const fixed: LinkItem = { ...link, rev: link.rev };
         delete fixed.customerId;
@@ -294,7 +319,7 @@ async function tallyLinks(run: Run, e: EntityItem): Promise<LinkTally> {
     for (const l of links) {
       // A link whose note is gone counts nowhere (the links pass removes it).
       if (!customers.has(l.noteId)) continue;
-      const customerId = customers.get(l.noteId);
+      const customerId = run.syncing.has(l.noteId) ? l.customerId : customers.get(l.noteId);
       if (customerId === undefined) tally.anonymous += ANONYMOUS_WEIGHT;
       else rated.push({ customerId, noteId: l.noteId, entry: { w: WEIGHTS[l.importance], at: l.setAt } });
     }
@@ -356,7 +381,8 @@ async function linkedEntries(run: Run, e: EntityItem, customerId: string, stored
     for (const noteId of chunk) {
       const item = links.get(keys.link(run.ws, noteId, e.id).sk);
       const l = item && toLink(item);
-      if (l && WEIGHTS[l.importance] !== undefined && customers.get(noteId) === customerId) out[noteId] = { w: WEIGHTS[l.importance], at: l.setAt };
+      const counts = l && (run.syncing.has(noteId) ? l.customerId : customers.get(noteId)) === customerId;
+      if (l && counts && WEIGHTS[l.importance] !== undefined) out[noteId] = { w: WEIGHTS[l.importance], at: l.setAt };
     }
   }
   return out;
@@ -418,26 +444,46 @@ async function checkOwn(run: Run, e: EntityItem): Promise<number> {
 }
 
 /**
- * The total of `item`'s subtree, depth first through the children index; checks own and total of
- * every live hierarchy entity on the way. A child marked for deletion still passes on its children's
- * totals (as the aggregates do until the cascade removes them) but has no score of its own.
+ * The total of `item`'s subtree, depth first through the children index; checks own, total and
+ * hadChildren of every live hierarchy entity on the way. A deleted (marked) entity is walked through,
+ * not checked, and neither is what is below it (`underDeleted`): a descendant not marked yet is the
+ * pending work of its root's delete (checkDeletes counts a delete without it).
  */
-async function checkSubtree(run: Run, item: StoredItem): Promise<number> {
+async function checkSubtree(run: Run, item: StoredItem, underDeleted = false): Promise<number> {
   const e = toEntity(item);
-  const own = live(e) ? await checkOwn(run, e) : 0;
+  const own = live(e) && !underDeleted ? await checkOwn(run, e) : 0;
   let total = own;
+  let children = 0;
   for await (const page of run.pages({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.childrenOf(run.ws, e.id) } })) {
     // The index may lag: each child is read again, consistently, and must still name this parent.
-    const children = await byKey(page.map((c) => keys.entity(run.ws, c.id as string)));
-    for (const child of children.values()) {
-      if (child.parentId === e.id && isHierarchyType(toEntity(child).type)) total += await checkSubtree(run, child);
+    const found = await byKey(page.map((c) => keys.entity(run.ws, c.id as string)));
+    for (const child of found.values()) {
+      if (child.parentId !== e.id) continue;
+      children++;
+      if (isHierarchyType(toEntity(child).type)) total += await checkSubtree(run, child, underDeleted || e.deleting !== undefined);
     }
   }
-  if (live(e)) {
+  if (live(e) && !underDeleted) {
     run.checked++;
-    if (e.own !== own || e.total !== total) await run.fix({ PutRequest: { Item: { ...item, own, total } } });
+    if (e.own !== own || e.total !== total || (children > 0 && e.hadChildren === false)) {
+      await run.fix({ PutRequest: { Item: { ...item, own, total, ...(children > 0 ? { hadChildren: true } : {}) } } });
+    }
   }
   return total;
+}
+
+/** A customer that may have users must say so (hadChildren), or a delete of it would not look for them. */
+async function checkCustomerChildren(run: Run, item: StoredItem): Promise<void> {
+  const e = toEntity(item);
+  if (e.deleting || e.hadChildren !== false || !canHaveChildren(e.type)) return;
+  for await (const page of run.pages({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.childrenOf(run.ws, e.id) }, Limit: 1 })) {
+    if (page.length === 0) continue;
+    const child = (await byKey(page.map((c) => keys.entity(run.ws, c.id as string)))).values().next().value;
+    if (child?.parentId === e.id) {
+      await run.fix({ PutRequest: { Item: { ...item, hadChildren: true } } });
+      return;
+    }
+  }
 }
 
 /**
@@ -449,6 +495,7 @@ async function checkEntities(run: Run): Promise<void> {
   run.begin('entities');
   for await (const page of run.ofKind(keys.kindPrefix.entity)) {
     run.read(page.length);
+    for (const it of page) if (!isHierarchyType(toEntity(it).type)) await checkCustomerChildren(run, it);
     const hierarchy = page.filter((it) => isHierarchyType(toEntity(it).type));
     const parents = await byKey(hierarchy.filter((it) => it.parentId).map((it) => keys.entity(run.ws, it.parentId as string)));
     for (const item of hierarchy) {
@@ -478,24 +525,25 @@ async function checkOrphanRatings(run: Run): Promise<void> {
 export const VERIFY_PAGE_SIZE = 500;
 
 export async function verifyWorkspace(ws: string, repair: boolean, progress?: ProgressListener, pageSize = VERIFY_PAGE_SIZE): Promise<VerifyReport> {
-  const run = new Run(ws, repair, progress, pageSize);
-  if (repair) await finishDeletes(run);
+  const work = await workOf(ws);
+  const run = new Run(ws, repair, new Set(work.filter((w) => w.work === 'noteCustomer').map((w) => w.subject)), progress, pageSize);
   // Each pass's repairs land before the next reads what they fixed.
-  for (const pass of [checkNoteCustomers, checkLinks, checkCopies, checkEntities, checkOrphanRatings]) {
+  for (const pass of [checkDeletes, checkNoteCustomers, checkLinks, checkCopies, checkEntities, checkOrphanRatings]) {
     await pass(run);
     await run.flush();
   }
-  return { checked: run.checked, mismatches: run.mismatches, repaired: run.repaired };
+  return { checked: run.checked, mismatches: run.mismatches, repaired: run.repaired, pending: (await workOf(ws)).length };
 }
 
 export async function verifyScores(options: { workspace?: string | undefined; repair: boolean; progress?: ProgressListener }): Promise<VerifyReport> {
   const ids = options.workspace ? [options.workspace] : await workspaceIds();
-  const report: VerifyReport = { checked: 0, mismatches: 0, repaired: 0 };
+  const report: VerifyReport = { checked: 0, mismatches: 0, repaired: 0, pending: 0 };
   for (const ws of ids) {
     const r = await verifyWorkspace(ws, options.repair, options.progress);
     report.checked += r.checked;
     report.mismatches += r.mismatches;
     report.repaired += r.repaired;
+    report.pending += r.pending;
   }
   return report;
 }

@@ -1,7 +1,8 @@
 // Every event type fires exactly once for its change, read from the real stream of DynamoDB Local
 // while the API makes the changes: creates, updates, a move, re-rates, a customer change, unlinking,
-// a cascading delete and a note delete. Nothing is emitted for a change of internal attributes.
+// a cascading delete (with its clean-up) and a note delete. Nothing is emitted for a change of internal attributes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweep } from '#lib/store/sweep.ts';
 import { collectEvents, summary, type EventCollector } from './support.ts';
 import { client } from '../score/helpers.ts';
 import { newWorkspace, startApp, type TestApp } from '../support/app.ts';
@@ -81,6 +82,8 @@ describe('events derived from the table stream', () => {
     const other = await api.note({ links: [[sub]] });
     await step([`note.created ${other}`, `insight.created ${other} ${sub}`, ...[sub, feature, product].map((id) => `customer-score.updated ${id} [score] 0→1`)]);
     await api.ok('DELETE', `/entities/${feature}`);
+    // The links under it go with the clean-up (the delete's pending work), and their insight.deleted with them.
+    await sweep({ workspace: ws.workspaceId, until: Date.now() + 30_000 });
     await step([`feature.deleted ${feature}`, `feature.deleted ${sub}`, `insight.deleted ${other} ${sub}`, `customer-score.updated ${product} [score] 1→0`]);
 
     await api.ok('DELETE', `/notes/${note}`);

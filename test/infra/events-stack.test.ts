@@ -31,16 +31,32 @@ const deadLetters = queueId(/^Events\/DeadLetters/);
 const streamFailures = queueId(/^Events\/StreamFailures/);
 const stream = worker('streamEvents');
 const deliver = worker('deliverWebhooks');
+const sweeper = worker('sweepPendingWork');
 const secretId = ofType('AWS::SecretsManager::Secret')[0]![0];
 const keyId = ofType('AWS::KMS::Key')[0]![0];
 
 const r = (value: unknown) => JSON.stringify(value);
 
 describe('webhook workers in the stack', () => {
-  it('one function per worker of lib/workers.ts: nodejs22.x on arm64, JSON logs, timeouts 60 s (stream) and 120 s (delivery)', () => {
-    expect(WORKERS.map((w) => w.id)).toEqual(['streamEvents', 'deliverWebhooks']);
-    for (const { props } of [stream, deliver]) expect([props.Runtime, props.Architectures, props.LoggingConfig.LogFormat]).toEqual(['nodejs22.x', ['arm64'], 'JSON']);
-    expect([stream.props.Timeout, deliver.props.Timeout]).toEqual([60, 120]);
+  it('one function per worker of lib/workers.ts: nodejs22.x on arm64, JSON logs, timeouts 60 s (stream, sweeper) and 120 s (delivery)', () => {
+    expect(WORKERS.map((w) => w.id)).toEqual(['streamEvents', 'deliverWebhooks', 'sweepPendingWork']);
+    for (const { props } of [stream, deliver, sweeper]) expect([props.Runtime, props.Architectures, props.LoggingConfig.LogFormat]).toEqual(['nodejs22.x', ['arm64'], 'JSON']);
+    expect([stream.props.Timeout, deliver.props.Timeout, sweeper.props.Timeout]).toEqual([60, 120, 60]);
+  });
+
+  it('the sweeper of pending work runs every minute on an EventBridge rule (a tick older than a minute dropped, a failed run never retried: the next run does the work), with the table actions it needs on the table and its three indexes by name; no key, no secret', () => {
+    const rules = ofType('AWS::Events::Rule');
+    expect(rules.map(([, rule]) => rule.Properties)).toEqual([
+      expect.objectContaining({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED', Targets: [expect.objectContaining({ Arn: arnOf(sweeper.logicalId), RetryPolicy: { MaximumEventAgeInSeconds: 60 } })] }),
+    ]);
+    const permissions = ofType('AWS::Lambda::Permission').filter(([, p]) => refsIn(p.Properties!.FunctionName).has(sweeper.logicalId));
+    expect(permissions.map(([, p]) => p.Properties)).toEqual([{ Action: 'lambda:InvokeFunction', FunctionName: arnOf(sweeper.logicalId), Principal: 'events.amazonaws.com', SourceArn: arnOf(rules[0]![0]) }]);
+    expect(ofType('AWS::Lambda::EventInvokeConfig').map(([, c]) => c.Properties)).toEqual([{ FunctionName: { Ref: sweeper.logicalId }, MaximumEventAgeInSeconds: 60, MaximumRetryAttempts: 0, Qualifier: '$LATEST' }]);
+    const table = arnOf(tableId);
+    const onTable = r([table, ...['gsi1', 'gsi2', 'gsi3'].map((g) => ({ 'Fn::Join': ['', [table, `/index/${g}`]] }))]);
+    const actions = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'];
+    const logGroup = r(arnOf([...refsIn(sweeper.props.LoggingConfig.LogGroup)][0]!));
+    expect(sweeper.grants).toEqual([...actions.map((a) => `dynamodb:${a} ${onTable}`), `logs:CreateLogStream ${logGroup}`, `logs:PutLogEvents ${logGroup}`].sort());
   });
 
   it('the stream function reads the table stream from LATEST, batched, bisecting failures, reporting the failed record, filtered to entity/note/link items, failures to a queue', () => {
@@ -153,7 +169,8 @@ describe('webhook workers in the stack', () => {
 });
 
 describe('a scheduled worker (source schedule): an EventBridge rule at its rate invokes it, with its row\'s grants only', () => {
-  // No row of lib/workers.ts runs on a schedule yet: the stack is built with one more row.
+  // The stack built with a scheduled row of other settings (every 5 minutes, the table alone) in place of lib/workers.ts's.
+  const others = WORKERS.filter((w) => w.source !== 'schedule');
   const sweeper: Worker = {
     id: 'sweepPending',
     handler: 'functions/events/stream.ts',
@@ -163,7 +180,7 @@ describe('a scheduled worker (source schedule): an EventBridge rule at its rate 
     secret: false,
     summary: 'Sweeps pending clean-up work',
   };
-  const { template: t } = synth({}, { workers: [...WORKERS, sweeper] });
+  const { template: t } = synth({}, { workers: [...others, sweeper] });
   const res = resourcesOf(t);
   const [fnId, fn] = Object.entries(res).find(([, r]) => r.Type === 'AWS::Lambda::Function' && String(r.Properties!.Description).endsWith('(sweepPending)'))!;
   const rules = Object.entries(res).filter(([, r]) => r.Type === 'AWS::Events::Rule');
@@ -205,6 +222,6 @@ describe('a scheduled worker (source schedule): an EventBridge rule at its rate 
   });
 
   it.each([0, 2.5, 1441])('everyMinutes %s is refused at synth', (everyMinutes) => {
-    expect(() => synth({}, { workers: [...WORKERS, { ...sweeper, everyMinutes }] })).toThrow(`lib/workers.ts sweepPending: everyMinutes must be a whole number of minutes from 1 to 1440, not ${everyMinutes}`);
+    expect(() => synth({}, { workers: [...others, { ...sweeper, everyMinutes }] })).toThrow(`lib/workers.ts sweepPending: everyMinutes must be a whole number of minutes from 1 to 1440, not ${everyMinutes}`);
   });
 });

@@ -1,18 +1,25 @@
 // Note changes that touch more items than one transaction holds go in exact, idempotent steps
-// (lib/store/notes.ts); a crash between steps is finished by verify --repair.
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db, tableName } from '#lib/store/client.ts';
-import * as keys from '#lib/store/keys.ts';
+// (lib/store/notes.ts), the first of which records the rest as pending work (lib/store/work.ts). A
+// crash after that first step (injected at the SDK client's middleware stack, ./crash.ts: a mock)
+// leaves every score exact and the work pending; the sweep (lib/store/sweep.ts) finishes it.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sweep } from '#lib/store/sweep.ts';
+import { workOf } from '#lib/store/work.ts';
+import { crashAt, heal, writesKey } from './crash.ts';
 import { client } from './helpers.ts';
 import { verifyScores } from '../../local/admin/score.ts';
-import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
+const budget = process.env.REQUEST_TIMEOUT_MS;
 beforeAll(async () => {
   app = await startApp();
 });
 afterAll(() => app.close());
+afterEach(() => {
+  heal();
+  process.env.REQUEST_TIMEOUT_MS = budget;
+});
 
 const LINKS = 45; // 45 × (link + rating + feature) + ancestors > 100 items
 
@@ -23,6 +30,23 @@ async function setup(c: ReturnType<typeof client>) {
   const acme = await c.entity('company');
   const globex = await c.entity('company');
   return { product, comps, features, acme, globex };
+}
+
+/** A request that crashes after the first step (a short budget, so its lease on the pending work runs out within seconds). */
+async function crashedAfter(prefix: string, request: () => Promise<{ status: number }>): Promise<void> {
+  process.env.REQUEST_TIMEOUT_MS = '5000';
+  const crash = crashAt((sent) => writesKey(sent, prefix));
+  expect((await request()).status).toBe(500);
+  expect(crash.crashed).toBe(true);
+  heal();
+  process.env.REQUEST_TIMEOUT_MS = budget;
+}
+
+/** Sweeps the workspace once the crashed request's lease on its work ran out. */
+async function sweepWhenDue(ws: string) {
+  const latest = Math.max(0, ...(await workOf(ws)).map((w) => w.due));
+  await new Promise((r) => setTimeout(r, Math.max(0, latest - Date.now() + 50)));
+  return sweep({ workspace: ws, until: Date.now() + 60_000 });
 }
 
 describe('fan-out beyond one transaction', () => {
@@ -46,51 +70,58 @@ describe('fan-out beyond one transaction', () => {
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
   }, 90_000);
 
-  it('a note delete that stopped after marking the note: links still count exactly, verify --repair finishes it', async () => {
+  it('a note delete that crashed after marking the note: the note is gone, its links still count exactly, the sweep removes them', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const t = await setup(c);
     const big = await c.note({ customer: t.acme, links: t.features.map((f) => [f, 'important'] as [string, string]) });
-    // The first step of a stepwise delete, then the crash.
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.note(ws.workspaceId, big),
-        UpdateExpression: 'SET deleting = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk',
-        ExpressionAttributeValues: { ':now': new Date().toISOString() },
-      }),
-    );
+    await crashedAfter('WORK#deleteNote#', () => c.req('DELETE', `/notes/${big}`));
     expectError(await c.req('GET', `/notes/${big}`), 'resource.notFound');
     expectError(await c.req('POST', `/notes/${big}/relationships`, { data: { type: 'link', target: { id: t.product } } }), 'resource.notFound');
     expect(await c.score(t.product)).toBe(LINKS * 2);
-    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
-    expect(await verifyScores({ workspace: ws.workspaceId, repair: true })).toMatchObject({ mismatches: 0 });
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 1 });
+    expect(await sweepWhenDue(ws.workspaceId)).toEqual({ finished: 1, handedBack: 0, failed: 0 });
     expect(await c.score(t.product)).toBe(0);
-    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, repaired: 0 });
-  }, 90_000);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, repaired: 0, pending: 0 });
+  }, 120_000);
 
-  it("a customer change that stopped after updating the note: repeating the PUT moves the remaining ratings", async () => {
+  it("a customer change that crashed after changing the note: the ratings stay filed under the old customer, exactly, until the sweep (or a repeated PUT) moves them", async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const t = await setup(c);
-    const big = await c.note({ customer: t.acme, links: t.features.slice(0, 3).map((f) => [f, 'critical'] as [string, string]) });
+    const big = await c.note({ customer: t.acme, links: t.features.map((f) => [f, 'critical'] as [string, string]) });
     await c.note({ customer: t.globex, links: [[t.features[0]!, 'nice to have']] });
     expect(await c.score(t.features[0]!)).toBe(3 + 1);
-    // The first step of a stepwise change (the note names globex), then the crash: links still filed under acme.
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.note(ws.workspaceId, big),
-        UpdateExpression: 'SET customer = :c, gsi2pk = :g, gsi2sk = :id',
-        ExpressionAttributeValues: { ':c': { id: t.globex, type: 'company' }, ':g': keys.notesOfCustomer(ws.workspaceId, t.globex), ':id': big },
-      }),
-    );
+    await crashedAfter('WORK#noteCustomer#', () => c.req('PUT', `/notes/${big}/relationships/customer`, { data: { target: { id: t.globex } } }));
+    expect((await c.ok('GET', `/notes/${big}`)).json.data.relationships.data[0].target.id).toBe(t.globex);
     expect(await c.score(t.features[0]!)).toBe(3 + 1);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 1 });
     const again = await c.req('PUT', `/notes/${big}/relationships/customer`, { data: { target: { id: t.globex } } });
     expect(again.status, again.text).toBe(200);
     // globex's later rating (the nice-to-have) now counts alone on feature 0.
     expect(await c.score(t.features[0]!)).toBe(1);
-    expect(await c.score(t.product)).toBe(1 + 3 + 3);
-    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
-  }, 90_000);
+    expect(await c.score(t.product)).toBe(1 + (LINKS - 1) * 3);
+    expect(await sweepWhenDue(ws.workspaceId)).toEqual({ finished: 1, handedBack: 0, failed: 0 });
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 0 });
+  }, 120_000);
+
+  it('a create that crashed after writing the note: a retry with its Idempotency-Key answers that note, and the sweep makes its links', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const t = await setup(c);
+    const body = { data: { type: 'textNote', fields: { name: 'Big' }, relationships: [{ type: 'customer', target: { id: t.acme } }, ...t.features.map((f) => ({ type: 'link', target: { id: f }, importance: 'critical' }))] } };
+    const create = () => call(app, 'POST', '/v2/notes', { token: ws.token, body, headers: { 'idempotency-key': 'big-note-1' } });
+    await crashedAfter('WORK#noteLinks#', create);
+    const replay = await create();
+    expect(replay.status, replay.text).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    const id = replay.json.data.id as string;
+    expect(await c.score(t.product)).toBeLessThan(LINKS * 3);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 1 });
+    expect(await sweepWhenDue(ws.workspaceId)).toEqual({ finished: 1, handedBack: 0, failed: 0 });
+    expect(await c.score(t.product)).toBe(LINKS * 3);
+    const links = (await c.ok('GET', `/notes/${id}/relationships?type=link`)).json.data;
+    expect(links).toHaveLength(LINKS);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 0 });
+  }, 120_000);
 });

@@ -3,9 +3,12 @@
 // refused operations change nothing, and `score verify` finds no drift afterwards. The generator
 // also builds chains to the depth cap (and one level past it), deletes customers, and sends
 // duplicate links; each run asserts minimum counts of those, so the refusals they cause are exercised.
-// Replay a failure with FC_SEED=<seed> FC_PATH=<path> (fast-check prints both); FC_RUNS overrides the count.
+// Every seed is printed. Replay a failure with FC_SEED=<seed> FC_PATH=<path> (fast-check prints both);
+// FC_RUNS overrides the number of sequences per seed, FC_SEEDS runs that many seeds (FC_SEED, FC_SEED+1, …;
+// random ones without FC_SEED), so that many seeds can be run in one go: FC_SEEDS=200 FC_RUNS=10.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweep } from '#lib/store/sweep.ts';
 import { ScoreApi, ScoreDriver, type Step } from './harness.ts';
 import { IMPORTANCES, PARENT_RULES, type EntityType, type Importance, type NewLink } from './model.ts';
 import { MAX_DEPTH, verifyWorkspace } from './system.ts';
@@ -39,7 +42,9 @@ type Op =
   | { op: 'createLink'; note: Pick; entity: Pick; importance: Importance | undefined }
   | { op: 'putLink'; note: Pick; entity: Pick; importance: Importance }
   | { op: 'deleteLink'; note: Pick; link: Pick }
-  | { op: 'deleteNote'; note: Pick };
+  | { op: 'deleteNote'; note: Pick }
+  /** The sweeper runs (lib/store/sweep.ts): the clean-up of deletes and anything else pending. */
+  | { op: 'sweep' };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
@@ -71,12 +76,13 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ op: fc.constant('putLink' as const), note: pick(), entity: pick(), importance }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('deleteLink' as const), note: pick(), link: pick() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('deleteNote' as const), note: pick() }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('sweep' as const) }) },
 );
 
 const at = <T,>(xs: readonly T[], n: number): T | undefined => (xs.length ? xs[n % xs.length] : undefined);
 
 /** Turns an abstract operation into a concrete step against the driver's current state. */
-function resolve(d: ScoreDriver, o: Exclude<Op, { op: 'deepen' }>): Step {
+function resolve(d: ScoreDriver, o: Exclude<Op, { op: 'deepen' | 'sweep' }>): Step {
   const m = d.model;
   const all = [...m.entities.keys()];
   const hierarchy = m.hierarchyIds();
@@ -154,6 +160,8 @@ function touchesSharedRating(d: ScoreDriver, step: Step): boolean {
 }
 
 const NUM_RUNS = Number(process.env.FC_RUNS ?? 200);
+const FIRST_SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
+const SEEDS = Array.from({ length: Number(process.env.FC_SEEDS ?? 1) }, (_, i) => (FIRST_SEED === undefined ? Math.floor(Math.random() * 2 ** 31) : FIRST_SEED + i));
 
 /** What a run exercised, beyond accepted and refused steps: the generator's minimum counts are asserted on these. */
 interface Stats {
@@ -166,6 +174,8 @@ interface Stats {
   depthRefusals: number;
   duplicateLinkRefusals: number;
   customerDeletes: number;
+  /** Pending items the sweeps finished. */
+  sweeps: number;
 }
 
 /** Runs one step (predicted by the model, asserted by the driver) and counts what it exercised. */
@@ -213,11 +223,12 @@ describe('customer score: property-based, against a reference model recomputed f
     await app.close();
   });
 
-  it(
-    'after every step of any operation sequence, every score equals Σ own(d) over the subtree; refused steps change nothing; verify finds 0 mismatches',
-    async () => {
+  it.each(SEEDS)(
+    'seed %i: after every step of any operation sequence, every score equals Σ own(d) over the subtree; refused steps change nothing; verify finds 0 mismatches',
+    async (seed) => {
+      console.log(`property: seed ${seed}, ${NUM_RUNS} sequences (replay with FC_SEED=${seed} FC_RUNS=${NUM_RUNS})`);
       let sequences = 0;
-      const stats: Stats = { accepted: 0, refused: 0, refusals: new Map(), shared: 0, atDepthCap: 0, depthRefusals: 0, duplicateLinkRefusals: 0, customerDeletes: 0 };
+      const stats: Stats = { accepted: 0, refused: 0, refusals: new Map(), shared: 0, atDepthCap: 0, depthRefusals: 0, duplicateLinkRefusals: 0, customerDeletes: 0, sweeps: 0 };
       await fc.assert(
         fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 12 }), async (ops) => {
           const ws = await newWorkspace();
@@ -234,8 +245,10 @@ describe('customer score: property-based, against a reference model recomputed f
           await d.create({ kind: 'createNote', customerId: user, links: [{ entityId: feature, importance: 'not important' }] });
           await d.create({ kind: 'createNote', customerId: undefined, links: [] });
           let reachedCap = false;
+          const sweepNow = () => sweep({ workspace: ws.workspaceId, until: Date.now() + 60_000 });
           for (const o of ops) {
             if (o.op === 'deepen') await deepen(d, o, stats);
+            else if (o.op === 'sweep') stats.sweeps += (await sweepNow()).finished;
             else await runCounted(d, resolve(d, o), stats);
             reachedCap ||= deepest(d) >= MAX_DEPTH;
             await d.assertScores();
@@ -244,12 +257,16 @@ describe('customer score: property-based, against a reference model recomputed f
           await d.assertInventory();
           const report = await verifyWorkspace(ws.workspaceId);
           expect(report, `verify after:\n${d.log.join('\n')}`).toMatchObject({ mismatches: 0 });
+          // What is still pending (the clean-up of deletes) changes no score when it runs, and leaves nothing pending.
+          stats.sweeps += (await sweepNow()).finished;
+          await d.assertScores();
+          expect(await verifyWorkspace(ws.workspaceId), `verify after the sweep:\n${d.log.join('\n')}`).toMatchObject({ mismatches: 0, pending: 0 });
           if (reachedCap) stats.atDepthCap++;
           sequences++;
         }),
         {
           numRuns: NUM_RUNS,
-          ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
+          seed,
           ...(process.env.FC_PATH ? { path: process.env.FC_PATH } : {}),
           // Shrinking replays sequences against the database; FC_NO_SHRINK=1 skips it for a quick seed.
           endOnFailure: process.env.FC_NO_SHRINK === '1',
@@ -269,6 +286,8 @@ describe('customer score: property-based, against a reference model recomputed f
       expect(stats.depthRefusals).toBeGreaterThanOrEqual(NUM_RUNS / 10);
       expect(stats.customerDeletes).toBeGreaterThanOrEqual(NUM_RUNS / 10);
       expect(stats.duplicateLinkRefusals).toBeGreaterThanOrEqual(NUM_RUNS / 10);
+      // ...and the clean-up of subtree deletes, swept in the middle of sequences and at their end.
+      expect(stats.sweeps).toBeGreaterThanOrEqual(NUM_RUNS / 10);
     },
     15 * 60_000,
   );

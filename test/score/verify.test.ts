@@ -26,14 +26,14 @@ describe('score verify', () => {
     const f = await c.entity('feature', p);
     const acme = await c.entity('company');
     await c.note({ customer: acme, links: [[f, 'important']] });
-    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 5, mismatches: 0, repaired: 0 });
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 5, mismatches: 0, repaired: 0, pending: 0 });
     await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.entity(ws.workspaceId, p), UpdateExpression: 'SET #t = :t', ExpressionAttributeNames: { '#t': 'total' }, ExpressionAttributeValues: { ':t': 40 } }));
     await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.rating(ws.workspaceId, f, acme), UpdateExpression: 'SET weight = :w', ExpressionAttributeValues: { ':w': 3 } }));
     expect(await c.score(p)).toBe(40);
-    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 5, mismatches: 2, repaired: 0 });
-    expect(await verifyScores({ workspace: ws.workspaceId, repair: true })).toEqual({ checked: 5, mismatches: 2, repaired: 2 });
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 5, mismatches: 2, repaired: 0, pending: 0 });
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: true })).toEqual({ checked: 5, mismatches: 2, repaired: 2, pending: 0 });
     expect(await c.score(p)).toBe(2);
-    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 5, mismatches: 0, repaired: 0 });
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 5, mismatches: 0, repaired: 0, pending: 0 });
   });
 
   it('builds every aggregate from bulk-loaded raw notes and links (the layout in lib/store/aggregates.ts)', async () => {
@@ -67,7 +67,7 @@ describe('score verify', () => {
     expect(await c.score(f1)).toBe(3);
   });
 
-  it('the admin CLI prints {checked, mismatches, repaired} as one JSON object on stdout, and on a non-terminal stderr a plain progress line per pass', async () => {
+  it('the admin CLI prints {checked, mismatches, repaired, pending} as one JSON object on stdout, and on a non-terminal stderr a plain progress line per pass', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     await c.note({ links: [[await c.entity('product')]] });
@@ -77,10 +77,10 @@ describe('score verify', () => {
       timeout: 60_000,
     });
     expect(run.status, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ checked: 3, mismatches: 0, repaired: 0 });
+    expect(JSON.parse(run.stdout)).toEqual({ checked: 3, mismatches: 0, repaired: 0, pending: 0 });
     // spawnSync pipes stderr: no bar, no control characters, a line as each pass ends.
     const lines = run.stderr.split('\n').filter((l) => l.startsWith('score verify'));
-    expect(lines.map((l) => l.split(' ').slice(3, 5).join(' '))).toEqual(['notes done:', 'links done:', 'copies done:', 'entities done:', 'ratings done:']);
+    expect(lines.map((l) => l.split(' ').slice(3, 5).join(' '))).toEqual(['deletes done:', 'notes done:', 'links done:', 'copies done:', 'entities done:', 'ratings done:']);
     expect(lines.every((l) => l.startsWith(`score verify ${ws.workspaceId} `))).toBe(true);
     expect([run.stderr.includes('\r'), run.stderr.includes('\x1b')]).toEqual([false, false]);
     const bad = spawnSync('npx', ['tsx', 'local/admin.ts', 'score', 'verify', '--workspace', randomUUID()], { encoding: 'utf8', env: { ...process.env }, timeout: 60_000 });
@@ -142,7 +142,7 @@ describe('score verify', () => {
     const plain: string[] = [];
     const lines = verifyProgress({ isTTY: false, write: (t) => plain.push(t) }, { everyItems: 1, everyMs: 60_000 });
     const result = await verifyScores({ workspace: ws.workspaceId, repair: false, progress: lines.listener });
-    expect(result).toEqual({ checked: 7, mismatches: 0, repaired: 0 });
+    expect(result).toEqual({ checked: 7, mismatches: 0, repaired: 0, pending: 0 });
     expect(plain.every((l) => l.endsWith('\n') && !l.includes('\r'))).toBe(true);
     expect(plain.some((l) => /^score verify \S+ links: 3 links read, 0 checked, 0 mismatches \(\d+ s\)\n$/.test(l))).toBe(true);
     // One of a kind is named in the singular.

@@ -12,6 +12,7 @@ import { updateEntity } from '#lib/store/entity-writes.ts';
 import * as keys from '#lib/store/keys.ts';
 import { deleteNote, getNote, updateNote } from '#lib/store/notes.ts';
 import { entitiesAfter, membersAfter, notesAfter } from '#lib/store/pages.ts';
+import { sweep } from '#lib/store/sweep.ts';
 import { createTableInput } from '#lib/store/table.ts';
 import { entity, memberRef, note, storeWorkspace } from './support.ts';
 import { ensureTable } from '../../local/dynamodb-local.ts';
@@ -59,7 +60,10 @@ describe("users' e-mail look-ups", () => {
     expect(await userNames(ws, 'ada@new.test')).toEqual([]);
     await updateEntity(ws, ada.id, () => ({ values: { email: 'ada@acme.test' } }));
     await deleteEntity(ws, acme.id);
+    // Gone for readers at once; the look-up item itself is the clean-up's (the pending work the sweep finishes).
     expect(await userNames(ws, 'ada@acme.test')).toEqual([]);
+    expect(await raw(keys.customerEmail(ws, 'ada@acme.test', ada.id))).toBeDefined();
+    expect(await sweep({ workspace: ws, until: Date.now() + 30_000 })).toMatchObject({ finished: 1, failed: 0 });
     expect(await raw(keys.customerEmail(ws, 'ada@acme.test', ada.id))).toBeUndefined();
     // Isolated per workspace.
     const other = await storeWorkspace();

@@ -1,0 +1,104 @@
+// Crashes and a slow table, injected at the SDK client's middleware stack (mocks: DynamoDB Local
+// cannot crash a process half-way through a write). A crash lets the call it names land, then fails
+// every later call of this process — the request's and anything still running beside it — until
+// healed, so the work it interrupts really stops: what the table holds is what a crash would leave.
+import { db } from '#lib/store/client.ts';
+
+type Input = Record<string, unknown>;
+/** A call as the middleware sees it: the operation and its input (native values, before marshalling). */
+export interface Call {
+  operation: string;
+  input: Input;
+}
+
+const skOf = (v: unknown): string => (typeof v === 'string' ? v : typeof (v as { S?: unknown } | undefined)?.S === 'string' ? (v as { S: string }).S : '');
+
+/** The sort keys a TransactWriteItems writes (puts, updates, deletes, checks), in order. */
+export function transactionKeys(call: Call): string[] {
+  if (call.operation !== 'TransactWriteItems') return [];
+  const items = (call.input.TransactItems as Array<Record<string, { Item?: Input; Key?: Input }>> | undefined) ?? [];
+  return items.map((t) => {
+    const op = Object.values(t)[0]!;
+    return skOf((op.Item ?? op.Key)?.sk);
+  });
+}
+
+/** Does the call put or update an item whose sort key starts with `prefix` (in a transaction)? */
+export const writesKey = (call: Call, prefix: string) => transactionKeys(call).some((sk) => sk.startsWith(prefix));
+
+export class InjectedCrash extends Error {
+  constructor(what: string) {
+    super(`injected crash: ${what}`);
+    this.name = 'InjectedCrash';
+  }
+}
+
+const NAME = 'injectedCrash';
+const SLOW = 'injectedSlowness';
+
+/**
+ * Crashes this process's DynamoDB calls once the `nth` call `matches` has landed (or, `before`,
+ * instead of sending it). Returns what happened: `crashed`, and the calls refused since.
+ */
+export function crashAt(matches: (call: Call) => boolean, options: { nth?: number; before?: boolean } = {}) {
+  const state = { seen: 0, crashed: false, refused: 0 };
+  const nth = options.nth ?? 1;
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      if (state.crashed) {
+        state.refused++;
+        throw new InjectedCrash('the process is down');
+      }
+      const call: Call = { operation: String(context.commandName ?? '').replace(/Command$/, ''), input: args.input as Input };
+      const hit = matches(call) && ++state.seen === nth;
+      if (hit && options.before) {
+        state.crashed = true;
+        throw new InjectedCrash(`before ${call.operation}`);
+      }
+      const out = await next(args);
+      if (hit) state.crashed = true;
+      return out;
+    },
+    { step: 'initialize', name: NAME },
+  );
+  return state;
+}
+
+/** Makes every matching call this much slower (after it landed): a busy table. */
+export function slowDown(matches: (call: Call) => boolean, ms: number): void {
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      const out = await next(args);
+      const call: Call = { operation: String(context.commandName ?? '').replace(/Command$/, ''), input: args.input as Input };
+      if (matches(call)) await new Promise((r) => setTimeout(r, ms));
+      return out;
+    },
+    { step: 'initialize', name: SLOW },
+  );
+}
+
+/** Counts this process's DynamoDB calls by operation while `work` runs. */
+export async function countCalls<T>(work: () => Promise<T>): Promise<{ result: T; calls: Record<string, number>; total: number }> {
+  const calls: Record<string, number> = {};
+  const name = 'countCalls';
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      const op = String(context.commandName ?? '').replace(/Command$/, '');
+      calls[op] = (calls[op] ?? 0) + 1;
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    const result = await work();
+    return { result, calls, total: Object.values(calls).reduce((a, b) => a + b, 0) };
+  } finally {
+    db().middlewareStack.remove(name);
+  }
+}
+
+/** The process comes back: calls go through again. */
+export function heal(): void {
+  db().middlewareStack.remove(NAME);
+  db().middlewareStack.remove(SLOW);
+}
