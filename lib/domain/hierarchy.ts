@@ -22,7 +22,7 @@ export const isPlanningType = (t: unknown): t is PlanningType => (PLANNING_TYPES
 export const isCustomerType = (t: unknown): t is CustomerType => (CUSTOMER_TYPES as readonly unknown[]).includes(t);
 
 /** A type with its indefinite article, for messages: "a feature", "an initiative". */
-export const aType = (t: string): string => `${/^[aeiou]/i.test(t) ? 'an' : 'a'} ${t}`;
+export const aType = (t: string): string => `${/^[aeio]/i.test(t) ? 'an' : 'a'} ${t}`;
 
 /**
  * Which parent types each type accepts, and whether a parent is required. A component always sits

@@ -250,9 +250,9 @@ export type NoteQuery = NoteFilter & { linkedTo?: readonly string[] };
 /**
  * Notes matching the query after `after`, from the narrowest index: the ids asked for (unless
  * links are too); the links to the entities asked for (GSI2, by note id); the customers' notes
- * (GSI2, by note id); the owners' notes (GSI3); else every note (GSI1, creation time bounding the
- * key). Newest first, as Productboard lists notes — but by note id where a relationship (links,
- * customer) narrows the read, since those indexes are keyed by note id.
+ * (GSI2, by creation time); the owners' notes (GSI3); else every note (GSI1, creation time bounding
+ * the key). Newest first, as Productboard lists notes — but where a relationship narrows the read,
+ * in its index's order: by note id for links, oldest first for customers.
  */
 export async function notesAfter(workspaceId: string, query: NoteQuery, after: string | undefined, count: number): Promise<Slice<NoteItem>> {
   const { linkedTo: asked, ...filter } = query;

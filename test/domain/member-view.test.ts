@@ -13,7 +13,7 @@ describe('memberView', () => {
     expect(view).toEqual({
       id: ada.id,
       type: 'member',
-      fields: { name: 'Ada', username: 'ada@example.test', email: 'ada@example.test', role: 'maker', disabled: true, invitationPending: false },
+      fields: { name: 'Ada', username: 'ada@example.test', email: 'ada@example.test', role: 'maker', disabled: true, invitationPending: false, teams: [] },
       links: { self: `https://api.example.test/v2/members/${ada.id}`, html: `https://app.example.test/members/${ada.id}` },
     });
     expect(validateResponse('getMember', 200, { data: view })).toEqual({ mismatches: [], needed: [], patchProblems: [] });
@@ -21,7 +21,7 @@ describe('memberView', () => {
 
   it('without it: name, username and e-mail read [redacted], the rest unchanged', () => {
     const view = memberView(urls, { ...ada, active: true }, { pii: false });
-    expect(view.fields).toEqual({ name: REDACTED, username: REDACTED, email: REDACTED, role: 'maker', disabled: false, invitationPending: false });
+    expect(view.fields).toEqual({ name: REDACTED, username: REDACTED, email: REDACTED, role: 'maker', disabled: false, invitationPending: false, teams: [] });
     expect(validateResponse('getMember', 200, { data: view })).toEqual({ mismatches: [], needed: [], patchProblems: [] });
   });
 

@@ -154,9 +154,11 @@ describe('status values', () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const all = await values(c, 'status');
-    expect(all.map((v) => v.fields.name)).toEqual(FEATURE_STATUSES.map((s) => s.name));
-    expect(all[2]).toEqual({ id: FEATURE_STATUSES[2].id, fields: { name: 'Planned', assignedEntityTypes: ['product', 'component', 'feature', 'subfeature'] } });
-    expect(await values(c, 'status', '?assignedEntityType[]=feature')).toEqual(all);
+    expect(all.map((v) => v.fields.name)).toEqual([...FEATURE_STATUSES.map((s) => s.name), 'Not started', 'Completed', 'Upcoming']);
+    expect(all[2]).toEqual({ id: FEATURE_STATUSES[2].id, fields: { name: 'Planned', assignedEntityTypes: ['product', 'component', 'feature', 'subfeature', 'initiative'] } });
+    expect(all[3]!.fields.assignedEntityTypes).toEqual(['product', 'component', 'feature', 'subfeature', 'initiative', 'objective', 'keyResult', 'release']);
+    expect(await values(c, 'status', '?assignedEntityType[]=feature')).toEqual(all.slice(0, FEATURE_STATUSES.length));
+    expect((await values(c, 'status', '?assignedEntityType[]=release')).map((v) => v.fields.name)).toEqual(['In progress', 'Completed', 'Upcoming']);
     // Customers have no status field: none of the values is theirs.
     expect(await values(c, 'status', '?assignedEntityType[]=company')).toEqual([]);
     const paged = await c.ok('GET', '/entities/fields/status/values?limit=4');

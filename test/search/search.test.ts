@@ -114,7 +114,6 @@ describe("POST /v2/entities/search in Productboard's form {data: {filter, return
 
   it.each<[string, unknown, string, RegExp?]>([
     ['the two forms mixed', { data: { types: ['feature'], filter: {} } }, '/data', /mixes/],
-    ['teams', { data: { filter: { fields: { teams: [{ id: '3f0c7c2e-1111-4c1e-9a1a-000000000001' }] } } } }, '/data/filter/fields/teams', /no teams/],
     ['a custom field filter', { data: { filter: { fields: { '3f0c7c2e-1111-4c1e-9a1a-000000000001': { eq: 'x' } } } } }, '/data/filter/fields/3f0c7c2e-1111-4c1e-9a1a-000000000001', /Custom field filters are not supported/],
     ['a customer', { data: { filter: { relationships: { customer: [{ id: '3f0c7c2e-1111-4c1e-9a1a-000000000001' }] } } } }, '/data/filter/relationships/customer', /notes\/search/],
     ['an empty range', { data: { filter: { createdAt: { from: '2030-01-02T00:00:00Z', to: '2030-01-01T00:00:00Z' } } } }, '/data/filter/createdAt', /later than/],
