@@ -15,7 +15,7 @@ export const handler = memberPageApi(
     responses: { 303: null },
     pages: {
       200: 'The entity, its children by customer score with a bar each (or all of them in creation order), its feedback newest first (303 to the sign-in page without a page session)',
-      400: 'A list link that does not belong to this page',
+      400: 'A list link that does not belong to this page, or a query parameter the page does not take',
       403: "The member's role may not read entities",
       404: "The same page for another workspace's entity, an unknown id and a deleted entity",
     },

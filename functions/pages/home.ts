@@ -9,7 +9,11 @@ export const handler = memberPageApi(
   routes.homePage,
   {
     responses: { 303: null },
-    pages: { 200: "The workspace's products, highest customer score first, each with a bar (303 to the sign-in page without a page session)", 403: 'The member\'s role may not read entities' },
+    pages: {
+      200: "The workspace's products, highest customer score first, each with a bar (303 to the sign-in page without a page session)",
+      400: 'A query parameter the page does not take',
+      403: "The member's role may not read entities",
+    },
   },
   async (req) => {
     const viewer = await viewerOf(req);

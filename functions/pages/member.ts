@@ -14,7 +14,7 @@ export const handler = memberPageApi(
     responses: { 303: null },
     pages: {
       200: 'The member (name and e-mail with members:pii:read), their role, and the entities and notes they own (303 to the sign-in page without a page session)',
-      400: 'A list link that does not belong to this page',
+      400: 'A list link that does not belong to this page, or a query parameter the page does not take',
       403: "The member's role may not read members",
       404: "The same page for another workspace's member and an unknown id",
     },

@@ -13,6 +13,7 @@ export const handler = memberPageApi(
     responses: { 303: null },
     pages: {
       200: 'The note, its customer and its links with importance (303 to the sign-in page without a page session)',
+      400: 'A query parameter the page does not take',
       403: "The member's role may not read notes",
       404: "The same page for another workspace's note, an unknown id and a deleted note",
     },

@@ -218,6 +218,23 @@ describe('the one 404 page', () => {
   });
 });
 
+describe('a parameter a page does not take', () => {
+  it('→ the 400 error page naming it, a status every page operation declares (test/support/contract.ts holds the answer to docs/openapi.json)', async () => {
+    const { ws, member, token } = await setUp();
+    const product = await entity(app, token, 'product', 'Checkout');
+    const feedback = await note(app, token, 'Feedback', undefined, [[product, 'important']]);
+    const browser = await signedIn(ws.workspaceId, member.email);
+    const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    for (const [path, signedInToo] of [['/', true], [`/entities/${product}`, true], [`/notes/${feedback}`, true], [`/members/${member.id}`, true], ['/sign-in', false]] as const) {
+      const res = await call(app, 'GET', `${path}?utm_source=mail`, signedInToo ? { headers: { cookie } } : {});
+      expect(res.status, `${path}: ${res.text.slice(0, 500)}`).toBe(400);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.text).toContain('<h1>Request schema invalid</h1>');
+      expect(res.text).toMatch(/utm_source/);
+    }
+  });
+});
+
 describe('the entity page', () => {
   it('ranks the children by the score GET …/score answers, ties by name, a bar each; the top 20 and a link to all of them in creation order', async () => {
     const { ws, member, token } = await setUp();
