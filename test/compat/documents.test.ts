@@ -22,12 +22,13 @@ describe("Productboard's documents", () => {
 
   it('define these operations (a new one needs a check in test/compat/ or a reason not to)', () => {
     expect([...operations().keys()].sort()).toEqual([
-      'createEntity', 'createEntityFieldValue', 'createEntityRelationship', 'createNote', 'createNoteComment', 'createNoteRelationship',
-      'deleteEntity', 'deleteEntityFieldValue', 'deleteEntityRelationship', 'deleteNote', 'deleteNoteRelationship',
-      'getCustomerScore', 'getEntity', 'getEntityConfiguration', 'getMember', 'getNote', 'getNoteConfiguration',
+      'createEntity', 'createEntityFieldValue', 'createEntityRelationship', 'createNote', 'createNoteComment', 'createNoteRelationship', 'createTeam',
+      'deleteEntity', 'deleteEntityFieldValue', 'deleteEntityRelationship', 'deleteNote', 'deleteNoteRelationship', 'deleteTeam',
+      'getCustomerScore', 'getEntity', 'getEntityConfiguration', 'getMember', 'getNote', 'getNoteConfiguration', 'getTeam',
       'listEntities', 'listEntityConfigurations', 'listEntityFieldValues', 'listEntityRelationships', 'listMembers', 'listNoteConfigurations', 'listNoteRelationships', 'listNotes',
-      'performEntitiesSearch', 'performMembersSearch', 'performNotesSearch',
-      'replaceEntityRelationship', 'replaceNoteCustomerRelationship', 'updateEntity', 'updateEntityFieldValue', 'updateNote',
+      'listTeamMembers', 'listTeams',
+      'performEntitiesSearch', 'performMembersSearch', 'performNotesSearch', 'performTeamsSearch',
+      'replaceEntityRelationship', 'replaceNoteCustomerRelationship', 'updateEntity', 'updateEntityFieldValue', 'updateNote', 'updateTeam',
     ]);
   });
 
