@@ -1,10 +1,11 @@
 // Productboard's documents against what the compatibility suite derives from them: the committed
 // client types, the named patches, and docs/compatibility.md.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { ROUTES } from '#lib/routes.ts';
 import { generatedTypesUrl, generateTypes } from './generate-types.ts';
 import { PATCHES } from './patches.ts';
-import { DOCUMENT_NAMES, loadDocument, operations, resolvePointer, withoutProse } from './productboard.ts';
+import { DOCUMENT_NAMES, documentsDir, loadDocument, operations, resolvePointer, withoutProse } from './productboard.ts';
 import { patchApplicationProblems } from './validate.ts';
 
 describe("Productboard's documents", () => {
@@ -22,13 +23,36 @@ describe("Productboard's documents", () => {
 
   it('define these operations (a new one needs a check in test/compat/ or a reason not to)', () => {
     expect([...operations().keys()].sort()).toEqual([
-      'createEntity', 'createEntityFieldValue', 'createEntityRelationship', 'createNote', 'createNoteComment', 'createNoteRelationship',
-      'deleteEntity', 'deleteEntityFieldValue', 'deleteEntityRelationship', 'deleteNote', 'deleteNoteRelationship',
-      'getCustomerScore', 'getEntity', 'getEntityConfiguration', 'getMember', 'getNote', 'getNoteConfiguration',
+      'createEntity', 'createEntityFieldValue', 'createEntityRelationship', 'createNote', 'createNoteComment', 'createNoteRelationship', 'createTeam',
+      'deleteEntity', 'deleteEntityFieldValue', 'deleteEntityRelationship', 'deleteNote', 'deleteNoteRelationship', 'deleteTeam',
+      'getCustomerScore', 'getEntity', 'getEntityConfiguration', 'getMember', 'getNote', 'getNoteConfiguration', 'getTeam',
       'listEntities', 'listEntityConfigurations', 'listEntityFieldValues', 'listEntityRelationships', 'listMembers', 'listNoteConfigurations', 'listNoteRelationships', 'listNotes',
-      'performEntitiesSearch', 'performMembersSearch', 'performNotesSearch',
-      'replaceEntityRelationship', 'replaceNoteCustomerRelationship', 'updateEntity', 'updateEntityFieldValue', 'updateNote',
+      'listTeamMembers', 'listTeams',
+      'performEntitiesSearch', 'performMembersSearch', 'performNotesSearch', 'performTeamsSearch',
+      'replaceEntityRelationship', 'replaceNoteCustomerRelationship', 'updateEntity', 'updateEntityFieldValue', 'updateNote', 'updateTeam',
     ]);
+  });
+
+  it("docs/compatibility.md lists exactly the operations of Productboard's nine documents that no route serves", async () => {
+    const files = (await readdir(documentsDir)).filter((f) => f.endsWith('.yaml')).sort();
+    expect(files).toHaveLength(9);
+    const served = new Set(ROUTES.map((r) => `${r.method} ${r.path}`));
+    const unserved: string[] = [];
+    for (const file of files) {
+      // Every document is JSON after a few `#` comment lines (./productboard.ts).
+      const text = await readFile(new URL(file, documentsDir), 'utf8');
+      const doc = JSON.parse(text.replace(/^(#[^\n]*\n)+/, '')) as { paths: Record<string, Record<string, { operationId?: string }>> };
+      for (const [path, methods] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(methods)) {
+          if (op?.operationId && !served.has(`${method.toUpperCase()} /v2${path}`)) unserved.push(`${op.operationId} (\`${method.toUpperCase()} ${path}\`) | ${file.replace(/\.yaml$/, '')}`);
+        }
+      }
+    }
+    const page = await readFile(new URL('../../docs/compatibility.md', import.meta.url), 'utf8');
+    const section = page.slice(page.indexOf('## Operations not served'), page.indexOf('\n## ', page.indexOf('## Operations not served') + 1));
+    const listed = [...section.matchAll(/^\| `(\w+)` (\(`[A-Z]+ [^`]+`\)) \| ([a-z-]+) \|/gm)].map((m) => `${m[1]} ${m[2]} | ${m[3]}`);
+    expect(listed.sort()).toEqual(unserved.sort());
+    expect(unserved.length).toBeGreaterThan(0);
   });
 
   it('every named patch applies to its documents (each edit finds what it changes)', () => {

@@ -1,7 +1,7 @@
 // Productboard's entities and customer-score operations, as its documents define them.
 import { cursorOf, idsOf, reads, relationshipLine, relationshipLines, writes, type Check } from './check.ts';
 import type { Probe } from './probe.ts';
-import { PLANNED, type EntitySearch, type Seed, type World } from './world.ts';
+import { PLANNED, type EntitySearch, type EntityType, type Seed, type World } from './world.ts';
 import { seedEntities } from '../pagination/seed.ts';
 
 const features = (s: Seed) => [s.e.applePay, s.e.googlePay, s.e.applePayRefunds, s.e.legacyBilling];
@@ -55,19 +55,17 @@ const listEntityChecks: Check[] = [
     const list = await probe.reply('listEntities', 200, seed.world.pb.entities.GET('/entities', { params: { query: { 'status[name]': 'planned' } } }));
     probe.same('planned entities', idsOf(list), [seed.e.applePay, seed.e.applePayRefunds]);
   }),
-  reads('listEntities.teams[id]', 'teams[id] (our data model has no teams) → 400 request.invalid naming the parameter', async ({ seed, probe }) => {
-    await probe.refusal(
-      'listEntities',
-      { status: 400, code: 'request.invalid', parameter: 'teams[id]' },
-      seed.world.pb.entities.GET('/entities', { params: { query: { 'teams[id]': PLANNED.id } } }),
-    );
+  reads('listEntities.teams[id]', 'teams[id] lists the entities assigned to that team', async ({ seed, probe }) => {
+    const list = await probe.reply('listEntities', 200, seed.world.pb.entities.GET('/entities', { params: { query: { 'teams[id]': seed.teams.payments } } }));
+    probe.same("Payments team's entities", idsOf(list), [seed.e.applePay, seed.e.googlePay]);
+    const idle = await probe.reply('listEntities', 200, seed.world.pb.entities.GET('/entities', { params: { query: { 'teams[id]': seed.teams.idle } } }));
+    probe.same("Idle team's entities", idsOf(idle), []);
   }),
-  reads('listEntities.teams[name]', 'teams[name] (our data model has no teams) → 400 request.invalid naming the parameter', async ({ seed, probe }) => {
-    await probe.refusal(
-      'listEntities',
-      { status: 400, code: 'request.invalid', parameter: 'teams[name]' },
-      seed.world.pb.entities.GET('/entities', { params: { query: { 'teams[name]': 'Payments team' } } }),
-    );
+  reads('listEntities.teams[name]', 'teams[name] lists the entities assigned to the team of that name (any case)', async ({ seed, probe }) => {
+    const list = await probe.reply('listEntities', 200, seed.world.pb.entities.GET('/entities', { params: { query: { 'type[]': ['feature'], 'teams[name]': 'payments TEAM' } } }));
+    probe.same("Payments team's features", idsOf(list), [seed.e.applePay, seed.e.googlePay]);
+    const none = await probe.reply('listEntities', 200, seed.world.pb.entities.GET('/entities', { params: { query: { 'teams[name]': 'No such team' } } }));
+    probe.same('entities of a team that does not exist', idsOf(none), []);
   }),
   reads('listEntities.archived', 'archived=true / archived=false split the entities by their archived field', async ({ seed, probe }) => {
     const archived = await probe.reply('listEntities', 200, seed.world.pb.entities.GET('/entities', { params: { query: { 'type[]': ['feature'], archived: true } } }));
@@ -160,7 +158,13 @@ const entityChecks: Check[] = [
     const got = await probe.reply('getEntity', 200, seed.world.pb.entities.GET('/entities/{id}', { params: { path: { id: seed.e.applePay } } }));
     const admin = seed.world.workspace.admin;
     const tags = await seed.world.tagIds(probe);
-    probe.equal('fields', got.data.fields, { name: 'Apple Pay', status: PLANNED, owner: { id: admin.id, email: admin.email }, tags: [{ id: tags.get('mobile'), name: 'mobile' }] });
+    probe.equal('fields', got.data.fields, {
+      name: 'Apple Pay',
+      status: PLANNED,
+      owner: { id: admin.id, email: admin.email },
+      tags: [{ id: tags.get('mobile'), name: 'mobile' }],
+      teams: [{ id: seed.teams.payments, name: 'Payments team' }],
+    });
     probe.equal('relationships', relationshipLines(probe, got.data.relationships), ['child Apple Pay on watch', 'parent Checkout']);
   }),
   reads('getEntity.fields[]', 'fields[]=name returns only the name', async ({ seed, probe }) => {
@@ -414,20 +418,54 @@ const relationshipChecks: Check[] = [
   }),
 ];
 
+/** A configuration's relationships as `<type> <targetTypes, sorted> <cardinality>[ mandatory]` lines. */
+const relationshipConfigLines = (relationships: Record<string, { targetType?: string[]; cardinality?: string; mandatory?: boolean }> | undefined) =>
+  Object.entries(relationships ?? {})
+    .map(([type, r]) => `${type} ${[...(r.targetType ?? [])].sort().join(',')} ${r.cardinality}${r.mandatory ? ' mandatory' : ''}`)
+    .sort();
+
+/** Target types, as relationshipConfigLines lists them (sorted). */
+const targets = (...types: string[]) => [...types].sort().join(',');
+const HIERARCHY = ['product', 'component', 'feature', 'subfeature'];
+
 const configurationChecks: Check[] = [
-  reads('listEntityConfigurations', 'lists a configuration per entity type we serve', async ({ seed, probe }) => {
+  reads('listEntityConfigurations', 'lists a configuration per entity type we serve (the product hierarchy, planning entities and customers)', async ({ seed, probe }) => {
     const list = await probe.reply('listEntityConfigurations', 200, seed.world.pb.entities.GET('/entities/configurations'));
-    probe.equal('types', (list.data ?? []).map((c) => c.type).sort(), ['company', 'component', 'feature', 'product', 'subfeature', 'user']);
+    probe.equal('types', (list.data ?? []).map((c) => c.type).sort(), [
+      'company', 'component', 'feature', 'initiative', 'keyResult', 'objective', 'product', 'release', 'releaseGroup', 'subfeature', 'user',
+    ]);
   }),
   reads('listEntityConfigurations.type[]', 'type[] keeps those types', async ({ seed, probe }) => {
-    const list = await probe.reply('listEntityConfigurations', 200, seed.world.pb.entities.GET('/entities/configurations', { params: { query: { 'type[]': ['feature'] } } }));
-    probe.equal('types', (list.data ?? []).map((c) => c.type), ['feature']);
+    const list = await probe.reply('listEntityConfigurations', 200, seed.world.pb.entities.GET('/entities/configurations', { params: { query: { 'type[]': ['feature', 'release'] } } }));
+    probe.equal('types', (list.data ?? []).map((c) => c.type).sort(), ['feature', 'release']);
   }),
-  reads('getEntityConfiguration', "a type's configuration: every field with its id, name, path /fields/<id> and schema", async ({ seed, probe }) => {
+  reads('getEntityConfiguration', "a type's configuration: every field with its id, name, path /fields/<id> and schema; its relationships with their target types", async ({ seed, probe }) => {
     const got = await probe.reply('getEntityConfiguration', 200, seed.world.pb.entities.GET('/entities/configurations/{type}', { params: { path: { type: 'feature' } } }));
     const fields = Object.values(got.data?.fields ?? {});
     probe.equal('fields whose path is not /fields/<id>', fields.filter((f) => f.path !== `/fields/${f.id}`).map((f) => f.id), []);
-    probe.equal('relationships', Object.keys(got.data?.relationships ?? {}).sort(), ['child', 'parent']);
+    probe.equal('relationships', relationshipConfigLines(got.data?.relationships), [
+      `child subfeature multiple`,
+      `isBlockedBy ${targets(...HIERARCHY)} multiple`,
+      `isBlocking ${targets(...HIERARCHY)} multiple`,
+      `link ${targets(...HIERARCHY, 'initiative', 'keyResult', 'objective', 'release')} multiple`,
+      `parent component,product single mandatory`,
+    ]);
+  }),
+  reads('getEntityConfiguration.planning', 'the planning types: a release in a release group, a key result in an objective, each linked to the product hierarchy', async ({ seed, probe }) => {
+    const planning = ['name', 'description', 'status', 'owner', 'tags', 'teams', 'timeframe', 'archived'];
+    const expected = {
+      release: { fields: ['name', 'description', 'status', 'timeframe', 'archived'], relationships: ['link component,feature,initiative,product,subfeature multiple', 'parent releaseGroup single mandatory'] },
+      releaseGroup: { fields: ['name', 'description', 'archived'], relationships: ['child release multiple'] },
+      objective: { fields: planning, relationships: ['child keyResult,objective multiple', 'link component,feature,initiative,product,subfeature multiple', 'parent objective single'] },
+      keyResult: { fields: planning, relationships: ['link component,feature,initiative,product,subfeature multiple', 'parent objective single mandatory'] },
+      initiative: { fields: planning, relationships: [`link ${targets(...HIERARCHY, 'keyResult', 'objective', 'release')} multiple`] },
+    } as const;
+    for (const [type, want] of Object.entries(expected)) {
+      const got = await probe.reply('getEntityConfiguration', 200, seed.world.pb.entities.GET('/entities/configurations/{type}', { params: { path: { type: type as EntityType } } }));
+      probe.equal(`${type} relationships`, relationshipConfigLines(got.data?.relationships), want.relationships);
+      // Standard fields first, in response order; the seed workspace has no custom fields.
+      probe.equal(`${type} fields`, Object.keys(got.data?.fields ?? {}), want.fields);
+    }
   }),
 ];
 

@@ -40,7 +40,7 @@ export const PATCHES: readonly SchemaPatch[] = [
     reason:
       "The service specification, pagination rule 4: `links.next` is absent on the last page. Productboard's `ListLinks` requires `next` (null on the last page).",
     where: {
-      documents: ['entities', 'notes', 'members'],
+      documents: ['entities', 'notes', 'members', 'teams'],
       operations: '*',
       statuses: [200],
       paths: ['/links/next', '/data/relationships/links/next', '/data/*/relationships/links/next'],

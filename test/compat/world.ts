@@ -6,6 +6,7 @@ import type { paths as ScorePaths } from './generated/customer-scores.ts';
 import type { components as EntitySchemas, paths as EntityPaths } from './generated/entities.ts';
 import type { paths as MemberPaths } from './generated/members.ts';
 import type { paths as NotePaths } from './generated/notes.ts';
+import type { paths as TeamPaths } from './generated/teams.ts';
 import { Probe } from './probe.ts';
 import { newWorkspace, type TestApp, type TestWorkspace } from '../support/app.ts';
 import { contractFetch } from '../support/contract.ts';
@@ -18,6 +19,7 @@ export function productboardClients(baseUrl: string, token: string) {
     notes: createClient<NotePaths>(options),
     members: createClient<MemberPaths>(options),
     scores: createClient<ScorePaths>(options),
+    teams: createClient<TeamPaths>(options),
   };
 }
 
@@ -89,6 +91,14 @@ export class World {
     return out;
   }
 
+  /** Creates a team through Productboard's createTeam (a setup step of `probe`). */
+  async team(probe: Probe, name: string, handle: string): Promise<string> {
+    const created = await probe.setup('createTeam', 201, this.pb.teams.POST('/teams', { body: { data: { fields: { name, handle } } } }));
+    const id = created.data.id;
+    this.names.set(id, name);
+    return id;
+  }
+
   /** Creates a text note through Productboard's createNote, linked to `links` (default importance). */
   async note(probe: Probe, name: string, options: { customer?: { id: string; type: 'user' | 'company' }; links?: string[]; owner?: string } = {}): Promise<string> {
     const relationships = [
@@ -117,12 +127,15 @@ export async function freshWorld(app: TestApp): Promise<World> {
  *
  *   Payments (product)                      Platform (product)
  *   ├─ Checkout (component)                 └─ Infra (component)
- *   │  ├─ Apple Pay (feature: admin, Planned, tags mobile)   └─ Legacy billing (feature, archived)
+ *   │  ├─ Apple Pay (feature: admin, Planned, tags mobile, team Payments team)   └─ Legacy billing (feature, archived)
  *   │  │  └─ Apple Pay on watch (subfeature)
  *   │  └─ Google Pay (feature: maker, In progress)
  *   └─ Wallets (component)
  *      └─ apple pay refunds (feature: Planned)
  *   Acme (company) └─ Ada (user, ada@acme.test)
+ *
+ * Teams: "Payments team" (handle payments, member maker) holds Apple Pay and Google Pay; "Idle team"
+ * (handle idle) holds nothing.
  *
  * Notes: "Wants Apple Pay" (customer Ada, link Apple Pay, owner admin) and "Google Pay please"
  * (anonymous, link Google Pay, owner maker), created in that order.
@@ -135,6 +148,7 @@ export interface Seed {
     string
   >;
   n: { wantsApplePay: string; googlePayPlease: string };
+  teams: { payments: string; idle: string };
   /** createdAt of each seeded entity and note, by id (read back through the API). */
   createdAt: Map<string, string>;
 }
@@ -147,6 +161,12 @@ export async function buildSeed(app: TestApp): Promise<Seed> {
   try {
     const maker = await world.member('maker');
     const admin = world.workspace.admin.email;
+    const teams = { payments: await world.team(probe, 'Payments team', 'payments'), idle: await world.team(probe, 'Idle team', 'idle') };
+    await probe.setup(
+      'updateTeam',
+      200,
+      world.pb.teams.PATCH('/teams/{id}', { params: { path: { id: teams.payments } }, body: { data: { patch: [{ op: 'addItems', path: 'members', value: [{ id: maker.id }] }] } } }),
+    );
     const payments = await world.entity(probe, 'product', 'Payments');
     const platform = await world.entity(probe, 'product', 'Platform');
     const checkout = await world.entity(probe, 'component', 'Checkout', { parent: payments });
@@ -154,10 +174,10 @@ export async function buildSeed(app: TestApp): Promise<Seed> {
     const infra = await world.entity(probe, 'component', 'Infra', { parent: platform });
     const applePay = await world.entity(probe, 'feature', 'Apple Pay', {
       parent: checkout,
-      fields: { owner: { email: admin }, status: { name: PLANNED.name }, tags: [{ name: 'mobile' }] },
+      fields: { owner: { email: admin }, status: { name: PLANNED.name }, tags: [{ name: 'mobile' }], teams: [{ id: teams.payments }] },
     });
     const applePayWatch = await world.entity(probe, 'subfeature', 'Apple Pay on watch', { parent: applePay });
-    const googlePay = await world.entity(probe, 'feature', 'Google Pay', { parent: checkout, fields: { owner: { email: maker.email }, status: { name: 'In progress' } } });
+    const googlePay = await world.entity(probe, 'feature', 'Google Pay', { parent: checkout, fields: { owner: { email: maker.email }, status: { name: 'In progress' }, teams: [{ name: 'PAYMENTS TEAM' }] } });
     const applePayRefunds = await world.entity(probe, 'feature', 'apple pay refunds', { parent: wallets, fields: { status: { name: PLANNED.name } } });
     const legacyBilling = await world.entity(probe, 'feature', 'Legacy billing', { parent: infra, fields: { archived: true } });
     const acme = await world.entity(probe, 'company', 'Acme', { fields: { domain: 'acme.test' } });
@@ -174,7 +194,7 @@ export async function buildSeed(app: TestApp): Promise<Seed> {
       const got = await probe.setup('getNote', 200, world.pb.notes.GET('/notes/{id}', { params: { path: { id } } }));
       createdAt.set(id, got.data!.createdAt);
     }
-    return { world, maker, e, n: { wantsApplePay, googlePayPlease }, createdAt };
+    return { world, maker, e, n: { wantsApplePay, googlePayPlease }, teams, createdAt };
   } catch (err) {
     throw new Error(`The compatibility seed could not be built: ${probe.failures.join('; ') || (err as Error).message}`);
   }

@@ -73,7 +73,7 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
       'query:pageCursor',
       'query:limit',
     ]);
-    expect(params.find((p) => p.name === 'teams[id]')).toMatchObject({ description: expect.stringMatching(/^Not supported: This service has no teams/) });
+    expect(params.find((p) => p.name === 'teams[id]')).toMatchObject({ description: 'Keeps the entities assigned to this team (not with teams[name])', schema: { type: 'string', format: 'uuid' } });
     expect(params.find((p) => p.name === 'type[]')).toEqual({
       name: 'type[]',
       in: 'query',

@@ -211,7 +211,8 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     const refusals = [
       ['/v2/notes', CreateNoteBody, { data: { type: 'textNote', fields: { name: 'Bundled' }, relationships: [{ type: 'customer', target: {} }] } }],
       ['/v2/notes', CreateNoteBody, { data: { type: 'simple', fields: { name: 'Bundled', tags: 'x' } } }],
-      ['/v2/entities', CreateEntityBody, { data: { type: 'product', fields: { name: 'P', status: { name: 'Nope' } } } }],
+      ['/v2/entities', CreateEntityBody, { data: { type: 'product', fields: { name: 'P', status: { id: 'nope' } } } }],
+      ['/v2/entities', CreateEntityBody, { data: { type: 'release', fields: { name: 'R', timeframe: { startDate: '2025-13-01', endDate: '2026-01-01' } } } }],
       ['/v2/entities', CreateEntityBody, { data: { type: 'user', fields: { name: 'U', email: 'not an address' } } }],
     ] as const;
     for (const [path, schema, body] of refusals) {
@@ -236,7 +237,21 @@ describe('the bundled mcp function (the MCP SDK whole, as the tests run it)', ()
     const client = await mcpClient(app, { token: ws.token });
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(8);
+      // The hierarchy's, the planning entities' and the notes' tools, in the server's order.
+      expect(tools.map((t) => t.name)).toEqual([
+        'get_customer_score',
+        'rank_by_customer_score',
+        'search_entities',
+        'get_entity',
+        'get_customer_demand',
+        'rank_plan_by_customer_score',
+        'list_releases_of_area',
+        'list_objectives',
+        'list_notes',
+        'get_note',
+        'create_note',
+        'rate_link',
+      ]);
       expect(tools.find((t) => t.name === 'create_note')!.inputSchema.required).toEqual(['name']);
       // Its input schemas keep their documentation (lib/domain/schemas/doc.ts).
       expect(JSON.stringify(tools.find((t) => t.name === 'search_entities')!.inputSchema)).toContain('"$ref":"#/definitions/EntityType"');

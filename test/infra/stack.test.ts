@@ -108,8 +108,10 @@ describe('one function per route (lib/routes.ts)', () => {
 });
 
 describe('REST API: the resource tree and methods come from the route table', () => {
+  /** The path of a method's resource: the REST API itself (its root resource) is `/`. */
   const pathOf = (resourceId: string): string => {
     const r = resources[resourceId]!;
+    if (r.Type === 'AWS::ApiGateway::RestApi') return '/';
     const parent = [...refsIn(r.Properties!.ParentId)][0]!;
     const prefix = resources[parent]!.Type === 'AWS::ApiGateway::Resource' ? pathOf(parent) : '';
     return `${prefix}/${r.Properties!.PathPart as string}`;
