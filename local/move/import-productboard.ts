@@ -11,13 +11,13 @@ import { idMapping } from '#lib/store/move/ids.ts';
 import { BulkWriter } from '#lib/store/move/load.ts';
 import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
 import { commitWorkspace, type Committed } from './commit.ts';
-import { readCustomFields, SOURCE_KINDS, type ReadContext, type SourceKind } from './productboard-kinds.ts';
+import { readCustomFields, readTagValues, SOURCE_KINDS, type ReadContext, type SourceKind } from './productboard-kinds.ts';
 import { SourceClient, SourceError, type SourceStats } from './source-client.ts';
 import { UsageError } from '../admin/command.ts';
 import type { PhaseProgress } from '../admin/progress.ts';
 
 /** The kinds read, in order: what a record refers to is read before it. */
-const PHASES = ['member', 'customField', 'entity', 'note'] as const;
+export const PHASES = ['team', 'member', 'customField', 'tagValue', 'entity', 'note'] as const;
 
 interface Checkpoint {
   /** Index in PHASES of the phase under way. */
@@ -36,14 +36,14 @@ export interface ImportResult extends Committed {
 
 /** Refuses, before anything is written, a token that cannot read what the import needs, names and e-mails included. */
 async function checkSource(client: SourceClient): Promise<void> {
-  const probes = [['/members?includeDisabled=true'], ['/entities/configurations'], ['/entities?type[]=user'], ['/notes']] as const;
+  const probes = [['/members?includeDisabled=true'], ['/teams'], ['/entities/configurations'], ['/entities?type[]=user'], ['/notes']] as const;
   for (const [path] of probes) {
     let page: unknown;
     try {
       page = await client.get(path);
     } catch (err) {
       if (err instanceof SourceError && (err.status === 401 || err.status === 403)) {
-        throw new UsageError(`The source refused its token (${err.status}) on GET ${path}: the import needs the scopes entities:read, notes:read, members:read and members:pii:read. ${err.message}`);
+        throw new UsageError(`The source refused its token (${err.status}) on GET ${path}: the import needs the scopes entities:read, notes:read, members:read, members:pii:read and teams:read. ${err.message}`);
       }
       throw err instanceof SourceError ? new UsageError(err.message) : err;
     }
@@ -102,9 +102,10 @@ export async function importProductboard(options: { source: string; tokenFile: s
     for (let phase = run.checkpoint.phase; phase < PHASES.length; phase++) {
       const kind = PHASES[phase]!;
       options.progress?.phase(`${kind} records`, { unit: 'records' });
-      if (kind === 'customField') {
-        for (const f of fields) await writer.add(f);
-        count('customField', fields.length);
+      if (kind === 'customField' || kind === 'tagValue') {
+        const records = kind === 'customField' ? fields : await readTagValues(ctx);
+        for (const r of records) await writer.add(r);
+        count(kind, records.length);
         await writer.flush();
         await saveProgress(run, { checkpoint: { phase: phase + 1 }, counts, skipped });
         continue;
@@ -143,6 +144,6 @@ export async function importProductboard(options: { source: string; tokenFile: s
   options.progress?.end();
   const committed = await commitWorkspace(run, { adminEmail: options.adminEmail, quiet, webhooks: 0 });
   const seconds = (Date.now() - started) / 1000;
-  const records = Object.fromEntries(['member', 'customField', 'entity', 'relation', 'note'].map((k) => [k, run.counts[k] ?? 0]));
+  const records = Object.fromEntries(['team', 'member', 'customField', 'tagValue', 'entity', 'relation', 'note'].map((k) => [k, run.counts[k] ?? 0]));
   return { ...committed, resumed, counts: records, skipped: run.skipped, source: { ...client.stats, seconds, requestsPerSecond: Math.round((client.stats.requests / Math.max(seconds, 0.001)) * 10) / 10 } };
 }

@@ -6,10 +6,12 @@
 import * as z from 'zod/mini';
 import { CUSTOM_FIELD_KINDS, ENTITY_TYPES, NOTE_TYPES, type CustomFieldKind } from '#lib/domain/configurations.ts';
 import { ENTITY_FIELDS, NOTE_FIELDS } from '#lib/domain/entity-fields.ts';
-import { aType, isHierarchyType, type EntityType } from '#lib/domain/hierarchy.ts';
+import { colorFor, SELECT_COLORS, type SelectColor } from '#lib/domain/field-values.ts';
+import { aType, isEntityType, isHierarchyType, type EntityType } from '#lib/domain/hierarchy.ts';
 import { REDACTED } from '#lib/domain/member-view.ts';
+import { relationTargets } from '#lib/domain/relations.ts';
 import { isUuid } from '#lib/domain/schemas/common.ts';
-import { STANDARD_FIELDS, type StandardFieldId } from '#lib/domain/schemas/field-values.ts';
+import { NOTE_STANDARD_FIELDS, STANDARD_FIELDS, type StandardFieldId } from '#lib/domain/schemas/field-values.ts';
 import type { CustomFieldRecord, MoveKind, MoveRecord, NoteRecord } from '#lib/domain/schemas/workspace-export.ts';
 import { isImportance } from '#lib/domain/score.ts';
 import { statusesOf } from '#lib/domain/statuses.ts';
@@ -94,6 +96,7 @@ function customValue(def: { kind: CustomFieldKind; options?: string[] }, value: 
 
 /** A standard field's value in this service's read shape, or undefined (with the reason counted). */
 function standardValue(id: StandardFieldId, value: unknown, type: string, ctx: ReadContext): unknown {
+  const note = (NOTE_TYPES as readonly string[]).includes(type);
   let v = value;
   if (id === 'status') {
     const name = (value as { name?: unknown } | null)?.name;
@@ -104,9 +107,12 @@ function standardValue(id: StandardFieldId, value: unknown, type: string, ctx: R
       return undefined;
     }
     v = { id: found.id, name: found.name };
-  } else if (id === 'tags' && Array.isArray(value)) v = value.map((t: { name?: unknown }) => ({ name: t?.name }));
+  } else if (id === 'tags' && note && Array.isArray(value)) v = value.map((t: { name?: unknown }) => ({ name: t?.name }));
+  // An entity's tags and teams name the source's tag values and teams by id (mapped as every id is).
+  else if ((id === 'tags' || id === 'teams') && Array.isArray(value)) v = value.map((t: { id?: unknown; name?: unknown }) => ({ id: typeof t?.id === 'string' ? t.id.toLowerCase() : t?.id, name: t?.name }));
   else if ((id === 'owner' || id === 'creator') && value && typeof value === 'object') v = { id: (value as { id?: unknown }).id, email: (value as { email?: unknown }).email };
-  const parsed = z.safeParse(STANDARD_FIELDS[id].read, v);
+  const schema = note ? (NOTE_STANDARD_FIELDS as Record<string, { read: z.ZodMiniType }>)[id]?.read : STANDARD_FIELDS[id].read;
+  const parsed = schema ? z.safeParse(schema, v) : { success: false as const };
   if (!parsed.success) {
     ctx.skip(`${id} of a ${type} in a shape this service does not store`);
     return undefined;
@@ -177,7 +183,40 @@ export async function readCustomFields(ctx: ReadContext): Promise<CustomFieldRec
   return out;
 }
 
+/** The tag values the source lists (oldest first): each a millisecond after the one before from the run's start, so they list here in the source's order. */
+export async function readTagValues(ctx: ReadContext): Promise<MoveRecord[]> {
+  const out: MoveRecord[] = [];
+  const start = Date.parse(ctx.importedAt);
+  for await (const page of ctx.client.pages<SourceRecord>('/entities/fields/tags/values')) {
+    for (const v of page.data) {
+      const name = v.fields?.name;
+      if (!isUuid(v.id) || typeof name !== 'string' || name.trim() === '') {
+        ctx.skip('tag values without an id or a name');
+        continue;
+      }
+      const color = (SELECT_COLORS as readonly unknown[]).includes(v.fields?.color) ? (v.fields!.color as SelectColor) : undefined;
+      if (!color) ctx.skip('tag values of a color this service has not (given the default)');
+      out.push({ kind: 'tagValue', id: v.id.toLowerCase(), name, color: color ?? colorFor(v.id.toLowerCase()), createdAt: new Date(start + out.length).toISOString() });
+    }
+  }
+  return out;
+}
+
 export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } } = {
+  team: {
+    list: '/teams',
+    records: (t, ctx) => {
+      const f = t.fields ?? {};
+      if (typeof f.name !== 'string' || typeof f.handle !== 'string') {
+        ctx.skip('teams without a name or a handle');
+        return Promise.resolve([]);
+      }
+      const createdAt = iso(t.createdAt) ?? ctx.importedAt;
+      return Promise.resolve([{ kind: 'team', id: String(t.id), name: f.name, handle: f.handle, ...(typeof f.description === 'string' ? { description: f.description } : {}), createdAt, updatedAt: iso(t.updatedAt) ?? createdAt }]);
+    },
+  },
+  tagValue: { notRead: 'read from the tags field\'s values (readTagValues)' },
+  comment: { notRead: "Productboard's API lists no note comments" },
   member: {
     list: '/members?includeDisabled=true',
     records: (m, ctx) => {
@@ -189,7 +228,9 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
         ctx.skip('members without an e-mail or a role');
         return Promise.resolve([]);
       }
-      return Promise.resolve([{ kind: 'member', id: String(m.id), email: f.email, name: typeof f.name === 'string' ? f.name : f.email, role, active: f.disabled !== true, createdAt: ctx.importedAt }]);
+      // The source does not say since when a member is in a team: since the run began.
+      const teams = Array.isArray(f.teams) ? f.teams.flatMap((t: { id?: unknown }) => (typeof t?.id === 'string' ? [{ id: t.id, addedAt: ctx.importedAt }] : [])) : [];
+      return Promise.resolve([{ kind: 'member', id: String(m.id), email: f.email, name: typeof f.name === 'string' ? f.name : f.email, role, active: f.disabled !== true, createdAt: ctx.importedAt, ...(teams.length ? { teams } : {}) }]);
     },
   },
   customField: { notRead: 'read from the configurations (readCustomFields)' },
@@ -209,8 +250,8 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
         if (r.type !== 'link' && r.type !== 'isBlocking') continue;
         const target = r.target;
         if (!target || (r.type === 'link' && !(e.id < target.id))) continue;
-        if (!isHierarchyType(type) || !isHierarchyType(target.type)) {
-          ctx.skip(`${r.type} relations with a ${isHierarchyType(type) ? target.type : type}`);
+        if (!isEntityType(target.type) || !relationTargets(type, r.type).includes(target.type)) {
+          ctx.skip(`${r.type} relations between ${aType(type)} and ${aType(target.type)}`);
           continue;
         }
         out.push({ kind: 'relation', entityId: e.id, entityType: type, type: r.type, targetId: target.id, targetType: target.type, createdAt: iso(e.createdAt) ?? ctx.importedAt });

@@ -116,7 +116,8 @@ async function compareScores(file: string, ws: string, id: (sourceId: string) =>
   const input = readJsonLines(file);
   for await (const line of input.lines) {
     const kind = (line.value as { kind?: unknown }).kind;
-    if (line.n === 1 || kind === 'member' || kind === 'customField') continue;
+    // Records are grouped by kind: the entities come after the kinds before them, and nothing of theirs after.
+    if (line.n === 1 || MOVE_KINDS.indexOf(kind as MoveKind) < MOVE_KINDS.indexOf('entity')) continue;
     if (kind !== 'entity') break;
     const record = parseRecord(file, line);
     seen++;

@@ -20,6 +20,8 @@ let source: Seeded;
 let sourceRead: WorkspaceRead;
 const dir = tmpdir();
 const file = join(dir, `move-export-${process.pid}.jsonl.gz`);
+/** What the seed makes, by kind (tag values: the replaced one is gone; comments: two on every 17th note). */
+const COUNTS = { team: 2, member: 3, customField: 4, tagValue: 4, entity: 34, relation: 5, note: 120, comment: 16, webhook: 1 };
 
 beforeAll(async () => {
   app = await startApp();
@@ -37,10 +39,13 @@ describe('export and restore', () => {
     const out = await exportWorkspace(source.ws, file);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const lines = gunzipSync(await readFile(file)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toEqual({ format: 'pm-score-api.workspace-export', version: 1, exportId: out.exportId, exportedAt: expect.any(String), workspace: { id: source.ws, name: 'Move source', createdAt: expect.any(String) } });
+    expect(lines[0]).toEqual({ format: 'pm-score-api.workspace-export', version: 2, exportId: out.exportId, exportedAt: expect.any(String), workspace: { id: source.ws, name: 'Move source', createdAt: expect.any(String) } });
     const kinds = lines.slice(1, -1).map((l) => l.kind);
-    expect(kinds).toEqual([...kinds].sort((a, b) => ['member', 'customField', 'entity', 'relation', 'note', 'webhook'].indexOf(a) - ['member', 'customField', 'entity', 'relation', 'note', 'webhook'].indexOf(b)));
-    expect(lines.at(-1)).toEqual({ kind: 'end', counts: { member: 3, customField: 4, entity: 29, relation: 2, note: 120, webhook: 1 } });
+    const order = ['team', 'member', 'customField', 'tagValue', 'entity', 'relation', 'note', 'comment', 'webhook'];
+    expect(kinds).toEqual([...kinds].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
+    expect(lines.at(-1)).toEqual({ kind: 'end', counts: COUNTS });
+    // Tags as the workspace's values: the replaced one is not exported, the entities read its replacement.
+    expect(lines.filter((l) => l.kind === 'tagValue').map((l) => l.name).sort()).toEqual(['beta', 'core', 'earliest', 'ux']);
     expect(out.counts).toEqual(lines.at(-1).counts);
     const text = JSON.stringify(lines);
     expect(text).not.toContain('sealed');
@@ -51,13 +56,15 @@ describe('export and restore', () => {
 
   it('restore: every record equal field by field, ids mapped as documented, every score equal; webhooks paused; verify finds nothing to repair', async () => {
     const restored = await restoreWorkspace(file, { name: 'Restored copy' });
-    expect(restored).toMatchObject({ name: 'Restored copy', resumed: false, counts: { member: 3, customField: 4, entity: 29, relation: 2, note: 120, webhook: 1 }, scores: { checked: 16, mismatches: 0 } });
+    expect(restored).toMatchObject({ name: 'Restored copy', resumed: false, counts: COUNTS, scores: { checked: 16, mismatches: 0 } });
     expect(restored.admin.email).toBe(source.admin.email);
     const map = (id: string) => uuidV5(restored.id, `export:${source.ws}\n${id}`);
     const read = await readWorkspace(app.baseUrl, restored.token.token);
     const expected = mapIds(sourceRead, recordIds(sourceRead), map);
     for (const w of Object.values(expected.webhooks) as any[]) w.fields.status = 'paused';
     expect(sortedLists(read)).toEqual(sortedLists(expected));
+    // What the comparison covers, so an empty read cannot pass it.
+    expect([Object.keys(read.teams).length, read.tagValues.length, Object.values(read.comments).flat().length, Object.keys(read.entities).length]).toEqual([2, 4, 16, 34]);
     expect(Object.values(read.scores).some((s) => s > 0)).toBe(true);
     expect(await verifyWorkspace(restored.id, false)).toMatchObject({ mismatches: 0 });
   }, 120_000);
@@ -69,7 +76,7 @@ describe('export and restore', () => {
     await expect(restoreWorkspace(truncated, { name: 'Truncated' })).rejects.toThrow(/no end record: it is truncated/);
     const altered = join(dir, `move-altered-${process.pid}.jsonl.gz`);
     await writeFile(altered, gzipSync([...lines.slice(0, 2), ...lines.slice(3)].join('\n') + '\n'));
-    await expect(restoreWorkspace(altered, { name: 'Altered' })).rejects.toThrow(/the end record counts 3 member records, the file holds 2/);
+    await expect(restoreWorkspace(altered, { name: 'Altered' })).rejects.toThrow(/the end record counts 2 team records, the file holds 1/);
     const bad = join(dir, `move-bad-${process.pid}.jsonl.gz`);
     const note = JSON.parse(lines.find((l) => l.includes('"kind":"note"'))!);
     note.links = [{ entityId: 'x', entityType: 'feature', importance: 'urgent', ratedAt: note.createdAt }];

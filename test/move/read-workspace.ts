@@ -1,14 +1,20 @@
-// A workspace as its API shows it, read page by page through a running gateway: members, custom
-// fields (configurations), entities with every relationship and every score, notes with their
-// customer and links (importance included), webhook subscriptions. Records are keyed by id.
+// A workspace as its API shows it, read page by page through a running gateway: members, teams with
+// their members, custom fields (configurations), tag values, entities with every relationship and
+// every score, notes with their customer, links (importance included) and comments, webhook
+// subscriptions. Records are keyed by id.
 export interface WorkspaceRead {
   members: Record<string, unknown>;
+  teams: Record<string, unknown>;
+  teamMembers: Record<string, unknown[]>;
+  tagValues: unknown[];
   configurations: unknown;
   entities: Record<string, unknown>;
   relationships: Record<string, unknown[]>;
   scores: Record<string, number>;
   notes: Record<string, unknown>;
   noteRelationships: Record<string, unknown[]>;
+  /** Each note's comments (notes without any left out). */
+  comments: Record<string, unknown[]>;
   webhooks: Record<string, unknown>;
 }
 
@@ -41,18 +47,28 @@ export async function readWorkspace(baseUrl: string, token: string): Promise<Wor
     if (['product', 'component', 'feature', 'subfeature'].includes(e.type)) scores[e.id] = (await get(`${baseUrl}/entities/${e.id}/score`, token)).data.fields.score;
   }
   const noteRelationships: Record<string, unknown[]> = {};
+  const comments: Record<string, unknown[]> = {};
   for (const n of notes) {
     noteRelationships[n.id] = await all(`${baseUrl}/notes/${n.id}/relationships`, token);
     delete n.relationships;
+    const list = await all(`${baseUrl}/notes/${n.id}/comments`, token);
+    if (list.length) comments[n.id] = list;
   }
+  const teams = await all(`${baseUrl}/teams`, token);
+  const teamMembers: Record<string, unknown[]> = {};
+  for (const t of teams) teamMembers[t.id] = await all(`${baseUrl}/teams/${t.id}/members`, token);
   return {
     members: byId(await all(`${baseUrl}/members?includeDisabled=true`, token)),
+    teams: byId(teams),
+    teamMembers,
+    tagValues: await all(`${baseUrl}/entities/fields/tags/values`, token),
     configurations: (await get(`${baseUrl}/entities/configurations`, token)).data.concat((await get(`${baseUrl}/notes/configurations`, token)).data),
     entities: byId(entities),
     relationships,
     scores,
     notes: byId(notes),
     noteRelationships,
+    comments,
     webhooks: byId(await all(`${baseUrl}/webhooks`, token)),
   };
 }
@@ -65,17 +81,22 @@ export function mapIds<T>(read: T, ids: ReadonlySet<string>, map: (id: string) =
 }
 
 /**
- * The read with each record's relationship list in one order: the service lists a note's links, and
- * children joined at the same time, by id, and a move gives records new ids.
+ * The read with each record's relationship list, each team's members and each member's teams in one
+ * order: the service lists a note's links, children joined at the same time, members who joined a
+ * team at the same time and a member's teams by id, and a move gives records new ids.
  */
 export function sortedLists(read: WorkspaceRead): WorkspaceRead {
-  const sort = (lists: Record<string, unknown[]>) => Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, [...v].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1))]));
-  return { ...read, relationships: sort(read.relationships), noteRelationships: sort(read.noteRelationships) };
+  const sorted = (v: unknown[]) => [...v].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+  const sort = (lists: Record<string, unknown[]>) => Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, sorted(v)]));
+  const members = Object.fromEntries(Object.entries(read.members).map(([k, m]: [string, any]) => [k, Array.isArray(m?.fields?.teams) ? { ...m, fields: { ...m.fields, teams: sorted(m.fields.teams) } } : m]));
+  return { ...read, members, relationships: sort(read.relationships), noteRelationships: sort(read.noteRelationships), teamMembers: sort(read.teamMembers) };
 }
 
 /** Every record id a read names: what a move maps. */
 export function recordIds(read: WorkspaceRead): Set<string> {
-  const ids = new Set<string>([...Object.keys(read.members), ...Object.keys(read.entities), ...Object.keys(read.notes), ...Object.keys(read.webhooks)]);
+  const ids = new Set<string>([...Object.keys(read.members), ...Object.keys(read.teams), ...Object.keys(read.entities), ...Object.keys(read.notes), ...Object.keys(read.webhooks)]);
+  for (const v of read.tagValues as Array<{ id: string }>) ids.add(v.id);
+  for (const list of Object.values(read.comments) as Array<Array<{ id: string }>>) for (const c of list) ids.add(c.id);
   for (const c of read.configurations as Array<{ fields: Record<string, unknown> }>) for (const id of Object.keys(c.fields)) if (/^[0-9a-f-]{36}$/.test(id)) ids.add(id);
   return ids;
 }

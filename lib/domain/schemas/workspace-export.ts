@@ -10,6 +10,7 @@ import { NOTE_TYPES } from './note.ts';
 import { WEBHOOK_STATUSES } from './webhooks.ts';
 import { CUSTOM_FIELD_KINDS } from '../configurations.ts';
 import { EVENT_TYPES } from '../events.ts';
+import { SELECT_COLORS } from '../field-values.ts';
 import { CUSTOMER_TYPES, ENTITY_TYPES, HIERARCHY_TYPES } from '../hierarchy.ts';
 import { RELATION_TYPES } from '../relations.ts';
 import { ROLES } from '../scopes.ts';
@@ -17,10 +18,10 @@ import { IMPORTANCES } from '../score.ts';
 
 export const EXPORT_FORMAT = 'pm-score-api.workspace-export';
 /** Bumped whenever a reader of the previous version would misread a file of the new one. */
-export const EXPORT_VERSION = 1;
+export const EXPORT_VERSION = 2;
 
 /** The kinds of record, in the order a file holds them (what a record refers to comes first). */
-export const MOVE_KINDS = ['member', 'customField', 'entity', 'relation', 'note', 'webhook'] as const;
+export const MOVE_KINDS = ['team', 'member', 'customField', 'tagValue', 'entity', 'relation', 'note', 'comment', 'webhook'] as const;
 export type MoveKind = (typeof MOVE_KINDS)[number];
 
 const Fields = /* @__PURE__ */ (() => z.record(z.string(), z.unknown()))();
@@ -36,6 +37,16 @@ export const ExportHeader = /* @__PURE__ */ (() => strictObject({
   workspace: strictObject({ id: Uuid, name: z.string(), createdAt: DateTime }),
 }))();
 
+export const TeamRecord = /* @__PURE__ */ (() => strictObject({
+  kind: z.literal('team'),
+  id: z.string(),
+  name: z.string(),
+  handle: z.string(),
+  description: z.optional(z.string()),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+}))();
+
 export const MemberRecord = /* @__PURE__ */ (() => strictObject({
   kind: z.literal('member'),
   id: z.string(),
@@ -43,6 +54,17 @@ export const MemberRecord = /* @__PURE__ */ (() => strictObject({
   name: z.string(),
   role: z.enum(ROLES),
   active: z.boolean(),
+  createdAt: DateTime,
+  /** The teams it belongs to, and since when (a team's members are listed by it). */
+  teams: z.optional(z.array(strictObject({ id: z.string(), addedAt: DateTime }))),
+}))();
+
+/** One of the workspace's tag values (an entity's tags name them by id). */
+export const TagValueRecord = /* @__PURE__ */ (() => strictObject({
+  kind: z.literal('tagValue'),
+  id: z.string(),
+  name: z.string(),
+  color: z.enum(SELECT_COLORS),
   createdAt: DateTime,
 }))();
 
@@ -53,6 +75,9 @@ export const CustomFieldRecord = /* @__PURE__ */ (() => strictObject({
   name: z.string(),
   fieldKind: z.enum(CUSTOM_FIELD_KINDS),
   options: z.optional(z.array(z.string())),
+  /** A select field's options with their ids (records hold an option's id), and the ids of deleted options that read as another. */
+  values: z.optional(z.array(strictObject({ id: z.string(), name: z.string(), color: z.enum(SELECT_COLORS), seq: z.optional(checkedInt(z.minimum(0))) }))),
+  replaced: z.optional(z.record(z.string(), z.string())),
   createdAt: DateTime,
 }))();
 
@@ -71,14 +96,14 @@ export const EntityRecord = /* @__PURE__ */ (() => strictObject({
   score: z.optional(checkedInt(z.minimum(0))),
 }))();
 
-/** One relation between two hierarchy entities, once (the other side is its mirror). */
+/** One relation between two entities (the hierarchy's and the planning ones), once (the other side is its mirror). */
 export const RelationRecord = /* @__PURE__ */ (() => strictObject({
   kind: z.literal('relation'),
   entityId: z.string(),
-  entityType: z.enum(HIERARCHY_TYPES),
+  entityType: z.enum(ENTITY_TYPES),
   type: z.enum(RELATION_TYPES),
   targetId: z.string(),
-  targetType: z.enum(HIERARCHY_TYPES),
+  targetType: z.enum(ENTITY_TYPES),
   createdAt: DateTime,
 }))();
 
@@ -97,6 +122,16 @@ export const NoteRecord = /* @__PURE__ */ (() => strictObject({
   links: checkedArray(NoteLink),
 }))();
 
+/** A comment on a note, by a member. */
+export const CommentRecord = /* @__PURE__ */ (() => strictObject({
+  kind: z.literal('comment'),
+  id: z.string(),
+  noteId: z.string(),
+  content: z.string(),
+  author: strictObject({ id: z.string(), email: Email }),
+  createdAt: DateTime,
+}))();
+
 /** A subscription without its secrets: restored paused (re-create it to get a new signing secret). */
 export const WebhookRecord = /* @__PURE__ */ (() => strictObject({
   kind: z.literal('webhook'),
@@ -112,10 +147,13 @@ export const WebhookRecord = /* @__PURE__ */ (() => strictObject({
 
 export const EndRecord = /* @__PURE__ */ (() => strictObject({ kind: z.literal('end'), counts: z.record(z.enum(MOVE_KINDS), checkedInt(z.minimum(0))) }))();
 
-export const MoveRecord = /* @__PURE__ */ (() => z.discriminatedUnion('kind', [MemberRecord, CustomFieldRecord, EntityRecord, RelationRecord, NoteRecord, WebhookRecord]))();
+export const MoveRecord = /* @__PURE__ */ (() => z.discriminatedUnion('kind', [TeamRecord, MemberRecord, CustomFieldRecord, TagValueRecord, EntityRecord, RelationRecord, NoteRecord, CommentRecord, WebhookRecord]))();
 
 export type ExportHeader = z.output<typeof ExportHeader>;
+export type TeamRecord = z.output<typeof TeamRecord>;
 export type MemberRecord = z.output<typeof MemberRecord>;
+export type TagValueRecord = z.output<typeof TagValueRecord>;
+export type CommentRecord = z.output<typeof CommentRecord>;
 export type CustomFieldRecord = z.output<typeof CustomFieldRecord>;
 export type EntityRecord = z.output<typeof EntityRecord>;
 export type RelationRecord = z.output<typeof RelationRecord>;

@@ -4,18 +4,23 @@
 // (notes and links are both ordered by note id, so they are read side by side), and a bounded cache
 // of entities known to be live.
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TAGS_FIELD } from '../../domain/field-values.ts';
 import { isHierarchyType, type EntityType, type HierarchyType } from '../../domain/hierarchy.ts';
-import type { CustomFieldRecord, EntityRecord, MemberRecord, MoveKind, NoteRecord, RecordOf, RelationRecord, WebhookRecord } from '../../domain/schemas/workspace-export.ts';
+import type { CommentRecord, CustomFieldRecord, EntityRecord, MemberRecord, MoveKind, NoteRecord, RecordOf, RelationRecord, TagValueRecord, TeamRecord, WebhookRecord } from '../../domain/schemas/workspace-export.ts';
 import { toLink, type LinkItem } from '../aggregates.ts';
 import { batchGetByKey, itemKeyId } from '../batch.ts';
 import { queryPages } from '../calls.ts';
+import { toComment } from '../comments.ts';
 import { toEntity } from '../entities.ts';
+import { withCurrentRefs } from '../field-refs.ts';
+import { TAG_VALUE_KIND, toSelectValue } from '../field-values.ts';
 import * as keys from '../keys.ts';
 import { toMember } from '../members.ts';
 import { toNote } from '../notes.ts';
 import type { StoredItem } from '../query.ts';
 import { toRelation } from '../relations.ts';
 import { tableName } from '../table.ts';
+import { isTeamItem, toTeam } from '../teams.ts';
 import { toWebhook } from '../webhooks.ts';
 
 const PAGE = 200;
@@ -78,12 +83,39 @@ class Liveness {
   }
 }
 
+async function* teams(ws: string): AsyncGenerator<TeamRecord> {
+  for await (const page of ofKind(ws, 'TEAM#')) {
+    for (const it of page) {
+      if (!isTeamItem(it) || it.deleting) continue;
+      const t = toTeam(it);
+      yield { kind: 'team', id: t.id, name: t.name, handle: t.handle, ...(t.description !== undefined ? { description: t.description } : {}), createdAt: t.createdAt, updatedAt: t.updatedAt };
+    }
+  }
+}
+
 async function* members(ws: string): AsyncGenerator<MemberRecord> {
   for await (const page of ofKind(ws, keys.membersPrefix)) {
+    const list = page.filter((it) => it.kind === 'member').map(toMember);
+    // Each membership's time (a team's members are listed by it), of live teams only.
+    const memberships = await batchGetByKey(list.flatMap((m) => (m.teamIds ?? []).flatMap((t) => [keys.teamMembership(ws, t, m.id), keys.team(ws, t)])).filter((k, i, all) => all.findIndex((o) => o.sk === k.sk) === i), { consistent: true });
+    for (const m of list) {
+      const teams = (m.teamIds ?? []).flatMap((t) => {
+        const team = memberships.get(itemKeyId(keys.team(ws, t)));
+        const membership = memberships.get(itemKeyId(keys.teamMembership(ws, t, m.id)));
+        return isTeamItem(team) && !team!.deleting && membership ? [{ id: t, addedAt: String(membership.addedAt) }] : [];
+      });
+      yield { kind: 'member', id: m.id, email: m.email, name: m.name, role: m.role, active: m.active, createdAt: m.createdAt, ...(teams.length ? { teams } : {}) };
+    }
+  }
+}
+
+async function* tagValues(ws: string): AsyncGenerator<TagValueRecord> {
+  for await (const page of ofKind(ws, `FVAL#${TAGS_FIELD}#`)) {
     for (const it of page) {
-      if (it.kind !== 'member') continue;
-      const m = toMember(it);
-      yield { kind: 'member', id: m.id, email: m.email, name: m.name, role: m.role, active: m.active, createdAt: m.createdAt };
+      // A value deleted with a replacement is read as the replacement (the entities' tags are exported so).
+      if (it.kind !== TAG_VALUE_KIND) continue;
+      const v = toSelectValue(it);
+      yield { kind: 'tagValue', id: v.id, name: v.name, color: v.color, createdAt: v.createdAt };
     }
   }
 }
@@ -91,8 +123,18 @@ async function* members(ws: string): AsyncGenerator<MemberRecord> {
 async function* customFields(ws: string): AsyncGenerator<CustomFieldRecord> {
   for await (const page of ofKind(ws, keys.customFieldsPrefix)) {
     for (const it of page) {
-      const d = it as { id: string; entityType: string; name: string; fieldKind: CustomFieldRecord['fieldKind']; options?: string[]; createdAt: string };
-      yield { kind: 'customField', id: d.id, entityType: d.entityType, name: d.name, fieldKind: d.fieldKind, ...(d.options ? { options: d.options } : {}), createdAt: d.createdAt };
+      const d = it as { id: string; entityType: string; name: string; fieldKind: CustomFieldRecord['fieldKind']; options?: string[]; values?: CustomFieldRecord['values']; replaced?: Record<string, string>; createdAt: string };
+      yield {
+        kind: 'customField',
+        id: d.id,
+        entityType: d.entityType,
+        name: d.name,
+        fieldKind: d.fieldKind,
+        ...(d.options ? { options: d.options } : {}),
+        ...(d.values ? { values: d.values.map((v) => ({ id: v.id, name: v.name, color: v.color, ...(v.seq !== undefined ? { seq: v.seq } : {}) })) } : {}),
+        ...(d.replaced && Object.keys(d.replaced).length ? { replaced: d.replaced } : {}),
+        createdAt: d.createdAt,
+      };
     }
   }
 }
@@ -100,9 +142,10 @@ async function* customFields(ws: string): AsyncGenerator<CustomFieldRecord> {
 async function* entities(ws: string, live: Liveness): AsyncGenerator<EntityRecord> {
   for await (const page of ofKind(ws, keys.kindPrefix.entity)) {
     const alive = await live.live(page.map((it) => it.id as string));
-    for (const it of page) {
-      if (!alive.has(it.id as string)) continue;
-      const e = toEntity(it);
+    // Tags and teams as a read names them now: replaced tags as their replacements, deleted ones left out.
+    const current = await withCurrentRefs(ws, page.filter((it) => alive.has(it.id as string)).map(toEntity));
+    for (const e of current) {
+      const it = page.find((p) => p.id === e.id)!;
       const joinedAt = typeof it.gsi2sk === 'string' ? it.gsi2sk.slice(0, it.gsi2sk.lastIndexOf('#')) : undefined;
       yield {
         kind: 'entity',
@@ -126,7 +169,7 @@ async function* relations(ws: string, live: Liveness): AsyncGenerator<RelationRe
     const alive = await live.live(rels.flatMap((r) => [r.entityId, r.targetId]));
     for (const r of rels) {
       const [a, b] = [alive.get(r.entityId), alive.get(r.targetId)];
-      if (!a || !b || !isHierarchyType(a) || !isHierarchyType(b)) continue;
+      if (!a || !b) continue;
       yield { kind: 'relation', entityId: r.entityId, entityType: a, type: r.type, targetId: r.targetId, targetType: b, createdAt: r.createdAt };
     }
   }
@@ -184,6 +227,19 @@ async function* notes(ws: string, live: Liveness): AsyncGenerator<NoteRecord> {
   }
 }
 
+/** Comments of live notes, note by note (their items sort by note id, then time). */
+async function* comments(ws: string): AsyncGenerator<CommentRecord> {
+  for await (const page of ofKind(ws, 'COMMENT#')) {
+    const notes = await batchGetByKey([...new Set(page.map((it) => String(it.noteId)))].map((id) => keys.note(ws, id)), { consistent: true });
+    for (const it of page) {
+      const note = notes.get(itemKeyId(keys.note(ws, String(it.noteId))));
+      if (it.kind !== 'comment' || note?.kind !== 'note' || note.deleting) continue;
+      const c = toComment(it);
+      yield { kind: 'comment', id: c.id, noteId: c.noteId, content: c.content, author: { id: c.author.id, email: c.author.email }, createdAt: c.createdAt };
+    }
+  }
+}
+
 async function* webhooks(ws: string): AsyncGenerator<WebhookRecord> {
   for await (const page of ofKind(ws, keys.webhooksPrefix)) {
     for (const it of page) {
@@ -196,11 +252,14 @@ async function* webhooks(ws: string): AsyncGenerator<WebhookRecord> {
 
 /** How each kind is read for an export. */
 const READERS: { [K in MoveKind]: (ws: string, live: Liveness) => AsyncGenerator<RecordOf<K>> } = {
+  team: teams,
   member: members,
   customField: customFields,
+  tagValue: tagValues,
   entity: entities,
   relation: relations,
   note: notes,
+  comment: comments,
   webhook: webhooks,
 };
 

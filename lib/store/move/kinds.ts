@@ -3,11 +3,13 @@
 // way in (./ids.ts): a record names its own ids and those it refers to as its source knew them. A new
 // kind of record is one entry here, one in the export's reader (./export.ts) and one in each
 // source's reader (local/move/productboard-kinds.ts).
+import { nameKey } from '../../domain/field-values.ts';
 import { isHierarchyType } from '../../domain/hierarchy.ts';
 import { isUuid } from '../../domain/schemas/common.ts';
 import type { MoveKind, RecordOf } from '../../domain/schemas/workspace-export.ts';
 import { linkItem } from '../aggregates.ts';
 import { customerEmailWrites } from '../customers.ts';
+import { newTagValueItems } from '../field-values.ts';
 import * as keys from '../keys.ts';
 import { noteItem } from '../notes.ts';
 import { QUIET_WRITE } from '../stream-records.ts';
@@ -28,6 +30,8 @@ export interface LoadContext {
 
 /** Member-valued fields (`{id, email}`) whose id is mapped; every uuid key is a custom field, mapped too. */
 const MEMBER_FIELDS = new Set(['owner', 'creator']);
+/** List fields whose items name records by id (an entity's tags and teams, `[{id, name}]`); a note's tags are names only. */
+const REFERENCE_LISTS = new Set(['tags', 'teams']);
 
 /** A record's API-shaped field values with the ids they name mapped. */
 export function mapFields(fields: Record<string, unknown>, id: (sourceId: string) => string): Record<string, unknown> {
@@ -36,6 +40,8 @@ export function mapFields(fields: Record<string, unknown>, id: (sourceId: string
     if (MEMBER_FIELDS.has(key) && value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string') {
       const m = value as { id: string; email?: string };
       out[key] = { ...m, id: id(m.id) };
+    } else if (REFERENCE_LISTS.has(key) && Array.isArray(value)) {
+      out[key] = value.map((v: { id?: unknown }) => (v && typeof v.id === 'string' ? { ...v, id: id(v.id) } : v));
     } else out[isUuid(key) ? id(key.toLowerCase()) : key] = value;
   }
   return out;
@@ -44,17 +50,49 @@ export function mapFields(fields: Record<string, unknown>, id: (sourceId: string
 const toMs = (iso: string) => Date.parse(iso);
 
 export const KINDS: { [K in MoveKind]: (record: RecordOf<K>, ctx: LoadContext) => Item[] } = {
+  team: (r, { ws, id, quiet }) => {
+    const teamId = id(r.id);
+    const team = { id: teamId, name: r.name, handle: r.handle, ...(r.description !== undefined ? { description: r.description } : {}), createdAt: r.createdAt, updatedAt: r.updatedAt };
+    return [
+      { ...keys.team(ws, teamId), kind: 'team', ...team, gsi1pk: keys.teamsOf(ws), gsi1sk: keys.listPosition(r.createdAt, teamId), [QUIET_WRITE]: quiet },
+      { ...keys.teamName(ws, nameKey(r.name)), kind: 'teamName', teamId, [QUIET_WRITE]: quiet },
+      { ...keys.teamHandle(ws, r.handle), kind: 'teamHandle', teamId, [QUIET_WRITE]: quiet },
+    ];
+  },
   member: (r, { ws, id, quiet }) => {
     const memberId = id(r.id);
+    const teams = (r.teams ?? []).map((t) => ({ id: id(t.id), addedAt: t.addedAt }));
     const member = { id: memberId, workspaceId: ws, email: r.email.toLowerCase(), name: r.name, role: r.role, active: r.active, createdAt: r.createdAt };
     return [
       { ...keys.memberEmail(ws, member.email), kind: 'memberEmail', memberId, [QUIET_WRITE]: quiet },
-      { ...keys.member(ws, memberId), kind: 'member', ...member, gsi1pk: keys.membersOf(ws), gsi1sk: keys.listPosition(r.createdAt, memberId), [QUIET_WRITE]: quiet },
+      {
+        ...keys.member(ws, memberId),
+        kind: 'member',
+        ...member,
+        ...(teams.length ? { teamIds: new Set(teams.map((t) => t.id)) } : {}),
+        gsi1pk: keys.membersOf(ws),
+        gsi1sk: keys.listPosition(r.createdAt, memberId),
+        [QUIET_WRITE]: quiet,
+      },
+      ...teams.map((t) => ({
+        ...keys.teamMembership(ws, t.id, memberId),
+        kind: 'teamMembership',
+        teamId: t.id,
+        memberId,
+        addedAt: t.addedAt,
+        gsi2pk: keys.teamMembersOf(ws, t.id),
+        gsi2sk: keys.listPosition(t.addedAt, memberId),
+        [QUIET_WRITE]: quiet,
+      })),
     ];
+  },
+  tagValue: (r, { ws, id, quiet }) => {
+    const value = { id: id(r.id), name: r.name, color: r.color, createdAt: r.createdAt };
+    return newTagValueItems(ws, value).map((w) => ({ ...w.Put!.Item, [QUIET_WRITE]: quiet }));
   },
   customField: (r, { ws, id, quiet }) => {
     const fieldId = id(r.id);
-    return [{ ...keys.customField(ws, fieldId), kind: 'customField', workspaceId: ws, id: fieldId, entityType: r.entityType, name: r.name, fieldKind: r.fieldKind, ...(r.options ? { options: r.options } : {}), createdAt: r.createdAt, [QUIET_WRITE]: quiet }];
+    return [{ ...keys.customField(ws, fieldId), kind: 'customField', workspaceId: ws, id: fieldId, entityType: r.entityType, name: r.name, fieldKind: r.fieldKind, ...(r.options ? { options: r.options } : {}), ...(r.values ? { values: r.values } : {}), ...(r.replaced ? { replaced: r.replaced } : {}), createdAt: r.createdAt, [QUIET_WRITE]: quiet }];
   },
   entity: (r, { ws, id, quiet }) => {
     const entityId = id(r.id);
@@ -101,6 +139,10 @@ export const KINDS: { [K in MoveKind]: (record: RecordOf<K>, ctx: LoadContext) =
       { ...noteItem(ws, { id: noteId, type: r.type, fields: mapFields(r.fields, id), customer, metadata: r.metadata, createdAt: r.createdAt, updatedAt: r.updatedAt }, links), [QUIET_WRITE]: quiet },
       ...links.map((l) => ({ ...linkItem(ws, { noteId, ...l, ...(customer ? { customerId: customer.id } : {}), rev: 1 }), [QUIET_WRITE]: quiet })),
     ];
+  },
+  comment: (r, { ws, id, quiet }) => {
+    const [commentId, noteId] = [id(r.id), id(r.noteId)];
+    return [{ ...keys.comment(ws, noteId, r.createdAt, commentId), kind: 'comment', id: commentId, noteId, content: r.content, author: { id: id(r.author.id), email: r.author.email }, createdAt: r.createdAt, [QUIET_WRITE]: quiet }];
   },
   webhook: (r, { ws, id, quiet, sealedSecret }) => {
     const webhookId = id(r.id);
