@@ -11,7 +11,7 @@ import { ROLES } from '../scopes.ts';
 /** What a value reads without the scope that shows it (members:pii:read). */
 const Redacted = /* @__PURE__ */ (() => doc(z.literal(REDACTED), 'The value, without the members:pii:read scope'))();
 
-export const Member = /* @__PURE__ */ (() => doc(strictObject({
+const Member = /* @__PURE__ */ (() => doc(strictObject({
     id: Uuid,
     type: z.literal('member'),
     fields: strictObject({
@@ -29,7 +29,7 @@ export const MemberResponse = /* @__PURE__ */ (() => doc(dataOf(Member), { id: '
 export const MemberList = /* @__PURE__ */ (() => doc(listOf(Member), { id: 'MemberList' }))();
 
 /** Productboard's roles; `contributor` is none of ours, so it matches no member. */
-export const MEMBER_ROLE_FILTERS = [...ROLES, 'contributor'] as const;
+const MEMBER_ROLE_FILTERS = [...ROLES, 'contributor'] as const;
 
 export const ListMembersQuery = /* @__PURE__ */ (() => strictObject({
   query: z.optional(doc(checkedString(z.minLength(1), z.maxLength(255)), 'A case-insensitive part of the name or the e-mail')),

@@ -12,7 +12,7 @@ import * as keys from '../keys.ts';
 import { noteItem } from '../notes.ts';
 import { QUIET_WRITE } from '../stream-records.ts';
 
-export type Item = Record<string, unknown>;
+type Item = Record<string, unknown>;
 
 /** What restoring a record needs besides the record. */
 export interface LoadContext {
@@ -30,7 +30,7 @@ export interface LoadContext {
 const MEMBER_FIELDS = new Set(['owner', 'creator']);
 
 /** A record's API-shaped field values with the ids they name mapped. */
-export function mapFields(fields: Record<string, unknown>, id: (sourceId: string) => string): Record<string, unknown> {
+function mapFields(fields: Record<string, unknown>, id: (sourceId: string) => string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) {
     if (MEMBER_FIELDS.has(key) && value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string') {
@@ -43,7 +43,7 @@ export function mapFields(fields: Record<string, unknown>, id: (sourceId: string
 
 const toMs = (iso: string) => Date.parse(iso);
 
-export const KINDS: { [K in MoveKind]: (record: RecordOf<K>, ctx: LoadContext) => Item[] } = {
+const KINDS: { [K in MoveKind]: (record: RecordOf<K>, ctx: LoadContext) => Item[] } = {
   member: (r, { ws, id, quiet }) => {
     const memberId = id(r.id);
     const member = { id: memberId, workspaceId: ws, email: r.email.toLowerCase(), name: r.name, role: r.role, active: r.active, createdAt: r.createdAt };
