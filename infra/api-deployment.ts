@@ -9,13 +9,13 @@ import { Deployment, Stage, type CfnGatewayResponse, type GatewayResponse, type 
 import type { Route } from '#lib/routes.ts';
 
 /** A row as the API serves it: the row, the area stack its function lives in, its paths. */
-export interface ServedRoute {
+interface ServedRoute {
   route: Route;
   area: string;
   paths: readonly string[];
 }
 
-export interface ApiDeploymentProps {
+interface ApiDeploymentProps {
   stage: StageOptions & { stageName: string };
   routes: readonly ServedRoute[];
   integrationTimeoutMs: number;

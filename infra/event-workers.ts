@@ -40,10 +40,10 @@ function workerTimeout(worker: Worker): Duration {
   return Duration.minutes(Math.min(worker.everyMinutes, MAX_LAMBDA_TIMEOUT.toMinutes()));
 }
 /** Receives of one message before SQS moves it aside: the schedule's attempts plus room for faults of ours. */
-export const MAX_RECEIVES = MAX_ATTEMPTS + 4;
+const MAX_RECEIVES = MAX_ATTEMPTS + 4;
 const RETENTION = Duration.days(14);
 
-export interface EventWorkersProps {
+interface EventWorkersProps {
   settings: Settings;
   workers: readonly Worker[];
   table: ITable;
@@ -52,7 +52,7 @@ export interface EventWorkersProps {
   publicUrls: { appUrl: string; baseUrl: string };
 }
 
-export interface WorkerFunction {
+interface WorkerFunction {
   worker: Worker;
   fn: NodejsFunction;
 }

@@ -5,7 +5,7 @@ import { ResponseType, type GatewayResponse, type RestApi } from 'aws-cdk-lib/aw
 import { EDGE_DETAILS, errorEnvelope } from '#lib/http/envelope.ts';
 import { ERROR_TABLE, type ErrorCode } from '#lib/http/errors.ts';
 
-export interface EdgeResponse {
+interface EdgeResponse {
   type: ResponseType;
   code: ErrorCode;
   /** Defaults to the shared edge detail for the code. */
@@ -16,7 +16,7 @@ export interface EdgeResponse {
 const RETRY_AFTER = { 'Retry-After': "'1'" };
 const BEARER_CHALLENGE = { 'WWW-Authenticate': "'Bearer'" };
 
-export const GATEWAY_RESPONSES: EdgeResponse[] = [
+const GATEWAY_RESPONSES: EdgeResponse[] = [
   // A REST API answers an unknown path or method with "Missing Authentication Token" (403).
   { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, code: 'route.notFound' },
   { type: ResponseType.RESOURCE_NOT_FOUND, code: 'route.notFound' },
@@ -48,7 +48,7 @@ export const GATEWAY_RESPONSES: EdgeResponse[] = [
 /** The gateway fills in `$context.requestId`; templates support only such simple substitution. */
 const REQUEST_ID = '$context.requestId';
 
-export function edgeDetail(r: EdgeResponse): string {
+function edgeDetail(r: EdgeResponse): string {
   const detail = r.detail ?? (EDGE_DETAILS as Partial<Record<ErrorCode, string>>)[r.code];
   if (!detail) throw new Error(`No edge detail for ${r.code}`);
   // `$` would be read as a template variable.

@@ -27,9 +27,9 @@ import type { Settings } from './settings.ts';
 
 const PERIOD = Duration.minutes(5);
 /** CloudWatch allows at most 10 metrics in one metric-math alarm. */
-export const METRICS_PER_ALARM = 10;
+const METRICS_PER_ALARM = 10;
 
-export interface MonitoringProps {
+interface MonitoringProps {
   settings: Settings;
   stage: Stage;
   table: ITable;
@@ -41,7 +41,7 @@ export interface MonitoringProps {
 }
 
 /** Stream records older than this when the function gets them: webhook events are running late. */
-export const STREAM_LAG_ALARM = Duration.minutes(10);
+const STREAM_LAG_ALARM = Duration.minutes(10);
 
 export class Monitoring extends Construct {
   readonly alarms: Alarm[] = [];

@@ -12,12 +12,12 @@ import { PREFLIGHT_PATH, type Route } from '#lib/routes.ts';
 import type { Area } from './route-areas.ts';
 import { RouteFunctions, type RouteFunction, type RouteFunctionsProps } from './route-functions.ts';
 
-export interface RouteAreaProps extends RouteFunctionsProps {
+interface RouteAreaProps extends RouteFunctionsProps {
   area: Area;
 }
 
 /** Where a route area's methods go: the shared API, its stage's name and the integration timeout. */
-export interface ApiTarget {
+interface ApiTarget {
   api: RestApi;
   /** The path's resource in the parent's tree (created on first use). */
   resourceFor(path: string): IResource;

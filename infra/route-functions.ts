@@ -82,8 +82,8 @@ export class RouteFunctions extends Construct {
 }
 
 /** Item reads (transactions and batches need the same actions); no Scan: nothing serves a request by scanning. */
-export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
-export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
+const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
 function grantTable(fn: NodejsFunction, table: ITable, access: 'read' | 'write'): void {
   // Indexes by name rather than index/*: they are the ones lib/store/table.ts declares.

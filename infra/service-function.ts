@@ -47,7 +47,7 @@ const GRANTS_POLICY_NAME = 'grants';
  * resource per function is saved against CloudFormation's 500 per stack (docs/operations.md).
  * Whatever waited on the DefaultPolicy now waits on the role, which carries the policy.
  */
-export class InlineGrantsRole extends Role {
+class InlineGrantsRole extends Role {
   private readonly inlineGrants: PolicyDocument;
 
   constructor(scope: Construct, id: string, props: Omit<RoleProps, 'inlinePolicies'>) {
@@ -62,7 +62,7 @@ export class InlineGrantsRole extends Role {
   }
 }
 
-export interface ServiceFunctionProps {
+interface ServiceFunctionProps {
   settings: Settings;
   /** Handler module, relative to the project root. */
   handler: string;

@@ -37,9 +37,9 @@ export interface Settings {
 }
 
 /** API Gateway's default integration timeout ceiling for REST APIs. */
-export const MAX_INTEGRATION_TIMEOUT_MS = 29_000;
+const MAX_INTEGRATION_TIMEOUT_MS = 29_000;
 
-export const DEFAULTS = {
+const DEFAULTS = {
   stage: 'prod',
   throttleRateLimit: 100,
   throttleBurstLimit: 200,
@@ -52,7 +52,7 @@ export const DEFAULTS = {
   latencyP99Ms: 2_000,
 } as const;
 
-export class SettingsError extends Error {}
+class SettingsError extends Error {}
 
 export function readSettings(node: Node): Settings {
   const raw = (key: string): unknown => node.tryGetContext(key);

@@ -23,7 +23,7 @@ import { RouteArea } from './route-area.ts';
 import { AREAS, areaOf, areaOfPath, corsPathsOf } from './route-areas.ts';
 import type { Settings } from './settings.ts';
 
-export interface PmApiStackProps extends StackProps {
+interface PmApiStackProps extends StackProps {
   settings: Settings;
   /** The route table (lib/routes.ts ROUTES): one function per row. */
   routes: readonly Route[];

@@ -16,7 +16,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { setMaxListeners } from 'node:events';
 import { config } from './config.ts';
 
-export interface RequestScope {
+interface RequestScope {
   /** Epoch milliseconds. */
   readonly deadline: number;
   /** Aborts at the deadline (with the request's timeout error) or once the request is answered. */
@@ -46,7 +46,7 @@ export async function withinRequest<T>(deadline: number, timedOut: () => Error, 
 }
 
 /** Why a call made after its request was answered fails: it is never sent. */
-export class RequestAnswered extends Error {
+class RequestAnswered extends Error {
   constructor() {
     super('The request was answered: nothing more is sent for it');
     this.name = 'RequestAnswered';

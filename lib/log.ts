@@ -7,7 +7,7 @@
 // Never pass credentials or request bodies here.
 import { config } from './config.ts';
 
-export type LogSink = (line: string) => void;
+type LogSink = (line: string) => void;
 let sink: LogSink = (line) => process.stdout.write(line + '\n');
 
 /** Replaces where log lines go (tests read them); returns the previous sink. */
@@ -29,7 +29,7 @@ function lambdaThreshold(): Threshold | undefined {
   return v === 'info' || v === 'warn' ? v : undefined;
 }
 
-export type LogAttributes = Record<string, unknown>;
+type LogAttributes = Record<string, unknown>;
 
 interface LambdaContextFields {
   coldStart: boolean;

@@ -14,7 +14,7 @@ export type WorkerSource =
  * `indexes`). IAM has no action for a transaction: TransactWriteItems is allowed by the actions of
  * the items it holds (PutItem, UpdateItem, DeleteItem, ConditionCheckItem), TransactGetItems by GetItem.
  */
-export type WorkerTableAction =
+type WorkerTableAction =
   | 'dynamodb:GetItem'
   | 'dynamodb:BatchGetItem'
   | 'dynamodb:Query'

@@ -13,11 +13,11 @@ import { DuplicateKey, KeyLimitReached } from '../store/errors.ts';
 import type { WriteScope } from '../store/idempotency.ts';
 
 /** What the admin endpoints answer: the shapes of lib/domain/schemas/applications.ts. */
-export type KeyView = z.output<typeof ApplicationKey>;
-export type ApplicationView = z.output<typeof ApplicationSchema>;
-export type RegisteredView = z.output<typeof RegisteredApplication>;
+type KeyView = z.output<typeof ApplicationKey>;
+type ApplicationView = z.output<typeof ApplicationSchema>;
+type RegisteredView = z.output<typeof RegisteredApplication>;
 
-export const keyView = (k: StoredKey): KeyView => ({ id: k.id, fingerprint: k.fingerprint, bits: k.bits, createdAt: k.createdAt });
+const keyView = (k: StoredKey): KeyView => ({ id: k.id, fingerprint: k.fingerprint, bits: k.bits, createdAt: k.createdAt });
 
 export function applicationView(app: Application): ApplicationView {
   const common = { name: app.name, scopes: app.scopes, defaultScopes: app.defaultScopes };

@@ -14,16 +14,16 @@ import { getMember, type Member } from '../store/members.ts';
 import { createSession, getSession } from '../store/sign-in.ts';
 
 /** RFC 9700 §4.2.1 / RFC 6749 §4.1.2: short-lived; 60 seconds is plenty for a redirect and a back-channel call. */
-export const AUTHORIZATION_CODE_LIFETIME_S = 60;
+const AUTHORIZATION_CODE_LIFETIME_S = 60;
 /** The sign-in session: long enough to read the consent page, short enough not to linger. */
 export const SESSION_LIFETIME_S = 15 * 60;
 /** The pre-session cookie only binds the sign-in form's CSRF token. */
 export const PRE_SESSION_LIFETIME_S = 60 * 60;
 
 /** The resources tokens may be issued for (RFC 8707): the REST API (the default audience) and the MCP server. */
-export const tokenAudiences = (): [string, ...string[]] => [config.baseUrl, config.mcpUrl];
+const tokenAudiences = (): [string, ...string[]] => [config.baseUrl, config.mcpUrl];
 
-export const authorizationClient = (app: Application): AuthorizationClient => ({
+const authorizationClient = (app: Application): AuthorizationClient => ({
   clientId: app.clientId,
   type: app.type,
   redirectUris: app.redirectUris,

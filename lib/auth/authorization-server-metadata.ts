@@ -9,7 +9,7 @@ import type { AuthorizationServerMetadata as MetadataSchema } from '../domain/sc
 import { SCOPES } from '../domain/scopes.ts';
 
 /** The authorization code flow's endpoints under {app_url} (lib/routes.ts rows carry the same paths). */
-export const OAUTH_PATHS = {
+const OAUTH_PATHS = {
   authorize: '/oauth/authorize',
   signIn: '/oauth/sign-in',
   consent: '/oauth/consent',
@@ -19,7 +19,7 @@ export const OAUTH_PATHS = {
   metadata: '/.well-known/oauth-authorization-server',
 } as const;
 
-export type AuthorizationServerMetadata = z.output<typeof MetadataSchema>;
+type AuthorizationServerMetadata = z.output<typeof MetadataSchema>;
 
 export function authorizationServerMetadata(appUrl: string): AuthorizationServerMetadata {
   return {

@@ -7,10 +7,10 @@ import { OAuthError } from './oauth-errors.ts';
 import { findApplicationByClientId, type Application } from '../store/applications.ts';
 import { hashToken } from '../store/credentials.ts';
 
-export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'none'];
 
-export interface PresentedClient {
+interface PresentedClient {
   clientId: string;
   method: ClientAuthMethod;
   secret?: string;

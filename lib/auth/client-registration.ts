@@ -8,7 +8,7 @@ import { checkClientRegistration, SUPPORTED_GRANT_TYPES } from '../domain/client
 import { countRegistration, registerDynamicClient } from '../store/dynamic-clients.ts';
 
 
-export type RegistrationOutcome = { ok: true; body: Record<string, unknown> } | { ok: false; retryAfterS: number };
+type RegistrationOutcome = { ok: true; body: Record<string, unknown> } | { ok: false; retryAfterS: number };
 
 export async function registerClient(metadata: unknown, sourceIp: string, now = new Date()): Promise<RegistrationOutcome> {
   const check = checkClientRegistration(metadata);

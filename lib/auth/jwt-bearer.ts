@@ -14,11 +14,11 @@ import { useAssertionId } from '../store/assertion-ids.ts';
 import { getMemberByEmail, normalizeEmail, type Member } from '../store/members.ts';
 
 /** An assertion may live at most this long (`exp − iat`; docs/server-to-server.md). */
-export const MAX_ASSERTION_LIFETIME_S = 300;
+const MAX_ASSERTION_LIFETIME_S = 300;
 /** Clock skew tolerated for `iat` and `nbf` (a client clock slightly ahead still works); `exp` gets none. */
-export const CLOCK_SKEW_S = 30;
+const CLOCK_SKEW_S = 30;
 /** Far above any real assertion (an RS256 JWT with an 8192-bit signature is under 2 KB). */
-export const MAX_ASSERTION_LENGTH = 8 * 1024;
+const MAX_ASSERTION_LENGTH = 8 * 1024;
 const MAX_JTI_LENGTH = 256;
 const MAX_KID_LENGTH = 256;
 const MAX_SCOPE_LENGTH = 1024;
@@ -31,7 +31,7 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
  */
 const REFUSED_HEADERS = ['crit', 'jku', 'x5u', 'jwk', 'x5c', 'b64', 'zip', 'enc'] as const;
 
-export interface VerifiedAssertion {
+interface VerifiedAssertion {
   application: Application;
   member: Member;
   scopes: Scope[];

@@ -3,14 +3,14 @@
 // envelope — like the JWT bearer grant's TokenError (./token-errors.ts), it renders itself and
 // lib/http/error-map.ts hands it that rendering. Unlike that grant's fixed table, the description
 // says what was wrong with this request.
-import { OAUTH_ERROR_CODES } from '../domain/oauth-error-codes.ts';
+import { type OAUTH_ERROR_CODES } from '../domain/oauth-error-codes.ts';
 
-export { OAUTH_ERROR_CODES };
+;
 
-export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
+type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 
 /** A refused request as the client sees it. */
-export interface OAuthErrorRendering {
+interface OAuthErrorRendering {
   statusCode: 400 | 401 | 429;
   body: { error: OAuthErrorCode; error_description: string };
   headers: Record<string, string>;

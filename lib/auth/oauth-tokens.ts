@@ -8,13 +8,13 @@ import type { Scope } from '../domain/scopes.ts';
 import type { Grant, IssuedTokens } from '../store/authorization-grants.ts';
 import { hashToken } from '../store/credentials.ts';
 
-export const OAUTH_ACCESS_TOKEN_LIFETIME_S = 3600;
+const OAUTH_ACCESS_TOKEN_LIFETIME_S = 3600;
 export const REFRESH_TOKEN_LIFETIME_S = 30 * 24 * 3600;
 
 /** 256 bits from the CSPRNG, base64url: codes, refresh tokens, client secrets, session ids. */
 export const randomToken = (): string => randomBytes(32).toString('base64url');
 
-export interface MintedTokens {
+interface MintedTokens {
   accessToken: string;
   refreshToken: string;
   scopes: Scope[];

@@ -3,7 +3,7 @@
 // without invalidating existing passwords, and a constant-time comparison.
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-export const MIN_PASSWORD_LENGTH = 12;
+const MIN_PASSWORD_LENGTH = 12;
 /** Far above any passphrase; bounds the work one sign-in attempt can cause. */
 export const MAX_PASSWORD_LENGTH = 1024;
 

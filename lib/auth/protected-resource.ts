@@ -9,8 +9,8 @@ import type { Resource } from '../routes.ts';
 export const resourceUrl = (resource: Resource = 'api'): string => (resource === 'mcp' ? config.mcpUrl : config.baseUrl);
 
 /** RFC 9728 §3.1: the metadata of a resource with a path lives at the well-known path followed by the resource's path. */
-export const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
-export const mcpResourceMetadataUrl = (): string => `${config.appUrl}${PROTECTED_RESOURCE_METADATA_PATH}/mcp`;
+const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
+const mcpResourceMetadataUrl = (): string => `${config.appUrl}${PROTECTED_RESOURCE_METADATA_PATH}/mcp`;
 
 /**
  * The scopes the MCP server's tools require, each its REST route's (test/mcp/tools.test.ts ties

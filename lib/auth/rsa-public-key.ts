@@ -5,15 +5,15 @@
 // validity period and chain and so suggest a trust it does not give.
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 
-export const MIN_RSA_BITS = 2048;
+const MIN_RSA_BITS = 2048;
 /** Larger keys only cost verification time (a DoS lever); 8192 covers every real deployment. */
-export const MAX_RSA_BITS = 8192;
+const MAX_RSA_BITS = 8192;
 /** Keys one application may hold at once: enough for rotation, few enough to try each on a token request. */
 export const MAX_KEYS_PER_APPLICATION = 5;
 /** An 8192-bit SPKI PEM is about 1.5 KB; anything far larger is not one public key. */
-export const MAX_PEM_LENGTH = 16 * 1024;
+const MAX_PEM_LENGTH = 16 * 1024;
 
-export interface RsaPublicKey {
+interface RsaPublicKey {
   /** SPKI PEM, as re-exported by node:crypto. */
   pem: string;
   /** SHA-256 of the SPKI DER, base64url (no padding). */

@@ -10,7 +10,7 @@ import { kmsSigner } from './service-key-kms-sign.ts';
 import { SERVICE_JWT_ALG, type ServiceKeys } from './service-key-model.ts';
 import { serviceKeys } from './service-key.ts';
 
-export const SERVICE_ISSUER = 'pm-api';
+const SERVICE_ISSUER = 'pm-api';
 /** Longer strings are not tokens this service issued; refuse them before parsing. */
 export const MAX_TOKEN_LENGTH = 4096;
 

@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SERVICE_JWT_ALG, type ServiceCryptoKey, type ServiceKeys } from './service-key-model.ts';
 
-export interface ServiceKeyFile {
+interface ServiceKeyFile {
   kid: string;
   privateJwk: JsonWebKey;
   publicJwk: JsonWebKey;

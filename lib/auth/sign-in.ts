@@ -8,7 +8,7 @@ import { isThrottled, secondsLeftInWindow, signInWindow, windowExpiry } from '..
 import { getMemberByEmail, normalizeEmail, type Member } from '../store/members.ts';
 import { getMemberPasswordHash, readSignInFailures, recordSignInFailure } from '../store/sign-in.ts';
 
-export type SignInOutcome = { ok: true; member: Member } | { ok: false; reason: 'wrong' } | { ok: false; reason: 'throttled'; retryAfterS: number };
+type SignInOutcome = { ok: true; member: Member } | { ok: false; reason: 'wrong' } | { ok: false; reason: 'throttled'; retryAfterS: number };
 
 /** Counter keys are hashes: an e-mail or an address typed by anyone must not shape the table's keys. */
 const digest = (value: string) => createHash('sha256').update(value).digest('base64url');

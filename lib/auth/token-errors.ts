@@ -5,7 +5,7 @@
 
 import type { TokenErrorCode } from '../domain/schemas/token.ts';
 
-export const TOKEN_ERRORS = {
+const TOKEN_ERRORS = {
   jwt_bearer_missing_assertion: 'JWT Bearer assertion is missing.',
   jwt_bearer_invalid: 'JWT Bearer token is invalid.',
   jwt_bearer_invalid_signature: 'JWT Bearer token has an invalid signature.',
@@ -22,7 +22,7 @@ export const TOKEN_ERRORS = {
 export type { TokenErrorCode } from '../domain/schemas/token.ts';
 
 /** A refused token request as the client sees it: always 400, never cached. */
-export interface TokenErrorRendering {
+interface TokenErrorRendering {
   statusCode: 400;
   body: { error: TokenErrorCode; error_description: string };
   headers: Record<string, string>;

@@ -21,7 +21,7 @@ import { hashToken } from '../store/credentials.ts';
 import { AlreadyUsed, GrantRevoked } from '../store/errors.ts';
 import { getMember, type Member } from '../store/members.ts';
 
-export interface CodeGrantInput {
+interface CodeGrantInput {
   code: string;
   redirectUri: string;
   codeVerifier?: string;
@@ -29,7 +29,7 @@ export interface CodeGrantInput {
   resource?: string;
 }
 
-export interface RefreshGrantInput {
+interface RefreshGrantInput {
   refreshToken: string;
   scope?: string;
   resource?: string;

@@ -3,7 +3,7 @@
 import { TokenError } from './token-errors.ts';
 import { TokenForm } from '../domain/schemas/token.ts';
 /** Bound on a token request body: an assertion is a few KiB, so anything near this is not a token request. */
-export const MAX_TOKEN_REQUEST_BYTES = 64 * 1024;
+const MAX_TOKEN_REQUEST_BYTES = 64 * 1024;
 
 const FORM = 'application/x-www-form-urlencoded';
 

@@ -47,7 +47,7 @@ export type AuthorizationCheck =
   | { kind: 'redirect'; redirectUri: string; error: AuthorizationErrorCode; description: string; state?: string };
 
 export const MAX_STATE_LENGTH = 1024;
-export const MAX_SCOPE_PARAMETER_LENGTH = 1024;
+const MAX_SCOPE_PARAMETER_LENGTH = 1024;
 const MAX_CLIENT_ID_LENGTH = 100;
 
 /** Parameters this endpoint reads; each may appear once (RFC 6749 §3.1). Others are ignored, as §3.1 requires. */

@@ -7,7 +7,7 @@
 import { MAX_REDIRECT_URIS, redirectUriProblem } from './redirect-uris.ts';
 import { parseScopes, SCOPES, type Scope } from './scopes.ts';
 
-export const MAX_CLIENT_NAME_LENGTH = 100;
+const MAX_CLIENT_NAME_LENGTH = 100;
 export const SUPPORTED_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 
 export interface ClientRegistration {
@@ -17,7 +17,7 @@ export interface ClientRegistration {
   scopes: Scope[];
 }
 
-export type RegistrationCheck = { ok: true; registration: ClientRegistration } | { ok: false; error: 'invalid_redirect_uri' | 'invalid_client_metadata'; description: string };
+type RegistrationCheck = { ok: true; registration: ClientRegistration } | { ok: false; error: 'invalid_redirect_uri' | 'invalid_client_metadata'; description: string };
 
 const refuse = (error: 'invalid_redirect_uri' | 'invalid_client_metadata', description: string): RegistrationCheck => ({ ok: false, error, description });
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');

@@ -37,7 +37,7 @@ export interface CustomFieldDef {
   replaced?: Record<string, string>;
 }
 
-export interface FieldConfiguration {
+interface FieldConfiguration {
   id: string;
   name: string;
   /** Where the field's value is in a record: `/fields/<id>` (as Productboard's configurations give it). */
@@ -113,7 +113,7 @@ export function customValueJsonSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'o
  * Checks a custom field value on write: returns an error message, or undefined when valid
  * (null always clears the field).
  */
-export function customValueError(def: CustomFieldDef, value: unknown): string | undefined {
+function customValueError(def: CustomFieldDef, value: unknown): string | undefined {
   if (value === null) return undefined;
   const result = customValueSchema(def).safeParse(value);
   if (result.success) return undefined;
@@ -125,7 +125,7 @@ export function customValueError(def: CustomFieldDef, value: unknown): string | 
 const fieldPath = (id: string) => `/fields/${id}`;
 
 /** Every configured field of a type, standard first, then custom fields in creation order. */
-export function fieldConfigurations(type: EntityType | NoteType, custom: readonly CustomFieldDef[]): FieldConfiguration[] {
+function fieldConfigurations(type: EntityType | NoteType, custom: readonly CustomFieldDef[]): FieldConfiguration[] {
   const standard = standardIds(type).map((id) => ({ id, name: FIELD_NAMES[id], path: fieldPath(id), schema: readSchema(type, id) }));
   const own = custom.filter((d) => d.entityType === type).map((d) => ({ id: d.id, name: d.name, path: fieldPath(d.id), schema: customValueJsonSchema(d) }));
   return [...standard, ...own];
@@ -165,7 +165,7 @@ function relationshipsOf(type: EntityType | NoteType): Record<string, Relationsh
   return out;
 }
 
-export interface Configuration {
+interface Configuration {
   type: string;
   fields: Record<string, FieldConfiguration>;
   relationships: Record<string, RelationshipConfiguration>;

@@ -12,10 +12,10 @@
 // answers 410 Gone) is paused.
 
 export const MAX_ATTEMPTS = 8;
-export const FIRST_WINDOW_MS = 60_000;
-export const GROWTH = 3;
+const FIRST_WINDOW_MS = 60_000;
+const GROWTH = 3;
 export const MAX_WAIT_MS = 12 * 60 * 60 * 1000;
-export const MIN_WAIT_MS = 1000;
+const MIN_WAIT_MS = 1000;
 /** Consecutive dead deliveries that pause a subscription. */
 export const PAUSE_AFTER_DEAD = 3;
 

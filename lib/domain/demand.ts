@@ -5,8 +5,8 @@
 import { isHierarchyType, MAX_DEPTH, type EntityType } from './hierarchy.ts';
 
 /** The types whose demand GET /v2/entities/{id}/demand answers: the planning entities that take links. */
-export const DEMAND_TYPES = ['initiative', 'objective', 'keyResult', 'release'] as const satisfies readonly EntityType[];
-export type DemandType = (typeof DEMAND_TYPES)[number];
+const DEMAND_TYPES = ['initiative', 'objective', 'keyResult', 'release'] as const satisfies readonly EntityType[];
+type DemandType = (typeof DEMAND_TYPES)[number];
 
 export const isDemandType = (t: unknown): t is DemandType => (DEMAND_TYPES as readonly unknown[]).includes(t);
 
@@ -32,7 +32,7 @@ export interface PlacedEntity {
  * What the snapshot says of an id: the entity, `null` when the read found no item (deleted), or
  * undefined when the id was not read (the caller must read it and sum again).
  */
-export type SnapshotLookup = (id: string) => PlacedEntity | null | undefined;
+type SnapshotLookup = (id: string) => PlacedEntity | null | undefined;
 
 export interface Demand {
   demand: number;

@@ -78,9 +78,6 @@ export const entityFieldCheck =
     throw new InvalidInput(found.problem, pointer(found.at ? [...path, found.at] : path));
   };
 
-export const standardEntityFields = (type: EntityType): string[] => [...ENTITY_FIELDS[type]];
-export const standardNoteFields = (): string[] => [...NOTE_FIELDS];
-
 /** Checks a custom field (uuid key) value for the record's type; returns the value to store or throws InvalidInput. */
 export type CustomFieldCheck = (fieldId: string, value: unknown, path: Path) => unknown;
 

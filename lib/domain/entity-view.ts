@@ -32,7 +32,7 @@ export interface Urls {
 export const entityLink = (baseUrl: string, id: string) => `${baseUrl}/entities/${id}`;
 
 /** An entity's links: `self` in the API, `html` in the web application. */
-export const entityLinks = (urls: Urls, id: string) => ({ self: entityLink(urls.base, id), html: entityLink(urls.web, id) });
+const entityLinks = (urls: Urls, id: string) => ({ self: entityLink(urls.base, id), html: entityLink(urls.web, id) });
 
 /** `{id, type, links}`: what create and update answer, and every relationship's target. */
 export const entityReference = <T extends string>(urls: Urls, e: { id: string; type: T }) => ({

@@ -68,7 +68,7 @@ export const eventResource = (t: EventType): 'entities' | 'notes' =>
 
 /** Item kinds whose changes can make events: the stream consumer ignores every other item. */
 export const EVENT_ITEM_KINDS = ['entity', 'note', 'link', 'relation'] as const;
-export type EventItemKind = (typeof EVENT_ITEM_KINDS)[number];
+type EventItemKind = (typeof EVENT_ITEM_KINDS)[number];
 
 export interface EntityState extends Pick<StoredEntity, 'id' | 'type' | 'parentId' | 'fields'> {
   total?: number;
@@ -150,7 +150,7 @@ const FAMILIES: Readonly<Partial<Record<string, 'product' | 'component' | 'featu
  * Where a feature-release assignment event points: the feature's links to that release, which lists
  * the assignment while it exists and nothing once it is gone.
  */
-export const assignmentLink = (baseUrl: string, featureId: string, releaseId: string) =>
+const assignmentLink = (baseUrl: string, featureId: string, releaseId: string) =>
   `${entityLink(baseUrl, featureId)}/relationships?type=link&target%5Bid%5D=${releaseId}`;
 
 /** Field ids whose value differs (an empty value counts as absent), sorted. */

@@ -11,7 +11,7 @@ import { MAX_PARTS } from './schemas/conversation.ts';
 import { MAX_TAGS, MAX_TEAMS, type MemberInput, type StandardFieldId, type ValueRef } from './schemas/field-values.ts';
 import { isListField, type ListFieldId, type PatchInput } from './schemas/patch.ts';
 
-export interface FieldPatch {
+interface FieldPatch {
   write: FieldWrite;
   ops: PatchOp[];
 }

@@ -35,7 +35,7 @@ export const MAX_NEW_TAGS_PER_WRITE = 25;
  * The id of an option of a select field defined before options had ids (a definition holding only
  * their names): derived from the field and the name, so it is the same on every read.
  */
-export function legacyOptionId(fieldId: string, name: string): string {
+function legacyOptionId(fieldId: string, name: string): string {
   const h = createHash('sha256').update(`${fieldId}\u0000${name}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((Number.parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

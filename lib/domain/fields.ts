@@ -12,10 +12,10 @@
 import { InvalidInput, pointer, type InputLocation, type Path } from './errors.ts';
 import { isUuid } from './schemas/common.ts';
 
-export const ALL = 'all';
+const ALL = 'all';
 
 /** Query spellings of the parameter: entities take `fields[]`; notes take `fields[]` and `fields`. */
-export const ENTITY_FIELDS_PARAMS = ['fields[]'] as const;
+const ENTITY_FIELDS_PARAMS = ['fields[]'] as const;
 export const NOTE_FIELDS_PARAMS = ['fields[]', 'fields'] as const;
 
 /** Custom field ids are stored lower-cased; a request may spell them in either case. */
@@ -30,9 +30,9 @@ export interface RequestedField {
 export type FieldSelection = { mode: 'default' } | { mode: 'all'; source: InputLocation } | { mode: 'list'; fields: RequestedField[] };
 
 /** The selection parameters of a request's parsed query (each repeatable). */
-export type FieldsParameters = { readonly [P in (typeof NOTE_FIELDS_PARAMS)[number]]?: readonly string[] | undefined };
+type FieldsParameters = { readonly [P in (typeof NOTE_FIELDS_PARAMS)[number]]?: readonly string[] | undefined };
 
-export const DEFAULT_SELECTION: FieldSelection = { mode: 'default' };
+const DEFAULT_SELECTION: FieldSelection = { mode: 'default' };
 
 function fromRequested(requested: RequestedField[], allSource: InputLocation): FieldSelection {
   if (requested.length === 0) return DEFAULT_SELECTION;

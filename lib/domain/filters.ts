@@ -29,7 +29,7 @@ export function utcInstant(value: string): string | undefined {
   return /^\d{4}-/.test(iso) ? iso : undefined;
 }
 
-export const inRange = (t: string, r: TimeRange | undefined): boolean => !r || ((r.from === undefined || t >= r.from) && (r.to === undefined || t <= r.to));
+const inRange = (t: string, r: TimeRange | undefined): boolean => !r || ((r.from === undefined || t >= r.from) && (r.to === undefined || t <= r.to));
 
 /** Productboard's `name` filter: a case-insensitive substring of the name. */
 export const nameMatches = (name: unknown, part: string): boolean => typeof name === 'string' && name.toLowerCase().includes(part.toLowerCase());

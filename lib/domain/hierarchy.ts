@@ -7,18 +7,16 @@ export const HIERARCHY_TYPES = ['product', 'component', 'feature', 'subfeature']
  * groups): no customer score and no note links; they meet the product hierarchy through `link`
  * relationships (./relations.ts), and the customer demand behind one sums those (./demand.ts).
  */
-export const PLANNING_TYPES = ['initiative', 'objective', 'keyResult', 'release', 'releaseGroup'] as const;
+const PLANNING_TYPES = ['initiative', 'objective', 'keyResult', 'release', 'releaseGroup'] as const;
 export const CUSTOMER_TYPES = ['user', 'company'] as const;
 export const ENTITY_TYPES = [...HIERARCHY_TYPES, ...PLANNING_TYPES, ...CUSTOMER_TYPES] as const;
 
 export type HierarchyType = (typeof HIERARCHY_TYPES)[number];
-export type PlanningType = (typeof PLANNING_TYPES)[number];
 export type CustomerType = (typeof CUSTOMER_TYPES)[number];
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
 export const isEntityType = (t: unknown): t is EntityType => (ENTITY_TYPES as readonly unknown[]).includes(t);
 export const isHierarchyType = (t: unknown): t is HierarchyType => (HIERARCHY_TYPES as readonly unknown[]).includes(t);
-export const isPlanningType = (t: unknown): t is PlanningType => (PLANNING_TYPES as readonly unknown[]).includes(t);
 export const isCustomerType = (t: unknown): t is CustomerType => (CUSTOMER_TYPES as readonly unknown[]).includes(t);
 
 /** A type with its indefinite article, for messages: "a feature", "an initiative". */

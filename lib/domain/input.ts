@@ -13,7 +13,7 @@ export function invalid(path: Path, detail: string): never {
 }
 
 /** Where a value came from: the body, the query string or the path. */
-export type InputPart = 'body' | 'query' | 'path';
+type InputPart = 'body' | 'query' | 'path';
 
 /** A lone UTF-16 surrogate: a high one not followed by a low one, or a low one not after a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -22,7 +22,7 @@ const isText = (s: string) => !LONE_SURROGATE.test(s);
 const clip = (s: string, max = 60) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 
 /** A value as a detail quotes it: short, and never more than a glimpse of a client's text. */
-export function describeValue(v: unknown): string {
+function describeValue(v: unknown): string {
   if (v === null) return 'null';
   if (typeof v === 'string') return `'${clip(v)}'`;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
@@ -130,7 +130,7 @@ function innermostIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
  * the offending value from it); `allowed` names the parameters an operation takes, for the detail
  * of an unknown one.
  */
-export function invalidInputOf(reported: z.core.$ZodIssue, part: InputPart, root: unknown, allowed?: readonly string[]): InvalidInput {
+function invalidInputOf(reported: z.core.$ZodIssue, part: InputPart, root: unknown, allowed?: readonly string[]): InvalidInput {
   const issue = innermostIssue(reported);
   const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
   if (issue.code === 'unrecognized_keys') {

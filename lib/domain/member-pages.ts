@@ -9,7 +9,7 @@ import { ROLE_SCOPES, type Role, type Scope } from './scopes.ts';
  * members:pii:read). A page session holds those its member's role allows, as an API token of that
  * member with its default scopes would; it never holds a write scope, since the pages write nothing.
  */
-export const PAGE_SCOPES = ['entities:read', 'notes:read', 'members:read', 'members:pii:read'] as const satisfies readonly Scope[];
+const PAGE_SCOPES = ['entities:read', 'notes:read', 'members:read', 'members:pii:read'] as const satisfies readonly Scope[];
 
 export function pageScopes(role: Role): ReadonlySet<Scope> {
   return new Set(PAGE_SCOPES.filter((s) => ROLE_SCOPES[role].includes(s)));

@@ -9,7 +9,7 @@ import type { Role } from './scopes.ts';
 /** What Productboard returns in place of a value the caller's scopes do not cover. */
 export const REDACTED = '[redacted]';
 
-export interface StoredMember {
+interface StoredMember {
   id: string;
   email: string;
   name: string;
@@ -20,7 +20,7 @@ export interface StoredMember {
 export const memberLink = (baseUrl: string, id: string) => `${baseUrl}/members/${id}`;
 
 /** A team as a member's `teams` lists it: its id, name and link. */
-export interface TeamRef {
+interface TeamRef {
   id: string;
   name: string;
   links: { self: string };

@@ -18,7 +18,7 @@ export interface StoredNote {
 export const noteLink = (baseUrl: string, id: string) => `${baseUrl}/notes/${id}`;
 
 /** A note's links: `self` in the API, `html` in the web application. */
-export const noteLinks = (urls: Urls, id: string) => ({ self: noteLink(urls.base, id), html: noteLink(urls.web, id) });
+const noteLinks = (urls: Urls, id: string) => ({ self: noteLink(urls.base, id), html: noteLink(urls.web, id) });
 
 /** `{id, type, links}`: what create and update answer. */
 export const noteReference = (urls: Urls, n: { id: string; type: NoteType }) => ({ id: n.id, type: n.type, links: noteLinks(urls, n.id) });

@@ -2,7 +2,7 @@
 // registered in full, compared by exact string match, https — or http on a loopback host for
 // native and development clients — and never with a fragment, credentials or a wildcard.
 
-export const MAX_REDIRECT_URI_LENGTH = 2000;
+const MAX_REDIRECT_URI_LENGTH = 2000;
 export const MAX_REDIRECT_URIS = 10;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);

@@ -13,8 +13,6 @@ export type RelationType = (typeof RELATION_TYPES)[number];
 export const ENTITY_RELATIONSHIP_TYPES = ['parent', 'child', ...RELATION_TYPES] as const;
 export type EntityRelationshipType = (typeof ENTITY_RELATIONSHIP_TYPES)[number];
 
-export const isRelationType = (t: unknown): t is RelationType => (RELATION_TYPES as readonly unknown[]).includes(t);
-
 /** How the target sees a relation: A isBlockedBy B is B isBlocking A; a link is a link both ways. */
 export function mirrorOf(type: RelationType): RelationType {
   return type === 'isBlockedBy' ? 'isBlocking' : type === 'isBlocking' ? 'isBlockedBy' : 'link';

@@ -2,7 +2,7 @@
 // OpenAPI document and the authorization server metadata describe the scopes with them.
 import type { Scope } from './scopes.ts';
 
-export interface ScopeDescription {
+interface ScopeDescription {
   /** Short phrase (the spec's meaning column where it gives one). */
   summary: string;
   /** What granting it lets an application do, addressed to the member. */

@@ -2,7 +2,7 @@
 // member's password) and per source address (trying many members from one place). Only failures
 // count; a throttled attempt is refused before the password is checked, whether or not the e-mail
 // belongs to a member, so the answer reveals nothing about membership.
-export const SIGN_IN_WINDOW_S = 15 * 60;
+const SIGN_IN_WINDOW_S = 15 * 60;
 export const MAX_FAILURES_PER_EMAIL = 5;
 export const MAX_FAILURES_PER_ADDRESS = 20;
 

@@ -6,7 +6,7 @@
 // them (lib/domain/field-values.ts).
 import { aType, type EntityType } from './hierarchy.ts';
 
-export interface StatusValue {
+interface StatusValue {
   id: string;
   name: string;
 }
@@ -25,18 +25,18 @@ export const FEATURE_STATUSES = [
 const NOT_STARTED = { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a07', name: 'Not started' } as const;
 const COMPLETED = { id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a08', name: 'Completed' } as const;
 const [, , PLANNED, IN_PROGRESS, , WONT_DO] = FEATURE_STATUSES;
-export const OKR_STATUSES = [NOT_STARTED, IN_PROGRESS, COMPLETED] as const satisfies readonly StatusValue[];
-export const INITIATIVE_STATUSES = [NOT_STARTED, PLANNED, IN_PROGRESS, COMPLETED, WONT_DO] as const satisfies readonly StatusValue[];
+const OKR_STATUSES = [NOT_STARTED, IN_PROGRESS, COMPLETED] as const satisfies readonly StatusValue[];
+const INITIATIVE_STATUSES = [NOT_STARTED, PLANNED, IN_PROGRESS, COMPLETED, WONT_DO] as const satisfies readonly StatusValue[];
 
 /** The workflow of a release. */
-export const RELEASE_STATUSES = [{ id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a09', name: 'Upcoming' }, IN_PROGRESS, COMPLETED] as const satisfies readonly StatusValue[];
+const RELEASE_STATUSES = [{ id: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a09', name: 'Upcoming' }, IN_PROGRESS, COMPLETED] as const satisfies readonly StatusValue[];
 
 /**
  * The status set of each type with a status field (lib/domain/entity-fields.ts ENTITY_FIELDS). Products
  * and components have the hierarchy's status field here, so they take the features' workflow. A new
  * type with a status field needs its entry (test/domain/statuses.test.ts holds the two in step).
  */
-export const STATUS_SETS: Partial<Record<EntityType, readonly StatusValue[]>> = {
+const STATUS_SETS: Partial<Record<EntityType, readonly StatusValue[]>> = {
   product: FEATURE_STATUSES,
   component: FEATURE_STATUSES,
   feature: FEATURE_STATUSES,

@@ -3,7 +3,7 @@
 import type { Urls } from './entity-view.ts';
 import { memberLink, REDACTED } from './member-view.ts';
 
-export interface StoredTeam {
+interface StoredTeam {
   id: string;
   name: string;
   handle: string;
@@ -15,7 +15,7 @@ export interface StoredTeam {
 export const teamLink = (baseUrl: string, id: string) => `${baseUrl}/teams/${id}`;
 
 /** A team's links: itself and its members in the API, and where people see it (`{web}/teams/{id}`). */
-export const teamLinks = (urls: Urls, id: string) => ({ self: teamLink(urls.base, id), members: `${teamLink(urls.base, id)}/members`, html: teamLink(urls.web, id) });
+const teamLinks = (urls: Urls, id: string) => ({ self: teamLink(urls.base, id), members: `${teamLink(urls.base, id)}/members`, html: teamLink(urls.web, id) });
 
 /** `{id, type, links}`: what create and update answer. */
 export const teamReference = (urls: Urls, id: string) => ({ id, type: 'team' as const, links: teamLinks(urls, id) });

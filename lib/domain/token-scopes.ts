@@ -3,7 +3,7 @@
 // always within what the application is allowed now and the member's role permits now.
 import { parseScopes, ROLE_SCOPES, SCOPES, type Role, type Scope } from './scopes.ts';
 
-export type TokenScopes = { ok: true; scopes: Scope[] } | { ok: false; problem: string };
+type TokenScopes = { ok: true; scopes: Scope[] } | { ok: false; problem: string };
 
 export function tokenScopes(input: { granted: readonly Scope[]; requested: string | undefined; appScopes: readonly Scope[]; role: Role }): TokenScopes {
   let wanted: readonly Scope[] = input.granted;

@@ -31,14 +31,14 @@ export interface DeliveryJob {
 export const messageGroupId = (job: DeliveryJob) => `${job.subscriptionId}:${job.orderingKey}`;
 export const deduplicationId = (job: DeliveryJob) => `${job.subscriptionId}:${job.eventId}`;
 
-export type DeliveryOutcome =
+type DeliveryOutcome =
   | { kind: 'delivered' }
   | { kind: 'duplicate' }
   | { kind: 'dropped'; reason: string }
   | { kind: 'retry'; waitMs: number; reason: string }
   | { kind: 'dead'; reason: string };
 
-export interface DeliveryOptions {
+interface DeliveryOptions {
   now?: () => number;
   random?: () => number;
   timeoutMs?: number;

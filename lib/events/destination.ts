@@ -10,7 +10,7 @@ import { isIP } from 'node:net';
 import { judgeAddress } from './public-address.ts';
 import { config } from '../config.ts';
 
-export const MAX_URL_LENGTH = 1024;
+const MAX_URL_LENGTH = 1024;
 
 export interface ResolvedAddress {
   address: string;

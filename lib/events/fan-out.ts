@@ -11,9 +11,9 @@ import { deriveEvents } from '../domain/events.ts';
 import { decodeStreamRecord } from '../store/stream-records.ts';
 import { webhooksOf, type StoredWebhook } from '../store/webhooks.ts';
 
-export type JobSink = (jobs: DeliveryJob[]) => Promise<void>;
+type JobSink = (jobs: DeliveryJob[]) => Promise<void>;
 
-export interface FanOutResult {
+interface FanOutResult {
   jobs: number;
   /** The sequence number of the record that failed (it and everything after it must be handed over again). */
   failedAt?: string;

@@ -8,9 +8,9 @@ import type { ResolvedAddress } from './destination.ts';
 
 export const POST_TIMEOUT_MS = 5_000;
 export const MAX_RESPONSE_BYTES = 4 * 1024;
-export const USER_AGENT = 'pm-api-webhooks/1';
+const USER_AGENT = 'pm-api-webhooks/1';
 
-export interface PostRequest {
+interface PostRequest {
   url: URL;
   /** Where to connect: the checked address of url's host. */
   address: ResolvedAddress;

@@ -111,7 +111,7 @@ function carried(bytes: Bytes): Carried[] {
   return FORMS.filter((f) => contains(f.block, bytes)).flatMap((f) => f.readings(bytes).map((ipv4) => ({ form: f.form, ipv4 })));
 }
 
-export type Verdict =
+type Verdict =
   | { public: true }
   | {
       public: false;

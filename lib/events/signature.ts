@@ -4,15 +4,15 @@
 // bytes, and the `webhook-signature` header is a space-separated list of `v1,<base64 signature>`.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 /** Our secrets' size: 32 bytes, within the specification's 24–64. */
-export const SECRET_BYTES = 32;
+const SECRET_BYTES = 32;
 const MIN_SECRET_BYTES = 24;
 const MAX_SECRET_BYTES = 64;
 /** How far a receiver may accept a timestamp from its own clock (the specification's libraries use 5 minutes). */
-export const TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
+const TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
 
-export interface SignedHeaders {
+interface SignedHeaders {
   'webhook-id': string;
   'webhook-timestamp': string;
   'webhook-signature': string;
@@ -46,7 +46,7 @@ export function signedHeaders(secret: string, id: string, body: string, now = Da
   return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': sign(secret, id, timestamp, body) };
 }
 
-export type VerifyResult = { ok: true } | { ok: false; reason: 'missing headers' | 'bad timestamp' | 'timestamp too old' | 'timestamp too new' | 'no matching signature' };
+type VerifyResult = { ok: true } | { ok: false; reason: 'missing headers' | 'bad timestamp' | 'timestamp too old' | 'timestamp too new' | 'no matching signature' };
 
 /**
  * What a receiver does: the timestamp within tolerance of its clock (replays are refused), and one

@@ -9,7 +9,7 @@ import { bounded, clientBounds } from '../aws-clients.ts';
 import { config } from '../config.ts';
 
 /** SQS's longest visibility timeout: the longest one wait can be. */
-export const MAX_VISIBILITY_SECONDS = 12 * 60 * 60;
+const MAX_VISIBILITY_SECONDS = 12 * 60 * 60;
 const BATCH = 10;
 
 let client: SQSClient | undefined;

@@ -17,7 +17,7 @@ import type { WriteScope } from '../store/idempotency.ts';
 import { webhooksAfter } from '../store/pages.ts';
 import { createWebhook, deleteWebhook, getWebhook, type StoredWebhook } from '../store/webhooks.ts';
 
-export interface Caller {
+interface Caller {
   workspaceId: string;
   scopes: ReadonlySet<string>;
   /** Set for an access token: the application that minted it. */

@@ -2,11 +2,11 @@
 // protocol). Only origins of registered redirect URIs are ever allowed, each echoed exactly — never
 // `*` — and no credentials mode: the API authenticates with the Authorization header, not cookies.
 
-export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type';
+const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type';
 /** What a browser client may read: the request id, the rate-limit counters, the challenges. */
-export const CORS_EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, WWW-Authenticate';
+const CORS_EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, WWW-Authenticate';
 /** Browsers cache a preflight this long (Chromium caps it at 7200 s). */
-export const CORS_MAX_AGE_S = 600;
+const CORS_MAX_AGE_S = 600;
 
 /** The request's Origin when it is a serialised origin (scheme://host[:port]); `null` and anything else are not. */
 export function requestOrigin(header: string | undefined): string | undefined {

@@ -13,7 +13,7 @@ export const CSRF_FIELD = 'csrf_token';
  * pages' session (their sign-out form) or pre-session (their sign-in form). Each kind signs its own
  * message, so a token of one form is never good for another.
  */
-export type CsrfBinding = { session: string } | { preSession: string } | { pageSession: string } | { pagePreSession: string };
+type CsrfBinding = { session: string } | { preSession: string } | { pageSession: string } | { pagePreSession: string };
 
 function message(binding: CsrfBinding): string {
   if ('session' in binding) return `pm-csrf/session/${binding.session}`;

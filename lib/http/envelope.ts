@@ -1,13 +1,13 @@
 import { ERROR_TABLE, MAX_DETAIL, MAX_TITLE, type ErrorCode, type ErrorSource } from './errors.ts';
 
-export interface ErrorItem {
+interface ErrorItem {
   code: ErrorCode;
   title: string;
   detail: string;
   source?: ErrorSource;
 }
 
-export interface ErrorResponse {
+interface ErrorResponse {
   id: string;
   errors: [ErrorItem, ...ErrorItem[]];
 }

@@ -8,14 +8,14 @@ import { isAuthError, type AuthError } from '../auth/errors.ts';
 import { isDomainError, type DomainError } from '../domain/errors.ts';
 import { isStoreError, type StoreError } from '../store/errors.ts';
 
-export type TypedError = DomainError | StoreError | AuthError;
+type TypedError = DomainError | StoreError | AuthError;
 
 function unmapped(err: never): never {
   throw new Error(`No envelope mapping for ${String((err as { code?: unknown }).code)}`);
 }
 
 /** A typed error in the envelope's terms. */
-export function toApiError(err: TypedError): ApiError {
+function toApiError(err: TypedError): ApiError {
   const cause = { cause: err };
   switch (err.code) {
     case 'ERR_INVALID_INPUT':
@@ -79,7 +79,7 @@ export interface ErrorReply {
  * OAuthError (lib/auth/oauth-errors.ts). Recognised by shape, not class, so a function whose code
  * throws neither carries neither.
  */
-export interface RendersItself {
+interface RendersItself {
   render(): ErrorReply;
 }
 

@@ -1,9 +1,9 @@
 // application/x-www-form-urlencoded request bodies (the token, revocation and page forms): UTF-8
 // only, bounded, and each parameter at most once (RFC 6749 §3.2 — a repeated one is ambiguous).
-export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
-export const MAX_FORM_BYTES = 64 * 1024;
+const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+const MAX_FORM_BYTES = 64 * 1024;
 
-export function isFormContentType(contentType: string | undefined): boolean {
+function isFormContentType(contentType: string | undefined): boolean {
   if (!contentType) return false;
   const [type, ...params] = contentType.split(';').map((p) => p.trim().toLowerCase());
   if (type !== FORM_CONTENT_TYPE) return false;
@@ -12,7 +12,7 @@ export function isFormContentType(contentType: string | undefined): boolean {
   return charset === undefined || charset === 'utf-8' || charset === 'utf8';
 }
 
-export type FormParse =
+type FormParse =
   | { ok: true; form: Map<string, string> }
   | { ok: false; problem: 'contentType' | 'tooLarge' | 'repeated'; detail: string };
 

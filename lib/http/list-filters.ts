@@ -49,7 +49,7 @@ async function liveTeamIds(ws: string, teams: ReadonlyArray<{ id: string } | { n
   return [...live.keys()];
 }
 
-export interface EntityListQuery {
+interface EntityListQuery {
   name?: string | undefined;
   'owner[id]'?: string | undefined;
   'owner[email]'?: string | undefined;
@@ -85,7 +85,7 @@ export async function entityQueryOf(ws: string, types: readonly EntityType[], qu
 }
 
 /** A time range from two parameters, each an instant with a zone; from after to is refused. */
-export function timeRangeOf(fromName: string, from: string | undefined, toName: string, to: string | undefined, where: InputLocation = parameter(fromName)): TimeRange | undefined {
+function timeRangeOf(fromName: string, from: string | undefined, toName: string, to: string | undefined, where: InputLocation = parameter(fromName)): TimeRange | undefined {
   if (from === undefined && to === undefined) return undefined;
   const range: TimeRange = {};
   if (from !== undefined) range.from = utcInstant(from)!;
@@ -96,7 +96,7 @@ export function timeRangeOf(fromName: string, from: string | undefined, toName: 
   return range;
 }
 
-export interface NoteListQuery {
+interface NoteListQuery {
   /** Note types (`type` and `type[]` together), by their names. */
   type?: NoteType | undefined;
   'type[]'?: readonly NoteType[] | undefined;

@@ -26,7 +26,7 @@ const componentRef = (id: string) => ({ $ref: `${COMPONENT}${id}` });
 const SUCCESS_DESCRIPTIONS: Record<SuccessStatus, string> = { 200: 'Success', 201: 'Created', 202: 'Accepted; no body', 204: 'Done; no body', 303: 'See Other: the Location header is the answer' };
 
 /** The error codes a route can answer, derived from what it is. */
-export function errorCodesOf({ route, operation }: DocumentedOperation): ErrorCode[] {
+function errorCodesOf({ route, operation }: DocumentedOperation): ErrorCode[] {
   const codes = new Set<ErrorCode>();
   // Anything may time out, fail, be throttled, or send more than the gateway's payload or header
   // limit: the gateway answers 429, 413 and 431 itself, for every route.

@@ -13,7 +13,7 @@ import { serviceKeys } from '../auth/service-key.ts';
 import { config } from '../config.ts';
 import { DEFAULT_LIMIT } from '../domain/schemas/common.ts';
 
-export const CURSOR_PARAM = 'pageCursor';
+const CURSOR_PARAM = 'pageCursor';
 const MAX_CURSOR_LENGTH = 2048;
 
 /** A keyset position: whatever the list orders by (JSON-serialisable). */
@@ -140,7 +140,7 @@ export interface ListLinks {
 }
 
 /** A list envelope's `links`: `next` repeats the query (minus any old cursor) plus the new cursor. */
-export async function listLinks(scope: PageScope, routePath: string, nextKey: PageKey | undefined): Promise<ListLinks> {
+async function listLinks(scope: PageScope, routePath: string, nextKey: PageKey | undefined): Promise<ListLinks> {
   if (nextKey === undefined) return {};
   const query = scope.query.filter(([k]) => k !== CURSOR_PARAM);
   query.push([CURSOR_PARAM, await encodeCursor(scope, nextKey)]);
@@ -148,7 +148,7 @@ export async function listLinks(scope: PageScope, routePath: string, nextKey: Pa
 }
 
 /** One page of a list request: its size, where it starts, and how to link the next one. */
-export interface Page {
+interface Page {
   scope: PageScope;
   limit: number;
   /** The key of the last item of the previous page; undefined on the first page. */

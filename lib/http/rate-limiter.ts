@@ -31,7 +31,7 @@ interface Share {
 const MAX_OWNERS = 10_000;
 const shares = new Map<string, Share>();
 
-export const chunkOf = (limit: number) => Math.max(1, Math.floor(limit / 10));
+const chunkOf = (limit: number) => Math.max(1, Math.floor(limit / 10));
 
 function shareOf(owner: string): Share {
   let share = shares.get(owner);

@@ -16,9 +16,9 @@ import { entityRelationshipsAfter, noteRelationshipsAfter, type EntityRelationsh
 import { goneIn, type Gone } from '../store/tombstones.ts';
 
 /** Pagination rule 6 of the service specification: a `relationships` attribute carries at most this many items inline. */
-export const INLINE_RELATIONSHIPS = 20;
+const INLINE_RELATIONSHIPS = 20;
 
-export const targetReference = <T extends string>(t: { id: string; type: T }) => entityReference(config.urls, t);
+const targetReference = <T extends string>(t: { id: string; type: T }) => entityReference(config.urls, t);
 
 export const relationshipView = (r: EntityRelationship) => ({ type: r.type, target: targetReference(r.target) });
 
@@ -45,11 +45,11 @@ async function inline<T extends { position: string }, V>(
  * An entity's `relationships`: parent, then children; more than 20 → links.next to /v2/entities/{id}/relationships.
  * `gone`: the workspace's entities being deleted, read once per page (lib/store/tombstones.ts).
  */
-export const inlineRelationships = (workspaceId: string, entity: EntityItem, gone: Gone) =>
+const inlineRelationships = (workspaceId: string, entity: EntityItem, gone: Gone) =>
   inline(listEntityRelationships, workspaceId, entity.id, (n) => entityRelationshipsAfter(workspaceId, entity, {}, undefined, n, gone), relationshipView);
 
 /** A note's `relationships`: customer, then links; more than 20 → links.next to /v2/notes/{id}/relationships. */
-export const inlineNoteRelationships = (workspaceId: string, note: NoteItem, gone: Gone) =>
+const inlineNoteRelationships = (workspaceId: string, note: NoteItem, gone: Gone) =>
   inline(listNoteRelationships, workspaceId, note.id, (n) => noteRelationshipsAfter(workspaceId, note, {}, undefined, n, gone), noteRelationshipView);
 
 /** One entity as it reads, its tags, teams and select options already as they are now (entityRecords). */

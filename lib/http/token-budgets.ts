@@ -10,7 +10,7 @@
 import { BudgetSpent, spendBudget } from './middleware/rate-limit.ts';
 import type { ApiRequest } from './request.ts';
 
-export interface TokenBudgets {
+interface TokenBudgets {
   /** The client authenticated: one request of its budget (429 when it is spent). */
   spendClient(clientId: string): Promise<void>;
 }

@@ -38,7 +38,7 @@ import { InvalidInput, pointer } from '../domain/errors.ts';
 import type { EntityType } from '../domain/hierarchy.ts';
 import { countedWeight, ANONYMOUS_WEIGHT, WEIGHTS, type Importance, type RatingEntry } from '../domain/score.ts';
 
-export const MAX_NOTES_PER_RATING = 1000;
+const MAX_NOTES_PER_RATING = 1000;
 
 export interface LinkItem {
   noteId: string;
@@ -50,7 +50,7 @@ export interface LinkItem {
   rev: number;
 }
 
-export interface RatingItem {
+interface RatingItem {
   entityId: string;
   customerId: string;
   entries: Record<string, RatingEntry>;
@@ -241,7 +241,7 @@ export class Plan {
   }
 }
 
-export class PlanCollision extends Error {
+class PlanCollision extends Error {
   constructor(key: string) {
     super(`Item ${key} twice in one transaction`);
     this.name = 'PlanCollision';
@@ -254,7 +254,7 @@ function keyOf(item: TxItem): string {
 }
 
 /** The state a link should end in: its importance, customer, and set time (undefined = now). */
-export interface LinkTarget {
+interface LinkTarget {
   customerId?: string | undefined;
   importance: Importance;
   setAt?: number;

@@ -54,7 +54,7 @@ export interface Application {
 
 /** Client ids and key ids are UUIDs we issue; anything else names nothing and is never sent to the table. */
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const isIssuedId = (value: unknown): value is string => typeof value === 'string' && ID.test(value);
+const isIssuedId = (value: unknown): value is string => typeof value === 'string' && ID.test(value);
 
 /** The application item's attributes (see the layout above). */
 type ApplicationAttributes = Omit<Application, 'keys' | 'type'> & { type?: ApplicationType; publicKeys?: Record<string, StoredKey> };
@@ -115,7 +115,7 @@ export async function getApplication(workspaceId: string, clientId: string): Pro
  * A dynamic client as the authorization code flow sees a client: a public authorization-code
  * application of no workspace (`workspaceId` empty, `selfRegistered` set).
  */
-export const asApplication = (c: DynamicClient): Application => ({
+const asApplication = (c: DynamicClient): Application => ({
   clientId: c.clientId,
   workspaceId: '',
   selfRegistered: true,

@@ -17,7 +17,7 @@ import type { StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import type { Scope } from '../domain/scopes.ts';
 
-export interface AuthorizationCode {
+interface AuthorizationCode {
   workspaceId: string;
   clientId: string;
   memberId: string;

@@ -16,7 +16,7 @@ import { queryAll, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import { workspaceIds } from './verify.ts';
 
-export interface BackfillReport {
+interface BackfillReport {
   /** Items looked at. */
   checked: number;
   /** Index entries written or removed. */
@@ -44,7 +44,7 @@ function setOwnerIndex(item: StoredItem, owner: { gsi3pk: string; gsi3sk: string
   });
 }
 
-export async function backfillWorkspace(ws: string): Promise<BackfillReport> {
+async function backfillWorkspace(ws: string): Promise<BackfillReport> {
   const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.partition(ws) }, ConsistentRead: true });
   const report: BackfillReport = { checked: 0, written: 0 };
   const lookups = new Map(items.filter((it) => it.kind === 'customerEmail').map((it) => [String(it.sk), it]));

@@ -59,7 +59,7 @@ export async function batchWriteAll(requests: WriteRequest[], parallel = 1): Pro
 const GET_BATCH = 100;
 
 /** Attributes a read returns; it must name pk and sk, by which the items found are keyed. */
-export interface Projection {
+interface Projection {
   expression: string;
   names: Record<string, string>;
 }

@@ -63,9 +63,9 @@ export const deleteItem = (input: DeleteCommandInput) => call('DeleteItem', (o) 
 /** One page of a Query. */
 export const queryPage = (input: QueryCommandInput) => call('Query', (o) => db().send(new QueryCommand(input), o));
 /** One page of a Scan. */
-export const scanPage = (input: ScanCommandInput) => call('Scan', (o) => db().send(new ScanCommand(input), o));
+const scanPage = (input: ScanCommandInput) => call('Scan', (o) => db().send(new ScanCommand(input), o));
 /** One BatchGetItem; the caller retries what it leaves unprocessed (lib/store/batch.ts untilProcessed). */
-export const batchGet = (input: BatchGetCommandInput) => call('BatchGetItem', (o) => db().send(new BatchGetCommand(input), o));
+const batchGet = (input: BatchGetCommandInput) => call('BatchGetItem', (o) => db().send(new BatchGetCommand(input), o));
 /** One BatchWriteItem; the caller retries what it leaves unprocessed (lib/store/batch.ts untilProcessed). */
 export const batchWrite = (input: BatchWriteCommandInput) => call('BatchWriteItem', (o) => db().send(new BatchWriteCommand(input), o));
 /** One TransactGetItems: up to 100 items read as of one moment (the caller retries a cancelled one). */
@@ -101,7 +101,7 @@ async function* pages<I extends { ExclusiveStartKey?: Record<string, unknown> | 
 }
 
 /** How a BatchGetItem reads its keys: BatchGetItem's own parameters beside `Keys`. */
-export interface BatchRead {
+interface BatchRead {
   ConsistentRead?: boolean;
   ProjectionExpression?: string;
   ExpressionAttributeNames?: Record<string, string>;

@@ -81,7 +81,7 @@ const toCredential = (item: Record<string, unknown>): Credential => {
 };
 
 /** What a bearer token's check needs, read together. */
-export interface BearerRecords {
+interface BearerRecords {
   credential: Credential | undefined;
   member: Member | undefined;
   /** Whether the application that minted an access token still exists (undefined: no application asked for). */

@@ -124,11 +124,6 @@ export async function changeSelectValues<T>(
   }, scope);
 }
 
-/** The configured field identifiers of each type (standard, then the workspace's custom fields). */
-export async function configuredFields(workspaceId: string, types: ReadonlyArray<EntityType | NoteType>): Promise<Map<string, string[]>> {
-  return (await fieldCatalog(workspaceId, types)).configured;
-}
-
 /** What a read of records needs of the workspace's fields: each type's configured field ids, and the custom field definitions (a select field's options name its values). */
 export interface FieldCatalog {
   configured: Map<string, string[]>;

@@ -39,7 +39,7 @@ export async function usersByEmail(ws: string, email: string): Promise<EntityIte
 }
 
 /** A note's customer as a request names it: a user or a company by id, or a user by e-mail. */
-export interface CustomerTargetInput {
+interface CustomerTargetInput {
   id?: string | undefined;
   email?: string | undefined;
   type?: 'user' | 'company' | undefined;

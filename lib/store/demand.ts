@@ -31,7 +31,7 @@ import { deadlineOf } from '../deadline.ts';
 import { demandOf, isDemandType, type Demand, type PlacedEntity } from '../domain/demand.ts';
 import { isHierarchyType } from '../domain/hierarchy.ts';
 
-export interface DemandRead extends Demand {
+interface DemandRead extends Demand {
   entity: EntityItem;
   /** The live linked entities as the snapshot read them (their totals are their scores). */
   linked: EntityItem[];

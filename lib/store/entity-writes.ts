@@ -20,7 +20,7 @@ import type { Metadata } from '../domain/metadata.ts';
 import type { RelationType } from '../domain/relations.ts';
 
 /** A parent as a request names it: its id and, optionally, the type the client says it has. */
-export interface ParentRef {
+interface ParentRef {
   id: string;
   type?: EntityType | undefined;
 }
@@ -120,7 +120,7 @@ export async function createEntity(
 }
 
 /** A change of an entity's fields (null clears one) and metadata (merged key by key), and writes that go with it (new tag values). */
-export type EntityChange = RecordChange & { items?: TxItem[] };
+type EntityChange = RecordChange & { items?: TxItem[] };
 
 /**
  * Updates a live entity: `change` gets the entity as read now (patch operations apply to these

@@ -20,7 +20,7 @@ import type { MemberInput, ValueRef } from '../domain/schemas/field-values.ts';
 import { outcome, settle } from '../settle.ts';
 
 /** The active member a MemberInput names, or InvalidInput located at what named no one. */
-export async function resolveMember(ws: string, ref: MemberInput, path: Path, preread?: Prereads): Promise<Member> {
+async function resolveMember(ws: string, ref: MemberInput, path: Path, preread?: Prereads): Promise<Member> {
   const [byId, byEmail] = await Promise.all([
     ref.id === undefined ? undefined : getMember(ws, ref.id, preread),
     ref.email === undefined ? undefined : getMemberByEmail(ws, ref.email),
@@ -51,13 +51,13 @@ export async function resolveFieldRefs(ws: string, write: FieldWrite): Promise<R
 }
 
 /** A tag or a team as an entity stores it. */
-export interface NamedRef {
+interface NamedRef {
   id: string;
   name: string;
 }
 
 /** What the tags and teams of an entity write resolve to. */
-export interface ResolvedReferences {
+interface ResolvedReferences {
   /** Whole values (`data.fields`, a patch's `set`), by field. */
   values: Record<string, NamedRef[]>;
   /** The items of a patch's addItems/removeItems on tags or teams, by the operation's index. */

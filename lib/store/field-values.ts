@@ -89,7 +89,7 @@ const nameTaken = (name: string) => new Conflict(`The field already has a value 
 const noValue = (field: string, valueId: string) => new NotFound('value', valueId, `Field ${field} has no value ${valueId}.`);
 
 /** A field value's id as the path gives it: a uuid (the route's schema checked it). */
-export interface ValueInput {
+interface ValueInput {
   name?: string | undefined;
   color?: SelectColor | undefined;
 }

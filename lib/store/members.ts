@@ -21,7 +21,7 @@ export interface Member {
 }
 
 /** E-mail addresses are compared lower-cased and bounded to 254 characters (RFC 5321's limit on a path). */
-export const MAX_EMAIL_LENGTH = 254;
+const MAX_EMAIL_LENGTH = 254;
 const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]+$/;
 
 export function normalizeEmail(value: unknown): string | undefined {

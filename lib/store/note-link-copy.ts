@@ -28,10 +28,10 @@ const ATTRIBUTE = 'L#';
 
 export type CopiedLink = Pick<LinkItem, 'entityId' | 'entityType' | 'importance'>;
 
-export const copyAttribute = (entityId: string) => `${ATTRIBUTE}${entityId}`;
+const copyAttribute = (entityId: string) => `${ATTRIBUTE}${entityId}`;
 
 /** The value a link's attribute holds. */
-export const copyValue = (l: CopiedLink) => ({ entityType: l.entityType, importance: l.importance });
+const copyValue = (l: CopiedLink) => ({ entityType: l.entityType, importance: l.importance });
 
 /** The copy on a stored note item, by entity id; undefined when the item has no complete copy. */
 export function readCopy(item: StoredItem): CopiedLink[] | undefined {

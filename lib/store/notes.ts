@@ -41,7 +41,7 @@ export interface NoteItem extends StoredNote {
   linkCopy?: CopiedLink[];
 }
 
-export interface CustomerRef {
+interface CustomerRef {
   id: string;
   type: CustomerType;
 }
@@ -67,7 +67,7 @@ const withCopy = (linkCopy: CopiedLink[] | undefined) => (linkCopy ? { linkCopy 
 
 export const isNoteItem = (item: StoredItem | undefined): item is StoredItem => item?.kind === 'note';
 
-export async function readNoteItem(ws: string, id: string, preread?: Prereads): Promise<NoteItem | undefined> {
+async function readNoteItem(ws: string, id: string, preread?: Prereads): Promise<NoteItem | undefined> {
   const key = keys.note(ws, id);
   const { Item } = prereadFor(preread, key) ?? (await getItem({ TableName: tableName(), Key: key, ConsistentRead: true }));
   return isNoteItem(Item) ? toNote(Item) : undefined;
@@ -85,7 +85,7 @@ async function liveNote(ws: string, id: string): Promise<NoteItem> {
 }
 
 /** A note's links (consistent Query on the note's link prefix). */
-export async function noteLinks(ws: string, noteId: string): Promise<LinkItem[]> {
+async function noteLinks(ws: string, noteId: string): Promise<LinkItem[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.linksOfNotePrefix(noteId) },
@@ -147,7 +147,7 @@ const liveEntityCheck = (ws: string, id: string): TxItem => ({
 });
 
 /** A customer target: a live user or company of this workspace (NotFound otherwise; InvalidInput on a type mismatch). */
-export async function checkCustomer(ws: string, target: { id: string; type?: string | undefined }, path: Path, preread?: Prereads): Promise<CustomerRef> {
+async function checkCustomer(ws: string, target: { id: string; type?: string | undefined }, path: Path, preread?: Prereads): Promise<CustomerRef> {
   const e = await readEntityItem(ws, target.id, preread);
   if (!e || e.deleting) throw new NotFound('customer', target.id);
   if (!isCustomerType(e.type)) invalid([...path, 'id'], `Entity ${target.id} is ${aType(e.type)}; a customer is a user or a company.`);
@@ -317,7 +317,7 @@ export async function finishNoteLinks(ws: string, noteId: string, links: Readonl
 }
 
 /** A change of a note's fields (null clears one) and metadata (merged key by key). */
-export type NoteChange = RecordChange;
+type NoteChange = RecordChange;
 
 /**
  * Updates a live note: `change` gets the note as read now (patch operations apply to these values).

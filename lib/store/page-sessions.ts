@@ -8,7 +8,7 @@ import { deleteItem, getItem, putItem } from './calls.ts';
 import * as keys from './keys.ts';
 import { tableName } from './table.ts';
 
-export interface PageSession {
+interface PageSession {
   workspaceId: string;
   memberId: string;
   createdAt: string;

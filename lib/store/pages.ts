@@ -62,7 +62,7 @@ interface Scan<T> {
 const END = '~';
 
 /** Which way a list runs through its positions: oldest first (ascending), or newest first. */
-export type Order = 'ascending' | 'descending';
+type Order = 'ascending' | 'descending';
 
 interface KeysetQuery<T> {
   index?: 'gsi1' | 'gsi2' | 'gsi3';
@@ -313,7 +313,7 @@ export function membersAfter(workspaceId: string, filter: MemberFilter, after: s
 }
 
 /** The workspace's tag values after `after`, oldest first (GSI1). */
-export function tagValuesAfter(workspaceId: string, after: string | undefined, count: number): Promise<Slice<StoredTagValue>> {
+function tagValuesAfter(workspaceId: string, after: string | undefined, count: number): Promise<Slice<StoredTagValue>> {
   return scanAll(
     [
       {
@@ -331,7 +331,7 @@ export function tagValuesAfter(workspaceId: string, after: string | undefined, c
 }
 
 /** Which teams a list holds; each filter given must hold, the values of one filter are alternatives. */
-export interface TeamFilter {
+interface TeamFilter {
   ids?: readonly string[];
   /** Names, compared case-insensitively (exact). */
   names?: readonly string[];
@@ -394,7 +394,7 @@ export function noteCommentsAfter(workspaceId: string, noteId: string, after: st
 }
 
 /** Records held in memory (a select field's options, the status values) after `after`, in the order of their positions. */
-export function inMemoryAfter<T>(records: readonly T[], positionOf: (r: T) => string, after: string | undefined, count: number): Slice<T> {
+function inMemoryAfter<T>(records: readonly T[], positionOf: (r: T) => string, after: string | undefined, count: number): Slice<T> {
   return {
     items: records
       .map((record) => ({ record, position: positionOf(record) }))
@@ -405,7 +405,7 @@ export function inMemoryAfter<T>(records: readonly T[], positionOf: (r: T) => st
 }
 
 /** A value as the field-value list shows it: a tag or select option, or a status value with its types. */
-export type ListedValue = { kind: 'select'; value: SelectValue } | { kind: 'status'; value: AssignedStatus };
+type ListedValue = { kind: 'select'; value: SelectValue } | { kind: 'status'; value: AssignedStatus };
 
 /**
  * The values of a field after `after` — the tag values oldest first, a select field's options and
@@ -591,7 +591,7 @@ async function liveTargets<R>(records: R[], target: (r: R) => string, gone: Gone
 }
 
 /** Filters of a note's relationship list (Productboard's `type`, `target[type]`). */
-export interface NoteRelationshipFilter {
+interface NoteRelationshipFilter {
   type?: 'customer' | 'link' | undefined;
   targetType?: string | undefined;
 }
@@ -650,7 +650,7 @@ function copiedAfter(links: readonly CopiedLink[], after: string | undefined, co
 }
 
 /** A newest-first page of the member pages: its records, and the position the next page reads below, when there may be more. */
-export interface NewestFirst<T> {
+interface NewestFirst<T> {
   items: Array<Listed<T>>;
   before?: string;
 }
@@ -697,7 +697,7 @@ async function newestFirst<T>(q: {
 }
 
 /** A note linked to an entity, with the link (its importance and when it was set). */
-export interface LinkedNote {
+interface LinkedNote {
   note: NoteItem;
   link: LinkItem;
 }

@@ -18,18 +18,12 @@ async function liveEntities(ws: string, ids: readonly string[]): Promise<EntityI
   return items.filter((it) => it.kind === 'entity').map(toEntity).filter((e) => !e.deleting);
 }
 
-/** The live entities of `types` that `id` is linked to. */
-export async function linkedEntities(ws: string, id: string, types: (t: EntityType) => boolean = isHierarchyType): Promise<EntityItem[]> {
-  const links = (await relationsOf(ws, id)).filter((r) => r.type === 'link' && types(r.targetType));
-  return liveEntities(ws, links.map((r) => r.targetId));
-}
-
 /** The live children of `parentId` of one type (an objective's key results, a group's releases). */
 export async function childrenOfType(ws: string, parentId: string, type: EntityType): Promise<EntityItem[]> {
   return (await liveEntities(ws, await childIds(ws, parentId))).filter((e) => e.type === type);
 }
 
-export interface AreaRelease {
+interface AreaRelease {
   release: EntityItem;
   /** The area's entities (the area itself or under it) linked to the release. */
   entities: EntityItem[];

@@ -60,7 +60,7 @@ export interface RankedEntity {
 }
 
 /** Which entities: a parent's children (GSI2, in the order they joined it), or one type's (GSI1, oldest first). */
-export type RankedSet = { childrenOf: string } | { ofType: EntityType };
+type RankedSet = { childrenOf: string } | { ofType: EntityType };
 
 /**
  * The live entities of `set` with their customer scores, in the index's order; `tooMany` past

@@ -13,7 +13,7 @@ import { tableName } from './table.ts';
 /** The bucket refills completely in this long. */
 export const BUCKET_WINDOW_MS = 1000;
 
-export interface Lease {
+interface Lease {
   /** Requests granted (0: the bucket had none). */
   granted: number;
   /** The bucket's full-again time after this lease (epoch ms). */

@@ -17,7 +17,7 @@ import { isDemandType } from '../domain/demand.ts';
 import { Conflict, NotFound, type Path } from '../domain/errors.ts';
 import type { EntityType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
-import { contradictionOf, mirrorOf, RELATION_TYPES, relationViolation, type RelationType } from '../domain/relations.ts';
+import { contradictionOf, mirrorOf, relationViolation, type RelationType } from '../domain/relations.ts';
 
 export interface RelationItem {
   entityId: string;
@@ -128,11 +128,5 @@ export async function relationsOf(ws: string, entityId: string): Promise<Relatio
     ConsistentRead: true,
   });
   return items.map(toRelation);
-}
-
-/** The relations of one entity to one target, whatever their type (at most one per type). */
-export async function relationsBetween(ws: string, entityId: string, targetId: string): Promise<RelationItem[]> {
-  const found = await Promise.all(RELATION_TYPES.map((t) => readRelation(ws, entityId, t, targetId)));
-  return found.filter((r): r is RelationItem => r !== undefined);
 }
 

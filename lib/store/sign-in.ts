@@ -12,7 +12,7 @@ import type { ItemKey } from './keys.ts';
 import { tableName } from './table.ts';
 import { NotFound } from '../domain/errors.ts';
 
-export interface SignInSession {
+interface SignInSession {
   workspaceId: string;
   memberId: string;
   createdAt: string;
@@ -58,7 +58,7 @@ export async function getSession(idHash: string, now = new Date()): Promise<Sign
   return { workspaceId: session.workspaceId, memberId: session.memberId, createdAt: session.createdAt, expiresAt: session.expiresAt };
 }
 
-export interface FailureCounters {
+interface FailureCounters {
   /** Failed attempts for this e-mail in this workspace in the current window. */
   email: number;
   /** Failed attempts from this source address in the current window. */

@@ -81,7 +81,7 @@ export async function teamIdsByNames(ws: string, names: readonly string[]): Prom
 }
 
 /** The team's name and handle as a write gives them, and where in the body each was. */
-export interface TeamFields {
+interface TeamFields {
   name?: string | undefined;
   handle?: string | undefined;
   /** null clears it. */
@@ -131,7 +131,7 @@ export async function createTeam(ws: string, fields: { name: string; handle: str
 }
 
 /** The ids of a team's members (every membership, any page). */
-export async function teamMemberIds(ws: string, teamId: string): Promise<string[]> {
+async function teamMemberIds(ws: string, teamId: string): Promise<string[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': keys.partition(ws), ':prefix': keys.teamMembershipsPrefix(teamId) },

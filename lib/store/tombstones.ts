@@ -56,7 +56,7 @@ export async function tombstonesOf(ws: string, rootId: string): Promise<Tombston
 }
 
 /** Every marked id of the workspace whose clean-up is not finished (one consistent Query). */
-export async function markedIds(ws: string): Promise<ReadonlySet<string>> {
+async function markedIds(ws: string): Promise<ReadonlySet<string>> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.tombstonesPrefix },

@@ -48,7 +48,7 @@ export function isRetryable(err: unknown): boolean {
 }
 
 /** The item a cancelled transaction failed on, in the API's words; throttling names the workspace's table. */
-export function contendedResource(items: TxItem[], err: unknown): string {
+function contendedResource(items: TxItem[], err: unknown): string {
   const reasons = (err as Failure)?.CancellationReasons;
   // Still waiting for its turn (lib/store/queue.ts) when time ran out: the first item it writes.
   const index = err === undefined ? 0 : (reasons ?? []).findIndex((r) => r.Code !== undefined && r.Code !== 'None');

@@ -522,7 +522,7 @@ async function checkOrphanRatings(run: Run): Promise<void> {
 }
 
 /** Items per page of every Query verify makes; tests make it small to cross page boundaries. */
-export const VERIFY_PAGE_SIZE = 500;
+const VERIFY_PAGE_SIZE = 500;
 
 export async function verifyWorkspace(ws: string, repair: boolean, progress?: ProgressListener, pageSize = VERIFY_PAGE_SIZE): Promise<VerifyReport> {
   const work = await workOf(ws);

@@ -46,7 +46,7 @@ export function toWebhook(item: StoredItem): StoredWebhook {
   };
 }
 
-export type NewWebhook = Omit<StoredWebhook, 'status' | 'failureStreak'>;
+type NewWebhook = Omit<StoredWebhook, 'status' | 'failureStreak'>;
 
 /** Stores a new subscription, counted on the workspace under MAX_SUBSCRIPTIONS (WebhookLimitReached beyond). */
 export async function createWebhook(ws: string, w: NewWebhook, scope?: WriteScope): Promise<StoredWebhook> {
@@ -142,7 +142,7 @@ async function updateIfExists(ws: string, id: string, update: string, values: Re
   }
 }
 
-export type DeliveryClaim = 'claimed' | 'finished' | 'busy';
+type DeliveryClaim = 'claimed' | 'finished' | 'busy';
 
 /**
  * Takes a delivery for `leaseMs` before its POST: 'finished' when it was delivered or given up

@@ -6,7 +6,7 @@ import { isCancellation, WorkspaceNotFound } from './errors.ts';
 import * as keys from './keys.ts';
 import { tableName } from './table.ts';
 
-export interface Workspace {
+interface Workspace {
   id: string;
   name: string;
   createdAt: string;
@@ -33,14 +33,14 @@ export async function getWorkspace(id: string): Promise<Workspace | undefined> {
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** An item to put into a workspace: `unique` only where no item has its key yet; `taken` says why one did. */
-export interface WorkspacePut {
+interface WorkspacePut {
   item: Record<string, unknown>;
   unique?: boolean;
   taken?: () => Error;
 }
 
 /** A count the workspace item keeps of some kind of item, and its cap (`exceeded` says why a put was refused). */
-export interface WorkspaceCounter {
+interface WorkspaceCounter {
   attribute: string;
   max: number;
   exceeded: () => Error;

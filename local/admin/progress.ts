@@ -4,7 +4,7 @@
 // whichever comes first, and one when a pass ends, so a log stays short and still shows life.
 import { VERIFY_PHASES, type ProgressListener, type VerifyProgress } from '#lib/store/verify.ts';
 
-export interface ProgressOutput {
+interface ProgressOutput {
   isTTY?: boolean;
   write(text: string): unknown;
 }

@@ -27,7 +27,7 @@ export async function writeJsonLines(out: string, lines: AsyncIterable<unknown>)
   return (await stat(out)).size;
 }
 
-export interface FileLine {
+interface FileLine {
   /** 1-based. */
   n: number;
   value: unknown;
@@ -72,7 +72,7 @@ const issue = (file: string, n: number, err: z.core.$ZodError) => {
 };
 
 /** A line checked by its schema: the header, a record or the end. */
-export function parseLine<S extends z.ZodMiniType>(schema: S, file: string, line: FileLine): z.output<S> {
+function parseLine<S extends z.ZodMiniType>(schema: S, file: string, line: FileLine): z.output<S> {
   const r = z.safeParse(schema, line.value);
   if (!r.success) throw issue(file, line.n, r.error);
   return r.data;

@@ -27,7 +27,7 @@ import type { PhaseProgress } from '../admin/progress.ts';
 export const NOTE_COLUMNS = ['name', 'content', 'customer-email', 'company-domain', 'links', 'importance', 'date'] as const;
 type Column = (typeof NOTE_COLUMNS)[number];
 
-export interface BadRow {
+interface BadRow {
   line: number;
   field: string;
   reason: string;
@@ -168,7 +168,7 @@ function plan(rows: Row[], map: Record<Column, string | undefined>, entities: Ma
   return { bad, notes, created: [...created.values()] };
 }
 
-export interface NotesImportOptions {
+interface NotesImportOptions {
   workspace: string;
   file: string;
   map: string[];

@@ -18,7 +18,7 @@ import { statusesOf } from '#lib/domain/statuses.ts';
 import type { SourceClient } from './source-client.ts';
 import { UsageError } from '../admin/command.ts';
 
-export const SOURCE_SYSTEM = 'productboard';
+const SOURCE_SYSTEM = 'productboard';
 
 /** A record as a Productboard v2 list gives it: only what the import reads, each part checked where it is used. */
 export interface SourceRecord {
@@ -32,7 +32,7 @@ export interface SourceRecord {
   updatedAt?: string;
 }
 
-export interface SourceRelationship {
+interface SourceRelationship {
   type: string;
   target?: { id: string; type: string };
   importance?: unknown;

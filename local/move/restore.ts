@@ -31,7 +31,7 @@ interface Checkpoint {
   links: number;
 }
 
-export interface RestoreResult extends Committed {
+interface RestoreResult extends Committed {
   resumed: boolean;
   counts: Record<string, number>;
   /** Scores computed here against those the export read. */

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { UsageError } from '../admin/command.ts';
 
 /** A list item before its kind's reader looks at it. */
-export interface SourceItem {
+interface SourceItem {
   id: string;
   type: string;
 }
@@ -28,7 +28,7 @@ export interface SourceStats {
 const ATTEMPTS = 8;
 
 /** Seconds or an HTTP date, as RFC 9110 allows; 1 s when absent or unreadable. */
-export function retryAfterMs(header: string | null, now = Date.now()): number {
+function retryAfterMs(header: string | null, now = Date.now()): number {
   if (header === null) return 1000;
   if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
   const at = Date.parse(header);

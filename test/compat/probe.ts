@@ -6,13 +6,13 @@ import { validateResponse } from './validate.ts';
 export class StopCheck extends Error {}
 
 /** What an openapi-fetch call resolves to. */
-export interface Reply<T> {
+interface Reply<T> {
   data?: T;
   error?: unknown;
   response: Response;
 }
 
-export interface ExpectedError {
+interface ExpectedError {
   status: number;
   code: string;
   /** `source.parameter` the envelope must name. */

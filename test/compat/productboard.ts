@@ -7,7 +7,7 @@ export const DOCUMENT_NAMES = ['entities', 'notes', 'members', 'customer-scores'
 export type DocumentName = (typeof DOCUMENT_NAMES)[number];
 
 export const documentsDir = new URL('../../../shared/reference/productboard-openapi/', import.meta.url);
-export const documentUrl = (name: DocumentName) => new URL(`${name}.yaml`, documentsDir);
+const documentUrl = (name: DocumentName) => new URL(`${name}.yaml`, documentsDir);
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -56,9 +56,9 @@ export function withoutProse(value: Json, isNameMap = false): Json {
   return value;
 }
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-export interface OperationRef {
+interface OperationRef {
   document: DocumentName;
   operationId: string;
   method: HttpMethod;
@@ -94,7 +94,7 @@ export function operation(operationId: string): OperationRef {
 }
 
 /** RFC 6901 escaping of one reference token. */
-export const escapeToken = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapeToken = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
  * JSON Pointer (into the operation's document) of the JSON schema of one response, following the

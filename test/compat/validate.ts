@@ -13,7 +13,7 @@ import { loadDocument, operation, resolvePointer, responseSchemaPointer, type Do
 // ajv-formats is CommonJS: its plugin is both module.exports and its `default`.
 const addFormats = ajvFormats.default;
 
-export interface Validation {
+interface Validation {
   /** Mismatches no patch covers: "/data/links/html: required". */
   mismatches: string[];
   /** Names of the patches this response needed. */
@@ -22,7 +22,7 @@ export interface Validation {
   patchProblems: string[];
 }
 
-export class PatchError extends Error {}
+class PatchError extends Error {}
 
 /** Applies one edit to a (mutable) document copy; throws PatchError when the document no longer has what it changes. */
 function applyEdit(doc: JsonObject, patch: SchemaPatch, edit: SchemaEdit): void {
@@ -51,7 +51,7 @@ function applyEdit(doc: JsonObject, patch: SchemaPatch, edit: SchemaEdit): void 
 }
 
 /** A copy of the document with the given patches applied. */
-export function patchedDocument(document: DocumentName, patches: readonly SchemaPatch[]): JsonObject {
+function patchedDocument(document: DocumentName, patches: readonly SchemaPatch[]): JsonObject {
   const doc = structuredClone<JsonObject>(loadDocument(document));
   for (const patch of patches) for (const edit of patch.edits) applyEdit(doc, patch, edit);
   return doc;
@@ -91,7 +91,7 @@ function validatorFor(document: DocumentName, patches: readonly SchemaPatch[], p
 }
 
 /** The patches that apply to one operation's response with one status. */
-export function patchesFor(document: DocumentName, operationId: string, status: number, patches: readonly SchemaPatch[] = PATCHES): SchemaPatch[] {
+function patchesFor(document: DocumentName, operationId: string, status: number, patches: readonly SchemaPatch[] = PATCHES): SchemaPatch[] {
   return patches.filter(
     (p) => p.where.documents.includes(document) && (p.where.operations === '*' || p.where.operations.includes(operationId)) && p.where.statuses.includes(status),
   );

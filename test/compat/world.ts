@@ -12,7 +12,7 @@ import { newWorkspace, type TestApp, type TestWorkspace } from '../support/app.t
 import { contractFetch } from '../support/contract.ts';
 
 /** Clients generated from Productboard's documents, pointed at our {base_url}; every response is also held to our own document. */
-export function productboardClients(baseUrl: string, token: string) {
+function productboardClients(baseUrl: string, token: string) {
   const options = { baseUrl, headers: { authorization: `Bearer ${token}` }, fetch: contractFetch() };
   return {
     entities: createClient<EntityPaths>(options),
@@ -23,9 +23,9 @@ export function productboardClients(baseUrl: string, token: string) {
   };
 }
 
-export type Productboard = ReturnType<typeof productboardClients>;
+type Productboard = ReturnType<typeof productboardClients>;
 export type EntityType = EntitySchemas['schemas']['EntityType'];
-export type EntityCreateFields = EntitySchemas['schemas']['EntityCreateOrUpdateFields'];
+type EntityCreateFields = EntitySchemas['schemas']['EntityCreateOrUpdateFields'];
 export type EntitySearch = EntitySchemas['schemas']['EntitySearch'];
 
 export class World {

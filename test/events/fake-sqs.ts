@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface SqsCall {
+interface SqsCall {
   action: string;
   input: Record<string, any>;
 }

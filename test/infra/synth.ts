@@ -14,7 +14,7 @@ import { WORKERS, type Worker } from '#lib/workers.ts';
 import { readSettings } from '../../infra/settings.ts';
 import { PmApiStack } from '../../infra/stack.ts';
 
-export type Resources = Record<string, { Type: string; Properties?: Record<string, unknown>; DependsOn?: string[] | string; DeletionPolicy?: string; UpdateReplacePolicy?: string; Metadata?: unknown }>;
+type Resources = Record<string, { Type: string; Properties?: Record<string, unknown>; DependsOn?: string[] | string; DeletionPolicy?: string; UpdateReplacePolicy?: string; Metadata?: unknown }>;
 
 export interface CfnTemplate {
   Resources: Resources;
@@ -35,7 +35,7 @@ export interface SynthesizedTemplate {
   bytes: number;
 }
 
-export interface SynthOptions {
+interface SynthOptions {
   routes?: readonly Route[];
   workers?: readonly Worker[];
 }

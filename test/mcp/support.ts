@@ -17,7 +17,7 @@ export async function mcpClient(app: TestApp, options: { token?: string; transpo
 }
 
 /** A tool call's result, typed for the tests. */
-export interface ToolResult {
+interface ToolResult {
   isError?: boolean;
   content: Array<{ type: string; text?: string }>;
   structuredContent?: any;

@@ -7,7 +7,7 @@ import { readRun, type MoveRun } from '#lib/store/move/runs.ts';
 import { PROJECT_ROOT } from '../../local/paths.ts';
 
 
-export interface CliRun {
+interface CliRun {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;

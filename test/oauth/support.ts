@@ -128,7 +128,7 @@ export function expectTokenError(res: CallResult, error: string, description: st
 }
 
 /** The spec's token-endpoint error table, as the tests expect it (literal strings, not imported). */
-export const SPEC = {
+const SPEC = {
   missing: ['jwt_bearer_missing_assertion', 'JWT Bearer assertion is missing.'],
   invalid: ['jwt_bearer_invalid', 'JWT Bearer token is invalid.'],
   signature: ['jwt_bearer_invalid_signature', 'JWT Bearer token has an invalid signature.'],

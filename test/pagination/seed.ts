@@ -25,12 +25,12 @@ async function putAll(items: Record<string, unknown>[]) {
   }
 }
 
-export interface SeededEntity {
+interface SeededEntity {
   id: string;
   type: EntityType;
 }
 
-export interface SeededNote {
+interface SeededNote {
   id: string;
   type: 'textNote';
   createdAt: string;

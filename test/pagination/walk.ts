@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { call, type TestApp } from '../support/app.ts';
 
-export interface Walk {
+interface Walk {
   pages: Array<{ data: any[]; links: any }>;
   items: any[];
   /** The links.next URLs followed, in order. */

@@ -14,7 +14,7 @@ export interface Call {
 const skOf = (v: unknown): string => (typeof v === 'string' ? v : typeof (v as { S?: unknown } | undefined)?.S === 'string' ? (v as { S: string }).S : '');
 
 /** The sort keys a TransactWriteItems writes (puts, updates, deletes, checks), in order. */
-export function transactionKeys(call: Call): string[] {
+function transactionKeys(call: Call): string[] {
   if (call.operation !== 'TransactWriteItems') return [];
   const items = (call.input.TransactItems as Array<Record<string, { Item?: Input; Key?: Input }>> | undefined) ?? [];
   return items.map((t) => {
@@ -26,7 +26,7 @@ export function transactionKeys(call: Call): string[] {
 /** Does the call put or update an item whose sort key starts with `prefix` (in a transaction)? */
 export const writesKey = (call: Call, prefix: string) => transactionKeys(call).some((sk) => sk.startsWith(prefix));
 
-export class InjectedCrash extends Error {
+class InjectedCrash extends Error {
   constructor(what: string) {
     super(`injected crash: ${what}`);
     this.name = 'InjectedCrash';
@@ -62,19 +62,6 @@ export function crashAt(matches: (call: Call) => boolean, options: { nth?: numbe
     { step: 'initialize', name: NAME },
   );
   return state;
-}
-
-/** Makes every matching call this much slower (after it landed): a busy table. */
-export function slowDown(matches: (call: Call) => boolean, ms: number): void {
-  db().middlewareStack.add(
-    (next, context) => async (args) => {
-      const out = await next(args);
-      const call: Call = { operation: String(context.commandName ?? '').replace(/Command$/, ''), input: args.input as Input };
-      if (matches(call)) await new Promise((r) => setTimeout(r, ms));
-      return out;
-    },
-    { step: 'initialize', name: SLOW },
-  );
 }
 
 /** Counts this process's DynamoDB calls by operation while `work` runs. */

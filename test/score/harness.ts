@@ -10,7 +10,7 @@ import { call, expectError, type CallResult, type TestApp } from '../support/app
  * The envelope each refusal must produce. An id in a request body that names nothing is "an
  * unknown id" to the API: 404 resource.notFound, like an unknown id in the path.
  */
-export const REFUSAL_CODE: Record<Refusal, ErrorCode> = {
+const REFUSAL_CODE: Record<Refusal, ErrorCode> = {
   invalid: 'request.invalid',
   notFound: 'resource.notFound',
   unknownReference: 'resource.notFound',
@@ -96,7 +96,7 @@ export type Step =
   | { kind: 'deleteLink'; noteId: string; entityId: string }
   | { kind: 'deleteNote'; noteId: string };
 
-export const describeStep = (s: Step) => JSON.stringify(s);
+const describeStep = (s: Step) => JSON.stringify(s);
 
 const SUCCESS: Record<Step['kind'], number> = {
   createEntity: 201,

@@ -4,17 +4,17 @@
 // no incremental bookkeeping (and no bug) with the aggregates it is compared against.
 // Validation mirrors the service's rules so a test can predict which operations must be refused.
 
-export const HIERARCHY_TYPES = ['product', 'component', 'feature', 'subfeature'] as const;
-export const CUSTOMER_TYPES = ['user', 'company'] as const;
+const HIERARCHY_TYPES = ['product', 'component', 'feature', 'subfeature'] as const;
+type CustomerTypes = ['user', 'company'];
 export type HierarchyType = (typeof HIERARCHY_TYPES)[number];
-export type CustomerType = (typeof CUSTOMER_TYPES)[number];
+export type CustomerType = CustomerTypes[number];
 export type EntityType = HierarchyType | CustomerType;
 
 export const IMPORTANCES = ['critical', 'important', 'nice to have', 'unknown', 'not important'] as const;
 export type Importance = (typeof IMPORTANCES)[number];
-export const WEIGHT: Record<Importance, number> = { critical: 3, important: 2, 'nice to have': 1, unknown: 1, 'not important': 0 };
+const WEIGHT: Record<Importance, number> = { critical: 3, important: 2, 'nice to have': 1, unknown: 1, 'not important': 0 };
 /** An anonymous link counts 1 whatever its importance. */
-export const ANONYMOUS_WEIGHT = 1;
+const ANONYMOUS_WEIGHT = 1;
 
 export const isHierarchy = (t: EntityType): t is HierarchyType => (HIERARCHY_TYPES as readonly string[]).includes(t);
 
@@ -54,14 +54,14 @@ function either(...outcomes: Outcome[]): Outcome {
 const noteExists = (m: ScoreModel, noteId: string): Outcome => (m.notes.has(noteId) ? OK : no('notFound', `note ${noteId} does not exist`));
 const no = (refusal: Refusal, why: string, alt?: Refusal): Outcome => ({ ok: false, refusal, why, ...(alt ? { alt } : {}) });
 
-export interface ModelEntity {
+interface ModelEntity {
   type: EntityType;
   parentId: string | undefined;
 }
-export interface ModelNote {
+interface ModelNote {
   customerId: string | undefined;
 }
-export interface ModelLink {
+interface ModelLink {
   noteId: string;
   entityId: string;
   importance: Importance;

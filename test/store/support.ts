@@ -11,7 +11,7 @@ import type { Slice } from '#lib/store/pages.ts';
 import { createWorkspace } from '#lib/store/workspaces.ts';
 
 let n = 0;
-export const uniqueEmail = (prefix: string) => `${prefix}-${process.pid}-${Date.now()}-${++n}@example.com`;
+const uniqueEmail = (prefix: string) => `${prefix}-${process.pid}-${Date.now()}-${++n}@example.com`;
 
 export async function storeWorkspace() {
   const ws = await createWorkspace('Store test');

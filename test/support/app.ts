@@ -24,7 +24,7 @@ export interface TestApp {
 }
 
 /** The web application's address the tests configure, so that every `links.html` shows the setting is used. */
-export const WEB_URL = 'https://web.example.test/acme';
+const WEB_URL = 'https://web.example.test/acme';
 
 /** Starts the local gateway on a free port and points the public URLs at it. */
 export async function startApp(options: { loadHandler?: HandlerLoader; doubles?: boolean } = {}): Promise<TestApp> {

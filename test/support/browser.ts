@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-export const ARTIFACTS_DIR = join(import.meta.dirname, '..', '..', 'test-artifacts');
+const ARTIFACTS_DIR = join(import.meta.dirname, '..', '..', 'test-artifacts');
 
 const ARGS = [
   '--no-sandbox', // CI runs as root
@@ -22,7 +22,7 @@ const ARGS = [
 ];
 
 /** The chromium binary on PATH (CHROMIUM_PATH overrides), or a message saying how to get one. */
-export function chromiumPath(): string {
+function chromiumPath(): string {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
   try {
     return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();

@@ -2,7 +2,7 @@
 // alter) every command with when it started and answered.
 import { db } from '#lib/store/client.ts';
 
-export interface SentCommand {
+interface SentCommand {
   /** The command's name without the `Command` suffix: `GetItem`, `BatchGetItem`, ... */
   command: string;
   start: number;

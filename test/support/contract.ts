@@ -44,9 +44,9 @@ function validatorAt(pointer: string): ValidateFunction {
   return v;
 }
 
-export class ContractViolation extends Error {}
+class ContractViolation extends Error {}
 
-export interface ReceivedResponse {
+interface ReceivedResponse {
   method: string;
   /** The request target: path and query, as sent. */
   target: string;

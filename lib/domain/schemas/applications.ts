@@ -9,7 +9,7 @@ import { DateTime, Uuid } from './common.ts';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../redirect-uris.ts';
 import { canonicalScope, SCOPE_ALIASES, SCOPES, type Scope } from '../scopes.ts';
 
-export const MAX_APPLICATION_NAME = 255;
+const MAX_APPLICATION_NAME = 255;
 
 /** A scope name, an alias resolved (`entities:write` is `write:entities`). */
 const ScopeName = /* @__PURE__ */ (() => z.pipe(
@@ -91,9 +91,9 @@ const applicationFields = /* @__PURE__ */ (() => ({
   createdAt: DateTime,
 }))();
 
-export const ServerToServerApplication = /* @__PURE__ */ (() => doc(strictObject({ ...applicationFields, type: z.literal('serverToServer'), keys: z.array(ApplicationKey) }), { id: 'ServerToServerApplication' }))();
+const ServerToServerApplication = /* @__PURE__ */ (() => doc(strictObject({ ...applicationFields, type: z.literal('serverToServer'), keys: z.array(ApplicationKey) }), { id: 'ServerToServerApplication' }))();
 
-export const AuthorizationCodeApplication = /* @__PURE__ */ (() => doc(strictObject({ ...applicationFields, type: z.literal('authorizationCode'), redirectUris: z.array(z.string()), public: z.boolean() }), { id: 'AuthorizationCodeApplication' }))();
+const AuthorizationCodeApplication = /* @__PURE__ */ (() => doc(strictObject({ ...applicationFields, type: z.literal('authorizationCode'), redirectUris: z.array(z.string()), public: z.boolean() }), { id: 'AuthorizationCodeApplication' }))();
 
 export const Application = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', [ServerToServerApplication, AuthorizationCodeApplication]), { id: 'Application' }))();
 

@@ -47,7 +47,7 @@ const narrowing = /* @__PURE__ */ (() => ({
 }))();
 
 /** grant_type=authorization_code (RFC 6749 4.1.3, RFC 7636 4.5). */
-export const AuthorizationCodeGrantForm = /* @__PURE__ */ (() => doc(z.looseObject({
+const AuthorizationCodeGrantForm = /* @__PURE__ */ (() => doc(z.looseObject({
     grant_type: z.literal('authorization_code'),
     code: text(512),
     redirect_uri: text(2000),
@@ -57,7 +57,7 @@ export const AuthorizationCodeGrantForm = /* @__PURE__ */ (() => doc(z.looseObje
   }), { id: 'AuthorizationCodeGrantForm' }))();
 
 /** grant_type=refresh_token (RFC 6749 6). */
-export const RefreshTokenGrantForm = /* @__PURE__ */ (() => doc(z.looseObject({ grant_type: z.literal('refresh_token'), refresh_token: text(512), ...narrowing, ...clientFields }), { id: 'RefreshTokenGrantForm' }))();
+const RefreshTokenGrantForm = /* @__PURE__ */ (() => doc(z.looseObject({ grant_type: z.literal('refresh_token'), refresh_token: text(512), ...narrowing, ...clientFields }), { id: 'RefreshTokenGrantForm' }))();
 
 /** POST /oauth/token. */
 export const TokenRequestForm = /* @__PURE__ */ (() => doc(z.discriminatedUnion('grant_type', [AuthorizationCodeGrantForm, RefreshTokenGrantForm]), { id: 'TokenRequestForm' }))();

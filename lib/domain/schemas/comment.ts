@@ -7,7 +7,7 @@ import { checkedString, strictObject } from './build.ts';
 import { DateTime, Email, listOf, pageParameters, Uuid, dataOf } from './common.ts';
 
 /** Productboard's bound on a comment's text. */
-export const MAX_COMMENT = 7000;
+const MAX_COMMENT = 7000;
 
 export const CreateNoteCommentBody = /* @__PURE__ */ (() => doc(strictObject({
     data: strictObject({ content: doc(checkedString(z.minLength(1), z.maxLength(MAX_COMMENT), z.regex(/\S/)), 'The comment, as text') }),
@@ -17,7 +17,7 @@ export const NoteCommentReferenceResponse = /* @__PURE__ */ (() => doc(dataOf(st
 
 export const NoteCommentsQuery = /* @__PURE__ */ (() => strictObject(pageParameters))();
 
-export const NoteComment = /* @__PURE__ */ (() => doc(strictObject({
+const NoteComment = /* @__PURE__ */ (() => doc(strictObject({
     id: Uuid,
     type: z.literal('noteComment'),
     fields: strictObject({ content: z.string(), author: doc(strictObject({ id: Uuid, email: Email }), 'The member whose token wrote it') }),

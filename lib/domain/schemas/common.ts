@@ -59,13 +59,13 @@ export const referenceTo = <T extends z.ZodMiniType>(type: T) => strictObject({ 
 // parameter's text as one before the schema sees it, as OpenAPI's form style means.
 
 export const DEFAULT_LIMIT = 100;
-export const MAX_LIMIT = 100;
+const MAX_LIMIT = 100;
 
 /** `pageCursor`: the opaque cursor of links.next. */
-export const PageCursor = /* @__PURE__ */ (() => doc(z.string(), 'The cursor of links.next; opaque'))();
+const PageCursor = /* @__PURE__ */ (() => doc(z.string(), 'The cursor of links.next; opaque'))();
 
 /** `limit` (extension): the page size. */
-export const Limit = /* @__PURE__ */ (() => doc(checkedInt(z.minimum(1), z.maximum(MAX_LIMIT)), `Page size, ${DEFAULT_LIMIT} when omitted`))();
+const Limit = /* @__PURE__ */ (() => doc(checkedInt(z.minimum(1), z.maximum(MAX_LIMIT)), `Page size, ${DEFAULT_LIMIT} when omitted`))();
 
 /** The parameters every list takes. */
 export const pageParameters = /* @__PURE__ */ (() => ({ pageCursor: z.optional(PageCursor), limit: z.optional(Limit) }))();

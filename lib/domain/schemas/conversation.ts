@@ -8,23 +8,23 @@ import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedArray, checkedString, isoDateTime, once, strictObject } from './build.ts';
 
 export const MAX_PARTS = 50;
-export const MAX_PART_CONTENT = 1_000;
-export const MAX_EXTERNAL_ID = 100;
-export const MAX_AUTHOR_NAME = 100;
+const MAX_PART_CONTENT = 1_000;
+const MAX_EXTERNAL_ID = 100;
+const MAX_AUTHOR_NAME = 100;
 
-export const AUTHOR_TYPES = ['customer', 'agent'] as const;
+const AUTHOR_TYPES = ['customer', 'agent'] as const;
 
 const ExternalId = /* @__PURE__ */ (() => doc(checkedString(z.minLength(1), z.maxLength(MAX_EXTERNAL_ID)), "The part's id in the external system; a part is told apart by it"))();
 
 /** One part: who wrote what, and when (ISO 8601 with a zone, kept as written). */
-export const ConversationPart = /* @__PURE__ */ (() => strictObject({
+const ConversationPart = /* @__PURE__ */ (() => strictObject({
   externalId: ExternalId,
   authorType: z.enum(AUTHOR_TYPES),
   authorName: z.optional(checkedString(z.maxLength(MAX_AUTHOR_NAME))),
   content: checkedString(z.maxLength(MAX_PART_CONTENT)),
   timestamp: isoDateTime({ offset: true }),
 }))();
-export type ConversationPart = z.output<typeof ConversationPart>;
+type ConversationPart = z.output<typeof ConversationPart>;
 
 const PARTS = 'The parts of the conversation, in the order given';
 

@@ -5,7 +5,7 @@ import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedInt, strictObject } from './build.ts';
 import { dataOf, Url, Uuid } from './common.ts';
 
-export const CustomerDemand = /* @__PURE__ */ (() => doc(strictObject({
+const CustomerDemand = /* @__PURE__ */ (() => doc(strictObject({
     id: doc(Uuid, 'The initiative, objective, key result or release'),
     type: z.literal('customerDemand'),
     fields: strictObject({

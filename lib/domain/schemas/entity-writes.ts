@@ -44,7 +44,7 @@ export const updateFields = (table: FieldTable, ids: readonly StandardFieldId[])
   );
 
 /** `{type: 'parent', target: {id, type?}}`: the one relationship a create may give. */
-export const ParentTarget = /* @__PURE__ */ (() => strictObject({ id: Uuid, type: z.optional(EntityType) }))();
+const ParentTarget = /* @__PURE__ */ (() => strictObject({ id: Uuid, type: z.optional(EntityType) }))();
 const ParentRelationship = /* @__PURE__ */ (() => strictObject({ type: z.literal('parent'), target: ParentTarget }))();
 /** What every type's create takes beside its fields (one schema each, shared by every type). */
 const CreateRelationships = /* @__PURE__ */ (() => z.optional(checkedArray(ParentRelationship, z.maxLength(1))))();

@@ -17,12 +17,12 @@ export const EntityType = /* @__PURE__ */ (() => doc(z.enum(ENTITY_TYPES), { id:
 export const EntityReference = /* @__PURE__ */ (() => doc(referenceTo(EntityType), { id: 'EntityReference' }))();
 export const EntityReferenceResponse = /* @__PURE__ */ (() => doc(dataOf(EntityReference), { id: 'EntityReferenceResponse' }))();
 
-export const EntityRelationship = /* @__PURE__ */ (() => doc(strictObject({ type: z.enum(ENTITY_RELATIONSHIP_TYPES), target: EntityReference }), { id: 'EntityRelationship' }))();
+const EntityRelationship = /* @__PURE__ */ (() => doc(strictObject({ type: z.enum(ENTITY_RELATIONSHIP_TYPES), target: EntityReference }), { id: 'EntityRelationship' }))();
 export const EntityRelationshipResponse = /* @__PURE__ */ (() => doc(dataOf(EntityRelationship), { id: 'EntityRelationshipResponse' }))();
 export const EntityRelationshipList = /* @__PURE__ */ (() => doc(listOf(EntityRelationship), { id: 'EntityRelationshipList' }))();
 
 /** A custom field value (the configuration of the record's type gives its kind), or null when a selection names an empty field. */
-export const CustomFieldValue = /* @__PURE__ */ (() => doc(z.nullable(z.union([z.string(), z.number()])), { id: 'CustomFieldValue', description: 'A custom field value, by the field id (uuid); the type configuration gives its schema' }))();
+const CustomFieldValue = /* @__PURE__ */ (() => doc(z.nullable(z.union([z.string(), z.number()])), { id: 'CustomFieldValue', description: 'A custom field value, by the field id (uuid); the type configuration gives its schema' }))();
 
 /**
  * The `fields` of a record: its standard fields (null when selected but empty) and custom fields by
@@ -60,7 +60,7 @@ const entityOf = (type: EntityTypeName) =>
   }), { id: pascal(type) });
 
 /** An entity; its `relationships` hold at most 20 items, links.next lists the rest. */
-export const Entity = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', ENTITY_TYPES.map(entityOf) as [ReturnType<typeof entityOf>, ...ReturnType<typeof entityOf>[]]), { id: 'Entity' }))();
+const Entity = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', ENTITY_TYPES.map(entityOf) as [ReturnType<typeof entityOf>, ...ReturnType<typeof entityOf>[]]), { id: 'Entity' }))();
 export const EntityResponse = /* @__PURE__ */ (() => doc(dataOf(Entity), { id: 'EntityResponse' }))();
 export const EntityList = /* @__PURE__ */ (() => doc(listOf(Entity), { id: 'EntityList' }))();
 

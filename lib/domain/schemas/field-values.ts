@@ -9,9 +9,9 @@ import { checkedArray, checkedFormat, checkedString, strictObject } from './buil
 import { Email, IsoDate, MAX_EMAIL, nonBlank, Uuid } from './common.ts';
 import { ConversationContent, conversationPartRefs, ConversationPartsInput, MAX_PARTS } from './conversation.ts';
 
-export const GRANULARITIES = ['none', 'day', 'week', 'month', 'quarter', 'year'] as const;
+const GRANULARITIES = ['none', 'day', 'week', 'month', 'quarter', 'year'] as const;
 export const MAX_NAME = 255;
-export const MAX_TEXT = 100_000;
+const MAX_TEXT = 100_000;
 export const MAX_TAGS = 100;
 /** Teams an entity is assigned to, at most (Productboard's team patch takes 100 references). */
 export const MAX_TEAMS = 100;
@@ -20,24 +20,24 @@ const MAX_DOMAIN = 253;
 // ---- Read shapes: what a read answers.
 
 export const Name = /* @__PURE__ */ (() => nonBlank(MAX_NAME))();
-export const Html = /* @__PURE__ */ (() => doc(checkedString(z.maxLength(MAX_TEXT)), 'HTML'))();
-export const Status = /* @__PURE__ */ (() => strictObject({ id: Uuid, name: z.string() }))();
-export const Owner = /* @__PURE__ */ (() => doc(strictObject({ id: Uuid, email: Email }), 'A member of the workspace'))();
+const Html = /* @__PURE__ */ (() => doc(checkedString(z.maxLength(MAX_TEXT)), 'HTML'))();
+const Status = /* @__PURE__ */ (() => strictObject({ id: Uuid, name: z.string() }))();
+const Owner = /* @__PURE__ */ (() => doc(strictObject({ id: Uuid, email: Email }), 'A member of the workspace'))();
 /** A note's tag: a label by name. */
-export const Tag = /* @__PURE__ */ (() => strictObject({ name: nonBlank(MAX_NAME) }))();
-export const Tags = /* @__PURE__ */ (() => checkedArray(Tag, z.maxLength(MAX_TAGS)))();
+const Tag = /* @__PURE__ */ (() => strictObject({ name: nonBlank(MAX_NAME) }))();
+const Tags = /* @__PURE__ */ (() => checkedArray(Tag, z.maxLength(MAX_TAGS)))();
 /** An entity's tag: one of the workspace's tag values (GET /v2/entities/fields/tags/values). */
-export const EntityTag = /* @__PURE__ */ (() => strictObject({ id: Uuid, name: nonBlank(MAX_NAME) }))();
-export const EntityTags = /* @__PURE__ */ (() => checkedArray(EntityTag, z.maxLength(MAX_TAGS)))();
+const EntityTag = /* @__PURE__ */ (() => strictObject({ id: Uuid, name: nonBlank(MAX_NAME) }))();
+const EntityTags = /* @__PURE__ */ (() => checkedArray(EntityTag, z.maxLength(MAX_TAGS)))();
 /** A team an entity is assigned to (GET /v2/teams). */
-export const TeamValue = /* @__PURE__ */ (() => strictObject({ id: Uuid, name: nonBlank(MAX_NAME) }))();
-export const TeamValues = /* @__PURE__ */ (() => checkedArray(TeamValue, z.maxLength(MAX_TEAMS)))();
-export const Timeframe = /* @__PURE__ */ (() => strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z.enum(GRANULARITIES) }))();
-export const Archived = /* @__PURE__ */ (() => z.boolean())();
-export const Processed = /* @__PURE__ */ (() => z.boolean())();
-export const CustomerEmail = Email;
+const TeamValue = /* @__PURE__ */ (() => strictObject({ id: Uuid, name: nonBlank(MAX_NAME) }))();
+const TeamValues = /* @__PURE__ */ (() => checkedArray(TeamValue, z.maxLength(MAX_TEAMS)))();
+const Timeframe = /* @__PURE__ */ (() => strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z.enum(GRANULARITIES) }))();
+const Archived = /* @__PURE__ */ (() => z.boolean())();
+const Processed = /* @__PURE__ */ (() => z.boolean())();
+const CustomerEmail = Email;
 const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
-export const Domain = /* @__PURE__ */ (() => checkedFormat('hostname', DOMAIN_PATTERN, z.maxLength(MAX_DOMAIN), z.toLowerCase()))();
+const Domain = /* @__PURE__ */ (() => checkedFormat('hostname', DOMAIN_PATTERN, z.maxLength(MAX_DOMAIN), z.toLowerCase()))();
 
 // ---- Write shapes: what a create or update may send for a field (null clears, on update).
 
@@ -58,9 +58,9 @@ export const ValueRef = /* @__PURE__ */ (() => strictObject(
 ))();
 export type ValueRef = z.output<typeof ValueRef>;
 /** An entity's tags as written: by id, or by name (a name the workspace has no tag of creates one). */
-export const EntityTagsInput = /* @__PURE__ */ (() => checkedArray(ValueRef, z.maxLength(MAX_TAGS)))();
+const EntityTagsInput = /* @__PURE__ */ (() => checkedArray(ValueRef, z.maxLength(MAX_TAGS)))();
 /** An entity's teams as written: by id, or by name (the team must exist). */
-export const TeamsInput = /* @__PURE__ */ (() => checkedArray(ValueRef, z.maxLength(MAX_TEAMS)))();
+const TeamsInput = /* @__PURE__ */ (() => checkedArray(ValueRef, z.maxLength(MAX_TEAMS)))();
 
 /** A member by `email`, `id` or both (then both must name the same member: lib/store/field-refs.ts resolves it). */
 export const MemberInput = /* @__PURE__ */ (() => strictObject({ id: z.optional(Uuid), email: z.optional(checkedString(z.minLength(1), z.maxLength(MAX_EMAIL))) },
@@ -69,13 +69,13 @@ export const MemberInput = /* @__PURE__ */ (() => strictObject({ id: z.optional(
 export type MemberInput = z.output<typeof MemberInput>;
 
 /** Tags by name; a name given twice is kept once. */
-export const TagsInput = /* @__PURE__ */ (() => z.pipe(
+const TagsInput = /* @__PURE__ */ (() => z.pipe(
   Tags,
   z.transform((tags) => [...new Map(tags.map((t) => [t.name, { name: t.name }])).values()]),
 ))();
 
 /** A timeframe, `granularity` 'none' when omitted; it may not end before it starts. */
-export const TimeframeInput = /* @__PURE__ */ (() => strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z._default(z.enum(GRANULARITIES), 'none') },
+const TimeframeInput = /* @__PURE__ */ (() => strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z._default(z.enum(GRANULARITIES), 'none') },
     z.superRefine((v, ctx) => {
       if (v.endDate < v.startDate) ctx.addIssue({ code: 'custom', message: `is before startDate ${v.startDate}`, path: ['endDate'], input: v.endDate });
     }),
@@ -88,8 +88,8 @@ export const TimeframeInput = /* @__PURE__ */ (() => strictObject({ startDate: I
 /** The content of each note type (lib/domain/schemas/note.ts NOTE_TYPES), as reads answer it. */
 export const NOTE_CONTENT = { textNote: Html, conversationNote: ConversationContent } as const;
 const CONTENT_SHAPES = `must be HTML text (a textNote's content) or a list of at most ${MAX_PARTS} conversation parts (a conversationNote's content)`;
-export const Content = /* @__PURE__ */ (() => z.union([Html, ConversationContent]))();
-export const ContentInput = /* @__PURE__ */ (() => z.union([Html, ConversationPartsInput], { error: CONTENT_SHAPES }))();
+const Content = /* @__PURE__ */ (() => z.union([Html, ConversationContent]))();
+const ContentInput = /* @__PURE__ */ (() => z.union([Html, ConversationPartsInput], { error: CONTENT_SHAPES }))();
 
 /**
  * A standard field: its read shape and its write shape; a list field also what `addItems` and

@@ -11,7 +11,7 @@ import { ROLES } from '../scopes.ts';
 /** What a value reads without the scope that shows it (members:pii:read). */
 const Redacted = /* @__PURE__ */ (() => doc(z.literal(REDACTED), 'The value, without the members:pii:read scope'))();
 
-export const Member = /* @__PURE__ */ (() => doc(strictObject({
+const Member = /* @__PURE__ */ (() => doc(strictObject({
     id: Uuid,
     type: z.literal('member'),
     fields: strictObject({

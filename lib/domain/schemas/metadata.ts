@@ -11,7 +11,7 @@ const SourceText = /* @__PURE__ */ (() => nonBlank(MAX_SOURCE_TEXT))();
 const SourceUrl = /* @__PURE__ */ (() => checkedUrl(z.maxLength(2048)))();
 
 /** What a create gives (and a read answers): every key optional. */
-export const ApiSource = /* @__PURE__ */ (() => doc(strictObject({ system: z.optional(SourceText), recordId: z.optional(SourceText), url: z.optional(SourceUrl) }), { id: 'ApiSource', description: 'Where the record came from in another system' }))();
+const ApiSource = /* @__PURE__ */ (() => doc(strictObject({ system: z.optional(SourceText), recordId: z.optional(SourceText), url: z.optional(SourceUrl) }), { id: 'ApiSource', description: 'Where the record came from in another system' }))();
 
 export const Metadata = /* @__PURE__ */ (() => doc(strictObject({ source: z.optional(ApiSource) }), { id: 'Metadata' }))();
 

@@ -18,12 +18,12 @@ const LinkTargetType = /* @__PURE__ */ (() => z.pipe(
   z.transform((type): EntityTypeName | undefined => (type === 'link' ? undefined : type)),
 ))();
 /** A link target: a product hierarchy entity. */
-export const LinkTarget = /* @__PURE__ */ (() => strictObject({ id: Uuid, type: z.optional(LinkTargetType) }))();
+const LinkTarget = /* @__PURE__ */ (() => strictObject({ id: Uuid, type: z.optional(LinkTargetType) }))();
 /**
  * A customer: a user or a company by `id` (`type`, when given, must be its type), or a user by
  * `email` (matched case-insensitively against the users' e-mail field).
  */
-export const CustomerTarget = /* @__PURE__ */ (() => doc(
+const CustomerTarget = /* @__PURE__ */ (() => doc(
   strictObject({ id: z.optional(Uuid), email: z.optional(Email), type: z.optional(z.enum(CUSTOMER_TYPES)) },
     z.superRefine((t, ctx) => {
       if ((t.id === undefined) === (t.email === undefined)) ctx.addIssue({ code: 'custom', message: 'names no customer: give its id, or a user\'s email (not both)', input: t });
@@ -32,12 +32,12 @@ export const CustomerTarget = /* @__PURE__ */ (() => doc(
   ),
   { id: 'CustomerTarget' },
 ))();
-export type CustomerTarget = z.output<typeof CustomerTarget>;
+type CustomerTarget = z.output<typeof CustomerTarget>;
 
-export const LinkInput = /* @__PURE__ */ (() => doc(strictObject({ type: z.literal('link'), target: LinkTarget, importance: z._default(Importance, DEFAULT_IMPORTANCE) }), { id: 'NoteLinkInput' }))();
-export const CustomerInput = /* @__PURE__ */ (() => doc(strictObject({ type: z.literal('customer'), target: CustomerTarget }), { id: 'NoteCustomerInput' }))();
-export const NoteRelationshipInput = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', [LinkInput, CustomerInput]), { id: 'NoteRelationshipInput' }))();
-export type NoteRelationshipInput = z.output<typeof NoteRelationshipInput>;
+const LinkInput = /* @__PURE__ */ (() => doc(strictObject({ type: z.literal('link'), target: LinkTarget, importance: z._default(Importance, DEFAULT_IMPORTANCE) }), { id: 'NoteLinkInput' }))();
+const CustomerInput = /* @__PURE__ */ (() => doc(strictObject({ type: z.literal('customer'), target: CustomerTarget }), { id: 'NoteCustomerInput' }))();
+const NoteRelationshipInput = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', [LinkInput, CustomerInput]), { id: 'NoteRelationshipInput' }))();
+type NoteRelationshipInput = z.output<typeof NoteRelationshipInput>;
 
 /** A note's relationships on create: at most one customer, each entity linked once. */
 const NoteRelationshipsInput = /* @__PURE__ */ (() => checkedArray(NoteRelationshipInput,

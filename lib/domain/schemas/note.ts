@@ -16,7 +16,7 @@ export type NoteType = (typeof NOTE_TYPES)[number];
 export const isNoteType = (t: unknown): t is NoteType => typeof t === 'string' && (NOTE_TYPES as readonly string[]).includes(t);
 
 /** Productboard's legacy names of the note types this service has. */
-export const NOTE_TYPE_ALIASES = { simple: 'textNote', conversation: 'conversationNote' } as const satisfies Record<string, NoteType>;
+const NOTE_TYPE_ALIASES = { simple: 'textNote', conversation: 'conversationNote' } as const satisfies Record<string, NoteType>;
 const isAlias = (t: string): t is keyof typeof NOTE_TYPE_ALIASES => Object.hasOwn(NOTE_TYPE_ALIASES, t);
 /** A note type's own name for a name or an alias (anything else as given). */
 export const canonicalNoteType = (t: string): string => (isAlias(t) ? NOTE_TYPE_ALIASES[t] : t);
@@ -38,11 +38,11 @@ export const NoteTypeInput = /* @__PURE__ */ (() => z.pipe(
 
 export const Importance = /* @__PURE__ */ (() => doc(z.enum(IMPORTANCES), { id: 'Importance', description: "A customer's importance rating; 'unknown' when not given" }))();
 
-export const NoteReference = /* @__PURE__ */ (() => doc(referenceTo(NoteType), { id: 'NoteReference' }))();
+const NoteReference = /* @__PURE__ */ (() => doc(referenceTo(NoteType), { id: 'NoteReference' }))();
 export const NoteReferenceResponse = /* @__PURE__ */ (() => doc(dataOf(NoteReference), { id: 'NoteReferenceResponse' }))();
 
-export const NOTE_RELATIONSHIP_TYPES = ['customer', 'link'] as const;
-export const NoteRelationship = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', [
+const NOTE_RELATIONSHIP_TYPES = ['customer', 'link'] as const;
+const NoteRelationship = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', [
     doc(strictObject({ type: z.literal('customer'), target: EntityReference }), { id: 'NoteCustomerRelationship' }),
     doc(strictObject({ type: z.literal('link'), target: EntityReference, importance: Importance }), { id: 'NoteLinkRelationship' }),
   ]), { id: 'NoteRelationship' }))();
@@ -63,7 +63,7 @@ const noteOf = (type: NoteType) =>
     }), { id: pascal(type) });
 
 /** A note: its type says the shape of its content. */
-export const Note = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', NOTE_TYPES.map(noteOf) as [ReturnType<typeof noteOf>, ...ReturnType<typeof noteOf>[]]), { id: 'Note' }))();
+const Note = /* @__PURE__ */ (() => doc(z.discriminatedUnion('type', NOTE_TYPES.map(noteOf) as [ReturnType<typeof noteOf>, ...ReturnType<typeof noteOf>[]]), { id: 'Note' }))();
 export const NoteResponse = /* @__PURE__ */ (() => doc(dataOf(Note), { id: 'NoteResponse' }))();
 export const NoteList = /* @__PURE__ */ (() => doc(listOf(Note), { id: 'NoteList' }))();
 

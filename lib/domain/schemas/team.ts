@@ -8,13 +8,13 @@ import { checkedArray, checkedFormat, checkedString, strictObject } from './buil
 import { DateTime, Email, listOf, nonBlank, oneOrList, pageParameters, SelfLinks, Url, Uuid, dataOf } from './common.ts';
 import { REDACTED } from '../member-view.ts';
 
-export const MAX_TEAM_NAME = 255;
-export const MAX_TEAM_DESCRIPTION = 10_000;
+const MAX_TEAM_NAME = 255;
+const MAX_TEAM_DESCRIPTION = 10_000;
 /** Member references one membership operation takes at most (Productboard's limit). */
-export const MAX_TEAM_MEMBER_REFS = 100;
+const MAX_TEAM_MEMBER_REFS = 100;
 
-export const TeamName = /* @__PURE__ */ (() => nonBlank(MAX_TEAM_NAME))();
-export const TeamHandle = /* @__PURE__ */ (() => doc(checkedFormat('handle', /^[a-z0-9]+$/, z.minLength(1), z.maxLength(MAX_TEAM_NAME)), 'Lower-case letters and digits, unique in the workspace (for @mentions)'))();
+const TeamName = /* @__PURE__ */ (() => nonBlank(MAX_TEAM_NAME))();
+const TeamHandle = /* @__PURE__ */ (() => doc(checkedFormat('handle', /^[a-z0-9]+$/, z.minLength(1), z.maxLength(MAX_TEAM_NAME)), 'Lower-case letters and digits, unique in the workspace (for @mentions)'))();
 const TeamDescription = /* @__PURE__ */ (() => checkedString(z.maxLength(MAX_TEAM_DESCRIPTION)))();
 
 export const TeamPath = /* @__PURE__ */ (() => strictObject({ id: Uuid }))();
@@ -72,9 +72,9 @@ export const TeamMembersQuery = /* @__PURE__ */ (() => strictObject(pageParamete
 // ---- Read shapes.
 
 const TeamLinks = /* @__PURE__ */ (() => strictObject({ self: Url, members: Url, html: Url }))();
-export const TeamReference = /* @__PURE__ */ (() => doc(strictObject({ id: Uuid, type: z.literal('team'), links: TeamLinks }), { id: 'TeamReference' }))();
+const TeamReference = /* @__PURE__ */ (() => doc(strictObject({ id: Uuid, type: z.literal('team'), links: TeamLinks }), { id: 'TeamReference' }))();
 export const TeamReferenceResponse = /* @__PURE__ */ (() => doc(dataOf(TeamReference), { id: 'TeamReferenceResponse' }))();
-export const Team = /* @__PURE__ */ (() => doc(strictObject({
+const Team = /* @__PURE__ */ (() => doc(strictObject({
     id: Uuid,
     type: z.literal('team'),
     fields: strictObject({
@@ -91,7 +91,7 @@ export const TeamResponse = /* @__PURE__ */ (() => doc(dataOf(Team), { id: 'Team
 export const TeamList = /* @__PURE__ */ (() => doc(listOf(Team), { id: 'TeamList' }))();
 
 const Redacted = /* @__PURE__ */ (() => doc(z.literal(REDACTED), 'The value, without the members:pii:read scope'))();
-export const TeamMember = /* @__PURE__ */ (() => doc(strictObject({
+const TeamMember = /* @__PURE__ */ (() => doc(strictObject({
     id: Uuid,
     type: z.literal('member'),
     fields: strictObject({ name: z.union([z.string(), Redacted]), email: z.union([Email, Redacted]) }),

@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedString, strictObject } from './build.ts';
 
-export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /**
  * The form. Loose on purpose: RFC 6749 (3.2) has the token endpoint ignore parameters it does not

@@ -10,7 +10,7 @@ import { EntityType } from './entity.ts';
 import { MAX_NAME } from './field-values.ts';
 import { SELECT_COLORS } from '../field-values.ts';
 
-export const SelectColor = /* @__PURE__ */ (() => doc(z.enum(SELECT_COLORS), { id: 'SelectOptionColor' }))();
+const SelectColor = /* @__PURE__ */ (() => doc(z.enum(SELECT_COLORS), { id: 'SelectOptionColor' }))();
 
 /** `{id}` of the routes: `tags`, `status`, or a custom select field's uuid. */
 export const FieldValuesPath = /* @__PURE__ */ (() => strictObject({
@@ -49,7 +49,7 @@ export const DeleteFieldValueQuery = /* @__PURE__ */ (() => strictObject({
 
 // ---- Read shapes.
 
-export const SelectOptionValue = /* @__PURE__ */ (() => doc(strictObject({ id: Uuid, fields: strictObject({ name: z.string(), color: SelectColor }) }), { id: 'SelectOptionValue' }))();
-export const StatusValue = /* @__PURE__ */ (() => doc(strictObject({ id: Uuid, fields: strictObject({ name: z.string(), assignedEntityTypes: z.array(EntityType) }) }), { id: 'StatusValue' }))();
+const SelectOptionValue = /* @__PURE__ */ (() => doc(strictObject({ id: Uuid, fields: strictObject({ name: z.string(), color: SelectColor }) }), { id: 'SelectOptionValue' }))();
+const StatusValue = /* @__PURE__ */ (() => doc(strictObject({ id: Uuid, fields: strictObject({ name: z.string(), assignedEntityTypes: z.array(EntityType) }) }), { id: 'StatusValue' }))();
 export const FieldValueList = /* @__PURE__ */ (() => doc(listOf(z.union([SelectOptionValue, StatusValue])), { id: 'FieldValueList' }))();
 export const FieldValueReferenceResponse = /* @__PURE__ */ (() => doc(dataOf(strictObject({ id: Uuid, links: SelfLinks })), { id: 'FieldValueReferenceResponse' }))();

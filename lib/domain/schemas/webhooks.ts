@@ -10,9 +10,9 @@ import { DateTime, listOf, pageParameters, SelfLinks, Url, Uuid } from './common
 import { EVENT_TYPES, isEventType, type EventType } from '../events.ts';
 
 export const WEBHOOK_TYPE = 'webhook';
-export const MAX_WEBHOOK_NAME = 255;
-export const MAX_AUTHORIZATION = 2048;
-export const MAX_WEBHOOK_URL = 1024;
+const MAX_WEBHOOK_NAME = 255;
+const MAX_AUTHORIZATION = 2048;
+const MAX_WEBHOOK_URL = 1024;
 export const PAYLOAD_VERSION = 1;
 
 export const WEBHOOK_STATUSES = ['active', 'paused'] as const;

@@ -108,7 +108,7 @@ export const RelationRecord = /* @__PURE__ */ (() => strictObject({
 }))();
 
 /** A note's link: the importance and when it was rated (the score's "latest rating" depends on it), to the millisecond. */
-export const NoteLink = /* @__PURE__ */ (() => strictObject({ entityId: z.string(), entityType: z.enum(HIERARCHY_TYPES), importance: z.enum(IMPORTANCES), ratedAt: DateTime }))();
+const NoteLink = /* @__PURE__ */ (() => strictObject({ entityId: z.string(), entityType: z.enum(HIERARCHY_TYPES), importance: z.enum(IMPORTANCES), ratedAt: DateTime }))();
 
 export const NoteRecord = /* @__PURE__ */ (() => strictObject({
   kind: z.literal('note'),
@@ -158,7 +158,7 @@ export type CustomFieldRecord = z.output<typeof CustomFieldRecord>;
 export type EntityRecord = z.output<typeof EntityRecord>;
 export type RelationRecord = z.output<typeof RelationRecord>;
 export type NoteRecord = z.output<typeof NoteRecord>;
-export type NoteLink = z.output<typeof NoteLink>;
+type NoteLink = z.output<typeof NoteLink>;
 export type WebhookRecord = z.output<typeof WebhookRecord>;
 export type MoveRecord = z.output<typeof MoveRecord>;
 export type RecordOf<K extends MoveKind> = Extract<MoveRecord, { kind: K }>;

@@ -33,7 +33,7 @@ export const TOOLS: readonly McpTool[] = [
   rateLink,
 ];
 
-export const SERVER_INFO = { name: 'pm-score-api', title: 'Product management: customer scores, entities and notes', version: '1.0.0' };
+const SERVER_INFO = { name: 'pm-score-api', title: 'Product management: customer scores, entities and notes', version: '1.0.0' };
 
 /** The scope a tool requires: its REST route's, from lib/routes.ts. */
 export function requiredScope(t: McpTool) {

@@ -25,15 +25,15 @@ import { html, type Html } from '../pages/html.ts';
 import type { ApiResult } from '../request.ts';
 
 /** The children a ranking shows; the rest are a link away, in creation order. */
-export const TOP_CHILDREN = 20;
-export const CHILDREN_PER_PAGE = 50;
-export const NOTES_PER_PAGE = 20;
+const TOP_CHILDREN = 20;
+const CHILDREN_PER_PAGE = 50;
+const NOTES_PER_PAGE = 20;
 /** Relations shown per type. */
 const RELATIONS_SHOWN = 50;
 
 const PAGE = 'entityPage';
 
-export interface EntityPageQuery {
+interface EntityPageQuery {
   notes?: string | undefined;
   children?: 'all' | undefined;
   after?: string | undefined;

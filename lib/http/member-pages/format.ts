@@ -26,6 +26,3 @@ export const typePlural = (type: string): string => `${typeLabel(type).toLowerCa
 
 /** A record's name, or what to call it when it has none. */
 export const nameOf = (name: unknown, fallback: string): string => (typeof name === 'string' && name.trim() !== '' ? name : fallback);
-
-/** "1 note", "2 notes". */
-export const count = (n: number, one: string, many = `${one}s`): string => `${formatNumber(n)} ${n === 1 ? one : many}`;

@@ -101,7 +101,7 @@ input[type=text], input[type=email], input[type=password] { width: 100%; font: i
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
 /** Nothing loads or runs but the stylesheet; forms post only here; no page is framed. */
-export const MEMBER_PAGE_CSP = `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+const MEMBER_PAGE_CSP = `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 
 /** The headers every member page carries, whatever its status (no-store, not framable, no referrer, the CSP). */
 export const memberPageHeaders = (): Record<string, string> => ({ ...PAGE_HEADERS, 'Content-Security-Policy': MEMBER_PAGE_CSP });

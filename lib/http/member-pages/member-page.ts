@@ -16,10 +16,10 @@ import { scoreOfTotal } from '../../store/score.ts';
 import { html, type Html } from '../pages/html.ts';
 import type { ApiResult } from '../request.ts';
 
-export const OWNED_PER_PAGE = 20;
+const OWNED_PER_PAGE = 20;
 const PAGE = 'memberPage';
 
-export interface MemberPageQuery {
+interface MemberPageQuery {
   entities?: string | undefined;
   notes?: string | undefined;
 }

@@ -16,7 +16,7 @@ import { html, type Html } from '../pages/html.ts';
 import type { ApiResult } from '../request.ts';
 
 /** Links shown; a note's links are one list read, whatever their number up to this. */
-export const LINKS_SHOWN = 100;
+const LINKS_SHOWN = 100;
 
 export async function notePageResult(viewer: Viewer, id: string): Promise<ApiResult> {
   requireScope(viewer, 'notes:read', 'notes');

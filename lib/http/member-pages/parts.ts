@@ -7,7 +7,7 @@ import type { Importance } from '../../domain/score.ts';
 import type { RankedEntity } from '../../store/ranking.ts';
 import { html, type Html } from '../pages/html.ts';
 
-export const EXCERPT_LENGTH = 220;
+const EXCERPT_LENGTH = 220;
 
 /** Ancestors first, the page's record last (not a link: it is this page). */
 export function breadcrumb(trail: ReadonlyArray<{ href: string; label: string }>, current: string): Html {
@@ -24,7 +24,7 @@ export function facts(label: string, pairs: ReadonlyArray<[string, Html | string
 export const badge = (type: string) => html`<span class="badge">${typeLabel(type)}</span>`;
 
 /** A meter as long as `score` is against the highest on the list, its number beside it. */
-export function scoreBar(score: number, top: number, name: string): Html {
+function scoreBar(score: number, top: number, name: string): Html {
   return html`<div class="bar"><meter min="0" max="${String(Math.max(top, 1))}" value="${String(score)}" aria-label="${`${name}: customer score ${formatNumber(score)}`}">${formatNumber(score)}</meter><span class="num">${formatNumber(score)}</span></div>`;
 }
 

@@ -13,7 +13,7 @@ import type { PageShell } from '../pages/page-shell.ts';
 import { api, type ApiHandler, type Core } from '../pipeline.ts';
 
 /** The error page: what went wrong, the way home, and the request id to quote. */
-export function errorDocument(title: string, problem: string, requestId: string): string {
+function errorDocument(title: string, problem: string, requestId: string): string {
   return memberDocument(
     title,
     html`<div class="card">
@@ -26,7 +26,7 @@ export function errorDocument(title: string, problem: string, requestId: string)
   );
 }
 
-export const MEMBER_PAGE_SHELL: PageShell = {
+const MEMBER_PAGE_SHELL: PageShell = {
   headers: memberPageHeaders,
   errorReply: (err, requestId): ErrorReply => {
     if (err instanceof PageError) return { statusCode: err.status, headers: err.headers, body: errorDocument(err.title, err.problem, requestId) };

@@ -10,11 +10,11 @@ import { html } from '../pages/html.ts';
 import type { ApiRequest, ApiResult } from '../request.ts';
 
 /** The pre-session cookie only binds the sign-in form's token. */
-export const PAGE_PRE_SESSION_LIFETIME_S = 60 * 60;
+const PAGE_PRE_SESSION_LIFETIME_S = 60 * 60;
 
 const HOURS = PAGE_SESSION_LIFETIME_S / 3600;
 
-export interface SignInOptions {
+interface SignInOptions {
   status?: number;
   next: string;
   workspace?: string | undefined;

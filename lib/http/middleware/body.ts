@@ -13,7 +13,7 @@ import type { ApiMiddleware, ApiRequest } from '../request.ts';
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
 
 /** A media type's essence (lower-case) and its parameters (names lower-case, quotes removed). */
-export function parseMediaType(contentType: string): { type: string; params: Map<string, string> } {
+function parseMediaType(contentType: string): { type: string; params: Map<string, string> } {
   const [type, ...rest] = contentType.split(';');
   const params = new Map<string, string>();
   for (const p of rest) {
@@ -25,7 +25,7 @@ export function parseMediaType(contentType: string): { type: string; params: Map
 }
 
 /** `application/json` or a `+json` type. */
-export function isJsonMediaType(contentType: string | undefined): boolean {
+function isJsonMediaType(contentType: string | undefined): boolean {
   if (!contentType) return false;
   const { type } = parseMediaType(contentType);
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
@@ -34,7 +34,7 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 const isUtf8 = (charset: string) => /^utf-?8$/i.test(charset);
 
 /** Why a body cannot be read; the caller renders it as its route's refusal. */
-export class BodyRefused extends Error {
+class BodyRefused extends Error {
   constructor(
     readonly reason: string,
     readonly detail: string,
@@ -51,7 +51,7 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
  * The body's text. API Gateway (and local/gateway.ts) delivers text that is not UTF-8 base64-encoded;
  * it is decoded strictly here, so invalid bytes are refused rather than replaced by U+FFFD.
  */
-export function decodeBody(body: string | null, isBase64Encoded: boolean): string {
+function decodeBody(body: string | null, isBase64Encoded: boolean): string {
   if (body === null) return '';
   if (!isBase64Encoded) {
     if (LONE_SURROGATE.test(body)) throw new BodyRefused('body not UTF-8', 'The request body is not valid UTF-8 text.');

@@ -10,7 +10,7 @@ import type { PageShell } from '../pages/page-shell.ts';
 import { requestIdOf, type ApiMiddleware, type ApiRequest } from '../request.ts';
 
 /** An error in @middy/http-error-handler's terms, always exposed: its body never says anything internal. */
-export class HttpError extends Error {
+class HttpError extends Error {
   readonly expose = true;
 
   constructor(

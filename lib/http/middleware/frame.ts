@@ -31,7 +31,7 @@ function finish(response: ApiResponse, requestId: string, requestHeaders: Record
   return { ...response, headers: { 'Cache-Control': 'no-store', ...requestHeaders, ...response.headers, 'X-Request-Id': requestId } };
 }
 
-export function serialize(result: ApiResult, route?: Route): ApiResponse {
+function serialize(result: ApiResult, route?: Route): ApiResponse {
   const cookies = result.cookies?.length ? { multiValueHeaders: { 'Set-Cookie': result.cookies } } : {};
   if (result.body === undefined) return { statusCode: result.status, headers: { ...result.headers }, body: '', ...cookies };
   if (route?.response === 'html' && typeof result.body === 'string') return { statusCode: result.status, headers: { ...result.headers }, body: result.body, ...cookies };

@@ -11,7 +11,7 @@ import type { ApiMiddleware, ApiRequest } from '../request.ts';
 export const memberBudget = (workspaceId: string, memberId: string): string => `member:${workspaceId}:${memberId}`;
 
 /** Whose budget a request spends. */
-export const ownerOf = (p: Principal): string =>
+const ownerOf = (p: Principal): string =>
   p.credential === 'access' && p.clientId ? `app:${p.workspaceId}:${p.clientId}` : memberBudget(p.workspaceId, p.memberId);
 
 /** A spent budget: 429 rate.limitExceeded with Retry-After (an endpoint with its own error format renders it so). */

@@ -42,7 +42,7 @@ function fromText(schema: z.core.$ZodType, text: string): unknown {
  * names it); one given more often than its schema allows is refused here. The object has no
  * prototype: a parameter named `__proto__` is a key like any other.
  */
-export function queryObject(query: Query, declared: ReadonlyMap<string, z.core.$ZodType>): Record<string, unknown> {
+function queryObject(query: Query, declared: ReadonlyMap<string, z.core.$ZodType>): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const name of query.names()) {
     const values = query.all(name);

@@ -6,7 +6,7 @@ import { SCOPE_DESCRIPTIONS } from '../../domain/scope-descriptions.ts';
 import type { Role, Scope } from '../../domain/scopes.ts';
 import { CSRF_FIELD } from '../csrf.ts';
 
-export interface ConsentPage {
+interface ConsentPage {
   applicationName: string;
   /** The client registered itself (RFC 7591): its name is its own claim, nobody here vouched for it. */
   selfRegistered?: boolean;

@@ -3,7 +3,7 @@
 // and the request id to quote.
 import { html, pageDocument } from './layout.ts';
 
-export interface ErrorPage {
+interface ErrorPage {
   title: string;
   problem: string;
   requestId: string;

@@ -1,7 +1,7 @@
 // HTML written safely, and the headers every page carries: what the authorization pages
 // (./layout.ts) and the member pages (../member-pages/layout.ts) share, without either's stylesheet.
 /** Escapes text for HTML element content and double-quoted attribute values. */
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 

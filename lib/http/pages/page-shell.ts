@@ -19,7 +19,7 @@ export interface PageShell {
   errorReply(err: unknown, requestId: string): ErrorReply;
 }
 
-export const PAGE_SHELL: PageShell = {
+const PAGE_SHELL: PageShell = {
   headers: () => ({ ...PAGE_HEADERS, 'Content-Security-Policy': pageCsp() }),
   errorReply: (err, requestId) => {
     if (err instanceof PageError) {

@@ -4,7 +4,7 @@
 import { html, pageDocument } from './layout.ts';
 import { CSRF_FIELD } from '../csrf.ts';
 
-export interface SignInPage {
+interface SignInPage {
   applicationName: string;
   /** The application's workspace; absent for a self-registered client, whose member names their workspace. */
   workspaceName?: string;

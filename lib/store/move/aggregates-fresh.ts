@@ -17,7 +17,7 @@ import * as keys from '../keys.ts';
 import { QUIET_WRITE } from '../stream-records.ts';
 import { tableName } from '../table.ts';
 
-export interface AggregateProgress {
+interface AggregateProgress {
   entities: number;
   of: number;
 }

@@ -14,7 +14,7 @@ import * as keys from '../keys.ts';
 import { noteItem } from '../notes.ts';
 import { QUIET_WRITE } from '../stream-records.ts';
 
-export type Item = Record<string, unknown>;
+type Item = Record<string, unknown>;
 
 /** What restoring a record needs besides the record. */
 export interface LoadContext {
@@ -34,7 +34,7 @@ const MEMBER_FIELDS = new Set(['owner', 'creator']);
 const REFERENCE_LISTS = new Set(['tags', 'teams']);
 
 /** A record's API-shaped field values with the ids they name mapped. */
-export function mapFields(fields: Record<string, unknown>, id: (sourceId: string) => string): Record<string, unknown> {
+function mapFields(fields: Record<string, unknown>, id: (sourceId: string) => string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) {
     if (MEMBER_FIELDS.has(key) && value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string') {
@@ -49,7 +49,7 @@ export function mapFields(fields: Record<string, unknown>, id: (sourceId: string
 
 const toMs = (iso: string) => Date.parse(iso);
 
-export const KINDS: { [K in MoveKind]: (record: RecordOf<K>, ctx: LoadContext) => Item[] } = {
+const KINDS: { [K in MoveKind]: (record: RecordOf<K>, ctx: LoadContext) => Item[] } = {
   team: (r, { ws, id, quiet }) => {
     const teamId = id(r.id);
     const team = { id: teamId, name: r.name, handle: r.handle, ...(r.description !== undefined ? { description: r.description } : {}), createdAt: r.createdAt, updatedAt: r.updatedAt };

@@ -81,7 +81,7 @@ function groups(links: readonly NewLiveLink[]): NewLiveLink[][] {
 }
 
 /** What adding links did: added, and those left out because their entity or their note is gone. */
-export interface LiveLinksResult {
+interface LiveLinksResult {
   added: number;
   entityGone: number;
   noteGone: number;

@@ -19,8 +19,8 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
-export interface components {
+type webhooks = Record<string, never>;
+interface components {
     schemas: {
         CustomerScore: {
             /** Format: uuid */
@@ -125,7 +125,7 @@ export interface components {
     headers: never;
     pathItems: never;
 }
-export type $defs = Record<string, never>;
+type $defs = Record<string, never>;
 export interface operations {
     getCustomerScore: {
         parameters: {

@@ -51,8 +51,8 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
-export interface components {
+type webhooks = Record<string, never>;
+interface components {
     schemas: {
         MemberSearchRequest: {
             data?: components["schemas"]["MemberSearchData"];
@@ -229,7 +229,7 @@ export interface components {
     headers: never;
     pathItems: never;
 }
-export type $defs = Record<string, never>;
+type $defs = Record<string, never>;
 export interface operations {
     listMembers: {
         parameters: {
