@@ -29,7 +29,9 @@ const glob = (folder) => (folder.endsWith('.ts') ? `./${folder}` : `./${folder}/
 const layerZones = Object.entries(LAYERS)
   .map(([folder, allowed]) => ({
     target: glob(folder),
-    from: Object.keys(LAYERS).filter((other) => !allowed.includes(other)).map(glob),
+    from: Object.keys(LAYERS)
+      .filter((other) => !allowed.includes(other))
+      .map(glob),
     message: `${folder} may import only ${allowed.join(', ')} (docs/architecture.md, "Layers").`,
   }))
   .filter((zone) => zone.from.length > 0);

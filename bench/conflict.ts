@@ -104,7 +104,9 @@ function fakeTable(clock: Clock, random: () => number) {
 // ---- the writers ----------------------------------------------------------------------------------
 
 const key = (sk: string) => ({ pk: 'WS#sim', sk });
-const update = (sk: string): TxItem => ({ Update: { TableName: 'sim', Key: key(sk), UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } } });
+const update = (sk: string): TxItem => ({
+  Update: { TableName: 'sim', Key: key(sk), UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } },
+});
 
 /** The items of one note-with-link transaction (the shape lib/store/notes.ts createNote writes). */
 function noteTransaction(note: number, random: () => number, shards: number): TxItem[] {
@@ -201,11 +203,14 @@ async function main(): Promise<void> {
     for (const c of CONCURRENCY) {
       const r = await simulate(shards, c);
       results.push(r);
-      console.log(`shards ${shards}, concurrency ${c}: ${r.commitsPerS.toFixed(1)} writes/s, ${(100 * r.refusedShare).toFixed(1)} % 429, p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms, ${r.attemptsPerCommit.toFixed(2)} attempts/write`);
+      console.log(
+        `shards ${shards}, concurrency ${c}: ${r.commitsPerS.toFixed(1)} writes/s, ${(100 * r.refusedShare).toFixed(1)} % 429, p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms, ${r.attemptsPerCommit.toFixed(2)} attempts/write`,
+      );
     }
   }
   const rows = results.map(
-    (r) => `| ${r.shards} | ${r.concurrency} | ${r.commitsPerS.toFixed(1)} | ${(100 * r.refusedShare).toFixed(1)} % | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.attemptsPerCommit.toFixed(2)} |`,
+    (r) =>
+      `| ${r.shards} | ${r.concurrency} | ${r.commitsPerS.toFixed(1)} | ${(100 * r.refusedShare).toFixed(1)} % | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.attemptsPerCommit.toFixed(2)} |`,
   );
   await writeSection(
     'bench:conflict',

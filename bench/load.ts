@@ -110,7 +110,10 @@ const noteBody = (w: World, links: number) => ({
     relationships: [
       { type: 'customer', target: { id: pick(w.customers) } },
       // Distinct features: a note links an entity once.
-      ...[...w.features].sort(() => Math.random() - 0.5).slice(0, links).map((id) => ({ type: 'link', target: { id }, importance: pick(IMPORTANCES) })),
+      ...[...w.features]
+        .sort(() => Math.random() - 0.5)
+        .slice(0, links)
+        .map((id) => ({ type: 'link', target: { id }, importance: pick(IMPORTANCES) })),
     ],
   },
 });
@@ -236,7 +239,13 @@ async function cannon(w: World, name: string, connections: number, next: () => R
       {
         setupRequest: (req: Record<string, unknown>) => {
           const r = next();
-          return { ...req, method: r.method, path: `/v2${r.path}`, ...(r.body ? { body: r.body } : {}), headers: { ...(req.headers as object), 'content-type': 'application/json', ...r.headers } };
+          return {
+            ...req,
+            method: r.method,
+            path: `/v2${r.path}`,
+            ...(r.body ? { body: r.body } : {}),
+            headers: { ...(req.headers as object), 'content-type': 'application/json', ...r.headers },
+          };
         },
         onResponse: () => {
           lastAnswerAt = performance.now();
@@ -249,7 +258,9 @@ async function cannon(w: World, name: string, connections: number, next: () => R
   } as unknown as autocannon.Options);
   const byStatus = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]));
   const total = Object.values(byStatus).reduce((a, b) => a + b, 0);
-  const ok = Object.entries(byStatus).filter(([c]) => c.startsWith('2')).reduce((a, [, n]) => a + n, 0);
+  const ok = Object.entries(byStatus)
+    .filter(([c]) => c.startsWith('2'))
+    .reduce((a, [, n]) => a + n, 0);
   return { name, rps: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99, total, byStatus, lastAnswerAt };
 }
 
@@ -283,7 +294,11 @@ const writeMix = (w: World) => {
         return { method: 'PUT', path: `/notes/${n.id}/relationships/link/${n.entityId}`, body: JSON.stringify({ data: { importance: pick(IMPORTANCES) } }) };
       }
       default:
-        return { method: 'PUT', path: `/entities/${pick(w.features)}/relationships/parent`, body: JSON.stringify({ data: { target: { id: pick(w.components) } } }) };
+        return {
+          method: 'PUT',
+          path: `/entities/${pick(w.features)}/relationships/parent`,
+          body: JSON.stringify({ data: { target: { id: pick(w.components) } } }),
+        };
     }
   };
 };
@@ -370,7 +385,10 @@ async function seededReplays(tx: CapturedTransaction, count: number): Promise<Tx
       return { ConditionCheck: { ...item.ConditionCheck!, Key: { ...item.ConditionCheck!.Key, pk } } };
     });
   });
-  await batchWriteAll(seeds.map((Item) => ({ PutRequest: { Item } })), 4);
+  await batchWriteAll(
+    seeds.map((Item) => ({ PutRequest: { Item } })),
+    4,
+  );
   return replays;
 }
 
@@ -504,7 +522,9 @@ async function noteWindow(w: World, connections: number, amount: number): Promis
     // Up to the last answer, as a replay window runs up to its last commit: autocannon returns only
     // at its next sample tick (every second), so its own end would add up to 1 s idle to a 3 s window.
     const seconds = (m.lastAnswerAt - started) / 1000;
-    const done = Object.entries(m.byStatus).filter(([c]) => c.startsWith('2')).reduce((a, [, n]) => a + n, 0);
+    const done = Object.entries(m.byStatus)
+      .filter(([c]) => c.startsWith('2'))
+      .reduce((a, [, n]) => a + n, 0);
     return { done, seconds, rate: done / seconds, p50: m.p50, byStatus: m.byStatus, retries, ...cpu() };
   } finally {
     db().middlewareStack.remove(name);
@@ -591,7 +611,10 @@ async function main() {
 
     // Each request kind alone at concurrency 1, so a slow mix can be traced to its kind.
     const kinds: Array<[string, number]> = [];
-    for (const [label, mix, n] of [['read', readMix(w), 4], ['write', writeMix(w), 5]] as const) {
+    for (const [label, mix, n] of [
+      ['read', readMix(w), 4],
+      ['write', writeMix(w), 5],
+    ] as const) {
       const times: number[][] = Array.from({ length: n }, () => []);
       for (let i = 0; i < 10 * n; i++) {
         const r = mix();
@@ -609,28 +632,49 @@ async function main() {
 
     console.log('Hot-product writes at concurrency 1 and 8...');
     const hot: Mix[] = [];
-    for (const c of [1, 8]) hot.push(await cannon(w, `note + customer + 1 rated link, concurrency ${c}`, c, () => ({ method: 'POST', path: '/notes', body: JSON.stringify(noteBody(w, 1)) })));
+    for (const c of [1, 8])
+      hot.push(
+        await cannon(w, `note + customer + 1 rated link, concurrency ${c}`, c, () => ({
+          method: 'POST',
+          path: '/notes',
+          body: JSON.stringify(noteBody(w, 1)),
+        })),
+      );
     // Captured after the hot runs: its rating item has the entries a note's has at this point.
     const tx = await captureNoteTransaction(w);
     console.log(`Hot-product writes at concurrency 32 against the emulator ceiling, ${HOT_PAIRS} pairs of interleaved windows of ${HOT_WINDOW}...`);
     const hot32 = await hotVsCeiling(w, tx, 32, HOT_PAIRS, HOT_WINDOW);
-    for (const [i, p] of hot32.pairs.entries()) console.log(`  pair ${i + 1} (${p.first} first): note ${p.note.rate.toFixed(1)}/s, ceiling ${p.ceiling.rate.toFixed(1)}/s, ${p.ratio.toFixed(2)}×`);
+    for (const [i, p] of hot32.pairs.entries())
+      console.log(`  pair ${i + 1} (${p.first} first): note ${p.note.rate.toFixed(1)}/s, ceiling ${p.ceiling.rate.toFixed(1)}/s, ${p.ratio.toFixed(2)}×`);
     const ceiling1 = await emulatorCeiling(tx, 1, 40 * SECONDS);
     console.log(`create-note-with-link and its transaction, ${NOTE_ROUNDS} interleaved rounds at concurrency 1...`);
     const noteLat = await noteVsTransaction(w, tx);
 
     console.log('Contention: 50 concurrent re-rates of one link, 200 concurrent note+link writes...');
     const target = w.notes[0]!;
-    const rerates = await burst(50, (i) => send(w.base, w.tokens[i % w.tokens.length]!, 'PUT', `/notes/${target.id}/relationships/link/${target.entityId}`, { data: { importance: IMPORTANCES[i % 5] } }));
+    const rerates = await burst(50, (i) =>
+      send(w.base, w.tokens[i % w.tokens.length]!, 'PUT', `/notes/${target.id}/relationships/link/${target.entityId}`, {
+        data: { importance: IMPORTANCES[i % 5] },
+      }),
+    );
     const notes200 = await burst(200, (i) => send(w.base, w.tokens[i % w.tokens.length]!, 'POST', '/notes', noteBody(w, 1)));
 
     console.log('score verify...');
     const verify = await verifyScores({ workspace: w.ws, repair: false });
-    const fivexx = (by: Record<string, number>) => Object.entries(by).filter(([c]) => c.startsWith('5')).reduce((a, [, n]) => a + n, 0);
+    const fivexx = (by: Record<string, number>) =>
+      Object.entries(by)
+        .filter(([c]) => c.startsWith('5'))
+        .reduce((a, [, n]) => a + n, 0);
     const all5xx = [reads, writes, ...hot].reduce((a, m) => a + fivexx(m.byStatus), 0) + fivexx(hot32.byStatus);
 
     const goals: Goal[] = [
-      { what: 'score p50 / floor service p50', value: `${ms(lat.endpoint)} / ${ms(lat.floor)} ms`, goal: '≤ 1.5×', ratio: lat.endpoint / lat.floor, ok: lat.endpoint / lat.floor <= 1.5 },
+      {
+        what: 'score p50 / floor service p50',
+        value: `${ms(lat.endpoint)} / ${ms(lat.floor)} ms`,
+        goal: '≤ 1.5×',
+        ratio: lat.endpoint / lat.floor,
+        ok: lat.endpoint / lat.floor <= 1.5,
+      },
       {
         what: `hot-product writes at concurrency 32 / emulator ceiling (32): median of ${hot32.pairs.length} paired windows' ratios (pooled /s shown)`,
         value: `${hot32.pooled.note.toFixed(1)} / ${hot32.pooled.ceiling.toFixed(1)} /s`,
@@ -638,7 +682,13 @@ async function main() {
         ratio: hot32.median,
         ok: hot32.median >= 0.8,
       },
-      { what: `create-note-with-link p50 at concurrency 1 / one replay of its TransactWriteItems (${NOTE_ROUNDS} interleaved rounds)`, value: `${ms(noteLat.note)} / ${ms(noteLat.transaction)} ms`, goal: '≤ 1.5×', ratio: noteLat.note / noteLat.transaction, ok: noteLat.note / noteLat.transaction <= 1.5 },
+      {
+        what: `create-note-with-link p50 at concurrency 1 / one replay of its TransactWriteItems (${NOTE_ROUNDS} interleaved rounds)`,
+        value: `${ms(noteLat.note)} / ${ms(noteLat.transaction)} ms`,
+        goal: '≤ 1.5×',
+        ratio: noteLat.note / noteLat.transaction,
+        ok: noteLat.note / noteLat.transaction <= 1.5,
+      },
       { what: '50 concurrent re-rates of one link: 5xx', value: JSON.stringify(rerates), goal: '0 5xx', ok: fivexx(rerates) === 0 },
       { what: '200 concurrent note+link writes: 5xx', value: JSON.stringify(notes200), goal: '0 5xx', ok: fivexx(notes200) === 0 },
       { what: 'mixes, hot-product runs and windows: 5xx', value: String(all5xx), goal: '0', ok: all5xx === 0 },
@@ -671,14 +721,19 @@ function render(r: {
 }): string {
   const kinds = r.shape.map((i) => Object.keys(i)[0]).join(', ');
   const mixRows = r.mixes.map(
-    (m) => `| ${m.name} | ${m.rps.toFixed(1)} | ${ms(m.p50)} | ${ms(m.p99)} | ${m.total} | ${Object.entries(m.byStatus).map(([c, n]) => `${c}: ${n}`).join(', ')} |`,
+    (m) =>
+      `| ${m.name} | ${m.rps.toFixed(1)} | ${ms(m.p50)} | ${ms(m.p99)} | ${m.total} | ${Object.entries(m.byStatus)
+        .map(([c, n]) => `${c}: ${n}`)
+        .join(', ')} |`,
   );
   const perOp = (x: Window, k: 'cpuMs' | 'emulatorCpuMs') => (x[k] === undefined ? '–' : ms(x[k] / x.done));
   const pairRows = r.hot32.pairs.map(
     (p, i) =>
       `| ${i + 1} | ${p.first} | ${p.note.rate.toFixed(1)} | ${p.ceiling.rate.toFixed(1)} | ${p.ratio.toFixed(2)}× | ${ms(p.note.p50)} | ${ms(p.ceiling.p50)} | ${perOp(p.note, 'cpuMs')} / ${perOp(p.ceiling, 'cpuMs')} | ${perOp(p.note, 'emulatorCpuMs')} / ${perOp(p.ceiling, 'emulatorCpuMs')} | ${p.note.retries} |`,
   );
-  const goalRows = r.goals.map((g) => `| ${g.what} | ${g.value} | ${g.ratio !== undefined ? `${g.ratio.toFixed(2)}×` : ''} | ${g.goal} | ${g.ok ? 'OK' : 'MISSED'} |`);
+  const goalRows = r.goals.map(
+    (g) => `| ${g.what} | ${g.value} | ${g.ratio !== undefined ? `${g.ratio.toFixed(2)}×` : ''} | ${g.goal} | ${g.ok ? 'OK' : 'MISSED'} |`,
+  );
   return `## The request path under load (\`npm run bench:load\`)
 
 Generated by \`npm run bench:load\` (bench/load.ts) on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} CPUs (shared), Node ${process.version}:
@@ -705,7 +760,9 @@ ${pairRows.join('\n')}
 | pooled | | ${r.hot32.pooled.note.toFixed(1)} | ${r.hot32.pooled.ceiling.toFixed(1)} | ${(r.hot32.pooled.note / r.hot32.pooled.ceiling).toFixed(2)}× | | | | | |
 | median of pairs | | | | **${r.hot32.median.toFixed(2)}×** | | | | | |
 
-Notes' answers in the windows: ${Object.entries(r.hot32.byStatus).map(([c, n]) => `${c}: ${n}`).join(', ')}.
+Notes' answers in the windows: ${Object.entries(r.hot32.byStatus)
+    .map(([c, n]) => `${c}: ${n}`)
+    .join(', ')}.
 
 | goal | measured | ratio | goal | |
 |---|---|---:|---|---|

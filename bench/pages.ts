@@ -60,7 +60,11 @@ async function main() {
     await setMemberPassword(workspace.id, member.id, await hashPassword(PASSWORD));
     const token = (await issueApiToken(member)).token;
     const post = async (path: string, data: unknown): Promise<string> => {
-      const res = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ data }) });
+      const res = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ data }),
+      });
       const json = (await res.json()) as { data?: { id?: string } };
       if (res.status !== 201) throw new Error(`POST ${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
       return json.data!.id!;
@@ -90,7 +94,10 @@ async function main() {
       post('/notes', {
         type: 'textNote',
         fields: { name: `About the product ${n}`, content: '<p>The product as a whole.</p>' },
-        relationships: [{ type: 'customer', target: { id: companies[n % companies.length] } }, { type: 'link', target: { id: n % 2 ? big : small }, importance: 'important' }],
+        relationships: [
+          { type: 'customer', target: { id: companies[n % companies.length] } },
+          { type: 'link', target: { id: n % 2 ? big : small }, importance: 'important' },
+        ],
       }),
     );
     const seedSeconds = (performance.now() - t0) / 1000;
@@ -121,13 +128,17 @@ async function main() {
     const rows = Object.keys(kinds).map((kind) => {
       const p50 = median(times.get(kind)!);
       const r = reads.get(kind)!;
-      lines.push(`${kind.padEnd(20)} p50 ${p50.toFixed(1).padStart(6)} ms  ${(p50 / score).toFixed(1).padStart(5)}× the score route  ${r.calls} DynamoDB calls, ${r.keys} keys read by key`);
+      lines.push(
+        `${kind.padEnd(20)} p50 ${p50.toFixed(1).padStart(6)} ms  ${(p50 / score).toFixed(1).padStart(5)}× the score route  ${r.calls} DynamoDB calls, ${r.keys} keys read by key`,
+      );
       return { kind, p50, ratio: p50 / score, ...r };
     });
     const bigRow = rows[1]!;
     const met = bigRow.ratio <= GOAL_RATIO;
     console.log(lines.join('\n'));
-    console.log(`goal: the page of a product with ${FEATURES} features within ${GOAL_RATIO}× the score route's p50 → ${bigRow.ratio.toFixed(1)}× ${met ? 'met' : 'NOT met'}`);
+    console.log(
+      `goal: the page of a product with ${FEATURES} features within ${GOAL_RATIO}× the score route's p50 → ${bigRow.ratio.toFixed(1)}× ${met ? 'met' : 'NOT met'}`,
+    );
     await writeSection(
       'bench:pages',
       `## The member pages (\`npm run bench:pages\`)

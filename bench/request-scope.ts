@@ -38,7 +38,12 @@ async function child(): Promise<void> {
   const id = process.env.SCOPE_ENTITY!;
   const rawHeaders = ['Authorization', `Bearer ${process.env.SCOPE_TOKEN!}`];
   const once = async (n: number) => {
-    const event = buildEvent({ method: 'GET', url: `/v2/entities/${id}/score`, rawHeaders, body: Buffer.alloc(0) }, routes.getCustomerScore, { id }, `scope-${n}`);
+    const event = buildEvent(
+      { method: 'GET', url: `/v2/entities/${id}/score`, rawHeaders, body: Buffer.alloc(0) },
+      routes.getCustomerScore,
+      { id },
+      `scope-${n}`,
+    );
     const res = await handler(event, { getRemainingTimeInMillis: () => 30_000 } as Parameters<typeof handler>[1]);
     if (res.statusCode !== 200) throw new Error(`score answered ${res.statusCode}: ${res.body}`);
   };
@@ -89,7 +94,10 @@ async function main(): Promise<void> {
     const product = await createEntity(workspace.id, { type: 'product', values: { name: 'Scoped' }, parentPath: ['data'] });
     const env = { ...process.env, SCOPE_CHILD: '1', SCOPE_TOKEN: token, SCOPE_ENTITY: product.id };
     const run = async (variant: 'scoped' | 'unscoped'): Promise<ChildResult> => {
-      const { stdout } = await promisify(execFile)(process.execPath, [...process.execArgv, import.meta.filename], { env: { ...env, SCOPE_VARIANT: variant }, maxBuffer: 1 << 20 });
+      const { stdout } = await promisify(execFile)(process.execPath, [...process.execArgv, import.meta.filename], {
+        env: { ...env, SCOPE_VARIANT: variant },
+        maxBuffer: 1 << 20,
+      });
       return JSON.parse(stdout) as ChildResult;
     };
     const loadBefore = loadavg()[0]!;
@@ -99,7 +107,9 @@ async function main(): Promise<void> {
       const got: Partial<Record<'scoped' | 'unscoped', ChildResult>> = {};
       for (const v of order) got[v] = await run(v);
       rounds.push({ scoped: got.scoped!, unscoped: got.unscoped! });
-      console.log(`round ${r + 1}: p50 scoped ${got.scoped!.p50.toFixed(2)} ms, unscoped ${got.unscoped!.p50.toFixed(2)} ms; CPU/request ${got.scoped!.cpuPerRequest.toFixed(2)} / ${got.unscoped!.cpuPerRequest.toFixed(2)} ms`);
+      console.log(
+        `round ${r + 1}: p50 scoped ${got.scoped!.p50.toFixed(2)} ms, unscoped ${got.unscoped!.p50.toFixed(2)} ms; CPU/request ${got.scoped!.cpuPerRequest.toFixed(2)} / ${got.unscoped!.cpuPerRequest.toFixed(2)} ms`,
+      );
     }
     const loadAfter = loadavg()[0]!;
     const p50Ratio = median(rounds.map((r) => r.scoped.p50 / r.unscoped.p50));
@@ -109,7 +119,9 @@ async function main(): Promise<void> {
     const busy = Math.max(loadBefore, loadAfter) > availableParallelism();
     const summary = `score route p50 with the request scope / without: ${p50Ratio.toFixed(3)}× (medians ${p50s('scoped').toFixed(2)} / ${p50s('unscoped').toFixed(2)} ms); CPU per request ${cpuRatio.toFixed(3)}× (${cpus('scoped').toFixed(2)} / ${cpus('unscoped').toFixed(2)} ms)`;
     console.log(summary);
-    console.log(`load average ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end, on ${availableParallelism()} cores${busy ? ': a loaded machine' : ''}`);
+    console.log(
+      `load average ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end, on ${availableParallelism()} cores${busy ? ': a loaded machine' : ''}`,
+    );
     if (process.env.BENCH_NO_DOCS !== '1') {
       await writeSection(
         'bench:request-scope',

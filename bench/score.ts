@@ -185,7 +185,15 @@ async function seed(api: Api, ws: string, size: Size, customers: string[]): Prom
       // here spares verify --repair a rewrite of every link, and verify still rebuilds every rating
       // and aggregate from the notes' customers.
       items.push(
-        linkItem(ws, { noteId, entityId, entityType: 'feature', importance: IMPORTANCES[(n + j) % IMPORTANCES.length]!, setAt: t0 + n, rev: 0, ...(customerId ? { customerId } : {}) }),
+        linkItem(ws, {
+          noteId,
+          entityId,
+          entityType: 'feature',
+          importance: IMPORTANCES[(n + j) % IMPORTANCES.length]!,
+          setAt: t0 + n,
+          rev: 0,
+          ...(customerId ? { customerId } : {}),
+        }),
       );
     }
   }
@@ -260,7 +268,9 @@ async function main() {
       const t = performance.now();
       seeded.set(size, await seed(api, ws, size, customers));
       const s = seeded.get(size)!;
-      setup.push(`seeding ${fmt(size)} contributions (${s.entities} entities, ${fmt(s.apiNotes)} notes through POST /v2/notes): ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      setup.push(
+        `seeding ${fmt(size)} contributions (${s.entities} entities, ${fmt(s.apiNotes)} notes through POST /v2/notes): ${((performance.now() - t) / 1000).toFixed(1)} s`,
+      );
       console.log(`  ${setup.at(-1)}`);
     }
     await measureVerify('verify --repair');
@@ -338,9 +348,13 @@ async function main() {
     const elapsed = (performance.now() - started) / 1000;
     const table = renderTable(rows);
     console.log('\n' + table);
-    console.log(`\nlatency(100 000) / latency(10), endpoint p50: ${ratios.endpointP50.toFixed(2)} (must be ≤ 1.2) ${ratios.endpointP50 <= 1.2 ? 'OK' : 'FAILED'}`);
+    console.log(
+      `\nlatency(100 000) / latency(10), endpoint p50: ${ratios.endpointP50.toFixed(2)} (must be ≤ 1.2) ${ratios.endpointP50 <= 1.2 ? 'OK' : 'FAILED'}`,
+    );
     console.log(`latency(100 000) / latency(10), endpoint p95: ${ratios.endpointP95.toFixed(2)}`);
-    console.log(`naive / endpoint at 100 000, p50: ${ratios.naiveOverEndpointAt100k.toFixed(0)}× (must be ≥ 100×) ${ratios.naiveOverEndpointAt100k >= 100 ? 'OK' : 'FAILED'}`);
+    console.log(
+      `naive / endpoint at 100 000, p50: ${ratios.naiveOverEndpointAt100k.toFixed(0)}× (must be ≥ 100×) ${ratios.naiveOverEndpointAt100k >= 100 ? 'OK' : 'FAILED'}`,
+    );
     console.log(`total ${elapsed.toFixed(0)} s`);
     if (process.env.BENCH_NO_DOCS !== '1') {
       await writeFile(join(import.meta.dirname, '..', 'docs', 'score-latency.svg'), renderSvg(rows));
@@ -359,8 +373,16 @@ const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.
 const fmt = (n: number) => n.toLocaleString('en').replace(/,/g, ' ');
 
 function renderTable(rows: Row[]): string {
-  const head = '| contributions | score | endpoint p50 ms | endpoint p95 ms | endpoint reads/request: score (all incl. auth) | items, bytes read by score | naive p50 ms | naive p95 ms | naive reads/request | naive items, KB read | naive / endpoint (p50) |';
-  const sep = '|' + head.split('|').slice(1, -1).map(() => '---:').join('|') + '|';
+  const head =
+    '| contributions | score | endpoint p50 ms | endpoint p95 ms | endpoint reads/request: score (all incl. auth) | items, bytes read by score | naive p50 ms | naive p95 ms | naive reads/request | naive items, KB read | naive / endpoint (p50) |';
+  const sep =
+    '|' +
+    head
+      .split('|')
+      .slice(1, -1)
+      .map(() => '---:')
+      .join('|') +
+    '|';
   const lines = rows.map(
     (r) =>
       `| ${fmt(r.size)} | ${fmt(r.score)} | ${ms(r.endpoint.p50)} | ${ms(r.endpoint.p95)} | ${r.endpointReads.own.toFixed(1)} (${r.endpointReads.total.toFixed(1)}) | ${r.endpointReads.items.toFixed(1)}, ${r.endpointReads.bytes.toFixed(0)} B | ${ms(r.naive.p50)} | ${ms(r.naive.p95)} | ${fmt(Math.round(r.naiveReads.total))} | ${fmt(Math.round(r.naiveReads.items))}, ${fmt(Math.round(r.naiveReads.kb))} KB | ${(r.naive.p50 / r.endpoint.p50).toFixed(1)}× |`,
@@ -387,12 +409,18 @@ function renderSvg(rows: Row[]): string {
   ];
   for (let e = lo; e <= hi; e++) {
     const v = 10 ** e;
-    parts.push(`<line x1="${left}" x2="${W - 20}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`, `<text x="${left - 6}" y="${y(v) + 4}" text-anchor="end">${v >= 1 ? fmt(v) : v}</text>`);
+    parts.push(
+      `<line x1="${left}" x2="${W - 20}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`,
+      `<text x="${left - 6}" y="${y(v) + 4}" text-anchor="end">${v >= 1 ? fmt(v) : v}</text>`,
+    );
   }
   rows.forEach((r, i) => {
     const x0 = left + i * group + group * 0.15;
     const bw = group * 0.33;
-    for (const [k, v, color] of [[0, r.endpoint.p50, '#2b6cb0'], [1, r.naive.p50, '#c05621']] as const) {
+    for (const [k, v, color] of [
+      [0, r.endpoint.p50, '#2b6cb0'],
+      [1, r.naive.p50, '#c05621'],
+    ] as const) {
       const x = x0 + k * bw;
       parts.push(
         `<rect x="${x.toFixed(1)}" y="${y(v).toFixed(1)}" width="${(bw - 4).toFixed(1)}" height="${(bottom - y(v)).toFixed(1)}" fill="${color}"/>`,
@@ -410,7 +438,13 @@ function renderSvg(rows: Row[]): string {
   return parts.join('\n') + '\n';
 }
 
-function renderDoc(rows: Row[], ratios: { endpointP50: number; endpointP95: number; naiveOverEndpointAt100k: number }, elapsed: number, setup: string[], memory: string[]): string {
+function renderDoc(
+  rows: Row[],
+  ratios: { endpointP50: number; endpointP95: number; naiveOverEndpointAt100k: number },
+  elapsed: number,
+  setup: string[],
+  memory: string[],
+): string {
   const shapes = rows.map((r) => {
     const s = SHAPES[r.size];
     return `- ${fmt(r.size)}: 1 product → ${s.components} component(s) → ${s.components * s.featuresPerComponent} features; ${fmt(r.size / s.linksPerNote)} notes × ${s.linksPerNote} link(s)`;

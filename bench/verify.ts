@@ -53,7 +53,14 @@ async function seed(links: number) {
     const customerId = n % 10 === 0 ? undefined : customers[n % CUSTOMERS]!;
     const importance = IMPORTANCES[n % IMPORTANCES.length]!;
     const setAt = t0 + n;
-    items.push(noteItem(ws, { id: noteId, name: `Feedback ${n}`, ...(customerId ? { customer: { id: customerId, type: 'company' } } : {}), createdAt: new Date(setAt).toISOString() }));
+    items.push(
+      noteItem(ws, {
+        id: noteId,
+        name: `Feedback ${n}`,
+        ...(customerId ? { customer: { id: customerId, type: 'company' } } : {}),
+        createdAt: new Date(setAt).toISOString(),
+      }),
+    );
     items.push(linkItem(ws, { noteId, entityId: feature, entityType: 'feature', importance, setAt, rev: 0, ...(customerId ? { customerId } : {}) }));
     raw.push({ noteId, entityId: feature, customerId, importance, setAt });
     if (customerId) ratings.set(customerId, { ...ratings.get(customerId), [noteId]: { w: WEIGHTS[importance], at: setAt } });

@@ -48,7 +48,9 @@ export function deployApi(api: RestApi, props: ApiDeploymentProps): Stage {
   deployment.addToLogicalId(apiShape(props.routes, props.integrationTimeoutMs));
   for (const response of props.gatewayResponses) {
     const cfn = response.node.defaultChild as CfnGatewayResponse;
-    deployment.addToLogicalId({ gatewayResponse: { type: cfn.responseType, status: cfn.statusCode, parameters: cfn.responseParameters, templates: cfn.responseTemplates } });
+    deployment.addToLogicalId({
+      gatewayResponse: { type: cfn.responseType, status: cfn.statusCode, parameters: cfn.responseParameters, templates: cfn.responseTemplates },
+    });
     deployment.node.addDependency(response);
   }
   for (const stack of props.nestedStacks) deployment.node.addDependency(stack);

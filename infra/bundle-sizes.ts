@@ -189,7 +189,13 @@ async function bundle(id: string, handler: string): Promise<Built> {
   const code = result.outputFiles.find((f) => f.path.endsWith('index.mjs'))!;
   mkdirSync(join(outfile, '..'), { recursive: true });
   writeFileSync(outfile, code.contents);
-  return { operationId: id, bytes: code.contents.length, gzip: gzipSync(code.contents).length, top: largestPackages(result.metafile, 'index.mjs', 3), file: outfile };
+  return {
+    operationId: id,
+    bytes: code.contents.length,
+    gzip: gzipSync(code.contents).length,
+    top: largestPackages(result.metafile, 'index.mjs', 3),
+    file: outfile,
+  };
 }
 
 /** The one-minute load average; above the number of cores (the harness itself keeps one busy) the wall-clock figures are noise-bound (docs/performance.md "Cold start"). */
@@ -199,7 +205,11 @@ async function main() {
   const loadBefore = load();
   const baselineBuilt = await bundle(BASELINE, 'infra/baseline-handler.ts');
   const only = process.env.BUNDLE_ONLY?.split(',').map((id) => id.trim());
-  const all = [...ROUTES.map((r) => ({ id: r.operationId, handler: r.handler })), ...WORKERS.map((w) => ({ id: w.id, handler: w.handler })), { id: SELF_CHECK, handler: 'infra/baseline-handler.ts' }];
+  const all = [
+    ...ROUTES.map((r) => ({ id: r.operationId, handler: r.handler })),
+    ...WORKERS.map((w) => ({ id: w.id, handler: w.handler })),
+    { id: SELF_CHECK, handler: 'infra/baseline-handler.ts' },
+  ];
   const unknown = only?.filter((id) => !all.some((f) => f.id === id)) ?? [];
   if (unknown.length) throw new Error(`BUNDLE_ONLY names unknown functions: ${unknown.join(', ')}`);
   // An id named twice is measured twice; the A/A row only when named.
@@ -210,18 +220,33 @@ async function main() {
   measureInit(series, baselineBuilt.file);
   const rows: Row[] = built.map((b, i) => ({ ...b, ...initOf(series[i]!) }));
   const baselineRuns = series.flatMap((s) => s.baseline.map((m) => m.wall));
-  const baseline: Row = { ...baselineBuilt, init: median(baselineRuns), baselineInit: median(baselineRuns), ratio: 1, interval: [1, 1], cpuRatio: 1, runs: baselineRuns.length };
+  const baseline: Row = {
+    ...baselineBuilt,
+    init: median(baselineRuns),
+    baselineInit: median(baselineRuns),
+    ratio: 1,
+    interval: [1, 1],
+    cpuRatio: 1,
+    runs: baselineRuns.length,
+  };
   rows.sort((a, b) => b.bytes - a.bytes);
   const width = Math.max(...rows.map((r) => r.operationId.length));
   const delta = (r: Row) => `${r.bytes >= baseline.bytes ? '+' : '−'}${kb(Math.abs(r.bytes - baseline.bytes))}`;
-  console.log(`${'function'.padEnd(width)}  ${'minified'.padStart(11)}  ${'vs baseline'.padStart(12)}  ${'gzip'.padStart(11)}  ${'init ms'.padStart(8)}  ${'init ×'.padStart(6)}  ${'95% interval'.padStart(12)}  ${'runs'.padStart(4)}  ${'cpu ×'.padStart(5)}  largest packages`);
+  console.log(
+    `${'function'.padEnd(width)}  ${'minified'.padStart(11)}  ${'vs baseline'.padStart(12)}  ${'gzip'.padStart(11)}  ${'init ms'.padStart(8)}  ${'init ×'.padStart(6)}  ${'95% interval'.padStart(12)}  ${'runs'.padStart(4)}  ${'cpu ×'.padStart(5)}  largest packages`,
+  );
   for (const r of [baseline, ...rows]) {
     console.log(
-      `${r.operationId.padEnd(width)}  ${kb(r.bytes).padStart(11)}  ${delta(r).padStart(12)}  ${kb(r.gzip).padStart(11)}  ${r.init.toFixed(1).padStart(8)}  ${r.ratio.toFixed(2).padStart(6)}  ${r.interval.map((x) => x.toFixed(2)).join('–').padStart(12)}  ${String(r.runs).padStart(4)}  ${r.cpuRatio.toFixed(2).padStart(5)}  ${r.top}`,
+      `${r.operationId.padEnd(width)}  ${kb(r.bytes).padStart(11)}  ${delta(r).padStart(12)}  ${kb(r.gzip).padStart(11)}  ${r.init.toFixed(1).padStart(8)}  ${r.ratio.toFixed(2).padStart(6)}  ${r.interval
+        .map((x) => x.toFixed(2))
+        .join('–')
+        .padStart(12)}  ${String(r.runs).padStart(4)}  ${r.cpuRatio.toFixed(2).padStart(5)}  ${r.top}`,
     );
   }
   const total = rows.reduce((s, r) => s + r.bytes, 0);
-  console.log(`${rows.length} functions, ${kb(total)} in all, largest ${kb(rows[0]!.bytes)}, smallest ${kb(rows[rows.length - 1]!.bytes)} (source maps not counted)`);
+  console.log(
+    `${rows.length} functions, ${kb(total)} in all, largest ${kb(rows[0]!.bytes)}, smallest ${kb(rows[rows.length - 1]!.bytes)} (source maps not counted)`,
+  );
   const others = rows.filter((r) => r.operationId !== 'mcp');
   const slow = rows.filter(initOver).map((r) => r.operationId);
   const missed = (ids: string[]) => (ids.length ? `MISSED by ${ids.length} (${ids.join(', ')})` : 'OK');
@@ -237,13 +262,17 @@ async function main() {
     );
   }
   if (mcp) {
-    console.log(`mcp (its own budget): ${kb(mcp.bytes)}; module init ${mcp.ratio.toFixed(2)}× (CPU ${mcp.cpuRatio.toFixed(2)}×), goal ≤ ${MCP_INIT_BUDGET}×: ${slow.includes('mcp') ? 'MISSED' : 'OK'}`);
+    console.log(
+      `mcp (its own budget): ${kb(mcp.bytes)}; module init ${mcp.ratio.toFixed(2)}× (CPU ${mcp.cpuRatio.toFixed(2)}×), goal ≤ ${MCP_INIT_BUDGET}×: ${slow.includes('mcp') ? 'MISSED' : 'OK'}`,
+    );
   }
   const loadAfter = load();
   // The harness keeps one core busy itself (a load of about 1): only a load beyond the cores means
   // the pairs waited for a core.
   const busy = Math.max(loadBefore, loadAfter) > availableParallelism();
-  console.log(`load average ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end, on ${availableParallelism()} cores${busy ? ': a loaded machine, the wall-clock ratios say little about the goal' : ''}`);
+  console.log(
+    `load average ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end, on ${availableParallelism()} cores${busy ? ': a loaded machine, the wall-clock ratios say little about the goal' : ''}`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -64,26 +64,30 @@ export class Monitoring extends Construct {
       label: '5xx responses (%)',
       period: PERIOD,
     });
-    alarm(new Alarm(this, 'ServerErrorRate', {
-      alarmDescription: `More than ${settings.alarms.serverErrorPercent}% of responses were 5xx in two of three 5-minute periods.`,
-      metric: serverErrorRate,
-      threshold: settings.alarms.serverErrorPercent,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 3,
-      datapointsToAlarm: 2,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    }));
+    alarm(
+      new Alarm(this, 'ServerErrorRate', {
+        alarmDescription: `More than ${settings.alarms.serverErrorPercent}% of responses were 5xx in two of three 5-minute periods.`,
+        metric: serverErrorRate,
+        threshold: settings.alarms.serverErrorPercent,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+    );
 
     const latencyP99 = stage.metricLatency({ period: PERIOD, statistic: 'p99' });
-    alarm(new Alarm(this, 'LatencyP99', {
-      alarmDescription: `p99 latency above ${settings.alarms.latencyP99Ms} ms in two of three 5-minute periods.`,
-      metric: latencyP99,
-      threshold: settings.alarms.latencyP99Ms,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 3,
-      datapointsToAlarm: 2,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    }));
+    alarm(
+      new Alarm(this, 'LatencyP99', {
+        alarmDescription: `p99 latency above ${settings.alarms.latencyP99Ms} ms in two of three 5-minute periods.`,
+        metric: latencyP99,
+        threshold: settings.alarms.latencyP99Ms,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+    );
 
     // Function throttles, summed in groups that fit one alarm each, joined by a composite alarm.
     const throttleAlarms: Alarm[] = [];
@@ -92,14 +96,16 @@ export class Monitoring extends Construct {
       const usingMetrics: Record<string, IMetric> = {};
       group.forEach(({ fn }, j) => (usingMetrics[`t${j}`] = fn.metricThrottles({ period: PERIOD, statistic: 'Sum' })));
       const n = throttleAlarms.length + 1;
-      throttleAlarms.push(new Alarm(this, `FunctionThrottles${n}`, {
-        alarmDescription: `Throttled invocations of ${group.map((g) => g.id).join(', ')}.`,
-        metric: new MathExpression({ expression: Object.keys(usingMetrics).join(' + '), usingMetrics, label: 'Throttles', period: PERIOD }),
-        threshold: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      }));
+      throttleAlarms.push(
+        new Alarm(this, `FunctionThrottles${n}`, {
+          alarmDescription: `Throttled invocations of ${group.map((g) => g.id).join(', ')}.`,
+          metric: new MathExpression({ expression: Object.keys(usingMetrics).join(' + '), usingMetrics, label: 'Throttles', period: PERIOD }),
+          threshold: 1,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: 1,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+        }),
+      );
     }
     const throttles = new CompositeAlarm(this, 'Throttles', {
       alarmDescription: 'Some function was throttled (Lambda concurrency exhausted).',
@@ -121,36 +127,47 @@ export class Monitoring extends Construct {
       throttleMetrics[`read${i}`] = ddb('ReadThrottleEvents', g.name);
       throttleMetrics[`write${i}`] = ddb('WriteThrottleEvents', g.name);
     });
-    const tableThrottles = new MathExpression({ expression: Object.keys(throttleMetrics).join(' + '), usingMetrics: throttleMetrics, label: 'DynamoDB throttle events', period: PERIOD });
-    alarm(new Alarm(this, 'DynamoDbThrottles', {
-      alarmDescription: 'DynamoDB throttled reads or writes on the table or its indexes.',
-      metric: tableThrottles,
-      threshold: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    }));
-
-    for (const { id: queueId, queue, description } of queues) {
-      alarm(new Alarm(this, `${queueId}Depth`, {
-        alarmDescription: description,
-        metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+    const tableThrottles = new MathExpression({
+      expression: Object.keys(throttleMetrics).join(' + '),
+      usingMetrics: throttleMetrics,
+      label: 'DynamoDB throttle events',
+      period: PERIOD,
+    });
+    alarm(
+      new Alarm(this, 'DynamoDbThrottles', {
+        alarmDescription: 'DynamoDB throttled reads or writes on the table or its indexes.',
+        metric: tableThrottles,
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
         treatMissingData: TreatMissingData.NOT_BREACHING,
-      }));
+      }),
+    );
+
+    for (const { id: queueId, queue, description } of queues) {
+      alarm(
+        new Alarm(this, `${queueId}Depth`, {
+          alarmDescription: description,
+          metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+          threshold: 1,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: 1,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+        }),
+      );
     }
     if (streamFunction) {
-      alarm(new Alarm(this, 'StreamLag', {
-        alarmDescription: `Table-stream records reach the event function more than ${STREAM_LAG_ALARM.toMinutes()} minutes after their change: webhook events are late.`,
-        metric: streamFunction.metric('IteratorAge', { period: Duration.minutes(1), statistic: 'Maximum' }),
-        threshold: STREAM_LAG_ALARM.toMilliseconds(),
-        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 5,
-        datapointsToAlarm: 3,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      }));
+      alarm(
+        new Alarm(this, 'StreamLag', {
+          alarmDescription: `Table-stream records reach the event function more than ${STREAM_LAG_ALARM.toMinutes()} minutes after their change: webhook events are late.`,
+          metric: streamFunction.metric('IteratorAge', { period: Duration.minutes(1), statistic: 'Maximum' }),
+          threshold: STREAM_LAG_ALARM.toMilliseconds(),
+          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          evaluationPeriods: 5,
+          datapointsToAlarm: 3,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+        }),
+      );
     }
 
     const allThrottles: Record<string, IMetric> = {};
@@ -159,22 +176,48 @@ export class Monitoring extends Construct {
       dashboardName: `pm-api-${settings.stage}`,
       widgets: [
         [
-          new GraphWidget({ title: 'Requests and errors', left: [requests, stage.metricClientError({ period: PERIOD, statistic: 'Sum' }), serverErrors], width: 12 }),
+          new GraphWidget({
+            title: 'Requests and errors',
+            left: [requests, stage.metricClientError({ period: PERIOD, statistic: 'Sum' }), serverErrors],
+            width: 12,
+          }),
           new GraphWidget({ title: '5xx rate (%)', left: [serverErrorRate], width: 12 }),
         ],
         [
-          new GraphWidget({ title: 'Latency (ms)', left: [stage.metricLatency({ period: PERIOD, statistic: 'p50' }), latencyP99, stage.metricIntegrationLatency({ period: PERIOD, statistic: 'p99' })], width: 12 }),
-          new GraphWidget({ title: 'Function throttles', left: [new MathExpression({ expression: Object.keys(allThrottles).join(' + ') || '0', usingMetrics: allThrottles, label: 'Throttles', period: PERIOD })], width: 12 }),
+          new GraphWidget({
+            title: 'Latency (ms)',
+            left: [stage.metricLatency({ period: PERIOD, statistic: 'p50' }), latencyP99, stage.metricIntegrationLatency({ period: PERIOD, statistic: 'p99' })],
+            width: 12,
+          }),
+          new GraphWidget({
+            title: 'Function throttles',
+            left: [
+              new MathExpression({ expression: Object.keys(allThrottles).join(' + ') || '0', usingMetrics: allThrottles, label: 'Throttles', period: PERIOD }),
+            ],
+            width: 12,
+          }),
         ],
         [
-          new GraphWidget({ title: 'DynamoDB consumed capacity', left: [table.metricConsumedReadCapacityUnits({ period: PERIOD }), table.metricConsumedWriteCapacityUnits({ period: PERIOD })], width: 12 }),
+          new GraphWidget({
+            title: 'DynamoDB consumed capacity',
+            left: [table.metricConsumedReadCapacityUnits({ period: PERIOD }), table.metricConsumedWriteCapacityUnits({ period: PERIOD })],
+            width: 12,
+          }),
           new GraphWidget({ title: 'DynamoDB throttle events', left: [tableThrottles], width: 12 }),
         ],
         ...(queues.length || streamFunction
           ? [
               [
-                new GraphWidget({ title: 'Webhooks: messages waiting', left: queues.map(({ queue }) => queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' })), width: 12 }),
-                new GraphWidget({ title: 'Webhooks: stream lag (ms)', left: streamFunction ? [streamFunction.metric('IteratorAge', { period: PERIOD, statistic: 'Maximum' })] : [], width: 12 }),
+                new GraphWidget({
+                  title: 'Webhooks: messages waiting',
+                  left: queues.map(({ queue }) => queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' })),
+                  width: 12,
+                }),
+                new GraphWidget({
+                  title: 'Webhooks: stream lag (ms)',
+                  left: streamFunction ? [streamFunction.metric('IteratorAge', { period: PERIOD, statistic: 'Maximum' })] : [],
+                  width: 12,
+                }),
               ],
             ]
           : []),

@@ -66,7 +66,8 @@ export function readSettings(node: Node): Settings {
     const v = raw(key);
     if (v === undefined || v === null || v === '') return fallback;
     const n = typeof v === 'number' ? v : Number(v);
-    if (!Number.isInteger(n) || n < min || n > max) throw new SettingsError(`Context option ${key} must be an integer from ${min} to ${max}, not ${JSON.stringify(v)}`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new SettingsError(`Context option ${key} must be an integer from ${min} to ${max}, not ${JSON.stringify(v)}`);
     return n;
   };
   const fraction = (key: string): number => {
@@ -92,7 +93,8 @@ export function readSettings(node: Node): Settings {
   if (Boolean(domainName) !== Boolean(certificateArn)) throw new SettingsError('Context options domainName and certificateArn go together');
 
   const webUrl = str('webUrl');
-  if (webUrl !== undefined && !/^https:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(webUrl)) throw new SettingsError(`Context option webUrl must be an https URL without query or fragment, not ${JSON.stringify(webUrl)}`);
+  if (webUrl !== undefined && !/^https:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(webUrl))
+    throw new SettingsError(`Context option webUrl must be an https URL without query or fragment, not ${JSON.stringify(webUrl)}`);
 
   const retentionDays = int('logRetentionDays', DEFAULTS.logRetentionDays, 1, 3653);
   const retentions = Object.values(RetentionDays).filter((v): v is RetentionDays => typeof v === 'number');
@@ -105,7 +107,10 @@ export function readSettings(node: Node): Settings {
     throw new SettingsError('Context option logLevel must be debug, info, warn or error');
   }
 
-  const retired = (str('retiredServiceKeyArns') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const retired = (str('retiredServiceKeyArns') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (retired.some((arn) => !/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/.test(arn))) {
     throw new SettingsError('Context option retiredServiceKeyArns must list KMS key ARNs (arn:aws:kms:region:account:key/id), comma-separated');
   }
@@ -113,7 +118,9 @@ export function readSettings(node: Node): Settings {
   if (tableName !== undefined && !/^[A-Za-z0-9_.-]{3,255}$/.test(tableName)) throw new SettingsError('Context option tableName must be a DynamoDB table name');
   const tableStreamArn = str('tableStreamArn');
   if ((tableName === undefined) !== (tableStreamArn === undefined)) {
-    throw new SettingsError('Context options tableName and tableStreamArn go together: an adopted table needs its stream (NEW_AND_OLD_IMAGES) for the webhook events');
+    throw new SettingsError(
+      'Context options tableName and tableStreamArn go together: an adopted table needs its stream (NEW_AND_OLD_IMAGES) for the webhook events',
+    );
   }
   if (tableStreamArn !== undefined && !/^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table\/[A-Za-z0-9_.-]+\/stream\/[0-9T:.-]+$/.test(tableStreamArn)) {
     throw new SettingsError('Context option tableStreamArn must be a DynamoDB stream ARN (arn:aws:dynamodb:region:account:table/name/stream/label)');

@@ -5,7 +5,17 @@
 // no template nears CloudFormation's quotas (docs/operations.md, "The stack's size").
 // Everything route-specific comes from the route table, so a new row deploys without touching this file.
 import { Aws, CfnOutput, Duration, RemovalPolicy, Size, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { AccessLogField, AccessLogFormat, EndpointType, LogGroupLogDestination, MethodLoggingLevel, Resource, RestApi, SecurityPolicy, type IResource } from 'aws-cdk-lib/aws-apigateway';
+import {
+  AccessLogField,
+  AccessLogFormat,
+  EndpointType,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  Resource,
+  RestApi,
+  SecurityPolicy,
+  type IResource,
+} from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
@@ -96,7 +106,12 @@ export class PmApiStack extends Stack {
     const corsPaths = corsPathsOf(routes);
     const integrationTimeout = Duration.millis(settings.requestTimeoutMs + 1_000);
     const target = { api: this.api, resourceFor: (path: string) => resourceFor(this.api.root, path), stageName: settings.stage, timeout: integrationTimeout };
-    for (const area of this.areas) area.serve(target, corsPaths.filter((path) => areaOfPath(path).id === area.area.id), preflight);
+    for (const area of this.areas)
+      area.serve(
+        target,
+        corsPaths.filter((path) => areaOfPath(path).id === area.area.id),
+        preflight,
+      );
     const gatewayResponses = addGatewayResponses(this.api);
 
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: settings.logRetention });
@@ -154,7 +169,11 @@ export class PmApiStack extends Stack {
       ],
       queues: [
         { id: 'WebhookDeadLetters', queue: this.events.deadLetters, description: 'Webhook deliveries were given up (dead-letter queue; docs/events.md).' },
-        { id: 'StreamFailures', queue: this.events.streamFailures, description: 'Stream batches the event function could not handle: their events were not queued (docs/events.md).' },
+        {
+          id: 'StreamFailures',
+          queue: this.events.streamFailures,
+          description: 'Stream batches the event function could not handle: their events were not queued (docs/events.md).',
+        },
       ],
       streamFunction: this.events.functions.find(({ worker }) => worker.source === 'tableStream')?.fn,
     });
@@ -163,7 +182,10 @@ export class PmApiStack extends Stack {
     new CfnOutput(this, 'AppUrl', { description: '{app_url}', value: publicUrls.appUrl });
     new CfnOutput(this, 'TableName', { description: 'The single table (admin CLI --table)', value: this.table.tableName });
     new CfnOutput(this, 'ServiceKeyArn', { description: 'Token-signing KMS key (admin CLI --kms-key-id)', value: serviceKey.keyArn });
-    new CfnOutput(this, 'ServiceSecretArn', { description: 'Secret the cursor key and the webhook-secret sealing key are derived from', value: serviceSecret.secretArn });
+    new CfnOutput(this, 'ServiceSecretArn', {
+      description: 'Secret the cursor key and the webhook-secret sealing key are derived from',
+      value: serviceSecret.secretArn,
+    });
     new CfnOutput(this, 'WebhookDeadLettersUrl', { description: 'Webhook deliveries given up, with their reason', value: this.events.deadLetters.queueUrl });
 
     acknowledgeNagFindings(this, serviceSecret);
@@ -220,13 +242,15 @@ export const NAG_ACKNOWLEDGEMENTS = {
   api: [
     {
       id: 'AwsSolutions-APIG2',
-      reason: 'Each function validates its own request against the schemas of its route and answers 400 in the error envelope with source pointers; gateway request validators would answer in another shape.',
+      reason:
+        'Each function validates its own request against the schemas of its route and answers 400 in the error envelope with source pointers; gateway request validators would answer in another shape.',
     },
   ],
   methods: [
     {
       id: 'AwsSolutions-APIG4',
-      reason: 'Authentication is the bearer-token check inside every function (lib/auth/bearer.ts) with scopes from lib/routes.ts; the token endpoint is public by the service specification. An authorizer would duplicate it and answer outside the envelope.',
+      reason:
+        'Authentication is the bearer-token check inside every function (lib/auth/bearer.ts) with scopes from lib/routes.ts; the token endpoint is public by the service specification. An authorizer would duplicate it and answer outside the envelope.',
     },
     {
       id: 'AwsSolutions-COG4',
@@ -236,7 +260,8 @@ export const NAG_ACKNOWLEDGEMENTS = {
   stage: [
     {
       id: 'AwsSolutions-APIG3',
-      reason: 'No WAF web ACL in this stack: stage throttling and the per-token rate limit bound abuse; an operator who needs WAF associates a web ACL with the stage (docs/operations.md).',
+      reason:
+        'No WAF web ACL in this stack: stage throttling and the per-token rate limit bound abuse; an operator who needs WAF associates a web ACL with the stage (docs/operations.md).',
     },
   ],
   cloudWatchRole: [
@@ -248,25 +273,29 @@ export const NAG_ACKNOWLEDGEMENTS = {
   secret: [
     {
       id: 'AwsSolutions-SMG4',
-      reason: 'The secret only derives the pagination-cursor key: rotating it merely invalidates outstanding cursors, so it is rotated by the documented manual procedure (docs/operations.md) instead of a rotation function.',
+      reason:
+        'The secret only derives the pagination-cursor key: rotating it merely invalidates outstanding cursors, so it is rotated by the documented manual procedure (docs/operations.md) instead of a rotation function.',
     },
   ],
   streamFailures: [
     {
       id: 'AwsSolutions-SQS3',
-      reason: "This queue is itself a dead-letter store: the table stream's failure destination (records the event function gave up on), read by an operator and alarmed at one message; a queue behind it would only move the same records again.",
+      reason:
+        "This queue is itself a dead-letter store: the table stream's failure destination (records the event function gave up on), read by an operator and alarmed at one message; a queue behind it would only move the same records again.",
     },
   ],
   streamReader: [
     {
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'dynamodb:ListStreams has no resource-level permission, so the grant that lets the event source mapping read the table stream must name *; the stream reads themselves (DescribeStream, GetRecords, GetShardIterator) are limited to the table stream ARN.',
+      reason:
+        'dynamodb:ListStreams has no resource-level permission, so the grant that lets the event source mapping read the table stream must name *; the stream reads themselves (DescribeStream, GetRecords, GetShardIterator) are limited to the table stream ARN.',
     },
   ],
   functions: [
     {
       id: 'AwsSolutions-L1',
-      reason: 'The runtime is pinned to nodejs22.x (docs/architecture.md, Decisions), the version the code and its dependencies are built and tested for; a newer runtime is a deliberate upgrade, not a drift.',
+      reason:
+        'The runtime is pinned to nodejs22.x (docs/architecture.md, Decisions), the version the code and its dependencies are built and tested for; a newer runtime is a deliberate upgrade, not a drift.',
     },
   ],
 } as const;

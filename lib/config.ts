@@ -109,7 +109,10 @@ export const config = {
    * system's (/etc/resolv.conf) unless set. Set by tests that answer names themselves; the stack never sets it.
    */
   get webhooksDnsServers(): string[] {
-    return (env('WEBHOOKS_DNS_SERVERS') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    return (env('WEBHOOKS_DNS_SERVERS') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   },
   /** Compresses the webhook retry schedule (tests); 1, the real schedule, unless set. */
   get webhookRetryScale(): number {

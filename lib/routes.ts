@@ -56,98 +56,753 @@ export interface Route {
 export const PREFLIGHT_PATH = '*';
 
 // Entities
-export const getCustomerScore: Route = { operationId: 'getCustomerScore', method: 'GET', path: '/v2/entities/{id}/score', handler: 'functions/entities/get-score.ts', auth: 'entities:read', table: 'read', prefetch: 'entity', summary: 'Customer score of a product hierarchy entity (beta)' };
-export const getCustomerDemand: Route = { operationId: 'getCustomerDemand', method: 'GET', path: '/v2/entities/{id}/demand', handler: 'functions/entities/get-demand.ts', auth: 'entities:read', table: 'read', prefetch: 'entity', summary: 'Customer demand behind an initiative, objective, key result or release (extension)' };
-export const createEntity: Route = { operationId: 'createEntity', method: 'POST', path: '/v2/entities', handler: 'functions/entities/create.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Create an entity' };
-export const listEntities: Route = { operationId: 'listEntities', method: 'GET', path: '/v2/entities', handler: 'functions/entities/list.ts', auth: 'entities:read', table: 'read', summary: 'List entities' };
-export const searchEntities: Route = { operationId: 'searchEntities', method: 'POST', path: '/v2/entities/search', handler: 'functions/entities/search.ts', auth: 'entities:read', body: 'json', table: 'read', summary: 'Search entities' };
-export const listEntityConfigurations: Route = { operationId: 'listEntityConfigurations', method: 'GET', path: '/v2/entities/configurations', handler: 'functions/entities/list-configurations.ts', auth: 'entities:read', table: 'read', summary: 'List entity configurations' };
-export const getEntityConfiguration: Route = { operationId: 'getEntityConfiguration', method: 'GET', path: '/v2/entities/configurations/{type}', handler: 'functions/entities/get-configuration.ts', auth: 'entities:read', table: 'read', summary: 'Retrieve the configuration of an entity type' };
-export const getEntity: Route = { operationId: 'getEntity', method: 'GET', path: '/v2/entities/{id}', handler: 'functions/entities/get.ts', auth: 'entities:read', table: 'read', prefetch: 'entity', summary: 'Retrieve an entity' };
-export const updateEntity: Route = { operationId: 'updateEntity', method: 'PATCH', path: '/v2/entities/{id}', handler: 'functions/entities/update.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Update an entity' };
-export const deleteEntity: Route = { operationId: 'deleteEntity', method: 'DELETE', path: '/v2/entities/{id}', handler: 'functions/entities/delete.ts', auth: 'entities:delete', table: 'write', summary: 'Delete an entity and its subtree' };
-export const listEntityRelationships: Route = { operationId: 'listEntityRelationships', method: 'GET', path: '/v2/entities/{id}/relationships', handler: 'functions/entities/list-relationships.ts', auth: 'entities:read', table: 'read', summary: 'List relationships of an entity' };
-export const setEntityParent: Route = { operationId: 'setEntityParent', method: 'PUT', path: '/v2/entities/{id}/relationships/parent', handler: 'functions/entities/set-parent.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Set the parent of an entity (moves its subtree)' };
-export const createEntityRelationship: Route = { operationId: 'createEntityRelationship', method: 'POST', path: '/v2/entities/{id}/relationships', handler: 'functions/entities/create-relationship.ts', auth: 'write:entities', body: 'json', table: 'write', summary: 'Create a relationship of an entity (link, isBlockedBy, isBlocking; parent and child move)' };
-export const deleteEntityRelationship: Route = { operationId: 'deleteEntityRelationship', method: 'DELETE', path: '/v2/entities/{id}/relationships/{type}/{targetId}', handler: 'functions/entities/delete-relationship.ts', auth: 'write:entities', table: 'write', summary: 'Delete a relationship of an entity' };
+export const getCustomerScore: Route = {
+  operationId: 'getCustomerScore',
+  method: 'GET',
+  path: '/v2/entities/{id}/score',
+  handler: 'functions/entities/get-score.ts',
+  auth: 'entities:read',
+  table: 'read',
+  prefetch: 'entity',
+  summary: 'Customer score of a product hierarchy entity (beta)',
+};
+export const getCustomerDemand: Route = {
+  operationId: 'getCustomerDemand',
+  method: 'GET',
+  path: '/v2/entities/{id}/demand',
+  handler: 'functions/entities/get-demand.ts',
+  auth: 'entities:read',
+  table: 'read',
+  prefetch: 'entity',
+  summary: 'Customer demand behind an initiative, objective, key result or release (extension)',
+};
+export const createEntity: Route = {
+  operationId: 'createEntity',
+  method: 'POST',
+  path: '/v2/entities',
+  handler: 'functions/entities/create.ts',
+  auth: 'write:entities',
+  body: 'json',
+  table: 'write',
+  summary: 'Create an entity',
+};
+export const listEntities: Route = {
+  operationId: 'listEntities',
+  method: 'GET',
+  path: '/v2/entities',
+  handler: 'functions/entities/list.ts',
+  auth: 'entities:read',
+  table: 'read',
+  summary: 'List entities',
+};
+export const searchEntities: Route = {
+  operationId: 'searchEntities',
+  method: 'POST',
+  path: '/v2/entities/search',
+  handler: 'functions/entities/search.ts',
+  auth: 'entities:read',
+  body: 'json',
+  table: 'read',
+  summary: 'Search entities',
+};
+export const listEntityConfigurations: Route = {
+  operationId: 'listEntityConfigurations',
+  method: 'GET',
+  path: '/v2/entities/configurations',
+  handler: 'functions/entities/list-configurations.ts',
+  auth: 'entities:read',
+  table: 'read',
+  summary: 'List entity configurations',
+};
+export const getEntityConfiguration: Route = {
+  operationId: 'getEntityConfiguration',
+  method: 'GET',
+  path: '/v2/entities/configurations/{type}',
+  handler: 'functions/entities/get-configuration.ts',
+  auth: 'entities:read',
+  table: 'read',
+  summary: 'Retrieve the configuration of an entity type',
+};
+export const getEntity: Route = {
+  operationId: 'getEntity',
+  method: 'GET',
+  path: '/v2/entities/{id}',
+  handler: 'functions/entities/get.ts',
+  auth: 'entities:read',
+  table: 'read',
+  prefetch: 'entity',
+  summary: 'Retrieve an entity',
+};
+export const updateEntity: Route = {
+  operationId: 'updateEntity',
+  method: 'PATCH',
+  path: '/v2/entities/{id}',
+  handler: 'functions/entities/update.ts',
+  auth: 'write:entities',
+  body: 'json',
+  table: 'write',
+  summary: 'Update an entity',
+};
+export const deleteEntity: Route = {
+  operationId: 'deleteEntity',
+  method: 'DELETE',
+  path: '/v2/entities/{id}',
+  handler: 'functions/entities/delete.ts',
+  auth: 'entities:delete',
+  table: 'write',
+  summary: 'Delete an entity and its subtree',
+};
+export const listEntityRelationships: Route = {
+  operationId: 'listEntityRelationships',
+  method: 'GET',
+  path: '/v2/entities/{id}/relationships',
+  handler: 'functions/entities/list-relationships.ts',
+  auth: 'entities:read',
+  table: 'read',
+  summary: 'List relationships of an entity',
+};
+export const setEntityParent: Route = {
+  operationId: 'setEntityParent',
+  method: 'PUT',
+  path: '/v2/entities/{id}/relationships/parent',
+  handler: 'functions/entities/set-parent.ts',
+  auth: 'write:entities',
+  body: 'json',
+  table: 'write',
+  summary: 'Set the parent of an entity (moves its subtree)',
+};
+export const createEntityRelationship: Route = {
+  operationId: 'createEntityRelationship',
+  method: 'POST',
+  path: '/v2/entities/{id}/relationships',
+  handler: 'functions/entities/create-relationship.ts',
+  auth: 'write:entities',
+  body: 'json',
+  table: 'write',
+  summary: 'Create a relationship of an entity (link, isBlockedBy, isBlocking; parent and child move)',
+};
+export const deleteEntityRelationship: Route = {
+  operationId: 'deleteEntityRelationship',
+  method: 'DELETE',
+  path: '/v2/entities/{id}/relationships/{type}/{targetId}',
+  handler: 'functions/entities/delete-relationship.ts',
+  auth: 'write:entities',
+  table: 'write',
+  summary: 'Delete a relationship of an entity',
+};
 
 // The values of the tags, the status field and custom select fields
-export const listEntityFieldValues: Route = { operationId: 'listEntityFieldValues', method: 'GET', path: '/v2/entities/fields/{id}/values', handler: 'functions/entities/list-field-values.ts', auth: 'entities:read', table: 'read', summary: 'List the values of a field (tags, status, a custom select field)' };
-export const createEntityFieldValue: Route = { operationId: 'createEntityFieldValue', method: 'POST', path: '/v2/entities/fields/{id}/values', handler: 'functions/entities/create-field-value.ts', auth: 'fields:write', body: 'json', table: 'write', summary: 'Create a value of a tag or custom select field' };
-export const updateEntityFieldValue: Route = { operationId: 'updateEntityFieldValue', method: 'PATCH', path: '/v2/entities/fields/{id}/values/{valueId}', handler: 'functions/entities/update-field-value.ts', auth: 'fields:write', body: 'json', table: 'write', summary: 'Rename or recolor a value (every record holding it follows)' };
-export const deleteEntityFieldValue: Route = { operationId: 'deleteEntityFieldValue', method: 'DELETE', path: '/v2/entities/fields/{id}/values/{valueId}', handler: 'functions/entities/delete-field-value.ts', auth: 'fields:write', table: 'write', summary: 'Delete a value (cleared from every record, or replaced by another)' };
+export const listEntityFieldValues: Route = {
+  operationId: 'listEntityFieldValues',
+  method: 'GET',
+  path: '/v2/entities/fields/{id}/values',
+  handler: 'functions/entities/list-field-values.ts',
+  auth: 'entities:read',
+  table: 'read',
+  summary: 'List the values of a field (tags, status, a custom select field)',
+};
+export const createEntityFieldValue: Route = {
+  operationId: 'createEntityFieldValue',
+  method: 'POST',
+  path: '/v2/entities/fields/{id}/values',
+  handler: 'functions/entities/create-field-value.ts',
+  auth: 'fields:write',
+  body: 'json',
+  table: 'write',
+  summary: 'Create a value of a tag or custom select field',
+};
+export const updateEntityFieldValue: Route = {
+  operationId: 'updateEntityFieldValue',
+  method: 'PATCH',
+  path: '/v2/entities/fields/{id}/values/{valueId}',
+  handler: 'functions/entities/update-field-value.ts',
+  auth: 'fields:write',
+  body: 'json',
+  table: 'write',
+  summary: 'Rename or recolor a value (every record holding it follows)',
+};
+export const deleteEntityFieldValue: Route = {
+  operationId: 'deleteEntityFieldValue',
+  method: 'DELETE',
+  path: '/v2/entities/fields/{id}/values/{valueId}',
+  handler: 'functions/entities/delete-field-value.ts',
+  auth: 'fields:write',
+  table: 'write',
+  summary: 'Delete a value (cleared from every record, or replaced by another)',
+};
 
 // Notes and customer importance
-export const createNote: Route = { operationId: 'createNote', method: 'POST', path: '/v2/notes', handler: 'functions/notes/create.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Create a note' };
-export const listNotes: Route = { operationId: 'listNotes', method: 'GET', path: '/v2/notes', handler: 'functions/notes/list.ts', auth: 'notes:read', table: 'read', summary: 'List notes' };
-export const searchNotes: Route = { operationId: 'searchNotes', method: 'POST', path: '/v2/notes/search', handler: 'functions/notes/search.ts', auth: 'notes:read', body: 'json', table: 'read', summary: 'Search notes' };
-export const listNoteConfigurations: Route = { operationId: 'listNoteConfigurations', method: 'GET', path: '/v2/notes/configurations', handler: 'functions/notes/list-configurations.ts', auth: 'notes:read', table: 'read', summary: 'List note configurations' };
-export const getNoteConfiguration: Route = { operationId: 'getNoteConfiguration', method: 'GET', path: '/v2/notes/configurations/{type}', handler: 'functions/notes/get-configuration.ts', auth: 'notes:read', table: 'read', summary: 'Retrieve the configuration of a note type' };
-export const getNote: Route = { operationId: 'getNote', method: 'GET', path: '/v2/notes/{id}', handler: 'functions/notes/get.ts', auth: 'notes:read', table: 'read', prefetch: 'note', summary: 'Retrieve a note' };
-export const updateNote: Route = { operationId: 'updateNote', method: 'PATCH', path: '/v2/notes/{id}', handler: 'functions/notes/update.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: 'Update a note' };
-export const deleteNote: Route = { operationId: 'deleteNote', method: 'DELETE', path: '/v2/notes/{id}', handler: 'functions/notes/delete.ts', auth: 'notes:delete', table: 'write', summary: 'Delete a note' };
-export const listNoteRelationships: Route = { operationId: 'listNoteRelationships', method: 'GET', path: '/v2/notes/{id}/relationships', handler: 'functions/notes/list-relationships.ts', auth: 'notes:read', table: 'read', summary: 'List relationships of a note' };
-export const createNoteRelationship: Route = { operationId: 'createNoteRelationship', method: 'POST', path: '/v2/notes/{id}/relationships', handler: 'functions/notes/create-relationship.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: 'Link a note to an entity or set its customer' };
-export const setNoteLink: Route = { operationId: 'setNoteLink', method: 'PUT', path: '/v2/notes/{id}/relationships/link/{entityId}', handler: 'functions/notes/set-link.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: 'Create or re-rate a link from a note to an entity' };
-export const setNoteCustomer: Route = { operationId: 'setNoteCustomer', method: 'PUT', path: '/v2/notes/{id}/relationships/customer', handler: 'functions/notes/set-customer.ts', auth: 'notes:write', body: 'json', table: 'write', prefetch: 'note', summary: "Set a note's customer" };
-export const createNoteComment: Route = { operationId: 'createNoteComment', method: 'POST', path: '/v2/notes/{id}/comments', handler: 'functions/notes/create-comment.ts', auth: 'notes:write', body: 'json', table: 'write', summary: 'Comment on a note' };
-export const listNoteComments: Route = { operationId: 'listNoteComments', method: 'GET', path: '/v2/notes/{id}/comments', handler: 'functions/notes/list-comments.ts', auth: 'notes:read', table: 'read', prefetch: 'note', summary: "A note's comments, oldest first (extension)" };
-export const deleteNoteRelationship: Route = { operationId: 'deleteNoteRelationship', method: 'DELETE', path: '/v2/notes/{id}/relationships/{targetType}/{targetId}', handler: 'functions/notes/delete-relationship.ts', auth: 'notes:write', table: 'write', summary: "Remove a note's link or customer" };
+export const createNote: Route = {
+  operationId: 'createNote',
+  method: 'POST',
+  path: '/v2/notes',
+  handler: 'functions/notes/create.ts',
+  auth: 'notes:write',
+  body: 'json',
+  table: 'write',
+  summary: 'Create a note',
+};
+export const listNotes: Route = {
+  operationId: 'listNotes',
+  method: 'GET',
+  path: '/v2/notes',
+  handler: 'functions/notes/list.ts',
+  auth: 'notes:read',
+  table: 'read',
+  summary: 'List notes',
+};
+export const searchNotes: Route = {
+  operationId: 'searchNotes',
+  method: 'POST',
+  path: '/v2/notes/search',
+  handler: 'functions/notes/search.ts',
+  auth: 'notes:read',
+  body: 'json',
+  table: 'read',
+  summary: 'Search notes',
+};
+export const listNoteConfigurations: Route = {
+  operationId: 'listNoteConfigurations',
+  method: 'GET',
+  path: '/v2/notes/configurations',
+  handler: 'functions/notes/list-configurations.ts',
+  auth: 'notes:read',
+  table: 'read',
+  summary: 'List note configurations',
+};
+export const getNoteConfiguration: Route = {
+  operationId: 'getNoteConfiguration',
+  method: 'GET',
+  path: '/v2/notes/configurations/{type}',
+  handler: 'functions/notes/get-configuration.ts',
+  auth: 'notes:read',
+  table: 'read',
+  summary: 'Retrieve the configuration of a note type',
+};
+export const getNote: Route = {
+  operationId: 'getNote',
+  method: 'GET',
+  path: '/v2/notes/{id}',
+  handler: 'functions/notes/get.ts',
+  auth: 'notes:read',
+  table: 'read',
+  prefetch: 'note',
+  summary: 'Retrieve a note',
+};
+export const updateNote: Route = {
+  operationId: 'updateNote',
+  method: 'PATCH',
+  path: '/v2/notes/{id}',
+  handler: 'functions/notes/update.ts',
+  auth: 'notes:write',
+  body: 'json',
+  table: 'write',
+  prefetch: 'note',
+  summary: 'Update a note',
+};
+export const deleteNote: Route = {
+  operationId: 'deleteNote',
+  method: 'DELETE',
+  path: '/v2/notes/{id}',
+  handler: 'functions/notes/delete.ts',
+  auth: 'notes:delete',
+  table: 'write',
+  summary: 'Delete a note',
+};
+export const listNoteRelationships: Route = {
+  operationId: 'listNoteRelationships',
+  method: 'GET',
+  path: '/v2/notes/{id}/relationships',
+  handler: 'functions/notes/list-relationships.ts',
+  auth: 'notes:read',
+  table: 'read',
+  summary: 'List relationships of a note',
+};
+export const createNoteRelationship: Route = {
+  operationId: 'createNoteRelationship',
+  method: 'POST',
+  path: '/v2/notes/{id}/relationships',
+  handler: 'functions/notes/create-relationship.ts',
+  auth: 'notes:write',
+  body: 'json',
+  table: 'write',
+  prefetch: 'note',
+  summary: 'Link a note to an entity or set its customer',
+};
+export const setNoteLink: Route = {
+  operationId: 'setNoteLink',
+  method: 'PUT',
+  path: '/v2/notes/{id}/relationships/link/{entityId}',
+  handler: 'functions/notes/set-link.ts',
+  auth: 'notes:write',
+  body: 'json',
+  table: 'write',
+  prefetch: 'note',
+  summary: 'Create or re-rate a link from a note to an entity',
+};
+export const setNoteCustomer: Route = {
+  operationId: 'setNoteCustomer',
+  method: 'PUT',
+  path: '/v2/notes/{id}/relationships/customer',
+  handler: 'functions/notes/set-customer.ts',
+  auth: 'notes:write',
+  body: 'json',
+  table: 'write',
+  prefetch: 'note',
+  summary: "Set a note's customer",
+};
+export const createNoteComment: Route = {
+  operationId: 'createNoteComment',
+  method: 'POST',
+  path: '/v2/notes/{id}/comments',
+  handler: 'functions/notes/create-comment.ts',
+  auth: 'notes:write',
+  body: 'json',
+  table: 'write',
+  summary: 'Comment on a note',
+};
+export const listNoteComments: Route = {
+  operationId: 'listNoteComments',
+  method: 'GET',
+  path: '/v2/notes/{id}/comments',
+  handler: 'functions/notes/list-comments.ts',
+  auth: 'notes:read',
+  table: 'read',
+  prefetch: 'note',
+  summary: "A note's comments, oldest first (extension)",
+};
+export const deleteNoteRelationship: Route = {
+  operationId: 'deleteNoteRelationship',
+  method: 'DELETE',
+  path: '/v2/notes/{id}/relationships/{targetType}/{targetId}',
+  handler: 'functions/notes/delete-relationship.ts',
+  auth: 'notes:write',
+  table: 'write',
+  summary: "Remove a note's link or customer",
+};
 
 // Members (read-only)
-export const listMembers: Route = { operationId: 'listMembers', method: 'GET', path: '/v2/members', handler: 'functions/members/list.ts', auth: 'members:read', table: 'read', summary: 'List members' };
-export const getMember: Route = { operationId: 'getMember', method: 'GET', path: '/v2/members/{id}', handler: 'functions/members/get.ts', auth: 'members:read', table: 'read', summary: 'Retrieve a member' };
-export const searchMembers: Route = { operationId: 'searchMembers', method: 'POST', path: '/v2/members/search', handler: 'functions/members/search.ts', auth: 'members:read', body: 'json', table: 'read', summary: 'Search members (e-mails and the text search need members:pii:read)' };
+export const listMembers: Route = {
+  operationId: 'listMembers',
+  method: 'GET',
+  path: '/v2/members',
+  handler: 'functions/members/list.ts',
+  auth: 'members:read',
+  table: 'read',
+  summary: 'List members',
+};
+export const getMember: Route = {
+  operationId: 'getMember',
+  method: 'GET',
+  path: '/v2/members/{id}',
+  handler: 'functions/members/get.ts',
+  auth: 'members:read',
+  table: 'read',
+  summary: 'Retrieve a member',
+};
+export const searchMembers: Route = {
+  operationId: 'searchMembers',
+  method: 'POST',
+  path: '/v2/members/search',
+  handler: 'functions/members/search.ts',
+  auth: 'members:read',
+  body: 'json',
+  table: 'read',
+  summary: 'Search members (e-mails and the text search need members:pii:read)',
+};
 
 // Teams and their members
-export const listTeams: Route = { operationId: 'listTeams', method: 'GET', path: '/v2/teams', handler: 'functions/teams/list.ts', auth: 'teams:read', table: 'read', summary: 'List teams (newest first)' };
-export const createTeam: Route = { operationId: 'createTeam', method: 'POST', path: '/v2/teams', handler: 'functions/teams/create.ts', auth: 'teams:write', body: 'json', table: 'write', summary: 'Create a team' };
-export const searchTeams: Route = { operationId: 'searchTeams', method: 'POST', path: '/v2/teams/search', handler: 'functions/teams/search.ts', auth: 'teams:read', body: 'json', table: 'read', summary: 'Search teams' };
-export const getTeam: Route = { operationId: 'getTeam', method: 'GET', path: '/v2/teams/{id}', handler: 'functions/teams/get.ts', auth: 'teams:read', table: 'read', summary: 'Retrieve a team' };
-export const updateTeam: Route = { operationId: 'updateTeam', method: 'PATCH', path: '/v2/teams/{id}', handler: 'functions/teams/update.ts', auth: 'teams:write', body: 'json', table: 'write', summary: "Update a team's fields and members" };
-export const deleteTeam: Route = { operationId: 'deleteTeam', method: 'DELETE', path: '/v2/teams/{id}', handler: 'functions/teams/delete.ts', auth: 'teams:delete', table: 'write', summary: 'Delete a team and its memberships' };
-export const listTeamMembers: Route = { operationId: 'listTeamMembers', method: 'GET', path: '/v2/teams/{id}/members', handler: 'functions/teams/list-members.ts', auth: 'teams:read', table: 'read', summary: "A team's members (newest membership first)" };
+export const listTeams: Route = {
+  operationId: 'listTeams',
+  method: 'GET',
+  path: '/v2/teams',
+  handler: 'functions/teams/list.ts',
+  auth: 'teams:read',
+  table: 'read',
+  summary: 'List teams (newest first)',
+};
+export const createTeam: Route = {
+  operationId: 'createTeam',
+  method: 'POST',
+  path: '/v2/teams',
+  handler: 'functions/teams/create.ts',
+  auth: 'teams:write',
+  body: 'json',
+  table: 'write',
+  summary: 'Create a team',
+};
+export const searchTeams: Route = {
+  operationId: 'searchTeams',
+  method: 'POST',
+  path: '/v2/teams/search',
+  handler: 'functions/teams/search.ts',
+  auth: 'teams:read',
+  body: 'json',
+  table: 'read',
+  summary: 'Search teams',
+};
+export const getTeam: Route = {
+  operationId: 'getTeam',
+  method: 'GET',
+  path: '/v2/teams/{id}',
+  handler: 'functions/teams/get.ts',
+  auth: 'teams:read',
+  table: 'read',
+  summary: 'Retrieve a team',
+};
+export const updateTeam: Route = {
+  operationId: 'updateTeam',
+  method: 'PATCH',
+  path: '/v2/teams/{id}',
+  handler: 'functions/teams/update.ts',
+  auth: 'teams:write',
+  body: 'json',
+  table: 'write',
+  summary: "Update a team's fields and members",
+};
+export const deleteTeam: Route = {
+  operationId: 'deleteTeam',
+  method: 'DELETE',
+  path: '/v2/teams/{id}',
+  handler: 'functions/teams/delete.ts',
+  auth: 'teams:delete',
+  table: 'write',
+  summary: 'Delete a team and its memberships',
+};
+export const listTeamMembers: Route = {
+  operationId: 'listTeamMembers',
+  method: 'GET',
+  path: '/v2/teams/{id}/members',
+  handler: 'functions/teams/list-members.ts',
+  auth: 'teams:read',
+  table: 'read',
+  summary: "A team's members (newest membership first)",
+};
 
 // Webhook subscriptions (docs/events.md)
-export const createWebhook: Route = { operationId: 'createWebhook', method: 'POST', path: '/v2/webhooks', handler: 'functions/webhooks/create.ts', auth: 'webhooks:write', body: 'json', table: 'write', summary: 'Create a webhook subscription (its signing secret is shown once)' };
-export const listWebhooks: Route = { operationId: 'listWebhooks', method: 'GET', path: '/v2/webhooks', handler: 'functions/webhooks/list.ts', auth: 'webhooks:read', table: 'read', summary: 'List webhook subscriptions' };
-export const getWebhook: Route = { operationId: 'getWebhook', method: 'GET', path: '/v2/webhooks/{webhookId}', handler: 'functions/webhooks/get.ts', auth: 'webhooks:read', table: 'read', summary: 'Retrieve a webhook subscription' };
-export const deleteWebhook: Route = { operationId: 'deleteWebhook', method: 'DELETE', path: '/v2/webhooks/{webhookId}', handler: 'functions/webhooks/delete.ts', auth: 'webhooks:delete', table: 'write', summary: 'Delete a webhook subscription' };
+export const createWebhook: Route = {
+  operationId: 'createWebhook',
+  method: 'POST',
+  path: '/v2/webhooks',
+  handler: 'functions/webhooks/create.ts',
+  auth: 'webhooks:write',
+  body: 'json',
+  table: 'write',
+  summary: 'Create a webhook subscription (its signing secret is shown once)',
+};
+export const listWebhooks: Route = {
+  operationId: 'listWebhooks',
+  method: 'GET',
+  path: '/v2/webhooks',
+  handler: 'functions/webhooks/list.ts',
+  auth: 'webhooks:read',
+  table: 'read',
+  summary: 'List webhook subscriptions',
+};
+export const getWebhook: Route = {
+  operationId: 'getWebhook',
+  method: 'GET',
+  path: '/v2/webhooks/{webhookId}',
+  handler: 'functions/webhooks/get.ts',
+  auth: 'webhooks:read',
+  table: 'read',
+  summary: 'Retrieve a webhook subscription',
+};
+export const deleteWebhook: Route = {
+  operationId: 'deleteWebhook',
+  method: 'DELETE',
+  path: '/v2/webhooks/{webhookId}',
+  handler: 'functions/webhooks/delete.ts',
+  auth: 'webhooks:delete',
+  table: 'write',
+  summary: 'Delete a webhook subscription',
+};
 
 // Server-to-server OAuth ({app_url})
-export const issueToken: Route = { operationId: 'issueToken', method: 'POST', path: '/oauth2/token', handler: 'functions/oauth/token.ts', auth: 'none', body: 'form', table: 'write', signs: true, summary: 'JWT bearer grant (RFC 7523): trade a signed assertion for a 300-second access token' };
-export const createApplication: Route = { operationId: 'createApplication', method: 'POST', path: '/oauth2/applications', handler: 'functions/oauth/create-application.ts', auth: 'admin', body: 'json', table: 'write', summary: 'Register a server-to-server application' };
-export const listApplications: Route = { operationId: 'listApplications', method: 'GET', path: '/oauth2/applications', handler: 'functions/oauth/list-applications.ts', auth: 'admin', table: 'read', summary: 'List applications' };
-export const getApplication: Route = { operationId: 'getApplication', method: 'GET', path: '/oauth2/applications/{clientId}', handler: 'functions/oauth/get-application.ts', auth: 'admin', table: 'read', summary: 'Retrieve an application' };
-export const deleteApplication: Route = { operationId: 'deleteApplication', method: 'DELETE', path: '/oauth2/applications/{clientId}', handler: 'functions/oauth/delete-application.ts', auth: 'admin', table: 'write', summary: 'Delete an application and revoke its tokens' };
-export const addApplicationKey: Route = { operationId: 'addApplicationKey', method: 'POST', path: '/oauth2/applications/{clientId}/keys', handler: 'functions/oauth/add-key.ts', auth: 'admin', body: 'json', table: 'write', summary: 'Upload an RSA public key' };
-export const deleteApplicationKey: Route = { operationId: 'deleteApplicationKey', method: 'DELETE', path: '/oauth2/applications/{clientId}/keys/{keyId}', handler: 'functions/oauth/delete-key.ts', auth: 'admin', table: 'write', summary: 'Remove a public key' };
+export const issueToken: Route = {
+  operationId: 'issueToken',
+  method: 'POST',
+  path: '/oauth2/token',
+  handler: 'functions/oauth/token.ts',
+  auth: 'none',
+  body: 'form',
+  table: 'write',
+  signs: true,
+  summary: 'JWT bearer grant (RFC 7523): trade a signed assertion for a 300-second access token',
+};
+export const createApplication: Route = {
+  operationId: 'createApplication',
+  method: 'POST',
+  path: '/oauth2/applications',
+  handler: 'functions/oauth/create-application.ts',
+  auth: 'admin',
+  body: 'json',
+  table: 'write',
+  summary: 'Register a server-to-server application',
+};
+export const listApplications: Route = {
+  operationId: 'listApplications',
+  method: 'GET',
+  path: '/oauth2/applications',
+  handler: 'functions/oauth/list-applications.ts',
+  auth: 'admin',
+  table: 'read',
+  summary: 'List applications',
+};
+export const getApplication: Route = {
+  operationId: 'getApplication',
+  method: 'GET',
+  path: '/oauth2/applications/{clientId}',
+  handler: 'functions/oauth/get-application.ts',
+  auth: 'admin',
+  table: 'read',
+  summary: 'Retrieve an application',
+};
+export const deleteApplication: Route = {
+  operationId: 'deleteApplication',
+  method: 'DELETE',
+  path: '/oauth2/applications/{clientId}',
+  handler: 'functions/oauth/delete-application.ts',
+  auth: 'admin',
+  table: 'write',
+  summary: 'Delete an application and revoke its tokens',
+};
+export const addApplicationKey: Route = {
+  operationId: 'addApplicationKey',
+  method: 'POST',
+  path: '/oauth2/applications/{clientId}/keys',
+  handler: 'functions/oauth/add-key.ts',
+  auth: 'admin',
+  body: 'json',
+  table: 'write',
+  summary: 'Upload an RSA public key',
+};
+export const deleteApplicationKey: Route = {
+  operationId: 'deleteApplicationKey',
+  method: 'DELETE',
+  path: '/oauth2/applications/{clientId}/keys/{keyId}',
+  handler: 'functions/oauth/delete-key.ts',
+  auth: 'admin',
+  table: 'write',
+  summary: 'Remove a public key',
+};
 
 // This API's OpenAPI document (docs/openapi.json), public
-export const getOpenApiDocument: Route = { operationId: 'getOpenApiDocument', method: 'GET', path: '/v2/openapi.json', handler: 'functions/openapi/get.ts', auth: 'none', table: 'none', summary: 'The OpenAPI 3.1 document of this API' };
+export const getOpenApiDocument: Route = {
+  operationId: 'getOpenApiDocument',
+  method: 'GET',
+  path: '/v2/openapi.json',
+  handler: 'functions/openapi/get.ts',
+  auth: 'none',
+  table: 'none',
+  summary: 'The OpenAPI 3.1 document of this API',
+};
 // Authorization code flow ({app_url}; docs/oauth.md)
-export const getAuthorizationServerMetadata: Route = { operationId: 'getAuthorizationServerMetadata', method: 'GET', path: '/.well-known/oauth-authorization-server', handler: 'functions/authorization/metadata.ts', auth: 'none', table: 'read', summary: 'Authorization server metadata (RFC 8414)' };
-export const authorize: Route = { operationId: 'authorize', method: 'GET', path: '/oauth/authorize', handler: 'functions/authorization/authorize.ts', auth: 'none', response: 'html', table: 'read', summary: 'Authorization endpoint (RFC 6749 §4.1.1): the sign-in page, then the consent page' };
-export const signIn: Route = { operationId: 'signIn', method: 'POST', path: '/oauth/sign-in', handler: 'functions/authorization/sign-in.ts', auth: 'none', body: 'form', response: 'html', table: 'write', summary: "The sign-in page's form: a member's e-mail and password" };
-export const consent: Route = { operationId: 'consent', method: 'POST', path: '/oauth/consent', handler: 'functions/authorization/consent.ts', auth: 'none', body: 'form', response: 'html', table: 'write', summary: "The consent page's form: Allow or Deny" };
-export const oauthToken: Route = { operationId: 'oauthToken', method: 'POST', path: '/oauth/token', handler: 'functions/authorization/token.ts', auth: 'none', body: 'form', cors: true, table: 'write', signs: true, summary: 'Token endpoint of the authorization code flow: authorization_code (with PKCE) and refresh_token grants' };
-export const registerClient: Route = { operationId: 'registerClient', method: 'POST', path: '/oauth/register', handler: 'functions/authorization/register.ts', auth: 'none', body: 'json', oauthRefusals: true, table: 'write', summary: 'Dynamic client registration (RFC 7591) of public clients with PKCE, such as MCP clients; rate limited per address' };
-export const revokeToken: Route = { operationId: 'revokeToken', method: 'POST', path: '/oauth/revoke', handler: 'functions/authorization/revoke.ts', auth: 'none', body: 'form', cors: true, table: 'write', summary: 'Token revocation (RFC 7009): ends the whole grant' };
+export const getAuthorizationServerMetadata: Route = {
+  operationId: 'getAuthorizationServerMetadata',
+  method: 'GET',
+  path: '/.well-known/oauth-authorization-server',
+  handler: 'functions/authorization/metadata.ts',
+  auth: 'none',
+  table: 'read',
+  summary: 'Authorization server metadata (RFC 8414)',
+};
+export const authorize: Route = {
+  operationId: 'authorize',
+  method: 'GET',
+  path: '/oauth/authorize',
+  handler: 'functions/authorization/authorize.ts',
+  auth: 'none',
+  response: 'html',
+  table: 'read',
+  summary: 'Authorization endpoint (RFC 6749 §4.1.1): the sign-in page, then the consent page',
+};
+export const signIn: Route = {
+  operationId: 'signIn',
+  method: 'POST',
+  path: '/oauth/sign-in',
+  handler: 'functions/authorization/sign-in.ts',
+  auth: 'none',
+  body: 'form',
+  response: 'html',
+  table: 'write',
+  summary: "The sign-in page's form: a member's e-mail and password",
+};
+export const consent: Route = {
+  operationId: 'consent',
+  method: 'POST',
+  path: '/oauth/consent',
+  handler: 'functions/authorization/consent.ts',
+  auth: 'none',
+  body: 'form',
+  response: 'html',
+  table: 'write',
+  summary: "The consent page's form: Allow or Deny",
+};
+export const oauthToken: Route = {
+  operationId: 'oauthToken',
+  method: 'POST',
+  path: '/oauth/token',
+  handler: 'functions/authorization/token.ts',
+  auth: 'none',
+  body: 'form',
+  cors: true,
+  table: 'write',
+  signs: true,
+  summary: 'Token endpoint of the authorization code flow: authorization_code (with PKCE) and refresh_token grants',
+};
+export const registerClient: Route = {
+  operationId: 'registerClient',
+  method: 'POST',
+  path: '/oauth/register',
+  handler: 'functions/authorization/register.ts',
+  auth: 'none',
+  body: 'json',
+  oauthRefusals: true,
+  table: 'write',
+  summary: 'Dynamic client registration (RFC 7591) of public clients with PKCE, such as MCP clients; rate limited per address',
+};
+export const revokeToken: Route = {
+  operationId: 'revokeToken',
+  method: 'POST',
+  path: '/oauth/revoke',
+  handler: 'functions/authorization/revoke.ts',
+  auth: 'none',
+  body: 'form',
+  cors: true,
+  table: 'write',
+  summary: 'Token revocation (RFC 7009): ends the whole grant',
+};
 // Protected resource metadata (RFC 9728) and the remote MCP server ({app_url}; docs/mcp.md)
-export const getProtectedResourceMetadata: Route = { operationId: 'getProtectedResourceMetadata', method: 'GET', path: '/.well-known/oauth-protected-resource', handler: 'functions/mcp/resource-metadata.ts', auth: 'none', table: 'none', summary: 'Protected resource metadata (RFC 9728) of the MCP server' };
-export const getMcpResourceMetadata: Route = { operationId: 'getMcpResourceMetadata', method: 'GET', path: '/.well-known/oauth-protected-resource/mcp', handler: 'functions/mcp/mcp-resource-metadata.ts', auth: 'none', table: 'none', summary: 'Protected resource metadata (RFC 9728) at the MCP server\'s path-suffixed location' };
-export const mcp: Route = { operationId: 'mcp', method: 'POST', path: '/mcp', handler: 'functions/mcp/post.ts', auth: 'bearer', resource: 'mcp', body: 'json', table: 'write', summary: 'Model Context Protocol server (Streamable HTTP, stateless, JSON responses): tools over scores, entities and notes' };
-export const mcpGet: Route = { operationId: 'mcpGet', method: 'GET', path: '/mcp', handler: 'functions/mcp/get.ts', auth: 'none', table: 'none', summary: 'The MCP server opens no event stream: 405, only POST' };
-export const mcpDelete: Route = { operationId: 'mcpDelete', method: 'DELETE', path: '/mcp', handler: 'functions/mcp/delete.ts', auth: 'none', table: 'none', summary: 'The MCP server is stateless, there is no session to end: 405, only POST' };
+export const getProtectedResourceMetadata: Route = {
+  operationId: 'getProtectedResourceMetadata',
+  method: 'GET',
+  path: '/.well-known/oauth-protected-resource',
+  handler: 'functions/mcp/resource-metadata.ts',
+  auth: 'none',
+  table: 'none',
+  summary: 'Protected resource metadata (RFC 9728) of the MCP server',
+};
+export const getMcpResourceMetadata: Route = {
+  operationId: 'getMcpResourceMetadata',
+  method: 'GET',
+  path: '/.well-known/oauth-protected-resource/mcp',
+  handler: 'functions/mcp/mcp-resource-metadata.ts',
+  auth: 'none',
+  table: 'none',
+  summary: "Protected resource metadata (RFC 9728) at the MCP server's path-suffixed location",
+};
+export const mcp: Route = {
+  operationId: 'mcp',
+  method: 'POST',
+  path: '/mcp',
+  handler: 'functions/mcp/post.ts',
+  auth: 'bearer',
+  resource: 'mcp',
+  body: 'json',
+  table: 'write',
+  summary: 'Model Context Protocol server (Streamable HTTP, stateless, JSON responses): tools over scores, entities and notes',
+};
+export const mcpGet: Route = {
+  operationId: 'mcpGet',
+  method: 'GET',
+  path: '/mcp',
+  handler: 'functions/mcp/get.ts',
+  auth: 'none',
+  table: 'none',
+  summary: 'The MCP server opens no event stream: 405, only POST',
+};
+export const mcpDelete: Route = {
+  operationId: 'mcpDelete',
+  method: 'DELETE',
+  path: '/mcp',
+  handler: 'functions/mcp/delete.ts',
+  auth: 'none',
+  table: 'none',
+  summary: 'The MCP server is stateless, there is no session to end: 405, only POST',
+};
 // Member pages ({app_url}; README "Pages"): server-rendered HTML for signed-in members, read-only
-export const homePage: Route = { operationId: 'homePage', method: 'GET', path: '/', handler: 'functions/pages/home.ts', auth: 'none', response: 'html', table: 'read', summary: "Page: the workspace's products ranked by customer score" };
-export const entityPage: Route = { operationId: 'entityPage', method: 'GET', path: '/entities/{id}', handler: 'functions/pages/entity.ts', auth: 'none', response: 'html', table: 'read', summary: 'Page: an entity, its children ranked by customer score and the feedback linked to it' };
-export const notePage: Route = { operationId: 'notePage', method: 'GET', path: '/notes/{id}', handler: 'functions/pages/note.ts', auth: 'none', response: 'html', table: 'read', summary: 'Page: a note, its customer and its links with importance' };
-export const memberPage: Route = { operationId: 'memberPage', method: 'GET', path: '/members/{id}', handler: 'functions/pages/member.ts', auth: 'none', response: 'html', table: 'read', summary: 'Page: a member, their role and what they own' };
-export const pageSignInPage: Route = { operationId: 'pageSignInPage', method: 'GET', path: '/sign-in', handler: 'functions/pages/sign-in-page.ts', auth: 'none', response: 'html', table: 'read', summary: "The member pages' sign-in page" };
-export const pageSignIn: Route = { operationId: 'pageSignIn', method: 'POST', path: '/sign-in', handler: 'functions/pages/sign-in.ts', auth: 'none', body: 'form', response: 'html', table: 'write', summary: "The member pages' sign-in form: workspace ID, e-mail and password; a page session" };
-export const pageSignOut: Route = { operationId: 'pageSignOut', method: 'POST', path: '/sign-out', handler: 'functions/pages/sign-out.ts', auth: 'none', body: 'form', response: 'html', table: 'write', summary: "Ends the member's page session" };
-export const corsPreflight: Route = { operationId: 'corsPreflight', method: 'OPTIONS', path: PREFLIGHT_PATH, handler: 'functions/cors/preflight.ts', auth: 'none', table: 'read', summary: 'CORS preflight of every route browser clients may call' };
+export const homePage: Route = {
+  operationId: 'homePage',
+  method: 'GET',
+  path: '/',
+  handler: 'functions/pages/home.ts',
+  auth: 'none',
+  response: 'html',
+  table: 'read',
+  summary: "Page: the workspace's products ranked by customer score",
+};
+export const entityPage: Route = {
+  operationId: 'entityPage',
+  method: 'GET',
+  path: '/entities/{id}',
+  handler: 'functions/pages/entity.ts',
+  auth: 'none',
+  response: 'html',
+  table: 'read',
+  summary: 'Page: an entity, its children ranked by customer score and the feedback linked to it',
+};
+export const notePage: Route = {
+  operationId: 'notePage',
+  method: 'GET',
+  path: '/notes/{id}',
+  handler: 'functions/pages/note.ts',
+  auth: 'none',
+  response: 'html',
+  table: 'read',
+  summary: 'Page: a note, its customer and its links with importance',
+};
+export const memberPage: Route = {
+  operationId: 'memberPage',
+  method: 'GET',
+  path: '/members/{id}',
+  handler: 'functions/pages/member.ts',
+  auth: 'none',
+  response: 'html',
+  table: 'read',
+  summary: 'Page: a member, their role and what they own',
+};
+export const pageSignInPage: Route = {
+  operationId: 'pageSignInPage',
+  method: 'GET',
+  path: '/sign-in',
+  handler: 'functions/pages/sign-in-page.ts',
+  auth: 'none',
+  response: 'html',
+  table: 'read',
+  summary: "The member pages' sign-in page",
+};
+export const pageSignIn: Route = {
+  operationId: 'pageSignIn',
+  method: 'POST',
+  path: '/sign-in',
+  handler: 'functions/pages/sign-in.ts',
+  auth: 'none',
+  body: 'form',
+  response: 'html',
+  table: 'write',
+  summary: "The member pages' sign-in form: workspace ID, e-mail and password; a page session",
+};
+export const pageSignOut: Route = {
+  operationId: 'pageSignOut',
+  method: 'POST',
+  path: '/sign-out',
+  handler: 'functions/pages/sign-out.ts',
+  auth: 'none',
+  body: 'form',
+  response: 'html',
+  table: 'write',
+  summary: "Ends the member's page session",
+};
+export const corsPreflight: Route = {
+  operationId: 'corsPreflight',
+  method: 'OPTIONS',
+  path: PREFLIGHT_PATH,
+  handler: 'functions/cors/preflight.ts',
+  auth: 'none',
+  table: 'read',
+  summary: 'CORS preflight of every route browser clients may call',
+};
 
 /** Every row, in the order above: the gateway, the stack and the OpenAPI document read this list. */
 export const ROUTES = [
@@ -260,7 +915,10 @@ let compiledRoutes: { route: Route; segments: Segment[] }[] | undefined;
 const compiled = () =>
   (compiledRoutes ??= ROUTES.filter((route) => route.path !== PREFLIGHT_PATH).map((route) => ({
     route: route,
-    segments: route.path.split('/').slice(1).map((s): Segment => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s })),
+    segments: route.path
+      .split('/')
+      .slice(1)
+      .map((s): Segment => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s })),
   })));
 
 /** The methods of the CORS routes on a path (for a preflight's Access-Control-Allow-Methods). */

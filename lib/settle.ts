@@ -2,7 +2,11 @@
 // later read's failure waits its turn instead of rejecting the Promise.all that started it.
 type Settled<T> = { value: T } | { error: unknown };
 
-export const settle = <T>(p: Promise<T>): Promise<Settled<T>> => p.then((value) => ({ value }), (error: unknown) => ({ error }));
+export const settle = <T>(p: Promise<T>): Promise<Settled<T>> =>
+  p.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
 
 /** The value, or the failure thrown now (its turn has come). */
 export function outcome<T>(s: Settled<T>): T {

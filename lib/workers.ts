@@ -55,9 +55,23 @@ const w = (worker: Worker): Worker => worker;
 
 export const WORKERS = [
   // Reads a workspace's subscriptions (one Query) to match events against.
-  w({ id: 'streamEvents', handler: 'functions/events/stream.ts', source: 'tableStream', tableActions: ['dynamodb:Query'], secret: false, summary: 'Table stream to webhook events, queued per subscription' }),
+  w({
+    id: 'streamEvents',
+    handler: 'functions/events/stream.ts',
+    source: 'tableStream',
+    tableActions: ['dynamodb:Query'],
+    secret: false,
+    summary: 'Table stream to webhook events, queued per subscription',
+  }),
   // Reads a subscription and a delivery record; updates delivery records and the subscription's failure count and status.
-  w({ id: 'deliverWebhooks', handler: 'functions/events/deliver.ts', source: 'deliveryQueue', tableActions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], secret: true, summary: 'Delivery queue to signed POSTs, with retries and dead letters' }),
+  w({
+    id: 'deliverWebhooks',
+    handler: 'functions/events/deliver.ts',
+    source: 'deliveryQueue',
+    tableActions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+    secret: true,
+    summary: 'Delivery queue to signed POSTs, with retries and dead letters',
+  }),
   // Finishes pending work (lib/store/sweep.ts): reads what is due (GSI1), entities, links and notes
   // (GSI2 and the table), and writes marks, notes' customers and copies, deletes, the items of the work.
   w({
@@ -65,7 +79,16 @@ export const WORKERS = [
     handler: 'functions/work/sweep.ts',
     source: 'schedule',
     everyMinutes: 1,
-    tableActions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'],
+    tableActions: [
+      'dynamodb:GetItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:Query',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:BatchWriteItem',
+      'dynamodb:ConditionCheckItem',
+    ],
     indexes: true,
     secret: false,
     summary: 'Finishes pending work: subtree clean-ups and stepwise note changes left by their requests',

@@ -21,7 +21,8 @@ const TARGET_OPTIONS: OptionKinds = { table: 'value', 'kms-key-id': 'value' };
 function parseCommandLine(argv: string[]): { words: string[]; options: Options } {
   const known: NonNullable<ParseArgsConfig['options']> = {};
   for (const kinds of [TARGET_OPTIONS, ...COMMANDS.map((c) => c.options)]) {
-    for (const [name, kind] of Object.entries(kinds)) known[name] = { type: kind === 'flag' ? 'boolean' : 'string', ...(kind === 'values' ? { multiple: true } : {}) };
+    for (const [name, kind] of Object.entries(kinds))
+      known[name] = { type: kind === 'flag' ? 'boolean' : 'string', ...(kind === 'values' ? { multiple: true } : {}) };
   }
   const { values, positionals } = parseArgs({ args: argv, options: known, allowPositionals: true, strict: true });
   return { words: positionals, options: values as Options };
@@ -67,8 +68,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const { words, options } = parsed;
-  const command = COMMANDS.filter((c) => c.name === words.slice(0, c.name.split(' ').length).join(' '))
-    .sort((a, b) => b.name.length - a.name.length)[0];
+  const command = COMMANDS.filter((c) => c.name === words.slice(0, c.name.split(' ').length).join(' ')).sort((a, b) => b.name.length - a.name.length)[0];
   if (!command) {
     console.error(words.length ? `Unknown command: ${words.join(' ')}\n${usage()}` : usage());
     return 2;
@@ -90,9 +90,13 @@ async function main(argv: string[]): Promise<number> {
     }
     const e = err as Error & { code?: string; name?: string };
     if (e.name === 'ResourceNotFoundException') {
-      console.error(`${command.name}: table ${process.env.TABLE_NAME} not found${process.env.DYNAMODB_ENDPOINT ? ` at ${process.env.DYNAMODB_ENDPOINT}` : ''}.`);
+      console.error(
+        `${command.name}: table ${process.env.TABLE_NAME} not found${process.env.DYNAMODB_ENDPOINT ? ` at ${process.env.DYNAMODB_ENDPOINT}` : ''}.`,
+      );
     } else if (e.code === 'ECONNREFUSED' || /ECONNREFUSED/.test(String(e.message)) || e.name === 'TimeoutError') {
-      console.error(`${command.name}: DynamoDB is not reachable at ${process.env.DYNAMODB_ENDPOINT}; start the local stack with \`npm start\` (or pass --table for a deployed one).`);
+      console.error(
+        `${command.name}: DynamoDB is not reachable at ${process.env.DYNAMODB_ENDPOINT}; start the local stack with \`npm start\` (or pass --table for a deployed one).`,
+      );
     } else {
       console.error(`${command.name} failed: ${e.message}`);
     }

@@ -110,10 +110,13 @@ export class LocalDeliveryQueue<T> {
     if (this.timer) clearTimeout(this.timer.handle);
     this.timer = {
       at,
-      handle: setTimeout(() => {
-        this.timer = undefined;
-        this.pump();
-      }, Math.max(0, at - Date.now())),
+      handle: setTimeout(
+        () => {
+          this.timer = undefined;
+          this.pump();
+        },
+        Math.max(0, at - Date.now()),
+      ),
     };
   }
 

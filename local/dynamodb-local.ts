@@ -4,7 +4,15 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceNotFoundException, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  ResourceNotFoundException,
+  UpdateTableCommand,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { createTableInput, TABLE } from '#lib/store/table.ts';
 
 export const JAVA_MISSING =
@@ -17,7 +25,10 @@ export function findJava(): { java: string } | { problem: string } {
   if (out.error || out.status !== 0) return { problem: JAVA_MISSING };
   const m = /version "(\d+)(?:\.(\d+))?/.exec(out.stderr + out.stdout);
   const major = m ? (m[1] === '1' ? Number(m[2]) : Number(m[1])) : NaN;
-  if (!(major >= 17)) return { problem: `DynamoDB Local needs Java 17 or newer, and ${java} is version ${m?.[1] ?? 'unknown'}: install a newer runtime (or point JAVA_HOME at one) and run again.` };
+  if (!(major >= 17))
+    return {
+      problem: `DynamoDB Local needs Java 17 or newer, and ${java} is version ${m?.[1] ?? 'unknown'}: install a newer runtime (or point JAVA_HOME at one) and run again.`,
+    };
   return { java };
 }
 
@@ -70,8 +81,10 @@ export async function startDynamoDbLocal(options: { port?: number; dbPath?: stri
   const args = [
     `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
     '-Xss1m',
-    '-jar', join(dir, 'DynamoDBLocal.jar'),
-    '-port', String(port),
+    '-jar',
+    join(dir, 'DynamoDBLocal.jar'),
+    '-port',
+    String(port),
     '-sharedDb',
     '-disableTelemetry',
     ...(options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory']),
@@ -146,9 +159,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   } catch (err) {
     if (!(err instanceof ResourceNotFoundException)) throw err;
     await client.send(new CreateTableCommand(createTableInput(tableName)));
-    await client.send(
-      new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true } }),
-    );
+    await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true } }));
     return 'created';
   } finally {
     client.destroy();

@@ -80,7 +80,12 @@ export function encodeBody(bytes: Buffer, contentType: string | undefined): { bo
   return binary ? { body: bytes.toString('base64'), isBase64Encoded: true } : { body: text, isBase64Encoded: false };
 }
 
-export function buildEvent(req: { method: string; url: string; rawHeaders: string[]; body: Buffer; sourceIp?: string }, route: Route, pathParameters: Record<string, string>, requestId: string): APIGatewayProxyEvent {
+export function buildEvent(
+  req: { method: string; url: string; rawHeaders: string[]; body: Buffer; sourceIp?: string },
+  route: Route,
+  pathParameters: Record<string, string>,
+  requestId: string,
+): APIGatewayProxyEvent {
   const q = req.url.indexOf('?');
   const rawPath = q === -1 ? req.url : req.url.slice(0, q);
   const rawQuery = q === -1 ? '' : req.url.slice(q + 1);
@@ -160,7 +165,10 @@ export function rawEnvelope(code: ErrorCode, detail: string, requestId: string =
 export function clientErrorEnvelope(err: Error & { code?: string; reason?: string }): { code: ErrorCode; detail: string } {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { code: 'request.headersTooLarge', detail: `The request line and headers are larger than ${maxHeaderSize} bytes: shorten the URL (query string) or the headers.` };
+      return {
+        code: 'request.headersTooLarge',
+        detail: `The request line and headers are larger than ${maxHeaderSize} bytes: shorten the URL (query string) or the headers.`,
+      };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { code: 'request.timeout', detail: 'The request was not received in time.' };
     default:
@@ -255,7 +263,12 @@ export function createGateway(options: { loadHandler?: HandlerLoader; extraRoute
   // An Expect other than 100-continue, which Node would answer with a bare 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     req.resume();
-    sendEnvelope(res, 'request.malformed', randomUUID(), `The expectation ${JSON.stringify(String(req.headers.expect).slice(0, 100))} cannot be met; only 100-continue is supported.`);
+    sendEnvelope(
+      res,
+      'request.malformed',
+      randomUUID(),
+      `The expectation ${JSON.stringify(String(req.headers.expect).slice(0, 100))} cannot be met; only 100-continue is supported.`,
+    );
   });
   // CONNECT (a proxy tunnel) names no route; without this Node would close the socket silently.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {

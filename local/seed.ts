@@ -8,7 +8,10 @@ import type { DevFacts } from './paths.ts';
 export const DEMO_ADMIN_EMAIL = 'admin@example.com';
 
 /** Reuses the demo of an earlier run when its workspace is still in the table, else makes a new one. */
-export async function ensureDemo(devFile: string, facts: Omit<DevFacts, 'workspaceId' | 'adminEmail' | 'adminToken' | 'adminTokenId'>): Promise<{ facts: DevFacts; created: boolean }> {
+export async function ensureDemo(
+  devFile: string,
+  facts: Omit<DevFacts, 'workspaceId' | 'adminEmail' | 'adminToken' | 'adminTokenId'>,
+): Promise<{ facts: DevFacts; created: boolean }> {
   try {
     const previous = JSON.parse(await readFile(devFile, 'utf8')) as DevFacts;
     if (previous.workspaceId && (await getWorkspace(previous.workspaceId))) {

@@ -38,7 +38,13 @@ export async function startLocalWorkers(options: {
     attempt: async (job, attempt) => {
       const outcome = await attemptDelivery(job, attempt);
       if (outcome.kind === 'retry') {
-        log.info('webhook delivery failed; will retry', { eventId: job.eventId, subscriptionId: job.subscriptionId, attempt, waitMs: outcome.waitMs, reason: outcome.reason });
+        log.info('webhook delivery failed; will retry', {
+          eventId: job.eventId,
+          subscriptionId: job.subscriptionId,
+          attempt,
+          waitMs: outcome.waitMs,
+          reason: outcome.reason,
+        });
         options.onRetry?.(job, attempt);
         return { kind: 'retry', waitMs: outcome.waitMs };
       }
@@ -47,7 +53,12 @@ export async function startLocalWorkers(options: {
     },
     waitAfterFault: (attempt) => nextWaitMs(attempt, { scale: config.webhookRetryScale }),
     onDead: (letter) => {
-      log.warn('webhook delivery given up (dead-letter store)', { eventId: letter.body.eventId, subscriptionId: letter.body.subscriptionId, attempts: letter.attempts, reason: letter.reason });
+      log.warn('webhook delivery given up (dead-letter store)', {
+        eventId: letter.body.eventId,
+        subscriptionId: letter.body.subscriptionId,
+        attempts: letter.attempts,
+        reason: letter.reason,
+      });
       options.onDead?.(letter);
     },
     onFault: (error) => log.error('webhook delivery failed inside the service', { error }),
@@ -60,7 +71,8 @@ export async function startLocalWorkers(options: {
       tableName: options.tableName,
       ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
       consume: async (records) => {
-        const enqueue = (jobs: DeliveryJob[]) => Promise.resolve(queue.send(jobs.map((body) => ({ groupId: messageGroupId(body), dedupId: deduplicationId(body), body }))));
+        const enqueue = (jobs: DeliveryJob[]) =>
+          Promise.resolve(queue.send(jobs.map((body) => ({ groupId: messageGroupId(body), dedupId: deduplicationId(body), body }))));
         const result = await fanOut(records, enqueue, config.baseUrl);
         // The reader hands the whole batch over again; what was already queued is deduplicated.
         if (result.failedAt !== undefined) throw result.error;

@@ -14,7 +14,10 @@ export const jsonSchemaOf = (schema: z.ZodMiniType): Record<string, unknown> => 
 };
 
 /** An object literal with one line per entry (owner and creator share one shape, as in the zod schemas). */
-const literal = (entries: Record<string, unknown>) => `{\n${Object.entries(entries).map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},`).join('\n')}\n}`;
+const literal = (entries: Record<string, unknown>) =>
+  `{\n${Object.entries(entries)
+    .map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},`)
+    .join('\n')}\n}`;
 
 /** The text of lib/domain/field-json-schemas.ts. */
 export function fieldJsonSchemasModule(): string {

@@ -27,7 +27,18 @@ export const REGISTRIES = [
   },
 ] as const;
 
-const HEADER = ['Address Block', 'Name', 'RFC', 'Allocation Date', 'Termination Date', 'Source', 'Destination', 'Forwardable', 'Globally Reachable', 'Reserved-by-Protocol'];
+const HEADER = [
+  'Address Block',
+  'Name',
+  'RFC',
+  'Allocation Date',
+  'Termination Date',
+  'Source',
+  'Destination',
+  'Forwardable',
+  'Globally Reachable',
+  'Reserved-by-Protocol',
+];
 
 /**
  * RFC 4180 records: quoted fields may hold commas, line breaks and doubled quotes. (Two small
@@ -76,7 +87,11 @@ export interface RegistryBlock {
 }
 
 /** A cell without IANA's footnote marks ("False [1]", "2002::/16 [3]") and line breaks. */
-const clean = (cell: string) => cell.replace(/\s*\[\d+\]/g, '').replace(/\s+/g, ' ').trim();
+const clean = (cell: string) =>
+  cell
+    .replace(/\s*\[\d+\]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** True, False, or nothing: N/A (see the footnote) and a terminated entry's empty cell say neither. */
 function flag(cell: string, where: string): boolean | undefined {
@@ -94,8 +109,21 @@ export function registryBlocks(csv: string, file: string): RegistryBlock[] {
   return rows.flatMap((row, i) => {
     const where = `${file} row ${i + 2}`;
     if (row.length !== HEADER.length) throw new Error(`${where}: ${row.length} fields, not ${HEADER.length}`);
-    const [block, name, rfc, allocated, termination, source, destination, forwardable, reachable, reserved] = row as [string, string, string, string, string, string, string, string, string, string];
-    const prefixes = clean(block).split(',').map((p) => p.trim());
+    const [block, name, rfc, allocated, termination, source, destination, forwardable, reachable, reserved] = row as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    const prefixes = clean(block)
+      .split(',')
+      .map((p) => p.trim());
     for (const p of prefixes) if (!/^[0-9a-f.:]+\/\d{1,3}$/i.test(p)) throw new Error(`${where}: "${p}" is not an address block`);
     const terminated = clean(termination);
     return prefixes.map((prefix) => ({
@@ -113,7 +141,8 @@ export function registryBlocks(csv: string, file: string): RegistryBlock[] {
   });
 }
 
-const defined = <K extends string>(key: K, value: boolean | undefined): Partial<Record<K, boolean>> => (value === undefined ? {} : ({ [key]: value } as Record<K, boolean>));
+const defined = <K extends string>(key: K, value: boolean | undefined): Partial<Record<K, boolean>> =>
+  value === undefined ? {} : ({ [key]: value } as Record<K, boolean>);
 
 /** The text of lib/events/iana/special-purpose.ts. */
 export async function specialPurposeModule(): Promise<string> {

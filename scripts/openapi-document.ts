@@ -17,7 +17,10 @@ export async function documentedOperations(): Promise<DocumentedOperation[]> {
       const operation = mod.handler?.operation;
       if (!operation) throw new Error(`${route.handler} exports no handler made by api() (lib/http/pipeline.ts)`);
       // The row a handler passes to api() is the one its function is deployed and documented as.
-      if (mod.handler?.route !== route) throw new Error(`${route.handler} is made with the row of ${mod.handler?.route?.operationId ?? 'no route'}, not of ${route.operationId} (lib/routes.ts)`);
+      if (mod.handler?.route !== route)
+        throw new Error(
+          `${route.handler} is made with the row of ${mod.handler?.route?.operationId ?? 'no route'}, not of ${route.operationId} (lib/routes.ts)`,
+        );
       return { route, operation };
     }),
   );

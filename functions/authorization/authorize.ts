@@ -20,12 +20,12 @@ export const handler = pageApi(
     },
   },
   async (req) => {
-  const params = req.query.entries();
-  const judged = await judgeAuthorizationRequest(params);
-  if (judged.kind !== 'valid') return refuseRequest(judged);
-  const sessionId = requestCookies(req).get(SESSION_COOKIE);
-  const member = await sessionMember(sessionId, sessionWorkspace(judged.app));
-  if (!member || !sessionId) return signInResult(req, judged.app, requestString(params));
-  return consentResult(sessionId, judged, member, requestString(params));
+    const params = req.query.entries();
+    const judged = await judgeAuthorizationRequest(params);
+    if (judged.kind !== 'valid') return refuseRequest(judged);
+    const sessionId = requestCookies(req).get(SESSION_COOKIE);
+    const member = await sessionMember(sessionId, sessionWorkspace(judged.app));
+    if (!member || !sessionId) return signInResult(req, judged.app, requestString(params));
+    return consentResult(sessionId, judged, member, requestString(params));
   },
 );

@@ -13,9 +13,13 @@ export const handler = api(
   async (req, { body }) => {
     const outcome = await registerClient(body, req.event.requestContext?.identity?.sourceIp ?? 'unknown');
     if (!outcome.ok) {
-      throw new ApiError('rate.limitExceeded', `Too many client registrations from this address; try again in ${Math.ceil(outcome.retryAfterS / 60)} minutes.`, {
-        headers: { 'Retry-After': String(outcome.retryAfterS) },
-      });
+      throw new ApiError(
+        'rate.limitExceeded',
+        `Too many client registrations from this address; try again in ${Math.ceil(outcome.retryAfterS / 60)} minutes.`,
+        {
+          headers: { 'Retry-After': String(outcome.retryAfterS) },
+        },
+      );
     }
     req.log.info('client registered', { clientId: outcome.body.client_id });
     return { status: 201, body: outcome.body as never, headers: { 'Cache-Control': 'no-store' } };

@@ -22,45 +22,49 @@ export const handler = pageApi(
     },
   },
   async (req) => {
-  const form = pageForm(req);
-  const preSession = requestCookies(req).get(PRE_SESSION_COOKIE);
-  if (!preSession || !(await csrfTokenMatches({ preSession }, form.get('csrf_token')))) throw staleForm();
-  const request = form.get('request') ?? '';
-  const judged = await judgeAuthorizationRequest([...new URLSearchParams(request)]);
-  if (judged.kind !== 'valid') return refuseRequest(judged);
-  const parsed = SignInForm.safeParse(Object.fromEntries(form));
-  const email = form.get('email') ?? '';
-  // A self-registered client belongs to no workspace: the member says which is theirs.
-  const selfRegistered = judged.app.selfRegistered === true;
-  const workspace = selfRegistered ? (form.get('workspace') ?? '').trim() : judged.app.workspaceId;
-  const kept = { email, ...(selfRegistered ? { workspace } : {}) };
-  if (!parsed.success || workspace === '') {
-    return signInResult(req, judged.app, request, { status: 400, ...kept, problem: selfRegistered ? 'Enter your workspace ID, your e-mail address and your password.' : 'Enter your e-mail address and your password.' });
-  }
-
-  const outcome = await signIn(workspace, { email, password: parsed.data.password, sourceIp: req.event.requestContext?.identity?.sourceIp ?? 'unknown' });
-  if (!outcome.ok) {
-    req.log.info('sign-in refused', { reason: outcome.reason, clientId: judged.app.clientId });
-    if (outcome.reason === 'throttled') {
-      const minutes = Math.ceil(outcome.retryAfterS / 60);
+    const form = pageForm(req);
+    const preSession = requestCookies(req).get(PRE_SESSION_COOKIE);
+    if (!preSession || !(await csrfTokenMatches({ preSession }, form.get('csrf_token')))) throw staleForm();
+    const request = form.get('request') ?? '';
+    const judged = await judgeAuthorizationRequest([...new URLSearchParams(request)]);
+    if (judged.kind !== 'valid') return refuseRequest(judged);
+    const parsed = SignInForm.safeParse(Object.fromEntries(form));
+    const email = form.get('email') ?? '';
+    // A self-registered client belongs to no workspace: the member says which is theirs.
+    const selfRegistered = judged.app.selfRegistered === true;
+    const workspace = selfRegistered ? (form.get('workspace') ?? '').trim() : judged.app.workspaceId;
+    const kept = { email, ...(selfRegistered ? { workspace } : {}) };
+    if (!parsed.success || workspace === '') {
       return signInResult(req, judged.app, request, {
-        status: 429,
+        status: 400,
         ...kept,
-        problem: `Too many failed sign-in attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
-        headers: { 'Retry-After': String(outcome.retryAfterS) },
+        problem: selfRegistered ? 'Enter your workspace ID, your e-mail address and your password.' : 'Enter your e-mail address and your password.',
       });
     }
-    return signInResult(req, judged.app, request, {
-      status: 401,
-      ...kept,
-      problem: selfRegistered
-        ? 'The workspace ID, the e-mail address or the password is not right, or this account cannot sign in here.'
-        : 'The e-mail address or the password is not right, or this account cannot sign in here.',
-    });
-  }
-  const sessionId = await startSession(outcome.member);
-  req.log.info('member signed in', { workspaceId: outcome.member.workspaceId, memberId: outcome.member.id, clientId: judged.app.clientId });
-  // Relative, so the browser stays on the host (and cookies) it used.
-  return { status: 303, headers: { Location: `authorize?${request}` }, cookies: [sessionCookie(sessionId), clearedPreSessionCookie()] };
+
+    const outcome = await signIn(workspace, { email, password: parsed.data.password, sourceIp: req.event.requestContext?.identity?.sourceIp ?? 'unknown' });
+    if (!outcome.ok) {
+      req.log.info('sign-in refused', { reason: outcome.reason, clientId: judged.app.clientId });
+      if (outcome.reason === 'throttled') {
+        const minutes = Math.ceil(outcome.retryAfterS / 60);
+        return signInResult(req, judged.app, request, {
+          status: 429,
+          ...kept,
+          problem: `Too many failed sign-in attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
+          headers: { 'Retry-After': String(outcome.retryAfterS) },
+        });
+      }
+      return signInResult(req, judged.app, request, {
+        status: 401,
+        ...kept,
+        problem: selfRegistered
+          ? 'The workspace ID, the e-mail address or the password is not right, or this account cannot sign in here.'
+          : 'The e-mail address or the password is not right, or this account cannot sign in here.',
+      });
+    }
+    const sessionId = await startSession(outcome.member);
+    req.log.info('member signed in', { workspaceId: outcome.member.workspaceId, memberId: outcome.member.id, clientId: judged.app.clientId });
+    // Relative, so the browser stays on the host (and cookies) it used.
+    return { status: 303, headers: { Location: `authorize?${request}` }, cookies: [sessionCookie(sessionId), clearedPreSessionCookie()] };
   },
 );

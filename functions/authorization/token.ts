@@ -18,14 +18,23 @@ export const handler = api(
     clientRequest(req, 'token request refused', async (form, app) => {
       const grantType = form.get('grant_type');
       if (!grantType) throw new OAuthError('invalid_request', 'grant_type is missing.');
-      if (!GRANTS.includes(grantType)) throw new OAuthError('unsupported_grant_type', `grant_type ${JSON.stringify(grantType.slice(0, 64))} is not supported here; use authorization_code or refresh_token.`);
+      if (!GRANTS.includes(grantType))
+        throw new OAuthError(
+          'unsupported_grant_type',
+          `grant_type ${JSON.stringify(grantType.slice(0, 64))} is not supported here; use authorization_code or refresh_token.`,
+        );
       const parsed = TokenRequestForm.safeParse(Object.fromEntries(form));
       if (!parsed.success) throw new OAuthError('invalid_request', formProblem(parsed.error.issues[0]!));
       const f = parsed.data;
       const optional = { ...(f.scope !== undefined ? { scope: f.scope } : {}), ...(f.resource !== undefined ? { resource: f.resource } : {}) };
       const { body, grant } =
         f.grant_type === 'authorization_code'
-          ? await exchangeAuthorizationCode(app, { code: f.code, redirectUri: f.redirect_uri, ...(f.code_verifier !== undefined ? { codeVerifier: f.code_verifier } : {}), ...optional })
+          ? await exchangeAuthorizationCode(app, {
+              code: f.code,
+              redirectUri: f.redirect_uri,
+              ...(f.code_verifier !== undefined ? { codeVerifier: f.code_verifier } : {}),
+              ...optional,
+            })
           : await refreshTokens(app, { refreshToken: f.refresh_token, ...optional });
       req.log.info('tokens issued', { grantType, clientId: app.clientId, workspaceId: grant.workspaceId, grantId: grant.grantId });
       return { status: 200, body, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };

@@ -12,16 +12,19 @@ export const handler = api(
   // The query is the one of the request it precedes; not this operation's (nor in the document).
   { queryReadByCore: true, responses: { 204: null } },
   async (req) => {
-  const methods = corsMethodsAt(req.event.path);
-  const origin = requestOrigin(req.headers.get('origin'));
-  if (!origin) throw new ApiError('request.invalid', 'A CORS preflight needs an Origin header naming a scheme, a host and a port.');
-  const method = req.headers.get('access-control-request-method');
-  if (!method || !methods.includes(method)) {
-    throw new ApiError('request.invalid', `Access-Control-Request-Method ${JSON.stringify((method ?? 'none').slice(0, 20))} is not a method of this path (${methods.join(', ')}).`);
-  }
-  if (!(await isRegisteredOrigin(origin))) {
-    throw new ApiError('auth.accessDenied', `${origin} is not the origin of a registered redirect URI of any application.`);
-  }
-  return { status: 204, headers: corsPreflightHeaders(origin, methods) };
+    const methods = corsMethodsAt(req.event.path);
+    const origin = requestOrigin(req.headers.get('origin'));
+    if (!origin) throw new ApiError('request.invalid', 'A CORS preflight needs an Origin header naming a scheme, a host and a port.');
+    const method = req.headers.get('access-control-request-method');
+    if (!method || !methods.includes(method)) {
+      throw new ApiError(
+        'request.invalid',
+        `Access-Control-Request-Method ${JSON.stringify((method ?? 'none').slice(0, 20))} is not a method of this path (${methods.join(', ')}).`,
+      );
+    }
+    if (!(await isRegisteredOrigin(origin))) {
+      throw new ApiError('auth.accessDenied', `${origin} is not the origin of a registered redirect URI of any application.`);
+    }
+    return { status: 204, headers: corsPreflightHeaders(origin, methods) };
   },
 );

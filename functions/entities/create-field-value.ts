@@ -11,7 +11,13 @@ import { createFieldValue, valueFieldOf } from '#lib/store/field-values.ts';
 
 export const handler = authedApi(
   routes.createEntityFieldValue,
-  { params: FieldValuesPath, body: CreateFieldValueBody, responses: { 201: FieldValueReferenceResponse }, errors: ['resource.notFound', 'conflict.uniqueViolation'], headers: { idempotencyKey: true } },
+  {
+    params: FieldValuesPath,
+    body: CreateFieldValueBody,
+    responses: { 201: FieldValueReferenceResponse },
+    errors: ['resource.notFound', 'conflict.uniqueViolation'],
+    headers: { idempotencyKey: true },
+  },
   async (req, { params, body }) => {
     const ws = principalOf(req).workspaceId;
     const field = await valueFieldOf(ws, params.id);

@@ -17,7 +17,13 @@ const TARGET = ['data', 'target', 'id'];
 
 export const handler = authedApi(
   routes.createEntityRelationship,
-  { params: EntityPath, body: CreateEntityRelationshipBody, responses: { 201: EntityRelationshipResponse }, errors: ['conflict.uniqueViolation'], headers: { idempotencyKey: true } },
+  {
+    params: EntityPath,
+    body: CreateEntityRelationshipBody,
+    responses: { 201: EntityRelationshipResponse },
+    errors: ['conflict.uniqueViolation'],
+    headers: { idempotencyKey: true },
+  },
   async (req, { params: { id }, body: { data } }) => {
     const ws = principalOf(req).workspaceId;
     const targetId = data.target.id;

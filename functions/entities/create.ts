@@ -19,9 +19,21 @@ export const handler = authedApi(
     const ws = principalOf(req).workspaceId;
     const { type, fields, relationships, metadata } = body.data;
     const custom = await customFieldCheck(ws, type);
-    const write = fieldWrite(fields, { standard: ENTITY_FIELDS[type], mode: 'create', path: ['data', 'fields'], custom, what: aType(type), check: entityFieldCheck(type), references: REFERENCE_FIELDS });
+    const write = fieldWrite(fields, {
+      standard: ENTITY_FIELDS[type],
+      mode: 'create',
+      path: ['data', 'fields'],
+      custom,
+      what: aType(type),
+      check: entityFieldCheck(type),
+      references: REFERENCE_FIELDS,
+    });
     const values = await resolveFieldRefs(ws, write);
-    const entity = await createEntity(ws, { type, values, references: write.references, parent: relationships?.[0]?.target, parentPath: ['data', 'relationships', 0, 'target', 'id'], metadata }, req);
+    const entity = await createEntity(
+      ws,
+      { type, values, references: write.references, parent: relationships?.[0]?.target, parentPath: ['data', 'relationships', 0, 'target', 'id'], metadata },
+      req,
+    );
     return { status: 201, body: { data: entityReference(config.urls, entity) } };
   },
 );

@@ -8,11 +8,15 @@ import { configurationResources } from '#lib/http/configurations.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 
-export const handler = authedApi(routes.getEntityConfiguration, { params: ConfigurationPath, responses: { 200: ConfigurationResponse } }, async (req, { params }) => {
-  const { type } = params;
-  if (!isEntityType(type)) {
-    throw new NotFound('entity type', type, `No entity type '${type.slice(0, 100)}'; known types: ${ENTITY_TYPES.join(', ')}.`);
-  }
-  const [data] = await configurationResources(principalOf(req).workspaceId, 'entities', [type]);
-  return { status: 200, body: { data: data! } };
-});
+export const handler = authedApi(
+  routes.getEntityConfiguration,
+  { params: ConfigurationPath, responses: { 200: ConfigurationResponse } },
+  async (req, { params }) => {
+    const { type } = params;
+    if (!isEntityType(type)) {
+      throw new NotFound('entity type', type, `No entity type '${type.slice(0, 100)}'; known types: ${ENTITY_TYPES.join(', ')}.`);
+    }
+    const [data] = await configurationResources(principalOf(req).workspaceId, 'entities', [type]);
+    return { status: 200, body: { data: data! } };
+  },
+);

@@ -8,11 +8,15 @@ import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { readScore } from '#lib/store/score.ts';
 
-export const handler = authedApi(routes.getCustomerScore, { params: EntityPath, responses: { 200: CustomerScoreResponse } }, async (req, { params: { id } }) => {
-  const score = await readScore(principalOf(req).workspaceId, id, req.preread);
-  if (score === undefined) throw new NotFound('product hierarchy entity', id);
-  return {
-    status: 200,
-    body: { data: { id, type: 'customerScore' as const, fields: { score }, links: { self: `${config.baseUrl}/entities/${id}/score` } } },
-  };
-});
+export const handler = authedApi(
+  routes.getCustomerScore,
+  { params: EntityPath, responses: { 200: CustomerScoreResponse } },
+  async (req, { params: { id } }) => {
+    const score = await readScore(principalOf(req).workspaceId, id, req.preread);
+    if (score === undefined) throw new NotFound('product hierarchy entity', id);
+    return {
+      status: 200,
+      body: { data: { id, type: 'customerScore' as const, fields: { score }, links: { self: `${config.baseUrl}/entities/${id}/score` } } },
+    };
+  },
+);

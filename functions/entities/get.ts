@@ -10,10 +10,14 @@ import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { getEntity } from '#lib/store/entities.ts';
 
-export const handler = authedApi(routes.getEntity, { params: EntityPath, query: GetEntityQuery, responses: { 200: EntityResponse }, headers: { etag: true } }, async (req, { params: { id }, query }) => {
-  const selection = fieldsFromQuery(query);
-  const ws = principalOf(req).workspaceId;
-  const entity = await getEntity(ws, id, req.preread);
-  if (!entity) throw new NotFound('entity', id);
-  return { status: 200, body: { data: await entityResource(ws, entity, selection) }, headers: { ETag: etagOf(entity.updatedAt) } };
-});
+export const handler = authedApi(
+  routes.getEntity,
+  { params: EntityPath, query: GetEntityQuery, responses: { 200: EntityResponse }, headers: { etag: true } },
+  async (req, { params: { id }, query }) => {
+    const selection = fieldsFromQuery(query);
+    const ws = principalOf(req).workspaceId;
+    const entity = await getEntity(ws, id, req.preread);
+    if (!entity) throw new NotFound('entity', id);
+    return { status: 200, body: { data: await entityResource(ws, entity, selection) }, headers: { ETag: etagOf(entity.updatedAt) } };
+  },
+);

@@ -7,9 +7,13 @@ import { configurationResources } from '#lib/http/configurations.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 
-export const handler = authedApi(routes.listEntityConfigurations, { query: EntityConfigurationsQuery, responses: { 200: ConfigurationList } }, async (req, { query }) => {
-  const named = [...(query['type[]'] ?? []), ...(query.type ? [query.type] : [])];
-  const types = named.length ? [...new Set(named)] : ENTITY_TYPES;
-  // At most six configurations: always one page.
-  return { status: 200, body: { data: await configurationResources(principalOf(req).workspaceId, 'entities', types), links: {} } };
-});
+export const handler = authedApi(
+  routes.listEntityConfigurations,
+  { query: EntityConfigurationsQuery, responses: { 200: ConfigurationList } },
+  async (req, { query }) => {
+    const named = [...(query['type[]'] ?? []), ...(query.type ? [query.type] : [])];
+    const types = named.length ? [...new Set(named)] : ENTITY_TYPES;
+    // At most six configurations: always one page.
+    return { status: 200, body: { data: await configurationResources(principalOf(req).workspaceId, 'entities', types), links: {} } };
+  },
+);

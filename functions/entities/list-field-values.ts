@@ -11,16 +11,20 @@ import * as routes from '#lib/routes.ts';
 import { valueFieldOf } from '#lib/store/field-values.ts';
 import { fieldValuesAfter } from '#lib/store/pages.ts';
 
-export const handler = authedApi(routes.listEntityFieldValues, { params: FieldValuesPath, query: ListFieldValuesQuery, responses: { 200: FieldValueList } }, async (req, { params, query }) => {
-  const ws = principalOf(req).workspaceId;
-  const field = await valueFieldOf(ws, params.id);
-  const page = await pageOf(req, query);
-  const slice = await fieldValuesAfter(ws, field, query['assignedEntityType[]'], stringKey(page.after), page.limit + 1);
-  const body = await page.envelope(
-    slice.items,
-    (item) => item.position,
-    (rows) => rows.map(({ record }) => (record.kind === 'status' ? statusValueView(record.value) : selectValueView(record.value))),
-    slice.resume,
-  );
-  return { status: 200, body };
-});
+export const handler = authedApi(
+  routes.listEntityFieldValues,
+  { params: FieldValuesPath, query: ListFieldValuesQuery, responses: { 200: FieldValueList } },
+  async (req, { params, query }) => {
+    const ws = principalOf(req).workspaceId;
+    const field = await valueFieldOf(ws, params.id);
+    const page = await pageOf(req, query);
+    const slice = await fieldValuesAfter(ws, field, query['assignedEntityType[]'], stringKey(page.after), page.limit + 1);
+    const body = await page.envelope(
+      slice.items,
+      (item) => item.position,
+      (rows) => rows.map(({ record }) => (record.kind === 'status' ? statusValueView(record.value) : selectValueView(record.value))),
+      slice.resume,
+    );
+    return { status: 200, body };
+  },
+);

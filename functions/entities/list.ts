@@ -25,7 +25,13 @@ export const handler = authedApi(routes.listEntities, { query: ListEntitiesQuery
   const body = await page.envelope(
     slice.items,
     (item) => item.position,
-    (rows) => entityRecords(ws, rows.map(({ record }) => record), selection, catalog),
+    (rows) =>
+      entityRecords(
+        ws,
+        rows.map(({ record }) => record),
+        selection,
+        catalog,
+      ),
     slice.resume,
   );
   return { status: 200, body };

@@ -30,7 +30,13 @@ export const handler = authedApi(
     const body = await page.envelope(
       slice.items,
       (item) => item.position,
-      (rows) => entityRecords(ws, rows.map(({ record }) => record), selection, catalog),
+      (rows) =>
+        entityRecords(
+          ws,
+          rows.map(({ record }) => record),
+          selection,
+          catalog,
+        ),
       slice.resume,
     );
     return { status: 200, body };

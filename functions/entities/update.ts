@@ -30,7 +30,13 @@ export const handler = authedApi(
     if (data.type !== undefined && data.type !== entity.type) invalid(['data', 'type'], `Entity ${id} is ${aType(entity.type)}; its type cannot change.`);
     if (data.id !== undefined && data.id !== id) invalid(['data', 'id'], `'/data/id' is ${data.id}, not the id in the path (${id}).`);
     const custom = await customFieldCheck(ws, entity.type);
-    const rules = { standard: ENTITY_FIELDS[entity.type], custom, what: aType(entity.type), check: entityFieldCheck(entity.type), references: REFERENCE_FIELDS };
+    const rules = {
+      standard: ENTITY_FIELDS[entity.type],
+      custom,
+      what: aType(entity.type),
+      check: entityFieldCheck(entity.type),
+      references: REFERENCE_FIELDS,
+    };
     const patch = data.patch ? fieldPatch(data.patch, { ...rules, path: ['data', 'patch'] }) : undefined;
     const write = patch?.write ?? fieldWrite(data.fields ?? {}, { ...rules, mode: 'update', path: ['data', 'fields'] });
     const values = await resolveFieldRefs(ws, write);

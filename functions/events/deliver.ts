@@ -19,7 +19,13 @@ async function runGroup(records: SQSRecord[]): Promise<string[]> {
       const outcome = await attemptDelivery(job, attempt);
       if (outcome.kind === 'retry') {
         await holdBack(record.receiptHandle, outcome.waitMs);
-        log.info('webhook delivery failed; will retry', { eventId: job.eventId, subscriptionId: job.subscriptionId, attempt, waitMs: outcome.waitMs, reason: outcome.reason });
+        log.info('webhook delivery failed; will retry', {
+          eventId: job.eventId,
+          subscriptionId: job.subscriptionId,
+          attempt,
+          waitMs: outcome.waitMs,
+          reason: outcome.reason,
+        });
         return records.slice(i).map((r) => r.messageId);
       }
       if (outcome.kind === 'dead') {
@@ -28,7 +34,13 @@ async function runGroup(records: SQSRecord[]): Promise<string[]> {
       }
     } catch (error) {
       // A fault of ours: the message comes back after the queue's visibility timeout.
-      log.error('webhook delivery failed inside the service', { eventId: job?.eventId, subscriptionId: job?.subscriptionId, messageId: record.messageId, attempt, error });
+      log.error('webhook delivery failed inside the service', {
+        eventId: job?.eventId,
+        subscriptionId: job?.subscriptionId,
+        messageId: record.messageId,
+        attempt,
+        error,
+      });
       return records.slice(i).map((r) => r.messageId);
     }
   }

@@ -11,12 +11,26 @@ import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { membersAfter } from '#lib/store/pages.ts';
 
-export const handler = authedApi(routes.searchMembers, { query: SearchMembersQuery, body: SearchMembersBody, responses: { 200: MemberList } }, async (req, { query, body: { data = {} } }) => {
-  const principal = principalOf(req);
-  const pii = principal.scopes.has('members:pii:read');
-  const filter = memberSearchFilterOf(data, pii);
-  const page = await pageOf(req, query, { body: data });
-  const slice = await membersAfter(principal.workspaceId, filter, stringKey(page.after), page.limit + 1);
-  const body = await page.envelope(slice.items, (item) => item.position, (rows) => memberViews(principal.workspaceId, rows.map(({ record }) => record), pii), slice.resume);
-  return { status: 200, body };
-});
+export const handler = authedApi(
+  routes.searchMembers,
+  { query: SearchMembersQuery, body: SearchMembersBody, responses: { 200: MemberList } },
+  async (req, { query, body: { data = {} } }) => {
+    const principal = principalOf(req);
+    const pii = principal.scopes.has('members:pii:read');
+    const filter = memberSearchFilterOf(data, pii);
+    const page = await pageOf(req, query, { body: data });
+    const slice = await membersAfter(principal.workspaceId, filter, stringKey(page.after), page.limit + 1);
+    const body = await page.envelope(
+      slice.items,
+      (item) => item.position,
+      (rows) =>
+        memberViews(
+          principal.workspaceId,
+          rows.map(({ record }) => record),
+          pii,
+        ),
+      slice.resume,
+    );
+    return { status: 200, body };
+  },
+);

@@ -14,7 +14,13 @@ export const handler = authedApi(
   { params: NotePath, body: CreateNoteCommentBody, responses: { 201: NoteCommentReferenceResponse }, headers: { idempotencyKey: true } },
   async (req, { params: { id }, body }) => {
     const principal = principalOf(req);
-    const comment = await addComment(principal.workspaceId, id, { content: body.data.content, author: { id: principal.memberId, email: principal.email } }, () => new NotFound('note', id), req);
+    const comment = await addComment(
+      principal.workspaceId,
+      id,
+      { content: body.data.content, author: { id: principal.memberId, email: principal.email } },
+      () => new NotFound('note', id),
+      req,
+    );
     return { status: 201, body: { data: { id: comment.id } } };
   },
 );

@@ -14,14 +14,28 @@ import { setNoteCustomer, upsertLink } from '#lib/store/notes.ts';
 
 export const handler = authedApi(
   routes.createNoteRelationship,
-  { params: NotePath, body: CreateNoteRelationshipBody, responses: { 201: NoteRelationshipResponse }, errors: ['conflict.uniqueViolation'], headers: { idempotencyKey: true } },
+  {
+    params: NotePath,
+    body: CreateNoteRelationshipBody,
+    responses: { 201: NoteRelationshipResponse },
+    errors: ['conflict.uniqueViolation'],
+    headers: { idempotencyKey: true },
+  },
   async (req, { params: { id }, body: { data: rel } }) => {
     const ws = principalOf(req).workspaceId;
     if (rel.type === 'link') {
-      const { link } = await upsertLink(ws, id, rel.target.id, rel.importance, { create: true, path: ['data', 'target', 'id'], entityType: rel.target.type, preread: req.preread, scope: req });
+      const { link } = await upsertLink(ws, id, rel.target.id, rel.importance, {
+        create: true,
+        path: ['data', 'target', 'id'],
+        entityType: rel.target.type,
+        preread: req.preread,
+        scope: req,
+      });
       return {
         status: 201,
-        body: { data: { type: 'link' as const, target: entityReference(config.urls, { id: link.entityId, type: link.entityType }), importance: link.importance } },
+        body: {
+          data: { type: 'link' as const, target: entityReference(config.urls, { id: link.entityId, type: link.entityType }), importance: link.importance },
+        },
       };
     }
     const target = await customerTarget(ws, rel.target, ['data', 'target']);

@@ -9,10 +9,14 @@ import { configurationResources } from '#lib/http/configurations.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 
-export const handler = authedApi(routes.getNoteConfiguration, { params: ConfigurationPath, responses: { 200: ConfigurationResponse } }, async (req, { params }) => {
-  const type = canonicalNoteType(params.type);
-  if (isOpportunity(type)) throw new NotFound('note type', type, `No note type '${type}': ${NO_OPPORTUNITY_NOTES}.`);
-  if (!isNoteType(type)) throw new NotFound('note type', type, `No note type '${type.slice(0, 100)}'; known types: ${NOTE_TYPES.join(', ')}.`);
-  const [data] = await configurationResources(principalOf(req).workspaceId, 'notes', [type]);
-  return { status: 200, body: { data: data! } };
-});
+export const handler = authedApi(
+  routes.getNoteConfiguration,
+  { params: ConfigurationPath, responses: { 200: ConfigurationResponse } },
+  async (req, { params }) => {
+    const type = canonicalNoteType(params.type);
+    if (isOpportunity(type)) throw new NotFound('note type', type, `No note type '${type}': ${NO_OPPORTUNITY_NOTES}.`);
+    if (!isNoteType(type)) throw new NotFound('note type', type, `No note type '${type.slice(0, 100)}'; known types: ${NOTE_TYPES.join(', ')}.`);
+    const [data] = await configurationResources(principalOf(req).workspaceId, 'notes', [type]);
+    return { status: 200, body: { data: data! } };
+  },
+);

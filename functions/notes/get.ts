@@ -10,10 +10,14 @@ import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { getNote } from '#lib/store/notes.ts';
 
-export const handler = authedApi(routes.getNote, { params: NotePath, query: GetNoteQuery, responses: { 200: NoteResponse }, headers: { etag: true } }, async (req, { params: { id }, query }) => {
-  const ws = principalOf(req).workspaceId;
-  const selection = fieldsFromQuery(query, NOTE_FIELDS_PARAMS);
-  const note = await getNote(ws, id, req.preread);
-  if (!note) throw new NotFound('note', id);
-  return { status: 200, body: { data: await noteResource(ws, note, selection) }, headers: { ETag: etagOf(note.updatedAt) } };
-});
+export const handler = authedApi(
+  routes.getNote,
+  { params: NotePath, query: GetNoteQuery, responses: { 200: NoteResponse }, headers: { etag: true } },
+  async (req, { params: { id }, query }) => {
+    const ws = principalOf(req).workspaceId;
+    const selection = fieldsFromQuery(query, NOTE_FIELDS_PARAMS);
+    const note = await getNote(ws, id, req.preread);
+    if (!note) throw new NotFound('note', id);
+    return { status: 200, body: { data: await noteResource(ws, note, selection) }, headers: { ETag: etagOf(note.updatedAt) } };
+  },
+);

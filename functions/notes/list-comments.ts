@@ -12,11 +12,19 @@ import * as routes from '#lib/routes.ts';
 import { getNote } from '#lib/store/notes.ts';
 import { noteCommentsAfter } from '#lib/store/pages.ts';
 
-export const handler = authedApi(routes.listNoteComments, { params: NotePath, query: NoteCommentsQuery, responses: { 200: NoteCommentList } }, async (req, { params: { id }, query }) => {
-  const ws = principalOf(req).workspaceId;
-  if (!(await getNote(ws, id, req.preread))) throw new NotFound('note', id);
-  const page = await pageOf(req, query);
-  const slice = await noteCommentsAfter(ws, id, stringKey(page.after), page.limit + 1);
-  const body = await page.envelope(slice.items, (item) => item.position, (rows) => rows.map(({ record }) => noteCommentView(record)));
-  return { status: 200, body };
-});
+export const handler = authedApi(
+  routes.listNoteComments,
+  { params: NotePath, query: NoteCommentsQuery, responses: { 200: NoteCommentList } },
+  async (req, { params: { id }, query }) => {
+    const ws = principalOf(req).workspaceId;
+    if (!(await getNote(ws, id, req.preread))) throw new NotFound('note', id);
+    const page = await pageOf(req, query);
+    const slice = await noteCommentsAfter(ws, id, stringKey(page.after), page.limit + 1);
+    const body = await page.envelope(
+      slice.items,
+      (item) => item.position,
+      (rows) => rows.map(({ record }) => noteCommentView(record)),
+    );
+    return { status: 200, body };
+  },
+);

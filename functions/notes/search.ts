@@ -11,12 +11,22 @@ import { notesPage } from '#lib/http/note-pages.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 
-export const handler = authedApi(routes.searchNotes, { query: SearchNotesQuery, body: SearchNotesBody, responses: { 200: NoteList } }, async (req, { query, body: { data = {} } }) => {
-  const ws = principalOf(req).workspaceId;
-  if (query['fields[]'] !== undefined && data.return?.fields !== undefined) {
-    throw new InvalidInput("Both 'fields[]' and '/data/return/fields' select fields; give one of them ('fields[]' is deprecated).", parameter('fields[]'));
-  }
-  const selection = data.return?.fields !== undefined ? fieldsFromBody(data.return.fields, ['data', 'return', 'fields']) : fieldsFromQuery(query, ['fields[]']);
-  const body = await notesPage(req, ws, { selection, parameters: query, body: data, filter: () => noteSearchQueryOf(ws, data.filter ?? {}, data.search?.query) });
-  return { status: 200, body };
-});
+export const handler = authedApi(
+  routes.searchNotes,
+  { query: SearchNotesQuery, body: SearchNotesBody, responses: { 200: NoteList } },
+  async (req, { query, body: { data = {} } }) => {
+    const ws = principalOf(req).workspaceId;
+    if (query['fields[]'] !== undefined && data.return?.fields !== undefined) {
+      throw new InvalidInput("Both 'fields[]' and '/data/return/fields' select fields; give one of them ('fields[]' is deprecated).", parameter('fields[]'));
+    }
+    const selection =
+      data.return?.fields !== undefined ? fieldsFromBody(data.return.fields, ['data', 'return', 'fields']) : fieldsFromQuery(query, ['fields[]']);
+    const body = await notesPage(req, ws, {
+      selection,
+      parameters: query,
+      body: data,
+      filter: () => noteSearchQueryOf(ws, data.filter ?? {}, data.search?.query),
+    });
+    return { status: 200, body };
+  },
+);

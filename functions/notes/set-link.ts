@@ -12,10 +12,17 @@ export const handler = authedApi(
   routes.setNoteLink,
   { params: NoteLinkPath, body: SetNoteLinkBody, responses: { 200: NoteRelationshipResponse } },
   async (req, { params: { id, entityId }, body: { data } }) => {
-    const { link } = await upsertLink(principalOf(req).workspaceId, id, entityId, data.importance, { create: false, path: ['data'], preread: req.preread, scope: req });
+    const { link } = await upsertLink(principalOf(req).workspaceId, id, entityId, data.importance, {
+      create: false,
+      path: ['data'],
+      preread: req.preread,
+      scope: req,
+    });
     return {
       status: 200,
-      body: { data: { type: 'link' as const, target: entityReference(config.urls, { id: link.entityId, type: link.entityType }), importance: link.importance } },
+      body: {
+        data: { type: 'link' as const, target: entityReference(config.urls, { id: link.entityId, type: link.entityType }), importance: link.importance },
+      },
     };
   },
 );

@@ -13,7 +13,10 @@ export const handler = memberPageApi(
   {
     query: PageSignInQuery,
     responses: { 303: null },
-    pages: { 200: 'The sign-in form (303 to `next` for a member already signed in)', 400: 'A query parameter the page does not take, or one out of its bounds' },
+    pages: {
+      200: 'The sign-in form (303 to `next` for a member already signed in)',
+      400: 'A query parameter the page does not take, or one out of its bounds',
+    },
   },
   async (req, { query }) => {
     const next = safeNext(query.next);

@@ -52,7 +52,11 @@ export const handler = memberPageApi(
           headers: { 'Retry-After': String(outcome.retryAfterS) },
         });
       }
-      return signInPageResult(req, { status: 401, ...kept, problem: 'The workspace ID, the e-mail address or the password is not right, or this account cannot sign in here.' });
+      return signInPageResult(req, {
+        status: 401,
+        ...kept,
+        problem: 'The workspace ID, the e-mail address or the password is not right, or this account cannot sign in here.',
+      });
     }
     const sessionId = await startPageSession(outcome.member);
     req.log.info('member signed in to the pages', { workspaceId: outcome.member.workspaceId, memberId: outcome.member.id });

@@ -12,12 +12,21 @@ import * as routes from '#lib/routes.ts';
 import { teamMembersAfter } from '#lib/store/pages.ts';
 import { getTeam } from '#lib/store/teams.ts';
 
-export const handler = authedApi(routes.listTeamMembers, { params: TeamPath, query: TeamMembersQuery, responses: { 200: TeamMemberList } }, async (req, { params: { id }, query }) => {
-  const principal = principalOf(req);
-  if (!(await getTeam(principal.workspaceId, id))) throw new NotFound('team', id);
-  const page = await pageOf(req, query);
-  const slice = await teamMembersAfter(principal.workspaceId, id, stringKey(page.after), page.limit + 1);
-  const pii = principal.scopes.has('members:pii:read');
-  const body = await page.envelope(slice.items, (item) => item.position, (rows) => rows.map(({ record }) => teamMemberView(config.urls, record, { pii })), slice.resume);
-  return { status: 200, body };
-});
+export const handler = authedApi(
+  routes.listTeamMembers,
+  { params: TeamPath, query: TeamMembersQuery, responses: { 200: TeamMemberList } },
+  async (req, { params: { id }, query }) => {
+    const principal = principalOf(req);
+    if (!(await getTeam(principal.workspaceId, id))) throw new NotFound('team', id);
+    const page = await pageOf(req, query);
+    const slice = await teamMembersAfter(principal.workspaceId, id, stringKey(page.after), page.limit + 1);
+    const pii = principal.scopes.has('members:pii:read');
+    const body = await page.envelope(
+      slice.items,
+      (item) => item.position,
+      (rows) => rows.map(({ record }) => teamMemberView(config.urls, record, { pii })),
+      slice.resume,
+    );
+    return { status: 200, body };
+  },
+);

@@ -11,16 +11,25 @@ import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 import { teamsAfter } from '#lib/store/pages.ts';
 
-export const handler = authedApi(routes.searchTeams, { query: SearchTeamsQuery, body: SearchTeamsBody, responses: { 200: TeamList } }, async (req, { query, body: { data = {} } }) => {
-  const page = await pageOf(req, query, { body: data });
-  const fields = data.filter?.fields ?? {};
-  const filter = {
-    ...(data.filter?.id ? { ids: [...new Set(data.filter.id)] } : {}),
-    ...(fields.name ? { names: fields.name } : {}),
-    ...(fields.handle ? { handles: fields.handle } : {}),
-    ...(data.search?.query !== undefined ? { query: data.search.query } : {}),
-  };
-  const slice = await teamsAfter(principalOf(req).workspaceId, filter, stringKey(page.after), page.limit + 1);
-  const body = await page.envelope(slice.items, (item) => item.position, (rows) => rows.map(({ record }) => teamView(config.urls, record)), slice.resume);
-  return { status: 200, body };
-});
+export const handler = authedApi(
+  routes.searchTeams,
+  { query: SearchTeamsQuery, body: SearchTeamsBody, responses: { 200: TeamList } },
+  async (req, { query, body: { data = {} } }) => {
+    const page = await pageOf(req, query, { body: data });
+    const fields = data.filter?.fields ?? {};
+    const filter = {
+      ...(data.filter?.id ? { ids: [...new Set(data.filter.id)] } : {}),
+      ...(fields.name ? { names: fields.name } : {}),
+      ...(fields.handle ? { handles: fields.handle } : {}),
+      ...(data.search?.query !== undefined ? { query: data.search.query } : {}),
+    };
+    const slice = await teamsAfter(principalOf(req).workspaceId, filter, stringKey(page.after), page.limit + 1);
+    const body = await page.envelope(
+      slice.items,
+      (item) => item.position,
+      (rows) => rows.map(({ record }) => teamView(config.urls, record)),
+      slice.resume,
+    );
+    return { status: 200, body };
+  },
+);

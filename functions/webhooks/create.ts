@@ -23,7 +23,15 @@ const notification = {
   answers: { '2XX': 'Received', '4XX': 'Not received: retried with backoff (so is any other answer); 410 Gone pauses the subscription' },
 };
 
-export const handler = authedApi(routes.createWebhook, { body: CreateWebhookBody, responses: { 201: WebhookReferenceResponse }, callback: notification, headers: { idempotencyKey: true } }, async (req, { body }) => {
-  const { subscription, signingSecret } = await createSubscription(principalOf(req), body, req);
-  return { status: 201, body: webhookReference(config.baseUrl, subscription.id, signingSecret), headers: { Location: webhookLink(config.baseUrl, subscription.id) } };
-});
+export const handler = authedApi(
+  routes.createWebhook,
+  { body: CreateWebhookBody, responses: { 201: WebhookReferenceResponse }, callback: notification, headers: { idempotencyKey: true } },
+  async (req, { body }) => {
+    const { subscription, signingSecret } = await createSubscription(principalOf(req), body, req);
+    return {
+      status: 201,
+      body: webhookReference(config.baseUrl, subscription.id, signingSecret),
+      headers: { Location: webhookLink(config.baseUrl, subscription.id) },
+    };
+  },
+);

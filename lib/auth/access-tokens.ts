@@ -11,7 +11,11 @@ import type { Member } from '../store/members.ts';
 /** An access token from the JWT bearer grant lives 300 seconds (the service specification; the token response's schema says so too). */
 export const ACCESS_TOKEN_LIFETIME_S = ACCESS_TOKEN_SECONDS;
 
-export async function issueAccessToken(clientId: string, member: Member, scopes: Scope[]): Promise<{ token: string; expiresIn: typeof ACCESS_TOKEN_LIFETIME_S }> {
+export async function issueAccessToken(
+  clientId: string,
+  member: Member,
+  scopes: Scope[],
+): Promise<{ token: string; expiresIn: typeof ACCESS_TOKEN_LIFETIME_S }> {
   const id = randomUUID();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_LIFETIME_S * 1000);

@@ -17,10 +17,7 @@ export async function issueApiToken(
   const beyond = scopes.filter((s) => !allowed.includes(s));
   if (beyond.length > 0) throw new TokenIssueRefused(`A ${member.role} may not hold ${beyond.join(', ')}`);
   const id = randomUUID();
-  const token = await signServiceJwt(
-    { tu: 'api', ws: member.workspaceId, sub: member.id, scope: scopes.join(' '), jti: id },
-    options.expiresAt,
-  );
+  const token = await signServiceJwt({ tu: 'api', ws: member.workspaceId, sub: member.id, scope: scopes.join(' '), jti: id }, options.expiresAt);
   const expiresAt = options.expiresAt?.toISOString();
   await putCredential({
     id,

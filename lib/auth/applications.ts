@@ -41,7 +41,9 @@ export async function uploadKey(workspaceId: string, clientId: string, publicKey
   const app = await getApplication(workspaceId, clientId);
   if (!app) throw applicationNotFound(clientId);
   if (app.type !== 'serverToServer') {
-    throw new InvalidInput('Applications of type authorizationCode authenticate with a client secret or PKCE; public keys are for serverToServer applications.');
+    throw new InvalidInput(
+      'Applications of type authorizationCode authenticate with a client secret or PKCE; public keys are for serverToServer applications.',
+    );
   }
   let key;
   try {

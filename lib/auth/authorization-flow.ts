@@ -5,7 +5,13 @@
 import { randomToken } from './oauth-tokens.ts';
 import { newGrantId } from './token-grants.ts';
 import { config } from '../config.ts';
-import { checkAuthorizationRequest, requestedClientId, type AuthorizationCheck, type AuthorizationClient, type AuthorizationRequest } from '../domain/authorization-request.ts';
+import {
+  checkAuthorizationRequest,
+  requestedClientId,
+  type AuthorizationCheck,
+  type AuthorizationClient,
+  type AuthorizationRequest,
+} from '../domain/authorization-request.ts';
 import type { Scope } from '../domain/scopes.ts';
 import { findApplicationByClientId, type Application } from '../store/applications.ts';
 import { saveAuthorizationCode } from '../store/authorization-grants.ts';
@@ -66,7 +72,13 @@ export async function sessionMember(sessionId: string | undefined, workspaceId: 
 }
 
 /** Creates the code an Allow answers with. */
-export async function issueAuthorizationCode(request: AuthorizationRequest, app: Application, member: Member, scopes: Scope[], now = new Date()): Promise<string> {
+export async function issueAuthorizationCode(
+  request: AuthorizationRequest,
+  app: Application,
+  member: Member,
+  scopes: Scope[],
+  now = new Date(),
+): Promise<string> {
   const code = randomToken();
   await saveAuthorizationCode(hashToken(code), {
     // The member's: a self-registered client's workspace is the one its member consented in.

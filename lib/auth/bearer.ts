@@ -57,7 +57,13 @@ export async function authenticateWith(
     grantId,
     prefetch?.(claims.ws, claims.sub),
   );
-  if (!credential || credential.kind !== claims.tu || credential.workspaceId !== claims.ws || credential.grantId !== grantId || !tokenMatches(credential, token)) {
+  if (
+    !credential ||
+    credential.kind !== claims.tu ||
+    credential.workspaceId !== claims.ws ||
+    credential.grantId !== grantId ||
+    !tokenMatches(credential, token)
+  ) {
     throw invalid('The bearer token is not known to this service.');
   }
   // A grant revoked (replayed refresh token or code, revocation) ends every token of its family.

@@ -34,7 +34,11 @@ function formDecode(value: string): string {
 
 function fromBasic(authorization: string): { clientId: string; secret: string } {
   const match = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(authorization);
-  if (!match) throw new OAuthError('invalid_client', 'The Authorization header is not HTTP Basic credentials; send client_secret_basic, or the client_id (and client_secret) in the form.');
+  if (!match)
+    throw new OAuthError(
+      'invalid_client',
+      'The Authorization header is not HTTP Basic credentials; send client_secret_basic, or the client_id (and client_secret) in the form.',
+    );
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon === -1) throw new OAuthError('invalid_client', 'The Basic credentials have no colon between client id and secret.');
@@ -51,9 +55,11 @@ export function presentedClient(authorization: string | undefined, form: Readonl
   const formSecret = form.get('client_secret');
   let presented: PresentedClient;
   if (authorization !== undefined && authorization.trim() !== '') {
-    if (formSecret !== undefined) throw new OAuthError('invalid_request', 'The client authenticated twice (Basic credentials and client_secret); use one method.');
+    if (formSecret !== undefined)
+      throw new OAuthError('invalid_request', 'The client authenticated twice (Basic credentials and client_secret); use one method.');
     const basic = fromBasic(authorization);
-    if (formId !== undefined && formId !== basic.clientId) throw new OAuthError('invalid_request', 'client_id in the form differs from the client id of the Basic credentials.');
+    if (formId !== undefined && formId !== basic.clientId)
+      throw new OAuthError('invalid_request', 'client_id in the form differs from the client id of the Basic credentials.');
     presented = { clientId: basic.clientId, secret: basic.secret, method: 'client_secret_basic' };
   } else if (formId === undefined || formId === '') {
     throw new OAuthError('invalid_client', 'No client authentication: send Basic credentials, or client_id (with client_secret for a confidential client).');
@@ -71,14 +77,24 @@ export function presentedClient(authorization: string | undefined, form: Readonl
  * confidential client must present its secret; a public client has none and must not send one.
  * `hash` is how secrets are stored (lib/store/credentials.ts hashToken).
  */
-export function authenticateClient(presented: PresentedClient, app: AuthenticatableClient | undefined, hash: (secret: string) => string): AuthenticatableClient {
+export function authenticateClient(
+  presented: PresentedClient,
+  app: AuthenticatableClient | undefined,
+  hash: (secret: string) => string,
+): AuthenticatableClient {
   if (!app) throw new OAuthError('invalid_client', 'Client authentication failed: unknown client.', 'unknown client id');
-  if (app.type !== 'authorizationCode') throw new OAuthError('unauthorized_client', 'This client is a server-to-server application: it uses the JWT bearer grant at /oauth2/token, not this endpoint.');
+  if (app.type !== 'authorizationCode')
+    throw new OAuthError(
+      'unauthorized_client',
+      'This client is a server-to-server application: it uses the JWT bearer grant at /oauth2/token, not this endpoint.',
+    );
   if (app.public) {
-    if (presented.method !== 'none') throw new OAuthError('invalid_client', 'Client authentication failed: this is a public client, which has no secret; send only client_id.');
+    if (presented.method !== 'none')
+      throw new OAuthError('invalid_client', 'Client authentication failed: this is a public client, which has no secret; send only client_id.');
     return app;
   }
-  if (presented.method === 'none' || presented.secret === undefined) throw new OAuthError('invalid_client', 'Client authentication failed: this confidential client must authenticate with its client secret.');
+  if (presented.method === 'none' || presented.secret === undefined)
+    throw new OAuthError('invalid_client', 'Client authentication failed: this confidential client must authenticate with its client secret.');
   const expected = Buffer.from(app.secretHash ?? '');
   const given = Buffer.from(hash(presented.secret));
   if (expected.length === 0 || expected.length !== given.length || !timingSafeEqual(expected, given)) {
@@ -91,6 +107,10 @@ export function authenticateClient(presented: PresentedClient, app: Authenticata
 export async function authenticatedClient(authorization: string | undefined, form: ReadonlyMap<string, string>): Promise<Application> {
   const presented = presentedClient(authorization, form);
   const app = await findApplicationByClientId(presented.clientId);
-  authenticateClient(presented, app && { clientId: app.clientId, type: app.type, public: app.public, ...(app.secretHash ? { secretHash: app.secretHash } : {}) }, hashToken);
+  authenticateClient(
+    presented,
+    app && { clientId: app.clientId, type: app.type, public: app.public, ...(app.secretHash ? { secretHash: app.secretHash } : {}) },
+    hashToken,
+  );
   return app!;
 }

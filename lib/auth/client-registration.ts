@@ -7,7 +7,6 @@ import { config } from '../config.ts';
 import { checkClientRegistration, SUPPORTED_GRANT_TYPES } from '../domain/client-registration.ts';
 import { countRegistration, registerDynamicClient } from '../store/dynamic-clients.ts';
 
-
 type RegistrationOutcome = { ok: true; body: Record<string, unknown> } | { ok: false; retryAfterS: number };
 
 export async function registerClient(metadata: unknown, sourceIp: string, now = new Date()): Promise<RegistrationOutcome> {

@@ -5,8 +5,6 @@
 // says what was wrong with this request.
 import { type OAUTH_ERROR_CODES } from '../domain/oauth-error-codes.ts';
 
-;
-
 type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 
 /** A refused request as the client sees it. */

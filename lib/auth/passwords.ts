@@ -48,7 +48,17 @@ function parseStored(stored: string): { N: number; r: number; p: number; salt: B
   const [scheme, n, r, p, salt, key, ...rest] = stored.split('$');
   if (scheme !== 'scrypt' || rest.length > 0 || !salt || !key) return undefined;
   const params = { N: Number(n), r: Number(r), p: Number(p) };
-  const ok = Number.isInteger(params.N) && params.N > 1 && params.N <= MAX_N && (params.N & (params.N - 1)) === 0 && Number.isInteger(params.r) && params.r >= 1 && params.r <= 32 && Number.isInteger(params.p) && params.p >= 1 && params.p <= 16;
+  const ok =
+    Number.isInteger(params.N) &&
+    params.N > 1 &&
+    params.N <= MAX_N &&
+    (params.N & (params.N - 1)) === 0 &&
+    Number.isInteger(params.r) &&
+    params.r >= 1 &&
+    params.r <= 32 &&
+    Number.isInteger(params.p) &&
+    params.p >= 1 &&
+    params.p <= 16;
   return ok ? { ...params, salt: Buffer.from(salt, 'base64url'), key: Buffer.from(key, 'base64url') } : undefined;
 }
 

@@ -34,20 +34,25 @@ const BASE64_BODY = /^[A-Za-z0-9+/]+={0,2}$/;
 const PRIVATE = /PRIVATE KEY$/;
 
 function fingerprintOf(key: KeyObject): string {
-  return createHash('sha256').update(key.export({ type: 'spki', format: 'der' })).digest('base64url');
+  return createHash('sha256')
+    .update(key.export({ type: 'spki', format: 'der' }))
+    .digest('base64url');
 }
 
 /** Parses and checks an uploaded PEM; throws PublicKeyRejected saying why it is refused. */
 export function parseRsaPublicKey(input: unknown): RsaPublicKey {
   if (typeof input !== 'string' || input.trim() === '') throw new PublicKeyRejected('The public key must be a non-empty PEM string.');
-  if (input.length > MAX_PEM_LENGTH) throw new PublicKeyRejected(`The public key is longer than ${MAX_PEM_LENGTH} characters; a PEM RSA public key is far shorter.`);
+  if (input.length > MAX_PEM_LENGTH)
+    throw new PublicKeyRejected(`The public key is longer than ${MAX_PEM_LENGTH} characters; a PEM RSA public key is far shorter.`);
   const text = input.replace(/\r\n/g, '\n').trim();
   const blocks = [...text.matchAll(BLOCK)];
   if (blocks.length === 0) throw new PublicKeyRejected('The public key is not PEM: expected one "-----BEGIN PUBLIC KEY-----" block.');
   const labels = blocks.map((b) => b[1]!);
   // A private key is named first, whatever else is wrong: it must not be stored, and the sender should know it leaked.
   if (labels.some((l) => PRIVATE.test(l))) {
-    throw new PublicKeyRejected('This is a private key. Upload only the public key (openssl pkey -in private.pem -pubout); treat the private key you sent as exposed and make a new one.');
+    throw new PublicKeyRejected(
+      'This is a private key. Upload only the public key (openssl pkey -in private.pem -pubout); treat the private key you sent as exposed and make a new one.',
+    );
   }
   if (blocks.length > 1) throw new PublicKeyRejected(`The PEM holds ${blocks.length} blocks; upload exactly one public key.`);
   const [whole, label, body, endLabel] = blocks[0]! as unknown as [string, string, string, string];

@@ -17,7 +17,10 @@ function kmsSourceFromEnv(): KmsKeySource | undefined {
   if (!keyId) return undefined;
   return {
     keyId,
-    previousKeyIds: (env(SERVICE_KEY_ENV.previousKmsKeyIds) ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    previousKeyIds: (env(SERVICE_KEY_ENV.previousKmsKeyIds) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     canSign: env(SERVICE_KEY_ENV.kmsSign) === '1',
     secretId: env(SERVICE_KEY_ENV.secretId),
   };

@@ -38,7 +38,11 @@ export class TokenError extends Error {
   readonly error: TokenErrorCode;
   readonly description: string;
 
-  constructor(error: TokenErrorCode, readonly reason: string, description?: string) {
+  constructor(
+    error: TokenErrorCode,
+    readonly reason: string,
+    description?: string,
+  ) {
     super(`${error}: ${reason}`);
     this.name = 'TokenError';
     this.error = error;

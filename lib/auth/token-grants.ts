@@ -68,7 +68,8 @@ export async function exchangeAuthorizationCode(app: Application, input: CodeGra
   if (input.redirectUri !== code.redirectUri) throw invalidGrant('redirect_uri differs from the one in the authorization request.');
   if (code.codeChallenge !== undefined) {
     if (input.codeVerifier === undefined) throw new OAuthError('invalid_request', 'code_verifier is missing; the authorization request had a code_challenge.');
-    if (!verifierMatches(input.codeVerifier, code.codeChallenge)) throw invalidGrant('code_verifier does not match the code_challenge of the authorization request.');
+    if (!verifierMatches(input.codeVerifier, code.codeChallenge))
+      throw invalidGrant('code_verifier does not match the code_challenge of the authorization request.');
   } else if (input.codeVerifier !== undefined) {
     // RFC 9700 §2.1.1: a verifier without a challenge is a PKCE downgrade attempt.
     throw new OAuthError('invalid_request', 'code_verifier was sent, but the authorization request had no code_challenge.');

@@ -12,7 +12,10 @@ function isForm(contentType: string | undefined): boolean {
   const [type, ...params] = contentType.split(';').map((p) => p.trim().toLowerCase());
   if (type !== FORM) return false;
   // A form is UTF-8; a declared other charset would be decoded wrongly, so it is refused.
-  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
   return charset === undefined || charset === 'utf-8' || charset === 'utf8';
 }
 

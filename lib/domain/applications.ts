@@ -15,11 +15,13 @@ export const applicationNotFound = (clientId: string) =>
  * the application allows and the member's role permits — a token never exceeds its member's role.
  * Unknown names are ignored, as in any intersection. Empty means invalid_scope.
  */
-export function grantedScopes(
-  requested: string | undefined,
-  app: { scopes: readonly Scope[]; defaultScopes: readonly Scope[] },
-  role: Role,
-): Scope[] {
-  const wanted = requested === undefined ? app.defaultScopes : requested.split(' ').map(canonicalScope).filter((s): s is Scope => s !== undefined);
+export function grantedScopes(requested: string | undefined, app: { scopes: readonly Scope[]; defaultScopes: readonly Scope[] }, role: Role): Scope[] {
+  const wanted =
+    requested === undefined
+      ? app.defaultScopes
+      : requested
+          .split(' ')
+          .map(canonicalScope)
+          .filter((s): s is Scope => s !== undefined);
   return SCOPES.filter((s) => wanted.includes(s) && app.scopes.includes(s) && ROLE_SCOPES[role].includes(s));
 }

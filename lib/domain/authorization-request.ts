@@ -31,13 +31,7 @@ export interface AuthorizationRequest {
 
 /** RFC 6749 §4.1.2.1 error codes, plus RFC 8707's invalid_target. */
 export type AuthorizationErrorCode =
-  | 'invalid_request'
-  | 'unauthorized_client'
-  | 'access_denied'
-  | 'unsupported_response_type'
-  | 'invalid_scope'
-  | 'server_error'
-  | 'invalid_target';
+  'invalid_request' | 'unauthorized_client' | 'access_denied' | 'unsupported_response_type' | 'invalid_scope' | 'server_error' | 'invalid_target';
 
 export type AuthorizationCheck =
   | { kind: 'valid'; request: AuthorizationRequest }
@@ -51,7 +45,18 @@ const MAX_SCOPE_PARAMETER_LENGTH = 1024;
 const MAX_CLIENT_ID_LENGTH = 100;
 
 /** Parameters this endpoint reads; each may appear once (RFC 6749 §3.1). Others are ignored, as §3.1 requires. */
-const KNOWN = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource', 'request', 'request_uri'] as const;
+const KNOWN = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+  'request',
+  'request_uri',
+] as const;
 
 const quoted = (value: string, max = 100) => JSON.stringify(value.length > max ? value.slice(0, max) + '…' : value);
 
@@ -79,7 +84,11 @@ export function requestedClientId(params: Params): string | undefined {
  * (undefined when none or unknown); `audiences` are the resources tokens may be issued for, the
  * first being the default.
  */
-export function checkAuthorizationRequest(params: Params, client: AuthorizationClient | undefined, audiences: readonly [string, ...string[]]): AuthorizationCheck {
+export function checkAuthorizationRequest(
+  params: Params,
+  client: AuthorizationClient | undefined,
+  audiences: readonly [string, ...string[]],
+): AuthorizationCheck {
   const { values, one, repeated } = collect(params);
 
   // 1. The client and the redirect URI: any doubt here is an error page.
@@ -91,7 +100,8 @@ export function checkAuthorizationRequest(params: Params, client: AuthorizationC
     return { kind: 'page', problem: 'This application is a server-to-server integration; it cannot ask members for access through this page.' };
   }
   const redirectUri = one('redirect_uri');
-  if (redirectUri === undefined || redirectUri === '') return { kind: 'page', problem: 'The request has no redirect_uri; the application must name one of its registered redirect URIs.' };
+  if (redirectUri === undefined || redirectUri === '')
+    return { kind: 'page', problem: 'The request has no redirect_uri; the application must name one of its registered redirect URIs.' };
   if (repeated('redirect_uri')) return { kind: 'page', problem: 'The request names redirect_uri more than once.' };
   if (!isRegisteredRedirectUri(client.redirectUris, redirectUri)) {
     return { kind: 'page', problem: `The redirect_uri ${quoted(redirectUri)} is not registered for this application; it must match a registered URI exactly.` };
@@ -122,7 +132,8 @@ export function checkAuthorizationRequest(params: Params, client: AuthorizationC
   const method = one('code_challenge_method');
   if (challenge === undefined) {
     if (method !== undefined) return refuse('invalid_request', 'code_challenge_method is given without a code_challenge.');
-    if (client.public) return refuse('invalid_request', 'This application is a public client: it must use PKCE (code_challenge with code_challenge_method=S256).');
+    if (client.public)
+      return refuse('invalid_request', 'This application is a public client: it must use PKCE (code_challenge with code_challenge_method=S256).');
   } else {
     if (method === undefined) return refuse('invalid_request', 'code_challenge_method is missing; the plain method is not accepted, use S256.');
     if (method !== PKCE_METHOD) return refuse('invalid_request', `code_challenge_method ${quoted(method, 20)} is not accepted; use S256.`);

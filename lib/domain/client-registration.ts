@@ -17,17 +17,20 @@ export interface ClientRegistration {
   scopes: Scope[];
 }
 
-type RegistrationCheck = { ok: true; registration: ClientRegistration } | { ok: false; error: 'invalid_redirect_uri' | 'invalid_client_metadata'; description: string };
+type RegistrationCheck =
+  { ok: true; registration: ClientRegistration } | { ok: false; error: 'invalid_redirect_uri' | 'invalid_client_metadata'; description: string };
 
 const refuse = (error: 'invalid_redirect_uri' | 'invalid_client_metadata', description: string): RegistrationCheck => ({ ok: false, error, description });
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 export function checkClientRegistration(body: unknown): RegistrationCheck {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return refuse('invalid_client_metadata', 'The body must be a JSON object of client metadata (RFC 7591 §2).');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    return refuse('invalid_client_metadata', 'The body must be a JSON object of client metadata (RFC 7591 §2).');
   const metadata = body as Record<string, unknown>;
   const uris = metadata.redirect_uris;
   if (!isStringArray(uris) || uris.length === 0) return refuse('invalid_redirect_uri', 'redirect_uris must be a non-empty array of URIs.');
-  if (uris.length > MAX_REDIRECT_URIS) return refuse('invalid_redirect_uri', `redirect_uris has ${uris.length} URIs; at most ${MAX_REDIRECT_URIS} are allowed.`);
+  if (uris.length > MAX_REDIRECT_URIS)
+    return refuse('invalid_redirect_uri', `redirect_uris has ${uris.length} URIs; at most ${MAX_REDIRECT_URIS} are allowed.`);
   for (const uri of uris) {
     const problem = redirectUriProblem(uri);
     if (problem) return refuse('invalid_redirect_uri', `The redirect URI ${JSON.stringify(uri.slice(0, 200))} ${problem}.`);
@@ -37,11 +40,15 @@ export function checkClientRegistration(body: unknown): RegistrationCheck {
     return refuse('invalid_client_metadata', 'token_endpoint_auth_method must be none: registration is open to public clients only (PKCE, no client secret).');
   }
   const grants = metadata.grant_types;
-  if (grants !== undefined && (!isStringArray(grants) || !grants.includes('authorization_code') || grants.some((g) => !(SUPPORTED_GRANT_TYPES as readonly string[]).includes(g)))) {
+  if (
+    grants !== undefined &&
+    (!isStringArray(grants) || !grants.includes('authorization_code') || grants.some((g) => !(SUPPORTED_GRANT_TYPES as readonly string[]).includes(g)))
+  ) {
     return refuse('invalid_client_metadata', `grant_types must include authorization_code and may include refresh_token, nothing else.`);
   }
   const responses = metadata.response_types;
-  if (responses !== undefined && (!isStringArray(responses) || responses.some((r) => r !== 'code'))) return refuse('invalid_client_metadata', 'response_types may only be code.');
+  if (responses !== undefined && (!isStringArray(responses) || responses.some((r) => r !== 'code')))
+    return refuse('invalid_client_metadata', 'response_types may only be code.');
   const name = metadata.client_name;
   if (name !== undefined && (typeof name !== 'string' || name.trim() === '' || name.length > MAX_CLIENT_NAME_LENGTH)) {
     return refuse('invalid_client_metadata', `client_name must be a non-empty string of at most ${MAX_CLIENT_NAME_LENGTH} characters.`);

@@ -118,7 +118,13 @@ function customValueError(def: CustomFieldDef, value: unknown): string | undefin
   const result = customValueSchema(def).safeParse(value);
   if (result.success) return undefined;
   const expected =
-    def.fieldKind === 'select' ? `one of ${optionNames(def).map((o) => `'${o}'`).join(', ')}` : def.fieldKind === 'date' ? 'a date YYYY-MM-DD' : `a ${def.fieldKind === 'text' ? 'string' : 'number'}`;
+    def.fieldKind === 'select'
+      ? `one of ${optionNames(def)
+          .map((o) => `'${o}'`)
+          .join(', ')}`
+      : def.fieldKind === 'date'
+        ? 'a date YYYY-MM-DD'
+        : `a ${def.fieldKind === 'text' ? 'string' : 'number'}`;
   return `Custom field '${def.name}' (${def.id}) takes ${expected}.`;
 }
 

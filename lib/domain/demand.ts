@@ -60,7 +60,7 @@ export function demandOf(linkedIds: readonly string[], read: SnapshotLookup): De
     if (e === null || e.deleting || !isHierarchyType(e.type)) continue;
     const ancestors: string[] = [];
     let alive = true;
-    for (let next = e.parentId; next !== undefined && alive; ) {
+    for (let next = e.parentId; next !== undefined && alive;) {
       // A chain longer than the cap is corrupt: read as not live rather than walked for ever.
       if (ancestors.length >= MAX_DEPTH) {
         alive = false;

@@ -92,7 +92,8 @@ export interface FieldWrite {
 }
 
 /** Whether `key` is a reference field of this write (`references`: the record kind's, none for notes). */
-const isReference = (key: string, references: readonly ReferenceFieldId[] | undefined): key is ReferenceFieldId => (references ?? []).includes(key as ReferenceFieldId);
+const isReference = (key: string, references: readonly ReferenceFieldId[] | undefined): key is ReferenceFieldId =>
+  (references ?? []).includes(key as ReferenceFieldId);
 
 /**
  * The parsed `fields` of a create or update (`standard` are the fields of the record's type) as a
@@ -131,7 +132,11 @@ export function fieldWrite(
       }
       continue;
     }
-    if (!isUuid(key)) throw new InvalidInput(`Unknown field '${String(key).slice(0, 100)}' for ${what}; its fields are ${standard.join(', ')} and its custom fields by id.`, pointer(at));
+    if (!isUuid(key))
+      throw new InvalidInput(
+        `Unknown field '${String(key).slice(0, 100)}' for ${what}; its fields are ${standard.join(', ')} and its custom fields by id.`,
+        pointer(at),
+      );
     const id = key.toLowerCase();
     const earlier = seen.get(id);
     if (earlier !== undefined) throw new InvalidInput(`Custom field ${id} is given twice ('${earlier}' and '${key}').`, pointer(at));

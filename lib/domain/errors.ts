@@ -62,7 +62,6 @@ export class Conflict extends Error {
   }
 }
 
-
 /** The resource is not at the version the request's If-Match names: nothing was changed. */
 export class PreconditionFailed extends Error {
   static readonly code = 'ERR_PRECONDITION_FAILED';

@@ -63,8 +63,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const isEventType = (v: unknown): v is EventType => (EVENT_TYPES as readonly unknown[]).includes(v);
 
 /** The resource an event type reports on: what a subscriber must be allowed to read to receive it. */
-export const eventResource = (t: EventType): 'entities' | 'notes' =>
-  t.startsWith('note.') || t.startsWith('insight.') ? 'notes' : 'entities';
+export const eventResource = (t: EventType): 'entities' | 'notes' => (t.startsWith('note.') || t.startsWith('insight.') ? 'notes' : 'entities');
 
 /** Item kinds whose changes can make events: the stream consumer ignores every other item. */
 export const EVENT_ITEM_KINDS = ['entity', 'note', 'link', 'relation'] as const;
@@ -223,7 +222,8 @@ export function deriveEvents(change: TableChange, baseUrl: string): WebhookEvent
       const r = (after ?? before)!;
       // Each relation is two items; the feature's side reports it, once.
       const assignment = r.type === 'link' && (r.entityType === 'feature' || r.entityType === 'subfeature') && r.targetType === 'release';
-      if (assignment && (!before || !after)) emit('feature-release-assignment.updated', r.entityId, { links: { target: assignmentLink(baseUrl, r.entityId, r.targetId) } });
+      if (assignment && (!before || !after))
+        emit('feature-release-assignment.updated', r.entityId, { links: { target: assignmentLink(baseUrl, r.entityId, r.targetId) } });
       return out;
     }
   }

@@ -41,7 +41,8 @@ export const entityListRuleOf = (field: string): ListRule | undefined => (isList
 /** How the items of a note's list field are told apart and how many it holds. */
 export const noteListRuleOf = (field: string): ListRule | undefined => (isListField(field) ? NOTE_LIST_RULES[field] : undefined);
 
-const isReference = (field: string, references: readonly ReferenceFieldId[] | undefined): field is ReferenceFieldId => (references ?? []).includes(field as ReferenceFieldId);
+const isReference = (field: string, references: readonly ReferenceFieldId[] | undefined): field is ReferenceFieldId =>
+  (references ?? []).includes(field as ReferenceFieldId);
 
 export function fieldPatch(
   input: readonly PatchInput[],
@@ -61,21 +62,34 @@ export function fieldPatch(
     const known = (standard as readonly string[]).includes(op.path);
     const field = known ? op.path : isUuid(op.path) ? op.path.toLowerCase() : undefined;
     if (field === undefined) {
-      throw new InvalidInput(`Unknown field '${op.path.slice(0, 100)}' for ${what}; its fields are ${standard.join(', ')} and its custom fields by id.`, pointer([...at, 'path']));
+      throw new InvalidInput(
+        `Unknown field '${op.path.slice(0, 100)}' for ${what}; its fields are ${standard.join(', ')} and its custom fields by id.`,
+        pointer([...at, 'path']),
+      );
     }
     if (op.op === 'clear') {
-      if (field === 'name') throw new InvalidInput("The name cannot be cleared: every record has a name.", pointer([...at, 'path']));
+      if (field === 'name') throw new InvalidInput('The name cannot be cleared: every record has a name.', pointer([...at, 'path']));
       write.values[field] = null;
       return { op: 'clear', field, path: at };
     }
     if (op.op === 'set') {
       if (isMemberField(field)) write.members.push({ field, ref: op.value as MemberInput, path: [...at, 'value'] });
       else if (isReference(field, references)) write.references.push({ field, items: op.value as ValueRef[], path: [...at, 'value'] });
-      else write.values[field] = !known ? custom(field, op.value, [...at, 'value']) : check ? check(field as StandardFieldId, op.value, [...at, 'value']) : op.value;
+      else
+        write.values[field] = !known
+          ? custom(field, op.value, [...at, 'value'])
+          : check
+            ? check(field as StandardFieldId, op.value, [...at, 'value'])
+            : op.value;
       return { op: 'set', field, value: op.value, path: at };
     }
-    if (!isListField(field)) throw new InvalidInput(`'${op.op}' applies to a list field (tags, teams, a conversation note's content); '${field}' is not one: use 'set' or 'clear'.`, pointer([...at, 'op']));
-    if (isReference(field, references)) write.references.push({ field, items: op.value as ValueRef[], path: [...at, 'value'], op: i, removing: op.op === 'removeItems' });
+    if (!isListField(field))
+      throw new InvalidInput(
+        `'${op.op}' applies to a list field (tags, teams, a conversation note's content); '${field}' is not one: use 'set' or 'clear'.`,
+        pointer([...at, 'op']),
+      );
+    if (isReference(field, references))
+      write.references.push({ field, items: op.value as ValueRef[], path: [...at, 'value'], op: i, removing: op.op === 'removeItems' });
     return { op: op.op, field, value: op.value as unknown[], path: at };
   });
   checkPatch(ops);
@@ -87,5 +101,9 @@ export function fieldPatch(
  * {id, email}, tags and teams as [{id, name}]), the items of an operation on tags or teams from
  * `items` (by the operation's index).
  */
-export const resolvedOps = (ops: readonly PatchOp[], values: Readonly<Record<string, unknown>>, items: ReadonlyMap<number, readonly unknown[]> = new Map()): PatchOp[] =>
+export const resolvedOps = (
+  ops: readonly PatchOp[],
+  values: Readonly<Record<string, unknown>>,
+  items: ReadonlyMap<number, readonly unknown[]> = new Map(),
+): PatchOp[] =>
   ops.map((op, i) => (op.op === 'set' ? { ...op, value: values[op.field] } : op.op !== 'clear' && items.has(i) ? { ...op, value: items.get(i)! } : op));

@@ -59,7 +59,10 @@ export const seqPosition = (v: SelectValue) => String(v.seq ?? 0).padStart(6, '0
 export const selectValueView = (v: SelectValue) => ({ id: v.id, fields: { name: v.name, color: v.color } });
 
 /** A created or changed value's reference, as Productboard's create and update answer it. */
-export const fieldValueReference = (baseUrl: string, fieldId: string, valueId: string) => ({ id: valueId, links: { self: `${baseUrl}/entities/fields/${fieldId}/values/${valueId}` } });
+export const fieldValueReference = (baseUrl: string, fieldId: string, valueId: string) => ({
+  id: valueId,
+  links: { self: `${baseUrl}/entities/fields/${fieldId}/values/${valueId}` },
+});
 
 /** A status value as the field-value routes show it (Productboard's StatusValue). */
 export const statusValueView = (v: AssignedStatus) => ({ id: v.id, fields: { name: v.name, assignedEntityTypes: [...v.assignedEntityTypes] } });

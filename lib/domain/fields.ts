@@ -68,7 +68,10 @@ export function fieldsFromQuery(query: FieldsParameters, names: ReadonlyArray<ke
 export function fieldsFromBody(value: 'all' | readonly string[] | undefined, path: Path = ['data', 'fields']): FieldSelection {
   if (value === undefined) return DEFAULT_SELECTION;
   if (value === ALL) return { mode: 'all', source: pointer(path) };
-  return fromRequested(value.map((id, i) => ({ id: normalizeId(id), source: pointer([...path, i]) })), pointer(path));
+  return fromRequested(
+    value.map((id, i) => ({ id: normalizeId(id), source: pointer([...path, i]) })),
+    pointer(path),
+  );
 }
 
 /**
@@ -98,11 +101,7 @@ export function isEmptyValue(v: unknown): boolean {
  * The `fields` object of one record: `values` are its stored fields, `configured` the identifiers
  * configured for its type, in response order.
  */
-export function selectFields(
-  values: Readonly<Record<string, unknown>>,
-  selection: FieldSelection,
-  configured: readonly string[],
-): Record<string, unknown> {
+export function selectFields(values: Readonly<Record<string, unknown>>, selection: FieldSelection, configured: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   switch (selection.mode) {
     case 'default':

@@ -34,7 +34,8 @@ const inRange = (t: string, r: TimeRange | undefined): boolean => !r || ((r.from
 /** Productboard's `name` filter: a case-insensitive substring of the name. */
 export const nameMatches = (name: unknown, part: string): boolean => typeof name === 'string' && name.toLowerCase().includes(part.toLowerCase());
 
-const idOf = (v: unknown): string | undefined => (v !== null && typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string' ? (v as { id: string }).id : undefined);
+const idOf = (v: unknown): string | undefined =>
+  v !== null && typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string' ? (v as { id: string }).id : undefined;
 const oneOf = (value: string | undefined, list: readonly string[] | undefined) => list === undefined || (value !== undefined && list.includes(value));
 
 export interface EntityFilter {

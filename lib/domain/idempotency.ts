@@ -27,7 +27,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('base6
 export const recordName = (scope: string, key: string) => sha256(`${scope}\n${key}`);
 
 /** What identifies the request's content: its operation, its path parameters and its JSON body. */
-export const requestFingerprint = (operation: string, params: unknown, body: unknown) => sha256(`${operation}\n${JSON.stringify(params)}\n${JSON.stringify(body)}`);
+export const requestFingerprint = (operation: string, params: unknown, body: unknown) =>
+  sha256(`${operation}\n${JSON.stringify(params)}\n${JSON.stringify(body)}`);
 
 /** Whether a key first used at `firstAt` (epoch ms) still names that request at `now`. */
 export const withinWindow = (firstAt: number, now: number) => now - firstAt < IDEMPOTENCY_WINDOW_MS;

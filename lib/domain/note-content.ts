@@ -23,12 +23,16 @@ export function checkNotePatch(type: NoteType, ops: readonly PatchOp[]): void {
     if (op.field !== 'content' || op.op === 'clear') continue;
     if (op.op === 'set') checkNoteContent(type, op.value, [...op.path, 'value']);
     else if (type !== 'conversationNote') {
-      throw new InvalidInput(`'${op.op}' on content applies to a conversationNote's parts; this note is a ${type}, whose content is ${CONTENT_OF[type]}: use 'set'.`, pointer([...op.path, 'op']));
+      throw new InvalidInput(
+        `'${op.op}' on content applies to a conversationNote's parts; this note is a ${type}, whose content is ${CONTENT_OF[type]}: use 'set'.`,
+        pointer([...op.path, 'op']),
+      );
     }
   }
 }
 
 /** An update's `type`, when it gives one, is the note's own. */
 export function checkSameNoteType(note: { id: string; type: NoteType }, given: NoteType | undefined, path: Path): void {
-  if (given !== undefined && given !== note.type) throw new InvalidInput(`Note ${note.id} is a ${note.type}; a note's type cannot be changed (to ${given}).`, pointer(path));
+  if (given !== undefined && given !== note.type)
+    throw new InvalidInput(`Note ${note.id} is a ${note.type}; a note's type cannot be changed (to ${given}).`, pointer(path));
 }

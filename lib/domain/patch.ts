@@ -31,7 +31,9 @@ export function checkPatch(ops: readonly PatchOp[]): void {
   for (const op of ops) {
     const before = seen.get(op.field) ?? new Set();
     const whole = op.op === 'set' || op.op === 'clear';
-    const clash = whole ? [...before].find((o) => o === 'set' || o === 'clear' || o === 'addItems' || o === 'removeItems') : [...before].find((o) => o === 'set' || o === 'clear');
+    const clash = whole
+      ? [...before].find((o) => o === 'set' || o === 'clear' || o === 'addItems' || o === 'removeItems')
+      : [...before].find((o) => o === 'set' || o === 'clear');
     if (clash) throw new InvalidInput(`Field '${op.field}' gets '${clash}' and '${op.op}' in one patch; use one of them.`, pointer(op.path));
     before.add(op.op);
     seen.set(op.field, before);
@@ -52,7 +54,11 @@ function sameItem(a: unknown, b: unknown): boolean {
  * no harm); adding an item whose key is there with other values is refused, since it would be
  * dropped unseen (remove it first in the same patch to replace it); a list may not outgrow its rule.
  */
-export function applyPatch(current: Readonly<Record<string, unknown>>, ops: readonly PatchOp[], listRule: (field: string) => ListRule | undefined): Record<string, unknown> {
+export function applyPatch(
+  current: Readonly<Record<string, unknown>>,
+  ops: readonly PatchOp[],
+  listRule: (field: string) => ListRule | undefined,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const valueOf = (field: string) => (field in out ? out[field] : current[field]);
   for (const op of ops) {
@@ -81,7 +87,11 @@ export function applyPatch(current: Readonly<Record<string, unknown>>, ops: read
             );
           }
         });
-        if (list.length > max) throw new InvalidInput(`Field '${op.field}' would hold ${list.length} items after this operation; it holds at most ${max}.`, pointer([...op.path, 'value']));
+        if (list.length > max)
+          throw new InvalidInput(
+            `Field '${op.field}' would hold ${list.length} items after this operation; it holds at most ${max}.`,
+            pointer([...op.path, 'value']),
+          );
         out[op.field] = list;
       }
     }

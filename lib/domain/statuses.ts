@@ -83,13 +83,17 @@ export const statusByName = (name: string): AssignedStatus | undefined => status
  * The value of `type`'s status field that `{id?, name?}` names (both given must name the same one),
  * or why there is none — a sentence naming the type's values — and which of the two it was about.
  */
-export function statusOf(type: EntityType, ref: { id?: string | undefined; name?: string | undefined }): { value: StatusValue } | { problem: string; at: 'id' | 'name' | undefined } {
+export function statusOf(
+  type: EntityType,
+  ref: { id?: string | undefined; name?: string | undefined },
+): { value: StatusValue } | { problem: string; at: 'id' | 'name' | undefined } {
   const values = statusesOf(type);
   const known = values.length ? `the statuses of ${aType(type)} are ${values.map((s) => `${s.name} (${s.id})`).join(', ')}` : `${aType(type)} has no status`;
   if (ref.id !== undefined) {
     const byId = values.find((s) => s.id === ref.id!.toLowerCase());
     if (!byId) return { problem: `${ref.id} is no status of ${aType(type)}; ${known}.`, at: 'id' };
-    if (ref.name !== undefined && !sameName(ref.name, byId.name)) return { problem: `'${ref.name.slice(0, 100)}' is not the name of status ${byId.id}, '${byId.name}'.`, at: 'name' };
+    if (ref.name !== undefined && !sameName(ref.name, byId.name))
+      return { problem: `'${ref.name.slice(0, 100)}' is not the name of status ${byId.id}, '${byId.name}'.`, at: 'name' };
     return { value: { id: byId.id, name: byId.name } };
   }
   if (ref.name === undefined) return { problem: 'Give the id or the name of a status.', at: undefined };

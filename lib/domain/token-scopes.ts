@@ -12,7 +12,8 @@ export function tokenScopes(input: { granted: readonly Scope[]; requested: strin
     if (parsed.unknown.length > 0) return { ok: false, problem: `Unknown scope ${JSON.stringify(parsed.unknown[0]!.slice(0, 64))}.` };
     if (parsed.scopes.length === 0) return { ok: false, problem: 'scope names no scope.' };
     const beyond = parsed.scopes.filter((s) => !input.granted.includes(s));
-    if (beyond.length > 0) return { ok: false, problem: `The grant does not include ${beyond.join(', ')}; a token request may narrow the granted scopes, never widen them.` };
+    if (beyond.length > 0)
+      return { ok: false, problem: `The grant does not include ${beyond.join(', ')}; a token request may narrow the granted scopes, never widen them.` };
     wanted = parsed.scopes;
   }
   const scopes = SCOPES.filter((s) => wanted.includes(s) && input.appScopes.includes(s) && ROLE_SCOPES[input.role].includes(s));

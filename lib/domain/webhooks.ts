@@ -2,7 +2,13 @@
 // shapes are lib/domain/schemas/webhooks.ts.
 import type * as z from 'zod/mini';
 import { eventResource, type EventType } from './events.ts';
-import { type PAYLOAD_VERSION, WEBHOOK_TYPE, type WebhookReferenceResponse, type WebhookSubscription as WebhookSubscriptionSchema, type WEBHOOK_STATUSES } from './schemas/webhooks.ts';
+import {
+  type PAYLOAD_VERSION,
+  WEBHOOK_TYPE,
+  type WebhookReferenceResponse,
+  type WebhookSubscription as WebhookSubscriptionSchema,
+  type WEBHOOK_STATUSES,
+} from './schemas/webhooks.ts';
 
 export type { WebhookInput } from './schemas/webhooks.ts';
 

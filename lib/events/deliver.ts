@@ -113,7 +113,10 @@ export async function attemptDelivery(job: DeliveryJob, attempt: number, options
   if (waitMs === undefined) {
     await settleDelivery(ws, subId, eventId, { state: 'dead', attempt, detail: describe(result) });
     const status = await recordDeadDelivery(ws, subId, PAUSE_AFTER_DEAD);
-    return { kind: 'dead', reason: `gave up after ${attempt} attempts (last: ${describe(result)})${status === 'paused' ? '; the subscription is paused' : ''}` };
+    return {
+      kind: 'dead',
+      reason: `gave up after ${attempt} attempts (last: ${describe(result)})${status === 'paused' ? '; the subscription is paused' : ''}`,
+    };
   }
   await settleDelivery(ws, subId, eventId, { state: 'failed', attempt, detail: describe(result) });
   return { kind: 'retry', waitMs, reason: describe(result) };

@@ -77,7 +77,8 @@ export function checkUrl(raw: string, policy: DestinationPolicy): URL {
   if (url.protocol !== 'https:' && !(policy.allowLoopback && url.protocol === 'http:')) {
     throw new DestinationRejected(`The URL must use https, not ${url.protocol.slice(0, -1).slice(0, 20)}.`);
   }
-  if (url.username || url.password) throw new DestinationRejected('The URL must not carry a user name or password; configure notification.headers.authorization instead.');
+  if (url.username || url.password)
+    throw new DestinationRejected('The URL must not carry a user name or password; configure notification.headers.authorization instead.');
   if (url.hash || raw.includes('#')) throw new DestinationRejected('The URL must not have a fragment (#...).');
   if (!url.hostname) throw new DestinationRejected('The URL has no host.');
   return url;

@@ -19,9 +19,7 @@ interface PostRequest {
   timeoutMs?: number;
 }
 
-export type PostResult =
-  | { kind: 'response'; status: number; retryAfterSeconds: number | undefined; bytesRead: number }
-  | { kind: 'failed'; detail: string };
+export type PostResult = { kind: 'response'; status: number; retryAfterSeconds: number | undefined; bytesRead: number } | { kind: 'failed'; detail: string };
 
 /** Retry-After as seconds (delta-seconds or an HTTP date), undefined when absent or unreadable. */
 export function retryAfterSeconds(value: string | string[] | undefined, now = Date.now()): number | undefined {
@@ -83,7 +81,10 @@ export function post(req: PostRequest): Promise<PostResult> {
       },
     );
     outgoing.on('error', (err: NodeJS.ErrnoException) => {
-      done({ kind: 'failed', detail: signal.aborted ? `no answer within ${req.timeoutMs ?? POST_TIMEOUT_MS} ms` : `connection failed (${err.code ?? err.name})` });
+      done({
+        kind: 'failed',
+        detail: signal.aborted ? `no answer within ${req.timeoutMs ?? POST_TIMEOUT_MS} ms` : `connection failed (${err.code ?? err.name})`,
+      });
     });
     outgoing.end(req.body);
   });

@@ -140,7 +140,8 @@ export function judgeAddress(address: string): Verdict {
   const inside = carried(bytes);
   for (const { form, ipv4 } of inside) {
     const v = judgeIpv4(ipv4);
-    if (!v.public) return { public: false, why: `carries the IPv4 address ${ipv4.join('.')} (${form}), which ${v.why}`, loopback: v.loopback && form === 'IPv4-mapped' };
+    if (!v.public)
+      return { public: false, why: `carries the IPv4 address ${ipv4.join('.')} (${form}), which ${v.why}`, loopback: v.loopback && form === 'IPv4-mapped' };
   }
   const also = inside.length > 0 ? `, a form that carries the IPv4 address ${inside[0]!.ipv4.join('.')}: name the receiver by that address or a host name` : '';
   const special = IPV6_BLOCKS.find((b) => contains(b, bytes));

@@ -46,7 +46,8 @@ export function signedHeaders(secret: string, id: string, body: string, now = Da
   return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': sign(secret, id, timestamp, body) };
 }
 
-type VerifyResult = { ok: true } | { ok: false; reason: 'missing headers' | 'bad timestamp' | 'timestamp too old' | 'timestamp too new' | 'no matching signature' };
+type VerifyResult =
+  { ok: true } | { ok: false; reason: 'missing headers' | 'bad timestamp' | 'timestamp too old' | 'timestamp too new' | 'no matching signature' };
 
 /**
  * What a receiver does: the timestamp within tolerance of its clock (replays are refused), and one

@@ -42,7 +42,11 @@ export async function sendJobs(jobs: DeliveryJob[]): Promise<void> {
 /** Keeps a received message out of sight for `waitMs` (its next attempt). */
 export async function holdBack(receiptHandle: string, waitMs: number): Promise<void> {
   const seconds = Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.ceil(waitMs / 1000)));
-  const command = new ChangeMessageVisibilityCommand({ QueueUrl: required(config.deliveryQueueUrl, 'DELIVERY_QUEUE_URL'), ReceiptHandle: receiptHandle, VisibilityTimeout: seconds });
+  const command = new ChangeMessageVisibilityCommand({
+    QueueUrl: required(config.deliveryQueueUrl, 'DELIVERY_QUEUE_URL'),
+    ReceiptHandle: receiptHandle,
+    VisibilityTimeout: seconds,
+  });
   await bounded((options) => sqs().send(command, options));
 }
 

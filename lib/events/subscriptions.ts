@@ -29,12 +29,18 @@ const URL_POINTER = pointer(['data', 'fields', 'notification', 'url']);
 const notFound = (id: string) => new NotFound('webhook subscription', id);
 
 /** A subscription its body's schema (CreateWebhookBody) has read: the caller's scopes, then the destination, then the store. */
-export async function createSubscription(caller: Caller, input: WebhookInput, scope?: WriteScope): Promise<{ subscription: WebhookSubscription; signingSecret: string }> {
+export async function createSubscription(
+  caller: Caller,
+  input: WebhookInput,
+  scope?: WriteScope,
+): Promise<{ subscription: WebhookSubscription; signingSecret: string }> {
   const missing = resourcesRead(input.events)
     .map((r) => `${r}:read`)
     .filter((s) => !caller.scopes.has(s));
   if (missing.length > 0) {
-    throw new AccessDenied(`Subscribing to these events needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(' and ')}, which the token does not carry.`);
+    throw new AccessDenied(
+      `Subscribing to these events needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(' and ')}, which the token does not carry.`,
+    );
   }
   try {
     await checkDestination(input.url, { allowLoopback: config.webhooksAllowLoopback });
@@ -46,17 +52,21 @@ export async function createSubscription(caller: Caller, input: WebhookInput, sc
   const signingSecret = newSigningSecret();
   const key = webhookSecretKey((await serviceKeys()).secret);
   try {
-    const stored = await createWebhook(caller.workspaceId, {
-      id,
-      name: input.name,
-      events: input.events,
-      url: input.url,
-      version: input.version,
-      createdAt: new Date().toISOString(),
-      ...(caller.clientId ? { createdByClient: caller.clientId } : {}),
-      sealedSigningSecret: seal(key, signingSecret, sealContext(id, 'signingSecret')),
-      sealedAuthorization: input.authorization === undefined ? undefined : seal(key, input.authorization, sealContext(id, 'authorization')),
-    }, scope);
+    const stored = await createWebhook(
+      caller.workspaceId,
+      {
+        id,
+        name: input.name,
+        events: input.events,
+        url: input.url,
+        version: input.version,
+        createdAt: new Date().toISOString(),
+        ...(caller.clientId ? { createdByClient: caller.clientId } : {}),
+        sealedSigningSecret: seal(key, signingSecret, sealContext(id, 'signingSecret')),
+        sealedAuthorization: input.authorization === undefined ? undefined : seal(key, input.authorization, sealContext(id, 'authorization')),
+      },
+      scope,
+    );
     // A retry under an Idempotency-Key answers the first request's subscription (another id): its
     // secret is the one sealed on it, so the replay is the first answer, secret included.
     const secret = stored.id === id ? signingSecret : open(key, stored.sealedSigningSecret, sealContext(stored.id, 'signingSecret'));
@@ -70,7 +80,16 @@ export async function createSubscription(caller: Caller, input: WebhookInput, sc
 
 /** The stored subscription without what is never shown (sealed secrets, failure counter). */
 function publicPart(w: StoredWebhook): WebhookSubscription {
-  return { id: w.id, name: w.name, events: w.events, url: w.url, version: w.version, status: w.status, createdAt: w.createdAt, ...(w.createdByClient ? { createdByClient: w.createdByClient } : {}) };
+  return {
+    id: w.id,
+    name: w.name,
+    events: w.events,
+    url: w.url,
+    version: w.version,
+    status: w.status,
+    createdAt: w.createdAt,
+    ...(w.createdByClient ? { createdByClient: w.createdByClient } : {}),
+  };
 }
 
 export async function findSubscription(caller: Caller, id: string): Promise<WebhookSubscription> {
@@ -85,7 +104,11 @@ export async function removeSubscription(caller: Caller, id: string): Promise<vo
 }
 
 /** Up to `count` subscriptions the caller sees, oldest first, after list position `after`. */
-export async function subscriptionsAfter(caller: Caller, after: string | undefined, count: number): Promise<Array<{ subscription: WebhookSubscription; position: string }>> {
+export async function subscriptionsAfter(
+  caller: Caller,
+  after: string | undefined,
+  count: number,
+): Promise<Array<{ subscription: WebhookSubscription; position: string }>> {
   const page = await webhooksAfter(caller.workspaceId, after, count, (w) => visibleTo(w, caller));
   return page.map(({ record, position }) => ({ subscription: publicPart(record), position }));
 }

@@ -74,7 +74,12 @@ export async function signInResult(
 }
 
 /** The consent page for a signed-in member; or, when their role permits none of the scopes, access_denied. */
-export async function consentResult(sessionId: string, judged: { request: AuthorizationRequest; app: Application }, member: Member, requestText: string): Promise<ApiResult> {
+export async function consentResult(
+  sessionId: string,
+  judged: { request: AuthorizationRequest; app: Application },
+  member: Member,
+  requestText: string,
+): Promise<ApiResult> {
   const { request, app } = judged;
   const { granted, withheld } = consentScopes(request.scopes, member.role);
   if (granted.length === 0) return nothingToGrant(request, member);

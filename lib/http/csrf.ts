@@ -23,7 +23,9 @@ function message(binding: CsrfBinding): string {
 }
 
 export async function csrfToken(binding: CsrfBinding): Promise<string> {
-  return createHmac('sha256', (await serviceKeys()).secret).update(message(binding)).digest('base64url');
+  return createHmac('sha256', (await serviceKeys()).secret)
+    .update(message(binding))
+    .digest('base64url');
 }
 
 /** Whether `token` (from the form) is the one bound to `binding` (from the cookie); constant time. */

@@ -41,11 +41,7 @@ export class ApiError extends Error {
   readonly source: ErrorSource | undefined;
   readonly headers: Record<string, string> | undefined;
 
-  constructor(
-    code: ErrorCode,
-    detail: string,
-    options: { source?: ErrorSource; headers?: Record<string, string>; cause?: unknown } = {},
-  ) {
+  constructor(code: ErrorCode, detail: string, options: { source?: ErrorSource; headers?: Record<string, string>; cause?: unknown } = {}) {
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
     this.code = code;

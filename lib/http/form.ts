@@ -8,13 +8,14 @@ function isFormContentType(contentType: string | undefined): boolean {
   const [type, ...params] = contentType.split(';').map((p) => p.trim().toLowerCase());
   if (type !== FORM_CONTENT_TYPE) return false;
   // A form is UTF-8; a declared other charset would be decoded wrongly, so it is refused.
-  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
   return charset === undefined || charset === 'utf-8' || charset === 'utf8';
 }
 
-type FormParse =
-  | { ok: true; form: Map<string, string> }
-  | { ok: false; problem: 'contentType' | 'tooLarge' | 'repeated'; detail: string };
+type FormParse = { ok: true; form: Map<string, string> } | { ok: false; problem: 'contentType' | 'tooLarge' | 'repeated'; detail: string };
 
 /** The form's parameters, or which rule it broke (worded for the client). */
 export function parseForm(contentType: string | undefined, body: string | undefined): FormParse {

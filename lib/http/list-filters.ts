@@ -44,7 +44,10 @@ function statusIds(id: string | undefined, name: string | undefined): string[] |
  */
 async function liveTeamIds(ws: string, teams: ReadonlyArray<{ id: string } | { name: string }>): Promise<string[]> {
   const ids = teams.flatMap((t) => ('id' in t ? [t.id] : []));
-  const named = await teamIdsByNames(ws, teams.flatMap((t) => ('name' in t ? [t.name] : [])));
+  const named = await teamIdsByNames(
+    ws,
+    teams.flatMap((t) => ('name' in t ? [t.name] : [])),
+  );
   const live = await teamsByIds(ws, [...ids, ...named.values()]);
   return [...live.keys()];
 }
@@ -69,7 +72,8 @@ export async function entityQueryOf(ws: string, types: readonly EntityType[], qu
   const statuses = statusIds(query['status[id]'], query['status[name]']);
   const source = sourceOf(query);
   const [teamId, teamName] = [query['teams[id]'], query['teams[name]']];
-  if (teamId !== undefined && teamName !== undefined) throw new InvalidInput("'teams[id]' and 'teams[name]' exclude each other (as in Productboard's API): give one of them.", parameter('teams[name]'));
+  if (teamId !== undefined && teamName !== undefined)
+    throw new InvalidInput("'teams[id]' and 'teams[name]' exclude each other (as in Productboard's API): give one of them.", parameter('teams[name]'));
   const teams = teamId !== undefined ? [{ id: teamId }] : teamName !== undefined ? [{ name: teamName }] : undefined;
   const teamIds = teams && (await liveTeamIds(ws, teams));
   return {
@@ -85,7 +89,13 @@ export async function entityQueryOf(ws: string, types: readonly EntityType[], qu
 }
 
 /** A time range from two parameters, each an instant with a zone; from after to is refused. */
-function timeRangeOf(fromName: string, from: string | undefined, toName: string, to: string | undefined, where: InputLocation = parameter(fromName)): TimeRange | undefined {
+function timeRangeOf(
+  fromName: string,
+  from: string | undefined,
+  toName: string,
+  to: string | undefined,
+  where: InputLocation = parameter(fromName),
+): TimeRange | undefined {
   if (from === undefined && to === undefined) return undefined;
   const range: TimeRange = {};
   if (from !== undefined) range.from = utcInstant(from)!;
@@ -141,7 +151,10 @@ export async function noteQueryOf(ws: string, query: NoteListQuery): Promise<Not
 }
 
 /** The members a search filter's alternatives name (`{id?, email?}` each; both given must agree). */
-async function memberAlternatives(ws: string, members: ReadonlyArray<{ id?: string | undefined; email?: string | undefined }> | undefined): Promise<string[] | undefined> {
+async function memberAlternatives(
+  ws: string,
+  members: ReadonlyArray<{ id?: string | undefined; email?: string | undefined }> | undefined,
+): Promise<string[] | undefined> {
   if (!members) return undefined;
   return [...new Set((await Promise.all(members.map(async (m) => (await memberIds(ws, m.id, m.email)) ?? []))).flat())];
 }
@@ -154,7 +167,10 @@ export async function noteSearchQueryOf(ws: string, filter: NoteSearchFilter, te
   const f = filter.fields ?? {};
   const ownerIds = await memberAlternatives(ws, f.owner);
   const creatorIds = await memberAlternatives(ws, f.creator);
-  const sources = filter.metadata?.source?.map((s) => ({ ...(s.system !== undefined ? { system: s.system } : {}), ...(s.recordId !== undefined ? { recordId: s.recordId } : {}) }));
+  const sources = filter.metadata?.source?.map((s) => ({
+    ...(s.system !== undefined ? { system: s.system } : {}),
+    ...(s.recordId !== undefined ? { recordId: s.recordId } : {}),
+  }));
   const created = rangeAt('createdAt', filter.createdAt);
   const updated = rangeAt('updatedAt', filter.updatedAt);
   const rel = filter.relationships;
@@ -180,7 +196,9 @@ export async function entitySearchQueryOf(ws: string, filter: EntitySearchFilter
   const f = filter.fields ?? {};
   const owners = f.owner;
   // Owners are alternatives: an e-mail no member has adds none.
-  const ownerIds = owners ? (await Promise.all(owners.map(async (o) => ('id' in o ? [o.id] : ((await memberIds(ws, undefined, o.email)) ?? []))))).flat() : undefined;
+  const ownerIds = owners
+    ? (await Promise.all(owners.map(async (o) => ('id' in o ? [o.id] : ((await memberIds(ws, undefined, o.email)) ?? []))))).flat()
+    : undefined;
   const statuses = f.status;
   const teamIds = f.teams && (await liveTeamIds(ws, f.teams));
   const source = filter.metadata?.source;
@@ -195,7 +213,14 @@ export async function entitySearchQueryOf(ws: string, filter: EntitySearchFilter
     ...(typeof f.archived === 'boolean' ? { archived: f.archived } : {}),
     ...(teamIds ? { teamIds } : {}),
     ...(statuses ? { statusIds: statuses.flatMap((s) => ('id' in s ? [s.id] : statusIds(undefined, s.name)!)) } : {}),
-    ...(source && (source.system !== undefined || source.recordId !== undefined) ? { source: { ...(source.system !== undefined ? { system: source.system } : {}), ...(source.recordId !== undefined ? { recordId: source.recordId } : {}) } } : {}),
+    ...(source && (source.system !== undefined || source.recordId !== undefined)
+      ? {
+          source: {
+            ...(source.system !== undefined ? { system: source.system } : {}),
+            ...(source.recordId !== undefined ? { recordId: source.recordId } : {}),
+          },
+        }
+      : {}),
     ...(created ? { created } : {}),
     ...(updated ? { updated } : {}),
   };
@@ -210,7 +235,8 @@ export async function entitySearchQueryOf(ws: string, filter: EntitySearchFilter
 export function memberSearchFilterOf(data: NonNullable<SearchMembersBody['data']>, pii: boolean): MemberFilter {
   const f = data.filter?.fields ?? {};
   const query = data.search?.query;
-  const needsPii = (at: string[], what: string) => new InvalidInput(`${what} reads members' e-mails and names, which takes the members:pii:read scope; this token lacks it.`, pointer(at));
+  const needsPii = (at: string[], what: string) =>
+    new InvalidInput(`${what} reads members' e-mails and names, which takes the members:pii:read scope; this token lacks it.`, pointer(at));
   if (f.email !== undefined && !pii) throw needsPii(['data', 'filter', 'fields', 'email'], 'Filtering by e-mail');
   if (query !== undefined && !pii) throw needsPii(['data', 'search', 'query'], 'A search');
   const state = f.disabled === true ? 'disabled' : f.disabled === false ? 'active' : data.return?.includeDisabled === true ? 'any' : 'active';

@@ -8,9 +8,15 @@ import { teamsByIds } from '../store/teams.ts';
 
 /** The members' views; `pii`: whether the caller may read names and e-mails (members:pii:read). */
 export async function memberViews(ws: string, members: readonly Member[], pii: boolean) {
-  const teams = await teamsByIds(ws, members.flatMap((m) => m.teamIds ?? []));
+  const teams = await teamsByIds(
+    ws,
+    members.flatMap((m) => m.teamIds ?? []),
+  );
   return members.map((m) => {
     const own = (m.teamIds ?? []).map((id) => teams.get(id)).filter((t) => t !== undefined);
-    return memberView(config.urls, m, { pii, teams: own.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((t) => memberTeamReference(config.urls, t)) });
+    return memberView(config.urls, m, {
+      pii,
+      teams: own.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((t) => memberTeamReference(config.urls, t)),
+    });
   });
 }

@@ -29,7 +29,14 @@ export async function notesPage(
   return page.envelope(
     slice.items,
     (item) => item.position,
-    (rows) => noteRecords(ws, rows.map(({ record }) => record), request.selection, catalog, gone),
+    (rows) =>
+      noteRecords(
+        ws,
+        rows.map(({ record }) => record),
+        request.selection,
+        catalog,
+        gone,
+      ),
     slice.resume,
   );
 }

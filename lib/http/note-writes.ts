@@ -31,7 +31,8 @@ function namedMembers(fields: NoteData['fields']): FieldWrite['members'] {
   }
 }
 
-const record = (v: unknown): Record<string, unknown> | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const record = (v: unknown): Record<string, unknown> | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
 /**
  * The items a new note's first reads ask for by key (lib/store/notes.ts newNoteKeys), from its
@@ -43,8 +44,14 @@ function noteReadKeys(ws: string, data: unknown, options: { members: boolean }):
   const rels = Array.isArray(d?.relationships) ? d.relationships.map(record) : [];
   const targetId = (rel: Record<string, unknown> | undefined) => uuidOf(record(rel?.target)?.id);
   // As createNoteFrom takes it: the last customer named (validation lets one through).
-  const customerId = rels.filter((r) => r?.type === 'customer').map(targetId).at(-1);
-  const linked = rels.filter((r) => r?.type === 'link').map(targetId).filter((id) => id !== undefined);
+  const customerId = rels
+    .filter((r) => r?.type === 'customer')
+    .map(targetId)
+    .at(-1);
+  const linked = rels
+    .filter((r) => r?.type === 'link')
+    .map(targetId)
+    .filter((id) => id !== undefined);
   const fields = record(d?.fields) ?? {};
   const members = options.members ? MEMBER_FIELDS.map((f) => uuidOf(record(fields[f])?.id)).filter((id) => id !== undefined) : [];
   return newNoteKeys(ws, { customerId, linkIds: linked, memberIds: members, fieldIds: Object.keys(fields) });

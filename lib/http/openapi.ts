@@ -23,7 +23,13 @@ type Io = 'input' | 'output';
 const COMPONENT = '#/components/schemas/';
 const componentRef = (id: string) => ({ $ref: `${COMPONENT}${id}` });
 
-const SUCCESS_DESCRIPTIONS: Record<SuccessStatus, string> = { 200: 'Success', 201: 'Created', 202: 'Accepted; no body', 204: 'Done; no body', 303: 'See Other: the Location header is the answer' };
+const SUCCESS_DESCRIPTIONS: Record<SuccessStatus, string> = {
+  200: 'Success',
+  201: 'Created',
+  202: 'Accepted; no body',
+  204: 'Done; no body',
+  303: 'See Other: the Location header is the answer',
+};
 
 /** The error codes a route can answer, derived from what it is. */
 function errorCodesOf({ route, operation }: DocumentedOperation): ErrorCode[] {
@@ -90,7 +96,14 @@ class SchemaSet {
     const run = (io: Io) => {
       const unrepresentable = io === 'input' ? 'throw' : 'any';
       const override = (ctx: { zodSchema: z.core.$ZodTypes; jsonSchema: z.core.JSONSchema.BaseSchema }) => this.discriminate(ctx);
-      const { schemas } = z.toJSONSchema(this.registry, { io, target: 'draft-2020-12', unrepresentable, cycles: 'ref', uri: (id) => `${COMPONENT}${id}`, override });
+      const { schemas } = z.toJSONSchema(this.registry, {
+        io,
+        target: 'draft-2020-12',
+        unrepresentable,
+        cycles: 'ref',
+        uri: (id) => `${COMPONENT}${id}`,
+        override,
+      });
       const out: Record<string, Json> = {};
       for (const [id, s] of Object.entries(schemas)) {
         const { $id: _id, $schema: _schema, ...rest } = s as Json;
@@ -212,7 +225,10 @@ function rootsOf(route: Route, operation: Operation): Array<[string, Schema]> {
 /** Path and query parameters from their object schemas (written inline: their properties become parameters). */
 function parameters(set: SchemaSet, { route, operation }: DocumentedOperation): Json[] {
   const out: Json[] = [];
-  for (const [where, schema] of [['path', operation.params], ['query', operation.query]] as const) {
+  for (const [where, schema] of [
+    ['path', operation.params],
+    ['query', operation.query],
+  ] as const) {
     if (!schema) continue;
     const json = set.use(schema, `${route.operationId}.${where}`, 'input');
     const required = new Set((json.required as string[] | undefined) ?? []);
@@ -240,13 +256,21 @@ function parameters(set: SchemaSet, { route, operation }: DocumentedOperation): 
     });
   }
   if (operation.headers?.ifMatch) {
-    out.push({ name: 'If-Match', in: 'header', required: false, description: 'The ETag of the version the change was made against (or *); another current version answers 412 request.preconditionFailed.', schema: { type: 'string' } });
+    out.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description: 'The ETag of the version the change was made against (or *); another current version answers 412 request.preconditionFailed.',
+      schema: { type: 'string' },
+    });
   }
   return out;
 }
 
 /** The request budget's counters, on every response of an authenticated route (lib/http/middleware/rate-limit.ts). */
-const RATE_LIMIT_HEADERS = Object.fromEntries(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((h) => [h, { $ref: `#/components/headers/${h}` }]));
+const RATE_LIMIT_HEADERS = Object.fromEntries(
+  ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((h) => [h, { $ref: `#/components/headers/${h}` }]),
+);
 const ETAG = { description: 'The version of the resource, for If-Match', schema: { type: 'string' } };
 
 function operationObject(set: SchemaSet, doc: DocumentedOperation): Json {
@@ -264,7 +288,11 @@ function operationObject(set: SchemaSet, doc: DocumentedOperation): Json {
   for (const [status, codes] of statusesOf(errorCodesOf(doc))) {
     responses[String(status)] = {
       description: codes.map((c) => `${c}: ${ERROR_TABLE[c].title}`).join('; '),
-      headers: { 'X-Request-Id': REQUEST_ID, ...(route.auth !== 'none' ? RATE_LIMIT_HEADERS : {}), ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}) },
+      headers: {
+        'X-Request-Id': REQUEST_ID,
+        ...(route.auth !== 'none' ? RATE_LIMIT_HEADERS : {}),
+        ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+      },
       content: { 'application/json': { schema: componentRef(`Error${status}`) } },
     };
   }
@@ -296,8 +324,12 @@ function operationObject(set: SchemaSet, doc: DocumentedOperation): Json {
     tags: [tagOf(route)],
     security: securityOf(route, operation),
     ...(params.length ? { parameters: params } : {}),
-    ...(operation.body ? { requestBody: { required: true, content: { 'application/json': { schema: set.use(operation.body, `${pascal(id)}Body`, 'input') } } } } : {}),
-    ...(operation.form ? { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: set.use(operation.form, `${pascal(id)}Form`, 'input') } } } } : {}),
+    ...(operation.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: set.use(operation.body, `${pascal(id)}Body`, 'input') } } } }
+      : {}),
+    ...(operation.form
+      ? { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: set.use(operation.form, `${pascal(id)}Form`, 'input') } } } }
+      : {}),
     responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b))),
     ...(callbacks ? { callbacks } : {}),
   };
@@ -323,7 +355,13 @@ function securityOf(route: Route, operation: Operation): Json[] {
 }
 
 function callbackObject(set: SchemaSet, id: string, callback: Callback): Json {
-  const parameters = callback.headers.map(({ name, required, description, pattern }) => ({ name, in: 'header', required, description, schema: { type: 'string', ...(pattern ? { pattern } : {}) } }));
+  const parameters = callback.headers.map(({ name, required, description, pattern }) => ({
+    name,
+    in: 'header',
+    required,
+    description,
+    schema: { type: 'string', ...(pattern ? { pattern } : {}) },
+  }));
   const post = {
     summary: callback.summary,
     parameters,
@@ -363,7 +401,8 @@ export function buildOpenApi(operations: readonly DocumentedOperation[], appUrl 
   for (const { route, operation } of operations) for (const [role, schema] of rootsOf(route, operation)) set.idOf(schema, role);
   const paths: Record<string, Record<string, Json>> = {};
   // The CORS preflight is the browsers' business, not an operation of the API.
-  for (const doc of operations.filter((o) => o.route.path !== PREFLIGHT_PATH)) (paths[doc.route.path] ??= {})[doc.route.method.toLowerCase()] = operationObject(set, doc);
+  for (const doc of operations.filter((o) => o.route.path !== PREFLIGHT_PATH))
+    (paths[doc.route.path] ??= {})[doc.route.method.toLowerCase()] = operationObject(set, doc);
   // Each status's envelope, also for the gateway's own answers (unknown routes: Error404; payload limit: Error413).
   for (const name of Object.keys(errors)) set.useNamed(name, 'output');
   const { servers, securitySchemes } = addressed(appUrl);

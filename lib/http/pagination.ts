@@ -55,7 +55,15 @@ export function bindingOf(scope: PageScope): string {
   const params = Object.keys(scope.params)
     .sort()
     .map((k) => [k, scope.params[k]]);
-  const material = canonical(['v1', scope.operationId, scope.workspaceId, params, query, scope.body ?? null, ...(scope.order !== undefined ? [scope.order] : [])]);
+  const material = canonical([
+    'v1',
+    scope.operationId,
+    scope.workspaceId,
+    params,
+    query,
+    scope.body ?? null,
+    ...(scope.order !== undefined ? [scope.order] : []),
+  ]);
   return createHash('sha256').update(material).digest('base64url');
 }
 
@@ -159,7 +167,12 @@ interface Page {
    * read that spent its scan budget first (lib/store/pages.ts), when `resume` gives the position
    * the next page continues from (the page is then shorter than `limit`, possibly empty).
    */
-  envelope<T, V>(fetched: T[], keyOf: (item: T) => PageKey, render: (items: T[]) => V[] | Promise<V[]>, resume?: PageKey): Promise<{ data: V[]; links: ListLinks }>;
+  envelope<T, V>(
+    fetched: T[],
+    keyOf: (item: T) => PageKey,
+    render: (items: T[]) => V[] | Promise<V[]>,
+    resume?: PageKey,
+  ): Promise<{ data: V[]; links: ListLinks }>;
 }
 
 /** The page parameters of a list's query, as its schema parsed them (lib/domain/schemas/common.ts pageParameters). */

@@ -67,16 +67,23 @@ const NO_AUTHENTICATION: Authentication = { auth: () => [], rateLimit: () => [],
 /** A declaration that does not fit its route is a programming error: the module refuses to load. */
 function checkDeclaration(route: Route, operation: Operation, page: PageShell | undefined, authentication: Authentication | undefined): void {
   const problems: string[] = [];
-  if ((route.body === 'json') !== (operation.body !== undefined)) problems.push(`body: the route says ${route.body ?? 'none'}, the declaration ${operation.body ? 'has' : 'has no'} JSON body schema`);
-  if ((route.body === 'form') !== (operation.form !== undefined)) problems.push(`form: the route says ${route.body ?? 'none'}, the declaration ${operation.form ? 'has' : 'has no'} form schema`);
+  if ((route.body === 'json') !== (operation.body !== undefined))
+    problems.push(`body: the route says ${route.body ?? 'none'}, the declaration ${operation.body ? 'has' : 'has no'} JSON body schema`);
+  if ((route.body === 'form') !== (operation.form !== undefined))
+    problems.push(`form: the route says ${route.body ?? 'none'}, the declaration ${operation.form ? 'has' : 'has no'} form schema`);
   const inPath = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).sort();
   const declared = [...declaredParameters(operation.params).keys()].sort();
   if (inPath.join() !== declared.join()) problems.push(`path parameters: the route has {${inPath.join(', ')}}, the declaration {${declared.join(', ')}}`);
   // A route that only refuses (GET /mcp: 405) declares what it answers as errors.
   if (Object.keys(operation.responses).length === 0 && !operation.errors?.length) problems.push('no success response is declared');
-  if ((route.response === 'html') !== (operation.pages !== undefined)) problems.push(`pages: the route answers ${route.response ?? 'json'}, the declaration ${operation.pages ? 'has' : 'has no'} HTML pages`);
-  if ((route.response === 'html') !== (page !== undefined)) problems.push(`page shell: the route answers ${route.response ?? 'json'}, its handler is made by ${page ? 'pageApi()' : 'api()'} (lib/http/pages/page-shell.ts)`);
-  if ((route.auth !== 'none') !== !!authentication) problems.push(`auth: the route says ${route.auth}, its handler is made by ${authentication ? 'authedApi()' : 'api()'}`);
+  if ((route.response === 'html') !== (operation.pages !== undefined))
+    problems.push(`pages: the route answers ${route.response ?? 'json'}, the declaration ${operation.pages ? 'has' : 'has no'} HTML pages`);
+  if ((route.response === 'html') !== (page !== undefined))
+    problems.push(
+      `page shell: the route answers ${route.response ?? 'json'}, its handler is made by ${page ? 'pageApi()' : 'api()'} (lib/http/pages/page-shell.ts)`,
+    );
+  if ((route.auth !== 'none') !== !!authentication)
+    problems.push(`auth: the route says ${route.auth}, its handler is made by ${authentication ? 'authedApi()' : 'api()'}`);
   if (operation.headers?.idempotencyKey && !authentication) problems.push('Idempotency-Key without authentication');
   if (problems.length) throw new Error(`${route.operationId} (${route.handler}) does not fit its row in lib/routes.ts: ${problems.join('; ')}`);
 }
@@ -130,8 +137,7 @@ export function api<const O extends Operation>(
     .use(errorsAsHttp(page));
   // Each invocation is one request scope (lib/deadline.ts): every AWS call it makes, the middlewares'
   // included, carries its abort signal, which aborts at the deadline (the 408's) and once it is answered.
-  const lambda: LambdaHandler = (event, context) =>
-    withinRequest(deadlineOf(context), timedOut, () => (handler as unknown as LambdaHandler)(event, context));
+  const lambda: LambdaHandler = (event, context) => withinRequest(deadlineOf(context), timedOut, () => (handler as unknown as LambdaHandler)(event, context));
   return Object.assign(lambda, { operation, route });
 }
 

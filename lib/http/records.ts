@@ -23,9 +23,7 @@ const targetReference = <T extends string>(t: { id: string; type: T }) => entity
 export const relationshipView = (r: EntityRelationship) => ({ type: r.type, target: targetReference(r.target) });
 
 export const noteRelationshipView = (r: NoteRelationship) =>
-  r.type === 'customer'
-    ? { type: r.type, target: targetReference(r.target) }
-    : { type: r.type, target: targetReference(r.target), importance: r.importance };
+  r.type === 'customer' ? { type: r.type, target: targetReference(r.target) } : { type: r.type, target: targetReference(r.target), importance: r.importance };
 
 /** The first 20 items, and a links.next to the attribute's own list route when there are more. */
 async function inline<T extends { position: string }, V>(
@@ -38,7 +36,12 @@ async function inline<T extends { position: string }, V>(
   // Bound to the list route called with no parameters but the cursor: exactly the links.next URL.
   const page = pageFor({ operationId: route.operationId, workspaceId, params: { id }, query: [] }, INLINE_RELATIONSHIPS, undefined, route.path);
   const got = await fetch(INLINE_RELATIONSHIPS + 1);
-  return page.envelope(got.items.map((i) => i.record), (r) => r.position, (items) => items.map(view), got.resume);
+  return page.envelope(
+    got.items.map((i) => i.record),
+    (r) => r.position,
+    (items) => items.map(view),
+    got.resume,
+  );
 }
 
 /**
@@ -81,8 +84,18 @@ export async function entityRecords(workspaceId: string, entities: readonly Enti
 }
 
 /** A page of notes (listNotes, searchNotes, the MCP list_notes tool), each with its type's configured fields. */
-export function noteRecords(workspaceId: string, notes: readonly NoteItem[], selection: FieldSelection, catalog: FieldCatalog, gone: Gone = goneIn(workspaceId)) {
-  return Promise.all(notes.map((note) => noteRecord(workspaceId, withCustomReads(note, catalog.defs), selection, catalog.configured.get(note.type) ?? catalog.configured.get('textNote')!, gone)));
+export function noteRecords(
+  workspaceId: string,
+  notes: readonly NoteItem[],
+  selection: FieldSelection,
+  catalog: FieldCatalog,
+  gone: Gone = goneIn(workspaceId),
+) {
+  return Promise.all(
+    notes.map((note) =>
+      noteRecord(workspaceId, withCustomReads(note, catalog.defs), selection, catalog.configured.get(note.type) ?? catalog.configured.get('textNote')!, gone),
+    ),
+  );
 }
 
 /** One entity (getEntity): the selection checked against its type's configured fields. */

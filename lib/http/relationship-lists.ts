@@ -30,16 +30,32 @@ interface RelationshipFilter<K extends string> {
   targetId?: string;
 }
 
-async function listRelationships<O, K extends string, R extends { position: string }, V>(req: ApiRequest, input: ListInput<K>, spec: RelationshipList<O, K, R, V>) {
+async function listRelationships<O, K extends string, R extends { position: string }, V>(
+  req: ApiRequest,
+  input: ListInput<K>,
+  spec: RelationshipList<O, K, R, V>,
+) {
   const ws = principalOf(req).workspaceId;
   const { id } = input.params;
   const owner = await spec.read(ws, id);
   if (!owner) throw new NotFound(spec.what, id);
   const page = await pageOf(req, input.query);
   const { type, 'target[type]': targetType, 'target[id]': targetId } = input.query;
-  const filter: RelationshipFilter<K> = { ...(type !== undefined ? { type } : {}), ...(targetType !== undefined ? { targetType } : {}), ...(targetId !== undefined ? { targetId } : {}) };
+  const filter: RelationshipFilter<K> = {
+    ...(type !== undefined ? { type } : {}),
+    ...(targetType !== undefined ? { targetType } : {}),
+    ...(targetId !== undefined ? { targetId } : {}),
+  };
   const rows = await spec.list(ws, owner, filter, stringKey(page.after), page.limit + 1);
-  return { status: 200 as const, body: await page.envelope(rows.items.map((i) => i.record), (r) => r.position, (items) => items.map(spec.view), rows.resume) };
+  return {
+    status: 200 as const,
+    body: await page.envelope(
+      rows.items.map((i) => i.record),
+      (r) => r.position,
+      (items) => items.map(spec.view),
+      rows.resume,
+    ),
+  };
 }
 
 /** An entity's parent, then its children oldest first, then its relations (link, isBlockedBy, isBlocking). */

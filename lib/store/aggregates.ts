@@ -271,7 +271,15 @@ interface LinkTarget {
 export async function planLinkChange(
   ws: string,
   plan: Plan,
-  args: { noteId: string; entityId: string; entityType: EntityType; chain: Placement[] | undefined; before?: LinkItem; after?: LinkTarget; preread?: Prereads | undefined },
+  args: {
+    noteId: string;
+    entityId: string;
+    entityType: EntityType;
+    chain: Placement[] | undefined;
+    before?: LinkItem;
+    after?: LinkTarget;
+    preread?: Prereads | undefined;
+  },
 ): Promise<LinkItem | undefined> {
   const { noteId, entityId, before, after } = args;
   // A target whose delete has begun scores for no one: its ratings and links are the clean-up's
@@ -324,7 +332,12 @@ export async function planLinkChange(
     });
   } else if (before) {
     plan.add({
-      Delete: { TableName: tableName(), Key: keys.link(ws, noteId, entityId), ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': before.rev } },
+      Delete: {
+        TableName: tableName(),
+        Key: keys.link(ws, noteId, entityId),
+        ConditionExpression: 'rev = :rev',
+        ExpressionAttributeValues: { ':rev': before.rev },
+      },
     });
   }
   if (!chain) return written;

@@ -92,15 +92,17 @@ export async function createApplication(workspaceId: string, input: ApplicationI
   const { keys: _none, ...attributes } = app;
   // With an Idempotency-Key, a retry answers the first request's application (lib/store/idempotency.ts):
   // the record holds what the application item holds, the secret's hash only.
-  return writeOnce(app, (record) =>
-    putInWorkspace(
-      workspaceId,
-      [
-        { item: { ...keys.application(workspaceId, app.clientId), kind: 'application', ...attributes, publicKeys: {}, fingerprints: {} }, unique: true },
-        { item: { ...keys.clientIdIndex(app.clientId), kind: 'clientId', clientId: app.clientId, workspaceId }, unique: true },
-      ],
-      { also: [...originRegistrations(redirectOrigins(app.redirectUris), app.clientId, 'add'), ...(record ? [record] : [])] },
-    ),
+  return writeOnce(
+    app,
+    (record) =>
+      putInWorkspace(
+        workspaceId,
+        [
+          { item: { ...keys.application(workspaceId, app.clientId), kind: 'application', ...attributes, publicKeys: {}, fingerprints: {} }, unique: true },
+          { item: { ...keys.clientIdIndex(app.clientId), kind: 'clientId', clientId: app.clientId, workspaceId }, unique: true },
+        ],
+        { also: [...originRegistrations(redirectOrigins(app.redirectUris), app.clientId, 'add'), ...(record ? [record] : [])] },
+      ),
     scope,
   );
 }
@@ -162,7 +164,14 @@ export async function deleteApplication(workspaceId: string, clientId: string): 
     await transactWrite({
       TransactItems: [
         { Delete: { TableName: tableName(), Key: keys.application(workspaceId, clientId), ConditionExpression: 'attribute_exists(pk)' } },
-        { Delete: { TableName: tableName(), Key: keys.clientIdIndex(clientId), ConditionExpression: 'workspaceId = :ws', ExpressionAttributeValues: { ':ws': workspaceId } } },
+        {
+          Delete: {
+            TableName: tableName(),
+            Key: keys.clientIdIndex(clientId),
+            ConditionExpression: 'workspaceId = :ws',
+            ExpressionAttributeValues: { ':ws': workspaceId },
+          },
+        },
         ...originRegistrations(redirectOrigins(app.redirectUris), clientId, 'remove'),
       ],
     });
@@ -197,13 +206,16 @@ export async function addApplicationKey(
   };
   try {
     // With an Idempotency-Key, a retry answers the first request's key (lib/store/idempotency.ts).
-    return await writeOnce(stored, async (record) => {
-      if (record) await transactWrite({ TransactItems: [{ Update: update }, record] });
-      else await updateItem(update);
-    }, scope);
+    return await writeOnce(
+      stored,
+      async (record) => {
+        if (record) await transactWrite({ TransactItems: [{ Update: update }, record] });
+        else await updateItem(update);
+      },
+      scope,
+    );
   } catch (err) {
-    const updateFailed =
-      isConditionFailed(err) || (isCancellation(err) && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed');
+    const updateFailed = isConditionFailed(err) || (isCancellation(err) && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed');
     if (!updateFailed) throw err;
     // Which condition failed: read back (the answer only words the refusal).
     const app = await getApplication(workspaceId, clientId);
@@ -234,4 +246,3 @@ export async function removeApplicationKey(workspaceId: string, clientId: string
     throw err;
   }
 }
-

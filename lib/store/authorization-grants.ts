@@ -67,7 +67,11 @@ function record<T>(item: StoredItem, fields: ReadonlyArray<keyof T & string>, op
 }
 
 const toCode = (item: StoredItem) =>
-  record<AuthorizationCode>(item, ['workspaceId', 'clientId', 'memberId', 'redirectUri', 'scopes', 'audience', 'grantId', 'createdAt', 'expiresAt'], ['codeChallenge', 'usedAt']);
+  record<AuthorizationCode>(
+    item,
+    ['workspaceId', 'clientId', 'memberId', 'redirectUri', 'scopes', 'audience', 'grantId', 'createdAt', 'expiresAt'],
+    ['codeChallenge', 'usedAt'],
+  );
 const toGrant = (item: StoredItem) =>
   record<Grant>(item, ['grantId', 'workspaceId', 'clientId', 'memberId', 'scopes', 'audience', 'createdAt', 'expiresAt'], ['revokedAt']);
 const toRefresh = (item: StoredItem) => record<RefreshToken>(item, ['workspaceId', 'clientId', 'grantId', 'createdAt', 'expiresAt'], ['usedAt']);

@@ -115,7 +115,9 @@ async function backfillWorkspace(ws: string): Promise<BackfillReport> {
   // one — they are transactional — but a hand-edited table can).
   for (const [sk, item] of lookups) {
     if (wantedLookups.has(sk)) continue;
-    report.written += await conditional(() => deleteItem({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' }));
+    report.written += await conditional(() =>
+      deleteItem({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' }),
+    );
   }
   return report;
 }

@@ -78,11 +78,15 @@ export async function batchGetByKey(
   };
   const found = new Map<string, Record<string, unknown>>();
   for (let i = 0; i < keys.length; i += GET_BATCH) {
-    await untilProcessed('BatchGetItem', keys.slice(i, i + GET_BATCH).map((k): Record<string, unknown> => ({ pk: k.pk, sk: k.sk })), async (pending) => {
-      const res = await batchGetOnce(pending, read);
-      for (const item of res.items) found.set(itemKeyId({ pk: String(item.pk), sk: String(item.sk) }), item);
-      return res.unprocessed;
-    });
+    await untilProcessed(
+      'BatchGetItem',
+      keys.slice(i, i + GET_BATCH).map((k): Record<string, unknown> => ({ pk: k.pk, sk: k.sk })),
+      async (pending) => {
+        const res = await batchGetOnce(pending, read);
+        for (const item of res.items) found.set(itemKeyId({ pk: String(item.pk), sk: String(item.sk) }), item);
+        return res.unprocessed;
+      },
+    );
   }
   return found;
 }
@@ -91,7 +95,10 @@ export async function batchGetByKey(
 export const itemKeyId = (k: { pk: string; sk: string }): string => `${k.pk}|${k.sk}`;
 
 /** batchGetByKey's items in the order of `keys`, those not found left out. */
-export async function batchGetAll(keys: ReadonlyArray<{ pk: string; sk: string }>, options: { consistent?: boolean } = {}): Promise<Array<Record<string, unknown>>> {
+export async function batchGetAll(
+  keys: ReadonlyArray<{ pk: string; sk: string }>,
+  options: { consistent?: boolean } = {},
+): Promise<Array<Record<string, unknown>>> {
   const found = await batchGetByKey(keys, options);
   return keys.map((k) => found.get(itemKeyId(k))).filter((item): item is Record<string, unknown> => item !== undefined);
 }

@@ -92,7 +92,7 @@ async function* pages<I extends { ExclusiveStartKey?: Record<string, unknown> | 
   read: (input: I) => Promise<{ Items?: Array<Record<string, unknown>>; LastEvaluatedKey?: Record<string, unknown> }>,
   input: I,
 ): AsyncGenerator<Array<Record<string, unknown>>> {
-  for (let start = input.ExclusiveStartKey; ; ) {
+  for (let start = input.ExclusiveStartKey; ;) {
     const page = await read(start ? { ...input, ExclusiveStartKey: start } : input);
     yield page.Items ?? [];
     start = page.LastEvaluatedKey;
@@ -108,7 +108,10 @@ interface BatchRead {
 }
 
 /** One BatchGetItem of `keys` in the table: the items found and the keys DynamoDB left unprocessed (lib/store/batch.ts retries them). */
-export async function batchGetOnce(keys: Array<Record<string, unknown>>, read: BatchRead): Promise<{ items: Array<Record<string, unknown>>; unprocessed: Array<Record<string, unknown>> }> {
+export async function batchGetOnce(
+  keys: Array<Record<string, unknown>>,
+  read: BatchRead,
+): Promise<{ items: Array<Record<string, unknown>>; unprocessed: Array<Record<string, unknown>> }> {
   const table = tableName();
   const out = await batchGet({ RequestItems: { [table]: { Keys: keys, ...read } } });
   return { items: out.Responses?.[table] ?? [], unprocessed: out.UnprocessedKeys?.[table]?.Keys ?? [] };

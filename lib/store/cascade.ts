@@ -62,33 +62,37 @@ export async function deleteEntity(ws: string, id: string, versions?: string[], 
   const until = deadlineOf(Date.now(), scope?.deadline);
   // The request's own lease on its pending work: the sweeper leaves it alone while the request may still run.
   const leaseUntil = until + LAMBDA_EXTRA_MS;
-  const begun = await transact('deleteEntity', async () => {
-    const { chain, complete } = await readChain(ws, id);
-    const e = chain[0];
-    const stale = (root: EntityItem) => versions !== undefined && !versions.includes(root.updatedAt);
-    if (e?.deleting) {
-      // Gone for every reader already (an earlier DELETE answered 204, or it lies below the root of
-      // one — roots are detached, descendants keep their parent): this one is a reader too.
-      if (e.goneAt || e.parentId !== undefined) throw new NotFound('entity', id);
+  const begun = await transact(
+    'deleteEntity',
+    async () => {
+      const { chain, complete } = await readChain(ws, id);
+      const e = chain[0];
+      const stale = (root: EntityItem) => versions !== undefined && !versions.includes(root.updatedAt);
+      if (e?.deleting) {
+        // Gone for every reader already (an earlier DELETE answered 204, or it lies below the root of
+        // one — roots are detached, descendants keep their parent): this one is a reader too.
+        if (e.goneAt || e.parentId !== undefined) throw new NotFound('entity', id);
+        if (stale(e)) throw new PreconditionFailed('entity', id);
+        return { items: [], result: undefined };
+      }
+      if (!e || !complete || chain.some((x) => x.deleting)) throw new NotFound('entity', id);
       if (stale(e)) throw new PreconditionFailed('entity', id);
-      return { items: [], result: undefined };
-    }
-    if (!e || !complete || chain.some((x) => x.deleting)) throw new NotFound('entity', id);
-    if (stale(e)) throw new PreconditionFailed('entity', id);
-    const plan = new Plan(ws);
-    const self = plan.entity(e);
-    self.set = { deleting: new Date().toISOString(), ...(e.parentId ? { deletedFrom: e.parentId } : {}) };
-    if (versions) self.expectVersion = e.updatedAt;
-    self.remove = ['parentId', 'parentType', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'];
-    if (isHierarchyType(e.type)) {
-      self.expectTotal = e.total ?? 0;
-      for (const a of chain.slice(1)) plan.entity(a).total -= e.total ?? 0;
-    }
-    const work = workPut(ws, 'deleteEntity', id, { leaseUntil });
-    plan.add(work.put);
-    plan.add(rootTombstone(ws, e));
-    return { items: plan.build(), result: { token: work.token, root: e } };
-  }, scope?.deadline);
+      const plan = new Plan(ws);
+      const self = plan.entity(e);
+      self.set = { deleting: new Date().toISOString(), ...(e.parentId ? { deletedFrom: e.parentId } : {}) };
+      if (versions) self.expectVersion = e.updatedAt;
+      self.remove = ['parentId', 'parentType', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'];
+      if (isHierarchyType(e.type)) {
+        self.expectTotal = e.total ?? 0;
+        for (const a of chain.slice(1)) plan.entity(a).total -= e.total ?? 0;
+      }
+      const work = workPut(ws, 'deleteEntity', id, { leaseUntil });
+      plan.add(work.put);
+      plan.add(rootTombstone(ws, e));
+      return { items: plan.build(), result: { token: work.token, root: e } };
+    },
+    scope?.deadline,
+  );
   if (!begun) await adoptDelete(ws, id, leaseUntil);
   const held = begun && { ws, work: 'deleteEntity' as const, subject: id, token: begun.token, due: leaseUntil };
   try {
@@ -169,7 +173,8 @@ async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: 
   if (failure) throw failure.error;
 }
 
-const chunksOf = <T>(items: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+const chunksOf = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**
  * Step 2: marks every descendant of the marked root that is not marked yet, level by level.
@@ -187,7 +192,11 @@ async function markSubtree(ws: string, rootId: string, until: number, detail: ()
       below.push(...(await childrenOf(ws, parent.id)));
     });
     // Marked ones (as the index shows them) only lead further down.
-    for (const chunk of chunksOf(below.filter((c) => !c.deleting), TOMBSTONES_PER_CHUNK)) await markChunk(ws, rootId, depth, chunk, until, detail);
+    for (const chunk of chunksOf(
+      below.filter((c) => !c.deleting),
+      TOMBSTONES_PER_CHUNK,
+    ))
+      await markChunk(ws, rootId, depth, chunk, until, detail);
     customers.push(...below.filter((c) => isCustomerType(c.type)).map((c) => c.id));
     level = below;
   }
@@ -202,29 +211,48 @@ async function markSubtree(ws: string, rootId: string, until: number, detail: ()
 async function markChunk(ws: string, rootId: string, level: number, chunk: readonly Found[], until: number, detail: () => string): Promise<void> {
   await orUnfinished(
     () =>
-      transact('markSubtree', async (attempt) => {
-        let todo = chunk;
-        if (attempt > 0) {
-          const now = await batchGetByKey(chunk.map((c) => keys.entity(ws, c.id)), { consistent: true });
-          todo = chunk.filter((c) => {
-            const item = now.get(itemKeyId(keys.entity(ws, c.id)));
-            return item !== undefined && item.parentId === c.parentId && !item.deleting;
-          });
-        }
-        if (todo.length === 0) return { items: [], result: undefined };
-        const at = new Date().toISOString();
-        const marks = todo.map((c) => ({
-          Update: {
-            TableName: tableName(),
-            Key: keys.entity(ws, c.id),
-            UpdateExpression: 'SET deleting = :at REMOVE gsi1pk, gsi1sk, gsi3pk, gsi3sk',
-            ConditionExpression: 'attribute_exists(pk) AND parentId = :p AND attribute_not_exists(deleting)',
-            ExpressionAttributeValues: { ':at': at, ':p': c.parentId },
-          },
-        }));
-        const customers = todo.filter((c) => isCustomerType(c.type)).map((c) => c.id);
-        return { items: [...marks, tombstonePut(ws, rootId, level, todo.map((c) => c.id), { customers })], result: undefined };
-      }, until),
+      transact(
+        'markSubtree',
+        async (attempt) => {
+          let todo = chunk;
+          if (attempt > 0) {
+            const now = await batchGetByKey(
+              chunk.map((c) => keys.entity(ws, c.id)),
+              { consistent: true },
+            );
+            todo = chunk.filter((c) => {
+              const item = now.get(itemKeyId(keys.entity(ws, c.id)));
+              return item !== undefined && item.parentId === c.parentId && !item.deleting;
+            });
+          }
+          if (todo.length === 0) return { items: [], result: undefined };
+          const at = new Date().toISOString();
+          const marks = todo.map((c) => ({
+            Update: {
+              TableName: tableName(),
+              Key: keys.entity(ws, c.id),
+              UpdateExpression: 'SET deleting = :at REMOVE gsi1pk, gsi1sk, gsi3pk, gsi3sk',
+              ConditionExpression: 'attribute_exists(pk) AND parentId = :p AND attribute_not_exists(deleting)',
+              ExpressionAttributeValues: { ':at': at, ':p': c.parentId },
+            },
+          }));
+          const customers = todo.filter((c) => isCustomerType(c.type)).map((c) => c.id);
+          return {
+            items: [
+              ...marks,
+              tombstonePut(
+                ws,
+                rootId,
+                level,
+                todo.map((c) => c.id),
+                { customers },
+              ),
+            ],
+            result: undefined,
+          };
+        },
+        until,
+      ),
     detail,
   );
 }
@@ -233,7 +261,12 @@ async function markChunk(ws: string, rootId: string, level: number, chunk: reado
 async function clearCustomers(ws: string, customerIds: readonly string[], until: number, detail: () => string): Promise<void> {
   for (const customerId of customerIds) {
     inTime(until, detail);
-    const notes = await queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.notesOfCustomer(ws, customerId) }, ProjectionExpression: 'id' });
+    const notes = await queryAll({
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :p',
+      ExpressionAttributeValues: { ':p': keys.notesOfCustomer(ws, customerId) },
+      ProjectionExpression: 'id',
+    });
     await forEachLimited(notes, PARALLEL, async (n) => {
       inTime(until, detail);
       // A note deleted meanwhile has no customer left to clear.
@@ -256,7 +289,13 @@ async function markGone(ws: string, rootId: string, until: number): Promise<void
   const detail = underWay(rootId);
   await clearCustomers(ws, await markSubtree(ws, rootId, until, detail), until, detail);
   try {
-    await updateItem({ TableName: tableName(), Key: keys.entity(ws, rootId), UpdateExpression: 'SET goneAt = if_not_exists(goneAt, :now)', ConditionExpression: 'attribute_exists(deleting)', ExpressionAttributeValues: { ':now': new Date().toISOString() } });
+    await updateItem({
+      TableName: tableName(),
+      Key: keys.entity(ws, rootId),
+      UpdateExpression: 'SET goneAt = if_not_exists(goneAt, :now)',
+      ConditionExpression: 'attribute_exists(deleting)',
+      ExpressionAttributeValues: { ':now': new Date().toISOString() },
+    });
   } catch (err) {
     // Cleaned up already by a sweep that ran meanwhile.
     if (!isConditionFailed(err)) throw err;
@@ -301,15 +340,34 @@ async function cleanEntity(ws: string, rootId: string, level: number, id: string
     return;
   }
   const [links, ratings, relations] = await Promise.all([
-    queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.linksTo(ws, id) }, ProjectionExpression: 'pk, sk, noteId' }),
-    queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.ratingsOfEntityPrefix(id) }, ProjectionExpression: 'pk, sk', ConsistentRead: true }),
+    queryAll({
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :p',
+      ExpressionAttributeValues: { ':p': keys.linksTo(ws, id) },
+      ProjectionExpression: 'pk, sk, noteId',
+    }),
+    queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.ratingsOfEntityPrefix(id) },
+      ProjectionExpression: 'pk, sk',
+      ConsistentRead: true,
+    }),
     // Both sides of each relation (link, isBlockedBy, isBlocking): the other entity may live on.
     relationsOf(ws, id),
   ]);
   // The links leave the notes' copies before they go (lib/store/note-link-copy.ts).
-  await uncopyLinks(ws, id, links.map((l) => l.noteId as string), until, detail);
+  await uncopyLinks(
+    ws,
+    id,
+    links.map((l) => l.noteId as string),
+    until,
+    detail,
+  );
   const gone: ItemKey[] = [...links, ...ratings].map((it) => ({ pk: it.pk as string, sk: it.sk as string }));
-  await batchWriteAll([...gone, ...relations.flatMap((r) => relationDeletes(ws, r))].map((Key) => ({ DeleteRequest: { Key } })), 4);
+  await batchWriteAll(
+    [...gone, ...relations.flatMap((r) => relationDeletes(ws, r))].map((Key) => ({ DeleteRequest: { Key } })),
+    4,
+  );
 }
 
 /** Takes entity `entityId` out of the notes' copies of their links, 100 notes per transaction (a note gone meanwhile is left out). */
@@ -317,14 +375,21 @@ async function uncopyLinks(ws: string, entityId: string, noteIds: readonly strin
   for (const batch of chunksOf(noteIds, MAX_TX_ITEMS)) {
     await orUnfinished(
       () =>
-        transact('uncopyLinks', async (attempt) => {
-          let todo = batch;
-          if (attempt > 0) {
-            const now = await batchGetByKey(batch.map((n) => keys.note(ws, n)), { consistent: true, projection: { expression: '#pk, #sk', names: { '#pk': 'pk', '#sk': 'sk' } } });
-            todo = batch.filter((n) => now.has(itemKeyId(keys.note(ws, n))));
-          }
-          return { items: todo.map((n) => uncopyLink(ws, n, entityId)), result: undefined };
-        }, until),
+        transact(
+          'uncopyLinks',
+          async (attempt) => {
+            let todo = batch;
+            if (attempt > 0) {
+              const now = await batchGetByKey(
+                batch.map((n) => keys.note(ws, n)),
+                { consistent: true, projection: { expression: '#pk, #sk', names: { '#pk': 'pk', '#sk': 'sk' } } },
+              );
+              todo = batch.filter((n) => now.has(itemKeyId(keys.note(ws, n))));
+            }
+            return { items: todo.map((n) => uncopyLink(ws, n, entityId)), result: undefined };
+          },
+          until,
+        ),
       detail,
     );
   }

@@ -53,7 +53,8 @@ function cachedChain(ws: string, id: string): Placement[] | undefined {
  */
 export function cachedAncestors(ws: string, id: string): string[] {
   const out: string[] = [];
-  for (let next = placements.get(cacheKey(ws, id))?.parentId; next !== undefined && out.length < MAX_DEPTH; next = placements.get(cacheKey(ws, next))?.parentId) out.push(next);
+  for (let next = placements.get(cacheKey(ws, id))?.parentId; next !== undefined && out.length < MAX_DEPTH; next = placements.get(cacheKey(ws, next))?.parentId)
+    out.push(next);
   return out;
 }
 

@@ -27,21 +27,44 @@ export const toComment = (item: StoredItem): StoredComment => ({
 });
 
 /** A comment by `author` on a live note; `missing` is what to throw when the note is gone. */
-export async function addComment(ws: string, noteId: string, input: { content: string; author: { id: string; email: string } }, missing: () => Error, scope?: WriteScope): Promise<StoredComment> {
+export async function addComment(
+  ws: string,
+  noteId: string,
+  input: { content: string; author: { id: string; email: string } },
+  missing: () => Error,
+  scope?: WriteScope,
+): Promise<StoredComment> {
   const id = randomUUID();
-  return transactOnce('addComment', async (attempt) => {
-    // A failed check on a rebuild means the note is gone (or being deleted): not a race to retry.
-    if (attempt > 0 && !(await liveNoteExists(ws, noteId))) throw missing();
-    const createdAt = new Date().toISOString();
-    const comment: StoredComment = { id, noteId, content: input.content, author: input.author, createdAt };
-    return {
-      items: [
-        { ConditionCheck: { TableName: tableName(), Key: keys.note(ws, noteId), ConditionExpression: 'attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting)', ExpressionAttributeValues: { ':kind': 'note' } } },
-        { Put: { TableName: tableName(), Item: { ...keys.comment(ws, noteId, createdAt, id), kind: 'comment', ...comment }, ConditionExpression: 'attribute_not_exists(pk)' } },
-      ],
-      result: comment,
-    };
-  }, scope);
+  return transactOnce(
+    'addComment',
+    async (attempt) => {
+      // A failed check on a rebuild means the note is gone (or being deleted): not a race to retry.
+      if (attempt > 0 && !(await liveNoteExists(ws, noteId))) throw missing();
+      const createdAt = new Date().toISOString();
+      const comment: StoredComment = { id, noteId, content: input.content, author: input.author, createdAt };
+      return {
+        items: [
+          {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: keys.note(ws, noteId),
+              ConditionExpression: 'attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting)',
+              ExpressionAttributeValues: { ':kind': 'note' },
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.comment(ws, noteId, createdAt, id), kind: 'comment', ...comment },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+        result: comment,
+      };
+    },
+    scope,
+  );
 }
 
 async function liveNoteExists(ws: string, noteId: string): Promise<boolean> {

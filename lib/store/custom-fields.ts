@@ -12,7 +12,15 @@ import { readAhead, type Prereads } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import { putInWorkspace } from './workspaces.ts';
-import { configuredFieldIds, customValueCheck, type CustomValueCheck, type CustomFieldDef, type CustomFieldKind, type EntityType, type NoteType } from '../domain/configurations.ts';
+import {
+  configuredFieldIds,
+  customValueCheck,
+  type CustomValueCheck,
+  type CustomFieldDef,
+  type CustomFieldKind,
+  type EntityType,
+  type NoteType,
+} from '../domain/configurations.ts';
 import { colorFor, selectValuesOf, type SelectValue } from '../domain/field-values.ts';
 import { isUuid } from '../domain/input.ts';
 
@@ -95,33 +103,37 @@ export async function changeSelectValues<T>(
   scope?: WriteScope,
 ): Promise<T> {
   // Through transactOnce: a create of an option honours its request's Idempotency-Key.
-  return transactOnce('changeSelectValues', async () => {
-    const def = await getCustomField(workspaceId, fieldId);
-    if (!def || def.fieldKind !== 'select') throw missing();
-    const next = change(def, selectValuesOf(def));
-    return {
-      items: [
-        {
-          Update: {
-            TableName: tableName(),
-            Key: keys.customField(workspaceId, fieldId),
-            UpdateExpression: 'SET #values = :values, #options = :options, #replaced = :replaced, ver = :next',
-            ConditionExpression: 'kind = :kind AND ' + (def.ver === 0 ? '(attribute_not_exists(ver) OR ver = :ver)' : 'ver = :ver'),
-            ExpressionAttributeNames: { '#values': 'values', '#options': 'options', '#replaced': 'replaced' },
-            ExpressionAttributeValues: {
-              ':kind': 'customField',
-              ':values': next.values,
-              ':options': next.values.map((v) => v.name),
-              ':replaced': next.replaced ?? def.replaced ?? {},
-              ':ver': def.ver,
-              ':next': def.ver + 1,
+  return transactOnce(
+    'changeSelectValues',
+    async () => {
+      const def = await getCustomField(workspaceId, fieldId);
+      if (!def || def.fieldKind !== 'select') throw missing();
+      const next = change(def, selectValuesOf(def));
+      return {
+        items: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.customField(workspaceId, fieldId),
+              UpdateExpression: 'SET #values = :values, #options = :options, #replaced = :replaced, ver = :next',
+              ConditionExpression: 'kind = :kind AND ' + (def.ver === 0 ? '(attribute_not_exists(ver) OR ver = :ver)' : 'ver = :ver'),
+              ExpressionAttributeNames: { '#values': 'values', '#options': 'options', '#replaced': 'replaced' },
+              ExpressionAttributeValues: {
+                ':kind': 'customField',
+                ':values': next.values,
+                ':options': next.values.map((v) => v.name),
+                ':replaced': next.replaced ?? def.replaced ?? {},
+                ':ver': def.ver,
+                ':next': def.ver + 1,
+              },
             },
           },
-        },
-      ],
-      result: next.result,
-    };
-  }, scope);
+        ],
+        result: next.result,
+      };
+    },
+    scope,
+  );
 }
 
 /** What a read of records needs of the workspace's fields: each type's configured field ids, and the custom field definitions (a select field's options name its values). */
@@ -152,7 +164,10 @@ export const customFieldKeys = (workspaceId: string, fieldIds: readonly string[]
 export async function namedFieldCheck(workspaceId: string, type: string, fieldIds: readonly string[], preread?: Prereads): Promise<CustomValueCheck> {
   const wanted = customFieldKeys(workspaceId, fieldIds);
   const read = await readAhead(wanted, preread);
-  const defs = wanted.map((k) => read.item(k)).filter((i): i is StoredItem => i?.kind === 'customField').map(toDef);
+  const defs = wanted
+    .map((k) => read.item(k))
+    .filter((i): i is StoredItem => i?.kind === 'customField')
+    .map(toDef);
   return customValueCheck(defs, type);
 }
 

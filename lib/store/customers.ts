@@ -16,13 +16,18 @@ export function customerEmailOf(e: Pick<EntityItem, 'type' | 'fields'> | undefin
 }
 
 /** The writes that move a user's look-up item from its e-mail `before` a change to its e-mail after it. */
-export function customerEmailWrites(ws: string, after: Pick<EntityItem, 'id' | 'type' | 'fields'>, before: Pick<EntityItem, 'type' | 'fields'> | undefined): TxItem[] {
+export function customerEmailWrites(
+  ws: string,
+  after: Pick<EntityItem, 'id' | 'type' | 'fields'>,
+  before: Pick<EntityItem, 'type' | 'fields'> | undefined,
+): TxItem[] {
   const was = customerEmailOf(before);
   const now = customerEmailOf(after);
   if (was === now) return [];
   const items: TxItem[] = [];
   if (was !== undefined) items.push({ Delete: { TableName: tableName(), Key: keys.customerEmail(ws, was, after.id) } });
-  if (now !== undefined) items.push({ Put: { TableName: tableName(), Item: { ...keys.customerEmail(ws, now, after.id), kind: 'customerEmail', email: now, userId: after.id } } });
+  if (now !== undefined)
+    items.push({ Put: { TableName: tableName(), Item: { ...keys.customerEmail(ws, now, after.id), kind: 'customerEmail', email: now, userId: after.id } } });
   return items;
 }
 

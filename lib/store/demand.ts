@@ -64,11 +64,20 @@ async function snapshot(ws: string, ids: readonly string[]): Promise<Snapshot> {
 
 /** Consistent BatchGetItem reads of the entities `ids`: each item exact as read, the reads not one moment. */
 async function separateReads(ws: string, ids: readonly string[]): Promise<Snapshot> {
-  const found = await batchGetByKey(ids.map((id) => keys.entity(ws, id)), { consistent: true });
+  const found = await batchGetByKey(
+    ids.map((id) => keys.entity(ws, id)),
+    { consistent: true },
+  );
   return new Map(ids.map((id) => [id, entityOf(found.get(itemKeyId(keys.entity(ws, id))))]));
 }
 
-const placed = (e: EntityItem): PlacedEntity => ({ id: e.id, type: e.type, parentId: e.parentId, score: scoreOfTotal(e.total), deleting: e.deleting !== undefined });
+const placed = (e: EntityItem): PlacedEntity => ({
+  id: e.id,
+  type: e.type,
+  parentId: e.parentId,
+  score: scoreOfTotal(e.total),
+  deleting: e.deleting !== undefined,
+});
 
 /**
  * The demand of the planning entity `id`, or undefined when it is no live initiative, objective,

@@ -18,7 +18,10 @@ export async function entitySummaries(ws: string, ids: Iterable<string>): Promis
   const wanted = [...new Set(ids)];
   const out = new Map<string, EntitySummary>();
   if (wanted.length === 0) return out;
-  const found = await batchGetByKey(wanted.map((id) => keys.entity(ws, id)), { projection: PROJECTION });
+  const found = await batchGetByKey(
+    wanted.map((id) => keys.entity(ws, id)),
+    { projection: PROJECTION },
+  );
   for (const id of wanted) {
     const item = found.get(itemKeyId(keys.entity(ws, id)));
     if (!item || item.kind !== 'entity' || item.deleting) continue;

@@ -34,7 +34,8 @@ async function parentChain(ws: string, childType: EntityType, parent: ParentRef,
   const { chain, complete } = await readChain(ws, parent.id);
   if (!complete || chain.length === 0 || chain.some((e) => e.deleting)) throw new NotFound('entity', parent.id);
   const actual = chain[0]!.type;
-  if (parent.type !== undefined && parent.type !== actual) invalid([...path.slice(0, -1), 'type'], `Entity ${parent.id} is ${aType(actual)}, not ${aType(parent.type)}.`);
+  if (parent.type !== undefined && parent.type !== actual)
+    invalid([...path.slice(0, -1), 'type'], `Entity ${parent.id} is ${aType(actual)}, not ${aType(parent.type)}.`);
   const why = parentRuleViolation(childType, actual);
   if (why) invalid(path, why);
   return chain;
@@ -63,60 +64,64 @@ export async function createEntity(
 ): Promise<EntityItem> {
   const id = randomUUID();
   // With an Idempotency-Key, a retry answers the first request's entity (lib/store/idempotency.ts).
-  return transactOnce('createEntity', async () => {
-    const now = new Date().toISOString();
-    const refs = await resolveReferences(ws, input.references ?? []);
-    let chain: EntityItem[] = [];
-    if (input.parent) {
-      chain = await parentChain(ws, input.type, input.parent, input.parentPath);
-      const tooDeep = depthViolation(chain.length, 1);
-      if (tooDeep) invalid(input.parentPath, tooDeep);
-    } else {
-      const why = parentRuleViolation(input.type, undefined);
-      if (why) invalid(input.parentPath.slice(0, -3), why);
-    }
-    const parent = chain[0];
-    const entity: EntityItem = {
-      id,
-      type: input.type,
-      ...(parent ? { parentId: parent.id, parentType: parent.type } : {}),
-      fields: { ...input.values, ...refs.values },
-      ...(input.metadata ? { metadata: input.metadata } : {}),
-      createdAt: now,
-      updatedAt: now,
-      ...(isHierarchyType(input.type) ? { own: 0, total: 0 } : {}),
-      ...(canHaveChildren(input.type) ? { hadChildren: false } : {}),
-    };
-    const targets: EntityItem[] = [];
-    for (const r of input.relations ?? []) targets.push(await checkNewRelation(ws, entity, r.type, r.targetId, r.path));
-    const plan = new Plan(ws);
-    plan.add({
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...keys.entity(ws, id),
-          kind: 'entity',
-          ...entity,
-          gsi1pk: keys.entitiesOfType(ws, input.type),
-          gsi1sk: keys.listPosition(now, id),
-          ...(parent ? { gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: keys.listPosition(now, id) } : {}),
-          ...keys.ownerIndex(ws, 'entity', entity),
+  return transactOnce(
+    'createEntity',
+    async () => {
+      const now = new Date().toISOString();
+      const refs = await resolveReferences(ws, input.references ?? []);
+      let chain: EntityItem[] = [];
+      if (input.parent) {
+        chain = await parentChain(ws, input.type, input.parent, input.parentPath);
+        const tooDeep = depthViolation(chain.length, 1);
+        if (tooDeep) invalid(input.parentPath, tooDeep);
+      } else {
+        const why = parentRuleViolation(input.type, undefined);
+        if (why) invalid(input.parentPath.slice(0, -3), why);
+      }
+      const parent = chain[0];
+      const entity: EntityItem = {
+        id,
+        type: input.type,
+        ...(parent ? { parentId: parent.id, parentType: parent.type } : {}),
+        fields: { ...input.values, ...refs.values },
+        ...(input.metadata ? { metadata: input.metadata } : {}),
+        createdAt: now,
+        updatedAt: now,
+        ...(isHierarchyType(input.type) ? { own: 0, total: 0 } : {}),
+        ...(canHaveChildren(input.type) ? { hadChildren: false } : {}),
+      };
+      const targets: EntityItem[] = [];
+      for (const r of input.relations ?? []) targets.push(await checkNewRelation(ws, entity, r.type, r.targetId, r.path));
+      const plan = new Plan(ws);
+      plan.add({
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...keys.entity(ws, id),
+            kind: 'entity',
+            ...entity,
+            gsi1pk: keys.entitiesOfType(ws, input.type),
+            gsi1sk: keys.listPosition(now, id),
+            ...(parent ? { gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: keys.listPosition(now, id) } : {}),
+            ...keys.ownerIndex(ws, 'entity', entity),
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
         },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    });
-    for (const item of customerEmailWrites(ws, entity, undefined)) plan.add(item);
-    for (const item of refs.items) plan.add(item);
-    (input.relations ?? []).forEach((r, i) => {
-      for (const item of relationPuts(ws, entity, r.type, targets[i]!, now)) plan.add(item);
-    });
-    // The parent and its ancestors must still stand as read (depth, no concurrent delete); so must
-    // every relation's target.
-    plan.checkChain(chain);
-    relationSides(plan, targets);
-    if (parent) hasChild(plan, parent);
-    return { items: plan.build(), result: entity };
-  }, scope);
+      });
+      for (const item of customerEmailWrites(ws, entity, undefined)) plan.add(item);
+      for (const item of refs.items) plan.add(item);
+      (input.relations ?? []).forEach((r, i) => {
+        for (const item of relationPuts(ws, entity, r.type, targets[i]!, now)) plan.add(item);
+      });
+      // The parent and its ancestors must still stand as read (depth, no concurrent delete); so must
+      // every relation's target.
+      plan.checkChain(chain);
+      relationSides(plan, targets);
+      if (parent) hasChild(plan, parent);
+      return { items: plan.build(), result: entity };
+    },
+    scope,
+  );
 }
 
 /** A change of an entity's fields (null clears one) and metadata (merged key by key), and writes that go with it (new tag values). */
@@ -136,20 +141,24 @@ export async function updateEntity(
   versions?: string[],
   scope?: WriteScope,
 ): Promise<EntityItem> {
-  return transact('updateEntity', async () => {
-    const e = await getEntity(ws, id);
-    if (!e) throw new NotFound('entity', id);
-    // If-Match (lib/domain/etag.ts): the version read must be one the client named; the update's
-    // own `updatedAt = :was` condition then holds it to that version.
-    if (versions && !versions.includes(e.updatedAt)) throw new PreconditionFailed('entity', id);
-    const changed = await change(e);
-    const { updated, item } = recordUpdate(ws, 'entity', keys.entity(ws, id), e, changed, {
-      expression: 'attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting)',
-      values: { ':kind': 'entity' },
-    });
-    const items: TxItem[] = [item, ...customerEmailWrites(ws, updated, e), ...(changed.items ?? [])];
-    return { items, result: updated };
-  }, scope?.deadline);
+  return transact(
+    'updateEntity',
+    async () => {
+      const e = await getEntity(ws, id);
+      if (!e) throw new NotFound('entity', id);
+      // If-Match (lib/domain/etag.ts): the version read must be one the client named; the update's
+      // own `updatedAt = :was` condition then holds it to that version.
+      if (versions && !versions.includes(e.updatedAt)) throw new PreconditionFailed('entity', id);
+      const changed = await change(e);
+      const { updated, item } = recordUpdate(ws, 'entity', keys.entity(ws, id), e, changed, {
+        expression: 'attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting)',
+        values: { ':kind': 'entity' },
+      });
+      const items: TxItem[] = [item, ...customerEmailWrites(ws, updated, e), ...(changed.items ?? [])];
+      return { items, result: updated };
+    },
+    scope?.deadline,
+  );
 }
 
 /**
@@ -160,33 +169,38 @@ export async function updateEntity(
  */
 export async function setParent(ws: string, id: string, target: ParentRef, parentPath: Path, scope?: WriteScope): Promise<EntityItem> {
   const parentId = target.id;
-  return transactOnce('setParent', async () => {
-    const { chain: oldChain, complete } = await readChain(ws, id);
-    const e = oldChain[0];
-    if (!e || e.deleting || !complete || oldChain.some((x) => x.deleting)) throw new NotFound('entity', id);
-    // A type that takes no parent is refused whatever the target (before the target is read).
-    if (PARENT_RULES[e.type].parents.length === 0) invalid(parentPath, parentRuleViolation(e.type, e.type)!);
-    const newChain = await parentChain(ws, e.type, target, parentPath);
-    if (newChain.some((x) => x.id === id)) invalid(parentPath, `Entity ${parentId} is ${id === parentId ? 'the entity itself' : 'a descendant of the entity'}; that would make a cycle.`);
-    if (e.parentId === parentId) return { items: [], result: e };
-    const { height } = await subtree(ws, id);
-    const tooDeep = depthViolation(newChain.length, height);
-    if (tooDeep) invalid(parentPath, tooDeep);
-    const parent = newChain[0]!;
-    const now = new Date().toISOString();
-    const plan = new Plan(ws);
-    const total = e.total ?? 0;
-    if (isHierarchyType(e.type)) {
-      for (const a of oldChain.slice(1)) plan.entity(a).total -= total;
-      for (const a of newChain) plan.entity(a).total += total;
-    } else plan.checkChain(newChain);
-    hasChild(plan, parent);
-    const self = plan.entity(e);
-    if (isHierarchyType(e.type)) self.expectTotal = total;
-    // A moved entity joins its new parent's child list as its newest member.
-    self.set = { parentId: parent.id, parentType: parent.type, gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: keys.listPosition(now, id), updatedAt: now };
-    return { items: plan.build(), result: { ...e, parentId: parent.id, parentType: parent.type, updatedAt: now } };
-  }, scope);
+  return transactOnce(
+    'setParent',
+    async () => {
+      const { chain: oldChain, complete } = await readChain(ws, id);
+      const e = oldChain[0];
+      if (!e || e.deleting || !complete || oldChain.some((x) => x.deleting)) throw new NotFound('entity', id);
+      // A type that takes no parent is refused whatever the target (before the target is read).
+      if (PARENT_RULES[e.type].parents.length === 0) invalid(parentPath, parentRuleViolation(e.type, e.type)!);
+      const newChain = await parentChain(ws, e.type, target, parentPath);
+      if (newChain.some((x) => x.id === id))
+        invalid(parentPath, `Entity ${parentId} is ${id === parentId ? 'the entity itself' : 'a descendant of the entity'}; that would make a cycle.`);
+      if (e.parentId === parentId) return { items: [], result: e };
+      const { height } = await subtree(ws, id);
+      const tooDeep = depthViolation(newChain.length, height);
+      if (tooDeep) invalid(parentPath, tooDeep);
+      const parent = newChain[0]!;
+      const now = new Date().toISOString();
+      const plan = new Plan(ws);
+      const total = e.total ?? 0;
+      if (isHierarchyType(e.type)) {
+        for (const a of oldChain.slice(1)) plan.entity(a).total -= total;
+        for (const a of newChain) plan.entity(a).total += total;
+      } else plan.checkChain(newChain);
+      hasChild(plan, parent);
+      const self = plan.entity(e);
+      if (isHierarchyType(e.type)) self.expectTotal = total;
+      // A moved entity joins its new parent's child list as its newest member.
+      self.set = { parentId: parent.id, parentType: parent.type, gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: keys.listPosition(now, id), updatedAt: now };
+      return { items: plan.build(), result: { ...e, parentId: parent.id, parentType: parent.type, updatedAt: now } };
+    },
+    scope,
+  );
 }
 
 /** The parent a child joins, flagged as having had one (what a subtree delete's search for children relies on). */
@@ -203,21 +217,24 @@ function hasChild(plan: Plan, parent: EntityItem): void {
  * and they carry no score, so no aggregate moves.
  */
 export async function detachParent(ws: string, id: string, parentId: string, where: InputLocation, scope?: WriteScope): Promise<EntityItem> {
-  return transact('detachParent', async () => {
-    const e = await getEntity(ws, id);
-    if (!e || e.deleting) throw new NotFound('entity', id);
-    if (e.parentId !== parentId) throw new NotFound('relationship', parentId, `Entity ${parentId} is not the parent of entity ${id}.`);
-    const why = parentRuleViolation(e.type, undefined);
-    if (why) throw new InvalidInput(`${why} Move it under another parent with PUT /v2/entities/${id}/relationships/parent instead.`, where);
-    const now = new Date().toISOString();
-    const plan = new Plan(ws);
-    const self = plan.entity(e);
-    self.set = { updatedAt: now };
-    self.remove = ['parentId', 'parentType', 'gsi2pk', 'gsi2sk'];
-    const result: EntityItem = { ...e, updatedAt: now };
-    delete result.parentId;
-    delete result.parentType;
-    return { items: plan.build(), result };
-  }, scope?.deadline);
+  return transact(
+    'detachParent',
+    async () => {
+      const e = await getEntity(ws, id);
+      if (!e || e.deleting) throw new NotFound('entity', id);
+      if (e.parentId !== parentId) throw new NotFound('relationship', parentId, `Entity ${parentId} is not the parent of entity ${id}.`);
+      const why = parentRuleViolation(e.type, undefined);
+      if (why) throw new InvalidInput(`${why} Move it under another parent with PUT /v2/entities/${id}/relationships/parent instead.`, where);
+      const now = new Date().toISOString();
+      const plan = new Plan(ws);
+      const self = plan.entity(e);
+      self.set = { updatedAt: now };
+      self.remove = ['parentId', 'parentType', 'gsi2pk', 'gsi2sk'];
+      const result: EntityItem = { ...e, updatedAt: now };
+      delete result.parentId;
+      delete result.parentType;
+      return { items: plan.build(), result };
+    },
+    scope?.deadline,
+  );
 }
-

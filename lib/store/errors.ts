@@ -146,7 +146,8 @@ export class WebhookLimitReached extends Error {
   }
 }
 
-export type StoreError = Contention | Unfinished | WorkspaceNotFound | EmailTaken | NameTaken | DuplicateKey | KeyLimitReached | AlreadyUsed | GrantRevoked | WebhookLimitReached;
+export type StoreError =
+  Contention | Unfinished | WorkspaceNotFound | EmailTaken | NameTaken | DuplicateKey | KeyLimitReached | AlreadyUsed | GrantRevoked | WebhookLimitReached;
 
 export const isStoreError = typedErrorGuard<StoreError>({
   ERR_CONTENTION: 'Contention',

@@ -39,10 +39,12 @@ async function resolveMember(ws: string, ref: MemberInput, path: Path, preread?:
  */
 export async function resolveMembers(ws: string, members: FieldWrite['members'], preread?: Prereads): Promise<Record<string, { id: string; email: string }>> {
   const found = await Promise.all(members.map(({ ref, path }) => settle(resolveMember(ws, ref, path, preread))));
-  return Object.fromEntries(members.map(({ field }, i) => {
-    const m = outcome(found[i]!);
-    return [field, { id: m.id, email: m.email }];
-  }));
+  return Object.fromEntries(
+    members.map(({ field }, i) => {
+      const m = outcome(found[i]!);
+      return [field, { id: m.id, email: m.email }];
+    }),
+  );
 }
 
 /** The values to store, with `owner` and `creator` resolved to {id, email} of an active member (tags and teams: resolveReferences). */
@@ -94,7 +96,10 @@ export async function resolveReferences(ws: string, refs: readonly ReferenceWrit
   const found = await batchGetByKey([...new Map(wanted.map((k) => [itemKeyId(k), k])).values()], { consistent: true });
   // Teams found by name: their items, for their names as they are.
   const teamIdsByName = [...found.values()].filter((g) => g.kind === 'teamName').map((g) => String(g.teamId));
-  const teamsByName = await batchGetByKey(teamIdsByName.filter((id) => !found.has(itemKeyId(keys.team(ws, id)))).map((id) => keys.team(ws, id)), { consistent: true });
+  const teamsByName = await batchGetByKey(
+    teamIdsByName.filter((id) => !found.has(itemKeyId(keys.team(ws, id)))).map((id) => keys.team(ws, id)),
+    { consistent: true },
+  );
   const get = (key: { pk: string; sk: string }) => found.get(itemKeyId(key)) ?? teamsByName.get(itemKeyId(key));
   const created = new Map<string, NamedRef>();
   // New values list in the order the write named them: each a millisecond after the one before.
@@ -104,11 +109,15 @@ export async function resolveReferences(ws: string, refs: readonly ReferenceWrit
     const byId = item.id !== undefined ? get(keys.fieldValue(ws, TAGS_FIELD, item.id)) : undefined;
     if (item.id !== undefined && byId?.kind !== TAG_VALUE_KIND) {
       if (ref.removing) return undefined;
-      throw new InvalidInput(`No tag ${item.id} in this workspace (GET /v2/entities/fields/tags/values lists them); name a tag by its name to create it.`, refAt(ref, i, 'id'));
+      throw new InvalidInput(
+        `No tag ${item.id} in this workspace (GET /v2/entities/fields/tags/values lists them); name a tag by its name to create it.`,
+        refAt(ref, i, 'id'),
+      );
     }
     if (byId) {
       const value = toSelectValue(byId);
-      if (item.name !== undefined && nameKey(item.name) !== nameKey(value.name)) throw new InvalidInput(`Tag ${value.id} is named '${value.name}', not '${item.name.slice(0, 100)}'.`, refAt(ref, i, 'name'));
+      if (item.name !== undefined && nameKey(item.name) !== nameKey(value.name))
+        throw new InvalidInput(`Tag ${value.id} is named '${value.name}', not '${item.name.slice(0, 100)}'.`, refAt(ref, i, 'name'));
       return { id: value.id, name: value.name };
     }
     const name = item.name!;
@@ -118,7 +127,10 @@ export async function resolveReferences(ws: string, refs: readonly ReferenceWrit
     const known = created.get(nameKey(name));
     if (known) return known;
     if (created.size === MAX_NEW_TAGS_PER_WRITE) {
-      throw new InvalidInput(`A write may create at most ${MAX_NEW_TAGS_PER_WRITE} new tags; create the others first (POST /v2/entities/fields/tags/values) or in another write.`, refAt(ref, i, 'name'));
+      throw new InvalidInput(
+        `A write may create at most ${MAX_NEW_TAGS_PER_WRITE} new tags; create the others first (POST /v2/entities/fields/tags/values) or in another write.`,
+        refAt(ref, i, 'name'),
+      );
     }
     const id = randomUUID();
     const value = { id, name, color: colorFor(id), createdAt: new Date(now + created.size).toISOString() };
@@ -212,7 +224,10 @@ export async function withCurrentRefs<T extends { fields: Record<string, unknown
   return records.map((r) => {
     if (!('tags' in r.fields) && !('teams' in r.fields)) return r;
     const fields = { ...r.fields };
-    for (const [field, of] of [['tags', currentTag], ['teams', (id: string) => teams.get(id)]] as const) {
+    for (const [field, of] of [
+      ['tags', currentTag],
+      ['teams', (id: string) => teams.get(id)],
+    ] as const) {
       if (!(field in fields)) continue;
       const now = current(fields[field], of);
       if (now.length) fields[field] = now;

@@ -20,7 +20,17 @@ import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
 import type { CustomFieldDef } from '../domain/configurations.ts';
 import { Conflict, InvalidInput, NotFound, parameter, pointer } from '../domain/errors.ts';
-import { colorFor, MAX_SELECT_VALUES, nameKey, nextSeq, STATUS_FIELD, STATUS_VALUES_FIXED, TAGS_FIELD, type SelectColor, type SelectValue } from '../domain/field-values.ts';
+import {
+  colorFor,
+  MAX_SELECT_VALUES,
+  nameKey,
+  nextSeq,
+  STATUS_FIELD,
+  STATUS_VALUES_FIXED,
+  TAGS_FIELD,
+  type SelectColor,
+  type SelectValue,
+} from '../domain/field-values.ts';
 import { isUuid } from '../domain/input.ts';
 import type { StandardFieldId } from '../domain/schemas/field-values.ts';
 
@@ -45,7 +55,14 @@ export function newTagValueItems(ws: string, value: StoredTagValue): TxItem[] {
     {
       Put: {
         TableName: tableName(),
-        Item: { ...keys.fieldValue(ws, TAGS_FIELD, value.id), kind: TAG_VALUE_KIND, fieldId: TAGS_FIELD, ...value, gsi1pk: keys.fieldValuesOf(ws, TAGS_FIELD), gsi1sk: keys.listPosition(value.createdAt, value.id) },
+        Item: {
+          ...keys.fieldValue(ws, TAGS_FIELD, value.id),
+          kind: TAG_VALUE_KIND,
+          fieldId: TAGS_FIELD,
+          ...value,
+          gsi1pk: keys.fieldValuesOf(ws, TAGS_FIELD),
+          gsi1sk: keys.listPosition(value.createdAt, value.id),
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -63,7 +80,16 @@ export function newTagValueItems(ws: string, value: StoredTagValue): TxItem[] {
 export type ValueField = { kind: 'tags' } | { kind: 'status' } | { kind: 'select'; def: CustomFieldDef };
 
 /** Standard fields that have no values, for the refusal that says which do. */
-const VALUELESS_STANDARD: readonly string[] = ['name', 'description', 'owner', 'teams', 'timeframe', 'archived', 'email', 'domain'] satisfies readonly StandardFieldId[];
+const VALUELESS_STANDARD: readonly string[] = [
+  'name',
+  'description',
+  'owner',
+  'teams',
+  'timeframe',
+  'archived',
+  'email',
+  'domain',
+] satisfies readonly StandardFieldId[];
 
 /**
  * The field `id` names (`tags`, `status`, or a custom select field's uuid); NotFound when it names
@@ -73,10 +99,16 @@ const VALUELESS_STANDARD: readonly string[] = ['name', 'description', 'owner', '
 export async function valueFieldOf(ws: string, id: string): Promise<ValueField> {
   if (id === TAGS_FIELD) return { kind: 'tags' };
   if (id === STATUS_FIELD) return { kind: 'status' };
-  const noValues = (what: string) => new InvalidInput(`${what} has no values: select, tag and status fields have (tags, status, or a custom select field's id).`, parameter('id'));
+  const noValues = (what: string) =>
+    new InvalidInput(`${what} has no values: select, tag and status fields have (tags, status, or a custom select field's id).`, parameter('id'));
   if (VALUELESS_STANDARD.includes(id)) throw noValues(`Field '${id}'`);
   const def = isUuid(id) ? await getCustomField(ws, id.toLowerCase()) : undefined;
-  if (!def || !isEntityField(def)) throw new NotFound('field', id, `No entity field ${id.slice(0, 100)} in this workspace: the fields with values are tags, status and custom select fields (GET /v2/entities/configurations).`);
+  if (!def || !isEntityField(def))
+    throw new NotFound(
+      'field',
+      id,
+      `No entity field ${id.slice(0, 100)} in this workspace: the fields with values are tags, status and custom select fields (GET /v2/entities/configurations).`,
+    );
   if (def.fieldKind !== 'select') throw noValues(`Custom field '${def.name}' (${def.id}, ${def.fieldKind})`);
   return { kind: 'select', def };
 }
@@ -85,7 +117,8 @@ export async function valueFieldOf(ws: string, id: string): Promise<ValueField> 
 const isEntityField = (def: CustomFieldDef) => !['textNote', 'conversationNote'].includes(def.entityType);
 
 /** A value's name must be free in its field (case-insensitive); 409 at the name otherwise. */
-const nameTaken = (name: string) => new Conflict(`The field already has a value named '${name.slice(0, 100)}' (names are compared case-insensitively).`, pointer(['data', 'fields', 'name']));
+const nameTaken = (name: string) =>
+  new Conflict(`The field already has a value named '${name.slice(0, 100)}' (names are compared case-insensitively).`, pointer(['data', 'fields', 'name']));
 const noValue = (field: string, valueId: string) => new NotFound('value', valueId, `Field ${field} has no value ${valueId}.`);
 
 /** A field value's id as the path gives it: a uuid (the route's schema checked it). */
@@ -99,23 +132,39 @@ function refuseStatus(): never {
   throw new InvalidInput(STATUS_VALUES_FIXED, parameter('id'));
 }
 
-export async function createFieldValue(ws: string, field: ValueField, input: { name: string; color?: SelectColor | undefined }, scope?: WriteScope): Promise<SelectValue> {
+export async function createFieldValue(
+  ws: string,
+  field: ValueField,
+  input: { name: string; color?: SelectColor | undefined },
+  scope?: WriteScope,
+): Promise<SelectValue> {
   if (field.kind === 'status') refuseStatus();
   const id = randomUUID();
   const value: SelectValue = { id, name: input.name, color: input.color ?? colorFor(id) };
   if (field.kind === 'select') {
     const fieldId = field.def.id;
-    return changeSelectValues(ws, fieldId, (_def, values) => {
-      if (values.some((v) => nameKey(v.name) === nameKey(input.name))) throw nameTaken(input.name);
-      if (values.length >= MAX_SELECT_VALUES) throw new InvalidInput(`A select field holds at most ${MAX_SELECT_VALUES} options; delete one first.`, pointer(['data', 'fields', 'name']));
-      return { values: [...values, { ...value, seq: nextSeq(values) }], result: value };
-    }, () => new NotFound('field', fieldId), scope);
+    return changeSelectValues(
+      ws,
+      fieldId,
+      (_def, values) => {
+        if (values.some((v) => nameKey(v.name) === nameKey(input.name))) throw nameTaken(input.name);
+        if (values.length >= MAX_SELECT_VALUES)
+          throw new InvalidInput(`A select field holds at most ${MAX_SELECT_VALUES} options; delete one first.`, pointer(['data', 'fields', 'name']));
+        return { values: [...values, { ...value, seq: nextSeq(values) }], result: value };
+      },
+      () => new NotFound('field', fieldId),
+      scope,
+    );
   }
-  return transactOnce('createFieldValue', async () => {
-    const { Item } = await getItem({ TableName: tableName(), Key: keys.fieldValueName(ws, TAGS_FIELD, nameKey(input.name)), ConsistentRead: true });
-    if (Item) throw nameTaken(input.name);
-    return { items: newTagValueItems(ws, { ...value, createdAt: new Date().toISOString() }), result: value };
-  }, scope);
+  return transactOnce(
+    'createFieldValue',
+    async () => {
+      const { Item } = await getItem({ TableName: tableName(), Key: keys.fieldValueName(ws, TAGS_FIELD, nameKey(input.name)), ConsistentRead: true });
+      if (Item) throw nameTaken(input.name);
+      return { items: newTagValueItems(ws, { ...value, createdAt: new Date().toISOString() }), result: value };
+    },
+    scope,
+  );
 }
 
 /** A live tag value by id, or undefined. */
@@ -128,44 +177,81 @@ export async function updateFieldValue(ws: string, field: ValueField, valueId: s
   if (field.kind === 'status') refuseStatus();
   if (field.kind === 'select') {
     const fieldId = field.def.id;
-    return changeSelectValues(ws, fieldId, (_def, values) => {
-      const at = values.findIndex((v) => v.id === valueId);
-      if (at < 0) throw noValue(fieldId, valueId);
-      if (input.name !== undefined && values.some((v) => v.id !== valueId && nameKey(v.name) === nameKey(input.name!))) throw nameTaken(input.name);
-      const next = { ...values[at]!, ...(input.name !== undefined ? { name: input.name } : {}), ...(input.color !== undefined ? { color: input.color } : {}) };
-      return { values: values.map((v, i) => (i === at ? next : v)), result: next };
-    }, () => new NotFound('field', fieldId), scope);
-  }
-  return transact('updateFieldValue', async () => {
-    const current = await getTagValue(ws, valueId);
-    if (!current) throw noValue(TAGS_FIELD, valueId);
-    const next: StoredTagValue = { ...current, ...(input.name !== undefined ? { name: input.name } : {}), ...(input.color !== undefined ? { color: input.color } : {}) };
-    const renamed = nameKey(next.name) !== nameKey(current.name);
-    if (renamed) {
-      const { Item } = await getItem({ TableName: tableName(), Key: keys.fieldValueName(ws, TAGS_FIELD, nameKey(next.name)), ConsistentRead: true });
-      if (Item) throw nameTaken(next.name);
-    }
-    const guard = (name: string) => keys.fieldValueName(ws, TAGS_FIELD, nameKey(name));
-    const items: TxItem[] = [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.fieldValue(ws, TAGS_FIELD, valueId),
-          UpdateExpression: 'SET #n = :n, color = :c',
-          ConditionExpression: 'kind = :kind AND #n = :was',
-          ExpressionAttributeNames: { '#n': 'name' },
-          ExpressionAttributeValues: { ':n': next.name, ':c': next.color, ':kind': TAG_VALUE_KIND, ':was': current.name },
-        },
+    return changeSelectValues(
+      ws,
+      fieldId,
+      (_def, values) => {
+        const at = values.findIndex((v) => v.id === valueId);
+        if (at < 0) throw noValue(fieldId, valueId);
+        if (input.name !== undefined && values.some((v) => v.id !== valueId && nameKey(v.name) === nameKey(input.name!))) throw nameTaken(input.name);
+        const next = {
+          ...values[at]!,
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.color !== undefined ? { color: input.color } : {}),
+        };
+        return { values: values.map((v, i) => (i === at ? next : v)), result: next };
       },
-      ...(renamed
-        ? [
-            { Delete: { TableName: tableName(), Key: guard(current.name), ConditionExpression: 'valueId = :v', ExpressionAttributeValues: { ':v': valueId } } },
-            { Put: { TableName: tableName(), Item: { ...guard(next.name), kind: 'fieldValueName', fieldId: TAGS_FIELD, valueId, name: next.name }, ConditionExpression: 'attribute_not_exists(pk)' } },
-          ]
-        : [{ Update: { TableName: tableName(), Key: guard(current.name), UpdateExpression: 'SET #n = :n', ConditionExpression: 'valueId = :v', ExpressionAttributeNames: { '#n': 'name' }, ExpressionAttributeValues: { ':n': next.name, ':v': valueId } } }]),
-    ];
-    return { items, result: { id: next.id, name: next.name, color: next.color } };
-  }, scope?.deadline);
+      () => new NotFound('field', fieldId),
+      scope,
+    );
+  }
+  return transact(
+    'updateFieldValue',
+    async () => {
+      const current = await getTagValue(ws, valueId);
+      if (!current) throw noValue(TAGS_FIELD, valueId);
+      const next: StoredTagValue = {
+        ...current,
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.color !== undefined ? { color: input.color } : {}),
+      };
+      const renamed = nameKey(next.name) !== nameKey(current.name);
+      if (renamed) {
+        const { Item } = await getItem({ TableName: tableName(), Key: keys.fieldValueName(ws, TAGS_FIELD, nameKey(next.name)), ConsistentRead: true });
+        if (Item) throw nameTaken(next.name);
+      }
+      const guard = (name: string) => keys.fieldValueName(ws, TAGS_FIELD, nameKey(name));
+      const items: TxItem[] = [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.fieldValue(ws, TAGS_FIELD, valueId),
+            UpdateExpression: 'SET #n = :n, color = :c',
+            ConditionExpression: 'kind = :kind AND #n = :was',
+            ExpressionAttributeNames: { '#n': 'name' },
+            ExpressionAttributeValues: { ':n': next.name, ':c': next.color, ':kind': TAG_VALUE_KIND, ':was': current.name },
+          },
+        },
+        ...(renamed
+          ? [
+              {
+                Delete: { TableName: tableName(), Key: guard(current.name), ConditionExpression: 'valueId = :v', ExpressionAttributeValues: { ':v': valueId } },
+              },
+              {
+                Put: {
+                  TableName: tableName(),
+                  Item: { ...guard(next.name), kind: 'fieldValueName', fieldId: TAGS_FIELD, valueId, name: next.name },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+            ]
+          : [
+              {
+                Update: {
+                  TableName: tableName(),
+                  Key: guard(current.name),
+                  UpdateExpression: 'SET #n = :n',
+                  ConditionExpression: 'valueId = :v',
+                  ExpressionAttributeNames: { '#n': 'name' },
+                  ExpressionAttributeValues: { ':n': next.name, ':v': valueId },
+                },
+              },
+            ]),
+      ];
+      return { items, result: { id: next.id, name: next.name, color: next.color } };
+    },
+    scope?.deadline,
+  );
 }
 
 /**
@@ -174,50 +260,91 @@ export async function updateFieldValue(ws: string, field: ValueField, valueId: s
  */
 export async function deleteFieldValue(ws: string, field: ValueField, valueId: string, replaceWith: string | undefined, scope?: WriteScope): Promise<void> {
   if (field.kind === 'status') refuseStatus();
-  const sameValue = () => new InvalidInput(`replaceWith names the value being deleted (${valueId}); name another value of the field.`, parameter('replaceWith'));
+  const sameValue = () =>
+    new InvalidInput(`replaceWith names the value being deleted (${valueId}); name another value of the field.`, parameter('replaceWith'));
   if (replaceWith === valueId) throw sameValue();
   const noReplacement = (fieldId: string) => new InvalidInput(`replaceWith: field ${fieldId} has no value ${replaceWith}.`, parameter('replaceWith'));
   if (field.kind === 'select') {
     const fieldId = field.def.id;
-    await changeSelectValues(ws, fieldId, (def, values) => {
-      if (!values.some((v) => v.id === valueId)) throw noValue(fieldId, valueId);
-      if (replaceWith !== undefined && !values.some((v) => v.id === replaceWith)) throw noReplacement(fieldId);
-      // Replacements point at live values: ones pointing at the deleted value now point at its replacement.
-      const replaced = Object.fromEntries(
-        Object.entries(def.replaced ?? {})
-          .map(([from, to]) => [from, to === valueId ? replaceWith : to] as const)
-          .filter((e): e is [string, string] => e[1] !== undefined),
-      );
-      if (replaceWith !== undefined) replaced[valueId] = replaceWith;
-      return { values: values.filter((v) => v.id !== valueId), replaced, result: undefined };
-    }, () => new NotFound('field', fieldId), scope);
+    await changeSelectValues(
+      ws,
+      fieldId,
+      (def, values) => {
+        if (!values.some((v) => v.id === valueId)) throw noValue(fieldId, valueId);
+        if (replaceWith !== undefined && !values.some((v) => v.id === replaceWith)) throw noReplacement(fieldId);
+        // Replacements point at live values: ones pointing at the deleted value now point at its replacement.
+        const replaced = Object.fromEntries(
+          Object.entries(def.replaced ?? {})
+            .map(([from, to]) => [from, to === valueId ? replaceWith : to] as const)
+            .filter((e): e is [string, string] => e[1] !== undefined),
+        );
+        if (replaceWith !== undefined) replaced[valueId] = replaceWith;
+        return { values: values.filter((v) => v.id !== valueId), replaced, result: undefined };
+      },
+      () => new NotFound('field', fieldId),
+      scope,
+    );
     return;
   }
-  await transact('deleteFieldValue', async () => {
-    const found = await batchGetByKey([keys.fieldValue(ws, TAGS_FIELD, valueId), ...(replaceWith !== undefined ? [keys.fieldValue(ws, TAGS_FIELD, replaceWith)] : [])], { consistent: true });
-    const current = found.get(itemKeyId(keys.fieldValue(ws, TAGS_FIELD, valueId)));
-    if (current?.kind !== TAG_VALUE_KIND) throw noValue(TAGS_FIELD, valueId);
-    const value = toSelectValue(current);
-    const guard = { Delete: { TableName: tableName(), Key: keys.fieldValueName(ws, TAGS_FIELD, nameKey(value.name)), ConditionExpression: 'valueId = :v', ExpressionAttributeValues: { ':v': valueId } } };
-    if (replaceWith === undefined) {
-      return { items: [{ Delete: { TableName: tableName(), Key: keys.fieldValue(ws, TAGS_FIELD, valueId), ConditionExpression: 'kind = :kind', ExpressionAttributeValues: { ':kind': TAG_VALUE_KIND } } }, guard], result: undefined };
-    }
-    if (found.get(itemKeyId(keys.fieldValue(ws, TAGS_FIELD, replaceWith)))?.kind !== TAG_VALUE_KIND) throw noReplacement(TAGS_FIELD);
-    return {
-      items: [
-        // The old id stays, off the list, pointing at its replacement (lib/store/field-refs.ts follows it).
-        {
-          Put: {
-            TableName: tableName(),
-            Item: { ...keys.fieldValue(ws, TAGS_FIELD, valueId), kind: TAG_VALUE_REPLACED_KIND, fieldId: TAGS_FIELD, id: valueId, replacedBy: replaceWith },
-            ConditionExpression: 'kind = :kind',
-            ExpressionAttributeValues: { ':kind': TAG_VALUE_KIND },
-          },
+  await transact(
+    'deleteFieldValue',
+    async () => {
+      const found = await batchGetByKey(
+        [keys.fieldValue(ws, TAGS_FIELD, valueId), ...(replaceWith !== undefined ? [keys.fieldValue(ws, TAGS_FIELD, replaceWith)] : [])],
+        { consistent: true },
+      );
+      const current = found.get(itemKeyId(keys.fieldValue(ws, TAGS_FIELD, valueId)));
+      if (current?.kind !== TAG_VALUE_KIND) throw noValue(TAGS_FIELD, valueId);
+      const value = toSelectValue(current);
+      const guard = {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.fieldValueName(ws, TAGS_FIELD, nameKey(value.name)),
+          ConditionExpression: 'valueId = :v',
+          ExpressionAttributeValues: { ':v': valueId },
         },
-        guard,
-        { ConditionCheck: { TableName: tableName(), Key: keys.fieldValue(ws, TAGS_FIELD, replaceWith), ConditionExpression: 'kind = :kind', ExpressionAttributeValues: { ':kind': TAG_VALUE_KIND } } },
-      ],
-      result: undefined,
-    };
-  }, scope?.deadline);
+      };
+      if (replaceWith === undefined) {
+        return {
+          items: [
+            {
+              Delete: {
+                TableName: tableName(),
+                Key: keys.fieldValue(ws, TAGS_FIELD, valueId),
+                ConditionExpression: 'kind = :kind',
+                ExpressionAttributeValues: { ':kind': TAG_VALUE_KIND },
+              },
+            },
+            guard,
+          ],
+          result: undefined,
+        };
+      }
+      if (found.get(itemKeyId(keys.fieldValue(ws, TAGS_FIELD, replaceWith)))?.kind !== TAG_VALUE_KIND) throw noReplacement(TAGS_FIELD);
+      return {
+        items: [
+          // The old id stays, off the list, pointing at its replacement (lib/store/field-refs.ts follows it).
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.fieldValue(ws, TAGS_FIELD, valueId), kind: TAG_VALUE_REPLACED_KIND, fieldId: TAGS_FIELD, id: valueId, replacedBy: replaceWith },
+              ConditionExpression: 'kind = :kind',
+              ExpressionAttributeValues: { ':kind': TAG_VALUE_KIND },
+            },
+          },
+          guard,
+          {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: keys.fieldValue(ws, TAGS_FIELD, replaceWith),
+              ConditionExpression: 'kind = :kind',
+              ExpressionAttributeValues: { ':kind': TAG_VALUE_KIND },
+            },
+          },
+        ],
+        result: undefined,
+      };
+    },
+    scope?.deadline,
+  );
 }

@@ -71,7 +71,14 @@ function recordPut(claim: Claim, result: unknown, now: number, expiredAt: number
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...recordKey(claim), kind: 'idempotency', fingerprint: claim.fingerprint, firstAt: now, result, ttl: Math.ceil((now + IDEMPOTENCY_WINDOW_MS) / 1000) },
+      Item: {
+        ...recordKey(claim),
+        kind: 'idempotency',
+        fingerprint: claim.fingerprint,
+        firstAt: now,
+        result,
+        ttl: Math.ceil((now + IDEMPOTENCY_WINDOW_MS) / 1000),
+      },
       ...(expiredAt === undefined
         ? { ConditionExpression: 'attribute_not_exists(pk)' }
         : { ConditionExpression: 'firstAt = :seen', ExpressionAttributeValues: { ':seen': expiredAt } }),
@@ -91,23 +98,27 @@ export const RECORD_ITEMS = 1;
 export async function transactOnce<T>(label: string, build: (attempt: number) => Promise<{ items: TxItem[]; result: T }>, scope?: WriteScope): Promise<T> {
   const claim = openClaim(scope);
   if (!claim) return transact(label, build, scope?.deadline);
-  const outcome = await transact(label, async (attempt): Promise<{ items: TxItem[]; result: { replayed: T } | { made: T } }> => {
-    const now = Date.now();
-    const before = await earlierUse(claim, now);
-    if ('replay' in before) return { items: [], result: { replayed: before.replay as T } };
-    let built: { items: TxItem[]; result: T };
-    try {
-      built = await build(attempt);
-    } catch (err) {
-      // A record read with the credential may predate a duplicate in flight whose effect the build
-      // now refuses (its link: 409): the record as it is now decides.
-      const after = before.prefetched ? await earlierUse(claim, Date.now()) : undefined;
-      if (after && 'replay' in after) return { items: [], result: { replayed: after.replay as T } };
-      throw err;
-    }
-    const { items, result } = built;
-    return { items: [...items, recordPut(claim, result, now, before.expiredAt)], result: { made: result } };
-  }, scope?.deadline);
+  const outcome = await transact(
+    label,
+    async (attempt): Promise<{ items: TxItem[]; result: { replayed: T } | { made: T } }> => {
+      const now = Date.now();
+      const before = await earlierUse(claim, now);
+      if ('replay' in before) return { items: [], result: { replayed: before.replay as T } };
+      let built: { items: TxItem[]; result: T };
+      try {
+        built = await build(attempt);
+      } catch (err) {
+        // A record read with the credential may predate a duplicate in flight whose effect the build
+        // now refuses (its link: 409): the record as it is now decides.
+        const after = before.prefetched ? await earlierUse(claim, Date.now()) : undefined;
+        if (after && 'replay' in after) return { items: [], result: { replayed: after.replay as T } };
+        throw err;
+      }
+      const { items, result } = built;
+      return { items: [...items, recordPut(claim, result, now, before.expiredAt)], result: { made: result } };
+    },
+    scope?.deadline,
+  );
   claim.taken = true;
   if ('made' in outcome) return outcome.made;
   claim.replayed = true;
@@ -142,4 +153,3 @@ export async function writeOnce<T>(result: T, write: (record: TxItem | undefined
   claim.replayed = true;
   return before.replay as T;
 }
-

@@ -89,7 +89,9 @@ export const ownedPosition = (kind: 'entity' | 'note', createdAt: string, id: st
 /** The GSI3 attributes of a record with this owner (member id), or undefined without one. */
 export const ownerIndex = (ws: string, kind: 'entity' | 'note', r: { id: string; createdAt: string; fields: Record<string, unknown> }) => {
   const owner = r.fields.owner as { id?: unknown } | null | undefined;
-  return typeof owner?.id === 'string' ? { gsi3pk: `${WS(ws)}#OWNER#${owner.id}`, gsi3sk: `${kind === 'entity' ? 'ENT#' : 'NOTE#'}${r.createdAt}#${r.id}` } : undefined;
+  return typeof owner?.id === 'string'
+    ? { gsi3pk: `${WS(ws)}#OWNER#${owner.id}`, gsi3sk: `${kind === 'entity' ? 'ENT#' : 'NOTE#'}${r.createdAt}#${r.id}` }
+    : undefined;
 };
 /**
  * Inclusive bounds of the list positions (listPosition) whose time lies in [from, to], both ISO
@@ -239,7 +241,10 @@ export const pendingWorkDueBy = (now: number) => `${new Date(now).toISOString()}
  * { kind: 'tombstones', rootId, level, ids }. Readers of a workspace's links and relations read them
  * all (Query pk, begins_with(sk, tombstonesPrefix)); a subtree's: begins_with(sk, tombstonesOf(root)).
  */
-export const tombstones = (ws: string, rootId: string, level: number, chunk: string) => ({ pk: WS(ws), sk: `TOMB#${rootId}#${String(level).padStart(2, '0')}#${chunk}` });
+export const tombstones = (ws: string, rootId: string, level: number, chunk: string) => ({
+  pk: WS(ws),
+  sk: `TOMB#${rootId}#${String(level).padStart(2, '0')}#${chunk}`,
+});
 export const tombstonesPrefix = 'TOMB#';
 export const tombstonesOf = (rootId: string) => `TOMB#${rootId}#`;
 

@@ -33,13 +33,19 @@ export function normalizeEmail(value: unknown): string | undefined {
 export const toMember = (item: Record<string, unknown>): Member => {
   const m = item as unknown as Member;
   const teamIds = (item.teamIds as Iterable<string> | undefined) ?? [];
-  return { id: m.id, workspaceId: m.workspaceId, email: m.email, name: m.name, role: m.role, active: m.active, createdAt: m.createdAt, ...(item.teamIds ? { teamIds: [...teamIds].sort() } : {}) };
+  return {
+    id: m.id,
+    workspaceId: m.workspaceId,
+    email: m.email,
+    name: m.name,
+    role: m.role,
+    active: m.active,
+    createdAt: m.createdAt,
+    ...(item.teamIds ? { teamIds: [...teamIds].sort() } : {}),
+  };
 };
 
-export async function addMember(
-  workspaceId: string,
-  input: { email: string; name?: string; role: Role; active: boolean },
-): Promise<Member> {
+export async function addMember(workspaceId: string, input: { email: string; name?: string; role: Role; active: boolean }): Promise<Member> {
   const email = normalizeEmail(input.email);
   if (!email) throw new TypeError(`Not an e-mail address: ${input.email}`);
   const member: Member = {
@@ -54,7 +60,15 @@ export async function addMember(
   await putInWorkspace(workspaceId, [
     // The e-mail guard makes an address unique within the workspace.
     { item: { ...keys.memberEmail(workspaceId, email), kind: 'memberEmail', memberId: member.id }, unique: true, taken: () => new EmailTaken(email) },
-    { item: { ...keys.member(workspaceId, member.id), kind: 'member', ...member, gsi1pk: keys.membersOf(workspaceId), gsi1sk: keys.listPosition(member.createdAt, member.id) } },
+    {
+      item: {
+        ...keys.member(workspaceId, member.id),
+        kind: 'member',
+        ...member,
+        gsi1pk: keys.membersOf(workspaceId),
+        gsi1sk: keys.listPosition(member.createdAt, member.id),
+      },
+    },
   ]);
   return member;
 }

@@ -55,7 +55,12 @@ export function copyAttributes(links: readonly CopiedLink[]): Record<string, unk
  * What a link write does to the note's copy, as clauses of the note's update: the link's attribute
  * set, or — a new link past the cap — the mark removed (the note is read through the Query from then on).
  */
-export function copyUpdate(copy: readonly CopiedLink[], link: CopiedLink, names: Record<string, string>, values: Record<string, unknown>): { set?: string; remove?: string } {
+export function copyUpdate(
+  copy: readonly CopiedLink[],
+  link: CopiedLink,
+  names: Record<string, string>,
+  values: Record<string, unknown>,
+): { set?: string; remove?: string } {
   const adds = !copy.some((c) => c.entityId === link.entityId);
   if (adds && copy.length >= MAX_COPIED_LINKS) {
     names['#copied'] = COPY_MARK;
@@ -87,6 +92,6 @@ export async function copyLinkNow(ws: string, noteId: string, entityId: string, 
   try {
     await updateItem(copyChange(ws, noteId, entityId, link));
   } catch (err) {
-    if (!(isConditionFailed(err))) throw err;
+    if (!isConditionFailed(err)) throw err;
   }
 }

@@ -162,7 +162,8 @@ async function checkCustomer(ws: string, target: { id: string; type?: string | u
 function liveLinkTarget(entityId: string, { chain, complete }: Pick<TargetChain, 'chain' | 'complete'>, path: Path, expectedType?: string): Placement[] {
   if (chain.length === 0 || !complete || chain.some((e) => e.deleting)) throw new NotFound('entity', entityId);
   const actual = chain[0]!.type;
-  if (expectedType !== undefined && expectedType !== actual) invalid([...path.slice(0, -1), 'type'], `Entity ${entityId} is ${aType(actual)}, not ${aType(expectedType)}.`);
+  if (expectedType !== undefined && expectedType !== actual)
+    invalid([...path.slice(0, -1), 'type'], `Entity ${entityId} is ${aType(actual)}, not ${aType(expectedType)}.`);
   if (!isHierarchyType(actual)) invalid(path, `Entity ${entityId} is ${aType(actual)}; a link targets a product, component, feature or subfeature.`);
   return chain;
 }
@@ -179,7 +180,16 @@ async function existingChain(ws: string, entityId: string): Promise<Placement[] 
  */
 export function noteItem(
   ws: string,
-  n: { id: string; type?: string; fields?: Record<string, unknown>; name?: string; customer?: CustomerRef | undefined; metadata?: Metadata | undefined; createdAt: string; updatedAt?: string },
+  n: {
+    id: string;
+    type?: string;
+    fields?: Record<string, unknown>;
+    name?: string;
+    customer?: CustomerRef | undefined;
+    metadata?: Metadata | undefined;
+    createdAt: string;
+    updatedAt?: string;
+  },
   links?: readonly CopiedLink[],
 ): Record<string, unknown> {
   const fields = n.fields ?? (n.name !== undefined ? { name: n.name } : {});
@@ -189,7 +199,13 @@ export function noteItem(
     id: n.id,
     type: n.type ?? 'textNote',
     fields,
-    ...(n.customer ? { customer: { id: n.customer.id, type: n.customer.type }, gsi2pk: keys.notesOfCustomer(ws, n.customer.id), gsi2sk: keys.listPosition(n.createdAt, n.id) } : {}),
+    ...(n.customer
+      ? {
+          customer: { id: n.customer.id, type: n.customer.type },
+          gsi2pk: keys.notesOfCustomer(ws, n.customer.id),
+          gsi2sk: keys.listPosition(n.createdAt, n.id),
+        }
+      : {}),
     ...(n.metadata ? { metadata: n.metadata } : {}),
     createdAt: n.createdAt,
     updatedAt: n.updatedAt ?? n.createdAt,
@@ -235,7 +251,13 @@ export function newNoteKeys(
  */
 export async function createNote(
   ws: string,
-  input: { type: NoteType; values: Record<string, unknown>; metadata?: Metadata | undefined; customer?: { id: string; type?: string | undefined; path: Path }; links: NewLink[] },
+  input: {
+    type: NoteType;
+    values: Record<string, unknown>;
+    metadata?: Metadata | undefined;
+    customer?: { id: string; type?: string | undefined; path: Path };
+    links: NewLink[];
+  },
   ahead?: ReadAhead,
   scope?: WriteScope,
 ): Promise<NoteItem> {
@@ -243,53 +265,71 @@ export async function createNote(
   const until = deadlineOf(Date.now(), scope?.deadline);
   let stepwise: { token: string } | undefined;
   // With an Idempotency-Key, a retry answers the first request's note (lib/store/idempotency.ts).
-  const note = await transactOnce('createNote', async (attempt) => {
-    const pre = attempt === 0 ? ahead : undefined;
-    // Whatever was not read ahead goes out at once: the customer, each link target's chain. Their
-    // verdicts are still taken in that order.
-    const [customerRead, reads] = await Promise.all([
-      input.customer ? settle(checkCustomer(ws, input.customer, input.customer.path, pre)) : undefined,
-      Promise.all(input.links.map((l) => targetChain(ws, l.entityId, { preread: pre, fresh: attempt > 0 }))),
-    ]);
-    const customer = customerRead && outcome(customerRead);
-    const now = new Date().toISOString();
-    const note: NoteItem = {
-      id,
-      type: input.type,
-      fields: input.values,
-      ...(customer ? { customer } : {}),
-      ...(input.metadata ? { metadata: input.metadata } : {}),
-      createdAt: now,
-      updatedAt: now,
-    };
-    const chains = input.links.map((l, i) => liveLinkTarget(l.entityId, reads[i]!, l.path, l.entityType));
-    // The note carries the copy of its links; stepwise, each link's own step adds its part.
-    const base = (links: CopiedLink[] | undefined) => {
-      const plan = new Plan(ws);
-      plan.add({ Put: { TableName: tableName(), Item: noteItem(ws, note, links), ConditionExpression: 'attribute_not_exists(pk)' } });
-      if (customer) plan.add(liveEntityCheck(ws, customer.id));
-      return plan;
-    };
-    let plan = base(input.links.map((l, i) => ({ entityId: l.entityId, entityType: chains[i]![0]!.type, importance: l.importance })));
-    for (const [i, l] of input.links.entries()) {
-      const chain = chains[i]!;
-      await planLinkChange(ws, plan, { noteId: id, entityId: l.entityId, entityType: chain[0]!.type, chain, after: { customerId: customer?.id, importance: l.importance }, preread: pre });
-      if (reads[i]!.cached) plan.checkChain(chain);
-    }
-    stepwise = undefined;
-    if (plan.size > MAX_TX_ITEMS - RECORD_ITEMS) {
-      // Too big for one transaction: the note first, with the links still to make as pending work, then a step per link.
-      plan = base(input.links.length > MAX_COPIED_LINKS ? undefined : []);
-      const work = workPut(ws, 'noteLinks', id, { leaseUntil: until + LAMBDA_EXTRA_MS, links: input.links.map((l) => [l.entityId, l.importance]) });
-      plan.add(work.put);
-      stepwise = { token: work.token };
-    }
-    return { items: plan.build(), result: note };
-  }, scope);
+  const note = await transactOnce(
+    'createNote',
+    async (attempt) => {
+      const pre = attempt === 0 ? ahead : undefined;
+      // Whatever was not read ahead goes out at once: the customer, each link target's chain. Their
+      // verdicts are still taken in that order.
+      const [customerRead, reads] = await Promise.all([
+        input.customer ? settle(checkCustomer(ws, input.customer, input.customer.path, pre)) : undefined,
+        Promise.all(input.links.map((l) => targetChain(ws, l.entityId, { preread: pre, fresh: attempt > 0 }))),
+      ]);
+      const customer = customerRead && outcome(customerRead);
+      const now = new Date().toISOString();
+      const note: NoteItem = {
+        id,
+        type: input.type,
+        fields: input.values,
+        ...(customer ? { customer } : {}),
+        ...(input.metadata ? { metadata: input.metadata } : {}),
+        createdAt: now,
+        updatedAt: now,
+      };
+      const chains = input.links.map((l, i) => liveLinkTarget(l.entityId, reads[i]!, l.path, l.entityType));
+      // The note carries the copy of its links; stepwise, each link's own step adds its part.
+      const base = (links: CopiedLink[] | undefined) => {
+        const plan = new Plan(ws);
+        plan.add({ Put: { TableName: tableName(), Item: noteItem(ws, note, links), ConditionExpression: 'attribute_not_exists(pk)' } });
+        if (customer) plan.add(liveEntityCheck(ws, customer.id));
+        return plan;
+      };
+      let plan = base(input.links.map((l, i) => ({ entityId: l.entityId, entityType: chains[i]![0]!.type, importance: l.importance })));
+      for (const [i, l] of input.links.entries()) {
+        const chain = chains[i]!;
+        await planLinkChange(ws, plan, {
+          noteId: id,
+          entityId: l.entityId,
+          entityType: chain[0]!.type,
+          chain,
+          after: { customerId: customer?.id, importance: l.importance },
+          preread: pre,
+        });
+        if (reads[i]!.cached) plan.checkChain(chain);
+      }
+      stepwise = undefined;
+      if (plan.size > MAX_TX_ITEMS - RECORD_ITEMS) {
+        // Too big for one transaction: the note first, with the links still to make as pending work, then a step per link.
+        plan = base(input.links.length > MAX_COPIED_LINKS ? undefined : []);
+        const work = workPut(ws, 'noteLinks', id, { leaseUntil: until + LAMBDA_EXTRA_MS, links: input.links.map((l) => [l.entityId, l.importance]) });
+        plan.add(work.put);
+        stepwise = { token: work.token };
+      }
+      return { items: plan.build(), result: note };
+    },
+    scope,
+  );
   // A replayed note (another id) had its links made by its first request, or by the pending work it left.
   if (stepwise && note.id === id) {
     const work = { ws, work: 'noteLinks' as const, subject: id, token: stepwise.token, due: until + LAMBDA_EXTRA_MS };
-    await orRelease(work, () => finishNoteLinks(ws, id, input.links.map((l) => [l.entityId, l.importance]), until));
+    await orRelease(work, () =>
+      finishNoteLinks(
+        ws,
+        id,
+        input.links.map((l) => [l.entityId, l.importance]),
+        until,
+      ),
+    );
     await workDone(work);
   }
   return note;
@@ -325,15 +365,25 @@ type NoteChange = RecordChange;
  * first); keeps the owner index in step. Links and the customer are not touched, so the score is not.
  * `versions`: the request's If-Match (lib/domain/etag.ts), when it sent one.
  */
-export async function updateNote(ws: string, id: string, change: (current: NoteItem) => NoteChange | Promise<NoteChange>, versions?: string[], scope?: WriteScope): Promise<NoteItem> {
-  return transact('updateNote', async () => {
-    const note = await liveNote(ws, id);
-    if (versions && !versions.includes(note.updatedAt)) throw new PreconditionFailed('note', id);
-    const { updated, item } = recordUpdate(ws, 'note', keys.note(ws, id), note, await change(note), {
-      expression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
-    });
-    return { items: [item], result: updated };
-  }, scope?.deadline);
+export async function updateNote(
+  ws: string,
+  id: string,
+  change: (current: NoteItem) => NoteChange | Promise<NoteChange>,
+  versions?: string[],
+  scope?: WriteScope,
+): Promise<NoteItem> {
+  return transact(
+    'updateNote',
+    async () => {
+      const note = await liveNote(ws, id);
+      if (versions && !versions.includes(note.updatedAt)) throw new PreconditionFailed('note', id);
+      const { updated, item } = recordUpdate(ws, 'note', keys.note(ws, id), note, await change(note), {
+        expression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+      });
+      return { items: [item], result: updated };
+    },
+    scope?.deadline,
+  );
 }
 
 /**
@@ -347,43 +397,49 @@ export async function upsertLink(
   importance: Importance,
   options: { create: boolean; path: Path; entityType?: string | undefined; preread?: Prereads | undefined; scope?: WriteScope | undefined },
 ): Promise<{ created: boolean; link: LinkItem }> {
-  return queued(`${ws}/${noteId}`, () => transactOnce('upsertLink', async (attempt) => {
-    // The first attempt takes the note the route prefetched with the credential; then one
-    // BatchGetItem reads the rest (the note when it was not prefetched, the link, the target, the
-    // customer's rating of the target) and the chain above the target comes from lib/store/chains.ts.
-    // Failures are still reported in the order a client expects.
-    const prefetched = attempt === 0 ? options.preread : undefined;
-    const noteKey = keys.note(ws, noteId);
-    const notePrefetched = prereadFor(prefetched, noteKey) !== undefined;
-    const known = notePrefetched ? await getNote(ws, noteId, prefetched) : undefined;
-    const ahead = await readAhead([
-      ...(notePrefetched ? [] : [noteKey]),
-      keys.link(ws, noteId, entityId),
-      keys.entity(ws, entityId),
-      ...(known?.customer ? [keys.rating(ws, entityId, known.customer.id)] : []),
-    ]);
-    const note = notePrefetched ? known : await getNote(ws, noteId, ahead);
-    if (!note) throw new NotFound('note', noteId);
-    const before = await readLink(ws, noteId, entityId, ahead);
-    if (before && options.create) {
-      throw new Conflict(`Note ${noteId} is already linked to entity ${entityId}.`);
-    }
-    const target = await targetChain(ws, entityId, { preread: ahead, fresh: attempt > 0 });
-    const chain = liveLinkTarget(entityId, target, options.path, options.entityType);
-    const plan = new Plan(ws);
-    plan.add(noteCheck(ws, note, { newLink: !before, link: { entityId, entityType: chain[0]!.type, importance } }));
-    const link = await planLinkChange(ws, plan, {
-      noteId,
-      entityId,
-      entityType: chain[0]!.type,
-      chain,
-      ...(before ? { before } : {}),
-      after: { customerId: note.customer?.id, importance },
-      preread: ahead,
-    });
-    if (target.cached) plan.checkChain(chain);
-    return { items: plan.build(), result: { created: !before, link: link! } };
-  }, options.scope));
+  return queued(`${ws}/${noteId}`, () =>
+    transactOnce(
+      'upsertLink',
+      async (attempt) => {
+        // The first attempt takes the note the route prefetched with the credential; then one
+        // BatchGetItem reads the rest (the note when it was not prefetched, the link, the target, the
+        // customer's rating of the target) and the chain above the target comes from lib/store/chains.ts.
+        // Failures are still reported in the order a client expects.
+        const prefetched = attempt === 0 ? options.preread : undefined;
+        const noteKey = keys.note(ws, noteId);
+        const notePrefetched = prereadFor(prefetched, noteKey) !== undefined;
+        const known = notePrefetched ? await getNote(ws, noteId, prefetched) : undefined;
+        const ahead = await readAhead([
+          ...(notePrefetched ? [] : [noteKey]),
+          keys.link(ws, noteId, entityId),
+          keys.entity(ws, entityId),
+          ...(known?.customer ? [keys.rating(ws, entityId, known.customer.id)] : []),
+        ]);
+        const note = notePrefetched ? known : await getNote(ws, noteId, ahead);
+        if (!note) throw new NotFound('note', noteId);
+        const before = await readLink(ws, noteId, entityId, ahead);
+        if (before && options.create) {
+          throw new Conflict(`Note ${noteId} is already linked to entity ${entityId}.`);
+        }
+        const target = await targetChain(ws, entityId, { preread: ahead, fresh: attempt > 0 });
+        const chain = liveLinkTarget(entityId, target, options.path, options.entityType);
+        const plan = new Plan(ws);
+        plan.add(noteCheck(ws, note, { newLink: !before, link: { entityId, entityType: chain[0]!.type, importance } }));
+        const link = await planLinkChange(ws, plan, {
+          noteId,
+          entityId,
+          entityType: chain[0]!.type,
+          chain,
+          ...(before ? { before } : {}),
+          after: { customerId: note.customer?.id, importance },
+          preread: ahead,
+        });
+        if (target.cached) plan.checkChain(chain);
+        return { items: plan.build(), result: { created: !before, link: link! } };
+      },
+      options.scope,
+    ),
+  );
 }
 
 export async function deleteLink(ws: string, noteId: string, entityId: string, scope?: WriteScope): Promise<void> {
@@ -393,17 +449,21 @@ export async function deleteLink(ws: string, noteId: string, entityId: string, s
 
 /** Removes one link with its rating (a step of a note delete, or a client's unlink). */
 async function removeLink(ws: string, noteId: string, entityId: string, options: { missingOk: boolean; scope?: WriteScope | undefined }): Promise<void> {
-  await transact('removeLink', async () => {
-    const before = await readLink(ws, noteId, entityId);
-    if (!before) {
-      if (options.missingOk) return { items: [], result: undefined };
-      throw new NotFound('link', entityId, `Note ${noteId} has no link to entity ${entityId}.`);
-    }
-    const plan = new Plan(ws);
-    await planLinkChange(ws, plan, { noteId, entityId, entityType: before.entityType, chain: await existingChain(ws, entityId), before });
-    plan.add(uncopyLink(ws, noteId, entityId));
-    return { items: plan.build(), result: undefined };
-  }, options.scope?.deadline);
+  await transact(
+    'removeLink',
+    async () => {
+      const before = await readLink(ws, noteId, entityId);
+      if (!before) {
+        if (options.missingOk) return { items: [], result: undefined };
+        throw new NotFound('link', entityId, `Note ${noteId} has no link to entity ${entityId}.`);
+      }
+      const plan = new Plan(ws);
+      await planLinkChange(ws, plan, { noteId, entityId, entityType: before.entityType, chain: await existingChain(ws, entityId), before });
+      plan.add(uncopyLink(ws, noteId, entityId));
+      return { items: plan.build(), result: undefined };
+    },
+    options.scope?.deadline,
+  );
 }
 
 /**
@@ -421,84 +481,89 @@ export async function setNoteCustomer(
   const until = deadlineOf(Date.now(), options.scope?.deadline);
   // Stepwise: the pending work this request recorded (undefined: none, or an earlier change's to finish).
   let stepwise: { token?: string } | undefined;
-  const result = await transactOnce('setNoteCustomer', async (attempt) => {
-    stepwise = undefined;
-    // The note (prefetched on the first attempt), the new customer and the note's links are read
-    // together and judged in that order; then one BatchGetItem for the link targets and the ratings
-    // the change moves, the chains above the targets from lib/store/chains.ts.
-    const [noteRead, nextRead, linksRead] = await Promise.all([
-      getNote(ws, noteId, attempt === 0 ? options.preread : undefined),
-      customer ? settle(checkCustomer(ws, customer, customer.path)) : undefined,
-      settle(noteLinks(ws, noteId)),
-    ]);
-    if (!noteRead) throw new NotFound('note', noteId);
-    const note = noteRead;
-    if (options.onlyIf !== undefined && note.customer?.id !== options.onlyIf) return { items: [], result: note };
-    // A note that has a customer gets another one only by replacing it (PUT …/relationships/customer).
-    if (options.onlyIfNone && note.customer) {
-      invalid(customer?.path ?? [], `Note ${noteId} already has a customer (${note.customer.type} ${note.customer.id}); replace it with PUT /v2/notes/${noteId}/relationships/customer.`);
-    }
-    const next = nextRead && outcome(nextRead);
-    const links = outcome(linksRead);
-    const updated: NoteItem = { ...note, updatedAt: new Date().toISOString() };
-    delete updated.customer;
-    if (next) updated.customer = next;
-    if (note.customer?.id === next?.id && note.customer?.type === next?.type) {
-      // Same customer: nothing to write, unless an earlier stepwise change stopped half-way; finish it.
-      if (links.some((l) => l.customerId !== note.customer?.id)) stepwise = {};
-      return { items: [], result: note };
-    }
-    const base = () => {
-      const plan = new Plan(ws);
-      const set = next
-        ? 'SET customer = :c, gsi2pk = :g2, gsi2sk = :g2s, updatedAt = :u'
-        : 'SET updatedAt = :u REMOVE customer, gsi2pk, gsi2sk';
-      const values: Record<string, unknown> = { ':u': updated.updatedAt };
-      if (next) Object.assign(values, { ':c': next, ':g2': keys.notesOfCustomer(ws, next.id), ':g2s': keys.listPosition(note.createdAt, noteId) });
-      if (note.customer) values[':old'] = note.customer.id;
-      const links = sameLinks(note, values);
-      plan.add({
-        Update: {
-          TableName: tableName(),
-          Key: keys.note(ws, noteId),
-          UpdateExpression: set,
-          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting) AND ${note.customer ? 'customer.id = :old' : 'attribute_not_exists(customer)'} AND ${links}`,
-          ExpressionAttributeValues: values,
-        },
-      });
-      if (next) plan.add(liveEntityCheck(ws, next.id));
-      return plan;
-    };
-    const moving = links.filter((l) => l.customerId !== next?.id);
-    const ahead = await readAhead(
-      moving.flatMap((l) => [keys.entity(ws, l.entityId), ...[l.customerId, next?.id].flatMap((c) => (c ? [keys.rating(ws, l.entityId, c)] : []))]),
-    );
-    const targets = await Promise.all(moving.map((l) => targetChain(ws, l.entityId, { preread: ahead, fresh: attempt > 0 })));
-    let plan = base();
-    for (const [i, link] of moving.entries()) {
-      const target = targets[i]!;
-      const chain = target.chain.length ? target.chain : undefined;
-      await planLinkChange(ws, plan, {
-        noteId,
-        entityId: link.entityId,
-        entityType: link.entityType,
-        chain,
-        before: link,
-        after: { customerId: next?.id, importance: link.importance, setAt: link.setAt },
-        preread: ahead,
-      });
-      if (chain && target.cached) plan.checkChain(chain);
-      if (plan.size > MAX_TX_ITEMS - RECORD_ITEMS) break;
-    }
-    if (plan.size > MAX_TX_ITEMS - RECORD_ITEMS) {
-      // Too big for one transaction: the note's customer first, with pending work that moves its links' ratings, then a step per link.
-      plan = base();
-      const work = workPut(ws, 'noteCustomer', noteId, { leaseUntil: until + LAMBDA_EXTRA_MS });
-      plan.add(work.put);
-      stepwise = { token: work.token };
-    }
-    return { items: plan.build(), result: updated };
-  }, options.scope);
+  const result = await transactOnce(
+    'setNoteCustomer',
+    async (attempt) => {
+      stepwise = undefined;
+      // The note (prefetched on the first attempt), the new customer and the note's links are read
+      // together and judged in that order; then one BatchGetItem for the link targets and the ratings
+      // the change moves, the chains above the targets from lib/store/chains.ts.
+      const [noteRead, nextRead, linksRead] = await Promise.all([
+        getNote(ws, noteId, attempt === 0 ? options.preread : undefined),
+        customer ? settle(checkCustomer(ws, customer, customer.path)) : undefined,
+        settle(noteLinks(ws, noteId)),
+      ]);
+      if (!noteRead) throw new NotFound('note', noteId);
+      const note = noteRead;
+      if (options.onlyIf !== undefined && note.customer?.id !== options.onlyIf) return { items: [], result: note };
+      // A note that has a customer gets another one only by replacing it (PUT …/relationships/customer).
+      if (options.onlyIfNone && note.customer) {
+        invalid(
+          customer?.path ?? [],
+          `Note ${noteId} already has a customer (${note.customer.type} ${note.customer.id}); replace it with PUT /v2/notes/${noteId}/relationships/customer.`,
+        );
+      }
+      const next = nextRead && outcome(nextRead);
+      const links = outcome(linksRead);
+      const updated: NoteItem = { ...note, updatedAt: new Date().toISOString() };
+      delete updated.customer;
+      if (next) updated.customer = next;
+      if (note.customer?.id === next?.id && note.customer?.type === next?.type) {
+        // Same customer: nothing to write, unless an earlier stepwise change stopped half-way; finish it.
+        if (links.some((l) => l.customerId !== note.customer?.id)) stepwise = {};
+        return { items: [], result: note };
+      }
+      const base = () => {
+        const plan = new Plan(ws);
+        const set = next ? 'SET customer = :c, gsi2pk = :g2, gsi2sk = :g2s, updatedAt = :u' : 'SET updatedAt = :u REMOVE customer, gsi2pk, gsi2sk';
+        const values: Record<string, unknown> = { ':u': updated.updatedAt };
+        if (next) Object.assign(values, { ':c': next, ':g2': keys.notesOfCustomer(ws, next.id), ':g2s': keys.listPosition(note.createdAt, noteId) });
+        if (note.customer) values[':old'] = note.customer.id;
+        const links = sameLinks(note, values);
+        plan.add({
+          Update: {
+            TableName: tableName(),
+            Key: keys.note(ws, noteId),
+            UpdateExpression: set,
+            ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting) AND ${note.customer ? 'customer.id = :old' : 'attribute_not_exists(customer)'} AND ${links}`,
+            ExpressionAttributeValues: values,
+          },
+        });
+        if (next) plan.add(liveEntityCheck(ws, next.id));
+        return plan;
+      };
+      const moving = links.filter((l) => l.customerId !== next?.id);
+      const ahead = await readAhead(
+        moving.flatMap((l) => [keys.entity(ws, l.entityId), ...[l.customerId, next?.id].flatMap((c) => (c ? [keys.rating(ws, l.entityId, c)] : []))]),
+      );
+      const targets = await Promise.all(moving.map((l) => targetChain(ws, l.entityId, { preread: ahead, fresh: attempt > 0 })));
+      let plan = base();
+      for (const [i, link] of moving.entries()) {
+        const target = targets[i]!;
+        const chain = target.chain.length ? target.chain : undefined;
+        await planLinkChange(ws, plan, {
+          noteId,
+          entityId: link.entityId,
+          entityType: link.entityType,
+          chain,
+          before: link,
+          after: { customerId: next?.id, importance: link.importance, setAt: link.setAt },
+          preread: ahead,
+        });
+        if (chain && target.cached) plan.checkChain(chain);
+        if (plan.size > MAX_TX_ITEMS - RECORD_ITEMS) break;
+      }
+      if (plan.size > MAX_TX_ITEMS - RECORD_ITEMS) {
+        // Too big for one transaction: the note's customer first, with pending work that moves its links' ratings, then a step per link.
+        plan = base();
+        const work = workPut(ws, 'noteCustomer', noteId, { leaseUntil: until + LAMBDA_EXTRA_MS });
+        plan.add(work.put);
+        stepwise = { token: work.token };
+      }
+      return { items: plan.build(), result: updated };
+    },
+    options.scope,
+  );
   const held = stepwise?.token ? { ws, work: 'noteCustomer' as const, subject: noteId, token: stepwise.token, due: until + LAMBDA_EXTRA_MS } : undefined;
   if (held) {
     await orRelease(held, () => syncLinkCustomers(ws, noteId, until));
@@ -516,22 +581,30 @@ export async function syncLinkCustomers(ws: string, noteId: string, until: numbe
   const detail = () => `The customer of note ${noteId} is changed; its links' ratings are moving to it and follow without another request.`;
   for (const { entityId } of await noteLinks(ws, noteId)) {
     inTime(until, detail);
-    await orUnfinished(() => transact('syncLinkCustomer', async () => {
-      const note = await readNoteItem(ws, noteId);
-      const link = await readLink(ws, noteId, entityId);
-      if (!note || note.deleting || !link || link.customerId === note.customer?.id) return { items: [], result: false };
-      const plan = new Plan(ws);
-      plan.add(noteCheck(ws, note, { newLink: false }));
-      await planLinkChange(ws, plan, {
-        noteId,
-        entityId,
-        entityType: link.entityType,
-        chain: await existingChain(ws, entityId),
-        before: link,
-        after: { customerId: note.customer?.id, importance: link.importance, setAt: link.setAt },
-      });
-      return { items: plan.build(), result: true };
-    }, until), detail);
+    await orUnfinished(
+      () =>
+        transact(
+          'syncLinkCustomer',
+          async () => {
+            const note = await readNoteItem(ws, noteId);
+            const link = await readLink(ws, noteId, entityId);
+            if (!note || note.deleting || !link || link.customerId === note.customer?.id) return { items: [], result: false };
+            const plan = new Plan(ws);
+            plan.add(noteCheck(ws, note, { newLink: false }));
+            await planLinkChange(ws, plan, {
+              noteId,
+              entityId,
+              entityType: link.entityType,
+              chain: await existingChain(ws, entityId),
+              before: link,
+              after: { customerId: note.customer?.id, importance: link.importance, setAt: link.setAt },
+            });
+            return { items: plan.build(), result: true };
+          },
+          until,
+        ),
+      detail,
+    );
   }
   return true;
 }
@@ -542,55 +615,65 @@ export async function deleteNote(ws: string, noteId: string, versions?: string[]
   const leaseUntil = until + LAMBDA_EXTRA_MS;
   // Stepwise: the pending work this request recorded (no token: an earlier delete's, carried on).
   let stepwise: { token?: string } | undefined;
-  await transact('deleteNote', async () => {
-    stepwise = undefined;
-    const read = await readNoteItem(ws, noteId);
-    if (read?.deleting) {
-      // A stepwise delete that stopped half-way (a timeout, a crash): carry it on.
-      stepwise = {};
-      return { items: [], result: undefined };
-    }
-    const note = await liveNote(ws, noteId);
-    if (versions && !versions.includes(note.updatedAt)) throw new PreconditionFailed('note', noteId);
-    const plan = new Plan(ws);
-    const values: Record<string, unknown> = {};
-    const links = sameLinks(note, values);
-    // Deleted at the version the If-Match accepted, or retried from a fresh read.
-    const version = versions ? ' AND updatedAt = :was' : '';
-    if (versions) values[':was'] = note.updatedAt;
-    plan.add({
-      Delete: {
-        TableName: tableName(),
-        Key: keys.note(ws, noteId),
-        ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting) AND ${links}${version}`,
-        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-      },
-    });
-    for (const link of await noteLinks(ws, noteId)) {
-      await planLinkChange(ws, plan, { noteId, entityId: link.entityId, entityType: link.entityType, chain: await existingChain(ws, link.entityId), before: link });
-      if (plan.size > MAX_TX_ITEMS) break;
-    }
-    if (plan.size <= MAX_TX_ITEMS) return { items: plan.build(), result: undefined };
-    // Too big for one transaction: mark the note (gone for readers and for new links) with pending
-    // work that removes its links, then a step per link.
-    const work = workPut(ws, 'deleteNote', noteId, { leaseUntil });
-    stepwise = { token: work.token };
-    return {
-      items: [
-        work.put,
-        {
-          Update: {
-            TableName: tableName(),
-            Key: keys.note(ws, noteId),
-            UpdateExpression: 'SET deleting = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk',
-            ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting)${version}`,
-            ExpressionAttributeValues: { ':now': new Date().toISOString(), ...(versions ? { ':was': note.updatedAt } : {}) },
-          },
+  await transact(
+    'deleteNote',
+    async () => {
+      stepwise = undefined;
+      const read = await readNoteItem(ws, noteId);
+      if (read?.deleting) {
+        // A stepwise delete that stopped half-way (a timeout, a crash): carry it on.
+        stepwise = {};
+        return { items: [], result: undefined };
+      }
+      const note = await liveNote(ws, noteId);
+      if (versions && !versions.includes(note.updatedAt)) throw new PreconditionFailed('note', noteId);
+      const plan = new Plan(ws);
+      const values: Record<string, unknown> = {};
+      const links = sameLinks(note, values);
+      // Deleted at the version the If-Match accepted, or retried from a fresh read.
+      const version = versions ? ' AND updatedAt = :was' : '';
+      if (versions) values[':was'] = note.updatedAt;
+      plan.add({
+        Delete: {
+          TableName: tableName(),
+          Key: keys.note(ws, noteId),
+          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting) AND ${links}${version}`,
+          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
         },
-      ],
-      result: undefined,
-    };
-  }, scope?.deadline);
+      });
+      for (const link of await noteLinks(ws, noteId)) {
+        await planLinkChange(ws, plan, {
+          noteId,
+          entityId: link.entityId,
+          entityType: link.entityType,
+          chain: await existingChain(ws, link.entityId),
+          before: link,
+        });
+        if (plan.size > MAX_TX_ITEMS) break;
+      }
+      if (plan.size <= MAX_TX_ITEMS) return { items: plan.build(), result: undefined };
+      // Too big for one transaction: mark the note (gone for readers and for new links) with pending
+      // work that removes its links, then a step per link.
+      const work = workPut(ws, 'deleteNote', noteId, { leaseUntil });
+      stepwise = { token: work.token };
+      return {
+        items: [
+          work.put,
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.note(ws, noteId),
+              UpdateExpression: 'SET deleting = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk',
+              ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting)${version}`,
+              ExpressionAttributeValues: { ':now': new Date().toISOString(), ...(versions ? { ':was': note.updatedAt } : {}) },
+            },
+          },
+        ],
+        result: undefined,
+      };
+    },
+    scope?.deadline,
+  );
   if (!stepwise) return;
   const token = stepwise.token ?? (await readWork(ws, 'deleteNote', noteId))?.token;
   const held = token ? { ws, work: 'deleteNote' as const, subject: noteId, token, due: stepwise.token ? leaseUntil : 0 } : undefined;
@@ -612,7 +695,7 @@ export async function finishNoteDelete(ws: string, noteId: string, until: number
     await deleteItem({ TableName: tableName(), Key: keys.note(ws, noteId), ConditionExpression: 'attribute_exists(deleting)' });
   } catch (err) {
     // Already gone (a concurrent finisher): nothing left to do.
-    if (!(isConditionFailed(err))) throw err;
+    if (!isConditionFailed(err)) throw err;
   }
   return true;
 }

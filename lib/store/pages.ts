@@ -27,7 +27,16 @@ import { goneIn, type Gone } from './tombstones.ts';
 import { toWebhook, type StoredWebhook } from './webhooks.ts';
 import { ENTITY_FIELDS } from '../domain/entity-fields.ts';
 import { selectValuesOf, seqPosition, statusValuesFor, TAGS_FIELD, type SelectValue } from '../domain/field-values.ts';
-import { entityMatches, memberMatches, nameMatches, noteMatches, type EntityFilter, type MemberFilter, type NoteFilter, type TimeRange } from '../domain/filters.ts';
+import {
+  entityMatches,
+  memberMatches,
+  nameMatches,
+  noteMatches,
+  type EntityFilter,
+  type MemberFilter,
+  type NoteFilter,
+  type TimeRange,
+} from '../domain/filters.ts';
 import { canHaveChildren, ENTITY_TYPES, type EntityType } from '../domain/hierarchy.ts';
 import type { RelationType } from '../domain/relations.ts';
 import type { Importance } from '../domain/score.ts';
@@ -122,14 +131,14 @@ async function scan<T>(q: KeysetQuery<T>): Promise<Scan<T>> {
   const out: Array<Listed<T>> = [];
   let examined = 0;
   const pages = queryPages({
-      TableName: tableName(),
-      ...(q.index ? { IndexName: q.index } : {}),
-      KeyConditionExpression: condition,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ...(q.consistent ? { ConsistentRead: true } : {}),
-      ...(descending ? { ScanIndexForward: false } : {}),
-      // Unfiltered, one more than needed tells the caller whether a next page exists.
+    TableName: tableName(),
+    ...(q.index ? { IndexName: q.index } : {}),
+    KeyConditionExpression: condition,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ...(q.consistent ? { ConsistentRead: true } : {}),
+    ...(descending ? { ScanIndexForward: false } : {}),
+    // Unfiltered, one more than needed tells the caller whether a next page exists.
     Limit: q.filtered ? Math.min(q.budget, Math.max(q.count * 2, 25)) : q.count + (skip !== undefined ? 1 : 0),
   });
   for await (const page of pages) {
@@ -220,20 +229,54 @@ export async function entitiesAfter(workspaceId: string, query: EntityQuery, aft
   const filtered = restricts(narrowing);
   const keep = (e: EntityItem) => live(e) && entityMatches(query, e);
   if (query.ids) {
-    return byIds(query.ids.map((id) => keys.entity(workspaceId, id)), (it) => (isEntityItem(it) ? toEntity(it) : undefined), (e) => keys.listPosition(e.createdAt, e.id), keep, after, count);
+    return byIds(
+      query.ids.map((id) => keys.entity(workspaceId, id)),
+      (it) => (isEntityItem(it) ? toEntity(it) : undefined),
+      (e) => keys.listPosition(e.createdAt, e.id),
+      keep,
+      after,
+      count,
+    );
   }
   const common = { after, count, toRecords: entities, keep, filtered };
   if (query.parentIds) {
-    return scanAll(query.parentIds.map((p) => ({ ...common, index: 'gsi2' as const, partitionKey: 'gsi2pk', partitionValue: keys.childrenOf(workspaceId, p), sortKey: 'gsi2sk' })), count);
+    return scanAll(
+      query.parentIds.map((p) => ({
+        ...common,
+        index: 'gsi2' as const,
+        partitionKey: 'gsi2pk',
+        partitionValue: keys.childrenOf(workspaceId, p),
+        sortKey: 'gsi2sk',
+      })),
+      count,
+    );
   }
   const range = timeRange(query.created);
   if (query.ownerIds) {
     return scanAll(
-      query.ownerIds.map((o) => ({ ...common, range, index: 'gsi3' as const, partitionKey: 'gsi3pk', partitionValue: keys.ownedBy(workspaceId, o), sortKey: 'gsi3sk', prefix: keys.ownedPrefix('entity') })),
+      query.ownerIds.map((o) => ({
+        ...common,
+        range,
+        index: 'gsi3' as const,
+        partitionKey: 'gsi3pk',
+        partitionValue: keys.ownedBy(workspaceId, o),
+        sortKey: 'gsi3sk',
+        prefix: keys.ownedPrefix('entity'),
+      })),
       count,
     );
   }
-  return scanAll(query.types.map((t) => ({ ...common, range, index: 'gsi1' as const, partitionKey: 'gsi1pk', partitionValue: keys.entitiesOfType(workspaceId, t), sortKey: 'gsi1sk' })), count);
+  return scanAll(
+    query.types.map((t) => ({
+      ...common,
+      range,
+      index: 'gsi1' as const,
+      partitionKey: 'gsi1pk',
+      partitionValue: keys.entitiesOfType(workspaceId, t),
+      sortKey: 'gsi1sk',
+    })),
+    count,
+  );
 }
 
 const timeRange = (r: TimeRange | undefined) => (r ? keys.timeRange(r.from, r.to) : undefined);
@@ -264,7 +307,15 @@ export async function notesAfter(workspaceId: string, query: NoteQuery, after: s
   const order: Order = 'descending';
   // A note read by id cannot tell its links, so ids with linkedTo read the links and keep the ids.
   if (filter.ids && !linkedTo) {
-    return byIds(filter.ids.map((id) => keys.note(workspaceId, id)), (it) => (isNoteItem(it) ? toNote(it) : undefined), (n) => keys.listPosition(n.createdAt, n.id), keep, after, count, order);
+    return byIds(
+      filter.ids.map((id) => keys.note(workspaceId, id)),
+      (it) => (isNoteItem(it) ? toNote(it) : undefined),
+      (n) => keys.listPosition(n.createdAt, n.id),
+      keep,
+      after,
+      count,
+      order,
+    );
   }
   const common = { after, count, keep, filtered: true };
   if (linkedTo) {
@@ -276,16 +327,43 @@ export async function notesAfter(workspaceId: string, query: NoteQuery, after: s
         return n && isNoteItem(n) ? toNote(n) : undefined;
       });
     };
-    return scanAll(linkedTo.map((e) => ({ ...common, toRecords: linkedNotes, index: 'gsi2' as const, partitionKey: 'gsi2pk', partitionValue: keys.linksTo(workspaceId, e), sortKey: 'gsi2sk' })), count);
+    return scanAll(
+      linkedTo.map((e) => ({
+        ...common,
+        toRecords: linkedNotes,
+        index: 'gsi2' as const,
+        partitionKey: 'gsi2pk',
+        partitionValue: keys.linksTo(workspaceId, e),
+        sortKey: 'gsi2sk',
+      })),
+      count,
+    );
   }
   if (filter.customerIds) {
-    return scanAll(filter.customerIds.map((c) => ({ ...common, toRecords: notes, index: 'gsi2' as const, partitionKey: 'gsi2pk', partitionValue: keys.notesOfCustomer(workspaceId, c), sortKey: 'gsi2sk' })), count);
+    return scanAll(
+      filter.customerIds.map((c) => ({
+        ...common,
+        toRecords: notes,
+        index: 'gsi2' as const,
+        partitionKey: 'gsi2pk',
+        partitionValue: keys.notesOfCustomer(workspaceId, c),
+        sortKey: 'gsi2sk',
+      })),
+      count,
+    );
   }
   const range = timeRange(filter.created);
   const narrowed = { ...common, order, toRecords: notes, range, filtered: restricts(filter) };
   if (filter.ownerIds) {
     return scanAll(
-      filter.ownerIds.map((o) => ({ ...narrowed, index: 'gsi3' as const, partitionKey: 'gsi3pk', partitionValue: keys.ownedBy(workspaceId, o), sortKey: 'gsi3sk', prefix: keys.ownedPrefix('note') })),
+      filter.ownerIds.map((o) => ({
+        ...narrowed,
+        index: 'gsi3' as const,
+        partitionKey: 'gsi3pk',
+        partitionValue: keys.ownedBy(workspaceId, o),
+        sortKey: 'gsi3sk',
+        prefix: keys.ownedPrefix('note'),
+      })),
       count,
     );
   }
@@ -352,7 +430,15 @@ const teamMatches = (f: TeamFilter, t: TeamItem) =>
 export async function teamsAfter(workspaceId: string, filter: TeamFilter, after: string | undefined, count: number): Promise<Slice<TeamItem>> {
   const keep = (t: TeamItem) => teamMatches(filter, t);
   if (filter.ids) {
-    return byIds(filter.ids.map((id) => keys.team(workspaceId, id)), (it) => (isTeamItem(it) ? toTeam(it) : undefined), (t) => keys.listPosition(t.createdAt, t.id), keep, after, count, 'descending');
+    return byIds(
+      filter.ids.map((id) => keys.team(workspaceId, id)),
+      (it) => (isTeamItem(it) ? toTeam(it) : undefined),
+      (t) => keys.listPosition(t.createdAt, t.id),
+      keep,
+      after,
+      count,
+      'descending',
+    );
   }
   return scanAll(
     [
@@ -376,11 +462,25 @@ export async function teamsAfter(workspaceId: string, filter: TeamFilter, after:
 /** A team's members after `after`, newest membership first (GSI2), each as the member item reads. */
 export async function teamMembersAfter(workspaceId: string, teamId: string, after: string | undefined, count: number): Promise<Slice<Member>> {
   const members = async (items: StoredItem[]) => {
-    const found = await membersByIds(workspaceId, items.map((m) => String(m.memberId)));
+    const found = await membersByIds(
+      workspaceId,
+      items.map((m) => String(m.memberId)),
+    );
     return items.map((m) => found.get(String(m.memberId)));
   };
   return scanAll(
-    [{ index: 'gsi2', order: 'descending', partitionKey: 'gsi2pk', partitionValue: keys.teamMembersOf(workspaceId, teamId), sortKey: 'gsi2sk', after, count, toRecords: members }],
+    [
+      {
+        index: 'gsi2',
+        order: 'descending',
+        partitionKey: 'gsi2pk',
+        partitionValue: keys.teamMembersOf(workspaceId, teamId),
+        sortKey: 'gsi2sk',
+        after,
+        count,
+        toRecords: members,
+      },
+    ],
     count,
   );
 }
@@ -388,7 +488,18 @@ export async function teamMembersAfter(workspaceId: string, teamId: string, afte
 /** A note's comments after `after`, oldest first (positions: listPosition(createdAt, id)). */
 export function noteCommentsAfter(workspaceId: string, noteId: string, after: string | undefined, count: number): Promise<Slice<StoredComment>> {
   return scanAll(
-    [{ partitionKey: 'pk', partitionValue: keys.partition(workspaceId), sortKey: 'sk', prefix: keys.commentsOfNotePrefix(noteId), after, count, toRecords: (items) => items.map(toComment), consistent: true }],
+    [
+      {
+        partitionKey: 'pk',
+        partitionValue: keys.partition(workspaceId),
+        sortKey: 'sk',
+        prefix: keys.commentsOfNotePrefix(noteId),
+        after,
+        count,
+        toRecords: (items) => items.map(toComment),
+        consistent: true,
+      },
+    ],
     count,
   );
 }
@@ -413,12 +524,21 @@ type ListedValue = { kind: 'select'; value: SelectValue } | { kind: 'status'; va
  * `types`): a status value assigned to one of them, a select field's options when it is a field of
  * one of them, the tags when one of them has tags.
  */
-export async function fieldValuesAfter(workspaceId: string, field: ValueField, types: readonly EntityType[] | undefined, after: string | undefined, count: number): Promise<Slice<ListedValue>> {
+export async function fieldValuesAfter(
+  workspaceId: string,
+  field: ValueField,
+  types: readonly EntityType[] | undefined,
+  after: string | undefined,
+  count: number,
+): Promise<Slice<ListedValue>> {
   const wanted = (type: string) => !types?.length || (types as readonly string[]).includes(type);
   if (field.kind === 'status') {
     const statuses = statusValuesFor(types);
     const order = new Map(allStatuses().map((s, i) => [s.id, String(i).padStart(6, '0')]));
-    return relist(inMemoryAfter(statuses, (s) => order.get(s.id)!, after, count), (value) => ({ kind: 'status', value }));
+    return relist(
+      inMemoryAfter(statuses, (s) => order.get(s.id)!, after, count),
+      (value) => ({ kind: 'status', value }),
+    );
   }
   if (field.kind === 'select') {
     const values = wanted(field.def.entityType) ? selectValuesOf(field.def) : [];
@@ -434,7 +554,12 @@ const relist = <T, R>(slice: Slice<T>, as: (record: T) => R): Slice<R> => ({
 });
 
 /** Webhook subscriptions of a workspace after `after`, oldest first, those `keep` accepts (few per workspace: no scan budget). */
-export async function webhooksAfter(workspaceId: string, after: string | undefined, count: number, keep: (w: StoredWebhook) => boolean): Promise<Array<Listed<StoredWebhook>>> {
+export async function webhooksAfter(
+  workspaceId: string,
+  after: string | undefined,
+  count: number,
+  keep: (w: StoredWebhook) => boolean,
+): Promise<Array<Listed<StoredWebhook>>> {
   const got = await scan({
     index: 'gsi1',
     partitionKey: 'gsi1pk',
@@ -488,7 +613,6 @@ const single =
   (after) =>
     Promise.resolve({ items: record !== undefined && after === undefined ? [{ record, position: '' }] : [] });
 
-
 /** Filters of an entity's relationship list (Productboard's `type`, `target[type]`, `target[id]`). */
 export interface EntityRelationshipFilter {
   type?: EntityRelationship['type'] | undefined;
@@ -509,7 +633,9 @@ export async function entityRelationshipsAfter(
   gone: Gone = goneIn(workspaceId),
 ): Promise<Slice<EntityRelationship>> {
   const wants = (type: EntityRelationship['type'], target: { id: string; type: string }) =>
-    (filter.type === undefined || filter.type === type) && (filter.targetType === undefined || filter.targetType === target.type) && (filter.targetId === undefined || filter.targetId === target.id);
+    (filter.type === undefined || filter.type === type) &&
+    (filter.targetType === undefined || filter.targetType === target.type) &&
+    (filter.targetId === undefined || filter.targetId === target.id);
   const parent = entity.parentId && entity.parentType ? { id: entity.parentId, type: entity.parentType } : undefined;
   const parts: Array<Segment<EntityRelationship>> = [
     { tag: '0', read: single(parent && wants('parent', parent) ? { position: '0', type: 'parent' as const, target: parent } : undefined) },
@@ -560,7 +686,13 @@ export async function entityRelationshipsAfter(
           n,
         );
         // Positions within the relations are `<type>#<target>` whether or not a type narrowed the read.
-        const withType = type === undefined ? got : { items: got.items.map((i) => ({ ...i, position: `${type}#${i.position}` })), ...(got.resume !== undefined ? { resume: `${type}#${got.resume}` } : {}) };
+        const withType =
+          type === undefined
+            ? got
+            : {
+                items: got.items.map((i) => ({ ...i, position: `${type}#${i.position}` })),
+                ...(got.resume !== undefined ? { resume: `${type}#${got.resume}` } : {}),
+              };
         return relabel(withType, '2', (r) => ({ type: r.type, target: { id: r.targetId, type: r.targetType } }));
       },
     });
@@ -609,7 +741,8 @@ export async function noteRelationshipsAfter(
   count: number,
   gone: Gone = goneIn(workspaceId),
 ): Promise<Slice<NoteRelationship>> {
-  const customer = note.customer && filter.type !== 'link' && (filter.targetType === undefined || filter.targetType === note.customer.type) ? note.customer : undefined;
+  const customer =
+    note.customer && filter.type !== 'link' && (filter.targetType === undefined || filter.targetType === note.customer.type) ? note.customer : undefined;
   const parts: Array<Segment<NoteRelationship>> = [
     { tag: '0', read: single(customer ? { position: '0', type: 'customer' as const, target: { id: customer.id, type: customer.type } } : undefined) },
   ];
@@ -619,7 +752,11 @@ export async function noteRelationshipsAfter(
       read: async (within, n) => {
         const wanted = (l: Pick<LinkItem, 'entityType'>) => filter.targetType === undefined || filter.targetType === l.entityType;
         const got: Slice<CopiedLink> = note.linkCopy
-          ? copiedAfter((await liveTargets(note.linkCopy.filter(wanted), (l) => l.entityId, gone)).filter((l) => l !== undefined), within, n)
+          ? copiedAfter(
+              (await liveTargets(note.linkCopy.filter(wanted), (l) => l.entityId, gone)).filter((l) => l !== undefined),
+              within,
+              n,
+            )
           : await scanAll(
               [
                 {
@@ -716,7 +853,10 @@ export function linkedNotesNewestFirst(workspaceId: string, entityId: string, be
     count,
     toRecords: async (items) => {
       const links = items.map(toLink);
-      const found = await batchGetByKey(links.map((l) => keys.note(workspaceId, l.noteId)), { consistent: true });
+      const found = await batchGetByKey(
+        links.map((l) => keys.note(workspaceId, l.noteId)),
+        { consistent: true },
+      );
       return links.map((link) => {
         const n = found.get(itemKeyId(keys.note(workspaceId, link.noteId)));
         return isNoteItem(n) ? { note: toNote(n), link } : undefined;

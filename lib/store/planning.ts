@@ -14,8 +14,14 @@ export const MAX_RELEASES = 500;
 
 /** Live entities by id, in the order asked (missing and deleted ones left out). */
 async function liveEntities(ws: string, ids: readonly string[]): Promise<EntityItem[]> {
-  const items = await batchGetAll(ids.map((id) => keys.entity(ws, id)), { consistent: true });
-  return items.filter((it) => it.kind === 'entity').map(toEntity).filter((e) => !e.deleting);
+  const items = await batchGetAll(
+    ids.map((id) => keys.entity(ws, id)),
+    { consistent: true },
+  );
+  return items
+    .filter((it) => it.kind === 'entity')
+    .map(toEntity)
+    .filter((e) => !e.deleting);
 }
 
 /** The live children of `parentId` of one type (an objective's key results, a group's releases). */
@@ -34,14 +40,17 @@ interface AreaRelease {
  * under it, oldest first: undefined when the area is no live product hierarchy entity; `tooMany`
  * names the bound a larger area or workspace would pass.
  */
-export async function releasesOfArea(ws: string, areaId: string): Promise<undefined | { tooMany: 'entities' | 'releases' } | { area: EntityItem; releases: AreaRelease[] }> {
+export async function releasesOfArea(
+  ws: string,
+  areaId: string,
+): Promise<undefined | { tooMany: 'entities' | 'releases' } | { area: EntityItem; releases: AreaRelease[] }> {
   const area = await getEntity(ws, areaId);
   if (!area || !isHierarchyType(area.type)) return undefined;
   const under = await scoredDescendants(ws, area.id);
   if (under.tooMany) return { tooMany: 'entities' };
   const inArea = new Map([area, ...under.scored.map((s) => s.entity)].map((e) => [e.id, e]));
   const releases: EntityItem[] = [];
-  for (let after: string | undefined, more = true; more; ) {
+  for (let after: string | undefined, more = true; more;) {
     const page = await entitiesAfter(ws, { types: ['release'] }, after, 100);
     releases.push(...page.items.map((i) => i.record));
     if (releases.length > MAX_RELEASES) return { tooMany: 'releases' };
@@ -51,7 +60,12 @@ export async function releasesOfArea(ws: string, areaId: string): Promise<undefi
   const out: AreaRelease[] = [];
   for (let i = 0; i < releases.length; i += 16) {
     const batch = releases.slice(i, i + 16);
-    const found = await Promise.all(batch.map(async (release) => ({ release, entities: (await relationsOf(ws, release.id)).filter((r) => r.type === 'link' && inArea.has(r.targetId)).map((r) => inArea.get(r.targetId)!) })));
+    const found = await Promise.all(
+      batch.map(async (release) => ({
+        release,
+        entities: (await relationsOf(ws, release.id)).filter((r) => r.type === 'link' && inArea.has(r.targetId)).map((r) => inArea.get(r.targetId)!),
+      })),
+    );
     out.push(...found.filter((f) => f.entities.length > 0));
   }
   return { area, releases: out };

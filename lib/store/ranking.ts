@@ -34,7 +34,10 @@ export async function scoredDescendants(ws: string, rootId: string): Promise<{ t
     if (ids.length > MAX_RANKED_DESCENDANTS) return { tooMany: true };
     level = found;
   }
-  const items = await batchGetAll(ids.map((id) => keys.entity(ws, id)), { consistent: true });
+  const items = await batchGetAll(
+    ids.map((id) => keys.entity(ws, id)),
+    { consistent: true },
+  );
   const scored = items
     .filter((item) => item.kind === 'entity')
     .map(toEntity)
@@ -68,11 +71,16 @@ type RankedSet = { childrenOf: string } | { ofType: EntityType };
  * the batches in parallel) for their precomputed totals: the numbers GET /v2/entities/{id}/score
  * answers, never recomputed.
  */
-export async function scoredEntities(ws: string, set: RankedSet, max = MAX_RANKED_ON_PAGE): Promise<{ tooMany: true } | { tooMany: false; entities: RankedEntity[] }> {
+export async function scoredEntities(
+  ws: string,
+  set: RankedSet,
+  max = MAX_RANKED_ON_PAGE,
+): Promise<{ tooMany: true } | { tooMany: false; entities: RankedEntity[] }> {
   const ids: string[] = [];
-  const index = 'childrenOf' in set
-    ? { IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.childrenOf(ws, set.childrenOf) } }
-    : { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': keys.entitiesOfType(ws, set.ofType) } };
+  const index =
+    'childrenOf' in set
+      ? { IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.childrenOf(ws, set.childrenOf) } }
+      : { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': keys.entitiesOfType(ws, set.ofType) } };
   for await (const page of queryPages({ TableName: tableName(), ...index, ProjectionExpression: 'id', Limit: max + 1 })) {
     ids.push(...page.map((it) => String(it.id)));
     if (ids.length > max) return { tooMany: true };

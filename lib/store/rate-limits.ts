@@ -56,7 +56,7 @@ export async function leaseBudget(owner: string, want: number, limit: number, kn
       });
       return { granted, tat: next };
     } catch (err) {
-      if (!(isConditionFailed(err))) throw err;
+      if (!isConditionFailed(err)) throw err;
       tat = await readTat(owner);
     }
   }

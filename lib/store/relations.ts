@@ -31,7 +31,14 @@ export interface RelationItem {
 
 export function toRelation(item: StoredItem): RelationItem {
   const r = item as Partial<RelationItem>;
-  return { entityId: r.entityId!, ...(r.entityType ? { entityType: r.entityType } : {}), type: r.type!, targetId: r.targetId!, targetType: r.targetType!, createdAt: r.createdAt! };
+  return {
+    entityId: r.entityId!,
+    ...(r.entityType ? { entityType: r.entityType } : {}),
+    type: r.type!,
+    targetId: r.targetId!,
+    targetType: r.targetType!,
+    createdAt: r.createdAt!,
+  };
 }
 
 const relationItem = (ws: string, r: RelationItem) => ({ ...keys.relation(ws, r.entityId, r.type, r.targetId), kind: 'relation', ...r });
@@ -60,7 +67,13 @@ export function relationSides(plan: Plan, sides: readonly EntityItem[]): void {
 }
 
 /** The two items of a new relation, each required not to exist yet. */
-export function relationPuts(ws: string, source: { id: string; type: EntityType }, type: RelationType, target: { id: string; type: EntityType }, createdAt: string): TxItem[] {
+export function relationPuts(
+  ws: string,
+  source: { id: string; type: EntityType },
+  type: RelationType,
+  target: { id: string; type: EntityType },
+  createdAt: string,
+): TxItem[] {
   const mine: RelationItem = { entityId: source.id, entityType: source.type, type, targetId: target.id, targetType: target.type, createdAt };
   const theirs: RelationItem = { entityId: target.id, entityType: target.type, type: mirrorOf(type), targetId: source.id, targetType: source.type, createdAt };
   return [mine, theirs].map((r) => ({ Put: { TableName: tableName(), Item: relationItem(ws, r), ConditionExpression: 'attribute_not_exists(pk)' } }));
@@ -71,7 +84,13 @@ export function relationPuts(ws: string, source: { id: string; type: EntityType 
  * pair may be related so, and neither this relation nor its contradiction exists. `path` locates
  * the target id in the request. Returns the target.
  */
-export async function checkNewRelation(ws: string, source: { id: string; type: EntityType }, type: RelationType, targetId: string, path: Path): Promise<EntityItem> {
+export async function checkNewRelation(
+  ws: string,
+  source: { id: string; type: EntityType },
+  type: RelationType,
+  targetId: string,
+  path: Path,
+): Promise<EntityItem> {
   if (targetId === source.id) invalid(path, `An entity cannot have a ${type} relationship with itself.`);
   const target = await liveEntity(ws, targetId);
   const why = relationViolation(source, type, target);
@@ -82,36 +101,52 @@ export async function checkNewRelation(ws: string, source: { id: string; type: E
     contradiction ? readRelation(ws, source.id, contradiction, targetId) : undefined,
   ]);
   if (existing) throw new Conflict(`Entity ${source.id} already has a relationship of type ${type} with entity ${targetId}.`);
-  if (contradicting) invalid(path, `Entity ${source.id} already has a relationship of type ${contradicting.type} with entity ${targetId}; the two cannot block each other.`);
+  if (contradicting)
+    invalid(path, `Entity ${source.id} already has a relationship of type ${contradicting.type} with entity ${targetId}; the two cannot block each other.`);
   return target;
 }
 
 /** Relates `entityId` to `targetId` (both sides, one transaction). An existing relation is a Conflict. */
-export async function createRelation(ws: string, entityId: string, type: RelationType, targetId: string, path: Path, scope?: WriteScope): Promise<RelationItem> {
-  return transactOnce('createRelation', async () => {
-    const source = await liveEntity(ws, entityId);
-    const target = await checkNewRelation(ws, source, type, targetId, path);
-    const createdAt = new Date().toISOString();
-    const plan = new Plan(ws);
-    for (const item of relationPuts(ws, source, type, target, createdAt)) plan.add(item);
-    relationSides(plan, [source, target]);
-    return { items: plan.build(), result: { entityId, entityType: source.type, type, targetId, targetType: target.type, createdAt } };
-  }, scope);
+export async function createRelation(
+  ws: string,
+  entityId: string,
+  type: RelationType,
+  targetId: string,
+  path: Path,
+  scope?: WriteScope,
+): Promise<RelationItem> {
+  return transactOnce(
+    'createRelation',
+    async () => {
+      const source = await liveEntity(ws, entityId);
+      const target = await checkNewRelation(ws, source, type, targetId, path);
+      const createdAt = new Date().toISOString();
+      const plan = new Plan(ws);
+      for (const item of relationPuts(ws, source, type, target, createdAt)) plan.add(item);
+      relationSides(plan, [source, target]);
+      return { items: plan.build(), result: { entityId, entityType: source.type, type, targetId, targetType: target.type, createdAt } };
+    },
+    scope,
+  );
 }
 
 /** Removes a relation (both sides); NotFound when the entity has no such relation. */
 export async function deleteRelation(ws: string, entityId: string, type: RelationType, targetId: string, scope?: WriteScope): Promise<void> {
-  await transact('deleteRelation', async () => {
-    const source = await liveEntity(ws, entityId);
-    const mine = await readRelation(ws, entityId, type, targetId);
-    if (!mine) throw new NotFound('relationship', targetId, `Entity ${entityId} has no ${type} relationship with entity ${targetId}.`);
-    // A target whose delete has begun is left alone: the cascade removes its relations anyway.
-    const target = await getEntity(ws, targetId);
-    const plan = new Plan(ws);
-    for (const Key of relationDeletes(ws, mine)) plan.add({ Delete: { TableName: tableName(), Key } });
-    relationSides(plan, target ? [source, target] : [source]);
-    return { items: plan.build(), result: undefined };
-  }, scope?.deadline);
+  await transact(
+    'deleteRelation',
+    async () => {
+      const source = await liveEntity(ws, entityId);
+      const mine = await readRelation(ws, entityId, type, targetId);
+      if (!mine) throw new NotFound('relationship', targetId, `Entity ${entityId} has no ${type} relationship with entity ${targetId}.`);
+      // A target whose delete has begun is left alone: the cascade removes its relations anyway.
+      const target = await getEntity(ws, targetId);
+      const plan = new Plan(ws);
+      for (const Key of relationDeletes(ws, mine)) plan.add({ Delete: { TableName: tableName(), Key } });
+      relationSides(plan, target ? [source, target] : [source]);
+      return { items: plan.build(), result: undefined };
+    },
+    scope?.deadline,
+  );
 }
 
 /** The keys of both sides of a relation. */
@@ -129,4 +164,3 @@ export async function relationsOf(ws: string, entityId: string): Promise<Relatio
   });
   return items.map(toRelation);
 }
-

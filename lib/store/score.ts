@@ -9,13 +9,15 @@ import { isHierarchyType } from '../domain/hierarchy.ts';
 /** The score of a live hierarchy entity, or undefined (missing, a customer, a note, being deleted). */
 export async function readScore(ws: string, id: string, preread?: Prereads): Promise<number | undefined> {
   const key = keys.entity(ws, id);
-  const { Item } = prereadFor(preread, key) ?? await getItem({
-    TableName: tableName(),
-    Key: key,
-    ConsistentRead: true,
-    ProjectionExpression: '#k, #t, #total, deleting',
-    ExpressionAttributeNames: { '#k': 'kind', '#t': 'type', '#total': 'total' },
-  });
+  const { Item } =
+    prereadFor(preread, key) ??
+    (await getItem({
+      TableName: tableName(),
+      Key: key,
+      ConsistentRead: true,
+      ProjectionExpression: '#k, #t, #total, deleting',
+      ExpressionAttributeNames: { '#k': 'kind', '#t': 'type', '#total': 'total' },
+    }));
   if (!Item || Item.kind !== 'entity' || Item.deleting || !isHierarchyType(Item.type)) return undefined;
   return scoreOfTotal(Item.total);
 }

@@ -25,7 +25,12 @@ export async function setMemberPassword(workspaceId: string, memberId: string, h
     await transactWrite({
       TransactItems: [
         { ConditionCheck: { TableName: tableName(), Key: keys.member(workspaceId, memberId), ConditionExpression: 'attribute_exists(pk)' } },
-        { Put: { TableName: tableName(), Item: { ...keys.memberPassword(workspaceId, memberId), kind: 'memberPassword', memberId, hash, setAt: new Date().toISOString() } } },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { ...keys.memberPassword(workspaceId, memberId), kind: 'memberPassword', memberId, hash, setAt: new Date().toISOString() },
+          },
+        },
       ],
     });
   } catch (err) {

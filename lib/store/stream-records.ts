@@ -14,12 +14,18 @@ import { toRelation } from './relations.ts';
 import { TABLE } from './table.ts';
 import { EVENT_ITEM_KINDS, type EntityState, type LinkState, type NoteState, type RelationState, type TableChange } from '../domain/events.ts';
 
-const image = (m: unknown): StoredItem | undefined =>
-  m ? unmarshall(m as Record<string, AttributeValue>) : undefined;
+const image = (m: unknown): StoredItem | undefined => (m ? unmarshall(m as Record<string, AttributeValue>) : undefined);
 
 function entityState(it: StoredItem): EntityState {
   const e = toEntity(it);
-  return { id: e.id, type: e.type, ...(e.parentId ? { parentId: e.parentId } : {}), fields: e.fields, ...(e.total !== undefined ? { total: e.total } : {}), ...(e.deleting ? { deleting: e.deleting } : {}) };
+  return {
+    id: e.id,
+    type: e.type,
+    ...(e.parentId ? { parentId: e.parentId } : {}),
+    fields: e.fields,
+    ...(e.total !== undefined ? { total: e.total } : {}),
+    ...(e.deleting ? { deleting: e.deleting } : {}),
+  };
 }
 
 function noteState(it: StoredItem): NoteState {

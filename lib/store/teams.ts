@@ -102,32 +102,51 @@ async function checkFree(ws: string, fields: TeamFields, own: string | undefined
     ...(fields.handle !== undefined ? [{ key: keys.teamHandle(ws, fields.handle), what: `with the handle '${fields.handle}'`, at: 'handle' }] : []),
   ];
   if (wanted.length === 0) return;
-  const found = await batchGetByKey(wanted.map((w) => w.key), { consistent: true });
+  const found = await batchGetByKey(
+    wanted.map((w) => w.key),
+    { consistent: true },
+  );
   for (const w of wanted) {
     const guard = found.get(itemKeyId(w.key));
-    if (guard && guard.teamId !== own) throw new Conflict(`Another team ${w.what} exists in this workspace; team names and handles are unique.`, pointer([...path, w.at]));
+    if (guard && guard.teamId !== own)
+      throw new Conflict(`Another team ${w.what} exists in this workspace; team names and handles are unique.`, pointer([...path, w.at]));
   }
 }
 
-export async function createTeam(ws: string, fields: { name: string; handle: string; description?: string | undefined }, scope?: WriteScope): Promise<TeamItem> {
+export async function createTeam(
+  ws: string,
+  fields: { name: string; handle: string; description?: string | undefined },
+  scope?: WriteScope,
+): Promise<TeamItem> {
   const id = randomUUID();
-  return transactOnce('createTeam', async () => {
-    await checkFree(ws, fields, undefined, ['data', 'fields']);
-    const now = new Date().toISOString();
-    const team: TeamItem = { id, name: fields.name, handle: fields.handle, ...(fields.description !== undefined ? { description: fields.description } : {}), createdAt: now, updatedAt: now };
-    const items: TxItem[] = [
-      {
-        Put: {
-          TableName: tableName(),
-          Item: { ...keys.team(ws, id), kind: 'team', ...team, gsi1pk: keys.teamsOf(ws), gsi1sk: keys.listPosition(now, id) },
-          ConditionExpression: 'attribute_not_exists(pk)',
+  return transactOnce(
+    'createTeam',
+    async () => {
+      await checkFree(ws, fields, undefined, ['data', 'fields']);
+      const now = new Date().toISOString();
+      const team: TeamItem = {
+        id,
+        name: fields.name,
+        handle: fields.handle,
+        ...(fields.description !== undefined ? { description: fields.description } : {}),
+        createdAt: now,
+        updatedAt: now,
+      };
+      const items: TxItem[] = [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { ...keys.team(ws, id), kind: 'team', ...team, gsi1pk: keys.teamsOf(ws), gsi1sk: keys.listPosition(now, id) },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
         },
-      },
-      guardPut(keys.teamName(ws, nameKey(fields.name)), 'teamName', id),
-      guardPut(keys.teamHandle(ws, fields.handle), 'teamHandle', id),
-    ];
-    return { items, result: team };
-  }, scope);
+        guardPut(keys.teamName(ws, nameKey(fields.name)), 'teamName', id),
+        guardPut(keys.teamHandle(ws, fields.handle), 'teamHandle', id),
+      ];
+      return { items, result: team };
+    },
+    scope,
+  );
 }
 
 /** The ids of a team's members (every membership, any page). */
@@ -149,11 +168,26 @@ function membershipWrites(ws: string, teamId: string, memberId: string, change: 
       {
         Put: {
           TableName: tableName(),
-          Item: { ...keys.teamMembership(ws, teamId, memberId), kind: 'teamMembership', teamId, memberId, addedAt: now, gsi2pk: keys.teamMembersOf(ws, teamId), gsi2sk: keys.listPosition(now, memberId) },
+          Item: {
+            ...keys.teamMembership(ws, teamId, memberId),
+            kind: 'teamMembership',
+            teamId,
+            memberId,
+            addedAt: now,
+            gsi2pk: keys.teamMembersOf(ws, teamId),
+            gsi2sk: keys.listPosition(now, memberId),
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      { Update: { ...member, UpdateExpression: 'ADD teamIds :t', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':t': new Set([teamId]) } } },
+      {
+        Update: {
+          ...member,
+          UpdateExpression: 'ADD teamIds :t',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':t': new Set([teamId]) },
+        },
+      },
     ];
   }
   return [
@@ -173,43 +207,61 @@ export type MembersChange = (current: readonly string[]) => string[];
  */
 export async function updateTeam(ws: string, id: string, change: { fields?: TeamFields; members?: MembersChange }, scope?: WriteScope): Promise<TeamItem> {
   let pending: Array<{ memberId: string; change: 'add' | 'remove' }> = [];
-  const updated = await transact('updateTeam', async () => {
-    const team = await getTeam(ws, id);
-    if (!team) throw new NotFound('team', id);
-    const fields = change.fields ?? {};
-    const renamed = fields.name !== undefined && nameKey(fields.name) !== nameKey(team.name) ? fields.name : undefined;
-    const rehandled = fields.handle !== undefined && fields.handle !== team.handle ? fields.handle : undefined;
-    await checkFree(ws, { name: renamed, handle: rehandled }, id, ['data', 'fields']);
-    const now = new Date().toISOString();
-    const next: TeamItem = { ...team, ...(fields.name !== undefined ? { name: fields.name } : {}), ...(fields.handle !== undefined ? { handle: fields.handle } : {}), updatedAt: now };
-    if (fields.description === null) delete next.description;
-    else if (fields.description !== undefined) next.description = fields.description;
-    const current = change.members ? await teamMemberIds(ws, id) : [];
-    const wanted = change.members ? new Set(change.members(current)) : new Set(current);
-    const had = new Set(current);
-    const memberChanges = [
-      ...[...wanted].filter((m) => !had.has(m)).map((memberId) => ({ memberId, change: 'add' as const })),
-      ...current.filter((m) => !wanted.has(m)).map((memberId) => ({ memberId, change: 'remove' as const })),
-    ];
-    const first = memberChanges.slice(0, MEMBERS_PER_TRANSACTION);
-    pending = memberChanges.slice(MEMBERS_PER_TRANSACTION);
-    const items: TxItem[] = [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.team(ws, id),
-          UpdateExpression: `SET #n = :n, handle = :h, updatedAt = :u${next.description !== undefined ? ', description = :d' : ''}${next.description === undefined ? ' REMOVE description' : ''}`,
-          ConditionExpression: 'kind = :kind AND attribute_not_exists(deleting) AND updatedAt = :was',
-          ExpressionAttributeNames: { '#n': 'name' },
-          ExpressionAttributeValues: { ':kind': 'team', ':n': next.name, ':h': next.handle, ':u': now, ':was': team.updatedAt, ...(next.description !== undefined ? { ':d': next.description } : {}) },
+  const updated = await transact(
+    'updateTeam',
+    async () => {
+      const team = await getTeam(ws, id);
+      if (!team) throw new NotFound('team', id);
+      const fields = change.fields ?? {};
+      const renamed = fields.name !== undefined && nameKey(fields.name) !== nameKey(team.name) ? fields.name : undefined;
+      const rehandled = fields.handle !== undefined && fields.handle !== team.handle ? fields.handle : undefined;
+      await checkFree(ws, { name: renamed, handle: rehandled }, id, ['data', 'fields']);
+      const now = new Date().toISOString();
+      const next: TeamItem = {
+        ...team,
+        ...(fields.name !== undefined ? { name: fields.name } : {}),
+        ...(fields.handle !== undefined ? { handle: fields.handle } : {}),
+        updatedAt: now,
+      };
+      if (fields.description === null) delete next.description;
+      else if (fields.description !== undefined) next.description = fields.description;
+      const current = change.members ? await teamMemberIds(ws, id) : [];
+      const wanted = change.members ? new Set(change.members(current)) : new Set(current);
+      const had = new Set(current);
+      const memberChanges = [
+        ...[...wanted].filter((m) => !had.has(m)).map((memberId) => ({ memberId, change: 'add' as const })),
+        ...current.filter((m) => !wanted.has(m)).map((memberId) => ({ memberId, change: 'remove' as const })),
+      ];
+      const first = memberChanges.slice(0, MEMBERS_PER_TRANSACTION);
+      pending = memberChanges.slice(MEMBERS_PER_TRANSACTION);
+      const items: TxItem[] = [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.team(ws, id),
+            UpdateExpression: `SET #n = :n, handle = :h, updatedAt = :u${next.description !== undefined ? ', description = :d' : ''}${next.description === undefined ? ' REMOVE description' : ''}`,
+            ConditionExpression: 'kind = :kind AND attribute_not_exists(deleting) AND updatedAt = :was',
+            ExpressionAttributeNames: { '#n': 'name' },
+            ExpressionAttributeValues: {
+              ':kind': 'team',
+              ':n': next.name,
+              ':h': next.handle,
+              ':u': now,
+              ':was': team.updatedAt,
+              ...(next.description !== undefined ? { ':d': next.description } : {}),
+            },
+          },
         },
-      },
-      ...(renamed !== undefined ? [guardDelete(keys.teamName(ws, nameKey(team.name)), id), guardPut(keys.teamName(ws, nameKey(renamed)), 'teamName', id)] : []),
-      ...(rehandled !== undefined ? [guardDelete(keys.teamHandle(ws, team.handle), id), guardPut(keys.teamHandle(ws, rehandled), 'teamHandle', id)] : []),
-      ...first.flatMap((c) => membershipWrites(ws, id, c.memberId, c.change, now)),
-    ];
-    return { items, result: next };
-  }, scope?.deadline);
+        ...(renamed !== undefined
+          ? [guardDelete(keys.teamName(ws, nameKey(team.name)), id), guardPut(keys.teamName(ws, nameKey(renamed)), 'teamName', id)]
+          : []),
+        ...(rehandled !== undefined ? [guardDelete(keys.teamHandle(ws, team.handle), id), guardPut(keys.teamHandle(ws, rehandled), 'teamHandle', id)] : []),
+        ...first.flatMap((c) => membershipWrites(ws, id, c.memberId, c.change, now)),
+      ];
+      return { items, result: next };
+    },
+    scope?.deadline,
+  );
   for (let i = 0; i < pending.length; i += MEMBERS_PER_TRANSACTION) {
     await applyMemberChanges(ws, id, pending.slice(i, i + MEMBERS_PER_TRANSACTION), scope);
   }
@@ -220,16 +272,27 @@ export async function updateTeam(ws: string, id: string, change: { fields?: Team
  * One step of a large membership change: the changes still to make (read again, so a retried or
  * concurrent request does not repeat them), in one transaction with the team still live.
  */
-async function applyMemberChanges(ws: string, teamId: string, changes: Array<{ memberId: string; change: 'add' | 'remove' }>, scope?: WriteScope): Promise<void> {
-  await transact('updateTeamMembers', async () => {
-    const now = new Date().toISOString();
-    const current = new Set(await teamMemberIds(ws, teamId));
-    const todo = changes.filter((c) => (c.change === 'add') !== current.has(c.memberId));
-    const items = todo.flatMap((c) => membershipWrites(ws, teamId, c.memberId, c.change, now));
-    if (items.length === 0) return { items: [], result: undefined };
-    items.push({ ConditionCheck: { TableName: tableName(), Key: keys.team(ws, teamId), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)' } });
-    return { items, result: undefined };
-  }, scope?.deadline);
+async function applyMemberChanges(
+  ws: string,
+  teamId: string,
+  changes: Array<{ memberId: string; change: 'add' | 'remove' }>,
+  scope?: WriteScope,
+): Promise<void> {
+  await transact(
+    'updateTeamMembers',
+    async () => {
+      const now = new Date().toISOString();
+      const current = new Set(await teamMemberIds(ws, teamId));
+      const todo = changes.filter((c) => (c.change === 'add') !== current.has(c.memberId));
+      const items = todo.flatMap((c) => membershipWrites(ws, teamId, c.memberId, c.change, now));
+      if (items.length === 0) return { items: [], result: undefined };
+      items.push({
+        ConditionCheck: { TableName: tableName(), Key: keys.team(ws, teamId), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)' },
+      });
+      return { items, result: undefined };
+    },
+    scope?.deadline,
+  );
 }
 
 /**
@@ -237,40 +300,56 @@ async function applyMemberChanges(ws: string, teamId: string, changes: Array<{ m
  * a team whose delete stopped half-way is finished.
  */
 export async function deleteTeam(ws: string, id: string, scope?: WriteScope): Promise<void> {
-  await transact('deleteTeam', async () => {
-    const { Item } = await getItem({ TableName: tableName(), Key: keys.team(ws, id), ConsistentRead: true });
-    if (!Item || !isTeamItem(Item)) throw new NotFound('team', id);
-    const team = toTeam(Item);
-    // Marked already: a delete that stopped half-way, finished below.
-    if (team.deleting) return { items: [], result: undefined };
-    const now = new Date().toISOString();
-    return {
-      items: [
-        {
-          Update: {
-            TableName: tableName(),
-            Key: keys.team(ws, id),
-            UpdateExpression: 'SET deleting = :now REMOVE gsi1pk, gsi1sk',
-            ConditionExpression: 'kind = :kind AND attribute_not_exists(deleting)',
-            ExpressionAttributeValues: { ':now': now, ':kind': 'team' },
+  await transact(
+    'deleteTeam',
+    async () => {
+      const { Item } = await getItem({ TableName: tableName(), Key: keys.team(ws, id), ConsistentRead: true });
+      if (!Item || !isTeamItem(Item)) throw new NotFound('team', id);
+      const team = toTeam(Item);
+      // Marked already: a delete that stopped half-way, finished below.
+      if (team.deleting) return { items: [], result: undefined };
+      const now = new Date().toISOString();
+      return {
+        items: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.team(ws, id),
+              UpdateExpression: 'SET deleting = :now REMOVE gsi1pk, gsi1sk',
+              ConditionExpression: 'kind = :kind AND attribute_not_exists(deleting)',
+              ExpressionAttributeValues: { ':now': now, ':kind': 'team' },
+            },
           },
-        },
-        guardDelete(keys.teamName(ws, nameKey(team.name)), id),
-        guardDelete(keys.teamHandle(ws, team.handle), id),
-      ],
-      result: undefined,
-    };
-  }, scope?.deadline);
+          guardDelete(keys.teamName(ws, nameKey(team.name)), id),
+          guardDelete(keys.teamHandle(ws, team.handle), id),
+        ],
+        result: undefined,
+      };
+    },
+    scope?.deadline,
+  );
   // The memberships that remain, a step at a time, each step reading them afresh (a retried delete
   // running beside this one removes some first).
-  for (let done = false; !done; ) {
-    done = await transact('deleteTeamMembers', async () => {
-      const now = new Date().toISOString();
-      const step = (await teamMemberIds(ws, id)).slice(0, MEMBERS_PER_TRANSACTION);
-      return { items: step.flatMap((m) => membershipWrites(ws, id, m, 'remove', now)), result: step.length === 0 };
-    }, scope?.deadline);
+  for (let done = false; !done;) {
+    done = await transact(
+      'deleteTeamMembers',
+      async () => {
+        const now = new Date().toISOString();
+        const step = (await teamMemberIds(ws, id)).slice(0, MEMBERS_PER_TRANSACTION);
+        return { items: step.flatMap((m) => membershipWrites(ws, id, m, 'remove', now)), result: step.length === 0 };
+      },
+      scope?.deadline,
+    );
   }
-  await transact('deleteTeamItem', () => Promise.resolve({ items: [{ Delete: { TableName: tableName(), Key: keys.team(ws, id), ConditionExpression: 'attribute_exists(deleting)' } }], result: undefined }), scope?.deadline);
+  await transact(
+    'deleteTeamItem',
+    () =>
+      Promise.resolve({
+        items: [{ Delete: { TableName: tableName(), Key: keys.team(ws, id), ConditionExpression: 'attribute_exists(deleting)' } }],
+        result: undefined,
+      }),
+    scope?.deadline,
+  );
 }
 
 /** Members by id (any state), by id. */

@@ -28,11 +28,24 @@ export interface TombstoneChunk {
  * those of them that are companies or users (their notes lose them). `chunk` names it within its
  * level (a fresh id unless given).
  */
-export function tombstonePut(ws: string, rootId: string, level: number, ids: readonly string[], options: { customers: readonly string[]; chunk?: string }): TxItem {
+export function tombstonePut(
+  ws: string,
+  rootId: string,
+  level: number,
+  ids: readonly string[],
+  options: { customers: readonly string[]; chunk?: string },
+): TxItem {
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...keys.tombstones(ws, rootId, level, options.chunk ?? randomUUID()), kind: 'tombstones', rootId, level, ids: [...ids], customers: [...options.customers] },
+      Item: {
+        ...keys.tombstones(ws, rootId, level, options.chunk ?? randomUUID()),
+        kind: 'tombstones',
+        rootId,
+        level,
+        ids: [...ids],
+        customers: [...options.customers],
+      },
     },
   };
 }

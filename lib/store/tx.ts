@@ -33,7 +33,13 @@ const RETRYABLE_ERRORS = new Set([
   'TransactionConflictException',
   'InternalServerError',
 ]);
-const RETRYABLE_REASONS = new Set(['ConditionalCheckFailed', 'TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
+const RETRYABLE_REASONS = new Set([
+  'ConditionalCheckFailed',
+  'TransactionConflict',
+  'ThrottlingError',
+  'ProvisionedThroughputExceeded',
+  'RequestLimitExceeded',
+]);
 
 type Failure = { name?: string; CancellationReasons?: Array<{ Code?: string }> };
 

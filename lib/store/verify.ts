@@ -108,7 +108,11 @@ class Run {
 
   /** The items of one kind in the workspace's partition, page by page. */
   ofKind(prefix: string, extra: Partial<QueryCommandInput> = {}): AsyncGenerator<StoredItem[]> {
-    return this.pages({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(this.ws), ':p': prefix }, ...extra });
+    return this.pages({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': keys.partition(this.ws), ':p': prefix },
+      ...extra,
+    });
   }
 
   begin(phase: VerifyProgress['phase']): void {
@@ -220,7 +224,10 @@ async function checkLinks(run: Run): Promise<void> {
     run.read(page.length);
     const links = page.map(toLink);
     const notes = await run.notes(links.map((l) => l.noteId));
-    const customers = await run.customersOf(links.map((l) => l.noteId), notes);
+    const customers = await run.customersOf(
+      links.map((l) => l.noteId),
+      notes,
+    );
     const entities = await byKey(links.map((l) => keys.entity(run.ws, l.entityId)));
     for (const [i, link] of links.entries()) {
       run.checked++;
@@ -253,7 +260,10 @@ async function checkLinks(run: Run): Promise<void> {
 /** Each note with a copy of its links: an entry whose link item is gone is removed (entries of existing links were checked with the links). */
 async function checkCopies(run: Run): Promise<void> {
   run.begin('copies');
-  for await (const page of run.ofKind(keys.kindPrefix.note, { FilterExpression: 'attribute_exists(#copied)', ExpressionAttributeNames: { '#copied': COPY_MARK } })) {
+  for await (const page of run.ofKind(keys.kindPrefix.note, {
+    FilterExpression: 'attribute_exists(#copied)',
+    ExpressionAttributeNames: { '#copied': COPY_MARK },
+  })) {
     run.read(page.length);
     const copies = page.map((item) => ({ noteId: item.id as string, copy: readCopy(item) ?? [] }));
     const links = await byKey(copies.flatMap(({ noteId, copy }) => copy.map((c) => keys.link(run.ws, noteId, c.entityId))));
@@ -311,7 +321,11 @@ async function storedEntries(run: Run, entityId: string, links: LinkEntry[]): Pr
 /** Pass A: the entity's links, page by page, each checked against its entry in its customer's rating item. */
 async function tallyLinks(run: Run, e: EntityItem): Promise<LinkTally> {
   const tally: LinkTally = { anonymous: 0, matched: 0, wrong: 0, corrections: new Map() };
-  for await (const page of run.pages({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.linksTo(run.ws, e.id) } })) {
+  for await (const page of run.pages({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :p',
+    ExpressionAttributeValues: { ':p': keys.linksTo(run.ws, e.id) },
+  })) {
     run.read(page.length);
     const links = page.map(toLink).filter((l) => l.entityId === e.id && WEIGHTS[l.importance] !== undefined);
     const customers = await run.customersOf(links.map((l) => l.noteId));
@@ -454,7 +468,11 @@ async function checkSubtree(run: Run, item: StoredItem, underDeleted = false): P
   const own = live(e) && !underDeleted ? await checkOwn(run, e) : 0;
   let total = own;
   let children = 0;
-  for await (const page of run.pages({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.childrenOf(run.ws, e.id) } })) {
+  for await (const page of run.pages({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :p',
+    ExpressionAttributeValues: { ':p': keys.childrenOf(run.ws, e.id) },
+  })) {
     // The index may lag: each child is read again, consistently, and must still name this parent.
     const found = await byKey(page.map((c) => keys.entity(run.ws, c.id as string)));
     for (const child of found.values()) {
@@ -476,7 +494,12 @@ async function checkSubtree(run: Run, item: StoredItem, underDeleted = false): P
 async function checkCustomerChildren(run: Run, item: StoredItem): Promise<void> {
   const e = toEntity(item);
   if (e.deleting || e.hadChildren !== false || !canHaveChildren(e.type)) return;
-  for await (const page of run.pages({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': keys.childrenOf(run.ws, e.id) }, Limit: 1 })) {
+  for await (const page of run.pages({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :p',
+    ExpressionAttributeValues: { ':p': keys.childrenOf(run.ws, e.id) },
+    Limit: 1,
+  })) {
     if (page.length === 0) continue;
     const child = (await byKey(page.map((c) => keys.entity(run.ws, c.id as string)))).values().next().value;
     if (child?.parentId === e.id) {

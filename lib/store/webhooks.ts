@@ -34,7 +34,7 @@ export function toWebhook(item: StoredItem): StoredWebhook {
   return {
     id: w.id!,
     name: w.name!,
-    events: (w.events ?? []),
+    events: w.events ?? [],
     url: w.url!,
     version: 1,
     status: w.status === 'paused' ? 'paused' : 'active',
@@ -53,12 +53,22 @@ export async function createWebhook(ws: string, w: NewWebhook, scope?: WriteScop
   const stored: StoredWebhook = { ...w, status: 'active', failureStreak: 0 };
   // With an Idempotency-Key, a retry answers the first request's subscription (lib/store/idempotency.ts);
   // the record keeps its secrets sealed, as the subscription does.
-  return writeOnce(stored, (record) =>
-    putInWorkspace(
-      ws,
-      [{ item: { ...keys.webhook(ws, w.id), kind: 'webhook', ...stored, gsi1pk: keys.webhooksOf(ws), gsi1sk: keys.listPosition(w.createdAt, w.id) }, unique: true }],
-      { counter: { attribute: COUNT_ATTRIBUTE, max: MAX_SUBSCRIPTIONS, exceeded: () => new WebhookLimitReached(MAX_SUBSCRIPTIONS) }, also: record ? [record] : [] },
-    ),
+  return writeOnce(
+    stored,
+    (record) =>
+      putInWorkspace(
+        ws,
+        [
+          {
+            item: { ...keys.webhook(ws, w.id), kind: 'webhook', ...stored, gsi1pk: keys.webhooksOf(ws), gsi1sk: keys.listPosition(w.createdAt, w.id) },
+            unique: true,
+          },
+        ],
+        {
+          counter: { attribute: COUNT_ATTRIBUTE, max: MAX_SUBSCRIPTIONS, exceeded: () => new WebhookLimitReached(MAX_SUBSCRIPTIONS) },
+          also: record ? [record] : [],
+        },
+      ),
     scope,
   );
 }
@@ -168,7 +178,7 @@ export async function claimDelivery(ws: string, subscriptionId: string, eventId:
     });
     return 'claimed';
   } catch (err) {
-    if (!(isConditionFailed(err))) throw err;
+    if (!isConditionFailed(err)) throw err;
     const { Item } = await getItem({ TableName: tableName(), Key: keys.webhookDelivery(ws, subscriptionId, eventId), ConsistentRead: true });
     return Item?.state === 'delivered' || Item?.state === 'dead' ? 'finished' : 'busy';
   }
@@ -186,12 +196,21 @@ export async function settleDelivery(
     Key: keys.webhookDelivery(ws, subscriptionId, eventId),
     UpdateExpression: 'SET #state = :state, attempts = :attempt, lastResult = :detail, settledAt = :at REMOVE leaseUntil',
     ExpressionAttributeNames: { '#state': 'state' },
-    ExpressionAttributeValues: { ':state': outcome.state, ':attempt': outcome.attempt, ':detail': outcome.detail.slice(0, 500), ':at': new Date().toISOString() },
+    ExpressionAttributeValues: {
+      ':state': outcome.state,
+      ':attempt': outcome.attempt,
+      ':detail': outcome.detail.slice(0, 500),
+      ':at': new Date().toISOString(),
+    },
   });
 }
 
 /** What the delivery records say about one (subscription, event), for tests and operators. */
-export async function readDelivery(ws: string, subscriptionId: string, eventId: string): Promise<{ state: string; attempts: number; lastResult: string } | undefined> {
+export async function readDelivery(
+  ws: string,
+  subscriptionId: string,
+  eventId: string,
+): Promise<{ state: string; attempts: number; lastResult: string } | undefined> {
   const { Item } = await getItem({ TableName: tableName(), Key: keys.webhookDelivery(ws, subscriptionId, eventId), ConsistentRead: true });
   if (!Item) return undefined;
   const d = Item as { state: string; attempts?: number; lastResult?: string };

@@ -62,12 +62,31 @@ function toWork(item: StoredItem): Work {
  * The Put that records new work, leased to its writer until `leaseUntil`: an item in the
  * transaction of the write's first partial step. Replaces the same work recorded earlier.
  */
-export function workPut(ws: string, work: WorkKind, subject: string, options: { leaseUntil: number; links?: Array<[string, Importance]> }): { put: TxItem; token: string } {
+export function workPut(
+  ws: string,
+  work: WorkKind,
+  subject: string,
+  options: { leaseUntil: number; links?: Array<[string, Importance]> },
+): { put: TxItem; token: string } {
   const token = randomUUID();
-  const w: Work = { ws, work, subject, token, createdAt: new Date().toISOString(), due: options.leaseUntil, failures: 0, ...(options.links ? { links: options.links } : {}) };
+  const w: Work = {
+    ws,
+    work,
+    subject,
+    token,
+    createdAt: new Date().toISOString(),
+    due: options.leaseUntil,
+    failures: 0,
+    ...(options.links ? { links: options.links } : {}),
+  };
   return {
     token,
-    put: { Put: { TableName: tableName(), Item: { ...keys.pendingWork(ws, work, subject), kind: 'work', ...w, gsi1pk: keys.pendingWorkIndex, gsi1sk: position(w, w.due) } } },
+    put: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.pendingWork(ws, work, subject), kind: 'work', ...w, gsi1pk: keys.pendingWorkIndex, gsi1sk: position(w, w.due) },
+      },
+    },
   };
 }
 

@@ -73,7 +73,9 @@ export async function putInWorkspace(
               },
             }
           : { ConditionCheck: { ...workspace, ConditionExpression: 'attribute_exists(pk)' } },
-        ...puts.map(({ item, unique }) => ({ Put: { TableName: tableName(), Item: item, ...(unique ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) } })),
+        ...puts.map(({ item, unique }) => ({
+          Put: { TableName: tableName(), Item: item, ...(unique ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) },
+        })),
         ...also,
       ],
     });

@@ -20,7 +20,8 @@ async function workspaceOf(o: Options): Promise<string> {
 export const appCommands: AdminCommand[] = [
   {
     name: 'app create',
-    usage: 'app create --workspace W --name N --scopes "s1 s2" [--default-scopes "s1"] [--type serverToServer|authorizationCode --redirect-uri U [--redirect-uri U2 ...] [--public]]',
+    usage:
+      'app create --workspace W --name N --scopes "s1 s2" [--default-scopes "s1"] [--type serverToServer|authorizationCode --redirect-uri U [--redirect-uri U2 ...] [--public]]',
     options: { workspace: 'value', name: 'value', scopes: 'value', 'default-scopes': 'value', type: 'value', 'redirect-uri': 'values', public: 'flag' },
     run: async (o) => {
       const ws = await workspaceOf(o);

@@ -22,7 +22,14 @@ export const fieldCommands: AdminCommand[] = [
       const optionsArg = optional(o, 'options');
       let options: string[] | undefined;
       if (kind === 'select') {
-        options = [...new Set((optionsArg ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
+        options = [
+          ...new Set(
+            (optionsArg ?? '')
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+          ),
+        ];
         if (options.length === 0) throw new UsageError('--options "a,b,..." is required for a select field');
       } else if (optionsArg !== undefined) {
         throw new UsageError('--options applies only to --kind select');

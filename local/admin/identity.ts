@@ -38,9 +38,7 @@ export const identityCommands: AdminCommand[] = [
       const role = (optional(o, 'role') ?? 'maker') as Role;
       if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
       const name = optional(o, 'name');
-      const member = await asUsage(() =>
-        addMember(workspace, { email, role, active: o.inactive !== true, ...(name ? { name } : {}) }),
-      );
+      const member = await asUsage(() => addMember(workspace, { email, role, active: o.inactive !== true, ...(name ? { name } : {}) }));
       return { id: member.id, email: member.email, role: member.role, active: member.active };
     },
   },
@@ -59,7 +57,9 @@ export const identityCommands: AdminCommand[] = [
     options: { workspace: 'value', email: 'value', 'password-file': 'value', password: 'value' },
     run: async (o) => {
       if (o.password !== undefined) {
-        throw new UsageError('--password is not accepted: a password on the command line shows in process lists and shell history; pipe it on stdin or use --password-file.');
+        throw new UsageError(
+          '--password is not accepted: a password on the command line shows in process lists and shell history; pipe it on stdin or use --password-file.',
+        );
       }
       const workspace = required(o, 'workspace');
       await existingWorkspace(workspace);

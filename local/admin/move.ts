@@ -22,7 +22,8 @@ export const moveCommands: AdminCommand[] = [
   },
   {
     name: 'import productboard',
-    usage: 'import productboard --source BASE_URL --source-token-file F [--name N] [--admin-email E]   (a new workspace; the same command continues an import that stopped)',
+    usage:
+      'import productboard --source BASE_URL --source-token-file F [--name N] [--admin-email E]   (a new workspace; the same command continues an import that stopped)',
     options: { source: 'value', 'source-token-file': 'value', name: 'value', 'admin-email': 'value' },
     run: (o) =>
       importProductboard({

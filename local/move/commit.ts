@@ -21,7 +21,8 @@ async function adminOf(ws: string, email: string | undefined, quiet: string): Pr
     if (!address) throw new UsageError(`--admin-email ${email} is not an e-mail address`);
     const found = await getMemberByEmail(ws, address);
     if (found) {
-      if (found.role !== 'admin' || !found.active) throw new UsageError(`${address} is a member of the workspace but not an active admin; name another --admin-email`);
+      if (found.role !== 'admin' || !found.active)
+        throw new UsageError(`${address} is a member of the workspace but not an active admin; name another --admin-email`);
       return found;
     }
     const writer = new BulkWriter({ ws, id: () => randomUUID(), quiet, sealedSecret: () => '' });
@@ -42,7 +43,10 @@ async function adminOf(ws: string, email: string | undefined, quiet: string): Pr
       if (!best || m.createdAt < best.createdAt || (m.createdAt === best.createdAt && m.email < best.email)) best = m;
     }
   }
-  if (!best) throw new UsageError('The workspace has no active admin to issue a token to: run the same command again with --admin-email E (a new admin member E is added)');
+  if (!best)
+    throw new UsageError(
+      'The workspace has no active admin to issue a token to: run the same command again with --admin-email E (a new admin member E is added)',
+    );
   return best;
 }
 
@@ -54,13 +58,23 @@ export interface Committed {
 }
 
 /** Makes the run's workspace reachable (once) and issues an admin token. */
-export async function commitWorkspace(run: MoveRun<unknown>, options: { adminEmail?: string | undefined; quiet: string; webhooks: number }): Promise<Committed> {
+export async function commitWorkspace(
+  run: MoveRun<unknown>,
+  options: { adminEmail?: string | undefined; quiet: string; webhooks: number },
+): Promise<Committed> {
   const ws = run.workspaceId;
   const admin = await adminOf(ws, options.adminEmail, options.quiet);
   try {
     await putItem({
       TableName: tableName(),
-      Item: { ...keys.workspace(ws), kind: 'workspace', id: ws, name: run.name, createdAt: run.startedAt, ...(options.webhooks ? { webhookCount: options.webhooks } : {}) },
+      Item: {
+        ...keys.workspace(ws),
+        kind: 'workspace',
+        id: ws,
+        name: run.name,
+        createdAt: run.startedAt,
+        ...(options.webhooks ? { webhookCount: options.webhooks } : {}),
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     });
   } catch (err) {

@@ -63,7 +63,14 @@ export function readJsonLines(file: string): { lines: AsyncGenerator<FileLine>; 
       gunzip.destroy();
     }
   };
-  return { lines: lines(), size: stat(file).then((s) => s.size, () => 0), bytesRead: () => raw.bytesRead };
+  return {
+    lines: lines(),
+    size: stat(file).then(
+      (s) => s.size,
+      () => 0,
+    ),
+    bytesRead: () => raw.bytesRead,
+  };
 }
 
 const issue = (file: string, n: number, err: z.core.$ZodError) => {

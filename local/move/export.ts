@@ -8,7 +8,11 @@ import { writeJsonLines } from './export-file.ts';
 import { UsageError } from '../admin/command.ts';
 import type { PhaseProgress } from '../admin/progress.ts';
 
-export async function exportWorkspace(ws: string, out: string, progress?: PhaseProgress): Promise<{ workspace: string; out: string; exportId: string; counts: Record<string, number>; bytes: number }> {
+export async function exportWorkspace(
+  ws: string,
+  out: string,
+  progress?: PhaseProgress,
+): Promise<{ workspace: string; out: string; exportId: string; counts: Record<string, number>; bytes: number }> {
   const workspace = await getWorkspace(ws);
   if (!workspace) throw new UsageError(`No workspace ${ws}`);
   const header: ExportHeader = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportId: randomUUID(), exportedAt: new Date().toISOString(), workspace };

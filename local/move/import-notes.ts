@@ -45,19 +45,37 @@ interface Entity {
 /** The live entities of the workspace, read once: the hierarchy for name paths, the customers by e-mail and domain. */
 async function entitiesOf(ws: string): Promise<Map<string, Entity>> {
   const all = new Map<string, Entity & { deleting: boolean }>();
-  for await (const page of queryPages({ TableName: tableName(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.kindPrefix.entity }, ConsistentRead: true })) {
+  for await (const page of queryPages({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.kindPrefix.entity },
+    ConsistentRead: true,
+  })) {
     for (const it of page) {
       const f = (it.fields ?? {}) as Record<string, unknown>;
-      all.set(it.id as string, { id: it.id as string, type: it.type as string, name: typeof f.name === 'string' ? f.name : '', ...(it.parentId ? { parentId: it.parentId as string } : {}), ...(typeof f.email === 'string' ? { email: f.email.toLowerCase() } : {}), ...(typeof f.domain === 'string' ? { domain: f.domain.toLowerCase() } : {}), deleting: it.deleting !== undefined });
+      all.set(it.id as string, {
+        id: it.id as string,
+        type: it.type as string,
+        name: typeof f.name === 'string' ? f.name : '',
+        ...(it.parentId ? { parentId: it.parentId as string } : {}),
+        ...(typeof f.email === 'string' ? { email: f.email.toLowerCase() } : {}),
+        ...(typeof f.domain === 'string' ? { domain: f.domain.toLowerCase() } : {}),
+        deleting: it.deleting !== undefined,
+      });
     }
   }
-  const live = (id: string | undefined, hops = 0): boolean => id === undefined || (!!all.get(id) && !all.get(id)!.deleting && hops < 16 && live(all.get(id)!.parentId, hops + 1));
+  const live = (id: string | undefined, hops = 0): boolean =>
+    id === undefined || (!!all.get(id) && !all.get(id)!.deleting && hops < 16 && live(all.get(id)!.parentId, hops + 1));
   return new Map([...all].filter(([id]) => live(id)));
 }
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** Plain text as the HTML a textNote holds: a paragraph per line. */
-const textToHtml = (text: string) => text.split(/\r?\n/).map((l) => `<p>${escapeHtml(l)}</p>`).join('');
+const textToHtml = (text: string) =>
+  text
+    .split(/\r?\n/)
+    .map((l) => `<p>${escapeHtml(l)}</p>`)
+    .join('');
 
 interface Planned {
   line: number;
@@ -79,7 +97,12 @@ interface NewCustomer {
 }
 
 /** Every row checked against the workspace: the notes to write, the customers to create, the bad rows. */
-function plan(rows: Row[], map: Record<Column, string | undefined>, entities: Map<string, Entity>, options: { create: boolean; id: (key: string) => string; now: string }) {
+function plan(
+  rows: Row[],
+  map: Record<Column, string | undefined>,
+  entities: Map<string, Entity>,
+  options: { create: boolean; id: (key: string) => string; now: string },
+) {
   const bad: BadRow[] = [];
   const notes: Planned[] = [];
   const created = new Map<string, NewCustomer>();
@@ -92,13 +115,18 @@ function plan(rows: Row[], map: Record<Column, string | undefined>, entities: Ma
   const hierarchy = [...entities.values()].filter((e) => isHierarchyType(e.type));
   const chainNames = (e: Entity): string[] => {
     const names: string[] = [];
-    for (let x: Entity | undefined = e, hops = 0; x && hops < 16; x = x.parentId ? entities.get(x.parentId) : undefined, hops++) names.unshift(x.name.trim().toLowerCase());
+    for (let x: Entity | undefined = e, hops = 0; x && hops < 16; x = x.parentId ? entities.get(x.parentId) : undefined, hops++)
+      names.unshift(x.name.trim().toLowerCase());
     return names;
   };
   const cell = (row: Row, c: Column): string => {
     const column = map[c];
     const v = column === undefined ? undefined : row.values[column];
-    return v === undefined || v === null ? '' : Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(';') : (typeof v === 'string' ? v : JSON.stringify(v)).trim();
+    return v === undefined || v === null
+      ? ''
+      : Array.isArray(v)
+        ? v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(';')
+        : (typeof v === 'string' ? v : JSON.stringify(v)).trim();
   };
   for (const row of rows) {
     const problems: BadRow[] = [];
@@ -113,10 +141,15 @@ function plan(rows: Row[], map: Record<Column, string | undefined>, entities: Ma
     const content = cell(row, 'content');
     if (content.length > 50_000) fail(map.content!, `${content.length} characters; at most 50 000`);
     const importanceText = cell(row, 'importance').toLowerCase();
-    const importance = (importanceText === '' ? 'unknown' : IMPORTANCES.find((i) => i === importanceText));
+    const importance = importanceText === '' ? 'unknown' : IMPORTANCES.find((i) => i === importanceText);
     if (!importance) fail(map.importance!, `'${importanceText.slice(0, 50)}' is no importance; one of ${IMPORTANCES.join(', ')}`);
     const dateText = cell(row, 'date');
-    const at = dateText === '' ? options.now : /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(dateText) && !Number.isNaN(Date.parse(dateText)) ? new Date(Date.parse(dateText)).toISOString() : undefined;
+    const at =
+      dateText === ''
+        ? options.now
+        : /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(dateText) && !Number.isNaN(Date.parse(dateText))
+          ? new Date(Date.parse(dateText)).toISOString()
+          : undefined;
     if (!at) fail(map.date!, `'${dateText.slice(0, 50)}' is not a date (YYYY-MM-DD or an ISO 8601 time)`);
     // The customer: a user by e-mail, else a company by domain.
     const emailText = cell(row, 'customer-email');
@@ -146,7 +179,10 @@ function plan(rows: Row[], map: Record<Column, string | undefined>, entities: Ma
     } else if (company) customer = { id: company, type: 'company' };
     // Links: entity ids, or name paths (`Product > Feature`, a suffix of the entity's chain).
     const links: Planned['links'] = [];
-    for (const target of cell(row, 'links').split(/[;\n]/).map((t) => t.trim()).filter(Boolean)) {
+    for (const target of cell(row, 'links')
+      .split(/[;\n]/)
+      .map((t) => t.trim())
+      .filter(Boolean)) {
       let found: Entity[];
       const text: string = target;
       const byId = UUID_PATTERN.test(text);
@@ -158,8 +194,10 @@ function plan(rows: Row[], map: Record<Column, string | undefined>, entities: Ma
           return path.length <= names.length && path.every((p, i) => names[names.length - path.length + i] === p);
         });
       }
-      if (found.length === 0) fail(map.links!, `no product, component, feature or subfeature ${byId ? 'has the id' : 'is at the path'} '${text.slice(0, 100)}'`);
-      else if (found.length > 1) fail(map.links!, `the path '${text.slice(0, 100)}' is ambiguous: ${found.length} entities match it; give more of the path or the entity's id`);
+      if (found.length === 0)
+        fail(map.links!, `no product, component, feature or subfeature ${byId ? 'has the id' : 'is at the path'} '${text.slice(0, 100)}'`);
+      else if (found.length > 1)
+        fail(map.links!, `the path '${text.slice(0, 100)}' is ambiguous: ${found.length} entities match it; give more of the path or the entity's id`);
       else if (!links.some((l) => l.entityId === found[0]!.id)) links.push({ entityId: found[0]!.id, entityType: found[0]!.type as HierarchyType });
     }
     if (problems.length) bad.push(...problems);
@@ -183,10 +221,11 @@ function mapping(specs: string[]): Record<Column, string | undefined> {
   for (const spec of specs) {
     const [field, ...rest] = spec.split('=');
     const column = rest.join('=').trim();
-    if (!(NOTE_COLUMNS as readonly string[]).includes(field!.trim()) || !column) throw new UsageError(`--map ${spec}: write field=column, field one of ${NOTE_COLUMNS.join(', ')}`);
+    if (!(NOTE_COLUMNS as readonly string[]).includes(field!.trim()) || !column)
+      throw new UsageError(`--map ${spec}: write field=column, field one of ${NOTE_COLUMNS.join(', ')}`);
     out[field!.trim() as Column] = column;
   }
-  if (!out.name) throw new UsageError('--map name=COLUMN is required: the column holding each note\'s name');
+  if (!out.name) throw new UsageError("--map name=COLUMN is required: the column holding each note's name");
   return out as Record<Column, string | undefined>;
 }
 
@@ -198,19 +237,28 @@ export async function importNotes(o: NotesImportOptions) {
   const runKey = runKeyOf('import notes', o.workspace, fileHash, JSON.stringify(map), String(o.createCustomers));
   const source = `notes:${fileHash}`;
   const id = idMapping(o.workspace, source);
-  const existing = o.dryRun ? undefined : await beginRun<{ notes: number }>({ runKey, command: 'import notes', workspaceId: o.workspace, name: o.file, checkpoint: { notes: 0 } });
+  const existing = o.dryRun
+    ? undefined
+    : await beginRun<{ notes: number }>({ runKey, command: 'import notes', workspaceId: o.workspace, name: o.file, checkpoint: { notes: 0 } });
   // Rows without a date are dated when the run began, the same on every run of it.
   const now = existing?.run.startedAt ?? new Date().toISOString();
   o.progress?.phase('rows checked', { total: rows.length, unit: 'rows' });
   const planned = plan(rows, map, await entitiesOf(o.workspace), { create: o.createCustomers, id, now });
   o.progress?.update(rows.length);
-  const summary = { rows: rows.length, notes: planned.notes.length, links: planned.notes.reduce((n, r) => n + r.links.length, 0), customersCreated: planned.created.length };
+  const summary = {
+    rows: rows.length,
+    notes: planned.notes.length,
+    links: planned.notes.reduce((n, r) => n + r.links.length, 0),
+    customersCreated: planned.created.length,
+  };
   if (o.dryRun) {
     o.progress?.end();
     return { dryRun: true, workspace: o.workspace, ...summary, bad: planned.bad };
   }
   if (planned.bad.length) {
-    throw new UsageError(`${new Set(planned.bad.map((b) => b.line)).size} bad rows; nothing was written:\n${planned.bad.map((b) => `  line ${b.line}: ${b.field ? `${b.field}: ` : ''}${b.reason}`).join('\n')}`);
+    throw new UsageError(
+      `${new Set(planned.bad.map((b) => b.line)).size} bad rows; nothing was written:\n${planned.bad.map((b) => `  line ${b.line}: ${b.field ? `${b.field}: ` : ''}${b.reason}`).join('\n')}`,
+    );
   }
   const { run, resumed } = existing!;
   const quiet = `notes:${runKey.slice(0, 16)}`;
@@ -218,12 +266,29 @@ export async function importNotes(o: NotesImportOptions) {
   if (run.state === 'loading') {
     o.progress?.phase('notes written', { total: planned.notes.length, unit: 'notes' });
     for (const c of planned.created) {
-      await writer.add({ kind: 'entity', id: c.id, type: c.type, ...(c.parent ? { parent: { id: c.parent, type: 'company' } } : {}), fields: { name: c.name, ...(c.email ? { email: c.email } : {}), ...(c.domain ? { domain: c.domain } : {}) }, createdAt: now, updatedAt: now });
+      await writer.add({
+        kind: 'entity',
+        id: c.id,
+        type: c.type,
+        ...(c.parent ? { parent: { id: c.parent, type: 'company' } } : {}),
+        fields: { name: c.name, ...(c.email ? { email: c.email } : {}), ...(c.domain ? { domain: c.domain } : {}) },
+        createdAt: now,
+        updatedAt: now,
+      });
     }
     for (let i = run.checkpoint.notes; i < planned.notes.length; i++) {
       const n = planned.notes[i]!;
       // Links go in with their aggregates (below): the note is written without them.
-      await writer.add({ kind: 'note', id: id(`row:${n.line}`), type: 'textNote', fields: { name: n.name, ...(n.content ? { content: textToHtml(n.content) } : {}) }, ...(n.customer ? { customer: n.customer } : {}), createdAt: n.at, updatedAt: n.at, links: [] });
+      await writer.add({
+        kind: 'note',
+        id: id(`row:${n.line}`),
+        type: 'textNote',
+        fields: { name: n.name, ...(n.content ? { content: textToHtml(n.content) } : {}) },
+        ...(n.customer ? { customer: n.customer } : {}),
+        createdAt: n.at,
+        updatedAt: n.at,
+        links: [],
+      });
       if ((i + 1) % 1000 === 0 || i === planned.notes.length - 1) {
         await writer.flush();
         await saveProgress(run, { checkpoint: { notes: i + 1 }, counts: { notes: i + 1, customersCreated: planned.created.length } });
@@ -233,7 +298,16 @@ export async function importNotes(o: NotesImportOptions) {
     await writer.flush();
     await saveProgress(run, { state: 'aggregating' });
   }
-  const links: NewLiveLink[] = planned.notes.flatMap((n) => n.links.map((l) => ({ noteId: id(`row:${n.line}`), entityId: l.entityId, entityType: l.entityType, customerId: n.customer?.id, importance: n.importance, setAt: Date.parse(n.at) })));
+  const links: NewLiveLink[] = planned.notes.flatMap((n) =>
+    n.links.map((l) => ({
+      noteId: id(`row:${n.line}`),
+      entityId: l.entityId,
+      entityType: l.entityType,
+      customerId: n.customer?.id,
+      importance: n.importance,
+      setAt: Date.parse(n.at),
+    })),
+  );
   o.progress?.phase('links rated', { total: links.length, unit: 'links' });
   const added = await addLiveLinks(o.workspace, links, (n) => o.progress?.update(n));
   o.progress?.end();

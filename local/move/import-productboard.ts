@@ -43,17 +43,28 @@ async function checkSource(client: SourceClient): Promise<void> {
       page = await client.get(path);
     } catch (err) {
       if (err instanceof SourceError && (err.status === 401 || err.status === 403)) {
-        throw new UsageError(`The source refused its token (${err.status}) on GET ${path}: the import needs the scopes entities:read, notes:read, members:read, members:pii:read and teams:read. ${err.message}`);
+        throw new UsageError(
+          `The source refused its token (${err.status}) on GET ${path}: the import needs the scopes entities:read, notes:read, members:read, members:pii:read and teams:read. ${err.message}`,
+        );
       }
       throw err instanceof SourceError ? new UsageError(err.message) : err;
     }
     if (JSON.stringify(page).includes('"[redacted]"')) {
-      throw new UsageError(`The source answers [redacted] for names or e-mails on GET ${path}: its token lacks members:pii:read${path.includes('user') ? ' (or users:pii:read)' : ''}. Nothing was imported; give a token with that scope.`);
+      throw new UsageError(
+        `The source answers [redacted] for names or e-mails on GET ${path}: its token lacks members:pii:read${path.includes('user') ? ' (or users:pii:read)' : ''}. Nothing was imported; give a token with that scope.`,
+      );
     }
   }
 }
 
-export async function importProductboard(options: { source: string; tokenFile: string; name?: string | undefined; adminEmail?: string | undefined; progress?: PhaseProgress; fetchFn?: typeof fetch }): Promise<ImportResult> {
+export async function importProductboard(options: {
+  source: string;
+  tokenFile: string;
+  name?: string | undefined;
+  adminEmail?: string | undefined;
+  progress?: PhaseProgress;
+  fetchFn?: typeof fetch;
+}): Promise<ImportResult> {
   let baseUrl: string;
   try {
     const u = new URL(options.source);
@@ -77,7 +88,13 @@ export async function importProductboard(options: { source: string; tokenFile: s
 
   // The token names the source workspace (a base URL serves many): only its hash is kept.
   const tokenHash = createHash('sha256').update(token).digest('hex');
-  const { run, resumed } = await beginRun<Checkpoint>({ runKey: runKeyOf('import productboard', baseUrl, tokenHash, name), command: 'import productboard', workspaceId: randomUUID(), name, checkpoint: { phase: 0 } });
+  const { run, resumed } = await beginRun<Checkpoint>({
+    runKey: runKeyOf('import productboard', baseUrl, tokenHash, name),
+    command: 'import productboard',
+    workspaceId: randomUUID(),
+    name,
+    checkpoint: { phase: 0 },
+  });
   const ws = run.workspaceId;
   const quiet = `import:${run.runKey.slice(0, 16)}`;
   const writer = new BulkWriter({ ws, id: idMapping(ws, baseUrl), quiet, sealedSecret: () => '' });
@@ -112,7 +129,7 @@ export async function importProductboard(options: { source: string; tokenFile: s
       }
       const source = SOURCE_KINDS[kind] as SourceKind;
       let from = run.checkpoint.phase === phase ? run.checkpoint.next : undefined;
-      for (let pages = 0; ; ) {
+      for (let pages = 0; ;) {
         try {
           for await (const page of client.pages(from ?? source.list)) {
             pages++;
@@ -130,7 +147,8 @@ export async function importProductboard(options: { source: string; tokenFile: s
           break;
         } catch (err) {
           // A cursor saved by an earlier run that the source no longer takes: read the list again from its start.
-          if (!(err instanceof SourceError) || err.status !== 400 || pages > 0 || from === undefined) throw err instanceof SourceError ? new UsageError(err.message) : err;
+          if (!(err instanceof SourceError) || err.status !== 400 || pages > 0 || from === undefined)
+            throw err instanceof SourceError ? new UsageError(err.message) : err;
           from = undefined;
         }
       }
@@ -145,5 +163,11 @@ export async function importProductboard(options: { source: string; tokenFile: s
   const committed = await commitWorkspace(run, { adminEmail: options.adminEmail, quiet, webhooks: 0 });
   const seconds = (Date.now() - started) / 1000;
   const records = Object.fromEntries(['team', 'member', 'customField', 'tagValue', 'entity', 'relation', 'note'].map((k) => [k, run.counts[k] ?? 0]));
-  return { ...committed, resumed, counts: records, skipped: run.skipped, source: { ...client.stats, seconds, requestsPerSecond: Math.round((client.stats.requests / Math.max(seconds, 0.001)) * 10) / 10 } };
+  return {
+    ...committed,
+    resumed,
+    counts: records,
+    skipped: run.skipped,
+    source: { ...client.stats, seconds, requestsPerSecond: Math.round((client.stats.requests / Math.max(seconds, 0.001)) * 10) / 10 },
+  };
 }

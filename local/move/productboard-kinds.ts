@@ -63,7 +63,9 @@ export interface SourceKind {
 /** Fails the import on a value the source hid: it would be stored as if it were the value. */
 function refuseRedacted(value: unknown, what: string): void {
   if (JSON.stringify(value ?? null).includes(`"${REDACTED}"`)) {
-    throw new UsageError(`The source answered ${REDACTED} in ${what}: its token lacks the scope to read names and e-mails (members:pii:read, and users:pii:read for users). Nothing redacted is imported; give a token with those scopes.`);
+    throw new UsageError(
+      `The source answered ${REDACTED} in ${what}: its token lacks the scope to read names and e-mails (members:pii:read, and users:pii:read for users). Nothing redacted is imported; give a token with those scopes.`,
+    );
   }
 }
 
@@ -109,8 +111,10 @@ function standardValue(id: StandardFieldId, value: unknown, type: string, ctx: R
     v = { id: found.id, name: found.name };
   } else if (id === 'tags' && note && Array.isArray(value)) v = value.map((t: { name?: unknown }) => ({ name: t?.name }));
   // An entity's tags and teams name the source's tag values and teams by id (mapped as every id is).
-  else if ((id === 'tags' || id === 'teams') && Array.isArray(value)) v = value.map((t: { id?: unknown; name?: unknown }) => ({ id: typeof t?.id === 'string' ? t.id.toLowerCase() : t?.id, name: t?.name }));
-  else if ((id === 'owner' || id === 'creator') && value && typeof value === 'object') v = { id: (value as { id?: unknown }).id, email: (value as { email?: unknown }).email };
+  else if ((id === 'tags' || id === 'teams') && Array.isArray(value))
+    v = value.map((t: { id?: unknown; name?: unknown }) => ({ id: typeof t?.id === 'string' ? t.id.toLowerCase() : t?.id, name: t?.name }));
+  else if ((id === 'owner' || id === 'creator') && value && typeof value === 'object')
+    v = { id: (value as { id?: unknown }).id, email: (value as { email?: unknown }).email };
   const schema = note ? (NOTE_STANDARD_FIELDS as Record<string, { read: z.ZodMiniType }>)[id]?.read : STANDARD_FIELDS[id].read;
   const parsed = schema ? z.safeParse(schema, v) : { success: false as const };
   if (!parsed.success) {
@@ -131,7 +135,10 @@ function fieldsOf(item: SourceRecord, type: string, standard: readonly StandardF
       const def = ctx.customFields.get(key.toLowerCase());
       const v = def && def.entityType === type ? customValue(def, value) : undefined;
       if (v !== undefined) out[key.toLowerCase()] = v;
-      else ctx.skip(def ? `values of ${def.kind} custom fields of a ${type} in a shape the kind cannot hold` : `values of custom fields of a kind this service has not`);
+      else
+        ctx.skip(
+          def ? `values of ${def.kind} custom fields of a ${type} in a shape the kind cannot hold` : `values of custom fields of a kind this service has not`,
+        );
     } else ctx.skip(`field ${String(key)} of a ${type} (no such field here)`);
   }
   return out;
@@ -145,7 +152,12 @@ async function relationshipsOf(item: SourceRecord, ctx: ReadContext): Promise<So
   return rels;
 }
 
-const NOTE_TYPE_NAMES: Record<string, NoteRecord['type']> = { textNote: 'textNote', simple: 'textNote', conversationNote: 'conversationNote', conversation: 'conversationNote' };
+const NOTE_TYPE_NAMES: Record<string, NoteRecord['type']> = {
+  textNote: 'textNote',
+  simple: 'textNote',
+  conversationNote: 'conversationNote',
+  conversation: 'conversationNote',
+};
 
 /** The custom fields the source configures (entity and note configurations), of the kinds this service has. */
 export async function readCustomFields(ctx: ReadContext): Promise<CustomFieldRecord[]> {
@@ -175,7 +187,15 @@ export async function readCustomFields(ctx: ReadContext): Promise<CustomFieldRec
           }
           const id = f.id.toLowerCase();
           ctx.customFields.set(id, { kind, entityType: type, ...(options ? { options } : {}) });
-          out.push({ kind: 'customField', id, entityType: type, name: String(f.name), fieldKind: kind, ...(options ? { options } : {}), createdAt: ctx.importedAt });
+          out.push({
+            kind: 'customField',
+            id,
+            entityType: type,
+            name: String(f.name),
+            fieldKind: kind,
+            ...(options ? { options } : {}),
+            createdAt: ctx.importedAt,
+          });
         }
       }
     }
@@ -196,7 +216,13 @@ export async function readTagValues(ctx: ReadContext): Promise<MoveRecord[]> {
       }
       const color = (SELECT_COLORS as readonly unknown[]).includes(v.fields?.color) ? (v.fields!.color as SelectColor) : undefined;
       if (!color) ctx.skip('tag values of a color this service has not (given the default)');
-      out.push({ kind: 'tagValue', id: v.id.toLowerCase(), name, color: color ?? colorFor(v.id.toLowerCase()), createdAt: new Date(start + out.length).toISOString() });
+      out.push({
+        kind: 'tagValue',
+        id: v.id.toLowerCase(),
+        name,
+        color: color ?? colorFor(v.id.toLowerCase()),
+        createdAt: new Date(start + out.length).toISOString(),
+      });
     }
   }
   return out;
@@ -212,10 +238,20 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
         return Promise.resolve([]);
       }
       const createdAt = iso(t.createdAt) ?? ctx.importedAt;
-      return Promise.resolve([{ kind: 'team', id: String(t.id), name: f.name, handle: f.handle, ...(typeof f.description === 'string' ? { description: f.description } : {}), createdAt, updatedAt: iso(t.updatedAt) ?? createdAt }]);
+      return Promise.resolve([
+        {
+          kind: 'team',
+          id: String(t.id),
+          name: f.name,
+          handle: f.handle,
+          ...(typeof f.description === 'string' ? { description: f.description } : {}),
+          createdAt,
+          updatedAt: iso(t.updatedAt) ?? createdAt,
+        },
+      ]);
     },
   },
-  tagValue: { notRead: 'read from the tags field\'s values (readTagValues)' },
+  tagValue: { notRead: "read from the tags field's values (readTagValues)" },
   comment: { notRead: "Productboard's API lists no note comments" },
   member: {
     list: '/members?includeDisabled=true',
@@ -229,8 +265,21 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
         return Promise.resolve([]);
       }
       // The source does not say since when a member is in a team: since the run began.
-      const teams = Array.isArray(f.teams) ? f.teams.flatMap((t: { id?: unknown }) => (typeof t?.id === 'string' ? [{ id: t.id, addedAt: ctx.importedAt }] : [])) : [];
-      return Promise.resolve([{ kind: 'member', id: String(m.id), email: f.email, name: typeof f.name === 'string' ? f.name : f.email, role, active: f.disabled !== true, createdAt: ctx.importedAt, ...(teams.length ? { teams } : {}) }]);
+      const teams = Array.isArray(f.teams)
+        ? f.teams.flatMap((t: { id?: unknown }) => (typeof t?.id === 'string' ? [{ id: t.id, addedAt: ctx.importedAt }] : []))
+        : [];
+      return Promise.resolve([
+        {
+          kind: 'member',
+          id: String(m.id),
+          email: f.email,
+          name: typeof f.name === 'string' ? f.name : f.email,
+          role,
+          active: f.disabled !== true,
+          createdAt: ctx.importedAt,
+          ...(teams.length ? { teams } : {}),
+        },
+      ]);
     },
   },
   customField: { notRead: 'read from the configurations (readCustomFields)' },
@@ -254,7 +303,15 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
           ctx.skip(`${r.type} relations between ${aType(type)} and ${aType(target.type)}`);
           continue;
         }
-        out.push({ kind: 'relation', entityId: e.id, entityType: type, type: r.type, targetId: target.id, targetType: target.type, createdAt: iso(e.createdAt) ?? ctx.importedAt });
+        out.push({
+          kind: 'relation',
+          entityId: e.id,
+          entityType: type,
+          type: r.type,
+          targetId: target.id,
+          targetType: target.type,
+          createdAt: iso(e.createdAt) ?? ctx.importedAt,
+        });
       }
       out.unshift({
         kind: 'entity',
@@ -294,17 +351,19 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
         // Productboard does not say when a link was rated: the note's last update stands for it (README, "Import from Productboard").
         links.push({ entityId: r.target.id, entityType: r.target.type, importance: isImportance(r.importance) ? r.importance : 'unknown', ratedAt: updatedAt });
       }
-      return [{
-        kind: 'note',
-        id: String(n.id),
-        type,
-        fields: fieldsOf(n, type, NOTE_FIELDS, ctx),
-        ...(customer && (customer.type === 'user' || customer.type === 'company') ? { customer: { id: customer.id, type: customer.type } } : {}),
-        metadata: sourceMetadata(n, ctx),
-        createdAt: iso(n.createdAt) ?? updatedAt,
-        updatedAt,
-        links,
-      }];
+      return [
+        {
+          kind: 'note',
+          id: String(n.id),
+          type,
+          fields: fieldsOf(n, type, NOTE_FIELDS, ctx),
+          ...(customer && (customer.type === 'user' || customer.type === 'company') ? { customer: { id: customer.id, type: customer.type } } : {}),
+          metadata: sourceMetadata(n, ctx),
+          createdAt: iso(n.createdAt) ?? updatedAt,
+          updatedAt,
+          links,
+        },
+      ];
     },
   },
   webhook: { notRead: 'webhook subscriptions are not imported: their signing secrets cannot be read' },

@@ -41,7 +41,10 @@ interface RestoreResult extends Committed {
 /** The key restores of one export into one name share: the same command finds its run again. */
 const restoreKey = (exportId: string, name: string) => runKeyOf('restore', exportId, name);
 
-export async function restoreWorkspace(file: string, options: { name?: string | undefined; adminEmail?: string | undefined; progress?: PhaseProgress }): Promise<RestoreResult> {
+export async function restoreWorkspace(
+  file: string,
+  options: { name?: string | undefined; adminEmail?: string | undefined; progress?: PhaseProgress },
+): Promise<RestoreResult> {
   const progress = options.progress;
   const first = readJsonLines(file);
   const head = await first.lines.next();
@@ -49,7 +52,13 @@ export async function restoreWorkspace(file: string, options: { name?: string | 
   await first.lines.return(undefined);
   const name = options.name ?? header.workspace.name;
   if (name.trim() === '' || name.length > 255) throw new UsageError('--name must be 1 to 255 characters');
-  const { run, resumed } = await beginRun<Checkpoint>({ runKey: restoreKey(header.exportId, name), command: 'restore', workspaceId: randomUUID(), name, checkpoint: { line: 1, links: 0 } });
+  const { run, resumed } = await beginRun<Checkpoint>({
+    runKey: restoreKey(header.exportId, name),
+    command: 'restore',
+    workspaceId: randomUUID(),
+    name,
+    checkpoint: { line: 1, links: 0 },
+  });
   const ws = run.workspaceId;
   const quiet = `restore:${run.runKey.slice(0, 16)}`;
   const id = idMapping(ws, `export:${header.workspace.id}`);
@@ -70,7 +79,8 @@ export async function restoreWorkspace(file: string, options: { name?: string | 
       if (record.kind === 'end') {
         ended = true;
         for (const kind of MOVE_KINDS) {
-          if ((record.counts[kind] ?? 0) !== (counts[kind] ?? 0)) throw new UsageError(`${file}: the end record counts ${record.counts[kind] ?? 0} ${kind} records, the file holds ${counts[kind] ?? 0}`);
+          if ((record.counts[kind] ?? 0) !== (counts[kind] ?? 0))
+            throw new UsageError(`${file}: the end record counts ${record.counts[kind] ?? 0} ${kind} records, the file holds ${counts[kind] ?? 0}`);
         }
         continue;
       }
@@ -101,12 +111,20 @@ export async function restoreWorkspace(file: string, options: { name?: string | 
 }
 
 /** Each restored hierarchy entity's score against the score its record says the export read. */
-async function compareScores(file: string, ws: string, id: (sourceId: string) => string, progress?: PhaseProgress): Promise<{ checked: number; mismatches: number }> {
+async function compareScores(
+  file: string,
+  ws: string,
+  id: (sourceId: string) => string,
+  progress?: PhaseProgress,
+): Promise<{ checked: number; mismatches: number }> {
   const result = { checked: 0, mismatches: 0 };
   let batch: Array<{ id: string; score: number }> = [];
   let seen = 0;
   const check = async () => {
-    const found = await batchGetByKey(batch.map((b) => keys.entity(ws, b.id)), { consistent: true });
+    const found = await batchGetByKey(
+      batch.map((b) => keys.entity(ws, b.id)),
+      { consistent: true },
+    );
     for (const b of batch) {
       result.checked++;
       if (Number(found.get(itemKeyId(keys.entity(ws, b.id)))?.total ?? -1) !== b.score) result.mismatches++;

@@ -13,7 +13,10 @@ interface SourceItem {
 }
 
 export class SourceError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
     this.name = 'SourceError';
   }
@@ -38,7 +41,11 @@ function retryAfterMs(header: string | null, now = Date.now()): number {
 export class SourceClient {
   readonly stats: SourceStats = { requests: 0, throttled: 0, waitedMs: 0 };
 
-  constructor(readonly baseUrl: string, private readonly token: string, private readonly fetchFn: typeof fetch = fetch) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly token: string,
+    private readonly fetchFn: typeof fetch = fetch,
+  ) {}
 
   /** An absolute URL for a path under the base URL (a `links.next` is already absolute). */
   url(pathOrUrl: string): string {
@@ -90,7 +97,7 @@ export class SourceClient {
 
   /** Each page of a list from `pathOrUrl` on, with the URL of the page after it (undefined on the last). */
   async *pages<T = SourceItem>(pathOrUrl: string): AsyncGenerator<{ data: T[]; next: string | undefined }> {
-    for (let url: string | undefined = pathOrUrl; url !== undefined; ) {
+    for (let url: string | undefined = pathOrUrl; url !== undefined;) {
       const page = (await this.get(url)) as { data?: unknown; links?: { next?: unknown } } | null;
       const next = typeof page?.links?.next === 'string' && page.links.next !== '' ? page.links.next : undefined;
       // Records are checked where they are read (./productboard-kinds.ts): here only that a page is a list.

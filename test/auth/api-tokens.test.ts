@@ -21,8 +21,31 @@ describe('API tokens', () => {
   it('a token issued to a member authenticates as that member with its scopes', async () => {
     const ws = await newWorkspace();
     const p = await authenticate(`Bearer ${ws.token}`);
-    expect(p).toMatchObject({ workspaceId: ws.workspaceId, memberId: ws.admin.id, email: ws.admin.email, role: 'admin', credential: 'api', tokenId: ws.tokenId });
-    expect([...p.scopes].sort()).toEqual(['entities:delete', 'entities:read', 'fields:write', 'members:pii:read', 'members:read', 'notes:delete', 'notes:read', 'notes:write', 'teams:delete', 'teams:read', 'teams:write', 'webhooks:delete', 'webhooks:read', 'webhooks:write', 'write:entities']);
+    expect(p).toMatchObject({
+      workspaceId: ws.workspaceId,
+      memberId: ws.admin.id,
+      email: ws.admin.email,
+      role: 'admin',
+      credential: 'api',
+      tokenId: ws.tokenId,
+    });
+    expect([...p.scopes].sort()).toEqual([
+      'entities:delete',
+      'entities:read',
+      'fields:write',
+      'members:pii:read',
+      'members:read',
+      'notes:delete',
+      'notes:read',
+      'notes:write',
+      'teams:delete',
+      'teams:read',
+      'teams:write',
+      'webhooks:delete',
+      'webhooks:read',
+      'webhooks:write',
+      'write:entities',
+    ]);
   });
 
   it('a revoked token → auth.invalid', async () => {

@@ -59,7 +59,11 @@ describe('service tokens: the verifier', () => {
   });
 
   it('a retired key still verifies when listed; a key set without it does not', async () => {
-    const rotated: ServiceKeys = { ...keys, kid: 'new', verifyKeys: new Map([...keys.verifyKeys, ['new', generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey]]) };
+    const rotated: ServiceKeys = {
+      ...keys,
+      kid: 'new',
+      verifyKeys: new Map([...keys.verifyKeys, ['new', generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey]]),
+    };
     const token = await joseToken();
     expect(await verifyJwtWith(rotated, token)).toMatchObject({ jti: 'tok-1' });
     expect(await verifyJwtWith({ ...keys, verifyKeys: new Map() }, token)).toBeUndefined();

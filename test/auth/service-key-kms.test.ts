@@ -42,10 +42,18 @@ describe('service key from KMS and Secrets Manager (the SDK clients against a wi
     expect(await verifyJwtWith(serviceKeys, token)).toMatchObject({ ws: 'ws-1', sub: 'member-1' });
     expect(serviceKeys.secret).toHaveLength(32);
     expect([...aws.calls].sort()).toEqual(['TrentService.GetPublicKey', 'TrentService.Sign', 'secretsmanager.GetSecretValue']);
-    expect(aws.requests.find((r) => r.target === 'TrentService.Sign')!.input).toMatchObject({ KeyId: aws.keyArn, MessageType: 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' });
+    expect(aws.requests.find((r) => r.target === 'TrentService.Sign')!.input).toMatchObject({
+      KeyId: aws.keyArn,
+      MessageType: 'RAW',
+      SigningAlgorithm: 'ECDSA_SHA_256',
+    });
     for (const { target, authorization } of aws.authorizations) {
       const service = target.startsWith('secretsmanager') ? 'secretsmanager' : 'kms';
-      expect(authorization).toMatch(new RegExp(`^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/\\d{8}/eu-west-1/${service}/aws4_request, SignedHeaders=[a-z0-9;-]*x-amz-target[a-z0-9;-]*, Signature=[0-9a-f]{64}$`));
+      expect(authorization).toMatch(
+        new RegExp(
+          `^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/\\d{8}/eu-west-1/${service}/aws4_request, SignedHeaders=[a-z0-9;-]*x-amz-target[a-z0-9;-]*, Signature=[0-9a-f]{64}$`,
+        ),
+      );
     }
   });
 

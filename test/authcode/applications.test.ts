@@ -49,7 +49,13 @@ describe('authorizationCode applications over HTTP', () => {
 
   it('a public client: no secret', async () => {
     const ws = await newWorkspace();
-    const res = await create(ws.token, { type: 'authorizationCode', name: 'SPA', scopes: ['entities:read'], redirectUris: ['https://spa.example.com/'], public: true });
+    const res = await create(ws.token, {
+      type: 'authorizationCode',
+      name: 'SPA',
+      scopes: ['entities:read'],
+      redirectUris: ['https://spa.example.com/'],
+      public: true,
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.json).toMatchObject({ type: 'authorizationCode', public: true });
     expect(res.json).not.toHaveProperty('clientSecret');
@@ -58,9 +64,21 @@ describe('authorizationCode applications over HTTP', () => {
   it('type absent → serverToServer, exactly as before plus its type; redirectUris or public on it are refused', async () => {
     const ws = await newWorkspace();
     const res = await create(ws.token, { name: 'S2S', scopes: ['entities:read'] });
-    expect(res.json).toEqual({ clientId: expect.stringMatching(UUID), type: 'serverToServer', name: 'S2S', scopes: ['entities:read'], defaultScopes: ['entities:read'], keys: [], createdAt: expect.stringMatching(ISO) });
-    expectError(await create(ws.token, { name: 'S2S', scopes: ['entities:read'], redirectUris: ['https://a.example/cb'] }), 'request.invalid', { source: { pointer: '/redirectUris' } });
-    expectError(await create(ws.token, { type: 'serverToServer', name: 'S2S', scopes: ['entities:read'], public: true }), 'request.invalid', { source: { pointer: '/public' } });
+    expect(res.json).toEqual({
+      clientId: expect.stringMatching(UUID),
+      type: 'serverToServer',
+      name: 'S2S',
+      scopes: ['entities:read'],
+      defaultScopes: ['entities:read'],
+      keys: [],
+      createdAt: expect.stringMatching(ISO),
+    });
+    expectError(await create(ws.token, { name: 'S2S', scopes: ['entities:read'], redirectUris: ['https://a.example/cb'] }), 'request.invalid', {
+      source: { pointer: '/redirectUris' },
+    });
+    expectError(await create(ws.token, { type: 'serverToServer', name: 'S2S', scopes: ['entities:read'], public: true }), 'request.invalid', {
+      source: { pointer: '/public' },
+    });
   });
 
   it.each([
@@ -76,17 +94,26 @@ describe('authorizationCode applications over HTTP', () => {
     ['public not a boolean', { public: 'yes' }, '/public'],
   ])('%s → 400 request.invalid with the pointer; nothing registered', async (_name, change, pointer) => {
     const ws = await newWorkspace();
-    const body = Object.fromEntries(Object.entries({ type: 'authorizationCode', name: 'A', scopes: ['entities:read'], redirectUris: ['https://a.example/cb'], ...change }).filter(([, v]) => v !== undefined));
+    const body = Object.fromEntries(
+      Object.entries({ type: 'authorizationCode', name: 'A', scopes: ['entities:read'], redirectUris: ['https://a.example/cb'], ...change }).filter(
+        ([, v]) => v !== undefined,
+      ),
+    );
     expectError(await create(ws.token, body), 'request.invalid', { source: { pointer } });
     expect((await call(app, 'GET', '/oauth2/applications', { token: ws.token })).json.data).toEqual([]);
   });
 
   it('the redirect URI refusal says which rule', async () => {
     const ws = await newWorkspace();
-    expectError(await create(ws.token, { type: 'authorizationCode', name: 'A', scopes: ['entities:read'], redirectUris: ['http://app.example.com/cb'] }), 'request.invalid', {
-      detail: "'/redirectUris/0' is 'http://app.example.com/cb', which uses http on a host that is not a loopback address (127.0.0.1, [::1], localhost); use https.",
-      source: { pointer: '/redirectUris/0' },
-    });
+    expectError(
+      await create(ws.token, { type: 'authorizationCode', name: 'A', scopes: ['entities:read'], redirectUris: ['http://app.example.com/cb'] }),
+      'request.invalid',
+      {
+        detail:
+          "'/redirectUris/0' is 'http://app.example.com/cb', which uses http on a host that is not a loopback address (127.0.0.1, [::1], localhost); use https.",
+        source: { pointer: '/redirectUris/0' },
+      },
+    );
   });
 
   it('public keys are for server-to-server applications only', async () => {
@@ -121,14 +148,61 @@ describe('admin CLI', () => {
 
   it('app create --type authorizationCode --redirect-uri U --redirect-uri U2 [--public]', async () => {
     const ws = await newWorkspace();
-    const confidential = admin(['app', 'create', '--workspace', ws.workspaceId, '--name', 'CLI app', '--scopes', 'entities:read notes:read', '--type', 'authorizationCode', '--redirect-uri', 'https://a.example/cb', '--redirect-uri', 'http://localhost:9000/cb']);
+    const confidential = admin([
+      'app',
+      'create',
+      '--workspace',
+      ws.workspaceId,
+      '--name',
+      'CLI app',
+      '--scopes',
+      'entities:read notes:read',
+      '--type',
+      'authorizationCode',
+      '--redirect-uri',
+      'https://a.example/cb',
+      '--redirect-uri',
+      'http://localhost:9000/cb',
+    ]);
     expect(confidential.status, confidential.stderr).toBe(0);
-    expect(JSON.parse(confidential.stdout)).toMatchObject({ type: 'authorizationCode', redirectUris: ['https://a.example/cb', 'http://localhost:9000/cb'], public: false, clientSecret: expect.any(String) });
-    const pub = admin(['app', 'create', '--workspace', ws.workspaceId, '--name', 'SPA', '--scopes', 'entities:read', '--type', 'authorizationCode', '--redirect-uri', 'https://spa.example/', '--public']);
+    expect(JSON.parse(confidential.stdout)).toMatchObject({
+      type: 'authorizationCode',
+      redirectUris: ['https://a.example/cb', 'http://localhost:9000/cb'],
+      public: false,
+      clientSecret: expect.any(String),
+    });
+    const pub = admin([
+      'app',
+      'create',
+      '--workspace',
+      ws.workspaceId,
+      '--name',
+      'SPA',
+      '--scopes',
+      'entities:read',
+      '--type',
+      'authorizationCode',
+      '--redirect-uri',
+      'https://spa.example/',
+      '--public',
+    ]);
     expect(pub.status, pub.stderr).toBe(0);
     expect(JSON.parse(pub.stdout)).toMatchObject({ public: true });
     expect(JSON.parse(pub.stdout)).not.toHaveProperty('clientSecret');
-    const bad = admin(['app', 'create', '--workspace', ws.workspaceId, '--name', 'Bad', '--scopes', 'entities:read', '--type', 'authorizationCode', '--redirect-uri', 'http://evil.example/cb']);
+    const bad = admin([
+      'app',
+      'create',
+      '--workspace',
+      ws.workspaceId,
+      '--name',
+      'Bad',
+      '--scopes',
+      'entities:read',
+      '--type',
+      'authorizationCode',
+      '--redirect-uri',
+      'http://evil.example/cb',
+    ]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("'/redirectUris/0' is 'http://evil.example/cb', which uses http on a host that is not a loopback address");
   });

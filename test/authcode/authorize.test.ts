@@ -3,7 +3,18 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_EMAIL } from '#lib/domain/sign-in-throttle.ts';
 import { setMemberActive } from '#lib/store/members.ts';
-import { authorizeParams, authorizePath, decide, hidden, newCodeClient, PASSWORD, ScriptedBrowser, signInAndGetConsent, withPassword, type Reply } from './support.ts';
+import {
+  authorizeParams,
+  authorizePath,
+  decide,
+  hidden,
+  newCodeClient,
+  PASSWORD,
+  ScriptedBrowser,
+  signInAndGetConsent,
+  withPassword,
+  type Reply,
+} from './support.ts';
 import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -25,7 +36,9 @@ async function setUp(options: { role?: 'maker' | 'viewer'; public?: boolean } = 
 function expectPageHeaders(res: Reply, status: number): void {
   expect(res.status, res.text).toBe(status);
   expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-  expect(res.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-[^']+'; form-action 'self'( [^;]+)?; frame-ancestors 'none'; base-uri 'none'$/);
+  expect(res.headers['content-security-policy']).toMatch(
+    /^default-src 'none'; style-src 'sha256-[^']+'; form-action 'self'( [^;]+)?; frame-ancestors 'none'; base-uri 'none'$/,
+  );
   expect(res.headers['x-frame-options']).toBe('DENY');
   expect(res.headers['referrer-policy']).toBe('no-referrer');
   expect(res.headers['cache-control']).toBe('no-store');
@@ -33,7 +46,12 @@ function expectPageHeaders(res: Reply, status: number): void {
   expect(res.text).not.toMatch(/<script/i);
 }
 
-const signInForm = (page: Reply, email: string, password = PASSWORD) => ({ csrf_token: hidden(page.text, 'csrf_token'), request: hidden(page.text, 'request'), email, password });
+const signInForm = (page: Reply, email: string, password = PASSWORD) => ({
+  csrf_token: hidden(page.text, 'csrf_token'),
+  request: hidden(page.text, 'request'),
+  email,
+  password,
+});
 
 describe('the authorization request', () => {
   it('no session → the sign-in page naming application and workspace, a __Host- pre-session cookie, the page headers', async () => {
@@ -44,16 +62,30 @@ describe('the authorization request', () => {
     expect(res.text).toContain('<h1>Sign in to Acme Product Team</h1>');
     expect(res.text).toContain('<span class="app">Roadmap Sync</span> is asking for access');
     expect(res.text).toContain('<label for="email">E-mail address</label>');
-    expect(res.headers['set-cookie']).toEqual([expect.stringMatching(/^__Host-pm_presession=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=3600; HttpOnly; Secure; SameSite=Lax$/)]);
+    expect(res.headers['set-cookie']).toEqual([
+      expect.stringMatching(/^__Host-pm_presession=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=3600; HttpOnly; Secure; SameSite=Lax$/),
+    ]);
     expect(new URLSearchParams(hidden(res.text, 'request')).get('client_id')).toBe(client.clientId);
   });
 
   it.each([
-    ['an unknown client_id', () => ({ client_id: '00000000-0000-4000-8000-000000000000' }), 'No application is registered with the client_id "00000000-0000-4000-8000-000000000000".'],
+    [
+      'an unknown client_id',
+      () => ({ client_id: '00000000-0000-4000-8000-000000000000' }),
+      'No application is registered with the client_id "00000000-0000-4000-8000-000000000000".',
+    ],
     ['no client_id', () => ({ client_id: undefined }), 'The request names no application (client_id is missing).'],
-    ['an unregistered redirect_uri', () => ({ redirect_uri: 'https://attacker.example/callback' }), 'The redirect_uri "https://attacker.example/callback" is not registered for this application; it must match a registered URI exactly.'],
+    [
+      'an unregistered redirect_uri',
+      () => ({ redirect_uri: 'https://attacker.example/callback' }),
+      'The redirect_uri "https://attacker.example/callback" is not registered for this application; it must match a registered URI exactly.',
+    ],
     ['a registered URI with a trailing slash', () => ({ redirect_uri: 'https://client.example.com/callback/' }), /is not registered for this application/],
-    ['a registered URI plus a query', () => ({ redirect_uri: 'https://client.example.com/callback?next=https://attacker.example' }), /is not registered for this application/],
+    [
+      'a registered URI plus a query',
+      () => ({ redirect_uri: 'https://client.example.com/callback?next=https://attacker.example' }),
+      /is not registered for this application/,
+    ],
     ['a javascript: URI', () => ({ redirect_uri: 'javascript:alert(document.cookie)' }), /is not registered for this application/],
     ['no redirect_uri', () => ({ redirect_uri: undefined }), 'The request has no redirect_uri; the application must name one of its registered redirect URIs.'],
   ])('open-redirect attempt, %s → 400 error page, never a redirect', async (_name, change, problem) => {
@@ -71,7 +103,10 @@ describe('the authorization request', () => {
   it('a server-to-server client_id → error page', async () => {
     const ws = await newWorkspace();
     const s2s = await call(app, 'POST', '/oauth2/applications', { token: ws.token, body: { name: 'S2S', scopes: ['entities:read'] } });
-    const res = await new ScriptedBrowser(app).send('GET', authorizePath({ response_type: 'code', client_id: s2s.json.clientId, redirect_uri: 'https://x.example/cb' }));
+    const res = await new ScriptedBrowser(app).send(
+      'GET',
+      authorizePath({ response_type: 'code', client_id: s2s.json.clientId, redirect_uri: 'https://x.example/cb' }),
+    );
     expectPageHeaders(res, 400);
     expect(res.text).toContain('This application is a server-to-server integration');
   });
@@ -94,7 +129,10 @@ describe('the authorization request', () => {
 
   it('a public client without PKCE → invalid_request at the redirect URI', async () => {
     const { client } = await setUp({ public: true });
-    const res = await new ScriptedBrowser(app).send('GET', authorizePath(authorizeParams(client, { code_challenge: undefined, code_challenge_method: undefined })));
+    const res = await new ScriptedBrowser(app).send(
+      'GET',
+      authorizePath(authorizeParams(client, { code_challenge: undefined, code_challenge_method: undefined })),
+    );
     expect(Object.fromEntries(new URL(res.location!).searchParams)).toEqual({
       error: 'invalid_request',
       error_description: 'This application is a public client: it must use PKCE (code_challenge with code_challenge_method=S256).',
@@ -127,7 +165,12 @@ describe('member sign-in', () => {
     await setMemberActive(ws.workspaceId, inactive.email, false);
     const noPassword = (await ws.member()).member;
     const answers: string[] = [];
-    for (const [email, password] of [[member.email, 'wrong password!!'], ['nobody@example.com', PASSWORD], [inactive.email, PASSWORD], [noPassword.email, PASSWORD]] as const) {
+    for (const [email, password] of [
+      [member.email, 'wrong password!!'],
+      ['nobody@example.com', PASSWORD],
+      [inactive.email, PASSWORD],
+      [noPassword.email, PASSWORD],
+    ] as const) {
       const browser = new ScriptedBrowser(app);
       const page = await browser.send('GET', path);
       const res = await browser.send('POST', 'sign-in', signInForm(page, email, password));
@@ -178,7 +221,7 @@ describe('member sign-in', () => {
     await signInAndGetConsent(new ScriptedBrowser(app), path, member.email);
   });
 
-  it('a sign-in form without its CSRF token, or with another browser\'s, → 403 page and no session', async () => {
+  it("a sign-in form without its CSRF token, or with another browser's, → 403 page and no session", async () => {
     const { member, path } = await setUp();
     const browser = new ScriptedBrowser(app);
     const page = await browser.send('GET', path);
@@ -219,7 +262,9 @@ describe('consent', () => {
     const consent = await signInAndGetConsent(new ScriptedBrowser(app), path, member.email);
     expect(consent.text).toContain('<h1><span class="app">Roadmap Sync</span> wants to access Acme Product Team</h1>');
     expect(consent.text).toContain(`Signed in as <strong>${member.email}</strong>`);
-    expect(consent.text).toContain('<span class="scope-title">Read entities</span><span class="scope-detail">See products, components, features and customers, their fields and customer scores</span>');
+    expect(consent.text).toContain(
+      '<span class="scope-title">Read entities</span><span class="scope-detail">See products, components, features and customers, their fields and customer scores</span>',
+    );
     expect(consent.text).not.toContain('<span class="scope-title">Create and modify entities</span>');
     expect(consent.text).toContain('It also asked to create and modify entities, which your role does not allow; it will not get that permission.');
     expect(consent.text).toContain('Access ends after 30 days, or sooner if it is revoked, and never exceeds what your role allows.');
@@ -230,7 +275,12 @@ describe('consent', () => {
     const { member, path, client } = await setUp();
     const browser = new ScriptedBrowser(app);
     const params = await decide(browser, await signInAndGetConsent(browser, path, member.email), 'deny');
-    expect(Object.fromEntries(params)).toEqual({ error: 'access_denied', error_description: 'The member denied the request.', state: 'state-123', iss: app.url });
+    expect(Object.fromEntries(params)).toEqual({
+      error: 'access_denied',
+      error_description: 'The member denied the request.',
+      state: 'state-123',
+      iss: app.url,
+    });
     expect(client.redirectUri).toBe('https://client.example.com/callback');
   });
 
@@ -251,7 +301,10 @@ describe('consent', () => {
     // A token bound to another session does not do either.
     const other = new ScriptedBrowser(app);
     await signInAndGetConsent(other, path, member.email);
-    expect((await other.send('POST', 'consent', { csrf_token: hidden(consent.text, 'csrf_token'), request: hidden(consent.text, 'request'), decision: 'allow' })).status).toBe(403);
+    expect(
+      (await other.send('POST', 'consent', { csrf_token: hidden(consent.text, 'csrf_token'), request: hidden(consent.text, 'request'), decision: 'allow' }))
+        .status,
+    ).toBe(403);
   });
 
   it('a member deactivated while the consent page is open is sent back to sign in; no code', async () => {
@@ -259,7 +312,11 @@ describe('consent', () => {
     const browser = new ScriptedBrowser(app);
     const consent = await signInAndGetConsent(browser, path, member.email);
     await setMemberActive(ws.workspaceId, member.email, false);
-    const res = await browser.send('POST', 'consent', { csrf_token: hidden(consent.text, 'csrf_token'), request: hidden(consent.text, 'request'), decision: 'allow' });
+    const res = await browser.send('POST', 'consent', {
+      csrf_token: hidden(consent.text, 'csrf_token'),
+      request: hidden(consent.text, 'request'),
+      decision: 'allow',
+    });
     expect(res.status).toBe(303);
     expect(res.location).toMatch(/^authorize\?/);
     expect((await browser.send('GET', res.location!)).text).toContain('<h1>Sign in to');

@@ -25,7 +25,7 @@ const preflight = (path: string, origin: string, method = 'POST', headers = 'aut
   call(app, 'OPTIONS', path, { headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': headers } });
 
 describe('preflight (OPTIONS)', () => {
-  it('from a registered origin → 204 allowing that origin, the path\'s methods and the headers a client sends', async () => {
+  it("from a registered origin → 204 allowing that origin, the path's methods and the headers a client sends", async () => {
     const { origin } = await setUp();
     const res = await preflight('/oauth/token', origin);
     expect(res.status, res.text).toBe(204);
@@ -73,14 +73,23 @@ describe('actual requests', () => {
     const code = await authorizationCode(app, client, member);
     const ok = await exchangeCode(app, client, code, {});
     expect(ok.status).toBe(200);
-    const withOrigin = await call(app, 'POST', '/oauth/token', { body: `grant_type=refresh_token&refresh_token=${ok.json.refresh_token}&client_id=${client.clientId}`, headers: { origin, 'content-type': 'application/x-www-form-urlencoded' } });
+    const withOrigin = await call(app, 'POST', '/oauth/token', {
+      body: `grant_type=refresh_token&refresh_token=${ok.json.refresh_token}&client_id=${client.clientId}`,
+      headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(withOrigin.status).toBe(200);
     expect(withOrigin.headers.get('access-control-allow-origin')).toBe(origin);
     expect(withOrigin.headers.get('vary')).toBe('Origin');
-    const failed = await call(app, 'POST', '/oauth/token', { body: 'grant_type=refresh_token&refresh_token=nope&client_id=' + client.clientId, headers: { origin, 'content-type': 'application/x-www-form-urlencoded' } });
+    const failed = await call(app, 'POST', '/oauth/token', {
+      body: 'grant_type=refresh_token&refresh_token=nope&client_id=' + client.clientId,
+      headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(failed.status).toBe(400);
     expect(failed.headers.get('access-control-allow-origin')).toBe(origin);
-    const stranger = await call(app, 'POST', '/oauth/token', { body: 'grant_type=refresh_token&refresh_token=nope&client_id=' + client.clientId, headers: { origin: uniqueOrigin(), 'content-type': 'application/x-www-form-urlencoded' } });
+    const stranger = await call(app, 'POST', '/oauth/token', {
+      body: 'grant_type=refresh_token&refresh_token=nope&client_id=' + client.clientId,
+      headers: { origin: uniqueOrigin(), 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
   });
 

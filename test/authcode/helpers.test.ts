@@ -58,7 +58,11 @@ describe('cookies', () => {
 
   it('the Cookie header is read name by name; malformed pairs are skipped, the first of a repeated name wins', () => {
     const cookies = parseCookies('a=1; __Host-pm_session=xyz; junk; b="q"; a=2, c=3');
-    expect([...cookies]).toEqual([['a', '1'], ['__Host-pm_session', 'xyz'], ['c', '3']]);
+    expect([...cookies]).toEqual([
+      ['a', '1'],
+      ['__Host-pm_session', 'xyz'],
+      ['c', '3'],
+    ]);
     expect(parseCookies(undefined).size).toBe(0);
   });
 });
@@ -77,10 +81,20 @@ describe('CSRF tokens', () => {
 describe('forms', () => {
   it('parses a UTF-8 form; refuses another content type, another charset, a repeated parameter, an oversize body', () => {
     const ok = parseForm('application/x-www-form-urlencoded; charset=UTF-8', 'a=1&b=%C3%A9+x');
-    expect(ok).toEqual({ ok: true, form: new Map([['a', '1'], ['b', 'é x']]) });
+    expect(ok).toEqual({
+      ok: true,
+      form: new Map([
+        ['a', '1'],
+        ['b', 'é x'],
+      ]),
+    });
     expect(parseForm('application/json', '{}')).toMatchObject({ ok: false, problem: 'contentType' });
     expect(parseForm('application/x-www-form-urlencoded; charset=latin1', 'a=1')).toMatchObject({ ok: false, problem: 'contentType' });
-    expect(parseForm('application/x-www-form-urlencoded', 'a=1&a=2')).toEqual({ ok: false, problem: 'repeated', detail: "The parameter 'a' is repeated; each parameter may appear once." });
+    expect(parseForm('application/x-www-form-urlencoded', 'a=1&a=2')).toEqual({
+      ok: false,
+      problem: 'repeated',
+      detail: "The parameter 'a' is repeated; each parameter may appear once.",
+    });
     expect(parseForm('application/x-www-form-urlencoded', 'a=' + 'x'.repeat(64 * 1024))).toMatchObject({ ok: false, problem: 'tooLarge' });
   });
 });
@@ -89,7 +103,8 @@ describe('client authentication (RFC 6749 §2.3)', () => {
   const hash = (s: string) => createHash('sha256').update(s).digest('base64url');
   const confidential: AuthenticatableClient = { clientId: 'c-1', type: 'authorizationCode', public: false, secretHash: hash('s3cret value') };
   const publicClient: AuthenticatableClient = { clientId: 'p-1', type: 'authorizationCode', public: true };
-  const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret).replace(/%20/g, '+')}`).toString('base64')}`;
+  const basic = (id: string, secret: string) =>
+    `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret).replace(/%20/g, '+')}`).toString('base64')}`;
   const refusal = (fn: () => unknown) => {
     try {
       fn();
@@ -102,7 +117,15 @@ describe('client authentication (RFC 6749 §2.3)', () => {
 
   it('basic (form-urlencoded inside base64), post and none are told apart', () => {
     expect(presentedClient(basic('c-1', 's3cret value'), new Map())).toEqual({ clientId: 'c-1', secret: 's3cret value', method: 'client_secret_basic' });
-    expect(presentedClient(undefined, new Map([['client_id', 'c-1'], ['client_secret', 'x']]))).toEqual({ clientId: 'c-1', secret: 'x', method: 'client_secret_post' });
+    expect(
+      presentedClient(
+        undefined,
+        new Map([
+          ['client_id', 'c-1'],
+          ['client_secret', 'x'],
+        ]),
+      ),
+    ).toEqual({ clientId: 'c-1', secret: 'x', method: 'client_secret_post' });
     expect(presentedClient(undefined, new Map([['client_id', 'p-1']]))).toEqual({ clientId: 'p-1', method: 'none' });
   });
 
@@ -126,15 +149,25 @@ describe('client authentication (RFC 6749 §2.3)', () => {
     );
     expect(refusal(() => authenticateClient({ clientId: 'c-1', method: 'none' }, confidential, hash))).toMatchObject({ error: 'invalid_client' });
     expect(authenticateClient({ clientId: 'p-1', method: 'none' }, publicClient, hash)).toBe(publicClient);
-    expect(refusal(() => authenticateClient({ clientId: 'p-1', secret: 'x', method: 'client_secret_post' }, publicClient, hash))).toMatchObject({ error: 'invalid_client' });
+    expect(refusal(() => authenticateClient({ clientId: 'p-1', secret: 'x', method: 'client_secret_post' }, publicClient, hash))).toMatchObject({
+      error: 'invalid_client',
+    });
     expect(refusal(() => authenticateClient({ clientId: 'x', method: 'none' }, undefined, hash))).toMatchObject({ error: 'invalid_client' });
-    expect(refusal(() => authenticateClient({ clientId: 's', method: 'none' }, { ...publicClient, type: 'serverToServer' }, hash))).toMatchObject({ error: 'unauthorized_client' });
+    expect(refusal(() => authenticateClient({ clientId: 's', method: 'none' }, { ...publicClient, type: 'serverToServer' }, hash))).toMatchObject({
+      error: 'unauthorized_client',
+    });
   });
 });
 
 describe('pages', () => {
   it('the sign-in page names application and workspace, labels its fields and escapes every value', () => {
-    const page = signInPage({ applicationName: 'Roadmap <Sync>', workspaceName: 'Acme & Co', request: 'client_id=1&state="x"', csrfToken: 'tok', problem: 'Wrong e-mail or password.' });
+    const page = signInPage({
+      applicationName: 'Roadmap <Sync>',
+      workspaceName: 'Acme & Co',
+      request: 'client_id=1&state="x"',
+      csrfToken: 'tok',
+      problem: 'Wrong e-mail or password.',
+    });
     expect(page).toContain('<h1>Sign in to Acme &amp; Co</h1>');
     expect(page).toContain('<span class="app">Roadmap &lt;Sync&gt;</span>');
     expect(page).toContain('<label for="email">E-mail address</label>');
@@ -158,7 +191,9 @@ describe('pages', () => {
       csrfToken: 't',
     });
     expect(page).toContain('<h1><span class="app">Roadmap Sync</span> wants to access Acme</h1>');
-    expect(page).toContain('<span class="scope-title">Read entities</span><span class="scope-detail">See products, components, features and customers, their fields and customer scores</span>');
+    expect(page).toContain(
+      '<span class="scope-title">Read entities</span><span class="scope-detail">See products, components, features and customers, their fields and customer scores</span>',
+    );
     expect(page).not.toContain('<span class="scope-title">Create and modify entities</span>');
     expect(page).toContain('It also asked to create and modify entities, which your role does not allow');
     expect(page).toContain('<button type="submit" name="decision" value="allow" class="primary">Allow</button>');
@@ -170,7 +205,9 @@ describe('pages', () => {
     expect(page).toContain('<p class="alert" role="alert">No application &lt;x&gt;.</p>');
     expect(page).toContain('<p class="code">req-1</p>');
     const csp = pageCsp(['https://app.example.com']);
-    expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]{43}='; form-action 'self' https:\/\/app\.example\.com; frame-ancestors 'none'; base-uri 'none'$/);
+    expect(csp).toMatch(
+      /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]{43}='; form-action 'self' https:\/\/app\.example\.com; frame-ancestors 'none'; base-uri 'none'$/,
+    );
     const style = /<style>([\s\S]*?)<\/style>/.exec(page)![1]!;
     expect(csp).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
   });
@@ -190,7 +227,23 @@ describe('authorization server metadata (RFC 8414)', () => {
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
       revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-      scopes_supported: ['entities:read', 'write:entities', 'entities:delete', 'notes:read', 'notes:write', 'notes:delete', 'webhooks:read', 'webhooks:write', 'webhooks:delete', 'members:read', 'members:pii:read', 'teams:read', 'teams:write', 'teams:delete', 'fields:write'],
+      scopes_supported: [
+        'entities:read',
+        'write:entities',
+        'entities:delete',
+        'notes:read',
+        'notes:write',
+        'notes:delete',
+        'webhooks:read',
+        'webhooks:write',
+        'webhooks:delete',
+        'members:read',
+        'members:pii:read',
+        'teams:read',
+        'teams:write',
+        'teams:delete',
+        'fields:write',
+      ],
       authorization_response_iss_parameter_supported: true,
     });
   });

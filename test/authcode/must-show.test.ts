@@ -36,12 +36,19 @@ async function seedScore(token: string): Promise<string> {
     return res.json.data.id as string;
   };
   const product = await create('/v2/entities', { type: 'product', fields: { name: 'Checkout' } });
-  const feature = await create('/v2/entities', { type: 'feature', fields: { name: 'Apple Pay' }, relationships: [{ type: 'parent', target: { id: product } }] });
+  const feature = await create('/v2/entities', {
+    type: 'feature',
+    fields: { name: 'Apple Pay' },
+    relationships: [{ type: 'parent', target: { id: product } }],
+  });
   const company = await create('/v2/entities', { type: 'company', fields: { name: 'Acme Corp' } });
   await create('/v2/notes', {
     type: 'textNote',
     fields: { name: 'Needs Apple Pay' },
-    relationships: [{ type: 'customer', target: { type: 'company', id: company } }, { type: 'link', target: { id: feature }, importance: 'critical' }],
+    relationships: [
+      { type: 'customer', target: { type: 'company', id: company } },
+      { type: 'link', target: { id: feature }, importance: 'critical' },
+    ],
   });
   return product;
 }
@@ -51,7 +58,12 @@ describe('Must show: browser sign-in and consent, oauth4webapi code exchange wit
     const ws = await newWorkspace('Acme Product Team');
     const member = await withPassword((await ws.member({ role: 'maker', email: 'ann.smith@example.com' })).member);
     const product = await seedScore(ws.token);
-    const registered = await newCodeClient(app, ws, { public: true, name: 'Roadmap Sync', scopes: ['entities:read', 'notes:read'], redirectUris: [callbackUrl] });
+    const registered = await newCodeClient(app, ws, {
+      public: true,
+      name: 'Roadmap Sync',
+      scopes: ['entities:read', 'notes:read'],
+      redirectUris: [callbackUrl],
+    });
 
     // Discovery (RFC 8414) from the issuer {app_url}.
     const issuer = new URL(app.url);
@@ -118,7 +130,11 @@ describe('Must show: browser sign-in and consent, oauth4webapi code exchange wit
     expect((await call(app, 'GET', `/v2/entities/${product}/score`, { token: refreshed.access_token })).status).toBe(200);
 
     // Replaying the old refresh token: refused, and the family is revoked.
-    const replay = oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, exchanged.refresh_token!, insecure));
+    const replay = oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, clientAuth, exchanged.refresh_token!, insecure),
+    );
     await expect(replay).rejects.toMatchObject({ error: 'invalid_grant' });
     const after = await call(app, 'GET', `/v2/entities/${product}/score`, { token: refreshed.access_token });
     expect(after.status).toBe(401);
@@ -154,7 +170,11 @@ describe('Must show: browser sign-in and consent, oauth4webapi code exchange wit
     const params = oauth.validateAuthResponse(as, client, new URL(page.url()), oauth.expectNoState);
     await page.close();
 
-    const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, callbackUrl, verifier, insecure));
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, callbackUrl, verifier, insecure),
+    );
     expect((await call(app, 'GET', '/v2/entities', { token: tokens.access_token })).status).toBe(200);
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, tokens.refresh_token!, insecure));
     expect((await call(app, 'GET', '/v2/entities', { token: tokens.access_token })).status).toBe(401);

@@ -54,13 +54,22 @@ describe('redirect URIs', () => {
   it('matching is exact: no prefix, case, trailing-slash or query leniency', () => {
     const registered = ['https://app.example.com/callback'];
     expect(isRegisteredRedirectUri(registered, 'https://app.example.com/callback')).toBe(true);
-    for (const other of ['https://app.example.com/callback/', 'https://app.example.com/callback?x=1', 'https://APP.example.com/callback', 'https://app.example.com/callbackx', 'https://app.example.com/Callback']) {
+    for (const other of [
+      'https://app.example.com/callback/',
+      'https://app.example.com/callback?x=1',
+      'https://APP.example.com/callback',
+      'https://app.example.com/callbackx',
+      'https://app.example.com/Callback',
+    ]) {
       expect(isRegisteredRedirectUri(registered, other)).toBe(false);
     }
   });
 
   it('origins are deduplicated; parameters are appended to a redirect URI that has a query of its own', () => {
-    expect(redirectOrigins(['https://a.example/cb', 'https://a.example/other', 'http://127.0.0.1:9000/cb'])).toEqual(['https://a.example', 'http://127.0.0.1:9000']);
+    expect(redirectOrigins(['https://a.example/cb', 'https://a.example/other', 'http://127.0.0.1:9000/cb'])).toEqual([
+      'https://a.example',
+      'http://127.0.0.1:9000',
+    ]);
     expect(redirectWith('https://a.example/cb?tenant=7', { code: 'c d', state: 's&t' })).toBe('https://a.example/cb?tenant=7&code=c+d&state=s%26t');
   });
 });
@@ -91,7 +100,14 @@ describe('the authorization request', () => {
   it('a complete request is valid: scopes default to the application defaults, the audience to {base_url}', () => {
     expect(check(base)).toEqual({
       kind: 'valid',
-      request: { clientId: client.clientId, redirectUri: 'https://app.example.com/cb', scopes: ['entities:read'], state: 'xyz', codeChallenge: challenge, audience: 'http://api.test/v2' },
+      request: {
+        clientId: client.clientId,
+        redirectUri: 'https://app.example.com/cb',
+        scopes: ['entities:read'],
+        state: 'xyz',
+        codeChallenge: challenge,
+        audience: 'http://api.test/v2',
+      },
     });
     expect(check({ ...base, scope: 'notes:read entities:write' })).toMatchObject({ kind: 'valid', request: { scopes: ['notes:read', 'write:entities'] } });
   });
@@ -99,7 +115,10 @@ describe('the authorization request', () => {
   it('unknown client, missing or repeated client_id, unregistered redirect URI, a server-to-server client: an error page, never a redirect', () => {
     expect(check({ ...base, client_id: undefined })).toEqual({ kind: 'page', problem: 'The request names no application (client_id is missing).' });
     expect(check(base, null)).toEqual({ kind: 'page', problem: `No application is registered with the client_id "${client.clientId}".` });
-    expect(check(base, client, [['client_id', client.clientId]])).toEqual({ kind: 'page', problem: 'The request names the application (client_id) more than once.' });
+    expect(check(base, client, [['client_id', client.clientId]])).toEqual({
+      kind: 'page',
+      problem: 'The request names the application (client_id) more than once.',
+    });
     expect(check({ ...base, redirect_uri: 'https://evil.example/cb' })).toEqual({
       kind: 'page',
       problem: 'The redirect_uri "https://evil.example/cb" is not registered for this application; it must match a registered URI exactly.',
@@ -107,7 +126,12 @@ describe('the authorization request', () => {
     expect(check({ ...base, redirect_uri: undefined })).toMatchObject({ kind: 'page' });
     expect(check(base, client, [['redirect_uri', 'https://evil.example/cb']])).toMatchObject({ kind: 'page' });
     expect(check(base, { ...client, type: 'serverToServer' })).toMatchObject({ kind: 'page' });
-    expect(requestedClientId([['client_id', 'a'], ['client_id', 'b']])).toBeUndefined();
+    expect(
+      requestedClientId([
+        ['client_id', 'a'],
+        ['client_id', 'b'],
+      ]),
+    ).toBeUndefined();
     expect(requestedClientId([['client_id', 'x'.repeat(101)]])).toBeUndefined();
     expect(requestedClientId([['client_id', client.clientId]])).toBe(client.clientId);
   });
@@ -115,34 +139,71 @@ describe('the authorization request', () => {
   it.each([
     ['response_type missing', { response_type: undefined }, 'invalid_request', 'response_type is missing; it must be code.'],
     ['response_type token', { response_type: 'token' }, 'unsupported_response_type', 'response_type "token" is not supported; it must be code.'],
-    ['public client without PKCE', { code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request', 'This application is a public client: it must use PKCE (code_challenge with code_challenge_method=S256).'],
+    [
+      'public client without PKCE',
+      { code_challenge: undefined, code_challenge_method: undefined },
+      'invalid_request',
+      'This application is a public client: it must use PKCE (code_challenge with code_challenge_method=S256).',
+    ],
     ['plain PKCE', { code_challenge_method: 'plain' }, 'invalid_request', 'code_challenge_method "plain" is not accepted; use S256.'],
-    ['method omitted (plain by default)', { code_challenge_method: undefined }, 'invalid_request', 'code_challenge_method is missing; the plain method is not accepted, use S256.'],
+    [
+      'method omitted (plain by default)',
+      { code_challenge_method: undefined },
+      'invalid_request',
+      'code_challenge_method is missing; the plain method is not accepted, use S256.',
+    ],
     ['method without challenge', { code_challenge: undefined }, 'invalid_request', 'code_challenge_method is given without a code_challenge.'],
     ['malformed challenge', { code_challenge: 'short' }, 'invalid_request', 'code_challenge is not an S256 challenge (43 base64url characters).'],
     ['unknown scope', { scope: 'entities:read admin:everything' }, 'invalid_scope', 'Unknown scope "admin:everything".'],
     ['scope beyond the application', { scope: 'entities:read notes:delete' }, 'invalid_scope', 'The application may not ask for notes:delete.'],
     ['empty scope', { scope: '' }, 'invalid_scope', 'scope names no scope.'],
-    ['foreign resource', { resource: 'https://elsewhere.example/api' }, 'invalid_target', 'resource "https://elsewhere.example/api" is not a resource this service issues tokens for.'],
+    [
+      'foreign resource',
+      { resource: 'https://elsewhere.example/api' },
+      'invalid_target',
+      'resource "https://elsewhere.example/api" is not a resource this service issues tokens for.',
+    ],
     ['request object', { request: 'eyJ...' }, 'invalid_request', 'Request objects (the request parameter) are not supported.'],
   ])('%s → redirect with %s', (_name, change, error, description) => {
     expect(check({ ...base, ...change })).toEqual({ kind: 'redirect', redirectUri: 'https://app.example.com/cb', error, description, state: 'xyz' });
   });
 
   it('a repeated parameter → invalid_request; an over-long state is refused and not echoed; unknown parameters are ignored (RFC 6749 §3.1)', () => {
-    expect(check({ ...base, scope: 'notes:read' }, client, [['scope', 'entities:read']])).toEqual({ kind: 'redirect', redirectUri: 'https://app.example.com/cb', error: 'invalid_request', description: 'The parameter scope appears more than once.', state: 'xyz' });
-    expect(check({ ...base, state: 's'.repeat(1025) })).toEqual({ kind: 'redirect', redirectUri: 'https://app.example.com/cb', error: 'invalid_request', description: 'state is longer than 1024 characters.' });
-    expect(check(base, client, [['prompt', 'login'], ['nonce', 'n']])).toMatchObject({ kind: 'valid' });
+    expect(check({ ...base, scope: 'notes:read' }, client, [['scope', 'entities:read']])).toEqual({
+      kind: 'redirect',
+      redirectUri: 'https://app.example.com/cb',
+      error: 'invalid_request',
+      description: 'The parameter scope appears more than once.',
+      state: 'xyz',
+    });
+    expect(check({ ...base, state: 's'.repeat(1025) })).toEqual({
+      kind: 'redirect',
+      redirectUri: 'https://app.example.com/cb',
+      error: 'invalid_request',
+      description: 'state is longer than 1024 characters.',
+    });
+    expect(
+      check(base, client, [
+        ['prompt', 'login'],
+        ['nonce', 'n'],
+      ]),
+    ).toMatchObject({ kind: 'valid' });
   });
 
   it('a confidential client may omit PKCE; if it sends a challenge, the challenge binds the code', () => {
     const confidential = { ...client, public: false };
-    expect(check({ ...base, code_challenge: undefined, code_challenge_method: undefined }, confidential)).toMatchObject({ kind: 'valid', request: { clientId: client.clientId } });
+    expect(check({ ...base, code_challenge: undefined, code_challenge_method: undefined }, confidential)).toMatchObject({
+      kind: 'valid',
+      request: { clientId: client.clientId },
+    });
     expect(check(base, confidential)).toMatchObject({ kind: 'valid', request: { codeChallenge: challenge } });
   });
 
   it("consent grants the requested scopes the member's role permits and names the rest", () => {
-    expect(consentScopes(['entities:read', 'write:entities', 'notes:read'], 'viewer')).toEqual({ granted: ['entities:read', 'notes:read'], withheld: ['write:entities'] });
+    expect(consentScopes(['entities:read', 'write:entities', 'notes:read'], 'viewer')).toEqual({
+      granted: ['entities:read', 'notes:read'],
+      withheld: ['write:entities'],
+    });
     expect(consentScopes(['entities:read', 'write:entities'], 'maker')).toEqual({ granted: ['entities:read', 'write:entities'], withheld: [] });
   });
 });

@@ -89,7 +89,7 @@ export class ScriptedBrowser {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
-            for (const line of (res.headers['set-cookie'] ?? [])) {
+            for (const line of res.headers['set-cookie'] ?? []) {
               const [pair, ...attrs] = line.split(';');
               const eq = pair!.indexOf('=');
               const name = pair!.slice(0, eq);
@@ -113,7 +113,12 @@ export class ScriptedBrowser {
 export function hidden(html: string, name: string): string {
   const m = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(html);
   if (!m) throw new Error(`No hidden field ${name} on the page:\n${html.slice(0, 2000)}`);
-  return m[1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return m[1]!
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 export function authorizePath(params: Record<string, string | undefined>): string {
@@ -135,10 +140,22 @@ export function authorizeParams(client: CodeClient, overrides: Record<string, st
 }
 
 /** Signs in on the sign-in page the authorization request shows; returns the consent page. */
-export async function signInAndGetConsent(browser: ScriptedBrowser, path: string, email: string, password = PASSWORD, extra: Record<string, string> = {}): Promise<Reply> {
+export async function signInAndGetConsent(
+  browser: ScriptedBrowser,
+  path: string,
+  email: string,
+  password = PASSWORD,
+  extra: Record<string, string> = {},
+): Promise<Reply> {
   const page = await browser.send('GET', path);
   expect(page.status, page.text).toBe(200);
-  const signedIn = await browser.send('POST', 'sign-in', { csrf_token: hidden(page.text, 'csrf_token'), request: hidden(page.text, 'request'), email, password, ...extra });
+  const signedIn = await browser.send('POST', 'sign-in', {
+    csrf_token: hidden(page.text, 'csrf_token'),
+    request: hidden(page.text, 'request'),
+    email,
+    password,
+    ...extra,
+  });
   expect(signedIn.status, signedIn.text).toBe(303);
   const consent = await browser.send('GET', signedIn.location!);
   expect(consent.status, consent.text).toBe(200);
@@ -153,7 +170,13 @@ export async function decide(browser: ScriptedBrowser, consent: Reply, decision:
 }
 
 /** The whole front channel: sign in (with `signIn`'s extra fields), allow, and return the code. */
-export async function authorizationCode(app: TestApp, client: CodeClient, member: Member, overrides: Record<string, string | undefined> = {}, signIn: Record<string, string> = {}): Promise<string> {
+export async function authorizationCode(
+  app: TestApp,
+  client: CodeClient,
+  member: Member,
+  overrides: Record<string, string | undefined> = {},
+  signIn: Record<string, string> = {},
+): Promise<string> {
   const browser = new ScriptedBrowser(app);
   const consent = await signInAndGetConsent(browser, authorizePath(authorizeParams(client, overrides)), member.email, PASSWORD, signIn);
   const params = await decide(browser, consent, 'allow');
@@ -165,12 +188,16 @@ export async function authorizationCode(app: TestApp, client: CodeClient, member
 /** POST /oauth/token with a form; `basic` sends client_secret_basic. */
 export function tokenCall(app: TestApp, form: Record<string, string>, options: { basic?: [string, string] } = {}) {
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-  if (options.basic) headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(options.basic[0])}:${encodeURIComponent(options.basic[1])}`).toString('base64')}`;
+  if (options.basic)
+    headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(options.basic[0])}:${encodeURIComponent(options.basic[1])}`).toString('base64')}`;
   return call(app, 'POST', '/oauth/token', { body: new URLSearchParams(form).toString(), headers });
 }
 
 /** The client's own authentication fields for client_secret_post (or none for a public client). */
-export const clientAuth = (client: CodeClient): Record<string, string> => ({ client_id: client.clientId, ...(client.clientSecret ? { client_secret: client.clientSecret } : {}) });
+export const clientAuth = (client: CodeClient): Record<string, string> => ({
+  client_id: client.clientId,
+  ...(client.clientSecret ? { client_secret: client.clientSecret } : {}),
+});
 
 /** Exchanges a code (client_secret_post, or none) with the standard verifier. */
 export function exchangeCode(app: TestApp, client: CodeClient, code: string, overrides: Record<string, string | undefined> = {}) {
@@ -183,7 +210,12 @@ export function refresh(app: TestApp, client: CodeClient, refreshToken: string, 
 }
 
 /** Asserts an RFC 6749 §5.2 body exactly (description matched when given). */
-export function expectOAuthError(res: { status: number; headers: Headers; json: any; text: string }, error: string, description?: string | RegExp, status = 400): void {
+export function expectOAuthError(
+  res: { status: number; headers: Headers; json: any; text: string },
+  error: string,
+  description?: string | RegExp,
+  status = 400,
+): void {
   expect(res.status, res.text).toBe(status);
   expect(res.headers.get('cache-control')).toBe('no-store');
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);

@@ -3,17 +3,7 @@
 // scope escalation, deactivation, deletion), client authentication, and what the tokens can do.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setMemberActive } from '#lib/store/members.ts';
-import {
-  authorizationCode,
-  clientAuth,
-  exchangeCode,
-  expectOAuthError,
-  newCodeClient,
-  refresh,
-  tokenCall,
-  VERIFIER,
-  withPassword,
-} from './support.ts';
+import { authorizationCode, clientAuth, exchangeCode, expectOAuthError, newCodeClient, refresh, tokenCall, VERIFIER, withPassword } from './support.ts';
 import { jwtClaims } from '../oauth/support.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
@@ -25,7 +15,6 @@ afterAll(() => app.close());
 afterEach(() => {
   vi.useRealTimers();
 });
-
 
 /** A workspace, a maker with a password, a confidential client and a fresh code. */
 async function setUp(options: { public?: boolean; scopes?: string[]; role?: 'maker' | 'viewer' } = {}) {
@@ -41,27 +30,56 @@ describe('authorization_code grant', () => {
     const { ws, member, client, code } = await setUp();
     const res = await exchangeCode(app, client, code);
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, refresh_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), scope: 'entities:read notes:read' });
+    expect(res.json).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      scope: 'entities:read notes:read',
+    });
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('pragma')).toBe('no-cache');
     const claims = jwtClaims(res.json.access_token);
-    expect(claims).toMatchObject({ tu: 'access', ws: ws.workspaceId, sub: member.id, cid: client.clientId, scope: 'entities:read notes:read', aud: `${app.url}/v2`, gid: expect.any(String) });
+    expect(claims).toMatchObject({
+      tu: 'access',
+      ws: ws.workspaceId,
+      sub: member.id,
+      cid: client.clientId,
+      scope: 'entities:read notes:read',
+      aud: `${app.url}/v2`,
+      gid: expect.any(String),
+    });
     expect(claims.exp - claims.iat).toBe(3600);
     // The token works on the API with exactly its scopes.
     expect((await call(app, 'GET', '/v2/entities', { token: res.json.access_token })).status).toBe(200);
-    expectError(await call(app, 'POST', '/v2/entities', { token: res.json.access_token, body: { data: { type: 'product', fields: { name: 'P' } } } }), 'auth.accessDenied');
+    expectError(
+      await call(app, 'POST', '/v2/entities', { token: res.json.access_token, body: { data: { type: 'product', fields: { name: 'P' } } } }),
+      'auth.accessDenied',
+    );
   });
 
   it('client_secret_basic works as well as client_secret_post', async () => {
     const { client, code } = await setUp();
-    const res = await tokenCall(app, { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: VERIFIER }, { basic: [client.clientId, client.clientSecret!] });
+    const res = await tokenCall(
+      app,
+      { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: VERIFIER },
+      { basic: [client.clientId, client.clientSecret!] },
+    );
     expect(res.status, res.text).toBe(200);
   });
 
   it('a wrong PKCE verifier → invalid_grant; a missing one → invalid_request; the code is not consumed by either', async () => {
     const { client, code } = await setUp();
-    expectOAuthError(await exchangeCode(app, client, code, { code_verifier: 'z'.repeat(43) }), 'invalid_grant', 'code_verifier does not match the code_challenge of the authorization request.');
-    expectOAuthError(await exchangeCode(app, client, code, { code_verifier: undefined }), 'invalid_request', 'code_verifier is missing; the authorization request had a code_challenge.');
+    expectOAuthError(
+      await exchangeCode(app, client, code, { code_verifier: 'z'.repeat(43) }),
+      'invalid_grant',
+      'code_verifier does not match the code_challenge of the authorization request.',
+    );
+    expectOAuthError(
+      await exchangeCode(app, client, code, { code_verifier: undefined }),
+      'invalid_request',
+      'code_verifier is missing; the authorization request had a code_challenge.',
+    );
     expect((await exchangeCode(app, client, code)).status).toBe(200);
   });
 
@@ -89,14 +107,21 @@ describe('authorization_code grant', () => {
     const results = await Promise.all([exchangeCode(app, client, code), exchangeCode(app, client, code)]);
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(1);
-    expectOAuthError(results.find((r) => r.status !== 200)!, 'invalid_grant');
+    expectOAuthError(
+      results.find((r) => r.status !== 200)!,
+      'invalid_grant',
+    );
     expectError(await call(app, 'GET', '/v2/entities', { token: ok[0]!.json.access_token }), 'auth.invalid');
   });
 
   it("another client's code → invalid_grant, without consuming it", async () => {
     const { ws, client, code } = await setUp();
     const other = await newCodeClient(app, ws, { name: 'Other' });
-    expectOAuthError(await exchangeCode(app, other, code, { redirect_uri: client.redirectUri }), 'invalid_grant', 'The authorization code was issued to another client.');
+    expectOAuthError(
+      await exchangeCode(app, other, code, { redirect_uri: client.redirectUri }),
+      'invalid_grant',
+      'The authorization code was issued to another client.',
+    );
     expect((await exchangeCode(app, client, code)).status).toBe(200);
   });
 
@@ -105,7 +130,11 @@ describe('authorization_code grant', () => {
     const member = await withPassword((await ws.member()).member);
     const client = await newCodeClient(app, ws, { redirectUris: ['https://client.example.com/callback', 'https://client.example.com/other'] });
     const code = await authorizationCode(app, client, member);
-    expectOAuthError(await exchangeCode(app, client, code, { redirect_uri: 'https://client.example.com/other' }), 'invalid_grant', 'redirect_uri differs from the one in the authorization request.');
+    expectOAuthError(
+      await exchangeCode(app, client, code, { redirect_uri: 'https://client.example.com/other' }),
+      'invalid_grant',
+      'redirect_uri differs from the one in the authorization request.',
+    );
   });
 
   it('a code older than 60 seconds → invalid_grant (clock moved, not slept)', async () => {
@@ -130,7 +159,11 @@ describe('authorization_code grant', () => {
 
   it('scope on the exchange may narrow the grant, never widen it (escalation → invalid_scope)', async () => {
     const { client, code } = await setUp();
-    expectOAuthError(await exchangeCode(app, client, code, { scope: 'entities:read write:entities' }), 'invalid_scope', /^The grant does not include write:entities/);
+    expectOAuthError(
+      await exchangeCode(app, client, code, { scope: 'entities:read write:entities' }),
+      'invalid_scope',
+      /^The grant does not include write:entities/,
+    );
     const res = await exchangeCode(app, client, code, { scope: 'notes:read' });
     expect(res.json.scope).toBe('notes:read');
   });
@@ -142,12 +175,19 @@ describe('refresh_token grant', () => {
     const first = (await exchangeCode(app, client, code)).json;
     const second = await refresh(app, client, first.refresh_token);
     expect(second.status, second.text).toBe(200);
-    expect(second.json).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, refresh_token: expect.any(String), scope: 'entities:read notes:read' });
+    expect(second.json).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: expect.any(String),
+      scope: 'entities:read notes:read',
+    });
     expect(second.json.refresh_token).not.toBe(first.refresh_token);
     expect(jwtClaims(second.json.access_token).gid).toBe(jwtClaims(first.access_token).gid);
     const third = await refresh(app, client, second.json.refresh_token);
     expect(third.status).toBe(200);
-    for (const t of [first.access_token, second.json.access_token, third.json.access_token]) expect((await call(app, 'GET', '/v2/notes', { token: t })).status).toBe(200);
+    for (const t of [first.access_token, second.json.access_token, third.json.access_token])
+      expect((await call(app, 'GET', '/v2/notes', { token: t })).status).toBe(200);
   });
 
   it('replaying a used refresh token → invalid_grant and the whole family is revoked: the newest access token gets 401, the newest refresh token invalid_grant', async () => {
@@ -155,7 +195,11 @@ describe('refresh_token grant', () => {
     const first = (await exchangeCode(app, client, code)).json;
     const second = (await refresh(app, client, first.refresh_token)).json;
     expect((await call(app, 'GET', '/v2/entities', { token: second.access_token })).status).toBe(200);
-    expectOAuthError(await refresh(app, client, first.refresh_token), 'invalid_grant', 'The refresh token was already used; every token of this grant is revoked.');
+    expectOAuthError(
+      await refresh(app, client, first.refresh_token),
+      'invalid_grant',
+      'The refresh token was already used; every token of this grant is revoked.',
+    );
     expectError(await call(app, 'GET', '/v2/entities', { token: second.access_token }), 'auth.invalid', { detail: 'The bearer token has been revoked.' });
     expectError(await call(app, 'GET', '/v2/entities', { token: first.access_token }), 'auth.invalid');
     expectOAuthError(await refresh(app, client, second.refresh_token), 'invalid_grant', 'The grant of this refresh token has been revoked.');
@@ -164,7 +208,11 @@ describe('refresh_token grant', () => {
   it('scope escalation on refresh → invalid_scope; narrowing works and later refreshes can widen back up to the grant', async () => {
     const { client, code } = await setUp();
     const first = (await exchangeCode(app, client, code)).json;
-    expectOAuthError(await refresh(app, client, first.refresh_token, { scope: 'entities:read write:entities' }), 'invalid_scope', /^The grant does not include write:entities/);
+    expectOAuthError(
+      await refresh(app, client, first.refresh_token, { scope: 'entities:read write:entities' }),
+      'invalid_scope',
+      /^The grant does not include write:entities/,
+    );
     expectOAuthError(await refresh(app, client, first.refresh_token, { scope: 'entities:read bogus' }), 'invalid_scope', 'Unknown scope "bogus".');
     const narrowed = await refresh(app, client, first.refresh_token, { scope: 'entities:read' });
     expect(narrowed.json.scope).toBe('entities:read');
@@ -176,7 +224,9 @@ describe('refresh_token grant', () => {
     const { ws, member, client, code } = await setUp();
     const tokens = (await exchangeCode(app, client, code)).json;
     await setMemberActive(ws.workspaceId, member.email, false);
-    expectError(await call(app, 'GET', '/v2/entities', { token: tokens.access_token }), 'auth.invalid', { detail: "The token's member is deactivated or no longer exists." });
+    expectError(await call(app, 'GET', '/v2/entities', { token: tokens.access_token }), 'auth.invalid', {
+      detail: "The token's member is deactivated or no longer exists.",
+    });
     expectOAuthError(await refresh(app, client, tokens.refresh_token), 'invalid_grant', 'The member who granted access is deactivated or no longer exists.');
   });
 
@@ -184,7 +234,9 @@ describe('refresh_token grant', () => {
     const { ws, client, code } = await setUp();
     const tokens = (await exchangeCode(app, client, code)).json;
     expect((await call(app, 'DELETE', `/oauth2/applications/${client.clientId}`, { token: ws.token })).status).toBe(204);
-    expectError(await call(app, 'GET', '/v2/entities', { token: tokens.access_token }), 'auth.invalid', { detail: "The token's application has been deleted." });
+    expectError(await call(app, 'GET', '/v2/entities', { token: tokens.access_token }), 'auth.invalid', {
+      detail: "The token's application has been deleted.",
+    });
     expectOAuthError(await refresh(app, client, tokens.refresh_token), 'invalid_client', undefined, 401);
   });
 
@@ -204,7 +256,11 @@ describe('refresh_token grant', () => {
     const rotated = await refresh(app, client, tokens.refresh_token);
     expect(rotated.status).toBe(200);
     vi.setSystemTime(Date.now() + 2 * 86_400_000);
-    expectOAuthError(await refresh(app, client, rotated.json.refresh_token), 'invalid_grant', 'The refresh token has expired (30 days after the grant); ask the member again.');
+    expectOAuthError(
+      await refresh(app, client, rotated.json.refresh_token),
+      'invalid_grant',
+      'The refresh token has expired (30 days after the grant); ask the member again.',
+    );
   });
 
   it("a viewer's consent never grants write scopes, whatever the request asked", async () => {
@@ -220,7 +276,11 @@ describe('refresh_token grant', () => {
 describe('client authentication and request form', () => {
   it('a wrong secret with Basic → 401 invalid_client with WWW-Authenticate: Basic', async () => {
     const { client, code } = await setUp();
-    const res = await tokenCall(app, { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: VERIFIER }, { basic: [client.clientId, 'wrong'] });
+    const res = await tokenCall(
+      app,
+      { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: VERIFIER },
+      { basic: [client.clientId, 'wrong'] },
+    );
     expectOAuthError(res, 'invalid_client', 'Client authentication failed: wrong client secret.', 401);
     expect(res.headers.get('www-authenticate')).toBe('Basic realm="oauth", charset="UTF-8"');
     // The code survived the failed attempt.
@@ -229,10 +289,20 @@ describe('client authentication and request form', () => {
 
   it('a confidential client without its secret, a public client with one, an unknown client → invalid_client', async () => {
     const { client, code } = await setUp();
-    expectOAuthError(await exchangeCode(app, client, code, { client_secret: undefined }), 'invalid_client', 'Client authentication failed: this confidential client must authenticate with its client secret.', 401);
+    expectOAuthError(
+      await exchangeCode(app, client, code, { client_secret: undefined }),
+      'invalid_client',
+      'Client authentication failed: this confidential client must authenticate with its client secret.',
+      401,
+    );
     const pub = await setUp({ public: true });
     expectOAuthError(await exchangeCode(app, pub.client, pub.code, { client_secret: 'anything' }), 'invalid_client', /public client/, 401);
-    expectOAuthError(await exchangeCode(app, client, code, { client_id: '00000000-0000-4000-8000-000000000000', client_secret: 'x' }), 'invalid_client', 'Client authentication failed: unknown client.', 401);
+    expectOAuthError(
+      await exchangeCode(app, client, code, { client_id: '00000000-0000-4000-8000-000000000000', client_secret: 'x' }),
+      'invalid_client',
+      'Client authentication failed: unknown client.',
+      401,
+    );
     expect((await exchangeCode(app, pub.client, pub.code)).status).toBe(200);
   });
 
@@ -246,28 +316,58 @@ describe('client authentication and request form', () => {
   it('grant_type missing → invalid_request; unknown (or the JWT bearer grant here) → unsupported_grant_type', async () => {
     const { client } = await setUp();
     expectOAuthError(await tokenCall(app, { ...clientAuth(client) }), 'invalid_request', 'grant_type is missing.');
-    expectOAuthError(await tokenCall(app, { grant_type: 'password', ...clientAuth(client) }), 'unsupported_grant_type', /^grant_type "password" is not supported here/);
-    expectOAuthError(await tokenCall(app, { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: 'x', ...clientAuth(client) }), 'unsupported_grant_type');
+    expectOAuthError(
+      await tokenCall(app, { grant_type: 'password', ...clientAuth(client) }),
+      'unsupported_grant_type',
+      /^grant_type "password" is not supported here/,
+    );
+    expectOAuthError(
+      await tokenCall(app, { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: 'x', ...clientAuth(client) }),
+      'unsupported_grant_type',
+    );
   });
 
   it('not a form, a repeated parameter, two client authentication methods → invalid_request', async () => {
     const { client, code } = await setUp();
-    expectOAuthError(await call(app, 'POST', '/oauth/token', { body: { grant_type: 'authorization_code' } }), 'invalid_request', 'The request must be sent as application/x-www-form-urlencoded.');
+    expectOAuthError(
+      await call(app, 'POST', '/oauth/token', { body: { grant_type: 'authorization_code' } }),
+      'invalid_request',
+      'The request must be sent as application/x-www-form-urlencoded.',
+    );
     const repeated = `grant_type=authorization_code&code=${code}&code=${code}&client_id=${client.clientId}`;
-    expectOAuthError(await call(app, 'POST', '/oauth/token', { body: repeated, headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 'invalid_request', "The parameter 'code' is repeated; each parameter may appear once.");
-    const both = await tokenCall(app, { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: VERIFIER, client_secret: client.clientSecret! }, { basic: [client.clientId, client.clientSecret!] });
+    expectOAuthError(
+      await call(app, 'POST', '/oauth/token', { body: repeated, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      'invalid_request',
+      "The parameter 'code' is repeated; each parameter may appear once.",
+    );
+    const both = await tokenCall(
+      app,
+      { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: VERIFIER, client_secret: client.clientSecret! },
+      { basic: [client.clientId, client.clientSecret!] },
+    );
     expectOAuthError(both, 'invalid_request', /authenticated twice/);
   });
 
   it('the JWT bearer grant stays at /oauth2/token, unchanged', async () => {
-    const res = await call(app, 'POST', '/oauth2/token', { body: 'grant_type=authorization_code', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await call(app, 'POST', '/oauth2/token', {
+      body: 'grant_type=authorization_code',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.json).toEqual({ error: 'unsupported_grant_type', error_description: 'The grant_type must be urn:ietf:params:oauth:grant-type:jwt-bearer.' });
   });
 });
 
 describe('POST /oauth/revoke (RFC 7009)', () => {
   const revoke = (client: { clientId: string; clientSecret?: string }, token: string, extra: Record<string, string> = {}) =>
-    call(app, 'POST', '/oauth/revoke', { body: new URLSearchParams({ token, client_id: client.clientId, ...(client.clientSecret ? { client_secret: client.clientSecret } : {}), ...extra }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    call(app, 'POST', '/oauth/revoke', {
+      body: new URLSearchParams({
+        token,
+        client_id: client.clientId,
+        ...(client.clientSecret ? { client_secret: client.clientSecret } : {}),
+        ...extra,
+      }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
 
   it('revoking the refresh token ends the whole grant: its access token 401 on the next request', async () => {
     const { client, code } = await setUp();

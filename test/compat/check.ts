@@ -40,7 +40,8 @@ interface Relationship {
 export const relationshipLine = (probe: Probe, r: Relationship | undefined) => `${r?.type} ${probe.nameList([String(r?.target?.id)])}`;
 
 /** A relationship list (entity's or note's) as sorted relationship lines. */
-export const relationshipLines = (probe: Probe, list: { data?: Relationship[] | null } | undefined) => (list?.data ?? []).map((r) => relationshipLine(probe, r)).sort();
+export const relationshipLines = (probe: Probe, list: { data?: Relationship[] | null } | undefined) =>
+  (list?.data ?? []).map((r) => relationshipLine(probe, r)).sort();
 
 /** The pageCursor carried by a links.next URL (clients repeat the request with it: spec, pagination rule 3). */
 export function cursorOf(next: string | null | undefined): string | undefined {

@@ -36,7 +36,12 @@ const ran = new Set<string>();
 const calls = new Set<string>();
 const neededBy = new Map<string, string[]>(PATCHES.map((p) => [p.name, []]));
 
-const sortedMap = (m: Record<string, string[]>) => Object.fromEntries(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, [...v].sort()]));
+const sortedMap = (m: Record<string, string[]>) =>
+  Object.fromEntries(
+    Object.entries(m)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, v]) => [k, [...v].sort()]),
+  );
 
 beforeAll(async () => {
   baseline = JSON.parse(await readFile(baselineUrl, 'utf8'));
@@ -64,7 +69,10 @@ describe('Productboard compatibility (test/compat/baseline.json lists what fails
     const ids = CHECKS.map((c) => c.id);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
     expect(Object.keys(baseline.checks).filter((id) => !ids.includes(id))).toEqual([]);
-    const empty = (m: Record<string, string[]>) => Object.entries(m).filter(([, lines]) => !Array.isArray(lines) || lines.length === 0).map(([k]) => k);
+    const empty = (m: Record<string, string[]>) =>
+      Object.entries(m)
+        .filter(([, lines]) => !Array.isArray(lines) || lines.length === 0)
+        .map(([k]) => k);
     expect([...empty(baseline.checks), ...empty(baseline.schemas)]).toEqual([]);
   });
 

@@ -23,13 +23,46 @@ describe("Productboard's documents", () => {
 
   it('define these operations (a new one needs a check in test/compat/ or a reason not to)', () => {
     expect([...operations().keys()].sort()).toEqual([
-      'createEntity', 'createEntityFieldValue', 'createEntityRelationship', 'createNote', 'createNoteComment', 'createNoteRelationship', 'createTeam',
-      'deleteEntity', 'deleteEntityFieldValue', 'deleteEntityRelationship', 'deleteNote', 'deleteNoteRelationship', 'deleteTeam',
-      'getCustomerScore', 'getEntity', 'getEntityConfiguration', 'getMember', 'getNote', 'getNoteConfiguration', 'getTeam',
-      'listEntities', 'listEntityConfigurations', 'listEntityFieldValues', 'listEntityRelationships', 'listMembers', 'listNoteConfigurations', 'listNoteRelationships', 'listNotes',
-      'listTeamMembers', 'listTeams',
-      'performEntitiesSearch', 'performMembersSearch', 'performNotesSearch', 'performTeamsSearch',
-      'replaceEntityRelationship', 'replaceNoteCustomerRelationship', 'updateEntity', 'updateEntityFieldValue', 'updateNote', 'updateTeam',
+      'createEntity',
+      'createEntityFieldValue',
+      'createEntityRelationship',
+      'createNote',
+      'createNoteComment',
+      'createNoteRelationship',
+      'createTeam',
+      'deleteEntity',
+      'deleteEntityFieldValue',
+      'deleteEntityRelationship',
+      'deleteNote',
+      'deleteNoteRelationship',
+      'deleteTeam',
+      'getCustomerScore',
+      'getEntity',
+      'getEntityConfiguration',
+      'getMember',
+      'getNote',
+      'getNoteConfiguration',
+      'getTeam',
+      'listEntities',
+      'listEntityConfigurations',
+      'listEntityFieldValues',
+      'listEntityRelationships',
+      'listMembers',
+      'listNoteConfigurations',
+      'listNoteRelationships',
+      'listNotes',
+      'listTeamMembers',
+      'listTeams',
+      'performEntitiesSearch',
+      'performMembersSearch',
+      'performNotesSearch',
+      'performTeamsSearch',
+      'replaceEntityRelationship',
+      'replaceNoteCustomerRelationship',
+      'updateEntity',
+      'updateEntityFieldValue',
+      'updateNote',
+      'updateTeam',
     ]);
   });
 
@@ -44,7 +77,8 @@ describe("Productboard's documents", () => {
       const doc = JSON.parse(text.replace(/^(#[^\n]*\n)+/, '')) as { paths: Record<string, Record<string, { operationId?: string }>> };
       for (const [path, methods] of Object.entries(doc.paths)) {
         for (const [method, op] of Object.entries(methods)) {
-          if (op?.operationId && !served.has(`${method.toUpperCase()} /v2${path}`)) unserved.push(`${op.operationId} (\`${method.toUpperCase()} ${path}\`) | ${file.replace(/\.yaml$/, '')}`);
+          if (op?.operationId && !served.has(`${method.toUpperCase()} /v2${path}`))
+            unserved.push(`${op.operationId} (\`${method.toUpperCase()} ${path}\`) | ${file.replace(/\.yaml$/, '')}`);
         }
       }
     }

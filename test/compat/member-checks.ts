@@ -38,6 +38,10 @@ export const MEMBER_CHECKS: Check[] = [
     probe.equal('email', got.data?.fields.email, '[redacted]');
   }),
   reads('getMember.unknown', 'no such member → 404 resource.notFound', async ({ seed, probe }) => {
-    await probe.refusal('getMember', { status: 404, code: 'resource.notFound' }, seed.world.pb.members.GET('/members/{id}', { params: { path: { id: '00000000-0000-4000-8000-000000000000' } } }));
+    await probe.refusal(
+      'getMember',
+      { status: 404, code: 'resource.notFound' },
+      seed.world.pb.members.GET('/members/{id}', { params: { path: { id: '00000000-0000-4000-8000-000000000000' } } }),
+    );
   }),
 ];

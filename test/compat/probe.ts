@@ -62,7 +62,10 @@ export class Probe {
 
   /** Readable list of ids ("Apple Pay, Google Pay"), sorted. */
   nameList(ids: readonly string[]): string {
-    return ids.map((id) => this.names.get(id) ?? '<unknown>').sort().join(', ');
+    return ids
+      .map((id) => this.names.get(id) ?? '<unknown>')
+      .sort()
+      .join(', ');
   }
 
   /**

@@ -37,7 +37,19 @@ function deepFreeze<T>(value: T): T {
 const PROSE_KEYS = new Set(['description', 'summary', 'example', 'examples', 'x-readme', 'termsOfService', 'contact']);
 
 /** Objects whose keys are names (a property may be called "description"), never prose. */
-const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'schemas', 'responses', 'parameters', 'requestBodies', 'paths', 'content', 'mapping', 'scopes']);
+const NAME_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'schemas',
+  'responses',
+  'parameters',
+  'requestBodies',
+  'paths',
+  'content',
+  'mapping',
+  'scopes',
+]);
 
 /**
  * The document's shapes without its prose: the committed generated types must not carry

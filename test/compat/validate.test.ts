@@ -15,7 +15,11 @@ const entity = (extra: Record<string, unknown> = {}) => ({
 
 describe('validating against Productboard’s schemas', () => {
   it('a list page without links.next passes only thanks to links-next-absent-on-last-page, which reports itself needed', () => {
-    expect(validateResponse('listEntities', 200, { data: [entity()], links: {} })).toEqual({ mismatches: [], needed: ['links-next-absent-on-last-page'], patchProblems: [] });
+    expect(validateResponse('listEntities', 200, { data: [entity()], links: {} })).toEqual({
+      mismatches: [],
+      needed: ['links-next-absent-on-last-page'],
+      patchProblems: [],
+    });
   });
 
   it('links.next: null (Productboard’s own last page) needs no patch', () => {

@@ -61,7 +61,10 @@ const ajvs = new Map<string, Ajv2020>();
 
 /** One ajv per (document, patch set): the patched document registered as a schema. */
 function ajvFor(document: DocumentName, patches: readonly SchemaPatch[]): { ajv: Ajv2020; id: string } {
-  const key = `${document}|${patches.map((p) => p.name).sort().join(',')}`;
+  const key = `${document}|${patches
+    .map((p) => p.name)
+    .sort()
+    .join(',')}`;
   const id = `https://productboard.invalid/${document}.json`;
   let ajv = ajvs.get(key);
   if (!ajv) {
@@ -80,7 +83,10 @@ function ajvFor(document: DocumentName, patches: readonly SchemaPatch[]): { ajv:
 const validators = new Map<string, ValidateFunction>();
 
 function validatorFor(document: DocumentName, patches: readonly SchemaPatch[], pointer: string): ValidateFunction {
-  const key = `${document}|${patches.map((p) => p.name).sort().join(',')}|${pointer}`;
+  const key = `${document}|${patches
+    .map((p) => p.name)
+    .sort()
+    .join(',')}|${pointer}`;
   let v = validators.get(key);
   if (!v) {
     const { ajv, id } = ajvFor(document, patches);
@@ -93,7 +99,8 @@ function validatorFor(document: DocumentName, patches: readonly SchemaPatch[], p
 /** The patches that apply to one operation's response with one status. */
 function patchesFor(document: DocumentName, operationId: string, status: number, patches: readonly SchemaPatch[] = PATCHES): SchemaPatch[] {
   return patches.filter(
-    (p) => p.where.documents.includes(document) && (p.where.operations === '*' || p.where.operations.includes(operationId)) && p.where.statuses.includes(status),
+    (p) =>
+      p.where.documents.includes(document) && (p.where.operations === '*' || p.where.operations.includes(operationId)) && p.where.statuses.includes(status),
   );
 }
 
@@ -209,4 +216,3 @@ export function patchApplicationProblems(patches: readonly SchemaPatch[] = PATCH
   }
   return problems;
 }
-

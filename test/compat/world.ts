@@ -100,7 +100,11 @@ export class World {
   }
 
   /** Creates a text note through Productboard's createNote, linked to `links` (default importance). */
-  async note(probe: Probe, name: string, options: { customer?: { id: string; type: 'user' | 'company' }; links?: string[]; owner?: string } = {}): Promise<string> {
+  async note(
+    probe: Probe,
+    name: string,
+    options: { customer?: { id: string; type: 'user' | 'company' }; links?: string[]; owner?: string } = {},
+  ): Promise<string> {
     const relationships = [
       ...(options.customer ? [{ type: 'customer' as const, target: options.customer }] : []),
       ...(options.links ?? []).map((id) => ({ type: 'link' as const, target: { id, type: 'link' as const } })),
@@ -109,7 +113,13 @@ export class World {
       'createNote',
       201,
       this.pb.notes.POST('/notes', {
-        body: { data: { type: 'textNote', fields: { name, ...(options.owner ? { owner: { email: options.owner } } : {}) }, ...(relationships.length ? { relationships } : {}) } },
+        body: {
+          data: {
+            type: 'textNote',
+            fields: { name, ...(options.owner ? { owner: { email: options.owner } } : {}) },
+            ...(relationships.length ? { relationships } : {}),
+          },
+        },
       }),
     );
     const id = created.data.id;
@@ -144,7 +154,18 @@ export interface Seed {
   world: World;
   maker: Awaited<ReturnType<World['member']>>;
   e: Record<
-    'payments' | 'platform' | 'checkout' | 'wallets' | 'infra' | 'applePay' | 'applePayWatch' | 'googlePay' | 'applePayRefunds' | 'legacyBilling' | 'acme' | 'ada',
+    | 'payments'
+    | 'platform'
+    | 'checkout'
+    | 'wallets'
+    | 'infra'
+    | 'applePay'
+    | 'applePayWatch'
+    | 'googlePay'
+    | 'applePayRefunds'
+    | 'legacyBilling'
+    | 'acme'
+    | 'ada',
     string
   >;
   n: { wantsApplePay: string; googlePayPlease: string };
@@ -165,7 +186,10 @@ export async function buildSeed(app: TestApp): Promise<Seed> {
     await probe.setup(
       'updateTeam',
       200,
-      world.pb.teams.PATCH('/teams/{id}', { params: { path: { id: teams.payments } }, body: { data: { patch: [{ op: 'addItems', path: 'members', value: [{ id: maker.id }] }] } } }),
+      world.pb.teams.PATCH('/teams/{id}', {
+        params: { path: { id: teams.payments } },
+        body: { data: { patch: [{ op: 'addItems', path: 'members', value: [{ id: maker.id }] }] } },
+      }),
     );
     const payments = await world.entity(probe, 'product', 'Payments');
     const platform = await world.entity(probe, 'product', 'Platform');
@@ -177,7 +201,10 @@ export async function buildSeed(app: TestApp): Promise<Seed> {
       fields: { owner: { email: admin }, status: { name: PLANNED.name }, tags: [{ name: 'mobile' }], teams: [{ id: teams.payments }] },
     });
     const applePayWatch = await world.entity(probe, 'subfeature', 'Apple Pay on watch', { parent: applePay });
-    const googlePay = await world.entity(probe, 'feature', 'Google Pay', { parent: checkout, fields: { owner: { email: maker.email }, status: { name: 'In progress' }, teams: [{ name: 'PAYMENTS TEAM' }] } });
+    const googlePay = await world.entity(probe, 'feature', 'Google Pay', {
+      parent: checkout,
+      fields: { owner: { email: maker.email }, status: { name: 'In progress' }, teams: [{ name: 'PAYMENTS TEAM' }] },
+    });
     const applePayRefunds = await world.entity(probe, 'feature', 'apple pay refunds', { parent: wallets, fields: { status: { name: PLANNED.name } } });
     const legacyBilling = await world.entity(probe, 'feature', 'Legacy billing', { parent: infra, fields: { archived: true } });
     const acme = await world.entity(probe, 'company', 'Acme', { fields: { domain: 'acme.test' } });

@@ -19,7 +19,9 @@ afterAll(async () => {
 describe('entity configurations', () => {
   it('GET /v2/entities/configurations/{type}: standard fields with JSON Schemas, then custom fields by uuid', async () => {
     const ws = await newWorkspace();
-    const { id } = (await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name: 'Size', kind: 'select', options: 'S, M,L' })) as { id: string };
+    const { id } = (await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name: 'Size', kind: 'select', options: 'S, M,L' })) as {
+      id: string;
+    };
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     const res = await call(app, 'GET', '/v2/entities/configurations/feature', { token: ws.token });
     expect(res.status, res.text).toBe(200);
@@ -27,7 +29,12 @@ describe('entity configurations', () => {
     expect(data.type).toBe('feature');
     expect(Object.keys(data.fields)).toEqual(['name', 'description', 'status', 'owner', 'tags', 'teams', 'timeframe', 'archived', id]);
     for (const [key, f] of Object.entries<any>(data.fields)) expect(f.id).toBe(key);
-    expect(data.fields.name).toEqual({ id: 'name', name: 'Name', path: '/fields/name', schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' } });
+    expect(data.fields.name).toEqual({
+      id: 'name',
+      name: 'Name',
+      path: '/fields/name',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' },
+    });
     expect(data.fields.archived.schema).toEqual({ type: 'boolean' });
     // An entity's tags are the workspace's tag values, by id and name.
     expect(data.fields.tags.schema).toMatchObject({ type: 'array', items: { type: 'object', required: ['id', 'name'] } });
@@ -48,11 +55,26 @@ describe('entity configurations', () => {
   it('GET /v2/entities/configurations lists every type; type[] filters', async () => {
     const ws = await newWorkspace();
     const all = await call(app, 'GET', '/v2/entities/configurations', { token: ws.token });
-    expect(all.json.data.map((c: any) => c.type)).toEqual(['product', 'component', 'feature', 'subfeature', 'initiative', 'objective', 'keyResult', 'release', 'releaseGroup', 'user', 'company']);
+    expect(all.json.data.map((c: any) => c.type)).toEqual([
+      'product',
+      'component',
+      'feature',
+      'subfeature',
+      'initiative',
+      'objective',
+      'keyResult',
+      'release',
+      'releaseGroup',
+      'user',
+      'company',
+    ]);
     expect(all.json.links).toEqual({});
     const some = await call(app, 'GET', '/v2/entities/configurations?type[]=subfeature&type[]=product', { token: ws.token });
     expect(some.json.data.map((c: any) => c.type)).toEqual(['subfeature', 'product']);
-    expectError(await call(app, 'GET', '/v2/entities/configurations?type[]=theme', { token: ws.token }), 'request.invalid', { detail: /'theme'/, source: { parameter: 'type[]' } });
+    expectError(await call(app, 'GET', '/v2/entities/configurations?type[]=theme', { token: ws.token }), 'request.invalid', {
+      detail: /'theme'/,
+      source: { parameter: 'type[]' },
+    });
   });
 
   it('an unknown type → 404 resource.notFound', async () => {
@@ -63,7 +85,8 @@ describe('entity configurations', () => {
   it('custom fields are per workspace and per type, with a schema per kind', async () => {
     const a = await newWorkspace();
     const b = await newWorkspace();
-    const add = async (type: string, name: string, kind: string) => ((await fieldAdd.run({ workspace: a.workspaceId, 'entity-type': type, name, kind })) as { id: string }).id;
+    const add = async (type: string, name: string, kind: string) =>
+      ((await fieldAdd.run({ workspace: a.workspaceId, 'entity-type': type, name, kind })) as { id: string }).id;
     const text = await add('product', 'Notes', 'text');
     const num = await add('product', 'Effort', 'number');
     const date = await add('product', 'Due', 'date');
@@ -143,7 +166,10 @@ describe('note configurations', () => {
     expect(await types('?type=conversationNote')).toEqual(['conversationNote']);
     expect(await types('?type[]=simple&type[]=conversation')).toEqual(['textNote', 'conversationNote']);
     expectError(await get('/opportunityNote'), 'resource.notFound', { detail: /opportunity notes cannot be created through the API/ });
-    expectError(await get('?type[]=opportunity'), 'request.invalid', { source: { parameter: 'type[]' }, detail: /opportunity notes cannot be created through the API/ });
+    expectError(await get('?type[]=opportunity'), 'request.invalid', {
+      source: { parameter: 'type[]' },
+      detail: /opportunity notes cannot be created through the API/,
+    });
   });
 });
 
@@ -166,7 +192,9 @@ describe('admin field add', () => {
     await expect(fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name: 'size', kind: 'number' })).rejects.toBeInstanceOf(UsageError);
     // The same name on another type is another field.
     await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'product', name: 'Size', kind: 'text' });
-    await expect(fieldAdd.run({ workspace: '00000000-0000-4000-8000-000000000000', 'entity-type': 'feature', name: 'X', kind: 'text' })).rejects.toThrow(/No workspace/);
+    await expect(fieldAdd.run({ workspace: '00000000-0000-4000-8000-000000000000', 'entity-type': 'feature', name: 'X', kind: 'text' })).rejects.toThrow(
+      /No workspace/,
+    );
     expect((await listCustomFields(ws.workspaceId)).map((d) => [d.entityType, d.name])).toEqual([
       ['feature', 'Size'],
       ['product', 'Size'],

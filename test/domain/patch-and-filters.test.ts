@@ -17,7 +17,16 @@ describe('patch operations', () => {
   it('set replaces, clear gives null, addItems appends what is missing, removeItems drops by key, in order', () => {
     const current = { name: 'Old', tags: [{ name: 'a' }, { name: 'b' }], owner: { id: 'x', email: 'x@y.z' } };
     expect(
-      applyPatch(current, [op({ op: 'set', field: 'name', value: 'New' }), op({ op: 'clear', field: 'owner' }), op({ op: 'addItems', field: 'tags', value: [{ name: 'c' }, { name: 'a' }] }), op({ op: 'removeItems', field: 'tags', value: [{ name: 'a' }, { name: 'zz' }] })], itemKey),
+      applyPatch(
+        current,
+        [
+          op({ op: 'set', field: 'name', value: 'New' }),
+          op({ op: 'clear', field: 'owner' }),
+          op({ op: 'addItems', field: 'tags', value: [{ name: 'c' }, { name: 'a' }] }),
+          op({ op: 'removeItems', field: 'tags', value: [{ name: 'a' }, { name: 'zz' }] }),
+        ],
+        itemKey,
+      ),
     ).toEqual({ name: 'New', owner: null, tags: [{ name: 'b' }, { name: 'c' }] });
     expect(applyPatch({}, [op({ op: 'addItems', field: 'tags', value: [{ name: 'x' }] })], itemKey)).toEqual({ tags: [{ name: 'x' }] });
     expect(applyPatch(current, [op({ op: 'removeItems', field: 'tags', value: [{ name: 'a' }, { name: 'b' }] })], itemKey)).toEqual({ tags: null });
@@ -28,8 +37,16 @@ describe('patch operations', () => {
     const current = { content: [part('a'), part('b')] };
     // A stored part's keys come back in any order: the same values are the same part.
     const reordered = { timestamp: '2030-01-01T00:00:00Z', content: 'hi', authorType: 'customer', externalId: 'a' };
-    expect(applyPatch(current, [op({ op: 'addItems', field: 'content', value: [reordered, part('c')] })], itemKey)).toEqual({ content: [part('a'), part('b'), part('c')] });
-    expect(applyPatch(current, [op({ op: 'removeItems', field: 'content', value: [{ externalId: 'a' }] }), op({ op: 'addItems', field: 'content', value: [part('a', 'edited')] })], itemKey)).toEqual({
+    expect(applyPatch(current, [op({ op: 'addItems', field: 'content', value: [reordered, part('c')] })], itemKey)).toEqual({
+      content: [part('a'), part('b'), part('c')],
+    });
+    expect(
+      applyPatch(
+        current,
+        [op({ op: 'removeItems', field: 'content', value: [{ externalId: 'a' }] }), op({ op: 'addItems', field: 'content', value: [part('a', 'edited')] })],
+        itemKey,
+      ),
+    ).toEqual({
       content: [part('b'), part('a', 'edited')],
     });
     const refusal = (ops: PatchOp[]) => {
@@ -43,7 +60,8 @@ describe('patch operations', () => {
     };
     expect(refusal([op({ op: 'addItems', field: 'content', value: [part('c'), part('b', 'other')] })])).toEqual({
       location: { pointer: '/data/patch/0/value/1' },
-      detail: "Field 'content' already has an item 'b' with other values; remove it first ('removeItems' before this 'addItems', in the same patch) to replace it.",
+      detail:
+        "Field 'content' already has an item 'b' with other values; remove it first ('removeItems' before this 'addItems', in the same patch) to replace it.",
     });
     const many = Array.from({ length: 49 }, (_, i) => part(`n${i}`));
     expect(refusal([op({ op: 'addItems', field: 'content', value: many })])).toEqual({
@@ -71,22 +89,66 @@ describe('patch operations', () => {
     refused([op({ op: 'set', field: 'tags', value: [] }), op({ op: 'addItems', field: 'tags', value: [] })]);
     refused([op({ op: 'removeItems', field: 'tags', value: [] }), op({ op: 'clear', field: 'tags' })]);
     refused([op({ op: 'set', field: 'name', value: 'a' }), op({ op: 'set', field: 'name', value: 'b' })]);
-    expect(() => checkPatch([op({ op: 'addItems', field: 'tags', value: [] }), op({ op: 'removeItems', field: 'tags', value: [] }), op({ op: 'set', field: 'name', value: 'a' })])).not.toThrow();
+    expect(() =>
+      checkPatch([
+        op({ op: 'addItems', field: 'tags', value: [] }),
+        op({ op: 'removeItems', field: 'tags', value: [] }),
+        op({ op: 'set', field: 'name', value: 'a' }),
+      ]),
+    ).not.toThrow();
   });
 });
 
 describe('filters', () => {
-  const e = { id: 'e1', type: 'feature' as const, parentId: 'p1', fields: { name: 'Apple Pay', status: { id: statusByName('planned')!.id, name: 'Planned' }, owner: { id: 'm1', email: 'a@b.c' } }, metadata: { source: { system: 'jira', recordId: 'J-1' } }, createdAt: '2030-01-01T00:00:00.000Z', updatedAt: '2030-01-02T00:00:00.000Z' };
+  const e = {
+    id: 'e1',
+    type: 'feature' as const,
+    parentId: 'p1',
+    fields: { name: 'Apple Pay', status: { id: statusByName('planned')!.id, name: 'Planned' }, owner: { id: 'm1', email: 'a@b.c' } },
+    metadata: { source: { system: 'jira', recordId: 'J-1' } },
+    createdAt: '2030-01-01T00:00:00.000Z',
+    updatedAt: '2030-01-02T00:00:00.000Z',
+  };
   it('entities: every filter given must hold; an empty list of owners matches nothing', () => {
-    expect(entityMatches({ types: ['feature'], parentIds: ['p1'], ownerIds: ['m1'], name: 'PLE p', statusIds: [statusByName('PLANNED')!.id], archived: false, source: { system: 'jira' }, created: { from: '2030-01-01T00:00:00.000Z' }, updated: { to: '2030-01-02T00:00:00.000Z' } }, e)).toBe(true);
+    expect(
+      entityMatches(
+        {
+          types: ['feature'],
+          parentIds: ['p1'],
+          ownerIds: ['m1'],
+          name: 'PLE p',
+          statusIds: [statusByName('PLANNED')!.id],
+          archived: false,
+          source: { system: 'jira' },
+          created: { from: '2030-01-01T00:00:00.000Z' },
+          updated: { to: '2030-01-02T00:00:00.000Z' },
+        },
+        e,
+      ),
+    ).toBe(true);
     expect(entityMatches({ ownerIds: [] }, e)).toBe(false);
     expect(entityMatches({ archived: true }, e)).toBe(false);
     expect(entityMatches({ source: { recordId: 'J-2' } }, e)).toBe(false);
     expect(entityMatches({ created: { from: '2030-01-01T00:00:00.001Z' } }, e)).toBe(false);
   });
   it('notes: creator, processed, tags (any, case-insensitive), text over name and conversation parts, customers', () => {
-    const n = { id: 'n1', type: 'textNote' as const, fields: { name: 'Chat', creator: { id: 'm2', email: 'c@d.e' }, processed: true, tags: [{ name: 'Mobile' }], content: [{ externalId: '1', authorType: 'customer', content: 'My Watch', timestamp: 't' }] }, customer: { id: 'c1', type: 'user' as const }, createdAt: 't', updatedAt: 't' };
-    expect(noteMatches({ creatorIds: ['m2'], processed: true, archived: false, tags: ['x', 'MOBILE'], text: 'watch', customerIds: ['c1'], types: ['textNote'] }, n)).toBe(true);
+    const n = {
+      id: 'n1',
+      type: 'textNote' as const,
+      fields: {
+        name: 'Chat',
+        creator: { id: 'm2', email: 'c@d.e' },
+        processed: true,
+        tags: [{ name: 'Mobile' }],
+        content: [{ externalId: '1', authorType: 'customer', content: 'My Watch', timestamp: 't' }],
+      },
+      customer: { id: 'c1', type: 'user' as const },
+      createdAt: 't',
+      updatedAt: 't',
+    };
+    expect(
+      noteMatches({ creatorIds: ['m2'], processed: true, archived: false, tags: ['x', 'MOBILE'], text: 'watch', customerIds: ['c1'], types: ['textNote'] }, n),
+    ).toBe(true);
     expect(noteMatches({ text: 'nothing' }, n)).toBe(false);
     expect(noteMatches({ sources: [] }, n)).toBe(false);
   });
@@ -105,7 +167,12 @@ describe('filters', () => {
     expect([nameMatches('Apple Pay', 'apple PAY'), nameMatches('Apple Pay', 'pear'), nameMatches(undefined, 'a')]).toEqual([true, false, false]);
     expect(utcInstant('2030-01-01T02:00:00+02:00')).toBe('2030-01-01T00:00:00.000Z');
     expect(utcInstant('2030-01-01T00:00:00.5Z')).toBe('2030-01-01T00:00:00.500Z');
-    expect([utcInstant('2030-01-01'), utcInstant('2030-01-01T00:00:00'), utcInstant('2030-02-30T00:00:00Z'), utcInstant('yesterday')]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([utcInstant('2030-01-01'), utcInstant('2030-01-01T00:00:00'), utcInstant('2030-02-30T00:00:00Z'), utcInstant('yesterday')]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
   it('statuses by id (any case) or by name (case-insensitive)', () => {
     const planned = statusByName('planned')!;
@@ -118,7 +185,9 @@ describe('filters', () => {
 describe('metadata and relations', () => {
   it('metadata merges key by key: a value sets, null removes, absent keeps; nothing left is no metadata', () => {
     const m = { source: { system: 'jira', recordId: 'J-1' } };
-    expect(mergeMetadata(m, { source: { recordId: 'J-2', url: 'https://x.test' } })).toEqual({ source: { system: 'jira', recordId: 'J-2', url: 'https://x.test' } });
+    expect(mergeMetadata(m, { source: { recordId: 'J-2', url: 'https://x.test' } })).toEqual({
+      source: { system: 'jira', recordId: 'J-2', url: 'https://x.test' },
+    });
     expect(mergeMetadata(m, { source: { system: null, recordId: null } })).toBeUndefined();
     expect(mergeMetadata(m, { source: null })).toBeUndefined();
     expect(mergeMetadata(m, {})).toEqual(m);

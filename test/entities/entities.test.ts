@@ -21,7 +21,15 @@ describe('entities', () => {
     const res = await c.req('POST', '/entities', {
       data: {
         type: 'feature',
-        fields: { name: 'Dark mode', description: '<p>Night</p>', status: { name: 'planned' }, owner: { email: ws.admin.email }, tags: [{ name: 'ui' }], timeframe: { startDate: '2026-01-01', endDate: '2026-03-31', granularity: 'quarter' }, archived: false },
+        fields: {
+          name: 'Dark mode',
+          description: '<p>Night</p>',
+          status: { name: 'planned' },
+          owner: { email: ws.admin.email },
+          tags: [{ name: 'ui' }],
+          timeframe: { startDate: '2026-01-01', endDate: '2026-03-31', granularity: 'quarter' },
+          archived: false,
+        },
         ...parentOf(product),
       },
     });
@@ -42,7 +50,14 @@ describe('entities', () => {
         timeframe: { startDate: '2026-01-01', endDate: '2026-03-31', granularity: 'quarter' },
         archived: false,
       },
-      relationships: expect.objectContaining({ data: expect.arrayContaining([{ type: 'parent', target: { id: product, type: 'product', links: { self: `${app.baseUrl}/entities/${product}`, html: `${app.webUrl}/entities/${product}` } } }]) }),
+      relationships: expect.objectContaining({
+        data: expect.arrayContaining([
+          {
+            type: 'parent',
+            target: { id: product, type: 'product', links: { self: `${app.baseUrl}/entities/${product}`, html: `${app.webUrl}/entities/${product}` } },
+          },
+        ]),
+      }),
       links: { self: `${app.baseUrl}/entities/${id}`, html: `${app.webUrl}/entities/${id}` },
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
@@ -66,10 +81,30 @@ describe('entities', () => {
     ['a missing name', { type: 'product', fields: {} }, '/data/fields/name', /required/],
     ['a name over 255 characters', { type: 'product', fields: { name: 'x'.repeat(256) } }, '/data/fields/name', /at most 255/],
     ['an unknown field name', { type: 'product', fields: { name: 'x', colour: 'red' } }, '/data/fields/colour', /Unknown field 'colour'/],
-    ['an unknown status', { type: 'product', fields: { name: 'x', status: { name: 'Someday' } } }, '/data/fields/status/name', /No status of a product is named 'Someday'; the statuses of a product are New idea/],
-    ['an owner who is not a member', { type: 'product', fields: { name: 'x', owner: { email: 'nobody@example.com' } } }, '/data/fields/owner/email', /No active member/],
-    ['a timeframe ending before it starts', { type: 'product', fields: { name: 'x', timeframe: { startDate: '2026-02-01', endDate: '2026-01-01' } } }, '/data/fields/timeframe/endDate', /before/],
-    ['a product with a parent', { type: 'product', fields: { name: 'x' }, relationships: [{ type: 'parent', target: { id: 'PARENT' } }] }, '/data/relationships/0/target/id', /cannot have a parent/],
+    [
+      'an unknown status',
+      { type: 'product', fields: { name: 'x', status: { name: 'Someday' } } },
+      '/data/fields/status/name',
+      /No status of a product is named 'Someday'; the statuses of a product are New idea/,
+    ],
+    [
+      'an owner who is not a member',
+      { type: 'product', fields: { name: 'x', owner: { email: 'nobody@example.com' } } },
+      '/data/fields/owner/email',
+      /No active member/,
+    ],
+    [
+      'a timeframe ending before it starts',
+      { type: 'product', fields: { name: 'x', timeframe: { startDate: '2026-02-01', endDate: '2026-01-01' } } },
+      '/data/fields/timeframe/endDate',
+      /before/,
+    ],
+    [
+      'a product with a parent',
+      { type: 'product', fields: { name: 'x' }, relationships: [{ type: 'parent', target: { id: 'PARENT' } }] },
+      '/data/relationships/0/target/id',
+      /cannot have a parent/,
+    ],
   ])('create with %s → 400 request.invalid with source.pointer', async (_name, body, ptr, detail) => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
@@ -81,7 +116,9 @@ describe('entities', () => {
   it('PATCH data.patch: set (a status by name, a custom field), addItems/removeItems on tags, clear; the score is untouched', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
-    const size = ((await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name: 'Size', kind: 'select', options: 'S,M,L' })) as { id: string }).id;
+    const size = (
+      (await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name: 'Size', kind: 'select', options: 'S,M,L' })) as { id: string }
+    ).id;
     const feature = await c.entity('feature', await c.entity('product'), { tags: [{ name: 'a' }], owner: { email: ws.admin.email } });
     const patch = (ops: unknown[]) => c.req('PATCH', `/entities/${feature}`, { data: { patch: ops } });
     const res = await patch([
@@ -94,13 +131,29 @@ describe('entities', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json.data.links).toEqual({ self: `${app.baseUrl}/entities/${feature}`, html: `${app.webUrl}/entities/${feature}` });
     const { fields } = (await c.ok('GET', `/entities/${feature}`)).json.data;
-    expect(fields).toEqual({ name: expect.any(String), status: { id: expect.any(String), name: 'Planned' }, tags: [{ id: expect.any(String), name: 'b' }], [size]: 'M' });
-    expectError(await patch([{ op: 'set', path: 'email', value: 'x@example.com' }]), 'request.invalid', { source: { pointer: '/data/patch/0/path' }, detail: /Unknown field 'email' for a feature/ });
+    expect(fields).toEqual({
+      name: expect.any(String),
+      status: { id: expect.any(String), name: 'Planned' },
+      tags: [{ id: expect.any(String), name: 'b' }],
+      [size]: 'M',
+    });
+    expectError(await patch([{ op: 'set', path: 'email', value: 'x@example.com' }]), 'request.invalid', {
+      source: { pointer: '/data/patch/0/path' },
+      detail: /Unknown field 'email' for a feature/,
+    });
     // An entity patch parses values by the entities' fields only: a note field's value is not looked at, its path is refused.
-    expectError(await patch([{ op: 'set', path: 'content', value: 5 }]), 'request.invalid', { source: { pointer: '/data/patch/0/path' }, detail: /Unknown field 'content' for a feature/ });
-    expectError(await patch([{ op: 'removeItems', path: 'content', value: [5] }]), 'request.invalid', { source: { pointer: '/data/patch/0/path' }, detail: /Unknown field 'content' for a feature/ });
+    expectError(await patch([{ op: 'set', path: 'content', value: 5 }]), 'request.invalid', {
+      source: { pointer: '/data/patch/0/path' },
+      detail: /Unknown field 'content' for a feature/,
+    });
+    expectError(await patch([{ op: 'removeItems', path: 'content', value: [5] }]), 'request.invalid', {
+      source: { pointer: '/data/patch/0/path' },
+      detail: /Unknown field 'content' for a feature/,
+    });
     expectError(await patch([{ op: 'set', path: size, value: 'XL' }]), 'request.invalid', { source: { pointer: '/data/patch/0/value' } });
-    expectError(await patch([{ op: 'set', path: 'owner', value: { email: 'nobody@example.com' } }]), 'request.invalid', { source: { pointer: '/data/patch/0/value/email' } });
+    expectError(await patch([{ op: 'set', path: 'owner', value: { email: 'nobody@example.com' } }]), 'request.invalid', {
+      source: { pointer: '/data/patch/0/value/email' },
+    });
     expect((await c.ok('GET', `/entities/${feature}`)).json.data.fields).toEqual(fields);
     expect(await c.score(feature)).toBe(0);
   });
@@ -108,7 +161,9 @@ describe('entities', () => {
   it('metadata.source: set on create, merged key by key on update (null removes a key, source: null all of it)', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
-    const created = await c.req('POST', '/entities', { data: { type: 'product', fields: { name: 'Imported' }, metadata: { source: { system: 'jira', recordId: 'P-1' } } } });
+    const created = await c.req('POST', '/entities', {
+      data: { type: 'product', fields: { name: 'Imported' }, metadata: { source: { system: 'jira', recordId: 'P-1' } } },
+    });
     expect(created.status, created.text).toBe(201);
     const id = created.json.data.id;
     const metadata = async () => (await c.ok('GET', `/entities/${id}`)).json.data.metadata;
@@ -117,7 +172,9 @@ describe('entities', () => {
     expect(await metadata()).toEqual({ source: { system: 'jira', url: 'https://jira.example.com/P-1' } });
     await c.ok('PATCH', `/entities/${id}`, { data: { fields: { name: 'Renamed' }, metadata: { source: null } } });
     expect(await metadata()).toBeUndefined();
-    expectError(await c.req('PATCH', `/entities/${id}`, { data: { metadata: { source: { system: '' } } } }), 'request.invalid', { source: { pointer: '/data/metadata/source/system' } });
+    expectError(await c.req('PATCH', `/entities/${id}`, { data: { metadata: { source: { system: '' } } } }), 'request.invalid', {
+      source: { pointer: '/data/metadata/source/system' },
+    });
   });
 
   it('parent rules: a subfeature needs a feature, a component a product or component', async () => {
@@ -125,11 +182,16 @@ describe('entities', () => {
     const c = client(app, ws.token);
     const product = await c.entity('product');
     const res = await c.req('POST', '/entities', { data: { type: 'subfeature', fields: { name: 's' }, ...parentOf(product) } });
-    expectError(res, 'request.invalid', { source: { pointer: '/data/relationships/0/target/id' }, detail: 'A subfeature cannot have a product parent; allowed: feature.' });
+    expectError(res, 'request.invalid', {
+      source: { pointer: '/data/relationships/0/target/id' },
+      detail: 'A subfeature cannot have a product parent; allowed: feature.',
+    });
     const company = await c.entity('company');
     const res2 = await c.req('POST', '/entities', { data: { type: 'component', fields: { name: 'c' }, ...parentOf(company) } });
     expectError(res2, 'request.invalid', { source: { pointer: '/data/relationships/0/target/id' } });
-    expect((await c.req('POST', '/entities', { data: { type: 'user', fields: { name: 'u', email: 'u@example.com' }, ...parentOf(company) } })).status).toBe(201);
+    expect((await c.req('POST', '/entities', { data: { type: 'user', fields: { name: 'u', email: 'u@example.com' }, ...parentOf(company) } })).status).toBe(
+      201,
+    );
   });
 
   it(`the hierarchy depth is capped at ${MAX_DEPTH} levels`, async () => {
@@ -139,7 +201,10 @@ describe('entities', () => {
     for (let depth = 2; depth < MAX_DEPTH; depth++) parent = await c.entity('component', parent);
     const feature = await c.entity('feature', parent); // depth MAX_DEPTH
     const res = await c.req('POST', '/entities', { data: { type: 'subfeature', fields: { name: 'too deep' }, ...parentOf(feature) } });
-    expectError(res, 'request.invalid', { source: { pointer: '/data/relationships/0/target/id' }, detail: `The hierarchy would be ${MAX_DEPTH + 1} levels deep; the maximum is ${MAX_DEPTH}.` });
+    expectError(res, 'request.invalid', {
+      source: { pointer: '/data/relationships/0/target/id' },
+      detail: `The hierarchy would be ${MAX_DEPTH + 1} levels deep; the maximum is ${MAX_DEPTH}.`,
+    });
   });
 
   it('an unknown parent, or one from another workspace → 404 resource.notFound', async () => {
@@ -181,7 +246,8 @@ describe('entities', () => {
     const myFeature = await c.entity('feature', myComponent);
     await c.note({ links: [[myFeature]] });
     const parentIdOf = async (id: string) =>
-      ((await c.ok('GET', `/entities/${id}`)).json.data.relationships.data as Array<{ type: string; target: { id: string } }>).find((r) => r.type === 'parent')?.target.id;
+      ((await c.ok('GET', `/entities/${id}`)).json.data.relationships.data as Array<{ type: string; target: { id: string } }>).find((r) => r.type === 'parent')
+        ?.target.id;
     expectError(await c.req('PUT', `/entities/${myComponent}/relationships/parent`, { data: { target: { id: theirProduct } } }), 'resource.notFound');
     expectError(await c.req('PUT', `/entities/${myFeature}/relationships/parent`, { data: { target: { id: theirProduct } } }), 'resource.notFound');
     expect(await parentIdOf(myComponent)).toBe(myProduct);
@@ -222,8 +288,12 @@ describe('entities', () => {
     expect(res.status, res.text).toBe(200);
     expect((await c.ok('GET', `/entities/${comp}`)).json.data.relationships.data[0].target.id).toBe(p2);
     expect((await c.ok('GET', `/entities/${f}`)).json.data.relationships.data[0].target.id).toBe(comp);
-    expectError(await c.req('PUT', `/entities/${comp}/relationships/parent`, { data: { target: { id: p1 }, extra: 1 } }), 'request.invalid', { source: { pointer: '/data/extra' } });
-    expectError(await c.req('PATCH', `/entities/${comp}`, { data: { fields: { bogus: 1 } } }), 'request.invalid', { source: { pointer: '/data/fields/bogus' } });
+    expectError(await c.req('PUT', `/entities/${comp}/relationships/parent`, { data: { target: { id: p1 }, extra: 1 } }), 'request.invalid', {
+      source: { pointer: '/data/extra' },
+    });
+    expectError(await c.req('PATCH', `/entities/${comp}`, { data: { fields: { bogus: 1 } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/bogus' },
+    });
   });
 
   it('delete cascades to all descendants; a deleted id → 404 afterwards', async () => {

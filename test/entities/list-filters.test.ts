@@ -87,7 +87,8 @@ describe('GET /v2/notes filters', () => {
     const ws = await newWorkspace();
     const maker = await ws.member({ role: 'maker' });
     const c = client(app, ws.token);
-    const note = async (name: string, fields: Record<string, unknown>) => (await c.ok('POST', '/notes', { data: { type: 'textNote', fields: { name, ...fields } } })).json.data.id as string;
+    const note = async (name: string, fields: Record<string, unknown>) =>
+      (await c.ok('POST', '/notes', { data: { type: 'textNote', fields: { name, ...fields } } })).json.data.id as string;
     const first = await note('Wants Apple Pay', { owner: { email: ws.admin.email } });
     const second = await note('Google Pay please', { owner: { email: maker.member.email } });
     const names = async (qs: string) => {

@@ -55,10 +55,18 @@ describe('entity relationships: create and delete', () => {
     const company = await c.entity('company');
     await c.ok('POST', `/entities/${a}/relationships`, { data: { type: 'isBlocking', target: { id: b } } });
     expectError(await c.req('POST', `/entities/${a}/relationships`, { data: { type: 'isBlocking', target: { id: b } } }), 'conflict.uniqueViolation');
-    for (const [type, target] of [['link', a], ['link', company], ['isBlockedBy', b]] as const) {
-      expectError(await c.req('POST', `/entities/${a}/relationships`, { data: { type, target: { id: target } } }), 'request.invalid', { source: { pointer: '/data/target/id' } });
+    for (const [type, target] of [
+      ['link', a],
+      ['link', company],
+      ['isBlockedBy', b],
+    ] as const) {
+      expectError(await c.req('POST', `/entities/${a}/relationships`, { data: { type, target: { id: target } } }), 'request.invalid', {
+        source: { pointer: '/data/target/id' },
+      });
     }
-    expectError(await c.req('POST', `/entities/${a}/relationships`, { data: { type: 'sibling', target: { id: b } } }), 'request.invalid', { source: { pointer: '/data/type' } });
+    expectError(await c.req('POST', `/entities/${a}/relationships`, { data: { type: 'sibling', target: { id: b } } }), 'request.invalid', {
+      source: { pointer: '/data/type' },
+    });
   });
 
   it('parent moves the entity and child moves the target, exactly as PUT …/relationships/parent; a refused parent → 400', async () => {
@@ -74,13 +82,18 @@ describe('entity relationships: create and delete', () => {
     expect(adopted.json).toEqual({ data: { type: 'child', target: ref(b, 'feature') } });
     expect(await lines(b, '?type=parent')).toEqual([`parent ${other}`]);
     expect([await c.score(other), await c.score(component)]).toEqual([1, 0]);
-    expectError(await c.req('POST', `/entities/${a}/relationships`, { data: { type: 'parent', target: { id: sub } } }), 'request.invalid', { source: { pointer: '/data/target/id' } });
+    expectError(await c.req('POST', `/entities/${a}/relationships`, { data: { type: 'parent', target: { id: sub } } }), 'request.invalid', {
+      source: { pointer: '/data/target/id' },
+    });
   });
 
   it('deleting a parent the hierarchy requires → 400 at the type parameter; a user leaves its company', async () => {
     const { c, component, a } = await setup();
     const res = await c.req('DELETE', `/entities/${a}/relationships/parent/${component}`);
-    expectError(res, 'request.invalid', { source: { parameter: 'type' }, detail: /A feature needs a parent .* PUT \/v2\/entities\/.*\/relationships\/parent instead/ });
+    expectError(res, 'request.invalid', {
+      source: { parameter: 'type' },
+      detail: /A feature needs a parent .* PUT \/v2\/entities\/.*\/relationships\/parent instead/,
+    });
     expectError(await c.req('DELETE', `/entities/${component}/relationships/child/${a}`), 'request.invalid', { source: { parameter: 'type' } });
     const company = await c.entity('company');
     const user = await c.entity('user', company, { email: 'u@example.com' });

@@ -39,7 +39,19 @@ async function subscribed(options: { url?: string; authorization?: string } = {}
     { workspaceId: ws, scopes: ALL_READ },
     parseInput(
       CreateWebhookBody,
-      { data: { fields: { name: 'hook', events: [{ eventType: 'note.created' }], notification: { url: options.url ?? receiver.url, version: 1, ...(options.authorization ? { headers: { authorization: options.authorization } } : {}) } } } },
+      {
+        data: {
+          fields: {
+            name: 'hook',
+            events: [{ eventType: 'note.created' }],
+            notification: {
+              url: options.url ?? receiver.url,
+              version: 1,
+              ...(options.authorization ? { headers: { authorization: options.authorization } } : {}),
+            },
+          },
+        },
+      },
       'body',
     ),
   );
@@ -49,7 +61,13 @@ async function subscribed(options: { url?: string; authorization?: string } = {}
 
 const job = (ws: string, sub: string): DeliveryJob => {
   const noteId = randomUUID();
-  return { workspaceId: ws, subscriptionId: sub, eventId: eventId(`WS#${ws}\nNOTE#${noteId}\n1`, 'note.created'), orderingKey: noteId, payload: { id: noteId, eventType: 'note.created', links: { target: `http://localhost:3000/v2/notes/${noteId}` } } };
+  return {
+    workspaceId: ws,
+    subscriptionId: sub,
+    eventId: eventId(`WS#${ws}\nNOTE#${noteId}\n1`, 'note.created'),
+    orderingKey: noteId,
+    payload: { id: noteId, eventType: 'note.created', links: { target: `http://localhost:3000/v2/notes/${noteId}` } },
+  };
 };
 
 const sent = (j: DeliveryJob) => receiver.requests.filter((r) => r.webhookId === j.eventId);
@@ -144,7 +162,8 @@ describe('a delivery attempt', () => {
     expect(outcome).toEqual({
       kind: 'retry',
       waitMs: 30_000,
-      reason: "destination refused: The URL's host must be publicly reachable: rebinding.example.com resolves to 10.1.2.3, which is in 10.0.0.0/8 (Private-Use).",
+      reason:
+        "destination refused: The URL's host must be publicly reachable: rebinding.example.com resolves to 10.1.2.3, which is in 10.0.0.0/8 (Private-Use).",
     });
   });
 });

@@ -39,15 +39,34 @@ describe('entity changes', () => {
   it('field and parent changes → *.updated naming the API fields (custom fields by uuid, parent for a move), sorted; a custom field also → hierarchy-entity.custom-field-value.updated without an id', () => {
     const cf = '55555555-5555-4555-8555-555555555555';
     const events = deriveEvents(
-      change({ kind: 'entity', before: entity({ fields: { name: 'A', tags: [{ name: 't' }] } }), after: entity({ parentId: N, fields: { name: 'B', tags: [{ name: 't' }], [cf]: 3 } }) }),
+      change({
+        kind: 'entity',
+        before: entity({ fields: { name: 'A', tags: [{ name: 't' }] } }),
+        after: entity({ parentId: N, fields: { name: 'B', tags: [{ name: 't' }], [cf]: 3 } }),
+      }),
       BASE,
     );
-    expect(events.map((e) => [e.eventType, e.payload.updatedAttributes])).toEqual([['feature.updated', [cf, 'name', 'parent']], ['hierarchy-entity.custom-field-value.updated', [cf]]]);
-    expect(events[1]!.payload).toEqual({ eventType: 'hierarchy-entity.custom-field-value.updated', links: { target: `${BASE}/entities/${E}` }, updatedAttributes: [cf] });
+    expect(events.map((e) => [e.eventType, e.payload.updatedAttributes])).toEqual([
+      ['feature.updated', [cf, 'name', 'parent']],
+      ['hierarchy-entity.custom-field-value.updated', [cf]],
+    ]);
+    expect(events[1]!.payload).toEqual({
+      eventType: 'hierarchy-entity.custom-field-value.updated',
+      links: { target: `${BASE}/entities/${E}` },
+      updatedAttributes: [cf],
+    });
     expect(events[1]!.orderingKey).toBe(E);
     // Only changes of a custom field make it, and only on the product hierarchy.
     expect(types(change({ kind: 'entity', before: entity({ fields: { name: 'A' } }), after: entity({ fields: { name: 'B' } }) }))).toEqual(['feature.updated']);
-    expect(types(change({ kind: 'entity', before: entity({ type: 'initiative', fields: { name: 'A' } }), after: entity({ type: 'initiative', fields: { name: 'A', [cf]: 1 } }) }))).toEqual(['initiative.updated']);
+    expect(
+      types(
+        change({
+          kind: 'entity',
+          before: entity({ type: 'initiative', fields: { name: 'A' } }),
+          after: entity({ type: 'initiative', fields: { name: 'A', [cf]: 1 } }),
+        }),
+      ),
+    ).toEqual(['initiative.updated']);
   });
 
   it('no *.updated for internal attributes or empty-to-empty: aggregates alone make only the score event', () => {
@@ -72,12 +91,19 @@ describe('entity changes', () => {
 });
 
 describe('planning entities and feature-release assignments', () => {
-  it('initiatives, objectives, key results and releases under the names of Productboard\'s event types; release groups make none', () => {
-    for (const [type, family] of [['initiative', 'initiative'], ['objective', 'objective'], ['keyResult', 'key-result'], ['release', 'release']] as const) {
+  it("initiatives, objectives, key results and releases under the names of Productboard's event types; release groups make none", () => {
+    for (const [type, family] of [
+      ['initiative', 'initiative'],
+      ['objective', 'objective'],
+      ['keyResult', 'key-result'],
+      ['release', 'release'],
+    ] as const) {
       const e = entity({ type, parentId: undefined, total: undefined });
       expect(types(change({ kind: 'entity', before: undefined, after: e }))).toEqual([`${family}.created`]);
       const renamed = deriveEvents(change({ kind: 'entity', before: e, after: { ...e, fields: { name: 'Other' } } }), BASE);
-      expect(renamed.map((x) => x.payload)).toEqual([{ id: E, eventType: `${family}.updated`, links: { target: `${BASE}/entities/${E}` }, updatedAttributes: ['name'] }]);
+      expect(renamed.map((x) => x.payload)).toEqual([
+        { id: E, eventType: `${family}.updated`, links: { target: `${BASE}/entities/${E}` }, updatedAttributes: ['name'] },
+      ]);
       expect(types(change({ kind: 'entity', before: e, after: { ...e, deleting: 'now' } }))).toEqual([`${family}.deleted`]);
     }
     const group = entity({ type: 'releaseGroup', parentId: undefined, total: undefined });
@@ -94,7 +120,9 @@ describe('planning entities and feature-release assignments', () => {
       [E, { eventType: 'feature-release-assignment.updated', links: { target: `${BASE}/entities/${E}/relationships?type=link&target%5Bid%5D=${R}` } }],
     ]);
     expect(types(change({ kind: 'relation', before: side, after: undefined }))).toEqual(['feature-release-assignment.updated']);
-    expect(types(change({ kind: 'relation', before: undefined, after: { ...side, entityType: 'subfeature' } }))).toEqual(['feature-release-assignment.updated']);
+    expect(types(change({ kind: 'relation', before: undefined, after: { ...side, entityType: 'subfeature' } }))).toEqual([
+      'feature-release-assignment.updated',
+    ]);
     // The release's side, other relations and other pairs make none.
     expect(types(change({ kind: 'relation', before: undefined, after: mirror }))).toEqual([]);
     expect(types(change({ kind: 'relation', before: undefined, after: { ...side, targetType: 'objective' } }))).toEqual([]);
@@ -107,8 +135,13 @@ describe('planning entities and feature-release assignments', () => {
 describe('note and link changes', () => {
   it('note created, fields and customer updated, deleted (by mark or by a direct delete)', () => {
     expect(types(change({ kind: 'note', before: undefined, after: note() }))).toEqual(['note.created']);
-    const updated = deriveEvents(change({ kind: 'note', before: note(), after: note({ fields: { name: 'Other' }, customer: { id: E, type: 'company' } }) }), BASE);
-    expect(updated.map((e) => e.payload)).toEqual([{ id: N, eventType: 'note.updated', links: { target: `${BASE}/notes/${N}` }, updatedAttributes: ['customer', 'name'] }]);
+    const updated = deriveEvents(
+      change({ kind: 'note', before: note(), after: note({ fields: { name: 'Other' }, customer: { id: E, type: 'company' } }) }),
+      BASE,
+    );
+    expect(updated.map((e) => e.payload)).toEqual([
+      { id: N, eventType: 'note.updated', links: { target: `${BASE}/notes/${N}` }, updatedAttributes: ['customer', 'name'] },
+    ]);
     expect(types(change({ kind: 'note', before: note(), after: note({ deleting: 'now' }) }))).toEqual(['note.deleted']);
     expect(types(change({ kind: 'note', before: note({ deleting: 'now' }), after: undefined }))).toEqual([]);
     expect(types(change({ kind: 'note', before: note(), after: undefined }))).toEqual(['note.deleted']);

@@ -73,7 +73,9 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 describe("IANA's special-purpose registries, checked in", () => {
   it('are read as IANA writes them, with the date of the copy: lib/events/iana/special-purpose.ts is what npm run iana writes from the CSV files', async () => {
     expect(await readFile(new URL('../../lib/events/iana/special-purpose.ts', import.meta.url), 'utf8')).toBe(await specialPurposeModule());
-    const [ipv4, ipv6] = await Promise.all(REGISTRIES.map(async (r) => registryBlocks(await readFile(new URL(`../../${r.file}`, import.meta.url), 'utf8'), r.file)));
+    const [ipv4, ipv6] = await Promise.all(
+      REGISTRIES.map(async (r) => registryBlocks(await readFile(new URL(`../../${r.file}`, import.meta.url), 'utf8'), r.file)),
+    );
     // 25 rows each; the IPv4 row "192.0.0.170/32, 192.0.0.171/32" names two blocks.
     expect([ipv4!.length, ipv6!.length]).toEqual([26, 25]);
     expect(IPV4_SPECIAL_PURPOSE.blocks).toEqual(ipv4);
@@ -146,7 +148,7 @@ describe('IPv6 forms that carry an IPv4 address are judged as that address', () 
     );
   });
 
-  it('the issue\'s case exactly: https://[::ffff:0:a9fe:a9fe]/, and a name whose AAAA record is that address', async () => {
+  it("the issue's case exactly: https://[::ffff:0:a9fe:a9fe]/, and a name whose AAAA record is that address", async () => {
     await expect(checkDestination('https://[::ffff:0:a9fe:a9fe]/', STRICT)).rejects.toThrow(
       "The URL's host must be publicly reachable: ::ffff:0:a9fe:a9fe carries the IPv4 address 169.254.169.254 (IPv4-translated), which is in 169.254.0.0/16 (Link Local).",
     );
@@ -174,7 +176,11 @@ describe('IPv6 forms that carry an IPv4 address are judged as that address', () 
     ['2002:808:808::1', 'is in 2002::/16 (6to4)'],
     ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'is in 2001::/32 (TEREDO)'],
   ])('%s carries the public 8.8.8.8 and is still refused: %s — the receiver is named by its IPv4 address or a host name', (address, why) => {
-    expect(judgeAddress(address)).toEqual({ public: false, why: `${why}, a form that carries the IPv4 address 8.8.8.8: name the receiver by that address or a host name`, loopback: false });
+    expect(judgeAddress(address)).toEqual({
+      public: false,
+      why: `${why}, a form that carries the IPv4 address 8.8.8.8: name the receiver by that address or a host name`,
+      loopback: false,
+    });
   });
 });
 
@@ -223,9 +229,12 @@ describe('subscription URLs', () => {
     expect(() => checkUrl(`https://example.com/${'a'.repeat(1024)}`, STRICT)).toThrow('longer than 1024');
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '[2606:4700:4700::1111]', '[2001:4860:4860::8888]', '[2a00:1450:4001:80b::200e]'])('the public address %s is accepted', async (host) => {
-    await expect(checkDestination(`https://${host}/hook`, STRICT)).resolves.toBeInstanceOf(URL);
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '[2606:4700:4700::1111]', '[2001:4860:4860::8888]', '[2a00:1450:4001:80b::200e]'])(
+    'the public address %s is accepted',
+    async (host) => {
+      await expect(checkDestination(`https://${host}/hook`, STRICT)).resolves.toBeInstanceOf(URL);
+    },
+  );
 
   it('a name resolving only to public addresses is accepted, and the first IPv4 address is the one to connect to; an IPv6-only name connects over IPv6', async () => {
     await expect(resolveDestination(new URL('https://hooks.example.com/x'), STRICT)).resolves.toEqual({ address: '93.184.216.34', family: 4 });
@@ -246,7 +255,9 @@ describe('subscription URLs', () => {
     process.env.WEBHOOKS_DNS_SERVERS = `127.0.0.1:${silent.address().port}`;
     const started = Date.now();
     try {
-      await expect(checkDestination('https://hooks.example.com/', STRICT)).rejects.toThrow(/^The host hooks\.example\.com could not be resolved \((ETIMEOUT|ECANCELLED)\)\.$/);
+      await expect(checkDestination('https://hooks.example.com/', STRICT)).rejects.toThrow(
+        /^The host hooks\.example\.com could not be resolved \((ETIMEOUT|ECANCELLED)\)\.$/,
+      );
       // Bounded, not a speed goal: nothing waits on a lookup past its limit (and a margin for a loaded machine).
       expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
@@ -264,7 +275,9 @@ describe('subscription URLs', () => {
     // A port nothing listens on: the query is refused at once.
     process.env.WEBHOOKS_DNS_SERVERS = '127.0.0.1:9';
     try {
-      await expect(checkDestination('https://hooks.example.com/', STRICT)).rejects.toThrow(/^The host hooks\.example\.com could not be resolved \(E[A-Z]+\)\.$/);
+      await expect(checkDestination('https://hooks.example.com/', STRICT)).rejects.toThrow(
+        /^The host hooks\.example\.com could not be resolved \(E[A-Z]+\)\.$/,
+      );
     } finally {
       process.env.WEBHOOKS_DNS_SERVERS = saved;
     }

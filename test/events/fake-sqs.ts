@@ -36,9 +36,20 @@ export function fakeSqs() {
       let out: unknown;
       if (action === 'SendMessage') out = { MessageId: randomUUID(), MD5OfMessageBody: md5(input.MessageBody), SequenceNumber: '1' };
       else if (action === 'SendMessageBatch' && faults.refuseBatches) {
-        out = { Successful: [], Failed: (input.Entries as Array<{ Id: string }>).map((e) => ({ Id: e.Id, Code: 'ThrottlingException', SenderFault: false, Message: 'slow down' })) };
+        out = {
+          Successful: [],
+          Failed: (input.Entries as Array<{ Id: string }>).map((e) => ({ Id: e.Id, Code: 'ThrottlingException', SenderFault: false, Message: 'slow down' })),
+        };
       } else if (action === 'SendMessageBatch') {
-        out = { Successful: (input.Entries as Array<{ Id: string; MessageBody: string }>).map((e) => ({ Id: e.Id, MessageId: randomUUID(), MD5OfMessageBody: md5(e.MessageBody), SequenceNumber: '1' })), Failed: [] };
+        out = {
+          Successful: (input.Entries as Array<{ Id: string; MessageBody: string }>).map((e) => ({
+            Id: e.Id,
+            MessageId: randomUUID(),
+            MD5OfMessageBody: md5(e.MessageBody),
+            SequenceNumber: '1',
+          })),
+          Failed: [],
+        };
       } else if (action === 'ChangeMessageVisibility') out = {};
       else {
         res.writeHead(400, { 'content-type': 'application/x-amz-json-1.0' });

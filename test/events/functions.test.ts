@@ -3,7 +3,7 @@
 // and sends FIFO messages; the delivery function gets those messages as Lambda would, POSTs to a
 // real receiver, holds failures back by their visibility timeout and dead-letters what it gives up.
 import type { DynamoDBRecord, SQSEvent, SQSRecord } from 'aws-lambda';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, inject  } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, inject } from 'vitest';
 import { handler as deliver } from '#functions/events/deliver.ts';
 import { handler as stream } from '#functions/events/stream.ts';
 import { windowMs } from '#lib/domain/delivery-schedule.ts';
@@ -32,7 +32,12 @@ beforeAll(async () => {
     WEBHOOKS_ALLOW_LOOPBACK: '1',
   });
   app = await startApp();
-  reader = await startStreamReader({ endpoint: inject('dynamodbEndpoint'), tableName: inject('tableName'), pollMs: 50, consume: async (batch) => void records.push(...batch) });
+  reader = await startStreamReader({
+    endpoint: inject('dynamodbEndpoint'),
+    tableName: inject('tableName'),
+    pollMs: 50,
+    consume: async (batch) => void records.push(...batch),
+  });
   receiver = await startReceiver();
 });
 
@@ -68,19 +73,24 @@ async function recordsOf(act: (api: ReturnType<typeof client>) => Promise<void>)
 
 /** The messages the stream function sent, as the SQS event source would hand them to the delivery function. */
 const asSqsEvent = (entries: Array<Record<string, string>>, receiveCount = 1): SQSEvent => ({
-  Records: entries.map(
-    (e, i): SQSRecord => ({
-      messageId: `m${i}`,
-      receiptHandle: `rh${i}`,
-      body: e.MessageBody!,
-      attributes: { ApproximateReceiveCount: String(receiveCount), SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0', MessageGroupId: e.MessageGroupId!, MessageDeduplicationId: e.MessageDeduplicationId! },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:eu-west-1:000000000000:deliveries.fifo',
-      awsRegion: 'eu-west-1',
-    }),
-  ),
+  Records: entries.map((e, i): SQSRecord => ({
+    messageId: `m${i}`,
+    receiptHandle: `rh${i}`,
+    body: e.MessageBody!,
+    attributes: {
+      ApproximateReceiveCount: String(receiveCount),
+      SentTimestamp: '0',
+      SenderId: 'x',
+      ApproximateFirstReceiveTimestamp: '0',
+      MessageGroupId: e.MessageGroupId!,
+      MessageDeduplicationId: e.MessageDeduplicationId!,
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:eu-west-1:000000000000:deliveries.fifo',
+    awsRegion: 'eu-west-1',
+  })),
 });
 
 const sentEntries = () => sqs.of('SendMessageBatch').flatMap((c) => c.Entries as Array<Record<string, string>>);
@@ -101,7 +111,11 @@ describe('deployed worker functions', () => {
     expect(entries.map((e) => e.MessageDeduplicationId)).toEqual(jobs.map((j) => `${sub}:${j.eventId}`));
     // The same records again (a retried batch): the same ids, which SQS and the delivery records de-duplicate.
     await stream({ Records: mine });
-    expect(sentEntries().slice(2).map((e) => e.MessageDeduplicationId)).toEqual(entries.map((e) => e.MessageDeduplicationId));
+    expect(
+      sentEntries()
+        .slice(2)
+        .map((e) => e.MessageDeduplicationId),
+    ).toEqual(entries.map((e) => e.MessageDeduplicationId));
   });
 
   it('stream function: when SQS refuses a message, the record it came from is reported, so it and the rest come again', async () => {

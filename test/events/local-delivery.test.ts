@@ -96,7 +96,10 @@ describe('webhook deliveries (local workers, real stream, real receiver)', () =>
 
   it('every subscribed event type arrives exactly once for its change, signed; unsubscribed types never', async () => {
     const ws = await newWorkspace();
-    await subscribe(ws, EVENT_TYPES.filter((t) => t !== 'customer-score.updated'));
+    await subscribe(
+      ws,
+      EVENT_TYPES.filter((t) => t !== 'customer-score.updated'),
+    );
     const api = client(app, ws.token);
     const product = await api.entity('product');
     const feature = await api.entity('feature', product);

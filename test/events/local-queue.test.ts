@@ -25,7 +25,10 @@ describe('local delivery queue', () => {
   });
 
   it('dead messages land in the dead-letter list with their reason and attempts; a throw is retried like a failure', async () => {
-    const outcomes: AttemptOutcome[] = [{ kind: 'retry', waitMs: 5 }, { kind: 'dead', reason: 'receiver kept failing' }];
+    const outcomes: AttemptOutcome[] = [
+      { kind: 'retry', waitMs: 5 },
+      { kind: 'dead', reason: 'receiver kept failing' },
+    ];
     let thrown = false;
     const queue = new LocalDeliveryQueue<string>({
       attempt: async (body) => {

@@ -30,7 +30,12 @@ describe('webhook POST', () => {
       seen = { host: req.headers.host, type: req.headers['content-type'], sig: req.headers['webhook-signature'] as string, body, path: req.url };
       res.writeHead(204).end();
     });
-    const result = await post({ url: new URL(`http://hooks.example.com:${port}/pb?x=1`), address: LOOPBACK, headers: { 'webhook-signature': 'v1,abc' }, body: '{"data":{}}' });
+    const result = await post({
+      url: new URL(`http://hooks.example.com:${port}/pb?x=1`),
+      address: LOOPBACK,
+      headers: { 'webhook-signature': 'v1,abc' },
+      body: '{"data":{}}',
+    });
     expect(result).toEqual({ kind: 'response', status: 204, retryAfterSeconds: undefined, bytesRead: 0 });
     expect(seen).toEqual({ host: `hooks.example.com:${port}`, type: 'application/json', sig: 'v1,abc', body: '{"data":{}}', path: '/pb?x=1' });
   });
@@ -39,7 +44,10 @@ describe('webhook POST', () => {
     let followed = false;
     const target = await serve((_req, res) => ((followed = true), res.writeHead(200).end()));
     const port = await serve((_req, res) => res.writeHead(307, { location: `http://127.0.0.1:${target}/` }).end());
-    expect(await post({ url: new URL(`http://127.0.0.1:${port}/`), address: LOOPBACK, headers: {}, body: '{}' })).toMatchObject({ kind: 'response', status: 307 });
+    expect(await post({ url: new URL(`http://127.0.0.1:${port}/`), address: LOOPBACK, headers: {}, body: '{}' })).toMatchObject({
+      kind: 'response',
+      status: 307,
+    });
     expect(followed).toBe(false);
   });
 
@@ -58,10 +66,16 @@ describe('webhook POST', () => {
 
   it('no answer within the time limit, or nobody listening, is a failure that says so', async () => {
     const port = await serve(() => undefined);
-    expect(await post({ url: new URL(`http://127.0.0.1:${port}/`), address: LOOPBACK, headers: {}, body: '{}', timeoutMs: 200 })).toEqual({ kind: 'failed', detail: 'no answer within 200 ms' });
+    expect(await post({ url: new URL(`http://127.0.0.1:${port}/`), address: LOOPBACK, headers: {}, body: '{}', timeoutMs: 200 })).toEqual({
+      kind: 'failed',
+      detail: 'no answer within 200 ms',
+    });
     const closed = await serve(() => undefined);
     await new Promise((r) => servers.pop()!.close(r));
-    expect(await post({ url: new URL(`http://127.0.0.1:${closed}/`), address: LOOPBACK, headers: {}, body: '{}' })).toEqual({ kind: 'failed', detail: 'connection failed (ECONNREFUSED)' });
+    expect(await post({ url: new URL(`http://127.0.0.1:${closed}/`), address: LOOPBACK, headers: {}, body: '{}' })).toEqual({
+      kind: 'failed',
+      detail: 'connection failed (ECONNREFUSED)',
+    });
   });
 
   it('Retry-After as seconds or an HTTP date', () => {

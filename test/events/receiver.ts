@@ -71,10 +71,11 @@ export async function startReceiver(): Promise<Receiver> {
       res.writeHead(status).end();
     });
   });
-  const listen = (port: number) => new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => (server.off('error', reject), resolve()));
-  });
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => (server.off('error', reject), resolve()));
+    });
   await listen(0);
   const port = (server.address() as AddressInfo).port;
   const delivered = () => requests.filter((r) => r.status >= 200 && r.status < 300 && r.verified);
@@ -90,7 +91,10 @@ export async function startReceiver(): Promise<Receiver> {
     waitFor: async (test, timeoutMs = 20_000) => {
       const until = Date.now() + timeoutMs;
       while (!test(delivered())) {
-        if (Date.now() > until) throw new Error(`receiver: condition not met within ${timeoutMs} ms; delivered ${JSON.stringify(delivered().map((d) => d.eventType))}, all ${requests.length}`);
+        if (Date.now() > until)
+          throw new Error(
+            `receiver: condition not met within ${timeoutMs} ms; delivered ${JSON.stringify(delivered().map((d) => d.eventType))}, all ${requests.length}`,
+          );
         await new Promise((r) => setTimeout(r, 25));
       }
       return delivered();

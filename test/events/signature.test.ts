@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { newSigningSecret, secretKey, sign, signedHeaders, verify } from '#lib/events/signature.ts';
 
 describe('Standard Webhooks signing', () => {
-  it('the reference libraries\' vector: v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=', () => {
+  it("the reference libraries' vector: v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", () => {
     expect(sign('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
       'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
     );
@@ -58,7 +58,9 @@ describe('Standard Webhooks signing', () => {
     const dir = await mkdtemp(join(tmpdir(), 'readme-verify-'));
     try {
       await writeFile(join(dir, 'verify.mjs'), `${snippet}\nexport { verifyWebhook };\n`);
-      const { verifyWebhook } = (await import(pathToFileURL(join(dir, 'verify.mjs')).href)) as { verifyWebhook: (secret: string, headers: Record<string, string>, body: string) => boolean };
+      const { verifyWebhook } = (await import(pathToFileURL(join(dir, 'verify.mjs')).href)) as {
+        verifyWebhook: (secret: string, headers: Record<string, string>, body: string) => boolean;
+      };
       const secret = newSigningSecret();
       const body = '{"data":{"id":"x","eventType":"note.created"}}';
       const headers = { ...signedHeaders(secret, 'msg_0123456789abcdef0123456789abcdef', body) };

@@ -61,7 +61,10 @@ describe('the delivery queue through the SDK’s SQS client', () => {
 
     sqs.calls.length = 0;
     sqs.faults.errors.push(...Array.from({ length: CALL_BOUNDS.maxAttempts }, (): [number, string] => [500, 'InternalError']));
-    await expect(sendToDeadLetters(job(3), 'down')).rejects.toMatchObject({ name: 'InternalError', $metadata: { httpStatusCode: 500, attempts: CALL_BOUNDS.maxAttempts } });
+    await expect(sendToDeadLetters(job(3), 'down')).rejects.toMatchObject({
+      name: 'InternalError',
+      $metadata: { httpStatusCode: 500, attempts: CALL_BOUNDS.maxAttempts },
+    });
     expect(sqs.calls).toHaveLength(CALL_BOUNDS.maxAttempts);
   });
 

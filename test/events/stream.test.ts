@@ -71,7 +71,11 @@ describe('events derived from the table stream', () => {
     // Note fields, then its customer (the rating becomes anonymous: weight 2 → 1).
     await api.ok('PATCH', `/notes/${note}`, { data: { fields: { name: 'Still feedback' } } });
     await api.ok('DELETE', `/notes/${note}/relationships/customer/${company}`);
-    await step([`note.updated ${note} [name]`, `note.updated ${note} [customer]`, ...[sub, feature, product].map((id) => `customer-score.updated ${id} [score] 2→1`)]);
+    await step([
+      `note.updated ${note} [name]`,
+      `note.updated ${note} [customer]`,
+      ...[sub, feature, product].map((id) => `customer-score.updated ${id} [score] 2→1`),
+    ]);
 
     // Unlinking: insight.deleted and the scores back to 0.
     await api.ok('DELETE', `/notes/${note}/relationships/link/${sub}`);
@@ -80,7 +84,11 @@ describe('events derived from the table stream', () => {
     // A cascade: the feature and its subfeature deleted once each, the link under it removed (insight.deleted),
     // and the product's score falls; nothing for the marked items' later changes or removal.
     const other = await api.note({ links: [[sub]] });
-    await step([`note.created ${other}`, `insight.created ${other} ${sub}`, ...[sub, feature, product].map((id) => `customer-score.updated ${id} [score] 0→1`)]);
+    await step([
+      `note.created ${other}`,
+      `insight.created ${other} ${sub}`,
+      ...[sub, feature, product].map((id) => `customer-score.updated ${id} [score] 0→1`),
+    ]);
     await api.ok('DELETE', `/entities/${feature}`);
     // The links under it go with the clean-up (the delete's pending work), and their insight.deleted with them.
     await sweep({ workspace: ws.workspaceId, until: Date.now() + 30_000 });

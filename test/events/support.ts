@@ -37,7 +37,10 @@ export async function collectEvents(): Promise<EventCollector> {
 /** `eventType id` lines of a workspace's events, sorted: a multiset to compare exactly. */
 export const summary = (events: WebhookEvent[]) =>
   events
-    .map((e) => `${e.eventType} ${e.payload.id}${e.payload.updatedAttributes ? ` [${e.payload.updatedAttributes.join(',')}]` : ''}${e.payload.score ? ` ${e.payload.score.old}→${e.payload.score.new}` : ''}${e.eventType.startsWith('insight.') ? ` ${e.payload.links.feature!.split('/').pop()}` : ''}`)
+    .map(
+      (e) =>
+        `${e.eventType} ${e.payload.id}${e.payload.updatedAttributes ? ` [${e.payload.updatedAttributes.join(',')}]` : ''}${e.payload.score ? ` ${e.payload.score.old}→${e.payload.score.new}` : ''}${e.eventType.startsWith('insight.') ? ` ${e.payload.links.feature!.split('/').pop()}` : ''}`,
+    )
     .sort();
 
 /** `npm start`'s workers on the test table: stream reader, fan-out, local queue, delivery. */

@@ -74,7 +74,10 @@ describe('fields on GET /v2/entities/{id}', () => {
   });
 
   it('unknown identifier → 400 request.invalid naming it, source.parameter fields[]', async () => {
-    expectError(await get(`/v2/entities/${feature}?fields[]=email`), 'request.invalid', { detail: /Unknown field identifier 'email'/, source: { parameter: 'fields[]' } });
+    expectError(await get(`/v2/entities/${feature}?fields[]=email`), 'request.invalid', {
+      detail: /Unknown field identifier 'email'/,
+      source: { parameter: 'fields[]' },
+    });
     // A custom field of the feature type is not a field of the product.
     expectError(await get(`/v2/entities/${product}?fields[]=${size}`), 'request.invalid', { detail: new RegExp(size), source: { parameter: 'fields[]' } });
   });
@@ -107,7 +110,11 @@ describe('fields on GET /v2/notes/{id}', () => {
 
 describe('custom field values on create and update', () => {
   it('written by uuid, validated against their kind; null clears', async () => {
-    const id = await create('/v2/entities', { type: 'feature', fields: { name: 'G', [due]: '2031-03-01' }, relationships: [{ type: 'parent', target: { id: product } }] });
+    const id = await create('/v2/entities', {
+      type: 'feature',
+      fields: { name: 'G', [due]: '2031-03-01' },
+      relationships: [{ type: 'parent', target: { id: product } }],
+    });
     const patch = await call(app, 'PATCH', `/v2/entities/${id}`, { token: ws.token, body: { data: { fields: { [size]: 'L', [due]: null } } } });
     expect(patch.status, patch.text).toBe(200);
     expect((await get(`/v2/entities/${id}?fields[]=${size}&fields[]=${due}`)).json.data.fields).toEqual({ [size]: 'L', [due]: null });
@@ -123,7 +130,10 @@ describe('custom field values on create and update', () => {
     const key = Object.keys(values)[0]!;
     const res = await call(app, 'PATCH', `/v2/entities/${feature}`, { token: ws.token, body: { data: { fields: { name: 'changed', ...values } } } });
     expectError(res, 'request.invalid', { detail, source: { pointer: `/data/fields/${key}` } });
-    const created = await call(app, 'POST', '/v2/entities', { token: ws.token, body: { data: { type: 'feature', fields: { name: 'H', ...values }, relationships: [{ type: 'parent', target: { id: product } }] } } });
+    const created = await call(app, 'POST', '/v2/entities', {
+      token: ws.token,
+      body: { data: { type: 'feature', fields: { name: 'H', ...values }, relationships: [{ type: 'parent', target: { id: product } }] } },
+    });
     expectError(created, 'request.invalid', { detail, source: { pointer: `/data/fields/${key}` } });
     expect((await get(`/v2/entities/${feature}?fields[]=name`)).json.data.fields).toEqual({ name: 'F' });
   });
@@ -147,7 +157,10 @@ describe("an entity's relationships attribute on GET /v2/entities/{id}", () => {
     const res = await get(`/v2/entities/${parent}`);
     const rel = res.json.data.relationships;
     expect(rel.data).toHaveLength(20);
-    expect(rel.data[0]).toEqual({ type: 'parent', target: { id: product, type: 'product', links: { self: `${app.baseUrl}/entities/${product}`, html: `${app.webUrl}/entities/${product}` } } });
+    expect(rel.data[0]).toEqual({
+      type: 'parent',
+      target: { id: product, type: 'product', links: { self: `${app.baseUrl}/entities/${product}`, html: `${app.webUrl}/entities/${product}` } },
+    });
     expect(rel.data.slice(1).map((r: any) => r.target.id)).toEqual(children.slice(0, 19));
     expect(rel.links.next).toMatch(new RegExp(`^${app.baseUrl}/entities/${parent}/relationships\\?pageCursor=[A-Za-z0-9_.-]+$`));
     const rest = await call(app, 'GET', rel.links.next.slice(app.url.length), { token: ws.token });

@@ -55,7 +55,10 @@ describe('fields on GET /v2/entities', () => {
 
   it('a list → exactly those fields even when null; custom fields by uuid', async () => {
     const res = await get(`/v2/entities?type=feature&fields[]=${size}&fields[]=owner`);
-    expect(fieldsOf(res)).toEqual([{ [size]: 'M', owner: null }, { [size]: null, owner: null }]);
+    expect(fieldsOf(res)).toEqual([
+      { [size]: 'M', owner: null },
+      { [size]: null, owner: null },
+    ]);
   });
 
   it('a field configured on some listed types only: accepted, shown on records of those types only', async () => {
@@ -107,7 +110,10 @@ describe('fields in POST /v2/entities/search (data.fields)', () => {
   });
 
   it('unknown identifier → 400 with source.pointer /data/fields/<index>', async () => {
-    expectError(await search({ types: ['feature'], fields: ['name', 'email'] }), 'request.invalid', { detail: /Unknown field identifier 'email'/, source: { pointer: '/data/fields/1' } });
+    expectError(await search({ types: ['feature'], fields: ['name', 'email'] }), 'request.invalid', {
+      detail: /Unknown field identifier 'email'/,
+      source: { pointer: '/data/fields/1' },
+    });
   });
 
   it("'all' with identifiers → 400 with source.pointer /data/fields", async () => {

@@ -25,17 +25,35 @@ describe('fields selection (pure)', () => {
   });
 
   it('`all` → every configured field, nulls included, nothing unconfigured', () => {
-    expect(selectFields({ name: 'A' }, { mode: 'all', source: {} }, configured)).toEqual({ name: 'A', description: null, tags: null, archived: null, cf: null });
+    expect(selectFields({ name: 'A' }, { mode: 'all', source: {} }, configured)).toEqual({
+      name: 'A',
+      description: null,
+      tags: null,
+      archived: null,
+      cf: null,
+    });
   });
 
   it('a list → exactly the requested fields in request order, nulls included', () => {
-    const sel: FieldSelection = { mode: 'list', fields: [{ id: 'cf', source: {} }, { id: 'description', source: {} }] };
+    const sel: FieldSelection = {
+      mode: 'list',
+      fields: [
+        { id: 'cf', source: {} },
+        { id: 'description', source: {} },
+      ],
+    };
     expect(selectFields({ name: 'A' }, sel, configured)).toEqual({ cf: null, description: null });
     expect(Object.keys(selectFields({ name: 'A' }, sel, configured))).toEqual(['cf', 'description']);
   });
 
   it('a list field not configured for the record’s type is left out of that record', () => {
-    const sel: FieldSelection = { mode: 'list', fields: [{ id: 'email', source: {} }, { id: 'name', source: {} }] };
+    const sel: FieldSelection = {
+      mode: 'list',
+      fields: [
+        { id: 'email', source: {} },
+        { id: 'name', source: {} },
+      ],
+    };
     expect(selectFields({ name: 'A' }, sel, configured)).toEqual({ name: 'A' });
   });
 
@@ -50,7 +68,15 @@ describe('fields selection (pure)', () => {
     expect([err.code, err.source]).toEqual(['request.invalid', { pointer: '/data/fields/1' }]);
     expect(err.detail).toMatch(/Unknown field identifier 'email'/);
     // Configured on one of the covered types: accepted.
-    expect(() => checkKnownFields(sel, new Map([['feature', ['name']], ['user', ['name', 'email']]]))).not.toThrow();
+    expect(() =>
+      checkKnownFields(
+        sel,
+        new Map([
+          ['feature', ['name']],
+          ['user', ['name', 'email']],
+        ]),
+      ),
+    ).not.toThrow();
   });
 
   it.each<[unknown, string]>([

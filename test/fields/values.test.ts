@@ -41,22 +41,41 @@ describe('tag values', () => {
     const a = await c.entity('product', undefined, { tags: [{ name: 'Mobile' }, { name: 'web' }] });
     const [mobile, web] = await values(c, 'tags');
     expect([mobile, web]).toEqual([
-      { id: expect.stringMatching(/^[0-9a-f-]{36}$/), fields: { name: 'Mobile', color: expect.stringMatching(/^(red|blue|green|yellow|purple|gray|lime|pink)$/) } },
+      {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        fields: { name: 'Mobile', color: expect.stringMatching(/^(red|blue|green|yellow|purple|gray|lime|pink)$/) },
+      },
       { id: expect.stringMatching(/^[0-9a-f-]{36}$/), fields: { name: 'web', color: expect.any(String) } },
     ]);
-    expect(await tagsOf(c, a)).toEqual([{ id: mobile!.id, name: 'Mobile' }, { id: web!.id, name: 'web' }]);
+    expect(await tagsOf(c, a)).toEqual([
+      { id: mobile!.id, name: 'Mobile' },
+      { id: web!.id, name: 'web' },
+    ]);
     // Another entity: the same names (any case) and ids name the same values; nothing new is made.
     const b = await c.entity('product', undefined, { tags: [{ name: 'MOBILE' }, { id: web!.id }, { id: web!.id, name: 'Web' }] });
-    expect(await tagsOf(c, b)).toEqual([{ id: mobile!.id, name: 'Mobile' }, { id: web!.id, name: 'web' }]);
+    expect(await tagsOf(c, b)).toEqual([
+      { id: mobile!.id, name: 'Mobile' },
+      { id: web!.id, name: 'web' },
+    ]);
     expect(await values(c, 'tags')).toHaveLength(2);
     // By id and name of two different values, or an id the workspace has no tag of → 400 at the culprit, nothing written.
-    expectError(await c.req('POST', '/entities', { data: { type: 'product', fields: { name: 'x', tags: [{ id: web!.id, name: 'Mobile' }] } } }), 'request.invalid', {
-      source: { pointer: '/data/fields/tags/0/name' },
-      detail: /is named 'web', not 'Mobile'/,
-    });
-    expectError(await c.req('POST', '/entities', { data: { type: 'product', fields: { name: 'x', tags: [{ name: 'new one' }, { id: '00000000-0000-4000-8000-000000000000' }] } } }), 'request.invalid', {
-      source: { pointer: '/data/fields/tags/1/id' },
-    });
+    expectError(
+      await c.req('POST', '/entities', { data: { type: 'product', fields: { name: 'x', tags: [{ id: web!.id, name: 'Mobile' }] } } }),
+      'request.invalid',
+      {
+        source: { pointer: '/data/fields/tags/0/name' },
+        detail: /is named 'web', not 'Mobile'/,
+      },
+    );
+    expectError(
+      await c.req('POST', '/entities', {
+        data: { type: 'product', fields: { name: 'x', tags: [{ name: 'new one' }, { id: '00000000-0000-4000-8000-000000000000' }] } },
+      }),
+      'request.invalid',
+      {
+        source: { pointer: '/data/fields/tags/1/id' },
+      },
+    );
     expect((await values(c, 'tags')).map((v) => v.fields.name)).toEqual(['Mobile', 'web']);
   });
 
@@ -69,11 +88,16 @@ describe('tag values', () => {
     const renamed = await c.req('PATCH', `/entities/fields/tags/values/${old!.id}`, { data: { fields: { name: 'Renamed', color: 'red' } } });
     expect(renamed.status, renamed.text).toBe(200);
     expect(renamed.json).toEqual({ data: { id: old!.id, links: { self: `${app.baseUrl}/entities/fields/tags/values/${old!.id}` } } });
-    expect(await tagsOf(c, a)).toEqual([{ id: old!.id, name: 'Renamed' }, { id: keep!.id, name: 'keep' }]);
+    expect(await tagsOf(c, a)).toEqual([
+      { id: old!.id, name: 'Renamed' },
+      { id: keep!.id, name: 'keep' },
+    ]);
     expect(await tagsOf(c, b)).toEqual([{ id: old!.id, name: 'Renamed' }]);
     expect((await values(c, 'tags'))[0]).toEqual({ id: old!.id, fields: { name: 'Renamed', color: 'red' } });
     // The old name is free again, the new one is taken (any case).
-    expectError(await c.req('POST', '/entities/fields/tags/values', { data: { fields: { name: 'renamed' } } }), 'conflict.uniqueViolation', { source: { pointer: '/data/fields/name' } });
+    expectError(await c.req('POST', '/entities/fields/tags/values', { data: { fields: { name: 'renamed' } } }), 'conflict.uniqueViolation', {
+      source: { pointer: '/data/fields/name' },
+    });
     // A patch adding the value by its new name adds nothing: it is there.
     await c.ok('PATCH', `/entities/${b}`, { data: { patch: [{ op: 'addItems', path: 'tags', value: [{ name: 'renamed' }] }] } });
     expect(await tagsOf(c, b)).toEqual([{ id: old!.id, name: 'Renamed' }]);
@@ -114,9 +138,15 @@ describe('tag values', () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const many = Array.from({ length: 26 }, (_, i) => ({ name: `t${i}` }));
-    expectError(await c.req('POST', '/entities', { data: { type: 'product', fields: { name: 'x', tags: many } } }), 'request.invalid', { source: { pointer: '/data/fields/tags/25/name' }, detail: /at most 25 new tags/ });
+    expectError(await c.req('POST', '/entities', { data: { type: 'product', fields: { name: 'x', tags: many } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/tags/25/name' },
+      detail: /at most 25 new tags/,
+    });
     // The tag is new, but the feature's parent is missing: 400, and no value made either.
-    expectError(await c.req('POST', '/entities', { data: { type: 'feature', fields: { name: 'x', tags: [{ name: 'orphan' }] } } }), 'request.invalid', { source: { pointer: '/data/relationships' }, detail: /needs a parent/ });
+    expectError(await c.req('POST', '/entities', { data: { type: 'feature', fields: { name: 'x', tags: [{ name: 'orphan' }] } } }), 'request.invalid', {
+      source: { pointer: '/data/relationships' },
+      detail: /needs a parent/,
+    });
     expect(await values(c, 'tags')).toEqual([]);
     const product = await c.entity('product', undefined, { tags: many.slice(0, 25) });
     expect(await tagsOf(c, product)).toHaveLength(25);
@@ -128,7 +158,9 @@ describe('tag values', () => {
     await a.entity('product', undefined, { tags: [{ name: 'secret' }] });
     const [secret] = await values(a, 'tags');
     expect(await values(b, 'tags')).toEqual([]);
-    expectError(await b.req('POST', '/entities', { data: { type: 'product', fields: { name: 'x', tags: [{ id: secret!.id }] } } }), 'request.invalid', { source: { pointer: '/data/fields/tags/0/id' } });
+    expectError(await b.req('POST', '/entities', { data: { type: 'product', fields: { name: 'x', tags: [{ id: secret!.id }] } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/tags/0/id' },
+    });
     expectError(await b.req('PATCH', `/entities/fields/tags/values/${secret!.id}`, { data: { fields: { name: 'mine' } } }), 'resource.notFound');
     expectError(await b.req('DELETE', `/entities/fields/tags/values/${secret!.id}`), 'resource.notFound');
   });
@@ -145,7 +177,10 @@ describe('tag values', () => {
     const created = await c.req('POST', '/entities/fields/tags/values', { data: { fields: { name: 'b', color: 'lime' } } });
     expect(created.status, created.text).toBe(201);
     expect(created.json.data.links.self).toBe(`${app.baseUrl}/entities/fields/tags/values/${created.json.data.id}`);
-    expect((await values(c, 'tags')).map((v) => v.fields)).toEqual([{ name: 'a', color: a!.fields.color }, { name: 'b', color: 'lime' }]);
+    expect((await values(c, 'tags')).map((v) => v.fields)).toEqual([
+      { name: 'a', color: a!.fields.color },
+      { name: 'b', color: 'lime' },
+    ]);
   });
 });
 
@@ -155,7 +190,10 @@ describe('status values', () => {
     const c = client(app, ws.token);
     const all = await values(c, 'status');
     expect(all.map((v) => v.fields.name)).toEqual([...FEATURE_STATUSES.map((s) => s.name), 'Not started', 'Completed', 'Upcoming']);
-    expect(all[2]).toEqual({ id: FEATURE_STATUSES[2].id, fields: { name: 'Planned', assignedEntityTypes: ['product', 'component', 'feature', 'subfeature', 'initiative'] } });
+    expect(all[2]).toEqual({
+      id: FEATURE_STATUSES[2].id,
+      fields: { name: 'Planned', assignedEntityTypes: ['product', 'component', 'feature', 'subfeature', 'initiative'] },
+    });
     expect(all[3]!.fields.assignedEntityTypes).toEqual(['product', 'component', 'feature', 'subfeature', 'initiative', 'objective', 'keyResult', 'release']);
     expect(await values(c, 'status', '?assignedEntityType[]=feature')).toEqual(all.slice(0, FEATURE_STATUSES.length));
     expect((await values(c, 'status', '?assignedEntityType[]=release')).map((v) => v.fields.name)).toEqual(['In progress', 'Completed', 'Upcoming']);
@@ -170,8 +208,14 @@ describe('status values', () => {
     const c = client(app, (await newWorkspace()).token);
     const planned = FEATURE_STATUSES[2].id;
     const detail = /each entity type has its own fixed set/;
-    expectError(await c.req('POST', '/entities/fields/status/values', { data: { fields: { name: 'Someday' } } }), 'request.invalid', { source: { parameter: 'id' }, detail });
-    expectError(await c.req('PATCH', `/entities/fields/status/values/${planned}`, { data: { fields: { name: 'Later' } } }), 'request.invalid', { source: { parameter: 'id' }, detail });
+    expectError(await c.req('POST', '/entities/fields/status/values', { data: { fields: { name: 'Someday' } } }), 'request.invalid', {
+      source: { parameter: 'id' },
+      detail,
+    });
+    expectError(await c.req('PATCH', `/entities/fields/status/values/${planned}`, { data: { fields: { name: 'Later' } } }), 'request.invalid', {
+      source: { parameter: 'id' },
+      detail,
+    });
     expectError(await c.req('DELETE', `/entities/fields/status/values/${planned}`), 'request.invalid', { source: { parameter: 'id' }, detail });
   });
 
@@ -179,11 +223,17 @@ describe('status values', () => {
     const c = client(app, (await newWorkspace()).token);
     const p = await c.entity('product', undefined, { status: { id: FEATURE_STATUSES[1].id, name: 'candidate' } });
     expect((await c.ok('GET', `/entities/${p}`)).json.data.fields.status).toEqual({ id: FEATURE_STATUSES[1].id, name: 'Candidate' });
-    expectError(await c.req('POST', '/entities', { data: { type: 'product', fields: { name: 'x', status: { id: FEATURE_STATUSES[1].id, name: 'Planned' } } } }), 'request.invalid', {
-      source: { pointer: '/data/fields/status/name' },
-      detail: /'Planned' is not the name of status/,
+    expectError(
+      await c.req('POST', '/entities', { data: { type: 'product', fields: { name: 'x', status: { id: FEATURE_STATUSES[1].id, name: 'Planned' } } } }),
+      'request.invalid',
+      {
+        source: { pointer: '/data/fields/status/name' },
+        detail: /'Planned' is not the name of status/,
+      },
+    );
+    expectError(await c.req('POST', '/entities', { data: { type: 'company', fields: { name: 'x', status: { name: 'Planned' } } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/status' },
     });
-    expectError(await c.req('POST', '/entities', { data: { type: 'company', fields: { name: 'x', status: { name: 'Planned' } } } }), 'request.invalid', { source: { pointer: '/data/fields/status' } });
   });
 });
 
@@ -202,12 +252,16 @@ describe('custom select options', () => {
     await c.ok('PATCH', `/entities/fields/${size}/values/${m!.id}`, { data: { fields: { name: 'Medium' } } });
     expect(await read()).toBe('Medium');
     expect((await c.ok('GET', `/entities/configurations/feature`)).json.data.fields[size].schema).toEqual({ type: 'string', enum: ['S', 'Medium', 'L'] });
-    expectError(await c.req('PATCH', `/entities/${f}`, { data: { fields: { [size]: 'M' } } }), 'request.invalid', { source: { pointer: `/data/fields/${size}` } });
+    expectError(await c.req('PATCH', `/entities/${f}`, { data: { fields: { [size]: 'M' } } }), 'request.invalid', {
+      source: { pointer: `/data/fields/${size}` },
+    });
     // A new option is written like the others.
     const xl = await c.req('POST', `/entities/fields/${size}/values`, { data: { fields: { name: 'XL' } } });
     expect(xl.status, xl.text).toBe(201);
     expect((await values(c, size)).map((o) => o.fields.name)).toEqual(['S', 'Medium', 'L', 'XL']);
-    expectError(await c.req('POST', `/entities/fields/${size}/values`, { data: { fields: { name: 'xl' } } }), 'conflict.uniqueViolation', { source: { pointer: '/data/fields/name' } });
+    expectError(await c.req('POST', `/entities/fields/${size}/values`, { data: { fields: { name: 'xl' } } }), 'conflict.uniqueViolation', {
+      source: { pointer: '/data/fields/name' },
+    });
     // Replaced by S, then S deleted: the entity reads S, then no value.
     expect((await c.req('DELETE', `/entities/fields/${size}/values/${m!.id}?replaceWith=${s!.id}`)).status).toBe(204);
     expect(await read()).toBe('S');
@@ -222,7 +276,8 @@ describe('custom select options', () => {
     const text = ((await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name: 'Notes', kind: 'text' })) as { id: string }).id;
     expectError(await c.req('GET', '/entities/fields/00000000-0000-4000-8000-000000000000/values'), 'resource.notFound');
     expectError(await c.req('GET', '/entities/fields/colour/values'), 'resource.notFound');
-    for (const field of [text, 'name', 'teams']) expectError(await c.req('GET', `/entities/fields/${field}/values`), 'request.invalid', { source: { parameter: 'id' }, detail: /has no values/ });
+    for (const field of [text, 'name', 'teams'])
+      expectError(await c.req('GET', `/entities/fields/${field}/values`), 'request.invalid', { source: { parameter: 'id' }, detail: /has no values/ });
     // Another workspace's select field is no field of this one.
     const other = await newWorkspace();
     const size = await addSelect(other.workspaceId, 'feature', 'Size', 'S');

@@ -51,7 +51,18 @@ function serialise(v: J): string {
   return JSON.stringify(v);
 }
 
-const BUILT_IN_NAMES = ['__proto__', 'constructor', 'toString', 'prototype', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__', 'toJSON', 'then'];
+const BUILT_IN_NAMES = [
+  '__proto__',
+  'constructor',
+  'toString',
+  'prototype',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
+  '__defineGetter__',
+  'toJSON',
+  'then',
+];
 const ODD_STRINGS = [
   '\ud800', // lone high surrogate
   'a\udc00b', // lone low surrogate
@@ -192,7 +203,10 @@ interface Sent {
   cookie?: string;
 }
 
-const text = fc.oneof({ weight: 8, arbitrary: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim().length > 0) }, { weight: 1, arbitrary: oddString });
+const text = fc.oneof(
+  { weight: 8, arbitrary: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim().length > 0) },
+  { weight: 1, arbitrary: oddString },
+);
 const importance = fc.constantFrom('not important', 'important', 'critical', 'unknown');
 const teamHandle = fc.stringMatching(/^[a-z0-9]{1,12}$/);
 
@@ -218,33 +232,53 @@ function validBody(route: Route, w: World): fc.Arbitrary<{ params: Record<string
           })),
         );
     case 'updateEntity':
-      return fc.record({ id: one([...w.products, ...w.components, ...w.features, ...w.companies]), name: text, archived: fc.boolean() }).map(({ id, name, archived }) => ({
-        params: { id },
-        body: data({ fields: obj({ name, ...(archived ? { archived: false } : {}) }) }),
-      }));
+      return fc
+        .record({ id: one([...w.products, ...w.components, ...w.features, ...w.companies]), name: text, archived: fc.boolean() })
+        .map(({ id, name, archived }) => ({
+          params: { id },
+          body: data({ fields: obj({ name, ...(archived ? { archived: false } : {}) }) }),
+        }));
     case 'searchEntities':
-      return fc.record({ types: fc.subarray(['product', 'component', 'feature', 'company', 'user'], { minLength: 1 }), archived: fc.option(fc.boolean(), { nil: undefined }) }).map(({ types, archived }) => ({
-        params: {},
-        body: data({ types, ...(archived === undefined ? {} : { archived }) }),
-      }));
+      return fc
+        .record({
+          types: fc.subarray(['product', 'component', 'feature', 'company', 'user'], { minLength: 1 }),
+          archived: fc.option(fc.boolean(), { nil: undefined }),
+        })
+        .map(({ types, archived }) => ({
+          params: {},
+          body: data({ types, ...(archived === undefined ? {} : { archived }) }),
+        }));
     case 'searchNotes':
       return fc
-        .record({ link: fc.option(one([...w.features, w.foreign.entity]), { nil: undefined }), customer: fc.option(one(w.companies), { nil: undefined }), archived: fc.option(fc.boolean(), { nil: undefined }), query: fc.option(text, { nil: undefined }) })
+        .record({
+          link: fc.option(one([...w.features, w.foreign.entity]), { nil: undefined }),
+          customer: fc.option(one(w.companies), { nil: undefined }),
+          archived: fc.option(fc.boolean(), { nil: undefined }),
+          query: fc.option(text, { nil: undefined }),
+        })
         .map(({ link, customer, archived, query }) => ({
           params: {},
           body: data({
             ...(query === undefined ? {} : { search: obj({ query }) }),
             filter: obj({
-              ...(link === undefined && customer === undefined ? {} : { relationships: obj({ ...(link ? { link: [obj({ id: link })] } : {}), ...(customer ? { customer: obj({ id: customer }) } : {}) }) }),
+              ...(link === undefined && customer === undefined
+                ? {}
+                : { relationships: obj({ ...(link ? { link: [obj({ id: link })] } : {}), ...(customer ? { customer: obj({ id: customer }) } : {}) }) }),
               ...(archived === undefined ? {} : { fields: obj({ archived }) }),
             }),
           }),
         }));
     case 'setEntityParent':
-      return fc.record({ id: one(w.components), parent: one([...w.products, ...w.components]) }).map(({ id, parent }) => ({ params: { id }, body: data({ target: obj({ id: parent }) }) }));
+      return fc
+        .record({ id: one(w.components), parent: one([...w.products, ...w.components]) })
+        .map(({ id, parent }) => ({ params: { id }, body: data({ target: obj({ id: parent }) }) }));
     case 'createEntityRelationship':
       return fc
-        .record({ id: one(w.features), type: fc.constantFrom('link', 'isBlockedBy', 'isBlocking', undefined), target: one([...w.features, ...w.components, ...w.products]) })
+        .record({
+          id: one(w.features),
+          type: fc.constantFrom('link', 'isBlockedBy', 'isBlocking', undefined),
+          target: one([...w.features, ...w.components, ...w.products]),
+        })
         .map(({ id, type, target }) => ({ params: { id }, body: data({ ...(type ? { type } : {}), target: obj({ id: target }) }) }));
     case 'createNote':
       return fc
@@ -271,17 +305,27 @@ function validBody(route: Route, w: World): fc.Arbitrary<{ params: Record<string
           body: link ? data({ type: 'link', target: obj({ id: entity }), importance: imp }) : data({ type: 'customer', target: obj({ id: customer }) }),
         }));
     case 'setNoteLink':
-      return fc.record({ id: one(w.notes), entityId: one([...w.features, ...w.products]), importance }).map(({ id, entityId, importance: imp }) => ({ params: { id, entityId }, body: data({ importance: imp }) }));
+      return fc
+        .record({ id: one(w.notes), entityId: one([...w.features, ...w.products]), importance })
+        .map(({ id, entityId, importance: imp }) => ({ params: { id, entityId }, body: data({ importance: imp }) }));
     case 'setNoteCustomer':
-      return fc.record({ id: one(w.notes), customer: one([...w.companies, ...w.users]) }).map(({ id, customer }) => ({ params: { id }, body: data({ target: obj({ id: customer }) }) }));
+      return fc
+        .record({ id: one(w.notes), customer: one([...w.companies, ...w.users]) })
+        .map(({ id, customer }) => ({ params: { id }, body: data({ target: obj({ id: customer }) }) }));
     case 'createApplication':
-      return fc.record({ name: text, scopes: fc.subarray(['entities:read', 'write:entities', 'notes:read', 'notes:write'], { minLength: 1 }) }).map(({ name, scopes }) => ({
-        params: {},
-        body: obj({ name, scopes, defaultScopes: [scopes[0]!] }),
-      }));
+      return fc
+        .record({ name: text, scopes: fc.subarray(['entities:read', 'write:entities', 'notes:read', 'notes:write'], { minLength: 1 }) })
+        .map(({ name, scopes }) => ({
+          params: {},
+          body: obj({ name, scopes, defaultScopes: [scopes[0]!] }),
+        }));
     case 'createWebhook':
       return fc
-        .record({ name: text, events: fc.subarray(['feature.created', 'feature.updated', 'note.created', 'customer-score.updated'], { minLength: 1 }), auth: fc.option(text, { nil: undefined }) })
+        .record({
+          name: text,
+          events: fc.subarray(['feature.created', 'feature.updated', 'note.created', 'customer-score.updated'], { minLength: 1 }),
+          auth: fc.option(text, { nil: undefined }),
+        })
         .map(({ name, events, auth }) => ({
           params: {},
           body: data({
@@ -297,8 +341,12 @@ function validBody(route: Route, w: World): fc.Arbitrary<{ params: Record<string
       return fc
         .oneof(
           fc.constant(obj({ jsonrpc: '2.0', id: 1, method: 'tools/list' })),
-          one(w.products).map((id) => obj({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: obj({ name: 'get_customer_score', arguments: obj({ entityId: id }) }) })),
-          one(w.products).map((id) => obj({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: obj({ name: 'rank_by_customer_score', arguments: obj({ parentId: id, limit: 5 }) }) })),
+          one(w.products).map((id) =>
+            obj({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: obj({ name: 'get_customer_score', arguments: obj({ entityId: id }) }) }),
+          ),
+          one(w.products).map((id) =>
+            obj({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: obj({ name: 'rank_by_customer_score', arguments: obj({ parentId: id, limit: 5 }) }) }),
+          ),
           fc.constant(obj({ jsonrpc: '2.0', method: 'notifications/initialized' })),
         )
         .map((body) => ({ params: {}, body }));
@@ -319,8 +367,20 @@ function validBody(route: Route, w: World): fc.Arbitrary<{ params: Record<string
     case 'searchMembers':
       return fc
         .record({
-          ids: fc.option(fc.subarray(w.members.map((m) => m.id), { minLength: 1 }), { nil: undefined }),
-          emails: fc.option(fc.subarray(w.members.map((m) => m.email), { minLength: 1 }), { nil: undefined }),
+          ids: fc.option(
+            fc.subarray(
+              w.members.map((m) => m.id),
+              { minLength: 1 },
+            ),
+            { nil: undefined },
+          ),
+          emails: fc.option(
+            fc.subarray(
+              w.members.map((m) => m.email),
+              { minLength: 1 },
+            ),
+            { nil: undefined },
+          ),
           role: fc.option(fc.constantFrom(...MEMBER_ROLE_FILTERS), { nil: undefined }),
           disabled: fc.option(fc.boolean(), { nil: undefined }),
           query: fc.option(fc.constantFrom('admin', 'maker', 'EXAMPLE'), { nil: undefined }),
@@ -338,15 +398,28 @@ function validBody(route: Route, w: World): fc.Arbitrary<{ params: Record<string
           };
         });
     case 'createTeam':
-      return fc
-        .record({ name: text, handle: teamHandle, description: fc.option(text, { nil: undefined }) })
-        .map(({ name, handle, description }) => ({ params: {}, body: data({ fields: obj({ name, handle, ...(description === undefined ? {} : { description }) }) }) }));
+      return fc.record({ name: text, handle: teamHandle, description: fc.option(text, { nil: undefined }) }).map(({ name, handle, description }) => ({
+        params: {},
+        body: data({ fields: obj({ name, handle, ...(description === undefined ? {} : { description }) }) }),
+      }));
     case 'searchTeams':
       return fc
         .record({
-          ids: fc.option(fc.subarray(w.teams.map((t) => t.id), { minLength: 1 }), { nil: undefined }),
+          ids: fc.option(
+            fc.subarray(
+              w.teams.map((t) => t.id),
+              { minLength: 1 },
+            ),
+            { nil: undefined },
+          ),
           name: fc.option(fc.constantFrom(...w.teams.map((t) => t.name.toUpperCase())), { nil: undefined }),
-          handles: fc.option(fc.subarray(w.teams.map((t) => t.handle), { minLength: 1 }), { nil: undefined }),
+          handles: fc.option(
+            fc.subarray(
+              w.teams.map((t) => t.handle),
+              { minLength: 1 },
+            ),
+            { nil: undefined },
+          ),
           query: fc.option(fc.constantFrom('team', 'fuzz', 'z'), { nil: undefined }),
         })
         .map(({ ids, name, handles, query }) => {
@@ -362,7 +435,9 @@ function validBody(route: Route, w: World): fc.Arbitrary<{ params: Record<string
     case 'updateTeam': {
       const ref = fc.oneof(...w.members.map((m) => fc.constantFrom(obj({ id: m.id }), obj({ email: m.email }))));
       const membersPatch = fc.oneof(
-        fc.record({ op: fc.constantFrom('addItems', 'removeItems', 'set'), value: fc.array(ref, { maxLength: 3 }) }).map(({ op, value }) => obj({ op, path: 'members', value })),
+        fc
+          .record({ op: fc.constantFrom('addItems', 'removeItems', 'set'), value: fc.array(ref, { maxLength: 3 }) })
+          .map(({ op, value }) => obj({ op, path: 'members', value })),
         fc.constant(obj({ op: 'clear', path: 'members' })),
       );
       return fc
@@ -374,14 +449,21 @@ function validBody(route: Route, w: World): fc.Arbitrary<{ params: Record<string
           patch: fc.option(fc.array(membersPatch, { minLength: 1, maxLength: 3 }), { nil: undefined }),
         })
         .map(({ id, name, handle, description, patch }) => {
-          const fields = { ...(name === undefined ? {} : { name }), ...(handle === undefined ? {} : { handle }), ...(description === undefined ? {} : { description }) };
+          const fields = {
+            ...(name === undefined ? {} : { name }),
+            ...(handle === undefined ? {} : { handle }),
+            ...(description === undefined ? {} : { description }),
+          };
           // A body that changes nothing is refused before the handler: give the members a patch then.
           const members = patch ?? (Object.keys(fields).length ? undefined : [obj({ op: 'clear', path: 'members' })]);
           return { params: { id }, body: data({ ...(Object.keys(fields).length ? { fields: obj(fields) } : {}), ...(members ? { patch: members } : {}) }) };
         });
     }
     case 'registerClient':
-      return fc.constant({ params: {}, body: obj({ client_name: 'Fuzz client', redirect_uris: ['https://client.example.com/callback'], token_endpoint_auth_method: 'none' }) });
+      return fc.constant({
+        params: {},
+        body: obj({ client_name: 'Fuzz client', redirect_uris: ['https://client.example.com/callback'], token_endpoint_auth_method: 'none' }),
+      });
     case 'addApplicationKey':
       return one(PUBLIC_KEYS).map((publicKey) => ({ params: { clientId: w.oauth.clientId }, body: obj({ publicKey }) }));
     default:
@@ -395,7 +477,10 @@ const WEBHOOK_URL = 'https://hooks.example.com/fuzz';
 
 /** A path parameter: mostly the real value, sometimes another workspace's, unknown or hostile. */
 function pathParam(real: string, w: World): fc.Arbitrary<string> {
-  return fc.oneof({ weight: 12, arbitrary: fc.constant(real) }, { weight: 1, arbitrary: fc.constantFrom(w.foreign.entity, w.foreign.note, ...HOSTILE_SEGMENTS) });
+  return fc.oneof(
+    { weight: 12, arbitrary: fc.constant(real) },
+    { weight: 1, arbitrary: fc.constantFrom(w.foreign.entity, w.foreign.note, ...HOSTILE_SEGMENTS) },
+  );
 }
 
 function bodyRequest(route: Route, w: World): fc.Arbitrary<Sent> {
@@ -405,7 +490,10 @@ function bodyRequest(route: Route, w: World): fc.Arbitrary<Sent> {
     fc
       .record({
         params: fc.record(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, pathParam(v, w)]))),
-        mutations: fc.oneof({ weight: 2, arbitrary: fc.constant([] as Array<{ path: number[]; change: Mutation }>) }, { weight: 1, arbitrary: fc.array(mutation, { minLength: 1, maxLength: 2 }) }),
+        mutations: fc.oneof(
+          { weight: 2, arbitrary: fc.constant([] as Array<{ path: number[]; change: Mutation }>) },
+          { weight: 1, arbitrary: fc.array(mutation, { minLength: 1, maxLength: 2 }) },
+        ),
       })
       .map(({ params: p, mutations }) => ({
         route,
@@ -419,14 +507,21 @@ function bodyRequest(route: Route, w: World): fc.Arbitrary<Sent> {
 let jtis = 0;
 
 /** Form encoding of any string, byte by byte (its UTF-8 bytes read as Latin-1, so odd strings stay odd on the wire). */
-const enc = (s: string) => Buffer.from(s).toString('latin1').replace(/[^A-Za-z0-9._~-]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`);
+const enc = (s: string) =>
+  Buffer.from(s)
+    .toString('latin1')
+    .replace(/[^A-Za-z0-9._~-]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`);
 
 /** The token endpoint's form: a real assertion or a mutated one, extra and repeated fields, odd values. */
 function tokenRequest(route: Route, w: World): fc.Arbitrary<Sent> {
   const claim = fc.oneof(json, oddString);
   return fc
     .record({
-      overrides: fc.dictionary(fc.constantFrom('iss', 'sub', 'aud', 'exp', 'iat', 'jti', 'scope', 'nbf'), claim.map((v) => JSON.parse(serialise(v))), { maxKeys: 2 }),
+      overrides: fc.dictionary(
+        fc.constantFrom('iss', 'sub', 'aud', 'exp', 'iat', 'jti', 'scope', 'nbf'),
+        claim.map((v) => JSON.parse(serialise(v))),
+        { maxKeys: 2 },
+      ),
       mutate: fc.nat(3),
       extra: fc.array(fc.tuple(fc.oneof(key, fc.constantFrom('grant_type', 'assertion', 'scope')), oddString), { maxLength: 2 }),
     })
@@ -440,13 +535,31 @@ function tokenRequest(route: Route, w: World): fc.Arbitrary<Sent> {
 /** The authorization code flow's forms: their real fields, then dropped, repeated, extra and odd ones. */
 function formRequest(route: Route, w: World): fc.Arbitrary<Sent> {
   const request = `response_type=code&client_id=${w.code.clientId}&redirect_uri=${encodeURIComponent(w.code.redirectUri)}&code_challenge=${CHALLENGE}&code_challenge_method=S256&state=s`;
-  const client: Array<[string, string]> = [['client_id', w.code.clientId], ['client_secret', w.code.clientSecret ?? '']];
+  const client: Array<[string, string]> = [
+    ['client_id', w.code.clientId],
+    ['client_secret', w.code.clientSecret ?? ''],
+  ];
   const base: Record<string, Array<[string, string]>> = {
-    signIn: [['csrf_token', 'x'.repeat(43)], ['request', request], ['email', 'fuzz-member@example.com'], ['password', 'correct horse battery staple']],
-    consent: [['csrf_token', 'x'.repeat(43)], ['request', request], ['decision', 'allow']],
+    signIn: [
+      ['csrf_token', 'x'.repeat(43)],
+      ['request', request],
+      ['email', 'fuzz-member@example.com'],
+      ['password', 'correct horse battery staple'],
+    ],
+    consent: [
+      ['csrf_token', 'x'.repeat(43)],
+      ['request', request],
+      ['decision', 'allow'],
+    ],
     oauthToken: [['grant_type', 'authorization_code'], ['code', 'c'.repeat(43)], ['redirect_uri', w.code.redirectUri], ['code_verifier', VERIFIER], ...client],
     revokeToken: [['token', 't'.repeat(43)], ['token_type_hint', 'refresh_token'], ...client],
-    pageSignIn: [['csrf_token', w.pages.signInCsrf], ['next', `/entities/${w.features[0]}`], ['workspace', w.ws.workspaceId], ['email', w.ws.admin.email], ['password', PASSWORD]],
+    pageSignIn: [
+      ['csrf_token', w.pages.signInCsrf],
+      ['next', `/entities/${w.features[0]}`],
+      ['workspace', w.ws.workspaceId],
+      ['email', w.ws.admin.email],
+      ['password', PASSWORD],
+    ],
     pageSignOut: [['csrf_token', w.pages.signOutCsrf]],
   };
   // The member pages' forms come with the cookie their CSRF token is bound to.
@@ -465,7 +578,13 @@ function formRequest(route: Route, w: World): fc.Arbitrary<Sent> {
     })
     .map(({ drop, odd, extra }) => {
       const pairs = fields.filter((_f, i) => i !== drop).map(([k, v], i): [string, string] => (odd && odd[0] === i ? [k, odd[1]] : [k, v]));
-      return { route, path: route.path, body: [...pairs, ...extra].map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&'), contentType: 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) };
+      return {
+        route,
+        path: route.path,
+        body: [...pairs, ...extra].map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&'),
+        contentType: 'application/x-www-form-urlencoded',
+        ...(cookie ? { cookie } : {}),
+      };
     });
 }
 
@@ -487,7 +606,13 @@ const QUERY = (w: World): Record<string, Record<string, readonly string[]>> => (
   listApplications: { limit: ['1', '20'] },
   getApplication: {},
   listWebhooks: { limit: ['1', '100'] },
-  listMembers: { query: ['admin', 'EXAMPLE'], 'roles[]': ['admin', 'viewer', 'contributor'], includeDisabled: ['true', 'false'], includeInvitationPending: ['false'], limit: ['1', '100'] },
+  listMembers: {
+    query: ['admin', 'EXAMPLE'],
+    'roles[]': ['admin', 'viewer', 'contributor'],
+    includeDisabled: ['true', 'false'],
+    includeInvitationPending: ['false'],
+    limit: ['1', '100'],
+  },
   getMember: {},
   getWebhook: {},
   getAuthorizationServerMetadata: {},
@@ -506,7 +631,12 @@ const QUERY = (w: World): Record<string, Record<string, readonly string[]>> => (
   getCustomerDemand: {},
   listEntityFieldValues: { 'assignedEntityType[]': ['feature', 'product', 'subfeature'], limit: ['1', '10'] },
   listNoteComments: { limit: ['1', '5'] },
-  listTeams: { name: w.teams.map((t) => encodeURIComponent(t.name.toUpperCase())), handle: w.teams.map((t) => t.handle), query: ['team', 'FUZZ'], limit: ['1', '20'] },
+  listTeams: {
+    name: w.teams.map((t) => encodeURIComponent(t.name.toUpperCase())),
+    handle: w.teams.map((t) => t.handle),
+    query: ['team', 'FUZZ'],
+    limit: ['1', '20'],
+  },
   getTeam: {},
   listTeamMembers: { limit: ['1', '10'] },
   homePage: {},
@@ -517,14 +647,38 @@ const QUERY = (w: World): Record<string, Record<string, readonly string[]>> => (
   pageSignInPage: { next: [encodeURIComponent(`/entities/${w.features[0]}`), '%2F'], workspace: [w.ws.workspaceId], signed_out: ['1'] },
 });
 /** Raw (already percent-encoded) values no valid parameter takes. */
-const RAW_ODD = ['%ED%A0%80', '%FF%FE', '%00', '%', '%zz', '-1', '0', '1e3', '99999999999999999999', '%5B%5D', '__proto__', 'constructor', '%E2%80%AE', 'x'.repeat(500)];
-const rawString = fc.oneof(fc.constantFrom(...RAW_ODD), oddString.map((s) => Buffer.from(s).toString('latin1').replace(/[^A-Za-z0-9._~-]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)));
+const RAW_ODD = [
+  '%ED%A0%80',
+  '%FF%FE',
+  '%00',
+  '%',
+  '%zz',
+  '-1',
+  '0',
+  '1e3',
+  '99999999999999999999',
+  '%5B%5D',
+  '__proto__',
+  'constructor',
+  '%E2%80%AE',
+  'x'.repeat(500),
+];
+const rawString = fc.oneof(
+  fc.constantFrom(...RAW_ODD),
+  oddString.map((s) =>
+    Buffer.from(s)
+      .toString('latin1')
+      .replace(/[^A-Za-z0-9._~-]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`),
+  ),
+);
 
 function queryRequest(route: Route, w: World): fc.Arbitrary<Sent> {
   const params = QUERY(w)[route.operationId];
   if (!params) throw new Error(`no query parameters listed for ${route.operationId}: add them`);
   const names = Object.keys(params);
-  const valid = names.length ? fc.constantFrom(...names).chain((n) => fc.constantFrom(...params[n]!).map((v) => [encodeURIComponent(n), v] as [string, string])) : fc.constant(undefined);
+  const valid = names.length
+    ? fc.constantFrom(...names).chain((n) => fc.constantFrom(...params[n]!).map((v) => [encodeURIComponent(n), v] as [string, string]))
+    : fc.constant(undefined);
   const odd = fc.tuple(fc.oneof(fc.constantFrom(...names.map(encodeURIComponent), 'pageCursor', 'limit'), rawString), rawString);
   const ids: Array<[RegExp, string[]]> = [
     [/^\/v2\/entities\/fields\//, ['tags', 'status', w.selectField]],
@@ -544,7 +698,9 @@ function queryRequest(route: Route, w: World): fc.Arbitrary<Sent> {
     .record({
       valid: fc.array(valid, { maxLength: 3 }),
       odd: fc.oneof({ weight: 1, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(odd, { minLength: 1, maxLength: 2 }) }),
-      params: fc.record(Object.fromEntries([...route.path.matchAll(/\{(\w+)\}/g)].map(([, n]) => [n!, fc.constantFrom(...pathValues[n!]!).chain((v) => pathParam(v, w))]))),
+      params: fc.record(
+        Object.fromEntries([...route.path.matchAll(/\{(\w+)\}/g)].map(([, n]) => [n!, fc.constantFrom(...pathValues[n!]!).chain((v) => pathParam(v, w))])),
+      ),
     })
     .map(({ valid: v, odd: o, params: p }) => {
       // The authorization endpoint always gets the application it is asked for, so most requests reach its rules.
@@ -553,7 +709,11 @@ function queryRequest(route: Route, w: World): fc.Arbitrary<Sent> {
       const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => p[name] ?? name);
       // The member pages are read signed in (signed out they only redirect); their sign-in page signed out.
       const signedIn = route.response === 'html' && route.operationId !== 'authorize' && route.operationId !== 'pageSignInPage';
-      return { route, path: pairs.length ? `${path}?${pairs.map(([k, x]) => `${k}=${x}`).join('&')}` : path, ...(signedIn ? { cookie: `${PAGE_SESSION_COOKIE}=${w.pages.session}` } : {}) };
+      return {
+        route,
+        path: pairs.length ? `${path}?${pairs.map(([k, x]) => `${k}=${x}`).join('&')}` : path,
+        ...(signedIn ? { cookie: `${PAGE_SESSION_COOKIE}=${w.pages.session}` } : {}),
+      };
     });
 }
 
@@ -627,14 +787,26 @@ beforeAll(async () => {
   const foreign = { entity: foreignEntity, note: await o.note({ links: [[foreignEntity]] }) };
   await c.ok('POST', `/notes/${notes[0]}/comments`, { data: { content: 'Seen this at Acme too' } });
   const planning = [await c.entity('initiative'), await c.entity('release', await c.entity('releaseGroup'))];
-  for (const [from, to] of [[planning[0]!, features[0]!], [planning[1]!, features[1]!], [planning[1]!, components[0]!]]) await c.ok('POST', `/entities/${from}/relationships`, { data: { type: 'link', target: { id: to } } });
-  const selectField = ((await fieldCommands.find((f) => f.name === 'field add')!.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name: 'Horizon', kind: 'select', options: 'Now,Next,Later' })) as { id: string }).id;
+  for (const [from, to] of [
+    [planning[0]!, features[0]!],
+    [planning[1]!, features[1]!],
+    [planning[1]!, components[0]!],
+  ])
+    await c.ok('POST', `/entities/${from}/relationships`, { data: { type: 'link', target: { id: to } } });
+  const selectField = (
+    (await fieldCommands
+      .find((f) => f.name === 'field add')!
+      .run({ workspace: ws.workspaceId, 'entity-type': 'feature', name: 'Horizon', kind: 'select', options: 'Now,Next,Later' })) as { id: string }
+  ).id;
   const valueIds = async (field: string) => ((await c.ok('GET', `/entities/fields/${field}/values`)).json.data as Array<{ id: string }>).map((v) => v.id);
   const values = { tags: await valueIds('tags'), select: await valueIds(selectField) };
   const maker = (await ws.member({ role: 'maker' })).member;
   const members = [ws.admin, maker].map(({ id, email }) => ({ id, email }));
   const teams = [];
-  for (const [name, handle] of [['Fuzz Team', 'fuzzteam'], ['Platform', 'platform']] as const) {
+  for (const [name, handle] of [
+    ['Fuzz Team', 'fuzzteam'],
+    ['Platform', 'platform'],
+  ] as const) {
     teams.push({ id: (await c.ok('POST', '/teams', { data: { fields: { name, handle } } })).json.data.id as string, name, handle });
   }
   await c.ok('PATCH', `/teams/${teams[0]!.id}`, { data: { patch: [{ op: 'addItems', path: 'members', value: [{ id: maker.id }] }] } });
@@ -651,7 +823,13 @@ beforeAll(async () => {
   const signInBrowser = new ScriptedBrowser(app);
   const signInPage = await signInBrowser.send('GET', '/sign-in');
   expect(signInPage.status, signInPage.text).toBe(200);
-  const pages = { session, preSession: signInBrowser.cookies.get(PAGE_PRE_SESSION_COOKIE)!, signInCsrf: hidden(signInPage.text, 'csrf_token'), signOutSession, signOutCsrf: hidden(home.text, 'csrf_token') };
+  const pages = {
+    session,
+    preSession: signInBrowser.cookies.get(PAGE_PRE_SESSION_COOKIE)!,
+    signInCsrf: hidden(signInPage.text, 'csrf_token'),
+    signOutSession,
+    signOutCsrf: hidden(home.text, 'csrf_token'),
+  };
   PUBLIC_KEYS = [rsaKeyPair().publicPem, rsaKeyPair().publicPem];
   // Webhook destinations are resolved before they are accepted: this one resolves to a public
   // address, every other name to nothing (test/support/dns.ts).
@@ -661,7 +839,25 @@ beforeAll(async () => {
     body: { data: { fields: { name: 'Fuzz', events: [{ eventType: 'feature.updated' }], notification: { url: WEBHOOK_URL, version: 1 } } } },
   });
   expect(hook.status, hook.text).toBe(201);
-  w = { ws, oauth: await newClient(app, ws), code: await newCodeClient(app, ws), webhooks: [hook.json.data.id], products, components, features, companies, users, notes, planning, selectField, values, teams, members, pages, foreign };
+  w = {
+    ws,
+    oauth: await newClient(app, ws),
+    code: await newCodeClient(app, ws),
+    webhooks: [hook.json.data.id],
+    products,
+    components,
+    features,
+    companies,
+    users,
+    notes,
+    planning,
+    selectField,
+    values,
+    teams,
+    members,
+    pages,
+    foreign,
+  };
 });
 afterAll(async () => {
   await dns?.close();
@@ -669,7 +865,12 @@ afterAll(async () => {
 });
 
 describe('fuzz: every route over HTTP', () => {
-  const tally = { sent: 0, reached: 0, byRoute: new Map<string, { sent: number; reached: number; statuses: Record<number, number> }>(), writes: [] as string[] };
+  const tally = {
+    sent: 0,
+    reached: 0,
+    byRoute: new Map<string, { sent: number; reached: number; statuses: Record<number, number> }>(),
+    writes: [] as string[],
+  };
   const send = async (sent: Sent) => {
     // The client resolves dot segments (`%2e%2e` too) before sending: the contract check must judge the path that goes out.
     const target = new URL(sent.path, app.url);
@@ -678,12 +879,17 @@ describe('fuzz: every route over HTTP', () => {
       redirect: 'manual',
       headers: {
         ...(sent.cookie ? { cookie: sent.cookie } : {}),
-        ...(sent.body === undefined ? {} : { 'content-type': sent.contentType!, ...(sent.route.operationId === 'mcp' ? { accept: 'application/json, text/event-stream' } : {}) }),
+        ...(sent.body === undefined
+          ? {}
+          : { 'content-type': sent.contentType!, ...(sent.route.operationId === 'mcp' ? { accept: 'application/json, text/event-stream' } : {}) }),
       },
       ...(sent.body === undefined ? {} : { body: sent.body }),
     });
     const reached = judge(sent, res);
-    if (sent.route.method !== 'GET') tally.writes.push(`${sent.route.method} ${sent.path} → ${res.status}${res.status < 300 || res.status >= 408 ? ` ${sent.body?.slice(0, 300)} ⇒ ${res.text.slice(0, 200)}` : ''}`);
+    if (sent.route.method !== 'GET')
+      tally.writes.push(
+        `${sent.route.method} ${sent.path} → ${res.status}${res.status < 300 || res.status >= 408 ? ` ${sent.body?.slice(0, 300)} ⇒ ${res.text.slice(0, 200)}` : ''}`,
+      );
     const r = tally.byRoute.get(sent.route.operationId) ?? { sent: 0, reached: 0, statuses: {} };
     r.sent++;
     r.statuses[res.status] = (r.statuses[res.status] ?? 0) + 1;
@@ -694,13 +900,21 @@ describe('fuzz: every route over HTTP', () => {
   const bodyRoutes = ROUTES.filter((r) => r.body);
   const queryRoutes = ROUTES.filter((r) => r.method === 'GET');
 
-  it.each(bodyRoutes.map((r) => [r.operationId, r] as const))('%s: mutated bodies → 2xx or a 4xx envelope, never 5xx', async (_id, route) => {
-    await fc.assert(fc.asyncProperty(bodyRequest(route, w), send), { numRuns: RUNS, seed: seedOf(route) });
-  }, 180_000);
+  it.each(bodyRoutes.map((r) => [r.operationId, r] as const))(
+    '%s: mutated bodies → 2xx or a 4xx envelope, never 5xx',
+    async (_id, route) => {
+      await fc.assert(fc.asyncProperty(bodyRequest(route, w), send), { numRuns: RUNS, seed: seedOf(route) });
+    },
+    180_000,
+  );
 
-  it.each(queryRoutes.map((r) => [r.operationId, r] as const))('%s: mutated query strings → 2xx or a 4xx envelope, never 5xx', async (_id, route) => {
-    await fc.assert(fc.asyncProperty(queryRequest(route, w), send), { numRuns: Math.ceil(RUNS / 3), seed: seedOf(route) });
-  }, 120_000);
+  it.each(queryRoutes.map((r) => [r.operationId, r] as const))(
+    '%s: mutated query strings → 2xx or a 4xx envelope, never 5xx',
+    async (_id, route) => {
+      await fc.assert(fc.asyncProperty(queryRequest(route, w), send), { numRuns: Math.ceil(RUNS / 3), seed: seedOf(route) });
+    },
+    120_000,
+  );
 
   it('≥ 1 000 body requests across the body-taking routes, at least half of all requests reached the handler, and score verify finds 0 mismatches', async () => {
     const rows = [...tally.byRoute];
@@ -710,7 +924,8 @@ describe('fuzz: every route over HTTP', () => {
     console.log(`fuzz: ${sent} requests (${bodySent} with bodies), ${reached} reached the handler (${Math.round((100 * reached) / sent)} %)`);
     const report = await verifyWorkspace(w.ws.workspaceId);
     // Drift is rare enough that the failing run must say what happened: every write and the workspace as stored.
-    if (report.mismatches > 0 || process.env.FUZZ_DUMP) console.log(`fuzz writes:\n${tally.writes.join('\n')}\n\nstored:\n${await storedState(w.ws.workspaceId)}`);
+    if (report.mismatches > 0 || process.env.FUZZ_DUMP)
+      console.log(`fuzz writes:\n${tally.writes.join('\n')}\n\nstored:\n${await storedState(w.ws.workspaceId)}`);
     if (process.env.FC_STATS === '1') console.table(Object.fromEntries(rows.map(([id, r]) => [id, { sent: r.sent, reached: r.reached, ...r.statuses }])));
     expect(rows.map(([id]) => id).sort()).toEqual([...new Set([...bodyRoutes, ...queryRoutes].map((r) => r.operationId))].sort());
     if (!process.env.FC_FUZZ_RUNS) expect(bodySent).toBeGreaterThanOrEqual(1_000);
@@ -724,7 +939,25 @@ describe('fuzz: every route over HTTP', () => {
 async function storedState(ws: string): Promise<string> {
   const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.partition(ws) }, ConsistentRead: true });
   const { entity, note, link, rating } = keys.kindPrefix;
-  const fields = ['id', 'type', 'parentId', 'own', 'total', 'deleting', 'customer', 'noteId', 'entityId', 'importance', 'customerId', 'setAt', 'rev', 'entries', 'weight', 'ver', 'updatedAt'];
+  const fields = [
+    'id',
+    'type',
+    'parentId',
+    'own',
+    'total',
+    'deleting',
+    'customer',
+    'noteId',
+    'entityId',
+    'importance',
+    'customerId',
+    'setAt',
+    'rev',
+    'entries',
+    'weight',
+    'ver',
+    'updatedAt',
+  ];
   return items
     .filter((it) => [entity, note, link, rating].some((p) => String(it.sk).startsWith(p)))
     .map((it) => `${String(it.sk)} ${JSON.stringify(Object.fromEntries(fields.filter((f) => it[f] !== undefined).map((f) => [f, it[f]])))}`)

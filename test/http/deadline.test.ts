@@ -84,7 +84,9 @@ describe('a request’s calls end with it', () => {
     proxy.calls.length = 0;
     proxy.rule = (sent) => (sent.operation === 'TransactWriteItems' ? FAULTS.throttling() : FAULTS.forward());
     const started = performance.now();
-    const res = await withBudget(BUDGET_MS, () => c.req('POST', '/notes', { data: { type: 'textNote', fields: { name: 'Throttled' }, relationships: [{ type: 'link', target: { id: p } }] } }));
+    const res = await withBudget(BUDGET_MS, () =>
+      c.req('POST', '/notes', { data: { type: 'textNote', fields: { name: 'Throttled' }, relationships: [{ type: 'link', target: { id: p } }] } }),
+    );
     const took = performance.now() - started;
     expectError(res, 'rate.limitExceeded', { detail: /^Too many concurrent changes to .*; nothing was changed\. Retry after 1 second\.$/ });
     expect(res.headers.get('retry-after')).toBe('1');
@@ -116,7 +118,8 @@ describe('sign-in never answers 500 for throttling', () => {
   it('its failure counters left unprocessed once are read again, and the member signs in', async () => {
     const { browser, form } = await signInPage();
     let refused = 0;
-    proxy.rule = (sent) => (sent.operation === 'BatchGetItem' && counters(sent.input) && refused++ === 0 ? FAULTS.unprocessedKeys(sent.input) : FAULTS.forward());
+    proxy.rule = (sent) =>
+      sent.operation === 'BatchGetItem' && counters(sent.input) && refused++ === 0 ? FAULTS.unprocessedKeys(sent.input) : FAULTS.forward();
     const res = await browser.send('POST', 'sign-in', form);
     expect(res.status, res.text).toBe(303);
     expect(refused).toBe(2);

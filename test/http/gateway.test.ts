@@ -11,7 +11,11 @@ beforeAll(async () => {
   app = await startApp({
     loadHandler: async (route) => async (event) => {
       seen.push({ operationId: route.operationId, event });
-      return { statusCode: 200, headers: { 'Content-Type': 'application/json', 'X-Request-Id': event.requestContext.requestId }, body: JSON.stringify({ ok: true }) };
+      return {
+        statusCode: 200,
+        headers: { 'Content-Type': 'application/json', 'X-Request-Id': event.requestContext.requestId },
+        body: JSON.stringify({ ok: true }),
+      };
     },
     doubles: true,
   });
@@ -34,7 +38,14 @@ describe('local gateway → API Gateway REST proxy event', () => {
     expect(operationId).toBe('listEntities');
     expect(event.multiValueQueryStringParameters).toEqual({ 'fields[]': ['name', 'status'], type: ['feature'], q: ['a&b c'] });
     expect(event.queryStringParameters).toEqual({ 'fields[]': 'status', type: 'feature', q: 'a&b c' });
-    expect(event).toMatchObject({ httpMethod: 'GET', resource: '/v2/entities', path: '/v2/entities', pathParameters: null, body: null, isBase64Encoded: false });
+    expect(event).toMatchObject({
+      httpMethod: 'GET',
+      resource: '/v2/entities',
+      path: '/v2/entities',
+      pathParameters: null,
+      body: null,
+      isBase64Encoded: false,
+    });
   });
 
   it('query keys and header names spelled like built-in properties (__proto__, constructor, hasOwnProperty) arrive as plain keys', async () => {
@@ -55,7 +66,10 @@ describe('local gateway → API Gateway REST proxy event', () => {
       ['hasOwnProperty', 'c'],
     ]);
     const headers = Object.entries(event.multiValueHeaders).filter(([k]) => ['constructor', 'valueof'].includes(k.toLowerCase()));
-    expect(headers.sort()).toEqual([['constructor', ['x']], ['valueOf', ['z']]]);
+    expect(headers.sort()).toEqual([
+      ['constructor', ['x']],
+      ['valueOf', ['z']],
+    ]);
   });
 
   it('no query string → both query maps null', async () => {

@@ -35,14 +35,26 @@ afterEach(() => {
 /** Moves the first use of every Idempotency-Key of the workspace `ms` into the past, as the table records it. */
 async function age(ws: TestWorkspace, ms: number): Promise<void> {
   const { Items = [] } = await db().send(
-    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :p AND begins_with(sk, :idem)', ExpressionAttributeValues: { ':p': keys.partition(ws.workspaceId), ':idem': 'IDEM#' }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :p AND begins_with(sk, :idem)',
+      ExpressionAttributeValues: { ':p': keys.partition(ws.workspaceId), ':idem': 'IDEM#' },
+      ConsistentRead: true,
+    }),
   );
   expect(Items.length).toBeGreaterThan(0);
-  for (const { pk, sk } of Items) await db().send(new UpdateCommand({ TableName: tableName(), Key: { pk, sk }, UpdateExpression: 'SET firstAt = firstAt - :ms', ExpressionAttributeValues: { ':ms': ms } }));
+  for (const { pk, sk } of Items)
+    await db().send(
+      new UpdateCommand({ TableName: tableName(), Key: { pk, sk }, UpdateExpression: 'SET firstAt = firstAt - :ms', ExpressionAttributeValues: { ':ms': ms } }),
+    );
 }
 
-const keyed = (ws: TestWorkspace, method: string, path: string, body: unknown, key: string) => call(app, method, path, { token: ws.token, body, headers: { 'idempotency-key': key } });
-const reused = { detail: 'This Idempotency-Key was already used for a request with another body; use a new key for a new request.', source: { parameter: 'Idempotency-Key' } };
+const keyed = (ws: TestWorkspace, method: string, path: string, body: unknown, key: string) =>
+  call(app, method, path, { token: ws.token, body, headers: { 'idempotency-key': key } });
+const reused = {
+  detail: 'This Idempotency-Key was already used for a request with another body; use a new key for a new request.',
+  source: { parameter: 'Idempotency-Key' },
+};
 
 /** The retry answers exactly the first answer, marked as a replay; the first is not. */
 function expectReplay(first: CallResult, again: CallResult, status = 201) {
@@ -53,7 +65,9 @@ function expectReplay(first: CallResult, again: CallResult, status = 201) {
   expect(again.headers.get('idempotent-replayed')).toBe('true');
 }
 
-const noteBody = (entityId: string, name = 'Feedback') => ({ data: { type: 'textNote', fields: { name }, relationships: [{ type: 'link', target: { id: entityId }, importance: 'critical' }] } });
+const noteBody = (entityId: string, name = 'Feedback') => ({
+  data: { type: 'textNote', fields: { name }, relationships: [{ type: 'link', target: { id: entityId }, importance: 'critical' }] },
+});
 const notesOf = async (ws: TestWorkspace) => (await call(app, 'GET', '/v2/notes', { token: ws.token })).json.data.map((n: { id: string }) => n.id);
 
 describe('the 24 h window (the first use moved into the past in the table)', () => {
@@ -161,7 +175,9 @@ describe('relationships', () => {
 });
 
 describe('webhooks and applications', () => {
-  const hook = (name = 'Feature changes') => ({ data: { fields: { name, events: [{ eventType: 'feature.created' }], notification: { url: 'https://hooks.example.com/pb', version: 1 } } } });
+  const hook = (name = 'Feature changes') => ({
+    data: { fields: { name, events: [{ eventType: 'feature.created' }], notification: { url: 'https://hooks.example.com/pb', version: 1 } } },
+  });
   const hooksOf = async (ws: TestWorkspace) => (await call(app, 'GET', '/v2/webhooks', { token: ws.token })).json.data.map((w: { id: string }) => w.id);
 
   it('POST /v2/webhooks: a retry answers the first subscription with the same signing secret (kept sealed, opened for the replay); one subscription; another body → 400', async () => {

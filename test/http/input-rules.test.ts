@@ -21,7 +21,12 @@ async function workspaceItems(ws: TestWorkspace): Promise<Array<Record<string, u
   let start: Record<string, unknown> | undefined;
   do {
     const page = await db().send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `WS#${ws.workspaceId}` }, ExclusiveStartKey: start }),
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `WS#${ws.workspaceId}` },
+        ExclusiveStartKey: start,
+      }),
     );
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
@@ -35,7 +40,14 @@ async function expectUnchanged(ws: TestWorkspace, before: Array<Record<string, u
 }
 
 describe('query parameters: exactly those the operation declares', () => {
-  const LIST_ROUTES = ['/v2/entities', '/v2/entities/configurations', '/v2/notes', '/v2/notes/configurations', '/v2/entities/{entity}/relationships', '/v2/notes/{note}/relationships'];
+  const LIST_ROUTES = [
+    '/v2/entities',
+    '/v2/entities/configurations',
+    '/v2/notes',
+    '/v2/notes/configurations',
+    '/v2/entities/{entity}/relationships',
+    '/v2/notes/{note}/relationships',
+  ];
 
   it('an unknown parameter → 400 request.invalid naming it in source.parameter, on every list route and a get route', async () => {
     const ws = await newWorkspace();
@@ -50,13 +62,22 @@ describe('query parameters: exactly those the operation declares', () => {
     const apps = await call(app, 'GET', '/oauth2/applications?colour=red', { token: ws.token });
     expectError(apps, 'request.invalid', { detail: "Unknown query parameter 'colour'; this operation takes none.", source: { parameter: 'colour' } });
     const search = await call(app, 'POST', '/v2/entities/search?type=feature', { token: ws.token, body: { data: { types: ['feature'] } } });
-    expectError(search, 'request.invalid', { detail: "Unknown query parameter 'type'; this operation takes pageCursor, limit.", source: { parameter: 'type' } });
+    expectError(search, 'request.invalid', {
+      detail: "Unknown query parameter 'type'; this operation takes pageCursor, limit.",
+      source: { parameter: 'type' },
+    });
   });
 
   it('`limit[]` is not `limit`, and `__proto__` is a parameter name like any other', async () => {
     const ws = await newWorkspace();
-    expectError(await call(app, 'GET', '/v2/entities?limit[]=5', { token: ws.token }), 'request.invalid', { detail: /^Unknown query parameter 'limit\[\]'/, source: { parameter: 'limit[]' } });
-    expectError(await call(app, 'GET', '/v2/notes?__proto__=1', { token: ws.token }), 'request.invalid', { detail: /^Unknown query parameter '__proto__'/, source: { parameter: '__proto__' } });
+    expectError(await call(app, 'GET', '/v2/entities?limit[]=5', { token: ws.token }), 'request.invalid', {
+      detail: /^Unknown query parameter 'limit\[\]'/,
+      source: { parameter: 'limit[]' },
+    });
+    expectError(await call(app, 'GET', '/v2/notes?__proto__=1', { token: ws.token }), 'request.invalid', {
+      detail: /^Unknown query parameter '__proto__'/,
+      source: { parameter: '__proto__' },
+    });
   });
 
   it('a parameter given more often than its schema allows → 400 naming it; a repeatable one takes every value', async () => {
@@ -72,8 +93,14 @@ describe('query parameters: exactly those the operation declares', () => {
 
   it('a value of the wrong form → 400 naming the parameter, with what came', async () => {
     const ws = await newWorkspace();
-    expectError(await call(app, 'GET', '/v2/entities?limit=many', { token: ws.token }), 'request.invalid', { detail: "Query parameter 'limit' must be a number (got 'many').", source: { parameter: 'limit' } });
-    expectError(await call(app, 'GET', '/v2/entities?limit=101', { token: ws.token }), 'request.invalid', { detail: "Query parameter 'limit' must be at most 100 (got 101).", source: { parameter: 'limit' } });
+    expectError(await call(app, 'GET', '/v2/entities?limit=many', { token: ws.token }), 'request.invalid', {
+      detail: "Query parameter 'limit' must be a number (got 'many').",
+      source: { parameter: 'limit' },
+    });
+    expectError(await call(app, 'GET', '/v2/entities?limit=101', { token: ws.token }), 'request.invalid', {
+      detail: "Query parameter 'limit' must be at most 100 (got 101).",
+      source: { parameter: 'limit' },
+    });
   });
 });
 
@@ -87,13 +114,18 @@ const PROTOTYPE_KEYS: Array<[string, unknown]> = [
 ];
 
 /** A JSON body with `fields` holding `key` literally (JSON.stringify of an object cannot write an own `__proto__`). */
-const withField = (before: string, key: string, value: unknown, after: string) => `${before}"fields":{"name":"x",${JSON.stringify(key)}:${JSON.stringify(value)}}${after}`;
+const withField = (before: string, key: string, value: unknown, after: string) =>
+  `${before}"fields":{"name":"x",${JSON.stringify(key)}:${JSON.stringify(value)}}${after}`;
 
 describe('field names that are not configured fields, whatever their spelling', () => {
   it.each(PROTOTYPE_KEYS)('POST /v2/entities with fields.%s → 400 request.invalid at it; nothing stored', async (key, value) => {
     const ws = await newWorkspace();
     const before = await workspaceItems(ws);
-    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: withField('{"data":{"type":"feature",', key, value, '}}'), headers: { 'content-type': 'application/json' } });
+    const res = await call(app, 'POST', '/v2/entities', {
+      token: ws.token,
+      body: withField('{"data":{"type":"feature",', key, value, '}}'),
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(res, 'request.invalid', { source: { pointer: `/data/fields/${key}` } });
     expect(res.json.errors[0].detail).toContain(key);
     await expectUnchanged(ws, before);
@@ -104,7 +136,11 @@ describe('field names that are not configured fields, whatever their spelling', 
     const ws = await newWorkspace();
     const id = await client(app, ws.token).entity('product');
     const before = await workspaceItems(ws);
-    const res = await call(app, 'PATCH', `/v2/entities/${id}`, { token: ws.token, body: withField('{"data":{', key, value, '}}'), headers: { 'content-type': 'application/json' } });
+    const res = await call(app, 'PATCH', `/v2/entities/${id}`, {
+      token: ws.token,
+      body: withField('{"data":{', key, value, '}}'),
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(res, 'request.invalid', { source: { pointer: `/data/fields/${key}` } });
     await expectUnchanged(ws, before);
   });
@@ -112,7 +148,11 @@ describe('field names that are not configured fields, whatever their spelling', 
   it.each(PROTOTYPE_KEYS)('POST /v2/notes with fields.%s → 400 request.invalid at it; nothing stored', async (key, value) => {
     const ws = await newWorkspace();
     const before = await workspaceItems(ws);
-    const res = await call(app, 'POST', '/v2/notes', { token: ws.token, body: withField('{"data":{"type":"textNote",', key, value, '}}'), headers: { 'content-type': 'application/json' } });
+    const res = await call(app, 'POST', '/v2/notes', {
+      token: ws.token,
+      body: withField('{"data":{"type":"textNote",', key, value, '}}'),
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(res, 'request.invalid', { source: { pointer: `/data/fields/${key}` } });
     await expectUnchanged(ws, before);
   });
@@ -121,7 +161,11 @@ describe('field names that are not configured fields, whatever their spelling', 
     const ws = await newWorkspace();
     const id = await client(app, ws.token).note();
     const before = await workspaceItems(ws);
-    const res = await call(app, 'PATCH', `/v2/notes/${id}`, { token: ws.token, body: withField('{"data":{', key, value, '}}'), headers: { 'content-type': 'application/json' } });
+    const res = await call(app, 'PATCH', `/v2/notes/${id}`, {
+      token: ws.token,
+      body: withField('{"data":{', key, value, '}}'),
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(res, 'request.invalid', { source: { pointer: `/data/fields/${key}` } });
     await expectUnchanged(ws, before);
   });
@@ -134,7 +178,10 @@ describe('field names that are not configured fields, whatever their spelling', 
       body: '{"data":{"type":"feature","fields":{"name":"x","status":{"name":"Planned","__proto__":{"id":"x"}}}}}',
       headers: { 'content-type': 'application/json' },
     });
-    expectError(res, 'request.invalid', { detail: "The property name '__proto__' is not allowed (in '/data/fields/status').", source: { pointer: '/data/fields/status/__proto__' } });
+    expectError(res, 'request.invalid', {
+      detail: "The property name '__proto__' is not allowed (in '/data/fields/status').",
+      source: { pointer: '/data/fields/status/__proto__' },
+    });
     await expectUnchanged(ws, before);
   });
 });
@@ -155,15 +202,34 @@ describe('strings', () => {
     const ws = await newWorkspace();
     const id = await client(app, ws.token).entity('product');
     const before = await workspaceItems(ws);
-    expectError(await call(app, 'PATCH', `/v2/entities/${id}`, { token: ws.token, body: { data: { fields: { name: ' ' } } } }), 'request.invalid', { source: { pointer: '/data/fields/name' } });
-    expectError(await call(app, 'POST', '/oauth2/applications', { token: ws.token, body: { name: '   ', scopes: ['entities:read'] } }), 'request.invalid', { source: { pointer: '/name' } });
+    expectError(await call(app, 'PATCH', `/v2/entities/${id}`, { token: ws.token, body: { data: { fields: { name: ' ' } } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/name' },
+    });
+    expectError(await call(app, 'POST', '/oauth2/applications', { token: ws.token, body: { name: '   ', scopes: ['entities:read'] } }), 'request.invalid', {
+      source: { pointer: '/name' },
+    });
     await expectUnchanged(ws, before);
   });
 
   it.each([
-    ['a string value', '{"data":{"type":"feature","fields":{"name":"caf\\ud800e"}}}', '/data/fields/name', "'/data/fields/name' holds a lone UTF-16 surrogate, which is not text."],
-    ['a low surrogate first', '{"data":{"type":"feature","fields":{"name":"x","tags":[{"name":"\\udc00\\ud800"}]}}}', '/data/fields/tags/0/name', "'/data/fields/tags/0/name' holds a lone UTF-16 surrogate, which is not text."],
-    ['a property name', '{"data":{"type":"feature","fields":{"name":"x","\\ud83d":1}}}', '/data/fields/\ud83d', "A property name in '/data/fields' holds a lone UTF-16 surrogate, which is not text."],
+    [
+      'a string value',
+      '{"data":{"type":"feature","fields":{"name":"caf\\ud800e"}}}',
+      '/data/fields/name',
+      "'/data/fields/name' holds a lone UTF-16 surrogate, which is not text.",
+    ],
+    [
+      'a low surrogate first',
+      '{"data":{"type":"feature","fields":{"name":"x","tags":[{"name":"\\udc00\\ud800"}]}}}',
+      '/data/fields/tags/0/name',
+      "'/data/fields/tags/0/name' holds a lone UTF-16 surrogate, which is not text.",
+    ],
+    [
+      'a property name',
+      '{"data":{"type":"feature","fields":{"name":"x","\\ud83d":1}}}',
+      '/data/fields/\ud83d',
+      "A property name in '/data/fields' holds a lone UTF-16 surrogate, which is not text.",
+    ],
   ])('a lone surrogate in %s → 400 request.invalid at it; nothing stored', async (_name, body, ptr, detail) => {
     const ws = await newWorkspace();
     const before = await workspaceItems(ws);
@@ -174,7 +240,11 @@ describe('strings', () => {
 
   it('a surrogate pair (an emoji) is text', async () => {
     const ws = await newWorkspace();
-    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{"data":{"type":"product","fields":{"name":"\\ud83d\\ude00"}}}', headers: { 'content-type': 'application/json' } });
+    const res = await call(app, 'POST', '/v2/entities', {
+      token: ws.token,
+      body: '{"data":{"type":"product","fields":{"name":"\\ud83d\\ude00"}}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status, res.text).toBe(201);
     expect((await call(app, 'GET', `/v2/entities/${res.json.data.id}`, { token: ws.token })).json.data.fields.name).toBe('😀');
   });
@@ -208,14 +278,23 @@ describe('owner by id and e-mail', () => {
   it('both naming the same member → accepted; naming different members → 400 at the owner; nothing stored', async () => {
     const ws = await newWorkspace();
     const other = await ws.member();
-    const agree = await call(app, 'POST', '/v2/entities', { token: ws.token, body: { data: { type: 'product', fields: { name: 'x', owner: { id: ws.admin.id, email: ws.admin.email.toUpperCase() } } } } });
+    const agree = await call(app, 'POST', '/v2/entities', {
+      token: ws.token,
+      body: { data: { type: 'product', fields: { name: 'x', owner: { id: ws.admin.id, email: ws.admin.email.toUpperCase() } } } },
+    });
     expect(agree.status, agree.text).toBe(201);
     const before = await workspaceItems(ws);
-    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: { data: { type: 'product', fields: { name: 'y', owner: { id: ws.admin.id, email: other.member.email } } } } });
+    const res = await call(app, 'POST', '/v2/entities', {
+      token: ws.token,
+      body: { data: { type: 'product', fields: { name: 'y', owner: { id: ws.admin.id, email: other.member.email } } } },
+    });
     expectError(res, 'request.invalid', { source: { pointer: '/data/fields/owner' } });
     expect(res.json.errors[0].detail).toContain(other.member.email);
     await expectUnchanged(ws, before);
-    const note = await call(app, 'POST', '/v2/notes', { token: ws.token, body: { data: { type: 'textNote', fields: { name: 'n', owner: { id: other.member.id, email: ws.admin.email } } } } });
+    const note = await call(app, 'POST', '/v2/notes', {
+      token: ws.token,
+      body: { data: { type: 'textNote', fields: { name: 'n', owner: { id: other.member.id, email: ws.admin.email } } } },
+    });
     expectError(note, 'request.invalid', { source: { pointer: '/data/fields/owner' } });
     await expectUnchanged(ws, before);
   });

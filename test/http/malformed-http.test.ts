@@ -89,7 +89,9 @@ describe("what Node's HTTP parser refuses (clientError) → the envelope and a r
   });
 
   it('Content-Length together with Transfer-Encoding (request smuggling) → 400 request.malformed naming it', async () => {
-    const res = await raw(`POST /v2/entities HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`);
+    const res = await raw(
+      `POST /v2/entities HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+    );
     expectEnvelope(res, 'request.malformed', /Transfer-Encoding can't be present with Content-Length/);
   });
 
@@ -98,13 +100,19 @@ describe("what Node's HTTP parser refuses (clientError) → the envelope and a r
   });
 
   it('a malformed chunk size in a POST body → 400 request.malformed, and no 500 from the half-read request', async () => {
-    const res = await raw(`POST /v2/entities HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${ws.token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`);
+    const res = await raw(
+      `POST /v2/entities HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${ws.token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`,
+    );
     expectEnvelope(res, 'request.malformed', /not valid HTTP/);
   });
 
   it(`a 16 KiB query string (request line over ${maxHeaderSize} bytes) → 431 request.headersTooLarge`, async () => {
     const res = await raw(get(`/v2/entities?name=${'a'.repeat(16 * 1024)}`, [`Host: ${host}`, `Authorization: Bearer ${ws.token}`]));
-    expectEnvelope(res, 'request.headersTooLarge', `The request line and headers are larger than ${maxHeaderSize} bytes: shorten the URL (query string) or the headers.`);
+    expectEnvelope(
+      res,
+      'request.headersTooLarge',
+      `The request line and headers are larger than ${maxHeaderSize} bytes: shorten the URL (query string) or the headers.`,
+    );
   });
 
   it('a 20 KiB header → 431 request.headersTooLarge', async () => {
@@ -137,7 +145,9 @@ describe('a GET with a chunked body', () => {
   });
 
   it('without a body (zero chunks) it is an ordinary GET', async () => {
-    const res = await raw(`GET /v2/entities HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${ws.token}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n`);
+    const res = await raw(
+      `GET /v2/entities HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${ws.token}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n`,
+    );
     expect(res.status, res.body).toBe(200);
     expect(JSON.parse(res.body)).toEqual({ data: [], links: {} });
   });

@@ -65,7 +65,10 @@ describe('tenant isolation', () => {
     }
     // B linking its own note to A's entity: the entity is not found in B.
     const bNote = await call(app, 'POST', '/v2/notes', { token: b.token, body: { data: { type: 'textNote', fields: { name: 'b' } } } });
-    const cross = await call(app, 'PUT', `/v2/notes/${bNote.json.data.id}/relationships/link/${id}`, { token: b.token, body: { data: { importance: 'critical' } } });
+    const cross = await call(app, 'PUT', `/v2/notes/${bNote.json.data.id}/relationships/link/${id}`, {
+      token: b.token,
+      body: { data: { importance: 'critical' } },
+    });
     expect(cross.status).toBe(404);
 
     const listB = await call(app, 'GET', '/v2/entities', { token: b.token });
@@ -90,7 +93,8 @@ describe('field names that are built-in object properties', () => {
     ['hasOwnProperty', '1'],
     ['valueOf', '"x"'],
   ];
-  const raw = (token: string, method: string, path: string, body: string) => call(app, method, path, { token, body, headers: { 'content-type': 'application/json' } });
+  const raw = (token: string, method: string, path: string, body: string) =>
+    call(app, method, path, { token, body, headers: { 'content-type': 'application/json' } });
 
   it.each(names)('POST /v2/entities with fields.%s → 400 request.invalid with source.pointer, nothing stored, nothing polluted', async (name, value) => {
     const ws = await newWorkspace();
@@ -109,9 +113,13 @@ describe('field names that are built-in object properties', () => {
       source: { pointer: `/data/fields/${name}` },
     });
     expect((await call(app, 'GET', `/v2/entities/${id}`, { token: ws.token })).json.data).toEqual(before);
-    expectError(await raw(ws.token, 'POST', '/v2/notes', `{"data":{"type":"textNote","fields":{"name":"N",${JSON.stringify(name)}:${value}}}}`), 'request.invalid', {
-      source: { pointer: `/data/fields/${name}` },
-    });
+    expectError(
+      await raw(ws.token, 'POST', '/v2/notes', `{"data":{"type":"textNote","fields":{"name":"N",${JSON.stringify(name)}:${value}}}}`),
+      'request.invalid',
+      {
+        source: { pointer: `/data/fields/${name}` },
+      },
+    );
     expect((await call(app, 'GET', '/v2/notes', { token: ws.token })).json.data).toEqual([]);
   });
 });

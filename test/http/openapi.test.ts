@@ -46,7 +46,11 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
     expect((await documentedOperations()).map((o) => o.route.operationId)).toEqual(ROUTES.map((r) => r.operationId));
     const ops = Object.values(doc.paths).flatMap((p) => Object.values(p));
     // The CORS preflight is the browsers' business, not an operation of the API.
-    expect(ops.map((o) => o.operationId).sort()).toEqual(ROUTES.filter((r) => r.path !== PREFLIGHT_PATH).map((r) => r.operationId).sort());
+    expect(ops.map((o) => o.operationId).sort()).toEqual(
+      ROUTES.filter((r) => r.path !== PREFLIGHT_PATH)
+        .map((r) => r.operationId)
+        .sort(),
+    );
     expect(op('/v2/entities/{id}/score', 'get').security).toEqual([{ BearerAuth: [] }, { OAuth2: ['entities:read'] }]);
     expect(op('/oauth2/applications', 'post').security).toEqual([{ BearerAuth: [] }]);
     expect(op('/oauth2/token', 'post').security).toEqual([]);
@@ -73,7 +77,10 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
       'query:pageCursor',
       'query:limit',
     ]);
-    expect(params.find((p) => p.name === 'teams[id]')).toMatchObject({ description: 'Keeps the entities assigned to this team (not with teams[name])', schema: { type: 'string', format: 'uuid' } });
+    expect(params.find((p) => p.name === 'teams[id]')).toMatchObject({
+      description: 'Keeps the entities assigned to this team (not with teams[name])',
+      schema: { type: 'string', format: 'uuid' },
+    });
     expect(params.find((p) => p.name === 'type[]')).toEqual({
       name: 'type[]',
       in: 'query',
@@ -87,11 +94,21 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
   });
 
   it('request bodies and success responses are the declared schemas, named components', () => {
-    expect(op('/v2/entities', 'post').requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateEntityBody' } } } });
+    expect(op('/v2/entities', 'post').requestBody).toEqual({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateEntityBody' } } },
+    });
     expect(op('/v2/entities', 'post').responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/EntityReferenceResponse' });
     const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
-    const budget = { 'X-RateLimit-Limit': header('X-RateLimit-Limit'), 'X-RateLimit-Remaining': header('X-RateLimit-Remaining'), 'X-RateLimit-Reset': header('X-RateLimit-Reset') };
-    expect(op('/v2/entities/{id}', 'delete').responses['204']).toEqual({ description: 'Done; no body', headers: { 'X-Request-Id': header('X-Request-Id'), ...budget } });
+    const budget = {
+      'X-RateLimit-Limit': header('X-RateLimit-Limit'),
+      'X-RateLimit-Remaining': header('X-RateLimit-Remaining'),
+      'X-RateLimit-Reset': header('X-RateLimit-Reset'),
+    };
+    expect(op('/v2/entities/{id}', 'delete').responses['204']).toEqual({
+      description: 'Done; no body',
+      headers: { 'X-Request-Id': header('X-Request-Id'), ...budget },
+    });
     // Conditional and retry-safe requests: the ETag a read answers, the If-Match a change takes (412), the Idempotency-Key of a create.
     expect(op('/v2/notes/{id}', 'get').responses['200'].headers.ETag).toMatchObject({ schema: { type: 'string' } });
     expect(op('/v2/notes/{id}', 'patch').parameters.map((p: any) => `${p.in}:${p.name}`)).toContain('header:If-Match');
@@ -100,7 +117,9 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
     // An unauthenticated route spends no budget: no budget headers.
     expect(op('/v2/openapi.json', 'get').responses['200'].headers).toEqual({ 'X-Request-Id': header('X-Request-Id') });
     expect(doc.components.schemas.Entity.discriminator.mapping.feature).toBe('#/components/schemas/Feature');
-    expect(op('/oauth2/token', 'post').requestBody.content['application/x-www-form-urlencoded'].schema).toEqual({ $ref: '#/components/schemas/JwtBearerGrant' });
+    expect(op('/oauth2/token', 'post').requestBody.content['application/x-www-form-urlencoded'].schema).toEqual({
+      $ref: '#/components/schemas/JwtBearerGrant',
+    });
   });
 
   it('every error status a route can give, each with the envelope narrowed to that status’s codes', () => {
@@ -127,10 +146,13 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
     expect(doc.components.securitySchemes.OAuth2.flows.authorizationCode.scopes['write:entities']).toBe('Create and modify entities');
   });
 
-  it("the authorization code flow: forms from their schemas, pages as text/html, RFC 6749 refusals, the query of the authorization endpoint", () => {
+  it('the authorization code flow: forms from their schemas, pages as text/html, RFC 6749 refusals, the query of the authorization endpoint', () => {
     const token = op('/oauth/token', 'post');
     expect(token.requestBody.content['application/x-www-form-urlencoded'].schema).toEqual({ $ref: '#/components/schemas/TokenRequestForm' });
-    expect(doc.components.schemas.TokenRequestForm.oneOf.map((g: any) => g.$ref)).toEqual(['#/components/schemas/AuthorizationCodeGrantForm', '#/components/schemas/RefreshTokenGrantForm']);
+    expect(doc.components.schemas.TokenRequestForm.oneOf.map((g: any) => g.$ref)).toEqual([
+      '#/components/schemas/AuthorizationCodeGrantForm',
+      '#/components/schemas/RefreshTokenGrantForm',
+    ]);
     expect(doc.components.schemas.TokenRequestForm.discriminator.propertyName).toBe('grant_type');
     expect(Object.keys(token.responses)).toEqual(['200', '400', '401', '408', '413', '429', '431', '500']);
     expect(token.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OAuthErrorBody' });
@@ -138,9 +160,20 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
     const authorize = op('/oauth/authorize', 'get');
     expect(authorize.responses['200'].content).toEqual({ 'text/html': { schema: { type: 'string' } } });
     expect(Object.keys(authorize.responses)).toEqual(['200', '303', '400', '408', '413', '429', '431', '500']);
-    expect(authorize.parameters.map((p: any) => p.name)).toEqual(['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource']);
+    expect(authorize.parameters.map((p: any) => p.name)).toEqual([
+      'response_type',
+      'client_id',
+      'redirect_uri',
+      'scope',
+      'state',
+      'code_challenge',
+      'code_challenge_method',
+      'resource',
+    ]);
     expect(op('/oauth/sign-in', 'post').responses['401'].content).toHaveProperty('text/html');
-    expect(op('/.well-known/oauth-authorization-server', 'get').responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AuthorizationServerMetadata' });
+    expect(op('/.well-known/oauth-authorization-server', 'get').responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/AuthorizationServerMetadata',
+    });
   });
 
   it('webhooks: the create body and answers from their schemas, the notification as a callback', () => {
@@ -151,11 +184,15 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
     expect(callback.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookNotificationBody' });
     expect(callback.parameters.map((p: any) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature', 'authorization']);
     expect(op('/v2/webhooks', 'get').parameters.map((p: any) => p.name)).toEqual(['pageCursor', 'limit']);
-    expect(op('/v2/webhooks/{webhookId}', 'get').parameters).toEqual([{ name: 'webhookId', in: 'path', required: true, schema: { type: 'string', format: 'uuid', pattern: expect.any(String) } }]);
+    expect(op('/v2/webhooks/{webhookId}', 'get').parameters).toEqual([
+      { name: 'webhookId', in: 'path', required: true, schema: { type: 'string', format: 'uuid', pattern: expect.any(String) } },
+    ]);
   });
 
   it('a declaration that does not fit its route refuses to load', () => {
-    expect(() => api(getEntity, { responses: { 200: ANY_BODY } }, async () => ({ status: 200, body: {} }))).toThrow(/path parameters: the route has \{id\}, the declaration \{\}/);
+    expect(() => api(getEntity, { responses: { 200: ANY_BODY } }, async () => ({ status: 200, body: {} }))).toThrow(
+      /path parameters: the route has \{id\}, the declaration \{\}/,
+    );
     expect(() => api(createEntity, { responses: { 201: ANY_BODY } }, async () => ({ status: 201, body: {} }))).toThrow(/body: the route says json/);
   });
 });

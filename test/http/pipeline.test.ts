@@ -114,16 +114,18 @@ describe('which routes carry the bearer check: their row decides, and a handler 
   const core = async () => ({ status: 200 as const, body: {} });
   it('an authenticated route made by api() (no bearer check) refuses to load', () => {
     expect(() => api(routeById('listMembers'), doubleOf('listMembers'), core)).toThrow(
-      "listMembers (functions/members/list.ts) does not fit its row in lib/routes.ts: auth: the route says members:read, its handler is made by api()",
+      'listMembers (functions/members/list.ts) does not fit its row in lib/routes.ts: auth: the route says members:read, its handler is made by api()',
     );
   });
   it('a route without authentication made by authedApi() refuses to load', () => {
     expect(() => authedApi(routeById('getAuthorizationServerMetadata'), doubleOf('getAuthorizationServerMetadata'), core)).toThrow(
-      "getAuthorizationServerMetadata (functions/authorization/metadata.ts) does not fit its row in lib/routes.ts: auth: the route says none, its handler is made by authedApi()",
+      'getAuthorizationServerMetadata (functions/authorization/metadata.ts) does not fit its row in lib/routes.ts: auth: the route says none, its handler is made by authedApi()',
     );
   });
-  it('an Idempotency-Key on a route without authentication refuses to load: a claim is a member\'s', () => {
-    expect(() => api(routeById('registerClient'), { ...doubleOf('registerClient'), headers: { idempotencyKey: true } }, core)).toThrow(/: Idempotency-Key without authentication$/);
+  it("an Idempotency-Key on a route without authentication refuses to load: a claim is a member's", () => {
+    expect(() => api(routeById('registerClient'), { ...doubleOf('registerClient'), headers: { idempotencyKey: true } }, core)).toThrow(
+      /: Idempotency-Key without authentication$/,
+    );
   });
 });
 
@@ -140,9 +142,13 @@ describe('body parsing on routes that take a body', () => {
   });
 
   it('an empty body → 400 request.malformed', async () => {
-    expectError(await call(app, 'PATCH', `/v2/entities/${ID}`, { token: ws.token, body: '', headers: { 'content-type': 'application/json' } }), 'request.malformed', {
-      detail: 'The request body is empty; a JSON document is required.',
-    });
+    expectError(
+      await call(app, 'PATCH', `/v2/entities/${ID}`, { token: ws.token, body: '', headers: { 'content-type': 'application/json' } }),
+      'request.malformed',
+      {
+        detail: 'The request body is empty; a JSON document is required.',
+      },
+    );
   });
 
   it('application/json with a charset and +json types are JSON', async () => {
@@ -212,7 +218,8 @@ async function invoke(operationId: OperationId, headers: Record<string, string>,
 
 describe('body decoding: UTF-8 only, no content coding, no other charset', () => {
   const json = (bytes: Buffer) => call(app, 'POST', '/v2/entities', { token: ws.token, body: bytes, headers: { 'content-type': 'application/json' } });
-  const wrap = (...inner: Array<string | number[]>) => Buffer.concat([Buffer.from('{"name":"'), ...inner.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))), Buffer.from('"}')]);
+  const wrap = (...inner: Array<string | number[]>) =>
+    Buffer.concat([Buffer.from('{"name":"'), ...inner.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))), Buffer.from('"}')]);
 
   it.each([
     ['a lone 0xFF byte', [0xff]],
@@ -237,7 +244,9 @@ describe('body decoding: UTF-8 only, no content coding, no other charset', () =>
   });
 
   it('a byte-order mark is not silently dropped: the body is not JSON', async () => {
-    expectError(await json(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')])), 'request.malformed', { detail: /^The request body is not valid JSON: / });
+    expectError(await json(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')])), 'request.malformed', {
+      detail: /^The request body is not valid JSON: /,
+    });
   });
 
   it('an event whose text body holds a lone surrogate (no UTF-8 can encode one) → 400 request.malformed', async () => {
@@ -245,30 +254,60 @@ describe('body decoding: UTF-8 only, no content coding, no other charset', () =>
     expect(res).toEqual({ status: 400, json: errorEnvelope('direct-request', 'request.malformed', 'The request body is not valid UTF-8 text.') });
   });
 
-  it.each(['utf-16', 'UTF-16LE', 'iso-8859-1', 'latin1', 'us-ascii', '"windows-1252"', ''])('Content-Type charset=%s → 400 request.malformed naming it', async (charset) => {
-    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{"a":1}', headers: { 'content-type': `application/json; charset=${charset}` } });
-    expectError(res, 'request.malformed', { detail: `The request body must be UTF-8; Content-Type declares charset=${JSON.stringify(charset.replace(/"/g, ''))}.` });
-  });
+  it.each(['utf-16', 'UTF-16LE', 'iso-8859-1', 'latin1', 'us-ascii', '"windows-1252"', ''])(
+    'Content-Type charset=%s → 400 request.malformed naming it',
+    async (charset) => {
+      const res = await call(app, 'POST', '/v2/entities', {
+        token: ws.token,
+        body: '{"a":1}',
+        headers: { 'content-type': `application/json; charset=${charset}` },
+      });
+      expectError(res, 'request.malformed', {
+        detail: `The request body must be UTF-8; Content-Type declares charset=${JSON.stringify(charset.replace(/"/g, ''))}.`,
+      });
+    },
+  );
 
   it.each(['utf-8', 'UTF-8', '"utf-8"', 'utf8'])('Content-Type charset=%s is UTF-8', async (charset) => {
-    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{"a":1}', headers: { 'content-type': `application/json;charset=${charset}` } });
+    const res = await call(app, 'POST', '/v2/entities', {
+      token: ws.token,
+      body: '{"a":1}',
+      headers: { 'content-type': `application/json;charset=${charset}` },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.json.echo).toEqual({ a: 1 });
   });
 
-  it.each(['gzip', 'br', 'deflate', 'compress', 'zstd', 'x-custom', 'identity, gzip', 'GZIP'])('Content-Encoding: %s on a plain JSON body → 400 request.malformed saying so', async (coding) => {
-    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{"a":1}', headers: { 'content-type': 'application/json', 'content-encoding': coding } });
-    expectError(res, 'request.malformed', { detail: `The request body has Content-Encoding ${JSON.stringify(coding)}; the service decodes no content coding: send the body uncompressed, without Content-Encoding.` });
-  });
+  it.each(['gzip', 'br', 'deflate', 'compress', 'zstd', 'x-custom', 'identity, gzip', 'GZIP'])(
+    'Content-Encoding: %s on a plain JSON body → 400 request.malformed saying so',
+    async (coding) => {
+      const res = await call(app, 'POST', '/v2/entities', {
+        token: ws.token,
+        body: '{"a":1}',
+        headers: { 'content-type': 'application/json', 'content-encoding': coding },
+      });
+      expectError(res, 'request.malformed', {
+        detail: `The request body has Content-Encoding ${JSON.stringify(coding)}; the service decodes no content coding: send the body uncompressed, without Content-Encoding.`,
+      });
+    },
+  );
 
   it('Content-Encoding: gzip on a really gzipped body is refused too (the service decodes no coding)', async () => {
     const { gzipSync } = await import('node:zlib');
-    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: gzipSync('{"a":1}'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    const res = await call(app, 'POST', '/v2/entities', {
+      token: ws.token,
+      body: gzipSync('{"a":1}'),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
     expectError(res, 'request.malformed', { detail: /^The request body has Content-Encoding "gzip"/ });
   });
 
   it('Content-Encoding: identity is no coding at all', async () => {
-    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{"a":1}', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' } });
+    const res = await call(app, 'POST', '/v2/entities', {
+      token: ws.token,
+      body: '{"a":1}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+    });
     expect(res.json.echo).toEqual({ a: 1 });
   });
 
@@ -278,7 +317,10 @@ describe('body decoding: UTF-8 only, no content coding, no other charset', () =>
 
     it('Content-Encoding: gzip → invalid_request saying so', async () => {
       const res = await call(app, 'POST', '/oauth2/token', { body: 'grant_type=x&assertion=y', headers: { 'content-type': FORM, 'content-encoding': 'gzip' } });
-      expect([res.status, res.json]).toEqual([400, oauth('The request body has Content-Encoding "gzip"; the service decodes no content coding: send the body uncompressed, without Content-Encoding.')]);
+      expect([res.status, res.json]).toEqual([
+        400,
+        oauth('The request body has Content-Encoding "gzip"; the service decodes no content coding: send the body uncompressed, without Content-Encoding.'),
+      ]);
     });
 
     it('invalid UTF-8 bytes in the form → invalid_request', async () => {

@@ -21,7 +21,10 @@ afterEach(() => {
   heal();
 });
 
-const stale = { detail: /has changed since the version If-Match names; read it again \(its ETag\) and retry\. Nothing was changed\.$/, source: { parameter: 'If-Match' } };
+const stale = {
+  detail: /has changed since the version If-Match names; read it again \(its ETag\) and retry\. Nothing was changed\.$/,
+  source: { parameter: 'If-Match' },
+};
 
 describe('If-Match with the ETag of GET', () => {
   it('PATCH /v2/notes/{id}: the current ETag passes and yields a new one; the old one is then 412 and the note keeps its fields', async () => {
@@ -31,7 +34,8 @@ describe('If-Match with the ETag of GET', () => {
     const read = await call(app, 'GET', `/v2/notes/${id}`, { token: ws.token });
     const etag = read.headers.get('etag')!;
     expect(etag).toMatch(/^"[0-9T:.Z-]+"$/);
-    const patch = (tag: string, name: string) => call(app, 'PATCH', `/v2/notes/${id}`, { token: ws.token, headers: { 'if-match': tag }, body: { data: { fields: { name } } } });
+    const patch = (tag: string, name: string) =>
+      call(app, 'PATCH', `/v2/notes/${id}`, { token: ws.token, headers: { 'if-match': tag }, body: { data: { fields: { name } } } });
     expect((await patch(etag, 'Second')).status).toBe(200);
     const after = await call(app, 'GET', `/v2/notes/${id}`, { token: ws.token });
     expect(after.headers.get('etag')).not.toBe(etag);
@@ -61,7 +65,8 @@ describe('If-Match with the ETag of GET', () => {
     const c = client(app, ws.token);
     const id = await c.entity('product', undefined, { name: 'First' });
     const etag = (await call(app, 'GET', `/v2/entities/${id}`, { token: ws.token })).headers.get('etag')!;
-    const patch = (target: string, tag: string, name: string) => call(app, 'PATCH', `/v2/entities/${target}`, { token: ws.token, headers: { 'if-match': tag }, body: { data: { fields: { name } } } });
+    const patch = (target: string, tag: string, name: string) =>
+      call(app, 'PATCH', `/v2/entities/${target}`, { token: ws.token, headers: { 'if-match': tag }, body: { data: { fields: { name } } } });
     expect((await patch(id, etag, 'Second')).status).toBe(200);
     expectError(await patch(id, etag, 'Third'), 'request.preconditionFailed', stale);
     expect((await call(app, 'GET', `/v2/entities/${id}`, { token: ws.token })).json.data.fields.name).toBe('Second');
@@ -86,20 +91,30 @@ describe('If-Match with the ETag of GET', () => {
     expect((await call(app, 'GET', `/v2/entities/${f}`, { token: ws.token })).status).toBe(404);
   });
 
-  it('DELETE /v2/entities/{id}: the version is a condition of the cascade\'s first transaction: a change landing between the read and the write (held at a proxy in front of the table) is 412, nothing deleted', async () => {
+  it("DELETE /v2/entities/{id}: the version is a condition of the cascade's first transaction: a change landing between the read and the write (held at a proxy in front of the table) is 412, nothing deleted", async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const p = await c.entity('product');
     const etag = (await call(app, 'GET', `/v2/entities/${p}`, { token: ws.token })).headers.get('etag')!;
     let injected = false;
     // A proxy in front of the table lets the first transaction wait while another writer changes the entity.
-    const refused = await withFaults(async (sent) => {
-      if (sent.operation === 'TransactWriteItems' && !injected) {
-        injected = true;
-        await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.entity(ws.workspaceId, p), UpdateExpression: 'SET updatedAt = :u', ExpressionAttributeValues: { ':u': new Date(Date.now() + 1000).toISOString() } }));
-      }
-      return FAULTS.forward();
-    }, () => call(app, 'DELETE', `/v2/entities/${p}`, { token: ws.token, headers: { 'if-match': etag } }));
+    const refused = await withFaults(
+      async (sent) => {
+        if (sent.operation === 'TransactWriteItems' && !injected) {
+          injected = true;
+          await db().send(
+            new UpdateCommand({
+              TableName: tableName(),
+              Key: keys.entity(ws.workspaceId, p),
+              UpdateExpression: 'SET updatedAt = :u',
+              ExpressionAttributeValues: { ':u': new Date(Date.now() + 1000).toISOString() },
+            }),
+          );
+        }
+        return FAULTS.forward();
+      },
+      () => call(app, 'DELETE', `/v2/entities/${p}`, { token: ws.token, headers: { 'if-match': etag } }),
+    );
     expectError(refused, 'request.preconditionFailed', stale);
     expect(injected).toBe(true);
     expect((await call(app, 'GET', `/v2/entities/${p}`, { token: ws.token })).status).toBe(200);
@@ -117,7 +132,11 @@ describe('If-Match with the ETag of GET', () => {
     // The root is gone at once; its child is not marked yet (the delete did not answer).
     expect((await call(app, 'GET', `/v2/entities/${p}`, { token: ws.token })).status).toBe(404);
     expect((await call(app, 'GET', `/v2/entities/${f}`, { token: ws.token })).status).toBe(200);
-    expectError(await call(app, 'DELETE', `/v2/entities/${p}`, { token: ws.token, headers: { 'if-match': '"2000-01-01T00:00:00.000Z"' } }), 'request.preconditionFailed', stale);
+    expectError(
+      await call(app, 'DELETE', `/v2/entities/${p}`, { token: ws.token, headers: { 'if-match': '"2000-01-01T00:00:00.000Z"' } }),
+      'request.preconditionFailed',
+      stale,
+    );
     expect((await call(app, 'DELETE', `/v2/entities/${p}`, { token: ws.token, headers: { 'if-match': etag } })).status).toBe(204);
     expect((await call(app, 'GET', `/v2/entities/${f}`, { token: ws.token })).status).toBe(404);
   });

@@ -7,7 +7,17 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { issueApiToken } from '#lib/auth/api-tokens.ts';
-import { authorizationCode, clientAuth, expectOAuthError, freshAddress, newCodeClient, REDIRECT_URI, VERIFIER, withPassword, type CodeClient } from '../authcode/support.ts';
+import {
+  authorizationCode,
+  clientAuth,
+  expectOAuthError,
+  freshAddress,
+  newCodeClient,
+  REDIRECT_URI,
+  VERIFIER,
+  withPassword,
+  type CodeClient,
+} from '../authcode/support.ts';
 import { exchange, newClient } from '../oauth/support.ts';
 import { call, expectError, newWorkspace, startApp, type CallResult, type TestApp } from '../support/app.ts';
 import { checkResponse } from '../support/contract.ts';
@@ -86,7 +96,7 @@ describe('rate limit per credential owner', () => {
     for (const r of second.filter((x) => x.status !== 200)) expectRefusal(r, "this member's API tokens");
   });
 
-  it('20 access tokens minted by one application share one budget, separate from the member\'s API tokens', async () => {
+  it("20 access tokens minted by one application share one budget, separate from the member's API tokens", async () => {
     const ws = await newWorkspace();
     const client = await newClient(app, ws);
     process.env.RATE_LIMIT_PER_SECOND = '0';
@@ -201,7 +211,9 @@ describe("the authorization code flow's token and revocation endpoints", () => {
     const other = await newCodeClient(app, ws);
     const from = freshAddress();
     const started = Date.now();
-    const results = await Promise.all(Array.from({ length: 30 }, () => postForm('/oauth/revoke', forms['/oauth/revoke']!, from, [client.clientId, client.clientSecret!])));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => postForm('/oauth/revoke', forms['/oauth/revoke']!, from, [client.clientId, client.clientSecret!])),
+    );
     const took = Date.now() - started;
     const ok = results.filter((r) => r.status === 200);
     expect(ok.length).toBeGreaterThanOrEqual(LIMIT);
@@ -220,13 +232,19 @@ describe("the authorization code flow's token and revocation endpoints", () => {
     // A real refresh token, through the front channel with the limit off.
     process.env.RATE_LIMIT_PER_SECOND = '0';
     const code = await authorizationCode(app, client, member);
-    const issued = await postForm('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: VERIFIER, ...clientAuth(client) }, freshAddress());
+    const issued = await postForm(
+      '/oauth/token',
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: VERIFIER, ...clientAuth(client) },
+      freshAddress(),
+    );
     expect(issued.status, issued.text).toBe(200);
     process.env.RATE_LIMIT_PER_SECOND = String(LIMIT);
 
     const from = freshAddress();
     const started = Date.now();
-    const results = await Promise.all(Array.from({ length: 30 }, () => postForm('/oauth/token', forms['/oauth/token']!, from, [client.clientId, client.clientSecret!])));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => postForm('/oauth/token', forms['/oauth/token']!, from, [client.clientId, client.clientSecret!])),
+    );
     const took = Date.now() - started;
     const invalid = results.filter((r) => r.status === 400);
     expect(invalid.length).toBeGreaterThanOrEqual(LIMIT);
@@ -243,10 +261,21 @@ describe("the authorization code flow's token and revocation endpoints", () => {
     // and the client's good refresh from it is answered all the same (charged to the client only).
     await sleep(1000);
     const shared = freshAddress();
-    const wrong = await Promise.all(Array.from({ length: 6 * LIMIT }, () => postForm('/oauth/token', forms['/oauth/token']!, shared, [client.clientId, WRONG_SECRET])));
+    const wrong = await Promise.all(
+      Array.from({ length: 6 * LIMIT }, () => postForm('/oauth/token', forms['/oauth/token']!, shared, [client.clientId, WRONG_SECRET])),
+    );
     expect(wrong.filter((r) => r.status === 429).length).toBeGreaterThan(0);
-    const refreshed = await postForm('/oauth/token', { grant_type: 'refresh_token', refresh_token: issued.json.refresh_token }, shared, [client.clientId, client.clientSecret!]);
+    const refreshed = await postForm('/oauth/token', { grant_type: 'refresh_token', refresh_token: issued.json.refresh_token }, shared, [
+      client.clientId,
+      client.clientSecret!,
+    ]);
     expect(refreshed.status, refreshed.text).toBe(200);
-    expect(refreshed.json).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, refresh_token: expect.any(String), scope: issued.json.scope });
+    expect(refreshed.json).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: expect.any(String),
+      scope: issued.json.scope,
+    });
   });
 });

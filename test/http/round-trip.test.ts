@@ -38,13 +38,16 @@ describe('one round trip per authenticated read', () => {
       else {
         // The item came with the credential; what follows is the route's own extra reads (custom field definitions).
         expect(sent()[0], path).toBe('BatchGetItem');
-        expect(sent().filter((x) => x === 'GetItem' || x === 'BatchGetItem'), path).toEqual(['BatchGetItem']);
+        expect(
+          sent().filter((x) => x === 'GetItem' || x === 'BatchGetItem'),
+          path,
+        ).toEqual(['BatchGetItem']);
       }
     }
     expect((await c.ok('GET', `/entities/${p}/score`)).json.data.fields.score).toBe(1); // an anonymous note's link counts 1
   });
 
-  it('with the rate limit on, requests served from the instance\'s leased share write nothing: at most one lease per five requests', async () => {
+  it("with the rate limit on, requests served from the instance's leased share write nothing: at most one lease per five requests", async () => {
     const saved = process.env.RATE_LIMIT_PER_SECOND;
     process.env.RATE_LIMIT_PER_SECOND = '50';
     try {
@@ -77,10 +80,22 @@ describe('one round trip per authenticated read', () => {
     const admin = client(app, ws.token);
     const p = await admin.entity('product');
     const u = await admin.entity('user', undefined, { name: 'secret-customer' });
-    const body = { data: { type: 'textNote', fields: { name: 'Feedback' }, relationships: [{ type: 'customer', target: { id: u } }, { type: 'link', target: { id: p }, importance: 'critical' }] } };
+    const body = {
+      data: {
+        type: 'textNote',
+        fields: { name: 'Feedback' },
+        relationships: [
+          { type: 'customer', target: { id: u } },
+          { type: 'link', target: { id: p }, importance: 'critical' },
+        ],
+      },
+    };
     const refusals = [
       { refuse: (m: { tokenId: string }) => revokeCredential(ws.workspaceId, m.tokenId), detail: 'The bearer token has been revoked.' },
-      { refuse: (m: { member: { email: string } }) => setMemberActive(ws.workspaceId, m.member.email, false), detail: "The token's member is deactivated or no longer exists." },
+      {
+        refuse: (m: { member: { email: string } }) => setMemberActive(ws.workspaceId, m.member.email, false),
+        detail: "The token's member is deactivated or no longer exists.",
+      },
     ];
     for (const { refuse, detail } of refusals) {
       const m = await ws.member({ role: 'maker' });

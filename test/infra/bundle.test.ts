@@ -104,7 +104,9 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     const inputs = [...inputsOf.values()].flat();
     expect(inputs.filter((f) => /\.bundled\./.test(f))).toEqual([]);
     // The service key's two sources, each imported when the configuration names it (lib/auth/service-key.ts).
-    expect(inputsOf.get('createNote')).toEqual(expect.arrayContaining(['lib/auth/service-key-file.ts', 'lib/auth/service-key-kms.ts', 'lib/auth/service-key.ts']));
+    expect(inputsOf.get('createNote')).toEqual(
+      expect.arrayContaining(['lib/auth/service-key-file.ts', 'lib/auth/service-key-kms.ts', 'lib/auth/service-key.ts']),
+    );
   });
 
   it('every function carries the SDK’s DynamoDB document client, the event workers the SQS client, the functions that load service keys the KMS and Secrets Manager clients; the credential chain’s other sources are imported only dynamically, never at load', async () => {
@@ -123,7 +125,10 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
       }
       // Nothing but Node's own modules is imported statically: every other package is in the bundle.
       const statics = [...code.matchAll(/(?:^|[;}])import[^("'`]*?from\s*"([^"]+)"/g)].map((m) => m[1]!);
-      expect(statics.filter((m) => !m.startsWith('node:')), id).toEqual([]);
+      expect(
+        statics.filter((m) => !m.startsWith('node:')),
+        id,
+      ).toEqual([]);
     }
   });
 
@@ -136,9 +141,19 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
       if (code.includes('table.ranking')) withMemberLayout.push(r.operationId);
     }
     const pages = ROUTES.filter((r) => r.response === 'html');
-    expect(withLayout.sort()).toEqual(pages.filter((r) => r.path.startsWith('/oauth/')).map((r) => r.operationId).sort());
+    expect(withLayout.sort()).toEqual(
+      pages
+        .filter((r) => r.path.startsWith('/oauth/'))
+        .map((r) => r.operationId)
+        .sort(),
+    );
     expect(withLayout).toHaveLength(3);
-    expect(withMemberLayout.sort()).toEqual(pages.filter((r) => !r.path.startsWith('/oauth/')).map((r) => r.operationId).sort());
+    expect(withMemberLayout.sort()).toEqual(
+      pages
+        .filter((r) => !r.path.startsWith('/oauth/'))
+        .map((r) => r.operationId)
+        .sort(),
+    );
     expect(withMemberLayout).toHaveLength(7);
   });
 
@@ -151,9 +166,15 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
       expect(code.includes("this member's API tokens"), r.operationId).toBe(bearer);
       if (bearer) carriers.push(r.operationId);
     }
-    expect(carriers.sort()).toEqual(ROUTES.filter((r) => r.auth !== 'none').map((r) => r.operationId).sort());
+    expect(carriers.sort()).toEqual(
+      ROUTES.filter((r) => r.auth !== 'none')
+        .map((r) => r.operationId)
+        .sort(),
+    );
     expect(carriers).toEqual(expect.arrayContaining(['createNote', 'mcp', 'listApplications']));
-    expect(carriers).toEqual(expect.not.arrayContaining(['signIn', 'authorize', 'consent', 'registerClient', 'oauthToken', 'revokeToken', 'issueToken', 'corsPreflight']));
+    expect(carriers).toEqual(
+      expect.not.arrayContaining(['signIn', 'authorize', 'consent', 'registerClient', 'oauthToken', 'revokeToken', 'issueToken', 'corsPreflight']),
+    );
   });
 
   it('a function carries its own row of lib/routes.ts and the few rows its modules name, not the table: only the preflight matches against every row', async () => {
@@ -163,7 +184,10 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     const carriedBy = new Map<string, string[]>();
     for (const r of ROUTES) {
       const code = await readFile(join(dir, `${r.operationId}.mjs`), 'utf8');
-      carriedBy.set(r.operationId, ROUTES.filter((o) => code.includes(`handler:"${o.handler}"`)).map((o) => o.operationId));
+      carriedBy.set(
+        r.operationId,
+        ROUTES.filter((o) => code.includes(`handler:"${o.handler}"`)).map((o) => o.operationId),
+      );
     }
     expect(carriedBy.get('corsPreflight')).toEqual(ROUTES.map((r) => r.operationId));
     const beyond: string[] = [];
@@ -225,13 +249,18 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
       })();
       expect(source, path).toBeInstanceOf(InvalidInput);
       const bundled = await call(app, 'POST', path, { token: ws.token, body });
-      expect([bundled.status, bundled.json.errors[0].code, bundled.json.errors[0].detail, bundled.json.errors[0].source], path).toEqual([400, 'request.invalid', source!.detail, source!.location]);
+      expect([bundled.status, bundled.json.errors[0].code, bundled.json.errors[0].detail, bundled.json.errors[0].source], path).toEqual([
+        400,
+        'request.invalid',
+        source!.detail,
+        source!.location,
+      ]);
     }
   });
 });
 
 describe('the bundled mcp function (the MCP SDK whole, as the tests run it)', () => {
-  it('lists its tools, answers a tool call and refuses arguments that fail a tool\'s input schema', async () => {
+  it("lists its tools, answers a tool call and refuses arguments that fail a tool's input schema", async () => {
     const ws = await newWorkspace('Bundled MCP');
     const seeded = await seedProduct(app, ws.token);
     const client = await mcpClient(app, { token: ws.token });
@@ -257,7 +286,11 @@ describe('the bundled mcp function (the MCP SDK whole, as the tests run it)', ()
       expect(JSON.stringify(tools.find((t) => t.name === 'search_entities')!.inputSchema)).toContain('"$ref":"#/definitions/EntityType"');
       const score = await callTool(client, 'get_customer_score', { entityId: seeded.features['Apple Pay'] });
       expect([score.isError, score.structuredContent.score, score.structuredContent.name]).toEqual([undefined, 5, 'Apple Pay']);
-      expectToolError(await callTool(client, 'get_customer_score', { entityId: 'not-a-uuid' }), 'request.invalid', /Invalid arguments for tool get_customer_score/);
+      expectToolError(
+        await callTool(client, 'get_customer_score', { entityId: 'not-a-uuid' }),
+        'request.invalid',
+        /Invalid arguments for tool get_customer_score/,
+      );
     } finally {
       await client.close();
     }

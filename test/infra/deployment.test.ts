@@ -32,7 +32,9 @@ describe('the deployment carries a hash of the route table', () => {
 
   it('the stage is bound to it and keeps the logical id the RestApi construct gave it (an update re-points the stage, never replaces it by name)', () => {
     const stages = Object.entries(full.resources).filter(([, r]) => r.Type === 'AWS::ApiGateway::Stage');
-    expect(stages.map(([id, r]) => [id, r.Properties!.DeploymentId, r.Properties!.StageName])).toEqual([['ApiDeploymentStageprod3EB9684E', { Ref: full.id }, 'prod']]);
+    expect(stages.map(([id, r]) => [id, r.Properties!.DeploymentId, r.Properties!.StageName])).toEqual([
+      ['ApiDeploymentStageprod3EB9684E', { Ref: full.id }, 'prod'],
+    ]);
   });
 
   it('it is made after every nested stack (the area stacks add the methods) and every gateway response', () => {
@@ -43,9 +45,12 @@ describe('the deployment carries a hash of the route table', () => {
     expect(responses.length).toBeGreaterThanOrEqual(21);
     expect(full.deployment.DependsOn).toEqual(expect.arrayContaining([...full.templates.filter((t) => t.parent).map((t) => t.resourceId), ...responses]));
     // Every method of the API lives in one of those stacks.
-    const methodsIn = (prefix: string) => Object.values(full.templates.find((t) => t.prefix === prefix)!.template.Resources).filter((r) => r.Type === 'AWS::ApiGateway::Method').length;
+    const methodsIn = (prefix: string) =>
+      Object.values(full.templates.find((t) => t.prefix === prefix)!.template.Resources).filter((r) => r.Type === 'AWS::ApiGateway::Method').length;
     expect(Object.values(parent.template.Resources).filter((r) => r.Type === 'AWS::ApiGateway::Method')).toEqual([]);
-    expect(AREAS.map((a) => methodsIn(a.id)).reduce((a, b) => a + b)).toBe(Object.values(full.resources).filter((r) => r.Type === 'AWS::ApiGateway::Method').length);
+    expect(AREAS.map((a) => methodsIn(a.id)).reduce((a, b) => a + b)).toBe(
+      Object.values(full.resources).filter((r) => r.Type === 'AWS::ApiGateway::Method').length,
+    );
   });
 
   it('a changed row changes it: path, method, handler, auth, operation id, CORS; so does a new row and the integration timeout', () => {

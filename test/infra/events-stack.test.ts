@@ -40,23 +40,34 @@ const r = (value: unknown) => JSON.stringify(value);
 describe('webhook workers in the stack', () => {
   it('one function per worker of lib/workers.ts: nodejs22.x on arm64, JSON logs, timeouts 60 s (stream, sweeper) and 120 s (delivery)', () => {
     expect(WORKERS.map((w) => w.id)).toEqual(['streamEvents', 'deliverWebhooks', 'sweepPendingWork']);
-    for (const { props } of [stream, deliver, sweeper]) expect([props.Runtime, props.Architectures, props.LoggingConfig.LogFormat]).toEqual(['nodejs22.x', ['arm64'], 'JSON']);
+    for (const { props } of [stream, deliver, sweeper])
+      expect([props.Runtime, props.Architectures, props.LoggingConfig.LogFormat]).toEqual(['nodejs22.x', ['arm64'], 'JSON']);
     expect([stream.props.Timeout, deliver.props.Timeout, sweeper.props.Timeout]).toEqual([60, 120, 60]);
   });
 
   it('the sweeper of pending work runs every minute on an EventBridge rule (a tick older than a minute dropped, a failed run never retried: the next run does the work), with the table actions it needs on the table and its three indexes by name; no key, no secret', () => {
     const rules = ofType('AWS::Events::Rule');
     expect(rules.map(([, rule]) => rule.Properties)).toEqual([
-      expect.objectContaining({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED', Targets: [expect.objectContaining({ Arn: arnOf(sweeper.logicalId), RetryPolicy: { MaximumEventAgeInSeconds: 60 } })] }),
+      expect.objectContaining({
+        ScheduleExpression: 'rate(1 minute)',
+        State: 'ENABLED',
+        Targets: [expect.objectContaining({ Arn: arnOf(sweeper.logicalId), RetryPolicy: { MaximumEventAgeInSeconds: 60 } })],
+      }),
     ]);
     const permissions = ofType('AWS::Lambda::Permission').filter(([, p]) => refsIn(p.Properties!.FunctionName).has(sweeper.logicalId));
-    expect(permissions.map(([, p]) => p.Properties)).toEqual([{ Action: 'lambda:InvokeFunction', FunctionName: arnOf(sweeper.logicalId), Principal: 'events.amazonaws.com', SourceArn: arnOf(rules[0]![0]) }]);
-    expect(ofType('AWS::Lambda::EventInvokeConfig').map(([, c]) => c.Properties)).toEqual([{ FunctionName: { Ref: sweeper.logicalId }, MaximumEventAgeInSeconds: 60, MaximumRetryAttempts: 0, Qualifier: '$LATEST' }]);
+    expect(permissions.map(([, p]) => p.Properties)).toEqual([
+      { Action: 'lambda:InvokeFunction', FunctionName: arnOf(sweeper.logicalId), Principal: 'events.amazonaws.com', SourceArn: arnOf(rules[0]![0]) },
+    ]);
+    expect(ofType('AWS::Lambda::EventInvokeConfig').map(([, c]) => c.Properties)).toEqual([
+      { FunctionName: { Ref: sweeper.logicalId }, MaximumEventAgeInSeconds: 60, MaximumRetryAttempts: 0, Qualifier: '$LATEST' },
+    ]);
     const table = arnOf(tableId);
     const onTable = r([table, ...['gsi1', 'gsi2', 'gsi3'].map((g) => ({ 'Fn::Join': ['', [table, `/index/${g}`]] }))]);
     const actions = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'];
     const logGroup = r(arnOf([...refsIn(sweeper.props.LoggingConfig.LogGroup)][0]!));
-    expect(sweeper.grants).toEqual([...actions.map((a) => `dynamodb:${a} ${onTable}`), `logs:CreateLogStream ${logGroup}`, `logs:PutLogEvents ${logGroup}`].sort());
+    expect(sweeper.grants).toEqual(
+      [...actions.map((a) => `dynamodb:${a} ${onTable}`), `logs:CreateLogStream ${logGroup}`, `logs:PutLogEvents ${logGroup}`].sort(),
+    );
   });
 
   it('the stream function reads the table stream from LATEST, batched, bisecting failures, reporting the failed record, filtered to entity/note/link items, failures to a queue', () => {
@@ -85,7 +96,12 @@ describe('webhook workers in the stack', () => {
       VisibilityTimeout: 720,
       RedrivePolicy: { deadLetterTargetArn: arnOf(deadLetters), maxReceiveCount: MAX_ATTEMPTS + 4 },
     });
-    expect(resources[deadLetters]!.Properties).toEqual({ FifoQueue: true, ContentBasedDeduplication: false, MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
+    expect(resources[deadLetters]!.Properties).toEqual({
+      FifoQueue: true,
+      ContentBasedDeduplication: false,
+      MessageRetentionPeriod: 14 * 86_400,
+      SqsManagedSseEnabled: true,
+    });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: deliver.logicalId },
       EventSourceArn: arnOf(deliveries),
@@ -153,10 +169,26 @@ describe('webhook workers in the stack', () => {
 
   it('environments: queue URLs and (delivery only) the key ids; never the local-only settings (loopback receivers, compressed retries)', () => {
     const vars = (p: Record<string, any>) => p.Environment.Variables as Record<string, unknown>;
-    expect(Object.keys(vars(stream.props)).sort()).toEqual(['DELIVERY_QUEUE_URL', 'LOG_LEVEL', 'NODE_OPTIONS', 'PUBLIC_APP_URL', 'PUBLIC_BASE_URL', 'TABLE_NAME']);
-    expect(Object.keys(vars(deliver.props)).sort()).toEqual(
-      ['DELIVERY_DLQ_URL', 'DELIVERY_QUEUE_URL', 'LOG_LEVEL', 'NODE_OPTIONS', 'PUBLIC_APP_URL', 'PUBLIC_BASE_URL', 'SERVICE_KEY_EPOCH', 'SERVICE_KMS_KEY_ID', 'SERVICE_SECRET_ID', 'TABLE_NAME'],
-    );
+    expect(Object.keys(vars(stream.props)).sort()).toEqual([
+      'DELIVERY_QUEUE_URL',
+      'LOG_LEVEL',
+      'NODE_OPTIONS',
+      'PUBLIC_APP_URL',
+      'PUBLIC_BASE_URL',
+      'TABLE_NAME',
+    ]);
+    expect(Object.keys(vars(deliver.props)).sort()).toEqual([
+      'DELIVERY_DLQ_URL',
+      'DELIVERY_QUEUE_URL',
+      'LOG_LEVEL',
+      'NODE_OPTIONS',
+      'PUBLIC_APP_URL',
+      'PUBLIC_BASE_URL',
+      'SERVICE_KEY_EPOCH',
+      'SERVICE_KMS_KEY_ID',
+      'SERVICE_SECRET_ID',
+      'TABLE_NAME',
+    ]);
     expect(vars(deliver.props)).toMatchObject({ DELIVERY_QUEUE_URL: { Ref: deliveries }, DELIVERY_DLQ_URL: { Ref: deadLetters } });
     const all = JSON.stringify(ofType('AWS::Lambda::Function').map(([, f]) => f.Properties!.Environment));
     expect(all).not.toContain('WEBHOOKS_ALLOW_LOOPBACK');
@@ -168,7 +200,7 @@ describe('webhook workers in the stack', () => {
   });
 });
 
-describe('a scheduled worker (source schedule): an EventBridge rule at its rate invokes it, with its row\'s grants only', () => {
+describe("a scheduled worker (source schedule): an EventBridge rule at its rate invokes it, with its row's grants only", () => {
   // The stack built with a scheduled row of other settings (every 5 minutes, the table alone) in place of lib/workers.ts's.
   const others = WORKERS.filter((w) => w.source !== 'schedule');
   const sweeper: Worker = {
@@ -176,7 +208,15 @@ describe('a scheduled worker (source schedule): an EventBridge rule at its rate 
     handler: 'functions/events/stream.ts',
     source: 'schedule',
     everyMinutes: 5,
-    tableActions: ['dynamodb:Query', 'dynamodb:Scan', 'dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
+    tableActions: [
+      'dynamodb:Query',
+      'dynamodb:Scan',
+      'dynamodb:BatchWriteItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:ConditionCheckItem',
+    ],
     secret: false,
     summary: 'Sweeps pending clean-up work',
   };
@@ -197,31 +237,45 @@ describe('a scheduled worker (source schedule): an EventBridge rule at its rate 
   it('only EventBridge, from that rule, may invoke it; a failed run is not retried (the next run does its work)', () => {
     const [ruleId] = rules[0]!;
     const permissions = Object.values(res).filter((r) => r.Type === 'AWS::Lambda::Permission' && refsIn(r.Properties!.FunctionName).has(fnId));
-    expect(permissions.map((p) => p.Properties)).toEqual([{ Action: 'lambda:InvokeFunction', FunctionName: arnOf(fnId), Principal: 'events.amazonaws.com', SourceArn: arnOf(ruleId) }]);
+    expect(permissions.map((p) => p.Properties)).toEqual([
+      { Action: 'lambda:InvokeFunction', FunctionName: arnOf(fnId), Principal: 'events.amazonaws.com', SourceArn: arnOf(ruleId) },
+    ]);
     const invokeConfigs = Object.values(res).filter((r) => r.Type === 'AWS::Lambda::EventInvokeConfig');
-    expect(invokeConfigs.map((c) => c.Properties)).toEqual([{ FunctionName: { Ref: fnId }, MaximumEventAgeInSeconds: 300, MaximumRetryAttempts: 0, Qualifier: '$LATEST' }]);
+    expect(invokeConfigs.map((c) => c.Properties)).toEqual([
+      { FunctionName: { Ref: fnId }, MaximumEventAgeInSeconds: 300, MaximumRetryAttempts: 0, Qualifier: '$LATEST' },
+    ]);
   });
 
-  it('a run may take one period (Lambda timeout 300 s); its grants are exactly its row\'s table actions on the table and its own logs', () => {
+  it("a run may take one period (Lambda timeout 300 s); its grants are exactly its row's table actions on the table and its own logs", () => {
     expect(fn.Properties!.Timeout).toBe(300);
     const grants = statementsOf(res, [...refsIn(fn.Properties!.Role)][0]!)
       .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]).map((a) => `${a} ${JSON.stringify(s.Resource)}`))
       .sort();
     const logGroup = [...refsIn((fn.Properties as Record<string, any>).LoggingConfig.LogGroup)][0]!;
     expect(grants).toEqual(
-      [...sweeper.tableActions.map((a) => `${a} ${r(arnOf(tableId))}`), `logs:CreateLogStream ${r(arnOf(logGroup))}`, `logs:PutLogEvents ${r(arnOf(logGroup))}`].sort(),
+      [
+        ...sweeper.tableActions.map((a) => `${a} ${r(arnOf(tableId))}`),
+        `logs:CreateLogStream ${r(arnOf(logGroup))}`,
+        `logs:PutLogEvents ${r(arnOf(logGroup))}`,
+      ].sort(),
     );
   });
 
   it('its throttles are alarmed with every other function', () => {
     const watched = Object.values(res)
       .filter((a) => a.Type === 'AWS::CloudWatch::Alarm')
-      .flatMap((a) => ((a.Properties!.Metrics ?? []) as Array<{ MetricStat?: { Metric: { MetricName: string; Dimensions: unknown } } }>).filter((m) => m.MetricStat?.Metric.MetricName === 'Throttles'))
+      .flatMap((a) =>
+        ((a.Properties!.Metrics ?? []) as Array<{ MetricStat?: { Metric: { MetricName: string; Dimensions: unknown } } }>).filter(
+          (m) => m.MetricStat?.Metric.MetricName === 'Throttles',
+        ),
+      )
       .flatMap((m) => [...refsIn(m.MetricStat!.Metric.Dimensions)]);
     expect(watched).toContain(fnId);
   });
 
   it.each([0, 2.5, 1441])('everyMinutes %s is refused at synth', (everyMinutes) => {
-    expect(() => synth({}, { workers: [...others, { ...sweeper, everyMinutes }] })).toThrow(`lib/workers.ts sweepPending: everyMinutes must be a whole number of minutes from 1 to 1440, not ${everyMinutes}`);
+    expect(() => synth({}, { workers: [...others, { ...sweeper, everyMinutes }] })).toThrow(
+      `lib/workers.ts sweepPending: everyMinutes must be a whole number of minutes from 1 to 1440, not ${everyMinutes}`,
+    );
   });
 });

@@ -10,7 +10,10 @@ const arnOf = (keyId: string) => `arn:aws:kms:eu-west-1:111122223333:key/${keyId
  * KMS does, and GetSecretValue with a string. `KEY_ID` tells two fakes' keys apart; `more` are further
  * private keys by key id (a rotation's), `secret` the secret's value.
  */
-export function fakeAws(KEY_ID = '1234abcd-12ab-34cd-56ef-1234567890ab', { more = {}, secret = 'a-long-random-string-from-the-stack' }: { more?: Record<string, KeyObject>; secret?: string } = {}) {
+export function fakeAws(
+  KEY_ID = '1234abcd-12ab-34cd-56ef-1234567890ab',
+  { more = {}, secret = 'a-long-random-string-from-the-stack' }: { more?: Record<string, KeyObject>; secret?: string } = {},
+) {
   const keyArn = arnOf(KEY_ID);
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   // By the KeyId a call names: the main key by its ARN, the others by their key id.

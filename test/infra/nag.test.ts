@@ -42,7 +42,15 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('also with a scheduled worker (its rule, invoke permission and asynchronous-invocation settings)', () => {
-    const sweeper: Worker = { id: 'sweepPending', handler: 'functions/events/stream.ts', source: 'schedule', everyMinutes: 5, tableActions: ['dynamodb:Query', 'dynamodb:BatchWriteItem'], secret: false, summary: 'Sweeps pending clean-up work' };
+    const sweeper: Worker = {
+      id: 'sweepPending',
+      handler: 'functions/events/stream.ts',
+      source: 'schedule',
+      everyMinutes: 5,
+      tableActions: ['dynamodb:Query', 'dynamodb:BatchWriteItem'],
+      secret: false,
+      summary: 'Sweeps pending clean-up work',
+    };
     const { pack, stack } = appWithNag({}, [...WORKERS, sweeper]);
     expect(stack.events.functions.map(({ worker }) => worker.source)).toContain('schedule');
     expect(findings(pack.validateScope(stack))).toEqual([]);

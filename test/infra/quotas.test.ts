@@ -46,8 +46,9 @@ const worst = (use: ReturnType<typeof quotaUse>) => Math.max(...use.flatMap(({ s
 const table = (title: string, use: ReturnType<typeof quotaUse>) =>
   [
     title,
-    ...use.map(({ template, usage, share }) =>
-      `  ${template.padEnd(9)} ${(Object.keys(QUOTAS) as Array<keyof Usage>).map((q) => `${q} ${usage[q]}/${QUOTAS[q]} (${(share[q] * 100).toFixed(1)} %)`).join('  ')}`,
+    ...use.map(
+      ({ template, usage, share }) =>
+        `  ${template.padEnd(9)} ${(Object.keys(QUOTAS) as Array<keyof Usage>).map((q) => `${q} ${usage[q]}/${QUOTAS[q]} (${(share[q] * 100).toFixed(1)} %)`).join('  ')}`,
     ),
   ].join('\n');
 

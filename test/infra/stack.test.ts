@@ -24,7 +24,10 @@ interface FunctionProps {
   LoggingConfig: { LogFormat: unknown; LogGroup: unknown };
   Environment: { Variables: Record<string, unknown> };
 }
-type Metric = { MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions: Array<{ Name: string; Value: unknown }> }; Stat: string }; Expression?: string };
+type Metric = {
+  MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions: Array<{ Name: string; Value: unknown }> }; Stat: string };
+  Expression?: string;
+};
 /** The properties of an alarm resource the assertions read. */
 interface AlarmProps {
   Metrics?: Metric[];
@@ -62,7 +65,13 @@ describe('one function per route (lib/routes.ts)', () => {
 
   it('every function: nodejs22.x on arm64, ESM handler, JSON logs into its own log group with retention', () => {
     for (const { route, props } of functions) {
-      expect({ op: route.operationId, runtime: props.Runtime, arch: props.Architectures, handler: props.Handler, format: props.LoggingConfig.LogFormat }).toEqual({
+      expect({
+        op: route.operationId,
+        runtime: props.Runtime,
+        arch: props.Architectures,
+        handler: props.Handler,
+        format: props.LoggingConfig.LogFormat,
+      }).toEqual({
         op: route.operationId,
         runtime: 'nodejs22.x',
         arch: ['arm64'],
@@ -126,7 +135,11 @@ describe('REST API: the resource tree and methods come from the route table', ()
     const expected = functions.flatMap(({ route, logicalId }) => pathsOf(route).map((path) => `${route.method} ${path} AWS_PROXY ${logicalId}`));
     expect(methods.sort()).toEqual(expected.sort());
     const preflight = functions.find((f) => f.route.operationId === 'corsPreflight')!;
-    expect(methods.filter((m) => m.startsWith('OPTIONS ')).sort()).toEqual(corsPaths().map((path) => `OPTIONS ${path} AWS_PROXY ${preflight.logicalId}`).sort());
+    expect(methods.filter((m) => m.startsWith('OPTIONS ')).sort()).toEqual(
+      corsPaths()
+        .map((path) => `OPTIONS ${path} AWS_PROXY ${preflight.logicalId}`)
+        .sort(),
+    );
     expect(corsPaths()).toEqual(expect.arrayContaining(['/oauth/token', '/oauth/revoke', '/v2/entities/{id}/score']));
     expect(corsPaths().filter((p) => !p.startsWith('/v2/'))).toEqual(['/oauth/token', '/oauth/revoke']);
   });
@@ -135,7 +148,10 @@ describe('REST API: the resource tree and methods come from the route table', ()
     for (const { route, logicalId, roleId, props } of functions) {
       const area = areaOf(route).id;
       const permission = ofType('AWS::Lambda::Permission').find(([, p]) => refsIn(p.Properties!.FunctionName).has(logicalId))![0];
-      expect([logicalId, roleId, [...refsIn(props.LoggingConfig.LogGroup)][0]!, permission].map((id) => id.split('/')[0]), route.operationId).toEqual([area, area, area, area]);
+      expect(
+        [logicalId, roleId, [...refsIn(props.LoggingConfig.LogGroup)][0]!, permission].map((id) => id.split('/')[0]),
+        route.operationId,
+      ).toEqual([area, area, area, area]);
     }
     for (const [id, m] of ofType('AWS::ApiGateway::Method')) expect(id.split('/')[0]).toBe(areaOfPath(pathOf([...refsIn(m.Properties!.ResourceId)][0]!)).id);
     expect(ofType('AWS::ApiGateway::Resource').filter(([id]) => id.includes('/'))).toEqual([]);
@@ -148,7 +164,14 @@ describe('REST API: the resource tree and methods come from the route table', ()
       StageName: 'prod',
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') },
       MethodSettings: [
-        Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', LoggingLevel: 'ERROR', DataTraceEnabled: false, ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 }),
+        Match.objectLike({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+          ThrottlingRateLimit: 100,
+          ThrottlingBurstLimit: 200,
+        }),
       ],
     });
     const custom = synth({ stage: 'staging', throttleRateLimit: '7', throttleBurstLimit: '9', logRetentionDays: '90' });
@@ -175,7 +198,7 @@ describe('REST API: the resource tree and methods come from the route table', ()
         if (state.get(id) === 'done') return false;
         if (state.get(id) === 'visiting') return true;
         state.set(id, 'visiting');
-        for (const d of edges.get(id)!) if (visit(d)) return cycle.push(id), true;
+        for (const d of edges.get(id)!) if (visit(d)) return (cycle.push(id), true);
         state.set(id, 'done');
         return false;
       };
@@ -195,7 +218,10 @@ describe('least privilege per route', () => {
     expect(readers.map((f) => f.route.operationId)).toEqual(expect.arrayContaining(['authorize', 'getAuthorizationServerMetadata', 'corsPreflight']));
     for (const { route, statements } of readers) {
       const ddb = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
-      const unconditional = ddb.filter((s) => !s.Condition).flatMap(actionsOf).sort();
+      const unconditional = ddb
+        .filter((s) => !s.Condition)
+        .flatMap(actionsOf)
+        .sort();
       expect(unconditional, route.operationId).toEqual(['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query']);
       const conditional = ddb.filter((s) => s.Condition);
       expect(conditional, route.operationId).toEqual([
@@ -230,7 +256,10 @@ describe('least privilege per route', () => {
     expect(signers).toEqual(ROUTES.filter((r) => 'signs' in r && r.signs).map((r) => r.operationId));
     expect(signers).toEqual(['issueToken', 'oauthToken']);
     for (const { route, statements } of tableFunctions) {
-      expect(allow(statements, 'kms:GetPublicKey').map((s) => s.Resource), route.operationId).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
+      expect(
+        allow(statements, 'kms:GetPublicKey').map((s) => s.Resource),
+        route.operationId,
+      ).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
       expect(allow(statements, 'secretsmanager:GetSecretValue'), route.operationId).toHaveLength(1);
       const all = statements.flatMap(actionsOf);
       expect(all.filter((a) => a.startsWith('kms:')).sort(), route.operationId).toEqual(route.signs ? ['kms:GetPublicKey', 'kms:Sign'] : ['kms:GetPublicKey']);
@@ -239,7 +268,13 @@ describe('least privilege per route', () => {
 
   it("a route with table 'none' (the OpenAPI document, the MCP server's resource metadata and 405s) may only write its logs: no table, key or secret", () => {
     const none = functions.filter((f) => f.route.table === 'none');
-    expect(none.map((f) => f.route.operationId)).toEqual(['getOpenApiDocument', 'getProtectedResourceMetadata', 'getMcpResourceMetadata', 'mcpGet', 'mcpDelete']);
+    expect(none.map((f) => f.route.operationId)).toEqual([
+      'getOpenApiDocument',
+      'getProtectedResourceMetadata',
+      'getMcpResourceMetadata',
+      'mcpGet',
+      'mcpDelete',
+    ]);
     for (const { route, statements } of none) {
       expect(statements.flatMap(actionsOf).sort(), route.operationId).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
     }
@@ -248,7 +283,13 @@ describe('least privilege per route', () => {
   it('logs: each function writes only to its own log group; no managed basic-execution policy', () => {
     for (const { route, props, statements } of functions) {
       const logs = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
-      expect(logs, route.operationId).toEqual([{ Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [[...refsIn(props.LoggingConfig.LogGroup)][0], 'Arn'] } }]);
+      expect(logs, route.operationId).toEqual([
+        {
+          Effect: 'Allow',
+          Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          Resource: { 'Fn::GetAtt': [[...refsIn(props.LoggingConfig.LogGroup)][0], 'Arn'] },
+        },
+      ]);
       const role = resources[[...refsIn(props.Role)][0]!]!;
       expect(role.Properties!.ManagedPolicyArns).toBeUndefined();
     }
@@ -271,7 +312,8 @@ describe('least privilege per route', () => {
     }
     const granted = [...grantsByRole(res).values()].filter((statements) => JSON.stringify(statements).includes(retired));
     expect(granted).toHaveLength(TABLE_ROUTES);
-    for (const statements of granted) expect(statements.filter((s) => JSON.stringify(s).includes(retired))).toEqual([{ Action: 'kms:GetPublicKey', Effect: 'Allow', Resource: retired }]);
+    for (const statements of granted)
+      expect(statements.filter((s) => JSON.stringify(s).includes(retired))).toEqual([{ Action: 'kms:GetPublicKey', Effect: 'Allow', Resource: retired }]);
   });
 });
 
@@ -286,7 +328,10 @@ describe('the single table (lib/store/table.ts)', () => {
           { AttributeName: 'pk', KeyType: 'HASH' },
           { AttributeName: 'sk', KeyType: 'RANGE' },
         ],
-        AttributeDefinitions: Match.arrayWith([{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' }]),
+        AttributeDefinitions: Match.arrayWith([
+          { AttributeName: 'pk', AttributeType: 'S' },
+          { AttributeName: 'sk', AttributeType: 'S' },
+        ]),
         GlobalSecondaryIndexes: TABLE.globalIndexes.map((g) => ({
           IndexName: g.name,
           KeySchema: [
@@ -357,7 +402,12 @@ describe('gateway responses: the edge answers in the spec envelope', () => {
   };
   const responses = new Map(
     ofType('AWS::ApiGateway::GatewayResponse').map(([, r]) => {
-      const p = r.Properties as { ResponseType: string; StatusCode: string; ResponseParameters: Record<string, string>; ResponseTemplates: Record<string, string> };
+      const p = r.Properties as {
+        ResponseType: string;
+        StatusCode: string;
+        ResponseParameters: Record<string, string>;
+        ResponseTemplates: Record<string, string>;
+      };
       return [p.ResponseType, p];
     }),
   );
@@ -394,7 +444,11 @@ describe('alarms and dashboard', () => {
 
   it('5xx rate: 5XXError over Count of the stage, as a percentage', () => {
     const a = alarms.find(({ p }) => metricsOf(p).some((m) => m.Metric.MetricName === '5XXError'))!;
-    expect(metricsOf(a.p).map((m) => [m.Metric.Namespace, m.Metric.MetricName, m.Stat]).sort()).toEqual([
+    expect(
+      metricsOf(a.p)
+        .map((m) => [m.Metric.Namespace, m.Metric.MetricName, m.Stat])
+        .sort(),
+    ).toEqual([
       ['AWS/ApiGateway', '5XXError', 'Sum'],
       ['AWS/ApiGateway', 'Count', 'Sum'],
     ]);
@@ -415,7 +469,9 @@ describe('alarms and dashboard', () => {
   it('throttles: every function is watched, at most 10 metrics per alarm, joined in one composite alarm', () => {
     const throttleAlarms = alarms.filter(({ p }) => metricsOf(p).some((m) => m.Metric.MetricName === 'Throttles'));
     const watched = throttleAlarms.flatMap(({ p }) => metricsOf(p).flatMap((m) => [...refsIn(m.Metric.Dimensions)]));
-    const workers = ofType('AWS::Lambda::Function').filter(([, r]) => WORKERS.some((w) => String(r.Properties!.Description).endsWith(`(${w.id})`))).map(([id]) => id);
+    const workers = ofType('AWS::Lambda::Function')
+      .filter(([, r]) => WORKERS.some((w) => String(r.Properties!.Description).endsWith(`(${w.id})`)))
+      .map(([id]) => id);
     expect(workers).toHaveLength(WORKERS.length);
     expect(watched.sort()).toEqual([...functions.map((f) => f.logicalId), ...workers].sort());
     for (const { p } of throttleAlarms) expect(metricsOf(p).length).toBeLessThanOrEqual(10);
@@ -426,7 +482,9 @@ describe('alarms and dashboard', () => {
 
   it('DynamoDB throttling on the table and each GSI', () => {
     const a = alarms.find(({ p }) => metricsOf(p).some((m) => m.Metric.MetricName === 'ReadThrottleEvents'))!;
-    const seen = metricsOf(a.p).map((m) => `${m.Metric.MetricName}:${(m.Metric.Dimensions.find((d) => d.Name === 'GlobalSecondaryIndexName')?.Value as string | undefined) ?? 'table'}`);
+    const seen = metricsOf(a.p).map(
+      (m) => `${m.Metric.MetricName}:${(m.Metric.Dimensions.find((d) => d.Name === 'GlobalSecondaryIndexName')?.Value as string | undefined) ?? 'table'}`,
+    );
     expect(seen.sort()).toEqual([
       'ReadThrottleEvents:gsi1',
       'ReadThrottleEvents:gsi2',
@@ -444,7 +502,9 @@ describe('alarms and dashboard', () => {
     const withTopic = synth({ alarmTopicArn: topic });
     withTopic.template.hasResourceProperties('AWS::CloudWatch::CompositeAlarm', { AlarmActions: [topic] });
     const named = resourcesOf(withTopic.template);
-    const actions = Object.values(named).filter((r) => r.Type === 'AWS::CloudWatch::Alarm').map((r) => r.Properties!.AlarmActions);
+    const actions = Object.values(named)
+      .filter((r) => r.Type === 'AWS::CloudWatch::Alarm')
+      .map((r) => r.Properties!.AlarmActions);
     // 5xx, p99, DynamoDB; webhook dead letters, stream failures, stream lag
     expect(actions.filter((a) => JSON.stringify(a) === JSON.stringify([topic]))).toHaveLength(6);
     expect(ofType('AWS::CloudWatch::Dashboard')).toHaveLength(1);
@@ -457,7 +517,10 @@ describe('few resources per route (test/infra/quotas.test.ts holds each template
     const roles = ofType('AWS::Lambda::Function').map(([, fn]) => [...refsIn(fn.Properties!.Role)][0]!);
     expect(new Set(roles).size).toBe(ROUTES.length + WORKERS.length);
     for (const roleId of roles) {
-      expect((resources[roleId]!.Properties!.Policies as Array<{ PolicyName: string }>).map((p) => p.PolicyName), roleId).toEqual(['grants']);
+      expect(
+        (resources[roleId]!.Properties!.Policies as Array<{ PolicyName: string }>).map((p) => p.PolicyName),
+        roleId,
+      ).toEqual(['grants']);
     }
   });
 
@@ -467,7 +530,10 @@ describe('few resources per route (test/infra/quotas.test.ts holds each template
     // The stage by name (the Stage resource waits for the area stacks that hold the permissions).
     expect(stage.Properties!.StageName).toBe('prod');
     const sourceArn = (resource: string) => ({
-      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':execute-api:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':', { Ref: apiId }, `/prod${resource}`]],
+      'Fn::Join': [
+        '',
+        ['arn:', { Ref: 'AWS::Partition' }, ':execute-api:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':', { Ref: apiId }, `/prod${resource}`],
+      ],
     });
     const permissions = ofType('AWS::Lambda::Permission')
       .map(([, p]) => p.Properties as { Action: string; Principal: string; FunctionName: unknown; SourceArn: unknown })
@@ -479,7 +545,14 @@ describe('few resources per route (test/infra/quotas.test.ts holds each template
       expect(
         permissions.filter((p) => refsIn(p.FunctionName).has(logicalId)),
         route.operationId,
-      ).toEqual([{ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com', FunctionName: { 'Fn::GetAtt': [logicalId, 'Arn'] }, SourceArn: sourceArn(expected) }]);
+      ).toEqual([
+        {
+          Action: 'lambda:InvokeFunction',
+          Principal: 'apigateway.amazonaws.com',
+          FunctionName: { 'Fn::GetAtt': [logicalId, 'Arn'] },
+          SourceArn: sourceArn(expected),
+        },
+      ]);
     }
     expect(pathsOf(functions.find((f) => f.route.operationId === 'corsPreflight')!.route).length).toBeGreaterThan(1);
     expect(JSON.stringify(permissions)).not.toContain('test-invoke-stage');
@@ -492,7 +565,9 @@ describe('public URLs and outputs', () => {
     const apiId = ofType('AWS::ApiGateway::RestApi')[0]![0];
     const appUrl = { 'Fn::Join': ['', ['https://', { Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/prod']] };
     expect(outputs.AppUrl!.Value).toEqual(appUrl);
-    expect(outputs.BaseUrl!.Value).toEqual({ 'Fn::Join': ['', ['https://', { Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/prod/v2']] });
+    expect(outputs.BaseUrl!.Value).toEqual({
+      'Fn::Join': ['', ['https://', { Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/prod/v2']],
+    });
     expect(outputs.TableName!.Value).toEqual({ Ref: tableId });
     for (const { props } of functions) expect(props.Environment.Variables.PUBLIC_APP_URL).toEqual(appUrl);
   });
@@ -504,16 +579,24 @@ describe('public URLs and outputs', () => {
     t.allResourcesProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ PUBLIC_APP_URL: 'https://api.example.com', PUBLIC_BASE_URL: 'https://api.example.com/v2' }) },
     });
-    t.hasResourceProperties('AWS::ApiGateway::DomainName', { DomainName: 'api.example.com', SecurityPolicy: 'TLS_1_2', EndpointConfiguration: { Types: ['REGIONAL'] } });
+    t.hasResourceProperties('AWS::ApiGateway::DomainName', {
+      DomainName: 'api.example.com',
+      SecurityPolicy: 'TLS_1_2',
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+    });
     t.hasResourceProperties('AWS::ApiGateway::BasePathMapping', Match.objectLike({ DomainName: Match.anyValue() }));
     t.hasResourceProperties('AWS::ApiGateway::RestApi', { DisableExecuteApiEndpoint: true });
   });
 
   it('webUrl: every function gets PUBLIC_WEB_URL, the address of the links.html; without it none does ({app_url} then)', () => {
     const withWeb = synth({ webUrl: 'https://app.example.com/workspace' }).template;
-    withWeb.allResourcesProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ PUBLIC_WEB_URL: 'https://app.example.com/workspace' }) } });
+    withWeb.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ PUBLIC_WEB_URL: 'https://app.example.com/workspace' }) },
+    });
     for (const fn of Object.values(synth({}).template.findResources('AWS::Lambda::Function'))) {
-      expect((fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment?.Variables?.PUBLIC_WEB_URL).toBeUndefined();
+      expect(
+        (fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment?.Variables?.PUBLIC_WEB_URL,
+      ).toBeUndefined();
     }
   });
 });
@@ -527,7 +610,10 @@ describe('context options are checked', () => {
     [{ retiredServiceKeyArns: 'not-an-arn' }, 'Context option retiredServiceKeyArns must list KMS key ARNs'],
     [{ tableName: 'pm-api-restored' }, 'Context options tableName and tableStreamArn go together'],
     [{ webUrl: 'http://app.example.com' }, 'Context option webUrl must be an https URL without query or fragment'],
-    [{ tableName: 'pm-api-restored', tableStreamArn: 'arn:aws:dynamodb:eu-west-1:111122223333:table/pm-api-restored' }, 'Context option tableStreamArn must be a DynamoDB stream ARN'],
+    [
+      { tableName: 'pm-api-restored', tableStreamArn: 'arn:aws:dynamodb:eu-west-1:111122223333:table/pm-api-restored' },
+      'Context option tableStreamArn must be a DynamoDB stream ARN',
+    ],
   ])('%j is refused', (context, message) => {
     expect(() => synth(context)).toThrow(message);
   });

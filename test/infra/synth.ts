@@ -14,7 +14,17 @@ import { WORKERS, type Worker } from '#lib/workers.ts';
 import { readSettings } from '../../infra/settings.ts';
 import { PmApiStack } from '../../infra/stack.ts';
 
-type Resources = Record<string, { Type: string; Properties?: Record<string, unknown>; DependsOn?: string[] | string; DeletionPolicy?: string; UpdateReplacePolicy?: string; Metadata?: unknown }>;
+type Resources = Record<
+  string,
+  {
+    Type: string;
+    Properties?: Record<string, unknown>;
+    DependsOn?: string[] | string;
+    DeletionPolicy?: string;
+    UpdateReplacePolicy?: string;
+    Metadata?: unknown;
+  }
+>;
 
 export interface CfnTemplate {
   Resources: Resources;
@@ -44,7 +54,11 @@ export function synth(context: Record<string, unknown> = {}, options: SynthOptio
   const outdir = mkdtempSync(join(tmpdir(), 'pm-api-synth-'));
   try {
     const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], ...context } });
-    const stack = new PmApiStack(app, 'PmApi-test', { settings: readSettings(app.node), routes: options.routes ?? ROUTES, workers: options.workers ?? WORKERS });
+    const stack = new PmApiStack(app, 'PmApi-test', {
+      settings: readSettings(app.node),
+      routes: options.routes ?? ROUTES,
+      workers: options.workers ?? WORKERS,
+    });
     const assembly = app.synth();
     const read = (file: string) => ({ template: JSON.parse(readFileSync(file, 'utf8')) as CfnTemplate, bytes: statSync(file).size });
     const parent: SynthesizedTemplate = { prefix: '', ...read(assembly.getStackByName(stack.stackName).templateFullPath) };
@@ -140,4 +154,8 @@ export function statementsOf(resources: Resources, roleId: string): Statement[] 
 
 /** Each role's statements (statementsOf), by the role's logical id. */
 export const grantsByRole = (resources: Resources) =>
-  new Map(Object.keys(resources).filter((id) => resources[id]!.Type === 'AWS::IAM::Role').map((id) => [id, statementsOf(resources, id)]));
+  new Map(
+    Object.keys(resources)
+      .filter((id) => resources[id]!.Type === 'AWS::IAM::Role')
+      .map((id) => [id, statementsOf(resources, id)]),
+  );

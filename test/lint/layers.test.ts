@@ -25,18 +25,33 @@ async function layerMessages(file: string, code: string): Promise<string[]> {
 
 describe('layer rule', () => {
   it('lib/domain may not import lib/http', async () => {
-    const messages = await layerMessages('lib/domain/layer-fixture.ts', "import { ApiError } from '../http/errors.ts';\n\nexport const refusal = new ApiError('request.invalid', 'x');\n");
-    expect(messages).toEqual(['Unexpected path "../http/errors.ts" imported in restricted zone. lib/domain may import only lib/domain (docs/architecture.md, "Layers").']);
+    const messages = await layerMessages(
+      'lib/domain/layer-fixture.ts',
+      "import { ApiError } from '../http/errors.ts';\n\nexport const refusal = new ApiError('request.invalid', 'x');\n",
+    );
+    expect(messages).toEqual([
+      'Unexpected path "../http/errors.ts" imported in restricted zone. lib/domain may import only lib/domain (docs/architecture.md, "Layers").',
+    ]);
   });
 
   it('lib/store may not import lib/http', async () => {
-    const messages = await layerMessages('lib/store/layer-fixture.ts', "import { ERROR_TABLE } from '../http/errors.ts';\n\nexport const table = ERROR_TABLE;\n");
-    expect(messages).toEqual(['Unexpected path "../http/errors.ts" imported in restricted zone. lib/store may import only lib/store, lib/*.ts, lib/domain (docs/architecture.md, "Layers").']);
+    const messages = await layerMessages(
+      'lib/store/layer-fixture.ts',
+      "import { ERROR_TABLE } from '../http/errors.ts';\n\nexport const table = ERROR_TABLE;\n",
+    );
+    expect(messages).toEqual([
+      'Unexpected path "../http/errors.ts" imported in restricted zone. lib/store may import only lib/store, lib/*.ts, lib/domain (docs/architecture.md, "Layers").',
+    ]);
   });
 
   it('lib/events may not import lib/http (webhooks run outside any request)', async () => {
-    const messages = await layerMessages('lib/events/layer-fixture.ts', "import { ERROR_TABLE } from '../http/errors.ts';\n\nexport const table = ERROR_TABLE;\n");
-    expect(messages).toEqual(['Unexpected path "../http/errors.ts" imported in restricted zone. lib/events may import only lib/events, lib/auth, lib/store, lib/*.ts, lib/domain (docs/architecture.md, "Layers").']);
+    const messages = await layerMessages(
+      'lib/events/layer-fixture.ts',
+      "import { ERROR_TABLE } from '../http/errors.ts';\n\nexport const table = ERROR_TABLE;\n",
+    );
+    expect(messages).toEqual([
+      'Unexpected path "../http/errors.ts" imported in restricted zone. lib/events may import only lib/events, lib/auth, lib/store, lib/*.ts, lib/domain (docs/architecture.md, "Layers").',
+    ]);
   });
 
   it('production code may not import the local dev tooling', async () => {
@@ -45,7 +60,12 @@ describe('layer rule', () => {
   });
 
   it('a downward import is quiet: lib/store → lib/domain, a handler → #lib/http', async () => {
-    expect(await layerMessages('lib/store/layer-fixture.ts', "import { NotFound } from '../domain/errors.ts';\n\nexport const missing = new NotFound('entity', 'x');\n")).toEqual([]);
+    expect(
+      await layerMessages(
+        'lib/store/layer-fixture.ts',
+        "import { NotFound } from '../domain/errors.ts';\n\nexport const missing = new NotFound('entity', 'x');\n",
+      ),
+    ).toEqual([]);
     expect(await layerMessages('functions/layer-fixture.ts', "import { api } from '#lib/http/pipeline.ts';\n\nexport const pipeline = api;\n")).toEqual([]);
   });
 });

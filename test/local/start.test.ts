@@ -17,7 +17,8 @@ let ddbPort: number;
 
 function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PM_LOCAL_DIR: dir, PORT: String(port), DYNAMODB_PORT: String(ddbPort), LOG_LEVEL: 'silent' };
-  for (const k of ['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'SERVICE_KEY_FILE', 'PUBLIC_APP_URL', 'PUBLIC_BASE_URL', 'PUBLIC_WEB_URL', 'RATE_LIMIT_PER_SECOND']) delete env[k];
+  for (const k of ['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'SERVICE_KEY_FILE', 'PUBLIC_APP_URL', 'PUBLIC_BASE_URL', 'PUBLIC_WEB_URL', 'RATE_LIMIT_PER_SECOND'])
+    delete env[k];
   return env;
 }
 
@@ -72,7 +73,10 @@ describe('npm start', () => {
       const nope = await fetch(`${facts.baseUrl}/nope`);
       const body = await nope.json();
       expect(nope.status).toBe(404);
-      expect(body).toEqual({ id: nope.headers.get('x-request-id'), errors: [{ code: 'route.notFound', title: 'Route not found', detail: 'No route matches this method and path.' }] });
+      expect(body).toEqual({
+        id: nope.headers.get('x-request-id'),
+        errors: [{ code: 'route.notFound', title: 'Route not found', detail: 'No route matches this method and path.' }],
+      });
 
       // Webhooks: the stream and delivery workers run in-process, and loopback receivers are allowed.
       const receiver = await startReceiver();
@@ -84,7 +88,9 @@ describe('npm start', () => {
           expect(res.status, JSON.stringify(json)).toBe(201);
           return json.data;
         };
-        const subscription = await post('/webhooks', { fields: { name: 'local receiver', events: [{ eventType: 'product.created' }], notification: { url: receiver.url, version: 1 } } });
+        const subscription = await post('/webhooks', {
+          fields: { name: 'local receiver', events: [{ eventType: 'product.created' }], notification: { url: receiver.url, version: 1 } },
+        });
         receiver.useSecret(subscription.signingSecret!);
         const product = await post('/entities', { type: 'product', fields: { name: 'Hooked' } });
         const delivered = await receiver.waitFor((d) => d.length > 0, 60_000);
@@ -102,11 +108,19 @@ describe('npm start', () => {
       const dup = admin('member', 'add', '--workspace', ws.json.id, '--email', 'pat@example.com');
       expect([dup.status, dup.stderr.trim()]).toEqual([2, 'member add: pat@example.com is already a member of this workspace']);
       const token = admin('token', 'issue', '--workspace', ws.json.id, '--email', 'pat@example.com');
-      expect(token.json).toEqual({ id: expect.any(String), token: expect.any(String), scopes: ['entities:read', 'notes:read', 'webhooks:read', 'members:read', 'members:pii:read', 'teams:read'] });
+      expect(token.json).toEqual({
+        id: expect.any(String),
+        token: expect.any(String),
+        scopes: ['entities:read', 'notes:read', 'webhooks:read', 'members:read', 'members:pii:read', 'teams:read'],
+      });
       const tooMuch = admin('token', 'issue', '--workspace', ws.json.id, '--email', 'pat@example.com', '--scopes', 'write:entities');
       expect([tooMuch.status, tooMuch.stderr.trim()]).toEqual([2, 'token issue: A viewer may not hold write:entities']);
       expect(admin('token', 'revoke', '--workspace', ws.json.id, '--id', token.json.id).json).toEqual({ id: token.json.id, revoked: true });
-      expect(admin('member', 'deactivate', '--workspace', ws.json.id, '--email', 'pat@example.com').json).toEqual({ id: member.json.id, email: 'pat@example.com', active: false });
+      expect(admin('member', 'deactivate', '--workspace', ws.json.id, '--email', 'pat@example.com').json).toEqual({
+        id: member.json.id,
+        email: 'pat@example.com',
+        active: false,
+      });
       const unknown = admin('widget', 'frob');
       expect(unknown.status).toBe(2);
       expect(unknown.stderr).toMatch(/^Unknown command: widget frob\nUsage: npm run --silent admin -- <command>/);

@@ -52,7 +52,7 @@ describe('structured log lines', () => {
     expect(lines[0]!.shared).toEqual({ n: '1', self: '[Circular]' });
   });
 
-  it('LOG_LEVEL is read when a request starts; silent logs nothing; Lambda\'s application log level wins', () => {
+  it("LOG_LEVEL is read when a request starts; silent logs nothing; Lambda's application log level wins", () => {
     vi.stubEnv('LOG_LEVEL', 'warn');
     const quiet = requestLogger({});
     vi.stubEnv('LOG_LEVEL', 'debug');
@@ -62,7 +62,7 @@ describe('structured log lines', () => {
     log.error('dropped too');
     vi.stubEnv('LOG_LEVEL', 'debug');
     vi.stubEnv('AWS_LAMBDA_LOG_LEVEL', 'ERROR');
-    log.warn('dropped by Lambda\'s level');
+    log.warn("dropped by Lambda's level");
     log.error('kept by it');
     expect(lines.map((l) => l.message)).toEqual(['kept', 'kept by it']);
   });

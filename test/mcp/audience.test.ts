@@ -42,10 +42,12 @@ describe('resource indicators', () => {
     } finally {
       await client.close();
     }
-    expectError(await call(app, 'GET', `/v2/entities/${product}/score`, { token }), 'auth.invalid', { detail: `The bearer token is for another resource, not ${app.baseUrl}.` });
+    expectError(await call(app, 'GET', `/v2/entities/${product}/score`, { token }), 'auth.invalid', {
+      detail: `The bearer token is for another resource, not ${app.baseUrl}.`,
+    });
   });
 
-  it('a token without resource is the REST API\'s: refused by /mcp with the resource metadata challenge', async () => {
+  it("a token without resource is the REST API's: refused by /mcp with the resource metadata challenge", async () => {
     const token = await accessToken();
     expect((await call(app, 'GET', `/v2/entities/${product}/score`, { token })).status).toBe(200);
     const res = await listTools(token);
@@ -55,7 +57,12 @@ describe('resource indicators', () => {
 
   it('an unknown resource is invalid_target', async () => {
     const client = await newCodeClient(app, ws, { public: true });
-    const res = await call(app, 'GET', `/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, resource: `${app.url}/elsewhere`, code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' }).toString()}`, { redirect: 'manual' });
+    const res = await call(
+      app,
+      'GET',
+      `/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, resource: `${app.url}/elsewhere`, code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' }).toString()}`,
+      { redirect: 'manual' },
+    );
     expect(res.status).toBe(303);
     expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
   });

@@ -45,7 +45,13 @@ class TestOAuthProvider implements OAuthClientProvider {
     return this.redirect;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Claude-like assistant', redirect_uris: [this.redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'Claude-like assistant',
+      redirect_uris: [this.redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation() {
     return this.client;
@@ -126,7 +132,11 @@ describe('Must show: the MCP SDK client connects through OAuth (discovery, dynam
       ]);
 
       // rank_by_customer_score under the seeded product: its features in score order, equal to GET …/score.
-      const ranked = (await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, type: 'feature' })).structuredContent.entities as Array<{ id: string; name: string; score: number }>;
+      const ranked = (await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, type: 'feature' })).structuredContent.entities as Array<{
+        id: string;
+        name: string;
+        score: number;
+      }>;
       expect(ranked.map((r) => r.name)).toEqual(['Apple Pay', 'Gift cards', 'Invoices', 'Wallets']);
       for (const r of ranked) {
         const rest = await call(app, 'GET', `/v2/entities/${r.id}/score`, { token: ws.token });
@@ -137,15 +147,26 @@ describe('Must show: the MCP SDK client connects through OAuth (discovery, dynam
       // create_note then get_customer_score: the exact change, the importance's weight (critical: 3).
       const feature = seeded.features['Gift cards']!;
       const before = (await callTool(client, 'get_customer_score', { entityId: feature })).structuredContent.score as number;
-      const created = await callTool(client, 'create_note', { name: 'Acme wants gift cards', content: 'From the QBR', customer: { id: seeded.company }, links: [{ entityId: feature, importance: 'critical' }] });
+      const created = await callTool(client, 'create_note', {
+        name: 'Acme wants gift cards',
+        content: 'From the QBR',
+        customer: { id: seeded.company },
+        links: [{ entityId: feature, importance: 'critical' }],
+      });
       expect(created.isError, JSON.stringify(created)).toBeFalsy();
       const after = (await callTool(client, 'get_customer_score', { entityId: feature })).structuredContent;
       expect(after).toMatchObject({ id: feature, name: 'Gift cards', type: 'feature', score: before + 3 });
 
       const noteId = created.structuredContent.note.id as string;
-      expect((await callTool(client, 'get_note', { noteId })).structuredContent.note.fields).toEqual({ name: 'Acme wants gift cards', content: 'From the QBR', creator: { id: member.id, email: member.email } });
+      expect((await callTool(client, 'get_note', { noteId })).structuredContent.note.fields).toEqual({
+        name: 'Acme wants gift cards',
+        content: 'From the QBR',
+        creator: { id: member.id, email: member.email },
+      });
       expect((await callTool(client, 'list_notes', {})).structuredContent.notes.map((n: any) => n.id)).toContain(noteId);
-      expect((await callTool(client, 'search_entities', { types: ['feature'], name: 'gift' })).structuredContent.entities.map((e: any) => e.id)).toEqual([feature]);
+      expect((await callTool(client, 'search_entities', { types: ['feature'], name: 'gift' })).structuredContent.entities.map((e: any) => e.id)).toEqual([
+        feature,
+      ]);
       expect((await callTool(client, 'get_entity', { entityId: feature })).structuredContent.entity.fields.name).toBe('Gift cards');
       const rerated = await callTool(client, 'rate_link', { noteId, entityId: feature, importance: 'nice to have' });
       expect(rerated.structuredContent).toMatchObject({ created: false, importance: 'nice to have' });
@@ -153,7 +174,8 @@ describe('Must show: the MCP SDK client connects through OAuth (discovery, dynam
 
       // Another workspace's ids are not found through this grant.
       const other = await newWorkspace('Other team');
-      const otherProduct = (await call(app, 'POST', '/v2/entities', { token: other.token, body: { data: { type: 'product', fields: { name: 'Theirs' } } } })).json.data.id;
+      const otherProduct = (await call(app, 'POST', '/v2/entities', { token: other.token, body: { data: { type: 'product', fields: { name: 'Theirs' } } } }))
+        .json.data.id;
       expectToolError(await callTool(client, 'get_customer_score', { entityId: otherProduct }), 'resource.notFound');
     } finally {
       await client.close();

@@ -23,7 +23,12 @@ const register = (body: unknown) => call(app, 'POST', '/oauth/register', { body 
 
 describe('POST /oauth/register', () => {
   it('registers a public client and answers its metadata (RFC 7591 §3.2.1); unknown metadata is ignored', async () => {
-    const res = await register({ client_name: 'Assistant', redirect_uris: ['http://127.0.0.1:33418/callback'], token_endpoint_auth_method: 'none', logo_uri: 'https://x.example/logo.png' });
+    const res = await register({
+      client_name: 'Assistant',
+      redirect_uris: ['http://127.0.0.1:33418/callback'],
+      token_endpoint_auth_method: 'none',
+      logo_uri: 'https://x.example/logo.png',
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.json).toEqual({
@@ -34,7 +39,8 @@ describe('POST /oauth/register', () => {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
-      scope: 'entities:read write:entities entities:delete notes:read notes:write notes:delete webhooks:read webhooks:write webhooks:delete members:read members:pii:read teams:read teams:write teams:delete fields:write',
+      scope:
+        'entities:read write:entities entities:delete notes:read notes:write notes:delete webhooks:read webhooks:write webhooks:delete members:read members:pii:read teams:read teams:write teams:delete fields:write',
     });
     // Stored apart: a global item, no workspace's application, no client-id index entry.
     const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.dynamicClient(res.json.client_id) }));
@@ -48,7 +54,11 @@ describe('POST /oauth/register', () => {
     [{ redirect_uris: ['http://app.example.com/cb'] }, 'invalid_redirect_uri', /uses http on a host that is not a loopback address/],
     [{ redirect_uris: ['https://app.example.com/cb#x'] }, 'invalid_redirect_uri', /has a fragment/],
     [{ redirect_uris: ['https://app.example.com/cb'], token_endpoint_auth_method: 'client_secret_basic' }, 'invalid_client_metadata', /public clients only/],
-    [{ redirect_uris: ['https://app.example.com/cb'], grant_types: ['client_credentials'] }, 'invalid_client_metadata', /grant_types must include authorization_code/],
+    [
+      { redirect_uris: ['https://app.example.com/cb'], grant_types: ['client_credentials'] },
+      'invalid_client_metadata',
+      /grant_types must include authorization_code/,
+    ],
     [{ redirect_uris: ['https://app.example.com/cb'], scope: 'entities:read admin' }, 'invalid_client_metadata', 'scope names unknown scopes: admin.'],
     [{ redirect_uris: ['https://app.example.com/cb'], client_name: '' }, 'invalid_client_metadata', /client_name must be a non-empty string/],
   ])('refuses %j with %s (RFC 7591 §3.2.2)', async (body, error, description) => {
@@ -89,9 +99,18 @@ describe('a self-registered client', () => {
     const ws = await newWorkspace('Self-registered');
     const member = await withPassword((await ws.member({ role: 'viewer' })).member);
     // PKCE is required of it (a public client), and the redirect URI must be registered.
-    const noPkce = await call(app, 'GET', `/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri }).toString()}`, { redirect: 'manual' });
+    const noPkce = await call(
+      app,
+      'GET',
+      `/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri }).toString()}`,
+      { redirect: 'manual' },
+    );
     expect(new URL(noPkce.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
-    const elsewhere = await call(app, 'GET', `/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: 'https://evil.example/cb' }).toString()}`);
+    const elsewhere = await call(
+      app,
+      'GET',
+      `/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: 'https://evil.example/cb' }).toString()}`,
+    );
     expect(elsewhere.status).toBe(400);
 
     const code = await authorizationCode(app, client, member, { resource: `${app.url}/mcp` }, { workspace: ws.workspaceId });
@@ -99,7 +118,11 @@ describe('a self-registered client', () => {
     expect(tokens.status, tokens.text).toBe(200);
     // A viewer's grant: read scopes only, whatever the client may ask for.
     expect(tokens.json.scope).toBe('entities:read notes:read webhooks:read members:read members:pii:read teams:read');
-    const listed = await call(app, 'POST', '/mcp', { token: tokens.json.access_token, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } });
+    const listed = await call(app, 'POST', '/mcp', {
+      token: tokens.json.access_token,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      headers: { accept: 'application/json, text/event-stream' },
+    });
     expect(listed.status).toBe(200);
   });
 });

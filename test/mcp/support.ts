@@ -56,10 +56,23 @@ export interface Seeded {
  */
 export async function seedProduct(app: TestApp, token: string): Promise<Seeded> {
   const product = await create(app, token, '/v2/entities', { type: 'product', fields: { name: 'Checkout' } });
-  const component = await create(app, token, '/v2/entities', { type: 'component', fields: { name: 'Payments' }, relationships: [{ type: 'parent', target: { id: product } }] });
+  const component = await create(app, token, '/v2/entities', {
+    type: 'component',
+    fields: { name: 'Payments' },
+    relationships: [{ type: 'parent', target: { id: product } }],
+  });
   const features: Record<string, string> = {};
-  for (const [name, parent] of [['Apple Pay', component], ['Gift cards', product], ['Invoices', component], ['Wallets', product]] as const) {
-    features[name] = await create(app, token, '/v2/entities', { type: 'feature', fields: { name }, relationships: [{ type: 'parent', target: { id: parent } }] });
+  for (const [name, parent] of [
+    ['Apple Pay', component],
+    ['Gift cards', product],
+    ['Invoices', component],
+    ['Wallets', product],
+  ] as const) {
+    features[name] = await create(app, token, '/v2/entities', {
+      type: 'feature',
+      fields: { name },
+      relationships: [{ type: 'parent', target: { id: parent } }],
+    });
   }
   const company = await create(app, token, '/v2/entities', { type: 'company', fields: { name: 'Acme Corp' } });
   const user = await create(app, token, '/v2/entities', { type: 'user', fields: { name: 'Bea Buyer', email: 'Bea.Buyer@example.com' } });
@@ -69,7 +82,14 @@ export async function seedProduct(app: TestApp, token: string): Promise<Seeded> 
       fields: { name },
       relationships: [{ type: 'customer', target: { id: customer } }, ...links.map(([id, importance]) => ({ type: 'link', target: { id }, importance }))],
     });
-  await note('Acme call', company, [[features['Apple Pay']!, 'critical'], [features['Wallets']!, 'not important']]);
-  await note('Bea interview', user, [[features['Apple Pay']!, 'important'], [features['Gift cards']!, 'important'], [features['Invoices']!, 'nice to have']]);
+  await note('Acme call', company, [
+    [features['Apple Pay']!, 'critical'],
+    [features['Wallets']!, 'not important'],
+  ]);
+  await note('Bea interview', user, [
+    [features['Apple Pay']!, 'important'],
+    [features['Gift cards']!, 'important'],
+    [features['Invoices']!, 'nice to have'],
+  ]);
   return { product, component, features, company, user };
 }

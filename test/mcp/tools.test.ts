@@ -86,10 +86,16 @@ describe('scores', () => {
   it('rank_by_customer_score pages with a cursor that says scores may move, and refuses it with other arguments', async () => {
     const first = await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, limit: 2 });
     // Every descendant: the component (its subtree: 5 + 1 = 6) first.
-    expect(first.structuredContent.entities.map((r: any) => [r.name, r.score])).toEqual([['Payments', 6], ['Apple Pay', 5]]);
+    expect(first.structuredContent.entities.map((r: any) => [r.name, r.score])).toEqual([
+      ['Payments', 6],
+      ['Apple Pay', 5],
+    ]);
     expect(first.structuredContent.cursorNote).toMatch(/scores may move between pages/);
     const second = await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, limit: 2, cursor: first.structuredContent.nextCursor });
-    expect(second.structuredContent.entities.map((r: any) => [r.rank, r.name])).toEqual([[3, 'Gift cards'], [4, 'Invoices']]);
+    expect(second.structuredContent.entities.map((r: any) => [r.rank, r.name])).toEqual([
+      [3, 'Gift cards'],
+      [4, 'Invoices'],
+    ]);
     const third = await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, limit: 2, cursor: second.structuredContent.nextCursor });
     expect(third.structuredContent.entities.map((r: any) => r.name)).toEqual(['Wallets']);
     expect(third.structuredContent.nextCursor).toBeUndefined();
@@ -119,7 +125,7 @@ describe('entities', () => {
 });
 
 describe('notes', () => {
-  it('create_note (customer by e-mail) moves the linked feature\'s score by the importance\'s weight; get_note and list_notes show it', async () => {
+  it("create_note (customer by e-mail) moves the linked feature's score by the importance's weight; get_note and list_notes show it", async () => {
     const before = (await callTool(client, 'get_customer_score', { entityId: seeded.features['Wallets'] })).structuredContent.score;
     const created = await callTool(client, 'create_note', {
       name: 'Wallet demand',
@@ -131,8 +137,19 @@ describe('notes', () => {
     const note = created.structuredContent.note;
     expect(note.fields).toEqual({ name: 'Wallet demand', content: 'Wants Google Wallet', creator: { id: ws.admin.id, email: ws.admin.email } });
     expect(note.relationships.data).toEqual([
-      { type: 'customer', target: { id: seeded.user, type: 'user', links: { self: `${app.baseUrl}/entities/${seeded.user}`, html: `${app.webUrl}/entities/${seeded.user}` } } },
-      { type: 'link', target: { id: seeded.features['Wallets'], type: 'feature', links: { self: `${app.baseUrl}/entities/${seeded.features['Wallets']}`, html: `${app.webUrl}/entities/${seeded.features['Wallets']}` } }, importance: 'critical' },
+      {
+        type: 'customer',
+        target: { id: seeded.user, type: 'user', links: { self: `${app.baseUrl}/entities/${seeded.user}`, html: `${app.webUrl}/entities/${seeded.user}` } },
+      },
+      {
+        type: 'link',
+        target: {
+          id: seeded.features['Wallets'],
+          type: 'feature',
+          links: { self: `${app.baseUrl}/entities/${seeded.features['Wallets']}`, html: `${app.webUrl}/entities/${seeded.features['Wallets']}` },
+        },
+        importance: 'critical',
+      },
     ]);
     const after = (await callTool(client, 'get_customer_score', { entityId: seeded.features['Wallets'] })).structuredContent.score;
     expect(after - before).toBe(3);
@@ -151,7 +168,11 @@ describe('notes', () => {
   });
 
   it('rate_link creates a link, then re-rates it; the score follows the latest rating', async () => {
-    const note = await create(app, ws.token, '/v2/notes', { type: 'textNote', fields: { name: 'Acme follow-up' }, relationships: [{ type: 'customer', target: { id: seeded.company } }] });
+    const note = await create(app, ws.token, '/v2/notes', {
+      type: 'textNote',
+      fields: { name: 'Acme follow-up' },
+      relationships: [{ type: 'customer', target: { id: seeded.company } }],
+    });
     const invoices = seeded.features['Invoices']!;
     const before = await score(invoices);
     const linked = await callTool(client, 'rate_link', { noteId: note, entityId: invoices, importance: 'important' });
@@ -199,8 +220,16 @@ describe('scopes and tenants', () => {
     const viewerClient = await mcpClient(app, { token: viewer.token });
     try {
       expect((await callTool(viewerClient, 'get_customer_score', { entityId: seeded.product })).isError).toBeFalsy();
-      expectToolError(await callTool(viewerClient, 'create_note', { name: 'Not allowed' }), 'auth.accessDenied', "The tool create_note needs the scope 'notes:write', which the token does not carry.");
-      expectToolError(await callTool(viewerClient, 'rate_link', { noteId: seeded.product, entityId: seeded.product, importance: 'critical' }), 'auth.accessDenied', /notes:write/);
+      expectToolError(
+        await callTool(viewerClient, 'create_note', { name: 'Not allowed' }),
+        'auth.accessDenied',
+        "The tool create_note needs the scope 'notes:write', which the token does not carry.",
+      );
+      expectToolError(
+        await callTool(viewerClient, 'rate_link', { noteId: seeded.product, entityId: seeded.product, importance: 'critical' }),
+        'auth.accessDenied',
+        /notes:write/,
+      );
     } finally {
       await viewerClient.close();
     }
@@ -217,8 +246,12 @@ describe('scopes and tenants', () => {
     }
   });
 
-  it('arguments that fail a tool\'s input schema are a tool error with request.invalid, as the tools\' own refusals', async () => {
-    expectToolError(await callTool(client, 'get_customer_score', { entityId: 'not-a-uuid' }), 'request.invalid', /Invalid arguments for tool get_customer_score/);
+  it("arguments that fail a tool's input schema are a tool error with request.invalid, as the tools' own refusals", async () => {
+    expectToolError(
+      await callTool(client, 'get_customer_score', { entityId: 'not-a-uuid' }),
+      'request.invalid',
+      /Invalid arguments for tool get_customer_score/,
+    );
     expectToolError(await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, limit: 1000 }), 'request.invalid', /limit/);
   });
 
@@ -247,13 +280,20 @@ describe('HTTP', () => {
   });
 
   it('without a token: 401 pointing at the protected resource metadata', async () => {
-    const res = await call(app, 'POST', '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } });
+    const res = await call(app, 'POST', '/mcp', {
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      headers: { accept: 'application/json, text/event-stream' },
+    });
     expectError(res, 'auth.invalid');
     expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${app.url}/.well-known/oauth-protected-resource/mcp"`);
   });
 
   it('an Accept without text/event-stream is refused in the envelope', async () => {
-    const res = await call(app, 'POST', '/mcp', { token: ws.token, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json' } });
+    const res = await call(app, 'POST', '/mcp', {
+      token: ws.token,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      headers: { accept: 'application/json' },
+    });
     expectError(res, 'request.invalid', { detail: 'Client must accept both application/json and text/event-stream (the MCP Streamable HTTP transport).' });
   });
 });

@@ -67,8 +67,18 @@ describe('members', () => {
   it('without members:pii:read, name, username and e-mail read [redacted]; without members:read → 403', async () => {
     const reader = await ws.member({ role: 'viewer', scopes: ['members:read'] });
     const one = await get(`/v2/members/${ws.admin.id}`, reader.token);
-    expect(one.json.data.fields).toEqual({ name: '[redacted]', username: '[redacted]', email: '[redacted]', role: 'admin', disabled: false, invitationPending: false, teams: [] });
-    expect(new Set((await get('/v2/members', reader.token)).json.data.map((m: { fields: { email: string } }) => m.fields.email))).toEqual(new Set(['[redacted]']));
+    expect(one.json.data.fields).toEqual({
+      name: '[redacted]',
+      username: '[redacted]',
+      email: '[redacted]',
+      role: 'admin',
+      disabled: false,
+      invitationPending: false,
+      teams: [],
+    });
+    expect(new Set((await get('/v2/members', reader.token)).json.data.map((m: { fields: { email: string } }) => m.fields.email))).toEqual(
+      new Set(['[redacted]']),
+    );
     const notes = await ws.member({ role: 'maker', scopes: ['notes:read'] });
     expectError(await get('/v2/members', notes.token), 'auth.accessDenied');
     expectError(await get(`/v2/members/${ws.admin.id}`, notes.token), 'auth.accessDenied');

@@ -17,7 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const search = (data: unknown, token = ws.token, query = '') => call(app, 'POST', `/v2/members/search${query}`, { token, body: data === undefined ? {} : { data } });
+const search = (data: unknown, token = ws.token, query = '') =>
+  call(app, 'POST', `/v2/members/search${query}`, { token, body: data === undefined ? {} : { data } });
 const ids = async (data: unknown, token = ws.token) => {
   const res = await search(data, token);
   expect(res.status, res.text).toBe(200);
@@ -58,22 +59,32 @@ describe('POST /v2/members/search', () => {
     const { token } = await ws.member({ role: 'viewer', scopes: ['members:read'] });
     const res = await search({ filter: { id: maker.member.id } }, token);
     expect(res.json.data[0].fields).toMatchObject({ name: '[redacted]', username: '[redacted]', email: '[redacted]', role: 'maker' });
-    expectError(await search({ filter: { fields: { email: maker.member.email } } }, token), 'request.invalid', { source: { pointer: '/data/filter/fields/email' }, detail: /members:pii:read/ });
-    expectError(await search({ search: { query: 'grace' } }, token), 'request.invalid', { source: { pointer: '/data/search/query' }, detail: /members:pii:read/ });
+    expectError(await search({ filter: { fields: { email: maker.member.email } } }, token), 'request.invalid', {
+      source: { pointer: '/data/filter/fields/email' },
+      detail: /members:pii:read/,
+    });
+    expectError(await search({ search: { query: 'grace' } }, token), 'request.invalid', {
+      source: { pointer: '/data/search/query' },
+      detail: /members:pii:read/,
+    });
     const noMembers = await ws.member({ role: 'maker', scopes: ['entities:read'] });
     expectError(await search(undefined, noMembers.token), 'auth.accessDenied');
   });
 
   it('a filter Productboard does not define, or over 100 values → 400 at it; pages carry a cursor bound to the body', async () => {
     expectError(await search({ filter: { fields: { team: 'x' } } }), 'request.invalid', { source: { pointer: '/data/filter/fields/team' } });
-    expectError(await search({ filter: { id: Array.from({ length: 101 }, () => ws.admin.id) } }), 'request.invalid', { source: { pointer: '/data/filter/id' } });
+    expectError(await search({ filter: { id: Array.from({ length: 101 }, () => ws.admin.id) } }), 'request.invalid', {
+      source: { pointer: '/data/filter/id' },
+    });
     expectError(await search({ filter: { fields: { role: 'owner' } } }), 'request.invalid', { source: { pointer: '/data/filter/fields/role' } });
     const first = await search({}, ws.token, '?limit=2');
     expect(first.json.data.map((m: { id: string }) => m.id)).toEqual([ws.admin.id, maker.member.id]);
     const next = (first.json.links.next as string).slice(app.url.length);
     // The next page goes on after the maker (members added by other tests come after the viewer).
     expect((await call(app, 'POST', next, { token: ws.token, body: { data: {} } })).json.data[0].id).toBe(viewer.member.id);
-    expectError(await call(app, 'POST', next, { token: ws.token, body: { data: { filter: { fields: { role: 'admin' } } } } }), 'request.invalid', { source: { parameter: 'pageCursor' } });
+    expectError(await call(app, 'POST', next, { token: ws.token, body: { data: { filter: { fields: { role: 'admin' } } } } }), 'request.invalid', {
+      source: { parameter: 'pageCursor' },
+    });
   });
 
   it("another workspace's members are not found", async () => {

@@ -8,7 +8,10 @@ import { queryAll } from '#lib/store/query.ts';
 import { verifyWorkspace } from '#lib/store/verify.ts';
 
 export async function addBulkNotes(ws: string, count: number): Promise<void> {
-  const entities = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': 'ENT#' } });
+  const entities = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': 'ENT#' },
+  });
   const hierarchy = entities.filter((e) => ['product', 'component', 'feature', 'subfeature'].includes(e.type as string));
   const customers = entities.filter((e) => e.type === 'user' || e.type === 'company');
   const writer = new BulkWriter({ ws, id: (id) => id, quiet: 'seed', sealedSecret: () => '' });
@@ -25,7 +28,12 @@ export async function addBulkNotes(ws: string, count: number): Promise<void> {
       ...(customer ? { customer: { id: customer.id as string, type: customer.type as 'user' | 'company' } } : {}),
       createdAt: at,
       updatedAt: at,
-      links: targets.map((t, k) => ({ entityId: t.id as string, entityType: t.type as 'feature', importance: IMPORTANCES[(i + k) % IMPORTANCES.length]!, ratedAt: at })),
+      links: targets.map((t, k) => ({
+        entityId: t.id as string,
+        entityType: t.type as 'feature',
+        importance: IMPORTANCES[(i + k) % IMPORTANCES.length]!,
+        ratedAt: at,
+      })),
     });
   }
   await writer.flush();

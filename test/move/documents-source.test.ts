@@ -18,7 +18,22 @@ import { validateResponse } from '../compat/validate.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 
 const u = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const [ADMIN, HELPER, PRODUCT, FEATURE, RELEASE, COMPANY, USER, N1, N2, N3, EFFORT, HEALTH, TEAM, TAG] = Array.from({ length: 14 }, (_, i) => u(i + 1)) as [string, string, string, string, string, string, string, string, string, string, string, string, string, string];
+const [ADMIN, HELPER, PRODUCT, FEATURE, RELEASE, COMPANY, USER, N1, N2, N3, EFFORT, HEALTH, TEAM, TAG] = Array.from({ length: 14 }, (_, i) => u(i + 1)) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 const T = (minute: number) => `2025-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
 let base = '';
@@ -27,29 +42,115 @@ const ref = (id: string, type: string) => ({ id, type, links: links('entities', 
 const rels = (data: unknown[]) => ({ data, links: { next: null } });
 
 const members = () => [
-  { id: ADMIN, type: 'member', fields: { name: 'Ann Admin', username: 'ann', email: 'ann@acme.example', role: 'admin', disabled: false, invitationPending: false, teams: [{ id: TEAM, name: 'Payments', links: { self: `${base}/teams/${TEAM}` } }] }, links: links('members', ADMIN) },
-  { id: HELPER, type: 'member', fields: { name: 'Hal Helper', username: 'hal', email: 'hal@acme.example', role: 'contributor', disabled: true, invitationPending: false }, links: links('members', HELPER) },
+  {
+    id: ADMIN,
+    type: 'member',
+    fields: {
+      name: 'Ann Admin',
+      username: 'ann',
+      email: 'ann@acme.example',
+      role: 'admin',
+      disabled: false,
+      invitationPending: false,
+      teams: [{ id: TEAM, name: 'Payments', links: { self: `${base}/teams/${TEAM}` } }],
+    },
+    links: links('members', ADMIN),
+  },
+  {
+    id: HELPER,
+    type: 'member',
+    fields: { name: 'Hal Helper', username: 'hal', email: 'hal@acme.example', role: 'contributor', disabled: true, invitationPending: false },
+    links: links('members', HELPER),
+  },
 ];
 const entities = () => [
   { id: PRODUCT, type: 'product', fields: { name: 'Checkout' }, relationships: rels([]), links: links('entities', PRODUCT), createdAt: T(1), updatedAt: T(1) },
   {
     id: FEATURE,
     type: 'feature',
-    fields: { name: 'Apple Pay', status: { id: u(90), name: 'Planned' }, owner: { id: ADMIN, email: 'ann@acme.example' }, tags: [{ id: TAG, name: 'wallets' }], teams: [{ id: TEAM, name: 'Payments' }], [EFFORT]: 3, [HEALTH]: { status: 'onTrack' } },
-    relationships: rels([{ type: 'parent', target: ref(PRODUCT, 'product') }, { type: 'link', target: ref(RELEASE, 'release') }]),
+    fields: {
+      name: 'Apple Pay',
+      status: { id: u(90), name: 'Planned' },
+      owner: { id: ADMIN, email: 'ann@acme.example' },
+      tags: [{ id: TAG, name: 'wallets' }],
+      teams: [{ id: TEAM, name: 'Payments' }],
+      [EFFORT]: 3,
+      [HEALTH]: { status: 'onTrack' },
+    },
+    relationships: rels([
+      { type: 'parent', target: ref(PRODUCT, 'product') },
+      { type: 'link', target: ref(RELEASE, 'release') },
+    ]),
     links: links('entities', FEATURE),
     createdAt: T(2),
     updatedAt: T(3),
   },
-  { id: RELEASE, type: 'release', fields: { name: 'Q3', status: { id: u(91), name: 'In progress' } }, relationships: rels([]), links: links('entities', RELEASE), createdAt: T(2), updatedAt: T(2) },
-  { id: COMPANY, type: 'company', fields: { name: 'Acme', domain: 'acme.example' }, relationships: rels([]), links: links('entities', COMPANY), createdAt: T(4), updatedAt: T(4) },
-  { id: USER, type: 'user', fields: { name: 'Uma User', email: 'uma@acme.example' }, relationships: rels([{ type: 'parent', target: ref(COMPANY, 'company') }]), links: links('entities', USER), createdAt: T(5), updatedAt: T(5) },
+  {
+    id: RELEASE,
+    type: 'release',
+    fields: { name: 'Q3', status: { id: u(91), name: 'In progress' } },
+    relationships: rels([]),
+    links: links('entities', RELEASE),
+    createdAt: T(2),
+    updatedAt: T(2),
+  },
+  {
+    id: COMPANY,
+    type: 'company',
+    fields: { name: 'Acme', domain: 'acme.example' },
+    relationships: rels([]),
+    links: links('entities', COMPANY),
+    createdAt: T(4),
+    updatedAt: T(4),
+  },
+  {
+    id: USER,
+    type: 'user',
+    fields: { name: 'Uma User', email: 'uma@acme.example' },
+    relationships: rels([{ type: 'parent', target: ref(COMPANY, 'company') }]),
+    links: links('entities', USER),
+    createdAt: T(5),
+    updatedAt: T(5),
+  },
 ];
 const notes = () => [
   // Newest first, as Productboard lists notes.
-  { id: N3, type: 'textNote', fields: { name: 'Anonymous', content: '<p>anon</p>' }, relationships: rels([{ type: 'link', target: ref(FEATURE, 'feature') }, { type: 'link', target: ref(RELEASE, 'release') }]), links: links('notes', N3), createdAt: T(9), updatedAt: T(9) },
-  { id: N2, type: 'textNote', fields: { name: 'Later', content: '<p>later</p>' }, relationships: rels([{ type: 'customer', target: ref(COMPANY, 'company') }, { type: 'link', target: ref(FEATURE, 'feature') }]), links: links('notes', N2), createdAt: T(7), updatedAt: T(8) },
-  { id: N1, type: 'textNote', fields: { name: 'Earlier', content: '<p>earlier</p>' }, relationships: rels([{ type: 'customer', target: ref(COMPANY, 'company') }, { type: 'link', target: ref(FEATURE, 'feature') }]), links: links('notes', N1), createdAt: T(6), updatedAt: T(6) },
+  {
+    id: N3,
+    type: 'textNote',
+    fields: { name: 'Anonymous', content: '<p>anon</p>' },
+    relationships: rels([
+      { type: 'link', target: ref(FEATURE, 'feature') },
+      { type: 'link', target: ref(RELEASE, 'release') },
+    ]),
+    links: links('notes', N3),
+    createdAt: T(9),
+    updatedAt: T(9),
+  },
+  {
+    id: N2,
+    type: 'textNote',
+    fields: { name: 'Later', content: '<p>later</p>' },
+    relationships: rels([
+      { type: 'customer', target: ref(COMPANY, 'company') },
+      { type: 'link', target: ref(FEATURE, 'feature') },
+    ]),
+    links: links('notes', N2),
+    createdAt: T(7),
+    updatedAt: T(8),
+  },
+  {
+    id: N1,
+    type: 'textNote',
+    fields: { name: 'Earlier', content: '<p>earlier</p>' },
+    relationships: rels([
+      { type: 'customer', target: ref(COMPANY, 'company') },
+      { type: 'link', target: ref(FEATURE, 'feature') },
+    ]),
+    links: links('notes', N1),
+    createdAt: T(6),
+    updatedAt: T(6),
+  },
 ];
 const configurations = (types: string[]) =>
   types.map((type) => ({
@@ -87,7 +188,9 @@ beforeAll(async () => {
     const path = url.pathname.replace(/^\/v2/, '');
     if (++requests % 4 === 0) {
       seen.push({ path, at: Date.now(), status: 429 });
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end(JSON.stringify({ id: 'r', errors: [{ code: 'rate.limitExceeded', title: 'Rate limit exceeded', detail: 'slow down' }] }));
+      res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' })
+        .end(JSON.stringify({ id: 'r', errors: [{ code: 'rate.limitExceeded', title: 'Rate limit exceeded', detail: 'slow down' }] }));
       return;
     }
     seen.push({ path, at: Date.now(), status: 200 });
@@ -99,13 +202,37 @@ beforeAll(async () => {
     }
     if (path === '/members') [operationId, body] = ['listMembers', page(members(), url)];
     // teams.yaml's listTeams, written by hand: test/compat reads the four documents without it, so this answer is not validated.
-    else if (path === '/teams') [operationId, body] = ['', { data: [{ id: TEAM, type: 'team', fields: { name: 'Payments', handle: 'payments', description: 'Checkout and wallets' }, links: { self: `${base}/teams/${TEAM}` }, createdAt: T(0), updatedAt: T(1) }], links: { next: null } }];
-    else if (path === '/entities/fields/tags/values') [operationId, body] = ['listEntityFieldValues', { data: [{ id: TAG, fields: { name: 'wallets', color: 'green' } }], links: { next: null } }];
-    else if (path === '/entities/configurations') [operationId, body] = ['listEntityConfigurations', { data: configurations(['product', 'feature', 'release', 'company', 'user']), links: { next: null } }];
+    else if (path === '/teams')
+      [operationId, body] = [
+        '',
+        {
+          data: [
+            {
+              id: TEAM,
+              type: 'team',
+              fields: { name: 'Payments', handle: 'payments', description: 'Checkout and wallets' },
+              links: { self: `${base}/teams/${TEAM}` },
+              createdAt: T(0),
+              updatedAt: T(1),
+            },
+          ],
+          links: { next: null },
+        },
+      ];
+    else if (path === '/entities/fields/tags/values')
+      [operationId, body] = ['listEntityFieldValues', { data: [{ id: TAG, fields: { name: 'wallets', color: 'green' } }], links: { next: null } }];
+    else if (path === '/entities/configurations')
+      [operationId, body] = ['listEntityConfigurations', { data: configurations(['product', 'feature', 'release', 'company', 'user']), links: { next: null } }];
     else if (path === '/notes/configurations') [operationId, body] = ['listNoteConfigurations', { data: configurations(['textNote']), links: { next: null } }];
     else if (path === '/entities') {
       const types = url.searchParams.getAll('type[]');
-      [operationId, body] = ['listEntities', page(entities().filter((e) => !types.length || types.includes(e.type)), url)];
+      [operationId, body] = [
+        'listEntities',
+        page(
+          entities().filter((e) => !types.length || types.includes(e.type)),
+          url,
+        ),
+      ];
     } else if (path === '/notes') [operationId, body] = ['listNotes', page(notes(), url)];
     else {
       res.writeHead(404).end();
@@ -127,7 +254,7 @@ afterAll(async () => {
   await rm(tokenFile, { force: true });
 });
 
-describe('import productboard from a source shaped by Productboard\'s documents', () => {
+describe("import productboard from a source shaped by Productboard's documents", () => {
   it('imports what this service holds, waits out every 429 for its Retry-After, and reports by kind and count what it could not import', async () => {
     const result = await importProductboard({ source: base, tokenFile, name: 'From the documents' });
     expect(mismatches).toEqual([]);
@@ -149,7 +276,14 @@ describe('import productboard from a source shaped by Productboard\'s documents'
     const id = (sourceId: string) => uuidV5(result.id, `${base}\n${sourceId}`);
     const read = await readWorkspace(app.baseUrl, result.token.token);
     expect(result.admin.email).toBe('ann@acme.example');
-    expect(Object.values(read.members).map((m: any) => [m.fields.email, m.fields.role, m.fields.disabled]).sort()).toEqual([['ann@acme.example', 'admin', false], ['hal@acme.example', 'viewer', true]]);
+    expect(
+      Object.values(read.members)
+        .map((m: any) => [m.fields.email, m.fields.role, m.fields.disabled])
+        .sort(),
+    ).toEqual([
+      ['ann@acme.example', 'admin', false],
+      ['hal@acme.example', 'viewer', true],
+    ]);
     expect(read.entities[id(FEATURE)]).toMatchObject({
       type: 'feature',
       fields: { name: 'Apple Pay', status: { name: 'Planned' }, owner: { id: id(ADMIN), email: 'ann@acme.example' }, [id(EFFORT)]: 3 },
@@ -160,11 +294,21 @@ describe('import productboard from a source shaped by Productboard\'s documents'
     expect(read.entities[id(FEATURE)]).toMatchObject({ fields: { tags: [{ id: id(TAG), name: 'wallets' }], teams: [{ id: id(TEAM), name: 'Payments' }] } });
     // A release, with its type's status (matched by name) and its link to the feature.
     expect(read.entities[id(RELEASE)]).toMatchObject({ type: 'release', fields: { name: 'Q3', status: { name: 'In progress' } }, createdAt: T(2) });
-    expect(read.relationships[id(RELEASE)]).toEqual([expect.objectContaining({ type: 'link', target: expect.objectContaining({ id: id(FEATURE), type: 'feature' }) })]);
-    expect(read.teams).toEqual({ [id(TEAM)]: expect.objectContaining({ fields: { name: 'Payments', handle: 'payments', description: 'Checkout and wallets', avatarUrl: null }, createdAt: T(0), updatedAt: T(1) }) });
+    expect(read.relationships[id(RELEASE)]).toEqual([
+      expect.objectContaining({ type: 'link', target: expect.objectContaining({ id: id(FEATURE), type: 'feature' }) }),
+    ]);
+    expect(read.teams).toEqual({
+      [id(TEAM)]: expect.objectContaining({
+        fields: { name: 'Payments', handle: 'payments', description: 'Checkout and wallets', avatarUrl: null },
+        createdAt: T(0),
+        updatedAt: T(1),
+      }),
+    });
     expect(read.teamMembers[id(TEAM)]).toEqual([expect.objectContaining({ id: id(ADMIN) })]);
     expect(read.tagValues).toEqual([{ id: id(TAG), fields: { name: 'wallets', color: 'green' } }]);
-    expect(read.noteRelationships[id(N3)]).toEqual([{ type: 'link', importance: 'unknown', target: expect.objectContaining({ id: id(FEATURE), type: 'feature' }) }]);
+    expect(read.noteRelationships[id(N3)]).toEqual([
+      { type: 'link', importance: 'unknown', target: expect.objectContaining({ id: id(FEATURE), type: 'feature' }) },
+    ]);
     // Acme's latest rating of Apple Pay is N2's (updated last: "unknown", 1), N3 is anonymous (1).
     expect(read.scores).toEqual({ [id(PRODUCT)]: 2, [id(FEATURE)]: 2 });
     expect(await verifyWorkspace(result.id, false)).toMatchObject({ mismatches: 0 });

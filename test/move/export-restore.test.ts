@@ -38,14 +38,29 @@ describe('export and restore', () => {
   it('the export is gzip-compressed JSON lines with mode 0600: a header, records grouped by kind, an end record counting them; no secret', async () => {
     const out = await exportWorkspace(source.ws, file);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    const lines = gunzipSync(await readFile(file)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toEqual({ format: 'pm-score-api.workspace-export', version: 2, exportId: out.exportId, exportedAt: expect.any(String), workspace: { id: source.ws, name: 'Move source', createdAt: expect.any(String) } });
+    const lines = gunzipSync(await readFile(file))
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toEqual({
+      format: 'pm-score-api.workspace-export',
+      version: 2,
+      exportId: out.exportId,
+      exportedAt: expect.any(String),
+      workspace: { id: source.ws, name: 'Move source', createdAt: expect.any(String) },
+    });
     const kinds = lines.slice(1, -1).map((l) => l.kind);
     const order = ['team', 'member', 'customField', 'tagValue', 'entity', 'relation', 'note', 'comment', 'webhook'];
     expect(kinds).toEqual([...kinds].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
     expect(lines.at(-1)).toEqual({ kind: 'end', counts: COUNTS });
     // Tags as the workspace's values: the replaced one is not exported, the entities read its replacement.
-    expect(lines.filter((l) => l.kind === 'tagValue').map((l) => l.name).sort()).toEqual(['beta', 'core', 'earliest', 'ux']);
+    expect(
+      lines
+        .filter((l) => l.kind === 'tagValue')
+        .map((l) => l.name)
+        .sort(),
+    ).toEqual(['beta', 'core', 'earliest', 'ux']);
     expect(out.counts).toEqual(lines.at(-1).counts);
     const text = JSON.stringify(lines);
     expect(text).not.toContain('sealed');
@@ -64,13 +79,18 @@ describe('export and restore', () => {
     for (const w of Object.values(expected.webhooks) as any[]) w.fields.status = 'paused';
     expect(sortedLists(read)).toEqual(sortedLists(expected));
     // What the comparison covers, so an empty read cannot pass it.
-    expect([Object.keys(read.teams).length, read.tagValues.length, Object.values(read.comments).flat().length, Object.keys(read.entities).length]).toEqual([2, 4, 16, 34]);
+    expect([Object.keys(read.teams).length, read.tagValues.length, Object.values(read.comments).flat().length, Object.keys(read.entities).length]).toEqual([
+      2, 4, 16, 34,
+    ]);
     expect(Object.values(read.scores).some((s) => s > 0)).toBe(true);
     expect(await verifyWorkspace(restored.id, false)).toMatchObject({ mismatches: 0 });
   }, 120_000);
 
   it('a truncated file, or one whose end record does not match it, is refused and leaves no workspace anyone can reach', async () => {
-    const lines = gunzipSync(await readFile(file)).toString('utf8').trim().split('\n');
+    const lines = gunzipSync(await readFile(file))
+      .toString('utf8')
+      .trim()
+      .split('\n');
     const truncated = join(dir, `move-truncated-${process.pid}.jsonl.gz`);
     await writeFile(truncated, gzipSync(lines.slice(0, -1).join('\n') + '\n'));
     await expect(restoreWorkspace(truncated, { name: 'Truncated' })).rejects.toThrow(/no end record: it is truncated/);

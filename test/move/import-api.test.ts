@@ -62,7 +62,11 @@ let first: ImportResult;
 describe('import productboard from the local stack', () => {
   it('the imported workspace equals its source record by record, and every score is what the rating-time rule gives', async () => {
     first = await importProductboard({ source: app.baseUrl, tokenFile, name: 'Imported once' });
-    expect(first).toMatchObject({ name: 'Imported once', resumed: false, counts: { team: 2, member: 3, customField: 4, tagValue: 4, entity: 34, relation: 5, note: 1000 } });
+    expect(first).toMatchObject({
+      name: 'Imported once',
+      resumed: false,
+      counts: { team: 2, member: 3, customField: 4, tagValue: 4, entity: 34, relation: 5, note: 1000 },
+    });
     expect(first.skipped).toEqual({});
     expect(first.source.throttled).toBe(0);
     const read = sortedLists(await readWorkspace(app.baseUrl, first.token.token));

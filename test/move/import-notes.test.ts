@@ -23,7 +23,9 @@ const dir = tmpdir();
 const file = (name: string) => join(dir, `move-notes-${process.pid}-${name}`);
 const MAP = ['name=Title', 'content=Body', 'customer-email=Email', 'company-domain=Domain', 'links=Features', 'importance=Priority', 'date=Date'];
 
-const notesOf = async () => (await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': 'NOTE#' } })).length;
+const notesOf = async () =>
+  (await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': 'NOTE#' } }))
+    .length;
 
 beforeAll(async () => {
   ws = (await storeWorkspace()).ws;
@@ -42,14 +44,17 @@ afterAll(async () => {
 
 describe('import notes', () => {
   it('a file with bad rows is refused row by row, with line numbers, and nothing is written; a dry run reports the same and writes nothing', async () => {
-    await writeFile(file('bad.csv'), [
-      'Title,Body,Email,Domain,Features,Priority,Date',
-      'Fine,ok,uma@acme.example,,Checkout > Apple Pay,critical,2025-04-01',
-      'Ambiguous,,,,Apple Pay,important,',
-      ',no name,,,,,',
-      '"Multi',
-      'line title",body,nobody@acme.example,,Nowhere > Thing,urgent,yesterday',
-    ].join('\n'));
+    await writeFile(
+      file('bad.csv'),
+      [
+        'Title,Body,Email,Domain,Features,Priority,Date',
+        'Fine,ok,uma@acme.example,,Checkout > Apple Pay,critical,2025-04-01',
+        'Ambiguous,,,,Apple Pay,important,',
+        ',no name,,,,,',
+        '"Multi',
+        'line title",body,nobody@acme.example,,Nowhere > Thing,urgent,yesterday',
+      ].join('\n'),
+    );
     const options = { workspace: ws, file: file('bad.csv'), map: MAP, createCustomers: false };
     const dry = await importNotes({ ...options, dryRun: true });
     expect(dry).toEqual({
@@ -68,29 +73,51 @@ describe('import notes', () => {
         { line: 5, field: 'Features', reason: "no product, component, feature or subfeature is at the path 'Nowhere > Thing'" },
       ],
     });
-    await expect(importNotes({ ...options, dryRun: false })).rejects.toThrow(/^3 bad rows; nothing was written:\n {2}line 3: Features: the path 'Apple Pay' is ambiguous/);
+    await expect(importNotes({ ...options, dryRun: false })).rejects.toThrow(
+      /^3 bad rows; nothing was written:\n {2}line 3: Features: the path 'Apple Pay' is ambiguous/,
+    );
     expect(await notesOf()).toBe(0);
   });
 
   it('a good file: notes, new customers and rated links go in with exact scores; the same command again changes nothing', async () => {
-    await writeFile(file('good.csv'), [
-      'Title,Body,Email,Domain,Features,Priority,Date',
-      `Need Apple Pay,"Line one`,
-      `Line <two>",uma@acme.example,,Checkout > Apple Pay,critical,2025-04-01`,
-      `Also Apple Pay,,uma@acme.example,,${applePay},nice to have,2025-04-02`,
-      `Invoices too,,new@globex.example,globex.example,Billing > Invoices;Checkout > Apple Pay,important,2025-04-03T10:00:00Z`,
-      `Anonymous,,,,Checkout,unknown,`,
-    ].join('\n'));
+    await writeFile(
+      file('good.csv'),
+      [
+        'Title,Body,Email,Domain,Features,Priority,Date',
+        `Need Apple Pay,"Line one`,
+        `Line <two>",uma@acme.example,,Checkout > Apple Pay,critical,2025-04-01`,
+        `Also Apple Pay,,uma@acme.example,,${applePay},nice to have,2025-04-02`,
+        `Invoices too,,new@globex.example,globex.example,Billing > Invoices;Checkout > Apple Pay,important,2025-04-03T10:00:00Z`,
+        `Anonymous,,,,Checkout,unknown,`,
+      ].join('\n'),
+    );
     const options = { workspace: ws, file: file('good.csv'), map: MAP, createCustomers: true, dryRun: false };
     const first = await importNotes(options);
-    expect(first).toEqual({ workspace: ws, rows: 4, notes: 4, links: 5, customersCreated: 2, resumed: false, linksAdded: 5, linksToEntitiesGone: 0, linksToNotesGone: 0 });
+    expect(first).toEqual({
+      workspace: ws,
+      rows: 4,
+      notes: 4,
+      links: 5,
+      customersCreated: 2,
+      resumed: false,
+      linksAdded: 5,
+      linksToEntitiesGone: 0,
+      linksToNotesGone: 0,
+    });
     expect(await notesOf()).toBe(4);
     // Uma's latest rating of Apple Pay is row 2's (nice to have, 1); the new user's is important (2).
     expect((await getEntity(ws, applePay))?.total).toBe(3);
     expect(await verifyWorkspace(ws, false)).toMatchObject({ mismatches: 0 });
     // Each note's copy of its links (what a page of notes shows) holds the links added afterwards.
-    const invoices = (await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': 'NOTE#' } })).map(toNote).find((n) => n.fields.name === 'Invoices too')!;
-    expect(invoices.linkCopy?.map((l) => [l.entityType, l.importance]).sort()).toEqual([['feature', 'important'], ['feature', 'important']]);
+    const invoices = (
+      await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': 'NOTE#' } })
+    )
+      .map(toNote)
+      .find((n) => n.fields.name === 'Invoices too')!;
+    expect(invoices.linkCopy?.map((l) => [l.entityType, l.importance]).sort()).toEqual([
+      ['feature', 'important'],
+      ['feature', 'important'],
+    ]);
     expect(invoices.linkCopy?.map((l) => l.entityId)).toContain(applePay);
     const again = await importNotes(options);
     expect(again).toMatchObject({ resumed: true, linksAdded: 0 });
@@ -111,7 +138,11 @@ describe('quiet bulk writes', () => {
   const note = { kind: 'note', id: 'n', type: 'textNote', fields: { name: 'x' }, createdAt: 't', updatedAt: 't' };
   it('the event worker makes no change of a write that sets a quiet mark, and reports later writes that keep it', () => {
     expect(decodeStreamRecord(record(undefined, { ...note, [QUIET_WRITE]: 'run-1' }) as any)).toBeUndefined();
-    expect(decodeStreamRecord(record({ ...note, [QUIET_WRITE]: 'run-1' }, { ...note, fields: { name: 'y' }, [QUIET_WRITE]: 'run-1' }) as any)).toMatchObject({ kind: 'note', before: { fields: { name: 'x' } }, after: { fields: { name: 'y' } } });
+    expect(decodeStreamRecord(record({ ...note, [QUIET_WRITE]: 'run-1' }, { ...note, fields: { name: 'y' }, [QUIET_WRITE]: 'run-1' }) as any)).toMatchObject({
+      kind: 'note',
+      before: { fields: { name: 'x' } },
+      after: { fields: { name: 'y' } },
+    });
     expect(decodeStreamRecord(record({ ...note, [QUIET_WRITE]: 'run-1' }, undefined) as any)).toMatchObject({ kind: 'note', after: undefined });
     expect(decodeStreamRecord(record(undefined, note) as any)).toMatchObject({ kind: 'note' });
   });

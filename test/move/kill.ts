@@ -6,7 +6,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { readRun, type MoveRun } from '#lib/store/move/runs.ts';
 import { PROJECT_ROOT } from '../../local/paths.ts';
 
-
 interface CliRun {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -29,7 +28,12 @@ function start(args: string[]) {
 export const runCli = (args: string[]): Promise<CliRun> => start(args).done;
 
 /** Runs the command and SIGKILLs it `delayMs` after its run first satisfies `when` (or when it ends by itself). */
-export async function runAndKill(args: string[], runKey: string, when: (run: MoveRun<any>) => boolean, delayMs: number): Promise<{ killed: boolean; run: CliRun }> {
+export async function runAndKill(
+  args: string[],
+  runKey: string,
+  when: (run: MoveRun<any>) => boolean,
+  delayMs: number,
+): Promise<{ killed: boolean; run: CliRun }> {
   const { child, done } = start(args);
   let ended = false;
   void done.then(() => (ended = true));

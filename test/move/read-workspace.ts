@@ -26,7 +26,7 @@ async function get(url: string, token: string): Promise<any> {
 
 async function all(url: string, token: string): Promise<any[]> {
   const out: any[] = [];
-  for (let next: string | undefined = url; next; ) {
+  for (let next: string | undefined = url; next;) {
     const page = await get(next, token);
     out.push(...page.data);
     next = page.links?.next ?? undefined;
@@ -44,7 +44,8 @@ export async function readWorkspace(baseUrl: string, token: string): Promise<Wor
   for (const e of entities) {
     relationships[e.id] = await all(`${baseUrl}/entities/${e.id}/relationships`, token);
     delete e.relationships;
-    if (['product', 'component', 'feature', 'subfeature'].includes(e.type)) scores[e.id] = (await get(`${baseUrl}/entities/${e.id}/score`, token)).data.fields.score;
+    if (['product', 'component', 'feature', 'subfeature'].includes(e.type))
+      scores[e.id] = (await get(`${baseUrl}/entities/${e.id}/score`, token)).data.fields.score;
   }
   const noteRelationships: Record<string, unknown[]> = {};
   const comments: Record<string, unknown[]> = {};
@@ -88,15 +89,27 @@ export function mapIds<T>(read: T, ids: ReadonlySet<string>, map: (id: string) =
 export function sortedLists(read: WorkspaceRead): WorkspaceRead {
   const sorted = (v: unknown[]) => [...v].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
   const sort = (lists: Record<string, unknown[]>) => Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, sorted(v)]));
-  const members = Object.fromEntries(Object.entries(read.members).map(([k, m]: [string, any]) => [k, Array.isArray(m?.fields?.teams) ? { ...m, fields: { ...m.fields, teams: sorted(m.fields.teams) } } : m]));
+  const members = Object.fromEntries(
+    Object.entries(read.members).map(([k, m]: [string, any]) => [
+      k,
+      Array.isArray(m?.fields?.teams) ? { ...m, fields: { ...m.fields, teams: sorted(m.fields.teams) } } : m,
+    ]),
+  );
   return { ...read, members, relationships: sort(read.relationships), noteRelationships: sort(read.noteRelationships), teamMembers: sort(read.teamMembers) };
 }
 
 /** Every record id a read names: what a move maps. */
 export function recordIds(read: WorkspaceRead): Set<string> {
-  const ids = new Set<string>([...Object.keys(read.members), ...Object.keys(read.teams), ...Object.keys(read.entities), ...Object.keys(read.notes), ...Object.keys(read.webhooks)]);
+  const ids = new Set<string>([
+    ...Object.keys(read.members),
+    ...Object.keys(read.teams),
+    ...Object.keys(read.entities),
+    ...Object.keys(read.notes),
+    ...Object.keys(read.webhooks),
+  ]);
   for (const v of read.tagValues as Array<{ id: string }>) ids.add(v.id);
   for (const list of Object.values(read.comments) as Array<Array<{ id: string }>>) for (const c of list) ids.add(c.id);
-  for (const c of read.configurations as Array<{ fields: Record<string, unknown> }>) for (const id of Object.keys(c.fields)) if (/^[0-9a-f-]{36}$/.test(id)) ids.add(id);
+  for (const c of read.configurations as Array<{ fields: Record<string, unknown> }>)
+    for (const id of Object.keys(c.fields)) if (/^[0-9a-f-]{36}$/.test(id)) ids.add(id);
   return ids;
 }

@@ -10,7 +10,13 @@ export function scoresByImportRule(source: WorkspaceRead, id: (sourceId: string)
     const note = source.notes[noteId] as { updatedAt: string };
     const customer = rels.find((r) => r.type === 'customer')?.target.id as string | undefined;
     for (const r of rels.filter((x) => x.type === 'link')) {
-      links.push({ noteId: id(noteId), entityId: id(r.target.id), customerId: customer && id(customer), importance: r.importance as Importance, setAt: Date.parse(note.updatedAt) });
+      links.push({
+        noteId: id(noteId),
+        entityId: id(r.target.id),
+        customerId: customer && id(customer),
+        importance: r.importance as Importance,
+        setAt: Date.parse(note.updatedAt),
+      });
     }
   }
   const own = ownScores(links);

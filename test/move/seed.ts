@@ -26,12 +26,14 @@ const email = (p: string) => `${p}-${process.pid}-${++n}@example.com`;
 async function inParallel<T>(count: number, parallel: number, fn: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = new Array<T>(count);
   let next = 0;
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next < count) {
-      const i = next++;
-      out[i] = await fn(i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) {
+        const i = next++;
+        out[i] = await fn(i);
+      }
+    }),
+  );
   return out;
 }
 
@@ -61,7 +63,12 @@ export async function seedWorkspace(options: { notes: number; name?: string }): 
   await updateFieldValue(ws, { kind: 'tags' }, early.id, { name: 'earliest' });
   const legacy = await createFieldValue(ws, { kind: 'tags' }, { name: 'legacy' });
   const core = await createFieldValue(ws, { kind: 'tags' }, { name: 'core', color: 'red' });
-  const make = async (type: 'product' | 'component' | 'feature' | 'subfeature' | 'company' | 'user' | 'initiative' | 'objective' | 'keyResult' | 'release' | 'releaseGroup', name: string, parent?: string, values: Record<string, unknown> = {}) => {
+  const make = async (
+    type: 'product' | 'component' | 'feature' | 'subfeature' | 'company' | 'user' | 'initiative' | 'objective' | 'keyResult' | 'release' | 'releaseGroup',
+    name: string,
+    parent?: string,
+    values: Record<string, unknown> = {},
+  ) => {
     // Tags and teams are references, resolved as a create request's are (a new tag name makes a value).
     const { tags, teams, ...rest } = values as { tags?: ValueRef[]; teams?: ValueRef[] };
     const references: ReferenceWrite[] = [
@@ -74,7 +81,12 @@ export async function seedWorkspace(options: { notes: number; name?: string }): 
   const features: string[] = [];
   const hierarchy: string[] = [];
   for (let p = 0; p < 2; p++) {
-    const product = await make('product', `Product ${p}`, undefined, { description: `<p>Product ${p}</p>`, owner, tags: [{ name: 'core' }, { id: early.id }, { id: legacy.id }], teams: [{ id: web.id }, ...(p ? [{ name: 'Mobile' }] : [])] });
+    const product = await make('product', `Product ${p}`, undefined, {
+      description: `<p>Product ${p}</p>`,
+      owner,
+      tags: [{ name: 'core' }, { id: early.id }, { id: legacy.id }],
+      teams: [{ id: web.id }, ...(p ? [{ name: 'Mobile' }] : [])],
+    });
     hierarchy.push(product);
     const component = await make('component', `Component ${p}`, product, { status: { ...STATUSES[1] } });
     hierarchy.push(component);
@@ -102,11 +114,19 @@ export async function seedWorkspace(options: { notes: number; name?: string }): 
   // 'legacy' replaced by 'core': the products read 'core' once.
   await deleteFieldValue(ws, { kind: 'tags' }, legacy.id, core.id);
   // The planning entities, each with a status of its own type's set, linked to the hierarchy and to each other.
-  const initiative = await make('initiative', 'Grow checkout', undefined, { status: { ...statusesOf('initiative')[2]! }, owner, tags: [{ name: 'core' }], teams: [{ id: mobile.id }] });
+  const initiative = await make('initiative', 'Grow checkout', undefined, {
+    status: { ...statusesOf('initiative')[2]! },
+    owner,
+    tags: [{ name: 'core' }],
+    teams: [{ id: mobile.id }],
+  });
   const objective = await make('objective', 'Faster payments', undefined, { status: { ...statusesOf('objective')[1]! } });
   await make('keyResult', 'Pay in 2 s', objective, { status: { ...statusesOf('keyResult')[0]! } });
   const group = await make('releaseGroup', 'Quarters', undefined, { description: '<p>By quarter</p>' });
-  const release = await make('release', 'Q1', group, { status: { ...statusesOf('release')[0]! }, timeframe: { startDate: '2025-01-01', endDate: '2025-03-31', granularity: 'quarter' } });
+  const release = await make('release', 'Q1', group, {
+    status: { ...statusesOf('release')[0]! },
+    timeframe: { startDate: '2025-01-01', endDate: '2025-03-31', granularity: 'quarter' },
+  });
   await createRelation(ws, initiative, 'link', objective, ['data']);
   await createRelation(ws, features[0]!, 'link', release, ['data']);
   await createRelation(ws, features[2]!, 'link', initiative, ['data']);
@@ -125,7 +145,9 @@ export async function seedWorkspace(options: { notes: number; name?: string }): 
       type: conversation ? 'conversationNote' : 'textNote',
       values: {
         name: `Feedback ${i}`,
-        content: conversation ? [{ externalId: `m${i}`, authorType: 'customer', content: `Please ${i}`, timestamp: '2025-02-03T04:05:06Z' }] : `<p>Feedback ${i}</p>`,
+        content: conversation
+          ? [{ externalId: `m${i}`, authorType: 'customer', content: `Please ${i}`, timestamp: '2025-02-03T04:05:06Z' }]
+          : `<p>Feedback ${i}</p>`,
         ...(i % 3 === 0 ? { tags: [{ name: 'csv' }] } : {}),
         ...(i % 4 === 0 ? { owner } : {}),
         ...(i % 5 === 0 && !conversation ? { [noteField.id]: 'email' } : {}),
@@ -138,9 +160,19 @@ export async function seedWorkspace(options: { notes: number; name?: string }): 
   for (let i = 1; i < notes.length; i += 9) await upsertLink(ws, notes[i]!.id, features[i % features.length]!, 'critical', { create: false, path: ['data'] });
   for (let i = 2; i < notes.length; i += 13) await updateNote(ws, notes[i]!.id, () => ({ values: { name: `Feedback ${i} (edited)` } }));
   for (let i = 0; i < notes.length; i += 17) {
-    for (const [k, who] of [admin, maker].entries()) await addComment(ws, notes[i]!.id, { content: `Comment ${k} on ${i}`, author: { id: who.id, email: who.email } }, () => new Error('note gone'));
+    for (const [k, who] of [admin, maker].entries())
+      await addComment(ws, notes[i]!.id, { content: `Comment ${k} on ${i}`, author: { id: who.id, email: who.email } }, () => new Error('note gone'));
   }
-  await createWebhook(ws, { id: crypto.randomUUID(), name: 'Scores', events: ['customer-score.updated', 'note.created'], url: 'https://hooks.example.com/pm', version: 1, createdAt: new Date().toISOString(), sealedSigningSecret: 'sealed', sealedAuthorization: undefined });
+  await createWebhook(ws, {
+    id: crypto.randomUUID(),
+    name: 'Scores',
+    events: ['customer-score.updated', 'note.created'],
+    url: 'https://hooks.example.com/pm',
+    version: 1,
+    createdAt: new Date().toISOString(),
+    sealedSigningSecret: 'sealed',
+    sealedAuthorization: undefined,
+  });
   void hierarchy;
   return { ws, admin, token, features };
 }

@@ -13,7 +13,11 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const commentItems = (ws: string, note: string) =>
-  queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.commentsOfNotePrefix(note) }, ConsistentRead: true });
+  queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.commentsOfNotePrefix(note) },
+    ConsistentRead: true,
+  });
 
 describe('note comments', () => {
   it('create → 201 {data: {id}}; the list shows them oldest first with their author; the note itself does not change', async () => {
@@ -29,8 +33,18 @@ describe('note comments', () => {
     const list = await c.ok('GET', `/notes/${note}/comments`);
     expect(list.json).toEqual({
       data: [
-        { id: first.json.data.id, type: 'noteComment', fields: { content: 'Flagging this for the Q3 security epic.', author: { id: ws.admin.id, email: ws.admin.email } }, createdAt: expect.any(String) },
-        { id: expect.any(String), type: 'noteComment', fields: { content: 'Agreed', author: { id: maker.member.id, email: maker.member.email } }, createdAt: expect.any(String) },
+        {
+          id: first.json.data.id,
+          type: 'noteComment',
+          fields: { content: 'Flagging this for the Q3 security epic.', author: { id: ws.admin.id, email: ws.admin.email } },
+          createdAt: expect.any(String),
+        },
+        {
+          id: expect.any(String),
+          type: 'noteComment',
+          fields: { content: 'Agreed', author: { id: maker.member.id, email: maker.member.email } },
+          createdAt: expect.any(String),
+        },
       ],
       links: {},
     });
@@ -44,10 +58,17 @@ describe('note comments', () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const note = await c.note();
-    for (const [data, detail] of [[{ content: '' }, /must not be empty/], [{ content: '   ' }, /./], [{ content: 'x'.repeat(7001) }, /at most 7000/], [{}, /required/]] as const) {
+    for (const [data, detail] of [
+      [{ content: '' }, /must not be empty/],
+      [{ content: '   ' }, /./],
+      [{ content: 'x'.repeat(7001) }, /at most 7000/],
+      [{}, /required/],
+    ] as const) {
       expectError(await c.req('POST', `/notes/${note}/comments`, { data }), 'request.invalid', { source: { pointer: '/data/content' }, detail });
     }
-    expectError(await c.req('POST', `/notes/${note}/comments`, { data: { content: 'x', author: 'me' } }), 'request.invalid', { source: { pointer: '/data/author' } });
+    expectError(await c.req('POST', `/notes/${note}/comments`, { data: { content: 'x', author: 'me' } }), 'request.invalid', {
+      source: { pointer: '/data/author' },
+    });
     const other = client(app, (await newWorkspace()).token);
     expectError(await other.req('POST', `/notes/${note}/comments`, { data: { content: 'x' } }), 'resource.notFound');
     expectError(await other.req('GET', `/notes/${note}/comments`), 'resource.notFound');
@@ -61,14 +82,15 @@ describe('note comments', () => {
     const note = await c.note();
     const viewer = client(app, (await ws.member({ role: 'viewer' })).token);
     expectError(await viewer.req('POST', `/notes/${note}/comments`, { data: { content: 'x' } }), 'auth.accessDenied');
-    const send = () => call(app, 'POST', `/v2/notes/${note}/comments`, { token: ws.token, body: { data: { content: 'once' } }, headers: { 'idempotency-key': 'comment-1' } });
+    const send = () =>
+      call(app, 'POST', `/v2/notes/${note}/comments`, { token: ws.token, body: { data: { content: 'once' } }, headers: { 'idempotency-key': 'comment-1' } });
     const [a, b] = [await send(), await send()];
     expect(b.json).toEqual(a.json);
     expect(b.headers.get('idempotent-replayed')).toBe('true');
     expect((await viewer.ok('GET', `/notes/${note}/comments`)).json.data).toHaveLength(1);
   });
 
-  it("deleting a note deletes its comments; a comment on a deleted note → 404", async () => {
+  it('deleting a note deletes its comments; a comment on a deleted note → 404', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const note = await c.note();

@@ -31,7 +31,9 @@ describe('conversation notes', () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const parts = [part('m1', 'Hello', { authorType: 'agent' }), part('m2', 'Apple Pay fails', { authorName: 'Ada', timestamp: '2030-01-01T11:00:00+02:00' })];
-    const res = await c.req('POST', '/notes', { data: { type: 'conversation', fields: { name: 'Support chat', content: parts, tags: [{ name: 'support' }] } } });
+    const res = await c.req('POST', '/notes', {
+      data: { type: 'conversation', fields: { name: 'Support chat', content: parts, tags: [{ name: 'support' }] } },
+    });
     expect(res.status, res.text).toBe(201);
     const id = res.json.data.id;
     expect(res.json).toEqual({ data: { id, type: 'conversationNote', links: { self: `${app.baseUrl}/notes/${id}`, html: `${app.webUrl}/notes/${id}` } } });
@@ -63,7 +65,10 @@ describe('conversation notes', () => {
     // The search text reaches into the parts.
     expect(await search({ search: { query: 'apple pay' } })).toEqual([id]);
     expect(await search({ filter: { type: 'textNote' }, search: { query: 'apple pay' } })).toEqual([]);
-    expectError(await c.req('GET', '/notes?type=opportunityNote'), 'request.invalid', { source: { parameter: 'type' }, detail: /opportunity notes cannot be created through the API/ });
+    expectError(await c.req('GET', '/notes?type=opportunityNote'), 'request.invalid', {
+      source: { parameter: 'type' },
+      detail: /opportunity notes cannot be created through the API/,
+    });
     expect((await c.req('DELETE', `/notes/${id}`)).status).toBe(204);
     expectError(await c.req('GET', `/notes/${id}`), 'resource.notFound');
     expect(await ids('?type=conversation')).toEqual([]);
@@ -72,7 +77,9 @@ describe('conversation notes', () => {
   it('an owner named by e-mail (any case) on create or PATCH resolves to the member, as on a text note', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
-    const res = await c.req('POST', '/notes', { data: { type: 'conversationNote', fields: { name: 'Chat', content: [part('o1')], owner: { email: ws.admin.email.toUpperCase() } } } });
+    const res = await c.req('POST', '/notes', {
+      data: { type: 'conversationNote', fields: { name: 'Chat', content: [part('o1')], owner: { email: ws.admin.email.toUpperCase() } } },
+    });
     expect(res.status, res.text).toBe(201);
     const patched = await conversation(c, 'Chat 2', [part('o2')]);
     await c.ok('PATCH', `/notes/${patched}`, { data: { fields: { owner: { email: ws.admin.email } } } });
@@ -99,7 +106,10 @@ describe('conversation notes', () => {
       { op: 'addItems', path: 'content', value: [part('b', 'edited')] },
     ]);
     expect(await content()).toEqual([part('b', 'edited')]);
-    await patch([{ op: 'set', path: 'content', value: [part('z')] }, { op: 'set', path: 'name', value: 'Renamed' }]);
+    await patch([
+      { op: 'set', path: 'content', value: [part('z')] },
+      { op: 'set', path: 'name', value: 'Renamed' },
+    ]);
     expect((await c.ok('GET', `/notes/${id}`)).json.data.fields).toMatchObject({ name: 'Renamed', content: [part('z')] });
     await patch([{ op: 'removeItems', path: 'content', value: ['z'] }]);
     expect((await c.ok('GET', `/notes/${id}?fields=content`)).json.data.fields).toEqual({ content: null });
@@ -114,36 +124,148 @@ describe('conversation notes', () => {
     const bad = async (method: string, path: string, body: unknown, pointer: string, detail: RegExp) =>
       expectError(await c.req(method, path, body), 'request.invalid', { source: { pointer }, detail });
     const create = (type: string, content: unknown) => ({ data: { type, fields: { name: 'x', content } } });
-    await bad('POST', '/notes', create('conversationNote', '<p>hi</p>'), '/data/fields/content', /A conversationNote's content is a list of conversation parts .*; got text\./);
-    await bad('POST', '/notes', create('textNote', [part('a')]), '/data/fields/content', /A textNote's content is HTML text; got a list of conversation parts\./);
-    await bad('POST', '/notes', create('conversationNote', [part('a'), part('a', 'again')]), '/data/fields/content/1/externalId', /externalId 'a' a second time/);
+    await bad(
+      'POST',
+      '/notes',
+      create('conversationNote', '<p>hi</p>'),
+      '/data/fields/content',
+      /A conversationNote's content is a list of conversation parts .*; got text\./,
+    );
+    await bad(
+      'POST',
+      '/notes',
+      create('textNote', [part('a')]),
+      '/data/fields/content',
+      /A textNote's content is HTML text; got a list of conversation parts\./,
+    );
+    await bad(
+      'POST',
+      '/notes',
+      create('conversationNote', [part('a'), part('a', 'again')]),
+      '/data/fields/content/1/externalId',
+      /externalId 'a' a second time/,
+    );
     await bad('POST', '/notes', create('conversationNote', [{ ...part('a'), authorType: 'bot' }]), '/data/fields/content/0/authorType', /'customer', 'agent'/);
-    await bad('POST', '/notes', create('conversationNote', [{ externalId: 'a', authorType: 'agent', content: 'x' }]), '/data/fields/content/0/timestamp', /is required/);
+    await bad(
+      'POST',
+      '/notes',
+      create('conversationNote', [{ externalId: 'a', authorType: 'agent', content: 'x' }]),
+      '/data/fields/content/0/timestamp',
+      /is required/,
+    );
     await bad('POST', '/notes', create('conversationNote', [{ ...part('a'), timestamp: 'yesterday' }]), '/data/fields/content/0/timestamp', /date and time/);
-    await bad('POST', '/notes', create('conversationNote', [{ ...part('a'), channel: 'chat' }]), '/data/fields/content/0/channel', /Unknown property 'channel'/);
+    await bad(
+      'POST',
+      '/notes',
+      create('conversationNote', [{ ...part('a'), channel: 'chat' }]),
+      '/data/fields/content/0/channel',
+      /Unknown property 'channel'/,
+    );
     await bad('POST', '/notes', create('conversationNote', 7), '/data/fields/content', /HTML text .* or a list of at most 50 conversation parts/);
     // Hostile sizes: every bound is checked before anything is stored.
     await bad('POST', '/notes', create('conversationNote', [part('a', 'x'.repeat(1001))]), '/data/fields/content/0/content', /at most 1000 characters/);
     await bad('POST', '/notes', create('conversationNote', [part('x'.repeat(101))]), '/data/fields/content/0/externalId', /at most 100 characters/);
-    await bad('POST', '/notes', create('conversationNote', Array.from({ length: 51 }, (_, i) => part(`p${i}`, 'x'.repeat(1000)))), '/data/fields/content', /at most 50 conversation parts/);
+    await bad(
+      'POST',
+      '/notes',
+      create(
+        'conversationNote',
+        Array.from({ length: 51 }, (_, i) => part(`p${i}`, 'x'.repeat(1000))),
+      ),
+      '/data/fields/content',
+      /at most 50 conversation parts/,
+    );
     expect((await c.ok('GET', '/notes')).json.data).toEqual([]);
 
     const text = await c.note();
     const chat = await conversation(c, 'Chat', [part('a'), part('b')]);
     const before = [(await c.ok('GET', `/notes/${text}`)).json.data, (await c.ok('GET', `/notes/${chat}`)).json.data];
-    await bad('PATCH', `/notes/${chat}`, { data: { fields: { content: 'plain text' } } }, '/data/fields/content', /A conversationNote's content is a list of conversation parts/);
+    await bad(
+      'PATCH',
+      `/notes/${chat}`,
+      { data: { fields: { content: 'plain text' } } },
+      '/data/fields/content',
+      /A conversationNote's content is a list of conversation parts/,
+    );
     await bad('PATCH', `/notes/${text}`, { data: { fields: { content: [part('a')] } } }, '/data/fields/content', /A textNote's content is HTML text/);
-    await bad('PATCH', `/notes/${chat}`, { data: { patch: [{ op: 'set', path: 'content', value: '<p>x</p>' }] } }, '/data/patch/0/value', /list of conversation parts/);
-    await bad('PATCH', `/notes/${text}`, { data: { patch: [{ op: 'addItems', path: 'content', value: [part('a')] }] } }, '/data/patch/0/op', /'addItems' on content applies to a conversationNote's parts; this note is a textNote/);
-    await bad('PATCH', `/notes/${text}`, { data: { type: 'conversationNote', fields: { name: 'y' } } }, '/data/type', new RegExp(`Note ${text} is a textNote; a note's type cannot be changed \\(to conversationNote\\)`));
-    await bad('PATCH', `/notes/${chat}`, { data: { type: 'simple', fields: { name: 'y' } } }, '/data/type', /is a conversationNote; a note's type cannot be changed \(to textNote\)/);
-    await bad('PATCH', `/notes/${chat}`, { data: { type: 'opportunityNote', fields: { name: 'y' } } }, '/data/type', /opportunity notes cannot be created through the API/);
-    await bad('PATCH', `/notes/${chat}`, { data: { patch: [{ op: 'addItems', path: 'content', value: [part('c'), part('b', 'other words')] }] } }, '/data/patch/0/value/1', /already has an item 'b' with other values; remove it first/);
-    await bad('PATCH', `/notes/${chat}`, { data: { patch: [{ op: 'addItems', path: 'content', value: [part('c'), part('c')] }] } }, '/data/patch/0/value/1/externalId', /a second time/);
-    await bad('PATCH', `/notes/${chat}`, { data: { patch: [{ op: 'removeItems', path: 'content', value: [{ id: 'a' }] }] } }, '/data/patch/0/value/0', /does not match any of the forms/);
-    await bad('PATCH', `/notes/${chat}`, { data: { patch: [{ op: 'set', path: 'content', value: [part('c')] }, { op: 'addItems', path: 'content', value: [part('d')] }] } }, '/data/patch/1', /'set' and 'addItems'/);
+    await bad(
+      'PATCH',
+      `/notes/${chat}`,
+      { data: { patch: [{ op: 'set', path: 'content', value: '<p>x</p>' }] } },
+      '/data/patch/0/value',
+      /list of conversation parts/,
+    );
+    await bad(
+      'PATCH',
+      `/notes/${text}`,
+      { data: { patch: [{ op: 'addItems', path: 'content', value: [part('a')] }] } },
+      '/data/patch/0/op',
+      /'addItems' on content applies to a conversationNote's parts; this note is a textNote/,
+    );
+    await bad(
+      'PATCH',
+      `/notes/${text}`,
+      { data: { type: 'conversationNote', fields: { name: 'y' } } },
+      '/data/type',
+      new RegExp(`Note ${text} is a textNote; a note's type cannot be changed \\(to conversationNote\\)`),
+    );
+    await bad(
+      'PATCH',
+      `/notes/${chat}`,
+      { data: { type: 'simple', fields: { name: 'y' } } },
+      '/data/type',
+      /is a conversationNote; a note's type cannot be changed \(to textNote\)/,
+    );
+    await bad(
+      'PATCH',
+      `/notes/${chat}`,
+      { data: { type: 'opportunityNote', fields: { name: 'y' } } },
+      '/data/type',
+      /opportunity notes cannot be created through the API/,
+    );
+    await bad(
+      'PATCH',
+      `/notes/${chat}`,
+      { data: { patch: [{ op: 'addItems', path: 'content', value: [part('c'), part('b', 'other words')] }] } },
+      '/data/patch/0/value/1',
+      /already has an item 'b' with other values; remove it first/,
+    );
+    await bad(
+      'PATCH',
+      `/notes/${chat}`,
+      { data: { patch: [{ op: 'addItems', path: 'content', value: [part('c'), part('c')] }] } },
+      '/data/patch/0/value/1/externalId',
+      /a second time/,
+    );
+    await bad(
+      'PATCH',
+      `/notes/${chat}`,
+      { data: { patch: [{ op: 'removeItems', path: 'content', value: [{ id: 'a' }] }] } },
+      '/data/patch/0/value/0',
+      /does not match any of the forms/,
+    );
+    await bad(
+      'PATCH',
+      `/notes/${chat}`,
+      {
+        data: {
+          patch: [
+            { op: 'set', path: 'content', value: [part('c')] },
+            { op: 'addItems', path: 'content', value: [part('d')] },
+          ],
+        },
+      },
+      '/data/patch/1',
+      /'set' and 'addItems'/,
+    );
     const fortyNine = Array.from({ length: 49 }, (_, i) => part(`n${i}`));
-    await bad('PATCH', `/notes/${chat}`, { data: { patch: [{ op: 'addItems', path: 'content', value: fortyNine }] } }, '/data/patch/0/value', /would hold 51 items after this operation; it holds at most 50/);
+    await bad(
+      'PATCH',
+      `/notes/${chat}`,
+      { data: { patch: [{ op: 'addItems', path: 'content', value: fortyNine }] } },
+      '/data/patch/0/value',
+      /would hold 51 items after this operation; it holds at most 50/,
+    );
     expect([(await c.ok('GET', `/notes/${text}`)).json.data, (await c.ok('GET', `/notes/${chat}`)).json.data]).toEqual(before);
   });
 
@@ -151,13 +273,23 @@ describe('conversation notes', () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const fieldAdd = fieldCommands.find((cmd) => cmd.name === 'field add')!;
-    const add = async (type: string, name: string) => ((await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': type, name, kind: 'text' })) as { id: string }).id;
+    const add = async (type: string, name: string) =>
+      ((await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': type, name, kind: 'text' })) as { id: string }).id;
     const channel = await add('conversationNote', 'Channel');
     const mood = await add('textNote', 'Mood');
     const id = await conversation(c, 'Chat', [part('a')], {});
     await c.ok('PATCH', `/notes/${id}`, { data: { fields: { [channel]: 'chat' } } });
     expect((await c.ok('GET', `/notes/${id}?fields=${channel}`)).json.data.fields).toEqual({ [channel]: 'chat' });
-    expect(Object.keys((await c.ok('GET', `/notes/${id}?fields=all`)).json.data.fields)).toEqual(['name', 'content', 'tags', 'owner', 'creator', 'processed', 'archived', channel]);
+    expect(Object.keys((await c.ok('GET', `/notes/${id}?fields=all`)).json.data.fields)).toEqual([
+      'name',
+      'content',
+      'tags',
+      'owner',
+      'creator',
+      'processed',
+      'archived',
+      channel,
+    ]);
     expectError(await c.req('GET', `/notes/${id}?fields=${mood}`), 'request.invalid', { source: { parameter: 'fields' }, detail: new RegExp(mood) });
     expectError(await c.req('PATCH', `/notes/${id}`, { data: { fields: { [mood]: 'happy' } } }), 'request.invalid', {
       source: { pointer: `/data/fields/${mood}` },
@@ -178,7 +310,10 @@ describe('conversation notes', () => {
     const product = await c.entity('product');
     const [byText, byChat] = [await c.entity('feature', product), await c.entity('feature', product)];
     const ada = await c.entity('user');
-    const links = (feature: string, importance: string) => [{ type: 'customer', target: { id: ada } }, { type: 'link', target: { id: feature }, importance }];
+    const links = (feature: string, importance: string) => [
+      { type: 'customer', target: { id: ada } },
+      { type: 'link', target: { id: feature }, importance },
+    ];
     await c.note({ customer: ada, links: [[byText, 'important']] });
     await c.note({ links: [[byText]] });
     await conversation(c, 'Chat', [part('a')], { relationships: links(byChat, 'important') });

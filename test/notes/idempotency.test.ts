@@ -89,7 +89,10 @@ describe('Idempotency-Key on POST /v2/notes', () => {
   it('a retry after a 429 (every attempt met a TransactionConflict, answered by a proxy in front of the table; nothing written) creates the note once', async () => {
     const { ws, c, p } = await setup();
     const refused = await withBudget(1000, () =>
-      withFaults((call) => (call.operation === 'TransactWriteItems' ? FAULTS.transactionConflict(call.input.TransactItems.length, 0) : FAULTS.forward()), () => post(ws, noteBody(p), 'after-429')),
+      withFaults(
+        (call) => (call.operation === 'TransactWriteItems' ? FAULTS.transactionConflict(call.input.TransactItems.length, 0) : FAULTS.forward()),
+        () => post(ws, noteBody(p), 'after-429'),
+      ),
     );
     expectError(refused, 'rate.limitExceeded');
     expect(await noteIds(ws)).toEqual([]);

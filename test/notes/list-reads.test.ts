@@ -22,7 +22,14 @@ afterAll(() => app.close());
 const dropCopies = (workspaceId: string, ids: string[]) =>
   Promise.all(
     ids.map((id) =>
-      db().send(new UpdateCommand({ TableName: tableName(), Key: keys.note(workspaceId, id), UpdateExpression: 'REMOVE #m', ExpressionAttributeNames: { '#m': COPY_MARK } })),
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.note(workspaceId, id),
+          UpdateExpression: 'REMOVE #m',
+          ExpressionAttributeNames: { '#m': COPY_MARK },
+        }),
+      ),
     ),
   );
 
@@ -35,7 +42,16 @@ describe('a page of notes and its inline relationships', () => {
     const u = await c.entity('user');
     const notes: string[] = [];
     // 28 notes with a customer and two links, one with 22 links (more than the 20 shown inline: links.next), one with none.
-    for (let i = 0; i < 28; i++) notes.push(await c.note({ customer: u, links: [[features[i % 22]!, 'important'], [features[(i + 1) % 22]!, 'critical']] }));
+    for (let i = 0; i < 28; i++)
+      notes.push(
+        await c.note({
+          customer: u,
+          links: [
+            [features[i % 22]!, 'important'],
+            [features[(i + 1) % 22]!, 'critical'],
+          ],
+        }),
+      );
     notes.push(await c.note({ links: features.map((f) => [f, 'nice to have'] as [string, string]) }));
     notes.push(await c.note({ customer: u }));
     // Each link write keeps the copy: a re-rate, an unlink, a link added, a feature deleted (its links go).
@@ -59,9 +75,21 @@ describe('a page of notes and its inline relationships', () => {
     expect(page.json.data.map((n: { id: string }) => n.id)).toEqual([...notes].reverse());
     /** The record of notes[i] in a list body. */
     const record = (body: { data: Array<{ id: string; relationships: any }> }, i: number) => body.data.find((n) => n.id === notes[i])!;
-    const inline = (i: number) => record(page.json, i).relationships.data.map((r: { type: string; target: { id: string }; importance?: string }) => [r.type, r.target.id, r.importance]);
-    expect(inline(0)).toEqual([['customer', u, undefined], ...[[features[0], 'not important'], [features[1], 'critical']].sort().map(([id, imp]) => ['link', id, imp])]);
-    expect(inline(1)).toEqual([['customer', u, undefined], ['link', features[2], 'critical']]);
+    const inline = (i: number) =>
+      record(page.json, i).relationships.data.map((r: { type: string; target: { id: string }; importance?: string }) => [r.type, r.target.id, r.importance]);
+    expect(inline(0)).toEqual([
+      ['customer', u, undefined],
+      ...[
+        [features[0], 'not important'],
+        [features[1], 'critical'],
+      ]
+        .sort()
+        .map(([id, imp]) => ['link', id, imp]),
+    ]);
+    expect(inline(1)).toEqual([
+      ['customer', u, undefined],
+      ['link', features[2], 'critical'],
+    ]);
     expect(inline(28)).toHaveLength(20);
     expect(inline(28).some(([, id]: string[]) => id === features[21])).toBe(false);
     expect(record(page.json, 28).relationships.links.next).toMatch(/\/v2\/notes\/[0-9a-f-]+\/relationships\?pageCursor=/);

@@ -20,7 +20,10 @@ describe('notes', () => {
       data: {
         type: 'simple',
         fields: { name: 'Wants dark mode', content: '<p>Please</p>', tags: [{ name: 'ui' }], owner: { email: ws.admin.email } },
-        relationships: [{ type: 'customer', target: { type: 'company', id: acme } }, { type: 'link', target: { id: f }, importance: 'critical' }],
+        relationships: [
+          { type: 'customer', target: { type: 'company', id: acme } },
+          { type: 'link', target: { id: f }, importance: 'critical' },
+        ],
       },
     });
     expect(res.status, res.text).toBe(201);
@@ -69,11 +72,21 @@ describe('notes', () => {
     const { member: maker } = await ws.member({ role: 'maker' });
     const source = { system: 'zendesk', recordId: 'T-9', url: 'https://support.example.com/T-9' };
     const res = await c.req('POST', '/notes', {
-      data: { type: 'textNote', fields: { name: 'Imported', owner: { id: maker.id }, creator: { email: maker.email.toUpperCase(), id: maker.id }, processed: true, archived: false }, metadata: { source } },
+      data: {
+        type: 'textNote',
+        fields: { name: 'Imported', owner: { id: maker.id }, creator: { email: maker.email.toUpperCase(), id: maker.id }, processed: true, archived: false },
+        metadata: { source },
+      },
     });
     expect(res.status, res.text).toBe(201);
     const got = (await c.ok('GET', `/notes/${res.json.data.id}`)).json.data;
-    expect(got.fields).toEqual({ name: 'Imported', owner: { id: maker.id, email: maker.email }, creator: { id: maker.id, email: maker.email }, processed: true, archived: false });
+    expect(got.fields).toEqual({
+      name: 'Imported',
+      owner: { id: maker.id, email: maker.email },
+      creator: { id: maker.id, email: maker.email },
+      processed: true,
+      archived: false,
+    });
     expect(got.metadata).toEqual({ source });
   });
 
@@ -83,25 +96,68 @@ describe('notes', () => {
     const { member: maker } = await ws.member({ role: 'maker' });
     const bad = async (method: string, path: string, body: unknown, pointer: string, detail?: RegExp) =>
       expectError(await c.req(method, path, body), 'request.invalid', { source: { pointer }, ...(detail ? { detail } : {}) });
-    await bad('POST', '/notes', { data: { type: 'opportunityNote', fields: { name: 'x' } } }, '/data/type', /opportunity notes cannot be created through the API/);
+    await bad(
+      'POST',
+      '/notes',
+      { data: { type: 'opportunityNote', fields: { name: 'x' } } },
+      '/data/type',
+      /opportunity notes cannot be created through the API/,
+    );
     await bad('POST', '/notes', { data: { type: 'opportunity', fields: { name: 'x' } } }, '/data/type', /opportunity notes cannot be created through the API/);
-    await bad('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x', creator: { id: maker.id, email: ws.admin.email } } } }, '/data/fields/creator', /two different members/);
+    await bad(
+      'POST',
+      '/notes',
+      { data: { type: 'textNote', fields: { name: 'x', creator: { id: maker.id, email: ws.admin.email } } } },
+      '/data/fields/creator',
+      /two different members/,
+    );
     await bad('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, metadata: { source: { url: 'not a url' } } } }, '/data/metadata/source/url');
     await bad('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, metadata: { origin: 'x' } } }, '/data/metadata/origin');
     expect((await c.ok('GET', '/notes')).json.data).toEqual([]);
     const id = await c.note();
     const before = (await c.ok('GET', `/notes/${id}`)).json.data;
     await bad('PATCH', `/notes/${id}`, { data: { fields: { creator: { id: maker.id } } } }, '/data/fields/creator', /Unknown field 'creator'/);
-    await bad('PATCH', `/notes/${id}`, { data: { fields: { name: 'A' }, patch: [{ op: 'set', path: 'name', value: 'B' }] } }, '/data', /both 'fields' and 'patch'/);
+    await bad(
+      'PATCH',
+      `/notes/${id}`,
+      { data: { fields: { name: 'A' }, patch: [{ op: 'set', path: 'name', value: 'B' }] } },
+      '/data',
+      /both 'fields' and 'patch'/,
+    );
     await bad('PATCH', `/notes/${id}`, { data: {} }, '/data', /changes nothing/);
     await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'clear', path: 'name' }] } }, '/data/patch/0/path', /name cannot be cleared/);
     await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'addItems', path: 'name', value: ['x'] }] } }, '/data/patch/0/op', /applies to a list field/);
-    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'set', path: 'status', value: { name: 'Planned' } }] } }, '/data/patch/0/path', /Unknown field 'status' for a note/);
+    await bad(
+      'PATCH',
+      `/notes/${id}`,
+      { data: { patch: [{ op: 'set', path: 'status', value: { name: 'Planned' } }] } },
+      '/data/patch/0/path',
+      /Unknown field 'status' for a note/,
+    );
     // A note patch parses values by the note's fields only: an entity field's value is not looked at, its path is refused.
-    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'set', path: 'status', value: { name: 'No such status' } }] } }, '/data/patch/0/path', /Unknown field 'status' for a note/);
+    await bad(
+      'PATCH',
+      `/notes/${id}`,
+      { data: { patch: [{ op: 'set', path: 'status', value: { name: 'No such status' } }] } },
+      '/data/patch/0/path',
+      /Unknown field 'status' for a note/,
+    );
     await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'set', path: 'processed', value: 'yes' }] } }, '/data/patch/0/value');
     await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'addItems', path: 'tags', value: [{ label: 'x' }] }] } }, '/data/patch/0/value/0/label');
-    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'set', path: 'tags', value: [] }, { op: 'addItems', path: 'tags', value: [{ name: 'a' }] }] } }, '/data/patch/1', /'set' and 'addItems'/);
+    await bad(
+      'PATCH',
+      `/notes/${id}`,
+      {
+        data: {
+          patch: [
+            { op: 'set', path: 'tags', value: [] },
+            { op: 'addItems', path: 'tags', value: [{ name: 'a' }] },
+          ],
+        },
+      },
+      '/data/patch/1',
+      /'set' and 'addItems'/,
+    );
     await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'clear', path: 'owner', value: null }] } }, '/data/patch/0/value');
     expect((await c.ok('GET', `/notes/${id}`)).json.data).toEqual(before);
   });
@@ -120,7 +176,11 @@ describe('notes', () => {
     ]);
     const me = { id: ws.admin.id, email: ws.admin.email };
     expect((await c.ok('GET', `/notes/${id}`)).json.data.fields).toMatchObject({ owner: me, processed: true, tags: [{ name: 'b' }, { name: 'c' }] });
-    await patch([{ op: 'clear', path: 'owner' }, { op: 'removeItems', path: 'tags', value: [{ name: 'b' }, { name: 'c' }] }, { op: 'set', path: 'archived', value: true }]);
+    await patch([
+      { op: 'clear', path: 'owner' },
+      { op: 'removeItems', path: 'tags', value: [{ name: 'b' }, { name: 'c' }] },
+      { op: 'set', path: 'archived', value: true },
+    ]);
     const fields = (await c.ok('GET', `/notes/${id}`)).json.data.fields;
     expect(fields).toEqual({ name: expect.any(String), creator: me, processed: true, archived: true });
   });
@@ -137,7 +197,9 @@ describe('notes', () => {
     const rerated = await c.req('PUT', `/notes/${n}/relationships/link/${f}`, { data: { importance: 'not important' } });
     expect(rerated.status, rerated.text).toBe(200);
     expect(rerated.json.data.importance).toBe('not important');
-    expect((await c.ok('GET', `/notes/${n}`)).json.data.relationships.data).toEqual([{ type: 'link', target: ref(app, f, 'feature'), importance: 'not important' }]);
+    expect((await c.ok('GET', `/notes/${n}`)).json.data.relationships.data).toEqual([
+      { type: 'link', target: ref(app, f, 'feature'), importance: 'not important' },
+    ]);
     expect((await c.req('DELETE', `/notes/${n}/relationships/link/${f}`)).status).toBe(204);
     expectError(await c.req('DELETE', `/notes/${n}/relationships/link/${f}`), 'resource.notFound');
   });
@@ -169,7 +231,9 @@ describe('notes', () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     await c.entity('user', undefined, { email: 'ada@acme.test' });
-    const body = { data: { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'customer', target: { type: 'user', email: 'nobody@acme.test' } }] } };
+    const body = {
+      data: { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'customer', target: { type: 'user', email: 'nobody@acme.test' } }] },
+    };
     expectError(await c.req('POST', '/notes', body), 'request.invalid', {
       source: { pointer: '/data/relationships/0/target/email' },
       detail: "No user with e-mail 'nobody@acme.test' in this workspace.",
@@ -181,12 +245,43 @@ describe('notes', () => {
     ['an unknown note type', { type: 'meeting', fields: { name: 'x' } }, '/data/type'],
     ['a missing name', { type: 'textNote', fields: {} }, '/data/fields/name'],
     ['an unknown field', { type: 'textNote', fields: { name: 'x', status: { name: 'Planned' } } }, '/data/fields/status'],
-    ['a bad importance', { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: 'FEATURE' }, importance: 'urgent' }] }, '/data/relationships/0/importance'],
-    ['a link to a customer', { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: 'COMPANY' } }] }, '/data/relationships/0/target/id'],
-    ['a feature as customer', { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'customer', target: { id: 'FEATURE' } }] }, '/data/relationships/0/target/id'],
-    ['a customer of the wrong type', { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'customer', target: { type: 'user', id: 'COMPANY' } }] }, '/data/relationships/0/target/type'],
-    ['the same entity linked twice', { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: 'FEATURE' } }, { type: 'link', target: { id: 'FEATURE' } }] }, '/data/relationships/1/target/id'],
-    ['a non-uuid target', { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: 'nope' } }] }, '/data/relationships/0/target/id'],
+    [
+      'a bad importance',
+      { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: 'FEATURE' }, importance: 'urgent' }] },
+      '/data/relationships/0/importance',
+    ],
+    [
+      'a link to a customer',
+      { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: 'COMPANY' } }] },
+      '/data/relationships/0/target/id',
+    ],
+    [
+      'a feature as customer',
+      { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'customer', target: { id: 'FEATURE' } }] },
+      '/data/relationships/0/target/id',
+    ],
+    [
+      'a customer of the wrong type',
+      { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'customer', target: { type: 'user', id: 'COMPANY' } }] },
+      '/data/relationships/0/target/type',
+    ],
+    [
+      'the same entity linked twice',
+      {
+        type: 'textNote',
+        fields: { name: 'x' },
+        relationships: [
+          { type: 'link', target: { id: 'FEATURE' } },
+          { type: 'link', target: { id: 'FEATURE' } },
+        ],
+      },
+      '/data/relationships/1/target/id',
+    ],
+    [
+      'a non-uuid target',
+      { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: 'nope' } }] },
+      '/data/relationships/0/target/id',
+    ],
   ])('create with %s → 400 request.invalid with source.pointer, nothing written', async (_name, body, ptr) => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
@@ -203,7 +298,10 @@ describe('notes', () => {
     const c = client(app, ws.token);
     const foreign = await client(app, other.token).entity('product');
     for (const id of [foreign, '00000000-0000-4000-8000-000000000000']) {
-      expectError(await c.req('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id } }] } }), 'resource.notFound');
+      expectError(
+        await c.req('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id } }] } }),
+        'resource.notFound',
+      );
     }
     expect(await client(app, other.token).score(foreign)).toBe(0);
   });
@@ -236,7 +334,16 @@ describe('notes', () => {
     const feature = await c.entity('feature', await c.entity('product'));
     const myCompany = await c.entity('company');
     for (const id of [theirCompany, theirUser]) {
-      const body = { data: { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'customer', target: { id } }, { type: 'link', target: { id: feature } }] } };
+      const body = {
+        data: {
+          type: 'textNote',
+          fields: { name: 'x' },
+          relationships: [
+            { type: 'customer', target: { id } },
+            { type: 'link', target: { id: feature } },
+          ],
+        },
+      };
       expectError(await c.req('POST', '/notes', body), 'resource.notFound');
     }
     expect((await c.ok('GET', '/notes')).json.data).toEqual([]);
@@ -268,7 +375,10 @@ describe('notes', () => {
     const ws = await newWorkspace();
     const n = await client(app, ws.token).note();
     const reader = await ws.member({ scopes: ['notes:read'] });
-    expectError(await call(app, 'POST', '/v2/notes', { token: reader.token, body: { data: { type: 'textNote', fields: { name: 'x' } } } }), 'auth.accessDenied');
+    expectError(
+      await call(app, 'POST', '/v2/notes', { token: reader.token, body: { data: { type: 'textNote', fields: { name: 'x' } } } }),
+      'auth.accessDenied',
+    );
     const writer = await ws.member({ scopes: ['notes:read', 'notes:write'] });
     expectError(await call(app, 'DELETE', `/v2/notes/${n}`, { token: writer.token }), 'auth.accessDenied');
   });
@@ -277,10 +387,19 @@ describe('notes', () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const n = await c.note();
-    expectError(await c.req('PUT', `/notes/${n}/relationships/link/nope`, { data: { importance: 'critical' } }), 'request.invalid', { source: { parameter: 'entityId' } });
+    expectError(await c.req('PUT', `/notes/${n}/relationships/link/nope`, { data: { importance: 'critical' } }), 'request.invalid', {
+      source: { parameter: 'entityId' },
+    });
     expectError(await c.req('DELETE', `/notes/${n}/relationships/owner/${n}`), 'request.invalid', { source: { parameter: 'targetType' } });
-    expectError(await c.req('PUT', `/notes/${n}/relationships/link/00000000-0000-4000-8000-000000000000`, { data: { importance: 'critical' } }), 'resource.notFound');
-    expectError(await c.req('PUT', `/notes/${n}/relationships/link/${await c.entity('product')}`, { data: { importance: 'huge' } }), 'request.invalid', { source: { pointer: '/data/importance' } });
-    expectError(await c.req('PUT', `/notes/${n}/relationships/customer`, { data: { target: { id: await c.entity('product') } } }), 'request.invalid', { source: { pointer: '/data/target/id' } });
+    expectError(
+      await c.req('PUT', `/notes/${n}/relationships/link/00000000-0000-4000-8000-000000000000`, { data: { importance: 'critical' } }),
+      'resource.notFound',
+    );
+    expectError(await c.req('PUT', `/notes/${n}/relationships/link/${await c.entity('product')}`, { data: { importance: 'huge' } }), 'request.invalid', {
+      source: { pointer: '/data/importance' },
+    });
+    expectError(await c.req('PUT', `/notes/${n}/relationships/customer`, { data: { target: { id: await c.entity('product') } } }), 'request.invalid', {
+      source: { pointer: '/data/target/id' },
+    });
   });
 });

@@ -27,11 +27,12 @@ afterAll(async () => {
 beforeEach(() => recorder.clear());
 const sent = () => recorder.sent;
 
-const moveTo = (c: ReturnType<typeof client>, id: string, parent: string) => c.ok('PUT', `/entities/${id}/relationships/parent`, { data: { target: { id: parent } } });
+const moveTo = (c: ReturnType<typeof client>, id: string, parent: string) =>
+  c.ok('PUT', `/entities/${id}/relationships/parent`, { data: { target: { id: parent } } });
 const transactions = () => sent().filter((s) => s.command === 'TransactWriteItems').length;
 
 describe('the reads of a note write go out together', () => {
-  it('POST /v2/notes with a customer and a rated link: its reads ride in the bearer check\'s BatchGetItem (no custom field named: no configuration read), then the transaction (ancestors cached)', async () => {
+  it("POST /v2/notes with a customer and a rated link: its reads ride in the bearer check's BatchGetItem (no custom field named: no configuration read), then the transaction (ancestors cached)", async () => {
     const c = client(app, ws.token);
     const p = await c.entity('product');
     const comp = await c.entity('component', p);
@@ -54,13 +55,20 @@ describe('the reads of a note write go out together', () => {
     const f = await c.entity('feature', await c.entity('component', await c.entity('product')));
     const u = await c.entity('user');
     const owner = (await ws.member({ role: 'maker' })).member;
-    const field = await addCustomField(ws.workspaceId, { entityType: 'textNote', name: `Segment ${Math.random().toString(36).slice(2, 8)}`, fieldKind: 'text' });
+    const field = await addCustomField(ws.workspaceId, {
+      entityType: 'textNote',
+      name: `Segment ${Math.random().toString(36).slice(2, 8)}`,
+      fieldKind: 'text',
+    });
     await c.note({ customer: u, links: [[f, 'critical']] }); // caches f's ancestors
     const body = {
       data: {
         type: 'textNote',
         fields: { name: 'Feedback', owner: { id: owner.id.toUpperCase() }, [field.id]: 'enterprise' },
-        relationships: [{ type: 'customer', target: { id: u } }, { type: 'link', target: { id: f }, importance: 'important' }],
+        relationships: [
+          { type: 'customer', target: { id: u } },
+          { type: 'link', target: { id: f }, importance: 'important' },
+        ],
       },
     };
     const headers = { 'idempotency-key': `k-${Math.random()}` };
@@ -88,14 +96,17 @@ describe('the reads of a note write go out together', () => {
     const u = await c.entity('user');
     recorder.clear();
     const n = await c.note({ customer: u, links: features.map((f): [string, string] => [f, 'critical']) });
-    const beforeWrite = sent().slice(0, sent().findIndex((s) => s.command === 'TransactWriteItems'));
+    const beforeWrite = sent().slice(
+      0,
+      sent().findIndex((s) => s.command === 'TransactWriteItems'),
+    );
     // 2 liveness keys + customer + 50 targets + 50 ratings = 103: 3 ratings did not fit.
     expect(beforeWrite.filter((s) => s.command === 'BatchGetItem').map((s) => s.keys)).toEqual([100, 3]);
     expect(await c.score(p)).toBe(50 * 3);
     expect((await c.ok('GET', `/notes/${n}/relationships`)).json.data).toHaveLength(51);
   });
 
-  it('PUT a link\'s importance (re-rate): the note comes with the credential, one BatchGetItem for link, target and rating, then the transaction', async () => {
+  it("PUT a link's importance (re-rate): the note comes with the credential, one BatchGetItem for link, target and rating, then the transaction", async () => {
     const c = client(app, ws.token);
     const p = await c.entity('product');
     const f = await c.entity('feature', await c.entity('component', p));
@@ -107,13 +118,19 @@ describe('the reads of a note write go out together', () => {
     expect(await c.score(p)).toBe(1);
   });
 
-  it('PUT a note\'s customer: the note comes with the credential, its links beside the new customer, one BatchGetItem for targets and ratings, then the transaction', async () => {
+  it("PUT a note's customer: the note comes with the credential, its links beside the new customer, one BatchGetItem for targets and ratings, then the transaction", async () => {
     const c = client(app, ws.token);
     const p = await c.entity('product');
     const comp = await c.entity('component', p);
     const [f, g] = [await c.entity('feature', comp), await c.entity('feature', comp)];
     const [u, v] = [await c.entity('user'), await c.entity('user')];
-    const n = await c.note({ customer: u, links: [[f, 'critical'], [g, 'nice to have']] });
+    const n = await c.note({
+      customer: u,
+      links: [
+        [f, 'critical'],
+        [g, 'nice to have'],
+      ],
+    });
     await c.note({ customer: v, links: [[f, 'nice to have']] });
     recorder.clear();
     await c.ok('PUT', `/notes/${n}/relationships/customer`, { data: { target: { id: v } } });
@@ -125,7 +142,7 @@ describe('the reads of a note write go out together', () => {
 });
 
 describe('a cached chain never drifts an aggregate', () => {
-  it('an ancestor moved since the chain was cached: the write fails its condition, rebuilds from fresh reads, and both products\' scores are exact', async () => {
+  it("an ancestor moved since the chain was cached: the write fails its condition, rebuilds from fresh reads, and both products' scores are exact", async () => {
     const c = client(app, ws.token);
     const [p1, p2] = [await c.entity('product'), await c.entity('product')];
     const [c1, c2] = [await c.entity('component', p1), await c.entity('component', p1)];
@@ -155,7 +172,12 @@ describe('a cached chain never drifts an aggregate', () => {
     await c.note({ links: [[f, 'nice to have']] }); // caches f's ancestors: comp → p1
     await moveTo(c, comp, p2); // the cache still places comp under p1
     recorder.clear();
-    await c.note({ links: [[comp, 'critical'], [f, 'critical']] });
+    await c.note({
+      links: [
+        [comp, 'critical'],
+        [f, 'critical'],
+      ],
+    });
     expect(transactions(), 'no transaction is sent from the disagreeing reads').toBe(1);
     expect([await c.score(p1), await c.score(p2), await c.score(comp), await c.score(f)]).toEqual([0, 3, 3, 2]);
     expect(await verifyWorkspace(ws.workspaceId, false)).toMatchObject({ mismatches: 0 });
@@ -169,7 +191,14 @@ describe('a cached chain never drifts an aggregate', () => {
     const u = await c.entity('user');
     await c.note({ customer: u, links: [[f, 'critical']] }); // caches f → comp → p
     // Mark the component as a delete's first step would (the cascade is another module's job).
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.entity(ws.workspaceId, comp), UpdateExpression: 'SET deleting = :now', ExpressionAttributeValues: { ':now': new Date().toISOString() } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.entity(ws.workspaceId, comp),
+        UpdateExpression: 'SET deleting = :now',
+        ExpressionAttributeValues: { ':now': new Date().toISOString() },
+      }),
+    );
     const n = await c.note({ customer: u });
     const res = await c.req('POST', `/notes/${n}/relationships`, { data: { type: 'link', target: { id: f }, importance: 'critical' } });
     expect(res.status, res.text).toBe(404);

@@ -28,7 +28,15 @@ describe('applications over HTTP', () => {
       body: { name: '  Billing sync ', scopes: ['entities:read', 'entities:write'], defaultScopes: ['entities:read'] },
     });
     expect(res.status, res.text).toBe(201);
-    const created = { clientId: expect.stringMatching(UUID), type: 'serverToServer', name: 'Billing sync', scopes: ['entities:read', 'write:entities'], defaultScopes: ['entities:read'], keys: [], createdAt: expect.stringMatching(ISO) };
+    const created = {
+      clientId: expect.stringMatching(UUID),
+      type: 'serverToServer',
+      name: 'Billing sync',
+      scopes: ['entities:read', 'write:entities'],
+      defaultScopes: ['entities:read'],
+      keys: [],
+      createdAt: expect.stringMatching(ISO),
+    };
     expect(res.json).toEqual(created);
     expect(res.headers.get('location')).toBe(`${app.url}/oauth2/applications/${res.json.clientId}`);
     expect(res.json).not.toHaveProperty('clientSecret');
@@ -75,7 +83,8 @@ describe('applications over HTTP', () => {
     const ws = await newWorkspace();
     const res = await call(app, 'POST', '/oauth2/applications', { token: ws.token, body: { name: 'A', scopes: ['admin'] } });
     expectError(res, 'request.invalid', {
-      detail: "'admin' is not a scope; the scopes are entities:read, write:entities, entities:delete, notes:read, notes:write, notes:delete, webhooks:read, webhooks:write, webhooks:delete, members:read, members:pii:read, teams:read, teams:write, teams:delete, fields:write.",
+      detail:
+        "'admin' is not a scope; the scopes are entities:read, write:entities, entities:delete, notes:read, notes:write, notes:delete, webhooks:read, webhooks:write, webhooks:delete, members:read, members:pii:read, teams:read, teams:write, teams:delete, fields:write.",
       source: { pointer: '/scopes/0' },
     });
   });
@@ -117,7 +126,12 @@ describe('keys over HTTP', () => {
     const clientId = await createApp(app, ws, { name: 'A', scopes: ['entities:read'] });
     const res = await call(app, 'POST', `/oauth2/applications/${clientId}/keys`, { token: ws.token, body: { publicKey: rsaKeyPair(3072).publicPem } });
     expect(res.status, res.text).toBe(201);
-    expect(res.json).toEqual({ id: expect.stringMatching(UUID), fingerprint: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), bits: 3072, createdAt: expect.stringMatching(ISO) });
+    expect(res.json).toEqual({
+      id: expect.stringMatching(UUID),
+      fingerprint: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      bits: 3072,
+      createdAt: expect.stringMatching(ISO),
+    });
     expect((await call(app, 'GET', `/oauth2/applications/${clientId}`, { token: ws.token })).json.keys).toEqual([res.json]);
     expect((await call(app, 'DELETE', `/oauth2/applications/${clientId}/keys/${res.json.id}`, { token: ws.token })).status).toBe(204);
     expectError(await call(app, 'DELETE', `/oauth2/applications/${clientId}/keys/${res.json.id}`, { token: ws.token }), 'resource.notFound', {
@@ -127,8 +141,16 @@ describe('keys over HTTP', () => {
   });
 
   it.each([
-    ['a private key', () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), /^This is a private key\./],
-    ['an EC key', () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString(), /^The public key is an EC key; only RSA keys \(RS256\) are accepted\.$/],
+    [
+      'a private key',
+      () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      /^This is a private key\./,
+    ],
+    [
+      'an EC key',
+      () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      /^The public key is an EC key; only RSA keys \(RS256\) are accepted\.$/,
+    ],
     ['a 1024-bit key', () => rsaKeyPair(1024).publicPem, /^The RSA key has 1024 bits; at least 2048 are required\.$/],
     ['garbage', () => 'hello', /^The public key is not PEM/],
   ])('%s → 400 request.invalid at /publicKey with a detail saying which; no key stored', async (_name, make, detail) => {
@@ -142,8 +164,12 @@ describe('keys over HTTP', () => {
   it('publicKey missing or not a string → 400 request.invalid at /publicKey', async () => {
     const ws = await newWorkspace();
     const clientId = await createApp(app, ws, { name: 'A', scopes: ['entities:read'] });
-    expectError(await call(app, 'POST', `/oauth2/applications/${clientId}/keys`, { token: ws.token, body: {} }), 'request.invalid', { source: { pointer: '/publicKey' } });
-    expectError(await call(app, 'POST', `/oauth2/applications/${clientId}/keys`, { token: ws.token, body: { publicKey: 7 } }), 'request.invalid', { source: { pointer: '/publicKey' } });
+    expectError(await call(app, 'POST', `/oauth2/applications/${clientId}/keys`, { token: ws.token, body: {} }), 'request.invalid', {
+      source: { pointer: '/publicKey' },
+    });
+    expectError(await call(app, 'POST', `/oauth2/applications/${clientId}/keys`, { token: ws.token, body: { publicKey: 7 } }), 'request.invalid', {
+      source: { pointer: '/publicKey' },
+    });
   });
 
   it('the same key twice on one application (even re-encoded as PKCS#1) → 409 conflict.uniqueViolation', async () => {
@@ -154,7 +180,10 @@ describe('keys over HTTP', () => {
     // The same key in PKCS#1 form: normalisation makes it the same fingerprint.
     const pkcs1 = createPublicKey(key.publicPem).export({ type: 'pkcs1', format: 'pem' }).toString();
     const res = await call(app, 'POST', `/oauth2/applications/${clientId}/keys`, { token: ws.token, body: { publicKey: pkcs1 } });
-    expectError(res, 'conflict.uniqueViolation', { detail: `This key is already registered on the application as key ${id}.`, source: { pointer: '/publicKey' } });
+    expectError(res, 'conflict.uniqueViolation', {
+      detail: `This key is already registered on the application as key ${id}.`,
+      source: { pointer: '/publicKey' },
+    });
   });
 
   it('at most 5 keys per application, also under 8 concurrent uploads', async () => {
@@ -162,10 +191,15 @@ describe('keys over HTTP', () => {
     const clientId = await createApp(app, ws, { name: 'A', scopes: ['entities:read'] });
     await addKey(app, ws, clientId, rsaKeyPair().publicPem);
     const pems = Array.from({ length: 8 }, () => rsaKeyPair().publicPem);
-    const results = await Promise.all(pems.map((publicKey) => call(app, 'POST', `/oauth2/applications/${clientId}/keys`, { token: ws.token, body: { publicKey } })));
+    const results = await Promise.all(
+      pems.map((publicKey) => call(app, 'POST', `/oauth2/applications/${clientId}/keys`, { token: ws.token, body: { publicKey } })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(4);
     for (const r of results.filter((x) => x.status !== 201)) {
-      expectError(r, 'request.invalid', { detail: 'The application already holds 5 keys, the most it may; remove one first.', source: { pointer: '/publicKey' } });
+      expectError(r, 'request.invalid', {
+        detail: 'The application already holds 5 keys, the most it may; remove one first.',
+        source: { pointer: '/publicKey' },
+      });
     }
     expect((await call(app, 'GET', `/oauth2/applications/${clientId}`, { token: ws.token })).json.keys).toHaveLength(5);
   });
@@ -178,7 +212,12 @@ describe('admin CLI: app commands', () => {
     const ws = await newWorkspace();
     const dir = mkdtempSync(join(tmpdir(), 'pm-app-cli-'));
     try {
-      const created = (await run('app create', { workspace: ws.workspaceId, name: 'CLI app', scopes: 'entities:read notes:read', 'default-scopes': 'entities:read' })) as any;
+      const created = (await run('app create', {
+        workspace: ws.workspaceId,
+        name: 'CLI app',
+        scopes: 'entities:read notes:read',
+        'default-scopes': 'entities:read',
+      })) as any;
       expect(created).toMatchObject({ name: 'CLI app', scopes: ['entities:read', 'notes:read'], defaultScopes: ['entities:read'], keys: [] });
       const pemFile = join(dir, 'pub.pem');
       writeFileSync(pemFile, rsaKeyPair().publicPem);
@@ -190,13 +229,23 @@ describe('admin CLI: app commands', () => {
       expect((await call(app, 'GET', `/oauth2/applications/${created.clientId}`, { token: ws.token })).json.keys).toEqual([key]);
 
       writeFileSync(join(dir, 'priv.pem'), rsaKeyPair().privateKey.export({ type: 'pkcs8', format: 'pem' }));
-      await expect(run('app key add', { workspace: ws.workspaceId, 'client-id': created.clientId, 'pem-file': join(dir, 'priv.pem') })).rejects.toThrow(/^This is a private key\./);
-      await expect(run('app key add', { workspace: ws.workspaceId, 'client-id': created.clientId, 'pem-file': join(dir, 'missing.pem') })).rejects.toThrow(UsageError);
+      await expect(run('app key add', { workspace: ws.workspaceId, 'client-id': created.clientId, 'pem-file': join(dir, 'priv.pem') })).rejects.toThrow(
+        /^This is a private key\./,
+      );
+      await expect(run('app key add', { workspace: ws.workspaceId, 'client-id': created.clientId, 'pem-file': join(dir, 'missing.pem') })).rejects.toThrow(
+        UsageError,
+      );
       await expect(run('app create', { workspace: ws.workspaceId, name: 'X', scopes: 'entities:read bogus' })).rejects.toThrow("'bogus' is not a scope");
 
-      expect(await run('app key remove', { workspace: ws.workspaceId, 'client-id': created.clientId, 'key-id': key.id })).toEqual({ clientId: created.clientId, keyId: key.id, removed: true });
+      expect(await run('app key remove', { workspace: ws.workspaceId, 'client-id': created.clientId, 'key-id': key.id })).toEqual({
+        clientId: created.clientId,
+        keyId: key.id,
+        removed: true,
+      });
       expect(await run('app delete', { workspace: ws.workspaceId, 'client-id': created.clientId })).toEqual({ clientId: created.clientId, deleted: true });
-      await expect(run('app get', { workspace: ws.workspaceId, 'client-id': created.clientId })).rejects.toThrow(`No application "${created.clientId}" in this workspace.`);
+      await expect(run('app get', { workspace: ws.workspaceId, 'client-id': created.clientId })).rejects.toThrow(
+        `No application "${created.clientId}" in this workspace.`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -204,7 +253,11 @@ describe('admin CLI: app commands', () => {
 
   it('the real CLI process: `app create` prints one JSON object; a mistake exits 2 with a message on stderr', () => {
     const cli = (...args: string[]) =>
-      spawnSync(join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), ['local/admin.ts', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, LOG_LEVEL: 'silent' }, encoding: 'utf8' });
+      spawnSync(join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), ['local/admin.ts', ...args], {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+      });
     return newWorkspace().then((ws) => {
       const ok = cli('app', 'create', '--workspace', ws.workspaceId, '--name', 'From CLI', '--scopes', 'entities:read');
       expect(ok.status, ok.stderr).toBe(0);

@@ -357,13 +357,16 @@ describe('tenant isolation with an access token', () => {
     }
   });
 
-  it("a workspace-A admin token on a workspace-B application → 404 resource.notFound", async () => {
+  it('a workspace-A admin token on a workspace-B application → 404 resource.notFound', async () => {
     const b = await newWorkspace();
     const bClient = await newClient(app, b);
     expectError(await call(app, 'GET', `/oauth2/applications/${bClient.clientId}`, { token: ws.token }), 'resource.notFound');
     expectError(await call(app, 'DELETE', `/oauth2/applications/${bClient.clientId}`, { token: ws.token }), 'resource.notFound');
     expectError(await call(app, 'DELETE', `/oauth2/applications/${bClient.clientId}/keys/${bClient.keyId}`, { token: ws.token }), 'resource.notFound');
-    expectError(await call(app, 'POST', `/oauth2/applications/${bClient.clientId}/keys`, { token: ws.token, body: { publicKey: rsaKeyPair().publicPem } }), 'resource.notFound');
+    expectError(
+      await call(app, 'POST', `/oauth2/applications/${bClient.clientId}/keys`, { token: ws.token, body: { publicKey: rsaKeyPair().publicPem } }),
+      'resource.notFound',
+    );
     expect((await exchange(app, bClient.assertion())).status).toBe(200);
   });
 });

@@ -43,7 +43,10 @@ describe('an openssl-made key and an openssl-signed assertion', () => {
     execFileSync('openssl', ['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'private.pem'], { cwd: dir, stdio: 'ignore' });
     execFileSync('openssl', ['pkey', '-in', 'private.pem', '-pubout', '-out', 'public.pem'], { cwd: dir, stdio: 'ignore' });
     const clientId = await createApp(app, ws, { name: 'Shell integration', scopes: ['entities:read'] });
-    const upload = await call(app, 'POST', `/oauth2/applications/${clientId}/keys`, { token: ws.token, body: { publicKey: readFileSync(join(dir, 'public.pem'), 'utf8') } });
+    const upload = await call(app, 'POST', `/oauth2/applications/${clientId}/keys`, {
+      token: ws.token,
+      body: { publicKey: readFileSync(join(dir, 'public.pem'), 'utf8') },
+    });
     expect(upload.status, upload.text).toBe(201);
 
     // Asynchronously: the gateway answering curl runs in this process.

@@ -78,12 +78,16 @@ describe('refused keys, each with a detail saying which', () => {
   });
 
   it('an EC key → "an EC key; only RSA"', () => {
-    expect(refusal(spki(generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey))).toBe('The public key is an EC key; only RSA keys (RS256) are accepted.');
+    expect(refusal(spki(generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey))).toBe(
+      'The public key is an EC key; only RSA keys (RS256) are accepted.',
+    );
   });
 
   it('an Ed25519 key and an RSA-PSS key → refused by type', () => {
     expect(refusal(spki(generateKeyPairSync('ed25519').publicKey))).toBe('The public key is an ed25519 key; only RSA keys (RS256) are accepted.');
-    expect(refusal(spki(generateKeyPairSync('rsa-pss', { modulusLength: 2048 }).publicKey))).toBe('The public key is an RSA-PSS key; only RSA keys (RS256) are accepted.');
+    expect(refusal(spki(generateKeyPairSync('rsa-pss', { modulusLength: 2048 }).publicKey))).toBe(
+      'The public key is an RSA-PSS key; only RSA keys (RS256) are accepted.',
+    );
   });
 
   it('under 2048 bits → "has 1024 bits; at least 2048"', () => {
@@ -124,9 +128,11 @@ describe('refused keys, each with a detail saying which', () => {
   it('several PEM blocks, text outside the block, mismatched BEGIN/END, other labels', () => {
     const a = spki(rsa(2048).publicKey);
     expect(refusal(a + a)).toBe('The PEM holds 2 blocks; upload exactly one public key.');
-    expect(refusal(`my key:\n${a}`)).toBe("The PEM has text outside its BEGIN/END lines; upload the key block alone.");
+    expect(refusal(`my key:\n${a}`)).toBe('The PEM has text outside its BEGIN/END lines; upload the key block alone.');
     expect(refusal(a.replace('END PUBLIC KEY', 'END RSA PUBLIC KEY'))).toBe("The PEM's BEGIN (PUBLIC KEY) and END (RSA PUBLIC KEY) lines do not match.");
-    expect(refusal(a.replace(/PUBLIC KEY/g, 'SSH2 PUBLIC KEY'))).toBe('A PEM "SSH2 PUBLIC KEY" block is not accepted; upload an RSA public key ("PUBLIC KEY" or "RSA PUBLIC KEY").');
+    expect(refusal(a.replace(/PUBLIC KEY/g, 'SSH2 PUBLIC KEY'))).toBe(
+      'A PEM "SSH2 PUBLIC KEY" block is not accepted; upload an RSA public key ("PUBLIC KEY" or "RSA PUBLIC KEY").',
+    );
   });
 
   it('an over-long input → refused before parsing', () => {

@@ -21,7 +21,12 @@ const b64 = (v: string | Buffer) => Buffer.from(v).toString('base64url');
 const json = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
 /** A compact JWS over exactly the given header and payload text, signed as `alg` says. */
-export function signRaw(header: Record<string, unknown> | string, payload: Record<string, unknown> | string, key: KeyObject | string | Buffer, alg = 'RS256'): string {
+export function signRaw(
+  header: Record<string, unknown> | string,
+  payload: Record<string, unknown> | string,
+  key: KeyObject | string | Buffer,
+  alg = 'RS256',
+): string {
   const input = `${b64(json(header))}.${b64(json(payload))}`;
   let signature: Buffer;
   switch (alg) {

@@ -12,7 +12,6 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-
 describe('POST /oauth2/token — success', () => {
   it('a valid assertion → 200 {access_token, token_type: "Bearer", expires_in: 300, scope}, no refresh_token, Cache-Control: no-store', async () => {
     const ws = await newWorkspace();
@@ -228,7 +227,7 @@ describe('POST /oauth2/token — the decisions beyond the specification (docs/se
     expect((await exchange(app, client.assertion({ jti: 'twice' }))).status).toBe(200);
   });
 
-  it("a jti is scoped to its application: another application may use the same value", async () => {
+  it('a jti is scoped to its application: another application may use the same value', async () => {
     const ws = await newWorkspace();
     const a = await newClient(app, ws);
     const b = await newClient(app, ws);
@@ -300,7 +299,9 @@ describe('the issued token over time, rotation and deletion', () => {
     expect((await exchange(app, signedNew())).status).toBe(200);
     // A kid naming the removed key is no way back in.
     expectSpec(await exchange(app, client.assertion({}, { alg: 'RS256', kid: client.keyId })), 'signature');
-    expect((await call(app, 'GET', `/oauth2/applications/${client.clientId}`, { token: ws.token })).json.keys.map((k: { id: string }) => k.id)).toEqual([newKeyId]);
+    expect((await call(app, 'GET', `/oauth2/applications/${client.clientId}`, { token: ws.token })).json.keys.map((k: { id: string }) => k.id)).toEqual([
+      newKeyId,
+    ]);
   });
 
   it('an application without keys → jwt_bearer_invalid_signature', async () => {

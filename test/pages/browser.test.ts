@@ -47,7 +47,10 @@ async function axeViolations(page: Page): Promise<string[]> {
 
 /** Screenshots at desktop and phone width, then axe at both widths: no violation. */
 async function check(page: Page, name: string): Promise<void> {
-  for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
     await page.setViewportSize({ width, height });
     await browser.screenshot(`pages-${name}-${width}`);
     expect(await axeViolations(page), `${name} at ${width}px`).toEqual([]);
@@ -62,25 +65,69 @@ async function seed() {
   const { member } = await ws.member({ role: 'maker', email: `ann.smith-${process.pid}-${Date.now()}@example.com` });
   await withPassword(member);
   const t = ws.token;
-  const product = await entity(app, t, 'product', 'Checkout', undefined, { description: '<p>Everything between the cart and the receipt.</p>', status: { name: 'In progress' }, owner: { email: member.email } });
+  const product = await entity(app, t, 'product', 'Checkout', undefined, {
+    description: '<p>Everything between the cart and the receipt.</p>',
+    status: { name: 'In progress' },
+    owner: { email: member.email },
+  });
   const wallets = await entity(app, t, 'component', 'Wallets', product);
   const ids = new Map<string, string>();
   for (const name of FEATURES) ids.set(name, await entity(app, t, 'feature', name, name.endsWith('Pay') ? wallets : product));
   const companies = await Promise.all(['Acme Corp', 'Globex', 'Initech', 'Umbrella'].map((n) => entity(app, t, 'company', n)));
   const f = (name: string) => ids.get(name)!;
-  await note(app, t, 'Checkout must support Apple Pay', companies[0], [[f('Apple Pay'), 'critical'], [f('Saved cards'), 'important']], {
-    content: '<p>Our customers on iPhone drop off at the card form. <strong>Apple Pay</strong> would fix it.</p>',
-    owner: { email: member.email },
-  });
-  await note(app, t, 'Wallet payments for EU stores', companies[1], [[f('Apple Pay'), 'important'], [f('Google Pay'), 'critical']], { content: '<p>Both wallets, please.</p>' });
-  await note(app, t, 'Gift cards at Christmas', companies[2], [[f('Gift cards'), 'critical'], [f('Invoices'), 'nice to have']], { content: '<p>Seasonal demand.</p>' });
-  await note(app, t, 'Invoices for B2B', companies[3], [[f('Invoices'), 'critical'], [f('Gift cards'), 'important']], { content: '<p>We need proper invoices.</p>' });
+  await note(
+    app,
+    t,
+    'Checkout must support Apple Pay',
+    companies[0],
+    [
+      [f('Apple Pay'), 'critical'],
+      [f('Saved cards'), 'important'],
+    ],
+    {
+      content: '<p>Our customers on iPhone drop off at the card form. <strong>Apple Pay</strong> would fix it.</p>',
+      owner: { email: member.email },
+    },
+  );
+  await note(
+    app,
+    t,
+    'Wallet payments for EU stores',
+    companies[1],
+    [
+      [f('Apple Pay'), 'important'],
+      [f('Google Pay'), 'critical'],
+    ],
+    { content: '<p>Both wallets, please.</p>' },
+  );
+  await note(
+    app,
+    t,
+    'Gift cards at Christmas',
+    companies[2],
+    [
+      [f('Gift cards'), 'critical'],
+      [f('Invoices'), 'nice to have'],
+    ],
+    { content: '<p>Seasonal demand.</p>' },
+  );
+  await note(
+    app,
+    t,
+    'Invoices for B2B',
+    companies[3],
+    [
+      [f('Invoices'), 'critical'],
+      [f('Gift cards'), 'important'],
+    ],
+    { content: '<p>We need proper invoices.</p>' },
+  );
   await note(app, t, 'Saved cards request', companies[3], [[f('Saved cards'), 'important']], { content: '<p>Remember my card.</p>' });
   return { ws, member, product, ids };
 }
 
 describe('Must show: the member pages in Chromium', () => {
-  it('sign in from links.html, read the ranking with the score route\'s numbers and bars in the same order, follow a note, sign out; axe finds nothing; screenshots', async () => {
+  it("sign in from links.html, read the ranking with the score route's numbers and bars in the same order, follow a note, sign out; axe finds nothing; screenshots", async () => {
     const { ws, member, product, ids } = await seed();
     const api = await call(app, 'GET', `/v2/entities/${product}`, { token: ws.token });
     const html = api.json.data.links.html as string;
@@ -108,11 +155,28 @@ describe('Must show: the member pages in Chromium', () => {
       const value = Number(await meter.getAttribute('value'));
       const max = Number(await meter.getAttribute('max'));
       // The bar as drawn: the meter's width times its fraction.
-      rows.push({ name: await tr.locator('td.name a').textContent(), shown: await tr.locator('.num').textContent(), value, max, width: ((await meter.boundingBox())!.width * value) / max });
+      rows.push({
+        name: await tr.locator('td.name a').textContent(),
+        shown: await tr.locator('.num').textContent(),
+        value,
+        max,
+        width: ((await meter.boundingBox())!.width * value) / max,
+      });
     }
-    const children = [['Wallets', await entityId(ws.token, product, 'Wallets')], ...['Gift cards', 'Saved cards', 'Invoices', 'One-click checkout'].map((n) => [n, ids.get(n)!])];
-    const expected = (await Promise.all(children.map(async ([name, id]) => ({ name: name!, score: await scoreOf(app, ws.token, id!) })))).sort((a, b) => b.score - a.score || a.name.localeCompare(b.name, 'en'));
-    expect(expected.map((e) => [e.name, e.score])).toEqual([['Wallets', 8], ['Gift cards', 5], ['Invoices', 4], ['Saved cards', 4], ['One-click checkout', 0]]);
+    const children = [
+      ['Wallets', await entityId(ws.token, product, 'Wallets')],
+      ...['Gift cards', 'Saved cards', 'Invoices', 'One-click checkout'].map((n) => [n, ids.get(n)!]),
+    ];
+    const expected = (await Promise.all(children.map(async ([name, id]) => ({ name: name!, score: await scoreOf(app, ws.token, id!) })))).sort(
+      (a, b) => b.score - a.score || a.name.localeCompare(b.name, 'en'),
+    );
+    expect(expected.map((e) => [e.name, e.score])).toEqual([
+      ['Wallets', 8],
+      ['Gift cards', 5],
+      ['Invoices', 4],
+      ['Saved cards', 4],
+      ['One-click checkout', 0],
+    ]);
     expect(rows.map((r) => [r.name, Number(r.shown), r.value])).toEqual(expected.map((e) => [e.name, e.score, e.score]));
     expect(new Set(rows.map((r) => r.max))).toEqual(new Set([8]));
     for (let i = 1; i < rows.length; i++) expect(rows[i]!.width).toBeLessThanOrEqual(rows[i - 1]!.width);
@@ -163,9 +227,12 @@ describe('Must show: the member pages in Chromium', () => {
     const ws = await newWorkspace('XSS workspace');
     const { member } = await ws.member({ role: 'viewer' });
     await withPassword(member);
-    const product = await entity(app, ws.token, 'product', 'Target', undefined, { description: '<script>window.__xss = "description"</script><img src="x" onerror="window.__xss = \'description img\'">' });
+    const product = await entity(app, ws.token, 'product', 'Target', undefined, {
+      description: '<script>window.__xss = "description"</script><img src="x" onerror="window.__xss = \'description img\'">',
+    });
     const id = await note(app, ws.token, '<script>window.__xss = "name"</script>Hostile note', undefined, [[product, 'critical']], {
-      content: '<p>Hello</p><script>window.__xss = "script"</script><img src="x" onerror="window.__xss = \'onerror\'"><a href="javascript:window.__xss = \'link\'">click me</a><svg><script>window.__xss = "svg"</script></svg>',
+      content:
+        '<p>Hello</p><script>window.__xss = "script"</script><img src="x" onerror="window.__xss = \'onerror\'"><a href="javascript:window.__xss = \'link\'">click me</a><svg><script>window.__xss = "svg"</script></svg>',
     });
     const page = await browser.context.newPage();
     const dialogs: string[] = [];
@@ -182,10 +249,14 @@ describe('Must show: the member pages in Chromium', () => {
       await page.getByText('click me').click();
       await page.goto(`${app.url}/entities/${product}`);
       await page.getByRole('heading', { level: 1 }).waitFor();
-      const state = await page.evaluate("({ xss: window.__xss, scripts: document.scripts.length, handlers: document.querySelectorAll('[onerror],[onclick],[onload]').length })");
+      const state = await page.evaluate(
+        "({ xss: window.__xss, scripts: document.scripts.length, handlers: document.querySelectorAll('[onerror],[onclick],[onload]').length })",
+      );
       expect(state).toEqual({ xss: undefined, scripts: 0, handlers: 0 });
       await page.goBack();
-      const onNote = await page.evaluate("({ xss: window.__xss, scripts: document.scripts.length, jsLinks: document.querySelectorAll('a[href^=\"javascript:\" i]').length })");
+      const onNote = await page.evaluate(
+        '({ xss: window.__xss, scripts: document.scripts.length, jsLinks: document.querySelectorAll(\'a[href^="javascript:" i]\').length })',
+      );
       expect(onNote).toEqual({ xss: undefined, scripts: 0, jsLinks: 0 });
       expect(dialogs).toEqual([]);
     } finally {
@@ -207,10 +278,20 @@ describe('Must show: the member pages in Chromium', () => {
       await check(page, 'not-found');
 
       // A self-registered client's authorization request: the consent flow still asks for the password.
-      const registered = await call(app, 'POST', '/oauth/register', { body: { redirect_uris: ['https://phish.example/callback'], client_name: 'Helpful Assistant' } });
+      const registered = await call(app, 'POST', '/oauth/register', {
+        body: { redirect_uris: ['https://phish.example/callback'], client_name: 'Helpful Assistant' },
+      });
       expect(registered.status, registered.text).toBe(201);
       const authorize = new URL(`${app.url}/oauth/authorize`);
-      authorize.search = new URLSearchParams({ response_type: 'code', client_id: registered.json.client_id, redirect_uri: 'https://phish.example/callback', scope: 'entities:read', state: 's', code_challenge: CHALLENGE, code_challenge_method: 'S256' }).toString();
+      authorize.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: registered.json.client_id,
+        redirect_uri: 'https://phish.example/callback',
+        scope: 'entities:read',
+        state: 's',
+        code_challenge: CHALLENGE,
+        code_challenge_method: 'S256',
+      }).toString();
       await page.goto(authorize.href);
       await page.getByRole('heading', { level: 1, name: 'Sign in to your workspace' }).waitFor();
       await expect(page.getByLabel('Password').count()).resolves.toBe(1);

@@ -36,7 +36,11 @@ async function signedIn(workspaceId: string, email: string): Promise<ScriptedBro
 
 /** The rows of a ranking table: name, score as shown, and the meter's value and maximum. */
 function rankingRows(text: string): Array<{ rank: string; name: string; shown: string; value: number; max: number }> {
-  const rows = [...text.matchAll(/<tr><td class="rank">([^<]+)<\/td><td class="name"><a href="[^"]+">([^<]*)<\/a>.*?<meter min="0" max="(\d+)" value="(\d+)"[^>]*>[^<]*<\/meter><span class="num">([^<]+)<\/span>/g)];
+  const rows = [
+    ...text.matchAll(
+      /<tr><td class="rank">([^<]+)<\/td><td class="name"><a href="[^"]+">([^<]*)<\/a>.*?<meter min="0" max="(\d+)" value="(\d+)"[^>]*>[^<]*<\/meter><span class="num">([^<]+)<\/span>/g,
+    ),
+  ];
   return rows.map((m) => ({ rank: m[1]!, name: m[2]!, max: Number(m[3]), value: Number(m[4]), shown: m[5]! }));
 }
 
@@ -53,9 +57,17 @@ describe('signing in to the pages', () => {
     expect(page.text).toContain('<h1>Sign in</h1>');
     expect(page.text).toContain('<label for="workspace">Workspace ID</label>');
     expect(hidden(page.text, 'next')).toBe(`/entities/${product}`);
-    expect(page.headers['set-cookie']).toEqual([expect.stringMatching(/^__Host-pm_pages_presession=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=3600; HttpOnly; Secure; SameSite=Lax$/)]);
+    expect(page.headers['set-cookie']).toEqual([
+      expect.stringMatching(/^__Host-pm_pages_presession=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=3600; HttpOnly; Secure; SameSite=Lax$/),
+    ]);
 
-    const signed = await browser.send('POST', '/sign-in', { csrf_token: hidden(page.text, 'csrf_token'), next: hidden(page.text, 'next'), workspace: ws.workspaceId, email: member.email, password: PASSWORD });
+    const signed = await browser.send('POST', '/sign-in', {
+      csrf_token: hidden(page.text, 'csrf_token'),
+      next: hidden(page.text, 'next'),
+      workspace: ws.workspaceId,
+      email: member.email,
+      password: PASSWORD,
+    });
     expect(signed.status, signed.text).toBe(303);
     expect(signed.location).toBe(`${app.url}/entities/${product}`);
     const cookies = signed.headers['set-cookie'] as string[];
@@ -72,7 +84,9 @@ describe('signing in to the pages', () => {
     expect((await browser.send('GET', '/sign-in')).status).toBe(303);
     const fresh = new ScriptedBrowser(app);
     fresh.cookies.set('__Host-pm_workspace', ws.workspaceId);
-    expect((await fresh.send('GET', '/sign-in')).text).toContain(`name="workspace" type="text" autocomplete="organization" required spellcheck="false" value="${ws.workspaceId}"`);
+    expect((await fresh.send('GET', '/sign-in')).text).toContain(
+      `name="workspace" type="text" autocomplete="organization" required spellcheck="false" value="${ws.workspaceId}"`,
+    );
   });
 
   it.each([
@@ -115,12 +129,14 @@ describe('signing in to the pages', () => {
     ];
     for (const res of answers) {
       expectMemberPageHeaders(res, 401);
-      expect(res.text).toContain('<p class="alert" role="alert" id="sign-in-problem">The workspace ID, the e-mail address or the password is not right, or this account cannot sign in here.</p>');
+      expect(res.text).toContain(
+        '<p class="alert" role="alert" id="sign-in-problem">The workspace ID, the e-mail address or the password is not right, or this account cannot sign in here.</p>',
+      );
       expect((res.headers['set-cookie'] as string[]).some((c) => c.startsWith('__Host-pm_pages='))).toBe(false);
     }
   });
 
-  it('an incomplete form → 400 page asking for all three; a form without its CSRF token or with another browser\'s → 403, no session', async () => {
+  it("an incomplete form → 400 page asking for all three; a form without its CSRF token or with another browser's → 403, no session", async () => {
     const { ws, member } = await setUp();
     const browser = new ScriptedBrowser(app);
     const page = await browser.send('GET', '/sign-in');
@@ -130,7 +146,12 @@ describe('signing in to the pages', () => {
     const other = new ScriptedBrowser(app);
     const otherPage = await other.send('GET', '/sign-in');
     for (const token of [undefined, hidden(otherPage.text, 'csrf_token')]) {
-      const res = await browser.send('POST', '/sign-in', { ...(token ? { csrf_token: token } : {}), workspace: ws.workspaceId, email: member.email, password: PASSWORD });
+      const res = await browser.send('POST', '/sign-in', {
+        ...(token ? { csrf_token: token } : {}),
+        workspace: ws.workspaceId,
+        email: member.email,
+        password: PASSWORD,
+      });
       expectMemberPageHeaders(res, 403);
       expect(res.text).toContain('<h1>This form has expired</h1>');
       expect(browser.cookies.has('__Host-pm_pages')).toBe(false);
@@ -140,7 +161,8 @@ describe('signing in to the pages', () => {
   it(`failed attempts are throttled as on the authorization pages: past ${MAX_FAILURES_PER_EMAIL} for one e-mail → 429 with Retry-After, even with the right password`, async () => {
     const { ws, member } = await setUp();
     const browser = new ScriptedBrowser(app);
-    for (let i = 0; i < MAX_FAILURES_PER_EMAIL; i++) expect((await signInToPages(browser, ws.workspaceId, member.email, { password: `wrong password ${i}` })).status).toBe(401);
+    for (let i = 0; i < MAX_FAILURES_PER_EMAIL; i++)
+      expect((await signInToPages(browser, ws.workspaceId, member.email, { password: `wrong password ${i}` })).status).toBe(401);
     const res = await signInToPages(new ScriptedBrowser(app), ws.workspaceId, member.email);
     expectMemberPageHeaders(res, 429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
@@ -167,7 +189,9 @@ describe('a page session and the consent page', () => {
     const { ws, member } = await setUp();
     const browser = await signedIn(ws.workspaceId, member.email);
     expect((await browser.send('GET', '/')).status).toBe(200);
-    const registered = await call(app, 'POST', '/oauth/register', { body: { redirect_uris: ['https://phish.example/callback'], client_name: 'Totally Legit Assistant' } });
+    const registered = await call(app, 'POST', '/oauth/register', {
+      body: { redirect_uris: ['https://phish.example/callback'], client_name: 'Totally Legit Assistant' },
+    });
     expect(registered.status, registered.text).toBe(201);
     const request = new URLSearchParams({
       response_type: 'code',
@@ -207,7 +231,17 @@ describe('the one 404 page', () => {
     const browser = await signedIn(ws.workspaceId, member.email);
     const unknown = '00000000-0000-4000-8000-000000000000';
     const pages: Reply[] = [];
-    for (const path of [`/entities/${theirs}`, `/entities/${unknown}`, `/entities/${gone}`, '/entities/not-an-id', `/notes/${theirNote}`, `/notes/${unknown}`, `/notes/${goneNote}`, `/members/${other.member.id}`, `/members/${unknown}`]) {
+    for (const path of [
+      `/entities/${theirs}`,
+      `/entities/${unknown}`,
+      `/entities/${gone}`,
+      '/entities/not-an-id',
+      `/notes/${theirNote}`,
+      `/notes/${unknown}`,
+      `/notes/${goneNote}`,
+      `/members/${other.member.id}`,
+      `/members/${unknown}`,
+    ]) {
       const res = await browser.send('GET', path);
       expectMemberPageHeaders(res, 404);
       pages.push(res);
@@ -225,7 +259,13 @@ describe('a parameter a page does not take', () => {
     const feedback = await note(app, token, 'Feedback', undefined, [[product, 'important']]);
     const browser = await signedIn(ws.workspaceId, member.email);
     const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    for (const [path, signedInToo] of [['/', true], [`/entities/${product}`, true], [`/notes/${feedback}`, true], [`/members/${member.id}`, true], ['/sign-in', false]] as const) {
+    for (const [path, signedInToo] of [
+      ['/', true],
+      [`/entities/${product}`, true],
+      [`/notes/${feedback}`, true],
+      [`/members/${member.id}`, true],
+      ['/sign-in', false],
+    ] as const) {
       const res = await call(app, 'GET', `${path}?utm_source=mail`, signedInToo ? { headers: { cookie } } : {});
       expect(res.status, `${path}: ${res.text.slice(0, 500)}`).toBe(400);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -245,8 +285,16 @@ describe('the entity page', () => {
     const features: string[] = [];
     for (const name of names) features.push(await entity(app, token, 'feature', name, product));
     // Scores: critical 3 + important 2 on some, equal scores on others (ties by name).
-    await note(app, token, 'Needs A', acme, [[features[0]!, 'critical'], [features[1]!, 'important'], [features[2]!, 'important']]);
-    await note(app, token, 'Needs B', globex, [[features[0]!, 'important'], [features[3]!, 'nice to have'], [features[1]!, 'critical']]);
+    await note(app, token, 'Needs A', acme, [
+      [features[0]!, 'critical'],
+      [features[1]!, 'important'],
+      [features[2]!, 'important'],
+    ]);
+    await note(app, token, 'Needs B', globex, [
+      [features[0]!, 'important'],
+      [features[3]!, 'nice to have'],
+      [features[1]!, 'critical'],
+    ]);
     const browser = await signedIn(ws.workspaceId, member.email);
     const page = await browser.send('GET', `/entities/${product}`);
     expectMemberPageHeaders(page, 200);
@@ -280,7 +328,9 @@ describe('the entity page', () => {
     const browser = await signedIn(ws.workspaceId, member.email);
     const page = await browser.send('GET', `/entities/${feature}`);
     expectMemberPageHeaders(page, 200);
-    expect(page.text).toContain(`<nav aria-label="Breadcrumb"><ol class="crumbs"><li><a href="${app.url}/">Home</a></li><li><a href="${app.url}/entities/${product}">Checkout</a></li><li><a href="${app.url}/entities/${component}">Wallets</a></li><li aria-current="page">Apple Pay</li></ol></nav>`);
+    expect(page.text).toContain(
+      `<nav aria-label="Breadcrumb"><ol class="crumbs"><li><a href="${app.url}/">Home</a></li><li><a href="${app.url}/entities/${product}">Checkout</a></li><li><a href="${app.url}/entities/${component}">Wallets</a></li><li aria-current="page">Apple Pay</li></ol></nav>`,
+    );
     expect(page.text).toContain('<div><dt>Status</dt><dd>Planned</dd></div>');
     expect(page.text).toContain(`<div><dt>Owner</dt><dd><a href="${app.url}/members/${member.id}">${member.email}</a></dd></div>`);
     expect(page.text).toContain('<div class="rich"><p>Pay with <b>Apple</b></p><a rel="noopener noreferrer nofollow ugc">click</a></div>');
@@ -294,16 +344,23 @@ describe('the entity page', () => {
     const feature = await entity(app, token, 'feature', 'Apple Pay', product);
     const acme = await entity(app, token, 'company', 'Acme');
     const notes: string[] = [];
-    for (let i = 0; i < 23; i++) notes.push(await note(app, token, `Note ${i}`, i % 2 ? acme : undefined, [[feature, i % 3 ? 'important' : 'critical']], { content: `<p>Text of note ${i}</p>` }));
+    for (let i = 0; i < 23; i++)
+      notes.push(
+        await note(app, token, `Note ${i}`, i % 2 ? acme : undefined, [[feature, i % 3 ? 'important' : 'critical']], { content: `<p>Text of note ${i}</p>` }),
+      );
     // Re-rating the oldest makes it the most recent.
-    expect((await call(app, 'PUT', `/v2/notes/${notes[0]}/relationships/link/${feature}`, { token, body: { data: { importance: 'nice to have' } } })).status).toBeLessThan(300);
+    expect(
+      (await call(app, 'PUT', `/v2/notes/${notes[0]}/relationships/link/${feature}`, { token, body: { data: { importance: 'nice to have' } } })).status,
+    ).toBeLessThan(300);
     const browser = await signedIn(ws.workspaceId, member.email);
     const first = await browser.send('GET', `/entities/${feature}`);
     expectMemberPageHeaders(first, 200);
     const titles = (text: string) => [...text.matchAll(/<a class="item-title" href="[^"]+\/notes\/[0-9a-f-]{36}">([^<]+)<\/a>/g)].map((m) => m[1]);
     const newestFirst = [0, ...Array.from({ length: 22 }, (_, i) => 22 - i)].map((i) => `Note ${i}`);
     expect(titles(first.text)).toEqual(newestFirst.slice(0, 20));
-    expect(first.text).toMatch(/<a class="item-title" href="[^"]+">Note 0<\/a>\n<p class="meta"><span>No customer<\/span><span class="importance importance-nice-to-have">Nice to have<\/span><span><time datetime="[^"]+">\d{1,2} [A-Z][a-z]{2} \d{4}<\/time><\/span><\/p>\n<p class="excerpt">Text of note 0<\/p>/);
+    expect(first.text).toMatch(
+      /<a class="item-title" href="[^"]+">Note 0<\/a>\n<p class="meta"><span>No customer<\/span><span class="importance importance-nice-to-have">Nice to have<\/span><span><time datetime="[^"]+">\d{1,2} [A-Z][a-z]{2} \d{4}<\/time><\/span><\/p>\n<p class="excerpt">Text of note 0<\/p>/,
+    );
     expect(first.text).toContain(`<span><a href="${app.url}/entities/${acme}">Acme</a></span><span class="importance importance-important">Important</span>`);
     const older = /<a href="([^"]+)" rel="next">Older feedback<\/a>/.exec(first.text)![1]!.replace(/&amp;/g, '&');
     const second = await browser.send('GET', older);
@@ -327,18 +384,40 @@ describe('the note, member and home pages', () => {
     const product = await entity(app, token, 'product', 'Checkout');
     const feature = await entity(app, token, 'feature', 'Apple Pay', product);
     const acme = await entity(app, token, 'company', 'Acme');
-    const id = await note(app, token, 'Needs Apple Pay', acme, [[feature, 'critical'], [product, 'nice to have']], {
-      content: '<h1>Big</h1><p onclick="x()">Please <a href="https://acme.example/ticket">see</a></p><script>document.title="owned"</script><iframe src="https://x.example"></iframe><p style="color:red">red</p>',
-      owner: { email: member.email },
-    });
+    const id = await note(
+      app,
+      token,
+      'Needs Apple Pay',
+      acme,
+      [
+        [feature, 'critical'],
+        [product, 'nice to have'],
+      ],
+      {
+        content:
+          '<h1>Big</h1><p onclick="x()">Please <a href="https://acme.example/ticket">see</a></p><script>document.title="owned"</script><iframe src="https://x.example"></iframe><p style="color:red">red</p>',
+        owner: { email: member.email },
+      },
+    );
     const browser = await signedIn(ws.workspaceId, member.email);
     const page = await browser.send('GET', `/notes/${id}`);
     expectMemberPageHeaders(page, 200);
     expect(page.text).toContain('<h1>Needs Apple Pay</h1>');
     expect(page.text).toContain(`<div><dt>Customer</dt><dd><a href="${app.url}/entities/${acme}">Acme</a> (company)</dd></div>`);
-    expect(page.text).toContain('<div class="rich"><h3>Big</h3><p>Please <a href="https://acme.example/ticket" rel="noopener noreferrer nofollow ugc">see</a></p><p>red</p></div>');
-    const links = [...page.text.matchAll(/<a class="item-title" href="[^"]+\/entities\/([0-9a-f-]{36})">([^<]+)<\/a> <span class="badge">(\w+)<\/span><p class="meta"><span class="importance [^"]+">([^<]+)<\/span>/g)].map((m) => m.slice(1));
-    expect(links.sort()).toEqual([[feature, 'Apple Pay', 'Feature', 'Critical'], [product, 'Checkout', 'Product', 'Nice to have']].sort());
+    expect(page.text).toContain(
+      '<div class="rich"><h3>Big</h3><p>Please <a href="https://acme.example/ticket" rel="noopener noreferrer nofollow ugc">see</a></p><p>red</p></div>',
+    );
+    const links = [
+      ...page.text.matchAll(
+        /<a class="item-title" href="[^"]+\/entities\/([0-9a-f-]{36})">([^<]+)<\/a> <span class="badge">(\w+)<\/span><p class="meta"><span class="importance [^"]+">([^<]+)<\/span>/g,
+      ),
+    ].map((m) => m.slice(1));
+    expect(links.sort()).toEqual(
+      [
+        [feature, 'Apple Pay', 'Feature', 'Critical'],
+        [product, 'Checkout', 'Product', 'Nice to have'],
+      ].sort(),
+    );
   });
 
   it('a member: name, role, e-mail, and the entities and notes they own', async () => {
@@ -351,7 +430,9 @@ describe('the note, member and home pages', () => {
     expect(page.text).toContain(`<h1>${member.name}</h1>`);
     expect(page.text).toContain('<div><dt>Role</dt><dd>Viewer</dd></div>');
     expect(page.text).toContain(`<div><dt>E-mail</dt><dd>${member.email}</dd></div>`);
-    expect(page.text).toContain(`<li><a class="item-title" href="${app.url}/entities/${owned}">Owned product</a> <span class="badge">Product</span> <span class="muted">· customer score 0</span></li>`);
+    expect(page.text).toContain(
+      `<li><a class="item-title" href="${app.url}/entities/${owned}">Owned product</a> <span class="badge">Product</span> <span class="muted">· customer score 0</span></li>`,
+    );
     expect(page.text).toContain('>Owned note</a>');
     const admin = await browser.send('GET', `/members/${ws.admin.id}`);
     expect(admin.text).toContain('owns no products, features or customers.');
@@ -368,7 +449,10 @@ describe('the note, member and home pages', () => {
     const high = await entity(app, token, 'product', 'High');
     await note(app, token, 'n', undefined, [[high, 'critical']]);
     const page = await browser.send('GET', '/');
-    expect(rankingRows(page.text).map((r) => [r.name, r.shown])).toEqual([['High', String(await scoreOf(app, token, high))], ['Low', String(await scoreOf(app, token, low))]]);
+    expect(rankingRows(page.text).map((r) => [r.name, r.shown])).toEqual([
+      ['High', String(await scoreOf(app, token, high))],
+      ['Low', String(await scoreOf(app, token, low))],
+    ]);
   });
 });
 
@@ -378,8 +462,16 @@ describe('links.html', () => {
     const product = await entity(app, token, 'product', 'Checkout');
     const noteId = await note(app, token, 'A note', undefined, [[product, 'critical']]);
     const browser = await signedIn(ws.workspaceId, member.email);
-    const reads = [await call(app, 'GET', `/v2/entities/${product}`, { token }), await call(app, 'GET', `/v2/notes/${noteId}`, { token }), await call(app, 'GET', `/v2/members/${member.id}`, { token })];
-    expect(reads.map((r) => r.json.data.links.html)).toEqual([`${app.url}/entities/${product}`, `${app.url}/notes/${noteId}`, `${app.url}/members/${member.id}`]);
+    const reads = [
+      await call(app, 'GET', `/v2/entities/${product}`, { token }),
+      await call(app, 'GET', `/v2/notes/${noteId}`, { token }),
+      await call(app, 'GET', `/v2/members/${member.id}`, { token }),
+    ];
+    expect(reads.map((r) => r.json.data.links.html)).toEqual([
+      `${app.url}/entities/${product}`,
+      `${app.url}/notes/${noteId}`,
+      `${app.url}/members/${member.id}`,
+    ]);
     for (const r of reads) expectMemberPageHeaders(await browser.send('GET', r.json.data.links.html as string), 200);
     process.env.PUBLIC_WEB_URL = 'https://web.example.test/acme';
     try {

@@ -44,7 +44,9 @@ describe('page session scopes', () => {
   it("are the read scopes of the mirrored REST routes that the member's role allows, never a write scope", () => {
     for (const role of ROLES) {
       const scopes = [...pageScopes(role)];
-      expect(scopes).toEqual(['entities:read', 'notes:read', 'members:read', 'members:pii:read'].filter((s) => (ROLE_SCOPES[role] as readonly string[]).includes(s)));
+      expect(scopes).toEqual(
+        ['entities:read', 'notes:read', 'members:read', 'members:pii:read'].filter((s) => (ROLE_SCOPES[role] as readonly string[]).includes(s)),
+      );
       expect(scopes.every((s) => s.endsWith(':read'))).toBe(true);
     }
     expect([...pageScopes('viewer')]).toEqual(['entities:read', 'notes:read', 'members:read', 'members:pii:read']);

@@ -36,7 +36,14 @@ describe("an entity's linked notes, newest first", () => {
     expect(names(second.items)).toEqual(['three', 'one']);
     expect(second.before).toBeUndefined();
     // A note whose delete has begun is gone for every reader.
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.note(ws, made[2]!.id), UpdateExpression: 'SET deleting = :now', ExpressionAttributeValues: { ':now': new Date().toISOString() } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.note(ws, made[2]!.id),
+        UpdateExpression: 'SET deleting = :now',
+        ExpressionAttributeValues: { ':now': new Date().toISOString() },
+      }),
+    );
     expect(names((await linkedNotesNewestFirst(ws, f.id, undefined, 10)).items)).toEqual(['two', 'four', 'one']);
   });
 
@@ -71,7 +78,12 @@ describe('children with their scores, for a ranking', () => {
     if (found.tooMany) return;
     expect(found.entities.map((e) => e.name)).toEqual(features.map((f) => f.fields.name));
     // The ids from the children index, then the items: three BatchGetItems, side by side.
-    expect(recorder.sent.filter((c) => c.command === 'BatchGetItem').map((c) => c.keys).sort((a, b) => a! - b!)).toEqual([30, 100, 100]);
+    expect(
+      recorder.sent
+        .filter((c) => c.command === 'BatchGetItem')
+        .map((c) => c.keys)
+        .sort((a, b) => a! - b!),
+    ).toEqual([30, 100, 100]);
     expect(recorder.sent.map((c) => c.command).filter((c) => c !== 'BatchGetItem')).toEqual(['Query']);
     for (const e of found.entities.slice(0, 10)) expect(e.score).toBe(await readScore(ws, e.id));
     // A note without a customer counts 1 on each entity it links.
@@ -90,7 +102,14 @@ describe('admin index backfill, for the pages', () => {
     // As an older version wrote them: links without GSI3, customers' notes keyed by the bare id.
     for (const n of [older, newer]) {
       await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.link(ws, n.id, p.id), UpdateExpression: 'REMOVE gsi3pk, gsi3sk' }));
-      await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.note(ws, n.id), UpdateExpression: 'SET gsi2sk = :id', ExpressionAttributeValues: { ':id': n.id } }));
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.note(ws, n.id),
+          UpdateExpression: 'SET gsi2sk = :id',
+          ExpressionAttributeValues: { ':id': n.id },
+        }),
+      );
     }
     expect((await linkedNotesNewestFirst(ws, p.id, undefined, 10)).items).toEqual([]);
     const report = await backfillIndexes({ workspace: ws });

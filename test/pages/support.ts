@@ -16,11 +16,21 @@ export const entity = (app: TestApp, token: string, type: string, name: string, 
   create(app, token, '/v2/entities', { type, fields: { name, ...fields }, ...(parent ? { relationships: [{ type: 'parent', target: { id: parent } }] } : {}) });
 
 /** A note from `customer` (or none) linked to each entity with its importance. */
-export const note = (app: TestApp, token: string, name: string, customer: string | undefined, links: Array<[string, string]>, fields: Record<string, unknown> = {}) =>
+export const note = (
+  app: TestApp,
+  token: string,
+  name: string,
+  customer: string | undefined,
+  links: Array<[string, string]>,
+  fields: Record<string, unknown> = {},
+) =>
   create(app, token, '/v2/notes', {
     type: 'textNote',
     fields: { name, ...fields },
-    relationships: [...(customer ? [{ type: 'customer', target: { id: customer } }] : []), ...links.map(([id, importance]) => ({ type: 'link', target: { id }, importance }))],
+    relationships: [
+      ...(customer ? [{ type: 'customer', target: { id: customer } }] : []),
+      ...links.map(([id, importance]) => ({ type: 'link', target: { id }, importance })),
+    ],
   });
 
 /** GET …/score over the API. */
@@ -31,7 +41,12 @@ export async function scoreOf(app: TestApp, token: string, id: string): Promise<
 }
 
 /** Signs in on the pages' own sign-in page; returns the form's answer (303 on success). */
-export async function signInToPages(browser: ScriptedBrowser, workspaceId: string, email: string, options: { password?: string; next?: string } = {}): Promise<Reply> {
+export async function signInToPages(
+  browser: ScriptedBrowser,
+  workspaceId: string,
+  email: string,
+  options: { password?: string; next?: string } = {},
+): Promise<Reply> {
   const page = await browser.send('GET', `/sign-in${options.next !== undefined ? `?${new URLSearchParams({ next: options.next }).toString()}` : ''}`);
   expect(page.status, page.text).toBe(200);
   return browser.send('POST', '/sign-in', {
@@ -47,7 +62,9 @@ export async function signInToPages(browser: ScriptedBrowser, workspaceId: strin
 export function expectMemberPageHeaders(res: Reply, status: number): void {
   expect(res.status, res.text.slice(0, 2000)).toBe(status);
   expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-  expect(res.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'$/);
+  expect(res.headers['content-security-policy']).toMatch(
+    /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'$/,
+  );
   expect(res.headers['x-frame-options']).toBe('DENY');
   expect(res.headers['referrer-policy']).toBe('no-referrer');
   expect(res.headers['cache-control']).toBe('no-store');

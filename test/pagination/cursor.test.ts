@@ -130,9 +130,35 @@ describe('pagination cursors', () => {
   it.each<[string, Partial<PageScope>]>([
     ['another workspace', { workspaceId: 'ws-2' }],
     ['another operation', { operationId: 'listNotes' }],
-    ['another filter', { query: [['type[]', 'product'], ['fields[]', 'name'], ['limit', '10']] }],
-    ['another limit', { query: [['type[]', 'feature'], ['fields[]', 'name'], ['limit', '20']] }],
-    ['a parameter dropped', { query: [['type[]', 'feature'], ['limit', '10']] }],
+    [
+      'another filter',
+      {
+        query: [
+          ['type[]', 'product'],
+          ['fields[]', 'name'],
+          ['limit', '10'],
+        ],
+      },
+    ],
+    [
+      'another limit',
+      {
+        query: [
+          ['type[]', 'feature'],
+          ['fields[]', 'name'],
+          ['limit', '20'],
+        ],
+      },
+    ],
+    [
+      'a parameter dropped',
+      {
+        query: [
+          ['type[]', 'feature'],
+          ['limit', '10'],
+        ],
+      },
+    ],
     ['another path parameter', { params: { id: 'x' } }],
     ['another body', { body: { types: ['feature'] } }],
   ])('a foreign cursor (%s) → refused', async (_n, change) => {

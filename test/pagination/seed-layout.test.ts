@@ -23,7 +23,11 @@ it('seeded entity items have the layout the create endpoint writes', async () =>
     return res.json.data.id as string;
   };
   const product = await create({ type: 'product', fields: { name: 'P' } });
-  const feature = await create({ type: 'feature', fields: { name: 'F', tags: [{ name: 't' }], owner: { email: ws.admin.email } }, relationships: [{ type: 'parent', target: { id: product } }] });
+  const feature = await create({
+    type: 'feature',
+    fields: { name: 'F', tags: [{ name: 't' }], owner: { email: ws.admin.email } },
+    relationships: [{ type: 'parent', target: { id: product } }],
+  });
   for (const [id, parent] of [
     [product, undefined],
     [feature, { id: product, type: 'product' }],
@@ -31,6 +35,8 @@ it('seeded entity items have the layout the create endpoint writes', async () =>
     const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.entity(ws.workspaceId, id) }));
     const { own: _own, total: _total, ...stored } = Item!;
     if (id === feature) expect(stored.gsi3pk).toBe(keys.ownedBy(ws.workspaceId, ws.admin.id));
-    expect(stored).toEqual(entityItem(ws.workspaceId, { id, type: Item!.type, createdAt: Item!.createdAt, fields: Item!.fields, ...(parent ? { parent } : {}) }));
+    expect(stored).toEqual(
+      entityItem(ws.workspaceId, { id, type: Item!.type, createdAt: Item!.createdAt, fields: Item!.fields, ...(parent ? { parent } : {}) }),
+    );
   }
 });

@@ -61,7 +61,13 @@ export async function seedEntities<T extends EntityType = 'feature'>(
 ): Promise<Array<SeededEntity & { type: T }>> {
   const type = options.type ?? ('feature' as T);
   const items = Array.from({ length: count }, (_, i) =>
-    entityItem(ws, { id: randomUUID(), type, createdAt: nextCreatedAt(), fields: options.fields ? options.fields(i) : { name: `${type} ${i}` }, ...(options.parent ? { parent: options.parent } : {}) }),
+    entityItem(ws, {
+      id: randomUUID(),
+      type,
+      createdAt: nextCreatedAt(),
+      fields: options.fields ? options.fields(i) : { name: `${type} ${i}` },
+      ...(options.parent ? { parent: options.parent } : {}),
+    }),
   );
   await putAll(items);
   return items.map((i) => ({ id: i.id, type }));
@@ -73,7 +79,12 @@ export async function seedNotes(
   options: { fields?: (i: number) => Record<string, unknown>; customer?: { id: string; type: CustomerType } } = {},
 ): Promise<SeededNote[]> {
   const items = Array.from({ length: count }, (_, i) =>
-    noteItem(ws, { id: randomUUID(), createdAt: nextCreatedAt(), fields: options.fields ? options.fields(i) : { name: `note ${i}` }, ...(options.customer ? { customer: options.customer } : {}) }),
+    noteItem(ws, {
+      id: randomUUID(),
+      createdAt: nextCreatedAt(),
+      fields: options.fields ? options.fields(i) : { name: `note ${i}` },
+      ...(options.customer ? { customer: options.customer } : {}),
+    }),
   );
   await putAll(items);
   return items.map((i) => ({ id: String(i.id), type: 'textNote' as const, createdAt: String(i.createdAt) }));

@@ -54,7 +54,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('add' as const), parent: fc.nat() }) },
 );
 
-const at = <T,>(xs: readonly T[], n: number): T | undefined => (xs.length ? xs[n % xs.length] : undefined);
+const at = <T>(xs: readonly T[], n: number): T | undefined => (xs.length ? xs[n % xs.length] : undefined);
 
 /** A request of the writer: what it sends, and what the model does once it has answered. */
 interface Write {
@@ -98,12 +98,20 @@ describe('customer demand: exact at a point in time under concurrent writes, aga
           const m = new ScoreModel(MAX_DEPTH);
           const d = new DemandModel(m);
           const entity = async (type: EntityType, parent?: string) => {
-            const id = (await req('POST', '/entities', { data: { type, fields: { name: type }, ...(parent ? { relationships: [{ type: 'parent', target: { id: parent } }] } : {}) } })).json.data.id as string;
+            const id = (
+              await req('POST', '/entities', {
+                data: { type, fields: { name: type }, ...(parent ? { relationships: [{ type: 'parent', target: { id: parent } }] } : {}) },
+              })
+            ).json.data.id as string;
             m.createEntity(id, type, parent);
             return id;
           };
           const plan = async (type: string, parent?: string) =>
-            (await req('POST', '/entities', { data: { type, fields: { name: type }, ...(parent ? { relationships: [{ type: 'parent', target: { id: parent } }] } : {}) } })).json.data.id as string;
+            (
+              await req('POST', '/entities', {
+                data: { type, fields: { name: type }, ...(parent ? { relationships: [{ type: 'parent', target: { id: parent } }] } : {}) },
+              })
+            ).json.data.id as string;
           const link = async (p: string, e: string) => {
             await req('POST', `/entities/${p}/relationships`, { data: { type: 'link', target: { id: e } } });
             d.linksOf(p).add(e);
@@ -124,18 +132,35 @@ describe('customer demand: exact at a point in time under concurrent writes, aga
           const customers = [await entity('company'), await entity('company'), await entity('company')];
           const notes: string[] = [];
           for (const customer of [...customers, undefined]) {
-            const id = (await req('POST', '/notes', { data: { type: 'textNote', fields: { name: 'n' }, relationships: customer ? [{ type: 'customer', target: { id: customer } }] : [] } })).json.data.id as string;
+            const id = (
+              await req('POST', '/notes', {
+                data: { type: 'textNote', fields: { name: 'n' }, relationships: customer ? [{ type: 'customer', target: { id: customer } }] : [] },
+              })
+            ).json.data.id as string;
             m.createNote(id, customer, []);
             notes.push(id);
           }
-          for (const [n, e, imp] of [[0, f1, 'critical'], [1, s1, 'important'], [2, f3, 'nice to have'], [3, f4, 'unknown'], [0, c2, 'important']] as const) {
+          for (const [n, e, imp] of [
+            [0, f1, 'critical'],
+            [1, s1, 'important'],
+            [2, f3, 'nice to have'],
+            [3, f4, 'unknown'],
+            [0, c2, 'important'],
+          ] as const) {
             await req('PUT', `/notes/${notes[n]!}/relationships/link/${e}`, { data: { importance: imp } });
             m.putLink(notes[n]!, e, imp);
           }
           const release = await plan('release', await plan('releaseGroup'));
           const objective = await plan('objective');
           const plans = [release, objective];
-          for (const [p, e] of [[release, f1], [release, s1], [release, c2], [objective, p1], [objective, f3]] as const) await link(p, e);
+          for (const [p, e] of [
+            [release, f1],
+            [release, s1],
+            [release, c2],
+            [objective, p1],
+            [objective, f3],
+          ] as const)
+            await link(p, e);
 
           /** The writer's next request for an abstract operation, resolved against the model now (undefined: nothing fits). */
           const resolve = (o: Op): Write | undefined => {
@@ -144,7 +169,12 @@ describe('customer demand: exact at a point in time under concurrent writes, aga
               case 'rate': {
                 const note = at(notes, o.note)!;
                 const e = at(hierarchy, o.entity)!;
-                return { method: 'PUT', path: `/notes/${note}/relationships/link/${e}`, body: { data: { importance: o.importance } }, apply: () => m.putLink(note, e, o.importance) };
+                return {
+                  method: 'PUT',
+                  path: `/notes/${note}/relationships/link/${e}`,
+                  body: { data: { importance: o.importance } },
+                  apply: () => m.putLink(note, e, o.importance),
+                };
               }
               case 'unrate': {
                 const note = at(notes, o.note)!;
@@ -155,14 +185,33 @@ describe('customer demand: exact at a point in time under concurrent writes, aga
                 const movable = hierarchy.filter((id) => m.entities.get(id)!.type !== 'product');
                 const id = at(movable, o.entity)!;
                 const type = m.entities.get(id)!.type;
-                const parents = hierarchy.filter((p) => PARENT_RULES[type].parents.includes(m.entities.get(p)!.type) && p !== m.entities.get(id)!.parentId && m.checkSetParent(id, p).ok);
+                const parents = hierarchy.filter(
+                  (p) => PARENT_RULES[type].parents.includes(m.entities.get(p)!.type) && p !== m.entities.get(id)!.parentId && m.checkSetParent(id, p).ok,
+                );
                 const parent = at(parents, o.parent);
-                return parent === undefined ? undefined : { method: 'PUT', path: `/entities/${id}/relationships/parent`, body: { data: { target: { id: parent } } }, apply: () => m.setParent(id, parent) };
+                return parent === undefined
+                  ? undefined
+                  : {
+                      method: 'PUT',
+                      path: `/entities/${id}/relationships/parent`,
+                      body: { data: { target: { id: parent } } },
+                      apply: () => m.setParent(id, parent),
+                    };
               }
               case 'link': {
                 const p = plans[o.plan]!;
-                const e = at(hierarchy.filter((h) => !d.linksOf(p).has(h)), o.entity);
-                return e === undefined ? undefined : { method: 'POST', path: `/entities/${p}/relationships`, body: { data: { type: 'link', target: { id: e } } }, apply: () => d.linksOf(p).add(e) };
+                const e = at(
+                  hierarchy.filter((h) => !d.linksOf(p).has(h)),
+                  o.entity,
+                );
+                return e === undefined
+                  ? undefined
+                  : {
+                      method: 'POST',
+                      path: `/entities/${p}/relationships`,
+                      body: { data: { type: 'link', target: { id: e } } },
+                      apply: () => d.linksOf(p).add(e),
+                    };
               }
               case 'unlink': {
                 const p = plans[o.plan]!;
@@ -172,7 +221,14 @@ describe('customer demand: exact at a point in time under concurrent writes, aga
               case 'add': {
                 const features = hierarchy.filter((id) => m.entities.get(id)!.type === 'feature' && m.depth(id) < MAX_DEPTH);
                 const parent = at(features, o.parent);
-                return parent === undefined ? undefined : { method: 'POST', path: '/entities', body: { data: { type: 'subfeature', fields: { name: 's' }, relationships: [{ type: 'parent', target: { id: parent } }] } }, apply: (id) => m.createEntity(id!, 'subfeature', parent) };
+                return parent === undefined
+                  ? undefined
+                  : {
+                      method: 'POST',
+                      path: '/entities',
+                      body: { data: { type: 'subfeature', fields: { name: 's' }, relationships: [{ type: 'parent', target: { id: parent } }] } },
+                      apply: (id) => m.createEntity(id!, 'subfeature', parent),
+                    };
               }
             }
           };
@@ -214,7 +270,10 @@ describe('customer demand: exact at a point in time under concurrent writes, aga
 
           for (const r of reads) {
             const states = history.get(r.plan)!.slice(r.from, r.to + 1);
-            expect(states, `a read of ${r.plan === release ? 'the release' : 'the objective'} between operations ${r.from} and ${r.to} answered ${r.demand}`).toContain(r.demand);
+            expect(
+              states,
+              `a read of ${r.plan === release ? 'the release' : 'the objective'} between operations ${r.from} and ${r.to} answered ${r.demand}`,
+            ).toContain(r.demand);
             expect(r.pointInTime).toBe(true);
           }
           for (const p of plans) {

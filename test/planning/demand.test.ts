@@ -140,7 +140,9 @@ describe('customer demand', () => {
     const { ws, c, feature, acme, group, release } = await setup();
     const note = await c.note({});
     for (const id of [feature, acme, group, note, '00000000-0000-4000-8000-000000000000']) {
-      expectError(await c.req('GET', `/entities/${id}/demand`), 'resource.notFound', { detail: `No initiative, objective, key result or release ${id} in this workspace.` });
+      expectError(await c.req('GET', `/entities/${id}/demand`), 'resource.notFound', {
+        detail: `No initiative, objective, key result or release ${id} in this workspace.`,
+      });
     }
     expectError(await c.req('GET', '/entities/not-a-uuid/demand'), 'request.invalid', { source: { parameter: 'id' } });
     const reader = await ws.member({ role: 'viewer' });
@@ -159,7 +161,9 @@ describe('TransactGetItems through the lean sender', () => {
     const pk = `TXGET#${Math.random()}`;
     const item = { pk, sk: 'a', n: 1.5, nested: { list: [1, 'x'], flag: true }, tags: new Set(['p', 'q']) };
     await db().send(new (await import('@aws-sdk/lib-dynamodb')).PutCommand({ TableName: tableName(), Item: item }));
-    const input = { TransactItems: [{ Get: { TableName: tableName(), Key: { pk, sk: 'a' } } }, { Get: { TableName: tableName(), Key: { pk, sk: 'missing' } } }] };
+    const input = {
+      TransactItems: [{ Get: { TableName: tableName(), Key: { pk, sk: 'a' } } }, { Get: { TableName: tableName(), Key: { pk, sk: 'missing' } } }],
+    };
     const lean = await transactGet(input);
     const { $metadata: _, ...sdk } = await db().send(new TransactGetCommand(input));
     expect(lean).toEqual(sdk);

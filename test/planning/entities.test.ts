@@ -15,7 +15,11 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const parentOf = (id: string) => ({ relationships: [{ type: 'parent', target: { id } }] });
-const STATUS = { upcoming: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a09', completed: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a08', notStarted: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a07' };
+const STATUS = {
+  upcoming: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a09',
+  completed: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a08',
+  notStarted: '5b1f0c3a-0c52-4a5e-9e53-0f3b7f0d0a07',
+};
 
 async function setup() {
   const ws = await newWorkspace();
@@ -30,7 +34,9 @@ async function setup() {
   const initiative = await c.entity('initiative', undefined, { name: 'Wallets' });
   /** `type target` of each relationship of an entity (optionally one type), in list order. */
   const lines = async (id: string, qs = '') =>
-    (await c.ok('GET', `/entities/${id}/relationships${qs}`)).json.data.map((r: { type: string; target: { id: string; type: string } }) => `${r.type} ${r.target.type} ${r.target.id}`);
+    (await c.ok('GET', `/entities/${id}/relationships${qs}`)).json.data.map(
+      (r: { type: string; target: { id: string; type: string } }) => `${r.type} ${r.target.type} ${r.target.id}`,
+    );
   const link = (from: string, to: string) => c.req('POST', `/entities/${from}/relationships`, { data: { type: 'link', target: { id: to } } });
   return { ws, c, product, feature, sub, group, release, objective, keyResult, initiative, lines, link };
 }
@@ -39,7 +45,17 @@ describe('planning entities: create, read, parent rules', () => {
   it('each type is created, read back with its fields and its parent and children', async () => {
     const { ws, c, group, release, objective, keyResult } = await setup();
     const created = await c.req('POST', '/entities', {
-      data: { type: 'release', fields: { name: 'Summer', description: '<p>June</p>', status: { name: 'upcoming' }, timeframe: { startDate: '2026-06-01', endDate: '2026-06-30', granularity: 'month' }, archived: false }, ...parentOf(group) },
+      data: {
+        type: 'release',
+        fields: {
+          name: 'Summer',
+          description: '<p>June</p>',
+          status: { name: 'upcoming' },
+          timeframe: { startDate: '2026-06-01', endDate: '2026-06-30', granularity: 'month' },
+          archived: false,
+        },
+        ...parentOf(group),
+      },
     });
     expect(created.status, created.text).toBe(201);
     const id = created.json.data.id;
@@ -48,7 +64,13 @@ describe('planning entities: create, read, parent rules', () => {
     expect(got.json.data).toMatchObject({
       id,
       type: 'release',
-      fields: { name: 'Summer', description: '<p>June</p>', status: { id: STATUS.upcoming, name: 'Upcoming' }, timeframe: { startDate: '2026-06-01', endDate: '2026-06-30', granularity: 'month' }, archived: false },
+      fields: {
+        name: 'Summer',
+        description: '<p>June</p>',
+        status: { id: STATUS.upcoming, name: 'Upcoming' },
+        timeframe: { startDate: '2026-06-01', endDate: '2026-06-30', granularity: 'month' },
+        archived: false,
+      },
       relationships: { data: [{ type: 'parent', target: { id: group, type: 'releaseGroup' } }], links: {} },
     });
     // fields[]=all: every field a release has, and no other.
@@ -56,26 +78,81 @@ describe('planning entities: create, read, parent rules', () => {
     expect(Object.keys(all.json.data.fields)).toEqual(['name', 'description', 'status', 'timeframe', 'archived']);
     const groupRead = await c.ok('GET', `/entities/${group}?fields[]=all`);
     expect(Object.keys(groupRead.json.data.fields)).toEqual(['name', 'description', 'archived']);
-    expect(groupRead.json.data.relationships.data.map((r: { type: string; target: { id: string } }) => `${r.type} ${r.target.id}`)).toEqual([`child ${release}`, `child ${id}`]);
+    expect(groupRead.json.data.relationships.data.map((r: { type: string; target: { id: string } }) => `${r.type} ${r.target.id}`)).toEqual([
+      `child ${release}`,
+      `child ${id}`,
+    ]);
     const kr = await c.ok('GET', `/entities/${keyResult}`);
-    expect(kr.json.data.relationships.data).toEqual([{ type: 'parent', target: { id: objective, type: 'objective', links: { self: `${app.baseUrl}/entities/${objective}`, html: `${app.webUrl}/entities/${objective}` } } }]);
+    expect(kr.json.data.relationships.data).toEqual([
+      {
+        type: 'parent',
+        target: { id: objective, type: 'objective', links: { self: `${app.baseUrl}/entities/${objective}`, html: `${app.webUrl}/entities/${objective}` } },
+      },
+    ]);
     // An initiative takes an owner and tags, as a feature does.
-    const initiative = await c.req('POST', '/entities', { data: { type: 'initiative', fields: { name: 'Wallets 2', owner: { email: ws.admin.email }, tags: [{ name: 'q3' }], status: { name: 'Not started' } } } });
+    const initiative = await c.req('POST', '/entities', {
+      data: { type: 'initiative', fields: { name: 'Wallets 2', owner: { email: ws.admin.email }, tags: [{ name: 'q3' }], status: { name: 'Not started' } } },
+    });
     expect(initiative.status, initiative.text).toBe(201);
-    expect((await c.ok('GET', `/entities/${initiative.json.data.id}`)).json.data.fields).toEqual({ name: 'Wallets 2', owner: { id: ws.admin.id, email: ws.admin.email }, tags: [{ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'q3' }], status: { id: STATUS.notStarted, name: 'Not started' } });
+    expect((await c.ok('GET', `/entities/${initiative.json.data.id}`)).json.data.fields).toEqual({
+      name: 'Wallets 2',
+      owner: { id: ws.admin.id, email: ws.admin.email },
+      tags: [{ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'q3' }],
+      status: { id: STATUS.notStarted, name: 'Not started' },
+    });
   });
 
   it.each([
     ['a key result without an objective', { type: 'keyResult', fields: { name: 'x' } }, '/data/relationships', /needs a parent \(objective\)/],
     ['a release without a release group', { type: 'release', fields: { name: 'x' } }, '/data/relationships', /needs a parent \(releaseGroup\)/],
-    ['a release under a product', { type: 'release', fields: { name: 'x' }, ...parentOf('PRODUCT') }, '/data/relationships/0/target/id', /cannot have a product parent; allowed: releaseGroup/],
-    ['a feature under a release group', { type: 'feature', fields: { name: 'x' }, ...parentOf('GROUP') }, '/data/relationships/0/target/id', /cannot have a releaseGroup parent/],
-    ['an initiative with a parent', { type: 'initiative', fields: { name: 'x' }, ...parentOf('OBJECTIVE') }, '/data/relationships/0/target/id', /cannot have a parent/],
-    ['a key result under a key result', { type: 'keyResult', fields: { name: 'x' }, ...parentOf('KEYRESULT') }, '/data/relationships/0/target/id', /allowed: objective/],
-    ['an owner on a release', { type: 'release', fields: { name: 'x', owner: { email: 'a@example.com' } }, ...parentOf('GROUP') }, '/data/fields/owner', /Unknown field 'owner' for a release/],
-    ['a status on a release group', { type: 'releaseGroup', fields: { name: 'x', status: { name: 'Upcoming' } } }, '/data/fields/status', /Unknown field 'status' for a releaseGroup/],
-    ['a feature status on a release', { type: 'release', fields: { name: 'x', status: { name: 'New idea' } }, ...parentOf('GROUP') }, '/data/fields/status/name', /^No status of a release is named 'New idea'; the statuses of a release are Upcoming \(\S+\), In progress \(\S+\), Completed \(\S+\)\.$/],
-    ['a release status on a feature', { type: 'feature', fields: { name: 'x', status: { name: 'upcoming' } }, ...parentOf('PRODUCT') }, '/data/fields/status/name', /^No status of a feature is named 'upcoming'; the statuses of a feature are New idea \(\S+\), Candidate \(\S+\), Planned \(\S+\), In progress \(\S+\), Released \(\S+\), Won't do \(\S+\)\.$/],
+    [
+      'a release under a product',
+      { type: 'release', fields: { name: 'x' }, ...parentOf('PRODUCT') },
+      '/data/relationships/0/target/id',
+      /cannot have a product parent; allowed: releaseGroup/,
+    ],
+    [
+      'a feature under a release group',
+      { type: 'feature', fields: { name: 'x' }, ...parentOf('GROUP') },
+      '/data/relationships/0/target/id',
+      /cannot have a releaseGroup parent/,
+    ],
+    [
+      'an initiative with a parent',
+      { type: 'initiative', fields: { name: 'x' }, ...parentOf('OBJECTIVE') },
+      '/data/relationships/0/target/id',
+      /cannot have a parent/,
+    ],
+    [
+      'a key result under a key result',
+      { type: 'keyResult', fields: { name: 'x' }, ...parentOf('KEYRESULT') },
+      '/data/relationships/0/target/id',
+      /allowed: objective/,
+    ],
+    [
+      'an owner on a release',
+      { type: 'release', fields: { name: 'x', owner: { email: 'a@example.com' } }, ...parentOf('GROUP') },
+      '/data/fields/owner',
+      /Unknown field 'owner' for a release/,
+    ],
+    [
+      'a status on a release group',
+      { type: 'releaseGroup', fields: { name: 'x', status: { name: 'Upcoming' } } },
+      '/data/fields/status',
+      /Unknown field 'status' for a releaseGroup/,
+    ],
+    [
+      'a feature status on a release',
+      { type: 'release', fields: { name: 'x', status: { name: 'New idea' } }, ...parentOf('GROUP') },
+      '/data/fields/status/name',
+      /^No status of a release is named 'New idea'; the statuses of a release are Upcoming \(\S+\), In progress \(\S+\), Completed \(\S+\)\.$/,
+    ],
+    [
+      'a release status on a feature',
+      { type: 'feature', fields: { name: 'x', status: { name: 'upcoming' } }, ...parentOf('PRODUCT') },
+      '/data/fields/status/name',
+      /^No status of a feature is named 'upcoming'; the statuses of a feature are New idea \(\S+\), Candidate \(\S+\), Planned \(\S+\), In progress \(\S+\), Released \(\S+\), Won't do \(\S+\)\.$/,
+    ],
   ])('create with %s → 400 request.invalid at its pointer, nothing created', async (_name, body, pointer, detail) => {
     const s = await setup();
     const ids: Record<string, string> = { PRODUCT: s.product, GROUP: s.group, OBJECTIVE: s.objective, KEYRESULT: s.keyResult };
@@ -89,11 +166,18 @@ describe('planning entities: create, read, parent rules', () => {
     const { c, release, initiative } = await setup();
     await c.ok('PATCH', `/entities/${initiative}`, { data: { patch: [{ op: 'set', path: 'status', value: { name: 'Completed' } }] } });
     expect((await c.ok('GET', `/entities/${initiative}`)).json.data.fields.status).toEqual({ id: STATUS.completed, name: 'Completed' });
-    expectError(await c.req('PATCH', `/entities/${release}`, { data: { patch: [{ op: 'set', path: 'status', value: { name: 'Released' } }] } }), 'request.invalid', {
-      source: { pointer: '/data/patch/0/value/name' },
-      detail: /^No status of a release is named 'Released'/,
+    expectError(
+      await c.req('PATCH', `/entities/${release}`, { data: { patch: [{ op: 'set', path: 'status', value: { name: 'Released' } }] } }),
+      'request.invalid',
+      {
+        source: { pointer: '/data/patch/0/value/name' },
+        detail: /^No status of a release is named 'Released'/,
+      },
+    );
+    expectError(await c.req('PATCH', `/entities/${release}`, { data: { fields: { status: { id: STATUS.notStarted } } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/status/id' },
+      detail: /is no status of a release/,
     });
-    expectError(await c.req('PATCH', `/entities/${release}`, { data: { fields: { status: { id: STATUS.notStarted } } } }), 'request.invalid', { source: { pointer: '/data/fields/status/id' }, detail: /is no status of a release/ });
     await c.ok('PATCH', `/entities/${release}`, { data: { fields: { status: { id: STATUS.completed } } } });
     expect((await c.ok('GET', `/entities/${release}`)).json.data.fields.status).toEqual({ id: STATUS.completed, name: 'Completed' });
   });
@@ -109,13 +193,24 @@ describe('planning entities: create, read, parent rules', () => {
     const otherObjective = await c.entity('objective', parentObjective);
     await c.ok('POST', `/entities/${otherObjective}/relationships`, { data: { type: 'child', target: { id: keyResult } } });
     expect(await lines(otherObjective, '?type=child')).toEqual([`child keyResult ${keyResult}`]);
-    expectError(await c.req('PUT', `/entities/${parentObjective}/relationships/parent`, { data: { target: { id: objective } } }), 'request.invalid', { source: { pointer: '/data/target/id' }, detail: /cycle/ });
-    expectError(await c.req('PUT', `/entities/${release}/relationships/parent`, { data: { target: { id: product } } }), 'request.invalid', { source: { pointer: '/data/target/id' } });
-    expectError(await c.req('PUT', `/entities/${otherGroup}/relationships/parent`, { data: { target: { id: group } } }), 'request.invalid', { source: { pointer: '/data/target/id' }, detail: /A releaseGroup cannot have a parent/ });
+    expectError(await c.req('PUT', `/entities/${parentObjective}/relationships/parent`, { data: { target: { id: objective } } }), 'request.invalid', {
+      source: { pointer: '/data/target/id' },
+      detail: /cycle/,
+    });
+    expectError(await c.req('PUT', `/entities/${release}/relationships/parent`, { data: { target: { id: product } } }), 'request.invalid', {
+      source: { pointer: '/data/target/id' },
+    });
+    expectError(await c.req('PUT', `/entities/${otherGroup}/relationships/parent`, { data: { target: { id: group } } }), 'request.invalid', {
+      source: { pointer: '/data/target/id' },
+      detail: /A releaseGroup cannot have a parent/,
+    });
     // An objective may stand alone; a release may not.
     expect((await c.req('DELETE', `/entities/${objective}/relationships/parent/${parentObjective}`)).status).toBe(204);
     expect(await lines(objective, '?type=parent')).toEqual([]);
-    expectError(await c.req('DELETE', `/entities/${release}/relationships/parent/${otherGroup}`), 'request.invalid', { source: { parameter: 'type' }, detail: /needs a parent/ });
+    expectError(await c.req('DELETE', `/entities/${release}/relationships/parent/${otherGroup}`), 'request.invalid', {
+      source: { parameter: 'type' },
+      detail: /needs a parent/,
+    });
   });
 
   it(`nested objectives are capped at ${MAX_DEPTH} levels, key results included`, async () => {
@@ -125,19 +220,34 @@ describe('planning entities: create, read, parent rules', () => {
     const leaf = await c.entity('keyResult', top);
     const deepest = await c.entity('objective', top);
     expect([leaf, deepest]).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/), expect.stringMatching(/^[0-9a-f-]{36}$/)]);
-    const tooDeep = { source: { pointer: '/data/relationships/0/target/id' }, detail: `The hierarchy would be ${MAX_DEPTH + 1} levels deep; the maximum is ${MAX_DEPTH}.` };
-    expectError(await c.req('POST', '/entities', { data: { type: 'keyResult', fields: { name: 'too deep' }, ...parentOf(deepest) } }), 'request.invalid', tooDeep);
-    expectError(await c.req('POST', '/entities', { data: { type: 'objective', fields: { name: 'too deep' }, ...parentOf(deepest) } }), 'request.invalid', tooDeep);
+    const tooDeep = {
+      source: { pointer: '/data/relationships/0/target/id' },
+      detail: `The hierarchy would be ${MAX_DEPTH + 1} levels deep; the maximum is ${MAX_DEPTH}.`,
+    };
+    expectError(
+      await c.req('POST', '/entities', { data: { type: 'keyResult', fields: { name: 'too deep' }, ...parentOf(deepest) } }),
+      'request.invalid',
+      tooDeep,
+    );
+    expectError(
+      await c.req('POST', '/entities', { data: { type: 'objective', fields: { name: 'too deep' }, ...parentOf(deepest) } }),
+      'request.invalid',
+      tooDeep,
+    );
   });
 });
 
 describe('planning entities: lists, search, configurations', () => {
-  it('type[]=release lists exactly the releases; parent[id] a group\'s releases; status filters take the release statuses', async () => {
+  it("type[]=release lists exactly the releases; parent[id] a group's releases; status filters take the release statuses", async () => {
     const { c, group, release } = await setup();
     const later = await c.entity('release', group, { status: { name: 'Upcoming' } });
     const elsewhere = await c.entity('release', await c.entity('releaseGroup'));
     const list = await c.ok('GET', '/entities?type[]=release');
-    expect(list.json.data.map((e: { id: string; type: string }) => [e.type, e.id])).toEqual([['release', release], ['release', later], ['release', elsewhere]]);
+    expect(list.json.data.map((e: { id: string; type: string }) => [e.type, e.id])).toEqual([
+      ['release', release],
+      ['release', later],
+      ['release', elsewhere],
+    ]);
     const inGroup = await c.ok('GET', `/entities?type[]=release&parent[id]=${group}`);
     expect(inGroup.json.data.map((e: { id: string }) => e.id)).toEqual([release, later]);
     const upcoming = await c.ok('GET', '/entities?type[]=release&status[name]=upcoming');
@@ -153,7 +263,9 @@ describe('planning entities: lists, search, configurations', () => {
 
   it("Productboard's search body finds them by filter.type, with return.fields", async () => {
     const { c, objective, keyResult, initiative } = await setup();
-    const found = await c.ok('POST', '/entities/search', { data: { filter: { type: ['objective', 'keyResult', 'initiative'] }, return: { fields: ['name'] } } });
+    const found = await c.ok('POST', '/entities/search', {
+      data: { filter: { type: ['objective', 'keyResult', 'initiative'] }, return: { fields: ['name'] } },
+    });
     expect(found.json.data.map((e: { id: string; type: string; fields: unknown }) => [e.type, e.id, e.fields])).toEqual([
       ['objective', objective, { name: 'Grow checkout' }],
       ['keyResult', keyResult, { name: 'Conversion +5%' }],
@@ -197,11 +309,20 @@ describe('planning entities: lists, search, configurations', () => {
 describe('planning entities: links, score, notes', () => {
   it('a feature in a release, features and initiatives serving an objective: links read from both sides; the other pairs → 400 naming the allowed types', async () => {
     const { c, product, feature, sub, group, release, objective, keyResult, initiative, lines, link } = await setup();
-    for (const [from, to] of [[feature, release], [release, sub], [objective, feature], [initiative, objective], [keyResult, product], [initiative, release]]) {
+    for (const [from, to] of [
+      [feature, release],
+      [release, sub],
+      [objective, feature],
+      [initiative, objective],
+      [keyResult, product],
+      [initiative, release],
+    ]) {
       const res = await link(from!, to!);
       expect(res.status, res.text).toBe(201);
     }
-    expect(await lines(release, '?type=link')).toEqual([`link feature ${feature}`, `link initiative ${initiative}`, `link subfeature ${sub}`].sort((a, b) => a.split(' ')[2]!.localeCompare(b.split(' ')[2]!)));
+    expect(await lines(release, '?type=link')).toEqual(
+      [`link feature ${feature}`, `link initiative ${initiative}`, `link subfeature ${sub}`].sort((a, b) => a.split(' ')[2]!.localeCompare(b.split(' ')[2]!)),
+    );
     expect(await lines(feature, '?type=link')).toEqual(expect.arrayContaining([`link release ${release}`, `link objective ${objective}`]));
     expect(await lines(objective, '?type=link&target[type]=initiative')).toEqual([`link initiative ${initiative}`]);
     const company = await c.entity('company');
@@ -225,11 +346,16 @@ describe('planning entities: links, score, notes', () => {
 
   it('they have no customer score (404, as anything but a product hierarchy entity) and take no note links', async () => {
     const { c, release, objective, keyResult, initiative, group } = await setup();
-    for (const id of [release, objective, keyResult, initiative, group]) expectError(await c.req('GET', `/entities/${id}/score`), 'resource.notFound', { detail: /No product hierarchy entity/ });
-    expectError(await c.req('POST', '/notes', { data: { type: 'textNote', fields: { name: 'n' }, relationships: [{ type: 'link', target: { id: release } }] } }), 'request.invalid', {
-      source: { pointer: '/data/relationships/0/target/id' },
-      detail: /is a release; a link targets a product, component, feature or subfeature/,
-    });
+    for (const id of [release, objective, keyResult, initiative, group])
+      expectError(await c.req('GET', `/entities/${id}/score`), 'resource.notFound', { detail: /No product hierarchy entity/ });
+    expectError(
+      await c.req('POST', '/notes', { data: { type: 'textNote', fields: { name: 'n' }, relationships: [{ type: 'link', target: { id: release } }] } }),
+      'request.invalid',
+      {
+        source: { pointer: '/data/relationships/0/target/id' },
+        detail: /is a release; a link targets a product, component, feature or subfeature/,
+      },
+    );
     expect((await c.ok('GET', '/notes')).json.data).toEqual([]);
   });
 

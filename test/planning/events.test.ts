@@ -27,7 +27,12 @@ const fieldAdd = fieldCommands.find((c) => c.name === 'field add')!;
 
 /** `type id [attributes] target`, sorted: `target` is the last path (and query) of links.target. */
 const lines = (events: Array<{ eventType: string; payload: { id?: string; updatedAttributes?: string[]; links: Record<string, string> } }>) =>
-  events.map((e) => `${e.eventType} ${e.payload.id ?? '-'}${e.payload.updatedAttributes ? ` [${e.payload.updatedAttributes.join(',')}]` : ''} ${e.payload.links.target?.slice(config.baseUrl.length) ?? ''}`).sort();
+  events
+    .map(
+      (e) =>
+        `${e.eventType} ${e.payload.id ?? '-'}${e.payload.updatedAttributes ? ` [${e.payload.updatedAttributes.join(',')}]` : ''} ${e.payload.links.target?.slice(config.baseUrl.length) ?? ''}`,
+    )
+    .sort();
 
 describe('planning entity events from the table stream', () => {
   let events: EventCollector;
@@ -90,7 +95,11 @@ describe('planning entity events from the table stream', () => {
     await step([`release.deleted ${release} ${at(release)}`, assignment(feature), assignment(sub)]);
     await api.ok('DELETE', `/entities/${objective}`);
     await api.ok('DELETE', `/entities/${initiative}`);
-    await step([`objective.deleted ${objective} ${at(objective)}`, `key-result.deleted ${keyResult} ${at(keyResult)}`, `initiative.deleted ${initiative} ${at(initiative)}`]);
+    await step([
+      `objective.deleted ${objective} ${at(objective)}`,
+      `key-result.deleted ${keyResult} ${at(keyResult)}`,
+      `initiative.deleted ${initiative} ${at(initiative)}`,
+    ]);
   });
 });
 
@@ -121,7 +130,10 @@ describe('planning entity events delivered to a subscriber', () => {
     await api.ok('POST', `/entities/${feature}/relationships`, { data: { type: 'link', target: { id: release } } });
     const got = await receiver.waitFor((d) => d.length >= 2);
     expect(got.map((r) => r.data).sort((a, b) => a.eventType.localeCompare(b.eventType))).toEqual([
-      { eventType: 'feature-release-assignment.updated', links: { target: `${config.baseUrl}/entities/${feature}/relationships?type=link&target%5Bid%5D=${release}` } },
+      {
+        eventType: 'feature-release-assignment.updated',
+        links: { target: `${config.baseUrl}/entities/${feature}/relationships?type=link&target%5Bid%5D=${release}` },
+      },
       { id: release, eventType: 'release.created', links: { target: `${config.baseUrl}/entities/${release}` } },
     ]);
     expect(got.every((r) => r.verified && r.status === 204)).toBe(true);

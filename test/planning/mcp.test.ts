@@ -18,7 +18,11 @@ const link = async (from: string, to: string) => {
   expect(res.status, res.text).toBe(201);
 };
 const entity = (type: string, name: string, parent?: string, fields: Record<string, unknown> = {}) =>
-  create(app, ws.token, '/v2/entities', { type, fields: { name, ...fields }, ...(parent ? { relationships: [{ type: 'parent', target: { id: parent } }] } : {}) });
+  create(app, ws.token, '/v2/entities', {
+    type,
+    fields: { name, ...fields },
+    ...(parent ? { relationships: [{ type: 'parent', target: { id: parent } }] } : {}),
+  });
 
 beforeAll(async () => {
   app = await startApp();
@@ -27,7 +31,10 @@ beforeAll(async () => {
   seeded = await seedProduct(app, ws.token);
   const sub = await entity('subfeature', 'Apple Pay on the web', seeded.features['Apple Pay']);
   const group = await entity('releaseGroup', 'Mobile');
-  const spring = await entity('release', 'Spring', group, { status: { name: 'In progress' }, timeframe: { startDate: '2026-03-01', endDate: '2026-05-31', granularity: 'month' } });
+  const spring = await entity('release', 'Spring', group, {
+    status: { name: 'In progress' },
+    timeframe: { startDate: '2026-03-01', endDate: '2026-05-31', granularity: 'month' },
+  });
   const autumn = await entity('release', 'Autumn', group);
   await entity('release', 'Empty', group);
   for (const f of [seeded.features['Apple Pay']!, sub, seeded.features['Gift cards']!, seeded.features['Wallets']!]) await link(spring, f);
@@ -46,7 +53,7 @@ afterAll(async () => {
 });
 
 describe('planning tools', () => {
-  it('get_customer_demand answers what GET /v2/entities/{id}/demand answers, with the plan\'s name and status', async () => {
+  it("get_customer_demand answers what GET /v2/entities/{id}/demand answers, with the plan's name and status", async () => {
     const rest = (await call(app, 'GET', `/v2/entities/${plan.spring}/demand`, { token: ws.token })).json.data.fields;
     const result = await callTool(client, 'get_customer_demand', { entityId: plan.spring });
     expect(result.structuredContent).toEqual({
@@ -65,7 +72,11 @@ describe('planning tools', () => {
     expect(rest.demand).toBe(7);
     expect(result.content).toEqual([{ type: 'text', text: 'release "Spring" has a customer demand of 7 from 3 linked entities.' }]);
     expect((await callTool(client, 'get_customer_demand', { entityId: plan.objective })).structuredContent.demand).toBe(6);
-    expectToolError(await callTool(client, 'get_customer_demand', { entityId: plan.group }), 'resource.notFound', /No initiative, objective, key result or release/);
+    expectToolError(
+      await callTool(client, 'get_customer_demand', { entityId: plan.group }),
+      'resource.notFound',
+      /No initiative, objective, key result or release/,
+    );
   });
 
   it('rank_plan_by_customer_score ranks the features of a release by the scores GET …/score answers; the subfeature under a linked feature is not counted', async () => {
@@ -81,15 +92,29 @@ describe('planning tools', () => {
     expect(result.structuredContent.demand).toBe(7);
     const first = await callTool(client, 'rank_plan_by_customer_score', { planId: plan.spring, type: 'feature', limit: 2 });
     expect(first.structuredContent.entities.map((r: { name: string }) => r.name)).toEqual(['Apple Pay', 'Gift cards']);
-    const second = await callTool(client, 'rank_plan_by_customer_score', { planId: plan.spring, type: 'feature', limit: 2, cursor: first.structuredContent.nextCursor });
+    const second = await callTool(client, 'rank_plan_by_customer_score', {
+      planId: plan.spring,
+      type: 'feature',
+      limit: 2,
+      cursor: first.structuredContent.nextCursor,
+    });
     expect(second.structuredContent.entities.map((r: { rank: number; name: string }) => [r.rank, r.name])).toEqual([[3, 'Wallets']]);
     expect(second.structuredContent.nextCursor).toBeUndefined();
-    expectToolError(await callTool(client, 'rank_plan_by_customer_score', { planId: plan.spring, limit: 3, cursor: first.structuredContent.nextCursor }), 'request.invalid', /cursor/);
+    expectToolError(
+      await callTool(client, 'rank_plan_by_customer_score', { planId: plan.spring, limit: 3, cursor: first.structuredContent.nextCursor }),
+      'request.invalid',
+      /cursor/,
+    );
   });
 
   it('list_releases_of_area lists the releases holding the area or anything under it, with those entities and their scores', async () => {
     const byComponent = await callTool(client, 'list_releases_of_area', { areaId: seeded.component });
-    expect(byComponent.structuredContent.releases.map((r: { name: string; entities: Array<{ name: string; score: number }> }) => [r.name, r.entities.map((e) => `${e.name} ${e.score}`)])).toEqual([
+    expect(
+      byComponent.structuredContent.releases.map((r: { name: string; entities: Array<{ name: string; score: number }> }) => [
+        r.name,
+        r.entities.map((e) => `${e.name} ${e.score}`),
+      ]),
+    ).toEqual([
       ['Spring', ['Apple Pay 5', 'Apple Pay on the web 0']],
       ['Autumn', ['Invoices 1']],
     ]);
@@ -102,7 +127,13 @@ describe('planning tools', () => {
 
   it('list_objectives lists objectives with their key results, nested ones under parentId, paginated', async () => {
     const all = await callTool(client, 'list_objectives', {});
-    expect(all.structuredContent.objectives.map((o: { name: string; status?: string; keyResults: Array<{ id: string; name: string }> }) => [o.name, o.status, o.keyResults.map((k) => k.name)])).toEqual([
+    expect(
+      all.structuredContent.objectives.map((o: { name: string; status?: string; keyResults: Array<{ id: string; name: string }> }) => [
+        o.name,
+        o.status,
+        o.keyResults.map((k) => k.name),
+      ]),
+    ).toEqual([
       ['Grow checkout', 'Not started', ['Conversion +5%']],
       ['Wallet adoption', undefined, []],
     ]);

@@ -76,7 +76,10 @@ async function snapshot(ws: string): Promise<string[]> {
 const linkTargets = async (c: Client, noteId: string, path = `/notes/${noteId}`) => {
   const res = await c.ok('GET', path);
   const rels: Array<{ type: string; target: { id: string } }> = path.endsWith('/relationships') ? res.json.data : res.json.data.relationships.data;
-  return rels.filter((r) => r.type === 'link').map((r) => r.target.id).sort();
+  return rels
+    .filter((r) => r.type === 'link')
+    .map((r) => r.target.id)
+    .sort();
 };
 
 describe('a subtree delete answers once the subtree is gone for every reader', () => {
@@ -116,7 +119,9 @@ describe('a subtree delete answers once the subtree is gone for every reader', (
     expect(await linkTargets(c, mixed)).toEqual([keep]);
     expect(await linkTargets(c, wide)).toEqual([keep]);
     expect(await linkTargets(c, wide, `/notes/${wide}/relationships`)).toEqual([keep]);
-    expect((await c.ok('GET', `/notes/${rated}`)).json.data.relationships.data).toEqual([expect.objectContaining({ type: 'customer', target: expect.objectContaining({ id: acme }) })]);
+    expect((await c.ok('GET', `/notes/${rated}`)).json.data.relationships.data).toEqual([
+      expect.objectContaining({ type: 'customer', target: expect.objectContaining({ id: acme }) }),
+    ]);
     // Notes linked to a deleted entity, searched by it: none.
     expect((await c.ok('POST', '/notes/search', { data: { filter: { relationships: { link: [{ id: features[3] }] } } } })).json.data).toEqual([]);
     // The relation of a live entity to a deleted one.
@@ -149,7 +154,11 @@ function mirrored(c: Client) {
     },
     note: async (customer: string | undefined, links: Array<[string, Importance]>) => {
       const id = await c.note({ ...(customer ? { customer } : {}), links });
-      model.createNote(id, customer, links.map(([entityId, importance]) => ({ entityId, importance })));
+      model.createNote(
+        id,
+        customer,
+        links.map(([entityId, importance]) => ({ entityId, importance })),
+      );
       return id;
     },
   };
@@ -185,7 +194,17 @@ async function expectFinishedExactly(c: Client, m: Mirror, ws: string, root: str
   for (const [noteId, n] of m.model.notes) {
     const rels: Array<{ type: string; target: { id: string } }> = (await c.ok('GET', `/notes/${noteId}`)).json.data.relationships.data;
     expect(rels.find((r) => r.type === 'customer')?.target.id, `customer of note ${noteId}`).toBe(n.customerId);
-    expect(rels.filter((r) => r.type === 'link').map((r) => r.target.id).sort()).toEqual(m.model.linksOf(noteId).map((l) => l.entityId).sort());
+    expect(
+      rels
+        .filter((r) => r.type === 'link')
+        .map((r) => r.target.id)
+        .sort(),
+    ).toEqual(
+      m.model
+        .linksOf(noteId)
+        .map((l) => l.entityId)
+        .sort(),
+    );
   }
   const left = (await snapshot(ws)).filter((it) => [...gone].some((id) => it.includes(id)) && !it.includes('"NOTE#'));
   expect(left, 'items of the deleted subtree still in the table').toEqual([]);
@@ -205,8 +224,17 @@ async function hierarchyWorld(c: Client) {
   const acme = await m.entity('company');
   const ann = await m.entity('user', acme);
   await m.note(acme, [...inner.slice(0, 6).map((f): [string, Importance] => [f, 'important']), [keep, 'critical']]);
-  await m.note(ann, [[sub, 'critical'], [outer[0]!, 'nice to have'], [comp, 'important'], [keep, 'not important']]);
-  await m.note(undefined, [[c2, 'unknown'], [keep, 'unknown'], [p, 'critical']]);
+  await m.note(ann, [
+    [sub, 'critical'],
+    [outer[0]!, 'nice to have'],
+    [comp, 'important'],
+    [keep, 'not important'],
+  ]);
+  await m.note(undefined, [
+    [c2, 'unknown'],
+    [keep, 'unknown'],
+    [p, 'critical'],
+  ]);
   const subtree = new Set([comp, c2, ...inner, ...outer, sub]);
   return { m, p, keep, root: comp, subtree };
 }
@@ -222,7 +250,10 @@ async function customerWorld(c: Client) {
   const other = await m.entity('company');
   const importances: Importance[] = ['critical', 'important', 'nice to have', 'not important'];
   for (const [i, u] of users.entries()) await m.note(u, [[i % 2 ? f1 : f2, importances[i % 4]!]]);
-  await m.note(bigco, [[f1, 'critical'], [f2, 'critical']]);
+  await m.note(bigco, [
+    [f1, 'critical'],
+    [f2, 'critical'],
+  ]);
   await m.note(other, [[f1, 'important']]);
   return { m, root: bigco, subtree: new Set([bigco, ...users]) };
 }
@@ -247,25 +278,29 @@ describe('a crash at any point leaves exact scores and pending work; the sweep f
       },
     ],
   ];
-  it.each(inRequest)('hierarchy subtree of 43, crash in the request: %s', async (_stage, at, expectLive) => {
-    const ws = await newWorkspace();
-    const c = client(app, ws.token);
-    const w = await hierarchyWorld(c);
-    crashAt(at(w.root));
-    expectError(await deleteSoon(c, w.root), 'internal.serverError');
-    heal();
-    await expectFrozen(ws.workspaceId);
+  it.each(inRequest)(
+    'hierarchy subtree of 43, crash in the request: %s',
+    async (_stage, at, expectLive) => {
+      const ws = await newWorkspace();
+      const c = client(app, ws.token);
+      const w = await hierarchyWorld(c);
+      crashAt(at(w.root));
+      expectError(await deleteSoon(c, w.root), 'internal.serverError');
+      heal();
+      await expectFrozen(ws.workspaceId);
 
-    // The root's total left its ancestors in step 1; the facts now have it detached. The delete has
-    // not answered: descendants not marked yet still answer, with their own (untouched) scores.
-    w.m.model.entities.get(w.root)!.parentId = undefined;
-    expectLive((await expectFrozenScoresExact(c, w.m, w.subtree)).length, w.subtree.size - 1);
-    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 1 });
+      // The root's total left its ancestors in step 1; the facts now have it detached. The delete has
+      // not answered: descendants not marked yet still answer, with their own (untouched) scores.
+      w.m.model.entities.get(w.root)!.parentId = undefined;
+      expectLive((await expectFrozenScoresExact(c, w.m, w.subtree)).length, w.subtree.size - 1);
+      expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 1 });
 
-    await leasesRunOut(ws.workspaceId);
-    expect(await sweepOf(ws.workspaceId)).toMatchObject({ finished: 1, failed: 0 });
-    await expectFinishedExactly(c, w.m, ws.workspaceId, w.root);
-  }, 120_000);
+      await leasesRunOut(ws.workspaceId);
+      expect(await sweepOf(ws.workspaceId)).toMatchObject({ finished: 1, failed: 0 });
+      await expectFinishedExactly(c, w.m, ws.workspaceId, w.root);
+    },
+    120_000,
+  );
 
   it('hierarchy subtree of 43, crash in the request while marking: a repeated DELETE carries the marking on and answers 204', async () => {
     const ws = await newWorkspace();
@@ -286,28 +321,32 @@ describe('a crash at any point leaves exact scores and pending work; the sweep f
     ["after links left their notes' copies", (call) => writesKey(call, 'NOTE#'), 1],
     ['after some entity items went', (call) => call.operation === 'BatchWriteItem' && JSON.stringify(call.input).includes('"ENT#'), 1],
   ];
-  it.each(inSweep)('hierarchy subtree of 43, answered 204, then the sweep crashed %s', async (_stage, at, nth) => {
-    const ws = await newWorkspace();
-    const c = client(app, ws.token);
-    const w = await hierarchyWorld(c);
-    expect((await c.req('DELETE', `/entities/${w.root}`)).status).toBe(204);
-    const state = crashAt(at, { nth });
-    await expect(sweepOf(ws.workspaceId)).rejects.toThrow(/injected crash/);
-    expect(state.crashed).toBe(true);
-    heal();
-    await expectFrozen(ws.workspaceId);
+  it.each(inSweep)(
+    'hierarchy subtree of 43, answered 204, then the sweep crashed %s',
+    async (_stage, at, nth) => {
+      const ws = await newWorkspace();
+      const c = client(app, ws.token);
+      const w = await hierarchyWorld(c);
+      expect((await c.req('DELETE', `/entities/${w.root}`)).status).toBe(204);
+      const state = crashAt(at, { nth });
+      await expect(sweepOf(ws.workspaceId)).rejects.toThrow(/injected crash/);
+      expect(state.crashed).toBe(true);
+      heal();
+      await expectFrozen(ws.workspaceId);
 
-    // Between the answer and the end of the clean-up, the subtree is gone for every reader and every score is exact.
-    w.m.model.entities.get(w.root)!.parentId = undefined;
-    expect(await expectFrozenScoresExact(c, w.m, w.subtree)).toEqual([]);
-    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 1 });
+      // Between the answer and the end of the clean-up, the subtree is gone for every reader and every score is exact.
+      w.m.model.entities.get(w.root)!.parentId = undefined;
+      expect(await expectFrozenScoresExact(c, w.m, w.subtree)).toEqual([]);
+      expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 1 });
 
-    await leasesRunOut(ws.workspaceId);
-    expect(await sweepOf(ws.workspaceId)).toMatchObject({ finished: 1, failed: 0 });
-    await expectFinishedExactly(c, w.m, ws.workspaceId, w.root);
-  }, 120_000);
+      await leasesRunOut(ws.workspaceId);
+      expect(await sweepOf(ws.workspaceId)).toMatchObject({ finished: 1, failed: 0 });
+      await expectFinishedExactly(c, w.m, ws.workspaceId, w.root);
+    },
+    120_000,
+  );
 
-  it("a company with 40 users, crash in the request after 6 notes lost their customer: exact throughout, then the sweep clears the rest", async () => {
+  it('a company with 40 users, crash in the request after 6 notes lost their customer: exact throughout, then the sweep clears the rest', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const w = await customerWorld(c);

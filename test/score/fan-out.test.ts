@@ -50,7 +50,7 @@ async function sweepWhenDue(ws: string) {
 }
 
 describe('fan-out beyond one transaction', () => {
-  it("a note with 45 links: create, customer change and delete each end exact (stepwise), and verify finds no drift", async () => {
+  it('a note with 45 links: create, customer change and delete each end exact (stepwise), and verify finds no drift', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const t = await setup(c);
@@ -85,7 +85,7 @@ describe('fan-out beyond one transaction', () => {
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, repaired: 0, pending: 0 });
   }, 120_000);
 
-  it("a customer change that crashed after changing the note: the ratings stay filed under the old customer, exactly, until the sweep (or a repeated PUT) moves them", async () => {
+  it('a customer change that crashed after changing the note: the ratings stay filed under the old customer, exactly, until the sweep (or a repeated PUT) moves them', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const t = await setup(c);
@@ -109,7 +109,13 @@ describe('fan-out beyond one transaction', () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const t = await setup(c);
-    const body = { data: { type: 'textNote', fields: { name: 'Big' }, relationships: [{ type: 'customer', target: { id: t.acme } }, ...t.features.map((f) => ({ type: 'link', target: { id: f }, importance: 'critical' }))] } };
+    const body = {
+      data: {
+        type: 'textNote',
+        fields: { name: 'Big' },
+        relationships: [{ type: 'customer', target: { id: t.acme } }, ...t.features.map((f) => ({ type: 'link', target: { id: f }, importance: 'critical' }))],
+      },
+    };
     const create = () => call(app, 'POST', '/v2/notes', { token: ws.token, body, headers: { 'idempotency-key': 'big-note-1' } });
     await crashedAfter('WORK#noteLinks#', create);
     const replay = await create();

@@ -103,14 +103,19 @@ describe('injected faults', () => {
       const move = await c.req('PUT', `/entities/${comp}/relationships/parent`, { data: { target: { id: p2 } } });
       const took = Date.now() - started;
       // The conflict is on the transaction's second item: one of the entities the move touches.
-      expectError(move, 'rate.limitExceeded', { detail: new RegExp(`^Too many concurrent changes to entity (${comp}|${p1}|${p2}); nothing was changed\\. Retry after 1 second\\.$`) });
+      expectError(move, 'rate.limitExceeded', {
+        detail: new RegExp(`^Too many concurrent changes to entity (${comp}|${p1}|${p2}); nothing was changed\\. Retry after 1 second\\.$`),
+      });
       expect(move.headers.get('retry-after')).toBe('1');
       // Retried by time, not a fixed count (each attempt re-reads and goes over the wire), and answered before the 408 budget.
       expect(seen.transactions).toBeGreaterThan(2);
       expect(took).toBeLessThan(1500);
       const before = seen.transactions;
       const n = await c.req('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: p2 } }] } });
-      expectError(n, 'rate.limitExceeded', { detail: /^Too many concurrent changes to (note [0-9a-f-]{36}|entity [0-9a-f-]{36}|the link from note [0-9a-f-]{36} to entity [0-9a-f-]{36}); nothing was changed\. Retry after 1 second\.$/ });
+      expectError(n, 'rate.limitExceeded', {
+        detail:
+          /^Too many concurrent changes to (note [0-9a-f-]{36}|entity [0-9a-f-]{36}|the link from note [0-9a-f-]{36} to entity [0-9a-f-]{36}); nothing was changed\. Retry after 1 second\.$/,
+      });
       expect(seen.transactions - before).toBeGreaterThan(2);
       proxy.rule = FAULTS.forward;
     });
@@ -127,7 +132,12 @@ describe('injected faults', () => {
     const seen = injectTransactFaults(Infinity, conflict);
     const body = { data: { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id: p } }] } };
     const rawHeaders = ['Authorization', `Bearer ${ws.token}`, 'Content-Type', 'application/json'];
-    const event = buildEvent({ method: 'POST', url: '/v2/notes', rawHeaders, body: Buffer.from(JSON.stringify(body)) }, routes.createNote, {}, 'short-deadline');
+    const event = buildEvent(
+      { method: 'POST', url: '/v2/notes', rawHeaders, body: Buffer.from(JSON.stringify(body)) },
+      routes.createNote,
+      {},
+      'short-deadline',
+    );
     const started = Date.now();
     const res = await createNote(event, { getRemainingTimeInMillis: () => 1500 - (Date.now() - started) } as Context);
     const took = Date.now() - started;
@@ -152,7 +162,11 @@ describe('injected faults', () => {
       (next, context) => async (args) => {
         if (context.commandName !== 'TransactWriteItemsCommand') return next(args);
         attempts.push(Date.now());
-        throw new TransactionCanceledException({ message: 'Transaction cancelled [None, TransactionConflict]', $metadata: {}, CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }] });
+        throw new TransactionCanceledException({
+          message: 'Transaction cancelled [None, TransactionConflict]',
+          $metadata: {},
+          CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }],
+        });
       },
       { step: 'initialize', name: REFUSE },
     );
@@ -228,7 +242,11 @@ describe('injected faults', () => {
     let raced = false;
     // The proxy holds the delete's transaction until a new link has committed.
     proxy.rule = async (call) => {
-      if (isTransaction(call) && !raced && (call.input.TransactItems as Array<{ Delete?: { Key: { sk: { S: string } } } }>).some((i) => i.Delete?.Key.sk.S.startsWith('NOTE#'))) {
+      if (
+        isTransaction(call) &&
+        !raced &&
+        (call.input.TransactItems as Array<{ Delete?: { Key: { sk: { S: string } } } }>).some((i) => i.Delete?.Key.sk.S.startsWith('NOTE#'))
+      ) {
         raced = true;
         await upsertLink(ws.workspaceId, n, f, 'important', { create: true, path: ['data'] });
       }

@@ -133,32 +133,52 @@ export class ScoreDriver {
   expected(step: Step): Outcome {
     const m = this.model;
     switch (step.kind) {
-      case 'createEntity': return m.checkCreateEntity(step.type, step.parentId);
-      case 'setParent': return m.checkSetParent(step.id, step.parentId);
-      case 'deleteEntity': return m.checkDeleteEntity(step.id);
-      case 'createNote': return m.checkCreateNote(step.customerId, step.links);
-      case 'setCustomer': return m.checkSetCustomer(step.noteId, step.customerId);
-      case 'clearCustomer': return m.checkClearCustomer(step.noteId, step.customerId);
-      case 'createLink': return m.checkCreateLink(step.noteId, step.entityId);
-      case 'putLink': return m.checkPutLink(step.noteId, step.entityId);
-      case 'deleteLink': return m.checkDeleteLink(step.noteId, step.entityId);
-      case 'deleteNote': return m.checkDeleteNote(step.noteId);
+      case 'createEntity':
+        return m.checkCreateEntity(step.type, step.parentId);
+      case 'setParent':
+        return m.checkSetParent(step.id, step.parentId);
+      case 'deleteEntity':
+        return m.checkDeleteEntity(step.id);
+      case 'createNote':
+        return m.checkCreateNote(step.customerId, step.links);
+      case 'setCustomer':
+        return m.checkSetCustomer(step.noteId, step.customerId);
+      case 'clearCustomer':
+        return m.checkClearCustomer(step.noteId, step.customerId);
+      case 'createLink':
+        return m.checkCreateLink(step.noteId, step.entityId);
+      case 'putLink':
+        return m.checkPutLink(step.noteId, step.entityId);
+      case 'deleteLink':
+        return m.checkDeleteLink(step.noteId, step.entityId);
+      case 'deleteNote':
+        return m.checkDeleteNote(step.noteId);
     }
   }
 
   send(step: Step): Promise<CallResult> {
     const a = this.api;
     switch (step.kind) {
-      case 'createEntity': return a.createEntity(step.type, step.parentId);
-      case 'setParent': return a.setParent(step.id, step.parentId);
-      case 'deleteEntity': return a.deleteEntity(step.id);
-      case 'createNote': return a.createNote(step.customerId === undefined ? undefined : this.customerRef(step.customerId), step.links);
-      case 'setCustomer': return a.setCustomer(step.noteId, this.customerRef(step.customerId));
-      case 'clearCustomer': return a.clearCustomer(step.noteId, step.customerId);
-      case 'createLink': return a.createLink(step.noteId, step.entityId, step.importance);
-      case 'putLink': return a.putLink(step.noteId, step.entityId, step.importance);
-      case 'deleteLink': return a.deleteLink(step.noteId, step.entityId);
-      case 'deleteNote': return a.deleteNote(step.noteId);
+      case 'createEntity':
+        return a.createEntity(step.type, step.parentId);
+      case 'setParent':
+        return a.setParent(step.id, step.parentId);
+      case 'deleteEntity':
+        return a.deleteEntity(step.id);
+      case 'createNote':
+        return a.createNote(step.customerId === undefined ? undefined : this.customerRef(step.customerId), step.links);
+      case 'setCustomer':
+        return a.setCustomer(step.noteId, this.customerRef(step.customerId));
+      case 'clearCustomer':
+        return a.clearCustomer(step.noteId, step.customerId);
+      case 'createLink':
+        return a.createLink(step.noteId, step.entityId, step.importance);
+      case 'putLink':
+        return a.putLink(step.noteId, step.entityId, step.importance);
+      case 'deleteLink':
+        return a.deleteLink(step.noteId, step.entityId);
+      case 'deleteNote':
+        return a.deleteNote(step.noteId);
     }
   }
 
@@ -166,18 +186,26 @@ export class ScoreDriver {
   commit(step: Step, id?: string): void {
     const m = this.model;
     switch (step.kind) {
-      case 'createEntity': return m.createEntity(id!, step.type, step.parentId);
-      case 'setParent': return m.setParent(step.id, step.parentId);
+      case 'createEntity':
+        return m.createEntity(id!, step.type, step.parentId);
+      case 'setParent':
+        return m.setParent(step.id, step.parentId);
       case 'deleteEntity': {
         for (const g of m.deleteEntity(step.id)) this.gone.add(g);
         return;
       }
-      case 'createNote': return m.createNote(id!, step.customerId, step.links);
-      case 'setCustomer': return m.setCustomer(step.noteId, step.customerId);
-      case 'clearCustomer': return m.clearCustomer(step.noteId, step.customerId);
-      case 'createLink': return m.createLink(step.noteId, step.entityId, step.importance);
-      case 'putLink': return m.putLink(step.noteId, step.entityId, step.importance);
-      case 'deleteLink': return m.deleteLink(step.noteId, step.entityId);
+      case 'createNote':
+        return m.createNote(id!, step.customerId, step.links);
+      case 'setCustomer':
+        return m.setCustomer(step.noteId, step.customerId);
+      case 'clearCustomer':
+        return m.clearCustomer(step.noteId, step.customerId);
+      case 'createLink':
+        return m.createLink(step.noteId, step.entityId, step.importance);
+      case 'putLink':
+        return m.putLink(step.noteId, step.entityId, step.importance);
+      case 'deleteLink':
+        return m.deleteLink(step.noteId, step.entityId);
       case 'deleteNote': {
         this.deletedNotes.add(step.noteId);
         return m.deleteNote(step.noteId);
@@ -222,10 +250,7 @@ export class ScoreDriver {
     const expected = this.model.scores();
     const live = [...expected.keys()];
     const notScored = [...this.model.customerIds(), ...this.gone];
-    const [got, missing] = await Promise.all([
-      Promise.all(live.map((id) => this.api.score(id))),
-      Promise.all(notScored.map((id) => this.api.score(id))),
-    ]);
+    const [got, missing] = await Promise.all([Promise.all(live.map((id) => this.api.score(id))), Promise.all(notScored.map((id) => this.api.score(id)))]);
     const actual = new Map(live.map((id, i) => [id, got[i]!.status === 200 ? got[i]!.json.data.fields.score : `HTTP ${got[i]!.status} ${got[i]!.text}`]));
     expect(Object.fromEntries(actual), `scores after:\n${this.log.join('\n')}`).toEqual(Object.fromEntries(expected));
     for (const [i, id] of live.entries()) {
@@ -257,7 +282,7 @@ export class ScoreDriver {
   async assertInventory(): Promise<void> {
     const all = async (path: string) => {
       const ids: string[] = [];
-      for (let next: string | undefined = path; next; ) {
+      for (let next: string | undefined = path; next;) {
         const res = await this.api.get(next);
         expect(res.status, res.text).toBe(200);
         ids.push(...(res.json.data as Array<{ id: string }>).map((x) => x.id));

@@ -15,7 +15,11 @@ export function client(app: TestApp, token: string) {
     entity: async (type: string, parentId?: string, fields: Record<string, unknown> = {}) =>
       (
         await ok('POST', '/entities', {
-          data: { type, fields: { name: `${type} ${Math.random().toString(36).slice(2, 8)}`, ...fields }, ...(parentId ? { relationships: [{ type: 'parent', target: { id: parentId } }] } : {}) },
+          data: {
+            type,
+            fields: { name: `${type} ${Math.random().toString(36).slice(2, 8)}`, ...fields },
+            ...(parentId ? { relationships: [{ type: 'parent', target: { id: parentId } }] } : {}),
+          },
         })
       ).json.data.id as string,
     note: async (opts: { customer?: string; links?: Array<[string, string?]> } = {}) => {

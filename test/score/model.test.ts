@@ -18,7 +18,14 @@ function tree() {
 describe('reference model of the score', () => {
   it('weights: critical 3, important 2, nice to have 1, unknown 1, not important 0; default importance unknown', () => {
     const m = tree();
-    const cases = [['critical', 3], ['important', 2], ['nice to have', 1], ['unknown', 1], ['not important', 0], [undefined, 1]] as const;
+    const cases = [
+      ['critical', 3],
+      ['important', 2],
+      ['nice to have', 1],
+      ['unknown', 1],
+      ['not important', 0],
+      [undefined, 1],
+    ] as const;
     cases.forEach(([importance, weight], i) => {
       const c = `cust${i}`;
       m.createEntity(c, 'user', undefined);
@@ -59,12 +66,18 @@ describe('reference model of the score', () => {
   it('score(e) sums own(d) over the subtree and follows moves and cascading deletes', () => {
     const m = tree();
     m.createEntity('P2', 'product', undefined);
-    m.createNote('n1', 'ann', [{ entityId: 'S', importance: 'critical' }, { entityId: 'C', importance: 'important' }]);
+    m.createNote('n1', 'ann', [
+      { entityId: 'S', importance: 'critical' },
+      { entityId: 'C', importance: 'important' },
+    ]);
     expect([m.score('P'), m.score('C'), m.score('F'), m.score('S'), m.score('P2')]).toEqual([5, 5, 3, 3, 0]);
     m.setParent('F', 'P2');
     expect([m.score('P'), m.score('C'), m.score('P2')]).toEqual([2, 2, 3]);
     m.deleteEntity('P2');
-    expect([...m.scores()]).toEqual([['P', 2], ['C', 2]]);
+    expect([...m.scores()]).toEqual([
+      ['P', 2],
+      ['C', 2],
+    ]);
     expect(m.links.size).toBe(1);
   });
 

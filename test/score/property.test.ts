@@ -27,7 +27,7 @@ const pick = (fitWeight = 16): fc.Arbitrary<Pick> =>
     { weight: 1, arbitrary: fc.uuid({ version: 4 }).map((u) => ({ unknown: u })) },
   );
 const importance: fc.Arbitrary<Importance> = fc.constantFrom(...IMPORTANCES);
-const maybe = <T,>(a: fc.Arbitrary<T>, freq = 3) => fc.option(a, { nil: undefined, freq });
+const maybe = <T>(a: fc.Arbitrary<T>, freq = 3) => fc.option(a, { nil: undefined, freq });
 
 type Op =
   | { op: 'createEntity'; type: EntityType; parent: Pick | undefined }
@@ -79,7 +79,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('sweep' as const) }) },
 );
 
-const at = <T,>(xs: readonly T[], n: number): T | undefined => (xs.length ? xs[n % xs.length] : undefined);
+const at = <T>(xs: readonly T[], n: number): T | undefined => (xs.length ? xs[n % xs.length] : undefined);
 
 /** Turns an abstract operation into a concrete step against the driver's current state. */
 function resolve(d: ScoreDriver, o: Exclude<Op, { op: 'deepen' | 'sweep' }>): Step {
@@ -90,10 +90,13 @@ function resolve(d: ScoreDriver, o: Exclude<Op, { op: 'deepen' | 'sweep' }>): St
   const notes = [...m.notes.keys()];
   const fresh = (p: Pick) => ('unknown' in p ? p.unknown : '00000000-0000-4000-8000-000000000000');
   const choose = (p: Pick, fit: readonly string[], gone: readonly string[]): string =>
-    'fit' in p ? (at(fit, p.fit) ?? at(all, p.fit) ?? fresh(p))
-    : 'any' in p ? (at(all, p.any) ?? fresh(p))
-    : 'gone' in p ? (at(gone, p.gone) ?? fresh(p))
-    : p.unknown;
+    'fit' in p
+      ? (at(fit, p.fit) ?? at(all, p.fit) ?? fresh(p))
+      : 'any' in p
+        ? (at(all, p.any) ?? fresh(p))
+        : 'gone' in p
+          ? (at(gone, p.gone) ?? fresh(p))
+          : p.unknown;
   const goneEntities = [...d.gone];
   const goneNotes = [...d.deletedNotes];
   const entity = (p: Pick, fit = hierarchy) => choose(p, fit, goneEntities);
@@ -104,9 +107,19 @@ function resolve(d: ScoreDriver, o: Exclude<Op, { op: 'deepen' | 'sweep' }>): St
     case 'createEntity':
       return { kind: 'createEntity', type: o.type, parentId: o.parent === undefined ? undefined : entity(o.parent, parentsFor(o.type)) };
     case 'setParent': {
-      const id = entity(o.entity, all.filter((e) => m.entities.get(e)!.type !== 'product' && m.entities.get(e)!.type !== 'company'));
+      const id = entity(
+        o.entity,
+        all.filter((e) => m.entities.get(e)!.type !== 'product' && m.entities.get(e)!.type !== 'company'),
+      );
       const type = m.entities.get(id)?.type ?? 'feature';
-      return { kind: 'setParent', id, parentId: entity(o.parent, parentsFor(type).filter((p) => p !== m.entities.get(id)?.parentId)) };
+      return {
+        kind: 'setParent',
+        id,
+        parentId: entity(
+          o.parent,
+          parentsFor(type).filter((p) => p !== m.entities.get(id)?.parentId),
+        ),
+      };
     }
     case 'deleteEntity':
       return { kind: 'deleteEntity', id: entity(o.entity) };
@@ -125,8 +138,20 @@ function resolve(d: ScoreDriver, o: Exclude<Op, { op: 'deepen' | 'sweep' }>): St
     }
     case 'relink': {
       // A link the note already has, created again: 409.
-      const noteId = choose(o.note, notes.filter((n) => m.linksOf(n).length > 0), goneNotes);
-      return { kind: 'createLink', noteId, entityId: entity(o.link, m.linksOf(noteId).map((l) => l.entityId)), importance: undefined };
+      const noteId = choose(
+        o.note,
+        notes.filter((n) => m.linksOf(n).length > 0),
+        goneNotes,
+      );
+      return {
+        kind: 'createLink',
+        noteId,
+        entityId: entity(
+          o.link,
+          m.linksOf(noteId).map((l) => l.entityId),
+        ),
+        importance: undefined,
+      };
     }
     case 'setCustomer':
       return { kind: 'setCustomer', noteId: note(o.note), customerId: entity(o.customer, customers) };
@@ -140,7 +165,14 @@ function resolve(d: ScoreDriver, o: Exclude<Op, { op: 'deepen' | 'sweep' }>): St
       return { kind: 'putLink', noteId: note(o.note), entityId: entity(o.entity), importance: o.importance };
     case 'deleteLink': {
       const noteId = note(o.note);
-      return { kind: 'deleteLink', noteId, entityId: entity(o.link, m.linksOf(noteId).map((l) => l.entityId)) };
+      return {
+        kind: 'deleteLink',
+        noteId,
+        entityId: entity(
+          o.link,
+          m.linksOf(noteId).map((l) => l.entityId),
+        ),
+      };
     }
     case 'deleteNote':
       return { kind: 'deleteNote', noteId: note(o.note) };
@@ -155,13 +187,16 @@ function touchesSharedRating(d: ScoreDriver, step: Step): boolean {
   const m = d.model;
   if (!('noteId' in step) || !d.expected(step).ok) return false;
   const customers = [m.notes.get(step.noteId)?.customerId, step.kind === 'setCustomer' ? step.customerId : undefined];
-  const entities = step.kind === 'putLink' || step.kind === 'deleteLink' || step.kind === 'createLink' ? [step.entityId] : m.linksOf(step.noteId).map((l) => l.entityId);
+  const entities =
+    step.kind === 'putLink' || step.kind === 'deleteLink' || step.kind === 'createLink' ? [step.entityId] : m.linksOf(step.noteId).map((l) => l.entityId);
   return customers.some((c) => c !== undefined && entities.some((e) => m.ratings(e, c).some((l) => l.noteId !== step.noteId)));
 }
 
 const NUM_RUNS = Number(process.env.FC_RUNS ?? 200);
 const FIRST_SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
-const SEEDS = Array.from({ length: Number(process.env.FC_SEEDS ?? 1) }, (_, i) => (FIRST_SEED === undefined ? Math.floor(Math.random() * 2 ** 31) : FIRST_SEED + i));
+const SEEDS = Array.from({ length: Number(process.env.FC_SEEDS ?? 1) }, (_, i) =>
+  FIRST_SEED === undefined ? Math.floor(Math.random() * 2 ** 31) : FIRST_SEED + i,
+);
 
 /** What a run exercised, beyond accepted and refused steps: the generator's minimum counts are asserted on these. */
 interface Stats {
@@ -228,7 +263,17 @@ describe('customer score: property-based, against a reference model recomputed f
     async (seed) => {
       console.log(`property: seed ${seed}, ${NUM_RUNS} sequences (replay with FC_SEED=${seed} FC_RUNS=${NUM_RUNS})`);
       let sequences = 0;
-      const stats: Stats = { accepted: 0, refused: 0, refusals: new Map(), shared: 0, atDepthCap: 0, depthRefusals: 0, duplicateLinkRefusals: 0, customerDeletes: 0, sweeps: 0 };
+      const stats: Stats = {
+        accepted: 0,
+        refused: 0,
+        refusals: new Map(),
+        shared: 0,
+        atDepthCap: 0,
+        depthRefusals: 0,
+        duplicateLinkRefusals: 0,
+        customerDeletes: 0,
+        sweeps: 0,
+      };
       await fc.assert(
         fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 12 }), async (ops) => {
           const ws = await newWorkspace();

@@ -24,7 +24,12 @@ describe('score rule (pure)', () => {
       { noteId: 'n1', entityId: 'p', customerId: 'c1', importance: 'not important', setAt: 1 },
     ]);
     expect(Object.fromEntries(own)).toEqual({ f: 1 + 2 + 1, p: 0 });
-    const parents = new Map<string, string | undefined>([['p', undefined], ['c', 'p'], ['f', 'c'], ['q', undefined]]);
+    const parents = new Map<string, string | undefined>([
+      ['p', undefined],
+      ['c', 'p'],
+      ['f', 'c'],
+      ['q', undefined],
+    ]);
     expect(Object.fromEntries(subtreeScores(parents, own))).toEqual({ p: 4, c: 4, f: 4, q: 0 });
   });
 });

@@ -16,7 +16,9 @@ describe('GET /v2/entities/{id}/score', () => {
     const product = await c.entity('product');
     const res = await c.req('GET', `/entities/${product}/score`);
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ data: { id: product, type: 'customerScore', fields: { score: 0 }, links: { self: `${app.baseUrl}/entities/${product}/score` } } });
+    expect(res.json).toEqual({
+      data: { id: product, type: 'customerScore', fields: { score: 0 }, links: { self: `${app.baseUrl}/entities/${product}/score` } },
+    });
   });
 
   it('404 resource.notFound for a company, a user, a note, an unknown id and another workspace', async () => {
@@ -44,7 +46,7 @@ describe('GET /v2/entities/{id}/score', () => {
     expectError(await call(app, 'GET', `/v2/entities/${product}/score`, { token }), 'auth.accessDenied');
   });
 
-  it('one DynamoDB read for the whole score request, whatever the subtree size: the entity rides in the bearer check\'s BatchGetItem', async () => {
+  it("one DynamoDB read for the whole score request, whatever the subtree size: the entity rides in the bearer check's BatchGetItem", async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const small = await c.entity('product');
@@ -70,7 +72,10 @@ describe('GET /v2/entities/{id}/score', () => {
       { step: 'deserialize', name: 'countScoreReads' },
     );
     try {
-      for (const [id, score] of [[small, 0], [big, 6 * 3 + 6 * 1]] as const) {
+      for (const [id, score] of [
+        [small, 0],
+        [big, 6 * 3 + 6 * 1],
+      ] as const) {
         reads.length = 0;
         expect(await c.score(id)).toBe(score);
         expect(reads).toHaveLength(1);
@@ -144,12 +149,21 @@ describe('the score rule', () => {
     const f = await c.entity('feature', comp);
     const sf = await c.entity('subfeature', f);
     const acme = await c.entity('company');
-    await c.note({ customer: acme, links: [[sf, 'important'], [comp, 'critical'], [p1, 'nice to have']] });
+    await c.note({
+      customer: acme,
+      links: [
+        [sf, 'important'],
+        [comp, 'critical'],
+        [p1, 'nice to have'],
+      ],
+    });
     await c.note({ links: [[f]] });
     expect([await c.score(p1), await c.score(comp), await c.score(f), await c.score(sf), await c.score(p2)]).toEqual([7, 6, 3, 2, 0]);
     const moved = await c.req('PUT', `/entities/${comp}/relationships/parent`, { data: { target: { id: p2 } } });
     expect(moved.status, moved.text).toBe(200);
-    expect(moved.json).toEqual({ data: { type: 'parent', target: { id: p2, type: 'product', links: { self: `${app.baseUrl}/entities/${p2}`, html: `${app.webUrl}/entities/${p2}` } } } });
+    expect(moved.json).toEqual({
+      data: { type: 'parent', target: { id: p2, type: 'product', links: { self: `${app.baseUrl}/entities/${p2}`, html: `${app.webUrl}/entities/${p2}` } } },
+    });
     expect([await c.score(p1), await c.score(p2), await c.score(comp)]).toEqual([1, 6, 6]);
   });
 

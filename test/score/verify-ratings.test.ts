@@ -94,11 +94,16 @@ describe('score verify: rating items against the links, streamed', () => {
     expect(await t.verify(false)).toEqual({ checked: CHECKED, mismatches: 0, repaired: 0, pending: 0 });
   });
 
-  it('a rating item for a customer with no link to the entity is removed, and a customer\'s missing item is created at version 1', async () => {
+  it("a rating item for a customer with no link to the entity is removed, and a customer's missing item is created at version 1", async () => {
     const t = await rated();
     const [, , , n4] = t.notes;
     const stranger = await t.c.entity('company');
-    await db().send(new PutCommand({ TableName: tableName(), Item: ratingItem(t.ws, { entityId: t.f, customerId: stranger, entries: { [n4]: { w: 3, at: 1 } }, weight: 3, ver: 4 }) }));
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: ratingItem(t.ws, { entityId: t.f, customerId: stranger, entries: { [n4]: { w: 3, at: 1 } }, weight: 3, ver: 4 }),
+      }),
+    );
     await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.rating(t.ws, t.f, t.b) }));
     // checked: the stranger's item and b's created one, beside the two kept (one more than before).
     expect(await t.verify(false)).toEqual({ checked: CHECKED + 1, mismatches: 2, repaired: 0, pending: 0 });
@@ -125,12 +130,18 @@ describe('score verify: rating items against the links, streamed', () => {
     expect(await t.verify(false)).toEqual({ checked: CHECKED, mismatches: 0, repaired: 0, pending: 0 });
   });
 
-  it('with the entity\'s own drifted as well, a repair across pages writes the own the links give (7) and the rating items together', async () => {
+  it("with the entity's own drifted as well, a repair across pages writes the own the links give (7) and the rating items together", async () => {
     const t = await rated();
     const [, n2] = t.notes;
     await t.update(t.a, 'REMOVE entries.#n', { '#n': n2 });
     await db().send(
-      new UpdateCommand({ TableName: tableName(), Key: keys.entity(t.ws, t.f), UpdateExpression: 'SET #o = :o, #t = :o', ExpressionAttributeNames: { '#o': 'own', '#t': 'total' }, ExpressionAttributeValues: { ':o': 40 } }),
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.entity(t.ws, t.f),
+        UpdateExpression: 'SET #o = :o, #t = :o',
+        ExpressionAttributeNames: { '#o': 'own', '#t': 'total' },
+        ExpressionAttributeValues: { ':o': 40 },
+      }),
     );
     expect(await t.verify(true, 1)).toEqual({ checked: CHECKED, mismatches: 2, repaired: 2, pending: 0 });
     expect(await t.rating(t.a)).toEqual(rewritten(t.written.a));

@@ -27,8 +27,23 @@ describe('score verify', () => {
     const acme = await c.entity('company');
     await c.note({ customer: acme, links: [[f, 'important']] });
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 5, mismatches: 0, repaired: 0, pending: 0 });
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.entity(ws.workspaceId, p), UpdateExpression: 'SET #t = :t', ExpressionAttributeNames: { '#t': 'total' }, ExpressionAttributeValues: { ':t': 40 } }));
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.rating(ws.workspaceId, f, acme), UpdateExpression: 'SET weight = :w', ExpressionAttributeValues: { ':w': 3 } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.entity(ws.workspaceId, p),
+        UpdateExpression: 'SET #t = :t',
+        ExpressionAttributeNames: { '#t': 'total' },
+        ExpressionAttributeValues: { ':t': 40 },
+      }),
+    );
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.rating(ws.workspaceId, f, acme),
+        UpdateExpression: 'SET weight = :w',
+        ExpressionAttributeValues: { ':w': 3 },
+      }),
+    );
     expect(await c.score(p)).toBe(40);
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: 5, mismatches: 2, repaired: 0, pending: 0 });
     expect(await verifyScores({ workspace: ws.workspaceId, repair: true })).toEqual({ checked: 5, mismatches: 2, repaired: 2, pending: 0 });
@@ -80,10 +95,21 @@ describe('score verify', () => {
     expect(JSON.parse(run.stdout)).toEqual({ checked: 3, mismatches: 0, repaired: 0, pending: 0 });
     // spawnSync pipes stderr: no bar, no control characters, a line as each pass ends.
     const lines = run.stderr.split('\n').filter((l) => l.startsWith('score verify'));
-    expect(lines.map((l) => l.split(' ').slice(3, 5).join(' '))).toEqual(['deletes done:', 'notes done:', 'links done:', 'copies done:', 'entities done:', 'ratings done:']);
+    expect(lines.map((l) => l.split(' ').slice(3, 5).join(' '))).toEqual([
+      'deletes done:',
+      'notes done:',
+      'links done:',
+      'copies done:',
+      'entities done:',
+      'ratings done:',
+    ]);
     expect(lines.every((l) => l.startsWith(`score verify ${ws.workspaceId} `))).toBe(true);
     expect([run.stderr.includes('\r'), run.stderr.includes('\x1b')]).toEqual([false, false]);
-    const bad = spawnSync('npx', ['tsx', 'local/admin.ts', 'score', 'verify', '--workspace', randomUUID()], { encoding: 'utf8', env: { ...process.env }, timeout: 60_000 });
+    const bad = spawnSync('npx', ['tsx', 'local/admin.ts', 'score', 'verify', '--workspace', randomUUID()], {
+      encoding: 'utf8',
+      env: { ...process.env },
+      timeout: 60_000,
+    });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/No workspace/);
   }, 60_000);
@@ -104,12 +130,17 @@ describe('score verify', () => {
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
   });
 
-  it('a note\'s copy of its links (lib/store/note-link-copy.ts): an entry missing, one with another importance and one whose link is gone are 3 mismatches, and --repair makes the copy what the links are', async () => {
+  it("a note's copy of its links (lib/store/note-link-copy.ts): an entry missing, one with another importance and one whose link is gone are 3 mismatches, and --repair makes the copy what the links are", async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const p = await c.entity('product');
     const [f, g, h] = [await c.entity('feature', p), await c.entity('feature', p), await c.entity('feature', p)];
-    const n = await c.note({ links: [[f, 'critical'], [g, 'important']] });
+    const n = await c.note({
+      links: [
+        [f, 'critical'],
+        [g, 'important'],
+      ],
+    });
     const body = (await c.ok('GET', `/notes/${n}`)).json;
     const copy = async () => {
       const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
@@ -117,7 +148,11 @@ describe('score verify', () => {
       return Object.fromEntries(Object.entries(Item!).filter(([k]) => k.startsWith('L#') || k === 'linksCopied'));
     };
     const written = await copy();
-    expect(written).toEqual({ linksCopied: true, [`L#${f}`]: { entityType: 'feature', importance: 'critical' }, [`L#${g}`]: { entityType: 'feature', importance: 'important' } });
+    expect(written).toEqual({
+      linksCopied: true,
+      [`L#${f}`]: { entityType: 'feature', importance: 'critical' },
+      [`L#${g}`]: { entityType: 'feature', importance: 'important' },
+    });
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
@@ -147,7 +182,13 @@ describe('score verify', () => {
     expect(plain.some((l) => /^score verify \S+ links: 3 links read, 0 checked, 0 mismatches \(\d+ s\)\n$/.test(l))).toBe(true);
     // One of a kind is named in the singular.
     const one: string[] = [];
-    verifyProgress({ isTTY: false, write: (t) => one.push(t) }, { everyItems: 1, now: () => 0 }).listener({ workspace: 'w', phase: 'links', items: 1, checked: 0, mismatches: 0 });
+    verifyProgress({ isTTY: false, write: (t) => one.push(t) }, { everyItems: 1, now: () => 0 }).listener({
+      workspace: 'w',
+      phase: 'links',
+      items: 1,
+      checked: 0,
+      mismatches: 0,
+    });
     expect(one).toEqual(['score verify w links: 1 link read, 0 checked, 0 mismatches (0 s)\n']);
     // Each pass says when it ends and what it read; the last one when the display ends.
     expect(plain.some((l) => /^score verify \S+ links done: 3 links read; \d+ checked, 0 mismatches in all so far \(\d+ s\)\n$/.test(l))).toBe(true);

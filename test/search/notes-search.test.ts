@@ -17,7 +17,10 @@ const names = (res: { json: any }) => res.json.data.map((n: any) => n.fields.nam
 
 /** A note created through the API: its name, and optionally its owner, customer and links. */
 async function note(c: ReturnType<typeof client>, name: string, opts: { owner?: string; customer?: string; links?: string[] } = {}): Promise<string> {
-  const relationships = [...(opts.customer ? [{ type: 'customer', target: { id: opts.customer } }] : []), ...(opts.links ?? []).map((id) => ({ type: 'link', target: { id } }))];
+  const relationships = [
+    ...(opts.customer ? [{ type: 'customer', target: { id: opts.customer } }] : []),
+    ...(opts.links ?? []).map((id) => ({ type: 'link', target: { id } })),
+  ];
   const fields = { name, ...(opts.owner ? { owner: { email: opts.owner } } : {}) };
   return (await c.ok('POST', '/notes', { data: { type: 'textNote', fields, relationships } })).json.data.id as string;
 }
@@ -66,7 +69,11 @@ describe('POST /v2/notes/search', () => {
     await note(c, 'Nobody asks', { links: [feature] });
     // Oldest first, across customers too.
     expect(names(await search(ws.token, { data: { filter: { relationships: { customer: { id: acme } } } } }))).toEqual(['Acme asks', 'Acme links']);
-    expect(names(await search(ws.token, { data: { filter: { relationships: { customer: [{ id: globex }, { id: acme }] } } } }))).toEqual(['Acme asks', 'Acme links', 'Globex asks']);
+    expect(names(await search(ws.token, { data: { filter: { relationships: { customer: [{ id: globex }, { id: acme }] } } } }))).toEqual([
+      'Acme asks',
+      'Acme links',
+      'Globex asks',
+    ]);
     expect(names(await search(ws.token, { data: { filter: { relationships: { customer: { id: acme }, link: { id: feature } } } } }))).toEqual(['Acme links']);
     // An id filter with a link filter: both hold.
     expect(names(await search(ws.token, { data: { filter: { id: [x, y], relationships: { link: { id: feature } } } } }))).toEqual(['Acme links']);
@@ -80,23 +87,48 @@ describe('POST /v2/notes/search', () => {
     await note(c, 'Maker owns', { owner: maker.email });
     await note(c, 'Nobody owns');
     expect(names(await search(ws.token, { data: { filter: { fields: { owner: [{ email: maker.email }] } } } }))).toEqual(['Maker owns']);
-    expect(names(await search(ws.token, { data: { filter: { fields: { owner: [{ email: maker.email }, { id: ws.admin.id }] } } } }))).toEqual(['Maker owns', 'Admin owns']);
+    expect(names(await search(ws.token, { data: { filter: { fields: { owner: [{ email: maker.email }, { id: ws.admin.id }] } } } }))).toEqual([
+      'Maker owns',
+      'Admin owns',
+    ]);
     expect((await search(ws.token, { data: { filter: { fields: { owner: { email: 'nobody@example.com' } } } } })).json).toEqual({ data: [], links: {} });
     // search.query and the flags narrow the rest.
     expect(names(await search(ws.token, { data: { search: { query: 'MAKER' } } }))).toEqual(['Maker owns']);
-    expect(names(await search(ws.token, { data: { filter: { fields: { archived: false, processed: false } } } }))).toEqual(['Nobody owns', 'Maker owns', 'Admin owns']);
+    expect(names(await search(ws.token, { data: { filter: { fields: { archived: false, processed: false } } } }))).toEqual([
+      'Nobody owns',
+      'Maker owns',
+      'Admin owns',
+    ]);
     expect(names(await search(ws.token, { data: {} }))).toEqual(['Nobody owns', 'Maker owns', 'Admin owns']);
     expect(names(await search(ws.token, { data: { filter: { type: 'textNote', fields: { archived: true } } } }))).toEqual([]);
   });
 
   it.each<[string, unknown, string, string, RegExp]>([
-    ['an opportunity note type', { data: { filter: { type: 'opportunityNote' } } }, '', '/data/filter/type', /opportunity notes cannot be created through the API/],
+    [
+      'an opportunity note type',
+      { data: { filter: { type: 'opportunityNote' } } },
+      '',
+      '/data/filter/type',
+      /opportunity notes cannot be created through the API/,
+    ],
     ['a note type of no kind', { data: { filter: { type: 'memo' } } }, '', '/data/filter/type', /'textNote' or 'conversationNote'/],
-    ['a list naming an opportunity note type', { data: { filter: { type: ['textNote', 'opportunity'] } } }, '', '/data/filter/type/1', /opportunity notes cannot be created through the API/],
+    [
+      'a list naming an opportunity note type',
+      { data: { filter: { type: ['textNote', 'opportunity'] } } },
+      '',
+      '/data/filter/type/1',
+      /opportunity notes cannot be created through the API/,
+    ],
     ['a filter Productboard does not define', { data: { filter: { fields: { teams: [{ id: 'x' }] } } } }, '', '/data/filter/fields/teams', /teams/],
     ['a member filter naming no member', { data: { filter: { fields: { owner: [{}] } } } }, '', '/data/filter/fields/owner/0', /names no member/],
     ['a link that is not an id', { data: { filter: { relationships: { link: [{ id: 'feature-1' }] } } } }, '', '/data/filter/relationships/link/0/id', /UUID/],
-    ['a range from after to', { data: { filter: { createdAt: { from: '2025-02-01T00:00:00Z', to: '2025-01-01T00:00:00Z' } } } }, '', '/data/filter/createdAt', /later than/],
+    [
+      'a range from after to',
+      { data: { filter: { createdAt: { from: '2025-02-01T00:00:00Z', to: '2025-01-01T00:00:00Z' } } } },
+      '',
+      '/data/filter/createdAt',
+      /later than/,
+    ],
     ['a query over 255 characters', { data: { search: { query: 'q'.repeat(256) } } }, '', '/data/search/query', /255/],
     ['an unknown property of data', { data: { filters: {} } }, '', '/data/filters', /filters/],
   ])('%s → 400 request.invalid at %s', async (_name, body, query, at, detail) => {
@@ -109,9 +141,14 @@ describe('POST /v2/notes/search', () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     await note(c, 'Only');
-    expectError(await search(ws.token, { data: { return: { fields: ['name'] } } }, '?fields[]=name'), 'request.invalid', { source: { parameter: 'fields[]' }, detail: /both/i });
+    expectError(await search(ws.token, { data: { return: { fields: ['name'] } } }, '?fields[]=name'), 'request.invalid', {
+      source: { parameter: 'fields[]' },
+      detail: /both/i,
+    });
     expect((await search(ws.token, {}, '?fields[]=name')).json.data[0].fields).toEqual({ name: 'Only' });
-    expect((await search(ws.token, { data: { return: { fields: ['creator'] } } })).json.data[0].fields).toEqual({ creator: { id: ws.admin.id, email: ws.admin.email } });
+    expect((await search(ws.token, { data: { return: { fields: ['creator'] } } })).json.data[0].fields).toEqual({
+      creator: { id: ws.admin.id, email: ws.admin.email },
+    });
   });
 
   it('another workspace’s ids find nothing', async () => {
@@ -121,7 +158,12 @@ describe('POST /v2/notes/search', () => {
     const feature = await ca.entity('feature', await ca.entity('product'));
     const acme = await ca.entity('company');
     const n = await note(ca, 'A only', { customer: acme, links: [feature], owner: a.admin.email });
-    for (const filter of [{ id: n }, { relationships: { link: { id: feature } } }, { relationships: { customer: { id: acme } } }, { fields: { owner: { id: a.admin.id } } }]) {
+    for (const filter of [
+      { id: n },
+      { relationships: { link: { id: feature } } },
+      { relationships: { customer: { id: acme } } },
+      { fields: { owner: { id: a.admin.id } } },
+    ]) {
       expect((await search(b.token, { data: { filter } })).json, JSON.stringify(filter)).toEqual({ data: [], links: {} });
       expect(names(await search(a.token, { data: { filter } }))).toEqual(['A only']);
     }
@@ -142,7 +184,9 @@ describe('POST /v2/notes/search', () => {
     const third = await call(app, 'POST', (second.json.links.next as string).slice(app.url.length), { token: ws.token, body });
     expect(third.json).toMatchObject({ links: {} });
     expect(names(third)).toEqual(['n1']);
-    expectError(await call(app, 'POST', next.slice(app.url.length), { token: ws.token, body: { data: {} } }), 'request.invalid', { source: { parameter: 'pageCursor' } });
+    expectError(await call(app, 'POST', next.slice(app.url.length), { token: ws.token, body: { data: {} } }), 'request.invalid', {
+      source: { parameter: 'pageCursor' },
+    });
   });
 
   it('needs notes:read', async () => {

@@ -37,7 +37,10 @@ describe('POST /v2/entities/search', () => {
 
   it('archived: true / false / omitted filters on the archived field', async () => {
     const ws = await newWorkspace();
-    const all = await seedEntities(ws.workspaceId, 6, { type: 'feature', fields: (i) => ({ name: `f${i}`, ...(i % 2 ? { archived: true } : i === 2 ? { archived: false } : {}) }) });
+    const all = await seedEntities(ws.workspaceId, 6, {
+      type: 'feature',
+      fields: (i) => ({ name: `f${i}`, ...(i % 2 ? { archived: true } : i === 2 ? { archived: false } : {}) }),
+    });
     const ids = async (data: unknown) => (await search(ws.token, { data })).json.data.map((e: any) => e.id);
     expect(await ids({ types: ['feature'], archived: true })).toEqual([all[1], all[3], all[5]].map((e) => e!.id));
     expect(await ids({ types: ['feature'], archived: false })).toEqual([all[0], all[2], all[4]].map((e) => e!.id));
@@ -114,9 +117,24 @@ describe("POST /v2/entities/search in Productboard's form {data: {filter, return
 
   it.each<[string, unknown, string, RegExp?]>([
     ['the two forms mixed', { data: { types: ['feature'], filter: {} } }, '/data', /mixes/],
-    ['a custom field filter', { data: { filter: { fields: { '3f0c7c2e-1111-4c1e-9a1a-000000000001': { eq: 'x' } } } } }, '/data/filter/fields/3f0c7c2e-1111-4c1e-9a1a-000000000001', /Custom field filters are not supported/],
-    ['a customer', { data: { filter: { relationships: { customer: [{ id: '3f0c7c2e-1111-4c1e-9a1a-000000000001' }] } } } }, '/data/filter/relationships/customer', /notes\/search/],
-    ['an empty range', { data: { filter: { createdAt: { from: '2030-01-02T00:00:00Z', to: '2030-01-01T00:00:00Z' } } } }, '/data/filter/createdAt', /later than/],
+    [
+      'a custom field filter',
+      { data: { filter: { fields: { '3f0c7c2e-1111-4c1e-9a1a-000000000001': { eq: 'x' } } } } },
+      '/data/filter/fields/3f0c7c2e-1111-4c1e-9a1a-000000000001',
+      /Custom field filters are not supported/,
+    ],
+    [
+      'a customer',
+      { data: { filter: { relationships: { customer: [{ id: '3f0c7c2e-1111-4c1e-9a1a-000000000001' }] } } } },
+      '/data/filter/relationships/customer',
+      /notes\/search/,
+    ],
+    [
+      'an empty range',
+      { data: { filter: { createdAt: { from: '2030-01-02T00:00:00Z', to: '2030-01-01T00:00:00Z' } } } },
+      '/data/filter/createdAt',
+      /later than/,
+    ],
     ['an unknown filter', { data: { filter: { colour: 'red' } } }, '/data/filter/colour'],
     ['a type of no kind, as a string', { data: { filter: { type: 'epic' } } }, '/data/filter/type'],
     ['an empty list of types', { data: { filter: { type: [] } } }, '/data/filter/type'],

@@ -9,14 +9,29 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_BOUNDS } from '#lib/aws-clients.ts';
 import { batchGetByKey, batchWriteAll, UNPROCESSED } from '#lib/store/batch.ts';
-import { batchGetOnce, batchWrite, getItem, putItem, queryPage, queryPages, scanPages, transactWrite as transact, updateItem, type NativeTxItem } from '#lib/store/calls.ts';
+import {
+  batchGetOnce,
+  batchWrite,
+  getItem,
+  putItem,
+  queryPage,
+  queryPages,
+  scanPages,
+  transactWrite as transact,
+  updateItem,
+  type NativeTxItem,
+} from '#lib/store/calls.ts';
 import { db, tableName } from '#lib/store/client.ts';
 import { Contention, isCancellation, isConditionFailed } from '#lib/store/errors.ts';
 import { FAULTS, startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
 
 const pk = () => `CALLS#${randomUUID()}`;
 const transactWrite = (items: NativeTxItem[]) => transact({ TransactItems: items });
-const caught = (p: Promise<unknown>) => p.then(() => undefined, (err: unknown) => err);
+const caught = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
 const read = async (key: { pk: string; sk: string }) => (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 
 describe('the store’s calls on DynamoDB Local', () => {
@@ -25,7 +40,15 @@ describe('the store’s calls on DynamoDB Local', () => {
     const item = { ...key, name: 'n', score: 12.5, tags: new Set(['x', 'y']), nested: { list: [1, 'two', { three: true }], empty: null } };
     await transactWrite([
       { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-      { Update: { TableName: tableName(), Key: { pk: key.pk, sk: 'B' }, UpdateExpression: 'ADD #n :one', ExpressionAttributeNames: { '#n': 'n' }, ExpressionAttributeValues: { ':one': 3 } } },
+      {
+        Update: {
+          TableName: tableName(),
+          Key: { pk: key.pk, sk: 'B' },
+          UpdateExpression: 'ADD #n :one',
+          ExpressionAttributeNames: { '#n': 'n' },
+          ExpressionAttributeValues: { ':one': 3 },
+        },
+      },
     ]);
     expect(await read(key)).toEqual(item);
     expect(await read({ pk: key.pk, sk: 'B' })).toEqual({ pk: key.pk, sk: 'B', n: 3 });
@@ -51,7 +74,17 @@ describe('the store’s calls on DynamoDB Local', () => {
     const write = { TableName: tableName(), Item: { pk: p, sk: 'a', v: 2 }, ConditionExpression: 'attribute_not_exists(pk)' };
     expect(isConditionFailed(await caught(putItem(write)))).toBe(true);
     expect(await read({ pk: p, sk: 'a' })).toEqual({ pk: p, sk: 'a', v: 1 });
-    expect((await updateItem({ TableName: tableName(), Key: { pk: p, sk: 'a' }, UpdateExpression: 'SET v = :v', ExpressionAttributeValues: { ':v': 3 }, ReturnValues: 'ALL_NEW' })).Attributes).toEqual({ pk: p, sk: 'a', v: 3 });
+    expect(
+      (
+        await updateItem({
+          TableName: tableName(),
+          Key: { pk: p, sk: 'a' },
+          UpdateExpression: 'SET v = :v',
+          ExpressionAttributeValues: { ':v': 3 },
+          ReturnValues: 'ALL_NEW',
+        })
+      ).Attributes,
+    ).toEqual({ pk: p, sk: 'a', v: 3 });
   });
 
   it('pages: a Query page ends with its LastEvaluatedKey, and queryPages walks every page', async () => {
@@ -69,7 +102,10 @@ describe('the store’s calls on DynamoDB Local', () => {
       if (scanned >= 3) break;
     }
     expect(scanned).toBe(3);
-    const got = await batchGetOnce(['a', 'z'].map((sk) => ({ pk: p, sk })), { ConsistentRead: true });
+    const got = await batchGetOnce(
+      ['a', 'z'].map((sk) => ({ pk: p, sk })),
+      { ConsistentRead: true },
+    );
     expect([got.items, got.unprocessed]).toEqual([[{ pk: p, sk: 'a' }], []]);
   });
 });
@@ -102,7 +138,12 @@ describe('faults on the wire: a proxy in front of DynamoDB Local (what the emula
     proxy.rule = FAULTS.throttling;
     const err = await caught(getItem({ TableName: tableName(), Key: { pk: p, sk: 'a' } }));
     expect(err).toBeInstanceOf(Contention);
-    expect(err).toMatchObject({ resource: 'this workspace (the table is throttling requests)', attempts: CALL_BOUNDS.maxAttempts, retryAfterS: 1, cause: { name: 'ThrottlingException' } });
+    expect(err).toMatchObject({
+      resource: 'this workspace (the table is throttling requests)',
+      attempts: CALL_BOUNDS.maxAttempts,
+      retryAfterS: 1,
+      cause: { name: 'ThrottlingException' },
+    });
     expect(proxy.calls).toHaveLength(CALL_BOUNDS.maxAttempts);
   });
 
@@ -114,7 +155,10 @@ describe('faults on the wire: a proxy in front of DynamoDB Local (what the emula
       proxy.calls.length = 0;
       firstCalls(1, fault);
       expect((await getItem({ TableName: tableName(), Key: { pk: p, sk: 'a' }, ConsistentRead: true })).Item, fault.name).toEqual({ pk: p, sk: 'a' });
-      expect(proxy.calls.map((c) => c.operation), fault.name).toEqual(['GetItem', 'GetItem']);
+      expect(
+        proxy.calls.map((c) => c.operation),
+        fault.name,
+      ).toEqual(['GetItem', 'GetItem']);
     }
   });
 
@@ -122,7 +166,11 @@ describe('faults on the wire: a proxy in front of DynamoDB Local (what the emula
     through();
     proxy.rule = FAULTS.badGateway;
     const err = await caught(getItem({ TableName: tableName(), Key: { pk: pk(), sk: 'a' } }));
-    expect(err).toMatchObject({ name: 'UnreadableAnswer', message: `DynamoDB GetItem answered 502 with a body that is not DynamoDB's (${CALL_BOUNDS.maxAttempts} attempts)`, $fault: 'server' });
+    expect(err).toMatchObject({
+      name: 'UnreadableAnswer',
+      message: `DynamoDB GetItem answered 502 with a body that is not DynamoDB's (${CALL_BOUNDS.maxAttempts} attempts)`,
+      $fault: 'server',
+    });
     expect((err as Error).cause).toBeInstanceOf(SyntaxError);
     expect(proxy.calls).toHaveLength(CALL_BOUNDS.maxAttempts);
   });
@@ -144,15 +192,22 @@ describe('faults on the wire: a proxy in front of DynamoDB Local (what the emula
     const p = pk();
     through();
     firstCalls(1, FAULTS.lose);
-    await transactWrite([{ Update: { TableName: tableName(), Key: { pk: p, sk: 'n' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } } }]);
-    expect(proxy.calls.map((c) => [c.operation, c.fault])).toEqual([['TransactWriteItems', 'lose'], ['TransactWriteItems', 'forward']]);
+    await transactWrite([
+      { Update: { TableName: tableName(), Key: { pk: p, sk: 'n' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } } },
+    ]);
+    expect(proxy.calls.map((c) => [c.operation, c.fault])).toEqual([
+      ['TransactWriteItems', 'lose'],
+      ['TransactWriteItems', 'forward'],
+    ]);
     const [first, retry] = proxy.calls.map((c) => c.input.ClientRequestToken as string);
     expect(first).toMatch(/^[0-9a-f-]{36}$/);
     expect(retry).toBe(first);
     expect(await read({ pk: p, sk: 'n' })).toEqual({ pk: p, sk: 'n', n: 1 });
     // Two calls of the store are two transactions: each its own token.
     proxy.calls.length = 0;
-    await transactWrite([{ Update: { TableName: tableName(), Key: { pk: p, sk: 'n' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } } }]);
+    await transactWrite([
+      { Update: { TableName: tableName(), Key: { pk: p, sk: 'n' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } } },
+    ]);
     expect(proxy.calls[0]!.input.ClientRequestToken).not.toBe(first);
   });
 
@@ -162,7 +217,11 @@ describe('faults on the wire: a proxy in front of DynamoDB Local (what the emula
     through();
     firstCalls(2, () => FAULTS.unprocessedItems(proxy.calls.at(-1)!.input));
     await batchWriteAll(keys.map((Item) => ({ PutRequest: { Item } })));
-    expect(proxy.calls.map((c) => [c.operation, c.fault])).toEqual([['BatchWriteItem', 'answer'], ['BatchWriteItem', 'answer'], ['BatchWriteItem', 'forward']]);
+    expect(proxy.calls.map((c) => [c.operation, c.fault])).toEqual([
+      ['BatchWriteItem', 'answer'],
+      ['BatchWriteItem', 'answer'],
+      ['BatchWriteItem', 'forward'],
+    ]);
     proxy.calls.length = 0;
     firstCalls(2, () => FAULTS.unprocessedKeys(proxy.calls.at(-1)!.input));
     const found = await batchGetByKey(keys, { consistent: true });

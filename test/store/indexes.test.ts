@@ -38,7 +38,8 @@ describe('owner index', () => {
     const { ws, admin } = await storeWorkspace();
     const p = await entity(ws, 'product', 'P', { fields: { owner: memberRef(admin) } });
     const f = await entity(ws, 'feature', 'F', { parent: p.id, fields: { owner: memberRef(admin) } });
-    const owned = async () => (await entitiesAfter(ws, { types: ['product', 'feature'], ownerIds: [admin.id] }, undefined, 10)).items.map((i) => i.record.fields.name);
+    const owned = async () =>
+      (await entitiesAfter(ws, { types: ['product', 'feature'], ownerIds: [admin.id] }, undefined, 10)).items.map((i) => i.record.fields.name);
     expect(await owned()).toEqual(['P', 'F']);
     await updateEntity(ws, f.id, () => ({ values: { owner: null } }));
     expect((await raw(keys.entity(ws, f.id)))!.gsi3pk).toBeUndefined();
@@ -82,7 +83,10 @@ describe('updates', () => {
   it('metadata merges key by key; a change function sees the values as read now', async () => {
     const { ws } = await storeWorkspace();
     const p = await entity(ws, 'product', 'P', { metadata: { source: { system: 'jira', recordId: 'J-1', url: 'https://jira.test/J-1' } } });
-    const after = await updateEntity(ws, p.id, (current) => ({ values: { name: `${String(current.fields.name)}!` }, metadata: { source: { recordId: 'J-2', url: null } } }));
+    const after = await updateEntity(ws, p.id, (current) => ({
+      values: { name: `${String(current.fields.name)}!` },
+      metadata: { source: { recordId: 'J-2', url: null } },
+    }));
     expect(after.fields.name).toBe('P!');
     expect(after.metadata).toEqual({ source: { system: 'jira', recordId: 'J-2' } });
     expect((await raw(keys.entity(ws, p.id)))!.metadata).toEqual({ source: { system: 'jira', recordId: 'J-2' } });
@@ -113,7 +117,14 @@ describe('admin index backfill', () => {
     await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.member(ws, admin.id), UpdateExpression: 'REMOVE gsi1pk, gsi1sk' }));
     await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.customerEmail(ws, 'u@x.test', u.id) }));
     // A stale look-up for a user that does not exist.
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.customerEmail(ws, 'ghost@x.test', '00000000-0000-4000-8000-000000000000'), UpdateExpression: 'SET kind = :k, email = :e, userId = :u', ExpressionAttributeValues: { ':k': 'customerEmail', ':e': 'ghost@x.test', ':u': '00000000-0000-4000-8000-000000000000' } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.customerEmail(ws, 'ghost@x.test', '00000000-0000-4000-8000-000000000000'),
+        UpdateExpression: 'SET kind = :k, email = :e, userId = :u',
+        ExpressionAttributeValues: { ':k': 'customerEmail', ':e': 'ghost@x.test', ':u': '00000000-0000-4000-8000-000000000000' },
+      }),
+    );
     expect((await entitiesAfter(ws, { types: ['product'], ownerIds: [admin.id] }, undefined, 5)).items).toEqual([]);
     expect((await membersAfter(ws, {}, undefined, 5)).items).toEqual([]);
     expect(await userNames(ws, 'u@x.test')).toEqual([]);
@@ -137,12 +148,20 @@ describe('a local table from before an index (local/dynamodb-local.ts ensureTabl
     // The table as it was before GSI3: the first two indexes and only their key attributes.
     const old = wanted.GlobalSecondaryIndexes.slice(0, 2);
     const oldAttrs = new Set(['pk', 'sk', ...old.flatMap((g) => g.KeySchema.map((k) => k.AttributeName))]);
-    await client.send(new CreateTableCommand({ ...wanted, GlobalSecondaryIndexes: old, AttributeDefinitions: wanted.AttributeDefinitions.filter((a) => oldAttrs.has(a.AttributeName)) }));
+    await client.send(
+      new CreateTableCommand({
+        ...wanted,
+        GlobalSecondaryIndexes: old,
+        AttributeDefinitions: wanted.AttributeDefinitions.filter((a) => oldAttrs.has(a.AttributeName)),
+      }),
+    );
     try {
       expect(await ensureTable(endpoint, name)).toBe('updated');
       const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
       const indexes = (Table!.GlobalSecondaryIndexes ?? []).map((g) => ({ IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection }));
-      expect(indexes.sort((a, b) => a.IndexName!.localeCompare(b.IndexName!))).toEqual(wanted.GlobalSecondaryIndexes.map((g) => ({ IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection })));
+      expect(indexes.sort((a, b) => a.IndexName!.localeCompare(b.IndexName!))).toEqual(
+        wanted.GlobalSecondaryIndexes.map((g) => ({ IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection })),
+      );
       expect(await ensureTable(endpoint, name)).toBe('exists');
     } finally {
       await client.send(new DeleteTableCommand({ TableName: name }));

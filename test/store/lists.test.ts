@@ -76,7 +76,13 @@ describe('entity lists', () => {
     const seeded = await seedEntities(ws, 10, { type: 'product' });
     const read = async (id: string) => (await entitiesAfter(ws, { types: ['product'], ids: [id] }, undefined, 2)).items[0]!.record.createdAt;
     const [third, seventh] = [await read(seeded[2]!.id), await read(seeded[6]!.id)];
-    expect(await entityNames(ws, { types: ['product'], created: { from: third, to: seventh } })).toEqual(['product 2', 'product 3', 'product 4', 'product 5', 'product 6']);
+    expect(await entityNames(ws, { types: ['product'], created: { from: third, to: seventh } })).toEqual([
+      'product 2',
+      'product 3',
+      'product 4',
+      'product 5',
+      'product 6',
+    ]);
     expect(await entityNames(ws, { types: ['product'], created: { from: seventh } })).toEqual(['product 6', 'product 7', 'product 8', 'product 9']);
     expect(await entityNames(ws, { types: ['product'], created: { to: third } })).toEqual(['product 0', 'product 1', 'product 2']);
     expect(await entityNames(ws, { types: ['product'], created: { from: seventh, to: third } })).toEqual([]);
@@ -122,7 +128,12 @@ describe('entity lists', () => {
     expect(all.pages[0]).toBeLessThan(40);
     const got = names(all.records);
     expect(new Set(got).size).toBe(got.length);
-    expect(got.sort()).toEqual(expected.filter((e) => (e.type === 'feature' ? e.i % 37 === 0 : e.i % 41 === 0)).map((e) => `match ${e.name}`).sort());
+    expect(got.sort()).toEqual(
+      expected
+        .filter((e) => (e.type === 'feature' ? e.i % 37 === 0 : e.i % 41 === 0))
+        .map((e) => `match ${e.name}`)
+        .sort(),
+    );
     const positions = all.records.map((r) => `${r.createdAt}#${r.id}`);
     expect(positions).toEqual([...positions].sort());
   }, 60_000);
@@ -133,9 +144,21 @@ describe('note lists', () => {
   it('owner (owner index), creator, processed, archived, tags, text, source: each filter, and after an update', async () => {
     const { ws, admin, member } = await storeWorkspace();
     const maker = await member();
-    const a = await note(ws, 'Wants Apple Pay', { fields: { owner: memberRef(admin), creator: memberRef(maker), tags: [{ name: 'Mobile' }], content: '<p>On the WATCH</p>' } });
-    await note(ws, 'Google Pay please', { fields: { owner: memberRef(maker), creator: memberRef(admin), processed: true }, metadata: { source: { system: 'zendesk', recordId: 't-1' } } });
-    await note(ws, 'Chat', { type: 'conversationNote', fields: { creator: memberRef(admin), archived: true, content: [{ externalId: 'm1', authorType: 'customer', content: 'apple watch?', timestamp: '2030-01-01T00:00:00Z' }] } });
+    const a = await note(ws, 'Wants Apple Pay', {
+      fields: { owner: memberRef(admin), creator: memberRef(maker), tags: [{ name: 'Mobile' }], content: '<p>On the WATCH</p>' },
+    });
+    await note(ws, 'Google Pay please', {
+      fields: { owner: memberRef(maker), creator: memberRef(admin), processed: true },
+      metadata: { source: { system: 'zendesk', recordId: 't-1' } },
+    });
+    await note(ws, 'Chat', {
+      type: 'conversationNote',
+      fields: {
+        creator: memberRef(admin),
+        archived: true,
+        content: [{ externalId: 'm1', authorType: 'customer', content: 'apple watch?', timestamp: '2030-01-01T00:00:00Z' }],
+      },
+    });
     expect(await noteNames(ws, { ownerIds: [admin.id] })).toEqual(['Wants Apple Pay']);
     expect(await noteNames(ws, { ownerIds: [maker.id] })).toEqual(['Google Pay please']);
     expect(await noteNames(ws, { creatorIds: [admin.id] })).toEqual(['Chat', 'Google Pay please']);
@@ -190,7 +213,8 @@ describe('member list', () => {
     const maker = await member('maker');
     const viewer = await member('viewer');
     await setMemberActive(ws, viewer.email, false);
-    const ids = async (filter: Parameters<typeof membersAfter>[1], limit = 100) => (await walk((after, n) => membersAfter(ws, filter, after, n), limit)).records.map((m) => m.id);
+    const ids = async (filter: Parameters<typeof membersAfter>[1], limit = 100) =>
+      (await walk((after, n) => membersAfter(ws, filter, after, n), limit)).records.map((m) => m.id);
     expect(await ids({})).toEqual([admin.id, maker.id]);
     expect(await ids({ state: 'any' }, 1)).toEqual([admin.id, maker.id, viewer.id]);
     expect(await ids({ roles: ['admin', 'viewer'], state: 'any' })).toEqual([admin.id, viewer.id]);

@@ -7,10 +7,15 @@ import { COPY_MARK, copyAttributes, copyUpdate, MAX_COPIED_LINKS, readCopy, type
 const link = (i: number): CopiedLink => ({ entityId: `e${String(i).padStart(4, '0')}`, entityType: 'feature', importance: 'important' });
 const links = (n: number) => Array.from({ length: n }, (_, i) => link(i));
 
-describe('the copy of a note\'s links', () => {
+describe("the copy of a note's links", () => {
   it('a new note holds the mark and one attribute per link, read back in entity id order; past the cap, nothing (the note is read through the Query)', () => {
     const item = { kind: 'note', ...copyAttributes([link(2), link(1)]) };
-    expect(item).toEqual({ kind: 'note', [COPY_MARK]: true, 'L#e0002': { entityType: 'feature', importance: 'important' }, 'L#e0001': { entityType: 'feature', importance: 'important' } });
+    expect(item).toEqual({
+      kind: 'note',
+      [COPY_MARK]: true,
+      'L#e0002': { entityType: 'feature', importance: 'important' },
+      'L#e0001': { entityType: 'feature', importance: 'important' },
+    });
     expect(readCopy(item)).toEqual([link(1), link(2)]);
     expect(copyAttributes(links(MAX_COPIED_LINKS))[COPY_MARK]).toBe(true);
     expect(copyAttributes(links(MAX_COPIED_LINKS + 1))).toEqual({});

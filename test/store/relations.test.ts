@@ -35,7 +35,13 @@ async function lines(ws: string, id: string, filter: EntityRelationshipFilter = 
 
 /** Every relation item of a workspace (both sides of each relation). */
 async function relationItems(ws: string) {
-  const { Items } = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :r)', ExpressionAttributeValues: { ':pk': keys.partition(ws), ':r': 'REL#' } }));
+  const { Items } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :r)',
+      ExpressionAttributeValues: { ':pk': keys.partition(ws), ':r': 'REL#' },
+    }),
+  );
   return Items ?? [];
 }
 
@@ -77,14 +83,22 @@ describe('relations between hierarchy entities', () => {
 
   it('relations given on create are written with the entity, both sides', async () => {
     const { ws, product, a } = await tree();
-    const d = await entity(ws, 'feature', 'D', { parent: product.id, relations: [{ type: 'link', targetId: a.id, path: PATH }, { type: 'isBlocking', targetId: product.id, path: PATH }] });
+    const d = await entity(ws, 'feature', 'D', {
+      parent: product.id,
+      relations: [
+        { type: 'link', targetId: a.id, path: PATH },
+        { type: 'isBlocking', targetId: product.id, path: PATH },
+      ],
+    });
     name.set(d.id, 'D');
     name.set(product.id, 'Product');
     name.set(a.id, 'A');
     expect(await lines(ws, d.id)).toEqual(['parent Product', 'isBlocking Product', 'link A']);
     expect(await lines(ws, product.id, { type: 'isBlockedBy' })).toEqual(['isBlockedBy D']);
     // A refused relation refuses the whole create.
-    await expect(entity(ws, 'feature', 'E', { parent: product.id, relations: [{ type: 'link', targetId: '00000000-0000-4000-8000-000000000000', path: PATH }] })).rejects.toBeInstanceOf(NotFound);
+    await expect(
+      entity(ws, 'feature', 'E', { parent: product.id, relations: [{ type: 'link', targetId: '00000000-0000-4000-8000-000000000000', path: PATH }] }),
+    ).rejects.toBeInstanceOf(NotFound);
   });
 
   it('deleting an entity removes both sides of its relations, and relations leave the score alone', async () => {

@@ -16,7 +16,11 @@ const uniqueEmail = (prefix: string) => `${prefix}-${process.pid}-${Date.now()}-
 export async function storeWorkspace() {
   const ws = await createWorkspace('Store test');
   const admin = await addMember(ws.id, { email: uniqueEmail('admin'), role: 'admin', active: true });
-  return { ws: ws.id, admin, member: (role: 'admin' | 'maker' | 'viewer' = 'maker', active = true) => addMember(ws.id, { email: uniqueEmail(role), role, active }) };
+  return {
+    ws: ws.id,
+    admin,
+    member: (role: 'admin' | 'maker' | 'viewer' = 'maker', active = true) => addMember(ws.id, { email: uniqueEmail(role), role, active }),
+  };
 }
 
 /** An owner or creator field value, as the store keeps it. */
@@ -58,7 +62,11 @@ export function note(
  * Walks a list page by page as lib/http/pagination.ts does (limit + 1 read, next from the last
  * record or the slice's resume position): the records in order and the size of each page.
  */
-export async function walk<T>(read: (after: string | undefined, count: number) => Promise<Slice<T>>, limit: number, maxPages = 100): Promise<{ records: T[]; pages: number[] }> {
+export async function walk<T>(
+  read: (after: string | undefined, count: number) => Promise<Slice<T>>,
+  limit: number,
+  maxPages = 100,
+): Promise<{ records: T[]; pages: number[] }> {
   const records: T[] = [];
   const pages: number[] = [];
   let after: string | undefined;

@@ -101,7 +101,12 @@ export async function call(
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(app.url + path, { method, headers, ...(body !== undefined ? { body } : {}), ...(options.redirect ? { redirect: options.redirect } : {}) });
+  const res = await fetch(app.url + path, {
+    method,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    ...(options.redirect ? { redirect: options.redirect } : {}),
+  });
   const text = await res.text();
   checkResponse({ method, target: path, status: res.status, headers: res.headers, text }, { doubles: app.doubles });
   let json: any;
@@ -117,11 +122,7 @@ export async function call(
  * Asserts the spec's error envelope exactly: status, one error with the code's title, the
  * response's X-Request-Id as `id`, a detail (matched when given) and `source` (exact when given).
  */
-export function expectError(
-  res: CallResult,
-  code: ErrorCode,
-  options: { detail?: string | RegExp; source?: ErrorSource } = {},
-): void {
+export function expectError(res: CallResult, code: ErrorCode, options: { detail?: string | RegExp; source?: ErrorSource } = {}): void {
   expect(res.status, res.text).toBe(ERROR_TABLE[code].status);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   const id = res.headers.get('x-request-id');

@@ -92,12 +92,14 @@ export function checkResponse(res: ReceivedResponse, options: { doubles?: boolea
       return;
     }
     if ((declared!.content as Json)['text/html']) {
-      if (!/^text\/html/.test(res.headers.get('content-type') ?? '')) fail(`is declared as a page but came as ${res.headers.get('content-type') ?? 'no content type'}`);
+      if (!/^text\/html/.test(res.headers.get('content-type') ?? ''))
+        fail(`is declared as a page but came as ${res.headers.get('content-type') ?? 'no content type'}`);
       return;
     }
     pointer = `${responsesAt}/${res.status}/content/application~1json/schema`;
   }
-  if (!/^application\/json/.test(res.headers.get('content-type') ?? '')) fail(`is declared as JSON but came as ${res.headers.get('content-type') ?? 'no content type'}`);
+  if (!/^application\/json/.test(res.headers.get('content-type') ?? ''))
+    fail(`is declared as JSON but came as ${res.headers.get('content-type') ?? 'no content type'}`);
   let body: unknown;
   try {
     body = JSON.parse(res.text);
@@ -115,7 +117,10 @@ export function contractFetch(options: { doubles?: boolean } = {}): typeof fetch
     const request = new Request(input, init);
     const res = await fetch(request);
     const url = new URL(request.url);
-    checkResponse({ method: request.method, target: url.pathname + url.search, status: res.status, headers: res.headers, text: await res.clone().text() }, options);
+    checkResponse(
+      { method: request.method, target: url.pathname + url.search, status: res.status, headers: res.headers, text: await res.clone().text() },
+      options,
+    );
     return res;
   };
 }

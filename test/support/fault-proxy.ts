@@ -42,10 +42,17 @@ export const FAULTS = {
   throttling: (): Fault => dynamoError(400, 'ThrottlingException', 'Rate of requests exceeds the allowed throughput.'),
   serverError: (): Fault => dynamoError(500, 'InternalServerError', 'Internal server error'),
   /** What a load balancer or proxy in the way answers: HTML, not JSON. */
-  badGateway: (): Fault => ({ kind: 'answer', status: 502, contentType: 'text/html', body: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>' }),
+  badGateway: (): Fault => ({
+    kind: 'answer',
+    status: 502,
+    contentType: 'text/html',
+    body: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>',
+  }),
   /** A TransactWriteItems of `items` items cancelled because item `at` is in another transaction. */
   transactionConflict: (items: number, at: number): Fault => {
-    const reasons = Array.from({ length: items }, (_, i) => (i === at ? { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' } : { Code: 'None' }));
+    const reasons = Array.from({ length: items }, (_, i) =>
+      i === at ? { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' } : { Code: 'None' },
+    );
     return json(400, {
       __type: 'com.amazonaws.dynamodb.v20120810#TransactionCanceledException',
       Message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
@@ -53,7 +60,8 @@ export const FAULTS = {
     });
   },
   /** A BatchGetItem answered with every key unprocessed (DynamoDB's answer when throttled). */
-  unprocessedKeys: (input: Record<string, any>): Fault => json(200, { Responses: Object.fromEntries(Object.keys(input.RequestItems).map((t) => [t, []])), UnprocessedKeys: input.RequestItems }),
+  unprocessedKeys: (input: Record<string, any>): Fault =>
+    json(200, { Responses: Object.fromEntries(Object.keys(input.RequestItems).map((t) => [t, []])), UnprocessedKeys: input.RequestItems }),
   /** A BatchWriteItem answered with every request unprocessed. */
   unprocessedItems: (input: Record<string, any>): Fault => json(200, { UnprocessedItems: input.RequestItems }),
   reset: (): Fault => ({ kind: 'reset' }),
@@ -100,12 +108,15 @@ export async function startFaultProxy(target = process.env.DYNAMODB_ENDPOINT!): 
 
   const forward = (req: IncomingMessage, body: Buffer) =>
     new Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }>((resolve, reject) => {
-      const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 500, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      });
+      const out = httpRequest(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 500, headers: res.headers, body: Buffer.concat(chunks) }));
+          res.on('error', reject);
+        },
+      );
       out.on('error', reject);
       out.end(body);
     });
@@ -113,7 +124,10 @@ export async function startFaultProxy(target = process.env.DYNAMODB_ENDPOINT!): 
   const handle = async (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     const text = body.toString('utf8');
     const call: ProxiedCall = {
-      operation: String(req.headers['x-amz-target'] ?? '').split('.').pop() ?? '',
+      operation:
+        String(req.headers['x-amz-target'] ?? '')
+          .split('.')
+          .pop() ?? '',
       input: text ? (JSON.parse(text) as Record<string, any>) : {},
       at: performance.now(),
       fault: 'forward',

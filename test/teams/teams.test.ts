@@ -38,7 +38,14 @@ describe('teams', () => {
     expect(res.json).toEqual({ data: { id, type: 'team', links } });
     expect(res.headers.get('location')).toBe(links.self);
     const got = (await c.ok('GET', `/teams/${id}`)).json.data;
-    expect(got).toEqual({ id, type: 'team', fields: { name: 'Product Team', handle: 'productteam', description: 'Builds it', avatarUrl: null }, links, createdAt: expect.any(String), updatedAt: got.createdAt });
+    expect(got).toEqual({
+      id,
+      type: 'team',
+      fields: { name: 'Product Team', handle: 'productteam', description: 'Builds it', avatarUrl: null },
+      links,
+      createdAt: expect.any(String),
+      updatedAt: got.createdAt,
+    });
     await create(c, 'Engineering', 'eng');
     await create(c, 'Product Marketing', 'pmm');
     expect(await names(c, '/teams')).toEqual(['Product Marketing', 'Engineering', 'Product Team']);
@@ -64,27 +71,43 @@ describe('teams', () => {
     expect(await names(c, '/teams/search', { data: { search: { query: 'ta' } } })).toEqual(['Beta']);
     expect(await names(c, '/teams/search', { data: { filter: { id: [a] }, search: { query: 'beta' } } })).toEqual([]);
     expect(await names(c, '/teams/search', {})).toHaveLength(3);
-    expectError(await c.req('POST', '/teams/search', { data: { filter: { colour: 'red' } } }), 'request.invalid', { source: { pointer: '/data/filter/colour' } });
-    expectError(await c.req('POST', '/teams/search', { data: { filter: { id: Array.from({ length: 101 }, () => a) } } }), 'request.invalid', { source: { pointer: '/data/filter/id' } });
-    const page = await c.ok('POST', '/teams/search?limit=1', { data: {} });
-    expectError(await c.req('POST', (page.json.links.next as string).slice(page.json.links.next.indexOf('/v2/') + 3), { data: { search: { query: 'a' } } }), 'request.invalid', {
-      source: { parameter: 'pageCursor' },
+    expectError(await c.req('POST', '/teams/search', { data: { filter: { colour: 'red' } } }), 'request.invalid', {
+      source: { pointer: '/data/filter/colour' },
     });
+    expectError(await c.req('POST', '/teams/search', { data: { filter: { id: Array.from({ length: 101 }, () => a) } } }), 'request.invalid', {
+      source: { pointer: '/data/filter/id' },
+    });
+    const page = await c.ok('POST', '/teams/search?limit=1', { data: {} });
+    expectError(
+      await c.req('POST', (page.json.links.next as string).slice(page.json.links.next.indexOf('/v2/') + 3), { data: { search: { query: 'a' } } }),
+      'request.invalid',
+      {
+        source: { parameter: 'pageCursor' },
+      },
+    );
   });
 
   it('names and handles are unique (names any case): 409 at the field; a bad handle → 400; nothing made', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     await create(c, 'Design', 'design');
-    expectError(await c.req('POST', '/teams', { data: { fields: { name: 'DESIGN', handle: 'other' } } }), 'conflict.uniqueViolation', { source: { pointer: '/data/fields/name' } });
-    expectError(await c.req('POST', '/teams', { data: { fields: { name: 'Other', handle: 'design' } } }), 'conflict.uniqueViolation', { source: { pointer: '/data/fields/handle' } });
-    expectError(await c.req('POST', '/teams', { data: { fields: { name: 'Other', handle: 'Has Space' } } }), 'request.invalid', { source: { pointer: '/data/fields/handle' } });
+    expectError(await c.req('POST', '/teams', { data: { fields: { name: 'DESIGN', handle: 'other' } } }), 'conflict.uniqueViolation', {
+      source: { pointer: '/data/fields/name' },
+    });
+    expectError(await c.req('POST', '/teams', { data: { fields: { name: 'Other', handle: 'design' } } }), 'conflict.uniqueViolation', {
+      source: { pointer: '/data/fields/handle' },
+    });
+    expectError(await c.req('POST', '/teams', { data: { fields: { name: 'Other', handle: 'Has Space' } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/handle' },
+    });
     expectError(await c.req('POST', '/teams', { data: { fields: { name: 'Other' } } }), 'request.invalid', { source: { pointer: '/data/fields/handle' } });
-    expectError(await c.req('POST', '/teams', { data: { fields: { name: 'Other', handle: 'other', avatarUrl: 'https://x.test/a.png' } } }), 'request.invalid', { source: { pointer: '/data/fields/avatarUrl' } });
+    expectError(await c.req('POST', '/teams', { data: { fields: { name: 'Other', handle: 'other', avatarUrl: 'https://x.test/a.png' } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/avatarUrl' },
+    });
     expect(await names(c, '/teams')).toEqual(['Design']);
   });
 
-  it("update: fields (a rename frees the old name; null clears the description) and members by id or e-mail: addItems, removeItems, set, clear", async () => {
+  it('update: fields (a rename frees the old name; null clears the description) and members by id or e-mail: addItems, removeItems, set, clear', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const team = await create(c, 'Core', 'core', 'Old');
@@ -96,9 +119,13 @@ describe('teams', () => {
     expect(renamed.json.data).toEqual({ id: team, type: 'team', links: expect.objectContaining({ self: `${app.baseUrl}/teams/${team}` }) });
     expect((await c.ok('GET', `/teams/${team}`)).json.data.fields).toEqual({ name: 'Platform', handle: 'platform', avatarUrl: null });
     await create(c, 'Core', 'core');
-    expectError(await c.req('PATCH', `/teams/${team}`, { data: { fields: { name: 'other' } } }), 'conflict.uniqueViolation', { source: { pointer: '/data/fields/name' } });
+    expectError(await c.req('PATCH', `/teams/${team}`, { data: { fields: { name: 'other' } } }), 'conflict.uniqueViolation', {
+      source: { pointer: '/data/fields/name' },
+    });
 
-    expect((await patchMembers(c, team, [{ op: 'addItems', path: 'members', value: [{ id: ada.id }, { email: ws.admin.email.toUpperCase() }] }])).status).toBe(200);
+    expect((await patchMembers(c, team, [{ op: 'addItems', path: 'members', value: [{ id: ada.id }, { email: ws.admin.email.toUpperCase() }] }])).status).toBe(
+      200,
+    );
     // Newest membership first: the two joined in one write, so by id within it.
     expect((await memberIdsOf(c, team)).sort()).toEqual([ada.id, ws.admin.id].sort());
     await patchMembers(c, team, [{ op: 'addItems', path: 'members', value: [{ id: bob.id }, { id: ada.id }] }]);
@@ -115,16 +142,29 @@ describe('teams', () => {
     await patchMembers(c, team, [{ op: 'set', path: 'members', value: [{ id: ada.id }] }]);
     expect(await memberIdsOf(c, team)).toEqual([ada.id]);
     // Fields and members in one request; then clear.
-    await c.ok('PATCH', `/teams/${team}`, { data: { fields: { description: 'Runs it' }, patch: [{ op: 'clear', path: 'members' }, { op: 'addItems', path: 'members', value: [{ id: bob.id }] }] } });
+    await c.ok('PATCH', `/teams/${team}`, {
+      data: {
+        fields: { description: 'Runs it' },
+        patch: [
+          { op: 'clear', path: 'members' },
+          { op: 'addItems', path: 'members', value: [{ id: bob.id }] },
+        ],
+      },
+    });
     expect(await memberIdsOf(c, team)).toEqual([bob.id]);
     expect((await c.ok('GET', `/members/${ada.id}`)).json.data.fields.teams.map((t: { id: string }) => t.id)).toEqual([other]);
     // A member the workspace has not → 400 at it, nothing changed (the rename in the same request either).
-    const bad = await c.req('PATCH', `/teams/${team}`, { data: { fields: { name: 'Renamed' }, patch: [{ op: 'addItems', path: 'members', value: [{ id: ada.id }, { email: 'nobody@example.com' }] }] } });
+    const bad = await c.req('PATCH', `/teams/${team}`, {
+      data: { fields: { name: 'Renamed' }, patch: [{ op: 'addItems', path: 'members', value: [{ id: ada.id }, { email: 'nobody@example.com' }] }] },
+    });
     expectError(bad, 'request.invalid', { source: { pointer: '/data/patch/0/value/1/email' } });
     expect(await memberIdsOf(c, team)).toEqual([bob.id]);
     expect((await c.ok('GET', `/teams/${team}`)).json.data.fields.name).toBe('Platform');
     expectError(await c.req('PATCH', `/teams/${team}`, { data: {} }), 'request.invalid', { source: { pointer: '/data' } });
-    expectError(await patchMembers(c, team, [{ op: 'set', path: 'owners', value: [] }]), 'request.invalid', { source: { pointer: '/data/patch/0/path' }, detail: /must be 'members'/ });
+    expectError(await patchMembers(c, team, [{ op: 'set', path: 'owners', value: [] }]), 'request.invalid', {
+      source: { pointer: '/data/patch/0/path' },
+      detail: /must be 'members'/,
+    });
   });
 
   it(`a change of more members than one transaction takes (${MEMBERS_PER_TRANSACTION}) applies in steps, every member once`, async () => {
@@ -167,7 +207,9 @@ describe('teams', () => {
     const team = await create(c, 'Readers', 'readers');
     await patchMembers(c, team, [{ op: 'addItems', path: 'members', value: [{ id: ws.admin.id }] }]);
     const full = (await c.ok('GET', `/teams/${team}/members`)).json.data;
-    expect(full).toEqual([{ id: ws.admin.id, type: 'member', fields: { name: ws.admin.name, email: ws.admin.email }, links: { self: `${app.baseUrl}/members/${ws.admin.id}` } }]);
+    expect(full).toEqual([
+      { id: ws.admin.id, type: 'member', fields: { name: ws.admin.name, email: ws.admin.email }, links: { self: `${app.baseUrl}/members/${ws.admin.id}` } },
+    ]);
     const noPii = client(app, (await ws.member({ role: 'viewer', scopes: ['teams:read'] })).token);
     expect((await noPii.ok('GET', `/teams/${team}/members`)).json.data[0].fields).toEqual({ name: '[redacted]', email: '[redacted]' });
     const viewer = client(app, (await ws.member({ role: 'viewer' })).token);
@@ -197,7 +239,9 @@ describe('teams', () => {
     }
     expect(await names(cb, '/teams')).toEqual([]);
     expect(await names(cb, '/teams/search', { data: { filter: { id: [team] } } })).toEqual([]);
-    expectError(await patchMembers(ca, team, [{ op: 'addItems', path: 'members', value: [{ id: b.admin.id }] }]), 'request.invalid', { source: { pointer: '/data/patch/0/value/0/id' } });
+    expectError(await patchMembers(ca, team, [{ op: 'addItems', path: 'members', value: [{ id: b.admin.id }] }]), 'request.invalid', {
+      source: { pointer: '/data/patch/0/value/0/id' },
+    });
   });
 });
 
@@ -209,9 +253,15 @@ describe('entities and teams', () => {
     const mobile = await create(c, 'Mobile', 'mobile');
     const p = await c.entity('product', undefined, { teams: [{ name: 'web' }, { id: mobile }] });
     const teamsOf = async (id: string) => (await c.ok('GET', `/entities/${id}`)).json.data.fields.teams;
-    expect(await teamsOf(p)).toEqual([{ id: web, name: 'Web' }, { id: mobile, name: 'Mobile' }]);
+    expect(await teamsOf(p)).toEqual([
+      { id: web, name: 'Web' },
+      { id: mobile, name: 'Mobile' },
+    ]);
     await c.ok('PATCH', `/teams/${web}`, { data: { fields: { name: 'Web & Desktop' } } });
-    expect(await teamsOf(p)).toEqual([{ id: web, name: 'Web & Desktop' }, { id: mobile, name: 'Mobile' }]);
+    expect(await teamsOf(p)).toEqual([
+      { id: web, name: 'Web & Desktop' },
+      { id: mobile, name: 'Mobile' },
+    ]);
     await c.ok('PATCH', `/entities/${p}`, { data: { patch: [{ op: 'removeItems', path: 'teams', value: [{ name: 'mobile' }] }] } });
     expect(await teamsOf(p)).toEqual([{ id: web, name: 'Web & Desktop' }]);
     await c.ok('DELETE', `/teams/${web}`);
@@ -221,9 +271,13 @@ describe('entities and teams', () => {
       source: { pointer: '/data/fields/teams/0/name' },
       detail: /No team named 'Nobody'/,
     });
-    expectError(await c.req('PATCH', `/entities/${p}`, { data: { fields: { teams: [{ id: web }] } } }), 'request.invalid', { source: { pointer: '/data/fields/teams/0/id' } });
+    expectError(await c.req('PATCH', `/entities/${p}`, { data: { fields: { teams: [{ id: web }] } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/teams/0/id' },
+    });
     // Customers have no teams.
-    expectError(await c.req('POST', '/entities', { data: { type: 'company', fields: { name: 'x', teams: [{ id: mobile }] } } }), 'request.invalid', { source: { pointer: '/data/fields/teams' } });
+    expectError(await c.req('POST', '/entities', { data: { type: 'company', fields: { name: 'x', teams: [{ id: mobile }] } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/teams' },
+    });
   });
 
   it('teams[id] and teams[name] filter the entity list, the search filter.fields.teams too; both given → 400; a team that is gone matches nothing', async () => {
@@ -240,10 +294,15 @@ describe('entities and teams', () => {
     expect(await list('teams[name]=Design')).toEqual([]);
     expectError(await c.req('GET', `/entities?teams[id]=${web}&teams[name]=Web`), 'request.invalid', { source: { parameter: 'teams[name]' } });
     expectError(await c.req('GET', '/entities?teams[id]=web'), 'request.invalid', { source: { parameter: 'teams[id]' } });
-    expect(await names(c, '/entities/search', { data: { filter: { type: 'product', fields: { teams: [{ name: 'mobile' }, { id: web }] } } } })).toEqual(['Site', 'App']);
+    expect(await names(c, '/entities/search', { data: { filter: { type: 'product', fields: { teams: [{ name: 'mobile' }, { id: web }] } } } })).toEqual([
+      'Site',
+      'App',
+    ]);
     expect(await names(c, '/entities/search', { data: { filter: { fields: { teams: [{ id: mobile }] } } } })).toEqual(['App']);
     await c.ok('DELETE', `/teams/${mobile}`);
     expect(await list(`teams[id]=${mobile}`)).toEqual([]);
-    expectError(await c.req('POST', '/entities/search', { data: { filter: { fields: { teams: [{ colour: 'red' }] } } } }), 'request.invalid', { source: { pointer: '/data/filter/fields/teams/0' } });
+    expectError(await c.req('POST', '/entities/search', { data: { filter: { fields: { teams: [{ colour: 'red' }] } } } }), 'request.invalid', {
+      source: { pointer: '/data/filter/fields/teams/0' },
+    });
   });
 });

@@ -10,7 +10,14 @@ import { resourcesRead } from '#lib/domain/webhooks.ts';
 const parseWebhookInput = (body: unknown) => parseInput(CreateWebhookBody, body, 'body');
 
 const body = (fields: Record<string, unknown>) => ({
-  data: { fields: { name: 'Feature changes', events: [{ eventType: 'feature.updated' }], notification: { url: 'https://hooks.example.com/pb', version: 1 }, ...fields } },
+  data: {
+    fields: {
+      name: 'Feature changes',
+      events: [{ eventType: 'feature.updated' }],
+      notification: { url: 'https://hooks.example.com/pb', version: 1 },
+      ...fields,
+    },
+  },
 });
 
 const rejection = (input: unknown) => {
@@ -26,24 +33,61 @@ const rejection = (input: unknown) => {
 describe('webhook subscription input', () => {
   it("Productboard's example body is accepted, authorization kept apart", () => {
     expect(
-      parseWebhookInput(body({ events: [{ eventType: 'feature.updated' }, { eventType: 'feature.created' }], notification: { url: 'https://example.destination.com/webhooks-handler', version: 1, headers: { authorization: 'Bearer mySecret' } } })),
-    ).toEqual({ name: 'Feature changes', events: ['feature.updated', 'feature.created'], url: 'https://example.destination.com/webhooks-handler', version: 1, authorization: 'Bearer mySecret' });
+      parseWebhookInput(
+        body({
+          events: [{ eventType: 'feature.updated' }, { eventType: 'feature.created' }],
+          notification: { url: 'https://example.destination.com/webhooks-handler', version: 1, headers: { authorization: 'Bearer mySecret' } },
+        }),
+      ),
+    ).toEqual({
+      name: 'Feature changes',
+      events: ['feature.updated', 'feature.created'],
+      url: 'https://example.destination.com/webhooks-handler',
+      version: 1,
+      authorization: 'Bearer mySecret',
+    });
   });
 
   it('every event type of the document is accepted; any other type is refused naming the supported ones', () => {
-    const documented = ['release.created', 'objective.deleted', 'key-result.updated', 'initiative.created', 'feature-release-assignment.updated', 'hierarchy-entity.custom-field-value.updated'];
+    const documented = [
+      'release.created',
+      'objective.deleted',
+      'key-result.updated',
+      'initiative.created',
+      'feature-release-assignment.updated',
+      'hierarchy-entity.custom-field-value.updated',
+    ];
     expect(parseWebhookInput(body({ events: documented.map((eventType) => ({ eventType })) })).events).toEqual(documented);
     const r = rejection(body({ events: [{ eventType: 'note.created' }, { eventType: 'release-group.created' }] }));
-    expect(r).toEqual({ message: `'/data/fields/events/1/eventType' is 'release-group.created', which this service does not produce; supported: ${EVENT_TYPES.join(', ')}.`, path: '/data/fields/events/1/eventType' });
+    expect(r).toEqual({
+      message: `'/data/fields/events/1/eventType' is 'release-group.created', which this service does not produce; supported: ${EVENT_TYPES.join(', ')}.`,
+      path: '/data/fields/events/1/eventType',
+    });
   });
 
   it.each([
-    [{ events: [{ eventType: 'note.created' }, { eventType: 'note.created' }] }, "'/data/fields/events/1/eventType' is 'note.created', which is listed twice.", '/data/fields/events/1/eventType'],
+    [
+      { events: [{ eventType: 'note.created' }, { eventType: 'note.created' }] },
+      "'/data/fields/events/1/eventType' is 'note.created', which is listed twice.",
+      '/data/fields/events/1/eventType',
+    ],
     [{ events: [] }, "'/data/fields/events' must not be empty.", '/data/fields/events'],
     [{ name: '   ' }, "'/data/fields/name' must not be empty.", '/data/fields/name'],
-    [{ notification: { url: 'https://a.example/x', version: 2 } }, "'/data/fields/notification/version' must be 1 (got 2).", '/data/fields/notification/version'],
-    [{ notification: { url: 'https://a.example/x', version: 1, headers: { 'x-api-key': 'k' } } }, "Unknown property 'x-api-key' in '/data/fields/notification/headers'.", '/data/fields/notification/headers/x-api-key'],
-    [{ notification: { url: 'https://a.example/x', version: 1, headers: { authorization: 'Bearer a\r\nX-Evil: 1' } } }, "'/data/fields/notification/headers/authorization' must be one line of visible ASCII characters.", '/data/fields/notification/headers/authorization'],
+    [
+      { notification: { url: 'https://a.example/x', version: 2 } },
+      "'/data/fields/notification/version' must be 1 (got 2).",
+      '/data/fields/notification/version',
+    ],
+    [
+      { notification: { url: 'https://a.example/x', version: 1, headers: { 'x-api-key': 'k' } } },
+      "Unknown property 'x-api-key' in '/data/fields/notification/headers'.",
+      '/data/fields/notification/headers/x-api-key',
+    ],
+    [
+      { notification: { url: 'https://a.example/x', version: 1, headers: { authorization: 'Bearer a\r\nX-Evil: 1' } } },
+      "'/data/fields/notification/headers/authorization' must be one line of visible ASCII characters.",
+      '/data/fields/notification/headers/authorization',
+    ],
     [{ secret: 'mine' }, "Unknown property 'secret' in '/data/fields'.", '/data/fields/secret'],
   ])('%j → %s', (fields, message, path) => {
     expect(rejection(body(fields))).toEqual({ message, path });

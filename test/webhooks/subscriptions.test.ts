@@ -31,7 +31,14 @@ afterAll(async () => {
 const URL = 'https://hooks.example.com/pb';
 
 const body = (fields: Record<string, unknown> = {}) => ({
-  data: { fields: { name: 'Feature changes', events: [{ eventType: 'feature.updated' }, { eventType: 'feature.created' }], notification: { url: URL, version: 1, headers: { authorization: 'Bearer receiver-secret' } }, ...fields } },
+  data: {
+    fields: {
+      name: 'Feature changes',
+      events: [{ eventType: 'feature.updated' }, { eventType: 'feature.created' }],
+      notification: { url: URL, version: 1, headers: { authorization: 'Bearer receiver-secret' } },
+      ...fields,
+    },
+  },
 });
 
 const create = (ws: { token: string }, b: unknown = body()) => call(app, 'POST', '/v2/webhooks', { token: ws.token, body: b });
@@ -48,7 +55,9 @@ describe('webhook subscriptions', () => {
     const res = await create(ws);
     expect(res.status, res.text).toBe(201);
     const id = res.json.data.id as string;
-    expect(res.json).toEqual({ data: { id, type: 'webhook', links: { self: `${app.baseUrl}/webhooks/${id}` }, signingSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) } });
+    expect(res.json).toEqual({
+      data: { id, type: 'webhook', links: { self: `${app.baseUrl}/webhooks/${id}` }, signingSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) },
+    });
     expect(res.headers.get('location')).toBe(`${app.baseUrl}/webhooks/${id}`);
 
     const read = await call(app, 'GET', `/v2/webhooks/${id}`, { token: ws.token });
@@ -58,7 +67,12 @@ describe('webhook subscriptions', () => {
         id,
         type: 'webhook',
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-        fields: { name: 'Feature changes', events: [{ eventType: 'feature.updated' }, { eventType: 'feature.created' }], notification: { url: URL, version: 1 }, status: 'active' },
+        fields: {
+          name: 'Feature changes',
+          events: [{ eventType: 'feature.updated' }, { eventType: 'feature.created' }],
+          notification: { url: URL, version: 1 },
+          status: 'active',
+        },
         links: { self: `${app.baseUrl}/webhooks/${id}` },
       },
     });
@@ -68,7 +82,9 @@ describe('webhook subscriptions', () => {
     expect(list.text).not.toContain('whsec_');
 
     expect((await call(app, 'DELETE', `/v2/webhooks/${id}`, { token: ws.token })).status).toBe(204);
-    expectError(await call(app, 'GET', `/v2/webhooks/${id}`, { token: ws.token }), 'resource.notFound', { detail: `No webhook subscription ${id} in this workspace.` });
+    expectError(await call(app, 'GET', `/v2/webhooks/${id}`, { token: ws.token }), 'resource.notFound', {
+      detail: `No webhook subscription ${id} in this workspace.`,
+    });
     expectError(await call(app, 'DELETE', `/v2/webhooks/${id}`, { token: ws.token }), 'resource.notFound');
   });
 
@@ -84,16 +100,52 @@ describe('webhook subscriptions', () => {
   });
 
   it.each([
-    [{ events: [{ eventType: 'release-group.created' }] }, '/data/fields/events/0/eventType', `'/data/fields/events/0/eventType' is 'release-group.created', which this service does not produce; supported: ${EVENT_TYPES.join(', ')}.`],
-    [{ events: [{ eventType: 'note.created' }, { eventType: 'note.created' }] }, '/data/fields/events/1/eventType', "'/data/fields/events/1/eventType' is 'note.created', which is listed twice."],
+    [
+      { events: [{ eventType: 'release-group.created' }] },
+      '/data/fields/events/0/eventType',
+      `'/data/fields/events/0/eventType' is 'release-group.created', which this service does not produce; supported: ${EVENT_TYPES.join(', ')}.`,
+    ],
+    [
+      { events: [{ eventType: 'note.created' }, { eventType: 'note.created' }] },
+      '/data/fields/events/1/eventType',
+      "'/data/fields/events/1/eventType' is 'note.created', which is listed twice.",
+    ],
     [{ notification: { url: 'http://hooks.example.com/pb', version: 1 } }, '/data/fields/notification/url', 'The URL must use https, not http.'],
-    [{ notification: { url: 'https://127.0.0.1/pb', version: 1 } }, '/data/fields/notification/url', "The URL's host must be publicly reachable: 127.0.0.1 is in 127.0.0.0/8 (Loopback)."],
-    [{ notification: { url: 'https://169.254.169.254/latest', version: 1 } }, '/data/fields/notification/url', "The URL's host must be publicly reachable: 169.254.169.254 is in 169.254.0.0/16 (Link Local)."],
-    [{ notification: { url: 'https://[::ffff:0:a9fe:a9fe]/pb', version: 1 } }, '/data/fields/notification/url', "The URL's host must be publicly reachable: ::ffff:0:a9fe:a9fe carries the IPv4 address 169.254.169.254 (IPv4-translated), which is in 169.254.0.0/16 (Link Local)."],
-    [{ notification: { url: 'https://intranet.example.com/pb', version: 1 } }, '/data/fields/notification/url', "The URL's host must be publicly reachable: intranet.example.com resolves to 10.0.0.8, which is in 10.0.0.0/8 (Private-Use)."],
-    [{ notification: { url: 'https://localhost:8443/pb', version: 1 } }, '/data/fields/notification/url', "The URL's host must be publicly reachable: localhost resolves to 127.0.0.1, which is in 127.0.0.0/8 (Loopback)."],
-    [{ notification: { url: 'https://nowhere.example.com/pb', version: 1 } }, '/data/fields/notification/url', 'The host nowhere.example.com does not resolve.'],
-    [{ notification: { url: URL, version: 1, headers: { 'x-token': 'a' } } }, '/data/fields/notification/headers/x-token', "Unknown property 'x-token' in '/data/fields/notification/headers'."],
+    [
+      { notification: { url: 'https://127.0.0.1/pb', version: 1 } },
+      '/data/fields/notification/url',
+      "The URL's host must be publicly reachable: 127.0.0.1 is in 127.0.0.0/8 (Loopback).",
+    ],
+    [
+      { notification: { url: 'https://169.254.169.254/latest', version: 1 } },
+      '/data/fields/notification/url',
+      "The URL's host must be publicly reachable: 169.254.169.254 is in 169.254.0.0/16 (Link Local).",
+    ],
+    [
+      { notification: { url: 'https://[::ffff:0:a9fe:a9fe]/pb', version: 1 } },
+      '/data/fields/notification/url',
+      "The URL's host must be publicly reachable: ::ffff:0:a9fe:a9fe carries the IPv4 address 169.254.169.254 (IPv4-translated), which is in 169.254.0.0/16 (Link Local).",
+    ],
+    [
+      { notification: { url: 'https://intranet.example.com/pb', version: 1 } },
+      '/data/fields/notification/url',
+      "The URL's host must be publicly reachable: intranet.example.com resolves to 10.0.0.8, which is in 10.0.0.0/8 (Private-Use).",
+    ],
+    [
+      { notification: { url: 'https://localhost:8443/pb', version: 1 } },
+      '/data/fields/notification/url',
+      "The URL's host must be publicly reachable: localhost resolves to 127.0.0.1, which is in 127.0.0.0/8 (Loopback).",
+    ],
+    [
+      { notification: { url: 'https://nowhere.example.com/pb', version: 1 } },
+      '/data/fields/notification/url',
+      'The host nowhere.example.com does not resolve.',
+    ],
+    [
+      { notification: { url: URL, version: 1, headers: { 'x-token': 'a' } } },
+      '/data/fields/notification/headers/x-token',
+      "Unknown property 'x-token' in '/data/fields/notification/headers'.",
+    ],
     [{ notification: { url: URL, version: 2 } }, '/data/fields/notification/version', "'/data/fields/notification/version' must be 1 (got 2)."],
     [{ name: '' }, '/data/fields/name', "'/data/fields/name' must not be empty."],
   ])('%j → 400 request.invalid at %s, nothing stored', async (fields, pointer, detail) => {
@@ -146,7 +198,10 @@ describe('webhook subscriptions', () => {
 
   it("an access token sees only its own application's subscriptions; an API token sees them all", async () => {
     const ws = await newWorkspace();
-    const a = await newClient(app, ws, { scopes: ['entities:read', 'webhooks:read', 'webhooks:write', 'webhooks:delete'], defaultScopes: ['entities:read', 'webhooks:read', 'webhooks:write', 'webhooks:delete'] });
+    const a = await newClient(app, ws, {
+      scopes: ['entities:read', 'webhooks:read', 'webhooks:write', 'webhooks:delete'],
+      defaultScopes: ['entities:read', 'webhooks:read', 'webhooks:write', 'webhooks:delete'],
+    });
     const b = await newClient(app, ws, { scopes: ['entities:read', 'webhooks:read'], defaultScopes: ['entities:read', 'webhooks:read'] });
     const tokenA = (await exchange(app, a.assertion())).json.access_token as string;
     const tokenB = (await exchange(app, b.assertion())).json.access_token as string;
@@ -187,9 +242,21 @@ describe('webhook subscriptions', () => {
     const ws = await newWorkspace();
     const now = new Date().toISOString();
     for (let i = 0; i < MAX_SUBSCRIPTIONS; i++) {
-      await createWebhook(ws.workspaceId, { id: randomUUID(), name: `s${i}`, events: ['note.created'], url: URL, version: 1, createdAt: now, sealedSigningSecret: 'v1.x', sealedAuthorization: undefined });
+      await createWebhook(ws.workspaceId, {
+        id: randomUUID(),
+        name: `s${i}`,
+        events: ['note.created'],
+        url: URL,
+        version: 1,
+        createdAt: now,
+        sealedSigningSecret: 'v1.x',
+        sealedAuthorization: undefined,
+      });
     }
-    expectError(await create(ws), 'request.invalid', { source: { pointer: '/data' }, detail: `A workspace holds at most ${MAX_SUBSCRIPTIONS} webhook subscriptions; delete one first.` });
+    expectError(await create(ws), 'request.invalid', {
+      source: { pointer: '/data' },
+      detail: `A workspace holds at most ${MAX_SUBSCRIPTIONS} webhook subscriptions; delete one first.`,
+    });
     const first = (await call(app, 'GET', '/v2/webhooks?limit=1', { token: ws.token })).json.data[0].id as string;
     expect((await call(app, 'DELETE', `/v2/webhooks/${first}`, { token: ws.token })).status).toBe(204);
     expect((await create(ws)).status).toBe(201);

@@ -17,11 +17,15 @@ export const strictObject = <S extends z.core.$ZodLooseShape>(shape: S, ...check
   new z.ZodMiniObject({ type: 'object', shape, catchall: NO_OTHER_KEY, checks }) as z.ZodMiniObject<S, z.core.$strict>;
 
 /** `z.string().check(...checks)`, built once. */
-export const checkedString = (...checks: Check<string>[]) => new z.ZodMiniString({ type: 'string', checks: checks as z.core.$ZodCheck<string>[] }) as z.ZodMiniString<string>;
+export const checkedString = (...checks: Check<string>[]) =>
+  new z.ZodMiniString({ type: 'string', checks: checks as z.core.$ZodCheck<string>[] }) as z.ZodMiniString<string>;
 
 /** `z.catchall(z.object(shape), catchall).check(...checks)`, built once: one object, not an object and its clone. */
-export const objectWithCatchall = <S extends z.core.$ZodLooseShape, C extends z.core.$ZodType>(shape: S, catchall: C, ...checks: z.core.$ZodCheck<z.output<z.ZodMiniObject<S, z.core.$catchall<C>>>>[]) =>
-  new z.ZodMiniObject({ type: 'object', shape, catchall, checks }) as z.ZodMiniObject<S, z.core.$catchall<C>>;
+export const objectWithCatchall = <S extends z.core.$ZodLooseShape, C extends z.core.$ZodType>(
+  shape: S,
+  catchall: C,
+  ...checks: z.core.$ZodCheck<z.output<z.ZodMiniObject<S, z.core.$catchall<C>>>>[]
+) => new z.ZodMiniObject({ type: 'object', shape, catchall, checks }) as z.ZodMiniObject<S, z.core.$catchall<C>>;
 
 /** `z.int().check(...checks)`, built once. */
 export const checkedInt = (...checks: z.core.$ZodCheck<number>[]) => _int(z.ZodMiniNumberFormat, { checks } as never);

@@ -9,18 +9,26 @@ import { DateTime, Email, listOf, pageParameters, Uuid, dataOf } from './common.
 /** Productboard's bound on a comment's text. */
 const MAX_COMMENT = 7000;
 
-export const CreateNoteCommentBody = /* @__PURE__ */ (() => doc(strictObject({
-    data: strictObject({ content: doc(checkedString(z.minLength(1), z.maxLength(MAX_COMMENT), z.regex(/\S/)), 'The comment, as text') }),
-  }), { id: 'CreateNoteCommentBody' }))();
+export const CreateNoteCommentBody = /* @__PURE__ */ (() =>
+  doc(
+    strictObject({
+      data: strictObject({ content: doc(checkedString(z.minLength(1), z.maxLength(MAX_COMMENT), z.regex(/\S/)), 'The comment, as text') }),
+    }),
+    { id: 'CreateNoteCommentBody' },
+  ))();
 
 export const NoteCommentReferenceResponse = /* @__PURE__ */ (() => doc(dataOf(strictObject({ id: Uuid })), { id: 'NoteCommentReferenceResponse' }))();
 
 export const NoteCommentsQuery = /* @__PURE__ */ (() => strictObject(pageParameters))();
 
-const NoteComment = /* @__PURE__ */ (() => doc(strictObject({
-    id: Uuid,
-    type: z.literal('noteComment'),
-    fields: strictObject({ content: z.string(), author: doc(strictObject({ id: Uuid, email: Email }), 'The member whose token wrote it') }),
-    createdAt: DateTime,
-  }), { id: 'NoteComment' }))();
+const NoteComment = /* @__PURE__ */ (() =>
+  doc(
+    strictObject({
+      id: Uuid,
+      type: z.literal('noteComment'),
+      fields: strictObject({ content: z.string(), author: doc(strictObject({ id: Uuid, email: Email }), 'The member whose token wrote it') }),
+      createdAt: DateTime,
+    }),
+    { id: 'NoteComment' },
+  ))();
 export const NoteCommentList = /* @__PURE__ */ (() => doc(listOf(NoteComment), { id: 'NoteCommentList' }))();

@@ -14,16 +14,18 @@ const MAX_AUTHOR_NAME = 100;
 
 const AUTHOR_TYPES = ['customer', 'agent'] as const;
 
-const ExternalId = /* @__PURE__ */ (() => doc(checkedString(z.minLength(1), z.maxLength(MAX_EXTERNAL_ID)), "The part's id in the external system; a part is told apart by it"))();
+const ExternalId = /* @__PURE__ */ (() =>
+  doc(checkedString(z.minLength(1), z.maxLength(MAX_EXTERNAL_ID)), "The part's id in the external system; a part is told apart by it"))();
 
 /** One part: who wrote what, and when (ISO 8601 with a zone, kept as written). */
-const ConversationPart = /* @__PURE__ */ (() => strictObject({
-  externalId: ExternalId,
-  authorType: z.enum(AUTHOR_TYPES),
-  authorName: z.optional(checkedString(z.maxLength(MAX_AUTHOR_NAME))),
-  content: checkedString(z.maxLength(MAX_PART_CONTENT)),
-  timestamp: isoDateTime({ offset: true }),
-}))();
+const ConversationPart = /* @__PURE__ */ (() =>
+  strictObject({
+    externalId: ExternalId,
+    authorType: z.enum(AUTHOR_TYPES),
+    authorName: z.optional(checkedString(z.maxLength(MAX_AUTHOR_NAME))),
+    content: checkedString(z.maxLength(MAX_PART_CONTENT)),
+    timestamp: isoDateTime({ offset: true }),
+  }))();
 type ConversationPart = z.output<typeof ConversationPart>;
 
 const PARTS = 'The parts of the conversation, in the order given';
@@ -32,23 +34,35 @@ const PARTS = 'The parts of the conversation, in the order given';
 export const ConversationContent = /* @__PURE__ */ (() => doc(checkedArray(ConversationPart, z.maxLength(MAX_PARTS)), PARTS))();
 
 /** Parts as a write gives them: each externalId once. */
-export const ConversationPartsInput = /* @__PURE__ */ (() => doc(checkedArray(
-  ConversationPart,
-  z.maxLength(MAX_PARTS),
-  z.superRefine((parts, ctx) => {
-    const seen = new Set<string>();
-    parts.forEach((p, i) => {
-      if (seen.has(p.externalId)) ctx.addIssue({ code: 'custom', message: `gives externalId '${p.externalId}' a second time: each part once`, path: [i, 'externalId'], input: p.externalId });
-      seen.add(p.externalId);
-    });
-  }),
-), PARTS))();
+export const ConversationPartsInput = /* @__PURE__ */ (() =>
+  doc(
+    checkedArray(
+      ConversationPart,
+      z.maxLength(MAX_PARTS),
+      z.superRefine((parts, ctx) => {
+        const seen = new Set<string>();
+        parts.forEach((p, i) => {
+          if (seen.has(p.externalId))
+            ctx.addIssue({
+              code: 'custom',
+              message: `gives externalId '${p.externalId}' a second time: each part once`,
+              path: [i, 'externalId'],
+              input: p.externalId,
+            });
+          seen.add(p.externalId);
+        });
+      }),
+    ),
+    PARTS,
+  ))();
 
 /**
  * `removeItems` on a conversation's content: the parts by `{externalId}`, or by the bare externalId.
  * Built when a patch first removes parts, not at import: few requests do (./build.ts says why).
  */
-export const conversationPartRefs = /* @__PURE__ */ once(() => z.pipe(
-  checkedArray(z.union([strictObject({ externalId: ExternalId }), ExternalId]), z.minLength(1), z.maxLength(MAX_PARTS)),
-  z.transform((refs) => refs.map((r) => (typeof r === 'string' ? { externalId: r } : r))),
-));
+export const conversationPartRefs = /* @__PURE__ */ once(() =>
+  z.pipe(
+    checkedArray(z.union([strictObject({ externalId: ExternalId }), ExternalId]), z.minLength(1), z.maxLength(MAX_PARTS)),
+    z.transform((refs) => refs.map((r) => (typeof r === 'string' ? { externalId: r } : r))),
+  ),
+);

@@ -36,7 +36,9 @@ export const createFields = (table: FieldTable, ids: readonly StandardFieldId[])
 
 /** `fields` of an update: at least one; null clears a field, but never the name. */
 export const updateFields = (table: FieldTable, ids: readonly StandardFieldId[]) =>
-  objectWithCatchall(Object.fromEntries(ids.map((id) => [id, optionalWrite(table, id)])), CustomFieldInput,
+  objectWithCatchall(
+    Object.fromEntries(ids.map((id) => [id, optionalWrite(table, id)])),
+    CustomFieldInput,
     z.superRefine((fields, ctx) => {
       if (Object.keys(fields).length === 0) ctx.addIssue({ code: 'custom', message: 'names no field to update', input: fields });
       if (fields.name === null) ctx.addIssue({ code: 'custom', message: 'cannot be cleared: every record has a name', path: ['name'], input: null });
@@ -50,7 +52,8 @@ const ParentRelationship = /* @__PURE__ */ (() => strictObject({ type: z.literal
 const CreateRelationships = /* @__PURE__ */ (() => z.optional(checkedArray(ParentRelationship, z.maxLength(1))))();
 const CreateMetadata = /* @__PURE__ */ (() => z.optional(Metadata))();
 
-const HierarchyEntityFieldsInput = /* @__PURE__ */ (() => doc(createFields(ENTITY_STANDARD_FIELDS, ENTITY_FIELDS.product), { id: 'HierarchyEntityFieldsInput' }))();
+const HierarchyEntityFieldsInput = /* @__PURE__ */ (() =>
+  doc(createFields(ENTITY_STANDARD_FIELDS, ENTITY_FIELDS.product), { id: 'HierarchyEntityFieldsInput' }))();
 const CREATE_FIELDS_OF: Record<EntityTypeName, ReturnType<typeof createFields>> = /* @__PURE__ */ (() => ({
   product: HierarchyEntityFieldsInput,
   component: HierarchyEntityFieldsInput,
@@ -66,27 +69,42 @@ const CREATE_FIELDS_OF: Record<EntityTypeName, ReturnType<typeof createFields>> 
 }))();
 
 const createOf = (type: EntityTypeName) =>
-  doc(strictObject({
-    type: z.literal(type),
-    fields: CREATE_FIELDS_OF[type],
-    relationships: CreateRelationships,
-    metadata: CreateMetadata,
-  }), { id: `New${type[0]!.toUpperCase()}${type.slice(1)}` });
+  doc(
+    strictObject({
+      type: z.literal(type),
+      fields: CREATE_FIELDS_OF[type],
+      relationships: CreateRelationships,
+      metadata: CreateMetadata,
+    }),
+    { id: `New${type[0]!.toUpperCase()}${type.slice(1)}` },
+  );
 
-export const CreateEntityBody = /* @__PURE__ */ (() => doc(strictObject({ data: z.discriminatedUnion('type', ENTITY_TYPES.map(createOf) as [ReturnType<typeof createOf>, ...ReturnType<typeof createOf>[]]) }), { id: 'CreateEntityBody' }))();
+export const CreateEntityBody = /* @__PURE__ */ (() =>
+  doc(strictObject({ data: z.discriminatedUnion('type', ENTITY_TYPES.map(createOf) as [ReturnType<typeof createOf>, ...ReturnType<typeof createOf>[]]) }), {
+    id: 'CreateEntityBody',
+  }))();
 export type CreateEntityBody = z.output<typeof CreateEntityBody>;
 
 /** Every standard field any entity type has: which of them the entity's own type takes is checked once it is read. */
 const ALL_ENTITY_FIELDS = /* @__PURE__ */ (() => [...new Set(ENTITY_TYPES.flatMap((t) => ENTITY_FIELDS[t]))])();
 
-export const UpdateEntityBody = /* @__PURE__ */ (() => doc(strictObject({
-    data: withPatch(ENTITY_STANDARD_FIELDS, {
-      fields: z.optional(doc(updateFields(ENTITY_STANDARD_FIELDS, ALL_ENTITY_FIELDS), "The fields to change: those of the entity's type (see its configuration); null clears one")),
-      metadata: z.optional(MetadataUpdate),
-      type: doc(z.optional(EntityType), "When given, the entity's own type: a type cannot change"),
-      id: doc(z.optional(Uuid), 'When given, the id in the path'),
+export const UpdateEntityBody = /* @__PURE__ */ (() =>
+  doc(
+    strictObject({
+      data: withPatch(ENTITY_STANDARD_FIELDS, {
+        fields: z.optional(
+          doc(
+            updateFields(ENTITY_STANDARD_FIELDS, ALL_ENTITY_FIELDS),
+            "The fields to change: those of the entity's type (see its configuration); null clears one",
+          ),
+        ),
+        metadata: z.optional(MetadataUpdate),
+        type: doc(z.optional(EntityType), "When given, the entity's own type: a type cannot change"),
+        id: doc(z.optional(Uuid), 'When given, the id in the path'),
+      }),
     }),
-  }), { id: 'UpdateEntityBody' }))();
+    { id: 'UpdateEntityBody' },
+  ))();
 
 /**
  * An update's `data`: the given properties plus `patch` (Productboard's field operations). `fields`
@@ -95,10 +113,12 @@ export const UpdateEntityBody = /* @__PURE__ */ (() => doc(strictObject({
  * whose write shapes parse the patch's values.
  */
 export function withPatch<S extends z.core.$ZodLooseShape>(table: FieldTable, shape: S) {
-  return strictObject({ ...shape, patch: z.optional(patchOf(table)) },
+  return strictObject(
+    { ...shape, patch: z.optional(patchOf(table)) },
     z.superRefine((data, ctx) => {
       const d = data as { fields?: unknown; patch?: unknown; metadata?: unknown };
-      if (d.fields !== undefined && d.patch !== undefined) ctx.addIssue({ code: 'custom', message: "gives both 'fields' and 'patch': use one of them", input: data });
+      if (d.fields !== undefined && d.patch !== undefined)
+        ctx.addIssue({ code: 'custom', message: "gives both 'fields' and 'patch': use one of them", input: data });
       else if (d.fields === undefined && d.patch === undefined && d.metadata === undefined) {
         ctx.addIssue({ code: 'custom', message: `changes nothing: give 'fields' or 'patch'${'metadata' in shape ? " (or 'metadata')" : ''}`, input: data });
       }
@@ -112,12 +132,16 @@ export const SetParentBody = /* @__PURE__ */ (() => doc(strictObject({ data: str
  * A new relationship of an entity (Productboard's createEntityRelationship): `type` defaults to
  * link; parent and child move an entity, the others relate two hierarchy entities.
  */
-export const CreateEntityRelationshipBody = /* @__PURE__ */ (() => doc(strictObject({
-    data: strictObject({
-      type: doc(z._default(z.enum(ENTITY_RELATIONSHIP_TYPES), 'link'), 'link when omitted'),
-      target: strictObject({ id: Uuid }),
+export const CreateEntityRelationshipBody = /* @__PURE__ */ (() =>
+  doc(
+    strictObject({
+      data: strictObject({
+        type: doc(z._default(z.enum(ENTITY_RELATIONSHIP_TYPES), 'link'), 'link when omitted'),
+        target: strictObject({ id: Uuid }),
+      }),
     }),
-  }), { id: 'CreateEntityRelationshipBody' }))();
+    { id: 'CreateEntityRelationshipBody' },
+  ))();
 
 /** The path of DELETE /v2/entities/{id}/relationships/{type}/{targetId}. */
 export const EntityRelationshipPath = /* @__PURE__ */ (() => strictObject({ id: Uuid, type: z.enum(ENTITY_RELATIONSHIP_TYPES), targetId: Uuid }))();

@@ -32,10 +32,14 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const MAX_TITLE = 255;
 export const MAX_DETAIL = 1000;
 
-const ErrorSource = /* @__PURE__ */ (() => doc(strictObject({
-    pointer: z.optional(doc(z.string(), 'RFC 6901 JSON Pointer into the request body')),
-    parameter: z.optional(doc(z.string(), 'The offending query or path parameter')),
-  }), { id: 'ErrorSource' }))();
+const ErrorSource = /* @__PURE__ */ (() =>
+  doc(
+    strictObject({
+      pointer: z.optional(doc(z.string(), 'RFC 6901 JSON Pointer into the request body')),
+      parameter: z.optional(doc(z.string(), 'The offending query or path parameter')),
+    }),
+    { id: 'ErrorSource' },
+  ))();
 
 /** One error; `codes` narrows `code` to those one status can carry. */
 const errorItem = (codes: readonly ErrorCode[] = ERROR_CODES) =>

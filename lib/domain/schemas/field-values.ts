@@ -45,17 +45,19 @@ const Domain = /* @__PURE__ */ (() => checkedFormat('hostname', DOMAIN_PATTERN, 
  * `{id}` or `{name}` (case-insensitive) of a status of the entity's type; both must name the same
  * one. Which type's values are meant is known once the entity is (lib/domain/statuses.ts statusOf).
  */
-export const StatusInput = /* @__PURE__ */ (() => strictObject(
-  { id: z.optional(Uuid), name: z.optional(checkedString(z.minLength(1))) },
-  z.refine((v) => v.id !== undefined || v.name !== undefined, { error: 'gives neither the id nor the name of a status' }),
-))();
+export const StatusInput = /* @__PURE__ */ (() =>
+  strictObject(
+    { id: z.optional(Uuid), name: z.optional(checkedString(z.minLength(1))) },
+    z.refine((v) => v.id !== undefined || v.name !== undefined, { error: 'gives neither the id nor the name of a status' }),
+  ))();
 export type StatusInput = z.output<typeof StatusInput>;
 
 /** A value named by `{id}`, `{name}` or both (both must then name the same one): a tag or a team. */
-export const ValueRef = /* @__PURE__ */ (() => strictObject(
-  { id: z.optional(Uuid), name: z.optional(nonBlank(MAX_NAME)) },
-  z.refine((v) => v.id !== undefined || v.name !== undefined, { error: 'names nothing: give its id, its name or both' }),
-))();
+export const ValueRef = /* @__PURE__ */ (() =>
+  strictObject(
+    { id: z.optional(Uuid), name: z.optional(nonBlank(MAX_NAME)) },
+    z.refine((v) => v.id !== undefined || v.name !== undefined, { error: 'names nothing: give its id, its name or both' }),
+  ))();
 export type ValueRef = z.output<typeof ValueRef>;
 /** An entity's tags as written: by id, or by name (a name the workspace has no tag of creates one). */
 const EntityTagsInput = /* @__PURE__ */ (() => checkedArray(ValueRef, z.maxLength(MAX_TAGS)))();
@@ -63,19 +65,24 @@ const EntityTagsInput = /* @__PURE__ */ (() => checkedArray(ValueRef, z.maxLengt
 const TeamsInput = /* @__PURE__ */ (() => checkedArray(ValueRef, z.maxLength(MAX_TEAMS)))();
 
 /** A member by `email`, `id` or both (then both must name the same member: lib/store/field-refs.ts resolves it). */
-export const MemberInput = /* @__PURE__ */ (() => strictObject({ id: z.optional(Uuid), email: z.optional(checkedString(z.minLength(1), z.maxLength(MAX_EMAIL))) },
+export const MemberInput = /* @__PURE__ */ (() =>
+  strictObject(
+    { id: z.optional(Uuid), email: z.optional(checkedString(z.minLength(1), z.maxLength(MAX_EMAIL))) },
     z.refine((v) => v.id !== undefined || v.email !== undefined, { error: 'names no member: give its email, its id or both' }),
   ))();
 export type MemberInput = z.output<typeof MemberInput>;
 
 /** Tags by name; a name given twice is kept once. */
-const TagsInput = /* @__PURE__ */ (() => z.pipe(
-  Tags,
-  z.transform((tags) => [...new Map(tags.map((t) => [t.name, { name: t.name }])).values()]),
-))();
+const TagsInput = /* @__PURE__ */ (() =>
+  z.pipe(
+    Tags,
+    z.transform((tags) => [...new Map(tags.map((t) => [t.name, { name: t.name }])).values()]),
+  ))();
 
 /** A timeframe, `granularity` 'none' when omitted; it may not end before it starts. */
-const TimeframeInput = /* @__PURE__ */ (() => strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z._default(z.enum(GRANULARITIES), 'none') },
+const TimeframeInput = /* @__PURE__ */ (() =>
+  strictObject(
+    { startDate: IsoDate, endDate: IsoDate, granularity: z._default(z.enum(GRANULARITIES), 'none') },
     z.superRefine((v, ctx) => {
       if (v.endDate < v.startDate) ctx.addIssue({ code: 'custom', message: `is before startDate ${v.startDate}`, path: ['endDate'], input: v.endDate });
     }),

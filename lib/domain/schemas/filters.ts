@@ -11,25 +11,43 @@ import { utcInstant } from '../filters.ts';
 import { allStatuses } from '../statuses.ts';
 
 /** The status values of every type, as a refusal lists them (GET /v2/entities/fields/status/values lists them too). */
-const statusList = () => allStatuses().map((s) => `${s.name} (${s.id})`).join(', ');
+const statusList = () =>
+  allStatuses()
+    .map((s) => `${s.name} (${s.id})`)
+    .join(', ');
 
 /** `status[id]`: a status value of some entity type (lib/domain/statuses.ts). */
-export const StatusIdParameter = /* @__PURE__ */ (() => doc(
-  checkedFormat('uuid', UUID_PATTERN, z.toLowerCase(), z.refine((id) => allStatuses().some((s) => s.id === id), { error: () => `is no status id; the statuses are ${statusList()}` })),
-  'A status id (of any entity type: GET /v2/entities/fields/status/values)',
-))();
+export const StatusIdParameter = /* @__PURE__ */ (() =>
+  doc(
+    checkedFormat(
+      'uuid',
+      UUID_PATTERN,
+      z.toLowerCase(),
+      z.refine((id) => allStatuses().some((s) => s.id === id), { error: () => `is no status id; the statuses are ${statusList()}` }),
+    ),
+    'A status id (of any entity type: GET /v2/entities/fields/status/values)',
+  ))();
 
 /** `status[name]`: the name of a status value of some entity type, any case. */
-export const StatusNameParameter = /* @__PURE__ */ (() => doc(
-  checkedString(z.refine((name) => allStatuses().some((s) => s.name.toLowerCase() === name.toLowerCase()), { error: () => `names no status; the statuses are ${[...new Set(allStatuses().map((s) => s.name))].join(', ')}` })),
-  'A status name, compared case-insensitively (the statuses of that name of the types listed)',
-))();
+export const StatusNameParameter = /* @__PURE__ */ (() =>
+  doc(
+    checkedString(
+      z.refine((name) => allStatuses().some((s) => s.name.toLowerCase() === name.toLowerCase()), {
+        error: () => `names no status; the statuses are ${[...new Set(allStatuses().map((s) => s.name))].join(', ')}`,
+      }),
+    ),
+    'A status name, compared case-insensitively (the statuses of that name of the types listed)',
+  ))();
 
 /** An instant with its zone (`Z` or `±hh:mm`); lib/domain/filters.ts utcInstant reads it as UTC. */
-export const DateTimeParameter = /* @__PURE__ */ (() => doc(
-  isoDateTime({ offset: true }, z.refine((v) => utcInstant(v) !== undefined, { error: 'is not a date-time the calendar has' })),
-  'ISO 8601 date-time with a zone, e.g. 2024-01-31T00:00:00Z',
-))();
+export const DateTimeParameter = /* @__PURE__ */ (() =>
+  doc(
+    isoDateTime(
+      { offset: true },
+      z.refine((v) => utcInstant(v) !== undefined, { error: 'is not a date-time the calendar has' }),
+    ),
+    'ISO 8601 date-time with a zone, e.g. 2024-01-31T00:00:00Z',
+  ))();
 
 /** `{from?, to?}` of a search filter (createdAt, updatedAt): inclusive bounds, instants with their zone. */
 export const DateRange = /* @__PURE__ */ (() => strictObject({ from: z.optional(DateTimeParameter), to: z.optional(DateTimeParameter) }))();

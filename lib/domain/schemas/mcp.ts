@@ -9,16 +9,25 @@ import { checkedArray, strictObject } from './build.ts';
 const JsonRpcMessage = /* @__PURE__ */ (() => doc(z.looseObject({ jsonrpc: z.literal('2.0') }), { id: 'JsonRpcMessage' }))();
 
 /** A request, notification or response, or a batch of them. */
-export const McpRequestBody = /* @__PURE__ */ (() => doc(z.union([JsonRpcMessage, checkedArray(JsonRpcMessage, z.minLength(1))]), { id: 'McpRequestBody', description: 'A JSON-RPC 2.0 message of the Model Context Protocol, or a batch of them' }))();
+export const McpRequestBody = /* @__PURE__ */ (() =>
+  doc(z.union([JsonRpcMessage, checkedArray(JsonRpcMessage, z.minLength(1))]), {
+    id: 'McpRequestBody',
+    description: 'A JSON-RPC 2.0 message of the Model Context Protocol, or a batch of them',
+  }))();
 
 /** The answer to the request(s) a POST carried. */
-export const McpResponseBody = /* @__PURE__ */ (() => doc(z.union([JsonRpcMessage, z.array(JsonRpcMessage)]), { id: 'McpResponseBody', description: 'The JSON-RPC 2.0 response(s) to the request(s) posted' }))();
+export const McpResponseBody = /* @__PURE__ */ (() =>
+  doc(z.union([JsonRpcMessage, z.array(JsonRpcMessage)]), { id: 'McpResponseBody', description: 'The JSON-RPC 2.0 response(s) to the request(s) posted' }))();
 
 /** RFC 9728 §2. */
-export const ProtectedResourceMetadata = /* @__PURE__ */ (() => doc(strictObject({
-    resource: z.url(),
-    authorization_servers: z.array(z.url()),
-    bearer_methods_supported: z.array(z.literal('header')),
-    scopes_supported: z.array(z.string()),
-    resource_name: z.string(),
-  }), { id: 'ProtectedResourceMetadata' }))();
+export const ProtectedResourceMetadata = /* @__PURE__ */ (() =>
+  doc(
+    strictObject({
+      resource: z.url(),
+      authorization_servers: z.array(z.url()),
+      bearer_methods_supported: z.array(z.literal('header')),
+      scopes_supported: z.array(z.string()),
+      resource_name: z.string(),
+    }),
+    { id: 'ProtectedResourceMetadata' },
+  ))();

@@ -11,14 +11,23 @@ const SourceText = /* @__PURE__ */ (() => nonBlank(MAX_SOURCE_TEXT))();
 const SourceUrl = /* @__PURE__ */ (() => checkedUrl(z.maxLength(2048)))();
 
 /** What a create gives (and a read answers): every key optional. */
-const ApiSource = /* @__PURE__ */ (() => doc(strictObject({ system: z.optional(SourceText), recordId: z.optional(SourceText), url: z.optional(SourceUrl) }), { id: 'ApiSource', description: 'Where the record came from in another system' }))();
+const ApiSource = /* @__PURE__ */ (() =>
+  doc(strictObject({ system: z.optional(SourceText), recordId: z.optional(SourceText), url: z.optional(SourceUrl) }), {
+    id: 'ApiSource',
+    description: 'Where the record came from in another system',
+  }))();
 
 export const Metadata = /* @__PURE__ */ (() => doc(strictObject({ source: z.optional(ApiSource) }), { id: 'Metadata' }))();
 
 /** What an update gives: a key set to a value replaces it, set to null removes it; `source: null` removes them all. */
-export const MetadataUpdate = /* @__PURE__ */ (() => doc(strictObject({
-    source: z.optional(
-      z.nullable(strictObject({ system: z.optional(z.nullable(SourceText)), recordId: z.optional(z.nullable(SourceText)), url: z.optional(z.nullable(SourceUrl)) })),
-    ),
-  }), { id: 'MetadataUpdate' }))();
-
+export const MetadataUpdate = /* @__PURE__ */ (() =>
+  doc(
+    strictObject({
+      source: z.optional(
+        z.nullable(
+          strictObject({ system: z.optional(z.nullable(SourceText)), recordId: z.optional(z.nullable(SourceText)), url: z.optional(z.nullable(SourceUrl)) }),
+        ),
+      ),
+    }),
+    { id: 'MetadataUpdate' },
+  ))();

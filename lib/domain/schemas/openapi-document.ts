@@ -4,8 +4,12 @@ import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedString } from './build.ts';
 
-export const OpenApiDocument = /* @__PURE__ */ (() => doc(z.looseObject({
-    openapi: checkedString(z.regex(/^3\.1\.\d+$/)),
-    info: z.looseObject({ title: z.string(), version: z.string() }),
-    paths: z.record(z.string(), z.unknown()),
-  }), { id: 'OpenApiDocument', description: 'This document' }))();
+export const OpenApiDocument = /* @__PURE__ */ (() =>
+  doc(
+    z.looseObject({
+      openapi: checkedString(z.regex(/^3\.1\.\d+$/)),
+      info: z.looseObject({ title: z.string(), version: z.string() }),
+      paths: z.record(z.string(), z.unknown()),
+    }),
+    { id: 'OpenApiDocument', description: 'This document' },
+  ))();

@@ -17,13 +17,19 @@ const LIST_FIELDS = ['tags', 'teams', 'content'] as const satisfies readonly Sta
 export type ListFieldId = (typeof LIST_FIELDS)[number];
 export const isListField = (id: string): id is ListFieldId => (LIST_FIELDS as readonly string[]).includes(id);
 
-const FieldPath = /* @__PURE__ */ (() => doc(checkedString(z.minLength(1), z.maxLength(200)), "A field's id: a standard field (`name`, `tags`, `owner`, …) or a custom field's uuid"))();
-const Value = /* @__PURE__ */ (() => doc(z.unknown(), "A value of the field (its write shape, as under `data.fields`); for addItems and removeItems a list of the field's items (a conversation's parts are removed by externalId)"))();
+const FieldPath = /* @__PURE__ */ (() =>
+  doc(checkedString(z.minLength(1), z.maxLength(200)), "A field's id: a standard field (`name`, `tags`, `owner`, …) or a custom field's uuid"))();
+const Value = /* @__PURE__ */ (() =>
+  doc(
+    z.unknown(),
+    "A value of the field (its write shape, as under `data.fields`); for addItems and removeItems a list of the field's items (a conversation's parts are removed by externalId)",
+  ))();
 
-const Operation = /* @__PURE__ */ (() => z.union([
-  strictObject({ op: z.enum(['set', 'addItems', 'removeItems']), path: FieldPath, value: Value }),
-  strictObject({ op: z.literal('clear'), path: FieldPath }),
-]))();
+const Operation = /* @__PURE__ */ (() =>
+  z.union([
+    strictObject({ op: z.enum(['set', 'addItems', 'removeItems']), path: FieldPath, value: Value }),
+    strictObject({ op: z.literal('clear'), path: FieldPath }),
+  ]))();
 
 export type PatchInput = { op: 'set' | 'addItems' | 'removeItems'; path: string; value: unknown } | { op: 'clear'; path: string };
 
@@ -42,10 +48,14 @@ function valueSchema(op: PatchInput, table: FieldTable): z.ZodMiniType | undefin
  * The operations as the document shows them: their values are any JSON until patchOf() parses them.
  * A pipe, as FieldPatch has always been one: the document stays the same, key order included.
  */
-const Operations = /* @__PURE__ */ (() => doc(
-  z.pipe(checkedArray(Operation, z.minLength(1), z.maxLength(100)), z.transform((ops): PatchInput[] => ops)),
-  { id: 'FieldPatch', description: 'Field operations, applied in order: set, clear, addItems, removeItems' },
-))();
+const Operations = /* @__PURE__ */ (() =>
+  doc(
+    z.pipe(
+      checkedArray(Operation, z.minLength(1), z.maxLength(100)),
+      z.transform((ops): PatchInput[] => ops),
+    ),
+    { id: 'FieldPatch', description: 'Field operations, applied in order: set, clear, addItems, removeItems' },
+  ))();
 
 /**
  * The operations, in order, each value parsed by its field's write shape in `table`: one kind's

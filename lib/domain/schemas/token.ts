@@ -11,10 +11,14 @@ const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
  * The form. Loose on purpose: RFC 6749 (3.2) has the token endpoint ignore parameters it does not
  * recognise. lib/auth/token-request.ts parses it and maps each refusal to its OAuth error code.
  */
-export const TokenForm = /* @__PURE__ */ (() => doc(z.looseObject({
-    grant_type: z.literal(JWT_BEARER_GRANT),
-    assertion: doc(checkedString(z.minLength(1)), 'The signed JWT (RS256)'),
-  }), { id: 'JwtBearerGrant' }))();
+export const TokenForm = /* @__PURE__ */ (() =>
+  doc(
+    z.looseObject({
+      grant_type: z.literal(JWT_BEARER_GRANT),
+      assertion: doc(checkedString(z.minLength(1)), 'The signed JWT (RS256)'),
+    }),
+    { id: 'JwtBearerGrant' },
+  ))();
 
 /** The codes of the token endpoint's refusals (lib/auth/token-errors.ts gives each its description). */
 export const TOKEN_ERROR_CODES = [
@@ -33,14 +37,19 @@ export type TokenErrorCode = (typeof TOKEN_ERROR_CODES)[number];
 
 export const ACCESS_TOKEN_SECONDS = 300;
 
-export const TokenResponse = /* @__PURE__ */ (() => doc(strictObject({
-    access_token: z.string(),
-    token_type: z.literal('Bearer'),
-    expires_in: z.literal(ACCESS_TOKEN_SECONDS),
-    scope: doc(z.string(), 'The granted scopes, space-separated'),
-  }), { id: 'TokenResponse' }))();
+export const TokenResponse = /* @__PURE__ */ (() =>
+  doc(
+    strictObject({
+      access_token: z.string(),
+      token_type: z.literal('Bearer'),
+      expires_in: z.literal(ACCESS_TOKEN_SECONDS),
+      scope: doc(z.string(), 'The granted scopes, space-separated'),
+    }),
+    { id: 'TokenResponse' },
+  ))();
 
-export const OAuthError = /* @__PURE__ */ (() => doc(strictObject({ error: z.enum(TOKEN_ERROR_CODES), error_description: z.string() }), { id: 'OAuthError' }))();
+export const OAuthError = /* @__PURE__ */ (() =>
+  doc(strictObject({ error: z.enum(TOKEN_ERROR_CODES), error_description: z.string() }), { id: 'OAuthError' }))();
 
 /** The token endpoint defines no query parameter; RFC 6749 (3.2) has it ignore unrecognised ones. */
 export const TokenQuery = /* @__PURE__ */ (() => z.looseObject({}))();

@@ -13,43 +13,58 @@ import { SELECT_COLORS } from '../field-values.ts';
 const SelectColor = /* @__PURE__ */ (() => doc(z.enum(SELECT_COLORS), { id: 'SelectOptionColor' }))();
 
 /** `{id}` of the routes: `tags`, `status`, or a custom select field's uuid. */
-export const FieldValuesPath = /* @__PURE__ */ (() => strictObject({
-  id: doc(checkedString(z.minLength(1), z.maxLength(200)), "The field: 'tags', 'status', or a custom select field's id"),
-}))();
+export const FieldValuesPath = /* @__PURE__ */ (() =>
+  strictObject({
+    id: doc(checkedString(z.minLength(1), z.maxLength(200)), "The field: 'tags', 'status', or a custom select field's id"),
+  }))();
 
-export const FieldValuePath = /* @__PURE__ */ (() => strictObject({
-  id: doc(checkedString(z.minLength(1), z.maxLength(200)), "The field: 'tags' or a custom select field's id"),
-  valueId: Uuid,
-}))();
+export const FieldValuePath = /* @__PURE__ */ (() =>
+  strictObject({
+    id: doc(checkedString(z.minLength(1), z.maxLength(200)), "The field: 'tags' or a custom select field's id"),
+    valueId: Uuid,
+  }))();
 
-export const ListFieldValuesQuery = /* @__PURE__ */ (() => strictObject({
-  'assignedEntityType[]': doc(repeated(EntityType), 'Keeps the values records of these types can hold (a status value: assigned to one of them)'),
-  ...pageParameters,
-}))();
+export const ListFieldValuesQuery = /* @__PURE__ */ (() =>
+  strictObject({
+    'assignedEntityType[]': doc(repeated(EntityType), 'Keeps the values records of these types can hold (a status value: assigned to one of them)'),
+    ...pageParameters,
+  }))();
 
-export const CreateFieldValueBody = /* @__PURE__ */ (() => doc(strictObject({
-    data: strictObject({
-      fields: strictObject({ name: nonBlank(MAX_NAME), color: z.optional(SelectColor) }),
+export const CreateFieldValueBody = /* @__PURE__ */ (() =>
+  doc(
+    strictObject({
+      data: strictObject({
+        fields: strictObject({ name: nonBlank(MAX_NAME), color: z.optional(SelectColor) }),
+      }),
     }),
-  }), { id: 'CreateFieldValueBody' }))();
+    { id: 'CreateFieldValueBody' },
+  ))();
 
-export const UpdateFieldValueBody = /* @__PURE__ */ (() => doc(strictObject({
-    data: strictObject({
-      fields: strictObject(
-        { name: z.optional(nonBlank(MAX_NAME)), color: z.optional(SelectColor) },
-        z.refine((f) => f.name !== undefined || f.color !== undefined, { error: 'changes nothing: give a name, a color or both' }),
-      ),
+export const UpdateFieldValueBody = /* @__PURE__ */ (() =>
+  doc(
+    strictObject({
+      data: strictObject({
+        fields: strictObject(
+          { name: z.optional(nonBlank(MAX_NAME)), color: z.optional(SelectColor) },
+          z.refine((f) => f.name !== undefined || f.color !== undefined, { error: 'changes nothing: give a name, a color or both' }),
+        ),
+      }),
     }),
-  }), { id: 'UpdateFieldValueBody' }))();
+    { id: 'UpdateFieldValueBody' },
+  ))();
 
-export const DeleteFieldValueQuery = /* @__PURE__ */ (() => strictObject({
-  force: z.optional(doc(z.boolean(), 'true: the value is cleared from every record that holds it — what every delete here does (false is refused)')),
-  replaceWith: z.optional(doc(Uuid, 'Another value of the field that every record holding the deleted one then holds')),
-}))();
+export const DeleteFieldValueQuery = /* @__PURE__ */ (() =>
+  strictObject({
+    force: z.optional(doc(z.boolean(), 'true: the value is cleared from every record that holds it — what every delete here does (false is refused)')),
+    replaceWith: z.optional(doc(Uuid, 'Another value of the field that every record holding the deleted one then holds')),
+  }))();
 
 // ---- Read shapes.
 
-const SelectOptionValue = /* @__PURE__ */ (() => doc(strictObject({ id: Uuid, fields: strictObject({ name: z.string(), color: SelectColor }) }), { id: 'SelectOptionValue' }))();
-const StatusValue = /* @__PURE__ */ (() => doc(strictObject({ id: Uuid, fields: strictObject({ name: z.string(), assignedEntityTypes: z.array(EntityType) }) }), { id: 'StatusValue' }))();
+const SelectOptionValue = /* @__PURE__ */ (() =>
+  doc(strictObject({ id: Uuid, fields: strictObject({ name: z.string(), color: SelectColor }) }), { id: 'SelectOptionValue' }))();
+const StatusValue = /* @__PURE__ */ (() =>
+  doc(strictObject({ id: Uuid, fields: strictObject({ name: z.string(), assignedEntityTypes: z.array(EntityType) }) }), { id: 'StatusValue' }))();
 export const FieldValueList = /* @__PURE__ */ (() => doc(listOf(z.union([SelectOptionValue, StatusValue])), { id: 'FieldValueList' }))();
-export const FieldValueReferenceResponse = /* @__PURE__ */ (() => doc(dataOf(strictObject({ id: Uuid, links: SelfLinks })), { id: 'FieldValueReferenceResponse' }))();
+export const FieldValueReferenceResponse = /* @__PURE__ */ (() =>
+  doc(dataOf(strictObject({ id: Uuid, links: SelfLinks })), { id: 'FieldValueReferenceResponse' }))();

@@ -28,126 +28,148 @@ const Fields = /* @__PURE__ */ (() => z.record(z.string(), z.unknown()))();
 const Source = /* @__PURE__ */ (() => strictObject({ system: z.optional(z.string()), recordId: z.optional(z.string()), url: z.optional(z.string()) }))();
 const Metadata = /* @__PURE__ */ (() => strictObject({ source: z.optional(Source) }))();
 
-export const ExportHeader = /* @__PURE__ */ (() => strictObject({
-  format: z.literal(EXPORT_FORMAT),
-  version: z.literal(EXPORT_VERSION),
-  /** Names this export for good: a restore of it is resumed by it (with the target's name). */
-  exportId: Uuid,
-  exportedAt: DateTime,
-  workspace: strictObject({ id: Uuid, name: z.string(), createdAt: DateTime }),
-}))();
+export const ExportHeader = /* @__PURE__ */ (() =>
+  strictObject({
+    format: z.literal(EXPORT_FORMAT),
+    version: z.literal(EXPORT_VERSION),
+    /** Names this export for good: a restore of it is resumed by it (with the target's name). */
+    exportId: Uuid,
+    exportedAt: DateTime,
+    workspace: strictObject({ id: Uuid, name: z.string(), createdAt: DateTime }),
+  }))();
 
-export const TeamRecord = /* @__PURE__ */ (() => strictObject({
-  kind: z.literal('team'),
-  id: z.string(),
-  name: z.string(),
-  handle: z.string(),
-  description: z.optional(z.string()),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-}))();
+export const TeamRecord = /* @__PURE__ */ (() =>
+  strictObject({
+    kind: z.literal('team'),
+    id: z.string(),
+    name: z.string(),
+    handle: z.string(),
+    description: z.optional(z.string()),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  }))();
 
-export const MemberRecord = /* @__PURE__ */ (() => strictObject({
-  kind: z.literal('member'),
-  id: z.string(),
-  email: Email,
-  name: z.string(),
-  role: z.enum(ROLES),
-  active: z.boolean(),
-  createdAt: DateTime,
-  /** The teams it belongs to, and since when (a team's members are listed by it). */
-  teams: z.optional(z.array(strictObject({ id: z.string(), addedAt: DateTime }))),
-}))();
+export const MemberRecord = /* @__PURE__ */ (() =>
+  strictObject({
+    kind: z.literal('member'),
+    id: z.string(),
+    email: Email,
+    name: z.string(),
+    role: z.enum(ROLES),
+    active: z.boolean(),
+    createdAt: DateTime,
+    /** The teams it belongs to, and since when (a team's members are listed by it). */
+    teams: z.optional(z.array(strictObject({ id: z.string(), addedAt: DateTime }))),
+  }))();
 
 /** One of the workspace's tag values (an entity's tags name them by id). */
-export const TagValueRecord = /* @__PURE__ */ (() => strictObject({
-  kind: z.literal('tagValue'),
-  id: z.string(),
-  name: z.string(),
-  color: z.enum(SELECT_COLORS),
-  createdAt: DateTime,
-}))();
+export const TagValueRecord = /* @__PURE__ */ (() =>
+  strictObject({
+    kind: z.literal('tagValue'),
+    id: z.string(),
+    name: z.string(),
+    color: z.enum(SELECT_COLORS),
+    createdAt: DateTime,
+  }))();
 
-export const CustomFieldRecord = /* @__PURE__ */ (() => strictObject({
-  kind: z.literal('customField'),
-  id: z.string(),
-  entityType: z.string(),
-  name: z.string(),
-  fieldKind: z.enum(CUSTOM_FIELD_KINDS),
-  options: z.optional(z.array(z.string())),
-  /** A select field's options with their ids (records hold an option's id), and the ids of deleted options that read as another. */
-  values: z.optional(z.array(strictObject({ id: z.string(), name: z.string(), color: z.enum(SELECT_COLORS), seq: z.optional(checkedInt(z.minimum(0))) }))),
-  replaced: z.optional(z.record(z.string(), z.string())),
-  createdAt: DateTime,
-}))();
+export const CustomFieldRecord = /* @__PURE__ */ (() =>
+  strictObject({
+    kind: z.literal('customField'),
+    id: z.string(),
+    entityType: z.string(),
+    name: z.string(),
+    fieldKind: z.enum(CUSTOM_FIELD_KINDS),
+    options: z.optional(z.array(z.string())),
+    /** A select field's options with their ids (records hold an option's id), and the ids of deleted options that read as another. */
+    values: z.optional(z.array(strictObject({ id: z.string(), name: z.string(), color: z.enum(SELECT_COLORS), seq: z.optional(checkedInt(z.minimum(0))) }))),
+    replaced: z.optional(z.record(z.string(), z.string())),
+    createdAt: DateTime,
+  }))();
 
-export const EntityRecord = /* @__PURE__ */ (() => strictObject({
-  kind: z.literal('entity'),
-  id: z.string(),
-  type: z.enum(ENTITY_TYPES),
-  /** `joinedAt`: when it joined that parent (created under it, or moved there): the order of a parent's children. */
-  parent: z.optional(strictObject({ id: z.string(), type: z.enum(ENTITY_TYPES), joinedAt: z.optional(DateTime) })),
-  /** API-shaped values; custom fields by their field's id, members ({id, email}) by theirs. */
-  fields: Fields,
-  metadata: z.optional(Metadata),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-  /** The customer score as the export read it (hierarchy entities): a restore compares its own with it. */
-  score: z.optional(checkedInt(z.minimum(0))),
-}))();
+export const EntityRecord = /* @__PURE__ */ (() =>
+  strictObject({
+    kind: z.literal('entity'),
+    id: z.string(),
+    type: z.enum(ENTITY_TYPES),
+    /** `joinedAt`: when it joined that parent (created under it, or moved there): the order of a parent's children. */
+    parent: z.optional(strictObject({ id: z.string(), type: z.enum(ENTITY_TYPES), joinedAt: z.optional(DateTime) })),
+    /** API-shaped values; custom fields by their field's id, members ({id, email}) by theirs. */
+    fields: Fields,
+    metadata: z.optional(Metadata),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    /** The customer score as the export read it (hierarchy entities): a restore compares its own with it. */
+    score: z.optional(checkedInt(z.minimum(0))),
+  }))();
 
 /** One relation between two entities (the hierarchy's and the planning ones), once (the other side is its mirror). */
-export const RelationRecord = /* @__PURE__ */ (() => strictObject({
-  kind: z.literal('relation'),
-  entityId: z.string(),
-  entityType: z.enum(ENTITY_TYPES),
-  type: z.enum(RELATION_TYPES),
-  targetId: z.string(),
-  targetType: z.enum(ENTITY_TYPES),
-  createdAt: DateTime,
-}))();
+export const RelationRecord = /* @__PURE__ */ (() =>
+  strictObject({
+    kind: z.literal('relation'),
+    entityId: z.string(),
+    entityType: z.enum(ENTITY_TYPES),
+    type: z.enum(RELATION_TYPES),
+    targetId: z.string(),
+    targetType: z.enum(ENTITY_TYPES),
+    createdAt: DateTime,
+  }))();
 
 /** A note's link: the importance and when it was rated (the score's "latest rating" depends on it), to the millisecond. */
-const NoteLink = /* @__PURE__ */ (() => strictObject({ entityId: z.string(), entityType: z.enum(HIERARCHY_TYPES), importance: z.enum(IMPORTANCES), ratedAt: DateTime }))();
+const NoteLink = /* @__PURE__ */ (() =>
+  strictObject({ entityId: z.string(), entityType: z.enum(HIERARCHY_TYPES), importance: z.enum(IMPORTANCES), ratedAt: DateTime }))();
 
-export const NoteRecord = /* @__PURE__ */ (() => strictObject({
-  kind: z.literal('note'),
-  id: z.string(),
-  type: z.enum(NOTE_TYPES),
-  fields: Fields,
-  customer: z.optional(strictObject({ id: z.string(), type: z.enum(CUSTOMER_TYPES) })),
-  metadata: z.optional(Metadata),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-  links: checkedArray(NoteLink),
-}))();
+export const NoteRecord = /* @__PURE__ */ (() =>
+  strictObject({
+    kind: z.literal('note'),
+    id: z.string(),
+    type: z.enum(NOTE_TYPES),
+    fields: Fields,
+    customer: z.optional(strictObject({ id: z.string(), type: z.enum(CUSTOMER_TYPES) })),
+    metadata: z.optional(Metadata),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    links: checkedArray(NoteLink),
+  }))();
 
 /** A comment on a note, by a member. */
-export const CommentRecord = /* @__PURE__ */ (() => strictObject({
-  kind: z.literal('comment'),
-  id: z.string(),
-  noteId: z.string(),
-  content: z.string(),
-  author: strictObject({ id: z.string(), email: Email }),
-  createdAt: DateTime,
-}))();
+export const CommentRecord = /* @__PURE__ */ (() =>
+  strictObject({
+    kind: z.literal('comment'),
+    id: z.string(),
+    noteId: z.string(),
+    content: z.string(),
+    author: strictObject({ id: z.string(), email: Email }),
+    createdAt: DateTime,
+  }))();
 
 /** A subscription without its secrets: restored paused (re-create it to get a new signing secret). */
-export const WebhookRecord = /* @__PURE__ */ (() => strictObject({
-  kind: z.literal('webhook'),
-  id: z.string(),
-  name: z.string(),
-  events: z.array(z.enum(EVENT_TYPES)),
-  url: z.string(),
-  version: z.literal(1),
-  status: z.enum(WEBHOOK_STATUSES),
-  createdAt: DateTime,
-  createdByClient: z.optional(z.string()),
-}))();
+export const WebhookRecord = /* @__PURE__ */ (() =>
+  strictObject({
+    kind: z.literal('webhook'),
+    id: z.string(),
+    name: z.string(),
+    events: z.array(z.enum(EVENT_TYPES)),
+    url: z.string(),
+    version: z.literal(1),
+    status: z.enum(WEBHOOK_STATUSES),
+    createdAt: DateTime,
+    createdByClient: z.optional(z.string()),
+  }))();
 
 export const EndRecord = /* @__PURE__ */ (() => strictObject({ kind: z.literal('end'), counts: z.record(z.enum(MOVE_KINDS), checkedInt(z.minimum(0))) }))();
 
-export const MoveRecord = /* @__PURE__ */ (() => z.discriminatedUnion('kind', [TeamRecord, MemberRecord, CustomFieldRecord, TagValueRecord, EntityRecord, RelationRecord, NoteRecord, CommentRecord, WebhookRecord]))();
+export const MoveRecord = /* @__PURE__ */ (() =>
+  z.discriminatedUnion('kind', [
+    TeamRecord,
+    MemberRecord,
+    CustomFieldRecord,
+    TagValueRecord,
+    EntityRecord,
+    RelationRecord,
+    NoteRecord,
+    CommentRecord,
+    WebhookRecord,
+  ]))();
 
 export type ExportHeader = z.output<typeof ExportHeader>;
 export type TeamRecord = z.output<typeof TeamRecord>;

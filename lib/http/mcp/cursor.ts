@@ -16,12 +16,20 @@ export const nextCursor = (tool: string, principal: Principal, args: Record<stri
   encodeCursor(scopeOf(tool, principal, args, order), key);
 
 /** Where the call continues: undefined on the first page. */
-export async function cursorPosition(tool: string, principal: Principal, args: Record<string, unknown> & { cursor?: string | undefined }, order?: string): Promise<PageKey | undefined> {
+export async function cursorPosition(
+  tool: string,
+  principal: Principal,
+  args: Record<string, unknown> & { cursor?: string | undefined },
+  order?: string,
+): Promise<PageKey | undefined> {
   if (args.cursor === undefined) return undefined;
   try {
     return await decodeCursor(scopeOf(tool, principal, args, order), args.cursor);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    throw new InvalidInput('The cursor is not valid for this call: it was altered, or it belongs to a call with other arguments. Pass the nextCursor of the previous result unchanged, with the same arguments.', { pointer: '/cursor' });
+    throw new InvalidInput(
+      'The cursor is not valid for this call: it was altered, or it belongs to a call with other arguments. Pass the nextCursor of the previous result unchanged, with the same arguments.',
+      { pointer: '/cursor' },
+    );
   }
 }

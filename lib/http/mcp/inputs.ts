@@ -5,7 +5,9 @@ const FieldId = z.string().check(z.minLength(1), z.maxLength(200));
 
 /** Which fields a record shows, as the REST search's `data.fields` takes it. */
 export const Fields = z.optional(
-  z.union([z.literal('all'), z.array(FieldId).check(z.minLength(1))]).check(z.describe("Fields to include: 'all', or a list of field ids; the non-empty standard fields when omitted")),
+  z
+    .union([z.literal('all'), z.array(FieldId).check(z.minLength(1))])
+    .check(z.describe("Fields to include: 'all', or a list of field ids; the non-empty standard fields when omitted")),
 );
 
 export const pageLimit = (what: string, max: number, fallback: number) =>

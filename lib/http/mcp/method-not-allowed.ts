@@ -4,7 +4,11 @@ import { ApiError } from '../errors.ts';
 
 export const mcpMethodNotAllowed = (): Promise<never> =>
   Promise.reject(
-    new ApiError('request.methodNotAllowed', 'The MCP server takes only POST: it is stateless and answers in JSON, with no event stream to open and no session to end.', {
-      headers: { Allow: 'POST' },
-    }),
+    new ApiError(
+      'request.methodNotAllowed',
+      'The MCP server takes only POST: it is stateless and answers in JSON, with no event stream to open and no session to end.',
+      {
+        headers: { Allow: 'POST' },
+      },
+    ),
   );

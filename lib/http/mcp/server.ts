@@ -65,7 +65,8 @@ export function mcpServer(principal: Principal, log: Logger, at: WriteScope): Mc
       t.name,
       { title: t.title, description: t.description, inputSchema: t.input, annotations: { readOnlyHint: t.readOnly, openWorldHint: false } },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
-        if (!principal.scopes.has(scope)) return toolError(new ApiError('auth.accessDenied', `The tool ${t.name} needs the scope '${scope}', which the token does not carry.`));
+        if (!principal.scopes.has(scope))
+          return toolError(new ApiError('auth.accessDenied', `The tool ${t.name} needs the scope '${scope}', which the token does not carry.`));
         try {
           const { text, data } = await t.run(principal, args, at);
           return { content: [{ type: 'text', text }], structuredContent: data };

@@ -12,7 +12,8 @@ const scopeOf = (viewer: Viewer, page: string, id: string, list: string): PageSc
   query: [],
 });
 
-export const listCursor = (viewer: Viewer, page: string, id: string, list: string, position: string): Promise<string> => encodeCursor(scopeOf(viewer, page, id, list), position);
+export const listCursor = (viewer: Viewer, page: string, id: string, list: string, position: string): Promise<string> =>
+  encodeCursor(scopeOf(viewer, page, id, list), position);
 
 /** The position a list's cursor carries; a cursor from anywhere else is an error page. */
 export async function listPosition(viewer: Viewer, page: string, id: string, list: string, cursor: string | undefined): Promise<string | undefined> {

@@ -71,9 +71,11 @@ ${facts(`About this ${typeLabel(entity.type).toLowerCase()}`, [
   ['Archived', fields.archived === true ? 'Yes' : undefined],
   ['Created', formatDate(entity.createdAt)],
 ])}
-${score !== undefined
-  ? html`<p class="score"><strong>${formatNumber(score)}</strong><span>customer score of this ${typeLabel(entity.type).toLowerCase()} and everything under it</span></p>`
-  : ''}
+${
+  score !== undefined
+    ? html`<p class="score"><strong>${formatNumber(score)}</strong><span>customer score of this ${typeLabel(entity.type).toLowerCase()} and everything under it</span></p>`
+    : ''
+}
 ${description ? html`<section class="card" aria-labelledby="description-heading"><h2 id="description-heading">Description</h2><div class="rich">${richText(description)}</div></section>` : ''}
 ${children}
 ${feedback}
@@ -109,8 +111,10 @@ async function childrenSection(viewer: Viewer, entity: EntityItem, name: string,
   if (!mayHaveChildren(entity.type)) return html``;
   const ws = viewer.workspaceId;
   const words = childrenWords(entity.type);
-  const section = (heading: string, content: Html) => html`<section class="card" aria-labelledby="children-heading"><h2 id="children-heading">${heading}</h2>${content}</section>`;
-  const allLink = (total?: number) => html`<p><a href="${entityPage(entity.id)}?children=all">${total !== undefined ? `See all ${formatNumber(total)} ${words} in the order they were added` : `See all ${words} in the order they were added`}</a></p>`;
+  const section = (heading: string, content: Html) =>
+    html`<section class="card" aria-labelledby="children-heading"><h2 id="children-heading">${heading}</h2>${content}</section>`;
+  const allLink = (total?: number) =>
+    html`<p><a href="${entityPage(entity.id)}?children=all">${total !== undefined ? `See all ${formatNumber(total)} ${words} in the order they were added` : `See all ${words} in the order they were added`}</a></p>`;
   const nothing = empty(
     isCustomerType(entity.type)
       ? `No ${words} belong to ${name} yet. Give a user this company as its parent (POST /v2/entities) and it appears here.`
@@ -148,9 +152,10 @@ ${pager(`Pages of ${words}`, { first: after !== undefined ? `${entityPage(entity
     return section(capitalised(words), html`${entityList(capitalised(words), shown)}${all.length > shown.length ? allLink(all.length) : ''}`);
   }
   const ranked = [...all].sort(rankOrder).slice(0, TOP_CHILDREN);
-  const caption = all.length > ranked.length
-    ? `The top ${formatNumber(ranked.length)} of ${formatNumber(all.length)}, highest customer score first; equal scores by name.`
-    : `Highest customer score first; equal scores by name.`;
+  const caption =
+    all.length > ranked.length
+      ? `The top ${formatNumber(ranked.length)} of ${formatNumber(all.length)}, highest customer score first; equal scores by name.`
+      : `Highest customer score first; equal scores by name.`;
   return section(`${capitalised(words)} by customer score`, html`${rankingTable(caption, ranked)}${all.length > ranked.length ? allLink(all.length) : ''}`);
 }
 
@@ -164,7 +169,10 @@ async function feedbackSection(viewer: Viewer, entity: EntityItem, name: string,
   let more: string | undefined;
   if (hierarchy) {
     const got = await linkedNotesNewestFirst(ws, entity.id, before, NOTES_PER_PAGE);
-    const customers = await entitySummaries(ws, got.items.flatMap(({ record }) => (record.note.customer ? [record.note.customer.id] : [])));
+    const customers = await entitySummaries(
+      ws,
+      got.items.flatMap(({ record }) => (record.note.customer ? [record.note.customer.id] : [])),
+    );
     rows = got.items.map(({ record: { note, link } }) => {
       const c = note.customer ? customers.get(note.customer.id) : undefined;
       return {
@@ -184,14 +192,15 @@ async function feedbackSection(viewer: Viewer, entity: EntityItem, name: string,
   }
   const next = more !== undefined ? `${entityPage(entity.id)}?notes=${await listCursor(viewer, PAGE, entity.id, 'notes', more)}` : undefined;
   const heading = hierarchy ? 'Feedback linked here' : `Feedback from ${name}`;
-  const intro = hierarchy
-    ? 'Most recent first: by when each note was linked here or its importance last changed.'
-    : 'Newest first.';
-  const nothing = before !== undefined
-    ? empty('There is no older feedback.')
-    : empty(hierarchy
-      ? `No feedback is linked to this ${typeLabel(entity.type).toLowerCase()} yet. Link a note to it with an importance (POST /v2/notes/{id}/relationships) and it counts towards the customer score.`
-      : `${name} has given no feedback yet. Notes that name ${name} as their customer appear here.`);
+  const intro = hierarchy ? 'Most recent first: by when each note was linked here or its importance last changed.' : 'Newest first.';
+  const nothing =
+    before !== undefined
+      ? empty('There is no older feedback.')
+      : empty(
+          hierarchy
+            ? `No feedback is linked to this ${typeLabel(entity.type).toLowerCase()} yet. Link a note to it with an importance (POST /v2/notes/{id}/relationships) and it counts towards the customer score.`
+            : `${name} has given no feedback yet. Notes that name ${name} as their customer appear here.`,
+        );
   return html`<section class="card" aria-labelledby="notes-heading"><h2 id="notes-heading">${heading}</h2>
 ${rows.length ? html`<p class="muted">${intro}</p>${noteList(heading, rows)}` : nothing}
 ${pager('Pages of feedback', { first: before !== undefined ? entityPage(entity.id) : undefined, firstLabel: 'Newest feedback', next, nextLabel: 'Older feedback' })}</section>`;
@@ -201,7 +210,10 @@ const RELATION_HEADINGS: Record<RelationType, string> = { link: 'Linked', isBloc
 
 async function relationsSection(ws: string, entity: EntityItem): Promise<Html> {
   const lists = await Promise.all(RELATION_TYPES.map((type) => entityRelationshipsAfter(ws, entity, { type }, undefined, RELATIONS_SHOWN)));
-  const names = await entitySummaries(ws, lists.flatMap((l) => l.items.map((i) => i.record.target.id)));
+  const names = await entitySummaries(
+    ws,
+    lists.flatMap((l) => l.items.map((i) => i.record.target.id)),
+  );
   const groups = RELATION_TYPES.map((type, i) => ({
     type,
     targets: lists[i]!.items.map((it) => names.get(it.record.target.id)).filter((t) => t !== undefined),
@@ -210,8 +222,18 @@ async function relationsSection(ws: string, entity: EntityItem): Promise<Html> {
   const planning = !isHierarchyType(entity.type) && !isCustomerType(entity.type);
   if (groups.length === 0 && !planning) return html``;
   return html`<section class="card" aria-labelledby="related-heading"><h2 id="related-heading">Related</h2>
-${groups.length === 0
-  ? empty(`Nothing is linked to this ${typeLabel(entity.type).toLowerCase()} yet. Link features to it (POST /v2/entities/{id}/relationships) and they appear here.`)
-  : groups.map((g) => html`<h3>${RELATION_HEADINGS[g.type]}</h3>${entityList(RELATION_HEADINGS[g.type], g.targets.map((t) => ({ ...t, createdAt: '' })))}`)}
+${
+  groups.length === 0
+    ? empty(
+        `Nothing is linked to this ${typeLabel(entity.type).toLowerCase()} yet. Link features to it (POST /v2/entities/{id}/relationships) and they appear here.`,
+      )
+    : groups.map(
+        (g) =>
+          html`<h3>${RELATION_HEADINGS[g.type]}</h3>${entityList(
+            RELATION_HEADINGS[g.type],
+            g.targets.map((t) => ({ ...t, createdAt: '' })),
+          )}`,
+      )
+}
 </section>`;
 }

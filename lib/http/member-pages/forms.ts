@@ -15,5 +15,9 @@ export function pageFormOf(req: ApiRequest): Map<string, string> {
 export function staleMemberForm(form: 'sign-in' | 'sign-out'): PageError {
   return form === 'sign-in'
     ? new PageError(403, 'This form has expired', 'The sign-in form was not sent from this site, or it is too old. Open the sign-in page again.')
-    : new PageError(403, 'This form has expired', 'The sign-out form was not sent from this site, or it is too old: you are still signed in. Open any page and sign out from there.');
+    : new PageError(
+        403,
+        'This form has expired',
+        'The sign-out form was not sent from this site, or it is too old: you are still signed in. Open any page and sign out from there.',
+      );
 }

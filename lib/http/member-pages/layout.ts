@@ -133,9 +133,11 @@ export function memberDocument(title: string, body: Html, options: { reader?: Re
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
 <a class="brand" href="${pageUrl('/')}"><span class="mark" aria-hidden="true">PM</span><span>Product Management</span></a>
-${reader
-  ? html`<div class="account"><span>Signed in as <strong>${reader.name}</strong></span><form method="post" action="${pageUrl('/sign-out')}"><input type="hidden" name="${CSRF_FIELD}" value="${reader.csrfToken}"><button type="submit">Sign out</button></form></div>`
-  : ''}
+${
+  reader
+    ? html`<div class="account"><span>Signed in as <strong>${reader.name}</strong></span><form method="post" action="${pageUrl('/sign-out')}"><input type="hidden" name="${CSRF_FIELD}" value="${reader.csrfToken}"><button type="submit">Sign out</button></form></div>`
+    : ''
+}
 </header>
 <main id="main"${options.narrow ? html` class="narrow"` : ''}>
 ${body}

@@ -59,9 +59,15 @@ async function ownedEntities(viewer: Viewer, id: string, name: string, cursor: s
   const last = slice.items.length > OWNED_PER_PAGE ? slice.items[OWNED_PER_PAGE - 1]!.position : slice.resume;
   const next = last !== undefined ? `${memberPage(id)}?entities=${await listCursor(viewer, PAGE, id, 'entities', last)}` : undefined;
   return html`<section class="card" aria-labelledby="owned-entities-heading"><h2 id="owned-entities-heading">Entities they own</h2>
-${rows.length
-  ? entityList('Entities they own', rows)
-  : empty(after !== undefined ? 'There are no more.' : `${name} owns no products, features or customers. Make them the owner of one (its owner field, PATCH /v2/entities/{id}) and it appears here.`)}
+${
+  rows.length
+    ? entityList('Entities they own', rows)
+    : empty(
+        after !== undefined
+          ? 'There are no more.'
+          : `${name} owns no products, features or customers. Make them the owner of one (its owner field, PATCH /v2/entities/{id}) and it appears here.`,
+      )
+}
 ${pager('Pages of owned entities', { first: after !== undefined ? memberPage(id) : undefined, firstLabel: 'First page', next, nextLabel: 'More entities' })}</section>`;
 }
 
@@ -73,8 +79,14 @@ async function ownedNotes(viewer: Viewer, id: string, name: string, cursor: stri
   const last = slice.items.length > OWNED_PER_PAGE ? slice.items[OWNED_PER_PAGE - 1]!.position : slice.resume;
   const next = last !== undefined ? `${memberPage(id)}?notes=${await listCursor(viewer, PAGE, id, 'notes', last)}` : undefined;
   return html`<section class="card" aria-labelledby="owned-notes-heading"><h2 id="owned-notes-heading">Notes they own</h2>
-${rows.length
-  ? noteList('Notes they own', rows)
-  : empty(after !== undefined ? 'There are no more.' : `${name} owns no notes. Make them the owner of a note (its owner field, PATCH /v2/notes/{id}) and it appears here.`)}
+${
+  rows.length
+    ? noteList('Notes they own', rows)
+    : empty(
+        after !== undefined
+          ? 'There are no more.'
+          : `${name} owns no notes. Make them the owner of a note (its owner field, PATCH /v2/notes/{id}) and it appears here.`,
+      )
+}
 ${pager('Pages of owned notes', { first: after !== undefined ? memberPage(id) : undefined, firstLabel: 'First page', next, nextLabel: 'More notes' })}</section>`;
 }

@@ -25,9 +25,14 @@ export async function notePageResult(viewer: Viewer, id: string): Promise<ApiRes
   const note = await getNote(ws, id);
   if (!note) throw notFound();
   const links = await noteRelationshipsAfter(ws, note, { type: 'link' }, undefined, LINKS_SHOWN + 1);
-  const linked = links.items.slice(0, LINKS_SHOWN).map((i) => i.record).filter((r): r is typeof r & { importance: Importance } => r.type === 'link');
+  const linked = links.items
+    .slice(0, LINKS_SHOWN)
+    .map((i) => i.record)
+    .filter((r): r is typeof r & { importance: Importance } => r.type === 'link');
   const seesEntities = viewer.scopes.has('entities:read');
-  const names = seesEntities ? await entitySummaries(ws, [...(note.customer ? [note.customer.id] : []), ...linked.map((l) => l.target.id)]) : new Map<string, EntitySummary>();
+  const names = seesEntities
+    ? await entitySummaries(ws, [...(note.customer ? [note.customer.id] : []), ...linked.map((l) => l.target.id)])
+    : new Map<string, EntitySummary>();
   const name = nameOf(note.fields.name, 'Untitled note');
   const customer = note.customer ? names.get(note.customer.id) : undefined;
   const pii = viewer.scopes.has('members:pii:read');
@@ -46,7 +51,14 @@ export async function notePageResult(viewer: Viewer, id: string): Promise<ApiRes
 <h1>${name}</h1>
 ${facts('About this note', [
   ['Type', note.type === 'conversationNote' ? 'Conversation' : 'Text note'],
-  ['Customer', customer ? html`<a href="${entityPage(customer.id)}">${nameOf(customer.name, typeLabel(customer.type))}</a> (${typeLabel(customer.type).toLowerCase()})` : note.customer ? undefined : 'None'],
+  [
+    'Customer',
+    customer
+      ? html`<a href="${entityPage(customer.id)}">${nameOf(customer.name, typeLabel(customer.type))}</a> (${typeLabel(customer.type).toLowerCase()})`
+      : note.customer
+        ? undefined
+        : 'None',
+  ],
   ['Owner', person(note.fields.owner)],
   ['Created by', person(note.fields.creator)],
   ['Created', formatDate(note.createdAt)],
@@ -57,11 +69,15 @@ ${facts('About this note', [
 ${contentOf(content)}
 </section>
 <section class="card" aria-labelledby="links-heading"><h2 id="links-heading">Linked to</h2>
-${!seesEntities
-  ? empty('Your role does not let you read the entities this note is linked to.')
-  : shownLinks.length === 0
-    ? empty('This note is not linked to anything yet. Link it to a feature with an importance (POST /v2/notes/{id}/relationships) and it counts towards that feature\'s customer score.')
-    : html`<ul class="plain" aria-label="Linked entities">${shownLinks.map((l) => html`<li><a class="item-title" href="${entityPage(l.target.id)}">${nameOf(l.target.name, typeLabel(l.target.type))}</a> ${badge(l.target.type)}<p class="meta">${importanceTag(l.importance)}</p></li>`)}</ul>${links.items.length > LINKS_SHOWN ? html`<p class="muted">Only the first ${LINKS_SHOWN} links are shown; GET /v2/notes/{id}/relationships lists them all.</p>` : ''}`}
+${
+  !seesEntities
+    ? empty('Your role does not let you read the entities this note is linked to.')
+    : shownLinks.length === 0
+      ? empty(
+          "This note is not linked to anything yet. Link it to a feature with an importance (POST /v2/notes/{id}/relationships) and it counts towards that feature's customer score.",
+        )
+      : html`<ul class="plain" aria-label="Linked entities">${shownLinks.map((l) => html`<li><a class="item-title" href="${entityPage(l.target.id)}">${nameOf(l.target.name, typeLabel(l.target.type))}</a> ${badge(l.target.type)}<p class="meta">${importanceTag(l.importance)}</p></li>`)}</ul>${links.items.length > LINKS_SHOWN ? html`<p class="muted">Only the first ${LINKS_SHOWN} links are shown; GET /v2/notes/{id}/relationships lists them all.</p>` : ''}`
+}
 </section>`;
   return pageOk(viewer, name, body);
 }

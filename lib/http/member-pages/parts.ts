@@ -59,13 +59,17 @@ const IMPORTANCE_LABEL: Record<Importance, string> = {
   'not important': 'Not important',
 };
 
-export const importanceTag = (importance: Importance) => html`<span class="importance importance-${importance.replace(/ /g, '-')}">${IMPORTANCE_LABEL[importance] ?? importance}</span>`;
+export const importanceTag = (importance: Importance) =>
+  html`<span class="importance importance-${importance.replace(/ /g, '-')}">${IMPORTANCE_LABEL[importance] ?? importance}</span>`;
 
 /** A note's text in a few words: a text note's HTML, or the first parts of a conversation. */
 export function noteExcerpt(content: unknown, max = EXCERPT_LENGTH): string {
   if (typeof content === 'string') return plainText(content, max);
   if (Array.isArray(content)) {
-    return plainText(content.map((p) => (typeof (p as { content?: unknown }).content === 'string' ? (p as { content: string }).content : '')).join('<br>'), max);
+    return plainText(
+      content.map((p) => (typeof (p as { content?: unknown }).content === 'string' ? (p as { content: string }).content : '')).join('<br>'),
+      max,
+    );
   }
   return '';
 }

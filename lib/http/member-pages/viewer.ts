@@ -46,7 +46,10 @@ export function pagePath(path: string, req: ApiRequest): string {
 }
 
 /** 303 to the sign-in page, which comes back to `path` once the member has signed in. */
-export const toSignIn = (path: string): ApiResult => ({ status: 303, headers: { Location: pageUrl(`/sign-in?${new URLSearchParams({ next: path }).toString()}`) } });
+export const toSignIn = (path: string): ApiResult => ({
+  status: 303,
+  headers: { Location: pageUrl(`/sign-in?${new URLSearchParams({ next: path }).toString()}`) },
+});
 
 /** A page the member's role may not read (the REST route it mirrors would answer 403). */
 export function requireScope(viewer: Viewer, scope: Scope, what: string): void {

@@ -16,9 +16,14 @@ export function auth(route: Route, prefetch: Parameters<typeof prefetchFor>[2] =
     before: async (request) => {
       if (route.auth === 'none') return;
       const api = request.context.api;
-      const { principal, preread } = await authenticateWith(api.headers.get('authorization'), prefetchFor(route, api, prefetch), resourceUrl(route.resource)).catch((err: unknown) => {
+      const { principal, preread } = await authenticateWith(
+        api.headers.get('authorization'),
+        prefetchFor(route, api, prefetch),
+        resourceUrl(route.resource),
+      ).catch((err: unknown) => {
         // The MCP server's 401 tells a client where to discover how to get a token (RFC 9728 §5.1).
-        if (route.resource === 'mcp' && err instanceof Unauthenticated) throw new ApiError('auth.invalid', err.detail, { headers: { 'WWW-Authenticate': mcpChallenge() }, cause: err });
+        if (route.resource === 'mcp' && err instanceof Unauthenticated)
+          throw new ApiError('auth.invalid', err.detail, { headers: { 'WWW-Authenticate': mcpChallenge() }, cause: err });
         throw err;
       });
       api.principal = principal;

@@ -19,7 +19,13 @@ function parseMediaType(contentType: string): { type: string; params: Map<string
   for (const p of rest) {
     const eq = p.indexOf('=');
     if (eq === -1) continue;
-    params.set(p.slice(0, eq).trim().toLowerCase(), p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1'));
+    params.set(
+      p.slice(0, eq).trim().toLowerCase(),
+      p
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1'),
+    );
   }
   return { type: type!.trim().toLowerCase(), params };
 }
@@ -70,7 +76,10 @@ const byteLength = (body: string | null, isBase64Encoded: boolean) =>
 /** Refuses any content coding but `identity`: the service decodes none (a compressed body is not read as if it were plain). */
 function checkContentEncoding(value: string | undefined): void {
   if (value === undefined) return;
-  const codings = value.split(',').map((c) => c.trim().toLowerCase()).filter(Boolean);
+  const codings = value
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter(Boolean);
   if (codings.every((c) => c === 'identity')) return;
   throw new BodyRefused(
     'content encoding',

@@ -34,7 +34,8 @@ function finish(response: ApiResponse, requestId: string, requestHeaders: Record
 function serialize(result: ApiResult, route?: Route): ApiResponse {
   const cookies = result.cookies?.length ? { multiValueHeaders: { 'Set-Cookie': result.cookies } } : {};
   if (result.body === undefined) return { statusCode: result.status, headers: { ...result.headers }, body: '', ...cookies };
-  if (route?.response === 'html' && typeof result.body === 'string') return { statusCode: result.status, headers: { ...result.headers }, body: result.body, ...cookies };
+  if (route?.response === 'html' && typeof result.body === 'string')
+    return { statusCode: result.status, headers: { ...result.headers }, body: result.body, ...cookies };
   return { statusCode: result.status, headers: { 'Content-Type': 'application/json', ...result.headers }, body: JSON.stringify(result.body), ...cookies };
 }
 

@@ -34,16 +34,20 @@ export function consentPage(page: ConsentPage): string {
     `Allow ${page.applicationName}? · ${page.workspaceName}`,
     html`<div class="who"><span>Signed in as <strong>${page.memberEmail}</strong></span><span>${page.workspaceName}</span></div>
 <h1><span class="app">${page.applicationName}</span> wants to access ${page.workspaceName}</h1>
-${page.selfRegistered
-  ? html`<p class="alert" role="note">Unverified client: it registered itself, and its name is only what it calls itself. Allow it only if you started this connection yourself (for example from an AI assistant) and trust where it sends you.</p>`
-  : ''}
+${
+  page.selfRegistered
+    ? html`<p class="alert" role="note">Unverified client: it registered itself, and its name is only what it calls itself. Allow it only if you started this connection yourself (for example from an AI assistant) and trust where it sends you.</p>`
+    : ''
+}
 <p class="lead">If you allow it, ${page.applicationName} can act on your behalf, with your role (${page.role}), to:</p>
 <ul class="scopes" aria-label="Permissions requested">
 ${page.granted.map(scopeItem)}
 </ul>
-${page.withheld.length > 0
-  ? html`<p class="withheld">It also asked to ${page.withheld.map((s) => SCOPE_DESCRIPTIONS[s].summary.toLowerCase()).join(', ')}, which your role does not allow; it will not get ${page.withheld.length === 1 ? 'that permission' : 'those permissions'}.</p>`
-  : ''}
+${
+  page.withheld.length > 0
+    ? html`<p class="withheld">It also asked to ${page.withheld.map((s) => SCOPE_DESCRIPTIONS[s].summary.toLowerCase()).join(', ')}, which your role does not allow; it will not get ${page.withheld.length === 1 ? 'that permission' : 'those permissions'}.</p>`
+    : ''
+}
 <form method="post" action="consent">
 <input type="hidden" name="${CSRF_FIELD}" value="${page.csrfToken}">
 <input type="hidden" name="request" value="${page.request}">

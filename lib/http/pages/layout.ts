@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { html, Html } from './html.ts';
 
-export {  html,  PAGE_HEADERS } from './html.ts';
+export { html, PAGE_HEADERS } from './html.ts';
 
 const STYLE = `
 :root { color-scheme: light; --ink: #1d2330; --muted: #5b6475; --line: #dfe3ea; --accent: #3450d6; --accent-dark: #2438a3; --danger: #b42318; --bg: #f3f5f9; }

@@ -4,7 +4,11 @@
 import { pageCsp } from './layout.ts';
 import type { ApiResult } from '../request.ts';
 
-export function pageResult(status: number, body: string, options: { formActionOrigins?: readonly string[]; headers?: Record<string, string>; cookies?: string[] } = {}): ApiResult {
+export function pageResult(
+  status: number,
+  body: string,
+  options: { formActionOrigins?: readonly string[]; headers?: Record<string, string>; cookies?: string[] } = {},
+): ApiResult {
   return {
     status,
     body,

@@ -31,8 +31,12 @@ ${page.problem ? html`<p class="alert" role="alert" id="sign-in-problem">${page.
 <form method="post" action="sign-in" novalidate>
 <input type="hidden" name="${CSRF_FIELD}" value="${page.csrfToken}">
 <input type="hidden" name="request" value="${page.request}">
-${page.workspaceName === undefined ? html`<label for="workspace">Workspace ID</label>
-<input id="workspace" name="workspace" type="text" autocomplete="organization" required value="${page.workspace ?? ''}"${describedBy}>` : ''}
+${
+  page.workspaceName === undefined
+    ? html`<label for="workspace">Workspace ID</label>
+<input id="workspace" name="workspace" type="text" autocomplete="organization" required value="${page.workspace ?? ''}"${describedBy}>`
+    : ''
+}
 <label for="email">E-mail address</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${page.email ?? ''}"${describedBy}>
 <label for="password">Password</label>

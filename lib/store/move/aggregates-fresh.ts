@@ -33,9 +33,11 @@ const PARALLEL = 8;
 /** Runs `fn` over `items`, `parallel` at a time. */
 async function each<T>(items: readonly T[], parallel: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(parallel, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 /** Every hierarchy entity of the workspace: its parent. */
@@ -93,7 +95,10 @@ async function own(ws: string, entityId: string, node: Node, writes: WriteReques
  * hierarchy entity. `links`: how many link items were written (the pass reads until it sees them
  * all). `quiet` marks the entity updates so they make no score events.
  */
-export async function aggregateLoadedWorkspace(ws: string, options: { links: number; quiet: string; progress?: (p: AggregateProgress) => void }): Promise<{ entities: number; ratings: number }> {
+export async function aggregateLoadedWorkspace(
+  ws: string,
+  options: { links: number; quiet: string; progress?: (p: AggregateProgress) => void },
+): Promise<{ entities: number; ratings: number }> {
   const nodes = await hierarchy(ws);
   const ids = [...nodes.keys()];
   let ratings = 0;
@@ -124,16 +129,20 @@ export async function aggregateLoadedWorkspace(ws: string, options: { links: num
       p = a.parentId;
     }
   }
-  await each(ids.filter((id) => nodes.get(id)!.total !== 0), PARALLEL * 2, async (id) => {
-    const n = nodes.get(id)!;
-    await updateItem({
-      TableName: tableName(),
-      Key: keys.entity(ws, id),
-      UpdateExpression: 'SET #own = :own, #total = :total, #quiet = :quiet',
-      ExpressionAttributeNames: { '#own': 'own', '#total': 'total', '#quiet': QUIET_WRITE },
-      // A mark of its own: this write too is the run's, and makes no customer-score event.
-      ExpressionAttributeValues: { ':own': n.own, ':total': n.total, ':quiet': `${options.quiet}#aggregates` },
-    });
-  });
+  await each(
+    ids.filter((id) => nodes.get(id)!.total !== 0),
+    PARALLEL * 2,
+    async (id) => {
+      const n = nodes.get(id)!;
+      await updateItem({
+        TableName: tableName(),
+        Key: keys.entity(ws, id),
+        UpdateExpression: 'SET #own = :own, #total = :total, #quiet = :quiet',
+        ExpressionAttributeNames: { '#own': 'own', '#total': 'total', '#quiet': QUIET_WRITE },
+        // A mark of its own: this write too is the run's, and makes no customer-score event.
+        ExpressionAttributeValues: { ':own': n.own, ':total': n.total, ':quiet': `${options.quiet}#aggregates` },
+      });
+    },
+  );
   return { entities: ids.length, ratings };
 }

@@ -6,7 +6,19 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TAGS_FIELD } from '../../domain/field-values.ts';
 import { isHierarchyType, type EntityType, type HierarchyType } from '../../domain/hierarchy.ts';
-import type { CommentRecord, CustomFieldRecord, EntityRecord, MemberRecord, MoveKind, NoteRecord, RecordOf, RelationRecord, TagValueRecord, TeamRecord, WebhookRecord } from '../../domain/schemas/workspace-export.ts';
+import type {
+  CommentRecord,
+  CustomFieldRecord,
+  EntityRecord,
+  MemberRecord,
+  MoveKind,
+  NoteRecord,
+  RecordOf,
+  RelationRecord,
+  TagValueRecord,
+  TeamRecord,
+  WebhookRecord,
+} from '../../domain/schemas/workspace-export.ts';
 import { toLink, type LinkItem } from '../aggregates.ts';
 import { batchGetByKey, itemKeyId } from '../batch.ts';
 import { queryPages } from '../calls.ts';
@@ -39,7 +51,10 @@ async function* ofKind(ws: string, prefix: string, extra: Partial<QueryCommandIn
 /** Which entities are live (neither they nor an ancestor being deleted), with a bounded cache. */
 class Liveness {
   private readonly known = new Map<string, { live: boolean; type: EntityType }>();
-  constructor(private readonly ws: string, private readonly max = 20_000) {}
+  constructor(
+    private readonly ws: string,
+    private readonly max = 20_000,
+  ) {}
 
   private remember(id: string, v: { live: boolean; type: EntityType }): void {
     if (this.known.size >= this.max) this.known.delete(this.known.keys().next().value!);
@@ -53,7 +68,10 @@ class Liveness {
     const items = new Map<string, StoredItem>();
     let level = want.filter((id) => !this.known.has(id));
     for (let depth = 0; level.length > 0 && depth < 16; depth++) {
-      const found = await batchGetByKey(level.map((id) => keys.entity(this.ws, id)), { consistent: true });
+      const found = await batchGetByKey(
+        level.map((id) => keys.entity(this.ws, id)),
+        { consistent: true },
+      );
       const next = new Set<string>();
       for (const id of level) {
         const it = found.get(itemKeyId(keys.entity(this.ws, id)));
@@ -88,7 +106,15 @@ async function* teams(ws: string): AsyncGenerator<TeamRecord> {
     for (const it of page) {
       if (!isTeamItem(it) || it.deleting) continue;
       const t = toTeam(it);
-      yield { kind: 'team', id: t.id, name: t.name, handle: t.handle, ...(t.description !== undefined ? { description: t.description } : {}), createdAt: t.createdAt, updatedAt: t.updatedAt };
+      yield {
+        kind: 'team',
+        id: t.id,
+        name: t.name,
+        handle: t.handle,
+        ...(t.description !== undefined ? { description: t.description } : {}),
+        createdAt: t.createdAt,
+        updatedAt: t.updatedAt,
+      };
     }
   }
 }
@@ -97,14 +123,28 @@ async function* members(ws: string): AsyncGenerator<MemberRecord> {
   for await (const page of ofKind(ws, keys.membersPrefix)) {
     const list = page.filter((it) => it.kind === 'member').map(toMember);
     // Each membership's time (a team's members are listed by it), of live teams only.
-    const memberships = await batchGetByKey(list.flatMap((m) => (m.teamIds ?? []).flatMap((t) => [keys.teamMembership(ws, t, m.id), keys.team(ws, t)])).filter((k, i, all) => all.findIndex((o) => o.sk === k.sk) === i), { consistent: true });
+    const memberships = await batchGetByKey(
+      list
+        .flatMap((m) => (m.teamIds ?? []).flatMap((t) => [keys.teamMembership(ws, t, m.id), keys.team(ws, t)]))
+        .filter((k, i, all) => all.findIndex((o) => o.sk === k.sk) === i),
+      { consistent: true },
+    );
     for (const m of list) {
       const teams = (m.teamIds ?? []).flatMap((t) => {
         const team = memberships.get(itemKeyId(keys.team(ws, t)));
         const membership = memberships.get(itemKeyId(keys.teamMembership(ws, t, m.id)));
         return isTeamItem(team) && !team!.deleting && membership ? [{ id: t, addedAt: String(membership.addedAt) }] : [];
       });
-      yield { kind: 'member', id: m.id, email: m.email, name: m.name, role: m.role, active: m.active, createdAt: m.createdAt, ...(teams.length ? { teams } : {}) };
+      yield {
+        kind: 'member',
+        id: m.id,
+        email: m.email,
+        name: m.name,
+        role: m.role,
+        active: m.active,
+        createdAt: m.createdAt,
+        ...(teams.length ? { teams } : {}),
+      };
     }
   }
 }
@@ -123,7 +163,16 @@ async function* tagValues(ws: string): AsyncGenerator<TagValueRecord> {
 async function* customFields(ws: string): AsyncGenerator<CustomFieldRecord> {
   for await (const page of ofKind(ws, keys.customFieldsPrefix)) {
     for (const it of page) {
-      const d = it as { id: string; entityType: string; name: string; fieldKind: CustomFieldRecord['fieldKind']; options?: string[]; values?: CustomFieldRecord['values']; replaced?: Record<string, string>; createdAt: string };
+      const d = it as {
+        id: string;
+        entityType: string;
+        name: string;
+        fieldKind: CustomFieldRecord['fieldKind'];
+        options?: string[];
+        values?: CustomFieldRecord['values'];
+        replaced?: Record<string, string>;
+        createdAt: string;
+      };
       yield {
         kind: 'customField',
         id: d.id,
@@ -221,7 +270,12 @@ async function* notes(ws: string, live: Liveness): AsyncGenerator<NoteRecord> {
         updatedAt: n.updatedAt,
         links: (byNote.get(n.id) ?? [])
           .filter((l) => isHierarchyType(alive.get(l.entityId)))
-          .map((l) => ({ entityId: l.entityId, entityType: l.entityType as HierarchyType, importance: l.importance, ratedAt: new Date(l.setAt).toISOString() })),
+          .map((l) => ({
+            entityId: l.entityId,
+            entityType: l.entityType as HierarchyType,
+            importance: l.importance,
+            ratedAt: new Date(l.setAt).toISOString(),
+          })),
       };
     }
   }
@@ -230,7 +284,10 @@ async function* notes(ws: string, live: Liveness): AsyncGenerator<NoteRecord> {
 /** Comments of live notes, note by note (their items sort by note id, then time). */
 async function* comments(ws: string): AsyncGenerator<CommentRecord> {
   for await (const page of ofKind(ws, 'COMMENT#')) {
-    const notes = await batchGetByKey([...new Set(page.map((it) => String(it.noteId)))].map((id) => keys.note(ws, id)), { consistent: true });
+    const notes = await batchGetByKey(
+      [...new Set(page.map((it) => String(it.noteId)))].map((id) => keys.note(ws, id)),
+      { consistent: true },
+    );
     for (const it of page) {
       const note = notes.get(itemKeyId(keys.note(ws, String(it.noteId))));
       if (it.kind !== 'comment' || note?.kind !== 'note' || note.deleting) continue;
@@ -245,7 +302,17 @@ async function* webhooks(ws: string): AsyncGenerator<WebhookRecord> {
     for (const it of page) {
       if (it.kind !== 'webhook') continue;
       const w = toWebhook(it);
-      yield { kind: 'webhook', id: w.id, name: w.name, events: w.events, url: w.url, version: 1, status: w.status, createdAt: w.createdAt, ...(w.createdByClient ? { createdByClient: w.createdByClient } : {}) };
+      yield {
+        kind: 'webhook',
+        id: w.id,
+        name: w.name,
+        events: w.events,
+        url: w.url,
+        version: 1,
+        status: w.status,
+        createdAt: w.createdAt,
+        ...(w.createdByClient ? { createdByClient: w.createdByClient } : {}),
+      };
     }
   }
 }

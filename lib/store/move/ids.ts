@@ -3,4 +3,7 @@
 import { uuidV5 } from '../../domain/uuid-v5.ts';
 
 /** `source` names where the ids come from: `export:<workspace id>`, a Productboard base URL, a notes file's hash. */
-export const idMapping = (ws: string, source: string) => (sourceId: string): string => uuidV5(ws, `${source}\n${sourceId}`);
+export const idMapping =
+  (ws: string, source: string) =>
+  (sourceId: string): string =>
+    uuidV5(ws, `${source}\n${sourceId}`);

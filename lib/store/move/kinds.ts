@@ -52,7 +52,14 @@ const toMs = (iso: string) => Date.parse(iso);
 const KINDS: { [K in MoveKind]: (record: RecordOf<K>, ctx: LoadContext) => Item[] } = {
   team: (r, { ws, id, quiet }) => {
     const teamId = id(r.id);
-    const team = { id: teamId, name: r.name, handle: r.handle, ...(r.description !== undefined ? { description: r.description } : {}), createdAt: r.createdAt, updatedAt: r.updatedAt };
+    const team = {
+      id: teamId,
+      name: r.name,
+      handle: r.handle,
+      ...(r.description !== undefined ? { description: r.description } : {}),
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    };
     return [
       { ...keys.team(ws, teamId), kind: 'team', ...team, gsi1pk: keys.teamsOf(ws), gsi1sk: keys.listPosition(r.createdAt, teamId), [QUIET_WRITE]: quiet },
       { ...keys.teamName(ws, nameKey(r.name)), kind: 'teamName', teamId, [QUIET_WRITE]: quiet },
@@ -92,7 +99,22 @@ const KINDS: { [K in MoveKind]: (record: RecordOf<K>, ctx: LoadContext) => Item[
   },
   customField: (r, { ws, id, quiet }) => {
     const fieldId = id(r.id);
-    return [{ ...keys.customField(ws, fieldId), kind: 'customField', workspaceId: ws, id: fieldId, entityType: r.entityType, name: r.name, fieldKind: r.fieldKind, ...(r.options ? { options: r.options } : {}), ...(r.values ? { values: r.values } : {}), ...(r.replaced ? { replaced: r.replaced } : {}), createdAt: r.createdAt, [QUIET_WRITE]: quiet }];
+    return [
+      {
+        ...keys.customField(ws, fieldId),
+        kind: 'customField',
+        workspaceId: ws,
+        id: fieldId,
+        entityType: r.entityType,
+        name: r.name,
+        fieldKind: r.fieldKind,
+        ...(r.options ? { options: r.options } : {}),
+        ...(r.values ? { values: r.values } : {}),
+        ...(r.replaced ? { replaced: r.replaced } : {}),
+        createdAt: r.createdAt,
+        [QUIET_WRITE]: quiet,
+      },
+    ];
   },
   entity: (r, { ws, id, quiet }) => {
     const entityId = id(r.id);
@@ -127,8 +149,26 @@ const KINDS: { [K in MoveKind]: (record: RecordOf<K>, ctx: LoadContext) => Item[
     const [a, b] = [id(r.entityId), id(r.targetId)];
     const mirror = r.type === 'isBlockedBy' ? 'isBlocking' : r.type === 'isBlocking' ? 'isBlockedBy' : 'link';
     return [
-      { ...keys.relation(ws, a, r.type, b), kind: 'relation', entityId: a, type: r.type, targetId: b, targetType: r.targetType, createdAt: r.createdAt, [QUIET_WRITE]: quiet },
-      { ...keys.relation(ws, b, mirror, a), kind: 'relation', entityId: b, type: mirror, targetId: a, targetType: r.entityType, createdAt: r.createdAt, [QUIET_WRITE]: quiet },
+      {
+        ...keys.relation(ws, a, r.type, b),
+        kind: 'relation',
+        entityId: a,
+        type: r.type,
+        targetId: b,
+        targetType: r.targetType,
+        createdAt: r.createdAt,
+        [QUIET_WRITE]: quiet,
+      },
+      {
+        ...keys.relation(ws, b, mirror, a),
+        kind: 'relation',
+        entityId: b,
+        type: mirror,
+        targetId: a,
+        targetType: r.entityType,
+        createdAt: r.createdAt,
+        [QUIET_WRITE]: quiet,
+      },
     ];
   },
   note: (r, { ws, id, quiet }) => {
@@ -136,13 +176,31 @@ const KINDS: { [K in MoveKind]: (record: RecordOf<K>, ctx: LoadContext) => Item[
     const customer = r.customer && { id: id(r.customer.id), type: r.customer.type };
     const links = r.links.map((l) => ({ entityId: id(l.entityId), entityType: l.entityType, importance: l.importance, setAt: toMs(l.ratedAt) }));
     return [
-      { ...noteItem(ws, { id: noteId, type: r.type, fields: mapFields(r.fields, id), customer, metadata: r.metadata, createdAt: r.createdAt, updatedAt: r.updatedAt }, links), [QUIET_WRITE]: quiet },
+      {
+        ...noteItem(
+          ws,
+          { id: noteId, type: r.type, fields: mapFields(r.fields, id), customer, metadata: r.metadata, createdAt: r.createdAt, updatedAt: r.updatedAt },
+          links,
+        ),
+        [QUIET_WRITE]: quiet,
+      },
       ...links.map((l) => ({ ...linkItem(ws, { noteId, ...l, ...(customer ? { customerId: customer.id } : {}), rev: 1 }), [QUIET_WRITE]: quiet })),
     ];
   },
   comment: (r, { ws, id, quiet }) => {
     const [commentId, noteId] = [id(r.id), id(r.noteId)];
-    return [{ ...keys.comment(ws, noteId, r.createdAt, commentId), kind: 'comment', id: commentId, noteId, content: r.content, author: { id: id(r.author.id), email: r.author.email }, createdAt: r.createdAt, [QUIET_WRITE]: quiet }];
+    return [
+      {
+        ...keys.comment(ws, noteId, r.createdAt, commentId),
+        kind: 'comment',
+        id: commentId,
+        noteId,
+        content: r.content,
+        author: { id: id(r.author.id), email: r.author.email },
+        createdAt: r.createdAt,
+        [QUIET_WRITE]: quiet,
+      },
+    ];
   },
   webhook: (r, { ws, id, quiet, sealedSecret }) => {
     const webhookId = id(r.id);
@@ -170,4 +228,5 @@ const KINDS: { [K in MoveKind]: (record: RecordOf<K>, ctx: LoadContext) => Item[
 };
 
 /** The items one record is restored as. */
-export const itemsOf = (record: RecordOf<MoveKind>, ctx: LoadContext): Item[] => (KINDS[record.kind] as (r: RecordOf<MoveKind>, c: LoadContext) => Item[])(record, ctx);
+export const itemsOf = (record: RecordOf<MoveKind>, ctx: LoadContext): Item[] =>
+  (KINDS[record.kind] as (r: RecordOf<MoveKind>, c: LoadContext) => Item[])(record, ctx);

@@ -50,7 +50,12 @@ function noteUpdate(ws: string, note: NoteItem, link: NewLiveLink) {
     Update: {
       TableName: tableName(),
       Key: keys.note(ws, note.id),
-      UpdateExpression: [`SET ${['linkRev = if_not_exists(linkRev, :zero) + :one', ...(copy.set ? [copy.set] : [])].join(', ')}`, copy.remove ? `REMOVE ${copy.remove}` : ''].filter(Boolean).join(' '),
+      UpdateExpression: [
+        `SET ${['linkRev = if_not_exists(linkRev, :zero) + :one', ...(copy.set ? [copy.set] : [])].join(', ')}`,
+        copy.remove ? `REMOVE ${copy.remove}` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeValues: values,
       ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
@@ -98,12 +103,18 @@ export async function addLiveLinks(ws: string, links: readonly NewLiveLink[], on
   for (const group of groups(links)) {
     const result = await transact('importNotes', async () => {
       const none = { added: 0, entityGone: 0, noteGone: 0, moved: [] as NewLiveLink[] };
-      const present = await batchGetByKey(group.map((l) => keys.link(ws, l.noteId, l.entityId)), { consistent: true });
+      const present = await batchGetByKey(
+        group.map((l) => keys.link(ws, l.noteId, l.entityId)),
+        { consistent: true },
+      );
       const todo = group.filter((l) => !present.has(itemKeyId(keys.link(ws, l.noteId, l.entityId))));
       if (todo.length === 0) return { items: [], result: none };
       const { chain, complete } = await readChain(ws, group[0]!.entityId);
       if (!chain.length || !complete || chain.some((e) => e.deleting)) return { items: [], result: { ...none, entityGone: todo.length } };
-      const notes = await batchGetByKey(todo.map((l) => keys.note(ws, l.noteId)), { consistent: true });
+      const notes = await batchGetByKey(
+        todo.map((l) => keys.note(ws, l.noteId)),
+        { consistent: true },
+      );
       const plan = new Plan(ws);
       const out = { ...none, moved: [] as NewLiveLink[] };
       for (const l of todo) {
@@ -112,7 +123,13 @@ export async function addLiveLinks(ws: string, links: readonly NewLiveLink[], on
         if (!note || note.deleting) out.noteGone++;
         else if (note.customer?.id !== l.customerId) out.moved.push({ ...l, customerId: note.customer?.id });
         else {
-          await planLinkChange(ws, plan, { noteId: l.noteId, entityId: l.entityId, entityType: l.entityType, chain, after: { customerId: l.customerId, importance: l.importance, setAt: l.setAt } });
+          await planLinkChange(ws, plan, {
+            noteId: l.noteId,
+            entityId: l.entityId,
+            entityType: l.entityType,
+            chain,
+            after: { customerId: l.customerId, importance: l.importance, setAt: l.setAt },
+          });
           plan.add(noteUpdate(ws, note, l));
           out.added++;
         }

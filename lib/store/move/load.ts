@@ -41,7 +41,10 @@ export class BulkWriter {
     if (this.buffer.size === 0) return;
     const items = [...this.buffer.values()];
     this.buffer = new Map();
-    await batchWriteAll(items.map((Item) => ({ PutRequest: { Item } })), PARALLEL);
+    await batchWriteAll(
+      items.map((Item) => ({ PutRequest: { Item } })),
+      PARALLEL,
+    );
     this.written += items.length;
   }
 }

@@ -50,7 +50,10 @@ export async function beginRun<C>(fresh: Omit<MoveRun<C>, 'state' | 'counts' | '
 }
 
 /** Records how far the run got; what was written before it is never written again. */
-export async function saveProgress<C>(run: MoveRun<C>, patch: Partial<Pick<MoveRun<C>, 'state' | 'checkpoint' | 'counts' | 'skipped' | 'completedAt'>>): Promise<void> {
+export async function saveProgress<C>(
+  run: MoveRun<C>,
+  patch: Partial<Pick<MoveRun<C>, 'state' | 'checkpoint' | 'counts' | 'skipped' | 'completedAt'>>,
+): Promise<void> {
   Object.assign(run, patch);
   const entries = Object.entries(patch);
   await updateItem({

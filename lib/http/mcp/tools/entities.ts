@@ -22,7 +22,7 @@ export const searchEntities = tool({
   name: 'search_entities',
   title: 'Search entities',
   description:
-    'Products, components, features, subfeatures, initiatives, objectives, key results, releases, release groups, users and companies, oldest first, filtered by type, by a name fragment (case-insensitive), by parent and by archived state. Paginated: pass the result\'s nextCursor as cursor for the next page (a page may hold fewer matches than the limit and still have a nextCursor).',
+    "Products, components, features, subfeatures, initiatives, objectives, key results, releases, release groups, users and companies, oldest first, filtered by type, by a name fragment (case-insensitive), by parent and by archived state. Paginated: pass the result's nextCursor as cursor for the next page (a page may hold fewer matches than the limit and still have a nextCursor).",
   mirrors: routes.searchEntities,
   readOnly: true,
   input: {
@@ -44,12 +44,22 @@ export const searchEntities = tool({
     // The REST list's store query (lib/store/pages.ts): the children index for a parent, the type
     // index otherwise; a read that spends its scan budget ends early with a position to go on from.
     const after = (await cursorPosition('search_entities', principal, args)) as string | undefined;
-    const query = { types, ...(args.parentId ? { parentIds: [args.parentId] } : {}), ...(args.name ? { name: args.name } : {}), ...(args.archived !== undefined ? { archived: args.archived } : {}) };
+    const query = {
+      types,
+      ...(args.parentId ? { parentIds: [args.parentId] } : {}),
+      ...(args.name ? { name: args.name } : {}),
+      ...(args.archived !== undefined ? { archived: args.archived } : {}),
+    };
     const slice = await entitiesAfter(ws, query, after, limit + 1);
     const found = slice.items.slice(0, limit);
     const position = slice.items.length > limit ? found.at(-1)!.position : slice.resume;
     const more = position !== undefined;
-    const entities = await entityRecords(ws, found.map(({ record }) => record), selection, catalog);
+    const entities = await entityRecords(
+      ws,
+      found.map(({ record }) => record),
+      selection,
+      catalog,
+    );
     const data = { entities, ...(more ? { nextCursor: await nextCursor('search_entities', principal, args, position) } : {}) };
     return { text: `${entities.length} ${entities.length === 1 ? 'entity' : 'entities'} found${more ? '; more with nextCursor' : ''}.`, data };
   },
@@ -58,7 +68,8 @@ export const searchEntities = tool({
 export const getEntityTool = tool({
   name: 'get_entity',
   title: 'Get an entity',
-  description: 'One entity (product hierarchy, planning entity or customer) by id, with its fields and its relationships (parent, children, links), as the REST API answers GET /v2/entities/{id}.',
+  description:
+    'One entity (product hierarchy, planning entity or customer) by id, with its fields and its relationships (parent, children, links), as the REST API answers GET /v2/entities/{id}.',
   mirrors: routes.getEntity,
   readOnly: true,
   input: { entityId: Uuid.check(z.describe('Id of the entity')), fields: Fields },

@@ -24,19 +24,22 @@ import { tool } from '../tool.ts';
 
 const MAX_NOTES_PAGE = 100;
 const DEFAULT_NOTES_PAGE = 20;
-const Importance = z.enum(IMPORTANCES).check(z.describe(`How much the customer cares: ${IMPORTANCES.map((i) => `${i} (${WEIGHTS[i]})`).join(', ')} — the weight it adds to the score`));
+const Importance = z
+  .enum(IMPORTANCES)
+  .check(z.describe(`How much the customer cares: ${IMPORTANCES.map((i) => `${i} (${WEIGHTS[i]})`).join(', ')} — the weight it adds to the score`));
 
 export const listNotes = tool({
   name: 'list_notes',
   title: 'List notes',
-  description: 'Notes (customer feedback), newest first, each with its customer and the entities it is linked to with their importance; filtered as GET /v2/notes filters them (archived, processed, owner, creator, creation time). Paginated: pass the result\'s nextCursor as cursor for the next page.',
+  description:
+    "Notes (customer feedback), newest first, each with its customer and the entities it is linked to with their importance; filtered as GET /v2/notes filters them (archived, processed, owner, creator, creation time). Paginated: pass the result's nextCursor as cursor for the next page.",
   mirrors: routes.listNotes,
   readOnly: true,
   input: {
     archived: z.optional(z.boolean().check(z.describe('Only archived (true) or only unarchived (false) notes'))),
     processed: z.optional(z.boolean().check(z.describe('Only processed (true) or only unprocessed (false) notes'))),
-    ownerEmail: z.optional(Email.check(z.describe("Only notes owned by the member with this e-mail"))),
-    creatorEmail: z.optional(Email.check(z.describe("Only notes created by the member with this e-mail"))),
+    ownerEmail: z.optional(Email.check(z.describe('Only notes owned by the member with this e-mail'))),
+    creatorEmail: z.optional(Email.check(z.describe('Only notes created by the member with this e-mail'))),
     createdFrom: z.optional(z.iso.datetime({ offset: true }).check(z.describe('Only notes created at or after this instant (ISO 8601 with a zone)'))),
     createdTo: z.optional(z.iso.datetime({ offset: true }).check(z.describe('Only notes created at or before this instant (ISO 8601 with a zone)'))),
     fields: Fields,
@@ -61,7 +64,12 @@ export const listNotes = tool({
     });
     const slice = await notesAfter(ws, query, after, limit + 1);
     const page = slice.items.slice(0, limit);
-    const notes = await noteRecords(ws, page.map(({ record }) => record), selection, catalog);
+    const notes = await noteRecords(
+      ws,
+      page.map(({ record }) => record),
+      selection,
+      catalog,
+    );
     const position = slice.items.length > limit ? page.at(-1)!.position : slice.resume;
     const more = position !== undefined;
     const data = { notes, ...(more ? { nextCursor: await nextCursor('list_notes', principal, args, position, NOTE_LIST_ORDER) } : {}) };
@@ -90,7 +98,10 @@ async function customerId(ws: string, customer: { id?: string | undefined; email
   if (customer.id !== undefined) return customer.id;
   const ids = (await usersByEmail(ws, customer.email!)).map((u) => u.id);
   if (ids.length === 0) throw new NotFound('user with e-mail', customer.email!);
-  if (ids.length > 1) throw new InvalidInput(`${ids.length} users have the e-mail address ${customer.email}; name the customer by id (${ids.join(', ')}).`, { pointer: '/customer/email' });
+  if (ids.length > 1)
+    throw new InvalidInput(`${ids.length} users have the e-mail address ${customer.email}; name the customer by id (${ids.join(', ')}).`, {
+      pointer: '/customer/email',
+    });
   return ids[0]!;
 }
 
@@ -98,7 +109,7 @@ export const createNoteTool = tool({
   name: 'create_note',
   title: 'Create a note',
   description:
-    'Files customer feedback as a text note: a title, its text, optionally the customer (a user or company, by id or by a user\'s e-mail) and the features or other entities it is about, each with the customer\'s importance. A link with a customer moves the entity\'s customer score (and its ancestors\') by the importance\'s weight.',
+    "Files customer feedback as a text note: a title, its text, optionally the customer (a user or company, by id or by a user's e-mail) and the features or other entities it is about, each with the customer's importance. A link with a customer moves the entity's customer score (and its ancestors') by the importance's weight.",
   mirrors: routes.createNote,
   readOnly: false,
   input: {
@@ -106,7 +117,10 @@ export const createNoteTool = tool({
     content: z.optional(z.string().check(z.describe('The feedback itself (HTML or plain text)'))),
     customer: z.optional(
       z
-        .strictObject({ id: z.optional(Uuid.check(z.describe('Id of a user or company'))), email: z.optional(Email.check(z.describe("E-mail of a user (the user's `email` field)"))) })
+        .strictObject({
+          id: z.optional(Uuid.check(z.describe('Id of a user or company'))),
+          email: z.optional(Email.check(z.describe("E-mail of a user (the user's `email` field)"))),
+        })
         .check(
           z.refine((c) => (c.id === undefined) !== (c.email === undefined), { error: 'give the customer by id or by e-mail, one of them' }),
           z.describe('Whose feedback it is'),
@@ -139,7 +153,10 @@ export const createNoteTool = tool({
     const note = await createNoteFrom(principal, data, undefined, scope);
     const record = await noteResource(ws, note, { mode: 'default' });
     const links = data.relationships?.filter((r) => r.type === 'link').length ?? 0;
-    return { text: `Note "${args.name}" created (${note.id}) with ${links} ${links === 1 ? 'link' : 'links'}${customer ? ` for customer ${customer}` : ''}.`, data: { note: record } };
+    return {
+      text: `Note "${args.name}" created (${note.id}) with ${links} ${links === 1 ? 'link' : 'links'}${customer ? ` for customer ${customer}` : ''}.`,
+      data: { note: record },
+    };
   },
 });
 

@@ -29,16 +29,24 @@ const planSummary = (e: EntityItem) => ({
 export const getCustomerDemand = tool({
   name: 'get_customer_demand',
   title: 'Customer demand behind a plan',
-  description:
-    `The customer demand behind an ${PLANS}: the sum of the customer scores of the products, components, features and subfeatures linked to it, each counted once (one under a linked ancestor is in that ancestor's score), as GET /v2/entities/{id}/demand answers it.`,
+  description: `The customer demand behind an ${PLANS}: the sum of the customer scores of the products, components, features and subfeatures linked to it, each counted once (one under a linked ancestor is in that ancestor's score), as GET /v2/entities/{id}/demand answers it.`,
   mirrors: routes.getCustomerDemand,
   readOnly: true,
   input: { entityId: Uuid.check(z.describe(`Id of an ${PLANS}`)) },
   async run(principal, { entityId }, scope) {
     const found = await readDemand(principal.workspaceId, entityId, undefined, scope.deadline);
     if (!found) throw new NotFound(PLANS, entityId);
-    const data = { ...planSummary(found.entity), demand: found.demand, linkedEntities: found.live.length, countedEntities: found.counted.length, pointInTime: found.pointInTime };
-    return { text: `${found.entity.type} "${data.name}" has a customer demand of ${found.demand} from ${found.counted.length} linked ${found.counted.length === 1 ? 'entity' : 'entities'}.`, data };
+    const data = {
+      ...planSummary(found.entity),
+      demand: found.demand,
+      linkedEntities: found.live.length,
+      countedEntities: found.counted.length,
+      pointInTime: found.pointInTime,
+    };
+    return {
+      text: `${found.entity.type} "${data.name}" has a customer demand of ${found.demand} from ${found.counted.length} linked ${found.counted.length === 1 ? 'entity' : 'entities'}.`,
+      data,
+    };
   },
 });
 
@@ -91,8 +99,7 @@ export const rankPlanByCustomerScore = tool({
 export const listReleasesOfArea = tool({
   name: 'list_releases_of_area',
   title: 'Releases of a product area',
-  description:
-    `The releases that hold a product, component, feature or subfeature or anything under it, oldest first, each with its release group, status, timeframe and the area's entities in it (with their customer scores). Areas of more than ${MAX_AREA_ENTITIES} entities and workspaces of more than ${MAX_RELEASES} releases are refused.`,
+  description: `The releases that hold a product, component, feature or subfeature or anything under it, oldest first, each with its release group, status, timeframe and the area's entities in it (with their customer scores). Areas of more than ${MAX_AREA_ENTITIES} entities and workspaces of more than ${MAX_RELEASES} releases are refused.`,
   mirrors: routes.listEntityRelationships,
   readOnly: true,
   input: { areaId: Uuid.check(z.describe('Id of the product, component, feature or subfeature')) },
@@ -100,7 +107,10 @@ export const listReleasesOfArea = tool({
     const found = await releasesOfArea(principal.workspaceId, areaId);
     if (!found) throw new NotFound('product hierarchy entity', areaId);
     if ('tooMany' in found) {
-      const why = found.tooMany === 'entities' ? `more than ${MAX_AREA_ENTITIES} entities are under ${areaId}; ask for a component or feature below it` : `the workspace has more than ${MAX_RELEASES} releases; list releases with search_entities instead`;
+      const why =
+        found.tooMany === 'entities'
+          ? `more than ${MAX_AREA_ENTITIES} entities are under ${areaId}; ask for a component or feature below it`
+          : `the workspace has more than ${MAX_RELEASES} releases; list releases with search_entities instead`;
       throw new InvalidInput(`One call cannot answer this: ${why}.`, { pointer: '/areaId' });
     }
     const area = entitySummary(found.area);
@@ -108,7 +118,10 @@ export const listReleasesOfArea = tool({
       ...planSummary(release),
       entities: entities.map((e) => ({ ...entitySummary(e), score: scoreOfTotal(e.total) })).sort(rankOrder),
     }));
-    return { text: `${releases.length} ${releases.length === 1 ? 'release holds' : 'releases hold'} ${found.area.type} "${area.name}" or entities under it.`, data: { area, releases } };
+    return {
+      text: `${releases.length} ${releases.length === 1 ? 'release holds' : 'releases hold'} ${found.area.type} "${area.name}" or entities under it.`,
+      data: { area, releases },
+    };
   },
 });
 
@@ -142,6 +155,9 @@ export const listObjectives = tool({
       found.map(async ({ record }) => ({ ...planSummary(record), keyResults: (await childrenOfType(ws, record.id, 'keyResult')).map(planSummary) })),
     );
     const data = { objectives, ...(position !== undefined ? { nextCursor: await nextCursor('list_objectives', principal, args, position) } : {}) };
-    return { text: `${objectives.length} ${objectives.length === 1 ? 'objective' : 'objectives'}${position !== undefined ? '; more with nextCursor' : ''}.`, data };
+    return {
+      text: `${objectives.length} ${objectives.length === 1 ? 'objective' : 'objectives'}${position !== undefined ? '; more with nextCursor' : ''}.`,
+      data,
+    };
   },
 });

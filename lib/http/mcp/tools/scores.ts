@@ -17,13 +17,14 @@ const MAX_RANK_PAGE = 100;
 const DEFAULT_RANK_PAGE = 20;
 
 /** Said with every cursor: a ranking is read afresh for each page. */
-export const RANKING_CURSOR_NOTE = 'Each page is ranked afresh from the current scores: scores may move between pages, so an entity whose score changed can appear twice or not at all.';
+export const RANKING_CURSOR_NOTE =
+  'Each page is ranked afresh from the current scores: scores may move between pages, so an entity whose score changed can appear twice or not at all.';
 
 export const getCustomerScore = tool({
   name: 'get_customer_score',
   title: 'Customer score of an entity',
   description:
-    'The customer score of a product, component, feature or subfeature: the weighted customer importance of the notes linked to it and to everything under it (latest rating per customer). Returns the entity\'s id, name, type and score.',
+    "The customer score of a product, component, feature or subfeature: the weighted customer importance of the notes linked to it and to everything under it (latest rating per customer). Returns the entity's id, name, type and score.",
   mirrors: routes.getCustomerScore,
   readOnly: true,
   input: { entityId: Uuid.check(z.describe('Id of a product, component, feature or subfeature')) },
@@ -42,8 +43,7 @@ const rankOrder = (a: { score: number; id: string }, b: { score: number; id: str
 export const rankByCustomerScore = tool({
   name: 'rank_by_customer_score',
   title: 'Rank a subtree by customer score',
-  description:
-    `The descendants of a product hierarchy entity (e.g. the features under a product or component), highest customer score first, optionally only those of one type. Paginated: pass the result's nextCursor as cursor for the next page. Subtrees of more than ${MAX_RANKED_DESCENDANTS} descendants are refused.`,
+  description: `The descendants of a product hierarchy entity (e.g. the features under a product or component), highest customer score first, optionally only those of one type. Paginated: pass the result's nextCursor as cursor for the next page. Subtrees of more than ${MAX_RANKED_DESCENDANTS} descendants are refused.`,
   mirrors: routes.getCustomerScore,
   readOnly: true,
   input: {
@@ -59,7 +59,10 @@ export const rankByCustomerScore = tool({
     if (!parent || !isHierarchyType(parent.type)) throw new NotFound('product hierarchy entity', args.parentId);
     const found = await scoredDescendants(ws, parent.id);
     if (found.tooMany) {
-      throw new InvalidInput(`The subtree under ${parent.id} has more than ${MAX_RANKED_DESCENDANTS} descendants, more than one call ranks; rank a component or feature below it instead.`, { pointer: '/parentId' });
+      throw new InvalidInput(
+        `The subtree under ${parent.id} has more than ${MAX_RANKED_DESCENDANTS} descendants, more than one call ranks; rank a component or feature below it instead.`,
+        { pointer: '/parentId' },
+      );
     }
     const ranked = found.scored
       .filter(({ entity }) => args.type === undefined || entity.type === args.type)
