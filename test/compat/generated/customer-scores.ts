@@ -19,8 +19,8 @@ export interface paths {
         trace?: never;
     };
 }
-type webhooks = Record<string, never>;
-interface components {
+export type webhooks = Record<string, never>;
+export interface components {
     schemas: {
         CustomerScore: {
             /** Format: uuid */
@@ -125,7 +125,7 @@ interface components {
     headers: never;
     pathItems: never;
 }
-type $defs = Record<string, never>;
+export type $defs = Record<string, never>;
 export interface operations {
     getCustomerScore: {
         parameters: {

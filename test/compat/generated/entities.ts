@@ -163,7 +163,7 @@ export interface paths {
         trace?: never;
     };
 }
-type webhooks = Record<string, never>;
+export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ResourceReferenceAssign: {
@@ -1032,7 +1032,7 @@ export interface components {
     headers: never;
     pathItems: never;
 }
-type $defs = Record<string, never>;
+export type $defs = Record<string, never>;
 export interface operations {
     listEntityConfigurations: {
         parameters: {

@@ -51,8 +51,8 @@ export interface paths {
         trace?: never;
     };
 }
-type webhooks = Record<string, never>;
-interface components {
+export type webhooks = Record<string, never>;
+export interface components {
     schemas: {
         MemberSearchRequest: {
             data?: components["schemas"]["MemberSearchData"];
@@ -229,7 +229,7 @@ interface components {
     headers: never;
     pathItems: never;
 }
-type $defs = Record<string, never>;
+export type $defs = Record<string, never>;
 export interface operations {
     listMembers: {
         parameters: {

@@ -147,8 +147,8 @@ export interface paths {
         trace?: never;
     };
 }
-type webhooks = Record<string, never>;
-interface components {
+export type webhooks = Record<string, never>;
+export interface components {
     schemas: {
         NoteReference: {
             /** Format: uuid */
@@ -599,7 +599,7 @@ interface components {
     headers: never;
     pathItems: never;
 }
-type $defs = Record<string, never>;
+export type $defs = Record<string, never>;
 export interface operations {
     listNoteConfigurations: {
         parameters: {
