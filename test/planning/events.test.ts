@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#lib/config.ts';
 import { createSubscription } from '#lib/events/subscriptions.ts';
+import { sweep } from '#lib/store/sweep.ts';
 import { fieldCommands } from '../../local/admin/fields.ts';
 import { startReceiver, type Receiver } from '../events/receiver.ts';
 import { collectEvents, startWorkers, type EventCollector } from '../events/support.ts';
@@ -92,6 +93,8 @@ describe('planning entity events from the table stream', () => {
 
     // The release group goes with its release: release.deleted, and the assignments end.
     await api.ok('DELETE', `/entities/${group}`);
+    // The links of what a delete takes go with its clean-up (pending work): finish it now.
+    await sweep({ until: Date.now() + 10_000, workspace: ws.workspaceId });
     await step([`release.deleted ${release} ${at(release)}`, assignment(feature), assignment(sub)]);
     await api.ok('DELETE', `/entities/${objective}`);
     await api.ok('DELETE', `/entities/${initiative}`);
