@@ -87,7 +87,7 @@ describe('planning tools', () => {
       [plan.sub, 'Apple Pay on the web', false],
       [seeded.features['Wallets']!, 'Wallets', true],
     ] as const;
-    const [z1, z2] = [...zeros].sort(([a], [b]) => (a < b ? -1 : 1));
+    const [z1, z2] = [...zeros].sort(([a], [b]) => (a < b ? -1 : 1)) as [(typeof zeros)[number], (typeof zeros)[number]];
     expect(ranked.map((r) => [r.rank, r.name, r.score, r.counted])).toEqual([
       [1, 'Apple Pay', 5, true],
       [2, 'Gift cards', 2, true],
