@@ -52,12 +52,12 @@ export const statusesOf = (type: EntityType): readonly StatusValue[] => STATUS_S
 
 /** A status value with the types it is assigned to (Productboard's StatusValue). */
 export interface AssignedStatus extends StatusValue {
-  assignedEntityTypes: EntityType[];
+  readonly assignedEntityTypes: readonly EntityType[];
 }
 
 /** Every status value, in the order of the types' sets, each once with the types it is assigned to. */
-export function allStatuses(): AssignedStatus[] {
-  const byId = new Map<string, AssignedStatus>();
+const ALL_STATUSES: readonly AssignedStatus[] = (() => {
+  const byId = new Map<string, StatusValue & { assignedEntityTypes: EntityType[] }>();
   for (const [type, values] of Object.entries(STATUS_SETS) as Array<[EntityType, readonly StatusValue[]]>) {
     for (const v of values) {
       const known = byId.get(v.id);
@@ -66,7 +66,9 @@ export function allStatuses(): AssignedStatus[] {
     }
   }
   return [...byId.values()];
-}
+})();
+
+export const allStatuses = (): readonly AssignedStatus[] => ALL_STATUSES;
 
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 

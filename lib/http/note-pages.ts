@@ -25,7 +25,7 @@ export async function notesPage(
   // The entities being deleted, which the notes' links must not show, are read beside the page.
   const gone = goneIn(ws);
   const filter = await request.filter();
-  const [slice] = await Promise.all([notesAfter(ws, filter, stringKey(page.after), page.limit + 1), gone()]);
+  const [slice] = await Promise.all([notesAfter(ws, filter, stringKey(page.after), page.limit + 1, gone), gone()]);
   return page.envelope(
     slice.items,
     (item) => item.position,

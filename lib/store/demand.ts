@@ -16,6 +16,7 @@
 // Above 100 items — DynamoDB's limit for one TransactGetItems — the items are read by consistent
 // BatchGetItem instead: each item is exact as read, but the reads are not one snapshot
 // (`pointInTime: false`).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { batchGetByKey, itemKeyId } from './batch.ts';
 import { transactGet } from './calls.ts';
 import { cachedAncestors, remember } from './chains.ts';
@@ -108,7 +109,7 @@ export async function readDemand(ws: string, id: string, preread?: Prereads, unt
         lastConflict = err;
         const delay = backoffMs(++conflicts, Date.now() - started);
         if (deadline - Date.now() - delay < RETRY.reserveMs) throw contended();
-        await new Promise<void>((r) => setTimeout(r, delay));
+        await sleep(delay);
         continue;
       }
       const self = read.get(id);

@@ -295,13 +295,20 @@ export type NoteQuery = NoteFilter & { linkedTo?: readonly string[] };
  * links are too); the links to the entities asked for (GSI2, by note id); the customers' notes
  * (GSI2, by creation time); the owners' notes (GSI3); else every note (GSI1, creation time bounding
  * the key). Newest first, as Productboard lists notes — but where a relationship narrows the read,
- * in its index's order: by note id for links, oldest first for customers.
+ * in its index's order: by note id for links, oldest first for customers. `gone`: the entities
+ * being deleted, shared with the caller that also needs them for the page (lib/store/tombstones.ts).
  */
-export async function notesAfter(workspaceId: string, query: NoteQuery, after: string | undefined, count: number): Promise<Slice<NoteItem>> {
+export async function notesAfter(
+  workspaceId: string,
+  query: NoteQuery,
+  after: string | undefined,
+  count: number,
+  gone: Gone = goneIn(workspaceId),
+): Promise<Slice<NoteItem>> {
   const { linkedTo: asked, ...filter } = query;
   // An entity whose delete is under way links no note any more (its links are the clean-up's).
-  const gone = asked ? await goneIn(workspaceId)() : undefined;
-  const linkedTo = asked?.filter((e) => !gone!.has(e));
+  const marked = asked ? await gone() : undefined;
+  const linkedTo = asked?.filter((e) => !marked!.has(e));
   if (linkedTo?.length === 0) return { items: [] };
   const keep = (n: NoteItem) => live(n) && noteMatches(filter, n);
   const order: Order = 'descending';
