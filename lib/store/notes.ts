@@ -417,12 +417,14 @@ export async function upsertLink(
         ]);
         const note = notePrefetched ? known : await getNote(ws, noteId, ahead);
         if (!note) throw new NotFound('note', noteId);
+        // The target first: a link to an entity being deleted waits for the sweeper, so it must
+        // read as the missing entity, not as a conflict.
+        const target = await targetChain(ws, entityId, { preread: ahead, fresh: attempt > 0 });
+        const chain = liveLinkTarget(entityId, target, options.path, options.entityType);
         const before = await readLink(ws, noteId, entityId, ahead);
         if (before && options.create) {
           throw new Conflict(`Note ${noteId} is already linked to entity ${entityId}.`);
         }
-        const target = await targetChain(ws, entityId, { preread: ahead, fresh: attempt > 0 });
-        const chain = liveLinkTarget(entityId, target, options.path, options.entityType);
         const plan = new Plan(ws);
         plan.add(noteCheck(ws, note, { newLink: !before, link: { entityId, entityType: chain[0]!.type, importance } }));
         const link = await planLinkChange(ws, plan, {

@@ -128,6 +128,8 @@ describe('a subtree delete answers once the subtree is gone for every reader', (
     expect((await c.ok('GET', `/entities/${keep}/relationships`)).json.data.map((r: { type: string }) => r.type)).toEqual(['parent']);
     // The links below are untouched: the clean-up is pending work.
     expect((await snapshot(ws.workspaceId)).filter((it) => it.includes('"LINK#')).length).toBe(linksBefore);
+    // Linking again to a deleted entity whose old link waits for the sweep: the entity is missing, not a conflict.
+    expectError(await c.req('POST', `/notes/${rated}/relationships`, { data: { type: 'link', target: { id: features[0] } } }), 'resource.notFound');
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 1 });
 
     expect(await sweepOf(ws.workspaceId)).toMatchObject({ finished: 1, failed: 0 });
