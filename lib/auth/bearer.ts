@@ -10,8 +10,8 @@ import { config } from '../config.ts';
 import { redirectOrigins } from '../domain/redirect-uris.ts';
 import { ROLE_SCOPES } from '../domain/scopes.ts';
 import { readBearerRecords, tokenMatches } from '../store/credentials.ts';
-import type { ItemKey } from '../store/keys.ts';
 import type { ReadAhead } from '../store/preread.ts';
+import type { RecordName } from '../store/record-names.ts';
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i;
 
@@ -26,13 +26,13 @@ export async function authenticate(authorization: string | undefined, audience: 
 }
 
 /**
- * The principal, and the items `prefetch` names (keys it builds in the token's workspace, for the
- * token's member) read in the same BatchGetItem as the liveness records — returned only once they
+ * The principal, and the records `prefetch` names for the token's member (read in the token's
+ * workspace) read in the same BatchGetItem as the liveness records — returned only once they
  * prove the token live: a refused token throws, and nothing read for it leaves this function.
  */
 export async function authenticateWith(
   authorization: string | undefined,
-  prefetch?: (workspaceId: string, memberId: string) => readonly ItemKey[],
+  prefetch?: (memberId: string) => readonly RecordName[],
   audience: string = config.baseUrl,
 ): Promise<{ principal: Principal; preread: ReadAhead | undefined }> {
   if (authorization === undefined || authorization.trim() === '') {
@@ -55,7 +55,7 @@ export async function authenticateWith(
     claims.sub,
     clientId,
     grantId,
-    prefetch?.(claims.ws, claims.sub),
+    prefetch?.(claims.sub),
   );
   if (
     !credential ||

@@ -4,8 +4,12 @@
 // its raw JSON is checked once for what a schema cannot see (rawJsonProblem).
 import type * as z from 'zod/mini';
 import { InvalidInput, parameter, pointer, type InputLocation, type Path } from './errors.ts';
+import { isUuid } from './schemas/common.ts';
 
-export { isUuid } from './schemas/common.ts';
+export { isUuid };
+
+/** The lower-case id when `v` is a uuid (ids are stored so, ./schemas/common.ts `Uuid`), for input not yet validated. */
+export const uuidOf = (v: unknown): string | undefined => (isUuid(v) ? v.toLowerCase() : undefined);
 
 /** Refuses a value of the body at `path` (the rules beyond the schema: workspace data, hierarchy). */
 export function invalid(path: Path, detail: string): never {

@@ -6,13 +6,13 @@ import { auth } from './middleware/auth.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import type { Operation } from './operation.ts';
 import { api, type ApiHandler, type Authentication, type Core } from './pipeline.ts';
-import type { PrefetchKeys } from './prefetch.ts';
+import type { PrefetchRecords } from './prefetch.ts';
 import { idempotencyClaim } from './request.ts';
 import type { Route } from '../routes.ts';
 
 const AUTHENTICATION: Authentication = { auth, rateLimit, idempotencyClaim };
 
 /** api() with the bearer check, the request budget and the Idempotency-Key claim. */
-export function authedApi<const O extends Operation>(route: Route, operation: O, core: Core<O>, options: { prefetch?: PrefetchKeys } = {}): ApiHandler<O> {
+export function authedApi<const O extends Operation>(route: Route, operation: O, core: Core<O>, options: { prefetch?: PrefetchRecords } = {}): ApiHandler<O> {
   return api(route, operation, core, { ...options, authentication: AUTHENTICATION });
 }

@@ -35,7 +35,7 @@ import { frame } from './middleware/frame.ts';
 import { declaredParameters, validate } from './middleware/validate.ts';
 import type { Input, Operation, Result } from './operation.ts';
 import type { PageShell } from './pages/page-shell.ts';
-import type { PrefetchKeys } from './prefetch.ts';
+import type { PrefetchRecords } from './prefetch.ts';
 import type { ApiContext, ApiMiddleware, ApiRequest, ApiResponse } from './request.ts';
 import { config } from '../config.ts';
 import { withinRequest } from '../deadline.ts';
@@ -89,7 +89,7 @@ function checkDeclaration(route: Route, operation: Operation, page: PageShell | 
 }
 
 /**
- * `options.prefetch`: keys of the items the core will read first, computed from the request as sent;
+ * `options.prefetch`: the records the core will read first, named from the request as sent;
  * the bearer check reads them with the credential (lib/http/prefetch.ts). `options.page`: a page
  * route's shell; page routes are made by pageApi() (lib/http/pages/page-shell.ts).
  * `options.authentication`: given by authedApi() (lib/http/authenticated.ts), to the routes that authenticate only.
@@ -98,7 +98,7 @@ export function api<const O extends Operation>(
   route: Route,
   operation: O,
   core: Core<O>,
-  options: { prefetch?: PrefetchKeys; page?: PageShell; authentication?: Authentication } = {},
+  options: { prefetch?: PrefetchRecords; page?: PageShell; authentication?: Authentication } = {},
 ): ApiHandler<O> {
   const { page } = options;
   checkDeclaration(route, operation, page, options.authentication);
@@ -129,7 +129,7 @@ export function api<const O extends Operation>(
     .use({ before: ({ context }) => log.addContext(context) } satisfies ApiMiddleware)
     .use(frame(route, page))
     .use(cors(route))
-    .use(auth(route, { keys: options.prefetch, idempotent: operation.headers?.idempotencyKey }))
+    .use(auth(route, { records: options.prefetch, idempotent: operation.headers?.idempotencyKey }))
     .use(rateLimit())
     .use(body(route))
     .use(validate(operation, route.body))

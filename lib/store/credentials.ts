@@ -10,6 +10,7 @@ import type { ItemKey } from './keys.ts';
 import { toMember, type Member } from './members.ts';
 import { ReadAhead } from './preread.ts';
 import type { StoredItem } from './query.ts';
+import { keysOf, type RecordName } from './record-names.ts';
 import { tableName } from './table.ts';
 import type { Scope } from '../domain/scopes.ts';
 
@@ -99,8 +100,8 @@ const MAX_BATCH_KEYS = 100;
 
 /**
  * The credential, its member, (for an access token) its application and (for an authorization
- * code flow token) its grant, and the items the handler will read when their keys are known
- * (`extra`, as many as fit in the one BatchGetItem), in one round trip, strongly consistent, so a
+ * code flow token) its grant, and the records the handler will read when they are known
+ * (`extra`, in the member's workspace, as many as fit in the one BatchGetItem), in one round trip, strongly consistent, so a
  * revocation, a deactivation or a deleted application takes effect on the next request.
  */
 export async function readBearerRecords(
@@ -109,8 +110,9 @@ export async function readBearerRecords(
   memberId: string,
   clientId?: string,
   grantId?: string,
-  extra: readonly ItemKey[] = [],
+  named: readonly RecordName[] = [],
 ): Promise<BearerRecords> {
+  const extra = keysOf(workspaceId, named);
   const wanted: ItemKey[] = [keys.credential(tokenId), keys.member(workspaceId, memberId)];
   // A self-registered client lives apart from the workspace's applications (lib/store/dynamic-clients.ts).
   const appKey = clientId === undefined ? undefined : isDynamicClientId(clientId) ? keys.dynamicClient(clientId) : keys.application(workspaceId, clientId);

@@ -7,9 +7,9 @@ import { getItem } from './calls.ts';
 import { NameTaken } from './errors.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
-import type { ItemKey } from './keys.ts';
 import { readAhead, type Prereads } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
+import { keysOf } from './record-names.ts';
 import { tableName } from './table.ts';
 import { putInWorkspace } from './workspaces.ts';
 import {
@@ -22,7 +22,6 @@ import {
   type NoteType,
 } from '../domain/configurations.ts';
 import { colorFor, selectValuesOf, type SelectValue } from '../domain/field-values.ts';
-import { isUuid } from '../domain/input.ts';
 
 /** A definition as stored: the definition, when it was made, and its version (changes of its options). */
 type StoredDef = CustomFieldDef & { createdAt: string; ver: number };
@@ -148,21 +147,20 @@ export async function fieldCatalog(workspaceId: string, types: ReadonlyArray<Ent
   return { configured: new Map(types.map((t) => [t, configuredFieldIds(t, defs)])), defs };
 }
 
-/** The keys of the definitions that `fieldIds` (a write's field ids) may name: those that are uuids. */
-export const customFieldKeys = (workspaceId: string, fieldIds: readonly string[]): ItemKey[] =>
-  fieldIds.filter(isUuid).map((id) => keys.customField(workspaceId, id.toLowerCase()));
-
 /**
  * The write check of the custom fields a write names (`fieldIds`), from their definitions read by
- * key — from `preread` when it asked for customFieldKeys (then no read here), else one
- * BatchGetItem. The check needs no other definition: a field is judged by its own. Read with the
+ * key — from `preread` when it asked for them (`customField` names, lib/store/record-names.ts; then
+ * no read here), else one BatchGetItem. The check needs no other definition: a field is judged by its own. Read with the
  * write, never cached: definitions are only ever added today (addCustomField is the one write of
  * them), but a per-instance copy would have to be re-read on every miss and would let a definition
  * changed or deleted later accept a value the current one refuses; by key they ride along with the
  * write's other reads at no extra round trip.
  */
 export async function namedFieldCheck(workspaceId: string, type: string, fieldIds: readonly string[], preread?: Prereads): Promise<CustomValueCheck> {
-  const wanted = customFieldKeys(workspaceId, fieldIds);
+  const wanted = keysOf(
+    workspaceId,
+    fieldIds.map((id) => ({ customField: id })),
+  );
   const read = await readAhead(wanted, preread);
   const defs = wanted
     .map((k) => read.item(k))

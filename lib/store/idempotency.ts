@@ -59,7 +59,7 @@ async function earlierUse(claim: Claim, now: number): Promise<{ replay: unknown 
 }
 
 /** The key of the record of `key` used by `scope` (a Claim's). */
-export const idempotencyRecordKey = (ws: string, scope: string, key: string) => keys.idempotency(ws, recordName(scope, key));
+const idempotencyRecordKey = (ws: string, scope: string, key: string) => keys.idempotency(ws, recordName(scope, key));
 
 const recordKey = (claim: Claim) => idempotencyRecordKey(claim.ws, claim.scope, claim.key);
 

@@ -8,12 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
 import { deleteItem, getItem } from './calls.ts';
 import { targetChain, type TargetChain } from './chains.ts';
-import { customFieldKeys } from './custom-fields.ts';
 import { readChain, readEntityItem, type Placement } from './entities.ts';
 import { isConditionFailed } from './errors.ts';
 import { RECORD_ITEMS, transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
-import type { ItemKey } from './keys.ts';
 import { copyAttributes, copyUpdate, MAX_COPIED_LINKS, readCopy, uncopyLink, type CopiedLink } from './note-link-copy.ts';
 import { prereadFor, readAhead, type Prereads, type ReadAhead } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
@@ -226,28 +224,8 @@ export interface NewLink {
 }
 
 /**
- * The items a new note's first reads ask for by key: the customer given by id, each link target,
- * the customer's rating of each target, the members given by id, and the custom-field definitions
- * its field ids may name. Most useful first: a BatchGetItem that has room for only some takes those.
- */
-export function newNoteKeys(
-  ws: string,
-  want: { customerId?: string | undefined; linkIds: readonly string[]; memberIds?: readonly string[]; fieldIds: readonly string[] },
-): ItemKey[] {
-  const { customerId, linkIds } = want;
-  return [
-    ...(customerId ? [keys.entity(ws, customerId)] : []),
-    ...linkIds.map((id) => keys.entity(ws, id)),
-    ...(customerId ? linkIds.map((id) => keys.rating(ws, id, customerId)) : []),
-    ...(want.memberIds ?? []).map((id) => keys.member(ws, id)),
-    ...customFieldKeys(ws, want.fieldIds),
-  ];
-}
-
-/**
  * Creates a note with its customer and links in one transaction. `ahead`: the first attempt's reads
- * (the customer given by id, each link target, the customer's rating of each target:
- * lib/http/note-writes.ts); a rebuilt attempt reads everything afresh, the chains above the targets too.
+ * (lib/store/record-names.ts `newNoteRecords`); a rebuilt attempt reads everything afresh, the chains above the targets too.
  */
 export async function createNote(
   ws: string,
