@@ -22,7 +22,7 @@ export function commonEnvironment(settings: Settings, tableName: string, publicU
     PUBLIC_BASE_URL: publicUrls.baseUrl,
     ...(settings.webUrl ? { PUBLIC_WEB_URL: settings.webUrl } : {}),
     LOG_LEVEL: settings.logLevel,
-    ...(settings.logSampleRate > 0 ? { LOG_SAMPLE_RATE: String(settings.logSampleRate) } : {}),
+    ...(settings.logSampleRate > 0 ? { POWERTOOLS_LOGGER_SAMPLE_RATE: String(settings.logSampleRate) } : {}),
     NODE_OPTIONS: '--enable-source-maps',
   };
 }

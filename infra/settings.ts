@@ -22,7 +22,7 @@ export interface Settings {
   /** Requests per second per credential owner (RATE_LIMIT_PER_SECOND); 0 disables. */
   rateLimitPerSecond: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
-  /** Share of requests (0–1) logged at debug level (LOG_SAMPLE_RATE); 0 sets nothing. */
+  /** Share of invocations (0–1) logged at debug level (POWERTOOLS_LOGGER_SAMPLE_RATE, Powertools' own); 0 sets nothing. */
   logSampleRate: number;
   lambdaMemoryMb: number;
   /** Bumping it creates a new service signing key (rotation; docs/operations.md). */

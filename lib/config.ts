@@ -9,10 +9,6 @@ const int = (name: string, fallback: number): number => {
   const n = v === undefined ? NaN : Number(v);
   return Number.isInteger(n) && n >= 0 ? n : fallback;
 };
-const fraction = (name: string): number => {
-  const n = Number(env(name) ?? 0);
-  return n >= 0 && n <= 1 ? n : 0;
-};
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
 /**
@@ -80,13 +76,10 @@ export const config = {
   get serviceKeyFile(): string | undefined {
     return env('SERVICE_KEY_FILE');
   },
-  get logLevel(): 'debug' | 'info' | 'warn' | 'error' | 'silent' {
-    const v = env('LOG_LEVEL');
-    return v === 'debug' || v === 'warn' || v === 'error' || v === 'silent' ? v : 'info';
-  },
-  /** Share of requests (0–1) that log at debug level whatever LOG_LEVEL says; 0 by default. */
-  get logSampleRate(): number {
-    return fraction('LOG_SAMPLE_RATE');
+  /** POWERTOOLS_LOG_LEVEL, else LOG_LEVEL (Powertools' names), in either case; info by default (lib/log.ts). */
+  get logLevel(): 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'critical' | 'silent' {
+    const v = (env('POWERTOOLS_LOG_LEVEL') ?? env('LOG_LEVEL'))?.toLowerCase();
+    return v === 'trace' || v === 'debug' || v === 'warn' || v === 'error' || v === 'critical' || v === 'silent' ? v : 'info';
   },
 
   // --- Pending work (lib/store/sweep.ts) ---

@@ -8,8 +8,8 @@
 //
 // Order (docs/architecture.md explains it in full). Middy runs `before` in the order of `.use`,
 // and `after`/`onError` in reverse:
-//   1. the Lambda context into the function's logger (lib/log.ts) — outermost, so it knows the invocation before
-//      anything logs (request loggers are its children);
+//   1. Powertools' injectLambdaContext: the Lambda context into the function's logger (lib/log.ts) —
+//      outermost, so it knows the invocation before anything logs — and, last out, the request's keys cleared;
 //   2. frame — request id, request logger, budget; last out: X-Request-Id and the other common
 //      headers on every response, success or rendered error;
 //   2b. cors — on routes browser clients may call: decides, on the way out, whether the request's
@@ -22,6 +22,7 @@
 //      as Middy's documentation asks, so its onError runs before theirs;
 //   8. errorsAsHttp — registered after the renderer so its onError runs just before it: it only
 //      turns the typed error into the HTTP error the renderer expects, and renders nothing itself.
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
@@ -125,8 +126,9 @@ export function api<const O extends Operation>(
       },
     },
   )
-    // Never the event: it holds the bearer token and the body.
-    .use({ before: ({ context }) => log.addContext(context) } satisfies ApiMiddleware)
+    // Never the event (no logEvent): it holds the bearer token and the body. resetKeys: the keys frame
+    // and auth add are this request's only.
+    .use(injectLambdaContext(log, { resetKeys: true }) as ApiMiddleware)
     .use(frame(route, page))
     .use(cors(route))
     .use(auth(route, { records: options.prefetch, idempotent: operation.headers?.idempotencyKey }))

@@ -1,9 +1,9 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal.ts';
 import { acceptedVersions } from '../domain/etag.ts';
 import { IDEMPOTENCY_HEADER, idempotencyKey, requestFingerprint } from '../domain/idempotency.ts';
-import type { Logger } from '../log.ts';
 import type { Route } from '../routes.ts';
 import type { Claim } from '../store/idempotency.ts';
 import type { ReadAhead } from '../store/preread.ts';
@@ -74,6 +74,7 @@ export interface ApiRequest {
   rawBody: string | undefined;
   /** The declared schemas' outputs (lib/http/middleware/validate.ts); the core receives them typed. */
   input: { params: unknown; query: unknown; body: unknown };
+  /** The function's logger (lib/log.ts), which carries this request's keys until the invocation ends. */
   log: Logger;
   /** Headers every response of this request carries (rate-limit counters, ...). */
   responseHeaders: Record<string, string>;

@@ -113,6 +113,11 @@ describe('one function per route (lib/routes.ts)', () => {
       expect(vars.SERVICE_KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
       expect([vars.REQUEST_TIMEOUT_MS, vars.RATE_LIMIT_PER_SECOND, vars.LOG_LEVEL]).toEqual(['10000', '50', 'info']);
     }
+    // The sample rate under Powertools' own name (lib/log.ts), set only when asked for.
+    const sampled = synth({ logLevel: 'warn', logSampleRate: '0.05' });
+    for (const fn of routeFunctionsOf(sampled.template)) {
+      expect([fn.Environment.Variables.LOG_LEVEL, fn.Environment.Variables.POWERTOOLS_LOGGER_SAMPLE_RATE]).toEqual(['warn', '0.05']);
+    }
   });
 });
 

@@ -2,6 +2,7 @@
 // instance can answer any request): the tools, each requiring the scope of the REST route it
 // mirrors, bound to the caller's principal. What a tool throws becomes an MCP tool error
 // (`isError: true`) carrying the error envelope's code and detail; a fault stays a fault.
+import type { Logger } from '@aws-lambda-powertools/logger';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
@@ -12,7 +13,6 @@ import { getCustomerDemand, listObjectives, listReleasesOfArea, rankPlanByCustom
 import { getCustomerScore, rankByCustomerScore } from './tools/scores.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { canonicalScope } from '../../domain/scopes.ts';
-import type { Logger } from '../../log.ts';
 import type { WriteScope } from '../../store/idempotency.ts';
 import { EDGE_DETAILS } from '../envelope.ts';
 import { apiErrorOf } from '../error-map.ts';

@@ -28,7 +28,7 @@ export function auth(route: Route, prefetch: Parameters<typeof prefetchFor>[2] =
       });
       api.principal = principal;
       api.preread = preread;
-      api.log.appendPersistentKeys({ workspaceId: principal.workspaceId, tokenId: principal.tokenId });
+      api.log.appendKeys({ workspaceId: principal.workspaceId, tokenId: principal.tokenId });
       if (route.auth === 'admin') {
         if (principal.role !== 'admin' || principal.credential !== 'api') {
           throw new ApiError('auth.accessDenied', 'This operation needs an API token of an admin member of the workspace.');

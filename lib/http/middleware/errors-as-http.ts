@@ -3,7 +3,7 @@
 // lib/http/error-map.ts gives it (the envelope, or the token endpoint's OAuth body) — and the
 // failure gets one log line.
 import { OAuthError } from '../../auth/oauth-errors.ts';
-import { log, type Logger } from '../../log.ts';
+import { log } from '../../log.ts';
 import { apiErrorOf, errorReply, rendersItself } from '../error-map.ts';
 import { PageError } from '../pages/page-error.ts';
 import type { PageShell } from '../pages/page-shell.ts';
@@ -26,14 +26,14 @@ class HttpError extends Error {
 }
 
 /** One line per failed request; the token endpoints log their own refusals (with the failed check). */
-function logFailure(logger: Logger, err: unknown): void {
+function logFailure(err: unknown): void {
   if (rendersItself(err)) return;
-  if (err instanceof PageError) return logger.info('page refused', { status: err.status, title: err.title });
+  if (err instanceof PageError) return log.info('page refused', { status: err.status, title: err.title });
   const known = apiErrorOf(err);
   // None of ours is our fault: the cause goes to the log, never to the client.
-  if (!known) logger.error('unexpected error', { error: err });
-  else if (known.status >= 500) logger.error('request failed', { code: known.code, error: err });
-  else logger.info('request rejected', { code: known.code, status: known.status });
+  if (!known) log.error('unexpected error', { error: err });
+  else if (known.status >= 500) log.error('request failed', { code: known.code, error: err });
+  else log.info('request rejected', { code: known.code, status: known.status });
 }
 
 /**
@@ -54,7 +54,7 @@ export function errorsAsHttp(page?: PageShell): ApiMiddleware {
     onError: (request) => {
       const api = request.context.api as ApiRequest | undefined;
       if (api?.route.oauthRefusals) request.error = asOAuthRefusal(request.error) as Error;
-      logFailure(api?.log ?? log, request.error);
+      logFailure(request.error);
       const reply = errorReply(request.error, requestIdOf(request), page);
       request.error = new HttpError(reply.statusCode, reply.body, reply.headers, request.error);
     },

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { config } from '../../config.ts';
 import { requestScope } from '../../deadline.ts';
-import { requestLogger } from '../../log.ts';
+import { log } from '../../log.ts';
 import type { Route } from '../../routes.ts';
 import { ApiError } from '../errors.ts';
 import type { PageShell } from '../pages/page-shell.ts';
@@ -47,6 +47,8 @@ export function frame(route: Route, page?: PageShell): ApiMiddleware {
     before: (request) => {
       const { event, context } = request;
       const requestId = newRequestId(event);
+      // Until the invocation ends (lib/http/pipeline.ts clears them).
+      log.appendKeys({ requestId, operationId: route.operationId });
       const api: ApiRequest = {
         event,
         context,
@@ -60,7 +62,7 @@ export function frame(route: Route, page?: PageShell): ApiMiddleware {
         body: undefined,
         rawBody: undefined,
         input: { params: {}, query: {}, body: undefined },
-        log: requestLogger({ requestId, operationId: route.operationId }),
+        log,
         responseHeaders: {},
       };
       context.api = api;
