@@ -1,4 +1,4 @@
-// The Productboard compatibility suite (issue 10): clients generated from Productboard's documents
+// The Productboard compatibility suite: clients generated from Productboard's documents
 // run every operation against the local stack, and every response is validated against
 // Productboard's own schemas with the named patches applied. What fails today is listed in
 // test/compat/baseline.json — per check (statuses, results) and per operation (schema
@@ -8,14 +8,26 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Check } from './check.ts';
 import { ENTITY_CHECKS } from './entity-checks.ts';
+import { FIELD_VALUE_CHECKS } from './field-value-checks.ts';
 import { MEMBER_CHECKS } from './member-checks.ts';
 import { NOTE_CHECKS } from './note-checks.ts';
 import { PATCHES } from './patches.ts';
+import { PLANNING_CHECKS } from './planning-checks.ts';
 import { StopCheck } from './probe.ts';
+import { TEAM_CHECKS } from './team-checks.ts';
+import { WEBHOOK_CHECKS } from './webhook-checks.ts';
 import { buildSeed, freshWorld, type Seed } from './world.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 
-const CHECKS: readonly Check[] = [...ENTITY_CHECKS, ...NOTE_CHECKS, ...MEMBER_CHECKS];
+const CHECKS: readonly Check[] = [
+  ...ENTITY_CHECKS,
+  ...FIELD_VALUE_CHECKS,
+  ...PLANNING_CHECKS,
+  ...NOTE_CHECKS,
+  ...MEMBER_CHECKS,
+  ...TEAM_CHECKS,
+  ...WEBHOOK_CHECKS,
+];
 
 /** test/compat/baseline.json: what fails today. */
 interface Baseline {

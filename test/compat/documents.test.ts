@@ -2,6 +2,7 @@
 // client types, the named patches, and docs/compatibility.md.
 import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '#lib/domain/events.ts';
 import { ROUTES } from '#lib/routes.ts';
 import { generatedTypesUrl, generateTypes } from './generate-types.ts';
 import { PATCHES } from './patches.ts';
@@ -30,12 +31,14 @@ describe("Productboard's documents", () => {
       'createNoteComment',
       'createNoteRelationship',
       'createTeam',
+      'createWebhook',
       'deleteEntity',
       'deleteEntityFieldValue',
       'deleteEntityRelationship',
       'deleteNote',
       'deleteNoteRelationship',
       'deleteTeam',
+      'deleteWebhook',
       'getCustomerScore',
       'getEntity',
       'getEntityConfiguration',
@@ -43,6 +46,7 @@ describe("Productboard's documents", () => {
       'getNote',
       'getNoteConfiguration',
       'getTeam',
+      'getWebhook',
       'listEntities',
       'listEntityConfigurations',
       'listEntityFieldValues',
@@ -53,6 +57,7 @@ describe("Productboard's documents", () => {
       'listNotes',
       'listTeamMembers',
       'listTeams',
+      'listWebhooks',
       'performEntitiesSearch',
       'performMembersSearch',
       'performNotesSearch',
@@ -87,6 +92,13 @@ describe("Productboard's documents", () => {
     const listed = [...section.matchAll(/^\| `(\w+)` (\(`[A-Z]+ [^`]+`\)) \| ([a-z-]+) \|/gm)].map((m) => `${m[1]} ${m[2]} | ${m[3]}`);
     expect(listed.sort()).toEqual(unserved.sort());
     expect(unserved.length).toBeGreaterThan(0);
+  });
+
+  it("webhook-event-types-ours adds exactly the event types we emit that Productboard's WebhookEventType lacks", () => {
+    const theirs = resolvePointer(loadDocument('webhooks'), '/components/schemas/WebhookEventType/enum') as string[];
+    const patch = PATCHES.find((p) => p.name === 'webhook-event-types-ours');
+    const added = patch?.edits.flatMap((e) => (e.op === 'extendEnum' ? e.values : []));
+    expect([...(added ?? [])].sort()).toEqual(EVENT_TYPES.filter((t) => !theirs.includes(t)).sort());
   });
 
   it('every named patch applies to its documents (each edit finds what it changes)', () => {

@@ -25,6 +25,31 @@ export const MEMBER_CHECKS: Check[] = [
     probe.same('members with includeDisabled', idsOf(all), [world.workspace.admin.id, gone.id]);
     probe.equal('disabled flags', (all.data ?? []).map((m) => `${probe.nameList([m.id])} ${m.fields.disabled}`).sort(), ['admin false', 'gone true']);
   }),
+  reads('performMembersSearch', 'without filters: the active members', async ({ seed, probe }) => {
+    const list = await probe.reply('performMembersSearch', 200, seed.world.pb.members.POST('/members/search', { body: {} }));
+    probe.same('members', idsOf(list), [seed.world.workspace.admin.id, seed.maker.id]);
+  }),
+  reads('performMembersSearch.filter', 'filter.fields email (any case) and role must both hold', async ({ seed, probe }) => {
+    const search = (role: 'maker' | 'admin') =>
+      seed.world.pb.members.POST('/members/search', { body: { data: { filter: { fields: { email: seed.maker.email.toUpperCase(), role } } } } });
+    probe.same('makers with that e-mail', idsOf(await probe.reply('performMembersSearch', 200, search('maker'))), [seed.maker.id]);
+    probe.same('admins with that e-mail', idsOf(await probe.reply('performMembersSearch', 200, search('admin'))), []);
+  }),
+  reads('performMembersSearch.query', 'search.query matches part of the e-mail, case-insensitively', async ({ seed, probe }) => {
+    const part = seed.maker.email.split('@')[0]!.toUpperCase();
+    const list = await probe.reply('performMembersSearch', 200, seed.world.pb.members.POST('/members/search', { body: { data: { search: { query: part } } } }));
+    probe.same('matching members', idsOf(list), [seed.maker.id]);
+  }),
+  writes('performMembersSearch.disabled', 'filter.fields.disabled=true finds the deactivated member only', async ({ world, probe }) => {
+    const gone = await world.member('gone');
+    await setMemberActive(world.workspace.workspaceId, gone.email, false);
+    const list = await probe.reply(
+      'performMembersSearch',
+      200,
+      world.pb.members.POST('/members/search', { body: { data: { filter: { fields: { disabled: true } } } } }),
+    );
+    probe.same('disabled members', idsOf(list), [gone.id]);
+  }),
   reads('getMember', 'retrieves a member with e-mail and role (a token holding the members e-mail scope)', async ({ seed, probe }) => {
     const admin = seed.world.workspace.admin;
     const got = await probe.reply('getMember', 200, seed.world.pb.members.GET('/members/{id}', { params: { path: { id: admin.id } } }));

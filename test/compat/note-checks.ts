@@ -690,4 +690,56 @@ const relationshipChecks: Check[] = [
   ),
 ];
 
-export const NOTE_CHECKS: Check[] = [...configurationChecks, ...createChecks, ...readChecks, ...searchChecks, ...updateChecks, ...relationshipChecks];
+const commentChecks: Check[] = [
+  writes(
+    'createNoteComment',
+    '→ 201 with the id; the comments read back (listNoteComments, our extension) with content and author, oldest first; the note is unchanged',
+    async ({ world, probe }) => {
+      const id = await world.note(probe, 'Commented');
+      const before = await probe.reply('getNote', 200, getNote(world, id));
+      const maker = await world.member('maker');
+      const comment = (pb: World['pb'], content: string) => pb.notes.POST('/notes/{id}/comments', { params: { path: { id } }, body: { data: { content } } });
+      const first = await probe.reply('createNoteComment', 201, comment(world.pb, 'Flagging this for the security epic.'));
+      const second = await probe.reply('createNoteComment', 201, comment(maker.pb, 'Agreed'));
+      const list = await probe.extension('listNoteComments', 200, world.ours('GET', `/notes/${id}/comments`));
+      const admin = world.workspace.admin;
+      probe.equal(
+        'comments',
+        (list.data as Array<{ id: string; fields: unknown }>).map((c) => [c.id, c.fields]),
+        [
+          [first.data?.id, { content: 'Flagging this for the security epic.', author: { id: admin.id, email: admin.email } }],
+          [second.data?.id, { content: 'Agreed', author: { id: maker.id, email: maker.email } }],
+        ],
+      );
+      const after = await probe.reply('getNote', 200, getNote(world, id));
+      probe.equal('the note', after, before);
+    },
+  ),
+  writes('createNoteComment.empty', 'empty content → 400 request.invalid at /data/content; no comment made', async ({ world, probe }) => {
+    const id = await world.note(probe, 'Commented');
+    await probe.refusal(
+      'createNoteComment',
+      { status: 400, code: 'request.invalid', pointer: '/data/content' },
+      world.pb.notes.POST('/notes/{id}/comments', { params: { path: { id } }, body: { data: { content: '' } } }),
+    );
+    const list = await probe.extension('listNoteComments', 200, world.ours('GET', `/notes/${id}/comments`));
+    probe.equal('comments', list.data, []);
+  }),
+  reads('createNoteComment.unknown-note', 'a note that is not there → 404 resource.notFound', async ({ seed, probe }) => {
+    await probe.refusal(
+      'createNoteComment',
+      { status: 404, code: 'resource.notFound' },
+      seed.world.pb.notes.POST('/notes/{id}/comments', { params: { path: { id: '00000000-0000-4000-8000-000000000000' } }, body: { data: { content: 'x' } } }),
+    );
+  }),
+];
+
+export const NOTE_CHECKS: Check[] = [
+  ...configurationChecks,
+  ...createChecks,
+  ...readChecks,
+  ...searchChecks,
+  ...updateChecks,
+  ...relationshipChecks,
+  ...commentChecks,
+];

@@ -86,6 +86,16 @@ export class Probe {
     return body as NonNullable<T>;
   }
 
+  /**
+   * A call of one of our extensions (`label` names it: no Productboard operation, so no Productboard
+   * schema — the plain call holds it to our own document). A wrong status ends the check.
+   */
+  async extension<T>(label: string, status: number, pending: Promise<{ status: number; json: T }>): Promise<T> {
+    const { status: received, json } = await pending;
+    if (received !== status) this.stop(`${label} (extension): ${received} ${brief(json)} (expected ${status})`);
+    return json;
+  }
+
   /** A call that must be refused with the spec's error envelope. */
   async refusal(operationId: string, expected: ExpectedError, pending: Promise<Reply<unknown>>): Promise<void> {
     const { body, received } = await this.receive(pending);

@@ -3,7 +3,7 @@
 // Tests only: nothing at runtime reads these.
 import { readFileSync } from 'node:fs';
 
-export const DOCUMENT_NAMES = ['entities', 'notes', 'members', 'customer-scores', 'teams'] as const;
+export const DOCUMENT_NAMES = ['entities', 'notes', 'members', 'customer-scores', 'teams', 'webhooks'] as const;
 export type DocumentName = (typeof DOCUMENT_NAMES)[number];
 
 export const documentsDir = new URL('../../../shared/reference/productboard-openapi/', import.meta.url);

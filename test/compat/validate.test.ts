@@ -45,6 +45,27 @@ describe('validating against Productboard’s schemas', () => {
     expect(validateResponse('deleteEntity', 204, { data: {} }).mismatches).toEqual(['/: Productboard defines no body for 204']);
   });
 
+  it('an event type of ours passes only thanks to webhook-event-types-ours; one that is no one’s is still a mismatch', () => {
+    const webhook = (eventType: string) => ({
+      data: {
+        id: ID,
+        type: 'webhook',
+        createdAt: '2025-01-01T00:00:00.000Z',
+        fields: { name: 'A', events: [{ eventType }], notification: { url: 'https://example.com/h', version: 1 } },
+        links: { self: `https://api.example.com/v2/webhooks/${ID}` },
+      },
+    });
+    expect(validateResponse('getWebhook', 200, webhook('customer-score.updated'))).toEqual({
+      mismatches: [],
+      needed: ['webhook-event-types-ours'],
+      patchProblems: [],
+    });
+    expect(validateResponse('getWebhook', 200, webhook('feature.created'))).toEqual({ mismatches: [], needed: [], patchProblems: [] });
+    expect(validateResponse('getWebhook', 200, webhook('team.created')).mismatches).toEqual([
+      expect.stringMatching(/^\/data\/fields\/events\/\*\/eventType: not one of /),
+    ]);
+  });
+
   it('a needed patch whose mismatches lie outside its declared paths is reported', () => {
     const narrow: SchemaPatch = {
       name: 'test-narrow-links-next',

@@ -47,6 +47,14 @@ function applyEdit(doc: JsonObject, patch: SchemaPatch, edit: SchemaEdit): void 
       properties[edit.property] = edit.schema;
       return;
     }
+    case 'extendEnum': {
+      const values = node.enum;
+      if (!Array.isArray(values) || edit.values.some((v) => values.includes(v))) {
+        throw new PatchError(`Patch ${patch.name}: the schema at ${edit.at} has no enum, or one that has ${edit.values.join(', ')} already.`);
+      }
+      node.enum = [...values, ...edit.values];
+      return;
+    }
   }
 }
 

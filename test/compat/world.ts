@@ -7,8 +7,9 @@ import type { components as EntitySchemas, paths as EntityPaths } from './genera
 import type { paths as MemberPaths } from './generated/members.ts';
 import type { paths as NotePaths } from './generated/notes.ts';
 import type { paths as TeamPaths } from './generated/teams.ts';
+import type { paths as WebhookPaths } from './generated/webhooks.ts';
 import { Probe } from './probe.ts';
-import { newWorkspace, type TestApp, type TestWorkspace } from '../support/app.ts';
+import { call, newWorkspace, type TestApp, type TestWorkspace } from '../support/app.ts';
 import { contractFetch } from '../support/contract.ts';
 
 /** Clients generated from Productboard's documents, pointed at our {base_url}; every response is also held to our own document. */
@@ -20,6 +21,7 @@ function productboardClients(baseUrl: string, token: string) {
     members: createClient<MemberPaths>(options),
     scores: createClient<ScorePaths>(options),
     teams: createClient<TeamPaths>(options),
+    webhooks: createClient<WebhookPaths>(options),
   };
 }
 
@@ -49,6 +51,11 @@ export class World {
   /** Productboard clients acting with another token of this workspace. */
   as(token: string): Productboard {
     return productboardClients(this.app.baseUrl, token);
+  }
+
+  /** A plain call of one of our extensions under {base_url} (`path` without /v2), as this workspace's admin (see Probe.extension). */
+  ours(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown) {
+    return call(this.app, method, `/v2${path}`, { token: this.workspace.token, ...(body === undefined ? {} : { body }) });
   }
 
   /** A member of this workspace and a token (all scopes of its role unless given). */
