@@ -1,5 +1,5 @@
 // admin restore as the operator runs it (the CLI in a child process), SIGKILLed twice at random points
-// of its loading (the seed printed; RESTORE_KILL_SEED replays it) and run again until it completes,
+// of its loading (printed; RESTORE_KILL_AT replays them) and run again until it completes,
 // gives the workspace one uninterrupted restore of the same file gives: every item of it equal
 // attribute by attribute, ids mapped (the records, their index entries, the rating items and the
 // scores: everything the API reads them from), the same scores compared, nothing for verify to
@@ -90,18 +90,6 @@ afterAll(async () => {
   await rm(file, { force: true });
 });
 
-/** A small seeded generator (mulberry32): a failed run's kill points can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 /** How many items the workspace's partition holds: how far a restore into it got. */
 async function itemsIn(ws: string): Promise<number> {
   let count = 0;
@@ -150,13 +138,12 @@ describe('restore killed and run again', () => {
     expect(reference.scores).toEqual({ checked: 16, mismatches: 0 });
     const total = await itemsIn(reference.id);
 
-    const seed = Number(process.env.RESTORE_KILL_SEED ?? Math.floor(Math.random() * 2 ** 31));
-    const next = random(seed);
-    // Kill points as items written, of the finished restore's `total` (the loading writes all but the
-    // workspace item and the rating items): one in the light notes, before the first checkpoint, so
-    // the run after it starts again from the first line; one in the heavy notes, after that checkpoint.
-    const points = [Math.round((0.05 + next() * 0.35) * total), Math.round((0.55 + next() * 0.35) * total)] as const;
-    console.log(`restore kill test: RESTORE_KILL_SEED=${seed} replays it; kills at ${points[0]} and ${points[1]} items of ${total}`);
+    // Kill points as items written, fractions of the finished restore's `total` (the loading writes all
+    // but the workspace item and the rating items): one in the light notes, before the first checkpoint,
+    // so the run after it starts again from the first line; one in the heavy notes, after that checkpoint.
+    const at = process.env.RESTORE_KILL_AT?.split(',').map(Number) ?? [0.05 + Math.random() * 0.35, 0.55 + Math.random() * 0.35];
+    const points = at.map((f) => Math.round(f * total)) as [number, number];
+    console.log(`restore kill test: kills at ${points.join(' and ')} items of ${total}; RESTORE_KILL_AT=${at.join(',')} replays them`);
     const name = 'Restored with interruptions';
     const args = ['restore', '--in', file, '--name', name];
     const runKey = runKeyOf('restore', exportId, name);
