@@ -239,8 +239,8 @@ ${rows
     (r) =>
       `| ${fmt(r.notes)} | ${fmt(r.items)} | ${r.fileMiB.toFixed(1)} MiB | ${r.workSeconds.toFixed(1)} s | ${r.wallSeconds.toFixed(1)} s | ${fmt(r.perSecond)} | ${fmt(r.ceilings[0])}, ${fmt(r.ceilings[1])} | **${r.ratio.toFixed(2)}×** ${r.ratio >= GOAL_RATIO ? 'met' : '**not met**'} | ${r.maxRssMiB.toFixed(0)} MiB | ${r.scores.checked}, ${r.scores.mismatches} mismatches |`,
   )
+  .concat(pending.map((n) => `| ${fmt(n)} | not measured: the run stopped before this size finished | | | | | | | | |`))
   .join('\n')}
-${pending.map((n) => `| ${fmt(n)} | not measured: the run was stopped before this size finished | | | | | | | | |`).join('\n')}
 
 Seeding took ${rows.map((r) => `${r.seedSeconds.toFixed(0)} s (${fmt(r.notes)})`).join(', ')}. Load average ${load.toFixed(1)} at the end of the run on ${availableParallelism()} cores
 (above 2, other work shared the machine: the absolute figures are inflated, the ratios less so).
