@@ -31,7 +31,7 @@ export const runCli = (args: string[]): Promise<CliRun> => start(args).done;
 export async function runAndKill(
   args: string[],
   runKey: string,
-  when: (run: MoveRun<any>) => boolean,
+  when: (run: MoveRun<any>) => boolean | Promise<boolean>,
   delayMs: number,
 ): Promise<{ killed: boolean; run: CliRun }> {
   const { child, done } = start(args);
@@ -39,7 +39,7 @@ export async function runAndKill(
   void done.then(() => (ended = true));
   while (!ended) {
     const run = await readRun<any>(runKey);
-    if (run && when(run)) break;
+    if (run && (await when(run))) break;
     await sleep(20);
   }
   await sleep(delayMs);

@@ -7,7 +7,7 @@ import { batchWriteAll, itemKeyId } from '../batch.ts';
 
 /** Items held before they are written: 25 per BatchWriteItem, PARALLEL of them at once. */
 const BUFFER = 1000;
-const PARALLEL = 8;
+export const PARALLEL = 8;
 
 export class BulkWriter {
   /** Items buffered, by key (a key written twice in one BatchWriteItem is refused: the last wins). */
