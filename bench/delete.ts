@@ -15,8 +15,8 @@
 // Floors, timed in the same run on copies of the same items under a partition of their own (their
 // index keys moved with them): the answer's floor is its writes alone — the subtree's entity items
 // marked 99 per TransactWriteItems with a tombstone-sized Put, one transaction after another, as
-// the marking sends them; the clean-up's floor is its writes alone — one Update per link taking the
-// link out of its note's copy, in transactions of 100 one after another (the emulator commits one
+// the marking sends them; the clean-up's floor is its writes alone — one Update per note taking its
+// links out of its copy, in transactions of 100 one after another (the emulator commits one
 // at a time), then the links, ratings and entity items deleted by BatchWriteItem, 16 in flight. No
 // reads in either. Exits 1 when the answer is not 204, a check fails or a bound is missed; rewrites
 // its section of docs/performance.md.
@@ -64,8 +64,8 @@ const FLOOR_PARALLEL = 16;
  * reads the children index level by level besides its writes. The clean-up: within 60 s of sweep
  * time (three of the sweeper's chunks, SWEEP_CHUNK_MS = 20 s: deployed, the sweeper runs every
  * minute, so such a product is gone from the table within about three minutes), and within 4× its
- * floor — per entity it reads its links, ratings and relations before it writes, and its link-copy
- * transactions hold one entity's notes, a few items each, where the floor fills them to 100.
+ * floor — per entity it reads its links, ratings and relations before it writes, and a note linked
+ * to entities of several chunks is updated once per chunk, where the floor updates it once.
  */
 const BOUNDS = { answerMs: config.requestTimeoutMs, answerRatio: 3, cleanMs: 60_000, cleanRatio: 4 };
 
@@ -193,28 +193,22 @@ async function floors(ws: string, subtree: ReadonlySet<string>) {
       });
   });
 
-  // One Update per link on its note; a transaction names a note once, so the k-th link of every note goes in round k.
-  const rounds: Array<Array<{ noteSk: string; entityId: string }>> = [];
-  const seen = new Map<string, number>();
-  for (const l of links) {
-    const k = seen.get(l.noteId as string) ?? 0;
-    seen.set(l.noteId as string, k + 1);
-    (rounds[k] ??= []).push({ noteSk: keys.note(ws, l.noteId as string).sk, entityId: l.entityId as string });
-  }
+  // One Update per note taking all its links to the subtree out of its copy: the fewest writes that can do it.
+  const byNote = new Map<string, string[]>();
+  for (const l of links) byNote.set(l.noteId as string, [...(byNote.get(l.noteId as string) ?? []), l.entityId as string]);
   // One transaction at a time: DynamoDB Local commits them one by one, so more in flight only queue.
   const uncopy = await timed(async () => {
-    for (const round of rounds)
-      for (const tx of chunksOf(round, MAX_TX_ITEMS))
-        await transactWrite({
-          TransactItems: tx.map((u) => ({
-            Update: {
-              TableName: tableName(),
-              Key: { pk: keys.partition(scratch), sk: u.noteSk },
-              UpdateExpression: 'REMOVE #l',
-              ExpressionAttributeNames: { '#l': `L#${u.entityId}` },
-            },
-          })),
-        });
+    for (const tx of chunksOf([...byNote], MAX_TX_ITEMS))
+      await transactWrite({
+        TransactItems: tx.map(([noteId, entityIds]) => ({
+          Update: {
+            TableName: tableName(),
+            Key: { pk: keys.partition(scratch), sk: keys.note(ws, noteId).sk },
+            UpdateExpression: `REMOVE ${entityIds.map((_, i) => `#l${i}`).join(', ')}`,
+            ExpressionAttributeNames: Object.fromEntries(entityIds.map((id, i) => [`#l${i}`, `L#${id}`])),
+          },
+        })),
+      });
   });
   const deletes = await timed(() =>
     batchWriteAll(
@@ -349,14 +343,14 @@ DynamoDB Local (in memory) and the local gateway in one process. ${((performance
 - Floors, timed in the same run before the delete on copies of the same items under a partition
   of their own (index keys moved along), writes only: the answer's, the ${c.entities.toLocaleString('en-US')} entity items marked ${TOMBSTONES_PER_CHUNK} per
   TransactWriteItems with a tombstone-sized Put, one after another, as the marking sends them; the
-  clean-up's, one Update per link taking it out of its note's copy (${c.notes.toLocaleString('en-US')} notes) in transactions
+  clean-up's, one Update per note taking its links out of its copy (${c.notes.toLocaleString('en-US')} notes) in transactions
   of ${MAX_TX_ITEMS} one after another (the emulator commits one at a time), then the links, ratings and entity items deleted by BatchWriteItem, ${FLOOR_PARALLEL} calls in flight.
 - Bounds: the answer within the request budget (${BOUNDS.answerMs / 1000} s; past it the route answers 408 and the
   sweeper finishes) and ${BOUNDS.answerRatio}× its floor (the marking reads the children index level by level
   besides its writes); the clean-up within ${BOUNDS.cleanMs / 1000} s of sweep time (three of the sweeper's ${config.sweepChunkMs / 1000} s
   chunks; deployed it runs every minute, so the subtree is gone from the table within about three
   minutes) and ${BOUNDS.cleanRatio}× its floor (per entity it reads its links, ratings and relations first, and
-  its link-copy transactions hold one entity's few notes where the floor's hold ${MAX_TX_ITEMS}).
+  a note linked to entities of several chunks is updated once per chunk, where the floor updates it once).
 
 ### Figures
 

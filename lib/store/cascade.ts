@@ -19,9 +19,10 @@
 //
 // The clean-up (finishEntityDelete) runs from the pending-work item (lib/store/sweep.ts): steps 2
 // and 3 again (idempotent; they find what an index that lagged behind a write just before step 1
-// hid from the first pass), then per tombstone chunk, deepest level first, each entity's links leave
-// their notes' copies and go with its ratings, its relations (both sides) and a user's e-mail
-// look-up; then the chunk's entity items, then the chunk. Every step is idempotent and may run twice
+// hid from the first pass), then per tombstone chunk, deepest level first: the chunk's links leave
+// their notes' copies (one update per note, 100 notes per transaction) and go with the entities'
+// ratings, their relations (both sides) and a user's e-mail look-up; then the chunk's entity
+// items, then the chunk. Every step is idempotent and may run twice
 // at once; a crash anywhere leaves the pending item, and the next sweep carries on.
 import { Plan } from './aggregates.ts';
 import { batchGetByKey, batchWriteAll, itemKeyId } from './batch.ts';
@@ -32,7 +33,7 @@ import { isConditionFailed } from './errors.ts';
 import type { WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
-import { uncopyLink } from './note-link-copy.ts';
+import { uncopyLinksOf } from './note-link-copy.ts';
 import { setNoteCustomer } from './notes.ts';
 import { queryAll } from './query.ts';
 import { relationDeletes, relationsOf } from './relations.ts';
@@ -47,6 +48,8 @@ import { canHaveChildren, isCustomerType, isHierarchyType, type EntityType } fro
 
 /** Steps run at once (Queries, note changes, entities cleaned). */
 const PARALLEL = 16;
+/** Transactions taking links out of notes' copies in flight at once. */
+const UNCOPY_PARALLEL = 4;
 
 const underWay = (id: string) => () =>
   `The delete of entity ${id} was accepted and is still under way: the entity is gone, and the rest of its subtree follows without another request. Repeating the DELETE answers 204 once all of it is gone for every reader.`;
@@ -316,18 +319,42 @@ export async function finishEntityDelete(ws: string, rootId: string, until: numb
   return true;
 }
 
-/** One chunk: each entity cleaned, then the entity items, then the chunk itself (its ids are hidden from readers until then). */
+/**
+ * One chunk: what refers to each entity read; the links taken out of their notes' copies, a note's
+ * links of the whole chunk in one update; then the links, ratings and relations deleted; then the
+ * entity items, then the chunk itself (its ids are hidden from readers until then).
+ */
 async function cleanChunk(ws: string, rootId: string, chunk: TombstoneChunk, until: number, detail: () => string): Promise<void> {
-  await forEachLimited(chunk.ids, PARALLEL, (id) => cleanEntity(ws, rootId, chunk.level, id, until, detail));
+  const found: EntityRefs[] = [];
+  await forEachLimited(chunk.ids, PARALLEL, async (id) => {
+    const refs = await referencesOf(ws, rootId, chunk.level, id, until, detail);
+    if (refs) found.push(refs);
+  });
+  // The links leave the notes' copies before they go (lib/store/note-link-copy.ts).
+  await uncopyLinks(ws, found, until, detail);
+  await batchWriteAll(
+    found.flatMap((r) => r.deletes).map((Key) => ({ DeleteRequest: { Key } })),
+    PARALLEL,
+  );
   await batchWriteAll(chunk.ids.map((id) => ({ DeleteRequest: { Key: keys.entity(ws, id) } })));
   await deleteItem({ TableName: tableName(), Key: chunk.key });
 }
 
-/** Everything that refers to one marked entity, but the notes themselves. */
-async function cleanEntity(ws: string, rootId: string, level: number, id: string, until: number, detail: () => string): Promise<void> {
+/** What refers to one marked entity: its links (by note) and the items to delete (links, ratings, both sides of relations). */
+interface EntityRefs {
+  id: string;
+  noteIds: string[];
+  deletes: ItemKey[];
+}
+
+/**
+ * What refers to one marked entity, but the notes themselves; undefined when nothing is left to
+ * read (the entity gone, or a customer, whose references are cleared here).
+ */
+async function referencesOf(ws: string, rootId: string, level: number, id: string, until: number, detail: () => string): Promise<EntityRefs | undefined> {
   inTime(until, detail);
   const e = await readEntityItem(ws, id);
-  if (!e) return;
+  if (!e) return undefined;
   // Children the marking missed (the index lagged behind a create or a move just before the root was marked).
   if (mayHaveChildren(e)) {
     const stray = (await childrenOf(ws, id)).filter((c) => !c.deleting);
@@ -337,7 +364,7 @@ async function cleanEntity(ws: string, rootId: string, level: number, id: string
     await clearCustomers(ws, [id], until, detail);
     const email = customerEmailOf(e);
     if (email !== undefined) await batchWriteAll([{ DeleteRequest: { Key: keys.customerEmail(ws, email, id) } }]);
-    return;
+    return undefined;
   }
   const [links, ratings, relations] = await Promise.all([
     queryAll({
@@ -355,25 +382,20 @@ async function cleanEntity(ws: string, rootId: string, level: number, id: string
     // Both sides of each relation (link, isBlockedBy, isBlocking): the other entity may live on.
     relationsOf(ws, id),
   ]);
-  // The links leave the notes' copies before they go (lib/store/note-link-copy.ts).
-  await uncopyLinks(
-    ws,
-    id,
-    links.map((l) => l.noteId as string),
-    until,
-    detail,
-  );
   const gone: ItemKey[] = [...links, ...ratings].map((it) => ({ pk: it.pk as string, sk: it.sk as string }));
-  await batchWriteAll(
-    [...gone, ...relations.flatMap((r) => relationDeletes(ws, r))].map((Key) => ({ DeleteRequest: { Key } })),
-    4,
-  );
+  return { id, noteIds: links.map((l) => l.noteId as string), deletes: [...gone, ...relations.flatMap((r) => relationDeletes(ws, r))] };
 }
 
-/** Takes entity `entityId` out of the notes' copies of their links, 100 notes per transaction (a note gone meanwhile is left out). */
-async function uncopyLinks(ws: string, entityId: string, noteIds: readonly string[], until: number, detail: () => string): Promise<void> {
-  for (const batch of chunksOf(noteIds, MAX_TX_ITEMS)) {
-    await orUnfinished(
+/**
+ * Takes the chunk's entities out of their notes' copies: one update per note (all of its links to
+ * the chunk), 100 notes per transaction (a note gone meanwhile is left out). Each note is in one
+ * transaction only, so the transactions cannot conflict with one another.
+ */
+async function uncopyLinks(ws: string, found: readonly EntityRefs[], until: number, detail: () => string): Promise<void> {
+  const byNote = new Map<string, string[]>();
+  for (const r of found) for (const n of r.noteIds) byNote.set(n, [...(byNote.get(n) ?? []), r.id]);
+  await forEachLimited(chunksOf([...byNote], MAX_TX_ITEMS), UNCOPY_PARALLEL, (batch) =>
+    orUnfinished(
       () =>
         transact(
           'uncopyLinks',
@@ -381,16 +403,16 @@ async function uncopyLinks(ws: string, entityId: string, noteIds: readonly strin
             let todo = batch;
             if (attempt > 0) {
               const now = await batchGetByKey(
-                batch.map((n) => keys.note(ws, n)),
+                batch.map(([n]) => keys.note(ws, n)),
                 { consistent: true, projection: { expression: '#pk, #sk', names: { '#pk': 'pk', '#sk': 'sk' } } },
               );
-              todo = batch.filter((n) => now.has(itemKeyId(keys.note(ws, n))));
+              todo = batch.filter(([n]) => now.has(itemKeyId(keys.note(ws, n))));
             }
-            return { items: todo.map((n) => uncopyLink(ws, n, entityId)), result: undefined };
+            return { items: todo.map(([n, entityIds]) => uncopyLinksOf(ws, n, entityIds)), result: undefined };
           },
           until,
         ),
       detail,
-    );
-  }
+    ),
+  );
 }

@@ -84,6 +84,20 @@ const copyChange = (ws: string, noteId: string, entityId: string, link?: CopiedL
 /** The note update that takes a removed link out of the copy (whether or not the note has one). */
 export const uncopyLink = (ws: string, noteId: string, entityId: string): TxItem => ({ Update: copyChange(ws, noteId, entityId) });
 
+/** The same for several links of one note (an entity delete's clean-up takes a chunk's at once). */
+export function uncopyLinksOf(ws: string, noteId: string, entityIds: readonly string[]): TxItem {
+  const names = Object.fromEntries(entityIds.map((id, i) => [`#c${i}`, copyAttribute(id)]));
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.note(ws, noteId),
+      UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: names,
+    },
+  };
+}
+
 /**
  * The same on its own, or with `link` its attribute set (an entity delete's links, verify's
  * repairs); a note already gone has nothing to update.
