@@ -82,7 +82,7 @@ const copyChange = (ws: string, noteId: string, entityId: string, link?: CopiedL
 });
 
 /** The note update that takes a removed link out of the copy (whether or not the note has one). */
-export const uncopyLink = (ws: string, noteId: string, entityId: string): TxItem => ({ Update: copyChange(ws, noteId, entityId) });
+export const uncopyLink = (ws: string, noteId: string, entityId: string): TxItem => uncopyLinksOf(ws, noteId, [entityId]);
 
 /** The same for several links of one note (an entity delete's clean-up takes a chunk's at once). */
 export function uncopyLinksOf(ws: string, noteId: string, entityIds: readonly string[]): TxItem {
