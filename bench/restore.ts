@@ -27,6 +27,10 @@ process.env.LOG_LEVEL = 'silent';
 process.env.TABLE_NAME = 'pm-api-bench-restore';
 // The deployed default: the budget an import spends of its source (docs/operations.md).
 process.env.RATE_LIMIT_PER_SECOND = '50';
+// DynamoDB Local holds a workspace of 100 000 notes (about 350 000 items) in one partition and then
+// answers a BatchWriteItem of 25 in more than the deployed 5 s: the bench's calls and the restoring
+// child's may wait longer for it (lib/config.ts). Nothing else changes.
+process.env.AWS_REQUEST_TIMEOUT_MS ||= '60000';
 
 const { issueApiToken } = await import('#lib/auth/api-tokens.ts');
 const { IMPORTANCES } = await import('#lib/domain/score.ts');

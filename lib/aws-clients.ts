@@ -3,7 +3,8 @@
 // lib/events/sqs.ts), and how each call is sent: every outbound call is bounded.
 //  - The request handler (@smithy/node-http-handler) gives up on a connection that takes longer
 //    than `connectionMs` to open and on an answer that takes longer than `requestMs` to start, or
-//    stalls that long midway; its agents keep connections alive between calls.
+//    stalls that long midway (AWS_REQUEST_TIMEOUT_MS, lib/config.ts, read when the client is made);
+//    its agents keep connections alive between calls.
 //  - A call made for a request carries the request's abort signal (lib/deadline.ts): it is cut off
 //    at the deadline or once the request is answered, and one made after that is never sent. Its
 //    failure is then the signal's reason (the request's 408), not the SDK's AbortError.
@@ -15,11 +16,14 @@ import { Agent as HttpsAgent } from 'node:https';
 import { MAXIMUM_RETRY_DELAY, StandardRetryStrategy } from '@smithy/core/retry';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { HttpHandlerOptions, StandardRetryBackoffStrategy } from '@smithy/types';
+import { config } from './config.ts';
 import { requestScope } from './deadline.ts';
 
 export const CALL_BOUNDS = {
   connectionMs: 2_000,
-  requestMs: 5_000,
+  get requestMs(): number {
+    return config.awsRequestTimeoutMs;
+  },
   /** Attempts of one call, the first included (the SDK's standard mode). */
   maxAttempts: 3,
   retryReserveMs: 250,

@@ -64,6 +64,14 @@ export const config = {
   get requestTimeoutMs(): number {
     return int('REQUEST_TIMEOUT_MS', 10_000);
   },
+  /**
+   * How long an AWS call may wait for its answer to start, or stall midway, before the SDK gives the
+   * attempt up (lib/aws-clients.ts); 5 s unless set. A request's deadline cuts a call off sooner. Raised
+   * only for operator tools against a slow table (bench:restore's 100 000 notes on DynamoDB Local).
+   */
+  get awsRequestTimeoutMs(): number {
+    return int('AWS_REQUEST_TIMEOUT_MS', 5_000);
+  },
   /** Dynamic client registrations (RFC 7591) per source address per hour; 0 disables the limit. */
   get registrationsPerAddressPerHour(): number {
     return int('REGISTRATION_LIMIT_PER_HOUR', 20);
