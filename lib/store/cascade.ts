@@ -19,16 +19,17 @@
 //
 // The clean-up (finishEntityDelete) runs from the pending-work item (lib/store/sweep.ts): steps 2
 // and 3 again (idempotent; they find what an index that lagged behind a write just before step 1
-// hid from the first pass), then per tombstone chunk, deepest level first: the chunk's links leave
-// their notes' copies (one update per note, 100 notes per transaction) and go with the entities'
-// ratings, their relations (both sides) and a user's e-mail look-up; then the chunk's entity
-// items, then the chunk. Every step is idempotent and may run twice
-// at once; a crash anywhere leaves the pending item, and the next sweep carries on.
+// hid from the first pass), then the tombstone chunks, deepest level first, up to ten chunks of a
+// level at a time: their entities are read in batches, their links leave their notes' copies (one
+// update per note, 100 notes per transaction) and go with the entities' ratings, their relations
+// (both sides) and a user's e-mail look-up; then the entity items, then the chunks. Every step is
+// idempotent and may run twice at once; a crash anywhere leaves the pending item, and the next
+// sweep carries on.
 import { Plan } from './aggregates.ts';
 import { batchGetByKey, batchWriteAll, itemKeyId } from './batch.ts';
-import { deleteItem, putItem, updateItem } from './calls.ts';
+import { putItem, updateItem } from './calls.ts';
 import { customerEmailOf } from './customers.ts';
-import { readChain, readEntityItem, type EntityItem } from './entities.ts';
+import { readChain, readEntityItem, readEntityItems, type EntityItem } from './entities.ts';
 import { isConditionFailed } from './errors.ts';
 import type { WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
@@ -157,14 +158,14 @@ const mayHaveChildren = (e: Pick<Found, 'type' | 'hadChildren'>) => canHaveChild
 /**
  * Runs `fn` over the items with at most `limit` at once. After a failure no worker takes another
  * item, and the first failure is thrown once every worker has stopped: a failed step leaves no
- * write still in flight behind it.
+ * write still in flight behind it. Past `stopAt` (epoch ms) a worker takes no item beyond its first.
  */
-async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>, stopAt = Infinity): Promise<void> {
   let i = 0;
   let failure: { error: unknown } | undefined;
   await Promise.all(
     Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (!failure && i < items.length) {
+      for (let first = true; !failure && i < items.length && (first || Date.now() < stopAt); first = false) {
         try {
           await fn(items[i++]!);
         } catch (error) {
@@ -305,6 +306,9 @@ async function markGone(ws: string, rootId: string, until: number): Promise<void
   }
 }
 
+/** Chunks of one level cleaned together (about 1 000 entities): a note linked to several of them is updated once. */
+const CHUNKS_AT_ONCE = 10;
+
 /**
  * The clean-up of a subtree delete, from its pending work (see the top of this module): true once
  * nothing of the subtree is left but what others own (notes), Unfinished when `until` comes first.
@@ -314,30 +318,62 @@ export async function finishEntityDelete(ws: string, rootId: string, until: numb
   await markGone(ws, rootId, until);
   for (let chunks = await tombstonesOf(ws, rootId); chunks.length > 0; chunks = await tombstonesOf(ws, rootId)) {
     // Deepest first, so an entity outlives its children as long as it can; the chunks a straggler adds come in the next round.
-    for (const chunk of chunks) await cleanChunk(ws, rootId, chunk, until, detail);
+    // A group left part-way is taken up again before any shallower one.
+    for (const group of groupsByLevel(chunks)) if (!(await cleanChunks(ws, rootId, group, until, detail))) break;
   }
   return true;
 }
 
+/** Consecutive chunks of one level (they come deepest first), at most CHUNKS_AT_ONCE a group. */
+function groupsByLevel(chunks: readonly TombstoneChunk[]): TombstoneChunk[][] {
+  const groups: TombstoneChunk[][] = [];
+  for (const chunk of chunks) {
+    const last = groups.at(-1);
+    if (last && last[0]!.level === chunk.level && last.length < CHUNKS_AT_ONCE) last.push(chunk);
+    else groups.push([chunk]);
+  }
+  return groups;
+}
+
 /**
- * One chunk: what refers to each entity read; the links taken out of their notes' copies, a note's
- * links of the whole chunk in one update; then the links, ratings and relations deleted; then the
- * entity items, then the chunk itself (its ids are hidden from readers until then).
+ * Chunks of one level: their entities read together and what refers to each of them; the links
+ * taken out of their notes' copies, a note's links to all of them in one update; then the links,
+ * ratings and relations deleted; then the entity items, then the chunks themselves (their ids are
+ * hidden from readers until then). At most half the time left goes to reading, and what was read
+ * is then cleaned: every run moves the clean-up on, however short its time. A chunk goes once all
+ * of its entities have; true once all of them went.
  */
-async function cleanChunk(ws: string, rootId: string, chunk: TombstoneChunk, until: number, detail: () => string): Promise<void> {
+async function cleanChunks(ws: string, rootId: string, chunks: readonly TombstoneChunk[], until: number, detail: () => string): Promise<boolean> {
+  inTime(until, detail);
+  const ids = chunks.flatMap((c) => c.ids);
+  const level = chunks[0]!.level;
+  const entities = await readEntityItems(ws, ids);
+  const readUntil = Date.now() + (until - Date.now()) / 2;
+  const handled = new Set(ids.filter((id) => !entities.has(id)));
   const found: EntityRefs[] = [];
-  await forEachLimited(chunk.ids, PARALLEL, async (id) => {
-    const refs = await referencesOf(ws, rootId, chunk.level, id, until, detail);
-    if (refs) found.push(refs);
-  });
+  await forEachLimited(
+    [...entities.values()],
+    PARALLEL,
+    async (e) => {
+      const refs = await referencesOf(ws, rootId, level, e, until, detail);
+      if (refs) found.push(refs);
+      handled.add(e.id);
+    },
+    readUntil,
+  );
   // The links leave the notes' copies before they go (lib/store/note-link-copy.ts).
   await uncopyLinks(ws, found, until, detail);
   await batchWriteAll(
     found.flatMap((r) => r.deletes).map((Key) => ({ DeleteRequest: { Key } })),
     PARALLEL,
   );
-  await batchWriteAll(chunk.ids.map((id) => ({ DeleteRequest: { Key: keys.entity(ws, id) } })));
-  await deleteItem({ TableName: tableName(), Key: chunk.key });
+  await batchWriteAll(
+    [...entities.keys()].filter((id) => handled.has(id)).map((id) => ({ DeleteRequest: { Key: keys.entity(ws, id) } })),
+    PARALLEL,
+  );
+  const done = chunks.filter((c) => c.ids.every((id) => handled.has(id)));
+  if (done.length > 0) await batchWriteAll(done.map((c) => ({ DeleteRequest: { Key: c.key } })));
+  return done.length === chunks.length;
 }
 
 /** What refers to one marked entity: its links (by note) and the items to delete (links, ratings, both sides of relations). */
@@ -348,13 +384,12 @@ interface EntityRefs {
 }
 
 /**
- * What refers to one marked entity, but the notes themselves; undefined when nothing is left to
- * read (the entity gone, or a customer, whose references are cleared here).
+ * What refers to one marked entity `e` (as read), but the notes themselves; undefined for a
+ * customer, whose references are cleared here.
  */
-async function referencesOf(ws: string, rootId: string, level: number, id: string, until: number, detail: () => string): Promise<EntityRefs | undefined> {
+async function referencesOf(ws: string, rootId: string, level: number, e: EntityItem, until: number, detail: () => string): Promise<EntityRefs | undefined> {
   inTime(until, detail);
-  const e = await readEntityItem(ws, id);
-  if (!e) return undefined;
+  const id = e.id;
   // Children the marking missed (the index lagged behind a create or a move just before the root was marked).
   if (mayHaveChildren(e)) {
     const stray = (await childrenOf(ws, id)).filter((c) => !c.deleting);
@@ -386,33 +421,44 @@ async function referencesOf(ws: string, rootId: string, level: number, id: strin
   return { id, noteIds: links.map((l) => l.noteId as string), deletes: [...gone, ...relations.flatMap((r) => relationDeletes(ws, r))] };
 }
 
+/** Links one update takes out of a note's copy: its REMOVE names them all, and an update expression is at most 4 KB. */
+const UNCOPY_PER_UPDATE = 200;
+
 /**
- * Takes the chunk's entities out of their notes' copies: one update per note (all of its links to
- * the chunk), 100 notes per transaction (a note gone meanwhile is left out). Each note is in one
- * transaction only, so the transactions cannot conflict with one another.
+ * Takes the entities out of their notes' copies: one update per note (all of its links to them, in
+ * rounds of UNCOPY_PER_UPDATE for a note with more), 100 notes per transaction (a note gone
+ * meanwhile is left out). Within a round each note is in one transaction only, so the transactions
+ * cannot conflict with one another.
  */
 async function uncopyLinks(ws: string, found: readonly EntityRefs[], until: number, detail: () => string): Promise<void> {
   const byNote = new Map<string, string[]>();
   for (const r of found) for (const n of r.noteIds) byNote.set(n, [...(byNote.get(n) ?? []), r.id]);
-  await forEachLimited(chunksOf([...byNote], MAX_TX_ITEMS), UNCOPY_PARALLEL, (batch) =>
-    orUnfinished(
-      () =>
-        transact(
-          'uncopyLinks',
-          async (attempt) => {
-            let todo = batch;
-            if (attempt > 0) {
-              const now = await batchGetByKey(
-                batch.map(([n]) => keys.note(ws, n)),
-                { consistent: true, projection: { expression: '#pk, #sk', names: { '#pk': 'pk', '#sk': 'sk' } } },
-              );
-              todo = batch.filter(([n]) => now.has(itemKeyId(keys.note(ws, n))));
-            }
-            return { items: todo.map(([n, entityIds]) => uncopyLinksOf(ws, n, entityIds)), result: undefined };
-          },
-          until,
-        ),
-      detail,
-    ),
-  );
+  while (byNote.size > 0) {
+    const updates = [...byNote].map(([n, entityIds]): [string, string[]] => [n, entityIds.slice(0, UNCOPY_PER_UPDATE)]);
+    for (const [n, entityIds] of byNote) {
+      if (entityIds.length > UNCOPY_PER_UPDATE) byNote.set(n, entityIds.slice(UNCOPY_PER_UPDATE));
+      else byNote.delete(n);
+    }
+    await forEachLimited(chunksOf(updates, MAX_TX_ITEMS), UNCOPY_PARALLEL, (batch) =>
+      orUnfinished(
+        () =>
+          transact(
+            'uncopyLinks',
+            async (attempt) => {
+              let todo = batch;
+              if (attempt > 0) {
+                const now = await batchGetByKey(
+                  batch.map(([n]) => keys.note(ws, n)),
+                  { consistent: true, projection: { expression: '#pk, #sk', names: { '#pk': 'pk', '#sk': 'sk' } } },
+                );
+                todo = batch.filter(([n]) => now.has(itemKeyId(keys.note(ws, n))));
+              }
+              return { items: todo.map(([n, entityIds]) => uncopyLinksOf(ws, n, entityIds)), result: undefined };
+            },
+            until,
+          ),
+        detail,
+      ),
+    );
+  }
 }

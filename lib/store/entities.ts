@@ -1,5 +1,6 @@
 // Entity items and the hierarchy reads the aggregate writes build on. Item layout: see
 // lib/store/keys.ts (entity) and the aggregate fields documented in lib/store/aggregates.ts.
+import { batchGetByKey } from './batch.ts';
 import { getItem } from './calls.ts';
 import * as keys from './keys.ts';
 import { prereadFor, type Prereads } from './preread.ts';
@@ -61,6 +62,17 @@ export async function readEntityItem(ws: string, id: string, preread?: Prereads)
   const key = keys.entity(ws, id);
   const { Item } = prereadFor(preread, key) ?? (await getItem({ TableName: tableName(), Key: key, ConsistentRead: true }));
   return isEntityItem(Item) ? toEntity(Item) : undefined;
+}
+
+/** The entity items of `ids` found (by id; consistent reads, 100 per BatchGetItem), deleting ones included. */
+export async function readEntityItems(ws: string, ids: readonly string[]): Promise<Map<string, EntityItem>> {
+  const found = await batchGetByKey(
+    ids.map((id) => keys.entity(ws, id)),
+    { consistent: true },
+  );
+  const out = new Map<string, EntityItem>();
+  for (const item of found.values()) if (isEntityItem(item)) out.set(item.id as string, toEntity(item));
+  return out;
 }
 
 /** A live entity (not being deleted), or undefined. */

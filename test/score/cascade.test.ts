@@ -140,6 +140,34 @@ describe('a subtree delete answers once the subtree is gone for every reader', (
     expect([await c.score(product), await c.score(keep)]).toEqual([2, 2]);
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: expect.any(Number), mismatches: 0, repaired: 0, pending: 0 });
   }, 120_000);
+
+  it("a note linked to 650 entities of one level: the sweep takes them out of its copy in updates within DynamoDB's 4 KB expression limit, and leaves its other link", async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const product = await c.entity('product');
+    const keep = await c.entity('feature', product);
+    const comp = await c.entity('component', product);
+    const features: string[] = [];
+    for (let i = 0; i < 650; i += 50) features.push(...(await Promise.all(Array.from({ length: 50 }, () => c.entity('feature', comp)))));
+    // A budget that lets the note's 651 links land within the request.
+    process.env.REQUEST_TIMEOUT_MS = '60000';
+    const wide = await c.note({ links: [[keep], ...features.map((f): [string] => [f])] }).finally(() => (process.env.REQUEST_TIMEOUT_MS = saved.budget));
+    expect(await c.score(comp)).toBe(650);
+
+    expect((await c.req('DELETE', `/entities/${comp}`)).status).toBe(204);
+    // A sweep long enough to read all 650 before it writes (a short one reads part and cleans that).
+    process.env.SWEEP_CHUNK_MS = '60000';
+    const { result: swept, longestUpdateExpression } = await countCalls(() => sweepOf(ws.workspaceId)).finally(() => (process.env.SWEEP_CHUNK_MS = '2000'));
+    expect(swept).toMatchObject({ finished: 1, failed: 0 });
+    // One REMOVE naming all 650 would be 4.4 KB.
+    expect(longestUpdateExpression).toBeGreaterThan(0);
+    expect(longestUpdateExpression).toBeLessThanOrEqual(4096);
+    const left = (await snapshot(ws.workspaceId)).filter((it) => !it.includes('"NOTE#') && [comp, ...features].some((id) => it.includes(id)));
+    expect(left, 'items of the deleted subtree still in the table').toEqual([]);
+    expect(await linkTargets(c, wide)).toEqual([keep]);
+    expect([await c.score(product), await c.score(keep)]).toEqual([1, 1]);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toEqual({ checked: expect.any(Number), mismatches: 0, repaired: 0, pending: 0 });
+  }, 180_000);
 });
 
 // ---- crashes -------------------------------------------------------------------------------------

@@ -64,21 +64,36 @@ export function crashAt(matches: (call: Call) => boolean, options: { nth?: numbe
   return state;
 }
 
-/** Counts this process's DynamoDB calls by operation while `work` runs. */
-export async function countCalls<T>(work: () => Promise<T>): Promise<{ result: T; calls: Record<string, number>; total: number }> {
+/** The update expressions of a call: an UpdateItem's, or those of a transaction's updates. */
+function updateExpressions(call: Call): string[] {
+  if (typeof call.input.UpdateExpression === 'string') return [call.input.UpdateExpression];
+  const items = (call.input.TransactItems as Array<{ Update?: { UpdateExpression?: string } }> | undefined) ?? [];
+  return items.flatMap((t) => (t.Update?.UpdateExpression !== undefined ? [t.Update.UpdateExpression] : []));
+}
+
+/**
+ * Counts this process's DynamoDB calls by operation while `work` runs, and measures the longest
+ * update expression sent (DynamoDB refuses one over 4 KB; DynamoDB Local does not check).
+ */
+export async function countCalls<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; calls: Record<string, number>; total: number; longestUpdateExpression: number }> {
   const calls: Record<string, number> = {};
+  let longestUpdateExpression = 0;
   const name = 'countCalls';
   db().middlewareStack.add(
     (next, context) => async (args) => {
       const op = String(context.commandName ?? '').replace(/Command$/, '');
       calls[op] = (calls[op] ?? 0) + 1;
+      for (const e of updateExpressions({ operation: op, input: args.input as Input }))
+        longestUpdateExpression = Math.max(longestUpdateExpression, Buffer.byteLength(e));
       return next(args);
     },
     { step: 'initialize', name },
   );
   try {
     const result = await work();
-    return { result, calls, total: Object.values(calls).reduce((a, b) => a + b, 0) };
+    return { result, calls, total: Object.values(calls).reduce((a, b) => a + b, 0), longestUpdateExpression };
   } finally {
     db().middlewareStack.remove(name);
   }
