@@ -3,6 +3,8 @@
 // (plain node:http + one GetItem on the same emulator) — all in this process, so they share one CPU
 // budget with autocannon. Then, under one product:
 //   1. score latency at concurrency 1, interleaved rounds: the endpoint, the floor service, a bare GetItem;
+//      then the score route's throughput at concurrency 32 against the floor service's, in pairs of
+//      interleaved runs (BENCH_THROUGHPUT_PAIRS, default 4, of BENCH_THROUGHPUT_SECONDS, default 4);
 //   2. a read mix (score, retrieve with fields[], list pages) and a write mix (notes with a customer and
 //      rated links, re-rates, moves) with autocannon, several members' tokens (each member has two,
 //      which share its budget): throughput, p50/p99, non-2xx by status;
@@ -58,6 +60,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
 const NOTE_ROUNDS = Number(process.env.BENCH_NOTE_ROUNDS ?? 300);
 const HOT_PAIRS = Number(process.env.BENCH_HOT_PAIRS ?? 6);
+const THROUGHPUT_PAIRS = Number(process.env.BENCH_THROUGHPUT_PAIRS ?? 4);
+const THROUGHPUT_SECONDS = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? 4);
 const HOT_WINDOW = Number(process.env.BENCH_HOT_WINDOW ?? 224);
 const MEMBERS = 4;
 
@@ -209,6 +213,38 @@ function scoreLatency(w: World, floorUrl: string): Promise<Latency> {
     ROUNDS,
     50,
   );
+}
+
+interface Throughput {
+  pairs: Array<{ first: 'score' | 'floor'; score: number; floor: number; ratio: number }>;
+  median: number;
+}
+
+/**
+ * The score route's throughput at concurrency 32 against the floor service's, in `pairs` pairs of
+ * interleaved autocannon runs of `seconds` each (the side that goes first alternates); the goal's
+ * ratio is the median of the pairs' ratios.
+ */
+async function scoreThroughput(w: World, floorUrl: string, pairs: number, seconds: number): Promise<Throughput> {
+  const floorRun = async () => {
+    const r = await autocannon({ url: floorUrl, connections: 32, duration: seconds });
+    return r.requests.total / r.duration;
+  };
+  const scoreRun = async () => (await cannon(w, 'score', 32, () => ({ method: 'GET', path: `/entities/${w.productId}/score` }), { seconds })).rps;
+  const out: Throughput['pairs'] = [];
+  for (let i = 0; i < pairs; i++) {
+    const first = i % 2 === 0 ? 'score' : 'floor';
+    const [a, b] = first === 'score' ? [await scoreRun(), await floorRun()] : [await floorRun(), await scoreRun()];
+    const [score, floor] = first === 'score' ? [a, b] : [b, a];
+    out.push({ first, score, floor, ratio: score / floor });
+  }
+  return {
+    pairs: out,
+    median: quantile(
+      out.map((p) => p.ratio),
+      0.5,
+    ),
+  };
 }
 
 interface Mix {
@@ -608,6 +644,10 @@ async function main() {
 
     console.log(`Score latency, ${ROUNDS} interleaved rounds at concurrency 1...`);
     const lat = await scoreLatency(w, floorUrl);
+    console.log(`Score throughput at concurrency 32 against the floor service, ${THROUGHPUT_PAIRS} pairs of ${THROUGHPUT_SECONDS} s...`);
+    const throughput = await scoreThroughput(w, floorUrl, THROUGHPUT_PAIRS, THROUGHPUT_SECONDS);
+    for (const [i, p] of throughput.pairs.entries())
+      console.log(`  pair ${i + 1} (${p.first} first): score ${p.score.toFixed(0)}/s, floor ${p.floor.toFixed(0)}/s, ${p.ratio.toFixed(2)}×`);
 
     // Each request kind alone at concurrency 1, so a slow mix can be traced to its kind.
     const kinds: Array<[string, number]> = [];
@@ -671,9 +711,16 @@ async function main() {
       {
         what: 'score p50 / floor service p50',
         value: `${ms(lat.endpoint)} / ${ms(lat.floor)} ms`,
-        goal: '≤ 1.5×',
+        goal: '≤ 1.25×',
         ratio: lat.endpoint / lat.floor,
-        ok: lat.endpoint / lat.floor <= 1.5,
+        ok: lat.endpoint / lat.floor <= 1.25,
+      },
+      {
+        what: `score-route throughput at concurrency 32 / floor service's: median of ${throughput.pairs.length} paired runs' ratios`,
+        value: throughput.pairs.map((p) => `${p.score.toFixed(0)}/${p.floor.toFixed(0)}`).join(', ') + ' /s',
+        goal: '≥ 0.8×',
+        ratio: throughput.median,
+        ok: throughput.median >= 0.8,
       },
       {
         what: `hot-product writes at concurrency 32 / emulator ceiling (32): median of ${hot32.pairs.length} paired windows' ratios (pooled /s shown)`,
@@ -696,7 +743,7 @@ async function main() {
     ];
 
     const elapsed = (performance.now() - started) / 1000;
-    const report = render({ lat, mixes: [reads, writes, ...hot], hot32, ceiling1, shape: tx.items, goals, verify, elapsed });
+    const report = render({ lat, throughput, mixes: [reads, writes, ...hot], hot32, ceiling1, shape: tx.items, goals, verify, elapsed });
     console.log('\n' + report);
     if (process.env.BENCH_NO_DOCS !== '1') {
       await writeSection('bench:load', report);
@@ -711,6 +758,7 @@ async function main() {
 
 function render(r: {
   lat: Latency;
+  throughput: Throughput;
   mixes: Mix[];
   hot32: HotComparison;
   ceiling1: { tps: number; p50: number };
@@ -742,7 +790,9 @@ DynamoDB Local (in memory), the local gateway, the floor service and autocannon 
 ${MEMBERS} members with 2 API tokens each (a member's tokens share one budget of ${process.env.RATE_LIMIT_PER_SECOND}/s). ${r.elapsed.toFixed(0)} s in all.
 
 Score latency at concurrency 1 (${ROUNDS} interleaved rounds, p50): endpoint ${ms(r.lat.endpoint)} ms, floor service
-(node:http + one GetItem) ${ms(r.lat.floor)} ms, bare GetItem ${ms(r.lat.getItem)} ms.
+(node:http + one GetItem) ${ms(r.lat.floor)} ms, bare GetItem ${ms(r.lat.getItem)} ms. Score throughput at
+concurrency 32 against the floor service's, ${THROUGHPUT_SECONDS} s runs in interleaved pairs (first side alternating):
+${r.throughput.pairs.map((p, i) => `pair ${i + 1}, ${p.score.toFixed(0)} against ${p.floor.toFixed(0)} requests/s (${p.ratio.toFixed(2)}×)`).join('; ')}; median **${r.throughput.median.toFixed(2)}×**.
 
 | run | 2xx/s | p50 ms | p99 ms | requests | by status |
 |---|---:|---:|---:|---:|---|
