@@ -65,7 +65,8 @@ const FLOOR_PARALLEL = 16;
  * time (three of the sweeper's chunks, SWEEP_CHUNK_MS = 20 s: deployed, the sweeper runs every
  * minute, so such a product is gone from the table within about three minutes), and within 4× its
  * floor — per entity it reads its links, ratings and relations before it writes, and a note linked
- * to entities of several chunks is updated once per chunk, where the floor updates it once.
+ * to entities of several groups of chunks (ten chunks of 99 a group) is updated once per group,
+ * where the floor updates it once.
  */
 const BOUNDS = { answerMs: config.requestTimeoutMs, answerRatio: 3, cleanMs: 60_000, cleanRatio: 4 };
 
@@ -350,7 +351,8 @@ DynamoDB Local (in memory) and the local gateway in one process. ${((performance
   besides its writes); the clean-up within ${BOUNDS.cleanMs / 1000} s of sweep time (three of the sweeper's ${config.sweepChunkMs / 1000} s
   chunks; deployed it runs every minute, so the subtree is gone from the table within about three
   minutes) and ${BOUNDS.cleanRatio}× its floor (per entity it reads its links, ratings and relations first, and
-  a note linked to entities of several chunks is updated once per chunk, where the floor updates it once).
+  a note linked to entities of several groups of chunks — ten chunks of 99 entities a group — is updated once
+  per group, where the floor updates it once).
 
 ### Figures
 
