@@ -233,6 +233,9 @@ as an operator runs it, in a child process.
 - **Peak memory**: the restoring process's resident-set high-water mark, \`ru_maxrss\` as
   \`process.resourceUsage().maxRSS\` reports it at the child's exit (bench/max-rss.ts, preloaded with
   \`node --import\`); it includes Node itself and the TypeScript loader.
+- **A slow emulator**: with a workspace of 100 000 notes DynamoDB Local answers a BatchWriteItem in
+  more than the deployed 5 s, so the bench raises \`AWS_REQUEST_TIMEOUT_MS\` to 60 s for itself and
+  the restoring child (docs/operations.md).
 
 ### Figures
 
