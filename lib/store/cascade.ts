@@ -20,7 +20,8 @@
 // The clean-up (finishEntityDelete) runs from the pending-work item (lib/store/sweep.ts): steps 2
 // and 3 again (idempotent; they find what an index that lagged behind a write just before step 1
 // hid from the first pass), then the tombstone chunks, deepest level first, up to ten chunks of a
-// level at a time: their entities are read in batches, their links leave their notes' copies (one
+// level at a time: their entities are read in batches and their relations in one pass over the
+// workspace's, their ratings named by their links' customers; their links leave their notes' copies (one
 // update per note, 100 notes per transaction) and go with the entities' ratings, their relations
 // (both sides) and a user's e-mail look-up; then the entity items, then the chunks. Every step is
 // idempotent and may run twice at once; a crash anywhere leaves the pending item, and the next
@@ -37,7 +38,7 @@ import type { ItemKey } from './keys.ts';
 import { uncopyLinksOf } from './note-link-copy.ts';
 import { setNoteCustomer } from './notes.ts';
 import { queryAll } from './query.ts';
-import { relationDeletes, relationsOf } from './relations.ts';
+import { relationDeletes, relationsOfAny, type RelationItem } from './relations.ts';
 import { tableName } from './table.ts';
 import { tombstonePut, tombstonesOf, TOMBSTONES_PER_CHUNK, type TombstoneChunk } from './tombstones.ts';
 import { MAX_TX_ITEMS, transact } from './tx.ts';
@@ -348,6 +349,7 @@ async function cleanChunks(ws: string, rootId: string, chunks: readonly Tombston
   const ids = chunks.flatMap((c) => c.ids);
   const level = chunks[0]!.level;
   const entities = await readEntityItems(ws, ids);
+  const relations = await relationsOfAny(ws, new Set(entities.keys()));
   const readUntil = Date.now() + (until - Date.now()) / 2;
   const handled = new Set(ids.filter((id) => !entities.has(id)));
   const found: EntityRefs[] = [];
@@ -355,7 +357,7 @@ async function cleanChunks(ws: string, rootId: string, chunks: readonly Tombston
     [...entities.values()],
     PARALLEL,
     async (e) => {
-      const refs = await referencesOf(ws, rootId, level, e, until, detail);
+      const refs = await referencesOf(ws, rootId, level, e, relations.get(e.id) ?? [], until, detail);
       if (refs) found.push(refs);
       handled.add(e.id);
     },
@@ -387,7 +389,15 @@ interface EntityRefs {
  * What refers to one marked entity `e` (as read), but the notes themselves; undefined for a
  * customer, whose references are cleared here.
  */
-async function referencesOf(ws: string, rootId: string, level: number, e: EntityItem, until: number, detail: () => string): Promise<EntityRefs | undefined> {
+async function referencesOf(
+  ws: string,
+  rootId: string,
+  level: number,
+  e: EntityItem,
+  relations: readonly RelationItem[],
+  until: number,
+  detail: () => string,
+): Promise<EntityRefs | undefined> {
   inTime(until, detail);
   const id = e.id;
   // Children the marking missed (the index lagged behind a create or a move just before the root was marked).
@@ -401,24 +411,39 @@ async function referencesOf(ws: string, rootId: string, level: number, e: Entity
     if (email !== undefined) await batchWriteAll([{ DeleteRequest: { Key: keys.customerEmail(ws, email, id) } }]);
     return undefined;
   }
-  const [links, ratings, relations] = await Promise.all([
-    queryAll({
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :p',
-      ExpressionAttributeValues: { ':p': keys.linksTo(ws, id) },
-      ProjectionExpression: 'pk, sk, noteId',
-    }),
-    queryAll({
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.ratingsOfEntityPrefix(id) },
-      ProjectionExpression: 'pk, sk',
-      ConsistentRead: true,
-    }),
+  const links = await queryAll({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :p',
+    ExpressionAttributeValues: { ':p': keys.linksTo(ws, id) },
+    ProjectionExpression: 'pk, sk, noteId, customerId, rev',
+  });
+  const linkKeys: ItemKey[] = links.map((it) => ({ pk: it.pk as string, sk: it.sk as string }));
+  return {
+    id,
+    noteIds: links.map((l) => l.noteId as string),
     // Both sides of each relation (link, isBlockedBy, isBlocking): the other entity may live on.
-    relationsOf(ws, id),
-  ]);
-  const gone: ItemKey[] = [...links, ...ratings].map((it) => ({ pk: it.pk as string, sk: it.sk as string }));
-  return { id, noteIds: links.map((l) => l.noteId as string), deletes: [...gone, ...relations.flatMap((r) => relationDeletes(ws, r))] };
+    deletes: [...linkKeys, ...(await ratingsOf(ws, id, links)), ...relations.flatMap((r) => relationDeletes(ws, r))],
+  };
+}
+
+/**
+ * The rating items of entity `id`: one per customer with a link to it (lib/store/aggregates.ts), so
+ * they are named by the customers its links were applied with — when every link was (`rev`; a
+ * link without `customerId` is anonymous and has no rating). Else (links bulk-loaded raw, not yet
+ * repaired) they are queried.
+ */
+async function ratingsOf(ws: string, id: string, links: readonly Record<string, unknown>[]): Promise<ItemKey[]> {
+  if (links.every((l) => typeof l.rev === 'number')) {
+    const customers = new Set(links.flatMap((l) => (typeof l.customerId === 'string' ? [l.customerId] : [])));
+    return [...customers].map((c) => keys.rating(ws, id, c));
+  }
+  const ratings = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.ratingsOfEntityPrefix(id) },
+    ProjectionExpression: 'pk, sk',
+    ConsistentRead: true,
+  });
+  return ratings.map((it) => ({ pk: it.pk as string, sk: it.sk as string }));
 }
 
 /** Links one update takes out of a note's copy: its REMOVE names them all, and an update expression is at most 4 KB. */

@@ -109,6 +109,8 @@ export const timeRange = (from: string | undefined, to: string | undefined) => (
  * begins_with(sk, relationsOfPrefix(entityId[, type])).
  */
 export const relation = (ws: string, entityId: string, type: string, targetId: string) => ({ pk: WS(ws), sk: `${REL}${entityId}#${type}#${targetId}` });
+/** Every relation item of a workspace: Query pk, begins_with(sk, relationsPrefix). */
+export const relationsPrefix = REL;
 export const relationsOfPrefix = (entityId: string, type?: string) => `${REL}${entityId}#${type !== undefined ? `${type}#` : ''}`;
 /**
  * Look-up of a user (customer entity) by e-mail, lower-cased: { kind: 'customerEmail', email,
