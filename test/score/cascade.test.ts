@@ -7,9 +7,9 @@
 // in the request, and in the sweep. The frozen state is checked against the reference model
 // (test/score/model.ts); then a sweep — after the crashed holder's lease ran out — finishes exactly.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { updateItem } from '#lib/store/calls.ts';
 import { finishEntityDelete } from '#lib/store/cascade.ts';
 import * as keys from '#lib/store/keys.ts';
-import { updateItem } from '#lib/store/calls.ts';
 import { queryAll } from '#lib/store/query.ts';
 import { sweep, type SweepReport } from '#lib/store/sweep.ts';
 import { tableName } from '#lib/store/table.ts';
