@@ -84,15 +84,21 @@ const linkTargets = async (c: Client, noteId: string, path = `/notes/${noteId}`)
     .sort();
 };
 
+/** A new workspace's product with a feature that stays and a component of `count` features (created `atOnce` at a time). */
+async function productWithComponent(count: number, atOnce: number) {
+  const ws = await newWorkspace();
+  const c = client(app, ws.token);
+  const product = await c.entity('product');
+  const keep = await c.entity('feature', product);
+  const comp = await c.entity('component', product);
+  const features: string[] = [];
+  for (let i = 0; i < count; i += atOnce) features.push(...(await Promise.all(Array.from({ length: atOnce }, () => c.entity('feature', comp)))));
+  return { ws, c, product, keep, comp, features };
+}
+
 describe('a subtree delete answers once the subtree is gone for every reader', () => {
   it('122 entities: 204 after 4 transactions, no link or rating touched; every reader finds nothing of the subtree; the sweep then removes all of it', async () => {
-    const ws = await newWorkspace();
-    const c = client(app, ws.token);
-    const product = await c.entity('product');
-    const keep = await c.entity('feature', product);
-    const comp = await c.entity('component', product);
-    const features: string[] = [];
-    for (let i = 0; i < 120; i += 40) features.push(...(await Promise.all(Array.from({ length: 40 }, () => c.entity('feature', comp)))));
+    const { ws, c, product, keep, comp, features } = await productWithComponent(120, 40);
     const sub = await c.entity('subfeature', features[0]);
     const acme = await c.entity('company');
     const rated = await c.note({ customer: acme, links: features.slice(0, 12).map((f) => [f, 'important'] as [string, string]) });
@@ -147,13 +153,7 @@ describe('a subtree delete answers once the subtree is gone for every reader', (
   }, 120_000);
 
   it("a note linked to 650 entities of one level: the sweep takes them out of its copy in updates within DynamoDB's 4 KB expression limit, and leaves its other link", async () => {
-    const ws = await newWorkspace();
-    const c = client(app, ws.token);
-    const product = await c.entity('product');
-    const keep = await c.entity('feature', product);
-    const comp = await c.entity('component', product);
-    const features: string[] = [];
-    for (let i = 0; i < 650; i += 50) features.push(...(await Promise.all(Array.from({ length: 50 }, () => c.entity('feature', comp)))));
+    const { ws, c, product, keep, comp, features } = await productWithComponent(650, 50);
     // A budget that lets the note's 651 links land within the request.
     process.env.REQUEST_TIMEOUT_MS = '60000';
     const wide = await c.note({ links: [[keep], ...features.map((f): [string] => [f])] }).finally(() => (process.env.REQUEST_TIMEOUT_MS = saved.budget));
