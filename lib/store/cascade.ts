@@ -21,7 +21,7 @@
 // and 3 again (idempotent; they find what an index that lagged behind a write just before step 1
 // hid from the first pass), then the tombstone chunks, deepest level first, up to ten chunks of a
 // level at a time: their entities are read in batches and their relations in one pass over the
-// workspace's, their ratings named by their links' customers; their links leave their notes' copies (one
+// workspace's, their links and ratings entity by entity; their links leave their notes' copies (one
 // update per note, 100 notes per transaction) and go with the entities' ratings, their relations
 // (both sides) and a user's e-mail look-up; then the entity items, then the chunks. Every step is
 // idempotent and may run twice at once; a crash anywhere leaves the pending item, and the next
@@ -411,32 +411,30 @@ async function referencesOf(
     if (email !== undefined) await batchWriteAll([{ DeleteRequest: { Key: keys.customerEmail(ws, email, id) } }]);
     return undefined;
   }
-  const links = await queryAll({
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :p',
-    ExpressionAttributeValues: { ':p': keys.linksTo(ws, id) },
-    ProjectionExpression: 'pk, sk, noteId, customerId, rev',
-  });
+  const [links, ratings] = await Promise.all([
+    queryAll({
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :p',
+      ExpressionAttributeValues: { ':p': keys.linksTo(ws, id) },
+      ProjectionExpression: 'pk, sk, noteId',
+    }),
+    ratingsOf(ws, id),
+  ]);
   const linkKeys: ItemKey[] = links.map((it) => ({ pk: it.pk as string, sk: it.sk as string }));
   return {
     id,
     noteIds: links.map((l) => l.noteId as string),
     // Both sides of each relation (link, isBlockedBy, isBlocking): the other entity may live on.
-    deletes: [...linkKeys, ...(await ratingsOf(ws, id, links)), ...relations.flatMap((r) => relationDeletes(ws, r))],
+    deletes: [...linkKeys, ...ratings, ...relations.flatMap((r) => relationDeletes(ws, r))],
   };
 }
 
 /**
- * The rating items of entity `id`: one per customer with a link to it (lib/store/aggregates.ts), so
- * they are named by the customers its links were applied with — when every link was (`rev`; a
- * link without `customerId` is anonymous and has no rating). Else (links bulk-loaded raw, not yet
- * repaired) they are queried.
+ * The rating items of entity `id`, read (consistently): its links' cached customers cannot name
+ * them, since a note whose customer changed after the entity was marked leaves the rating where
+ * the aggregates last put it.
  */
-async function ratingsOf(ws: string, id: string, links: readonly Record<string, unknown>[]): Promise<ItemKey[]> {
-  if (links.every((l) => typeof l.rev === 'number')) {
-    const customers = new Set(links.flatMap((l) => (typeof l.customerId === 'string' ? [l.customerId] : [])));
-    return [...customers].map((c) => keys.rating(ws, id, c));
-  }
+async function ratingsOf(ws: string, id: string): Promise<ItemKey[]> {
   const ratings = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.ratingsOfEntityPrefix(id) },

@@ -7,12 +7,10 @@
 // in the request, and in the sweep. The frozen state is checked against the reference model
 // (test/score/model.ts); then a sweep — after the crashed holder's lease ran out — finishes exactly.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { updateItem } from '#lib/store/calls.ts';
 import { finishEntityDelete } from '#lib/store/cascade.ts';
 import * as keys from '#lib/store/keys.ts';
 import { queryAll } from '#lib/store/query.ts';
 import { sweep, type SweepReport } from '#lib/store/sweep.ts';
-import { tableName } from '#lib/store/table.ts';
 import { workOf } from '#lib/store/work.ts';
 import { countCalls, crashAt, heal, writesKey, type Call } from './crash.ts';
 import { client } from './helpers.ts';
@@ -139,9 +137,6 @@ describe('a subtree delete answers once the subtree is gone for every reader', (
     // Linking again to a deleted entity whose old link waits for the sweep: the entity is missing, not a conflict.
     expectError(await c.req('POST', `/notes/${rated}/relationships`, { data: { type: 'link', target: { id: features[0] } } }), 'resource.notFound');
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 1 });
-    // One link as a raw bulk load leaves it (no `rev`, no `customerId`): its entity's ratings cannot be
-    // named by its links' customers, so the clean-up looks them up.
-    await updateItem({ TableName: tableName(), Key: keys.link(ws.workspaceId, rated, features[1]!), UpdateExpression: 'REMOVE rev, customerId' });
 
     expect(await sweepOf(ws.workspaceId)).toMatchObject({ finished: 1, failed: 0 });
     const gone = new Set([comp, sub, ...features]);
