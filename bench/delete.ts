@@ -64,7 +64,7 @@ const FLOOR_PARALLEL = 16;
  * reads the children index level by level besides its writes. The clean-up: within 60 s of sweep
  * time (three of the sweeper's chunks, SWEEP_CHUNK_MS = 20 s: deployed, the sweeper runs every
  * minute, so such a product is gone from the table within about three minutes), and within 4× its
- * floor — per entity it reads its links and ratings, and per group of chunks the entities and the workspace's relations, before it writes, and a note linked
+ * floor — per entity it reads its links, and per group of chunks the entities, the workspace's relations and its ratings, besides its writes, and a note linked
  * to entities of several groups of chunks (ten chunks of 99 a group) is updated once per group,
  * where the floor updates it once.
  */
@@ -350,7 +350,7 @@ DynamoDB Local (in memory) and the local gateway in one process. ${((performance
   sweeper finishes) and ${BOUNDS.answerRatio}× its floor (the marking reads the children index level by level
   besides its writes); the clean-up within ${BOUNDS.cleanMs / 1000} s of sweep time (three of the sweeper's ${config.sweepChunkMs / 1000} s
   chunks; deployed it runs every minute, so the subtree is gone from the table within about three
-  minutes) and ${BOUNDS.cleanRatio}× its floor (per entity it reads its links and ratings, and per group of chunks the entities and the workspace's relations, first, and
+  minutes) and ${BOUNDS.cleanRatio}× its floor (per entity it reads its links, and per group of chunks the entities, the workspace's relations and its ratings, besides its writes, and
   a note linked to entities of several groups of chunks — ten chunks of 99 entities a group — is updated once
   per group, where the floor updates it once).
 

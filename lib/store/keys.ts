@@ -77,6 +77,8 @@ export const linkTimePosition = (setAt: number, noteId: string) => `${String(Mat
  */
 export const rating = (ws: string, entityId: string, customerId: string) => ({ pk: WS(ws), sk: `${RATE}${entityId}#${customerId}` });
 export const ratingsOfEntityPrefix = (entityId: string) => `${RATE}${entityId}#`;
+/** The entity a rating's sort key names (ids hold no '#'). */
+export const ratingEntityId = (sk: string) => sk.slice(RATE.length, sk.indexOf('#', RATE.length));
 /**
  * GSI3, the owner index: an entity or note with an owner is listed under its owner, oldest first:
  * gsi3pk = ownedBy(ws, memberId), gsi3sk = ownedPosition(kind, createdAt, id) — entities and notes
