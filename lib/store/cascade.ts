@@ -20,13 +20,12 @@
 // The clean-up (finishEntityDelete) runs from the pending-work item (lib/store/sweep.ts): steps 2
 // and 3 again (idempotent; they find what an index that lagged behind a write just before step 1
 // hid from the first pass), then the tombstone chunks, deepest level first, up to ten chunks of a
-// level at a time: their entities are read in batches and their relations in one pass over the
-// workspace's, their links entity by entity; their links leave their notes' copies (one update per
-// note, 100 notes per transaction), then their ratings are read (in one pass over the workspace's
-// for a large group) and go with the links, their relations (both sides) and a user's e-mail
-// look-up; then the entity items, then the chunks. Every step is
-// idempotent and may run twice at once; a crash anywhere leaves the pending item, and the next
-// sweep carries on.
+// level at a time: their entities are read in batches, their relations (in one pass over the
+// workspace's for a large group) and their links entity by entity; their links leave their notes'
+// copies (one update per note, 100 notes per transaction), then their ratings are read (in one pass
+// for a large group too) and go with the links, their relations (both sides) and a user's e-mail
+// look-up; then the entity items, then the chunks. Every step is idempotent and may run twice at
+// once; a crash anywhere leaves the pending item, and the next sweep carries on.
 import { Plan } from './aggregates.ts';
 import { batchGetByKey, batchWriteAll, itemKeyId } from './batch.ts';
 import { putItem, queryPages, updateItem } from './calls.ts';
@@ -39,7 +38,7 @@ import type { ItemKey } from './keys.ts';
 import { uncopyLinksOf } from './note-link-copy.ts';
 import { setNoteCustomer } from './notes.ts';
 import { queryAll } from './query.ts';
-import { relationDeletes, relationsOfAny, type RelationItem } from './relations.ts';
+import { relationDeletes, relationsOf, relationsOfAny, type RelationItem } from './relations.ts';
 import { tableName } from './table.ts';
 import { tombstonePut, tombstonesOf, TOMBSTONES_PER_CHUNK, type TombstoneChunk } from './tombstones.ts';
 import { MAX_TX_ITEMS, transact } from './tx.ts';
@@ -310,6 +309,12 @@ async function markGone(ws: string, rootId: string, until: number): Promise<void
 
 /** Chunks of one level cleaned together (about 1 000 entities): a note linked to several of them is updated once. */
 const CHUNKS_AT_ONCE = 10;
+/**
+ * From this many entities on, their relations and ratings are read in one pass over the workspace's
+ * items of that kind rather than a Query each: a page per megabyte instead of a round trip per
+ * entity. Fewer are read entity by entity, so a small delete does not read a large workspace's.
+ */
+const PASS_FROM = 100;
 
 /**
  * The clean-up of a subtree delete, from its pending work (see the top of this module): true once
@@ -350,7 +355,7 @@ async function cleanChunks(ws: string, rootId: string, chunks: readonly Tombston
   const ids = chunks.flatMap((c) => c.ids);
   const level = chunks[0]!.level;
   const entities = await readEntityItems(ws, ids);
-  const relations = await relationsOfAny(ws, new Set(entities.keys()));
+  const relations = entities.size >= PASS_FROM ? await relationsOfAny(ws, new Set(entities.keys())) : undefined;
   const readUntil = Date.now() + (until - Date.now()) / 2;
   const handled = new Set(ids.filter((id) => !entities.has(id)));
   const found: EntityRefs[] = [];
@@ -358,7 +363,7 @@ async function cleanChunks(ws: string, rootId: string, chunks: readonly Tombston
     [...entities.values()],
     PARALLEL,
     async (e) => {
-      const refs = await referencesOf(ws, rootId, level, e, relations.get(e.id) ?? [], until, detail);
+      const refs = await referencesOf(ws, rootId, level, e, relations ? (relations.get(e.id) ?? []) : await relationsOf(ws, e.id), until, detail);
       if (refs) found.push(refs);
       handled.add(e.id);
     },
@@ -434,12 +439,6 @@ async function referencesOf(
 }
 
 /**
- * From this many entities on, their ratings are read in one pass over the workspace's rating items
- * rather than a Query each: a page per megabyte of ratings instead of a round trip per entity.
- */
-const RATINGS_PASS_FROM = 100;
-
-/**
  * The rating items of the marked entities, read consistently (a marked entity's ratings no longer
  * change: lib/store/aggregates.ts, planLinkChange). Their links' cached customers cannot name them:
  * a note whose customer changed after an entity was marked leaves the rating where the aggregates
@@ -449,7 +448,7 @@ async function ratingsOfAll(ws: string, ids: readonly string[], until: number, d
   const key = (it: Record<string, unknown>): ItemKey => ({ pk: it.pk as string, sk: it.sk as string });
   const read = { ProjectionExpression: 'pk, sk', ConsistentRead: true } as const;
   const out: ItemKey[] = [];
-  if (ids.length >= RATINGS_PASS_FROM) {
+  if (ids.length >= PASS_FROM) {
     const wanted = new Set(ids);
     for await (const page of queryPages({
       TableName: tableName(),

@@ -175,7 +175,7 @@ export async function relationsOfAny(ws: string, ids: ReadonlySet<string>): Prom
   return out;
 }
 
-/** Every relation of an entity (consistent). A subtree's clean-up reads many entities' at once: relationsOfAny. */
+/** Every relation of an entity (consistent). A subtree's clean-up reads a large group's at once: relationsOfAny. */
 export async function relationsOf(ws: string, entityId: string): Promise<RelationItem[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
