@@ -432,13 +432,15 @@ async function removeLink(ws: string, noteId: string, entityId: string, options:
   await transact(
     'removeLink',
     async () => {
-      const before = await readLink(ws, noteId, entityId);
-      if (!before) {
+      const [before, chain] = await Promise.all([readLink(ws, noteId, entityId), existingChain(ws, entityId)]);
+      // A link to an entity whose delete has begun is gone for every reader (lib/store/tombstones.ts)
+      // until the clean-up removes it: a client's unlink finds none, as a read would.
+      if (!before || (!options.missingOk && (!chain || chain[0]!.deleting))) {
         if (options.missingOk) return { items: [], result: undefined };
         throw new NotFound('link', entityId, `Note ${noteId} has no link to entity ${entityId}.`);
       }
       const plan = new Plan(ws);
-      await planLinkChange(ws, plan, { noteId, entityId, entityType: before.entityType, chain: await existingChain(ws, entityId), before });
+      await planLinkChange(ws, plan, { noteId, entityId, entityType: before.entityType, chain, before });
       plan.add(uncopyLink(ws, noteId, entityId));
       return { items: plan.build(), result: undefined };
     },

@@ -136,6 +136,8 @@ describe('a subtree delete answers once the subtree is gone for every reader', (
     expect((await snapshot(ws.workspaceId)).filter((it) => it.includes('"LINK#')).length).toBe(linksBefore);
     // Linking again to a deleted entity whose old link waits for the sweep: the entity is missing, not a conflict.
     expectError(await c.req('POST', `/notes/${rated}/relationships`, { data: { type: 'link', target: { id: features[0] } } }), 'resource.notFound');
+    // Unlinking it: no such link for the client, as for every reader.
+    expectError(await c.req('DELETE', `/notes/${rated}/relationships/link/${features[1]}`), 'resource.notFound');
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 1 });
 
     expect(await sweepOf(ws.workspaceId)).toMatchObject({ finished: 1, failed: 0 });
