@@ -26,7 +26,7 @@ export const config = {
   get dynamodbEndpoint(): string | undefined {
     return env('DYNAMODB_ENDPOINT');
   },
-  /** What DynamoDB Local is signed with (it takes any credentials): the SDK client and the lean sender alike. */
+  /** What DynamoDB Local is signed with (it takes any credentials). */
   localDynamodbCredentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   get region(): string {
     return env('AWS_REGION') ?? env('AWS_DEFAULT_REGION') ?? 'us-east-1';

@@ -41,7 +41,7 @@ export async function withinRequest<T>(deadline: number, timedOut: () => Error, 
     return await scopes.run({ deadline, signal: controller.signal }, work);
   } finally {
     clearTimeout(timer);
-    controller.abort(new RequestAnswered());
+    controller.abort(ANSWERED);
   }
 }
 
@@ -52,6 +52,9 @@ class RequestAnswered extends Error {
     this.name = 'RequestAnswered';
   }
 }
+
+/** One reason for every request: an Error captures its stack when made, which every answer would pay. */
+const ANSWERED = new RequestAnswered();
 
 /**
  * Runs `work` outside any request: work of the instance that concurrent requests share (the rate
