@@ -2,7 +2,8 @@
 // It starts its own in-memory DynamoDB Local, the local gateway and, beside them, a floor service
 // (plain node:http + one GetItem on the same emulator) — all in this process, so they share one CPU
 // budget with autocannon. Then, under one product:
-//   1. score latency at concurrency 1, interleaved rounds: the endpoint, the floor service, a bare GetItem;
+//   1. score latency at concurrency 1, interleaved rounds: the endpoint, the floor service, a bare GetItem,
+//      the route's handler invoked in-process (no HTTP) and its one BatchGetItem sent bare (where the gap goes);
 //      then the score route's throughput at concurrency 32 against the floor service's, in pairs of
 //      interleaved runs (BENCH_THROUGHPUT_PAIRS, default 4, of BENCH_THROUGHPUT_SECONDS, default 4);
 //   2. a read mix (score, retrieve with fields[], list pages) and a write mix (notes with a customer and
@@ -42,7 +43,10 @@ process.env.RATE_LIMIT_PER_SECOND = process.env.BENCH_RATE_LIMIT ?? '1000';
 process.env.LOG_LEVEL = 'silent';
 process.env.TABLE_NAME = 'pm-api-load';
 
-const { GetCommand, TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
+const { BatchGetCommand, GetCommand, TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
+const { verifyServiceJwt } = await import('#lib/auth/service-jwt.ts');
+const routes = await import('#lib/routes.ts');
+const { buildEvent, loadHandler } = await import('../local/gateway.ts');
 const { issueApiToken } = await import('#lib/auth/api-tokens.ts');
 const { IMPORTANCES } = await import('#lib/domain/score.ts');
 const { db, tableName } = await import('#lib/store/client.ts');
@@ -178,6 +182,10 @@ interface Latency {
   endpoint: number;
   floor: number;
   getItem: number;
+  /** The route's handler invoked in this process, no HTTP: what the gateway adds is endpoint − handler. */
+  handler: number;
+  /** The one BatchGetItem the route sends (credential, member, entity), sent bare: its reads without the pipeline. */
+  reads: number;
 }
 
 /**
@@ -199,8 +207,12 @@ async function interleaved<K extends string>(runs: Record<K, () => Promise<unkno
   return Object.fromEntries(names.map((n) => [n, quantile(times[n], 0.5)])) as Record<K, number>;
 }
 
-function scoreLatency(w: World, floorUrl: string): Promise<Latency> {
+async function scoreLatency(w: World, floorUrl: string): Promise<Latency> {
   const token = w.tokens[0]!;
+  const handler = await loadHandler(routes.getCustomerScore);
+  const claims = (await verifyServiceJwt(token))!;
+  const readKeys = [keys.credential(claims.jti), keys.member(w.ws, claims.sub), keys.entity(w.ws, w.productId)];
+  const path = `/v2/entities/${w.productId}/score`;
   return interleaved<keyof Latency>(
     {
       endpoint: async () => {
@@ -209,6 +221,17 @@ function scoreLatency(w: World, floorUrl: string): Promise<Latency> {
       },
       floor: async () => (await fetch(floorUrl)).text(),
       getItem: () => db().send(new GetCommand({ TableName: tableName(), Key: keys.entity(w.ws, w.productId), ConsistentRead: true })),
+      handler: async () => {
+        const event = buildEvent(
+          { method: 'GET', url: path, rawHeaders: ['Authorization', `Bearer ${token}`], body: Buffer.alloc(0) },
+          routes.getCustomerScore,
+          { id: w.productId },
+          randomUUID(),
+        );
+        const r = await handler(event, { getRemainingTimeInMillis: () => 30_000 } as Parameters<typeof handler>[1]);
+        if (r.statusCode !== 200) throw new Error(`score handler: ${r.statusCode}`);
+      },
+      reads: () => db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: readKeys, ConsistentRead: true } } })),
     },
     ROUNDS,
     50,
@@ -644,6 +667,7 @@ async function main() {
 
     console.log(`Score latency, ${ROUNDS} interleaved rounds at concurrency 1...`);
     const lat = await scoreLatency(w, floorUrl);
+    console.log(`Score p50: ${(Object.entries(lat) as Array<[string, number]>).map(([k, v]) => `${k} ${ms(v)} ms`).join(', ')}`);
     console.log(`Score throughput at concurrency 32 against the floor service, ${THROUGHPUT_PAIRS} pairs of ${THROUGHPUT_SECONDS} s...`);
     const throughput = await scoreThroughput(w, floorUrl, THROUGHPUT_PAIRS, THROUGHPUT_SECONDS);
     for (const [i, p] of throughput.pairs.entries())
@@ -790,7 +814,12 @@ DynamoDB Local (in memory), the local gateway, the floor service and autocannon 
 ${MEMBERS} members with 2 API tokens each (a member's tokens share one budget of ${process.env.RATE_LIMIT_PER_SECOND}/s). ${r.elapsed.toFixed(0)} s in all.
 
 Score latency at concurrency 1 (${ROUNDS} interleaved rounds, p50): endpoint ${ms(r.lat.endpoint)} ms, floor service
-(node:http + one GetItem) ${ms(r.lat.floor)} ms, bare GetItem ${ms(r.lat.getItem)} ms. Score throughput at
+(node:http + one GetItem) ${ms(r.lat.floor)} ms, bare GetItem ${ms(r.lat.getItem)} ms; the route's handler invoked in this
+process (no HTTP) ${ms(r.lat.handler)} ms, and its one BatchGetItem (credential, member, entity) sent bare ${ms(r.lat.reads)} ms.
+So HTTP adds ${ms(r.lat.floor - r.lat.getItem)} ms to the floor's call and ${ms(r.lat.endpoint - r.lat.handler)} ms to the handler (node:http and the local gateway); the
+handler's own work beyond its reads (Middy, the bearer check, the request scope, the answer) is ${ms(r.lat.handler - r.lat.reads)} ms;
+the route's reads cost ${ms(r.lat.reads - r.lat.getItem)} ms more than the floor's one GetItem. With a pipeline that cost nothing, the
+route would be ${((r.lat.reads + r.lat.endpoint - r.lat.handler) / r.lat.floor).toFixed(2)}× the floor. Score throughput at
 concurrency 32 against the floor service's, ${THROUGHPUT_SECONDS} s runs in interleaved pairs (first side alternating):
 ${r.throughput.pairs.map((p, i) => `pair ${i + 1}, ${p.score.toFixed(0)} against ${p.floor.toFixed(0)} requests/s (${p.ratio.toFixed(2)}×)`).join('; ')}; median **${r.throughput.median.toFixed(2)}×**.
 
