@@ -3,7 +3,7 @@
 // (plain node:http + one GetItem on the same emulator) — all in this process, so they share one CPU
 // budget with autocannon. Then, under one product:
 //   1. score latency at concurrency 1, interleaved rounds: the endpoint, the floor service, a bare GetItem,
-//      the route's handler invoked in-process (no HTTP) and its one BatchGetItem sent bare (where the gap goes);
+//      the route's handler invoked in-process (no HTTP) and the bearer check's one read on its own (where the gap goes);
 //      then the score route's throughput at concurrency 32 against the floor service's, in pairs of
 //      interleaved runs (BENCH_THROUGHPUT_PAIRS, default 4, of BENCH_THROUGHPUT_SECONDS, default 4);
 //   2. a read mix (score, retrieve with fields[], list pages) and a write mix (notes with a customer and
@@ -43,8 +43,9 @@ process.env.RATE_LIMIT_PER_SECOND = process.env.BENCH_RATE_LIMIT ?? '1000';
 process.env.LOG_LEVEL = 'silent';
 process.env.TABLE_NAME = 'pm-api-load';
 
-const { BatchGetCommand, GetCommand, TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
+const { GetCommand, TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
 const { verifyServiceJwt } = await import('#lib/auth/service-jwt.ts');
+const { readBearerRecords } = await import('#lib/store/credentials.ts');
 const routes = await import('#lib/routes.ts');
 const { buildEvent, loadHandler } = await import('../local/gateway.ts');
 const { issueApiToken } = await import('#lib/auth/api-tokens.ts');
@@ -184,7 +185,7 @@ interface Latency {
   getItem: number;
   /** The route's handler invoked in this process, no HTTP: what the gateway adds is endpoint − handler. */
   handler: number;
-  /** The one BatchGetItem the route sends (credential, member, entity), sent bare: its reads without the pipeline. */
+  /** The bearer check's one BatchGetItem (credential, member, and the entity read ahead), called on its own: the route's reads without the pipeline. */
   reads: number;
 }
 
@@ -211,7 +212,6 @@ async function scoreLatency(w: World, floorUrl: string): Promise<Latency> {
   const token = w.tokens[0]!;
   const handler = await loadHandler(routes.getCustomerScore);
   const claims = (await verifyServiceJwt(token))!;
-  const readKeys = [keys.credential(claims.jti), keys.member(w.ws, claims.sub), keys.entity(w.ws, w.productId)];
   const path = `/v2/entities/${w.productId}/score`;
   return interleaved<keyof Latency>(
     {
@@ -231,7 +231,7 @@ async function scoreLatency(w: World, floorUrl: string): Promise<Latency> {
         const r = await handler(event, { getRemainingTimeInMillis: () => 30_000 } as Parameters<typeof handler>[1]);
         if (r.statusCode !== 200) throw new Error(`score handler: ${r.statusCode}`);
       },
-      reads: () => db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: readKeys, ConsistentRead: true } } })),
+      reads: () => readBearerRecords(claims.jti, w.ws, claims.sub, undefined, undefined, [{ entity: w.productId }]),
     },
     ROUNDS,
     50,
@@ -815,7 +815,7 @@ ${MEMBERS} members with 2 API tokens each (a member's tokens share one budget of
 
 Score latency at concurrency 1 (${ROUNDS} interleaved rounds, p50): endpoint ${ms(r.lat.endpoint)} ms, floor service
 (node:http + one GetItem) ${ms(r.lat.floor)} ms, bare GetItem ${ms(r.lat.getItem)} ms; the route's handler invoked in this
-process (no HTTP) ${ms(r.lat.handler)} ms, and its one BatchGetItem (credential, member, entity) sent bare ${ms(r.lat.reads)} ms.
+process (no HTTP) ${ms(r.lat.handler)} ms, and its one BatchGetItem (credential, member, entity: \`readBearerRecords\`) on its own ${ms(r.lat.reads)} ms.
 So HTTP adds ${ms(r.lat.floor - r.lat.getItem)} ms to the floor's call and ${ms(r.lat.endpoint - r.lat.handler)} ms to the handler (node:http and the local gateway); the
 handler's own work beyond its reads (Middy, the bearer check, the request scope, the answer) is ${ms(r.lat.handler - r.lat.reads)} ms;
 the route's reads cost ${ms(r.lat.reads - r.lat.getItem)} ms more than the floor's one GetItem. With a pipeline that cost nothing, the
