@@ -10,7 +10,6 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -22,7 +21,7 @@ import { EVENT_RECORD_FILTERS } from '#lib/store/stream-records.ts';
 import { TABLE } from '#lib/store/table.ts';
 import type { Worker } from '#lib/workers.ts';
 import { PROJECT_ROOT } from './bundling.ts';
-import { commonEnvironment, serviceFunction, serviceKeyEnvironment } from './service-function.ts';
+import { commonEnvironment, serviceFunction, serviceSecretEnvironment } from './service-function.ts';
 import type { Settings } from './settings.ts';
 
 /** Lambda timeouts: a stream batch fans out to SQS; a delivery batch is up to 10 POSTs of 5 s, one group after another. */
@@ -47,7 +46,6 @@ interface EventWorkersProps {
   settings: Settings;
   workers: readonly Worker[];
   table: ITable;
-  serviceKey: IKey;
   serviceSecret: ISecret;
   publicUrls: { appUrl: string; baseUrl: string };
 }
@@ -68,7 +66,7 @@ export class EventWorkers extends NestedStack {
 
   constructor(scope: Construct, id: string, props: EventWorkersProps) {
     super(scope, id, { description: `pm-api ${props.settings.stage}: the workers no route reaches (webhook events and deliveries, scheduled work)` });
-    const { settings, workers, table, serviceKey, serviceSecret, publicUrls } = props;
+    const { settings, workers, table, serviceSecret, publicUrls } = props;
 
     const missing = workers.filter((w) => !existsSync(join(PROJECT_ROOT, w.handler))).map((w) => `${w.id} → ${w.handler}`);
     if (missing.length > 0) throw new Error(`Handler modules named in lib/workers.ts do not exist:\n  ${missing.join('\n  ')}`);
@@ -95,7 +93,7 @@ export class EventWorkers extends NestedStack {
       }
       const environment: Record<string, string> = { ...base, DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl };
       if (worker.source === 'deliveryQueue') environment.DELIVERY_DLQ_URL = this.deadLetters.queueUrl;
-      if (worker.secret) Object.assign(environment, serviceKeyEnvironment(settings, serviceKey, serviceSecret));
+      if (worker.secret) Object.assign(environment, serviceSecretEnvironment(settings, serviceSecret));
       const { fn, role } = serviceFunction(this, worker.id, {
         settings,
         handler: worker.handler,
@@ -107,11 +105,8 @@ export class EventWorkers extends NestedStack {
       // Indexes by name rather than index/*: they are the ones lib/store/table.ts declares.
       const indexArns = worker.indexes ? TABLE.globalIndexes.map((g) => `${table.tableArn}/index/${g.name}`) : [];
       fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: [...worker.tableActions], resources: [table.tableArn, ...indexArns] }));
-      if (worker.secret) {
-        serviceSecret.grantRead(role);
-        // Loading the service keys reads the signing key's public half; nothing here may sign.
-        serviceKey.grant(role, 'kms:GetPublicKey');
-      }
+      // The secret alone: no worker checks or mints a token, so none is given the key.
+      if (worker.secret) serviceSecret.grantRead(role);
       this.wire(worker, fn, table);
       this.functions.push({ worker, fn });
     }

@@ -16,7 +16,7 @@ import type { Route } from '#lib/routes.ts';
 import { RATE_LIMIT_KEY_PREFIX } from '#lib/store/keys.ts';
 import { TABLE } from '#lib/store/table.ts';
 import { PROJECT_ROOT } from './bundling.ts';
-import { commonEnvironment, serviceFunction, serviceKeyEnvironment } from './service-function.ts';
+import { commonEnvironment, serviceFunction, serviceKeyEnvironment, serviceSecretEnvironment } from './service-function.ts';
 import type { Settings } from './settings.ts';
 
 export interface RouteFunctionsProps {
@@ -48,7 +48,7 @@ export class RouteFunctions extends Construct {
       ...commonEnvironment(settings, table.tableName, publicUrls),
       REQUEST_TIMEOUT_MS: String(settings.requestTimeoutMs),
       RATE_LIMIT_PER_SECOND: String(settings.rateLimitPerSecond),
-      ...serviceKeyEnvironment(settings, serviceKey, serviceSecret),
+      ...serviceKeyEnvironment(settings, serviceKey),
     };
     if (settings.retiredServiceKeyArns.length > 0) {
       environment[SERVICE_KEY_ENV.previousKmsKeyIds] = settings.retiredServiceKeyArns.join(',');
@@ -62,11 +62,15 @@ export class RouteFunctions extends Construct {
         purpose: `${route.method} ${route.path}`,
         // The function answers 408 at the budget; Lambda's own limit is the last resort behind it.
         timeout: Duration.millis(settings.requestTimeoutMs + LAMBDA_EXTRA_MS),
-        environment: { ...environment, ...(route.signs ? { [SERVICE_KEY_ENV.kmsSign]: '1' } : {}) },
+        environment: {
+          ...environment,
+          ...(route.signs ? { [SERVICE_KEY_ENV.kmsSign]: '1' } : {}),
+          ...(route.secret ? serviceSecretEnvironment(settings, serviceSecret) : {}),
+        },
       });
 
       // A route with no table access (the OpenAPI document) authenticates no one and pages nothing:
-      // it needs neither the table nor the key nor the cursor secret.
+      // it needs neither the table nor the key nor the secret. The secret only where the row says so.
       if (route.table !== 'none') {
         grantTable(fn, table, route.table);
         serviceKey.grant(role, 'kms:GetPublicKey');
@@ -74,7 +78,7 @@ export class RouteFunctions extends Construct {
         if (settings.retiredServiceKeyArns.length > 0) {
           role.addToPrincipalPolicy(new PolicyStatement({ actions: ['kms:GetPublicKey'], resources: settings.retiredServiceKeyArns }));
         }
-        serviceSecret.grantRead(role);
+        if (route.secret) serviceSecret.grantRead(role);
       }
       this.functions.push({ route, fn });
     }

@@ -27,14 +27,18 @@ export function commonEnvironment(settings: Settings, tableName: string, publicU
   };
 }
 
-/** Where a function finds the service key and secret (ids, never key material). */
-export function serviceKeyEnvironment(settings: Settings, serviceKey: IKey, serviceSecret: ISecret): Record<string, string> {
+/** Where a function that checks or mints tokens finds the service key (its id, never key material). */
+export function serviceKeyEnvironment(settings: Settings, serviceKey: IKey): Record<string, string> {
   return {
     [SERVICE_KEY_ENV.kmsKeyId]: serviceKey.keyArn,
-    [SERVICE_KEY_ENV.secretId]: serviceSecret.secretArn,
     // Changing it makes Lambda start fresh environments, which reload keys and the secret.
     SERVICE_KEY_EPOCH: settings.keyEpoch,
   };
+}
+
+/** Where a function that reads the service secret (lib/auth/service-secret.ts) finds it: its id, never its value. */
+export function serviceSecretEnvironment(settings: Settings, serviceSecret: ISecret): Record<string, string> {
+  return { [SERVICE_KEY_ENV.secretId]: serviceSecret.secretArn, SERVICE_KEY_EPOCH: settings.keyEpoch };
 }
 
 /** Name of the inline policy that holds a function's grants (not the old DefaultPolicy's name, so a deploy adds it before removing that one). */

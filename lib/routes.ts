@@ -1,5 +1,5 @@
 // THE route table. The local gateway dispatches from it, the CDK stack creates one function per
-// row (with grants derived from `table` and `signs`), and the OpenAPI document is generated from it
+// row (with grants derived from `table`, `signs` and `secret`), and the OpenAPI document is generated from it
 // together with the declaration each handler module passes to api() (lib/http/operation.ts). It
 // names handler modules by path and imports no schema: every handler imports it. Each row is its
 // own constant, which the handler passes to api(), and nothing here is built at import, so a
@@ -36,6 +36,12 @@ export interface Route {
   table: 'read' | 'write' | 'none';
   /** Mints tokens, so it may use the service signing key. */
   signs?: boolean;
+  /**
+   * Reads the service secret (lib/auth/service-secret.ts): it seals or opens pagination cursors, CSRF
+   * tokens or webhook secrets. Only such functions are told the secret's id and may read it; the
+   * bundle test holds this to what each function's code reaches.
+   */
+  secret?: true;
   /**
    * The item the path's `{id}` names, which the handler reads first: the authentication reads it in
    * the same BatchGetItem as the credential (one round trip for the whole read).
@@ -93,6 +99,7 @@ export const listEntities: Route = {
   handler: 'functions/entities/list.ts',
   auth: 'entities:read',
   table: 'read',
+  secret: true,
   summary: 'List entities',
 };
 export const searchEntities: Route = {
@@ -103,6 +110,7 @@ export const searchEntities: Route = {
   auth: 'entities:read',
   body: 'json',
   table: 'read',
+  secret: true,
   summary: 'Search entities',
 };
 export const listEntityConfigurations: Route = {
@@ -112,6 +120,7 @@ export const listEntityConfigurations: Route = {
   handler: 'functions/entities/list-configurations.ts',
   auth: 'entities:read',
   table: 'read',
+  secret: true,
   summary: 'List entity configurations',
 };
 export const getEntityConfiguration: Route = {
@@ -121,6 +130,7 @@ export const getEntityConfiguration: Route = {
   handler: 'functions/entities/get-configuration.ts',
   auth: 'entities:read',
   table: 'read',
+  secret: true,
   summary: 'Retrieve the configuration of an entity type',
 };
 export const getEntity: Route = {
@@ -130,6 +140,7 @@ export const getEntity: Route = {
   handler: 'functions/entities/get.ts',
   auth: 'entities:read',
   table: 'read',
+  secret: true,
   prefetch: 'entity',
   summary: 'Retrieve an entity',
 };
@@ -159,6 +170,7 @@ export const listEntityRelationships: Route = {
   handler: 'functions/entities/list-relationships.ts',
   auth: 'entities:read',
   table: 'read',
+  secret: true,
   summary: 'List relationships of an entity',
 };
 export const setEntityParent: Route = {
@@ -199,6 +211,7 @@ export const listEntityFieldValues: Route = {
   handler: 'functions/entities/list-field-values.ts',
   auth: 'entities:read',
   table: 'read',
+  secret: true,
   summary: 'List the values of a field (tags, status, a custom select field)',
 };
 export const createEntityFieldValue: Route = {
@@ -249,6 +262,7 @@ export const listNotes: Route = {
   handler: 'functions/notes/list.ts',
   auth: 'notes:read',
   table: 'read',
+  secret: true,
   summary: 'List notes',
 };
 export const searchNotes: Route = {
@@ -259,6 +273,7 @@ export const searchNotes: Route = {
   auth: 'notes:read',
   body: 'json',
   table: 'read',
+  secret: true,
   summary: 'Search notes',
 };
 export const listNoteConfigurations: Route = {
@@ -268,6 +283,7 @@ export const listNoteConfigurations: Route = {
   handler: 'functions/notes/list-configurations.ts',
   auth: 'notes:read',
   table: 'read',
+  secret: true,
   summary: 'List note configurations',
 };
 export const getNoteConfiguration: Route = {
@@ -277,6 +293,7 @@ export const getNoteConfiguration: Route = {
   handler: 'functions/notes/get-configuration.ts',
   auth: 'notes:read',
   table: 'read',
+  secret: true,
   summary: 'Retrieve the configuration of a note type',
 };
 export const getNote: Route = {
@@ -286,6 +303,7 @@ export const getNote: Route = {
   handler: 'functions/notes/get.ts',
   auth: 'notes:read',
   table: 'read',
+  secret: true,
   prefetch: 'note',
   summary: 'Retrieve a note',
 };
@@ -316,6 +334,7 @@ export const listNoteRelationships: Route = {
   handler: 'functions/notes/list-relationships.ts',
   auth: 'notes:read',
   table: 'read',
+  secret: true,
   summary: 'List relationships of a note',
 };
 export const createNoteRelationship: Route = {
@@ -368,6 +387,7 @@ export const listNoteComments: Route = {
   handler: 'functions/notes/list-comments.ts',
   auth: 'notes:read',
   table: 'read',
+  secret: true,
   prefetch: 'note',
   summary: "A note's comments, oldest first (extension)",
 };
@@ -389,6 +409,7 @@ export const listMembers: Route = {
   handler: 'functions/members/list.ts',
   auth: 'members:read',
   table: 'read',
+  secret: true,
   summary: 'List members',
 };
 export const getMember: Route = {
@@ -408,6 +429,7 @@ export const searchMembers: Route = {
   auth: 'members:read',
   body: 'json',
   table: 'read',
+  secret: true,
   summary: 'Search members (e-mails and the text search need members:pii:read)',
 };
 
@@ -419,6 +441,7 @@ export const listTeams: Route = {
   handler: 'functions/teams/list.ts',
   auth: 'teams:read',
   table: 'read',
+  secret: true,
   summary: 'List teams (newest first)',
 };
 export const createTeam: Route = {
@@ -439,6 +462,7 @@ export const searchTeams: Route = {
   auth: 'teams:read',
   body: 'json',
   table: 'read',
+  secret: true,
   summary: 'Search teams',
 };
 export const getTeam: Route = {
@@ -476,6 +500,7 @@ export const listTeamMembers: Route = {
   handler: 'functions/teams/list-members.ts',
   auth: 'teams:read',
   table: 'read',
+  secret: true,
   summary: "A team's members (newest membership first)",
 };
 
@@ -488,6 +513,7 @@ export const createWebhook: Route = {
   auth: 'webhooks:write',
   body: 'json',
   table: 'write',
+  secret: true,
   summary: 'Create a webhook subscription (its signing secret is shown once)',
 };
 export const listWebhooks: Route = {
@@ -497,6 +523,7 @@ export const listWebhooks: Route = {
   handler: 'functions/webhooks/list.ts',
   auth: 'webhooks:read',
   table: 'read',
+  secret: true,
   summary: 'List webhook subscriptions',
 };
 export const getWebhook: Route = {
@@ -506,6 +533,7 @@ export const getWebhook: Route = {
   handler: 'functions/webhooks/get.ts',
   auth: 'webhooks:read',
   table: 'read',
+  secret: true,
   summary: 'Retrieve a webhook subscription',
 };
 export const deleteWebhook: Route = {
@@ -515,6 +543,7 @@ export const deleteWebhook: Route = {
   handler: 'functions/webhooks/delete.ts',
   auth: 'webhooks:delete',
   table: 'write',
+  secret: true,
   summary: 'Delete a webhook subscription',
 };
 
@@ -615,6 +644,7 @@ export const authorize: Route = {
   auth: 'none',
   response: 'html',
   table: 'read',
+  secret: true,
   summary: 'Authorization endpoint (RFC 6749 §4.1.1): the sign-in page, then the consent page',
 };
 export const signIn: Route = {
@@ -626,6 +656,7 @@ export const signIn: Route = {
   body: 'form',
   response: 'html',
   table: 'write',
+  secret: true,
   summary: "The sign-in page's form: a member's e-mail and password",
 };
 export const consent: Route = {
@@ -637,6 +668,7 @@ export const consent: Route = {
   body: 'form',
   response: 'html',
   table: 'write',
+  secret: true,
   summary: "The consent page's form: Allow or Deny",
 };
 export const oauthToken: Route = {
@@ -701,6 +733,7 @@ export const mcp: Route = {
   resource: 'mcp',
   body: 'json',
   table: 'write',
+  secret: true,
   summary: 'Model Context Protocol server (Streamable HTTP, stateless, JSON responses): tools over scores, entities and notes',
 };
 export const mcpGet: Route = {
@@ -730,6 +763,7 @@ export const homePage: Route = {
   auth: 'none',
   response: 'html',
   table: 'read',
+  secret: true,
   summary: "Page: the workspace's products ranked by customer score",
 };
 export const entityPage: Route = {
@@ -740,6 +774,7 @@ export const entityPage: Route = {
   auth: 'none',
   response: 'html',
   table: 'read',
+  secret: true,
   summary: 'Page: an entity, its children ranked by customer score and the feedback linked to it',
 };
 export const notePage: Route = {
@@ -750,6 +785,7 @@ export const notePage: Route = {
   auth: 'none',
   response: 'html',
   table: 'read',
+  secret: true,
   summary: 'Page: a note, its customer and its links with importance',
 };
 export const memberPage: Route = {
@@ -760,6 +796,7 @@ export const memberPage: Route = {
   auth: 'none',
   response: 'html',
   table: 'read',
+  secret: true,
   summary: 'Page: a member, their role and what they own',
 };
 export const pageSignInPage: Route = {
@@ -770,6 +807,7 @@ export const pageSignInPage: Route = {
   auth: 'none',
   response: 'html',
   table: 'read',
+  secret: true,
   summary: "The member pages' sign-in page",
 };
 export const pageSignIn: Route = {
@@ -781,6 +819,7 @@ export const pageSignIn: Route = {
   body: 'form',
   response: 'html',
   table: 'write',
+  secret: true,
   summary: "The member pages' sign-in form: workspace ID, e-mail and password; a page session",
 };
 export const pageSignOut: Route = {
@@ -792,6 +831,7 @@ export const pageSignOut: Route = {
   body: 'form',
   response: 'html',
   table: 'write',
+  secret: true,
   summary: "Ends the member's page session",
 };
 export const corsPreflight: Route = {

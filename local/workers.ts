@@ -5,7 +5,8 @@
 // the schedule's sweeper of pending work (lib/store/sweep.ts) on a timer.
 import { config } from '#lib/config.ts';
 import { nextWaitMs } from '#lib/domain/delivery-schedule.ts';
-import { attemptDelivery, deduplicationId, messageGroupId, type DeliveryJob } from '#lib/events/deliver.ts';
+import { attemptDelivery } from '#lib/events/deliver.ts';
+import { deduplicationId, messageGroupId, type DeliveryJob } from '#lib/events/delivery-job.ts';
 import { fanOut } from '#lib/events/fan-out.ts';
 import { log } from '#lib/log.ts';
 import { sweep } from '#lib/store/sweep.ts';

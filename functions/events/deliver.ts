@@ -4,7 +4,8 @@
 // its group are reported failed untried, so order holds. A delivery given up goes to the dead-letter
 // queue (with its reason) and is removed from this one.
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { attemptDelivery, type DeliveryJob } from '#lib/events/deliver.ts';
+import { attemptDelivery } from '#lib/events/deliver.ts';
+import type { DeliveryJob } from '#lib/events/delivery-job.ts';
 import { holdBack, sendToDeadLetters } from '#lib/events/sqs.ts';
 import { log } from '#lib/log.ts';
 

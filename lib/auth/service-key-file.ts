@@ -53,11 +53,17 @@ export function importServiceKeys(material: ServiceKeyFile): Promise<ServiceKeys
     // ieee-p1363 is the JOSE form of an ECDSA signature (r || s).
     sign: privateKey ? (input) => Promise.resolve(new Uint8Array(sign('sha256', input, { key: privateKey, dsaEncoding: 'ieee-p1363' }))) : undefined,
     verifyKeys: new Map([[material.kid, verifyKey]]),
-    secret: Buffer.from(material.secret, 'base64url'),
   });
 }
 
+const readKeyFile = async (path: string): Promise<ServiceKeyFile> => JSON.parse(await readFile(path, 'utf8')) as ServiceKeyFile;
+
 /** The service keys from the key file at `path`. */
 export async function fileServiceKeys(path: string): Promise<ServiceKeys> {
-  return importServiceKeys(JSON.parse(await readFile(path, 'utf8')) as ServiceKeyFile);
+  return importServiceKeys(await readKeyFile(path));
+}
+
+/** The service secret (./service-secret.ts) from the key file at `path`. */
+export async function fileServiceSecret(path: string): Promise<Uint8Array> {
+  return Buffer.from((await readKeyFile(path)).secret, 'base64url');
 }

@@ -1,5 +1,5 @@
 // What the service's key material is, whichever source provides it (./service-key.ts reads a
-// local file, ./service-key-kms.ts the deployed KMS key and secret): the shapes both produce and
+// local file, ./service-key-kms.ts the deployed KMS key): the shapes both produce and
 // the names the stack configures them by.
 import type { KeyObject } from 'node:crypto';
 
@@ -23,8 +23,6 @@ export interface ServiceKeys {
   kmsSigning?: KmsSigning;
   /** Keys that verify, by kid: the signing key and, after a rotation, the retired ones. */
   verifyKeys: ReadonlyMap<string, ServiceCryptoKey>;
-  /** Secret the pagination cursors' key is derived from (HKDF). Throws where none is configured (the admin CLI). */
-  readonly secret: Uint8Array;
 }
 
 /**
@@ -38,7 +36,7 @@ export const SERVICE_KEY_ENV = {
   previousKmsKeyIds: 'SERVICE_KMS_PREVIOUS_KEY_IDS',
   /** '1' on functions granted kms:Sign. */
   kmsSign: 'SERVICE_KMS_SIGN',
-  /** Secrets Manager secret holding the service secret. */
+  /** Secrets Manager secret holding the service secret (./service-secret.ts): set only where it may be read. */
   secretId: 'SERVICE_SECRET_ID',
 } as const;
 
@@ -48,8 +46,6 @@ export interface KmsKeySource {
   previousKeyIds: string[];
   /** Whether this function may sign (it holds kms:Sign). */
   canSign: boolean;
-  /** Secrets Manager secret id; absent, `secret` throws when read. */
-  secretId: string | undefined;
 }
 
 /** The KMS key that signs and its Sign call (./service-key-kms.ts, through the SDK's KMS client). */

@@ -1,12 +1,12 @@
-// The service's own key material: an ES256 signing key for API and access tokens, and a secret
-// the pagination cursors' key is derived from (lib/http/pagination.ts). Two sources, chosen by the
-// environment:
+// The service's own key: an ES256 signing key for API and access tokens (the secret the cursors',
+// CSRF tokens' and webhook secrets' keys are derived from is ./service-secret.ts). Two sources,
+// chosen by the environment:
 //  - locally, a JSON file outside git, generated on first start (SERVICE_KEY_FILE, ./service-key-file.ts);
-//  - deployed, a KMS asymmetric key plus a Secrets Manager secret created by the stack
-//    (./service-key-kms.ts, docs/operations.md).
+//  - deployed, a KMS asymmetric key created by the stack (./service-key-kms.ts, docs/operations.md).
 // Each source is imported when the configuration names it, so a process runs only its own: deployed
 // bundles carry the file source's code too (esbuild inlines both imports) but never evaluate it, and
 // the local stack never loads the AWS clients.
+import { serviceKeysLoading } from './service-key-loads.ts';
 import { SERVICE_KEY_ENV, type KmsKeySource, type ServiceKeys } from './service-key-model.ts';
 import { config } from '../config.ts';
 
@@ -22,7 +22,6 @@ function kmsSourceFromEnv(): KmsKeySource | undefined {
       .map((s) => s.trim())
       .filter(Boolean),
     canSign: env(SERVICE_KEY_ENV.kmsSign) === '1',
-    secretId: env(SERVICE_KEY_ENV.secretId),
   };
 }
 
@@ -41,6 +40,7 @@ export function serviceKeys(): Promise<ServiceKeys> {
       ? import('./service-key-file.ts').then((m) => m.fileServiceKeys(file))
       : import('./service-key-kms.ts').then((m) => m.kmsServiceKeysFromAws(kms!));
     loaded = { source, keys };
+    serviceKeysLoading();
     keys.catch(() => {
       if (loaded?.keys === keys) loaded = undefined; // let a later call retry
     });

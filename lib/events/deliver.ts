@@ -7,29 +7,15 @@
 //   4. 2xx → delivered; 410 Gone → the subscription pauses; any other failure waits its turn in the
 //      retry schedule (lib/domain/delivery-schedule.ts) and after the last attempt is dead, which
 //      counts towards pausing the subscription.
+import type { DeliveryJob } from './delivery-job.ts';
 import { checkUrl, DestinationRejected, resolveDestination, type DestinationPolicy } from './destination.ts';
 import { POST_TIMEOUT_MS, post, type PostResult } from './post.ts';
 import { open, webhookSecretKey } from './secret-box.ts';
 import { signedHeaders } from './signature.ts';
-import { serviceKeys } from '../auth/service-key.ts';
+import { serviceSecret } from '../auth/service-secret.ts';
 import { config } from '../config.ts';
 import { nextWaitMs, PAUSE_AFTER_DEAD } from '../domain/delivery-schedule.ts';
-import type { EventPayload } from '../domain/events.ts';
 import { claimDelivery, clearFailureStreak, getWebhook, pauseWebhook, recordDeadDelivery, settleDelivery, type StoredWebhook } from '../store/webhooks.ts';
-
-/** One message of the delivery queue: an event for one subscription. */
-export interface DeliveryJob {
-  workspaceId: string;
-  subscriptionId: string;
-  /** The Standard Webhooks message id (webhook-id), the same on every attempt. */
-  eventId: string;
-  /** Messages with the same group go out in order (FIFO MessageGroupId). */
-  orderingKey: string;
-  payload: EventPayload;
-}
-
-export const messageGroupId = (job: DeliveryJob) => `${job.subscriptionId}:${job.orderingKey}`;
-export const deduplicationId = (job: DeliveryJob) => `${job.subscriptionId}:${job.eventId}`;
 
 type DeliveryOutcome =
   | { kind: 'delivered' }
@@ -54,7 +40,7 @@ export const sealContext = (subscriptionId: string, field: 'signingSecret' | 'au
 const LEASE_MARGIN_MS = 10_000;
 
 async function secretsOf(sub: StoredWebhook): Promise<{ signingSecret: string; authorization: string | undefined }> {
-  const key = webhookSecretKey((await serviceKeys()).secret);
+  const key = webhookSecretKey(await serviceSecret());
   return {
     signingSecret: open(key, sub.sealedSigningSecret, sealContext(sub.id, 'signingSecret')),
     authorization: sub.sealedAuthorization ? open(key, sub.sealedAuthorization, sealContext(sub.id, 'authorization')) : undefined,

@@ -6,7 +6,7 @@
 // a clean point to resume from (the failed record); jobs sent twice are ended by the queue's
 // deduplication and the delivery records.
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { DeliveryJob } from './deliver.ts';
+import type { DeliveryJob } from './delivery-job.ts';
 import { deriveEvents } from '../domain/events.ts';
 import { decodeStreamRecord } from '../store/stream-records.ts';
 import { webhooksOf, type StoredWebhook } from '../store/webhooks.ts';

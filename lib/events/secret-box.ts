@@ -1,7 +1,7 @@
 // Secrets the service must send again later (a subscription's signing secret and its configured
 // Authorization header) are stored encrypted: AES-256-GCM under a key derived from the service
-// secret (lib/auth/service-key.ts) by HKDF-SHA256 with its own `info`, so no other use of that
-// secret (cursor MACs) shares the key. The associated data binds a ciphertext to its subscription
+// secret (lib/auth/service-secret.ts) by HKDF-SHA256 with its own `info`, so no other use of that
+// secret (cursors, CSRF tokens) shares the key. The associated data binds a ciphertext to its subscription
 // and field: one copied onto another item or field does not decrypt.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 

@@ -4,7 +4,7 @@
 // through the SDK's SQS client, one per process, bounded as every AWS call is (lib/aws-clients.ts);
 // each send carries a deduplication id, so the SDK's retries of it are safe.
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { deduplicationId, messageGroupId, type DeliveryJob } from './deliver.ts';
+import { deduplicationId, messageGroupId, type DeliveryJob } from './delivery-job.ts';
 import { bounded, clientBounds } from '../aws-clients.ts';
 import { config } from '../config.ts';
 

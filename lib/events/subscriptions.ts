@@ -8,7 +8,7 @@ import { checkDestination, DestinationRejected } from './destination.ts';
 import { open, seal, webhookSecretKey } from './secret-box.ts';
 import { newSigningSecret } from './signature.ts';
 import { AccessDenied } from '../auth/errors.ts';
-import { serviceKeys } from '../auth/service-key.ts';
+import { serviceSecret } from '../auth/service-secret.ts';
 import { config } from '../config.ts';
 import { InvalidInput, NotFound, pointer } from '../domain/errors.ts';
 import { resourcesRead, visibleTo, type WebhookInput, type WebhookSubscription } from '../domain/webhooks.ts';
@@ -50,7 +50,7 @@ export async function createSubscription(
   }
   const id = randomUUID();
   const signingSecret = newSigningSecret();
-  const key = webhookSecretKey((await serviceKeys()).secret);
+  const key = webhookSecretKey(await serviceSecret());
   try {
     const stored = await createWebhook(
       caller.workspaceId,

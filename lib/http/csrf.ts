@@ -3,7 +3,7 @@
 // forged cross-site POST carries the victim's cookies but cannot know the token; the table stores
 // nothing for it, and a token stops working with the cookie it was bound to.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { serviceKeys } from '../auth/service-key.ts';
+import { serviceSecret } from '../auth/service-secret.ts';
 
 /** The hidden form field that carries the token. */
 export const CSRF_FIELD = 'csrf_token';
@@ -23,7 +23,7 @@ function message(binding: CsrfBinding): string {
 }
 
 export async function csrfToken(binding: CsrfBinding): Promise<string> {
-  return createHmac('sha256', (await serviceKeys()).secret)
+  return createHmac('sha256', await serviceSecret())
     .update(message(binding))
     .digest('base64url');
 }

@@ -9,7 +9,7 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { ApiError } from './errors.ts';
 import { principalOf, type ApiRequest } from './request.ts';
-import { serviceKeys } from '../auth/service-key.ts';
+import { serviceSecret } from '../auth/service-secret.ts';
 import { config } from '../config.ts';
 import { DEFAULT_LIMIT } from '../domain/schemas/common.ts';
 
@@ -74,7 +74,7 @@ const TAG_BYTES = 16;
 const derivedKeys = new WeakMap<Uint8Array, Buffer>();
 
 async function cursorKey(): Promise<Buffer> {
-  const { secret } = await serviceKeys();
+  const secret = await serviceSecret();
   let key = derivedKeys.get(secret);
   if (!key) {
     key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), CURSOR_KEY_INFO, 32));

@@ -5,7 +5,7 @@
 // export read. Killed anywhere, the same command continues: the run is found by the export's id and
 // the name (lib/store/move/runs.ts).
 import { randomUUID } from 'node:crypto';
-import { serviceKeys } from '#lib/auth/service-key.ts';
+import { serviceSecret } from '#lib/auth/service-secret.ts';
 import { MOVE_KINDS, type MoveKind } from '#lib/domain/schemas/workspace-export.ts';
 import { sealContext } from '#lib/events/deliver.ts';
 import { seal, webhookSecretKey } from '#lib/events/secret-box.ts';
@@ -62,7 +62,7 @@ export async function restoreWorkspace(
   const ws = run.workspaceId;
   const quiet = `restore:${run.runKey.slice(0, 16)}`;
   const id = idMapping(ws, `export:${header.workspace.id}`);
-  const secretKey = webhookSecretKey((await serviceKeys()).secret);
+  const secretKey = webhookSecretKey(await serviceSecret());
   const writer = new BulkWriter({ ws, id, quiet, sealedSecret: (webhookId) => seal(secretKey, newSigningSecret(), sealContext(webhookId, 'signingSecret')) });
 
   if (run.state === 'loading') {

@@ -1,18 +1,21 @@
-// The deployed key source (lib/auth/service-key-kms.ts) through the SDK's KMS and Secrets Manager
-// clients, as deployed. There is no KMS emulator here, so they talk to a stand-in on the services'
+// The deployed key source (lib/auth/service-key-kms.ts) and secret source
+// (lib/auth/service-secret-aws.ts) through the SDK's KMS and Secrets Manager clients, as deployed. There is no KMS emulator here, so they talk to a stand-in on the services'
 // JSON wire protocol (test/infra/fake-aws.ts): it holds P-256 keys, answers GetPublicKey with their
 // SPKI and Sign with a DER ECDSA signature, as KMS does, and GetSecretValue with a string.
 import { generateKeyPairSync, sign as nodeSign, verify as nodeVerify, type KeyObject } from 'node:crypto';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signJwtWith, verifyJwtWith, type ServiceClaims } from '#lib/auth/service-jwt.ts';
 import { generateServiceKeyMaterial, importServiceKeys } from '#lib/auth/service-key-file.ts';
 import { derToJoseSignature } from '#lib/auth/service-key-kms-sign.ts';
-import { kmsServiceKeys, type KmsClients } from '#lib/auth/service-key-kms.ts';
+import { kmsServiceKeys } from '#lib/auth/service-key-kms.ts';
+import { serviceKeys } from '#lib/auth/service-key.ts';
+import { secretOf } from '#lib/auth/service-secret-aws.ts';
+import { serviceSecret } from '#lib/auth/service-secret.ts';
 import { clientBounds } from '#lib/aws-clients.ts';
-import { fakeAws } from '../infra/fake-aws.ts';
+import { fakeAws, kmsEnv, setEnv } from '../infra/fake-aws.ts';
 
 const newKey = (): KeyObject => generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
 const claims = (): ServiceClaims => ({ tu: 'api', ws: 'ws-1', sub: 'member-1', scope: 'notes:read', jti: crypto.randomUUID() });
@@ -20,9 +23,10 @@ const claims = (): ServiceClaims => ({ tu: 'api', ws: 'ws-1', sub: 'member-1', s
 // The main key, and those of a rotation and of a stranger, by key id.
 const keys = { old: newKey(), new: newKey(), other: newKey() };
 const aws = fakeAws('1234abcd-12ab-34cd-56ef-1234567890ab', { more: keys, secret: 'a-generated-secret' });
-let clients: KmsClients;
+let clients: { kms: KMSClient; secrets: SecretsManagerClient };
+let endpoint: string;
 beforeAll(async () => {
-  const endpoint = await aws.listen();
+  endpoint = await aws.listen();
   const config = { region: 'eu-west-1', endpoint, credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI' } };
   clients = { kms: new KMSClient({ ...config, ...clientBounds() }), secrets: new SecretsManagerClient({ ...config, ...clientBounds() }) };
 });
@@ -32,15 +36,15 @@ describe('service key from KMS and Secrets Manager (the SDK clients against a wi
   it('a token signed through KMS Sign verifies with jose against the public key alone; the calls are signed with SigV4 for their service', async () => {
     aws.calls.length = 0;
     aws.authorizations.length = 0;
-    const source = { keyId: aws.keyArn, previousKeyIds: [], canSign: true, secretId: 'cursor-secret' };
-    const serviceKeys = await kmsServiceKeys(source, clients);
+    const source = { keyId: aws.keyArn, previousKeyIds: [], canSign: true };
+    const serviceKeys = await kmsServiceKeys(source, clients.kms);
     const token = await signJwtWith(serviceKeys, claims(), new Date(Date.now() + 60_000));
     // Independent check: jose with the raw public key, no code of ours on the verifying side.
     const { payload } = await jwtVerify(token, aws.publicKey, { algorithms: ['ES256'], issuer: 'pm-api' });
     expect(payload).toMatchObject({ tu: 'api', ws: 'ws-1', sub: 'member-1', scope: 'notes:read' });
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'ES256', kid: aws.KEY_ID, typ: 'JWT' });
     expect(await verifyJwtWith(serviceKeys, token)).toMatchObject({ ws: 'ws-1', sub: 'member-1' });
-    expect(serviceKeys.secret).toHaveLength(32);
+    expect(await secretOf(clients.secrets, 'cursor-secret')).toHaveLength(32);
     expect([...aws.calls].sort()).toEqual(['TrentService.GetPublicKey', 'TrentService.Sign', 'secretsmanager.GetSecretValue']);
     expect(aws.requests.find((r) => r.target === 'TrentService.Sign')!.input).toMatchObject({
       KeyId: aws.keyArn,
@@ -58,17 +62,17 @@ describe('service key from KMS and Secrets Manager (the SDK clients against a wi
   });
 
   it('a function without kms:Sign gets no signer but still verifies', async () => {
-    const signer = await kmsServiceKeys({ keyId: 'new', previousKeyIds: [], canSign: true, secretId: undefined }, clients);
-    const reader = await kmsServiceKeys({ keyId: 'new', previousKeyIds: [], canSign: false, secretId: undefined }, clients);
+    const signer = await kmsServiceKeys({ keyId: 'new', previousKeyIds: [], canSign: true }, clients.kms);
+    const reader = await kmsServiceKeys({ keyId: 'new', previousKeyIds: [], canSign: false }, clients.kms);
     expect([reader.sign, reader.kmsSigning]).toEqual([undefined, undefined]);
     await expect(signJwtWith(reader, claims())).rejects.toThrow('This function has no signing key');
     expect(await verifyJwtWith(reader, await signJwtWith(signer, claims()))).toMatchObject({ tu: 'api' });
   });
 
   it('after a rotation, tokens of the retired key still verify and a foreign key does not', async () => {
-    const before = await kmsServiceKeys({ keyId: 'old', previousKeyIds: [], canSign: true, secretId: undefined }, clients);
-    const after = await kmsServiceKeys({ keyId: 'new', previousKeyIds: ['old'], canSign: true, secretId: undefined }, clients);
-    const foreign = await kmsServiceKeys({ keyId: 'other', previousKeyIds: [], canSign: true, secretId: undefined }, clients);
+    const before = await kmsServiceKeys({ keyId: 'old', previousKeyIds: [], canSign: true }, clients.kms);
+    const after = await kmsServiceKeys({ keyId: 'new', previousKeyIds: ['old'], canSign: true }, clients.kms);
+    const foreign = await kmsServiceKeys({ keyId: 'other', previousKeyIds: [], canSign: true }, clients.kms);
     const oldToken = await signJwtWith(before, claims());
     expect(await verifyJwtWith(after, oldToken)).toMatchObject({ sub: 'member-1' });
     expect(decodeProtectedHeader(await signJwtWith(after, claims())).kid).toBe('new');
@@ -76,25 +80,44 @@ describe('service key from KMS and Secrets Manager (the SDK clients against a wi
     expect(await verifyJwtWith(before, await signJwtWith(after, claims()))).toBeUndefined();
   });
 
-  it('the cursor secret comes from Secrets Manager, the same on every load; without a secret id reading it fails loudly', async () => {
-    const a = await kmsServiceKeys({ keyId: 'old', previousKeyIds: [], canSign: false, secretId: 'cursor-secret' }, clients);
-    const b = await kmsServiceKeys({ keyId: 'old', previousKeyIds: [], canSign: false, secretId: 'cursor-secret' }, clients);
-    expect(a.secret).toHaveLength(32);
-    expect(Buffer.from(a.secret).equals(Buffer.from(b.secret))).toBe(true);
-    const none = await kmsServiceKeys({ keyId: 'old', previousKeyIds: [], canSign: false, secretId: undefined }, clients);
-    expect(() => none.secret).toThrow('No service secret configured: set SERVICE_SECRET_ID');
+  it('the service secret comes from Secrets Manager, the same on every load; where no secret is named reading it fails loudly', async () => {
+    const a = await secretOf(clients.secrets, 'cursor-secret');
+    const b = await secretOf(clients.secrets, 'cursor-secret');
+    expect(a).toHaveLength(32);
+    expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
+    // A function whose row does not say `secret` has neither the key file nor SERVICE_SECRET_ID.
+    const restore = setEnv({ SERVICE_KEY_FILE: undefined, SERVICE_SECRET_ID: undefined });
+    try {
+      await expect(serviceSecret()).rejects.toThrow('No service secret configured: set SERVICE_KEY_FILE (local) or SERVICE_SECRET_ID (deployed)');
+    } finally {
+      restore();
+    }
+  });
+
+  it('a function that reads the secret starts loading it when its keys begin to load: a cold start waits for one round trip, not two', async () => {
+    const restore = setEnv(kmsEnv(aws, endpoint));
+    try {
+      aws.calls.length = 0;
+      await serviceKeys();
+      // Nothing has asked for the secret yet.
+      await vi.waitFor(() => expect([...aws.calls].sort()).toEqual(['TrentService.GetPublicKey', 'secretsmanager.GetSecretValue']));
+      expect(await serviceSecret()).toHaveLength(32);
+      expect(aws.calls).toHaveLength(2);
+    } finally {
+      restore();
+    }
   });
 
   it('file and KMS sources produce interchangeable JWS: a file-signed token verifies only with its own key', async () => {
     const file = await importServiceKeys(await generateServiceKeyMaterial());
-    const kms = await kmsServiceKeys({ keyId: 'other', previousKeyIds: [], canSign: true, secretId: undefined }, clients);
+    const kms = await kmsServiceKeys({ keyId: 'other', previousKeyIds: [], canSign: true }, clients.kms);
     const fileToken = await signJwtWith(file, claims());
     expect(await verifyJwtWith(file, fileToken)).toMatchObject({ tu: 'api' });
     expect(await verifyJwtWith(kms, fileToken)).toBeUndefined();
   });
 
   it('an error answer is the SDK’s error of that name, with the service’s message', async () => {
-    await expect(kmsServiceKeys({ keyId: 'no-such-key', previousKeyIds: [], canSign: false, secretId: undefined }, clients)).rejects.toMatchObject({
+    await expect(kmsServiceKeys({ keyId: 'no-such-key', previousKeyIds: [], canSign: false }, clients.kms)).rejects.toMatchObject({
       name: 'ValidationException',
       message: 'unexpected TrentService.GetPublicKey',
       $metadata: { httpStatusCode: 400 },

@@ -3,7 +3,7 @@
 // SDK's own retries of throttling and 5xx, bounded by its attempts, and a refusal that is not retried.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_BOUNDS } from '#lib/aws-clients.ts';
-import type { DeliveryJob } from '#lib/events/deliver.ts';
+import type { DeliveryJob } from '#lib/events/delivery-job.ts';
 import { holdBack, sendJobs, sendToDeadLetters } from '#lib/events/sqs.ts';
 import { fakeSqs } from './fake-sqs.ts';
 import { setEnv } from '../infra/fake-aws.ts';

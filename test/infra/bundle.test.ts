@@ -58,7 +58,12 @@ beforeAll(async () => {
     });
     for (const [file, output] of Object.entries(metafile?.outputs ?? {})) {
       const id = /([^/]+)\.mjs$/.exec(file)?.[1];
-      if (id) inputsOf.set(id, Object.keys(output.inputs));
+      // What a function carries: the inputs of which some code is in its file.
+      if (id)
+        inputsOf.set(
+          id,
+          Object.keys(output.inputs).filter((input) => output.inputs[input]!.bytesInOutput > 0),
+        );
     }
   }
   app = await startApp({
@@ -109,13 +114,21 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     );
   });
 
-  it('every function carries the SDK’s DynamoDB document client, the event workers the SQS client, the functions that load service keys the KMS and Secrets Manager clients; the credential chain’s other sources are imported only dynamically, never at load', async () => {
+  it('every function carries the SDK’s DynamoDB document client, the event workers the SQS client, the functions that check tokens the KMS client, and exactly those whose row says `secret` the Secrets Manager client; the credential chain’s other sources are imported only dynamically, never at load', async () => {
     const ids = [...ROUTES.map((r) => r.operationId), ...WORKERS.map((w) => w.id)];
     const carrying = (pkg: RegExp) => ids.filter((id) => inputsOf.get(id)!.some((f) => pkg.test(f)));
     expect(carrying(/node_modules\/@aws-sdk\/lib-dynamodb\//).sort()).toEqual([...ids].sort());
     expect(carrying(/node_modules\/@aws-sdk\/client-sqs\//)).toEqual(expect.arrayContaining(['streamEvents', 'deliverWebhooks']));
-    expect(carrying(/node_modules\/@aws-sdk\/client-kms\//)).toEqual(expect.arrayContaining(['createNote', 'issueToken', 'mcp']));
-    expect(carrying(/node_modules\/@aws-sdk\/client-secrets-manager\//)).toEqual(expect.arrayContaining(['createNote', 'listEntities']));
+    const checkingTokens = ROUTES.filter((r) => r.auth !== 'none').map((r) => r.operationId);
+    expect(carrying(/node_modules\/@aws-sdk\/client-kms\//)).toEqual(expect.arrayContaining([...checkingTokens, 'issueToken']));
+    expect(carrying(/node_modules\/@aws-sdk\/client-kms\//)).not.toContain('deliverWebhooks');
+    // The stack names the secret to these functions only, and grants them alone its read
+    // (infra/route-functions.ts, infra/event-workers.ts): a function that reaches the secret without
+    // its row saying so would fail on its first cursor, CSRF token or webhook secret.
+    const readingSecret = [...ROUTES.filter((r) => r.secret).map((r) => r.operationId), ...WORKERS.filter((w) => w.secret).map((w) => w.id)];
+    expect(readingSecret).toEqual(expect.arrayContaining(['listEntities', 'getEntity', 'createWebhook', 'signIn', 'mcp', 'entityPage', 'deliverWebhooks']));
+    expect(carrying(/^lib\/auth\/service-secret\.ts$/).sort()).toEqual([...readingSecret].sort());
+    expect(carrying(/node_modules\/@aws-sdk\/client-secrets-manager\//).sort()).toEqual([...readingSecret].sort());
     for (const id of ids) {
       const code = await readFile(join(dir, `${id}.mjs`), 'utf8');
       for (const external of CREDENTIAL_SOURCES_NEVER_LOADED) {
@@ -328,11 +341,12 @@ describe('deployed bundles with the KMS key source (KMS and Secrets Manager fake
     expect([page2.status, page2.json.data.length]).toEqual([200, 1]);
     expect(page2.json.data[0].id).not.toBe(page1.json.data[0].id);
 
-    // One key load (public key + secret) each in this process, the createEntity bundle and the
-    // listEntities bundle; one Sign, for the token. The file key is gone, so 201 and 200 above
-    // mean the bundles verified against the KMS public key.
+    // One key load each in this process, the createEntity bundle and the listEntities bundle; one
+    // secret load, the listEntities bundle's (createEntity's row does not say `secret`); one Sign,
+    // for the token. The file key is gone, so 201 and 200 above mean the bundles verified against
+    // the KMS public key.
     const count = (target: string) => aws.calls.filter((c) => c === target).length;
-    expect([count('TrentService.GetPublicKey'), count('secretsmanager.GetSecretValue'), count('TrentService.Sign')]).toEqual([3, 3, 1]);
-    expect(aws.calls).toHaveLength(7);
+    expect([count('TrentService.GetPublicKey'), count('secretsmanager.GetSecretValue'), count('TrentService.Sign')]).toEqual([3, 1, 1]);
+    expect(aws.calls).toHaveLength(5);
   });
 });

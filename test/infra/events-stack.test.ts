@@ -33,7 +33,6 @@ const stream = worker('streamEvents');
 const deliver = worker('deliverWebhooks');
 const sweeper = worker('sweepPendingWork');
 const secretId = ofType('AWS::SecretsManager::Secret')[0]![0];
-const keyId = ofType('AWS::KMS::Key')[0]![0];
 
 const r = (value: unknown) => JSON.stringify(value);
 
@@ -150,7 +149,7 @@ describe('webhook workers in the stack', () => {
     );
   });
 
-  it('least privilege, the delivery function: get and update table items, read the secret and the public key (never sign), consume its queue, send to the dead-letter queue', () => {
+  it('least privilege, the delivery function: get and update table items, read the service secret (no key: it checks and mints no token), consume its queue, send to the dead-letter queue', () => {
     const q = (id: string) => r(arnOf(id));
     expect(deliver.grants).toEqual(
       [
@@ -158,7 +157,6 @@ describe('webhook workers in the stack', () => {
         `dynamodb:UpdateItem ${r(arnOf(tableId))}`,
         `secretsmanager:GetSecretValue ${r({ Ref: secretId })}`,
         `secretsmanager:DescribeSecret ${r({ Ref: secretId })}`,
-        `kms:GetPublicKey ${r(arnOf(keyId))}`,
         ...['ReceiveMessage', 'ChangeMessageVisibility', 'GetQueueUrl', 'DeleteMessage', 'GetQueueAttributes'].map((a) => `sqs:${a} ${q(deliveries)}`),
         ...['SendMessage', 'GetQueueAttributes', 'GetQueueUrl'].map((a) => `sqs:${a} ${q(deadLetters)}`),
         `logs:CreateLogStream ${r(arnOf([...refsIn(deliver.props.LoggingConfig.LogGroup)][0]!))}`,
@@ -167,7 +165,7 @@ describe('webhook workers in the stack', () => {
     );
   });
 
-  it('environments: queue URLs and (delivery only) the key ids; never the local-only settings (loopback receivers, compressed retries)', () => {
+  it('environments: queue URLs and (delivery only) the secret id; never the key id or the local-only settings (loopback receivers, compressed retries)', () => {
     const vars = (p: Record<string, any>) => p.Environment.Variables as Record<string, unknown>;
     expect(Object.keys(vars(stream.props)).sort()).toEqual([
       'DELIVERY_QUEUE_URL',
@@ -185,7 +183,6 @@ describe('webhook workers in the stack', () => {
       'PUBLIC_APP_URL',
       'PUBLIC_BASE_URL',
       'SERVICE_KEY_EPOCH',
-      'SERVICE_KMS_KEY_ID',
       'SERVICE_SECRET_ID',
       'TABLE_NAME',
     ]);

@@ -56,6 +56,7 @@ const routeFunctionsOf = (t: Template) =>
 
 const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
 const keyId = ofType('AWS::KMS::Key')[0]![0];
+const secretId = ofType('AWS::SecretsManager::Secret')[0]![0];
 
 describe('one function per route (lib/routes.ts)', () => {
   it('the number of functions is the number of routes plus the workers of lib/workers.ts', () => {
@@ -91,7 +92,7 @@ describe('one function per route (lib/routes.ts)', () => {
     for (const fn of routeFunctionsOf(slow.template)) expect([fn.Timeout, fn.Environment.Variables.REQUEST_TIMEOUT_MS]).toEqual([22, '20000']);
   });
 
-  it('environment: table, public URLs, budget, rate limit, log level and key ids — never a local endpoint or key file', () => {
+  it('environment: table, public URLs, budget, rate limit, log level, the key id and, where the row says `secret`, the secret id — never a local endpoint or key file', () => {
     for (const { route, props } of functions) {
       const vars = props.Environment.Variables;
       expect(Object.keys(vars).sort(), route.operationId).toEqual(
@@ -104,11 +105,12 @@ describe('one function per route (lib/routes.ts)', () => {
           'REQUEST_TIMEOUT_MS',
           'SERVICE_KEY_EPOCH',
           'SERVICE_KMS_KEY_ID',
-          'SERVICE_SECRET_ID',
           'TABLE_NAME',
           ...(route.signs ? ['SERVICE_KMS_SIGN'] : []),
+          ...(route.secret ? ['SERVICE_SECRET_ID'] : []),
         ].sort(),
       );
+      if (route.secret) expect(vars.SERVICE_SECRET_ID).toEqual({ Ref: secretId });
       expect(vars.TABLE_NAME).toEqual({ Ref: tableId });
       expect(vars.SERVICE_KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
       expect([vars.REQUEST_TIMEOUT_MS, vars.RATE_LIMIT_PER_SECOND, vars.LOG_LEVEL]).toEqual(['10000', '50', 'info']);
@@ -256,16 +258,21 @@ describe('least privilege per route', () => {
     for (const { statements } of functions) for (const s of statements) expect(JSON.stringify(s.Resource)).not.toBe('"*"');
   });
 
-  it('only the token-minting routes may sign; every function may read the public key and the cursor secret', () => {
+  it('only the token-minting routes may sign; every function may read the public key, and only those whose row says `secret` the service secret', () => {
     const signers = functions.filter((f) => allow(f.statements, 'kms:Sign').length > 0).map((f) => f.route.operationId);
     expect(signers).toEqual(ROUTES.filter((r) => 'signs' in r && r.signs).map((r) => r.operationId));
     expect(signers).toEqual(['issueToken', 'oauthToken']);
+    expect(tableFunctions.filter((f) => f.route.secret).length).toBe(34);
     for (const { route, statements } of tableFunctions) {
       expect(
         allow(statements, 'kms:GetPublicKey').map((s) => s.Resource),
         route.operationId,
       ).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
-      expect(allow(statements, 'secretsmanager:GetSecretValue'), route.operationId).toHaveLength(1);
+      expect(
+        allow(statements, 'secretsmanager:GetSecretValue').map((s) => s.Resource),
+        route.operationId,
+      ).toEqual(route.secret ? [{ Ref: secretId }] : []);
+      expect(statements.flatMap(actionsOf).filter((a) => a.startsWith('secretsmanager:')).length > 0, route.operationId).toBe(route.secret === true);
       const all = statements.flatMap(actionsOf);
       expect(all.filter((a) => a.startsWith('kms:')).sort(), route.operationId).toEqual(route.signs ? ['kms:GetPublicKey', 'kms:Sign'] : ['kms:GetPublicKey']);
     }

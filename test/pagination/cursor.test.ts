@@ -1,6 +1,6 @@
 import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { serviceKeys } from '#lib/auth/service-key.ts';
+import { serviceSecret } from '#lib/auth/service-secret.ts';
 import { ApiError } from '#lib/http/errors.ts';
 import { bindingOf, CURSOR_KEY_INFO, decodeCursor, encodeCursor, type PageScope } from '#lib/http/pagination.ts';
 
@@ -74,7 +74,7 @@ describe('pagination cursors', () => {
   };
 
   it('its key is HKDF-SHA256(service secret, info) — a cursor sealed with the secret itself as the key is refused', async () => {
-    const { secret } = await serviceKeys();
+    const secret = await serviceSecret();
     const derived = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), CURSOR_KEY_INFO, 32));
     expect(await decodeCursor(scope, seal(derived, scope, JSON.stringify({ k: 'by-hand' })))).toBe('by-hand');
     expect(secret.length).toBe(32);
@@ -84,7 +84,7 @@ describe('pagination cursors', () => {
   });
 
   it('a truncated authentication tag (12 of 16 bytes, which GCM would verify) → refused', async () => {
-    const { secret } = await serviceKeys();
+    const secret = await serviceSecret();
     const derived = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), CURSOR_KEY_INFO, 32));
     await expectCursorRefused(scope, seal(derived, scope, JSON.stringify({ k: 'short-tag' }), 12));
     const [sealed, tag] = (await encodeCursor(scope, 'k')).split('.') as [string, string];
@@ -92,7 +92,7 @@ describe('pagination cursors', () => {
   });
 
   it('an authentic cursor whose plaintext is not a key (not JSON, a wrong shape) → refused', async () => {
-    const { secret } = await serviceKeys();
+    const secret = await serviceSecret();
     const derived = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), CURSOR_KEY_INFO, 32));
     for (const plaintext of ['not json', '{"k":{"a":1}}', '{"k":null}', '[]']) await expectCursorRefused(scope, seal(derived, scope, plaintext));
   });

@@ -1,0 +1,36 @@
+// The service secret: what the pagination cursors' key (lib/http/pagination.ts), the CSRF tokens'
+// key (lib/http/csrf.ts) and the webhook secrets' sealing key (lib/events/secret-box.ts) are
+// derived from. Kept apart from the signing keys (./service-key.ts): only the functions whose rows
+// say `secret` (lib/routes.ts, lib/workers.ts) may read it, and only their bundles carry the Secrets
+// Manager client (test/infra/bundle.test.ts holds the rows to the bundles). Two sources, as for the
+// keys: the local key file (SERVICE_KEY_FILE), or the stack's Secrets Manager secret
+// (SERVICE_SECRET_ID, ./service-secret-aws.ts), each imported only when the configuration names it.
+import { onServiceKeysLoad } from './service-key-loads.ts';
+import { SERVICE_KEY_ENV } from './service-key-model.ts';
+import { config } from '../config.ts';
+
+let loaded: { source: string; secret: Promise<Uint8Array> } | undefined;
+
+/** The service secret, loaded once per process (per source): the local file wins over Secrets Manager. */
+export function serviceSecret(): Promise<Uint8Array> {
+  const file = config.serviceKeyFile;
+  const secretId = file ? undefined : process.env[SERVICE_KEY_ENV.secretId] || undefined;
+  if (!file && !secretId) {
+    return Promise.reject(new Error(`No service secret configured: set SERVICE_KEY_FILE (local) or ${SERVICE_KEY_ENV.secretId} (deployed)`));
+  }
+  const source = file ? `file:${file}` : `secret:${secretId}`;
+  if (loaded?.source !== source) {
+    const secret = file
+      ? import('./service-key-file.ts').then((m) => m.fileServiceSecret(file))
+      : import('./service-secret-aws.ts').then((m) => m.secretFromAws(secretId!));
+    loaded = { source, secret };
+    secret.catch(() => {
+      if (loaded?.secret === secret) loaded = undefined; // let a later call retry
+    });
+  }
+  return loaded.secret;
+}
+
+// A function that reads the secret loads it beside the keys its first token check loads: a cold
+// start waits for one round trip, not two. A failure here is the first reader's to report.
+onServiceKeysLoad(() => void serviceSecret().catch(() => {}));
