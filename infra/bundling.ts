@@ -2,9 +2,10 @@
 // infra/bundle-sizes.ts and the bundle test so what they measure and load is what deploys.
 //
 // A deployed module is the module the tests import: nothing is aliased. Where a function carries
-// code it does not run, that code is left unevaluated rather than swapped out:
-//  - the service key's two sources are each imported when the configuration names one
-//    (lib/auth/service-key.ts): a deployed function evaluates the KMS source, never the file's;
+// code it does not run, that code is left unevaluated rather than swapped out. No module of ours is
+// reached by import(): esbuild inlines it as a wrapped module and then keeps every export of the
+// packages it imports (a whole SDK client with all its commands), so the service key's and
+// secret's sources are imported statically and only the configured one is called:
 //  - response schemas are reached only by the OpenAPI generator: a handler names its responses
 //    (lib/domain/schemas/responses.ts), so no function carries them;
 //  - the SDK's credential chain reaches its other sources (SSO, profiles, a process, a web identity

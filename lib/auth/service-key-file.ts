@@ -1,6 +1,5 @@
 // The service keys' local source: a JSON file outside git (SERVICE_KEY_FILE), generated on first
-// start. Deployed functions never set SERVICE_KEY_FILE: ./service-key.ts imports this module only
-// when it is set.
+// start. Deployed functions never set SERVICE_KEY_FILE, so ./service-key.ts never calls it there.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, randomUUID, sign, type JsonWebKey } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';

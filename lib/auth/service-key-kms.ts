@@ -2,7 +2,7 @@
 // stack, that signs and never leaves KMS. Its public keys are fetched once per cold start and
 // verification is local (node:crypto); only functions whose route mints tokens hold kms:Sign. The
 // calls go through the SDK's KMS client, bounded as every AWS call is (lib/aws-clients.ts).
-// Loaded lazily by ./service-key.ts, only where the configuration names a KMS key.
+// ./service-key.ts makes its client only where the configuration names a KMS key.
 import { createPublicKey } from 'node:crypto';
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { type KmsKeySource, type ServiceCryptoKey, type ServiceKeys } from './service-key-model.ts';

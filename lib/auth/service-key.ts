@@ -3,9 +3,13 @@
 // chosen by the environment:
 //  - locally, a JSON file outside git, generated on first start (SERVICE_KEY_FILE, ./service-key-file.ts);
 //  - deployed, a KMS asymmetric key created by the stack (./service-key-kms.ts, docs/operations.md).
-// Each source is imported when the configuration names it, so a process runs only its own: deployed
-// bundles carry the file source's code too (esbuild inlines both imports) but never evaluate it, and
-// the local stack never loads the AWS clients.
+// Both sources are imported statically and only the configured one is called, so the local stack
+// never makes an AWS client. Not a lazy import(): esbuild inlines one into the single bundle file as
+// a wrapped module, which keeps the whole KMS client package (every command and its schemas, about
+// 30 KiB more) and made module init slower than evaluating the tree-shaken client at once
+// (docs/performance.md, "Cold start").
+import { fileServiceKeys } from './service-key-file.ts';
+import { kmsServiceKeysFromAws } from './service-key-kms.ts';
 import { serviceKeysLoading } from './service-key-loads.ts';
 import { SERVICE_KEY_ENV, type KmsKeySource, type ServiceKeys } from './service-key-model.ts';
 import { config } from '../config.ts';
@@ -36,9 +40,7 @@ export function serviceKeys(): Promise<ServiceKeys> {
   }
   const source = file ? `file:${file}` : `kms:${JSON.stringify(kms)}`;
   if (loaded?.source !== source) {
-    const keys = file
-      ? import('./service-key-file.ts').then((m) => m.fileServiceKeys(file))
-      : import('./service-key-kms.ts').then((m) => m.kmsServiceKeysFromAws(kms!));
+    const keys = file ? fileServiceKeys(file) : kmsServiceKeysFromAws(kms!);
     loaded = { source, keys };
     serviceKeysLoading();
     keys.catch(() => {

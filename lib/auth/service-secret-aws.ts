@@ -1,6 +1,6 @@
 // The deployed source of the service secret (./service-secret.ts): the Secrets Manager secret the
 // stack creates, read once per cold start through the SDK's Secrets Manager client, bounded as every
-// AWS call is (lib/aws-clients.ts). Loaded lazily, only where the configuration names the secret.
+// AWS call is (lib/aws-clients.ts). Its client is made only where the configuration names the secret.
 import { createHash } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { bounded, clientBounds } from '../aws-clients.ts';

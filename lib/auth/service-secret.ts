@@ -4,9 +4,11 @@
 // say `secret` (lib/routes.ts, lib/workers.ts) may read it, and only their bundles carry the Secrets
 // Manager client (test/infra/bundle.test.ts holds the rows to the bundles). Two sources, as for the
 // keys: the local key file (SERVICE_KEY_FILE), or the stack's Secrets Manager secret
-// (SERVICE_SECRET_ID, ./service-secret-aws.ts), each imported only when the configuration names it.
+// (SERVICE_SECRET_ID, ./service-secret-aws.ts), imported statically for the reason ./service-key.ts gives.
+import { fileServiceSecret } from './service-key-file.ts';
 import { onServiceKeysLoad } from './service-key-loads.ts';
 import { SERVICE_KEY_ENV } from './service-key-model.ts';
+import { secretFromAws } from './service-secret-aws.ts';
 import { config } from '../config.ts';
 
 let loaded: { source: string; secret: Promise<Uint8Array> } | undefined;
@@ -20,9 +22,7 @@ export function serviceSecret(): Promise<Uint8Array> {
   }
   const source = file ? `file:${file}` : `secret:${secretId}`;
   if (loaded?.source !== source) {
-    const secret = file
-      ? import('./service-key-file.ts').then((m) => m.fileServiceSecret(file))
-      : import('./service-secret-aws.ts').then((m) => m.secretFromAws(secretId!));
+    const secret = file ? fileServiceSecret(file) : secretFromAws(secretId!);
     loaded = { source, secret };
     secret.catch(() => {
       if (loaded?.secret === secret) loaded = undefined; // let a later call retry

@@ -108,10 +108,13 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     expect(esbuildOptionsFor('functions/notes/create.ts')).not.toHaveProperty('alias');
     const inputs = [...inputsOf.values()].flat();
     expect(inputs.filter((f) => /\.bundled\./.test(f))).toEqual([]);
-    // The service key's two sources, each imported when the configuration names it (lib/auth/service-key.ts).
+    // The service key's two sources, both imported statically; only the configured one is called (lib/auth/service-key.ts).
     expect(inputsOf.get('createNote')).toEqual(
       expect.arrayContaining(['lib/auth/service-key-file.ts', 'lib/auth/service-key-kms.ts', 'lib/auth/service-key.ts']),
     );
+    // A lazy import() of an SDK client's package keeps all of it (esbuild wraps the module): no
+    // function carries a client's aggregated class, which names every command of its service.
+    expect(inputs.filter((f) => /@aws-sdk\/client-[a-z-]+\/dist-es\/(KMS|SecretsManager|DynamoDB|SQS)\.js$/.test(f))).toEqual([]);
   });
 
   it('every function carries the SDK’s DynamoDB document client, the event workers the SQS client, the functions that check tokens the KMS client, and exactly those whose row says `secret` the Secrets Manager client; the credential chain’s other sources are imported only dynamically, never at load', async () => {
