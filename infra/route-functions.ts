@@ -70,7 +70,7 @@ export class RouteFunctions extends Construct {
       });
 
       // A route with no table access (the OpenAPI document) authenticates no one and pages nothing:
-      // it needs neither the table nor the key nor the secret. The secret only where the row says so.
+      // it needs neither the table nor the key.
       if (route.table !== 'none') {
         grantTable(fn, table, route.table);
         serviceKey.grant(role, 'kms:GetPublicKey');
@@ -78,8 +78,9 @@ export class RouteFunctions extends Construct {
         if (settings.retiredServiceKeyArns.length > 0) {
           role.addToPrincipalPolicy(new PolicyStatement({ actions: ['kms:GetPublicKey'], resources: settings.retiredServiceKeyArns }));
         }
-        if (route.secret) serviceSecret.grantRead(role);
       }
+      // The secret's read goes with its id: only where the row says so.
+      if (route.secret) serviceSecret.grantRead(role);
       this.functions.push({ route, fn });
     }
   }

@@ -10,7 +10,7 @@
 // (docs/performance.md, "Cold start").
 import { fileServiceKeys } from './service-key-file.ts';
 import { kmsServiceKeysFromAws } from './service-key-kms.ts';
-import { serviceKeysLoading } from './service-key-loads.ts';
+import { loadedPerSource, serviceKeysLoading } from './service-key-loads.ts';
 import { SERVICE_KEY_ENV, type KmsKeySource, type ServiceKeys } from './service-key-model.ts';
 import { config } from '../config.ts';
 
@@ -29,7 +29,7 @@ function kmsSourceFromEnv(): KmsKeySource | undefined {
   };
 }
 
-let loaded: { source: string; keys: Promise<ServiceKeys> } | undefined;
+const loaded = loadedPerSource<ServiceKeys>();
 
 /** The service keys, loaded once per process (per source): the local file wins over KMS. */
 export function serviceKeys(): Promise<ServiceKeys> {
@@ -39,13 +39,9 @@ export function serviceKeys(): Promise<ServiceKeys> {
     return Promise.reject(new Error(`No service key configured: set SERVICE_KEY_FILE (local) or ${SERVICE_KEY_ENV.kmsKeyId} (deployed)`));
   }
   const source = file ? `file:${file}` : `kms:${JSON.stringify(kms)}`;
-  if (loaded?.source !== source) {
+  return loaded(source, () => {
     const keys = file ? fileServiceKeys(file) : kmsServiceKeysFromAws(kms!);
-    loaded = { source, keys };
     serviceKeysLoading();
-    keys.catch(() => {
-      if (loaded?.keys === keys) loaded = undefined; // let a later call retry
-    });
-  }
-  return loaded.keys;
+    return keys;
+  });
 }

@@ -6,12 +6,12 @@
 // keys: the local key file (SERVICE_KEY_FILE), or the stack's Secrets Manager secret
 // (SERVICE_SECRET_ID, ./service-secret-aws.ts), imported statically for the reason ./service-key.ts gives.
 import { fileServiceSecret } from './service-key-file.ts';
-import { onServiceKeysLoad } from './service-key-loads.ts';
+import { loadedPerSource, onServiceKeysLoad } from './service-key-loads.ts';
 import { SERVICE_KEY_ENV } from './service-key-model.ts';
 import { secretFromAws } from './service-secret-aws.ts';
 import { config } from '../config.ts';
 
-let loaded: { source: string; secret: Promise<Uint8Array> } | undefined;
+const loaded = loadedPerSource<Uint8Array>();
 
 /** The service secret, loaded once per process (per source): the local file wins over Secrets Manager. */
 export function serviceSecret(): Promise<Uint8Array> {
@@ -21,14 +21,7 @@ export function serviceSecret(): Promise<Uint8Array> {
     return Promise.reject(new Error(`No service secret configured: set SERVICE_KEY_FILE (local) or ${SERVICE_KEY_ENV.secretId} (deployed)`));
   }
   const source = file ? `file:${file}` : `secret:${secretId}`;
-  if (loaded?.source !== source) {
-    const secret = file ? fileServiceSecret(file) : secretFromAws(secretId!);
-    loaded = { source, secret };
-    secret.catch(() => {
-      if (loaded?.secret === secret) loaded = undefined; // let a later call retry
-    });
-  }
-  return loaded.secret;
+  return loaded(source, () => (file ? fileServiceSecret(file) : secretFromAws(secretId!)));
 }
 
 // A function that reads the secret loads it beside the keys its first token check loads: a cold
