@@ -24,6 +24,8 @@ export interface RouteFunctionsProps {
   routes: readonly Route[];
   table: ITable;
   serviceKey: IKey;
+  /** The keys' public halves, read at deploy time (infra/service-public-keys.ts). */
+  servicePublicKeys: string;
   serviceSecret: ISecret;
   publicUrls: { appUrl: string; baseUrl: string };
 }
@@ -39,7 +41,7 @@ export class RouteFunctions extends Construct {
 
   constructor(scope: Construct, id: string, props: RouteFunctionsProps) {
     super(scope, id);
-    const { settings, routes, table, serviceKey, serviceSecret, publicUrls } = props;
+    const { settings, routes, table, serviceKey, servicePublicKeys, serviceSecret, publicUrls } = props;
 
     const missing = routes.filter((r) => !existsSync(join(PROJECT_ROOT, r.handler))).map((r) => `${r.operationId} → ${r.handler}`);
     if (missing.length > 0) throw new Error(`Handler modules named in lib/routes.ts do not exist:\n  ${missing.join('\n  ')}`);
@@ -48,11 +50,8 @@ export class RouteFunctions extends Construct {
       ...commonEnvironment(settings, table.tableName, publicUrls),
       REQUEST_TIMEOUT_MS: String(settings.requestTimeoutMs),
       RATE_LIMIT_PER_SECOND: String(settings.rateLimitPerSecond),
-      ...serviceKeyEnvironment(settings, serviceKey),
+      ...serviceKeyEnvironment(settings, servicePublicKeys),
     };
-    if (settings.retiredServiceKeyArns.length > 0) {
-      environment[SERVICE_KEY_ENV.previousKmsKeyIds] = settings.retiredServiceKeyArns.join(',');
-    }
 
     for (const route of routes) {
       const { fn, role } = serviceFunction(this, route.operationId, {
@@ -64,21 +63,16 @@ export class RouteFunctions extends Construct {
         timeout: Duration.millis(settings.requestTimeoutMs + LAMBDA_EXTRA_MS),
         environment: {
           ...environment,
-          ...(route.signs ? { [SERVICE_KEY_ENV.kmsSign]: '1' } : {}),
+          ...(route.signs ? { [SERVICE_KEY_ENV.kmsKeyId]: serviceKey.keyArn } : {}),
           ...(route.secret ? serviceSecretEnvironment(settings, serviceSecret) : {}),
         },
       });
 
-      // A route with no table access (the OpenAPI document) authenticates no one and pages nothing:
-      // it needs neither the table nor the key.
-      if (route.table !== 'none') {
-        grantTable(fn, table, route.table);
-        serviceKey.grant(role, 'kms:GetPublicKey');
-        if (route.signs) serviceKey.grant(role, 'kms:Sign');
-        if (settings.retiredServiceKeyArns.length > 0) {
-          role.addToPrincipalPolicy(new PolicyStatement({ actions: ['kms:GetPublicKey'], resources: settings.retiredServiceKeyArns }));
-        }
-      }
+      // A route with no table access (the OpenAPI document) authenticates no one and pages nothing.
+      if (route.table !== 'none') grantTable(fn, table, route.table);
+      // Verifying needs no grant (the public keys are in the environment); signing is KMS Sign, and
+      // GetPublicKey for the kid of the key the environment names (lib/auth/service-key-kms.ts).
+      if (route.signs) serviceKey.grant(role, 'kms:Sign', 'kms:GetPublicKey');
       // The secret's read goes with its id: only where the row says so.
       if (route.secret) serviceSecret.grantRead(role);
       this.functions.push({ route, fn });

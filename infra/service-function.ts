@@ -4,7 +4,6 @@
 import { join } from 'node:path';
 import type { Duration } from 'aws-cdk-lib';
 import { PolicyDocument, Role, ServicePrincipal, type AddToPrincipalPolicyResult, type PolicyStatement, type RoleProps } from 'aws-cdk-lib/aws-iam';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -27,10 +26,10 @@ export function commonEnvironment(settings: Settings, tableName: string, publicU
   };
 }
 
-/** Where a function that checks or mints tokens finds the service key (its id, never key material). */
-export function serviceKeyEnvironment(settings: Settings, serviceKey: IKey): Record<string, string> {
+/** What a function that checks tokens verifies them with: the service keys' public halves (never private material). */
+export function serviceKeyEnvironment(settings: Settings, servicePublicKeys: string): Record<string, string> {
   return {
-    [SERVICE_KEY_ENV.kmsKeyId]: serviceKey.keyArn,
+    [SERVICE_KEY_ENV.publicKeys]: servicePublicKeys,
     // Changing it makes Lambda start fresh environments, which reload keys and the secret.
     SERVICE_KEY_EPOCH: settings.keyEpoch,
   };

@@ -31,6 +31,7 @@ import { addGatewayResponses } from './gateway-responses.ts';
 import { Monitoring } from './monitoring.ts';
 import { RouteArea } from './route-area.ts';
 import { AREAS, areaOf, areaOfPath, corsPathsOf } from './route-areas.ts';
+import { ServicePublicKeys } from './service-public-keys.ts';
 import type { Settings } from './settings.ts';
 
 interface PmApiStackProps extends StackProps {
@@ -47,6 +48,8 @@ export class PmApiStack extends Stack {
   /** One nested stack per area of the route table that has rows, in AREAS order. */
   readonly areas: RouteArea[];
   readonly events: EventWorkers;
+  /** The custom resource that reads the token keys' public halves at deploy time. */
+  readonly servicePublicKeys: ServicePublicKeys;
 
   constructor(scope: Construct, id: string, props: PmApiStackProps) {
     super(scope, id, props);
@@ -93,7 +96,8 @@ export class PmApiStack extends Stack {
       : `https://${this.api.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${settings.stage}`;
     const publicUrls = { appUrl, baseUrl: `${appUrl}/v2` };
 
-    const shared = { settings, table: this.table, serviceKey, serviceSecret, publicUrls };
+    this.servicePublicKeys = new ServicePublicKeys(this, 'ServicePublicKeys', { settings, serviceKey });
+    const shared = { settings, table: this.table, serviceKey, servicePublicKeys: this.servicePublicKeys.value, serviceSecret, publicUrls };
     this.areas = AREAS.map((area) => ({ area, rows: routes.filter((route) => areaOf(route).id === area.id) }))
       .filter(({ rows }) => rows.length > 0)
       .map(({ area, rows }) => new RouteArea(this, area.id, { ...shared, area, routes: rows }));
@@ -274,7 +278,7 @@ export const NAG_ACKNOWLEDGEMENTS = {
     {
       id: 'AwsSolutions-SMG4',
       reason:
-        'The secret only derives the pagination-cursor key: rotating it merely invalidates outstanding cursors, so it is rotated by the documented manual procedure (docs/operations.md) instead of a rotation function.',
+        'The secret derives the cursor and CSRF keys and the key that seals webhook subscriptions’ secrets in the table: a rotation makes every subscription undeliverable until it is recreated, so it is rotated only when compromised, by the documented manual procedure (docs/operations.md), never on a schedule by a rotation function.',
     },
   ],
   streamFailures: [
@@ -312,6 +316,7 @@ function acknowledgeNagFindings(stack: PmApiStack, serviceSecret: Secret): void 
   ack(serviceSecret, NAG_ACKNOWLEDGEMENTS.secret);
   for (const area of stack.areas) ack(area, NAG_ACKNOWLEDGEMENTS.functions);
   ack(stack.events, NAG_ACKNOWLEDGEMENTS.functions);
+  ack(stack.servicePublicKeys, NAG_ACKNOWLEDGEMENTS.functions);
   ack(stack.events.streamFailures, NAG_ACKNOWLEDGEMENTS.streamFailures);
   for (const { worker, fn } of stack.events.functions) if (worker.source === 'tableStream') ack(fn.role, NAG_ACKNOWLEDGEMENTS.streamReader);
 }

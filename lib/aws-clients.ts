@@ -1,6 +1,6 @@
 // What every AWS SDK client of the service is made with (DynamoDB's document client in
-// lib/store/client.ts, KMS and Secrets Manager in lib/auth/service-key-kms.ts, SQS in
-// lib/events/sqs.ts), and how each call is sent: every outbound call is bounded.
+// lib/store/client.ts, KMS in lib/auth/service-key-kms.ts, Secrets Manager in
+// lib/auth/service-secret-aws.ts, SQS in lib/events/sqs.ts), and how each call is sent: every outbound call is bounded.
 //  - The request handler (@smithy/node-http-handler) gives up on a connection that takes longer
 //    than `connectionMs` to open and on an answer that takes longer than `requestMs` to start, or
 //    stalls that long midway (AWS_REQUEST_TIMEOUT_MS, lib/config.ts, read when the client is made);

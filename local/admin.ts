@@ -37,7 +37,6 @@ function configureTarget(options: Options) {
     const kmsKeyId = typeof options['kms-key-id'] === 'string' ? options['kms-key-id'] : process.env.SERVICE_KMS_KEY_ID;
     if (kmsKeyId) {
       process.env.SERVICE_KMS_KEY_ID = kmsKeyId;
-      process.env.SERVICE_KMS_SIGN = '1';
       delete process.env.SERVICE_KEY_FILE;
     }
     return;

@@ -2,7 +2,7 @@
 // scopes and the application, recorded as a credential so bearer.ts can check (and the deletion of
 // the application can end) them on every request.
 import { randomUUID } from 'node:crypto';
-import { signServiceJwt } from './service-jwt.ts';
+import { signServiceJwt } from './service-jwt-signing.ts';
 import { ACCESS_TOKEN_SECONDS } from '../domain/schemas/token.ts';
 import type { Scope } from '../domain/scopes.ts';
 import { hashToken, putCredential } from '../store/credentials.ts';

@@ -1,7 +1,7 @@
 // API tokens: JWTs signed by the service key for one workspace member, shown once, stored as a hash.
 import { randomUUID } from 'node:crypto';
 import { TokenIssueRefused } from './errors.ts';
-import { signServiceJwt } from './service-jwt.ts';
+import { signServiceJwt } from './service-jwt-signing.ts';
 import { ROLE_SCOPES, type Scope } from '../domain/scopes.ts';
 import { putCredential, hashToken } from '../store/credentials.ts';
 import type { Member } from '../store/members.ts';

@@ -3,7 +3,7 @@
 // opaque random string, single use, whose successor keeps the grant's 30-day end. Both are stored
 // only as SHA-256 hashes, and both die with their grant (lib/store/authorization-grants.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { signServiceJwt } from './service-jwt.ts';
+import { signServiceJwt } from './service-jwt-signing.ts';
 import type { Scope } from '../domain/scopes.ts';
 import type { Grant, IssuedTokens } from '../store/authorization-grants.ts';
 import { hashToken } from '../store/credentials.ts';

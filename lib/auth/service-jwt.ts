@@ -6,7 +6,6 @@
 // "Cold start"). The tests check these tokens with jose, independently.
 import { verify } from 'node:crypto';
 import type { JWTPayload } from 'jose';
-import { kmsSigner } from './service-key-kms-sign.ts';
 import { SERVICE_JWT_ALG, type ServiceKeys } from './service-key-model.ts';
 import { serviceKeys } from './service-key.ts';
 
@@ -70,11 +69,11 @@ function verifiedPayload(keys: ServiceKeys, token: string): Record<string, unkno
 }
 
 /**
- * Signs with the given keys (tests pass their own; the service uses serviceKeys()). `issuedAt` is the
+ * Signs with the given keys (tests pass their own; the service signs through ./service-jwt-signing.ts). `issuedAt` is the
  * instant the caller computed `expiresAt` from, so `exp − iat` is exactly the lifetime it meant.
  */
 export async function signJwtWith(keys: ServiceKeys, claims: ServiceClaims, expiresAt?: Date, issuedAt = new Date()): Promise<string> {
-  const sign = keys.sign ?? (keys.kmsSigning && kmsSigner(keys.kmsSigning));
+  const { sign } = keys;
   if (!sign) throw new Error('This function has no signing key');
   const payload: JWTPayload = { ...claims, iss: SERVICE_ISSUER, iat: Math.floor(issuedAt.getTime() / 1000) };
   if (expiresAt) payload.exp = Math.floor(expiresAt.getTime() / 1000);
@@ -100,10 +99,6 @@ function serviceClaimsOf(keys: ServiceKeys, token: string): ServiceClaims | unde
   if ((p.tu !== 'api' && p.tu !== 'access') || typeof p.ws !== 'string' || typeof p.scope !== 'string') return undefined;
   if ((p.cid !== undefined && typeof p.cid !== 'string') || (p.gid !== undefined && typeof p.gid !== 'string')) return undefined;
   return p as ServiceClaims;
-}
-
-export async function signServiceJwt(claims: ServiceClaims, expiresAt?: Date, issuedAt?: Date): Promise<string> {
-  return signJwtWith(await serviceKeys(), claims, expiresAt, issuedAt);
 }
 
 /**

@@ -1,10 +1,9 @@
-// Signing with the deployed KMS key (./service-key-kms.ts): KMS Sign over the JWS signing input, its
-// DER signature turned into JOSE's r || s. It imports no AWS client code (the key source hands it
-// the Sign call): ./service-jwt.ts loads it in every process, and the local stack loads no AWS code.
-import type { JwsSigner, KmsSigning } from './service-key-model.ts';
+// What signing with the deployed KMS key (./service-key-kms.ts) needs beyond the Sign call: KMS
+// signs at most 4096 bytes of RAW message and answers an ECDSA signature in DER, which JOSE writes
+// as r || s. Apart from the client, so it is tested without one.
 
 /** KMS accepts at most 4096 bytes of RAW message; a service JWT is far smaller. */
-const KMS_MAX_RAW_MESSAGE = 4096;
+export const KMS_MAX_RAW_MESSAGE = 4096;
 const P256_COORDINATE_BYTES = 32;
 
 /** An ECDSA signature from DER (SEQUENCE of two INTEGERs, as KMS returns it) to JOSE r || s. */
@@ -42,12 +41,4 @@ export function derToJoseSignature(der: Uint8Array, size = P256_COORDINATE_BYTES
   sig.set(r, 0);
   sig.set(s, size);
   return sig;
-}
-
-/** Signs with the KMS key (ECDSA_SHA_256 over the RAW message). */
-export function kmsSigner({ sign }: KmsSigning): JwsSigner {
-  return async (input) => {
-    if (input.length > KMS_MAX_RAW_MESSAGE) throw new Error('JWS signing input too long for a KMS RAW signature');
-    return derToJoseSignature(await sign(input));
-  };
 }

@@ -1,51 +1,43 @@
-// The deployed source of the service keys: a KMS asymmetric key (ECC_NIST_P256), created by the
-// stack, that signs and never leaves KMS. Its public keys are fetched once per cold start and
-// verification is local (node:crypto); only functions whose route mints tokens hold kms:Sign. The
-// calls go through the SDK's KMS client, bounded as every AWS call is (lib/aws-clients.ts).
-// ./service-key.ts makes its client only where the configuration names a KMS key.
-import { createPublicKey } from 'node:crypto';
+// The deployed signing key: a KMS asymmetric key (ECC_NIST_P256), created by the stack, that signs
+// and never leaves KMS. Only what signs calls it: the functions whose route mints tokens (they hold
+// kms:Sign), the admin CLI, and the stack's custom resource that reads the public keys every other
+// function verifies with (./service-public-keys.ts). The calls go through the SDK's KMS client,
+// bounded as every AWS call is (lib/aws-clients.ts).
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
-import { type KmsKeySource, type ServiceCryptoKey, type ServiceKeys } from './service-key-model.ts';
+import { derToJoseSignature, KMS_MAX_RAW_MESSAGE } from './service-key-kms-sign.ts';
+import type { ServiceKeys } from './service-key-model.ts';
+import { kidOf, p256PublicKey } from './service-public-keys.ts';
 import { bounded, clientBounds } from '../aws-clients.ts';
 import { config } from '../config.ts';
 
-/** The kid of a KMS key: its key id (the ARN's last segment), stable across aliases. */
-const kidOf = (keyArn: string) => keyArn.slice(keyArn.lastIndexOf('/') + 1);
-
-/** One verification key: KMS GetPublicKey, checked to be P-256, under its kid. */
-async function publicKeyOf(kms: KMSClient, keyId: string): Promise<[kid: string, key: ServiceCryptoKey]> {
+/** One key's public half: KMS GetPublicKey, checked to be P-256, under its kid. */
+export async function publicKeyOf(kms: KMSClient, keyId: string): Promise<{ kid: string; spki: Uint8Array }> {
   const out = await bounded((options) => kms.send(new GetPublicKeyCommand({ KeyId: keyId }), options));
   if (!out.KeyId || !out.PublicKey?.length) throw new Error(`KMS returned no public key for ${keyId}`);
   if (out.KeySpec !== 'ECC_NIST_P256') throw new Error(`KMS key ${keyId} is ${String(out.KeySpec)}, not ECC_NIST_P256`);
-  const key = createPublicKey({ key: Buffer.from(out.PublicKey), format: 'der', type: 'spki' });
-  if (key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error(`KMS key ${keyId} did not return a P-256 public key`);
-  return [kidOf(out.KeyId), key];
+  p256PublicKey(out.PublicKey, keyId);
+  return { kid: kidOf(out.KeyId), spki: out.PublicKey };
 }
 
-/** Service keys from KMS: public keys fetched once, signing stays in KMS. */
-export async function kmsServiceKeys(source: KmsKeySource, kms: KMSClient): Promise<ServiceKeys> {
-  const keys = await Promise.all([source.keyId, ...source.previousKeyIds].map((keyId) => publicKeyOf(kms, keyId)));
+/**
+ * Keys that sign in KMS: the kid from the key itself (so an alias signs under the key's id), and a
+ * signer that sends KMS Sign over the JWS signing input and turns its DER signature into JOSE's.
+ */
+export async function kmsSigningKeys(keyId: string, kms: KMSClient): Promise<ServiceKeys> {
+  const { kid, spki } = await publicKeyOf(kms, keyId);
   return {
-    kid: keys[0]![0],
-    sign: undefined,
-    // Signing stays in KMS; the JOSE signer is made where a token is signed (./service-key-kms-sign.ts).
-    kmsSigning: source.canSign
-      ? {
-          keyId: source.keyId,
-          sign: async (message) => {
-            const out = await bounded((options) =>
-              kms.send(new SignCommand({ KeyId: source.keyId, Message: message, MessageType: 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' }), options),
-            );
-            if (!out.Signature?.length) throw new Error('KMS returned no signature');
-            return out.Signature;
-          },
-        }
-      : undefined,
-    verifyKeys: new Map(keys),
+    kid,
+    sign: async (input) => {
+      if (input.length > KMS_MAX_RAW_MESSAGE) throw new Error('JWS signing input too long for a KMS RAW signature');
+      const out = await bounded((options) =>
+        kms.send(new SignCommand({ KeyId: keyId, Message: input, MessageType: 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' }), options),
+      );
+      if (!out.Signature?.length) throw new Error('KMS returned no signature');
+      return derToJoseSignature(out.Signature);
+    },
+    verifyKeys: new Map([[kid, p256PublicKey(spki, kid)]]),
   };
 }
 
-/** The service keys through the process's clients (region and credentials from the environment, as Lambda sets them). */
-export function kmsServiceKeysFromAws(source: KmsKeySource): Promise<ServiceKeys> {
-  return kmsServiceKeys(source, new KMSClient({ region: config.region, ...clientBounds() }));
-}
+/** The process's KMS client (region and credentials from the environment, as Lambda sets them). */
+export const kmsClient = (): KMSClient => new KMSClient({ region: config.region, ...clientBounds() });

@@ -1,47 +1,28 @@
-// The service's own key: an ES256 signing key for API and access tokens (the secret the cursors',
-// CSRF tokens' and webhook secrets' keys are derived from is ./service-secret.ts). Two sources,
-// chosen by the environment:
-//  - locally, a JSON file outside git, generated on first start (SERVICE_KEY_FILE, ./service-key-file.ts);
-//  - deployed, a KMS asymmetric key created by the stack (./service-key-kms.ts, docs/operations.md).
-// Both sources are imported statically and only the configured one is called, so the local stack
-// never makes an AWS client. Not a lazy import(): esbuild inlines one into the single bundle file as
-// a wrapped module, which keeps the whole KMS client package (every command and its schemas, about
-// 30 KiB more) and made module init slower than evaluating the tree-shaken client at once
-// (docs/performance.md, "Cold start").
+// The keys that verify the service's own tokens (API and access tokens, ES256), and sign them where
+// the source can. Two sources, chosen by the environment:
+//  - locally, a JSON file outside git, generated on first start (SERVICE_KEY_FILE, ./service-key-file.ts),
+//    which also signs;
+//  - deployed, the KMS keys' public halves the stack read at deploy time (SERVICE_PUBLIC_KEYS,
+//    ./service-public-keys.ts): verifying needs no AWS call. Signing there is KMS Sign, only in the
+//    functions that mint tokens (./service-jwt-signing.ts).
+// The secret the cursors', CSRF tokens' and webhook secrets' keys are derived from is ./service-secret.ts.
 import { fileServiceKeys } from './service-key-file.ts';
-import { kmsServiceKeysFromAws } from './service-key-kms.ts';
 import { loadedPerSource, serviceKeysLoading } from './service-key-loads.ts';
-import { SERVICE_KEY_ENV, type KmsKeySource, type ServiceKeys } from './service-key-model.ts';
+import { SERVICE_KEY_ENV, type ServiceKeys } from './service-key-model.ts';
+import { publicServiceKeys } from './service-public-keys.ts';
 import { config } from '../config.ts';
-
-const env = (name: string): string | undefined => process.env[name] || undefined;
-
-function kmsSourceFromEnv(): KmsKeySource | undefined {
-  const keyId = env(SERVICE_KEY_ENV.kmsKeyId);
-  if (!keyId) return undefined;
-  return {
-    keyId,
-    previousKeyIds: (env(SERVICE_KEY_ENV.previousKmsKeyIds) ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-    canSign: env(SERVICE_KEY_ENV.kmsSign) === '1',
-  };
-}
 
 const loaded = loadedPerSource<ServiceKeys>();
 
-/** The service keys, loaded once per process (per source): the local file wins over KMS. */
+/** The service keys, loaded once per process (per source): the local file wins over the deployed public keys. */
 export function serviceKeys(): Promise<ServiceKeys> {
   const file = config.serviceKeyFile;
-  const kms = file ? undefined : kmsSourceFromEnv();
-  if (!file && !kms) {
-    return Promise.reject(new Error(`No service key configured: set SERVICE_KEY_FILE (local) or ${SERVICE_KEY_ENV.kmsKeyId} (deployed)`));
+  const publicKeys = file ? undefined : process.env[SERVICE_KEY_ENV.publicKeys] || undefined;
+  if (!file && !publicKeys) {
+    return Promise.reject(new Error(`No service key configured: set SERVICE_KEY_FILE (local) or ${SERVICE_KEY_ENV.publicKeys} (deployed)`));
   }
-  const source = file ? `file:${file}` : `kms:${JSON.stringify(kms)}`;
-  return loaded(source, () => {
-    const keys = file ? fileServiceKeys(file) : kmsServiceKeysFromAws(kms!);
+  return loaded(file ? `file:${file}` : `public:${publicKeys}`, async () => {
     serviceKeysLoading();
-    return keys;
+    return file ? fileServiceKeys(file) : publicServiceKeys(publicKeys!);
   });
 }

@@ -1,4 +1,5 @@
-// The deployed key source (lib/auth/service-key-kms.ts) and secret source
+// The deployed key sources — KMS signing (lib/auth/service-key-kms.ts), the public keys read at deploy
+// time (lib/auth/service-public-keys.ts, functions/deploy/service-public-keys.ts) — and secret source
 // (lib/auth/service-secret-aws.ts) through the SDK's KMS and Secrets Manager clients, as deployed. There is no KMS emulator here, so they talk to a stand-in on the services'
 // JSON wire protocol (test/infra/fake-aws.ts): it holds P-256 keys, answers GetPublicKey with their
 // SPKI and Sign with a DER ECDSA signature, as KMS does, and GetSecretValue with a string.
@@ -10,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signJwtWith, verifyJwtWith, type ServiceClaims } from '#lib/auth/service-jwt.ts';
 import { generateServiceKeyMaterial, importServiceKeys } from '#lib/auth/service-key-file.ts';
 import { derToJoseSignature } from '#lib/auth/service-key-kms-sign.ts';
-import { kmsServiceKeys } from '#lib/auth/service-key-kms.ts';
+import { kmsSigningKeys, publicKeyOf } from '#lib/auth/service-key-kms.ts';
 import { serviceKeys } from '#lib/auth/service-key.ts';
+import { encodePublicKeys, publicServiceKeys } from '#lib/auth/service-public-keys.ts';
 import { secretOf } from '#lib/auth/service-secret-aws.ts';
 import { serviceSecret } from '#lib/auth/service-secret.ts';
 import { clientBounds } from '#lib/aws-clients.ts';
@@ -32,12 +34,15 @@ beforeAll(async () => {
 });
 afterAll(() => aws.close());
 
+/** What a function that only verifies gets: the public halves of `keyIds`, as the stack's custom resource reads and encodes them. */
+const verifierOf = async (...keyIds: string[]) =>
+  publicServiceKeys(encodePublicKeys(await Promise.all(keyIds.map((keyId) => publicKeyOf(clients.kms, keyId)))));
+
 describe('service key from KMS and Secrets Manager (the SDK clients against a wire-protocol stand-in: no emulator exists)', () => {
   it('a token signed through KMS Sign verifies with jose against the public key alone; the calls are signed with SigV4 for their service', async () => {
     aws.calls.length = 0;
     aws.authorizations.length = 0;
-    const source = { keyId: aws.keyArn, previousKeyIds: [], canSign: true };
-    const serviceKeys = await kmsServiceKeys(source, clients.kms);
+    const serviceKeys = await kmsSigningKeys(aws.keyArn, clients.kms);
     const token = await signJwtWith(serviceKeys, claims(), new Date(Date.now() + 60_000));
     // Independent check: jose with the raw public key, no code of ours on the verifying side.
     const { payload } = await jwtVerify(token, aws.publicKey, { algorithms: ['ES256'], issuer: 'pm-api' });
@@ -61,23 +66,36 @@ describe('service key from KMS and Secrets Manager (the SDK clients against a wi
     }
   });
 
-  it('a function without kms:Sign gets no signer but still verifies', async () => {
-    const signer = await kmsServiceKeys({ keyId: 'new', previousKeyIds: [], canSign: true }, clients.kms);
-    const reader = await kmsServiceKeys({ keyId: 'new', previousKeyIds: [], canSign: false }, clients.kms);
-    expect([reader.sign, reader.kmsSigning]).toEqual([undefined, undefined]);
+  it('a function that only verifies gets the public keys alone: no signer, no KMS call, and KMS-signed tokens verify', async () => {
+    const signer = await kmsSigningKeys('new', clients.kms);
+    const reader = await verifierOf('new');
+    aws.calls.length = 0;
+    expect(reader.sign).toBeUndefined();
     await expect(signJwtWith(reader, claims())).rejects.toThrow('This function has no signing key');
-    expect(await verifyJwtWith(reader, await signJwtWith(signer, claims()))).toMatchObject({ tu: 'api' });
+    const token = await signJwtWith(signer, claims());
+    expect(await verifyJwtWith(reader, token)).toMatchObject({ tu: 'api' });
+    expect(aws.calls).toEqual(['TrentService.Sign']);
   });
 
   it('after a rotation, tokens of the retired key still verify and a foreign key does not', async () => {
-    const before = await kmsServiceKeys({ keyId: 'old', previousKeyIds: [], canSign: true }, clients.kms);
-    const after = await kmsServiceKeys({ keyId: 'new', previousKeyIds: ['old'], canSign: true }, clients.kms);
-    const foreign = await kmsServiceKeys({ keyId: 'other', previousKeyIds: [], canSign: true }, clients.kms);
-    const oldToken = await signJwtWith(before, claims());
-    expect(await verifyJwtWith(after, oldToken)).toMatchObject({ sub: 'member-1' });
-    expect(decodeProtectedHeader(await signJwtWith(after, claims())).kid).toBe('new');
-    expect(await verifyJwtWith(after, await signJwtWith(foreign, claims()))).toBeUndefined();
-    expect(await verifyJwtWith(before, await signJwtWith(after, claims()))).toBeUndefined();
+    const [before, after, foreign] = await Promise.all(['old', 'new', 'other'].map((keyId) => kmsSigningKeys(keyId, clients.kms)));
+    const verifyBefore = await verifierOf('old');
+    // The signing key first, then the retired one: the stack's KeyIds.
+    const verifyAfter = await verifierOf('new', 'old');
+    expect([verifyAfter.kid, [...verifyAfter.verifyKeys.keys()]]).toEqual(['new', ['new', 'old']]);
+    const oldToken = await signJwtWith(before!, claims());
+    expect(await verifyJwtWith(verifyAfter, oldToken)).toMatchObject({ sub: 'member-1' });
+    expect(decodeProtectedHeader(await signJwtWith(after!, claims())).kid).toBe('new');
+    expect(await verifyJwtWith(verifyAfter, await signJwtWith(foreign!, claims()))).toBeUndefined();
+    expect(await verifyJwtWith(verifyBefore, await signJwtWith(after!, claims()))).toBeUndefined();
+  });
+
+  it('public keys that are not the encoding, or not P-256, are refused at load, not taken for no key', () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'der', type: 'spki' });
+    expect(() => publicServiceKeys('')).toThrow('The service public keys are not a non-empty list of {kid, spki}');
+    expect(() => publicServiceKeys('[]')).toThrow('The service public keys are not a non-empty list of {kid, spki}');
+    expect(() => publicServiceKeys('[{"kid":"a"}]')).toThrow('The service public keys are not a non-empty list of {kid, spki}');
+    expect(() => publicServiceKeys(encodePublicKeys([{ kid: 'rsa', spki: rsa }]))).toThrow('Key rsa is not a P-256 public key');
   });
 
   it('the service secret comes from Secrets Manager, the same on every load; where no secret is named reading it fails loudly', async () => {
@@ -94,15 +112,16 @@ describe('service key from KMS and Secrets Manager (the SDK clients against a wi
     }
   });
 
-  it('a function that reads the secret starts loading it when its keys begin to load: a cold start waits for one round trip, not two', async () => {
+  it('a function that reads the secret starts loading it when its keys begin to load; the keys themselves cost no call', async () => {
     const restore = setEnv(kmsEnv(aws, endpoint));
     try {
       aws.calls.length = 0;
-      await serviceKeys();
+      const keys = await serviceKeys();
+      expect([keys.sign, [...keys.verifyKeys.keys()]]).toEqual([undefined, [aws.KEY_ID]]);
       // Nothing has asked for the secret yet.
-      await vi.waitFor(() => expect([...aws.calls].sort()).toEqual(['TrentService.GetPublicKey', 'secretsmanager.GetSecretValue']));
+      await vi.waitFor(() => expect(aws.calls).toEqual(['secretsmanager.GetSecretValue']));
       expect(await serviceSecret()).toHaveLength(32);
-      expect(aws.calls).toHaveLength(2);
+      expect(aws.calls).toHaveLength(1);
     } finally {
       restore();
     }
@@ -110,14 +129,14 @@ describe('service key from KMS and Secrets Manager (the SDK clients against a wi
 
   it('file and KMS sources produce interchangeable JWS: a file-signed token verifies only with its own key', async () => {
     const file = await importServiceKeys(await generateServiceKeyMaterial());
-    const kms = await kmsServiceKeys({ keyId: 'other', previousKeyIds: [], canSign: true }, clients.kms);
+    const kms = await kmsSigningKeys('other', clients.kms);
     const fileToken = await signJwtWith(file, claims());
     expect(await verifyJwtWith(file, fileToken)).toMatchObject({ tu: 'api' });
     expect(await verifyJwtWith(kms, fileToken)).toBeUndefined();
   });
 
   it('an error answer is the SDK’s error of that name, with the service’s message', async () => {
-    await expect(kmsServiceKeys({ keyId: 'no-such-key', previousKeyIds: [], canSign: false }, clients.kms)).rejects.toMatchObject({
+    await expect(publicKeyOf(clients.kms, 'no-such-key')).rejects.toMatchObject({
       name: 'ValidationException',
       message: 'unexpected TrentService.GetPublicKey',
       $metadata: { httpStatusCode: 400 },

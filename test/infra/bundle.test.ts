@@ -108,23 +108,26 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     expect(esbuildOptionsFor('functions/notes/create.ts')).not.toHaveProperty('alias');
     const inputs = [...inputsOf.values()].flat();
     expect(inputs.filter((f) => /\.bundled\./.test(f))).toEqual([]);
-    // The service key's two sources, both imported statically; only the configured one is called (lib/auth/service-key.ts).
+    // The verifying keys' two sources, both imported statically; only the configured one is called (lib/auth/service-key.ts).
     expect(inputsOf.get('createNote')).toEqual(
-      expect.arrayContaining(['lib/auth/service-key-file.ts', 'lib/auth/service-key-kms.ts', 'lib/auth/service-key.ts']),
+      expect.arrayContaining(['lib/auth/service-key-file.ts', 'lib/auth/service-public-keys.ts', 'lib/auth/service-key.ts']),
     );
     // A lazy import() of an SDK client's package keeps all of it (esbuild wraps the module): no
     // function carries a client's aggregated class, which names every command of its service.
     expect(inputs.filter((f) => /@aws-sdk\/client-[a-z-]+\/dist-es\/(KMS|SecretsManager|DynamoDB|SQS)\.js$/.test(f))).toEqual([]);
   });
 
-  it('every function carries the SDK’s DynamoDB document client, the event workers the SQS client, the functions that check tokens the KMS client, and exactly those whose row says `secret` the Secrets Manager client; the credential chain’s other sources are imported only dynamically, never at load', async () => {
+  it('every function carries the SDK’s DynamoDB document client, the event workers the SQS client, exactly the functions whose row says `signs` the KMS client, and exactly those whose row says `secret` the Secrets Manager client; the credential chain’s other sources are imported only dynamically, never at load', async () => {
     const ids = [...ROUTES.map((r) => r.operationId), ...WORKERS.map((w) => w.id)];
     const carrying = (pkg: RegExp) => ids.filter((id) => inputsOf.get(id)!.some((f) => pkg.test(f)));
     expect(carrying(/node_modules\/@aws-sdk\/lib-dynamodb\//).sort()).toEqual([...ids].sort());
     expect(carrying(/node_modules\/@aws-sdk\/client-sqs\//)).toEqual(expect.arrayContaining(['streamEvents', 'deliverWebhooks']));
-    const checkingTokens = ROUTES.filter((r) => r.auth !== 'none').map((r) => r.operationId);
-    expect(carrying(/node_modules\/@aws-sdk\/client-kms\//)).toEqual(expect.arrayContaining([...checkingTokens, 'issueToken']));
-    expect(carrying(/node_modules\/@aws-sdk\/client-kms\//)).not.toContain('deliverWebhooks');
+    // The others verify with the public keys the stack read at deploy time (lib/auth/service-public-keys.ts);
+    // the stack names the signing key to these functions only (infra/route-functions.ts).
+    const signing = ROUTES.filter((r) => r.signs).map((r) => r.operationId);
+    expect(signing).toEqual(['issueToken', 'oauthToken']);
+    expect(carrying(/node_modules\/@aws-sdk\/client-kms\//).sort()).toEqual([...signing].sort());
+    expect(carrying(/^lib\/auth\/service-key-kms\.ts$/).sort()).toEqual([...signing].sort());
     // The stack names the secret to these functions only, and grants them alone its read
     // (infra/route-functions.ts, infra/event-workers.ts): a function that reaches the secret without
     // its row saying so would fail on its first cursor, CSRF token or webhook secret.
@@ -344,12 +347,12 @@ describe('deployed bundles with the KMS key source (KMS and Secrets Manager fake
     expect([page2.status, page2.json.data.length]).toEqual([200, 1]);
     expect(page2.json.data[0].id).not.toBe(page1.json.data[0].id);
 
-    // One key load each in this process, the createEntity bundle and the listEntities bundle; one
-    // secret load, the listEntities bundle's (createEntity's row does not say `secret`); one Sign,
-    // for the token. The file key is gone, so 201 and 200 above mean the bundles verified against
-    // the KMS public key.
+    // The signing key's one load (its kid) and one Sign, for the token, in this process; one secret
+    // load, the listEntities bundle's (createEntity's row does not say `secret`). The bundles verify
+    // with the public keys in their environment, with no KMS call; the file key is gone, so 201 and
+    // 200 above mean they verified against the KMS key's public half.
     const count = (target: string) => aws.calls.filter((c) => c === target).length;
-    expect([count('TrentService.GetPublicKey'), count('secretsmanager.GetSecretValue'), count('TrentService.Sign')]).toEqual([3, 1, 1]);
-    expect(aws.calls).toHaveLength(5);
+    expect([count('TrentService.GetPublicKey'), count('secretsmanager.GetSecretValue'), count('TrentService.Sign')]).toEqual([1, 1, 1]);
+    expect(aws.calls).toHaveLength(3);
   });
 });

@@ -1,6 +1,7 @@
 import { createPublicKey, generateKeyPairSync, sign as nodeSign, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { encodePublicKeys } from '#lib/auth/service-public-keys.ts';
 
 const arnOf = (keyId: string) => `arn:aws:kms:eu-west-1:111122223333:key/${keyId}`;
 
@@ -68,12 +69,15 @@ export function fakeAws(
   };
 }
 
-/** The environment of a function on the deployed key source, served by `aws` at `endpoint` (no key file). */
+/**
+ * The environment of a function on the deployed key sources, served by `aws` at `endpoint` (no key
+ * file): the public key as the stack's custom resource encodes it, and the signing key's id.
+ */
 export function kmsEnv(aws: ReturnType<typeof fakeAws>, endpoint: string): Record<string, string | undefined> {
   return {
     SERVICE_KEY_FILE: undefined,
+    SERVICE_PUBLIC_KEYS: encodePublicKeys([{ kid: aws.KEY_ID, spki: aws.publicKey.export({ format: 'der', type: 'spki' }) }]),
     SERVICE_KMS_KEY_ID: aws.keyArn,
-    SERVICE_KMS_SIGN: '1',
     SERVICE_SECRET_ID: 'cursor-secret',
     AWS_ENDPOINT_URL_KMS: endpoint,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint,

@@ -54,13 +54,23 @@ const routeFunctionsOf = (t: Template) =>
     .filter((r) => r.Type === 'AWS::Lambda::Function' && ROUTES.some((route) => String(r.Properties!.Description).endsWith(`(${route.operationId})`)))
     .map((r) => r.Properties as Record<string, any>);
 
+/** The functions that serve requests and events (checked to be one per route and worker): all but the deploy-time reader of the public keys. */
+const serviceFunctionsOf = (t: Template) => {
+  const found = Object.values(resourcesOf(t))
+    .filter((r) => r.Type === 'AWS::Lambda::Function' && !String(r.Properties!.Description).includes('Custom::ServicePublicKeys'))
+    .map((r) => r.Properties as Record<string, any>);
+  expect(found).toHaveLength(ROUTES.length + WORKERS.length);
+  return found;
+};
+
 const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
 const keyId = ofType('AWS::KMS::Key')[0]![0];
 const secretId = ofType('AWS::SecretsManager::Secret')[0]![0];
+const [publicKeysId, publicKeysResource] = ofType('Custom::ServicePublicKeys')[0]!;
 
 describe('one function per route (lib/routes.ts)', () => {
-  it('the number of functions is the number of routes plus the workers of lib/workers.ts', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(ROUTES.length + WORKERS.length);
+  it('the number of functions is the number of routes plus the workers of lib/workers.ts, and the reader of the public keys', () => {
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(ROUTES.length + WORKERS.length + 1);
     expect(new Set(functions.map((f) => f.logicalId)).size).toBe(ROUTES.length);
   });
 
@@ -92,7 +102,7 @@ describe('one function per route (lib/routes.ts)', () => {
     for (const fn of routeFunctionsOf(slow.template)) expect([fn.Timeout, fn.Environment.Variables.REQUEST_TIMEOUT_MS]).toEqual([22, '20000']);
   });
 
-  it('environment: table, public URLs, budget, rate limit, log level, the key id and, where the row says `secret`, the secret id — never a local endpoint or key file', () => {
+  it('environment: table, public URLs, budget, rate limit, log level, the public keys, the signing key id where the row says `signs` and the secret id where it says `secret` — never a local endpoint or key file', () => {
     for (const { route, props } of functions) {
       const vars = props.Environment.Variables;
       expect(Object.keys(vars).sort(), route.operationId).toEqual(
@@ -104,15 +114,16 @@ describe('one function per route (lib/routes.ts)', () => {
           'RATE_LIMIT_PER_SECOND',
           'REQUEST_TIMEOUT_MS',
           'SERVICE_KEY_EPOCH',
-          'SERVICE_KMS_KEY_ID',
+          'SERVICE_PUBLIC_KEYS',
           'TABLE_NAME',
-          ...(route.signs ? ['SERVICE_KMS_SIGN'] : []),
+          ...(route.signs ? ['SERVICE_KMS_KEY_ID'] : []),
           ...(route.secret ? ['SERVICE_SECRET_ID'] : []),
         ].sort(),
       );
       if (route.secret) expect(vars.SERVICE_SECRET_ID).toEqual({ Ref: secretId });
       expect(vars.TABLE_NAME).toEqual({ Ref: tableId });
-      expect(vars.SERVICE_KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+      expect(vars.SERVICE_PUBLIC_KEYS).toEqual({ 'Fn::GetAtt': [publicKeysId, 'Keys'] });
+      if (route.signs) expect(vars.SERVICE_KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
       expect([vars.REQUEST_TIMEOUT_MS, vars.RATE_LIMIT_PER_SECOND, vars.LOG_LEVEL]).toEqual(['10000', '50', 'info']);
     }
     // The sample rate under Powertools' own name (lib/log.ts), set only when asked for.
@@ -258,7 +269,7 @@ describe('least privilege per route', () => {
     for (const { statements } of functions) for (const s of statements) expect(JSON.stringify(s.Resource)).not.toBe('"*"');
   });
 
-  it('only the token-minting routes may sign; every function may read the public key, and only those whose row says `secret` the service secret', () => {
+  it('only the token-minting routes may use the key (Sign, and GetPublicKey for its kid); only those whose row says `secret` may read the service secret', () => {
     const signers = functions.filter((f) => allow(f.statements, 'kms:Sign').length > 0).map((f) => f.route.operationId);
     expect(signers).toEqual(ROUTES.filter((r) => 'signs' in r && r.signs).map((r) => r.operationId));
     expect(signers).toEqual(['issueToken', 'oauthToken']);
@@ -267,15 +278,25 @@ describe('least privilege per route', () => {
       expect(
         allow(statements, 'kms:GetPublicKey').map((s) => s.Resource),
         route.operationId,
-      ).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
+      ).toEqual(route.signs ? [{ 'Fn::GetAtt': [keyId, 'Arn'] }] : []);
       expect(
         allow(statements, 'secretsmanager:GetSecretValue').map((s) => s.Resource),
         route.operationId,
       ).toEqual(route.secret ? [{ Ref: secretId }] : []);
       expect(statements.flatMap(actionsOf).filter((a) => a.startsWith('secretsmanager:')).length > 0, route.operationId).toBe(route.secret === true);
       const all = statements.flatMap(actionsOf);
-      expect(all.filter((a) => a.startsWith('kms:')).sort(), route.operationId).toEqual(route.signs ? ['kms:GetPublicKey', 'kms:Sign'] : ['kms:GetPublicKey']);
+      expect(all.filter((a) => a.startsWith('kms:')).sort(), route.operationId).toEqual(route.signs ? ['kms:GetPublicKey', 'kms:Sign'] : []);
     }
+  });
+
+  it('the public keys are read at deploy time by a custom resource whose function may only GetPublicKey on the key and write its logs', () => {
+    expect(publicKeysResource.Properties).toEqual({ ServiceToken: { 'Fn::GetAtt': [expect.any(String), 'Arn'] }, KeyIds: [{ 'Fn::GetAtt': [keyId, 'Arn'] }] });
+    const readerId = [...refsIn(publicKeysResource.Properties!.ServiceToken)][0]!;
+    const reader = resources[readerId]!.Properties!;
+    expect([reader.Runtime, reader.Timeout, reader.Environment]).toEqual(['nodejs22.x', 30, { Variables: { LOG_LEVEL: 'info' } }]);
+    const statements = statementsOf(resources, [...refsIn(reader.Role)][0]!);
+    expect(statements.flatMap(actionsOf).sort()).toEqual(['kms:GetPublicKey', 'logs:CreateLogStream', 'logs:PutLogEvents']);
+    expect(allow(statements, 'kms:GetPublicKey').map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
   });
 
   it("a route with table 'none' (the OpenAPI document, the MCP server's resource metadata and 405s) may only write its logs: no table, key or secret", () => {
@@ -312,20 +333,24 @@ describe('least privilege per route', () => {
     template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: Match.objectLike({ PasswordLength: 64 }) });
   });
 
-  it('a key rotation keeps retired keys verifiable (GetPublicKey only) and signs with the new generation', () => {
+  it('a key rotation keeps retired keys verifiable (their public keys read at deploy time, by the reader alone) and signs with the new generation', () => {
     const retired = 'arn:aws:kms:eu-west-1:111122223333:key/0b7c1d2e-aaaa-bbbb-cccc-1234567890ab';
     const rotated = synth({ serviceKeyGeneration: '2', retiredServiceKeyArns: retired });
     const res = resourcesOf(rotated.template);
     const keys = Object.keys(res).filter((id) => res[id]!.Type === 'AWS::KMS::Key');
     expect(keys).toHaveLength(1);
     expect(keys[0]).not.toBe(keyId);
+    const publicKeys = Object.entries(res).filter(([, r]) => r.Type === 'Custom::ServicePublicKeys');
+    expect(publicKeys.map(([, r]) => r.Properties!.KeyIds)).toEqual([[{ 'Fn::GetAtt': [keys[0], 'Arn'] }, retired]]);
+    const signing = routeFunctionsOf(rotated.template).filter((fn) => fn.Environment.Variables.SERVICE_KMS_KEY_ID);
+    expect(signing.map((fn) => fn.Environment.Variables.SERVICE_KMS_KEY_ID)).toEqual([{ 'Fn::GetAtt': [keys[0], 'Arn'] }, { 'Fn::GetAtt': [keys[0], 'Arn'] }]);
     for (const fn of routeFunctionsOf(rotated.template)) {
-      expect(fn.Environment.Variables).toMatchObject({ SERVICE_KMS_PREVIOUS_KEY_IDS: retired, SERVICE_KMS_KEY_ID: { 'Fn::GetAtt': [keys[0], 'Arn'] } });
+      expect(fn.Environment.Variables.SERVICE_PUBLIC_KEYS).toEqual({ 'Fn::GetAtt': [publicKeys[0]![0], 'Keys'] });
+      expect(JSON.stringify(fn.Environment.Variables)).not.toContain(retired);
     }
     const granted = [...grantsByRole(res).values()].filter((statements) => JSON.stringify(statements).includes(retired));
-    expect(granted).toHaveLength(TABLE_ROUTES);
-    for (const statements of granted)
-      expect(statements.filter((s) => JSON.stringify(s).includes(retired))).toEqual([{ Action: 'kms:GetPublicKey', Effect: 'Allow', Resource: retired }]);
+    expect(granted).toHaveLength(1);
+    expect(granted[0]!.filter((s) => JSON.stringify(s).includes(retired))).toEqual([{ Action: 'kms:GetPublicKey', Effect: 'Allow', Resource: retired }]);
   });
 });
 
@@ -365,7 +390,7 @@ describe('the single table (lib/store/table.ts)', () => {
     const streamArn = 'arn:aws:dynamodb:eu-west-1:111122223333:table/pm-api-restored/stream/2026-01-01T00:00:00.000';
     const { template: t } = synth({ tableName: 'pm-api-restored', tableStreamArn: streamArn });
     t.resourceCountIs('AWS::DynamoDB::Table', 0);
-    t.allResourcesProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ TABLE_NAME: 'pm-api-restored' }) } });
+    for (const fn of serviceFunctionsOf(t)) expect(fn.Environment.Variables.TABLE_NAME).toBe('pm-api-restored');
     expect(t.findOutputs('TableName').TableName!.Value).toBe('pm-api-restored');
     const policies = [...grantsByRole(resourcesOf(t)).values()].filter((statements) => JSON.stringify(statements).includes('dynamodb:Query'));
     // Every table route reads the table and its indexes, and so does the sweeper of pending work; the stream function queries the table itself only.
@@ -527,7 +552,7 @@ describe('few resources per route (test/infra/quotas.test.ts holds each template
   it("every function's grants are inline in its own role: no AWS::IAM::Policy resource, no role shared", () => {
     expect(ofType('AWS::IAM::Policy').map(([id]) => id)).toEqual([]);
     const roles = ofType('AWS::Lambda::Function').map(([, fn]) => [...refsIn(fn.Properties!.Role)][0]!);
-    expect(new Set(roles).size).toBe(ROUTES.length + WORKERS.length);
+    expect(new Set(roles).size).toBe(ROUTES.length + WORKERS.length + 1);
     for (const roleId of roles) {
       expect(
         (resources[roleId]!.Properties!.Policies as Array<{ PolicyName: string }>).map((p) => p.PolicyName),
@@ -588,9 +613,9 @@ describe('public URLs and outputs', () => {
     const { template: t } = synth({ domainName: 'api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:111122223333:certificate/abc' });
     const outputs = t.findOutputs('*');
     expect([outputs.AppUrl!.Value, outputs.BaseUrl!.Value]).toEqual(['https://api.example.com', 'https://api.example.com/v2']);
-    t.allResourcesProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ PUBLIC_APP_URL: 'https://api.example.com', PUBLIC_BASE_URL: 'https://api.example.com/v2' }) },
-    });
+    for (const fn of serviceFunctionsOf(t)) {
+      expect(fn.Environment.Variables).toMatchObject({ PUBLIC_APP_URL: 'https://api.example.com', PUBLIC_BASE_URL: 'https://api.example.com/v2' });
+    }
     t.hasResourceProperties('AWS::ApiGateway::DomainName', {
       DomainName: 'api.example.com',
       SecurityPolicy: 'TLS_1_2',
@@ -602,9 +627,7 @@ describe('public URLs and outputs', () => {
 
   it('webUrl: every function gets PUBLIC_WEB_URL, the address of the links.html; without it none does ({app_url} then)', () => {
     const withWeb = synth({ webUrl: 'https://app.example.com/workspace' }).template;
-    withWeb.allResourcesProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ PUBLIC_WEB_URL: 'https://app.example.com/workspace' }) },
-    });
+    for (const fn of serviceFunctionsOf(withWeb)) expect(fn.Environment.Variables.PUBLIC_WEB_URL).toBe('https://app.example.com/workspace');
     for (const fn of Object.values(synth({}).template.findResources('AWS::Lambda::Function'))) {
       expect(
         (fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment?.Variables?.PUBLIC_WEB_URL,
