@@ -1,8 +1,8 @@
 // How the service keys (./service-key.ts) and the service secret (./service-secret.ts) are loaded:
-// once per process and source, again after a failed load; and, when the keys begin to load, whatever
-// a function will read next (the secret) begins beside them, so its cold start waits for one round
-// trip, not two. Its own module, so a function that reads only the secret (the webhook delivery)
-// carries no key source.
+// once per process and source, again after a failed load; and, when the keys begin to load (a
+// request's bearer check), whatever a function will read next (the secret) begins beside them, so on
+// a cold start its round trip overlaps the bearer check's read instead of following the handler's.
+// Its own module, so a function that reads only the secret (the webhook delivery) carries no key source.
 
 /** A value loaded once per source, and loaded again when the source changes or its last load failed. */
 export function loadedPerSource<T>(): (source: string, load: () => Promise<T>) => Promise<T> {
