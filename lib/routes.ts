@@ -533,7 +533,6 @@ export const getWebhook: Route = {
   handler: 'functions/webhooks/get.ts',
   auth: 'webhooks:read',
   table: 'read',
-  secret: true,
   summary: 'Retrieve a webhook subscription',
 };
 export const deleteWebhook: Route = {
@@ -543,7 +542,6 @@ export const deleteWebhook: Route = {
   handler: 'functions/webhooks/delete.ts',
   auth: 'webhooks:delete',
   table: 'write',
-  secret: true,
   summary: 'Delete a webhook subscription',
 };
 

@@ -3,7 +3,7 @@ import { config } from '#lib/config.ts';
 import { WebhookNotificationBody, WebhookReferenceResponse } from '#lib/domain/schemas/responses.ts';
 import { CreateWebhookBody } from '#lib/domain/schemas/webhooks.ts';
 import { webhookLink, webhookReference } from '#lib/domain/webhooks.ts';
-import { createSubscription } from '#lib/events/subscriptions.ts';
+import { createSubscription } from '#lib/events/subscription-create.ts';
 import { authedApi } from '#lib/http/authenticated.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';

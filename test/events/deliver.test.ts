@@ -9,7 +9,7 @@ import { parseInput } from '#lib/domain/input.ts';
 import { CreateWebhookBody } from '#lib/domain/schemas/webhooks.ts';
 import { attemptDelivery } from '#lib/events/deliver.ts';
 import type { DeliveryJob } from '#lib/events/delivery-job.ts';
-import { createSubscription } from '#lib/events/subscriptions.ts';
+import { createSubscription } from '#lib/events/subscription-create.ts';
 import { deleteWebhook, getWebhook, readDelivery } from '#lib/store/webhooks.ts';
 import { createWorkspace } from '#lib/store/workspaces.ts';
 import { startReceiver, type Receiver } from './receiver.ts';

@@ -8,7 +8,7 @@ import { handler as deliver } from '#functions/events/deliver.ts';
 import { handler as stream } from '#functions/events/stream.ts';
 import { windowMs } from '#lib/domain/delivery-schedule.ts';
 import type { DeliveryJob } from '#lib/events/delivery-job.ts';
-import { createSubscription } from '#lib/events/subscriptions.ts';
+import { createSubscription } from '#lib/events/subscription-create.ts';
 import { fakeSqs } from './fake-sqs.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { startStreamReader, type StreamReader } from '../../local/stream-reader.ts';

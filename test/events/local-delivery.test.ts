@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { config } from '#lib/config.ts';
 import { EVENT_TYPES, type EventType } from '#lib/domain/events.ts';
-import { createSubscription, findSubscription } from '#lib/events/subscriptions.ts';
+import { createSubscription } from '#lib/events/subscription-create.ts';
+import { findSubscription } from '#lib/events/subscriptions.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { startWorkers } from './support.ts';
 import { client } from '../score/helpers.ts';

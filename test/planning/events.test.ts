@@ -5,7 +5,7 @@
 // subscription to them receives the signed notifications through the local workers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#lib/config.ts';
-import { createSubscription } from '#lib/events/subscriptions.ts';
+import { createSubscription } from '#lib/events/subscription-create.ts';
 import { sweep } from '#lib/store/sweep.ts';
 import { fieldCommands } from '../../local/admin/fields.ts';
 import { startReceiver, type Receiver } from '../events/receiver.ts';
