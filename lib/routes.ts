@@ -34,7 +34,11 @@ export interface Route {
   cors?: boolean;
   /** Table access the function needs: least privilege in the stack ('none': no table, key or secret either). */
   table: 'read' | 'write' | 'none';
-  /** Mints tokens, so it may use the service signing key. */
+  /**
+   * Mints tokens: only such functions are told the signing key's id and may use it (KMS Sign); the
+   * others verify with the public keys in their environment. The bundle test holds this to which
+   * functions' code reaches the KMS client.
+   */
   signs?: boolean;
   /**
    * Reads the service secret (lib/auth/service-secret.ts): it seals or opens pagination cursors, CSRF

@@ -5,18 +5,17 @@
 // bounded as every AWS call is (lib/aws-clients.ts).
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { derToJoseSignature, KMS_MAX_RAW_MESSAGE } from './service-key-kms-sign.ts';
-import type { ServiceKeys } from './service-key-model.ts';
+import type { ServiceCryptoKey, ServiceKeys } from './service-key-model.ts';
 import { kidOf, p256PublicKey } from './service-public-keys.ts';
 import { bounded, clientBounds } from '../aws-clients.ts';
 import { config } from '../config.ts';
 
-/** One key's public half: KMS GetPublicKey, checked to be P-256, under its kid. */
-export async function publicKeyOf(kms: KMSClient, keyId: string): Promise<{ kid: string; spki: Uint8Array }> {
+/** One key's public half: KMS GetPublicKey, checked to be P-256, under its kid (`spki` as KMS gave it, `key` as node:crypto verifies with it). */
+export async function publicKeyOf(kms: KMSClient, keyId: string): Promise<{ kid: string; spki: Uint8Array; key: ServiceCryptoKey }> {
   const out = await bounded((options) => kms.send(new GetPublicKeyCommand({ KeyId: keyId }), options));
   if (!out.KeyId || !out.PublicKey?.length) throw new Error(`KMS returned no public key for ${keyId}`);
   if (out.KeySpec !== 'ECC_NIST_P256') throw new Error(`KMS key ${keyId} is ${String(out.KeySpec)}, not ECC_NIST_P256`);
-  p256PublicKey(out.PublicKey, keyId);
-  return { kid: kidOf(out.KeyId), spki: out.PublicKey };
+  return { kid: kidOf(out.KeyId), spki: out.PublicKey, key: p256PublicKey(out.PublicKey, keyId) };
 }
 
 /**
@@ -24,7 +23,7 @@ export async function publicKeyOf(kms: KMSClient, keyId: string): Promise<{ kid:
  * signer that sends KMS Sign over the JWS signing input and turns its DER signature into JOSE's.
  */
 export async function kmsSigningKeys(keyId: string, kms: KMSClient): Promise<ServiceKeys> {
-  const { kid, spki } = await publicKeyOf(kms, keyId);
+  const { kid, key } = await publicKeyOf(kms, keyId);
   return {
     kid,
     sign: async (input) => {
@@ -35,7 +34,7 @@ export async function kmsSigningKeys(keyId: string, kms: KMSClient): Promise<Ser
       if (!out.Signature?.length) throw new Error('KMS returned no signature');
       return derToJoseSignature(out.Signature);
     },
-    verifyKeys: new Map([[kid, p256PublicKey(spki, kid)]]),
+    verifyKeys: new Map([[kid, key]]),
   };
 }
 
