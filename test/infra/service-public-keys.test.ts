@@ -3,16 +3,26 @@
 // keys through the SDK's KMS client (KMS faked on its wire protocol: there is no emulator), and PUTs
 // its answer to the request's ResponseURL — here a server of this test standing in for the
 // pre-signed S3 URL. What it answers is what the functions verify with (lib/auth/service-public-keys.ts).
+// The module is run as the tests import it, and as the stack bundles it (infra/bundling.ts).
 import { generateKeyPairSync } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signJwtWith, verifyJwtWith } from '#lib/auth/service-jwt.ts';
 import { kmsClient, kmsSigningKeys } from '#lib/auth/service-key-kms.ts';
 import { publicServiceKeys } from '#lib/auth/service-public-keys.ts';
 import { fakeAws, kmsEnv, setEnv } from './fake-aws.ts';
-import { handler } from '../../functions/deploy/service-public-keys.ts';
+import { handler as sourceHandler } from '../../functions/deploy/service-public-keys.ts';
+import { esbuildOptionsFor, PROJECT_ROOT } from '../../infra/bundling.ts';
+
+const HANDLER = 'functions/deploy/service-public-keys.ts';
+type Handler = typeof sourceHandler;
 
 const old = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
 const aws = fakeAws('9abcabcd-12ab-34cd-56ef-1234567890ab', { more: { old } });
@@ -27,14 +37,21 @@ const responder = createServer((req, res) => {
 });
 let responseUrl: string;
 let restore: () => void;
+let bundleDir: string;
+let bundledHandler: Handler;
 
 beforeAll(async () => {
+  bundleDir = await mkdtemp(join(tmpdir(), 'pm-api-public-keys-'));
+  const outfile = join(bundleDir, 'index.mjs');
+  await build({ entryPoints: [join(PROJECT_ROOT, HANDLER)], outfile, ...esbuildOptionsFor(HANDLER) });
+  bundledHandler = ((await import(pathToFileURL(outfile).href)) as { handler: Handler }).handler;
   restore = setEnv({ ...kmsEnv(aws, await aws.listen()), SERVICE_KMS_KEY_ID: undefined, SERVICE_PUBLIC_KEYS: undefined });
   await new Promise<void>((r) => responder.listen(0, '127.0.0.1', r));
   responseUrl = `http://127.0.0.1:${(responder.address() as AddressInfo).port}/cloudformation-response?X-Amz-Signature=abc`;
 });
 afterAll(async () => {
   restore();
+  await rm(bundleDir, { recursive: true, force: true });
   await aws.close();
   await new Promise<void>((r) => responder.close(() => r()));
 });
@@ -52,15 +69,18 @@ const request = (RequestType: 'Create' | 'Update' | 'Delete', KeyIds: unknown): 
     ...(RequestType === 'Create' ? {} : { PhysicalResourceId: 'service-public-keys', OldResourceProperties: { KeyIds: [aws.keyArn] } }),
   }) as CloudFormationCustomResourceEvent;
 
-/** Invokes the function and returns the answer it PUT. */
-async function invoke(event: CloudFormationCustomResourceEvent) {
-  const before = answers.length;
-  await handler(event);
-  expect(answers).toHaveLength(before + 1);
-  return answers.at(-1)!;
-}
+describe.each([
+  ['as the tests import it', () => sourceHandler],
+  ['as the stack bundles it', () => bundledHandler],
+])('Custom::ServicePublicKeys, its function %s (against a KMS stand-in; CloudFormation’s response URL served by the test)', (_how, handlerOf) => {
+  /** Invokes the function and returns the answer it PUT. */
+  async function invoke(event: CloudFormationCustomResourceEvent) {
+    const before = answers.length;
+    await handlerOf()(event);
+    expect(answers).toHaveLength(before + 1);
+    return answers.at(-1)!;
+  }
 
-describe('Custom::ServicePublicKeys (its function against a KMS stand-in; CloudFormation’s response URL served by the test)', () => {
   it('Create reads the signing key and then the retired one; the Keys attribute verifies tokens both signed, and nothing else', async () => {
     aws.calls.length = 0;
     const answer = await invoke(request('Create', [aws.keyArn, 'old']));
@@ -69,7 +89,7 @@ describe('Custom::ServicePublicKeys (its function against a KMS stand-in; CloudF
       Status: 'SUCCESS',
       PhysicalResourceId: 'service-public-keys',
       StackId: 'arn:aws:cloudformation:eu-west-1:111122223333:stack/PmApi-prod/guid',
-      RequestId: 'request-0',
+      RequestId: expect.stringMatching(/^request-\d+$/),
       LogicalResourceId: 'ServicePublicKeysKeys',
       Data: { Keys: expect.any(String) },
     });
