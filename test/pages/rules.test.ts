@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { homeTypes, mayHaveChildren, pageScopes, rankOrder, safeNext } from '#lib/domain/member-pages.ts';
 import { ROLE_SCOPES, ROLES } from '#lib/domain/scopes.ts';
-import { formatNumber, typeLabel } from '#lib/http/member-pages/format.ts';
+import { formatDate, formatNumber, typeLabel } from '#lib/http/member-pages/format.ts';
 import { noteExcerpt } from '#lib/http/member-pages/parts.ts';
 import { plainText, richText } from '#lib/http/member-pages/rich-text.ts';
 
@@ -102,8 +102,17 @@ describe('member-written HTML', () => {
     expect(noteExcerpt(undefined)).toBe('');
   });
 
+  it('dates are written day, short month, year in UTC, inside a <time> element with the instant; what is no date says so', () => {
+    expect(String(formatDate('2025-03-03T23:30:00.000Z'))).toBe('<time datetime="2025-03-03T23:30:00.000Z">3 Mar 2025</time>');
+    expect(String(formatDate(Date.UTC(2026, 8, 30)))).toBe('<time datetime="2026-09-30T00:00:00.000Z">30 Sep 2026</time>');
+    expect(String(formatDate('2026-12-31T23:59:59.999-01:00'))).toBe('<time datetime="2027-01-01T00:59:59.999Z">1 Jan 2027</time>');
+    expect(String(formatDate('not a date'))).toBe('<span>unknown date</span>');
+  });
+
   it('numbers and type names are written for people', () => {
-    expect(formatNumber(1234567)).toBe('1,234,567');
+    expect([0, 7, 999, 1000, 54321, 1234567, -1234, 1234.5].map(formatNumber)).toEqual(['0', '7', '999', '1,000', '54,321', '1,234,567', '-1,234', '1,234.5']);
+    // The same as Intl's en-US for every whole number the pages show.
+    for (const n of [0, 12, 123, 1234, 99999, 100000, 7654321, 2 ** 40]) expect(formatNumber(n)).toBe(new Intl.NumberFormat('en-US').format(n));
     expect(typeLabel('keyResult')).toBe('Key result');
     expect(typeLabel('feature')).toBe('Feature');
   });

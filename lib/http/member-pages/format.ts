@@ -2,17 +2,23 @@
 // know the reader's zone without script), and say so in their machine-readable form.
 import { html, type Html } from '../pages/html.ts';
 
-const NUMBER = new Intl.NumberFormat('en-US');
-const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+// Not Intl: constructing a NumberFormat loads ICU's locale data, about 20 ms of a page function's
+// module init (docs/performance.md, "Cold start"), and the one format each page needs is a few
+// lines; the month names are also fixed here, where ICU's en-GB has changed "Sep" to "Sept".
 
-/** 1234 → "1,234". */
-export const formatNumber = (n: number): string => NUMBER.format(n);
+/** 1234 → "1,234": thousands grouped with commas (the counts and scores these pages show are whole numbers). */
+export function formatNumber(n: number): string {
+  const [whole, fraction] = Math.abs(n).toString().split('.');
+  return `${n < 0 ? '-' : ''}${whole!.replace(/\B(?=(\d{3})+$)/g, ',')}${fraction ? `.${fraction}` : ''}`;
+}
 
-/** A date as "3 Mar 2025" in a <time> element carrying the instant itself. */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A date (UTC) as "3 Mar 2025" in a <time> element carrying the instant itself. */
 export function formatDate(at: string | number): Html {
   const d = new Date(at);
   if (Number.isNaN(d.getTime())) return html`<span>unknown date</span>`;
-  return html`<time datetime="${d.toISOString()}">${DATE.format(d)}</time>`;
+  return html`<time datetime="${d.toISOString()}">${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]!} ${d.getUTCFullYear()}</time>`;
 }
 
 /** "keyResult" → "Key result", "releaseGroup" → "Release group". */
