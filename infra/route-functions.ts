@@ -70,9 +70,9 @@ export class RouteFunctions extends Construct {
 
       // A route with no table access (the OpenAPI document) authenticates no one and pages nothing.
       if (route.table !== 'none') grantTable(fn, table, route.table);
-      // Verifying needs no grant (the public keys are in the environment); signing is KMS Sign, and
-      // GetPublicKey for the kid of the key the environment names (lib/auth/service-key-kms.ts).
-      if (route.signs) serviceKey.grant(role, 'kms:Sign', 'kms:GetPublicKey');
+      // Verifying needs no grant (the public keys are in the environment); signing is KMS Sign alone,
+      // under the kid of the environment's first public key (lib/auth/service-jwt-signing.ts).
+      if (route.signs) serviceKey.grant(role, 'kms:Sign');
       // The secret's read goes with its id: only where the row says so.
       if (route.secret) serviceSecret.grantRead(role);
       this.functions.push({ route, fn });

@@ -3,7 +3,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, randomUUID, sign, type JsonWebKey } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { SERVICE_JWT_ALG, type ServiceCryptoKey, type ServiceKeys } from './service-key-model.ts';
+import { p256Only, SERVICE_JWT_ALG, type ServiceKeys } from './service-key-model.ts';
 
 interface ServiceKeyFile {
   kid: string;
@@ -38,10 +38,11 @@ export async function ensureServiceKeyFile(path: string): Promise<boolean> {
 }
 
 /** A P-256 key from a JWK; anything else is refused (the file is ours, but a wrong one should say so). */
-function p256(jwk: JsonWebKey, type: 'private' | 'public'): ServiceCryptoKey {
-  const key = type === 'private' ? createPrivateKey({ key: jwk, format: 'jwk' }) : createPublicKey({ key: jwk, format: 'jwk' });
-  if (key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error(`The service key file's ${type} key is not a P-256 key`);
-  return key;
+function p256(jwk: JsonWebKey, type: 'private' | 'public') {
+  return p256Only(
+    type === 'private' ? createPrivateKey({ key: jwk, format: 'jwk' }) : createPublicKey({ key: jwk, format: 'jwk' }),
+    `The service key file's ${type} key`,
+  );
 }
 
 export function importServiceKeys(material: ServiceKeyFile): Promise<ServiceKeys> {

@@ -8,6 +8,12 @@ export const SERVICE_JWT_ALG = 'ES256';
 /** A P-256 public key node:crypto verifies with. */
 export type ServiceCryptoKey = KeyObject;
 
+/** `key` if it is a P-256 key (what ES256 signs with), whichever source gave it; `what` names it in the refusal. */
+export function p256Only(key: KeyObject, what: string): KeyObject {
+  if (key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error(`${what} is not a P-256 key`);
+  return key;
+}
+
 /** Signs a JWS signing input; returns the JOSE ES256 signature (r || s, 64 bytes). */
 export type JwsSigner = (signingInput: Uint8Array) => Promise<Uint8Array>;
 

@@ -5,16 +5,11 @@
 // (./service-key-kms.ts). The encoding is this module's alone: the custom resource writes it with
 // encodePublicKeys, the functions read it with publicServiceKeys.
 import { createPublicKey } from 'node:crypto';
-import type { ServiceCryptoKey, ServiceKeys } from './service-key-model.ts';
-
-/** The kid of a KMS key: its key id (the ARN's last segment), stable across aliases. */
-export const kidOf = (keyArn: string): string => keyArn.slice(keyArn.lastIndexOf('/') + 1);
+import { p256Only, type ServiceCryptoKey, type ServiceKeys } from './service-key-model.ts';
 
 /** A P-256 public key from its DER SubjectPublicKeyInfo (what KMS GetPublicKey returns); anything else is refused. */
 export function p256PublicKey(spki: Uint8Array, keyId: string): ServiceCryptoKey {
-  const key = createPublicKey({ key: Buffer.from(spki), format: 'der', type: 'spki' });
-  if (key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error(`Key ${keyId} is not a P-256 public key`);
-  return key;
+  return p256Only(createPublicKey({ key: Buffer.from(spki), format: 'der', type: 'spki' }), `The public key of ${keyId}`);
 }
 
 interface EncodedKey {

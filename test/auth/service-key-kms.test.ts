@@ -3,15 +3,16 @@
 // (lib/auth/service-secret-aws.ts) through the SDK's KMS and Secrets Manager clients, as deployed. There is no KMS emulator here, so they talk to a stand-in on the services'
 // JSON wire protocol (test/infra/fake-aws.ts): it holds P-256 keys, answers GetPublicKey with their
 // SPKI and Sign with a DER ECDSA signature, as KMS does, and GetSecretValue with a string.
-import { generateKeyPairSync, sign as nodeSign, verify as nodeVerify, type KeyObject } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, sign as nodeSign, verify as nodeVerify, type KeyObject } from 'node:crypto';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { signServiceJwt } from '#lib/auth/service-jwt-signing.ts';
 import { signJwtWith, verifyJwtWith, type ServiceClaims } from '#lib/auth/service-jwt.ts';
 import { generateServiceKeyMaterial, importServiceKeys } from '#lib/auth/service-key-file.ts';
 import { derToJoseSignature } from '#lib/auth/service-key-kms-sign.ts';
-import { kmsSigningKeys, publicKeyOf } from '#lib/auth/service-key-kms.ts';
+import { kmsSigner, kmsSigningKeys, publicKeyOf } from '#lib/auth/service-key-kms.ts';
 import { serviceKeys } from '#lib/auth/service-key.ts';
 import { encodePublicKeys, publicServiceKeys } from '#lib/auth/service-public-keys.ts';
 import { secretOf } from '#lib/auth/service-secret-aws.ts';
@@ -90,12 +91,38 @@ describe('service key from KMS and Secrets Manager (the SDK clients against a wi
     expect(await verifyJwtWith(verifyBefore, await signJwtWith(after!, claims()))).toBeUndefined();
   });
 
+  it('a deployed signing function takes its kid from the public keys in its environment: its first token costs KMS one Sign', async () => {
+    // After a rotation: the signing key's public half first, then the retired one's.
+    const retired = { kid: 'old', spki: createPublicKey(keys.old).export({ format: 'der', type: 'spki' }) };
+    const signingKey = { kid: aws.KEY_ID, spki: aws.publicKey.export({ format: 'der', type: 'spki' }) };
+    const restore = setEnv({ ...kmsEnv(aws, endpoint), SERVICE_PUBLIC_KEYS: encodePublicKeys([signingKey, retired]), SERVICE_SECRET_ID: undefined });
+    try {
+      aws.calls.length = 0;
+      const token = await signServiceJwt(claims(), new Date(Date.now() + 60_000));
+      expect(decodeProtectedHeader(token)).toEqual({ alg: 'ES256', kid: aws.KEY_ID, typ: 'JWT' });
+      await expect(jwtVerify(token, aws.publicKey, { algorithms: ['ES256'] })).resolves.toBeDefined();
+      expect(aws.calls).toEqual(['TrentService.Sign']);
+    } finally {
+      restore();
+    }
+  });
+
+  it('a key id paired with another key’s public half fails on its first signature instead of minting tokens no one accepts', async () => {
+    const mispaired = kmsSigner('other', clients.kms, await verifierOf('new'));
+    await expect(signJwtWith(mispaired, claims())).rejects.toThrow(
+      "KMS key other does not sign for kid new: its signature does not verify with that kid's public key",
+    );
+    const paired = kmsSigner('new', clients.kms, await verifierOf('new', 'old'));
+    const token = await signJwtWith(paired, claims());
+    expect(await verifyJwtWith(await verifierOf('new'), token)).toMatchObject({ sub: 'member-1' });
+  });
+
   it('public keys that are not the encoding, or not P-256, are refused at load, not taken for no key', () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'der', type: 'spki' });
     expect(() => publicServiceKeys('')).toThrow('The service public keys are not a non-empty list of {kid, spki}');
     expect(() => publicServiceKeys('[]')).toThrow('The service public keys are not a non-empty list of {kid, spki}');
     expect(() => publicServiceKeys('[{"kid":"a"}]')).toThrow('The service public keys are not a non-empty list of {kid, spki}');
-    expect(() => publicServiceKeys(encodePublicKeys([{ kid: 'rsa', spki: rsa }]))).toThrow('Key rsa is not a P-256 public key');
+    expect(() => publicServiceKeys(encodePublicKeys([{ kid: 'rsa', spki: rsa }]))).toThrow('The public key of rsa is not a P-256 key');
   });
 
   it('the service secret comes from Secrets Manager, the same on every load; where no secret is named reading it fails loudly', async () => {

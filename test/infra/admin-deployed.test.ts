@@ -32,7 +32,7 @@ async function admin(...args: string[]): Promise<{ status: number | null; json: 
     AWS_SECRET_ACCESS_KEY: 'operator',
   };
   // As on an operator's machine: nothing local configured.
-  for (const k of ['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'SERVICE_KEY_FILE', 'SERVICE_KMS_KEY_ID']) delete env[k];
+  for (const k of ['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'SERVICE_KEY_FILE', 'SERVICE_KMS_KEY_ID', 'SERVICE_PUBLIC_KEYS']) delete env[k];
   const child = spawn(join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), ['local/admin.ts', ...args], { cwd: PROJECT_ROOT, env });
   let stdout = '';
   let stderr = '';

@@ -347,12 +347,12 @@ describe('deployed bundles with the KMS key source (KMS and Secrets Manager fake
     expect([page2.status, page2.json.data.length]).toEqual([200, 1]);
     expect(page2.json.data[0].id).not.toBe(page1.json.data[0].id);
 
-    // The signing key's one load (its kid) and one Sign, for the token, in this process; one secret
-    // load, the listEntities bundle's (createEntity's row does not say `secret`). The bundles verify
-    // with the public keys in their environment, with no KMS call; the file key is gone, so 201 and
-    // 200 above mean they verified against the KMS key's public half.
+    // One Sign, for the token, in this process (its kid from the public keys in the environment, as a
+    // deployed signer takes it); one secret load, the listEntities bundle's (createEntity's row does
+    // not say `secret`). The bundles verify with the public keys in their environment, with no KMS
+    // call; the file key is gone, so 201 and 200 above mean they verified against the KMS key's public half.
     const count = (target: string) => aws.calls.filter((c) => c === target).length;
-    expect([count('TrentService.GetPublicKey'), count('secretsmanager.GetSecretValue'), count('TrentService.Sign')]).toEqual([1, 1, 1]);
-    expect(aws.calls).toHaveLength(3);
+    expect([count('TrentService.GetPublicKey'), count('secretsmanager.GetSecretValue'), count('TrentService.Sign')]).toEqual([0, 1, 1]);
+    expect(aws.calls).toHaveLength(2);
   });
 });

@@ -269,14 +269,14 @@ describe('least privilege per route', () => {
     for (const { statements } of functions) for (const s of statements) expect(JSON.stringify(s.Resource)).not.toBe('"*"');
   });
 
-  it('only the token-minting routes may use the key (Sign, and GetPublicKey for its kid); only those whose row says `secret` may read the service secret', () => {
+  it('only the token-minting routes may use the key (Sign alone: the kid is in their environment); only those whose row says `secret` may read the service secret', () => {
     const signers = functions.filter((f) => allow(f.statements, 'kms:Sign').length > 0).map((f) => f.route.operationId);
     expect(signers).toEqual(ROUTES.filter((r) => 'signs' in r && r.signs).map((r) => r.operationId));
     expect(signers).toEqual(['issueToken', 'oauthToken']);
     expect(tableFunctions.filter((f) => f.route.secret).length).toBe(32);
     for (const { route, statements } of tableFunctions) {
       expect(
-        allow(statements, 'kms:GetPublicKey').map((s) => s.Resource),
+        allow(statements, 'kms:Sign').map((s) => s.Resource),
         route.operationId,
       ).toEqual(route.signs ? [{ 'Fn::GetAtt': [keyId, 'Arn'] }] : []);
       expect(
@@ -285,7 +285,7 @@ describe('least privilege per route', () => {
       ).toEqual(route.secret ? [{ Ref: secretId }] : []);
       expect(statements.flatMap(actionsOf).filter((a) => a.startsWith('secretsmanager:')).length > 0, route.operationId).toBe(route.secret === true);
       const all = statements.flatMap(actionsOf);
-      expect(all.filter((a) => a.startsWith('kms:')).sort(), route.operationId).toEqual(route.signs ? ['kms:GetPublicKey', 'kms:Sign'] : []);
+      expect(all.filter((a) => a.startsWith('kms:')).sort(), route.operationId).toEqual(route.signs ? ['kms:Sign'] : []);
     }
   });
 
