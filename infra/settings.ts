@@ -36,6 +36,14 @@ export interface Settings {
   alarms: { topicArn: string | undefined; serverErrorPercent: number; latencyP99Ms: number };
 }
 
+/**
+ * Retired service keys a deploy keeps verifiable. Each key's public half (about 190 bytes as
+ * lib/auth/service-public-keys.ts encodes it) goes into every function's environment, which Lambda
+ * holds to 4 KB in all, and into Custom::ServicePublicKeys' answer, which CloudFormation holds to
+ * 4 KB: the signing key and 8 retired ones take under half of either.
+ */
+export const MAX_RETIRED_SERVICE_KEYS = 8;
+
 /** API Gateway's default integration timeout ceiling for REST APIs. */
 const MAX_INTEGRATION_TIMEOUT_MS = 29_000;
 
@@ -113,6 +121,11 @@ export function readSettings(node: Node): Settings {
     .filter(Boolean);
   if (retired.some((arn) => !/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/.test(arn))) {
     throw new SettingsError('Context option retiredServiceKeyArns must list KMS key ARNs (arn:aws:kms:region:account:key/id), comma-separated');
+  }
+  if (retired.length > MAX_RETIRED_SERVICE_KEYS) {
+    throw new SettingsError(
+      `Context option retiredServiceKeyArns lists ${retired.length} keys; at most ${MAX_RETIRED_SERVICE_KEYS}: every function's environment carries each key's public half`,
+    );
   }
   const tableName = str('tableName');
   if (tableName !== undefined && !/^[A-Za-z0-9_.-]{3,255}$/.test(tableName)) throw new SettingsError('Context option tableName must be a DynamoDB table name');

@@ -4,7 +4,7 @@
 // its answer to the request's ResponseURL — here a server of this test standing in for the
 // pre-signed S3 URL. What it answers is what the functions verify with (lib/auth/service-public-keys.ts).
 // The module is run as the tests import it, and as the stack bundles it (infra/bundling.ts).
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,12 +20,16 @@ import { publicServiceKeys } from '#lib/auth/service-public-keys.ts';
 import { fakeAws, kmsEnv, setEnv } from './fake-aws.ts';
 import { handler as sourceHandler } from '../../functions/deploy/service-public-keys.ts';
 import { esbuildOptionsFor, PROJECT_ROOT } from '../../infra/bundling.ts';
+import { MAX_RETIRED_SERVICE_KEYS } from '../../infra/settings.ts';
 
 const HANDLER = 'functions/deploy/service-public-keys.ts';
 type Handler = typeof sourceHandler;
 
-const old = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
-const aws = fakeAws('9abcabcd-12ab-34cd-56ef-1234567890ab', { more: { old } });
+const newKey = () => generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
+const old = newKey();
+/** As many retired keys as a deploy may keep, by ARN (real key ids are UUIDs: their length counts below). */
+const retiredArns = Array.from({ length: MAX_RETIRED_SERVICE_KEYS }, () => `arn:aws:kms:eu-west-1:111122223333:key/${randomUUID()}`);
+const aws = fakeAws('9abcabcd-12ab-34cd-56ef-1234567890ab', { more: { old, ...Object.fromEntries(retiredArns.map((arn) => [arn, newKey()])) } });
 const answers: Array<{ method: string; url: string; headers: IncomingHttpHeaders; body: Record<string, any> }> = [];
 const responder = createServer((req, res) => {
   let body = '';
@@ -111,6 +115,15 @@ describe.each([
     expect(deleted.body).toMatchObject({ Status: 'SUCCESS', PhysicalResourceId: 'service-public-keys' });
     expect(deleted.body).not.toHaveProperty('Data');
     expect(aws.calls).toEqual([]);
+  });
+
+  it('with as many retired keys as a deploy may keep, the answer takes under 3 KB of CloudFormation’s 4 KB and the Keys under half of Lambda’s 4 KB environment', async () => {
+    const answer = await invoke(request('Create', [aws.keyArn, ...retiredArns]));
+    expect(answer.body.Status).toBe('SUCCESS');
+    const keys = answer.body.Data.Keys as string;
+    expect([...publicServiceKeys(keys).verifyKeys.keys()]).toEqual([aws.KEY_ID, ...retiredArns.map((arn) => arn.split('/')[1])]);
+    expect(Buffer.byteLength(keys)).toBeLessThan(2048);
+    expect(Buffer.byteLength(JSON.stringify(answer.body))).toBeLessThan(3072);
   });
 
   it('a key KMS refuses, or no key ids, fails the resource with the reason (the stack operation does not wait for an hour)', async () => {

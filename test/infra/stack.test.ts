@@ -643,6 +643,10 @@ describe('context options are checked', () => {
     [{ domainName: 'api.example.com' }, 'Context options domainName and certificateArn go together'],
     [{ stage: 'prod-1' }, 'Context option stage must be letters, digits or _'],
     [{ retiredServiceKeyArns: 'not-an-arn' }, 'Context option retiredServiceKeyArns must list KMS key ARNs'],
+    [
+      { retiredServiceKeyArns: Array.from({ length: 9 }, (_, i) => `arn:aws:kms:eu-west-1:111122223333:key/${i}`).join(',') },
+      "Context option retiredServiceKeyArns lists 9 keys; at most 8: every function's environment carries each key's public half",
+    ],
     [{ tableName: 'pm-api-restored' }, 'Context options tableName and tableStreamArn go together'],
     [{ webUrl: 'http://app.example.com' }, 'Context option webUrl must be an https URL without query or fragment'],
     [
