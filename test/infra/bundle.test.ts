@@ -117,6 +117,21 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
     expect(inputs.filter((f) => /@aws-sdk\/client-[a-z-]+\/dist-es\/(KMS|SecretsManager|DynamoDB|SQS)\.js$/.test(f))).toEqual([]);
   });
 
+  it('no function carries two copies of one package: each package is bundled from one install directory (package.json `overrides` keeps sanitize-html to one copy of `entities`)', () => {
+    const twice: string[] = [];
+    for (const [id, inputs] of inputsOf) {
+      const dirsOf = new Map<string, Set<string>>();
+      for (const input of inputs) {
+        const [, dir, pkg] = /^(.*node_modules\/((?:@[^/]+\/)?[^/]+))\//.exec(input) ?? [];
+        if (dir && pkg) dirsOf.set(pkg, (dirsOf.get(pkg) ?? new Set()).add(dir));
+      }
+      for (const [pkg, dirs] of dirsOf) if (dirs.size > 1) twice.push(`${id}: ${pkg} from ${[...dirs].join(', ')}`);
+    }
+    expect(twice).toEqual([]);
+    // The member pages that show members' HTML do carry the entity tables, once.
+    expect(inputsOf.get('notePage')!.filter((f) => f.endsWith('/decode-data-html.js'))).toHaveLength(1);
+  });
+
   it('every function carries the SDK’s DynamoDB document client, the event workers the SQS client, exactly the functions whose row says `signs` the KMS client, and exactly those whose row says `secret` the Secrets Manager client; the credential chain’s other sources are imported only dynamically, never at load', async () => {
     const ids = [...ROUTES.map((r) => r.operationId), ...WORKERS.map((w) => w.id)];
     const carrying = (pkg: RegExp) => ids.filter((id) => inputsOf.get(id)!.some((f) => pkg.test(f)));
