@@ -78,6 +78,14 @@ const median = (xs: number[]) => {
   const h = Math.floor(s.length / 2);
   return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
 };
+/** autocannon's answers by status code. */
+const byStatusOf = (r: autocannon.Result): Record<string, number> =>
+  Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, st]) => [code, st.count ?? 0]));
+/** How many answers were 2xx. */
+const succeeded = (byStatus: Record<string, number>): number =>
+  Object.entries(byStatus)
+    .filter(([code]) => code.startsWith('2'))
+    .reduce((n, [, count]) => n + count, 0);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
 const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 
@@ -277,10 +285,7 @@ async function scoreThroughput(w: World, floorUrl: string, pairs: number, second
         setupClient: (client: { setHeaders: (h: Record<string, string>) => void }) =>
           client.setHeaders({ authorization: `Bearer ${w.tokens[conn++ % w.tokens.length]}` }),
       });
-      const ok = Object.entries(r.statusCodeStats ?? {})
-        .filter(([code]) => code.startsWith('2'))
-        .reduce((n, [, st]) => n + (st.count ?? 0), 0);
-      return { rps: ok / r.duration, requests: r.requests.total };
+      return { rps: succeeded(byStatusOf(r)) / r.duration, requests: r.requests.total };
     });
   const floorRun = () => run(floorUrl);
   const scoreRun = () => run(`${w.base}/entities/${w.productId}/score`);
@@ -356,12 +361,9 @@ async function cannon(w: World, name: string, connections: number, next: () => R
       client.setHeaders({ authorization: `Bearer ${w.tokens[conn++ % w.tokens.length]}`, 'content-type': 'application/json' });
     },
   } as unknown as autocannon.Options);
-  const byStatus = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]));
+  const byStatus = byStatusOf(result);
   const total = Object.values(byStatus).reduce((a, b) => a + b, 0);
-  const ok = Object.entries(byStatus)
-    .filter(([c]) => c.startsWith('2'))
-    .reduce((a, [, n]) => a + n, 0);
-  return { name, rps: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99, total, byStatus, lastAnswerAt };
+  return { name, rps: succeeded(byStatus) / result.duration, p50: result.latency.p50, p99: result.latency.p99, total, byStatus, lastAnswerAt };
 }
 
 const readMix = (w: World) => {
@@ -622,9 +624,7 @@ async function noteWindow(w: World, connections: number, amount: number): Promis
     // Up to the last answer, as a replay window runs up to its last commit: autocannon returns only
     // at its next sample tick (every second), so its own end would add up to 1 s idle to a 3 s window.
     const seconds = (m.lastAnswerAt - started) / 1000;
-    const done = Object.entries(m.byStatus)
-      .filter(([c]) => c.startsWith('2'))
-      .reduce((a, [, n]) => a + n, 0);
+    const done = succeeded(m.byStatus);
     return { done, seconds, rate: done / seconds, p50: m.p50, byStatus: m.byStatus, retries, ...cpu() };
   } finally {
     db().middlewareStack.remove(name);
