@@ -21,16 +21,15 @@
 // goal. Also names the three largest packages in each bundle: where a cold start's bytes come from.
 // BUNDLE_ONLY (operation or worker ids, comma-separated) measures only those, beside the baseline,
 // while working on a few.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { ROUTES } from '#lib/routes.ts';
 import { WORKERS } from '#lib/workers.ts';
 import { esbuildOptionsFor, PROJECT_ROOT } from './bundling.ts';
+import { importMs, median, type Import } from './module-init.ts';
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
@@ -68,27 +67,7 @@ const MCP_INIT_BUDGET = 2.0;
 const initBudget = (id: string) => (id === 'mcp' ? MCP_INIT_BUDGET : INIT_BUDGET);
 const initOver = (r: Row) => r.ratio > initBudget(r.operationId);
 
-interface Import {
-  /** Wall-clock ms. */
-  wall: number;
-  /** CPU ms (user + system, every thread of the process). */
-  cpu: number;
-}
-
-/** Time a fresh node process takes to import the bundle at `file` (module init). */
-function importMs(file: string): Import {
-  const probe = `const c = process.cpuUsage(); const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); const wall = performance.now() - t; const { user, system } = process.cpuUsage(c); process.stdout.write(JSON.stringify({ wall, cpu: (user + system) / 1000 }));`;
-  // Configuration a module may read on import; nothing is called.
-  const env = { ...process.env, TABLE_NAME: 'bundle-sizes', AWS_REGION: 'eu-west-1', LOG_LEVEL: 'silent' };
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', probe], { env, encoding: 'utf8' })) as Import;
-}
-
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
-const median = (values: number[]) => {
-  const s = sorted(values);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /**
  * Distribution-free interval of at least 95 % for the median of `values`: the order statistics k and

@@ -22,7 +22,9 @@ export function commonEnvironment(settings: Settings, tableName: string, publicU
     ...(settings.webUrl ? { PUBLIC_WEB_URL: settings.webUrl } : {}),
     LOG_LEVEL: settings.logLevel,
     ...(settings.logSampleRate > 0 ? { POWERTOOLS_LOGGER_SAMPLE_RATE: String(settings.logSampleRate) } : {}),
-    NODE_OPTIONS: '--enable-source-maps',
+    // No NODE_OPTIONS=--enable-source-maps: Node would read and parse the bundle's map on every cold
+    // start (a fifth of the baseline's module init, docs/performance.md "Cold start"). The map ships
+    // beside the bundle; `npm run decode-stack` turns a logged stack into source positions.
   };
 }
 

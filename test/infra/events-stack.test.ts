@@ -167,19 +167,11 @@ describe('webhook workers in the stack', () => {
 
   it('environments: queue URLs and (delivery only) the secret id; never the key id or the local-only settings (loopback receivers, compressed retries)', () => {
     const vars = (p: Record<string, any>) => p.Environment.Variables as Record<string, unknown>;
-    expect(Object.keys(vars(stream.props)).sort()).toEqual([
-      'DELIVERY_QUEUE_URL',
-      'LOG_LEVEL',
-      'NODE_OPTIONS',
-      'PUBLIC_APP_URL',
-      'PUBLIC_BASE_URL',
-      'TABLE_NAME',
-    ]);
+    expect(Object.keys(vars(stream.props)).sort()).toEqual(['DELIVERY_QUEUE_URL', 'LOG_LEVEL', 'PUBLIC_APP_URL', 'PUBLIC_BASE_URL', 'TABLE_NAME']);
     expect(Object.keys(vars(deliver.props)).sort()).toEqual([
       'DELIVERY_DLQ_URL',
       'DELIVERY_QUEUE_URL',
       'LOG_LEVEL',
-      'NODE_OPTIONS',
       'PUBLIC_APP_URL',
       'PUBLIC_BASE_URL',
       'SERVICE_KEY_EPOCH',

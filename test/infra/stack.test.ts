@@ -108,7 +108,6 @@ describe('one function per route (lib/routes.ts)', () => {
       expect(Object.keys(vars).sort(), route.operationId).toEqual(
         [
           'LOG_LEVEL',
-          'NODE_OPTIONS',
           'PUBLIC_APP_URL',
           'PUBLIC_BASE_URL',
           'RATE_LIMIT_PER_SECOND',
