@@ -15,11 +15,11 @@ let stack: string;
 /** The 1-based line of lib/auth/service-secret.ts that throws it. */
 let throwingLine: number;
 
+const runDecodeStack = (args: string[], input: string) =>
+  spawnSync(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'scripts/decode-stack.ts'), ...args], { input, encoding: 'utf8' });
+
 const decodeStack = (input: string) => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'scripts/decode-stack.ts'), join(dir, 'index.mjs.map')], {
-    input,
-    encoding: 'utf8',
-  });
+  const r = runDecodeStack([join(dir, 'index.mjs.map')], input);
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
   return r.stdout;
@@ -76,5 +76,19 @@ describe('a deployed stack trace', () => {
     expect(decoded).toContain(`(lib/auth/service-secret.ts:${throwingLine}:`);
     expect(decoded).not.toMatch(/index\.mjs:\d+/);
     expect(JSON.parse(decoded)).toMatchObject({ level: 'ERROR', message: 'unexpected error', error: { name: 'Error' } });
+  });
+
+  it('refuses a file that is not a source map, and a missing argument, with the reason and status 2', () => {
+    const notMap = runDecodeStack([join(dir, 'index.mjs')], stack);
+    expect([notMap.status, notMap.stdout]).toEqual([2, '']);
+    expect(notMap.stderr).toMatch(/^decode-stack: /);
+    const json = runDecodeStack([join(PROJECT_ROOT, 'package.json')], stack);
+    expect([json.status, json.stdout, json.stderr]).toEqual([
+      2,
+      '',
+      `decode-stack: ${join(PROJECT_ROOT, 'package.json')} is not a source map (version 3, with sources and mappings)\n`,
+    ]);
+    const none = runDecodeStack([], stack);
+    expect([none.status, none.stderr]).toEqual([2, 'decode-stack: Usage: npm run --silent decode-stack -- <index.mjs.map> [trace file; stdin if none]\n']);
   });
 });
