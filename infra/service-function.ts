@@ -1,5 +1,5 @@
 // One Lambda function of the service as every route and worker gets it: the stack's bundling,
-// nodejs22.x on arm64, JSON logs into its own log group, and its own role (instead of the managed
+// nodejs22.x on arm64, Powertools' JSON lines into its own log group, and its own role (instead of the managed
 // basic-execution policy: logs go to this group only; every other grant is added by the caller).
 import { join } from 'node:path';
 import type { Duration } from 'aws-cdk-lib';
@@ -94,7 +94,11 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
     timeout: props.timeout,
     role,
     logGroup,
-    loggingFormat: LoggingFormat.JSON,
+    // Lambda's Text format: Powertools writes each line as JSON itself (lib/log.ts). In the JSON format
+    // Lambda would filter those lines at its application log level (INFO unless set) and hand the
+    // level to Powertools, which then ignores LOG_LEVEL and the sample rate: the debug lines the
+    // logLevel and logSampleRate settings ask for would never arrive (test/log/log.test.ts).
+    loggingFormat: LoggingFormat.TEXT,
     environment: props.environment,
     projectRoot: PROJECT_ROOT,
     depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),

@@ -37,10 +37,10 @@ const secretId = ofType('AWS::SecretsManager::Secret')[0]![0];
 const r = (value: unknown) => JSON.stringify(value);
 
 describe('webhook workers in the stack', () => {
-  it('one function per worker of lib/workers.ts: nodejs22.x on arm64, JSON logs, timeouts 60 s (stream, sweeper) and 120 s (delivery)', () => {
+  it('one function per worker of lib/workers.ts: nodejs22.x on arm64, Text log format, timeouts 60 s (stream, sweeper) and 120 s (delivery)', () => {
     expect(WORKERS.map((w) => w.id)).toEqual(['streamEvents', 'deliverWebhooks', 'sweepPendingWork']);
     for (const { props } of [stream, deliver, sweeper])
-      expect([props.Runtime, props.Architectures, props.LoggingConfig.LogFormat]).toEqual(['nodejs22.x', ['arm64'], 'JSON']);
+      expect([props.Runtime, props.Architectures, props.LoggingConfig]).toEqual(['nodejs22.x', ['arm64'], { LogFormat: 'Text', LogGroup: expect.anything() }]);
     expect([stream.props.Timeout, deliver.props.Timeout, sweeper.props.Timeout]).toEqual([60, 120, 60]);
   });
 

@@ -74,20 +74,22 @@ describe('one function per route (lib/routes.ts)', () => {
     expect(new Set(functions.map((f) => f.logicalId)).size).toBe(ROUTES.length);
   });
 
-  it('every function: nodejs22.x on arm64, ESM handler, JSON logs into its own log group with retention', () => {
+  it("every function: nodejs22.x on arm64, ESM handler, Lambda's Text log format (no log-level filter of Lambda's) into its own log group with retention", () => {
     for (const { route, props } of functions) {
       expect({
         op: route.operationId,
         runtime: props.Runtime,
         arch: props.Architectures,
         handler: props.Handler,
+        logging: Object.keys(props.LoggingConfig).sort(),
         format: props.LoggingConfig.LogFormat,
       }).toEqual({
         op: route.operationId,
         runtime: 'nodejs22.x',
         arch: ['arm64'],
         handler: 'index.handler',
-        format: 'JSON',
+        logging: ['LogFormat', 'LogGroup'],
+        format: 'Text',
       });
       const logGroup = resources[[...refsIn(props.LoggingConfig.LogGroup)][0]!]!;
       expect(logGroup.Properties!.RetentionInDays).toBe(30);

@@ -124,6 +124,19 @@ describe('log lines through the API pipeline', () => {
     await invoke(unsampled.api(getOpenApiDocument, declaration, core), 'r2', 'inv-2');
     expect(lines.filter((l) => l.message === 'detail')).toEqual([expect.objectContaining({ level: 'DEBUG', sampling_rate: 1, requestId: 'r1' })]);
   });
+
+  it("under a Lambda application log level (AWS_LAMBDA_LOG_LEVEL) neither LOG_LEVEL nor the sample rate decides: why the stack's functions log in the Text format", async () => {
+    const core = async (req: ApiRequest) => {
+      req.log.debug('detail');
+      return { status: 200 as const, body: {} };
+    };
+    const declaration = { params: z.strictObject({}), query: z.looseObject({}), responses: { 200: ANY_BODY } };
+    const sampledUnderLambda = await freshModules({ LOG_LEVEL: 'info', POWERTOOLS_LOGGER_SAMPLE_RATE: '1', AWS_LAMBDA_LOG_LEVEL: 'INFO' });
+    await invoke(sampledUnderLambda.api(getOpenApiDocument, declaration, core), 'r1', 'inv-1');
+    const debugUnderLambda = await freshModules({ LOG_LEVEL: 'debug', AWS_LAMBDA_LOG_LEVEL: 'INFO' });
+    await invoke(debugUnderLambda.api(getOpenApiDocument, declaration, core), 'r2', 'inv-2');
+    expect(lines.filter((l) => l.message === 'detail')).toEqual([]);
+  });
 });
 
 describe('what a line says', () => {
