@@ -155,6 +155,35 @@ async function listLinks(scope: PageScope, routePath: string, nextKey: PageKey |
   return { next: publicUrl(routePath, scope.params, query) };
 }
 
+/**
+ * Most bytes of JSON a page's items may take. Lambda answers at most 6 MB per invocation, and the
+ * answer carries the body as a JSON string, which can double its bytes (each quote and backslash
+ * escaped); 2 MiB of items stays under that with the envelope and the headers, however large the
+ * items are (an item is at most one DynamoDB item's 400 KB, and its views). A page that reaches it
+ * ends early with a next link, as the pagination rules allow: a client follows `links.next` until
+ * it is absent, never counting on `limit` items per page.
+ */
+export const PAGE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * A page's views cut to PAGE_BYTES of JSON (never below one, so a page always moves on), and where
+ * the next page starts: after the last view kept when some did not fit, else at `next`. `views`
+ * are those of `items`, one each, in order.
+ */
+export function withinPageBytes<T, V, K extends PageKey>(
+  items: readonly T[],
+  views: V[],
+  keyOf: (item: T) => K,
+  next: K | undefined,
+): { views: V[]; next: K | undefined } {
+  let bytes = 0;
+  for (let i = 0; i < views.length; i++) {
+    bytes += Buffer.byteLength(JSON.stringify(views[i]));
+    if (bytes > PAGE_BYTES && i > 0) return { views: views.slice(0, i), next: keyOf(items[i - 1]!) };
+  }
+  return { views, next };
+}
+
 /** One page of a list request: its size, where it starts, and how to link the next one. */
 interface Page {
   scope: PageScope;
@@ -165,7 +194,8 @@ interface Page {
    * The list envelope for `fetched` items (fetch `limit + 1` so the last page is known): the first
    * `limit` are rendered and `links.next` appears when there was one more — or, for a filtered
    * read that spent its scan budget first (lib/store/pages.ts), when `resume` gives the position
-   * the next page continues from (the page is then shorter than `limit`, possibly empty).
+   * the next page continues from (the page is then shorter than `limit`, possibly empty). `render`
+   * gives one view per item, in order; the views past PAGE_BYTES move to the next page.
    */
   envelope<T, V>(
     fetched: T[],
@@ -205,8 +235,8 @@ export function pageFor(scope: PageScope, limit: number, after: PageKey | undefi
     async envelope(fetched, keyOf, render, resume) {
       const items = fetched.slice(0, limit);
       const more = fetched.length > limit && items.length > 0;
-      const data = await render(items);
-      return { data, links: await listLinks(scope, routePath, more ? keyOf(items[items.length - 1]!) : fetched.length <= limit ? resume : undefined) };
+      const page = withinPageBytes(items, await render(items), keyOf, more ? keyOf(items[items.length - 1]!) : fetched.length <= limit ? resume : undefined);
+      return { data: page.views, links: await listLinks(scope, routePath, page.next) };
     },
   };
 }
