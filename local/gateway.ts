@@ -17,6 +17,20 @@ import { matchRoute, type Route, type RouteMatch } from '#lib/routes.ts';
 /** API Gateway's payload limit. */
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
 
+/**
+ * Lambda's limit on a synchronous invocation's response (6 MB): the handler's result as JSON, its
+ * body a JSON string inside it, so escaping can double the body's bytes. Over it Lambda fails the
+ * invocation and API Gateway answers its default 5xx; the gateway does the same, so a test meets
+ * the limit here before a deployment does (lib/http/pagination.ts keeps pages under it).
+ */
+export const MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
+
+/** Whether Lambda would refuse `result`; a body too short to reach the limit, however escaped (6 bytes per UTF-16 unit at most), is not counted. */
+function overResponseLimit(result: APIGatewayProxyResult): boolean {
+  if (result.body.length * 6 + 64 * 1024 < MAX_RESPONSE_BYTES) return false;
+  return Buffer.byteLength(JSON.stringify(result)) > MAX_RESPONSE_BYTES;
+}
+
 const PROJECT_ROOT = join(import.meta.dirname, '..');
 
 export type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -242,7 +256,12 @@ export async function handle(req: IncomingMessage, res: ServerResponse, load: Ha
   const event = buildEvent({ method, url, rawHeaders: req.rawHeaders, body, sourceIp: req.socket.remoteAddress }, match.route, match.params, requestId);
   try {
     const handler = bench?.handler ?? (await load(match.route));
-    writeResult(res, await handler(event, lambdaContext(match.route, requestId)));
+    const result = await handler(event, lambdaContext(match.route, requestId));
+    if (overResponseLimit(result)) {
+      log.error('response over the Lambda limit', { requestId, operationId: match.route.operationId, limit: MAX_RESPONSE_BYTES });
+      return sendEdgeError(res, 'internal.serverError', requestId);
+    }
+    writeResult(res, result);
   } catch (err) {
     // What API Gateway answers when the integration fails: the default 5xx response.
     log.error('handler failed outside its pipeline', { requestId, operationId: match.route.operationId, error: err });

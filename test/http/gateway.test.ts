@@ -11,10 +11,12 @@ beforeAll(async () => {
   app = await startApp({
     loadHandler: async (route) => async (event) => {
       seen.push({ operationId: route.operationId, event });
+      // ?quotes=N: a body of N quote characters, whose escaping doubles it in Lambda's response.
+      const quotes = Number(event.queryStringParameters?.quotes ?? 0);
       return {
         statusCode: 200,
         headers: { 'Content-Type': 'application/json', 'X-Request-Id': event.requestContext.requestId },
-        body: JSON.stringify({ ok: true }),
+        body: quotes ? '"'.repeat(quotes) : JSON.stringify({ ok: true }),
       };
     },
     doubles: true,
@@ -138,6 +140,14 @@ describe('local gateway → API Gateway REST proxy event', () => {
     const res = await call(app, method, path);
     expectError(res, 'route.notFound', { detail: 'No route matches this method and path.' });
     expect(seen).toHaveLength(0);
+  });
+
+  it("a result over Lambda's 6 MB response limit, its body's escaping counted → the default 5xx in the envelope, as API Gateway answers", async () => {
+    // 3 MiB of quotes is 6 MiB once escaped in the response, with the status and headers over the limit.
+    const over = await call(app, 'GET', `/v2/entities?quotes=${3 * 1024 * 1024}`);
+    expectError(over, 'internal.serverError');
+    const under = await call(app, 'GET', `/v2/entities?quotes=${3 * 1024 * 1024 - 1024}`);
+    expect([under.status, under.text.length]).toEqual([200, 3 * 1024 * 1024 - 1024]);
   });
 
   it('a body over the 10 MiB payload limit → 413, handler never called', async () => {
