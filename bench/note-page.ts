@@ -2,7 +2,8 @@
 // Seeds notes through POST /v2/notes (each with a customer and two rated links), then times pages of
 // 25 and 100 and a single note (GET /v2/notes/{id}) at concurrency 1, interleaved, and counts the
 // DynamoDB calls each request sends (a middleware on the document client, which the in-process
-// gateway's handlers share). Prints p50s, the page-to-single-note ratio and calls per request.
+// gateway's handlers share; the fewest seen over the rounds, since the local stack's sweeper queries
+// the table too). Prints p50s, the page-to-single-note ratio and calls per request.
 // Knobs: BENCH_NOTES (default 100), BENCH_ROUNDS (default 30).
 import { performance } from 'node:perf_hooks';
 import { inParallel } from './parallel.ts';
@@ -82,7 +83,8 @@ async function main() {
         const res = await send(url, token);
         times.get(kind)!.push(performance.now() - t0);
         if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status}`);
-        counted.set(kind, calls - before);
+        // The fewest over the rounds: the local stack's sweeper also queries the table, every few seconds.
+        counted.set(kind, Math.min(counted.get(kind) ?? Infinity, calls - before));
       }
     }
     const single = median(times.get('one note')!);
