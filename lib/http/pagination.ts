@@ -166,19 +166,25 @@ async function listLinks(scope: PageScope, routePath: string, nextKey: PageKey |
 export const PAGE_BYTES = 2 * 1024 * 1024;
 
 /**
- * A page's views cut to PAGE_BYTES of JSON (never below one, so a page always moves on), and where
- * the next page starts: after the last view kept when some did not fit, else at `next`. `views`
- * are those of `items`, one each, in order.
+ * One page of items fetched `limit + 1` at a time (so the last page is known): the views of the
+ * first `limit`, cut to PAGE_BYTES of JSON (never below one view, so a page always moves on), and
+ * the key the next page starts after — the last view's when one more was fetched or some did not
+ * fit; `resume` when a filtered read spent its scan budget first (lib/store/pages.ts); else none,
+ * the last page. `render` gives one view per item, in order. The REST lists' envelope and the MCP
+ * list tools page with it.
  */
-export function withinPageBytes<T, V, K extends PageKey>(
-  items: readonly T[],
-  views: V[],
+export async function pageOfFetched<T, V, K extends PageKey>(
+  fetched: readonly T[],
+  limit: number,
   keyOf: (item: T) => K,
-  next: K | undefined,
-): { views: V[]; next: K | undefined } {
-  // One pass for the usual page, far under the budget (a UTF-16 unit is at most 3 bytes of UTF-8).
-  const whole = JSON.stringify(views);
-  if (whole.length * 3 <= PAGE_BYTES || Buffer.byteLength(whole) <= PAGE_BYTES) return { views, next };
+  render: (items: T[]) => V[] | Promise<V[]>,
+  resume?: K,
+): Promise<{ views: V[]; next: K | undefined }> {
+  const items = fetched.slice(0, limit);
+  const views = await render(items);
+  const next = fetched.length > limit && items.length > 0 ? keyOf(items[items.length - 1]!) : fetched.length <= limit ? resume : undefined;
+  // One pass for the usual page, far under the budget; item by item only past it.
+  if (Buffer.byteLength(JSON.stringify(views)) <= PAGE_BYTES) return { views, next };
   let bytes = 0;
   for (let i = 0; i < views.length; i++) {
     bytes += Buffer.byteLength(JSON.stringify(views[i]));
@@ -194,11 +200,9 @@ interface Page {
   /** The key of the last item of the previous page; undefined on the first page. */
   after: PageKey | undefined;
   /**
-   * The list envelope for `fetched` items (fetch `limit + 1` so the last page is known): the first
-   * `limit` are rendered and `links.next` appears when there was one more — or, for a filtered
-   * read that spent its scan budget first (lib/store/pages.ts), when `resume` gives the position
-   * the next page continues from (the page is then shorter than `limit`, possibly empty). `render`
-   * gives one view per item, in order; the views past PAGE_BYTES move to the next page.
+   * The list envelope for `fetched` items (pageOfFetched): `links.next` points after the page's last
+   * view when there is more, or at `resume` when a filtered read spent its scan budget first (the
+   * page is then shorter than `limit`, possibly empty).
    */
   envelope<T, V>(
     fetched: T[],
@@ -236,9 +240,7 @@ export function pageFor(scope: PageScope, limit: number, after: PageKey | undefi
     limit,
     after,
     async envelope(fetched, keyOf, render, resume) {
-      const items = fetched.slice(0, limit);
-      const more = fetched.length > limit && items.length > 0;
-      const page = withinPageBytes(items, await render(items), keyOf, more ? keyOf(items[items.length - 1]!) : fetched.length <= limit ? resume : undefined);
+      const page = await pageOfFetched(fetched, limit, keyOf, render, resume);
       return { data: page.views, links: await listLinks(scope, routePath, page.next) };
     },
   };

@@ -10,7 +10,7 @@ import * as routes from '../../../routes.ts';
 import { fieldCatalog } from '../../../store/custom-fields.ts';
 import { getEntity } from '../../../store/entities.ts';
 import { entitiesAfter } from '../../../store/pages.ts';
-import { withinPageBytes } from '../../pagination.ts';
+import { pageOfFetched } from '../../pagination.ts';
 import { entityRecords, entityResource } from '../../records.ts';
 import { cursorPosition, nextCursor } from '../cursor.ts';
 import { Cursor, Fields, pageLimit } from '../inputs.ts';
@@ -52,19 +52,19 @@ export const searchEntities = tool({
       ...(args.archived !== undefined ? { archived: args.archived } : {}),
     };
     const slice = await entitiesAfter(ws, query, after, limit + 1);
-    const found = slice.items.slice(0, limit);
-    const page = withinPageBytes(
-      found,
-      await entityRecords(
-        ws,
-        found.map(({ record }) => record),
-        selection,
-        catalog,
-      ),
+    const { views: entities, next: position } = await pageOfFetched(
+      slice.items,
+      limit,
       (item) => item.position,
-      slice.items.length > limit ? found.at(-1)!.position : slice.resume,
+      (found) =>
+        entityRecords(
+          ws,
+          found.map(({ record }) => record),
+          selection,
+          catalog,
+        ),
+      slice.resume,
     );
-    const [entities, position] = [page.views, page.next];
     const more = position !== undefined;
     const data = { entities, ...(more ? { nextCursor: await nextCursor('search_entities', principal, args, position) } : {}) };
     return { text: `${entities.length} ${entities.length === 1 ? 'entity' : 'entities'} found${more ? '; more with nextCursor' : ''}.`, data };

@@ -17,7 +17,7 @@ import { createNoteFrom } from '../../../store/note-creation.ts';
 import { getNote, upsertLink } from '../../../store/notes.ts';
 import { NOTE_LIST_ORDER, notesAfter } from '../../../store/pages.ts';
 import { noteQueryOf } from '../../list-filters.ts';
-import { withinPageBytes } from '../../pagination.ts';
+import { pageOfFetched } from '../../pagination.ts';
 import { noteRecords, noteResource } from '../../records.ts';
 import { cursorPosition, nextCursor } from '../cursor.ts';
 import { Cursor, Fields, pageLimit } from '../inputs.ts';
@@ -64,19 +64,19 @@ export const listNotes = tool({
       createdTo: args.createdTo,
     });
     const slice = await notesAfter(ws, query, after, limit + 1);
-    const page = slice.items.slice(0, limit);
-    const cut = withinPageBytes(
-      page,
-      await noteRecords(
-        ws,
-        page.map(({ record }) => record),
-        selection,
-        catalog,
-      ),
+    const { views: notes, next: position } = await pageOfFetched(
+      slice.items,
+      limit,
       (item) => item.position,
-      slice.items.length > limit ? page.at(-1)!.position : slice.resume,
+      (page) =>
+        noteRecords(
+          ws,
+          page.map(({ record }) => record),
+          selection,
+          catalog,
+        ),
+      slice.resume,
     );
-    const [notes, position] = [cut.views, cut.next];
     const more = position !== undefined;
     const data = { notes, ...(more ? { nextCursor: await nextCursor('list_notes', principal, args, position, NOTE_LIST_ORDER) } : {}) };
     return { text: `${notes.length} ${notes.length === 1 ? 'note' : 'notes'}${more ? '; more with nextCursor' : ''}.`, data };
