@@ -201,10 +201,22 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex): void
   socket.end(rawEnvelope(code, detail));
 }
 
+/**
+ * Response headers that API Gateway's REST API does not pass on from a Lambda proxy integration
+ * under their own name: it sends them as `x-amzn-Remapped-<name>`. WWW-Authenticate is one, so a
+ * function's 401 challenge reaches a deployed client renamed; the gateway renames it too, so the
+ * tests meet what such a client meets (README, "Errors": the MCP client's discovery by the
+ * well-known URL, RFC 9728 section 3, does not depend on it).
+ */
+const REMAPPED_HEADERS = new Set(['www-authenticate']);
+
+/** A header's name as API Gateway passes it on from a proxy integration. */
+const asPassedOn = (name: string): string => (REMAPPED_HEADERS.has(name.toLowerCase()) ? `x-amzn-Remapped-${name}` : name);
+
 function writeResult(res: ServerResponse, result: APIGatewayProxyResult) {
   const headers: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
-  for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) headers[k] = v.map(String);
+  for (const [k, v] of Object.entries(result.headers ?? {})) headers[asPassedOn(k)] = String(v);
+  for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) headers[asPassedOn(k)] = v.map(String);
   res.writeHead(result.statusCode, headers);
   res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
 }

@@ -305,7 +305,7 @@ function operationObject(set: SchemaSet, doc: DocumentedOperation): Json {
         description: gateway ? `${REFUSAL_DESCRIPTIONS[status]}; the gateway's own throttling: ${String(gateway.description)}` : REFUSAL_DESCRIPTIONS[status],
         headers: {
           'X-Request-Id': REQUEST_ID,
-          ...(status === 401 ? { 'WWW-Authenticate': { schema: { type: 'string' } } } : {}),
+          ...(status === 401 ? { 'x-amzn-Remapped-WWW-Authenticate': CHALLENGE } : {}),
           ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
         },
         content: { 'application/json': { schema: gateway ? { oneOf: [refusal, componentRef('Error429')] } : refusal } },
@@ -335,9 +335,15 @@ function operationObject(set: SchemaSet, doc: DocumentedOperation): Json {
   };
 }
 
+/** The 401's challenge: API Gateway's REST API passes a function's WWW-Authenticate on under this name (local/gateway.ts renames it too). */
+const CHALLENGE = {
+  description: 'The WWW-Authenticate challenge the function sent, renamed by API Gateway',
+  schema: { type: 'string' },
+};
+
 const REFUSAL_DESCRIPTIONS: Record<RefusalStatus, string> = {
   400: 'The request is refused: RFC 6749 error codes, with those of the service specification',
-  401: 'invalid_client (RFC 6749 5.2), with WWW-Authenticate: Basic',
+  401: 'invalid_client (RFC 6749 5.2), with the Basic challenge',
   403: 'Refused',
   429: "slow_down: the client's or the source address's request budget is spent",
 };

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { setMemberActive } from '#lib/store/members.ts';
 import { authorizationCode, clientAuth, exchangeCode, expectOAuthError, newCodeClient, refresh, tokenCall, VERIFIER, withPassword } from './support.ts';
 import { jwtClaims } from '../oauth/support.ts';
-import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+import { call, challengeOf, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -274,7 +274,7 @@ describe('refresh_token grant', () => {
 });
 
 describe('client authentication and request form', () => {
-  it('a wrong secret with Basic → 401 invalid_client with WWW-Authenticate: Basic', async () => {
+  it('a wrong secret with Basic → 401 invalid_client with the Basic challenge', async () => {
     const { client, code } = await setUp();
     const res = await tokenCall(
       app,
@@ -282,7 +282,7 @@ describe('client authentication and request form', () => {
       { basic: [client.clientId, 'wrong'] },
     );
     expectOAuthError(res, 'invalid_client', 'Client authentication failed: wrong client secret.', 401);
-    expect(res.headers.get('www-authenticate')).toBe('Basic realm="oauth", charset="UTF-8"');
+    expect(challengeOf(res)).toBe('Basic realm="oauth", charset="UTF-8"');
     // The code survived the failed attempt.
     expect((await exchangeCode(app, client, code)).status).toBe(200);
   });

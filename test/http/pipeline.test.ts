@@ -13,7 +13,7 @@ import { api, type ApiHandler } from '#lib/http/pipeline.ts';
 import type { ApiRequest } from '#lib/http/request.ts';
 import { log } from '#lib/log.ts';
 import { routeById, type OperationId } from '#lib/routes.ts';
-import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
+import { call, challengeOf, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 
 /** A response named for a test's declaration, read as any body. */
 const ANY_BODY: ResponseBody<z.ZodMiniUnknown> = { responseSchema: 'OpenApiDocument' };
@@ -69,10 +69,10 @@ describe('request id', () => {
 });
 
 describe('authentication and scopes (from the route table)', () => {
-  it('no credentials → 401 auth.invalid with WWW-Authenticate', async () => {
+  it('no credentials → 401 auth.invalid with the Bearer challenge', async () => {
     const res = await call(app, 'GET', `/v2/entities/${ID}/score`);
     expectError(res, 'auth.invalid', { detail: /Authorization header is missing/ });
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect(challengeOf(res)).toBe('Bearer');
   });
 
   it('a scheme other than Bearer → 401', async () => {

@@ -19,7 +19,7 @@ import {
   type CodeClient,
 } from '../authcode/support.ts';
 import { exchange, newClient } from '../oauth/support.ts';
-import { call, expectError, newWorkspace, startApp, type CallResult, type TestApp } from '../support/app.ts';
+import { call, challengeOf, expectError, newWorkspace, startApp, type CallResult, type TestApp } from '../support/app.ts';
 import { checkResponse } from '../support/contract.ts';
 
 let app: TestApp;
@@ -196,7 +196,7 @@ describe("the authorization code flow's token and revocation endpoints", () => {
       expect(limited.length).toBe(150 - refused.length);
       for (const r of refused) {
         expectOAuthError(r, 'invalid_client', 'Client authentication failed: wrong client secret.', 401);
-        expect(r.headers.get('www-authenticate')).toBe('Basic realm="oauth", charset="UTF-8"');
+        expect(challengeOf(r)).toBe('Basic realm="oauth", charset="UTF-8"');
       }
       for (const r of limited) expectSlowDown(r, 'this address');
       // The right secret from another address is the client's own request, not the address's.

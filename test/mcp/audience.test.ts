@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, mcpClient } from './support.ts';
 import { authorizationCode, exchangeCode, newCodeClient, withPassword } from '../authcode/support.ts';
-import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
+import { call, challengeOf, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 
 let app: TestApp;
 let ws: TestWorkspace;
@@ -52,7 +52,7 @@ describe('resource indicators', () => {
     expect((await call(app, 'GET', `/v2/entities/${product}/score`, { token })).status).toBe(200);
     const res = await listTools(token);
     expectError(res, 'auth.invalid', { detail: `The bearer token is for another resource, not ${app.url}/mcp.` });
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${app.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(challengeOf(res)).toBe(`Bearer resource_metadata="${app.url}/.well-known/oauth-protected-resource/mcp"`);
   });
 
   it('an unknown resource is invalid_target', async () => {

@@ -1,6 +1,6 @@
 // Issue 14's Must show, end to end: the MCP SDK's own client (Client + StreamableHTTPClientTransport
 // with an OAuthClientProvider) gets a 401 from /mcp, discovers the protected resource metadata
-// (RFC 9728) and the authorization server's (RFC 8414), registers itself (RFC 7591), sends the
+// at its well-known address (RFC 9728) and the authorization server's (RFC 8414), registers itself (RFC 7591), sends the
 // member's browser — Debian's chromium through playwright-core — to sign in and consent, exchanges
 // the code with PKCE for a token bound to {app_url}/mcp (RFC 8707), lists the tools and calls every
 // one of them.
@@ -84,9 +84,21 @@ describe('Must show: the MCP SDK client connects through OAuth (discovery, dynam
     const mcpUrl = new URL(`${app.url}/mcp`);
     const provider = new TestOAuthProvider(callbackUrl);
 
-    // First connect: 401 → discovery → registration → the authorization URL for the browser.
-    const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+    // First connect: 401 → discovery → registration → the authorization URL for the browser. The
+    // 401's challenge comes renamed, as API Gateway passes it on (local/gateway.ts): the client
+    // finds the resource's metadata at its well-known address (RFC 9728 section 3), not from the challenge.
+    const seen: Array<{ url: string; status: number; challenge: string | null }> = [];
+    const watched: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      seen.push({ url: String(input instanceof Request ? input.url : input), status: res.status, challenge: res.headers.get('www-authenticate') });
+      return res;
+    };
+    const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider, fetch: watched });
     await expect(new Client({ name: 'assistant', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(seen.slice(0, 2)).toEqual([
+      { url: mcpUrl.href, status: 401, challenge: null },
+      { url: `${app.url}/.well-known/oauth-protected-resource/mcp`, status: 200, challenge: null },
+    ]);
     expect(provider.client?.client_id).toMatch(/^dyn-/);
     const authorizationUrl = provider.authorizationUrl!;
     expect(authorizationUrl.origin + authorizationUrl.pathname).toBe(`${app.url}/oauth/authorize`);

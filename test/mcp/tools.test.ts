@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, create, expectToolError, mcpClient, seedProduct, type Seeded } from './support.ts';
 import { MCP_SCOPES } from '../../lib/auth/protected-resource.ts';
 import { requiredScope, TOOLS } from '../../lib/http/mcp/server.ts';
-import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
+import { call, challengeOf, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 
 let app: TestApp;
 let ws: TestWorkspace;
@@ -285,7 +285,7 @@ describe('HTTP', () => {
       headers: { accept: 'application/json, text/event-stream' },
     });
     expectError(res, 'auth.invalid');
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${app.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(challengeOf(res)).toBe(`Bearer resource_metadata="${app.url}/.well-known/oauth-protected-resource/mcp"`);
   });
 
   it('an Accept without text/event-stream is refused in the envelope', async () => {

@@ -119,6 +119,16 @@ export async function call(
 }
 
 /**
+ * A 401's challenge as a client of the deployed API receives it: API Gateway's REST API passes a
+ * function's WWW-Authenticate on as x-amzn-Remapped-WWW-Authenticate, and the local gateway does the
+ * same (local/gateway.ts); never under its own name.
+ */
+export function challengeOf(res: { headers: Headers }): string | null {
+  expect(res.headers.get('www-authenticate')).toBeNull();
+  return res.headers.get('x-amzn-remapped-www-authenticate');
+}
+
+/**
  * Asserts the spec's error envelope exactly: status, one error with the code's title, the
  * response's X-Request-Id as `id`, a detail (matched when given) and `source` (exact when given).
  */
