@@ -29,7 +29,12 @@ const GATEWAY_RESPONSES: EdgeResponse[] = [
   { type: ResponseType.REQUEST_TOO_LARGE, code: 'request.tooLarge' },
   { type: ResponseType.BAD_REQUEST_BODY, code: 'request.invalid' },
   { type: ResponseType.BAD_REQUEST_PARAMETERS, code: 'request.invalid' },
-  { type: ResponseType.UNSUPPORTED_MEDIA_TYPE, code: 'request.malformed', detail: 'The Content-Type of the request is not supported.' },
+  // With compression on (infra/stack.ts), API Gateway decodes a gzip or deflate body itself and refuses other codings with this type.
+  {
+    type: ResponseType.UNSUPPORTED_MEDIA_TYPE,
+    code: 'request.malformed',
+    detail: "The request's Content-Encoding is not one the API takes (gzip, deflate, identity), or its body is not encoded as it says.",
+  },
   // Authentication happens in the functions; these types only arise if IAM auth or an authorizer is ever added.
   { type: ResponseType.UNAUTHORIZED, code: 'auth.invalid', headers: BEARER_CHALLENGE },
   { type: ResponseType.EXPIRED_TOKEN, code: 'auth.invalid', headers: BEARER_CHALLENGE },

@@ -425,7 +425,12 @@ describe('gateway responses: the edge answers in the spec envelope', () => {
     REQUEST_TOO_LARGE: [413, 'request.tooLarge', 'Request too large', 'The request body is too large.'],
     BAD_REQUEST_BODY: invalid,
     BAD_REQUEST_PARAMETERS: invalid,
-    UNSUPPORTED_MEDIA_TYPE: [400, 'request.malformed', 'Request malformed', 'The Content-Type of the request is not supported.'],
+    UNSUPPORTED_MEDIA_TYPE: [
+      400,
+      'request.malformed',
+      'Request malformed',
+      "The request's Content-Encoding is not one the API takes (gzip, deflate, identity), or its body is not encoded as it says.",
+    ],
     UNAUTHORIZED: invalidAuth,
     EXPIRED_TOKEN: invalidAuth,
     INVALID_SIGNATURE: invalidAuth,
