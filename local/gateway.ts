@@ -86,7 +86,11 @@ export function headerMaps(rawHeaders: string[]) {
 
 const BINARY_TYPES = /^(application\/octet-stream|image\/|audio\/|video\/|application\/(zip|pdf))/i;
 
-/** A body is passed as text unless it is not UTF-8 or declared binary; then base64, as API Gateway does. */
+/**
+ * A body is passed as text unless it is not UTF-8 or declared binary; then base64, so the function
+ * sees its bytes. Deployed, the stack declares no binary media types and API Gateway passes every
+ * body as text (docs/operations.md, "What API Gateway changes").
+ */
 export function encodeBody(bytes: Buffer, contentType: string | undefined): { body: string | null; isBase64Encoded: boolean } {
   if (bytes.length === 0) return { body: null, isBase64Encoded: false };
   const text = bytes.toString('utf8');

@@ -54,8 +54,8 @@ class BodyRefused extends Error {
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
 /**
- * The body's text. API Gateway (and local/gateway.ts) delivers text that is not UTF-8 base64-encoded;
- * it is decoded strictly here, so invalid bytes are refused rather than replaced by U+FFFD.
+ * The body's text. A body delivered base64-encoded (local/gateway.ts does so for one that is not UTF-8)
+ * is decoded strictly here, so invalid bytes are refused rather than replaced by U+FFFD.
  */
 function decodeBody(body: string | null, isBase64Encoded: boolean): string {
   if (body === null) return '';
