@@ -1,10 +1,26 @@
 // CORS for browser-based public clients of the authorization code flow (the Fetch standard's CORS
 // protocol). Only origins of registered redirect URIs are ever allowed, each echoed exactly — never
 // `*` — and no credentials mode: the API authenticates with the Authorization header, not cookies.
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../domain/idempotency.ts';
 
-const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type';
-/** What a browser client may read: the request id, the rate-limit counters, the challenges. */
-const CORS_EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, WWW-Authenticate';
+/** What a browser client may send beyond the safelisted headers: its token, JSON, and the API's conditional and idempotent writes. */
+const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-Match', IDEMPOTENCY_HEADER].join(', ');
+/**
+ * What a browser client may read beyond the safelisted headers: the request id, the request budget,
+ * a note's or entity's version (for If-Match), a replayed create, and the challenge under both of its
+ * names (API Gateway passes it on as x-amzn-Remapped-WWW-Authenticate: local/gateway.ts).
+ */
+const CORS_EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'ETag',
+  REPLAYED_HEADER,
+  'WWW-Authenticate',
+  'x-amzn-Remapped-WWW-Authenticate',
+].join(', ');
 /** Browsers cache a preflight this long (Chromium caps it at 7200 s). */
 const CORS_MAX_AGE_S = 600;
 

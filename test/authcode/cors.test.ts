@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizationCode, exchangeCode, newCodeClient, withPassword } from './support.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+import { launchBrowser, startCallbackServer } from '../support/browser.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -32,7 +33,7 @@ describe('preflight (OPTIONS)', () => {
     expect(res.text).toBe('');
     expect(res.headers.get('access-control-allow-origin')).toBe(origin);
     expect(res.headers.get('access-control-allow-methods')).toBe('POST');
-    expect(res.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type');
+    expect(res.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, If-Match, Idempotency-Key');
     expect(res.headers.get('access-control-max-age')).toBe('600');
     expect(res.headers.get('vary')).toBe('Origin');
     const api = await preflight('/v2/entities/00000000-0000-4000-8000-000000000000', origin, 'GET');
@@ -100,7 +101,9 @@ describe('actual requests', () => {
     const own = await call(app, 'GET', '/v2/entities', { token: tokens.access_token, headers: { origin } });
     expect(own.status).toBe(200);
     expect(own.headers.get('access-control-allow-origin')).toBe(origin);
-    expect(own.headers.get('access-control-expose-headers')).toBe('X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, WWW-Authenticate');
+    expect(own.headers.get('access-control-expose-headers')).toBe(
+      'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, Idempotent-Replayed, WWW-Authenticate, x-amzn-Remapped-WWW-Authenticate',
+    );
     const foreign = await call(app, 'GET', '/v2/entities', { token: tokens.access_token, headers: { origin: new URL(other.redirectUri).origin } });
     expect(foreign.status).toBe(200);
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
@@ -114,4 +117,66 @@ describe('actual requests', () => {
     expectError(res, 'auth.invalid');
     expect(res.headers.get('access-control-allow-origin')).toBe(origin);
   });
+});
+
+describe('a single-page application in a real browser (chromium)', () => {
+  it('sends If-Match and Idempotency-Key cross-origin and reads ETag, Idempotent-Replayed, the request budget and the challenge', async () => {
+    const spa = await startCallbackServer('SPA');
+    const browser = await launchBrowser();
+    // The suite runs without request budgets (test/setup/env.ts); this page reads their headers.
+    const limit = process.env.RATE_LIMIT_PER_SECOND;
+    process.env.RATE_LIMIT_PER_SECOND = '1000';
+    try {
+      const ws = await newWorkspace();
+      const member = await withPassword((await ws.member({ role: 'maker' })).member);
+      const client = await newCodeClient(app, ws, { public: true, redirectUris: [spa.url], scopes: ['notes:read', 'notes:write'] });
+      const token = (await exchangeCode(app, client, await authorizationCode(app, client, member, { scope: 'notes:read notes:write' }))).json.access_token;
+      await browser.page.goto(spa.url);
+      const seen = await browser.page.evaluate(
+        async ({ api, token }) => {
+          const auth = { authorization: `Bearer ${token}` };
+          const json = { ...auth, 'content-type': 'application/json' };
+          const create = () =>
+            fetch(`${api}/notes`, {
+              method: 'POST',
+              headers: { ...json, 'idempotency-key': 'spa-create-1' },
+              body: JSON.stringify({ data: { type: 'textNote', fields: { name: 'From the SPA' } } }),
+            });
+          const first = await create();
+          const again = await create();
+          const id = ((await first.json()) as { data: { id: string } }).data.id;
+          const read = await fetch(`${api}/notes/${id}`, { headers: auth });
+          const etag = read.headers.get('etag') ?? '';
+          const rename = (tag: string, name: string) =>
+            fetch(`${api}/notes/${id}`, { method: 'PATCH', headers: { ...json, 'if-match': tag }, body: JSON.stringify({ data: { fields: { name } } }) });
+          const renamed = await rename(etag, 'Renamed');
+          const stale = await rename(etag, 'Again');
+          const refused = await fetch(`${api}/notes/${id}`, { headers: { authorization: 'Bearer not-a-token' } });
+          return {
+            created: [first.status, again.status, again.headers.get('idempotent-replayed')],
+            budget: [
+              read.headers.get('x-ratelimit-limit'),
+              /^\d+$/.test(read.headers.get('x-ratelimit-reset') ?? ''),
+              /^[\w-]+$/.test(read.headers.get('x-request-id') ?? ''),
+            ],
+            etag,
+            renamed: [renamed.status, stale.status],
+            challenge: refused.headers.get('x-amzn-remapped-www-authenticate'),
+          };
+        },
+        { api: app.baseUrl, token },
+      );
+      expect(seen).toEqual({
+        created: [201, 201, 'true'],
+        budget: ['1000', true, true],
+        etag: expect.stringMatching(/^"[0-9T:.Z-]+"$/),
+        renamed: [200, 412],
+        challenge: 'Bearer',
+      });
+    } finally {
+      process.env.RATE_LIMIT_PER_SECOND = limit;
+      await browser.close();
+      await spa.close();
+    }
+  }, 60_000);
 });
