@@ -17,7 +17,8 @@
 //   3. auth — before anything reads the body or counts against a token;
 //   4. rateLimit — needs the principal;
 //   5. body — parsed only for callers who may call the route;
-//   6. validate — path and query parameters and the JSON body through the declared schemas;
+//   6. validate — preconditions the route does not honour refused, then path and query parameters and
+//      the JSON body through the declared schemas;
 //   7. httpErrorHandler — the renderer; registered after every middleware that shapes responses,
 //      as Middy's documentation asks, so its onError runs before theirs;
 //   8. errorsAsHttp — registered after the renderer so its onError runs just before it: it only
@@ -134,7 +135,7 @@ export function api<const O extends Operation>(
     .use(auth(route, { records: options.prefetch, idempotent: operation.headers?.idempotencyKey }))
     .use(rateLimit())
     .use(body(route))
-    .use(validate(operation, route.body))
+    .use(validate(operation, route))
     .use(httpErrorHandler({ logger: false }) as ApiMiddleware)
     .use(errorsAsHttp(page));
   // Each invocation is one request scope (lib/deadline.ts): every AWS call it makes, the middlewares'

@@ -141,3 +141,47 @@ describe('If-Match with the ETag of GET', () => {
     expect((await call(app, 'GET', `/v2/entities/${f}`, { token: ws.token })).status).toBe(404);
   });
 });
+
+describe('preconditions a change does not honour are refused, never ignored (RFC 9110 13.1.1)', () => {
+  const refused = (method: string, path: string, name: string, honoursIfMatch = false) => ({
+    detail: `${method} ${path} does not honour ${name}, so the change would not be conditional on it; send the request without ${name}.${honoursIfMatch ? ' It honours If-Match, with the ETag that GET answers.' : ''}`,
+    source: { parameter: name },
+  });
+
+  it('a move with If-Match → 400 request.invalid naming If-Match; the feature keeps its parent', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const product = await c.entity('product');
+    const [from, to] = [await c.entity('component', product), await c.entity('component', product)];
+    const feature = await c.entity('feature', from);
+    const etag = (await call(app, 'GET', `/v2/entities/${feature}`, { token: ws.token })).headers.get('etag')!;
+    const move = await call(app, 'PUT', `/v2/entities/${feature}/relationships/parent`, {
+      token: ws.token,
+      headers: { 'if-match': etag },
+      body: { data: { target: { id: to } } },
+    });
+    expectError(move, 'request.invalid', refused('PUT', '/v2/entities/{id}/relationships/parent', 'If-Match'));
+    const parents = await call(app, 'GET', `/v2/entities/${feature}/relationships?type=parent`, { token: ws.token });
+    expect(parents.json.data.map((r: { target: { id: string } }) => r.target.id)).toEqual([from]);
+  });
+
+  it('If-None-Match and If-Unmodified-Since on a note → 400 naming the header, the note unchanged; If-Match still passes; a read ignores them', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const id = await c.note();
+    const rename = (headers: Record<string, string>) =>
+      call(app, 'PATCH', `/v2/notes/${id}`, { token: ws.token, headers, body: { data: { fields: { name: 'Renamed' } } } });
+    expectError(await rename({ 'if-none-match': '*' }), 'request.invalid', refused('PATCH', '/v2/notes/{id}', 'If-None-Match', true));
+    const when = new Date(Date.now() + 60_000).toUTCString();
+    expectError(await rename({ 'if-unmodified-since': when }), 'request.invalid', refused('PATCH', '/v2/notes/{id}', 'If-Unmodified-Since', true));
+    expectError(
+      await call(app, 'DELETE', `/v2/notes/${id}`, { token: ws.token, headers: { 'if-unmodified-since': when } }),
+      'request.invalid',
+      refused('DELETE', '/v2/notes/{id}', 'If-Unmodified-Since', true),
+    );
+    const read = await call(app, 'GET', `/v2/notes/${id}`, { token: ws.token, headers: { 'if-none-match': '*', 'if-unmodified-since': when } });
+    expect(read.status).toBe(200);
+    expect(read.json.data.fields.name).toBe('Feedback');
+    expect((await rename({ 'if-match': read.headers.get('etag')! })).status).toBe(200);
+  });
+});

@@ -6,6 +6,7 @@ import type * as z from 'zod/mini';
 import { InvalidInput, parameter } from '../../domain/errors.ts';
 import { parseInput, rawJsonProblem } from '../../domain/input.ts';
 import { NoParameters } from '../../domain/schemas/common.ts';
+import type { Route } from '../../routes.ts';
 import type { Operation, Schema } from '../operation.ts';
 import type { ApiMiddleware, Query } from '../request.ts';
 
@@ -64,13 +65,34 @@ function plain(values: Readonly<Record<string, string>>): Record<string, unknown
   return Object.assign(Object.create(null) as Record<string, unknown>, values);
 }
 
-export function validate(operation: Operation, bodyKind: 'json' | 'form' | undefined): ApiMiddleware {
+/** The preconditions of a change (RFC 9110 §13.1): a server that takes one must evaluate it before it changes anything. */
+const CHANGE_PRECONDITIONS = ['If-Match', 'If-None-Match', 'If-Unmodified-Since'] as const;
+
+/**
+ * A change's preconditions that its route does not honour are refused, never ignored: the client
+ * would take the change for a conditional one (RFC 9110 §13.1.1). Reads may ignore them, as a cache may.
+ */
+function refuseUnhonoured(headers: ReadonlyMap<string, string>, route: Route, operation: Operation): void {
+  if (route.method === 'GET' || route.method === 'OPTIONS') return;
+  for (const name of CHANGE_PRECONDITIONS) {
+    if (!headers.has(name.toLowerCase()) || (name === 'If-Match' && operation.headers?.ifMatch)) continue;
+    const instead = operation.headers?.ifMatch ? ' It honours If-Match, with the ETag that GET answers.' : '';
+    throw new InvalidInput(
+      `${route.method} ${route.path} does not honour ${name}, so the change would not be conditional on it; send the request without ${name}.${instead}`,
+      parameter(name),
+    );
+  }
+}
+
+export function validate(operation: Operation, route: Route): ApiMiddleware {
   const querySchema = operation.query ?? NoParameters;
   const queryDeclared = declaredParameters(querySchema);
   const queryNames = [...queryDeclared.keys()];
+  const bodyKind = route.body;
   return {
     before: (request) => {
       const api = request.context.api;
+      refuseUnhonoured(api.headers, route, operation);
       const params = operation.params ? parseInput(operation.params, plain(api.params), 'path') : {};
       const query = operation.queryReadByCore ? {} : parseInput(querySchema, queryObject(api.query, queryDeclared), 'query', queryNames);
       let body: unknown;
