@@ -199,3 +199,63 @@ export function rawJsonProblem(value: unknown): InvalidInput | undefined {
   }
   return undefined;
 }
+
+/**
+ * A member name given twice in one object of `text`, which must be valid JSON (JSON.parse took it):
+ * JSON.parse keeps the last value and drops the other without a word, and another reader of the same
+ * text may keep the first (RFC 8259 §4: names SHOULD be unique). The first repetition found, as a
+ * refusal pointing at it, or undefined. One pass over the text; names are compared decoded, so
+ * `"name"` and `"n\u0061me"` are the same member.
+ */
+export function repeatedMember(text: string): InvalidInput | undefined {
+  interface Frame {
+    /** An object's names so far; undefined for an array. */
+    names: Set<string> | undefined;
+    /** Where the value being read sits in this container: its name, or its index. */
+    at: string | number;
+    /** In an object: whether the next string is a name. */
+    expectName: boolean;
+  }
+  const stack: Frame[] = [];
+  const pathTo = (): Path => stack.slice(0, -1).map((f) => f.at);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      let end = text.indexOf('"', i + 1);
+      // A quote ends the string only after an even run of backslashes.
+      for (;;) {
+        let slashes = 0;
+        for (let k = end - 1; text.charCodeAt(k) === 0x5c; k--) slashes++;
+        if (slashes % 2 === 0) break;
+        end = text.indexOf('"', end + 1);
+      }
+      const top = stack.at(-1);
+      if (top?.names && top.expectName) {
+        const raw = text.slice(i + 1, end);
+        const name = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+        if (top.names.has(name)) {
+          const path = [...pathTo(), name];
+          return new InvalidInput(
+            `${subject('body', path.slice(0, -1))} gives the member '${name}' more than once; send each member once (a JSON reader keeps only one of them).`,
+            pointer(path),
+          );
+        }
+        top.names.add(name);
+        top.at = name;
+        top.expectName = false;
+      }
+      i = end;
+    } else if (c === 0x7b /* { */) {
+      stack.push({ names: new Set(), at: '', expectName: true });
+    } else if (c === 0x5b /* [ */) {
+      stack.push({ names: undefined, at: 0, expectName: false });
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      stack.pop();
+    } else if (c === 0x2c /* , */) {
+      const top = stack.at(-1)!;
+      if (top.names) top.expectName = true;
+      else top.at = (top.at as number) + 1;
+    }
+  }
+  return undefined;
+}

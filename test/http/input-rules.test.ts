@@ -184,6 +184,26 @@ describe('field names that are not configured fields, whatever their spelling', 
     });
     await expectUnchanged(ws, before);
   });
+
+  it('a member given twice in one object (JSON.parse would keep the last) → 400 at the member, names compared decoded; nothing stored', async () => {
+    const ws = await newWorkspace();
+    const before = await workspaceItems(ws);
+    const post = (body: string) => call(app, 'POST', '/v2/notes', { token: ws.token, body, headers: { 'content-type': 'application/json' } });
+    expectError(await post('{"data":{"type":"textNote","fields":{"name":"first","content":"x","n\\u0061me":"second"}}}'), 'request.invalid', {
+      detail: "'/data/fields' gives the member 'name' more than once; send each member once (a JSON reader keeps only one of them).",
+      source: { pointer: '/data/fields/name' },
+    });
+    expectError(await post('{"data":{"type":"textNote","fields":{"name":"x"}},"data":{"type":"textNote","fields":{"name":"y"}}}'), 'request.invalid', {
+      detail: "The body gives the member 'data' more than once; send each member once (a JSON reader keeps only one of them).",
+      source: { pointer: '/data' },
+    });
+    await expectUnchanged(ws, before);
+    // The same name in two objects, and a value that spells a name, are not repetitions.
+    const ok = await post('{"data":{"type":"textNote","fields":{"name":"name \\" {,} \\\\","content":"name"}}}');
+    expect(ok.status, ok.text).toBe(201);
+    const note = await call(app, 'GET', `/v2/notes/${ok.json.data.id}`, { token: ws.token });
+    expect([note.json.data.fields.name, note.json.data.fields.content]).toEqual(['name " {,} \\', 'name']);
+  });
 });
 
 describe('strings', () => {

@@ -5,6 +5,7 @@
 // to their handler, and their refusals are OAuth errors (RFC 6749), never the envelope.
 import { isUtf8 as isUtf8Bytes } from 'node:buffer';
 import { OAuthError } from '../../auth/oauth-errors.ts';
+import { repeatedMember } from '../../domain/input.ts';
 import type { Route } from '../../routes.ts';
 import { ApiError } from '../errors.ts';
 import type { ApiMiddleware, ApiRequest } from '../request.ts';
@@ -132,7 +133,10 @@ function jsonBody(api: ApiRequest): unknown {
   if (byteLength(body, isBase64Encoded) > MAX_JSON_BODY_BYTES) {
     throw new ApiError('request.tooLarge', `The request body is larger than ${MAX_JSON_BODY_BYTES} bytes.`);
   }
-  const value = parseJson(decodeBody(body, isBase64Encoded));
+  const text = decodeBody(body, isBase64Encoded);
+  const value = parseJson(text);
+  const repeated = repeatedMember(text);
+  if (repeated) throw repeated;
   parsed.set(api, { value });
   return value;
 }
