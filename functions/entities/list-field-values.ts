@@ -19,11 +19,8 @@ export const handler = authedApi(
     const field = await valueFieldOf(ws, params.id);
     const page = await pageOf(req, query);
     const slice = await fieldValuesAfter(ws, field, query['assignedEntityType[]'], stringKey(page.after), page.limit + 1);
-    const body = await page.envelope(
-      slice.items,
-      (item) => item.position,
-      (rows) => rows.map(({ record }) => (record.kind === 'status' ? statusValueView(record.value) : selectValueView(record.value))),
-      slice.resume,
+    const body = await page.envelope(slice, (records) =>
+      records.map((record) => (record.kind === 'status' ? statusValueView(record.value) : selectValueView(record.value))),
     );
     return { status: 200, body };
   },

@@ -22,17 +22,6 @@ export const handler = authedApi(routes.listEntities, { query: ListEntitiesQuery
   checkKnownFields(selection, catalog.configured);
   const page = await pageOf(req, query);
   const slice = await entitiesAfter(ws, await entityQueryOf(ws, types, query), stringKey(page.after), page.limit + 1);
-  const body = await page.envelope(
-    slice.items,
-    (item) => item.position,
-    (rows) =>
-      entityRecords(
-        ws,
-        rows.map(({ record }) => record),
-        selection,
-        catalog,
-      ),
-    slice.resume,
-  );
+  const body = await page.envelope(slice, (records) => entityRecords(ws, records, selection, catalog));
   return { status: 200, body };
 });

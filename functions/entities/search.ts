@@ -27,18 +27,7 @@ export const handler = authedApi(
     checkKnownFields(selection, catalog.configured);
     const page = await pageOf(req, query, { body: data });
     const slice = await entitiesAfter(ws, search, stringKey(page.after), page.limit + 1);
-    const body = await page.envelope(
-      slice.items,
-      (item) => item.position,
-      (rows) =>
-        entityRecords(
-          ws,
-          rows.map(({ record }) => record),
-          selection,
-          catalog,
-        ),
-      slice.resume,
-    );
+    const body = await page.envelope(slice, (records) => entityRecords(ws, records, selection, catalog));
     return { status: 200, body };
   },
 );

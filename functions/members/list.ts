@@ -20,16 +20,6 @@ export const handler = authedApi(routes.listMembers, { query: ListMembersQuery, 
   };
   const slice = await membersAfter(principal.workspaceId, filter, stringKey(page.after), page.limit + 1);
   const pii = principal.scopes.has('members:pii:read');
-  const body = await page.envelope(
-    slice.items,
-    (item) => item.position,
-    (rows) =>
-      memberViews(
-        principal.workspaceId,
-        rows.map(({ record }) => record),
-        pii,
-      ),
-    slice.resume,
-  );
+  const body = await page.envelope(slice, (records) => memberViews(principal.workspaceId, records, pii));
   return { status: 200, body };
 });

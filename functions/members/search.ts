@@ -20,17 +20,7 @@ export const handler = authedApi(
     const filter = memberSearchFilterOf(data, pii);
     const page = await pageOf(req, query, { body: data });
     const slice = await membersAfter(principal.workspaceId, filter, stringKey(page.after), page.limit + 1);
-    const body = await page.envelope(
-      slice.items,
-      (item) => item.position,
-      (rows) =>
-        memberViews(
-          principal.workspaceId,
-          rows.map(({ record }) => record),
-          pii,
-        ),
-      slice.resume,
-    );
+    const body = await page.envelope(slice, (records) => memberViews(principal.workspaceId, records, pii));
     return { status: 200, body };
   },
 );

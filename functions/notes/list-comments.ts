@@ -20,11 +20,7 @@ export const handler = authedApi(
     if (!(await getNote(ws, id, req.preread))) throw new NotFound('note', id);
     const page = await pageOf(req, query);
     const slice = await noteCommentsAfter(ws, id, stringKey(page.after), page.limit + 1);
-    const body = await page.envelope(
-      slice.items,
-      (item) => item.position,
-      (rows) => rows.map(({ record }) => noteCommentView(record)),
-    );
+    const body = await page.envelope(slice, (records) => records.map((record) => noteCommentView(record)));
     return { status: 200, body };
   },
 );

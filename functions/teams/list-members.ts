@@ -21,12 +21,7 @@ export const handler = authedApi(
     const page = await pageOf(req, query);
     const slice = await teamMembersAfter(principal.workspaceId, id, stringKey(page.after), page.limit + 1);
     const pii = principal.scopes.has('members:pii:read');
-    const body = await page.envelope(
-      slice.items,
-      (item) => item.position,
-      (rows) => rows.map(({ record }) => teamMemberView(config.urls, record, { pii })),
-      slice.resume,
-    );
+    const body = await page.envelope(slice, (records) => records.map((record) => teamMemberView(config.urls, record, { pii })));
     return { status: 200, body };
   },
 );

@@ -24,12 +24,7 @@ export const handler = authedApi(
       ...(data.search?.query !== undefined ? { query: data.search.query } : {}),
     };
     const slice = await teamsAfter(principalOf(req).workspaceId, filter, stringKey(page.after), page.limit + 1);
-    const body = await page.envelope(
-      slice.items,
-      (item) => item.position,
-      (rows) => rows.map(({ record }) => teamView(config.urls, record)),
-      slice.resume,
-    );
+    const body = await page.envelope(slice, (records) => records.map((record) => teamView(config.urls, record)));
     return { status: 200, body };
   },
 );

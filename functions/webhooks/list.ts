@@ -11,11 +11,7 @@ import * as routes from '#lib/routes.ts';
 
 export const handler = authedApi(routes.listWebhooks, { query: WebhookListQuery, responses: { 200: WebhookListResponse } }, async (req, { query }) => {
   const page = await pageOf(req, query);
-  const rows = await subscriptionsAfter(principalOf(req), stringKey(page.after), page.limit + 1);
-  const body = await page.envelope(
-    rows,
-    (row) => row.position,
-    (items) => items.map((row) => webhookView(config.baseUrl, row.subscription)),
-  );
+  const slice = await subscriptionsAfter(principalOf(req), stringKey(page.after), page.limit + 1);
+  const body = await page.envelope(slice, (subscriptions) => subscriptions.map((subscription) => webhookView(config.baseUrl, subscription)));
   return { status: 200, body };
 });

@@ -4,7 +4,7 @@
 // read or remove carry neither the destination guard nor the service secret.
 import { NotFound } from '../domain/errors.ts';
 import { visibleTo, type WebhookSubscription } from '../domain/webhooks.ts';
-import { webhooksAfter } from '../store/pages.ts';
+import { webhooksAfter, type Slice } from '../store/pages.ts';
 import { deleteWebhook, getWebhook, type StoredWebhook } from '../store/webhooks.ts';
 
 export interface Caller {
@@ -42,11 +42,7 @@ export async function removeSubscription(caller: Caller, id: string): Promise<vo
 }
 
 /** Up to `count` subscriptions the caller sees, oldest first, after list position `after`. */
-export async function subscriptionsAfter(
-  caller: Caller,
-  after: string | undefined,
-  count: number,
-): Promise<Array<{ subscription: WebhookSubscription; position: string }>> {
+export async function subscriptionsAfter(caller: Caller, after: string | undefined, count: number): Promise<Slice<WebhookSubscription>> {
   const page = await webhooksAfter(caller.workspaceId, after, count, (w) => visibleTo(w, caller));
-  return page.map(({ record, position }) => ({ subscription: publicPart(record), position }));
+  return { items: page.map(({ record, position }) => ({ record: publicPart(record), position })) };
 }

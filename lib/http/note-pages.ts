@@ -26,17 +26,5 @@ export async function notesPage(
   const gone = goneIn(ws);
   const filter = await request.filter();
   const [slice] = await Promise.all([notesAfter(ws, filter, stringKey(page.after), page.limit + 1, gone), gone()]);
-  return page.envelope(
-    slice.items,
-    (item) => item.position,
-    (rows) =>
-      noteRecords(
-        ws,
-        rows.map(({ record }) => record),
-        request.selection,
-        catalog,
-        gone,
-      ),
-    slice.resume,
-  );
+  return page.envelope(slice, (records) => noteRecords(ws, records, request.selection, catalog, gone));
 }

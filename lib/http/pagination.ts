@@ -12,6 +12,7 @@ import { principalOf, type ApiRequest } from './request.ts';
 import { serviceSecret } from '../auth/service-secret.ts';
 import { config } from '../config.ts';
 import { DEFAULT_LIMIT } from '../domain/schemas/common.ts';
+import type { Slice } from '../store/pages.ts';
 
 const CURSOR_PARAM = 'pageCursor';
 const MAX_CURSOR_LENGTH = 2048;
@@ -166,29 +167,28 @@ async function listLinks(scope: PageScope, routePath: string, nextKey: PageKey |
 export const PAGE_BYTES = 2 * 1024 * 1024;
 
 /**
- * One page of items fetched `limit + 1` at a time (so the last page is known): the views of the
- * first `limit`, cut to PAGE_BYTES of JSON (never below one view, so a page always moves on), and
- * the key the next page starts after — the last view's when one more was fetched or some did not
- * fit; `resume` when a filtered read spent its scan budget first (lib/store/pages.ts); else none,
- * the last page. `render` gives one view per item, in order. The REST lists' envelope and the MCP
- * list tools page with it.
+ * One page of a slice read `limit + 1` at a time (so the last page is known): the views of the
+ * first `limit` records, cut to PAGE_BYTES of JSON (never below one view, so a page always moves
+ * on), and the position the next page starts after — the last view's when one more was read or
+ * some did not fit; the slice's `resume` when a filtered read spent its scan budget first
+ * (lib/store/pages.ts); else none, the last page. `render` gives one view per record, in order. The
+ * REST lists' envelope and the MCP list tools page with it.
  */
-export async function pageOfFetched<T, V, K extends PageKey>(
-  fetched: readonly T[],
+export async function pageOfFetched<R, V>(
+  fetched: Slice<R>,
   limit: number,
-  keyOf: (item: T) => K,
-  render: (items: T[]) => V[] | Promise<V[]>,
-  resume?: K,
-): Promise<{ views: V[]; next: K | undefined }> {
-  const items = fetched.slice(0, limit);
-  const views = await render(items);
-  const next = fetched.length > limit && items.length > 0 ? keyOf(items[items.length - 1]!) : fetched.length <= limit ? resume : undefined;
+  render: (records: R[]) => V[] | Promise<V[]>,
+): Promise<{ views: V[]; next: string | undefined }> {
+  const items = fetched.items.slice(0, limit);
+  const views = await render(items.map((i) => i.record));
+  const more = fetched.items.length > limit;
+  const next = more && items.length > 0 ? items[items.length - 1]!.position : more ? undefined : fetched.resume;
   // One pass for the usual page, far under the budget; item by item only past it.
   if (Buffer.byteLength(JSON.stringify(views)) <= PAGE_BYTES) return { views, next };
   let bytes = 0;
   for (let i = 0; i < views.length; i++) {
     bytes += Buffer.byteLength(JSON.stringify(views[i]));
-    if (bytes > PAGE_BYTES && i > 0) return { views: views.slice(0, i), next: keyOf(items[i - 1]!) };
+    if (bytes > PAGE_BYTES && i > 0) return { views: views.slice(0, i), next: items[i - 1]!.position };
   }
   return { views, next };
 }
@@ -200,16 +200,11 @@ interface Page {
   /** The key of the last item of the previous page; undefined on the first page. */
   after: PageKey | undefined;
   /**
-   * The list envelope for `fetched` items (pageOfFetched): `links.next` points after the page's last
-   * view when there is more, or at `resume` when a filtered read spent its scan budget first (the
-   * page is then shorter than `limit`, possibly empty).
+   * The list envelope for a slice read `limit + 1` at a time (pageOfFetched): `links.next` points
+   * after the page's last view when there is more, or at the slice's `resume` when a filtered read
+   * spent its scan budget first (the page is then shorter than `limit`, possibly empty).
    */
-  envelope<T, V>(
-    fetched: T[],
-    keyOf: (item: T) => PageKey,
-    render: (items: T[]) => V[] | Promise<V[]>,
-    resume?: PageKey,
-  ): Promise<{ data: V[]; links: ListLinks }>;
+  envelope<R, V>(fetched: Slice<R>, render: (records: R[]) => V[] | Promise<V[]>): Promise<{ data: V[]; links: ListLinks }>;
 }
 
 /** The page parameters of a list's query, as its schema parsed them (lib/domain/schemas/common.ts pageParameters). */
@@ -239,8 +234,8 @@ export function pageFor(scope: PageScope, limit: number, after: PageKey | undefi
     scope,
     limit,
     after,
-    async envelope(fetched, keyOf, render, resume) {
-      const page = await pageOfFetched(fetched, limit, keyOf, render, resume);
+    async envelope(fetched, render) {
+      const page = await pageOfFetched(fetched, limit, render);
       return { data: page.views, links: await listLinks(scope, routePath, page.next) };
     },
   };

@@ -36,12 +36,7 @@ async function inline<T extends { position: string }, V>(
   // Bound to the list route called with no parameters but the cursor: exactly the links.next URL.
   const page = pageFor({ operationId: route.operationId, workspaceId, params: { id }, query: [] }, INLINE_RELATIONSHIPS, undefined, route.path);
   const got = await fetch(INLINE_RELATIONSHIPS + 1);
-  return page.envelope(
-    got.items.map((i) => i.record),
-    (r) => r.position,
-    (items) => items.map(view),
-    got.resume,
-  );
+  return page.envelope(got, (records) => records.map(view));
 }
 
 /**

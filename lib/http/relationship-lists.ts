@@ -49,12 +49,7 @@ async function listRelationships<O, K extends string, R extends { position: stri
   const rows = await spec.list(ws, owner, filter, stringKey(page.after), page.limit + 1);
   return {
     status: 200 as const,
-    body: await page.envelope(
-      rows.items.map((i) => i.record),
-      (r) => r.position,
-      (items) => items.map(spec.view),
-      rows.resume,
-    ),
+    body: await page.envelope(rows, (records) => records.map(spec.view)),
   };
 }
 

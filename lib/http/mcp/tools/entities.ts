@@ -52,19 +52,7 @@ export const searchEntities = tool({
       ...(args.archived !== undefined ? { archived: args.archived } : {}),
     };
     const slice = await entitiesAfter(ws, query, after, limit + 1);
-    const { views: entities, next: position } = await pageOfFetched(
-      slice.items,
-      limit,
-      (item) => item.position,
-      (found) =>
-        entityRecords(
-          ws,
-          found.map(({ record }) => record),
-          selection,
-          catalog,
-        ),
-      slice.resume,
-    );
+    const { views: entities, next: position } = await pageOfFetched(slice, limit, (records) => entityRecords(ws, records, selection, catalog));
     const more = position !== undefined;
     const data = { entities, ...(more ? { nextCursor: await nextCursor('search_entities', principal, args, position) } : {}) };
     return { text: `${entities.length} ${entities.length === 1 ? 'entity' : 'entities'} found${more ? '; more with nextCursor' : ''}.`, data };

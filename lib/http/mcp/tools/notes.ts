@@ -64,19 +64,7 @@ export const listNotes = tool({
       createdTo: args.createdTo,
     });
     const slice = await notesAfter(ws, query, after, limit + 1);
-    const { views: notes, next: position } = await pageOfFetched(
-      slice.items,
-      limit,
-      (item) => item.position,
-      (page) =>
-        noteRecords(
-          ws,
-          page.map(({ record }) => record),
-          selection,
-          catalog,
-        ),
-      slice.resume,
-    );
+    const { views: notes, next: position } = await pageOfFetched(slice, limit, (records) => noteRecords(ws, records, selection, catalog));
     const more = position !== undefined;
     const data = { notes, ...(more ? { nextCursor: await nextCursor('list_notes', principal, args, position, NOTE_LIST_ORDER) } : {}) };
     return { text: `${notes.length} ${notes.length === 1 ? 'note' : 'notes'}${more ? '; more with nextCursor' : ''}.`, data };
