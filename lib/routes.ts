@@ -32,6 +32,14 @@ export interface Route {
   response?: 'json' | 'html';
   /** Browser clients may call it cross-origin (CORS); every /v2/ route may, whatever this says. */
   cors?: boolean;
+  /** Request headers a browser may send here beyond those every CORS route allows (lib/http/cors.ts). */
+  corsHeaders?: readonly string[];
+  /**
+   * A request whose Origin is present but not one its caller registered is refused (403) before
+   * anything is done for it: the MCP Streamable HTTP transport's rule against DNS rebinding
+   * (lib/http/middleware/cors.ts).
+   */
+  refusesForeignOrigins?: true;
   /** Table access the function needs: least privilege in the stack ('none': no table, key or secret either). */
   table: 'read' | 'write' | 'none';
   /**
@@ -734,6 +742,10 @@ export const mcp: Route = {
   auth: 'bearer',
   resource: 'mcp',
   body: 'json',
+  cors: true,
+  // MCP's protocol version header, which a client sends on every request after the first.
+  corsHeaders: ['Mcp-Protocol-Version'],
+  refusesForeignOrigins: true,
   table: 'write',
   secret: true,
   summary: 'Model Context Protocol server (Streamable HTTP, stateless, JSON responses): tools over scores, entities and notes',
@@ -744,7 +756,10 @@ export const mcpGet: Route = {
   path: '/mcp',
   handler: 'functions/mcp/get.ts',
   auth: 'none',
-  table: 'none',
+  cors: true,
+  refusesForeignOrigins: true,
+  // The registered origins, to judge a request's Origin.
+  table: 'read',
   summary: 'The MCP server opens no event stream: 405, only POST',
 };
 export const mcpDelete: Route = {
@@ -753,7 +768,10 @@ export const mcpDelete: Route = {
   path: '/mcp',
   handler: 'functions/mcp/delete.ts',
   auth: 'none',
-  table: 'none',
+  cors: true,
+  refusesForeignOrigins: true,
+  // The registered origins, to judge a request's Origin.
+  table: 'read',
   summary: 'The MCP server is stateless, there is no session to end: 405, only POST',
 };
 // Member pages ({app_url}; README "Pages"): server-rendered HTML for signed-in members, read-only
@@ -962,6 +980,13 @@ const compiled = () =>
       .slice(1)
       .map((s): Segment => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s })),
   })));
+
+/** The request headers the CORS routes on a path allow beyond every CORS route's (for a preflight's Access-Control-Allow-Headers). */
+export function corsHeadersAt(rawPath: string): string[] {
+  const headers = new Set<string>();
+  for (const method of corsMethodsAt(rawPath)) for (const header of matchRoute(method, rawPath)!.route.corsHeaders ?? []) headers.add(header);
+  return [...headers];
+}
 
 /** The methods of the CORS routes on a path (for a preflight's Access-Control-Allow-Methods). */
 export function corsMethodsAt(rawPath: string): string[] {

@@ -4,7 +4,7 @@
 import { corsPreflightHeaders, requestOrigin } from '#lib/http/cors.ts';
 import { ApiError } from '#lib/http/errors.ts';
 import { api } from '#lib/http/pipeline.ts';
-import { corsMethodsAt, corsPreflight } from '#lib/routes.ts';
+import { corsHeadersAt, corsMethodsAt, corsPreflight } from '#lib/routes.ts';
 import { isRegisteredOrigin } from '#lib/store/cors-origins.ts';
 
 export const handler = api(
@@ -25,6 +25,6 @@ export const handler = api(
     if (!(await isRegisteredOrigin(origin))) {
       throw new ApiError('auth.accessDenied', `${origin} is not the origin of a registered redirect URI of any application.`);
     }
-    return { status: 204, headers: corsPreflightHeaders(origin, methods) };
+    return { status: 204, headers: corsPreflightHeaders(origin, methods, corsHeadersAt(req.event.path)) };
   },
 );

@@ -42,11 +42,11 @@ export const corsResponseHeaders = (origin: string): Record<string, string> => (
   Vary: 'Origin',
 });
 
-/** Headers of a successful preflight. */
-export const corsPreflightHeaders = (origin: string, methods: readonly string[]): Record<string, string> => ({
+/** Headers of a successful preflight: `headers`, the path's own beyond every CORS route's (lib/routes.ts corsHeadersAt). */
+export const corsPreflightHeaders = (origin: string, methods: readonly string[], headers: readonly string[] = []): Record<string, string> => ({
   'Access-Control-Allow-Origin': origin,
   'Access-Control-Allow-Methods': methods.join(', '),
-  'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS,
+  'Access-Control-Allow-Headers': [CORS_ALLOWED_HEADERS, ...headers].join(', '),
   'Access-Control-Max-Age': String(CORS_MAX_AGE_S),
   Vary: 'Origin',
 });

@@ -38,6 +38,8 @@ function errorCodesOf({ route, operation }: DocumentedOperation): ErrorCode[] {
   // limit: the gateway answers 429, 413 and 431 itself, for every route.
   codes.add('request.timeout').add('rate.limitExceeded').add('internal.serverError').add('request.tooLarge').add('request.headersTooLarge');
   if (route.auth !== 'none') codes.add('auth.invalid').add('auth.accessDenied');
+  // A browser's Origin it refuses (lib/http/middleware/cors.ts).
+  if (route.refusesForeignOrigins) codes.add('auth.accessDenied');
   // A parameter it does not define, a bad path or query parameter, a body its schema refuses.
   // (The token endpoints answer their own bodies instead: operation.refusal; pages are pages.)
   if (!operation.refusal && !operation.pages) codes.add('request.invalid');
@@ -261,6 +263,16 @@ function parameters(set: SchemaSet, { route, operation }: DocumentedOperation): 
       in: 'header',
       required: false,
       description: 'The ETag of the version the change was made against (or *); another current version answers 412 request.preconditionFailed.',
+      schema: { type: 'string' },
+    });
+  }
+  if (route.refusesForeignOrigins) {
+    out.push({
+      name: 'Origin',
+      in: 'header',
+      required: false,
+      description:
+        "Sent by browsers. When present it must be the origin of a redirect URI of the token's application (of any application, without a token); otherwise 403 auth.accessDenied, and nothing is done. Clients outside a browser send none.",
       schema: { type: 'string' },
     });
   }

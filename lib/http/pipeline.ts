@@ -13,8 +13,11 @@
 //   2. frame — request id, request logger, budget; last out: X-Request-Id and the other common
 //      headers on every response, success or rendered error;
 //   2b. cors — on routes browser clients may call: decides, on the way out, whether the request's
-//      Origin may read the answer (it needs the principal, so it runs after auth on the way out);
+//      Origin may read the answer (it needs the principal, so it runs after auth on the way out); on
+//      the routes that refuse foreign origins (the MCP server's), refuses on the way in an Origin no
+//      application registered;
 //   3. auth — before anything reads the body or counts against a token;
+//   3b. callerOrigin — on those routes, an Origin that is not the caller's own application's;
 //   4. rateLimit — needs the principal;
 //   5. body — parsed only for callers who may call the route;
 //   6. validate — preconditions the route does not honour refused, then path and query parameters and
@@ -31,7 +34,7 @@ import { EDGE_DETAILS } from './envelope.ts';
 import { ApiError } from './errors.ts';
 import type { auth as bearerCheck } from './middleware/auth.ts';
 import { body } from './middleware/body.ts';
-import { cors } from './middleware/cors.ts';
+import { callerOrigin, cors } from './middleware/cors.ts';
 import { errorsAsHttp } from './middleware/errors-as-http.ts';
 import { frame } from './middleware/frame.ts';
 import { declaredParameters, validate } from './middleware/validate.ts';
@@ -133,6 +136,7 @@ export function api<const O extends Operation>(
     .use(frame(route, page))
     .use(cors(route))
     .use(auth(route, { records: options.prefetch, idempotent: operation.headers?.idempotencyKey }))
+    .use(callerOrigin(route))
     .use(rateLimit())
     .use(body(route))
     .use(validate(operation, route))

@@ -3,9 +3,15 @@
 // application's origins. Without a principal (the token and revocation endpoints, or a request whose
 // token was refused): any origin of a registered redirect URI, so the client can read the error.
 // An API token is not for browsers: no CORS for it, whatever the origin.
+//
+// The routes that refuse foreign origins (the MCP server's: its transport requires a server to answer
+// 403 to a request whose Origin is present and not valid, against DNS rebinding) also judge the Origin
+// on the way in: before the bearer check, an origin no application registered (or an Origin that is
+// not a serialised origin); after it, an origin that is not the caller's own application's.
 import { allowsCors, type Route } from '../../routes.ts';
 import { isRegisteredOrigin } from '../../store/cors-origins.ts';
 import { corsResponseHeaders, requestOrigin } from '../cors.ts';
+import { ApiError } from '../errors.ts';
 import type { ApiMiddleware, ApiRequest } from '../request.ts';
 
 async function allowedOrigin(api: ApiRequest): Promise<string | undefined> {
@@ -15,6 +21,11 @@ async function allowedOrigin(api: ApiRequest): Promise<string | undefined> {
   return (await isRegisteredOrigin(origin)) ? origin : undefined;
 }
 
+const foreignOrigin = (sent: string, why: string) =>
+  new ApiError('auth.accessDenied', `Origin ${JSON.stringify(sent.slice(0, 100))} ${why}: this server answers browsers only from those origins.`, {
+    source: { parameter: 'Origin' },
+  });
+
 export function cors(route: Route): ApiMiddleware {
   const enabled = allowsCors(route);
   const answer = async (api: ApiRequest | undefined) => {
@@ -23,7 +34,36 @@ export function cors(route: Route): ApiMiddleware {
     if (origin) Object.assign(api.responseHeaders, corsResponseHeaders(origin));
   };
   return {
+    ...(route.refusesForeignOrigins
+      ? {
+          before: async (request) => {
+            const sent = request.context.api.headers.get('origin');
+            if (sent === undefined) return;
+            const origin = requestOrigin(sent);
+            if (!origin) throw foreignOrigin(sent, 'is not a serialised origin (scheme://host[:port])');
+            if (!(await isRegisteredOrigin(origin))) throw foreignOrigin(sent, 'is not the origin of a registered redirect URI of any application');
+          },
+        }
+      : {}),
     after: (request) => answer(request.context.api),
     onError: (request) => answer(request.context.api),
   };
+}
+
+/** On a route that refuses foreign origins, after the bearer check: a browser's Origin must be one of the caller's own application. */
+export function callerOrigin(route: Route): ApiMiddleware[] {
+  if (!route.refusesForeignOrigins) return [];
+  return [
+    {
+      before: (request) => {
+        const { headers, principal } = request.context.api;
+        const sent = headers.get('origin');
+        if (sent === undefined || !principal || principal.corsOrigins?.includes(sent)) return;
+        throw foreignOrigin(
+          sent,
+          principal.corsOrigins ? "is not the origin of a redirect URI of the token's application" : 'comes with an API token, which is not for browsers',
+        );
+      },
+    },
+  ];
 }
