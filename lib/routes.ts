@@ -30,14 +30,18 @@ export interface Route {
   body?: 'json' | 'form';
   /** What it answers: JSON (the default), or server-rendered HTML pages with the page security headers. */
   response?: 'json' | 'html';
-  /** Browser clients may call it cross-origin (CORS); every /v2/ route may, whatever this says. */
-  cors?: boolean;
+  /**
+   * Browser clients may call it cross-origin (CORS); every /v2/ route may, whatever this says.
+   * `'public'`: from any origin, which may read the answer (`*`): public documents and open
+   * registration, which a browser-based client reaches before it has registered an origin.
+   */
+  cors?: boolean | 'public';
   /** Request headers a browser may send here beyond those every CORS route allows (lib/http/cors.ts). */
   corsHeaders?: readonly string[];
   /**
-   * A request whose Origin is present but not one its caller registered is refused (403) before
-   * anything is done for it: the MCP Streamable HTTP transport's rule against DNS rebinding
-   * (lib/http/middleware/cors.ts).
+   * A request whose Origin is present but names no origin, or whose token's application did not
+   * register it, is refused (403) before anything is done for it: the MCP Streamable HTTP
+   * transport's rule against DNS rebinding (lib/http/middleware/cors.ts).
    */
   refusesForeignOrigins?: true;
   /** Table access the function needs: least privilege in the stack ('none': no table, key or secret either). */
@@ -643,6 +647,9 @@ export const getAuthorizationServerMetadata: Route = {
   path: '/.well-known/oauth-authorization-server',
   handler: 'functions/authorization/metadata.ts',
   auth: 'none',
+  cors: 'public',
+  // MCP clients send their protocol version with discovery requests too.
+  corsHeaders: ['Mcp-Protocol-Version'],
   table: 'read',
   summary: 'Authorization server metadata (RFC 8414)',
 };
@@ -701,6 +708,7 @@ export const registerClient: Route = {
   auth: 'none',
   body: 'json',
   oauthRefusals: true,
+  cors: 'public',
   table: 'write',
   summary: 'Dynamic client registration (RFC 7591) of public clients with PKCE, such as MCP clients; rate limited per address',
 };
@@ -722,6 +730,9 @@ export const getProtectedResourceMetadata: Route = {
   path: '/.well-known/oauth-protected-resource',
   handler: 'functions/mcp/resource-metadata.ts',
   auth: 'none',
+  cors: 'public',
+  // MCP clients send their protocol version with discovery requests too.
+  corsHeaders: ['Mcp-Protocol-Version'],
   table: 'none',
   summary: 'Protected resource metadata (RFC 9728) of the MCP server',
 };
@@ -731,6 +742,9 @@ export const getMcpResourceMetadata: Route = {
   path: '/.well-known/oauth-protected-resource/mcp',
   handler: 'functions/mcp/mcp-resource-metadata.ts',
   auth: 'none',
+  cors: 'public',
+  // MCP clients send their protocol version with discovery requests too.
+  corsHeaders: ['Mcp-Protocol-Version'],
   table: 'none',
   summary: "Protected resource metadata (RFC 9728) at the MCP server's path-suffixed location",
 };
@@ -742,7 +756,9 @@ export const mcp: Route = {
   auth: 'bearer',
   resource: 'mcp',
   body: 'json',
-  cors: true,
+  // Any origin may be told, in a 401, where to get a token; what a token does is refused from any
+  // origin but its application's (refusesForeignOrigins), so only those read a tool's answer.
+  cors: 'public',
   // MCP's protocol version header, which a client sends on every request after the first.
   corsHeaders: ['Mcp-Protocol-Version'],
   refusesForeignOrigins: true,
@@ -756,10 +772,9 @@ export const mcpGet: Route = {
   path: '/mcp',
   handler: 'functions/mcp/get.ts',
   auth: 'none',
-  cors: true,
+  cors: 'public',
   refusesForeignOrigins: true,
-  // The registered origins, to judge a request's Origin.
-  table: 'read',
+  table: 'none',
   summary: 'The MCP server opens no event stream: 405, only POST',
 };
 export const mcpDelete: Route = {
@@ -768,10 +783,9 @@ export const mcpDelete: Route = {
   path: '/mcp',
   handler: 'functions/mcp/delete.ts',
   auth: 'none',
-  cors: true,
+  cors: 'public',
   refusesForeignOrigins: true,
-  // The registered origins, to judge a request's Origin.
-  table: 'read',
+  table: 'none',
   summary: 'The MCP server is stateless, there is no session to end: 405, only POST',
 };
 // Member pages ({app_url}; README "Pages"): server-rendered HTML for signed-in members, read-only
@@ -961,7 +975,10 @@ export interface RouteMatch {
 }
 
 /** Whether browser clients may call a route cross-origin: the API and the routes that say so. */
-export const allowsCors = (route: Route): boolean => route.method !== 'OPTIONS' && (route.cors === true || route.path.startsWith('/v2/'));
+export const allowsCors = (route: Route): boolean => route.method !== 'OPTIONS' && (!!route.cors || route.path.startsWith('/v2/'));
+
+/** Whether every CORS route on a path takes any origin (`cors: 'public'`): its preflight then needs no look-up of registered origins. */
+export const corsPublicAt = (rawPath: string): boolean => corsMethodsAt(rawPath).every((method) => matchRoute(method, rawPath)!.route.cors === 'public');
 
 /** The paths a preflight answers (each path with a CORS route), in table order. */
 export const corsPaths = (): string[] => [...new Set((ROUTES as readonly Route[]).filter(allowsCors).map((route) => route.path))];

@@ -1,10 +1,11 @@
 // OPTIONS on every path browser clients may call (lib/routes.ts allowsCors) — the CORS preflight:
-// allowed for the origins of registered redirect URIs. It carries no token, so the origin is looked
+// allowed for the origins of registered redirect URIs, and for any origin on the paths whose routes
+// all take any (the public documents and open registration). It carries no token, so the origin is looked
 // up in the table; the actual request is then judged again (lib/http/middleware/cors.ts).
-import { corsPreflightHeaders, requestOrigin } from '#lib/http/cors.ts';
+import { ANY_ORIGIN, corsPreflightHeaders, requestOrigin } from '#lib/http/cors.ts';
 import { ApiError } from '#lib/http/errors.ts';
 import { api } from '#lib/http/pipeline.ts';
-import { corsHeadersAt, corsMethodsAt, corsPreflight } from '#lib/routes.ts';
+import { corsHeadersAt, corsMethodsAt, corsPreflight, corsPublicAt } from '#lib/routes.ts';
 import { isRegisteredOrigin } from '#lib/store/cors-origins.ts';
 
 export const handler = api(
@@ -22,9 +23,10 @@ export const handler = api(
         `Access-Control-Request-Method ${JSON.stringify((method ?? 'none').slice(0, 20))} is not a method of this path (${methods.join(', ')}).`,
       );
     }
-    if (!(await isRegisteredOrigin(origin))) {
+    const open = corsPublicAt(req.event.path);
+    if (!open && !(await isRegisteredOrigin(origin))) {
       throw new ApiError('auth.accessDenied', `${origin} is not the origin of a registered redirect URI of any application.`);
     }
-    return { status: 204, headers: corsPreflightHeaders(origin, methods, corsHeadersAt(req.event.path)) };
+    return { status: 204, headers: corsPreflightHeaders(open ? ANY_ORIGIN : origin, methods, corsHeadersAt(req.event.path)) };
   },
 );

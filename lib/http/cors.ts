@@ -1,6 +1,8 @@
 // CORS for browser-based public clients of the authorization code flow (the Fetch standard's CORS
-// protocol). Only origins of registered redirect URIs are ever allowed, each echoed exactly — never
-// `*` — and no credentials mode: the API authenticates with the Authorization header, not cookies.
+// protocol). Only origins of registered redirect URIs are allowed, each echoed exactly, and no
+// credentials mode: the API authenticates with the Authorization header, not cookies. The public
+// documents and open registration, which a client reaches before it has registered an origin, take
+// any origin (`*`).
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../domain/idempotency.ts';
 
 /** What a browser client may send beyond the safelisted headers: its token, JSON, and the API's conditional and idempotent writes. */
@@ -35,11 +37,17 @@ export function requestOrigin(header: string | undefined): string | undefined {
   }
 }
 
-/** Headers of an actual response readable by `origin`. */
+/** Any origin, on the routes that take every origin (lib/routes.ts `cors: 'public'`); never with credentials. */
+export const ANY_ORIGIN = '*';
+
+/** Vary: Origin where the answer names the request's origin; not for any origin. */
+const varyOf = (origin: string): Record<string, string> => (origin === ANY_ORIGIN ? {} : { Vary: 'Origin' });
+
+/** Headers of an actual response readable by `origin` (or by any origin). */
 export const corsResponseHeaders = (origin: string): Record<string, string> => ({
   'Access-Control-Allow-Origin': origin,
   'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS,
-  Vary: 'Origin',
+  ...varyOf(origin),
 });
 
 /** Headers of a successful preflight: `headers`, the path's own beyond every CORS route's (lib/routes.ts corsHeadersAt). */
@@ -48,5 +56,5 @@ export const corsPreflightHeaders = (origin: string, methods: readonly string[],
   'Access-Control-Allow-Methods': methods.join(', '),
   'Access-Control-Allow-Headers': [CORS_ALLOWED_HEADERS, ...headers].join(', '),
   'Access-Control-Max-Age': String(CORS_MAX_AGE_S),
-  Vary: 'Origin',
+  ...varyOf(origin),
 });

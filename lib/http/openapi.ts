@@ -272,7 +272,7 @@ function parameters(set: SchemaSet, { route, operation }: DocumentedOperation): 
       in: 'header',
       required: false,
       description:
-        "Sent by browsers. When present it must be the origin of a redirect URI of the token's application (of any application, without a token); otherwise 403 auth.accessDenied, and nothing is done. Clients outside a browser send none.",
+        "Sent by browsers. When present it must name an origin, and with a token the origin of one of its application's redirect URIs (an API token: none); otherwise 403 auth.accessDenied, and nothing is done. Clients outside a browser send none.",
       schema: { type: 'string' },
     });
   }

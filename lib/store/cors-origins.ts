@@ -1,7 +1,8 @@
 // Origins that may call the token endpoint and the API from a browser: the origins of the
-// redirect URIs of authorization-code applications. A CORS preflight carries no token, so it is
-// answered from this one global look-up; the item lists the applications that registered the
-// origin, and goes away with the last of them (lib/store/applications.ts keeps it in step).
+// redirect URIs of authorization-code applications and of self-registered clients. A CORS preflight
+// carries no token, so it is answered from this one global look-up; the item lists the clients that
+// registered the origin, and goes away with the last application among them (lib/store/applications.ts
+// keeps it in step; a self-registered client is never deleted, lib/store/dynamic-clients.ts).
 //
 // Item: { kind: 'corsOrigin', origin, clientIds: string set }
 import { getItem } from './calls.ts';

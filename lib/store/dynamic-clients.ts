@@ -2,10 +2,12 @@
 // global item per client (keys.dynamicClient), in no workspace. A member binds a workspace to what
 // the client may do by consenting; the codes, grants and tokens carry that workspace.
 import { randomUUID } from 'node:crypto';
-import { getItem, putItem, updateItem } from './calls.ts';
+import { getItem, transactWrite, updateItem } from './calls.ts';
+import { originRegistrations } from './cors-origins.ts';
 import * as keys from './keys.ts';
 import { tableName } from './table.ts';
 import type { ClientRegistration } from '../domain/client-registration.ts';
+import { redirectOrigins } from '../domain/redirect-uris.ts';
 
 /** Their client ids: a prefix apart from applications' UUIDs, so that a token's client id says where its client lives. */
 const PREFIX = 'dyn-';
@@ -17,12 +19,24 @@ export interface DynamicClient extends ClientRegistration {
   createdAt: string;
 }
 
+/**
+ * Stores a registration, and its redirect URIs' origins as CORS origins (./cors-origins.ts) in the
+ * same transaction, so that a client running in a browser reaches the token endpoint from its page
+ * as soon as it is registered.
+ */
 export async function registerDynamicClient(registration: ClientRegistration, now = new Date()): Promise<DynamicClient> {
   const client: DynamicClient = { clientId: `${PREFIX}${randomUUID()}`, ...registration, createdAt: now.toISOString() };
-  await putItem({
-    TableName: tableName(),
-    Item: { ...keys.dynamicClient(client.clientId), kind: 'dynamicClient', ...client },
-    ConditionExpression: 'attribute_not_exists(pk)',
+  await transactWrite({
+    TransactItems: [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.dynamicClient(client.clientId), kind: 'dynamicClient', ...client },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      ...originRegistrations(redirectOrigins(client.redirectUris), client.clientId, 'add'),
+    ],
   });
   return client;
 }

@@ -160,7 +160,15 @@ describe('REST API: the resource tree and methods come from the route table', ()
         .sort(),
     );
     expect(corsPaths()).toEqual(expect.arrayContaining(['/oauth/token', '/oauth/revoke', '/v2/entities/{id}/score']));
-    expect(corsPaths().filter((p) => !p.startsWith('/v2/'))).toEqual(['/oauth/token', '/oauth/revoke', '/mcp']);
+    expect(corsPaths().filter((p) => !p.startsWith('/v2/'))).toEqual([
+      '/.well-known/oauth-authorization-server',
+      '/oauth/token',
+      '/oauth/register',
+      '/oauth/revoke',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/mcp',
+    ]);
   });
 
   it("each route's function, role, log group and permission live in its area's nested stack, and each method in its path's area (the preflight's OPTIONS too); the path tree stays in the parent", () => {
@@ -300,9 +308,15 @@ describe('least privilege per route', () => {
     expect(allow(statements, 'kms:GetPublicKey').map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
   });
 
-  it("a route with table 'none' (the OpenAPI document and the MCP server's resource metadata) may only write its logs: no table, key or secret", () => {
+  it("a route with table 'none' (the OpenAPI document, the MCP server's resource metadata and 405s) may only write its logs: no table, key or secret", () => {
     const none = functions.filter((f) => f.route.table === 'none');
-    expect(none.map((f) => f.route.operationId)).toEqual(['getOpenApiDocument', 'getProtectedResourceMetadata', 'getMcpResourceMetadata']);
+    expect(none.map((f) => f.route.operationId)).toEqual([
+      'getOpenApiDocument',
+      'getProtectedResourceMetadata',
+      'getMcpResourceMetadata',
+      'mcpGet',
+      'mcpDelete',
+    ]);
     for (const { route, statements } of none) {
       expect(statements.flatMap(actionsOf).sort(), route.operationId).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
     }
