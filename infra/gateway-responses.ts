@@ -2,6 +2,7 @@
 // in the service specification's error envelope, with the request id as `id` and in X-Request-Id (as the functions
 // and the local gateway answer). Status and title come from lib/http/errors.ts, never retyped.
 import { ResponseType, type GatewayResponse, type RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { EDGE_CORS_HEADERS } from '#lib/http/cors.ts';
 import { EDGE_DETAILS, errorEnvelope } from '#lib/http/envelope.ts';
 import { ERROR_TABLE, type ErrorCode } from '#lib/http/errors.ts';
 
@@ -69,6 +70,8 @@ export function addGatewayResponses(api: RestApi): GatewayResponse[] {
       responseHeaders: {
         'X-Request-Id': 'context.requestId',
         'Cache-Control': "'no-store'",
+        // Static values are quoted in a gateway response's header mapping.
+        ...Object.fromEntries(Object.entries(EDGE_CORS_HEADERS).map(([name, value]) => [name, `'${value}'`])),
         ...r.headers,
       },
       templates: { 'application/json': JSON.stringify(errorEnvelope(REQUEST_ID, r.code, edgeDetail(r))) },

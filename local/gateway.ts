@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config, LAMBDA_EXTRA_MS } from '#lib/config.ts';
+import { EDGE_CORS_HEADERS } from '#lib/http/cors.ts';
 import { EDGE_DETAILS, errorEnvelope } from '#lib/http/envelope.ts';
 import { ERROR_TABLE, type ErrorCode } from '#lib/http/errors.ts';
 import { log } from '#lib/log.ts';
@@ -158,7 +159,7 @@ function lambdaContext(route: Route, requestId: string): Context {
 
 function sendEnvelope(res: ServerResponse, code: ErrorCode, requestId: string, detail: string) {
   const body = JSON.stringify(errorEnvelope(requestId, code, detail));
-  res.writeHead(ERROR_TABLE[code].status, { 'Content-Type': 'application/json', 'X-Request-Id': requestId, 'Cache-Control': 'no-store' });
+  res.writeHead(ERROR_TABLE[code].status, { 'Content-Type': 'application/json', 'X-Request-Id': requestId, 'Cache-Control': 'no-store', ...EDGE_CORS_HEADERS });
   res.end(body);
 }
 

@@ -23,6 +23,14 @@ const CORS_EXPOSED_HEADERS = [
   'WWW-Authenticate',
   'x-amzn-Remapped-WWW-Authenticate',
 ].join(', ');
+/**
+ * On the answers the edge gives when no function runs (an unknown route, throttling, the payload
+ * limit, a timeout; infra/gateway-responses.ts, and local/gateway.ts as API Gateway does): readable
+ * by any page, since they say nothing of any workspace, so a browser client sees a 429 and its
+ * Retry-After rather than a failed fetch.
+ */
+export const EDGE_CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS } as const;
+
 /** Browsers cache a preflight this long (Chromium caps it at 7200 s). */
 const CORS_MAX_AGE_S = 600;
 

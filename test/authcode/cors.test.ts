@@ -120,7 +120,7 @@ describe('actual requests', () => {
 });
 
 describe('a single-page application in a real browser (chromium)', () => {
-  it('sends If-Match and Idempotency-Key cross-origin and reads ETag, Idempotent-Replayed, the request budget and the challenge', async () => {
+  it("sends If-Match and Idempotency-Key cross-origin and reads ETag, Idempotent-Replayed, the request budget, the challenge and the edge's own answers", async () => {
     const spa = await startCallbackServer('SPA');
     const browser = await launchBrowser();
     // The suite runs without request budgets (test/setup/env.ts); this page reads their headers.
@@ -152,6 +152,8 @@ describe('a single-page application in a real browser (chromium)', () => {
           const renamed = await rename(etag, 'Renamed');
           const stale = await rename(etag, 'Again');
           const refused = await fetch(`${api}/notes/${id}`, { headers: { authorization: 'Bearer not-a-token' } });
+          // An answer of the edge (no function runs) is readable too: an unknown route's 404.
+          const unknown = await fetch(`${api}/nope`);
           return {
             created: [first.status, again.status, again.headers.get('idempotent-replayed')],
             budget: [
@@ -162,6 +164,11 @@ describe('a single-page application in a real browser (chromium)', () => {
             etag,
             renamed: [renamed.status, stale.status],
             challenge: refused.headers.get('x-amzn-remapped-www-authenticate'),
+            edge: [
+              unknown.status,
+              ((await unknown.json()) as { errors: Array<{ code: string }> }).errors[0]!.code,
+              /^[\w-]+$/.test(unknown.headers.get('x-request-id') ?? ''),
+            ],
           };
         },
         { api: app.baseUrl, token },
@@ -172,6 +179,7 @@ describe('a single-page application in a real browser (chromium)', () => {
         etag: expect.stringMatching(/^"[0-9T:.Z-]+"$/),
         renamed: [200, 412],
         challenge: 'Bearer',
+        edge: [404, 'route.notFound', true],
       });
     } finally {
       process.env.RATE_LIMIT_PER_SECOND = limit;

@@ -482,6 +482,10 @@ describe('gateway responses: the edge answers in the spec envelope', () => {
       expect(r.ResponseParameters).toMatchObject({
         'gatewayresponse.header.X-Request-Id': 'context.requestId',
         'gatewayresponse.header.Cache-Control': "'no-store'",
+        // Readable by any page: a browser client sees the edge's answer, not a failed fetch.
+        'gatewayresponse.header.Access-Control-Allow-Origin': "'*'",
+        'gatewayresponse.header.Access-Control-Expose-Headers':
+          "'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, Idempotent-Replayed, WWW-Authenticate, x-amzn-Remapped-WWW-Authenticate'",
       });
       const retryAfter = r.ResponseParameters['gatewayresponse.header.Retry-After'];
       expect(retryAfter).toBe(status === 429 ? "'1'" : undefined);
