@@ -14,8 +14,8 @@
 //      headers on every response, success or rendered error;
 //   2b. cors — on routes browser clients may call: decides, on the way out, whether the request's
 //      Origin may read the answer (it needs the principal, so it runs after auth on the way out); on
-//      the routes that refuse foreign origins (the MCP server's), refuses on the way in an Origin no
-//      application registered;
+//      the routes that refuse foreign origins (the MCP server's), refuses on the way in an Origin that
+//      names no origin;
 //   3. auth — before anything reads the body or counts against a token;
 //   3b. callerOrigin — on those routes, an Origin that is not the caller's own application's;
 //   4. rateLimit — needs the principal;
