@@ -43,6 +43,7 @@ function expectPageHeaders(res: Reply, status: number): void {
   expect(res.headers['referrer-policy']).toBe('no-referrer');
   expect(res.headers['cache-control']).toBe('no-store');
   expect(res.headers['x-content-type-options']).toBe('nosniff');
+  expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
   expect(res.text).not.toMatch(/<script/i);
 }
 

@@ -30,4 +30,9 @@ export const PAGE_HEADERS: Record<string, string> = {
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
+  // The pages hold a session (Secure cookies): a browser that has seen them over HTTPS never asks
+  // for them over plain HTTP for a year (RFC 6797), where a first request could be intercepted. It
+  // heeds the header only over HTTPS (deployed); not includeSubDomains: the domain's other hosts
+  // are not ours to bind.
+  'Strict-Transport-Security': 'max-age=31536000',
 };
