@@ -977,9 +977,6 @@ export interface RouteMatch {
 /** Whether browser clients may call a route cross-origin: the API and the routes that say so. */
 export const allowsCors = (route: Route): boolean => route.method !== 'OPTIONS' && (!!route.cors || route.path.startsWith('/v2/'));
 
-/** Whether every CORS route on a path takes any origin (`cors: 'public'`): its preflight then needs no look-up of registered origins. */
-export const corsPublicAt = (rawPath: string): boolean => corsMethodsAt(rawPath).every((method) => matchRoute(method, rawPath)!.route.cors === 'public');
-
 /** The paths a preflight answers (each path with a CORS route), in table order. */
 export const corsPaths = (): string[] => [...new Set((ROUTES as readonly Route[]).filter(allowsCors).map((route) => route.path))];
 
@@ -998,21 +995,14 @@ const compiled = () =>
       .map((s): Segment => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s })),
   })));
 
-/** The request headers the CORS routes on a path allow beyond every CORS route's (for a preflight's Access-Control-Allow-Headers). */
-export function corsHeadersAt(rawPath: string): string[] {
-  const headers = new Set<string>();
-  for (const method of corsMethodsAt(rawPath)) for (const header of matchRoute(method, rawPath)!.route.corsHeaders ?? []) headers.add(header);
-  return [...headers];
-}
-
-/** The methods of the CORS routes on a path (for a preflight's Access-Control-Allow-Methods). */
-export function corsMethodsAt(rawPath: string): string[] {
-  const methods = new Set<string>();
+/** The CORS routes on a path, one per method, in the order GET, POST, PUT, PATCH, DELETE: what its preflight answers for. */
+export function corsRoutesAt(rawPath: string): Route[] {
+  const found: Route[] = [];
   for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
     const match = matchRoute(method, rawPath);
-    if (match && allowsCors(match.route)) methods.add(method);
+    if (match && allowsCors(match.route)) found.push(match.route);
   }
-  return [...methods];
+  return found;
 }
 
 /**
@@ -1023,7 +1013,7 @@ export function corsMethodsAt(rawPath: string): string[] {
  */
 export function matchRoute(method: string, rawPath: string): RouteMatch | undefined {
   if (method === 'OPTIONS') {
-    return corsMethodsAt(rawPath).length > 0 ? { route: corsPreflight, params: {} } : undefined;
+    return corsRoutesAt(rawPath).length > 0 ? { route: corsPreflight, params: {} } : undefined;
   }
   const parts = rawPath.split('/').slice(1);
   let best: { match: RouteMatch; literals: number } | undefined;

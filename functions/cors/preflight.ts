@@ -2,10 +2,10 @@
 // allowed for the origins of registered redirect URIs, and for any origin on the paths whose routes
 // all take any (the public documents and open registration). It carries no token, so the origin is looked
 // up in the table; the actual request is then judged again (lib/http/middleware/cors.ts).
-import { ANY_ORIGIN, corsPreflightHeaders, requestOrigin } from '#lib/http/cors.ts';
+import { ANY_ORIGIN, corsPreflightHeaders, requestOrigin, takesAnyOrigin } from '#lib/http/cors.ts';
 import { ApiError } from '#lib/http/errors.ts';
 import { api } from '#lib/http/pipeline.ts';
-import { corsHeadersAt, corsMethodsAt, corsPreflight, corsPublicAt } from '#lib/routes.ts';
+import { corsPreflight, corsRoutesAt } from '#lib/routes.ts';
 import { isRegisteredOrigin } from '#lib/store/cors-origins.ts';
 
 export const handler = api(
@@ -13,7 +13,8 @@ export const handler = api(
   // The query is the one of the request it precedes; not this operation's (nor in the document).
   { queryReadByCore: true, responses: { 204: null } },
   async (req) => {
-    const methods = corsMethodsAt(req.event.path);
+    const routes = corsRoutesAt(req.event.path);
+    const methods: string[] = routes.map((route) => route.method);
     const origin = requestOrigin(req.headers.get('origin'));
     if (!origin) throw new ApiError('request.invalid', 'A CORS preflight needs an Origin header naming a scheme, a host and a port.');
     const method = req.headers.get('access-control-request-method');
@@ -23,10 +24,10 @@ export const handler = api(
         `Access-Control-Request-Method ${JSON.stringify((method ?? 'none').slice(0, 20))} is not a method of this path (${methods.join(', ')}).`,
       );
     }
-    const open = corsPublicAt(req.event.path);
+    const open = takesAnyOrigin(routes);
     if (!open && !(await isRegisteredOrigin(origin))) {
       throw new ApiError('auth.accessDenied', `${origin} is not the origin of a registered redirect URI of any application.`);
     }
-    return { status: 204, headers: corsPreflightHeaders(open ? ANY_ORIGIN : origin, methods, corsHeadersAt(req.event.path)) };
+    return { status: 204, headers: corsPreflightHeaders(open ? ANY_ORIGIN : origin, routes) };
   },
 );

@@ -4,6 +4,7 @@
 // documents and open registration, which a client reaches before it has registered an origin, take
 // any origin (`*`).
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../domain/idempotency.ts';
+import type { Route } from '../routes.ts';
 
 /** What a browser client may send beyond the safelisted headers: its token, JSON, and the API's conditional and idempotent writes. */
 const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-Match', IDEMPOTENCY_HEADER].join(', ');
@@ -58,11 +59,17 @@ export const corsResponseHeaders = (origin: string): Record<string, string> => (
   ...varyOf(origin),
 });
 
-/** Headers of a successful preflight: `headers`, the path's own beyond every CORS route's (lib/routes.ts corsHeadersAt). */
-export const corsPreflightHeaders = (origin: string, methods: readonly string[], headers: readonly string[] = []): Record<string, string> => ({
+/**
+ * Headers of a successful preflight for the CORS routes on its path (lib/routes.ts corsRoutesAt):
+ * their methods, every CORS route's request headers and their own (`corsHeaders`).
+ */
+export const corsPreflightHeaders = (origin: string, routes: readonly Route[]): Record<string, string> => ({
   'Access-Control-Allow-Origin': origin,
-  'Access-Control-Allow-Methods': methods.join(', '),
-  'Access-Control-Allow-Headers': [CORS_ALLOWED_HEADERS, ...headers].join(', '),
+  'Access-Control-Allow-Methods': routes.map((route) => route.method).join(', '),
+  'Access-Control-Allow-Headers': [CORS_ALLOWED_HEADERS, ...new Set(routes.flatMap((route) => route.corsHeaders ?? []))].join(', '),
   'Access-Control-Max-Age': String(CORS_MAX_AGE_S),
   ...varyOf(origin),
 });
+
+/** Whether a preflight for these routes takes any origin: all of them do (`cors: 'public'`), so no look-up of registered origins. */
+export const takesAnyOrigin = (routes: readonly Route[]): boolean => routes.every((route) => route.cors === 'public');

@@ -88,7 +88,6 @@ export function validate(operation: Operation, route: Route): ApiMiddleware {
   const querySchema = operation.query ?? NoParameters;
   const queryDeclared = declaredParameters(querySchema);
   const queryNames = [...queryDeclared.keys()];
-  const bodyKind = route.body;
   return {
     before: (request) => {
       const api = request.context.api;
@@ -96,7 +95,7 @@ export function validate(operation: Operation, route: Route): ApiMiddleware {
       const params = operation.params ? parseInput(operation.params, plain(api.params), 'path') : {};
       const query = operation.queryReadByCore ? {} : parseInput(querySchema, queryObject(api.query, queryDeclared), 'query', queryNames);
       let body: unknown;
-      if (bodyKind === 'json' && operation.body) {
+      if (route.body === 'json' && operation.body) {
         const problem = rawJsonProblem(api.body);
         if (problem) throw problem;
         body = parseInput(operation.body, api.body, 'body');
