@@ -40,8 +40,8 @@ export const config = {
     return trimSlash(env('PUBLIC_BASE_URL') ?? `${this.appUrl}/v2`);
   },
   /**
-   * Where people see records in a browser: the `html` links of entities, notes and members are
-   * `{web}/entities/{id}`, `{web}/notes/{id}`, `{web}/members/{id}`. {app_url}, which serves those
+   * Where people see records in a browser: the `html` links of entities, notes, members and teams
+   * are `{web}/entities/{id}`, `{web}/notes/{id}`, `{web}/members/{id}`, `{web}/teams/{id}`. {app_url}, which serves those
    * pages to signed-in members (functions/pages/), unless PUBLIC_WEB_URL names another web
    * application that shows them.
    */

@@ -833,6 +833,17 @@ export const memberPage: Route = {
   secret: true,
   summary: 'Page: a member, their role and what they own',
 };
+export const teamPage: Route = {
+  operationId: 'teamPage',
+  method: 'GET',
+  path: '/teams/{id}',
+  handler: 'functions/pages/team.ts',
+  auth: 'none',
+  response: 'html',
+  table: 'read',
+  secret: true,
+  summary: 'Page: a team and its members',
+};
 export const pageSignInPage: Route = {
   operationId: 'pageSignInPage',
   method: 'GET',
@@ -951,6 +962,7 @@ export const ROUTES = [
   entityPage,
   notePage,
   memberPage,
+  teamPage,
   pageSignInPage,
   pageSignIn,
   pageSignOut,

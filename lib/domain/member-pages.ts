@@ -1,4 +1,4 @@
-// Rules of the member pages (GET {app_url}/, /entities/{id}, /notes/{id}, /members/{id}): what a
+// Rules of the member pages (GET {app_url}/, /entities/{id}, /notes/{id}, /members/{id}, /teams/{id}): what a
 // page session may read, where a sign-in may send the browser next, and how a ranking orders.
 import { ENTITY_TYPES, isCustomerType, PARENT_RULES, type EntityType } from './hierarchy.ts';
 import { ROLE_SCOPES, type Role, type Scope } from './scopes.ts';
@@ -6,10 +6,10 @@ import { ROLE_SCOPES, type Role, type Scope } from './scopes.ts';
 /**
  * The scopes the pages read with: the read scopes of the REST routes each page mirrors (an entity:
  * entities:read, its notes: notes:read, a member: members:read, names and e-mails:
- * members:pii:read). A page session holds those its member's role allows, as an API token of that
+ * members:pii:read, a team: teams:read). A page session holds those its member's role allows, as an API token of that
  * member with its default scopes would; it never holds a write scope, since the pages write nothing.
  */
-const PAGE_SCOPES = ['entities:read', 'notes:read', 'members:read', 'members:pii:read'] as const satisfies readonly Scope[];
+const PAGE_SCOPES = ['entities:read', 'notes:read', 'members:read', 'members:pii:read', 'teams:read'] as const satisfies readonly Scope[];
 
 export function pageScopes(role: Role): ReadonlySet<Scope> {
   return new Set(PAGE_SCOPES.filter((s) => ROLE_SCOPES[role].includes(s)));
@@ -17,7 +17,7 @@ export function pageScopes(role: Role): ReadonlySet<Scope> {
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 /** The pages' own paths: home, or one record's page. */
-const PAGE_PATH = new RegExp(`^/(?:(?:entities|notes|members)/${UUID})?$`);
+const PAGE_PATH = new RegExp(`^/(?:(?:entities|notes|members|teams)/${UUID})?$`);
 /** A query the pages write: parameter names and values of letters, digits and URL-safe marks, percent-encoded otherwise. */
 const PAGE_QUERY = /^[A-Za-z0-9._~%=&+-]*$/;
 const MAX_NEXT_LENGTH = 2048;

@@ -169,7 +169,8 @@ export async function resolveReferences(ws: string, refs: readonly ReferenceWrit
 /** Hops a chain of replacements is followed (a value replaced by one replaced in turn, …). */
 const MAX_REPLACEMENTS = 10;
 
-const idsIn = (value: unknown): string[] =>
+/** The ids of a stored list of references by id (an entity's tags or teams). */
+export const idsIn = (value: unknown): string[] =>
   Array.isArray(value) ? value.map((v) => (v as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string') : [];
 
 /**

@@ -188,7 +188,7 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
         .map((r) => r.operationId)
         .sort(),
     );
-    expect(withMemberLayout).toHaveLength(7);
+    expect(withMemberLayout).toHaveLength(8);
   });
 
   it('only the functions of routes that authenticate carry the bearer check and the request budget (lib/http/authenticated.ts)', async () => {

@@ -282,7 +282,7 @@ describe('least privilege per route', () => {
     const signers = functions.filter((f) => allow(f.statements, 'kms:Sign').length > 0).map((f) => f.route.operationId);
     expect(signers).toEqual(ROUTES.filter((r) => 'signs' in r && r.signs).map((r) => r.operationId));
     expect(signers).toEqual(['issueToken', 'oauthToken']);
-    expect(tableFunctions.filter((f) => f.route.secret).length).toBe(32);
+    expect(tableFunctions.filter((f) => f.route.secret).length).toBe(33);
     for (const { route, statements } of tableFunctions) {
       expect(
         allow(statements, 'kms:Sign').map((s) => s.Resource),

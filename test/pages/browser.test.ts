@@ -71,6 +71,16 @@ async function seed() {
     owner: { email: member.email },
   });
   const wallets = await entity(app, t, 'component', 'Wallets', product);
+  const team = await call(app, 'POST', '/v2/teams', {
+    token: t,
+    body: { data: { fields: { name: 'Payments', handle: 'payments', description: 'Checkout, wallets and refunds.' } } },
+  });
+  expect(team.status, team.text).toBe(201);
+  const joined = await call(app, 'PATCH', `/v2/teams/${team.json.data.id}`, {
+    token: t,
+    body: { data: { patch: [{ op: 'addItems', path: 'members', value: [{ id: member.id }, { id: ws.admin.id }] }] } },
+  });
+  expect(joined.status, joined.text).toBe(200);
   const ids = new Map<string, string>();
   for (const name of FEATURES) ids.set(name, await entity(app, t, 'feature', name, name.endsWith('Pay') ? wallets : product));
   const companies = await Promise.all(['Acme Corp', 'Globex', 'Initech', 'Umbrella'].map((n) => entity(app, t, 'company', n)));
@@ -208,6 +218,12 @@ describe('Must show: the member pages in Chromium', () => {
     await page.goto(`${app.url}/members/${member.id}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     await check(page, 'member');
+    // The member's team, and its members.
+    await page.getByRole('link', { name: 'Payments' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Payments Team' }).waitFor();
+    const crew = await page.getByRole('list', { name: 'Members of Payments' }).getByRole('listitem').allInnerTexts();
+    expect(crew.map((t) => t.replace(/\s+/g, ' ').trim()).sort()).toEqual([`${member.name} Maker`, `${ws.admin.name} Admin`].sort());
+    await check(page, 'team');
     await page.getByRole('link', { name: 'Product Management' }).click();
     await page.getByRole('heading', { level: 1, name: 'Acme Product Team' }).waitFor();
     await check(page, 'home');

@@ -34,6 +34,21 @@ async function signedIn(workspaceId: string, email: string): Promise<ScriptedBro
   return browser;
 }
 
+/** A team made through the API; its id. */
+async function team(token: string, name: string, handle: string, description?: string): Promise<string> {
+  const res = await call(app, 'POST', '/v2/teams', { token, body: { data: { fields: { name, handle, ...(description ? { description } : {}) } } } });
+  expect(res.status, res.text).toBe(201);
+  return res.json.data.id as string;
+}
+
+const addToTeam = async (token: string, id: string, memberIds: readonly string[]) => {
+  const res = await call(app, 'PATCH', `/v2/teams/${id}`, {
+    token,
+    body: { data: { patch: [{ op: 'addItems', path: 'members', value: memberIds.map((m) => ({ id: m })) }] } },
+  });
+  expect(res.status, res.text).toBe(200);
+};
+
 /** The rows of a ranking table: name, score as shown, and the meter's value and maximum. */
 function rankingRows(text: string): Array<{ rank: string; name: string; shown: string; value: number; max: number }> {
   const rows = [
@@ -219,7 +234,7 @@ describe('a page session and the consent page', () => {
 });
 
 describe('the one 404 page', () => {
-  it("another workspace's entity, an unknown id, a deleted entity and a malformed id give the same page; likewise notes and members", async () => {
+  it("another workspace's entity, an unknown id, a deleted entity and a malformed id give the same page; likewise notes, members and teams", async () => {
     const { ws, member, token } = await setUp();
     const other = await setUp();
     const theirs = await entity(app, other.token, 'product', 'Their product');
@@ -228,6 +243,9 @@ describe('the one 404 page', () => {
     const theirNote = await note(app, other.token, 'Their note', undefined, []);
     const goneNote = await note(app, token, 'Gone note', undefined, []);
     expect((await call(app, 'DELETE', `/v2/notes/${goneNote}`, { token })).status).toBe(204);
+    const theirTeam = await team(other.token, 'Their team', 'theirteam');
+    const goneTeam = await team(token, 'Gone team', 'goneteam');
+    expect((await call(app, 'DELETE', `/v2/teams/${goneTeam}`, { token })).status).toBe(204);
     const browser = await signedIn(ws.workspaceId, member.email);
     const unknown = '00000000-0000-4000-8000-000000000000';
     const pages: Reply[] = [];
@@ -241,6 +259,10 @@ describe('the one 404 page', () => {
       `/notes/${goneNote}`,
       `/members/${other.member.id}`,
       `/members/${unknown}`,
+      `/teams/${theirTeam}`,
+      `/teams/${unknown}`,
+      `/teams/${goneTeam}`,
+      '/teams/not-an-id',
     ]) {
       const res = await browser.send('GET', path);
       expectMemberPageHeaders(res, 404);
@@ -264,6 +286,7 @@ describe('a parameter a page does not take', () => {
       [`/entities/${product}`, true],
       [`/notes/${feedback}`, true],
       [`/members/${member.id}`, true],
+      [`/teams/${await team(token, 'Core', 'core')}`, true],
       ['/sign-in', false],
     ] as const) {
       const res = await call(app, 'GET', `${path}?utm_source=mail`, signedInToo ? { headers: { cookie } } : {});
@@ -420,8 +443,11 @@ describe('the note, member and home pages', () => {
     );
   });
 
-  it('a member: name, role, e-mail, and the entities and notes they own', async () => {
+  it('a member: name, role, e-mail, their teams, and the entities and notes they own', async () => {
     const { ws, member, token } = await setUp('viewer');
+    const [web, api] = [await team(token, 'Web', 'web'), await team(token, 'API', 'api')];
+    await addToTeam(token, web, [member.id]);
+    await addToTeam(token, api, [member.id]);
     const owned = await entity(app, token, 'product', 'Owned product', undefined, { owner: { email: member.email } });
     await note(app, token, 'Owned note', undefined, [], { owner: { email: member.email } });
     const browser = await signedIn(ws.workspaceId, member.email);
@@ -430,12 +456,58 @@ describe('the note, member and home pages', () => {
     expect(page.text).toContain(`<h1>${member.name}</h1>`);
     expect(page.text).toContain('<div><dt>Role</dt><dd>Viewer</dd></div>');
     expect(page.text).toContain(`<div><dt>E-mail</dt><dd>${member.email}</dd></div>`);
+    expect(page.text).toContain(`<div><dt>Teams</dt><dd><a href="${app.url}/teams/${api}">API</a>, <a href="${app.url}/teams/${web}">Web</a></dd></div>`);
     expect(page.text).toContain(
       `<li><a class="item-title" href="${app.url}/entities/${owned}">Owned product</a> <span class="badge">Product</span> <span class="muted">· customer score 0</span></li>`,
     );
     expect(page.text).toContain('>Owned note</a>');
     const admin = await browser.send('GET', `/members/${ws.admin.id}`);
     expect(admin.text).toContain('owns no products, features or customers.');
+    expect(admin.text).not.toContain('<dt>Teams</dt>');
+  });
+
+  it('a team: name, handle, plain-text description, its members newest first (linked to their pages), 50 a page; an entity page names its teams', async () => {
+    const { ws, member, token } = await setUp('viewer');
+    const id = await team(token, 'Checkout <crew>', 'checkout', 'Owns payments.\n<b>Not bold</b>');
+    const empty = await (await signedIn(ws.workspaceId, member.email)).send('GET', `/teams/${id}`);
+    expectMemberPageHeaders(empty, 200);
+    expect(empty.text).toContain('has no members yet. Add some with PATCH /v2/teams/{id}');
+    // 51 members, added in two requests: the second's come first (newest membership first).
+    const joined: string[] = [ws.admin.id];
+    for (let i = 0; i < 50; i++) joined.push((await ws.member({ role: 'maker', email: `crew${i}@example.com` })).member.id);
+    await addToTeam(token, id, joined.slice(0, 26));
+    await addToTeam(token, id, joined.slice(26));
+    const product = await entity(app, token, 'product', 'Checkout', undefined, { teams: [{ id }] });
+
+    const browser = await signedIn(ws.workspaceId, member.email);
+    const page = await browser.send('GET', `/teams/${id}`);
+    expectMemberPageHeaders(page, 200);
+    expect(page.text).toContain('<h1>Checkout &lt;crew&gt; <span class="badge">Team</span></h1>');
+    expect(page.text).toContain('<div><dt>Handle</dt><dd>@checkout</dd></div>');
+    expect(page.text).toContain('<p class="text">Owns payments.\n&lt;b&gt;Not bold&lt;/b&gt;</p>');
+    const listed = (text: string) => [...text.matchAll(/<li><a class="item-title" href="[^"]+\/members\/([0-9a-f-]{36})">/g)].map((m) => m[1]!);
+    const first = listed(page.text);
+    expect(first).toHaveLength(50);
+    // Each request's members share one time; across the two, the later request's come first.
+    expect(new Set(first.slice(0, 25))).toEqual(new Set(joined.slice(26)));
+    expect(page.text).toContain(
+      `<li><a class="item-title" href="${app.url}/members/${ws.admin.id}">${ws.admin.name}</a> <span class="badge">Admin</span> <span class="muted">· ${ws.admin.email}</span></li>`,
+    );
+    const next = /<a href="([^"]+)" rel="next">More members<\/a>/.exec(page.text)?.[1];
+    expect(next).toMatch(new RegExp(`^${app.url}/teams/${id}\\?members=`));
+    const rest = await browser.send('GET', next!.replaceAll('&amp;', '&'));
+    expectMemberPageHeaders(rest, 200);
+    const second = listed(rest.text);
+    expect(second).toHaveLength(1);
+    expect(new Set([...first, ...second])).toEqual(new Set(joined));
+    expect(rest.text).toContain(`<a href="${app.url}/teams/${id}">First page</a>`);
+    // A list link of this page does not work on another team's.
+    const other = await team(token, 'Other', 'other');
+    const foreign = await browser.send('GET', `/teams/${other}?${new URL(next!.replaceAll('&amp;', '&')).searchParams.toString()}`);
+    expectMemberPageHeaders(foreign, 400);
+
+    const entityPage = await browser.send('GET', `/entities/${product}`);
+    expect(entityPage.text).toContain(`<div><dt>Teams</dt><dd><a href="${app.url}/teams/${id}">Checkout &lt;crew&gt;</a></dd></div>`);
   });
 
   it('home: the products ranked by score; an empty workspace says what to do next', async () => {
@@ -457,20 +529,23 @@ describe('the note, member and home pages', () => {
 });
 
 describe('links.html', () => {
-  it('unset PUBLIC_WEB_URL: entities, notes and members link to these pages, which answer', async () => {
+  it('unset PUBLIC_WEB_URL: entities, notes, members and teams link to these pages, which answer', async () => {
     const { ws, member, token } = await setUp();
     const product = await entity(app, token, 'product', 'Checkout');
     const noteId = await note(app, token, 'A note', undefined, [[product, 'critical']]);
+    const teamId = await team(token, 'Core', 'core');
     const browser = await signedIn(ws.workspaceId, member.email);
     const reads = [
       await call(app, 'GET', `/v2/entities/${product}`, { token }),
       await call(app, 'GET', `/v2/notes/${noteId}`, { token }),
       await call(app, 'GET', `/v2/members/${member.id}`, { token }),
+      await call(app, 'GET', `/v2/teams/${teamId}`, { token }),
     ];
     expect(reads.map((r) => r.json.data.links.html)).toEqual([
       `${app.url}/entities/${product}`,
       `${app.url}/notes/${noteId}`,
       `${app.url}/members/${member.id}`,
+      `${app.url}/teams/${teamId}`,
     ]);
     for (const r of reads) expectMemberPageHeaders(await browser.send('GET', r.json.data.links.html as string), 200);
     process.env.PUBLIC_WEB_URL = 'https://web.example.test/acme';
@@ -528,12 +603,14 @@ describe('the request budget', () => {
 });
 
 describe('who may read what', () => {
-  it('a viewer reads the pages as a viewer token reads the API: entities, notes, members with names and e-mails', async () => {
+  it('a viewer reads the pages as a viewer token reads the API: entities, notes, members with names and e-mails, teams', async () => {
     const { ws, member, token } = await setUp('viewer');
     const product = await entity(app, token, 'product', 'Checkout');
     const id = await create(app, token, '/v2/notes', { type: 'textNote', fields: { name: 'Seen by viewers' } });
+    const teamId = await team(token, 'Core', 'core');
     const browser = await signedIn(ws.workspaceId, member.email);
-    for (const path of ['/', `/entities/${product}`, `/notes/${id}`, `/members/${ws.admin.id}`]) expectMemberPageHeaders(await browser.send('GET', path), 200);
+    for (const path of ['/', `/entities/${product}`, `/notes/${id}`, `/members/${ws.admin.id}`, `/teams/${teamId}`])
+      expectMemberPageHeaders(await browser.send('GET', path), 200);
     expect((await browser.send('GET', `/members/${ws.admin.id}`)).text).toContain(ws.admin.email);
   });
 });

@@ -14,6 +14,8 @@ describe('safeNext: a relative path of these pages, else home', () => {
     [`/entities/${ID}`, `/entities/${ID}`],
     [`/notes/${ID}`, `/notes/${ID}`],
     [`/members/${ID}?notes=abc.DEF-_1`, `/members/${ID}?notes=abc.DEF-_1`],
+    [`/teams/${ID}?members=abc.DEF-_1`, `/teams/${ID}?members=abc.DEF-_1`],
+    ['/teams', '/'],
     [`/entities/${ID}?children=all&after=x.y`, `/entities/${ID}?children=all&after=x.y`],
     ['/', '/'],
     [undefined, '/'],
@@ -45,11 +47,11 @@ describe('page session scopes', () => {
     for (const role of ROLES) {
       const scopes = [...pageScopes(role)];
       expect(scopes).toEqual(
-        ['entities:read', 'notes:read', 'members:read', 'members:pii:read'].filter((s) => (ROLE_SCOPES[role] as readonly string[]).includes(s)),
+        ['entities:read', 'notes:read', 'members:read', 'members:pii:read', 'teams:read'].filter((s) => (ROLE_SCOPES[role] as readonly string[]).includes(s)),
       );
       expect(scopes.every((s) => s.endsWith(':read'))).toBe(true);
     }
-    expect([...pageScopes('viewer')]).toEqual(['entities:read', 'notes:read', 'members:read', 'members:pii:read']);
+    expect([...pageScopes('viewer')]).toEqual(['entities:read', 'notes:read', 'members:read', 'members:pii:read', 'teams:read']);
   });
 });
 

@@ -1,4 +1,4 @@
-// The member pages' requests (GET {app_url}/, /entities/{id}, /notes/{id}, /members/{id}, the
+// The member pages' requests (GET {app_url}/, /entities/{id}, /notes/{id}, /members/{id}, /teams/{id}, the
 // pages' own sign-in and sign-out; lib/http/member-pages/). Every answer is a page, so the
 // declarations document their parameters and forms; a page's id that names nothing it may show is
 // the one 404 page, malformed or not.
@@ -27,6 +27,8 @@ export const MemberPageQuery = /* @__PURE__ */ (() =>
     entities: listCursor('the entities the member owns'),
     notes: listCursor('the notes the member owns'),
   }))();
+
+export const TeamPageQuery = /* @__PURE__ */ (() => strictObject({ members: listCursor("the team's members (newest membership first)") }))();
 
 export const PageSignInQuery = /* @__PURE__ */ (() =>
   strictObject({

@@ -7,7 +7,7 @@
 import { listCursor, listPosition } from './cursors.ts';
 import { formatDate, formatNumber, nameOf, typeLabel, typePlural } from './format.ts';
 import { entityPage, memberPage, pageUrl } from './layout.ts';
-import { badge, breadcrumb, empty, entityList, facts, noteList, pager, rankingTable, type NoteRow } from './parts.ts';
+import { badge, breadcrumb, empty, entityList, facts, noteList, pager, rankingTable, teamLinks, type NoteRow } from './parts.ts';
 import { richText } from './rich-text.ts';
 import { notFound } from './shell.ts';
 import { pageOk, requireScope, type Viewer } from './viewer.ts';
@@ -17,6 +17,7 @@ import { REDACTED } from '../../domain/member-view.ts';
 import { RELATION_TYPES, type RelationType } from '../../domain/relations.ts';
 import { getEntity, readChain, type EntityItem } from '../../store/entities.ts';
 import { entitySummaries } from '../../store/entity-summaries.ts';
+import { idsIn } from '../../store/field-refs.ts';
 import { getMember } from '../../store/members.ts';
 import { customerNotesNewestFirst, entitiesAfter, entityRelationshipsAfter, linkedNotesNewestFirst } from '../../store/pages.ts';
 import { scoredEntities, type RankedEntity } from '../../store/ranking.ts';
@@ -46,12 +47,13 @@ export async function entityPageResult(viewer: Viewer, id: string, query: Entity
   const entity = await getEntity(ws, id);
   if (!entity) throw notFound();
   const name = nameOf(entity.fields.name, `Unnamed ${typeLabel(entity.type).toLowerCase()}`);
-  const [ancestors, children, feedback, related, owner] = await Promise.all([
+  const [ancestors, children, feedback, related, owner, teams] = await Promise.all([
     ancestorsOf(ws, entity),
     childrenSection(viewer, entity, name, query),
     feedbackSection(viewer, entity, name, query.notes),
     relationsSection(ws, entity),
     ownerOf(viewer, entity),
+    teamLinks(viewer, idsIn(entity.fields.teams)),
   ]);
   // An ancestor on its way out takes the entity with it, for every reader.
   if (!ancestors) throw notFound();
@@ -65,6 +67,7 @@ export async function entityPageResult(viewer: Viewer, id: string, query: Entity
 ${facts(`About this ${typeLabel(entity.type).toLowerCase()}`, [
   ['Status', typeof status === 'string' ? status : undefined],
   ['Owner', owner],
+  ['Teams', teams],
   ['Timeframe', timeframe?.startDate && timeframe.endDate ? html`${formatDate(timeframe.startDate)} – ${formatDate(timeframe.endDate)}` : undefined],
   ['E-mail', entity.type === 'user' && typeof fields.email === 'string' ? fields.email : undefined],
   ['Domain', entity.type === 'company' && typeof fields.domain === 'string' ? fields.domain : undefined],

@@ -45,6 +45,7 @@ p { margin: 0 0 .8rem; }
 .score strong { font-size: 2rem; line-height: 1; }
 .score span { color: var(--muted); }
 .rich { overflow-wrap: anywhere; }
+.text { white-space: pre-line; overflow-wrap: anywhere; margin: 0; }
 .rich > :last-child { margin-bottom: 0; }
 .rich blockquote { margin: 0 0 .8rem; padding-left: .8rem; border-left: 3px solid var(--line); color: var(--muted); }
 .rich pre { white-space: pre-wrap; background: var(--bg); padding: .6rem; border-radius: .4rem; }
@@ -111,6 +112,7 @@ export const pageUrl = (path: string): string => `${config.appUrl}${path}`;
 export const entityPage = (id: string) => pageUrl(`/entities/${id}`);
 export const notePage = (id: string) => pageUrl(`/notes/${id}`);
 export const memberPage = (id: string) => pageUrl(`/members/${id}`);
+export const teamPage = (id: string) => pageUrl(`/teams/${id}`);
 
 /** Who is reading, for the header: their name and the sign-out form's CSRF token. */
 export interface Reader {

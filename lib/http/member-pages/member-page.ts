@@ -1,10 +1,10 @@
 // GET {app_url}/members/{id}: a member — name and e-mail (with members:pii:read, as the REST
-// members routes), role, whether active — and what they own: entities and notes, each list a page
+// members routes), role, whether active, their teams (with teams:read) — and what they own: entities and notes, each list a page
 // at a time from the owner index (GSI3).
 import { listCursor, listPosition } from './cursors.ts';
 import { formatDate, nameOf, typeLabel } from './format.ts';
 import { memberPage, pageUrl } from './layout.ts';
-import { breadcrumb, empty, entityList, facts, noteList, pager } from './parts.ts';
+import { breadcrumb, empty, entityList, facts, noteList, pager, teamLinks } from './parts.ts';
 import { notFound } from './shell.ts';
 import { pageOk, requireScope, type Viewer } from './viewer.ts';
 import { ENTITY_TYPES, isHierarchyType } from '../../domain/hierarchy.ts';
@@ -31,13 +31,18 @@ export async function memberPageResult(viewer: Viewer, id: string, query: Member
   if (!member) throw notFound();
   const pii = viewer.scopes.has('members:pii:read');
   const name = pii ? member.name || member.email : REDACTED;
-  const [entities, notes] = await Promise.all([ownedEntities(viewer, id, name, query.entities), ownedNotes(viewer, id, name, query.notes)]);
+  const [entities, notes, teams] = await Promise.all([
+    ownedEntities(viewer, id, name, query.entities),
+    ownedNotes(viewer, id, name, query.notes),
+    teamLinks(viewer, member.teamIds ?? []),
+  ]);
   const body = html`${breadcrumb([{ href: pageUrl('/'), label: 'Home' }], name)}
 <h1>${name}</h1>
 ${facts('About this member', [
   ['Role', typeLabel(member.role)],
   ['E-mail', pii ? member.email : REDACTED],
   ['Status', member.active ? 'Active' : 'Deactivated'],
+  ['Teams', teams],
   ['Member since', formatDate(member.createdAt)],
 ])}
 ${entities}

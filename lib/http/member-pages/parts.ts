@@ -1,10 +1,12 @@
 // Pieces the member pages share: the breadcrumb, facts, rankings with their bars, note rows and
 // list pagers. Everything member-written goes through html`` (escaped) or ./rich-text.ts.
 import { formatDate, formatNumber, nameOf, typeLabel } from './format.ts';
-import { entityPage, notePage } from './layout.ts';
+import { entityPage, notePage, teamPage } from './layout.ts';
 import { plainText } from './rich-text.ts';
+import type { Viewer } from './viewer.ts';
 import type { Importance } from '../../domain/score.ts';
 import type { RankedEntity } from '../../store/ranking.ts';
+import { teamsByIds } from '../../store/teams.ts';
 import { html, type Html } from '../pages/html.ts';
 
 const EXCERPT_LENGTH = 220;
@@ -101,3 +103,14 @@ export function pager(label: string, links: { first?: string | undefined; next?:
 }
 
 export const empty = (text: Html | string) => html`<p class="empty">${text}</p>`;
+
+/**
+ * The live teams among `ids` by name, each a link to its page; undefined (the fact left out) when
+ * there are none or the viewer may not read teams, as GET /v2/teams would refuse them.
+ */
+export async function teamLinks(viewer: Viewer, ids: readonly string[]): Promise<Html | undefined> {
+  if (!viewer.scopes.has('teams:read') || ids.length === 0) return undefined;
+  const teams = [...(await teamsByIds(viewer.workspaceId, ids)).values()].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  if (teams.length === 0) return undefined;
+  return html`${teams.map((t, i) => html`${i ? ', ' : ''}<a href="${teamPage(t.id)}">${t.name}</a>`)}`;
+}
