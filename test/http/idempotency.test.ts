@@ -174,6 +174,27 @@ describe('relationships', () => {
   });
 });
 
+describe('teams and field values', () => {
+  it('POST /v2/teams: a retry answers the first team instead of 409 (its name and handle taken); one team; another body → 400', async () => {
+    const ws = await newWorkspace();
+    const body = { data: { fields: { name: 'Payments', handle: 'payments' } } };
+    const first = await keyed(ws, 'POST', '/v2/teams', body, 'team-1');
+    expectReplay(first, await keyed(ws, 'POST', '/v2/teams', body, 'team-1'));
+    expectError(await keyed(ws, 'POST', '/v2/teams', { data: { fields: { name: 'Growth', handle: 'growth' } } }, 'team-1'), 'request.invalid', reused);
+    const teams = (await call(app, 'GET', '/v2/teams', { token: ws.token })).json.data;
+    expect(teams.map((t: { id: string }) => t.id)).toEqual([first.json.data.id]);
+  });
+
+  it('POST /v2/entities/fields/tags/values: a retry answers the first value instead of 409; one value', async () => {
+    const ws = await newWorkspace();
+    const body = { data: { fields: { name: 'Enterprise' } } };
+    const first = await keyed(ws, 'POST', '/v2/entities/fields/tags/values', body, 'tag-1');
+    expectReplay(first, await keyed(ws, 'POST', '/v2/entities/fields/tags/values', body, 'tag-1'));
+    const listed = (await call(app, 'GET', '/v2/entities/fields/tags/values', { token: ws.token })).json.data;
+    expect(listed.map((v: { id: string }) => v.id)).toEqual([first.json.data.id]);
+  });
+});
+
 describe('webhooks and applications', () => {
   const hook = (name = 'Feature changes') => ({
     data: { fields: { name, events: [{ eventType: 'feature.created' }], notification: { url: 'https://hooks.example.com/pb', version: 1 } } },
