@@ -19,7 +19,7 @@ import { queued } from './queue.ts';
 import { recordUpdate, type RecordChange } from './record-update.ts';
 import { tableName } from './table.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
-import { inTime, orRelease, orUnfinished, readWork, workDone, workPut } from './work.ts';
+import { carryOn, heldWork, inTime, orUnfinished, workPut } from './work.ts';
 import { LAMBDA_EXTRA_MS } from '../config.ts';
 import { deadlineOf } from '../deadline.ts';
 import { Conflict, InvalidInput, NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
@@ -300,7 +300,7 @@ export async function createNote(
   // A replayed note (another id) had its links made by its first request, or by the pending work it left.
   if (stepwise && note.id === id) {
     const work = { ws, work: 'noteLinks' as const, subject: id, token: stepwise.token, due: until + LAMBDA_EXTRA_MS };
-    await orRelease(work, () =>
+    await carryOn(work, () =>
       finishNoteLinks(
         ws,
         id,
@@ -308,7 +308,6 @@ export async function createNote(
         until,
       ),
     );
-    await workDone(work);
   }
   return note;
 }
@@ -547,10 +546,7 @@ export async function setNoteCustomer(
     options.scope,
   );
   const held = stepwise?.token ? { ws, work: 'noteCustomer' as const, subject: noteId, token: stepwise.token, due: until + LAMBDA_EXTRA_MS } : undefined;
-  if (held) {
-    await orRelease(held, () => syncLinkCustomers(ws, noteId, until));
-    await workDone(held);
-  } else if (stepwise) await syncLinkCustomers(ws, noteId, until);
+  if (stepwise) await carryOn(held, () => syncLinkCustomers(ws, noteId, until));
   return result;
 }
 
@@ -657,10 +653,7 @@ export async function deleteNote(ws: string, noteId: string, versions?: string[]
     scope?.deadline,
   );
   if (!stepwise) return;
-  const token = stepwise.token ?? (await readWork(ws, 'deleteNote', noteId))?.token;
-  const held = token ? { ws, work: 'deleteNote' as const, subject: noteId, token, due: stepwise.token ? leaseUntil : 0 } : undefined;
-  await (held ? orRelease(held, () => finishNoteDelete(ws, noteId, until)) : finishNoteDelete(ws, noteId, until));
-  if (held) await workDone(held);
+  await carryOn(await heldWork(ws, 'deleteNote', noteId, stepwise.token, leaseUntil), () => finishNoteDelete(ws, noteId, until));
 }
 
 /**

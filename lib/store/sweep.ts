@@ -13,6 +13,7 @@
 import { finishEntityDelete } from './cascade.ts';
 import { Contention, Unfinished } from './errors.ts';
 import { finishNoteDelete, finishNoteLinks, syncLinkCustomers } from './notes.ts';
+import { finishTeamDelete, finishTeamMembers } from './teams.ts';
 import { claimWork, dueWork, releaseWork, RESERVE_MS, workDone, workOf, type Work, type WorkKind } from './work.ts';
 import { config, LAMBDA_EXTRA_MS } from '../config.ts';
 import { log } from '../log.ts';
@@ -23,6 +24,8 @@ const FINISH: Record<WorkKind, (w: Work, until: number) => Promise<boolean>> = {
   deleteNote: (w, until) => finishNoteDelete(w.ws, w.subject, until),
   noteCustomer: (w, until) => syncLinkCustomers(w.ws, w.subject, until),
   noteLinks: (w, until) => finishNoteLinks(w.ws, w.subject, w.links ?? [], until),
+  deleteTeam: (w, until) => finishTeamDelete(w.ws, w.subject, until),
+  teamMembers: (w, until) => finishTeamMembers(w.ws, w.subject.split(':')[0]!, w.members ?? [], until),
 };
 
 /** Items taken per read of what is due. */

@@ -5,14 +5,16 @@
 //
 // A membership change writes the membership and the member item together. Up to
 // MEMBERS_PER_TRANSACTION members change in the same transaction as the team's fields; a larger
-// change goes on in further transactions of that size, each exact on its own, so a request cut
-// short leaves some of its members changed and a retry of it finishes the rest (every operation is
-// idempotent). Deleting a team marks it `deleting` (it is gone for every reader, its name and
-// handle free again), removes its memberships in those steps, then the item: a repeated DELETE
-// finishes a delete that stopped half-way.
+// change records the rest as pending work (lib/store/work.ts) in that transaction and goes on in
+// further transactions of that size, each exact on its own: a request cut short (a timeout, a
+// crash) has the rest finished by the sweeper (lib/store/sweep.ts), without another request.
+// Deleting a team with few members is one transaction; a larger one marks the team `deleting` (it
+// is gone for every reader, its name and handle free again) with pending work that removes its
+// memberships in those steps, then the item.
 import { randomUUID } from 'node:crypto';
 import { batchGetByKey, itemKeyId } from './batch.ts';
-import { getItem } from './calls.ts';
+import { deleteItem, getItem } from './calls.ts';
+import { isConditionFailed } from './errors.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { toMember, type Member } from './members.ts';
@@ -20,7 +22,10 @@ import { prereadFor, type Prereads } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
-import { Conflict, NotFound, pointer, type Path } from '../domain/errors.ts';
+import { carryOn, heldWork, inTime, orUnfinished, workPut, type MemberChange } from './work.ts';
+import { LAMBDA_EXTRA_MS } from '../config.ts';
+import { deadlineOf } from '../deadline.ts';
+import { Conflict, InvalidInput, NotFound, pointer, type Path } from '../domain/errors.ts';
 import { nameKey } from '../domain/field-values.ts';
 
 export interface TeamItem {
@@ -35,6 +40,8 @@ export interface TeamItem {
 
 /** Member changes per transaction: two items each (membership, member), beside the team and its guards. */
 export const MEMBERS_PER_TRANSACTION = 45;
+/** Member changes one update may make: what its pending work holds stays far below an item's 400 KB. */
+export const MAX_MEMBER_CHANGES = 1_000;
 
 export const isTeamItem = (item: StoredItem | undefined): boolean => item?.kind === 'team';
 
@@ -206,7 +213,10 @@ export type MembersChange = (current: readonly string[]) => string[];
  * rest follow in steps (see the header).
  */
 export async function updateTeam(ws: string, id: string, change: { fields?: TeamFields; members?: MembersChange }, scope?: WriteScope): Promise<TeamItem> {
-  let pending: Array<{ memberId: string; change: 'add' | 'remove' }> = [];
+  const until = deadlineOf(Date.now(), scope?.deadline);
+  const leaseUntil = until + LAMBDA_EXTRA_MS;
+  let pending: MemberChange[] = [];
+  let recorded: { subject: string; token: string } | undefined;
   const updated = await transact(
     'updateTeam',
     async () => {
@@ -228,12 +238,20 @@ export async function updateTeam(ws: string, id: string, change: { fields?: Team
       const current = change.members ? await teamMemberIds(ws, id) : [];
       const wanted = change.members ? new Set(change.members(current)) : new Set(current);
       const had = new Set(current);
-      const memberChanges = [
-        ...[...wanted].filter((m) => !had.has(m)).map((memberId) => ({ memberId, change: 'add' as const })),
-        ...current.filter((m) => !wanted.has(m)).map((memberId) => ({ memberId, change: 'remove' as const })),
+      const memberChanges: MemberChange[] = [
+        ...[...wanted].filter((m) => !had.has(m)).map((m): MemberChange => [m, 'add']),
+        ...current.filter((m) => !wanted.has(m)).map((m): MemberChange => [m, 'remove']),
       ];
+      if (memberChanges.length > MAX_MEMBER_CHANGES)
+        throw new InvalidInput(
+          `This update would add or remove ${memberChanges.length} members; one request may change at most ${MAX_MEMBER_CHANGES}: split it into several.`,
+          pointer(['data', 'patch']),
+        );
       const first = memberChanges.slice(0, MEMBERS_PER_TRANSACTION);
       pending = memberChanges.slice(MEMBERS_PER_TRANSACTION);
+      // The rest, recorded with the first step: finished by this request or, if it is cut short, by the sweeper.
+      const work = pending.length ? workPut(ws, 'teamMembers', `${id}:${randomUUID()}`, { leaseUntil, members: pending }) : undefined;
+      recorded = work && { subject: work.subject, token: work.token };
       const items: TxItem[] = [
         {
           Update: {
@@ -256,42 +274,53 @@ export async function updateTeam(ws: string, id: string, change: { fields?: Team
           ? [guardDelete(keys.teamName(ws, nameKey(team.name)), id), guardPut(keys.teamName(ws, nameKey(renamed)), 'teamName', id)]
           : []),
         ...(rehandled !== undefined ? [guardDelete(keys.teamHandle(ws, team.handle), id), guardPut(keys.teamHandle(ws, rehandled), 'teamHandle', id)] : []),
-        ...first.flatMap((c) => membershipWrites(ws, id, c.memberId, c.change, now)),
+        ...first.flatMap(([memberId, c]) => membershipWrites(ws, id, memberId, c, now)),
+        ...(work ? [work.put] : []),
       ];
       return { items, result: next };
     },
     scope?.deadline,
   );
-  for (let i = 0; i < pending.length; i += MEMBERS_PER_TRANSACTION) {
-    await applyMemberChanges(ws, id, pending.slice(i, i + MEMBERS_PER_TRANSACTION), scope);
+  if (recorded) {
+    const held = { ws, work: 'teamMembers' as const, subject: recorded.subject, token: recorded.token, due: leaseUntil };
+    await carryOn(held, () => finishTeamMembers(ws, id, pending, until));
   }
   return updated;
 }
 
 /**
- * One step of a large membership change: the changes still to make (read again, so a retried or
- * concurrent request does not repeat them), in one transaction with the team still live.
+ * The rest of a large membership change, its pending work: a step of MEMBERS_PER_TRANSACTION at a
+ * time. True once every change is made or the team is gone; Unfinished when `until` comes first.
  */
-async function applyMemberChanges(
-  ws: string,
-  teamId: string,
-  changes: Array<{ memberId: string; change: 'add' | 'remove' }>,
-  scope?: WriteScope,
-): Promise<void> {
+export async function finishTeamMembers(ws: string, teamId: string, changes: readonly MemberChange[], until: number): Promise<boolean> {
+  const detail = () => `Team ${teamId} is updated; the rest of its ${changes.length + MEMBERS_PER_TRANSACTION} member changes follow without another request.`;
+  for (let i = 0; i < changes.length; i += MEMBERS_PER_TRANSACTION) {
+    inTime(until, detail);
+    await orUnfinished(() => applyMemberChanges(ws, teamId, changes.slice(i, i + MEMBERS_PER_TRANSACTION), until), detail);
+  }
+  return true;
+}
+
+/**
+ * One step of a large membership change: the changes still to make (read again, so work finished
+ * twice does not repeat them), in one transaction with the team still live; none once it is gone.
+ */
+async function applyMemberChanges(ws: string, teamId: string, changes: readonly MemberChange[], until: number): Promise<void> {
   await transact(
     'updateTeamMembers',
     async () => {
+      if (!(await getTeam(ws, teamId))) return { items: [], result: undefined };
       const now = new Date().toISOString();
       const current = new Set(await teamMemberIds(ws, teamId));
-      const todo = changes.filter((c) => (c.change === 'add') !== current.has(c.memberId));
-      const items = todo.flatMap((c) => membershipWrites(ws, teamId, c.memberId, c.change, now));
+      const todo = changes.filter(([memberId, c]) => (c === 'add') !== current.has(memberId));
+      const items = todo.flatMap(([memberId, c]) => membershipWrites(ws, teamId, memberId, c, now));
       if (items.length === 0) return { items: [], result: undefined };
       items.push({
         ConditionCheck: { TableName: tableName(), Key: keys.team(ws, teamId), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)' },
       });
       return { items, result: undefined };
     },
-    scope?.deadline,
+    until,
   );
 }
 
@@ -300,17 +329,46 @@ async function applyMemberChanges(
  * a team whose delete stopped half-way is finished.
  */
 export async function deleteTeam(ws: string, id: string, scope?: WriteScope): Promise<void> {
+  const until = deadlineOf(Date.now(), scope?.deadline);
+  const leaseUntil = until + LAMBDA_EXTRA_MS;
+  // Stepwise: the pending work this request recorded (no token: an earlier delete's, carried on).
+  let stepwise: { token?: string } | undefined;
   await transact(
     'deleteTeam',
     async () => {
+      stepwise = undefined;
       const { Item } = await getItem({ TableName: tableName(), Key: keys.team(ws, id), ConsistentRead: true });
       if (!Item || !isTeamItem(Item)) throw new NotFound('team', id);
       const team = toTeam(Item);
-      // Marked already: a delete that stopped half-way, finished below.
-      if (team.deleting) return { items: [], result: undefined };
+      if (team.deleting) {
+        stepwise = {};
+        return { items: [], result: undefined };
+      }
       const now = new Date().toISOString();
+      const guards = [guardDelete(keys.teamName(ws, nameKey(team.name)), id), guardDelete(keys.teamHandle(ws, team.handle), id)];
+      const members = await teamMemberIds(ws, id);
+      if (members.length <= MEMBERS_PER_TRANSACTION) {
+        return {
+          items: [
+            {
+              Delete: {
+                TableName: tableName(),
+                Key: keys.team(ws, id),
+                ConditionExpression: 'kind = :kind AND attribute_not_exists(deleting)',
+                ExpressionAttributeValues: { ':kind': 'team' },
+              },
+            },
+            ...guards,
+            ...members.flatMap((m) => membershipWrites(ws, id, m, 'remove', now)),
+          ],
+          result: undefined,
+        };
+      }
+      const work = workPut(ws, 'deleteTeam', id, { leaseUntil });
+      stepwise = { token: work.token };
       return {
         items: [
+          work.put,
           {
             Update: {
               TableName: tableName(),
@@ -320,36 +378,47 @@ export async function deleteTeam(ws: string, id: string, scope?: WriteScope): Pr
               ExpressionAttributeValues: { ':now': now, ':kind': 'team' },
             },
           },
-          guardDelete(keys.teamName(ws, nameKey(team.name)), id),
-          guardDelete(keys.teamHandle(ws, team.handle), id),
+          ...guards,
         ],
         result: undefined,
       };
     },
     scope?.deadline,
   );
-  // The memberships that remain, a step at a time, each step reading them afresh (a retried delete
-  // running beside this one removes some first).
+  if (!stepwise) return;
+  await carryOn(await heldWork(ws, 'deleteTeam', id, stepwise.token, leaseUntil), () => finishTeamDelete(ws, id, until));
+}
+
+/**
+ * Second half of a stepwise team delete, its pending work: its memberships a step at a time, each
+ * step reading them afresh (another finisher may remove some first), then the team item. True once
+ * the team is gone; Unfinished when `until` comes first.
+ */
+export async function finishTeamDelete(ws: string, id: string, until: number): Promise<boolean> {
+  const detail = () => `Team ${id} is deleted; its memberships are being removed and follow without another request.`;
   for (let done = false; !done;) {
-    done = await transact(
-      'deleteTeamMembers',
-      async () => {
-        const now = new Date().toISOString();
-        const step = (await teamMemberIds(ws, id)).slice(0, MEMBERS_PER_TRANSACTION);
-        return { items: step.flatMap((m) => membershipWrites(ws, id, m, 'remove', now)), result: step.length === 0 };
-      },
-      scope?.deadline,
+    inTime(until, detail);
+    done = await orUnfinished(
+      () =>
+        transact(
+          'deleteTeamMembers',
+          async () => {
+            const now = new Date().toISOString();
+            const step = (await teamMemberIds(ws, id)).slice(0, MEMBERS_PER_TRANSACTION);
+            return { items: step.flatMap((m) => membershipWrites(ws, id, m, 'remove', now)), result: step.length === 0 };
+          },
+          until,
+        ),
+      detail,
     );
   }
-  await transact(
-    'deleteTeamItem',
-    () =>
-      Promise.resolve({
-        items: [{ Delete: { TableName: tableName(), Key: keys.team(ws, id), ConditionExpression: 'attribute_exists(deleting)' } }],
-        result: undefined,
-      }),
-    scope?.deadline,
-  );
+  try {
+    await deleteItem({ TableName: tableName(), Key: keys.team(ws, id), ConditionExpression: 'attribute_exists(deleting)' });
+  } catch (err) {
+    // Already gone (a concurrent finisher): nothing left to do.
+    if (!isConditionFailed(err)) throw err;
+  }
+  return true;
 }
 
 /** Members by id (any state), by id. */

@@ -20,10 +20,15 @@ import type { Importance } from '../domain/score.ts';
 
 /**
  * What remains: a subtree delete's marks and clean-up (lib/store/cascade.ts), a stepwise note
- * delete, customer change or creation's links (lib/store/notes.ts). The subject is the root entity
- * or the note.
+ * delete, customer change or creation's links (lib/store/notes.ts), a stepwise team delete or
+ * membership change (lib/store/teams.ts). The subject is the root entity, the note or the team (a
+ * membership change: the team and the request's own id, `{teamId}:{uuid}`, since two changes of one
+ * team may be pending at once).
  */
-export type WorkKind = 'deleteEntity' | 'deleteNote' | 'noteCustomer' | 'noteLinks';
+export type WorkKind = 'deleteEntity' | 'deleteNote' | 'noteCustomer' | 'noteLinks' | 'deleteTeam' | 'teamMembers';
+
+/** A member's change of membership that a team update still has to make. */
+export type MemberChange = [memberId: string, change: 'add' | 'remove'];
 
 export interface Work {
   ws: string;
@@ -39,6 +44,8 @@ export interface Work {
   lastError?: string;
   /** noteLinks: the links the note's creation still has to make, [entity id, importance]. */
   links?: Array<[string, Importance]>;
+  /** teamMembers: the membership changes the team's update still has to make. */
+  members?: MemberChange[];
 }
 
 const position = (w: Pick<Work, 'ws' | 'work' | 'subject'>, due: number) => keys.pendingWorkPosition(due, w.ws, w.work, w.subject);
@@ -55,6 +62,7 @@ function toWork(item: StoredItem): Work {
     failures: Number(w.failures ?? 0),
     ...(w.lastError ? { lastError: w.lastError } : {}),
     ...(w.links ? { links: w.links } : {}),
+    ...(w.members ? { members: w.members } : {}),
   };
 }
 
@@ -66,8 +74,8 @@ export function workPut(
   ws: string,
   work: WorkKind,
   subject: string,
-  options: { leaseUntil: number; links?: Array<[string, Importance]> },
-): { put: TxItem; token: string } {
+  options: { leaseUntil: number; links?: Array<[string, Importance]>; members?: MemberChange[] },
+): { put: TxItem; token: string; subject: string } {
   const token = randomUUID();
   const w: Work = {
     ws,
@@ -78,9 +86,11 @@ export function workPut(
     due: options.leaseUntil,
     failures: 0,
     ...(options.links ? { links: options.links } : {}),
+    ...(options.members ? { members: options.members } : {}),
   };
   return {
     token,
+    subject,
     put: {
       Put: {
         TableName: tableName(),
@@ -231,12 +241,34 @@ export async function orUnfinished<T>(work: () => Promise<T>, detail: () => stri
   }
 }
 
-/** Runs the rest of `held` work; when it fails (out of time, a fault), hands the work to the sweeper at once before failing. */
-export async function orRelease<T>(held: Pick<Work, 'ws' | 'work' | 'subject' | 'token' | 'due'>, work: () => Promise<T>): Promise<T> {
+type HeldWork = Pick<Work, 'ws' | 'work' | 'subject' | 'token' | 'due'>;
+
+/**
+ * The work a request goes on with after its first step: the item it recorded itself (`recorded`,
+ * its token; leased until `leaseUntil`), else the item an earlier request left (a delete carried on),
+ * if it is still there.
+ */
+export async function heldWork(ws: string, work: WorkKind, subject: string, recorded: string | undefined, leaseUntil: number): Promise<HeldWork | undefined> {
+  const token = recorded ?? (await readWork(ws, work, subject))?.token;
+  return token ? { ws, work, subject, token, due: recorded ? leaseUntil : 0 } : undefined;
+}
+
+/**
+ * Runs the rest of a write in the request that made it: `finish`, then the `held` work's item goes.
+ * When `finish` fails (out of time, a fault), the work is handed to the sweeper at once before
+ * failing. Without `held` (work recorded by an earlier request whose item is gone or unread),
+ * `finish` alone.
+ */
+export async function carryOn(held: HeldWork | undefined, finish: () => Promise<unknown>): Promise<void> {
+  if (!held) {
+    await finish();
+    return;
+  }
   try {
-    return await work();
+    await finish();
   } catch (err) {
     await releaseWork(held).catch(() => undefined);
     throw err;
   }
+  await workDone(held);
 }

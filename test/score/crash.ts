@@ -2,7 +2,10 @@
 // cannot crash a process half-way through a write). A crash lets the call it names land, then fails
 // every later call of this process — the request's and anything still running beside it — until
 // healed, so the work it interrupts really stops: what the table holds is what a crash would leave.
+import { expect } from 'vitest';
 import { db } from '#lib/store/client.ts';
+import { sweep } from '#lib/store/sweep.ts';
+import { workOf } from '#lib/store/work.ts';
 
 type Input = Record<string, unknown>;
 /** A call as the middleware sees it: the operation and its input (native values, before marshalling). */
@@ -103,4 +106,29 @@ export async function countCalls<T>(
 export function heal(): void {
   db().middlewareStack.remove(NAME);
   db().middlewareStack.remove(SLOW);
+}
+
+/**
+ * A request that crashes once a transaction writing a key that starts with `prefix` (its pending
+ * work's) has landed, run with a short request budget so its lease on that work runs out within
+ * seconds; the process is healed afterwards.
+ */
+export async function crashedAfter(prefix: string, request: () => Promise<{ status: number }>, budgetMs = 5000): Promise<void> {
+  const budget = process.env.REQUEST_TIMEOUT_MS;
+  process.env.REQUEST_TIMEOUT_MS = String(budgetMs);
+  try {
+    const crash = crashAt((sent) => writesKey(sent, prefix));
+    expect((await request()).status).toBe(500);
+    expect(crash.crashed).toBe(true);
+  } finally {
+    heal();
+    process.env.REQUEST_TIMEOUT_MS = budget;
+  }
+}
+
+/** Sweeps the workspace once the crashed request's lease on its work ran out. */
+export async function sweepWhenDue(ws: string) {
+  const latest = Math.max(0, ...(await workOf(ws)).map((w) => w.due));
+  await new Promise((r) => setTimeout(r, Math.max(0, latest - Date.now() + 50)));
+  return sweep({ workspace: ws, until: Date.now() + 60_000 });
 }

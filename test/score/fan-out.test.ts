@@ -3,23 +3,17 @@
 // crash after that first step (injected at the SDK client's middleware stack, ./crash.ts: a mock)
 // leaves every score exact and the work pending; the sweep (lib/store/sweep.ts) finishes it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sweep } from '#lib/store/sweep.ts';
-import { workOf } from '#lib/store/work.ts';
-import { crashAt, heal, writesKey } from './crash.ts';
+import { crashedAfter, heal, sweepWhenDue } from './crash.ts';
 import { client } from './helpers.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
-const budget = process.env.REQUEST_TIMEOUT_MS;
 beforeAll(async () => {
   app = await startApp();
 });
 afterAll(() => app.close());
-afterEach(() => {
-  heal();
-  process.env.REQUEST_TIMEOUT_MS = budget;
-});
+afterEach(() => heal());
 
 const LINKS = 45; // 45 × (link + rating + feature) + ancestors > 100 items
 
@@ -30,23 +24,6 @@ async function setup(c: ReturnType<typeof client>) {
   const acme = await c.entity('company');
   const globex = await c.entity('company');
   return { product, comps, features, acme, globex };
-}
-
-/** A request that crashes after the first step (a short budget, so its lease on the pending work runs out within seconds). */
-async function crashedAfter(prefix: string, request: () => Promise<{ status: number }>): Promise<void> {
-  process.env.REQUEST_TIMEOUT_MS = '5000';
-  const crash = crashAt((sent) => writesKey(sent, prefix));
-  expect((await request()).status).toBe(500);
-  expect(crash.crashed).toBe(true);
-  heal();
-  process.env.REQUEST_TIMEOUT_MS = budget;
-}
-
-/** Sweeps the workspace once the crashed request's lease on its work ran out. */
-async function sweepWhenDue(ws: string) {
-  const latest = Math.max(0, ...(await workOf(ws)).map((w) => w.due));
-  await new Promise((r) => setTimeout(r, Math.max(0, latest - Date.now() + 50)));
-  return sweep({ workspace: ws, until: Date.now() + 60_000 });
 }
 
 describe('fan-out beyond one transaction', () => {
