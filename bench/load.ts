@@ -224,7 +224,11 @@ async function scoreLatency(w: World, floorUrl: string): Promise<Latency> {
         const r = await send(w.base, token, 'GET', `/entities/${w.productId}/score`);
         if (r.status !== 200) throw new Error(`score: HTTP ${r.status}`);
       },
-      floor: async () => (await fetch(floorUrl)).text(),
+      // The floor's request and answer handled as the endpoint's are (send: the token's header, the body parsed).
+      floor: async () => {
+        const r = await send(floorUrl, token, 'GET', '');
+        if (r.status !== 200) throw new Error(`floor: HTTP ${r.status}`);
+      },
       getItem: () => db().send(new GetCommand({ TableName: tableName(), Key: keys.entity(w.ws, w.productId), ConsistentRead: true })),
       handler: async () => {
         const event = buildEvent(
