@@ -644,6 +644,7 @@ const QUERY = (w: World): Record<string, Record<string, readonly string[]>> => (
   entityPage: { children: ['all'], notes: ['abc'], after: ['abc'] },
   notePage: {},
   memberPage: { entities: ['abc'], notes: ['abc'] },
+  teamPage: { members: ['abc'] },
   pageSignInPage: { next: [encodeURIComponent(`/entities/${w.features[0]}`), '%2F'], workspace: [w.ws.workspaceId], signed_out: ['1'] },
 });
 /** Raw (already percent-encoded) values no valid parameter takes. */
@@ -685,7 +686,7 @@ function queryRequest(route: Route, w: World): fc.Arbitrary<Sent> {
     [/^\/v2\/entities\/\{id\}\/demand/, w.planning],
     [/^\/(v2\/)?notes/, w.notes],
     [/^\/(v2\/)?members/, w.members.map((m) => m.id)],
-    [/^\/v2\/teams/, w.teams.map((t) => t.id)],
+    [/^\/(v2\/)?teams/, w.teams.map((t) => t.id)],
     [/^/, [...w.products, ...w.features]],
   ];
   const pathValues: Record<string, string[]> = {
