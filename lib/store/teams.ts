@@ -13,7 +13,7 @@
 // memberships in those steps, then the item.
 import { randomUUID } from 'node:crypto';
 import { batchGetByKey, itemKeyId } from './batch.ts';
-import { deleteItem, getItem } from './calls.ts';
+import { deleteItem, getItem, queryPage } from './calls.ts';
 import { isConditionFailed } from './errors.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
@@ -156,14 +156,15 @@ export async function createTeam(
   );
 }
 
-/** The ids of a team's members (every membership, any page). */
-async function teamMemberIds(ws: string, teamId: string): Promise<string[]> {
-  const items = await queryAll({
+/** The ids of a team's members: every membership, or with `limit` the first that many (one Query page). */
+async function teamMemberIds(ws: string, teamId: string, limit?: number): Promise<string[]> {
+  const input = {
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': keys.partition(ws), ':prefix': keys.teamMembershipsPrefix(teamId) },
     ProjectionExpression: 'memberId',
     ConsistentRead: true,
-  });
+  };
+  const items = limit === undefined ? await queryAll(input) : ((await queryPage({ TableName: tableName(), ...input, Limit: limit })).Items ?? []);
   return items.map((i) => String(i.memberId));
 }
 
@@ -309,9 +310,17 @@ async function applyMemberChanges(ws: string, teamId: string, changes: readonly 
   await transact(
     'updateTeamMembers',
     async () => {
-      if (!(await getTeam(ws, teamId))) return { items: [], result: undefined };
+      // Only this step's memberships are read (by key), not the team's every one.
+      const [team, memberships] = await Promise.all([
+        getTeam(ws, teamId),
+        batchGetByKey(
+          changes.map(([memberId]) => keys.teamMembership(ws, teamId, memberId)),
+          { consistent: true },
+        ),
+      ]);
+      if (!team) return { items: [], result: undefined };
       const now = new Date().toISOString();
-      const current = new Set(await teamMemberIds(ws, teamId));
+      const current = new Set([...memberships.values()].map((m) => String(m.memberId)));
       const todo = changes.filter(([memberId, c]) => (c === 'add') !== current.has(memberId));
       const items = todo.flatMap(([memberId, c]) => membershipWrites(ws, teamId, memberId, c, now));
       if (items.length === 0) return { items: [], result: undefined };
@@ -346,7 +355,8 @@ export async function deleteTeam(ws: string, id: string, scope?: WriteScope): Pr
       }
       const now = new Date().toISOString();
       const guards = [guardDelete(keys.teamName(ws, nameKey(team.name)), id), guardDelete(keys.teamHandle(ws, team.handle), id)];
-      const members = await teamMemberIds(ws, id);
+      // One more than a transaction takes says whether it takes them all.
+      const members = await teamMemberIds(ws, id, MEMBERS_PER_TRANSACTION + 1);
       if (members.length <= MEMBERS_PER_TRANSACTION) {
         return {
           items: [
@@ -404,7 +414,7 @@ export async function finishTeamDelete(ws: string, id: string, until: number): P
           'deleteTeamMembers',
           async () => {
             const now = new Date().toISOString();
-            const step = (await teamMemberIds(ws, id)).slice(0, MEMBERS_PER_TRANSACTION);
+            const step = await teamMemberIds(ws, id, MEMBERS_PER_TRANSACTION);
             return { items: step.flatMap((m) => membershipWrites(ws, id, m, 'remove', now)), result: step.length === 0 };
           },
           until,
