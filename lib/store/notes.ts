@@ -19,7 +19,7 @@ import { queued } from './queue.ts';
 import { recordUpdate, type RecordChange } from './record-update.ts';
 import { tableName } from './table.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
-import { carryOn, heldWork, inTime, orUnfinished, workPut } from './work.ts';
+import { carryOn, finishEarlier, heldWork, inTime, orUnfinished, readWork, workPut } from './work.ts';
 import { LAMBDA_EXTRA_MS } from '../config.ts';
 import { deadlineOf } from '../deadline.ts';
 import { Conflict, InvalidInput, NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
@@ -421,8 +421,19 @@ export async function upsertLink(
   );
 }
 
+/**
+ * A client's unlink. Links a note's creation still has to make (a request cut short) are made
+ * first, so that one of them cannot come back after this answer.
+ */
 export async function deleteLink(ws: string, noteId: string, entityId: string, scope?: WriteScope): Promise<void> {
-  await liveNote(ws, noteId);
+  const until = deadlineOf(Date.now(), scope?.deadline);
+  const [, earlier] = await Promise.all([liveNote(ws, noteId), readWork(ws, 'noteLinks', noteId)]);
+  await finishEarlier(
+    earlier ? [earlier] : [],
+    (w) => finishNoteLinks(ws, noteId, w.links ?? [], until),
+    { label: 'deleteLink', resource: `the links of note ${noteId}` },
+    until + LAMBDA_EXTRA_MS,
+  );
   await removeLink(ws, noteId, entityId, { missingOk: false, scope });
 }
 

@@ -7,7 +7,9 @@
 // MEMBERS_PER_TRANSACTION members change in the same transaction as the team's fields; a larger
 // change records the rest as pending work (lib/store/work.ts) in that transaction and goes on in
 // further transactions of that size, each exact on its own: a request cut short (a timeout, a
-// crash) has the rest finished by the sweeper (lib/store/sweep.ts), without another request.
+// crash) has the rest finished by the sweeper (lib/store/sweep.ts), without another request. A
+// later change of the members finishes such a rest first (or is refused while another worker
+// holds it), so changes land in the order they were answered.
 // Deleting a team with few members is one transaction; a larger one marks the team `deleting` (it
 // is gone for every reader, its name and handle free again) with pending work that removes its
 // memberships in those steps, then the item.
@@ -22,7 +24,7 @@ import { prereadFor, type Prereads } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
-import { carryOn, heldWork, inTime, orUnfinished, workPut, type MemberChange } from './work.ts';
+import { carryOn, finishEarlier, heldWork, inTime, orUnfinished, workAbout, workPut, type MemberChange } from './work.ts';
 import { LAMBDA_EXTRA_MS } from '../config.ts';
 import { deadlineOf } from '../deadline.ts';
 import { Conflict, InvalidInput, NotFound, pointer, type Path } from '../domain/errors.ts';
@@ -221,8 +223,15 @@ export async function updateTeam(ws: string, id: string, change: { fields?: Team
   const updated = await transact(
     'updateTeam',
     async () => {
-      const team = await getTeam(ws, id);
+      const [team, earlier] = await Promise.all([getTeam(ws, id), change.members ? workAbout(ws, 'teamMembers', `${id}:`) : []]);
       if (!team) throw new NotFound('team', id);
+      // An earlier change of its members still pending (a request cut short) lands before this one.
+      await finishEarlier(
+        earlier,
+        (w) => finishTeamMembers(ws, id, w.members ?? [], until),
+        { label: 'updateTeam', resource: `the members of team ${id}` },
+        leaseUntil,
+      );
       const fields = change.fields ?? {};
       const renamed = fields.name !== undefined && nameKey(fields.name) !== nameKey(team.name) ? fields.name : undefined;
       const rehandled = fields.handle !== undefined && fields.handle !== team.handle ? fields.handle : undefined;

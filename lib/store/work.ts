@@ -142,6 +142,16 @@ export async function workOf(ws: string): Promise<Work[]> {
   return items.map(toWork);
 }
 
+/** The work of one kind whose subject starts with `subjectPrefix` (consistent): a team's pending membership changes. */
+export async function workAbout(ws: string, work: WorkKind, subjectPrefix: string): Promise<Work[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.pendingWork(ws, work, subjectPrefix).sk },
+    ConsistentRead: true,
+  });
+  return items.map(toWork);
+}
+
 /** Work of every workspace due by `now`, soonest due first: one page (GSI1 is eventually consistent, so a sweep may see an item late, never wrongly). */
 export async function dueWork(now: number, limit: number): Promise<Work[]> {
   const { Items } = await queryPage({
@@ -271,4 +281,32 @@ export async function carryOn(held: HeldWork | undefined, finish: () => Promise<
     throw err;
   }
   await workDone(held);
+}
+
+/**
+ * Finishes the work an earlier request left on what a write is about to change, before the write
+ * reads it, so that changes land in the order they were answered: a team's membership change cut
+ * short, then the update that follows it. Work still leased (its request still running, or a
+ * sweeper on it), or more than the write's time allows, refuses the write as Contention on
+ * `resource`: nothing of the write is done, and what was finished of the earlier work stands. The
+ * work is taken until `leaseUntil`, the write's own lease.
+ */
+export async function finishEarlier(
+  earlier: readonly Work[],
+  finish: (w: Work) => Promise<unknown>,
+  refusal: { label: string; resource: string },
+  leaseUntil: number,
+): Promise<void> {
+  for (const w of earlier) {
+    const now = Date.now();
+    const claimed = w.due <= now ? await claimWork(w, leaseUntil - now, now) : undefined;
+    const retryAfterS = Math.max(1, Math.ceil((w.due - now) / 1000));
+    if (!claimed) throw new Contention(refusal.label, refusal.resource, 1, retryAfterS, undefined);
+    try {
+      await carryOn(claimed, () => finish(claimed));
+    } catch (err) {
+      if (err instanceof Unfinished || err instanceof Contention) throw new Contention(refusal.label, refusal.resource, 1, 1, err);
+      throw err;
+    }
+  }
 }

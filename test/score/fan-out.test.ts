@@ -3,6 +3,7 @@
 // crash after that first step (injected at the SDK client's middleware stack, ./crash.ts: a mock)
 // leaves every score exact and the work pending; the sweep (lib/store/sweep.ts) finishes it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { workOf } from '#lib/store/work.ts';
 import { crashedAfter, heal, sweepWhenDue } from './crash.ts';
 import { client } from './helpers.ts';
 import { verifyScores } from '../../local/admin/score.ts';
@@ -24,6 +25,18 @@ async function setup(c: ReturnType<typeof client>) {
   const acme = await c.entity('company');
   const globex = await c.entity('company');
   return { product, comps, features, acme, globex };
+}
+
+/** A request creating a note of acme's with a critical link to every feature, under an Idempotency-Key. */
+function bigNote(token: string, t: Awaited<ReturnType<typeof setup>>, idempotencyKey: string) {
+  const body = {
+    data: {
+      type: 'textNote',
+      fields: { name: 'Big' },
+      relationships: [{ type: 'customer', target: { id: t.acme } }, ...t.features.map((f) => ({ type: 'link', target: { id: f }, importance: 'critical' }))],
+    },
+  };
+  return () => call(app, 'POST', '/v2/notes', { token, body, headers: { 'idempotency-key': idempotencyKey } });
 }
 
 describe('fan-out beyond one transaction', () => {
@@ -86,14 +99,7 @@ describe('fan-out beyond one transaction', () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const t = await setup(c);
-    const body = {
-      data: {
-        type: 'textNote',
-        fields: { name: 'Big' },
-        relationships: [{ type: 'customer', target: { id: t.acme } }, ...t.features.map((f) => ({ type: 'link', target: { id: f }, importance: 'critical' }))],
-      },
-    };
-    const create = () => call(app, 'POST', '/v2/notes', { token: ws.token, body, headers: { 'idempotency-key': 'big-note-1' } });
+    const create = bigNote(ws.token, t, 'big-note-1');
     await crashedAfter('WORK#noteLinks#', create);
     const replay = await create();
     expect(replay.status, replay.text).toBe(201);
@@ -105,6 +111,35 @@ describe('fan-out beyond one transaction', () => {
     expect(await c.score(t.product)).toBe(LINKS * 3);
     const links = (await c.ok('GET', `/notes/${id}/relationships?type=link`)).json.data;
     expect(links).toHaveLength(LINKS);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 0 });
+  }, 120_000);
+
+  it('an unlink after a create that crashed before its links: refused (429) while the crashed request holds them, then it makes them first, so the unlinked one does not come back', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const t = await setup(c);
+    const create = bigNote(ws.token, t, 'big-note-2');
+    await crashedAfter('WORK#noteLinks#', create);
+    const id = (await create()).json.data.id as string;
+    // The client links the first feature itself, then takes it away again.
+    expect((await c.req('POST', `/notes/${id}/relationships`, { data: { type: 'link', target: { id: t.features[0] } } })).status).toBe(201);
+    const unlink = () => c.req('DELETE', `/notes/${id}/relationships/link/${t.features[0]}`);
+    const refused = await unlink();
+    expectError(refused, 'rate.limitExceeded', {
+      detail: new RegExp(
+        `^Too many concurrent changes to the links of note ${id}; nothing was changed\\. Retry after ${refused.headers.get('retry-after')} seconds?\\.$`,
+      ),
+    });
+    expect((await c.ok('GET', `/notes/${id}/relationships?type=link`)).json.data).toHaveLength(1);
+    const [pending] = await workOf(ws.workspaceId);
+    await new Promise((r) => setTimeout(r, Math.max(0, pending!.due - Date.now() + 50)));
+    const res = await unlink();
+    expect(res.status, res.text).toBe(204);
+    expect(await workOf(ws.workspaceId)).toEqual([]);
+    expect(await sweepWhenDue(ws.workspaceId)).toEqual({ finished: 0, handedBack: 0, failed: 0 });
+    const links = (await c.ok('GET', `/notes/${id}/relationships?type=link&limit=100`)).json.data.map((l: { target: { id: string } }) => l.target.id);
+    expect(links.sort()).toEqual(t.features.slice(1).sort());
+    expect(await c.score(t.product)).toBe((LINKS - 1) * 3);
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 0 });
   }, 120_000);
 });

@@ -51,6 +51,34 @@ describe('team changes beyond one transaction', () => {
     expect(await workOf(ws.workspaceId)).toEqual([]);
   }, 120_000);
 
+  it('an update after a membership change that crashed lands after it: refused (429, nothing changed) while the crashed request holds the rest, then it finishes the rest and makes its own change', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const { id, ids } = await teamOf(ws, c, MANY);
+    await crashedAfter('WORK#teamMembers#', () =>
+      c.req('PATCH', `/teams/${id}`, { data: { patch: [{ op: 'set', path: 'members', value: ids.map((m) => ({ id: m })) }] } }),
+    );
+    const only = { data: { patch: [{ op: 'set', path: 'members', value: [{ id: ids[0] }] }] } };
+    const refused = await c.req('PATCH', `/teams/${id}`, only);
+    expectError(refused, 'rate.limitExceeded', {
+      detail: new RegExp(
+        `^Too many concurrent changes to the members of team ${id}; nothing was changed\\. Retry after ${refused.headers.get('retry-after')} seconds?\\.$`,
+      ),
+    });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await memberIdsOf(c, id)).toHaveLength(MEMBERS_PER_TRANSACTION);
+    const [pending] = await workOf(ws.workspaceId);
+    await new Promise((r) => setTimeout(r, Math.max(0, pending!.due - Date.now() + 50)));
+    const res = await c.req('PATCH', `/teams/${id}`, only);
+    expect(res.status, res.text).toBe(200);
+    // Had the update not finished the rest first, the sweep would add the crashed request's other members back here.
+    expect(await workOf(ws.workspaceId)).toEqual([]);
+    expect(await sweepWhenDue(ws.workspaceId)).toEqual({ finished: 0, handedBack: 0, failed: 0 });
+    expect(await memberIdsOf(c, id)).toEqual([ids[0]]);
+    expect((await raw(keys.member(ws.workspaceId, ids[0]!)))!.teamIds).toEqual(new Set([id]));
+    for (const m of ids.slice(1)) expect((await raw(keys.member(ws.workspaceId, m)))!.teamIds).toBeUndefined();
+  }, 120_000);
+
   it(`a delete of a team of ${MANY} that crashed after marking it: gone for every reader, its name free; the sweep removes its memberships and the item`, async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
