@@ -132,25 +132,21 @@ export async function readWork(ws: string, work: WorkKind, subject: string): Pro
   return Item ? toWork(Item) : undefined;
 }
 
-/** Every work item of one workspace (its partition, consistent): what verify reports, what a test sweeps. */
-export async function workOf(ws: string): Promise<Work[]> {
+/** The work items of one workspace whose sort key starts with `skPrefix` (its partition, consistent). */
+async function workUnder(ws: string, skPrefix: string): Promise<Work[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.pendingWorkPrefix },
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': skPrefix },
     ConsistentRead: true,
   });
   return items.map(toWork);
 }
 
-/** The work of one kind whose subject starts with `subjectPrefix` (consistent): a team's pending membership changes. */
-export async function workAbout(ws: string, work: WorkKind, subjectPrefix: string): Promise<Work[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.pendingWork(ws, work, subjectPrefix).sk },
-    ConsistentRead: true,
-  });
-  return items.map(toWork);
-}
+/** Every work item of one workspace: what verify reports, what a test sweeps. */
+export const workOf = (ws: string): Promise<Work[]> => workUnder(ws, keys.pendingWorkPrefix);
+
+/** The work of one kind whose subject starts with `subjectPrefix`: a team's pending membership changes. */
+export const workAbout = (ws: string, work: WorkKind, subjectPrefix: string): Promise<Work[]> => workUnder(ws, keys.pendingWork(ws, work, subjectPrefix).sk);
 
 /** Work of every workspace due by `now`, soonest due first: one page (GSI1 is eventually consistent, so a sweep may see an item late, never wrongly). */
 export async function dueWork(now: number, limit: number): Promise<Work[]> {
