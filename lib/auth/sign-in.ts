@@ -4,7 +4,7 @@
 // and a wrong password all cost one scrypt verification and answer 'wrong'.
 import { createHash } from 'node:crypto';
 import { MAX_PASSWORD_LENGTH, verifyPassword } from './passwords.ts';
-import { isThrottled, secondsLeftInWindow, signInWindow, windowExpiry } from '../domain/sign-in-throttle.ts';
+import { signInWindow, throttledFor, windowExpiry } from '../domain/sign-in-throttle.ts';
 import { getMemberByEmail, normalizeEmail, type Member } from '../store/members.ts';
 import { getMemberPasswordHash, readSignInFailures, recordSignInFailure } from '../store/sign-in.ts';
 
@@ -19,8 +19,8 @@ export async function signIn(workspaceId: string, input: { email: string; passwo
   const email = normalizeEmail(input.email) ?? input.email.trim().toLowerCase().slice(0, 254);
   const emailHash = digest(email);
   const addressHash = digest(input.sourceIp);
-  const failures = await readSignInFailures(workspaceId, emailHash, addressHash, window);
-  if (isThrottled(failures)) return { ok: false, reason: 'throttled', retryAfterS: secondsLeftInWindow(now) };
+  const retryAfterS = throttledFor(await readSignInFailures(workspaceId, emailHash, addressHash, window), now);
+  if (retryAfterS > 0) return { ok: false, reason: 'throttled', retryAfterS };
 
   const member = normalizeEmail(input.email) ? await getMemberByEmail(workspaceId, email) : undefined;
   const stored = member?.active ? await getMemberPasswordHash(workspaceId, member.id) : undefined;

@@ -11,6 +11,7 @@ import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
 import { tableName } from './table.ts';
 import { NotFound } from '../domain/errors.ts';
+import type { WindowCounts } from '../domain/sign-in-throttle.ts';
 
 interface SignInSession {
   workspaceId: string;
@@ -63,11 +64,10 @@ export async function getSession(idHash: string, now = new Date()): Promise<Sign
   return { workspaceId: session.workspaceId, memberId: session.memberId, createdAt: session.createdAt, expiresAt: session.expiresAt };
 }
 
+/** Failed attempts for this e-mail in this workspace, and from this source address: in the window and the one before it. */
 interface FailureCounters {
-  /** Failed attempts for this e-mail in this workspace in the current window. */
-  email: number;
-  /** Failed attempts from this source address in the current window. */
-  address: number;
+  email: WindowCounts;
+  address: WindowCounts;
 }
 
 type CounterKeys = { email: ItemKey; address: ItemKey };
@@ -78,19 +78,23 @@ const counterKeys = (workspaceId: string, emailHash: string, addressHash: string
 });
 
 export async function readSignInFailures(workspaceId: string, emailHash: string, addressHash: string, window: number): Promise<FailureCounters> {
-  const k = counterKeys(workspaceId, emailHash, addressHash, window);
-  // A throttled read must not read as "no failures": read again until both are read, or refuse (429).
+  const now = counterKeys(workspaceId, emailHash, addressHash, window);
+  const before = counterKeys(workspaceId, emailHash, addressHash, window - 1);
+  // A throttled read must not read as "no failures": read again until all are read, or refuse (429).
   const items: Array<Record<string, unknown>> = [];
-  await untilProcessed('BatchGetItem', [k.email, k.address] as Array<Record<string, unknown>>, async (pending) => {
+  await untilProcessed('BatchGetItem', [now.email, now.address, before.email, before.address] as Array<Record<string, unknown>>, async (pending) => {
     const read = await batchGetOnce(pending, { ConsistentRead: true });
     items.push(...read.items);
     return read.unprocessed;
   });
   const count = (key: ItemKey) => Number((items.find((i) => i.pk === key.pk && i.sk === key.sk) as { n?: number } | undefined)?.n ?? 0);
-  return { email: count(k.email), address: count(k.address) };
+  return {
+    email: { current: count(now.email), previous: count(before.email) },
+    address: { current: count(now.address), previous: count(before.address) },
+  };
 }
 
-/** Counts one failed attempt against both the e-mail and the address; the counters expire with their window. */
+/** Counts one failed attempt against both the e-mail and the address; the counters expire once no window reads them. */
 export async function recordSignInFailure(workspaceId: string, emailHash: string, addressHash: string, window: number, expiresAtEpoch: number): Promise<void> {
   const k = counterKeys(workspaceId, emailHash, addressHash, window);
   const bump = (key: ItemKey) =>

@@ -184,6 +184,27 @@ describe('signing in to the pages', () => {
     expect(res.text).toMatch(/Too many failed sign-in attempts\. Wait \d+ minutes?/);
   });
 
+  it(`failures just before a 15-minute window ends still count just after it: no second burst of ${MAX_FAILURES_PER_EMAIL} at the boundary`, async () => {
+    const { ws, member } = await setUp();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const boundary = (Math.floor(Date.now() / 900_000) + 1) * 900_000;
+      vi.setSystemTime(boundary - 5_000);
+      for (let i = 0; i < MAX_FAILURES_PER_EMAIL; i++)
+        expect((await signInToPages(new ScriptedBrowser(app), ws.workspaceId, member.email, { password: `wrong password ${i}` })).status).toBe(401);
+      vi.setSystemTime(boundary + 1_000);
+      const res = await signInToPages(new ScriptedBrowser(app), ws.workspaceId, member.email);
+      expectMemberPageHeaders(res, 429);
+      // 5 failures × 899/900 of them still in the last 15 minutes: below 5 (at most 4) after 180 s.
+      expect(res.headers['retry-after']).toBe('179');
+      vi.setSystemTime(boundary + 180_000);
+      const later = await signInToPages(new ScriptedBrowser(app), ws.workspaceId, member.email);
+      expect(later.status, later.text).toBe(303);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a page session lasts 8 hours; a member deactivated meanwhile is sent to sign in', async () => {
     const { ws, member } = await setUp();
     const browser = await signedIn(ws.workspaceId, member.email);
