@@ -94,17 +94,16 @@ export async function deleteEntity(ws: string, id: string, versions?: string[], 
       const work = workPut(ws, 'deleteEntity', id, { leaseUntil });
       plan.add(work.put);
       plan.add(rootTombstone(ws, e));
-      return { items: plan.build(), result: { token: work.token, root: e } };
+      return { items: plan.build(), result: { held: work.held, root: e } };
     },
     scope?.deadline,
   );
   if (!begun) await adoptDelete(ws, id, leaseUntil);
-  const held = begun && { ws, work: 'deleteEntity' as const, subject: id, token: begun.token, due: leaseUntil };
   try {
     await markGone(ws, id, until);
   } finally {
     // What is left (all of the clean-up, or more) is the sweeper's from now on.
-    if (held) await releaseWork(held);
+    if (begun) await releaseWork(begun.held);
   }
 }
 

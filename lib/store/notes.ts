@@ -19,7 +19,7 @@ import { queued } from './queue.ts';
 import { recordUpdate, type RecordChange } from './record-update.ts';
 import { tableName } from './table.ts';
 import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
-import { carryOn, finishEarlier, heldWork, inTime, orUnfinished, readWork, workPut } from './work.ts';
+import { carryOn, earlierWork, finishEarlier, inTime, orUnfinished, readWork, workPut, type HeldWork } from './work.ts';
 import { LAMBDA_EXTRA_MS } from '../config.ts';
 import { deadlineOf } from '../deadline.ts';
 import { Conflict, InvalidInput, NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
@@ -241,7 +241,7 @@ export async function createNote(
 ): Promise<NoteItem> {
   const id = randomUUID();
   const until = deadlineOf(Date.now(), scope?.deadline);
-  let stepwise: { token: string } | undefined;
+  let stepwise: HeldWork | undefined;
   // With an Idempotency-Key, a retry answers the first request's note (lib/store/idempotency.ts).
   const note = await transactOnce(
     'createNote',
@@ -291,7 +291,7 @@ export async function createNote(
         plan = base(input.links.length > MAX_COPIED_LINKS ? undefined : []);
         const work = workPut(ws, 'noteLinks', id, { leaseUntil: until + LAMBDA_EXTRA_MS, links: input.links.map((l) => [l.entityId, l.importance]) });
         plan.add(work.put);
-        stepwise = { token: work.token };
+        stepwise = work.held;
       }
       return { items: plan.build(), result: note };
     },
@@ -299,8 +299,7 @@ export async function createNote(
   );
   // A replayed note (another id) had its links made by its first request, or by the pending work it left.
   if (stepwise && note.id === id) {
-    const work = { ws, work: 'noteLinks' as const, subject: id, token: stepwise.token, due: until + LAMBDA_EXTRA_MS };
-    await carryOn(work, () =>
+    await carryOn(stepwise, () =>
       finishNoteLinks(
         ws,
         id,
@@ -471,8 +470,8 @@ export async function setNoteCustomer(
   options: { onlyIf?: string; onlyIfNone?: boolean; preread?: Prereads | undefined; scope?: WriteScope | undefined } = {},
 ): Promise<NoteItem> {
   const until = deadlineOf(Date.now(), options.scope?.deadline);
-  // Stepwise: the pending work this request recorded (undefined: none, or an earlier change's to finish).
-  let stepwise: { token?: string } | undefined;
+  // Stepwise: the pending work this request recorded (none: an earlier change's to finish).
+  let stepwise: { held?: HeldWork } | undefined;
   const result = await transactOnce(
     'setNoteCustomer',
     async (attempt) => {
@@ -550,14 +549,13 @@ export async function setNoteCustomer(
         plan = base();
         const work = workPut(ws, 'noteCustomer', noteId, { leaseUntil: until + LAMBDA_EXTRA_MS });
         plan.add(work.put);
-        stepwise = { token: work.token };
+        stepwise = { held: work.held };
       }
       return { items: plan.build(), result: updated };
     },
     options.scope,
   );
-  const held = stepwise?.token ? { ws, work: 'noteCustomer' as const, subject: noteId, token: stepwise.token, due: until + LAMBDA_EXTRA_MS } : undefined;
-  if (stepwise) await carryOn(held, () => syncLinkCustomers(ws, noteId, until));
+  if (stepwise) await carryOn(stepwise.held, () => syncLinkCustomers(ws, noteId, until));
   return result;
 }
 
@@ -602,8 +600,8 @@ export async function syncLinkCustomers(ws: string, noteId: string, until: numbe
 export async function deleteNote(ws: string, noteId: string, versions?: string[], scope?: WriteScope): Promise<void> {
   const until = deadlineOf(Date.now(), scope?.deadline);
   const leaseUntil = until + LAMBDA_EXTRA_MS;
-  // Stepwise: the pending work this request recorded (no token: an earlier delete's, carried on).
-  let stepwise: { token?: string } | undefined;
+  // Stepwise: the pending work this request recorded (none: an earlier delete's, carried on).
+  let stepwise: { held?: HeldWork } | undefined;
   await transact(
     'deleteNote',
     async () => {
@@ -644,7 +642,7 @@ export async function deleteNote(ws: string, noteId: string, versions?: string[]
       // Too big for one transaction: mark the note (gone for readers and for new links) with pending
       // work that removes its links, then a step per link.
       const work = workPut(ws, 'deleteNote', noteId, { leaseUntil });
-      stepwise = { token: work.token };
+      stepwise = { held: work.held };
       return {
         items: [
           work.put,
@@ -664,7 +662,7 @@ export async function deleteNote(ws: string, noteId: string, versions?: string[]
     scope?.deadline,
   );
   if (!stepwise) return;
-  await carryOn(await heldWork(ws, 'deleteNote', noteId, stepwise.token, leaseUntil), () => finishNoteDelete(ws, noteId, until));
+  await carryOn(stepwise.held ?? (await earlierWork(ws, 'deleteNote', noteId)), () => finishNoteDelete(ws, noteId, until));
 }
 
 /**

@@ -24,7 +24,7 @@ import { prereadFor, type Prereads } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
-import { carryOn, finishEarlier, heldWork, inTime, orUnfinished, workAbout, workPut, type MemberChange } from './work.ts';
+import { carryOn, earlierWork, finishEarlier, inTime, orUnfinished, workAbout, workPut, type HeldWork, type MemberChange } from './work.ts';
 import { LAMBDA_EXTRA_MS } from '../config.ts';
 import { deadlineOf } from '../deadline.ts';
 import { Conflict, InvalidInput, NotFound, pointer, type Path } from '../domain/errors.ts';
@@ -219,7 +219,7 @@ export async function updateTeam(ws: string, id: string, change: { fields?: Team
   const until = deadlineOf(Date.now(), scope?.deadline);
   const leaseUntil = until + LAMBDA_EXTRA_MS;
   let pending: MemberChange[] = [];
-  let recorded: { subject: string; token: string } | undefined;
+  let recorded: HeldWork | undefined;
   const updated = await transact(
     'updateTeam',
     async () => {
@@ -261,7 +261,7 @@ export async function updateTeam(ws: string, id: string, change: { fields?: Team
       pending = memberChanges.slice(MEMBERS_PER_TRANSACTION);
       // The rest, recorded with the first step: finished by this request or, if it is cut short, by the sweeper.
       const work = pending.length ? workPut(ws, 'teamMembers', `${id}:${randomUUID()}`, { leaseUntil, members: pending }) : undefined;
-      recorded = work && { subject: work.subject, token: work.token };
+      recorded = work?.held;
       const items: TxItem[] = [
         {
           Update: {
@@ -291,10 +291,7 @@ export async function updateTeam(ws: string, id: string, change: { fields?: Team
     },
     scope?.deadline,
   );
-  if (recorded) {
-    const held = { ws, work: 'teamMembers' as const, subject: recorded.subject, token: recorded.token, due: leaseUntil };
-    await carryOn(held, () => finishTeamMembers(ws, id, pending, until));
-  }
+  if (recorded) await carryOn(recorded, () => finishTeamMembers(ws, id, pending, until));
   return updated;
 }
 
@@ -349,8 +346,8 @@ async function applyMemberChanges(ws: string, teamId: string, changes: readonly 
 export async function deleteTeam(ws: string, id: string, scope?: WriteScope): Promise<void> {
   const until = deadlineOf(Date.now(), scope?.deadline);
   const leaseUntil = until + LAMBDA_EXTRA_MS;
-  // Stepwise: the pending work this request recorded (no token: an earlier delete's, carried on).
-  let stepwise: { token?: string } | undefined;
+  // Stepwise: the pending work this request recorded (none: an earlier delete's, carried on).
+  let stepwise: { held?: HeldWork } | undefined;
   await transact(
     'deleteTeam',
     async () => {
@@ -384,7 +381,7 @@ export async function deleteTeam(ws: string, id: string, scope?: WriteScope): Pr
         };
       }
       const work = workPut(ws, 'deleteTeam', id, { leaseUntil });
-      stepwise = { token: work.token };
+      stepwise = { held: work.held };
       return {
         items: [
           work.put,
@@ -405,7 +402,7 @@ export async function deleteTeam(ws: string, id: string, scope?: WriteScope): Pr
     scope?.deadline,
   );
   if (!stepwise) return;
-  await carryOn(await heldWork(ws, 'deleteTeam', id, stepwise.token, leaseUntil), () => finishTeamDelete(ws, id, until));
+  await carryOn(stepwise.held ?? (await earlierWork(ws, 'deleteTeam', id)), () => finishTeamDelete(ws, id, until));
 }
 
 /**

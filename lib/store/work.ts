@@ -66,16 +66,20 @@ function toWork(item: StoredItem): Work {
   };
 }
 
+/** Work as its holder knows it: enough to hand it back (releaseWork) or end it (workDone). */
+export type HeldWork = Pick<Work, 'ws' | 'work' | 'subject' | 'token' | 'due'>;
+
 /**
  * The Put that records new work, leased to its writer until `leaseUntil`: an item in the
- * transaction of the write's first partial step. Replaces the same work recorded earlier.
+ * transaction of the write's first partial step. Replaces the same work recorded earlier. `held`:
+ * the work as the writer holds it once that transaction is in.
  */
 export function workPut(
   ws: string,
   work: WorkKind,
   subject: string,
   options: { leaseUntil: number; links?: Array<[string, Importance]>; members?: MemberChange[] },
-): { put: TxItem; token: string; subject: string } {
+): { put: TxItem; held: HeldWork } {
   const token = randomUUID();
   const w: Work = {
     ws,
@@ -89,8 +93,7 @@ export function workPut(
     ...(options.members ? { members: options.members } : {}),
   };
   return {
-    token,
-    subject,
+    held: { ws, work, subject, token, due: w.due },
     put: {
       Put: {
         TableName: tableName(),
@@ -247,16 +250,10 @@ export async function orUnfinished<T>(work: () => Promise<T>, detail: () => stri
   }
 }
 
-type HeldWork = Pick<Work, 'ws' | 'work' | 'subject' | 'token' | 'due'>;
-
-/**
- * The work a request goes on with after its first step: the item it recorded itself (`recorded`,
- * its token; leased until `leaseUntil`), else the item an earlier request left (a delete carried on),
- * if it is still there.
- */
-export async function heldWork(ws: string, work: WorkKind, subject: string, recorded: string | undefined, leaseUntil: number): Promise<HeldWork | undefined> {
-  const token = recorded ?? (await readWork(ws, work, subject))?.token;
-  return token ? { ws, work, subject, token, due: recorded ? leaseUntil : 0 } : undefined;
+/** The work an earlier request left (a delete carried on), if it is still there: a request goes on with it. */
+export async function earlierWork(ws: string, work: WorkKind, subject: string): Promise<HeldWork | undefined> {
+  const token = (await readWork(ws, work, subject))?.token;
+  return token ? { ws, work, subject, token, due: 0 } : undefined;
 }
 
 /**
