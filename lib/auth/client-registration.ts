@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { OAuthError } from './oauth-errors.ts';
 import { config } from '../config.ts';
-import { checkClientRegistration, SUPPORTED_GRANT_TYPES } from '../domain/client-registration.ts';
+import { checkClientRegistration, REGISTRATIONS, registrationRefusedFor, SUPPORTED_GRANT_TYPES } from '../domain/client-registration.ts';
 import { countRegistration, registerDynamicClient } from '../store/dynamic-clients.ts';
 
 type RegistrationOutcome = { ok: true; body: Record<string, unknown> } | { ok: false; retryAfterS: number };
@@ -12,10 +12,14 @@ type RegistrationOutcome = { ok: true; body: Record<string, unknown> } | { ok: f
 export async function registerClient(metadata: unknown, sourceIp: string, now = new Date()): Promise<RegistrationOutcome> {
   const check = checkClientRegistration(metadata);
   if (!check.ok) throw new OAuthError(check.error, check.description);
-  // Per address and hour (config: 20 unless set): plenty for clients, little for a flood.
+  // Per address over a sliding hour (config: 20 unless set): plenty for clients, little for a flood.
   const limit = config.registrationsPerAddressPerHour;
-  const count = limit > 0 ? await countRegistration(createHash('sha256').update(sourceIp).digest('base64url'), now.getTime()) : 0;
-  if (limit > 0 && count > limit) return { ok: false, retryAfterS: 3600 - Math.floor((now.getTime() / 1000) % 3600) };
+  if (limit > 0) {
+    const window = REGISTRATIONS.windowOf(now.getTime());
+    const counts = await countRegistration(createHash('sha256').update(sourceIp).digest('base64url'), window, REGISTRATIONS.expiry(window));
+    const retryAfterS = registrationRefusedFor(counts, limit, now.getTime());
+    if (retryAfterS > 0) return { ok: false, retryAfterS };
+  }
   const client = await registerDynamicClient(check.registration, now);
   return {
     ok: true,

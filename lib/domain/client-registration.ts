@@ -6,8 +6,21 @@
 // those are neither stored nor shown.
 import { MAX_REDIRECT_URIS, redirectUriProblem } from './redirect-uris.ts';
 import { parseScopes, SCOPES, type Scope } from './scopes.ts';
+import { slidingWindow, type WindowCounts } from './sliding-window.ts';
 
 const MAX_CLIENT_NAME_LENGTH = 100;
+/** Registrations per source address are counted over a sliding hour (./sliding-window.ts). */
+export const REGISTRATIONS = slidingWindow(3600);
+
+/**
+ * The Retry-After of a registration refused for its address's count, or 0 when it may go ahead:
+ * `counts` include this attempt (refused ones count too, so a flood does not wait out its own limit).
+ */
+export function registrationRefusedFor(counts: WindowCounts, limit: number, nowMs: number): number {
+  const before = REGISTRATIONS.secondsUntilBelow({ current: counts.current - 1, previous: counts.previous }, limit, nowMs);
+  return before > 0 ? REGISTRATIONS.secondsUntilBelow(counts, limit, nowMs) : 0;
+}
+
 export const SUPPORTED_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 
 export interface ClientRegistration {

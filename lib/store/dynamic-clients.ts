@@ -8,6 +8,7 @@ import * as keys from './keys.ts';
 import { tableName } from './table.ts';
 import type { ClientRegistration } from '../domain/client-registration.ts';
 import { redirectOrigins } from '../domain/redirect-uris.ts';
+import type { WindowCounts } from '../domain/sliding-window.ts';
 
 /** Their client ids: a prefix apart from applications' UUIDs, so that a token's client id says where its client lives. */
 const PREFIX = 'dyn-';
@@ -49,16 +50,21 @@ export async function getDynamicClient(clientId: string): Promise<DynamicClient 
   return { clientId: c.clientId, name: c.name, redirectUris: c.redirectUris, scopes: c.scopes, createdAt: c.createdAt };
 }
 
-/** Counts a registration from an address in the current hour; returns the count including this one. */
-export async function countRegistration(addressHash: string, now = Date.now()): Promise<number> {
-  const hour = Math.floor(now / 3_600_000);
-  const { Attributes } = await updateItem({
-    TableName: tableName(),
-    Key: keys.registrationWindow(addressHash, hour),
-    UpdateExpression: 'ADD n :one SET #ttl = if_not_exists(#ttl, :ttl)',
-    ExpressionAttributeNames: { '#ttl': 'ttl' },
-    ExpressionAttributeValues: { ':one': 1, ':ttl': (hour + 1) * 3600 + 60 },
-    ReturnValues: 'UPDATED_NEW',
-  });
-  return Number(Attributes?.n ?? 1);
+/**
+ * Counts a registration from an address in its window (an hour), and reads the window before it:
+ * the counts of both, this registration included in the current one.
+ */
+export async function countRegistration(addressHash: string, window: number, expiresAtEpoch: number): Promise<WindowCounts> {
+  const [{ Attributes }, { Item }] = await Promise.all([
+    updateItem({
+      TableName: tableName(),
+      Key: keys.registrationWindow(addressHash, window),
+      UpdateExpression: 'ADD n :one SET #ttl = if_not_exists(#ttl, :ttl)',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':one': 1, ':ttl': expiresAtEpoch },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+    getItem({ TableName: tableName(), Key: keys.registrationWindow(addressHash, window - 1), ConsistentRead: true }),
+  ]);
+  return { current: Number(Attributes?.n ?? 1), previous: Number((Item as { n?: number } | undefined)?.n ?? 0) };
 }

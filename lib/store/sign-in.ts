@@ -11,7 +11,7 @@ import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
 import { tableName } from './table.ts';
 import { NotFound } from '../domain/errors.ts';
-import type { WindowCounts } from '../domain/sign-in-throttle.ts';
+import type { WindowCounts } from '../domain/sliding-window.ts';
 
 interface SignInSession {
   workspaceId: string;

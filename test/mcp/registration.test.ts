@@ -72,18 +72,23 @@ describe('POST /oauth/register', () => {
     expectOAuthError(await call(app, 'POST', '/oauth/register', { body, headers: { 'content-type': 'application/json' } }), error, description);
   });
 
-  it('refuses more than 20 registrations per address per hour (the default), then counts afresh the next hour', async () => {
+  it('refuses more than 20 registrations per address over a sliding hour (the default): no second burst at the hour', async () => {
     // Through the module: the local gateway's address is the one every test registers from.
     const address = `203.0.113.${process.pid % 250}`;
-    const at = new Date('2031-05-01T10:20:00Z');
+    const register = (at: string) => registerClient({ redirect_uris: ['https://a.example/cb'] }, address, new Date(at));
     const limit = process.env.REGISTRATION_LIMIT_PER_HOUR;
     delete process.env.REGISTRATION_LIMIT_PER_HOUR;
     onTestFinished(() => {
       if (limit !== undefined) process.env.REGISTRATION_LIMIT_PER_HOUR = limit;
     });
-    for (let i = 0; i < 20; i++) expect((await registerClient({ redirect_uris: ['https://a.example/cb'] }, address, at)).ok).toBe(true);
-    expect(await registerClient({ redirect_uris: ['https://a.example/cb'] }, address, at)).toEqual({ ok: false, retryAfterS: 40 * 60 });
-    expect((await registerClient({ redirect_uris: ['https://a.example/cb'] }, address, new Date('2031-05-01T11:00:00Z'))).ok).toBe(true);
+    for (let i = 0; i < 20; i++) expect((await register('2031-05-01T10:20:00Z')).ok).toBe(true);
+    // 21 counted (the refused one too), a third of the way into the hour: 2/3 of it left, then 2/21 of the next.
+    expect(await register('2031-05-01T10:20:00Z')).toEqual({ ok: false, retryAfterS: 2_743 });
+    // At the hour the previous hour's 21 still count in full (fixed windows let 20 more through here):
+    // refused until 21 × (1 − f) + 1 ≤ 19, f = 3/21 of the hour, 514.3 s rounded up.
+    expect(await register('2031-05-01T11:00:00Z')).toEqual({ ok: false, retryAfterS: 515 });
+    expect((await register('2031-05-01T11:08:35Z')).ok).toBe(true);
+    expect((await register('2031-05-01T11:08:36Z')).ok).toBe(false);
   });
 
   it('the authorization server metadata names the registration endpoint', async () => {
