@@ -76,13 +76,25 @@ const readSchema = (type: EntityType | NoteType, id: StandardFieldId): Record<st
 /** The names of a select field's options, in their order. */
 const optionNames = (def: Pick<CustomFieldDef, 'options' | 'values'>): string[] => (def.values ? def.values.map((v) => v.name) : [...(def.options ?? [])]);
 
+/**
+ * What a number field holds: integers beyond 2^53 − 1 lose their digits (the SDK refuses to write
+ * them), and DynamoDB stores no magnitude below 1e-130 but 0.
+ */
+const NUMBER_LIMIT = Number.MAX_SAFE_INTEGER;
+const SMALLEST_MAGNITUDE = 1e-130;
+const NUMBER_RANGE = `a number from ${-NUMBER_LIMIT} to ${NUMBER_LIMIT}, 0 or at least ${SMALLEST_MAGNITUDE} in magnitude`;
+
 /** The zod schema a custom field's value must satisfy (writes are validated with it). */
 export function customValueSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'options' | 'values'>): z.ZodMiniType {
   switch (def.fieldKind) {
     case 'text':
       return z.string().check(z.maxLength(10_000));
     case 'number':
-      return z.number();
+      return z.number().check(
+        z.gte(-NUMBER_LIMIT),
+        z.lte(NUMBER_LIMIT),
+        z.refine((n) => n === 0 || Math.abs(n) >= SMALLEST_MAGNITUDE),
+      );
     case 'date':
       return IsoDate;
     case 'select': {
@@ -98,7 +110,7 @@ export function customValueJsonSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'o
     case 'text':
       return { type: 'string', maxLength: 10_000 };
     case 'number':
-      return { type: 'number' };
+      return { type: 'number', minimum: -NUMBER_LIMIT, maximum: NUMBER_LIMIT };
     case 'date':
       return { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
     case 'select': {
@@ -124,7 +136,9 @@ function customValueError(def: CustomFieldDef, value: unknown): string | undefin
           .join(', ')}`
       : def.fieldKind === 'date'
         ? 'a date YYYY-MM-DD'
-        : `a ${def.fieldKind === 'text' ? 'string' : 'number'}`;
+        : def.fieldKind === 'number'
+          ? NUMBER_RANGE
+          : 'a string of at most 10000 characters';
   return `Custom field '${def.name}' (${def.id}) takes ${expected}.`;
 }
 

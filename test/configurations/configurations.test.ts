@@ -93,7 +93,7 @@ describe('entity configurations', () => {
     const res = await call(app, 'GET', '/v2/entities/configurations/product', { token: a.token });
     expect([res.json.data.fields[text].schema, res.json.data.fields[num].schema, res.json.data.fields[date].schema]).toEqual([
       { type: 'string', maxLength: 10000 },
-      { type: 'number' },
+      { type: 'number', minimum: -9007199254740991, maximum: 9007199254740991 },
       { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
     ]);
     const otherType = await call(app, 'GET', '/v2/entities/configurations/component', { token: a.token });

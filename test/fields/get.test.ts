@@ -123,6 +123,9 @@ describe('custom field values on create and update', () => {
   it.each<[string, () => Record<string, unknown>, RegExp]>([
     ['a select value not among its options', () => ({ [size]: 'XL' }), /one of 'S', 'M', 'L'/],
     ['a number field given a string', () => ({ [effort]: '3' }), /takes a number/],
+    // Beyond what the table can hold exactly: the SDK would refuse the first, DynamoDB the second (a 500 before).
+    ['a number beyond 2^53 − 1', () => ({ [effort]: 1e20 }), /takes a number from -9007199254740991 to 9007199254740991, 0 or at least 1e-130 in magnitude\.$/],
+    ['a number closer to 0 than 1e-130', () => ({ [effort]: -1e-200 }), /takes a number from -9007199254740991 to 9007199254740991/],
     ['a date field given a non-date', () => ({ [due]: '2031-13-01' }), /date/],
     ['an unknown uuid', () => ({ '00000000-0000-4000-8000-000000000000': 'x' }), /Unknown field/],
   ])('%s → 400 request.invalid at the value, nothing written', async (_n, fields, detail) => {
@@ -144,6 +147,17 @@ describe('custom field values on create and update', () => {
     const ok = await call(app, 'PATCH', `/v2/notes/${note}`, { token: ws.token, body: { data: { fields: { [revenue]: 5 } } } });
     expect(ok.status, ok.text).toBe(200);
     expect((await get(`/v2/notes/${note}?fields[]=${revenue}`)).json.data.fields).toEqual({ [revenue]: 5 });
+  });
+
+  it("a number field holds the table's whole range, and a note's refuses what it cannot hold", async () => {
+    for (const value of [Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1e-130, 0.1]) {
+      const ok = await call(app, 'PATCH', `/v2/notes/${note}`, { token: ws.token, body: { data: { fields: { [revenue]: value } } } });
+      expect(ok.status, ok.text).toBe(200);
+      expect((await get(`/v2/notes/${note}?fields[]=${revenue}`)).json.data.fields).toEqual({ [revenue]: value });
+    }
+    const refused = await call(app, 'PATCH', `/v2/notes/${note}`, { token: ws.token, body: { data: { fields: { [revenue]: 9007199254740992 } } } });
+    expectError(refused, 'request.invalid', { detail: /takes a number from/, source: { pointer: `/data/fields/${revenue}` } });
+    expect((await get(`/v2/notes/${note}?fields[]=${revenue}`)).json.data.fields).toEqual({ [revenue]: 0.1 });
   });
 });
 
