@@ -10,7 +10,7 @@ export const handler = authedApi(
   routes.addApplicationKey,
   { params: ApplicationPath, body: AddKeyBody, responses: { 201: ApplicationKey }, errors: ['conflict.uniqueViolation'], headers: { idempotencyKey: true } },
   async (req, { params, body }) => {
-    const key = await uploadKey(principalOf(req).workspaceId, params.clientId, body.publicKey, req);
+    const key = await uploadKey(principalOf(req).workspaceId, params.clientId, body.publicKey, req, principalOf(req));
     return { status: 201, body: key };
   },
 );

@@ -2,11 +2,13 @@
 // and shape the public view. Refusals are the domain's typed errors, located in the request body.
 import type * as z from 'zod/mini';
 // A confidential authorization-code client gets its secret once, in the registration's answer.
+import { AccessDenied } from './errors.ts';
 import { randomToken } from './oauth-tokens.ts';
 import { MAX_KEYS_PER_APPLICATION, parseRsaPublicKey, PublicKeyRejected } from './rsa-public-key.ts';
 import { applicationNotFound } from '../domain/applications.ts';
 import { Conflict, InvalidInput, pointer } from '../domain/errors.ts';
 import type { Application as ApplicationSchema, ApplicationInput, ApplicationKey, RegisteredApplication } from '../domain/schemas/applications.ts';
+import type { Scope } from '../domain/scopes.ts';
 import { addApplicationKey, createApplication, getApplication, type Application, type StoredKey } from '../store/applications.ts';
 import { hashToken } from '../store/credentials.ts';
 import { DuplicateKey, KeyLimitReached } from '../store/errors.ts';
@@ -26,8 +28,29 @@ export function applicationView(app: Application): ApplicationView {
     : { clientId: app.clientId, type: app.type, ...common, redirectUris: app.redirectUris, public: app.public, createdAt: app.createdAt };
 }
 
-/** A registration its schema (CreateApplicationBody) has already checked; the answer holds — once, never again — a confidential client's secret. */
-export async function registerApplication(workspaceId: string, input: ApplicationInput, scope?: WriteScope): Promise<RegisteredView> {
+/** The scopes of the token managing applications; none for the operator's admin CLI. */
+type Grantor = { scopes: ReadonlySet<Scope> } | undefined;
+
+const listed = (scopes: readonly string[]) => scopes.join(scopes.length > 2 ? ', ' : ' and ');
+
+/**
+ * A token delegates only what it carries: an application it registers, or one it gives a key (the
+ * key's holder then acts, for any member, with the application's scopes), may be allowed only scopes
+ * the token itself carries. Otherwise a narrow admin token could mint itself a wider one.
+ */
+function checkDelegable(grantor: Grantor, scopes: readonly Scope[], action: string): void {
+  const missing = grantor ? scopes.filter((s) => !grantor.scopes.has(s)) : [];
+  if (missing.length > 0) {
+    throw new AccessDenied(`${action} needs the scope${missing.length > 1 ? 's' : ''} ${listed(missing)}, which the token does not carry.`);
+  }
+}
+
+/**
+ * A registration its schema (CreateApplicationBody) has already checked; the answer holds — once,
+ * never again — a confidential client's secret.
+ */
+export async function registerApplication(workspaceId: string, input: ApplicationInput, scope?: WriteScope, grantor?: Grantor): Promise<RegisteredView> {
+  checkDelegable(grantor, input.scopes, 'Registering an application allowed these scopes');
   const clientSecret = input.type === 'authorizationCode' && !input.public ? randomToken() : undefined;
   const app = await createApplication(workspaceId, input, clientSecret && hashToken(clientSecret), scope);
   return { ...applicationView(app), ...(clientSecret ? { clientSecret } : {}) };
@@ -36,10 +59,11 @@ export async function registerApplication(workspaceId: string, input: Applicatio
 const PUBLIC_KEY = pointer(['publicKey']);
 
 /** An uploaded PEM (its body's schema, AddKeyBody, has checked it is text). */
-export async function uploadKey(workspaceId: string, clientId: string, publicKey: string, scope?: WriteScope): Promise<KeyView> {
+export async function uploadKey(workspaceId: string, clientId: string, publicKey: string, scope?: WriteScope, grantor?: Grantor): Promise<KeyView> {
   // An unknown application is a NotFound before the key is judged: its existence is the first fact.
   const app = await getApplication(workspaceId, clientId);
   if (!app) throw applicationNotFound(clientId);
+  checkDelegable(grantor, app.scopes, `Adding a key to application ${clientId} (its holder acts with the application's scopes)`);
   if (app.type !== 'serverToServer') {
     throw new InvalidInput(
       'Applications of type authorizationCode authenticate with a client secret or PKCE; public keys are for serverToServer applications.',

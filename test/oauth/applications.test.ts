@@ -70,6 +70,9 @@ describe('applications over HTTP', () => {
     ['scopes empty', { name: 'A', scopes: [] }, '/scopes'],
     ['an unknown scope', { name: 'A', scopes: ['entities:read', 'admin'] }, '/scopes/1'],
     ['scopes a string', { name: 'A', scopes: 'entities:read' }, '/scopes'],
+    ['a scope named twice', { name: 'A', scopes: ['entities:read', 'notes:read', 'entities:read'] }, '/scopes/2'],
+    ['a scope named twice, once by its alias', { name: 'A', scopes: ['write:entities', 'entities:write'] }, '/scopes/1'],
+    ['a default scope named twice', { name: 'A', scopes: ['notes:read'], defaultScopes: ['notes:read', 'notes:read'] }, '/defaultScopes/1'],
     ['a default scope not allowed', { name: 'A', scopes: ['entities:read'], defaultScopes: ['notes:read'] }, '/defaultScopes/0'],
     ['an unknown property (a client secret)', { name: 'A', scopes: ['entities:read'], clientSecret: 's' }, '/clientSecret'],
   ])('%s → 400 request.invalid at the pointer, and nothing is created', async (_name, body, at) => {
@@ -109,6 +112,33 @@ describe('applications over HTTP', () => {
     }
     // Nothing changed: the application still has its key and mints tokens.
     expect((await exchange(app, client.assertion())).status).toBe(200);
+  });
+
+  it("a token delegates only what it carries: an admin token's scopes bound the applications it registers and the keys it adds", async () => {
+    const ws = await newWorkspace();
+    const narrow = await ws.member({ role: 'admin', scopes: ['entities:read', 'write:entities'] });
+    const wide = await newClient(app, ws, { scopes: ['entities:read', 'notes:write', 'webhooks:write'], defaultScopes: ['entities:read'] });
+    const register = (scopes: string[]) => call(app, 'POST', '/oauth2/applications', { token: narrow.token, body: { name: 'Mine', scopes } });
+    expectError(await register(['entities:read', 'notes:write', 'members:pii:read']), 'auth.accessDenied', {
+      detail: 'Registering an application allowed these scopes needs the scopes notes:write and members:pii:read, which the token does not carry.',
+    });
+    expectError(
+      await call(app, 'POST', `/oauth2/applications/${wide.clientId}/keys`, { token: narrow.token, body: { publicKey: rsaKeyPair().publicPem } }),
+      'auth.accessDenied',
+      {
+        detail: `Adding a key to application ${wide.clientId} (its holder acts with the application's scopes) needs the scopes notes:write and webhooks:write, which the token does not carry.`,
+      },
+    );
+    // Nothing was created: only the wide application, with its one key.
+    const listed = await call(app, 'GET', '/oauth2/applications', { token: narrow.token });
+    expect(listed.json.data.map((a: { clientId: string; keys: unknown[] }) => [a.clientId, a.keys.length])).toEqual([[wide.clientId, 1]]);
+    // Within its scopes (an alias names the same scope), it registers; and it may always take access away.
+    const own = await register(['entities:read', 'entities:write']);
+    expect(own.status, own.text).toBe(201);
+    const key = await call(app, 'POST', `/oauth2/applications/${own.json.clientId}/keys`, { token: narrow.token, body: { publicKey: rsaKeyPair().publicPem } });
+    expect(key.status, key.text).toBe(201);
+    expect((await call(app, 'DELETE', `/oauth2/applications/${wide.clientId}/keys/${wide.keyId}`, { token: narrow.token })).status).toBe(204);
+    expect((await call(app, 'DELETE', `/oauth2/applications/${wide.clientId}`, { token: narrow.token })).status).toBe(204);
   });
 
   it('a malformed or absurd client id in the path → 404 resource.notFound, never a 500', async () => {

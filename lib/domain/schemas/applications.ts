@@ -24,11 +24,16 @@ const ScopeName = /* @__PURE__ */ (() =>
   ))();
 
 const MAX_SCOPE_NAMES = /* @__PURE__ */ (() => SCOPES.length + Object.keys(SCOPE_ALIASES).length)();
-/** A list of scopes, each kept once. */
+/** A list of scopes, each named once (an alias and its scope are the same scope). */
 const scopeList = (min: number) =>
   z.pipe(
     checkedArray(ScopeName, z.minLength(min), z.maxLength(MAX_SCOPE_NAMES)),
-    z.transform((scopes) => [...new Set(scopes)]),
+    z.transform((scopes, ctx) => {
+      const again = scopes.findIndex((s, i) => scopes.indexOf(s) < i);
+      if (again < 0) return scopes;
+      ctx.issues.push({ code: 'custom', message: `names '${scopes[again]}' a second time`, path: [again], input: scopes[again] });
+      return z.NEVER;
+    }),
   );
 
 export const APPLICATION_TYPES = ['serverToServer', 'authorizationCode'] as const;
