@@ -6,7 +6,7 @@ import { utcInstant, type MemberFilter, type TimeRange } from '../domain/filters
 import { ENTITY_TYPES, type EntityType } from '../domain/hierarchy.ts';
 import type { SourceFilter } from '../domain/metadata.ts';
 import type { EntitySearchFilter } from '../domain/schemas/entity.ts';
-import type { SearchMembersBody } from '../domain/schemas/member.ts';
+import type { ListMembersQuery, SearchMembersBody } from '../domain/schemas/member.ts';
 import { NOTE_TYPES, type NoteSearchFilter, type NoteType } from '../domain/schemas/note.ts';
 import { statusesNamed } from '../domain/statuses.ts';
 import { getMemberByEmail } from '../store/members.ts';
@@ -226,6 +226,24 @@ export async function entitySearchQueryOf(ws: string, filter: EntitySearchFilter
   };
 }
 
+/** A filter that reads what members:pii:read guards, refused at its place for a token without it. */
+const needsPii = (at: InputLocation, what: string) =>
+  new InvalidInput(`${what} reads members' e-mails and names, which takes the members:pii:read scope; this token lacks it.`, at);
+
+/**
+ * GET /v2/members's parameters as a member filter. `query` matches names and e-mails, so without
+ * members:pii:read (`pii`) it is refused, as the search's is: a token that reads them redacted must
+ * not learn them a prefix at a time.
+ */
+export function memberListFilterOf(query: ListMembersQuery, pii: boolean): MemberFilter {
+  if (query.query !== undefined && !pii) throw needsPii(parameter('query'), 'A search');
+  return {
+    ...(query['roles[]'] ? { roles: query['roles[]'] } : {}),
+    ...(query.query !== undefined ? { query: query.query } : {}),
+    state: query.includeDisabled === true ? 'any' : 'active',
+  };
+}
+
 /**
  * Productboard's members search (POST /v2/members/search `data`) as a member filter. The e-mail
  * filter and the text search read what members:pii:read guards (`pii`): without it they are refused
@@ -235,10 +253,8 @@ export async function entitySearchQueryOf(ws: string, filter: EntitySearchFilter
 export function memberSearchFilterOf(data: NonNullable<SearchMembersBody['data']>, pii: boolean): MemberFilter {
   const f = data.filter?.fields ?? {};
   const query = data.search?.query;
-  const needsPii = (at: string[], what: string) =>
-    new InvalidInput(`${what} reads members' e-mails and names, which takes the members:pii:read scope; this token lacks it.`, pointer(at));
-  if (f.email !== undefined && !pii) throw needsPii(['data', 'filter', 'fields', 'email'], 'Filtering by e-mail');
-  if (query !== undefined && !pii) throw needsPii(['data', 'search', 'query'], 'A search');
+  if (f.email !== undefined && !pii) throw needsPii(pointer(['data', 'filter', 'fields', 'email']), 'Filtering by e-mail');
+  if (query !== undefined && !pii) throw needsPii(pointer(['data', 'search', 'query']), 'A search');
   const state = f.disabled === true ? 'disabled' : f.disabled === false ? 'active' : data.return?.includeDisabled === true ? 'any' : 'active';
   return {
     state,

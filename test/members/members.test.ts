@@ -79,6 +79,12 @@ describe('members', () => {
     expect(new Set((await get('/v2/members', reader.token)).json.data.map((m: { fields: { email: string } }) => m.fields.email))).toEqual(
       new Set(['[redacted]']),
     );
+    // Nor may it search the hidden values a prefix at a time: `query` is refused, as the search body's is.
+    expectError(await get(`/v2/members?query=${encodeURIComponent(ws.admin.email)}`, reader.token), 'request.invalid', {
+      detail: "A search reads members' e-mails and names, which takes the members:pii:read scope; this token lacks it.",
+      source: { parameter: 'query' },
+    });
+    expect((await get(`/v2/members?roles[]=admin`, reader.token)).json.data.map((m: { id: string }) => m.id)).toEqual([ws.admin.id]);
     const notes = await ws.member({ role: 'maker', scopes: ['notes:read'] });
     expectError(await get('/v2/members', notes.token), 'auth.accessDenied');
     expectError(await get(`/v2/members/${ws.admin.id}`, notes.token), 'auth.accessDenied');

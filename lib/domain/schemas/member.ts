@@ -37,7 +37,7 @@ export const MEMBER_ROLE_FILTERS = [...ROLES, 'contributor'] as const;
 
 export const ListMembersQuery = /* @__PURE__ */ (() =>
   strictObject({
-    query: z.optional(doc(checkedString(z.minLength(1), z.maxLength(255)), 'A case-insensitive part of the name or the e-mail')),
+    query: z.optional(doc(checkedString(z.minLength(1), z.maxLength(255)), 'A case-insensitive part of the name or the e-mail; needs members:pii:read')),
     'roles[]': repeated(z.enum(MEMBER_ROLE_FILTERS)),
     includeDisabled: z.optional(doc(z.boolean(), 'Deactivated members too (default false)')),
     includeInvitationPending: z.optional(doc(z.boolean(), 'No member is invitation-pending here, so this changes nothing')),
@@ -87,3 +87,4 @@ export const SearchMembersBody = /* @__PURE__ */ (() =>
     { id: 'SearchMembersBody' },
   ))();
 export type SearchMembersBody = z.output<typeof SearchMembersBody>;
+export type ListMembersQuery = z.output<typeof ListMembersQuery>;
