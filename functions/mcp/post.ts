@@ -7,6 +7,7 @@ import { McpRequestBody } from '#lib/domain/schemas/mcp.ts';
 import { McpResponseBody } from '#lib/domain/schemas/responses.ts';
 import { authedApi } from '#lib/http/authenticated.ts';
 import { ApiError } from '#lib/http/errors.ts';
+import { admitBatch } from '#lib/http/mcp/batches.ts';
 import { mcpServer, withErrorCodes } from '#lib/http/mcp/server.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
@@ -15,6 +16,7 @@ import * as routes from '#lib/routes.ts';
 const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
 
 export const handler = authedApi(routes.mcp, { body: McpRequestBody, responses: { 200: McpResponseBody, 202: null } }, async (req, { body }) => {
+  await admitBatch(req, body);
   const server = mcpServer(principalOf(req), req.log, req);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);

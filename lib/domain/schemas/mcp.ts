@@ -12,7 +12,8 @@ const JsonRpcMessage = /* @__PURE__ */ (() => doc(z.looseObject({ jsonrpc: z.lit
 export const McpRequestBody = /* @__PURE__ */ (() =>
   doc(z.union([JsonRpcMessage, checkedArray(JsonRpcMessage, z.minLength(1))]), {
     id: 'McpRequestBody',
-    description: 'A JSON-RPC 2.0 message of the Model Context Protocol, or a batch of them',
+    description:
+      'A JSON-RPC 2.0 message of the Model Context Protocol, or a batch of them under a protocol version before 2025-06-18 (each message spends the request budget as one request)',
   }))();
 
 /** The answer to the request(s) a POST carried. */

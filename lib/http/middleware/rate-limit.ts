@@ -43,13 +43,26 @@ export async function spendBudget(api: ApiRequest, owner: string, who: string): 
   apply(api, await admit(owner, limit), who);
 }
 
+/** Spends one request of the authenticated caller's budget. */
+async function spendPrincipal(api: ApiRequest, principal: Principal): Promise<void> {
+  const who = principal.credential === 'access' ? "this application's access tokens" : "this member's API tokens";
+  await spendBudget(api, ownerOf(principal), who);
+}
+
+/**
+ * Spends `count` more requests of the authenticated caller's budget, for work one HTTP request
+ * carries several of (an MCP batch's further messages): the X-RateLimit-* headers, or BudgetSpent.
+ */
+export async function spendMore(api: ApiRequest, count: number): Promise<void> {
+  if (!api.principal) return;
+  for (let i = 0; i < count; i++) await spendPrincipal(api, api.principal);
+}
+
 export function rateLimit(): ApiMiddleware {
   return {
     before: async (request) => {
       const api = request.context.api;
-      if (!api.principal) return;
-      const who = api.principal.credential === 'access' ? "this application's access tokens" : "this member's API tokens";
-      await spendBudget(api, ownerOf(api.principal), who);
+      if (api.principal) await spendPrincipal(api, api.principal);
     },
   };
 }
