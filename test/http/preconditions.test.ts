@@ -184,4 +184,37 @@ describe('preconditions a change does not honour are refused, never ignored (RFC
     expect(read.json.data.fields.name).toBe('Feedback');
     expect((await rename({ 'if-match': read.headers.get('etag')! })).status).toBe(200);
   });
+
+  it('Idempotency-Key on a change that is not a create (PATCH, PUT, DELETE) → 400 naming it, nothing changed; a search ignores it', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const product = await c.entity('product');
+    const id = await c.note();
+    const key = { 'idempotency-key': 'k-1' };
+    const notTaken = (method: string, path: string) => ({
+      detail: `${method} ${path} does not take Idempotency-Key (only creates do), so a repeat would not be answered from the first; send the request without it.`,
+      source: { parameter: 'Idempotency-Key' },
+    });
+    expectError(
+      await call(app, 'PATCH', `/v2/notes/${id}`, { token: ws.token, headers: key, body: { data: { fields: { name: 'Renamed' } } } }),
+      'request.invalid',
+      notTaken('PATCH', '/v2/notes/{id}'),
+    );
+    expectError(
+      await call(app, 'PUT', `/v2/notes/${id}/relationships/link/${product}`, { token: ws.token, headers: key, body: { data: { importance: 'critical' } } }),
+      'request.invalid',
+      notTaken('PUT', '/v2/notes/{id}/relationships/link/{entityId}'),
+    );
+    expectError(
+      await call(app, 'DELETE', `/v2/entities/${product}`, { token: ws.token, headers: key }),
+      'request.invalid',
+      notTaken('DELETE', '/v2/entities/{id}'),
+    );
+    const note = await call(app, 'GET', `/v2/notes/${id}?fields[]=name`, { token: ws.token });
+    expect(note.json.data.fields).toEqual({ name: 'Feedback' });
+    expect((await call(app, 'GET', `/v2/notes/${id}/relationships`, { token: ws.token })).json.data).toEqual([]);
+    expect((await call(app, 'GET', `/v2/entities/${product}`, { token: ws.token })).status).toBe(200);
+    const search = await call(app, 'POST', '/v2/entities/search', { token: ws.token, headers: key, body: { data: { filter: { type: ['product'] } } } });
+    expect(search.status, search.text).toBe(200);
+  });
 });

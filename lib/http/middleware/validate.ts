@@ -4,6 +4,7 @@
 // schemas' outputs as `req.input`.
 import type * as z from 'zod/mini';
 import { InvalidInput, parameter } from '../../domain/errors.ts';
+import { IDEMPOTENCY_HEADER } from '../../domain/idempotency.ts';
 import { parseInput, rawJsonProblem } from '../../domain/input.ts';
 import { NoParameters } from '../../domain/schemas/common.ts';
 import type { Route } from '../../routes.ts';
@@ -80,6 +81,15 @@ function refuseUnhonoured(headers: ReadonlyMap<string, string>, route: Route, op
     throw new InvalidInput(
       `${route.method} ${route.path} does not honour ${name}, so the change would not be conditional on it; send the request without ${name}.${instead}`,
       parameter(name),
+    );
+  }
+  // Only creates take an Idempotency-Key. On another change it would promise what the route does
+  // not do (answer a repeat from the first answer); POSTs that read (searches) or speak their own
+  // protocol (OAuth, MCP, the pages) are left to ignore it, as any header they do not define.
+  if (route.method !== 'POST' && !operation.headers?.idempotencyKey && headers.has(IDEMPOTENCY_HEADER.toLowerCase())) {
+    throw new InvalidInput(
+      `${route.method} ${route.path} does not take ${IDEMPOTENCY_HEADER} (only creates do), so a repeat would not be answered from the first; send the request without it.`,
+      parameter(IDEMPOTENCY_HEADER),
     );
   }
 }
