@@ -84,7 +84,11 @@ const NUMBER_LIMIT = Number.MAX_SAFE_INTEGER;
 const SMALLEST_MAGNITUDE = 1e-130;
 const NUMBER_RANGE = `a number from ${-NUMBER_LIMIT} to ${NUMBER_LIMIT}, 0 or at least ${SMALLEST_MAGNITUDE} in magnitude`;
 
-/** The zod schema a custom field's value must satisfy (writes are validated with it). */
+/**
+ * The zod schema of a custom field's value as it reads. Text, number and date fields are written as
+ * they read and validated with it; a select field's option reads as `{id, name}` (Productboard's
+ * single-select value) and is written as selectOptionOf takes it.
+ */
 export function customValueSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'options' | 'values'>): z.ZodMiniType {
   switch (def.fieldKind) {
     case 'text':
@@ -99,7 +103,7 @@ export function customValueSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'optio
       return IsoDate;
     case 'select': {
       const options = optionNames(def);
-      return options.length ? z.enum(options as [string, ...string[]]) : z.never();
+      return options.length ? z.strictObject({ id: z.string(), name: z.enum(options as [string, ...string[]]) }) : z.never();
     }
   }
 }
@@ -116,9 +120,48 @@ export function customValueJsonSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'o
     case 'select': {
       const options = optionNames(def);
       // No option yet: no value is valid (z.never()).
-      return options.length ? { type: 'string', enum: [...options] } : { not: {} };
+      return options.length
+        ? {
+            type: 'object',
+            properties: { id: { type: 'string' }, name: { type: 'string', enum: [...options] } },
+            required: ['id', 'name'],
+            additionalProperties: false,
+          }
+        : { not: {} };
     }
   }
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The option a select field's write names (Productboard's single-select assignment): its name, or
+ * `{id}`, `{name}` or both of one of its values (both must then name the same one; the values are
+ * listed at GET /v2/entities/fields/{id}/values). An error message when it names none.
+ */
+function selectOptionOf(def: CustomFieldDef, value: unknown): { id: string } | { error: string } {
+  const values = selectValuesOf(def);
+  const field = `Custom field '${def.name}' (${def.id})`;
+  const takes = `${field} takes one of ${optionNames(def)
+    .map((o) => `'${o}'`)
+    .join(', ')}: its name, or {id} or {name} of one of its values.`;
+  if (typeof value === 'string') {
+    const byName = values.find((v) => v.name === value);
+    return byName ? { id: byName.id } : { error: takes };
+  }
+  if (!isPlainObject(value)) return { error: takes };
+  const extra = Object.keys(value).find((k) => k !== 'id' && k !== 'name');
+  if (extra !== undefined) return { error: `${field}: an option is named by id and name only, not '${extra.slice(0, 100)}'.` };
+  const { id, name } = value;
+  if ((id !== undefined && typeof id !== 'string') || (name !== undefined && typeof name !== 'string') || (id === undefined && name === undefined)) {
+    return { error: takes };
+  }
+  const byId = id === undefined ? undefined : values.find((v) => v.id === id);
+  const byName = name === undefined ? undefined : values.find((v) => v.name === name);
+  if (id !== undefined && !byId) return { error: `${field} has no value ${JSON.stringify(id.slice(0, 100))}; ${takes.slice(field.length + 1)}` };
+  if (name !== undefined && !byName) return { error: takes };
+  if (byId && byName && byId.id !== byName.id) return { error: `${field}: id ${id} is the value '${byId.name}', not '${name}'.` };
+  return { id: (byId ?? byName)!.id };
 }
 
 /**
@@ -129,16 +172,7 @@ function customValueError(def: CustomFieldDef, value: unknown): string | undefin
   if (value === null) return undefined;
   const result = customValueSchema(def).safeParse(value);
   if (result.success) return undefined;
-  const expected =
-    def.fieldKind === 'select'
-      ? `one of ${optionNames(def)
-          .map((o) => `'${o}'`)
-          .join(', ')}`
-      : def.fieldKind === 'date'
-        ? 'a date YYYY-MM-DD'
-        : def.fieldKind === 'number'
-          ? NUMBER_RANGE
-          : 'a string of at most 10000 characters';
+  const expected = def.fieldKind === 'date' ? 'a date YYYY-MM-DD' : def.fieldKind === 'number' ? NUMBER_RANGE : 'a string of at most 10000 characters';
   return `Custom field '${def.name}' (${def.id}) takes ${expected}.`;
 }
 
@@ -212,16 +246,20 @@ export function customValueCheck(defs: readonly CustomFieldDef[], type: string):
   return (fieldId, value, path) => {
     const def = own.get(fieldId.toLowerCase());
     if (!def) throw new InvalidInput(`Unknown field '${fieldId}': no custom field with this id is configured for ${type}.`, pointer(path));
+    if (def.fieldKind === 'select' && value !== null) {
+      const option = selectOptionOf(def, value);
+      if ('error' in option) throw new InvalidInput(option.error, pointer(path));
+      return option.id;
+    }
     const problem = customValueError(def, value);
     if (problem) throw new InvalidInput(problem, pointer(path));
-    if (def.fieldKind === 'select' && value !== null) return selectValuesOf(def).find((v) => v.name === value)!.id;
     return value;
   };
 }
 
 /**
  * A custom field value as stored → as it reads: a select field's option id → the option's current
- * name (following a replacement); an option since deleted reads as no value (undefined).
+ * `{id, name}` (following a replacement); an option since deleted reads as no value (undefined).
  */
 export function customValueRead(def: CustomFieldDef, stored: unknown): unknown {
   if (def.fieldKind !== 'select' || typeof stored !== 'string') return stored;
@@ -229,13 +267,14 @@ export function customValueRead(def: CustomFieldDef, stored: unknown): unknown {
   let id = stored;
   for (let hop = 0; hop < 10; hop++) {
     const found = values.find((v) => v.id === id);
-    if (found) return found.name;
+    if (found) return { id: found.id, name: found.name };
     const next = def.replaced?.[id];
     if (next === undefined) break;
     id = next;
   }
   // Written before options had ids: the option's name itself.
-  return values.some((v) => v.name === stored) ? stored : undefined;
+  const named = values.find((v) => v.name === stored);
+  return named ? { id: named.id, name: named.name } : undefined;
 }
 
 /** A record with its select fields' options by their current names (customValueRead); an option deleted since is no value. */

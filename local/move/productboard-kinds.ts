@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { CUSTOM_FIELD_KINDS, ENTITY_TYPES, NOTE_TYPES, type CustomFieldKind } from '#lib/domain/configurations.ts';
 import { ENTITY_FIELDS, NOTE_FIELDS } from '#lib/domain/entity-fields.ts';
-import { colorFor, SELECT_COLORS, type SelectColor } from '#lib/domain/field-values.ts';
+import { colorFor, SELECT_COLORS, type SelectColor, type SelectValue } from '#lib/domain/field-values.ts';
 import { aType, isEntityType, isHierarchyType, type EntityType } from '#lib/domain/hierarchy.ts';
 import { REDACTED } from '#lib/domain/member-view.ts';
 import { relationTargets } from '#lib/domain/relations.ts';
@@ -41,7 +41,10 @@ interface SourceRelationship {
 /** A configuration (entities' or notes'): its fields by id, each with the JSON Schema of its value. */
 interface SourceConfiguration {
   type: string;
-  fields?: Record<string, { id: string; name?: string; schema?: { type?: string; format?: string; enum?: unknown[] } }>;
+  fields?: Record<
+    string,
+    { id: string; name?: string; schema?: { type?: string; format?: string; enum?: unknown[]; properties?: { name?: { enum?: unknown[] } } } }
+  >;
 }
 
 /** What reading records needs: the client, the custom fields the source configures, a tally of what is left out. */
@@ -49,7 +52,7 @@ export interface ReadContext {
   client: SourceClient;
   /** When the run began: the creation time of records the source gives none (members, custom fields). */
   importedAt: string;
-  customFields: Map<string, { kind: CustomFieldKind; options?: string[]; entityType: string }>;
+  customFields: Map<string, { kind: CustomFieldKind; options?: string[]; values?: SelectValue[]; entityType: string }>;
   skip(reason: string, n?: number): void;
 }
 
@@ -81,7 +84,7 @@ const sourceMetadata = (item: SourceRecord, ctx: ReadContext) => {
 };
 
 /** A custom field's value as this service stores it, or undefined when it has none here. */
-function customValue(def: { kind: CustomFieldKind; options?: string[] }, value: unknown): unknown {
+function customValue(def: { kind: CustomFieldKind; options?: string[]; values?: SelectValue[] }, value: unknown): unknown {
   switch (def.kind) {
     case 'text':
       return typeof value === 'string' && value.length <= 10_000 ? value : undefined;
@@ -91,7 +94,9 @@ function customValue(def: { kind: CustomFieldKind; options?: string[] }, value: 
       return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
     case 'select': {
       const name = typeof value === 'string' ? value : (value as { name?: unknown } | null)?.name;
-      return typeof name === 'string' && def.options?.includes(name) ? name : undefined;
+      if (typeof name !== 'string' || !def.options?.includes(name)) return undefined;
+      // With the source's values read, the option by its id (as records hold it); otherwise its name.
+      return def.values ? def.values.find((v) => v.name === name)?.id : name;
     }
   }
 }
@@ -171,7 +176,9 @@ export async function readCustomFields(ctx: ReadContext): Promise<CustomFieldRec
         for (const f of Object.values(conf.fields ?? {})) {
           if (!isUuid(f.id)) continue;
           const schema = f.schema ?? {};
-          const options = Array.isArray(schema.enum) ? schema.enum.filter((o): o is string => typeof o === 'string') : undefined;
+          // A select field's options: the enum of its value, or of the `name` of its `{id, name}` value.
+          const names = schema.enum ?? schema.properties?.name?.enum;
+          const options = Array.isArray(names) ? names.filter((o): o is string => typeof o === 'string') : undefined;
           const kind: CustomFieldKind | undefined = options
             ? 'select'
             : schema.type === 'number'
@@ -186,7 +193,9 @@ export async function readCustomFields(ctx: ReadContext): Promise<CustomFieldRec
             continue;
           }
           const id = f.id.toLowerCase();
-          ctx.customFields.set(id, { kind, entityType: type, ...(options ? { options } : {}) });
+          // An entity select field's options with their ids (the values route lists them), so they keep them here.
+          const values = options && (ENTITY_TYPES as readonly string[]).includes(type) ? await readSelectValues(ctx, id, options) : undefined;
+          ctx.customFields.set(id, { kind, entityType: type, ...(options ? { options } : {}), ...(values ? { values } : {}) });
           out.push({
             kind: 'customField',
             id,
@@ -194,6 +203,7 @@ export async function readCustomFields(ctx: ReadContext): Promise<CustomFieldRec
             name: String(f.name),
             fieldKind: kind,
             ...(options ? { options } : {}),
+            ...(values ? { values } : {}),
             createdAt: ctx.importedAt,
           });
         }
@@ -201,6 +211,25 @@ export async function readCustomFields(ctx: ReadContext): Promise<CustomFieldRec
     }
   }
   return out;
+}
+
+/**
+ * A select field's options as the source lists them (GET /v2/entities/fields/{id}/values), in the
+ * order of its configuration; undefined when the list does not hold each option once with an id.
+ */
+async function readSelectValues(ctx: ReadContext, fieldId: string, options: readonly string[]): Promise<SelectValue[] | undefined> {
+  const listed = new Map<string, SelectValue>();
+  for await (const page of ctx.client.pages<SourceRecord>(`/entities/fields/${fieldId}/values`)) {
+    for (const v of page.data) {
+      const name = v.fields?.name;
+      if (!isUuid(v.id) || typeof name !== 'string' || listed.has(name)) return undefined;
+      const id = v.id.toLowerCase();
+      const color = (SELECT_COLORS as readonly unknown[]).includes(v.fields?.color) ? (v.fields!.color as SelectColor) : colorFor(id);
+      listed.set(name, { id, name, color });
+    }
+  }
+  if (listed.size !== options.length || options.some((o) => !listed.has(o))) return undefined;
+  return options.map((name, seq) => ({ ...listed.get(name)!, seq }));
 }
 
 /** The tag values the source lists (oldest first): each a millisecond after the one before from the run's start, so they list here in the source's order. */

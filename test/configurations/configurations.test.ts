@@ -33,13 +33,24 @@ describe('entity configurations', () => {
       id: 'name',
       name: 'Name',
       path: '/fields/name',
-      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' },
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '[^\\s\\u200B-\\u200D\\u2060\\uFEFF]' },
     });
     expect(data.fields.archived.schema).toEqual({ type: 'boolean' });
     // An entity's tags are the workspace's tag values, by id and name.
     expect(data.fields.tags.schema).toMatchObject({ type: 'array', items: { type: 'object', required: ['id', 'name'] } });
     expect(data.fields.teams.schema).toMatchObject({ type: 'array', items: { type: 'object', required: ['id', 'name'] } });
-    expect(data.fields[id]).toEqual({ id, name: 'Size', path: `/fields/${id}`, schema: { type: 'string', enum: ['S', 'M', 'L'] } });
+    // A select field's option reads as Productboard's single-select value, {id, name}.
+    expect(data.fields[id]).toEqual({
+      id,
+      name: 'Size',
+      path: `/fields/${id}`,
+      schema: {
+        type: 'object',
+        properties: { id: { type: 'string' }, name: { type: 'string', enum: ['S', 'M', 'L'] } },
+        required: ['id', 'name'],
+        additionalProperties: false,
+      },
+    });
     expect(data.relationships.parent).toEqual({ targetType: ['product', 'component'], cardinality: 'single', mandatory: true });
     expect(data.links).toEqual({ self: `${app.baseUrl}/entities/configurations/feature` });
   });

@@ -34,18 +34,44 @@ describe('custom field values are validated against their kind', () => {
     expect(check(id, value, path)).toEqual(value);
   });
 
-  it("a select field's option is written by name and stored by its id, which reads back as the option's current name", () => {
+  it("a select field's option is written by name, {id}, {name} or both, stored by its id, and reads back as the option's current {id, name}", () => {
     const size = defs[3]!;
     const m = selectValuesOf(size).find((v) => v.name === 'M')!;
-    expect(check(size.id, 'M', path)).toBe(m.id);
-    expect(customValueRead(size, m.id)).toBe('M');
+    for (const written of ['M', { id: m.id }, { name: 'M' }, { id: m.id, name: 'M' }]) expect(check(size.id, written, path)).toBe(m.id);
+    expect(customValueRead(size, m.id)).toEqual({ id: m.id, name: 'M' });
     const renamed = { ...size, values: selectValuesOf(size).map((v) => (v.id === m.id ? { ...v, name: 'Medium' } : v)) };
-    expect(customValueRead(renamed, m.id)).toBe('Medium');
+    expect(customValueRead(renamed, m.id)).toEqual({ id: m.id, name: 'Medium' });
     // Deleted: no value; deleted with a replacement: the replacement.
     const s = selectValuesOf(size).find((v) => v.name === 'S')!;
     const gone = { ...size, values: [s] };
     expect(customValueRead(gone, m.id)).toBeUndefined();
-    expect(customValueRead({ ...gone, replaced: { [m.id]: s.id } }, m.id)).toBe('S');
+    expect(customValueRead({ ...gone, replaced: { [m.id]: s.id } }, m.id)).toEqual({ id: s.id, name: 'S' });
+  });
+
+  it.each<[string, unknown, string]>([
+    [
+      'an unknown name',
+      'XL',
+      "Custom field 'Size' (44444444-4444-4444-8444-444444444444) takes one of 'S', 'M': its name, or {id} or {name} of one of its values.",
+    ],
+    [
+      'an unknown id',
+      { id: 'nope' },
+      `Custom field 'Size' (44444444-4444-4444-8444-444444444444) has no value "nope"; takes one of 'S', 'M': its name, or {id} or {name} of one of its values.`,
+    ],
+    ['an id and a name of different options', { id: 'M', name: 'S' }, ''],
+    ['neither', {}, "Custom field 'Size' (44444444-4444-4444-8444-444444444444) takes one of 'S', 'M': its name, or {id} or {name} of one of its values."],
+    [
+      'another property',
+      { name: 'S', color: 'red' },
+      "Custom field 'Size' (44444444-4444-4444-8444-444444444444): an option is named by id and name only, not 'color'.",
+    ],
+  ])('a select field refuses %s', (_what, written, detail) => {
+    const size = defs[3]!;
+    const m = selectValuesOf(size).find((v) => v.name === 'M')!;
+    const value = (written as { id?: string }).id === 'M' ? { ...(written as object), id: m.id } : written;
+    const expected = detail || `Custom field 'Size' (${size.id}): id ${m.id} is the value 'M', not 'S'.`;
+    expect(() => check(size.id, value, path)).toThrow(expected);
   });
 
   it.each<[string, unknown, RegExp]>([

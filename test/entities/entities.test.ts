@@ -135,7 +135,7 @@ describe('entities', () => {
       name: expect.any(String),
       status: { id: expect.any(String), name: 'Planned' },
       tags: [{ id: expect.any(String), name: 'b' }],
-      [size]: 'M',
+      [size]: { id: expect.any(String), name: 'M' },
     });
     expectError(await patch([{ op: 'set', path: 'email', value: 'x@example.com' }]), 'request.invalid', {
       source: { pointer: '/data/patch/0/path' },

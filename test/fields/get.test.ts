@@ -24,6 +24,8 @@ async function create(path: string, data: unknown): Promise<string> {
   return res.json.data.id;
 }
 const get = (path: string) => call(app, 'GET', path, { token: ws.token });
+/** A select field's option as it reads: {id, name}. */
+const option = (name: string) => ({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name });
 
 beforeAll(async () => {
   app = await startApp();
@@ -48,7 +50,7 @@ describe('fields on GET /v2/entities/{id}', () => {
   it('parameter omitted → only non-empty fields (custom values by uuid; 0 is a value)', async () => {
     const res = await get(`/v2/entities/${feature}`);
     expect(res.status, res.text).toBe(200);
-    expect(res.json.data.fields).toEqual({ name: 'F', tags: [{ id: expect.any(String), name: 'api' }], [size]: 'M', [effort]: 0 });
+    expect(res.json.data.fields).toEqual({ name: 'F', tags: [{ id: expect.any(String), name: 'api' }], [size]: option('M'), [effort]: 0 });
   });
 
   it('fields[]=all → every configured field, nulls included', async () => {
@@ -62,7 +64,7 @@ describe('fields on GET /v2/entities/{id}', () => {
       teams: null,
       timeframe: null,
       archived: null,
-      [size]: 'M',
+      [size]: option('M'),
       [effort]: 0,
       [due]: null,
     });
@@ -117,11 +119,16 @@ describe('custom field values on create and update', () => {
     });
     const patch = await call(app, 'PATCH', `/v2/entities/${id}`, { token: ws.token, body: { data: { fields: { [size]: 'L', [due]: null } } } });
     expect(patch.status, patch.text).toBe(200);
-    expect((await get(`/v2/entities/${id}?fields[]=${size}&fields[]=${due}`)).json.data.fields).toEqual({ [size]: 'L', [due]: null });
+    expect((await get(`/v2/entities/${id}?fields[]=${size}&fields[]=${due}`)).json.data.fields).toEqual({ [size]: option('L'), [due]: null });
   });
 
   it.each<[string, () => Record<string, unknown>, RegExp]>([
-    ['a select value not among its options', () => ({ [size]: 'XL' }), /one of 'S', 'M', 'L'/],
+    ['a select value not among its options', () => ({ [size]: 'XL' }), /one of 'S', 'M', 'L': its name, or \{id\} or \{name\} of one of its values\.$/],
+    [
+      'a select value by an id it does not have',
+      () => ({ [size]: { id: '00000000-0000-4000-8000-000000000000' } }),
+      /has no value "00000000-0000-4000-8000-000000000000"/,
+    ],
     ['a number field given a string', () => ({ [effort]: '3' }), /takes a number/],
     // Beyond what the table can hold exactly: the SDK would refuse the first, DynamoDB the second (a 500 before).
     ['a number beyond 2^53 − 1', () => ({ [effort]: 1e20 }), /takes a number from -9007199254740991 to 9007199254740991, 0 or at least 1e-130 in magnitude\.$/],
@@ -139,6 +146,26 @@ describe('custom field values on create and update', () => {
     });
     expectError(created, 'request.invalid', { detail, source: { pointer: `/data/fields/${key}` } });
     expect((await get(`/v2/entities/${feature}?fields[]=name`)).json.data.fields).toEqual({ name: 'F' });
+  });
+
+  it("a select field's option is written as Productboard assigns one, by {id} or {name}, and reads as {id, name}", async () => {
+    const values = (await get(`/v2/entities/fields/${size}/values`)).json.data as Array<{ id: string; fields: { name: string } }>;
+    const [s, m] = [values.find((v) => v.fields.name === 'S')!, values.find((v) => v.fields.name === 'M')!];
+    const set = (value: unknown) => call(app, 'PATCH', `/v2/entities/${feature}`, { token: ws.token, body: { data: { fields: { [size]: value } } } });
+    for (const [written, read] of [
+      [{ id: s.id }, s],
+      [{ name: 'M' }, m],
+      [{ id: s.id, name: 'S' }, s],
+    ] as const) {
+      expect((await set(written)).status).toBe(200);
+      expect((await get(`/v2/entities/${feature}?fields[]=${size}`)).json.data.fields).toEqual({ [size]: { id: read.id, name: read.fields.name } });
+    }
+    expectError(await set({ id: m.id, name: 'S' }), 'request.invalid', {
+      detail: `Custom field 'Size' (${size}): id ${m.id} is the value 'M', not 'S'.`,
+      source: { pointer: `/data/fields/${size}` },
+    });
+    expect((await get(`/v2/entities/${feature}?fields[]=${size}`)).json.data.fields).toEqual({ [size]: { id: s.id, name: 'S' } });
+    expect((await set('M')).status).toBe(200);
   });
 
   it('a custom field of another type is refused on write', async () => {

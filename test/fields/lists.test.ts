@@ -5,6 +5,9 @@ import { fieldCommands } from '../../local/admin/fields.ts';
 import { seedEntities, seedNotes } from '../pagination/seed.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 
+/** A select field's option as it reads: {id, name}. */
+const option = (name: string) => ({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name });
+
 const fieldAdd = fieldCommands.find((c) => c.name === 'field add')!;
 const addField = async (ws: string, entityType: string, name: string, kind: string, options?: string) =>
   ((await fieldAdd.run({ workspace: ws, 'entity-type': entityType, name, kind, ...(options ? { options } : {}) })) as { id: string }).id;
@@ -41,13 +44,13 @@ const search = (data: unknown, query = '') => call(app, 'POST', `/v2/entities/se
 
 describe('fields on GET /v2/entities', () => {
   it('parameter omitted → only fields with non-empty values', async () => {
-    expect(fieldsOf(await get('/v2/entities?type=feature'))).toEqual([{ name: 'A', tags: [t], [size]: 'M' }, { name: 'B' }]);
+    expect(fieldsOf(await get('/v2/entities?type=feature'))).toEqual([{ name: 'A', tags: [t], [size]: option('M') }, { name: 'B' }]);
   });
 
   it('fields[]=all → every configured field, nulls included', async () => {
     const res = await get('/v2/entities?type=feature&fields[]=all');
     expect(fieldsOf(res)).toEqual([
-      { name: 'A', description: '', status: null, owner: null, tags: [t], teams: null, timeframe: null, archived: null, [size]: 'M' },
+      { name: 'A', description: '', status: null, owner: null, tags: [t], teams: null, timeframe: null, archived: null, [size]: option('M') },
       // A list left empty is no value.
       { name: 'B', description: null, status: null, owner: null, tags: null, teams: null, timeframe: null, archived: null, [size]: null },
     ]);
@@ -56,7 +59,7 @@ describe('fields on GET /v2/entities', () => {
   it('a list → exactly those fields even when null; custom fields by uuid', async () => {
     const res = await get(`/v2/entities?type=feature&fields[]=${size}&fields[]=owner`);
     expect(fieldsOf(res)).toEqual([
-      { [size]: 'M', owner: null },
+      { [size]: option('M'), owner: null },
       { [size]: null, owner: null },
     ]);
   });
@@ -94,7 +97,7 @@ describe('fields on GET /v2/entities', () => {
 
 describe('fields in POST /v2/entities/search (data.fields)', () => {
   it('omitted → only non-empty fields', async () => {
-    expect(fieldsOf(await search({ types: ['feature'] }))).toEqual([{ name: 'A', tags: [t], [size]: 'M' }, { name: 'B' }]);
+    expect(fieldsOf(await search({ types: ['feature'] }))).toEqual([{ name: 'A', tags: [t], [size]: option('M') }, { name: 'B' }]);
   });
 
   it("'all' → every configured field with nulls", async () => {
@@ -104,7 +107,7 @@ describe('fields in POST /v2/entities/search (data.fields)', () => {
 
   it('a list → exactly those fields', async () => {
     expect(fieldsOf(await search({ types: ['feature'], fields: ['description', size] }))).toEqual([
-      { description: '', [size]: 'M' },
+      { description: '', [size]: option('M') },
       { description: null, [size]: null },
     ]);
   });

@@ -250,8 +250,11 @@ describe('custom select options', () => {
     const read = async () => (await c.ok('GET', `/entities/${f}`)).json.data.fields[size];
     // Stored by the option's id: a rename shows on the entity.
     await c.ok('PATCH', `/entities/fields/${size}/values/${m!.id}`, { data: { fields: { name: 'Medium' } } });
-    expect(await read()).toBe('Medium');
-    expect((await c.ok('GET', `/entities/configurations/feature`)).json.data.fields[size].schema).toEqual({ type: 'string', enum: ['S', 'Medium', 'L'] });
+    expect(await read()).toEqual({ id: m!.id, name: 'Medium' });
+    expect((await c.ok('GET', `/entities/configurations/feature`)).json.data.fields[size].schema.properties.name).toEqual({
+      type: 'string',
+      enum: ['S', 'Medium', 'L'],
+    });
     expectError(await c.req('PATCH', `/entities/${f}`, { data: { fields: { [size]: 'M' } } }), 'request.invalid', {
       source: { pointer: `/data/fields/${size}` },
     });
@@ -264,7 +267,7 @@ describe('custom select options', () => {
     });
     // Replaced by S, then S deleted: the entity reads S, then no value.
     expect((await c.req('DELETE', `/entities/fields/${size}/values/${m!.id}?replaceWith=${s!.id}`)).status).toBe(204);
-    expect(await read()).toBe('S');
+    expect(await read()).toEqual({ id: s!.id, name: 'S' });
     expect((await c.req('DELETE', `/entities/fields/${size}/values/${s!.id}`)).status).toBe(204);
     expect(await read()).toBeUndefined();
     expect((await values(c, size)).map((o) => o.fields.name)).toEqual(['L', 'XL']);

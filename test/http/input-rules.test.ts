@@ -210,11 +210,15 @@ describe('strings', () => {
   it.each([
     ['POST /v2/entities', 'POST', '/v2/entities', { data: { type: 'feature', fields: { name: '   ' } } }],
     ['POST /v2/notes', 'POST', '/v2/notes', { data: { type: 'textNote', fields: { name: '\t \n' } } }],
-  ])('%s with a whitespace-only name → 400 request.invalid at /data/fields/name; nothing stored', async (_name, method, path, body) => {
+    ['POST /v2/entities (no-break and zero-width spaces)', 'POST', '/v2/entities', { data: { type: 'product', fields: { name: '\u00a0\u200b\ufeff' } } }],
+  ])('%s with a name of white space only → 400 request.invalid at /data/fields/name saying so; nothing stored', async (_name, method, path, body) => {
     const ws = await newWorkspace();
     const before = await workspaceItems(ws);
     const res = await call(app, method, path, { token: ws.token, body });
-    expectError(res, 'request.invalid', { detail: /^'\/data\/fields\/name' /, source: { pointer: '/data/fields/name' } });
+    expectError(res, 'request.invalid', {
+      detail: /^'\/data\/fields\/name' must have a visible character, not only white space \(got '.*'\)\.$/s,
+      source: { pointer: '/data/fields/name' },
+    });
     await expectUnchanged(ws, before);
   });
 

@@ -29,8 +29,15 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** An e-mail address (RFC 5321 bounds its length; the service compares addresses lower-cased). */
 export const Email = /* @__PURE__ */ (() => checkedFormat('email', EMAIL_PATTERN, z.maxLength(MAX_EMAIL)))();
 
-/** A string with a visible character: "" and "   " are both refused. */
-export const nonBlank = (max: number) => checkedString(z.minLength(1), z.maxLength(max), z.regex(/\S/));
+/**
+ * A visible character: neither white space nor one of the zero-width characters (zero-width space,
+ * non-joiner and joiner, word joiner, byte order mark), which JavaScript's \S counts as visible.
+ */
+const VISIBLE = /[^\s\u200B-\u200D\u2060\uFEFF]/;
+
+/** A string with a visible character: "", "   " and "\u200B" are all refused. */
+export const nonBlank = (max: number) =>
+  checkedString(z.minLength(1), z.maxLength(max), z.regex(VISIBLE, { error: 'must have a visible character, not only white space' }));
 
 /** An absolute URL the service answers with. */
 export const Url = /* @__PURE__ */ (() => z.url())();

@@ -38,7 +38,7 @@ export const EntityRelationshipList = /* @__PURE__ */ (() => doc(listOf(EntityRe
 
 /** A custom field value (the configuration of the record's type gives its kind), or null when a selection names an empty field. */
 const CustomFieldValue = /* @__PURE__ */ (() =>
-  doc(z.nullable(z.union([z.string(), z.number()])), {
+  doc(z.nullable(z.union([z.string(), z.number(), strictObject({ id: z.string(), name: z.string() })])), {
     id: 'CustomFieldValue',
     description: 'A custom field value, by the field id (uuid); the type configuration gives its schema',
   }))();
