@@ -137,6 +137,15 @@ describe('entities', () => {
       tags: [{ id: expect.any(String), name: 'b' }],
       [size]: { id: expect.any(String), name: 'M' },
     });
+    // An operation that lacks what its op takes, or names no op there is: the detail says which.
+    expectError(await patch([{ op: 'set', path: 'description' }]), 'request.invalid', {
+      detail: "'/data/patch/0/value' is required.",
+      source: { pointer: '/data/patch/0/value' },
+    });
+    expectError(await patch([{ op: 'replace', path: 'name', value: 'x' }]), 'request.invalid', {
+      detail: "'/data/patch/0/op' must be one of 'set', 'addItems', 'removeItems', 'clear' (got 'replace').",
+      source: { pointer: '/data/patch/0/op' },
+    });
     expectError(await patch([{ op: 'set', path: 'email', value: 'x@example.com' }]), 'request.invalid', {
       source: { pointer: '/data/patch/0/path' },
       detail: /Unknown field 'email' for a feature/,

@@ -25,8 +25,9 @@ const Value = /* @__PURE__ */ (() =>
     "A value of the field (its write shape, as under `data.fields`); for addItems and removeItems a list of the field's items (a conversation's parts are removed by externalId)",
   ))();
 
+// Discriminated by `op`, so a refusal names what the operation it names lacks ("value is required").
 const Operation = /* @__PURE__ */ (() =>
-  z.union([
+  z.discriminatedUnion('op', [
     strictObject({ op: z.enum(['set', 'addItems', 'removeItems']), path: FieldPath, value: Value }),
     strictObject({ op: z.literal('clear'), path: FieldPath }),
   ]))();
