@@ -5,7 +5,7 @@
 // source address (each test that needs one sends from a loopback address of its own). Each test
 // sets its own limit.
 import { request as httpRequest } from 'node:http';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '#lib/auth/api-tokens.ts';
 import {
   authorizationCode,
@@ -19,7 +19,7 @@ import {
   type CodeClient,
 } from '../authcode/support.ts';
 import { exchange, newClient } from '../oauth/support.ts';
-import { call, challengeOf, expectError, newWorkspace, startApp, type CallResult, type TestApp } from '../support/app.ts';
+import { call, challengeOf, expectError, newWorkspace, rateLimitEachTest, startApp, type CallResult, type TestApp } from '../support/app.ts';
 import { checkResponse } from '../support/contract.ts';
 
 let app: TestApp;
@@ -29,13 +29,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const LIMIT = 10;
-const saved = process.env.RATE_LIMIT_PER_SECOND;
-beforeEach(() => {
-  process.env.RATE_LIMIT_PER_SECOND = String(LIMIT);
-});
-afterEach(() => {
-  process.env.RATE_LIMIT_PER_SECOND = saved;
-});
+rateLimitEachTest(LIMIT);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Sleeps until `ms` milliseconds past a whole second. */

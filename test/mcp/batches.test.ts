@@ -1,7 +1,7 @@
 // JSON-RPC batches on /mcp: refused under the protocol versions that removed them, and under older
 // ones charged to the request budget one message at a time, so a batch is no way around the limit.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, expectError, newWorkspace, rateLimitEachTest, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 
 let app: TestApp;
 let ws: TestWorkspace;
@@ -12,13 +12,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const LIMIT = 10;
-const saved = process.env.RATE_LIMIT_PER_SECOND;
-beforeEach(() => {
-  process.env.RATE_LIMIT_PER_SECOND = String(LIMIT);
-});
-afterEach(() => {
-  process.env.RATE_LIMIT_PER_SECOND = saved;
-});
+rateLimitEachTest(LIMIT);
 
 const pings = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'ping' }));
 const post = (token: string, body: unknown, version?: string) =>

@@ -2,7 +2,7 @@
 // and workspaces with members and tokens made through the same code the admin CLI uses. Every
 // response `call` receives is checked against docs/openapi.json (./contract.ts).
 import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { issueApiToken } from '#lib/auth/api-tokens.ts';
 import type { Scope, Role } from '#lib/domain/scopes.ts';
 import { ERROR_TABLE, type ErrorCode, type ErrorSource } from '#lib/http/errors.ts';
@@ -152,4 +152,16 @@ export function expectError(res: CallResult, code: ErrorCode, options: { detail?
   expect(detail.length).toBeGreaterThan(0);
   expect(detail.length).toBeLessThanOrEqual(1000);
   if (options.detail !== undefined) expect(detail).toMatch(options.detail);
+}
+
+/** The request budget (RATE_LIMIT_PER_SECOND) set to `limit` for each test of the file, and restored after it. */
+export function rateLimitEachTest(limit: number): void {
+  const saved = process.env.RATE_LIMIT_PER_SECOND;
+  beforeEach(() => {
+    process.env.RATE_LIMIT_PER_SECOND = String(limit);
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.RATE_LIMIT_PER_SECOND;
+    else process.env.RATE_LIMIT_PER_SECOND = saved;
+  });
 }
