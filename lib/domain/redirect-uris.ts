@@ -7,6 +7,14 @@ export const MAX_REDIRECT_URIS = 10;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
+/** The host of an absolute URI as it is written (lower-cased, without its port), before a parser normalizes it. */
+const writtenHost = (value: string): string =>
+  value
+    .slice(value.indexOf('//') + 2)
+    .split(/[/?#]/, 1)[0]!
+    .replace(/:\d*$/, '')
+    .toLowerCase();
+
 /** Why a redirect URI cannot be registered, or undefined when it can. */
 export function redirectUriProblem(value: string): string | undefined {
   if (value.length === 0) return 'is empty';
@@ -23,7 +31,11 @@ export function redirectUriProblem(value: string): string | undefined {
   if (url.username !== '' || url.password !== '') return 'carries user credentials';
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:') {
-    return LOOPBACK_HOSTS.has(url.hostname) ? undefined : 'uses http on a host that is not a loopback address (127.0.0.1, [::1], localhost); use https';
+    if (!LOOPBACK_HOSTS.has(url.hostname)) return 'uses http on a host that is not a loopback address (127.0.0.1, [::1], localhost); use https';
+    // The parser reads 0x7f.1 or 127.0.0.1. as 127.0.0.1, but URIs are matched as written: the
+    // loopback host must be written as one of its names.
+    const written = writtenHost(value);
+    return LOOPBACK_HOSTS.has(written) ? undefined : `writes its loopback host as '${written.slice(0, 100)}'; write it as 127.0.0.1, [::1] or localhost`;
   }
   return `uses the scheme ${url.protocol.slice(0, -1).slice(0, 20)}; only https (or http on a loopback address) is accepted`;
 }

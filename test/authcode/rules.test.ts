@@ -36,6 +36,12 @@ describe('redirect URIs', () => {
     ['http://localhost:3001/cb', undefined],
     ['http://app.example.com/callback', 'uses http on a host that is not a loopback address (127.0.0.1, [::1], localhost); use https'],
     ['http://127.0.0.1.example.com/cb', 'uses http on a host that is not a loopback address (127.0.0.1, [::1], localhost); use https'],
+    ['http://LocalHost:80/cb', undefined],
+    // Loopback once parsed, but matched as written: only its names are accepted.
+    ['http://0x7f.1:8/cb', "writes its loopback host as '0x7f.1'; write it as 127.0.0.1, [::1] or localhost"],
+    ['http://127.0.0.1.:8/cb', "writes its loopback host as '127.0.0.1.'; write it as 127.0.0.1, [::1] or localhost"],
+    ['http://2130706433/cb', "writes its loopback host as '2130706433'; write it as 127.0.0.1, [::1] or localhost"],
+    ['http://[0:0:0:0:0:0:0:1]:8/cb', "writes its loopback host as '[0:0:0:0:0:0:0:1]'; write it as 127.0.0.1, [::1] or localhost"],
     ['https://app.example.com/cb#frag', 'has a fragment (#), which RFC 6749 §3.1.2 forbids'],
     ['https://*.example.com/cb', 'has a wildcard (*); register every URI in full'],
     ['https://user:pw@app.example.com/cb', 'carries user credentials'],
