@@ -60,6 +60,13 @@ const FORMATS: Record<string, string> = {
 /** zod/mini carries no locale: an issue's message is this constant unless its schema gave its own words. */
 const ZOD_DEFAULT_MESSAGE = 'Invalid input';
 
+/**
+ * A parse's own error map, which outranks the global one: zod classic (the MCP SDK's) installs its
+ * English locale globally on its first schema, and issues would then carry its messages instead of
+ * the constant phrase() recognizes. A schema's own words still win over this map.
+ */
+export const SERVICE_WORDS = { error: () => ZOD_DEFAULT_MESSAGE };
+
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v = root;
   for (const key of path) {
@@ -152,7 +159,7 @@ function invalidInputOf(reported: z.core.$ZodIssue, part: InputPart, root: unkno
 
 /** `value` through `schema`: its output, or InvalidInput for the first issue. */
 export function parseInput<S extends z.ZodMiniType>(schema: S, value: unknown, part: InputPart, allowed?: readonly string[]): z.output<S> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, SERVICE_WORDS);
   if (!result.success) {
     // An unknown key first: it says the shape is wrong, which is what a client needs to hear before a missing field.
     const issues = result.error.issues;

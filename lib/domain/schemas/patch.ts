@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedArray, checkedString, strictObject } from './build.ts';
 import type { FieldTable, StandardFieldId } from './field-values.ts';
+import { SERVICE_WORDS } from '../input.ts';
 
 /**
  * The list fields: the ones `addItems` and `removeItems` apply to (what each takes: its `items` in
@@ -69,7 +70,7 @@ export const patchOf = (table: FieldTable) =>
       ops.map((op, i) => {
         const schema = valueSchema(op, table);
         if (!schema || !('value' in op)) return op;
-        const parsed = schema.safeParse(op.value);
+        const parsed = schema.safeParse(op.value, SERVICE_WORDS);
         if (parsed.success) return { ...op, value: parsed.data };
         for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, path: [i, 'value', ...issue.path], input: op.value } as never);
         return op;
