@@ -10,7 +10,8 @@ export const handler = authedApi(
   routes.addApplicationKey,
   { params: ApplicationPath, body: AddKeyBody, responses: { 201: ApplicationKey }, errors: ['conflict.uniqueViolation'], headers: { idempotencyKey: true } },
   async (req, { params, body }) => {
-    const key = await uploadKey(principalOf(req).workspaceId, params.clientId, body.publicKey, req, principalOf(req));
+    const principal = principalOf(req);
+    const key = await uploadKey(principal.workspaceId, params.clientId, body.publicKey, req, principal);
     return { status: 201, body: key };
   },
 );

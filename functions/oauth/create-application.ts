@@ -11,7 +11,8 @@ export const handler = authedApi(
   routes.createApplication,
   { body: CreateApplicationBody, responses: { 201: RegisteredApplication }, headers: { idempotencyKey: true } },
   async (req, { body }) => {
-    const app = await registerApplication(principalOf(req).workspaceId, body, req, principalOf(req));
+    const principal = principalOf(req);
+    const app = await registerApplication(principal.workspaceId, body, req, principal);
     // A retry under an Idempotency-Key answers the first application without its client secret: the
     // service keeps only the secret's hash, and the secret was shown once, in the first answer.
     if (req.claim?.replayed && 'clientSecret' in app) delete app.clientSecret;

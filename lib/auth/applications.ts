@@ -2,7 +2,7 @@
 // and shape the public view. Refusals are the domain's typed errors, located in the request body.
 import type * as z from 'zod/mini';
 // A confidential authorization-code client gets its secret once, in the registration's answer.
-import { AccessDenied } from './errors.ts';
+import { lacksScopes } from './errors.ts';
 import { randomToken } from './oauth-tokens.ts';
 import { MAX_KEYS_PER_APPLICATION, parseRsaPublicKey, PublicKeyRejected } from './rsa-public-key.ts';
 import { applicationNotFound } from '../domain/applications.ts';
@@ -31,8 +31,6 @@ export function applicationView(app: Application): ApplicationView {
 /** The scopes of the token managing applications; none for the operator's admin CLI. */
 type Grantor = { scopes: ReadonlySet<Scope> } | undefined;
 
-const listed = (scopes: readonly string[]) => scopes.join(scopes.length > 2 ? ', ' : ' and ');
-
 /**
  * A token delegates only what it carries: an application it registers, or one it gives a key (the
  * key's holder then acts, for any member, with the application's scopes), may be allowed only scopes
@@ -40,9 +38,7 @@ const listed = (scopes: readonly string[]) => scopes.join(scopes.length > 2 ? ',
  */
 function checkDelegable(grantor: Grantor, scopes: readonly Scope[], action: string): void {
   const missing = grantor ? scopes.filter((s) => !grantor.scopes.has(s)) : [];
-  if (missing.length > 0) {
-    throw new AccessDenied(`${action} needs the scope${missing.length > 1 ? 's' : ''} ${listed(missing)}, which the token does not carry.`);
-  }
+  if (missing.length > 0) throw lacksScopes(action, missing);
 }
 
 /**

@@ -35,6 +35,10 @@ export class AccessDenied extends Error {
   }
 }
 
+/** The refusal of what needs scopes the token does not carry (`action`: what it was asked to do). */
+export const lacksScopes = (action: string, missing: readonly string[]): AccessDenied =>
+  new AccessDenied(`${action} needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(' and ')}, which the token does not carry.`);
+
 export type AuthError = Unauthenticated | TokenIssueRefused | AccessDenied;
 
 export const isAuthError = typedErrorGuard<AuthError>({

@@ -142,9 +142,10 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 function selectOptionOf(def: CustomFieldDef, value: unknown): { id: string } | { error: string } {
   const values = selectValuesOf(def);
   const field = `Custom field '${def.name}' (${def.id})`;
-  const takes = `${field} takes one of ${optionNames(def)
+  const expected = `takes one of ${optionNames(def)
     .map((o) => `'${o}'`)
     .join(', ')}: its name, or {id} or {name} of one of its values.`;
+  const takes = `${field} ${expected}`;
   if (typeof value === 'string') {
     const byName = values.find((v) => v.name === value);
     return byName ? { id: byName.id } : { error: takes };
@@ -158,7 +159,7 @@ function selectOptionOf(def: CustomFieldDef, value: unknown): { id: string } | {
   }
   const byId = id === undefined ? undefined : values.find((v) => v.id === id);
   const byName = name === undefined ? undefined : values.find((v) => v.name === name);
-  if (id !== undefined && !byId) return { error: `${field} has no value ${JSON.stringify(id.slice(0, 100))}; ${takes.slice(field.length + 1)}` };
+  if (id !== undefined && !byId) return { error: `${field} has no value ${JSON.stringify(id.slice(0, 100))}; ${expected}` };
   if (name !== undefined && !byName) return { error: takes };
   if (byId && byName && byId.id !== byName.id) return { error: `${field}: id ${id} is the value '${byId.name}', not '${name}'.` };
   return { id: (byId ?? byName)!.id };

@@ -7,7 +7,7 @@ import { checkDestination, DestinationRejected } from './destination.ts';
 import { open, seal, webhookSecretKey } from './secret-box.ts';
 import { newSigningSecret } from './signature.ts';
 import { publicPart, type Caller } from './subscriptions.ts';
-import { AccessDenied } from '../auth/errors.ts';
+import { lacksScopes } from '../auth/errors.ts';
 import { serviceSecret } from '../auth/service-secret.ts';
 import { config } from '../config.ts';
 import { InvalidInput, pointer } from '../domain/errors.ts';
@@ -27,11 +27,7 @@ export async function createSubscription(
   const missing = resourcesRead(input.events)
     .map((r) => `${r}:read`)
     .filter((s) => !caller.scopes.has(s));
-  if (missing.length > 0) {
-    throw new AccessDenied(
-      `Subscribing to these events needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(' and ')}, which the token does not carry.`,
-    );
-  }
+  if (missing.length > 0) throw lacksScopes('Subscribing to these events', missing);
   try {
     await checkDestination(input.url, { allowLoopback: config.webhooksAllowLoopback });
   } catch (err) {

@@ -4,8 +4,8 @@
 //   memberPassword  { memberId, hash (lib/auth/passwords.ts format), setAt }            under the workspace
 //   signInSession   { workspaceId, memberId, createdAt, expiresAt, ttl }                 by SHA-256 of the session id
 //   signInFailures  { n, ttl }  per (workspace, e-mail) and per source address, per window
-import { untilProcessed } from './batch.ts';
-import { batchGetOnce, getItem, putItem, transactWrite, updateItem } from './calls.ts';
+import { batchGetByKey, itemKeyId } from './batch.ts';
+import { getItem, putItem, transactWrite, updateItem } from './calls.ts';
 import { isCancellation } from './errors.ts';
 import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
@@ -80,14 +80,9 @@ const counterKeys = (workspaceId: string, emailHash: string, addressHash: string
 export async function readSignInFailures(workspaceId: string, emailHash: string, addressHash: string, window: number): Promise<FailureCounters> {
   const now = counterKeys(workspaceId, emailHash, addressHash, window);
   const before = counterKeys(workspaceId, emailHash, addressHash, window - 1);
-  // A throttled read must not read as "no failures": read again until all are read, or refuse (429).
-  const items: Array<Record<string, unknown>> = [];
-  await untilProcessed('BatchGetItem', [now.email, now.address, before.email, before.address] as Array<Record<string, unknown>>, async (pending) => {
-    const read = await batchGetOnce(pending, { ConsistentRead: true });
-    items.push(...read.items);
-    return read.unprocessed;
-  });
-  const count = (key: ItemKey) => Number((items.find((i) => i.pk === key.pk && i.sk === key.sk) as { n?: number } | undefined)?.n ?? 0);
+  // A throttled read must not read as "no failures": batchGetByKey reads again until all are read, or refuses (429).
+  const items = await batchGetByKey([now.email, now.address, before.email, before.address], { consistent: true });
+  const count = (key: ItemKey) => Number((items.get(itemKeyId(key)) as { n?: number } | undefined)?.n ?? 0);
   return {
     email: { current: count(now.email), previous: count(before.email) },
     address: { current: count(now.address), previous: count(before.address) },

@@ -213,6 +213,10 @@ export async function readCustomFields(ctx: ReadContext): Promise<CustomFieldRec
   return out;
 }
 
+/** A source value's color, when it is one this service has. */
+const colorOf = (v: SourceRecord): SelectColor | undefined =>
+  (SELECT_COLORS as readonly unknown[]).includes(v.fields?.color) ? (v.fields!.color as SelectColor) : undefined;
+
 /**
  * A select field's options as the source lists them (GET /v2/entities/fields/{id}/values), in the
  * order of its configuration; undefined when the list does not hold each option once with an id.
@@ -224,8 +228,7 @@ async function readSelectValues(ctx: ReadContext, fieldId: string, options: read
       const name = v.fields?.name;
       if (!isUuid(v.id) || typeof name !== 'string' || listed.has(name)) return undefined;
       const id = v.id.toLowerCase();
-      const color = (SELECT_COLORS as readonly unknown[]).includes(v.fields?.color) ? (v.fields!.color as SelectColor) : colorFor(id);
-      listed.set(name, { id, name, color });
+      listed.set(name, { id, name, color: colorOf(v) ?? colorFor(id) });
     }
   }
   if (listed.size !== options.length || options.some((o) => !listed.has(o))) return undefined;
@@ -243,7 +246,7 @@ export async function readTagValues(ctx: ReadContext): Promise<MoveRecord[]> {
         ctx.skip('tag values without an id or a name');
         continue;
       }
-      const color = (SELECT_COLORS as readonly unknown[]).includes(v.fields?.color) ? (v.fields!.color as SelectColor) : undefined;
+      const color = colorOf(v);
       if (!color) ctx.skip('tag values of a color this service has not (given the default)');
       out.push({
         kind: 'tagValue',
