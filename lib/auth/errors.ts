@@ -1,6 +1,7 @@
 // The auth layer's typed errors (same shape as lib/domain/errors.ts: a stable `code`, no HTTP).
 // The token endpoint's OAuth errors are apart (./token-errors.ts): they render themselves.
 import { typedErrorGuard } from '../domain/errors.ts';
+import { wordList } from '../domain/word-lists.ts';
 
 /** The bearer credential is missing, malformed, unknown, expired or revoked, or its member is gone. */
 export class Unauthenticated extends Error {
@@ -37,7 +38,7 @@ export class AccessDenied extends Error {
 
 /** The refusal of what needs scopes the token does not carry (`action`: what it was asked to do). */
 export const lacksScopes = (action: string, missing: readonly string[]): AccessDenied =>
-  new AccessDenied(`${action} needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(' and ')}, which the token does not carry.`);
+  new AccessDenied(`${action} needs the scope${missing.length > 1 ? 's' : ''} ${wordList(missing, 'and')}, which the token does not carry.`);
 
 export type AuthError = Unauthenticated | TokenIssueRefused | AccessDenied;
 

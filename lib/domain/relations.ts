@@ -5,6 +5,7 @@
 // pair joins product hierarchy entities only. Customers and notes are never related so (a note's
 // links to entities are its own, lib/store/notes.ts).
 import { aType, HIERARCHY_TYPES, isHierarchyType, type EntityType } from './hierarchy.ts';
+import { wordList } from './word-lists.ts';
 
 export const RELATION_TYPES = ['link', 'isBlockedBy', 'isBlocking'] as const;
 export type RelationType = (typeof RELATION_TYPES)[number];
@@ -45,15 +46,13 @@ export const LINK_TARGETS: Record<EntityType, readonly EntityType[]> = {
 export const relationTargets = (type: EntityType, relation: RelationType): readonly EntityType[] =>
   relation === 'link' ? LINK_TARGETS[type] : isHierarchyType(type) ? HIERARCHY_TYPES : [];
 
-const list = (types: readonly string[]) => (types.length > 1 ? `${types.slice(0, -1).join(', ')} or ${types.at(-1)!}` : types.join(''));
-
 /** Why `source` may not get a relation of `type` to `target` (entity types as stored), or undefined when it may. */
 export function relationViolation(source: { id: string; type: EntityType }, type: RelationType, target: { id: string; type: EntityType }): string | undefined {
   if (source.id === target.id) return `An entity cannot have a ${type} relationship with itself.`;
   const allowed = relationTargets(source.type, type);
   if (allowed.includes(target.type)) return undefined;
   if (allowed.length === 0) return `${aType(source.type).replace(/^a/, 'A')} has no ${type} relationships.`;
-  return `Entity ${target.id} is ${aType(target.type)}; ${aType(source.type)} has ${type} relationships with a ${list(allowed)} only.`;
+  return `Entity ${target.id} is ${aType(target.type)}; ${aType(source.type)} has ${type} relationships with a ${wordList(allowed, 'or')} only.`;
 }
 
 /** The relation that contradicts one of `type` between the same two entities (each blocking the other). */

@@ -15,6 +15,7 @@ import { ENTITY_TYPES, isCustomerType, isHierarchyType, PARENT_RULES, type Entit
 import { isUuid, mayHaveChildren, rankOrder } from '../../domain/member-pages.ts';
 import { REDACTED } from '../../domain/member-view.ts';
 import { RELATION_TYPES, type RelationType } from '../../domain/relations.ts';
+import { wordList } from '../../domain/word-lists.ts';
 import { getEntity, readChain, type EntityItem } from '../../store/entities.ts';
 import { entitySummaries } from '../../store/entity-summaries.ts';
 import { idsIn } from '../../store/field-refs.ts';
@@ -106,7 +107,7 @@ async function ownerOf(viewer: Viewer, entity: EntityItem): Promise<Html | strin
 /** What may sit under a type, in words: "components and features". */
 function childrenWords(type: EntityType): string {
   const types = ENTITY_TYPES.filter((t) => PARENT_RULES[t].parents.includes(type)).map(typePlural);
-  return types.length <= 1 ? (types[0] ?? 'children') : `${types.slice(0, -1).join(', ')} and ${types.at(-1)!}`;
+  return types.length === 0 ? 'children' : wordList(types, 'and');
 }
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
