@@ -16,9 +16,11 @@
 //      Origin may read the answer (it needs the principal, so it runs after auth on the way out); on
 //      the routes that refuse foreign origins (the MCP server's), refuses on the way in an Origin that
 //      names no origin;
-//   3. auth — before anything reads the body or counts against a token;
+//   3. auth — the bearer check, before anything reads the body or counts against a token;
 //   3b. callerOrigin — on those routes, an Origin that is not the caller's own application's;
 //   4. rateLimit — needs the principal;
+//   4b. permit — the route's scope or admin requirement: after the budget, so a 403 is counted and
+//      carries the X-RateLimit-* headers like any answer to an authenticated caller;
 //   5. body — parsed only for callers who may call the route;
 //   6. validate — preconditions the route does not honour refused, then path and query parameters and
 //      the JSON body through the declared schemas;
@@ -55,19 +57,20 @@ export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => P
 export type ApiHandler<O extends Operation = Operation> = LambdaHandler & { readonly operation: O; readonly route: Route };
 
 /**
- * What only a route that authenticates runs: the bearer check, the request budget and the
- * Idempotency-Key claim. authedApi() (lib/http/authenticated.ts) hands them to api(), so the
+ * What only a route that authenticates runs: the bearer check, the request budget, the route's
+ * permission and the Idempotency-Key claim. authedApi() (lib/http/authenticated.ts) hands them to api(), so the
  * functions of routes without authentication carry none of them; the route's row decides which of
  * the two its handler must be made by (checkDeclaration).
  */
 export interface Authentication {
   auth: (route: Route, prefetch: Parameters<typeof bearerCheck>[1]) => ApiMiddleware | ApiMiddleware[];
   rateLimit: () => ApiMiddleware | ApiMiddleware[];
+  permit: (route: Route) => ApiMiddleware | ApiMiddleware[];
   idempotencyClaim: (req: ApiRequest) => Claim | undefined;
 }
 
 /** A route with `auth: 'none'`: no principal, so nothing to check, count or claim. */
-const NO_AUTHENTICATION: Authentication = { auth: () => [], rateLimit: () => [], idempotencyClaim: () => undefined };
+const NO_AUTHENTICATION: Authentication = { auth: () => [], rateLimit: () => [], permit: () => [], idempotencyClaim: () => undefined };
 
 /** A declaration that does not fit its route is a programming error: the module refuses to load. */
 function checkDeclaration(route: Route, operation: Operation, page: PageShell | undefined, authentication: Authentication | undefined): void {
@@ -107,7 +110,7 @@ export function api<const O extends Operation>(
 ): ApiHandler<O> {
   const { page } = options;
   checkDeclaration(route, operation, page, options.authentication);
-  const { auth, rateLimit, idempotencyClaim } = options.authentication ?? NO_AUTHENTICATION;
+  const { auth, rateLimit, permit, idempotencyClaim } = options.authentication ?? NO_AUTHENTICATION;
   const handler = middy<APIGatewayProxyEvent, ApiResponse, Error, ApiContext>(
     // The core answers an ApiResult; frame's `after` makes it the Lambda response.
     // The request carries its deadline, so the store spends no more than what is left (lib/deadline.ts),
@@ -138,6 +141,7 @@ export function api<const O extends Operation>(
     .use(auth(route, { records: options.prefetch, idempotent: operation.headers?.idempotencyKey }))
     .use(callerOrigin(route))
     .use(rateLimit())
+    .use(permit(route))
     .use(body(route))
     .use(validate(operation, route))
     .use(httpErrorHandler({ logger: false }) as ApiMiddleware)

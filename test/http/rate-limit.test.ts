@@ -73,6 +73,21 @@ describe('rate limit per credential owner', () => {
     expect((await get(second.token)).status).toBe(200);
   });
 
+  it('a caller refused for its scopes spends its budget too: each 403 carries the counters, and past the budget the answer is 429', async () => {
+    const ws = await newWorkspace();
+    const viewer = await ws.member({ role: 'viewer' });
+    const create = () => call(app, 'POST', '/v2/entities', { token: viewer.token, body: { data: { type: 'product', fields: { name: 'Not allowed' } } } });
+    const results = await Promise.all(Array.from({ length: 3 * LIMIT }, create));
+    const denied = results.filter((r) => r.status === 403);
+    expect(denied.length).toBeGreaterThanOrEqual(LIMIT);
+    expect(results.length - denied.length).toBeGreaterThan(0);
+    for (const r of results) {
+      expectCounters(r);
+      if (r.status === 403) expectError(r, 'auth.accessDenied', { detail: "This operation needs the scope 'write:entities', which the token does not carry." });
+      else expectRefusal(r, "this member's API tokens");
+    }
+  });
+
   it('a burst across a second boundary is not doubled: 10 just before it and 10 just after admit one bucket and what refilled in between, not 20', async () => {
     const ws = await newWorkspace();
     const m = await ws.member({ role: 'maker' });

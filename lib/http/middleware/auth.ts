@@ -8,8 +8,10 @@ import { prefetchFor } from '../prefetch.ts';
 import type { ApiMiddleware } from '../request.ts';
 
 /**
- * Bearer authentication for the route's resource (its audience), then the route table's scope (or
- * admin) requirement. `prefetch`: what the handler will read besides the path's item (lib/http/prefetch.ts).
+ * Bearer authentication for the route's resource (its audience). What the route permits the caller
+ * is checked by permit(), after the request has spent its budget: a refused caller is still an
+ * authenticated one, so its 403 counts and carries the counters like any answer it gets.
+ * `prefetch`: what the handler will read besides the path's item (lib/http/prefetch.ts).
  */
 export function auth(route: Route, prefetch: Parameters<typeof prefetchFor>[2] = {}): ApiMiddleware {
   return {
@@ -29,14 +31,23 @@ export function auth(route: Route, prefetch: Parameters<typeof prefetchFor>[2] =
       api.principal = principal;
       api.preread = preread;
       api.log.appendKeys({ workspaceId: principal.workspaceId, tokenId: principal.tokenId });
+    },
+  };
+}
+
+/** The route table's scope (or admin) requirement of the authenticated caller. */
+export function permit(route: Route): ApiMiddleware {
+  return {
+    before: (request) => {
+      const principal = request.context.api.principal;
+      // Any live token of the resource: the MCP server's tools each check their REST route's scope.
+      if (!principal || route.auth === 'bearer') return;
       if (route.auth === 'admin') {
         if (principal.role !== 'admin' || principal.credential !== 'api') {
           throw new ApiError('auth.accessDenied', 'This operation needs an API token of an admin member of the workspace.');
         }
         return;
       }
-      // Any live token of the resource: the MCP server's tools each check their REST route's scope.
-      if (route.auth === 'bearer') return;
       const needed = canonicalScope(route.auth)!;
       if (!principal.scopes.has(needed)) {
         throw new ApiError('auth.accessDenied', `This operation needs the scope '${needed}', which the token does not carry.`);
