@@ -318,11 +318,13 @@ export async function createNote(
  */
 export async function finishNoteLinks(ws: string, noteId: string, links: ReadonlyArray<readonly [string, Importance]>, until: number): Promise<boolean> {
   const made = new Set((await noteLinks(ws, noteId)).map((l) => l.entityId));
+  const detail = () => `Note ${noteId} was created; ${links.length} links are being added to it and follow without another request.`;
   for (const [entityId, importance] of links) {
     if (made.has(entityId)) continue;
-    inTime(until, () => `Note ${noteId} was created; ${links.length} links are being added to it and follow without another request.`);
+    inTime(until, detail);
     try {
-      await upsertLink(ws, noteId, entityId, importance, { create: true, path: [], scope: { deadline: until } });
+      // The note is written: a link contended now is left to the pending work, never a 429 saying nothing changed.
+      await orUnfinished(() => upsertLink(ws, noteId, entityId, importance, { create: true, path: [], scope: { deadline: until } }), detail);
     } catch (err) {
       // The note was deleted meanwhile: nothing is left to do.
       if (err instanceof NotFound && !(await getNote(ws, noteId))) return true;

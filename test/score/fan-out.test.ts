@@ -8,6 +8,8 @@ import { crashedAfter, heal, sweepWhenDue } from './crash.ts';
 import { client } from './helpers.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+import { FAULTS } from '../support/fault-proxy.ts';
+import { withBudget, withFaults } from '../support/faults.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -140,6 +142,30 @@ describe('fan-out beyond one transaction', () => {
     const links = (await c.ok('GET', `/notes/${id}/relationships?type=link&limit=100`)).json.data.map((l: { target: { id: string } }) => l.target.id);
     expect(links.sort()).toEqual(t.features.slice(1).sort());
     expect(await c.score(t.product)).toBe((LINKS - 1) * 3);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 0 });
+  }, 120_000);
+
+  it('a create whose link steps stay contended after the note was written answers 408 saying so, never 429 "nothing was changed" (a transaction conflict answered by the fault proxy)', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const t = await setup(c);
+    let transactions = 0;
+    // The note's own transaction goes through; every link step after it meets a conflict.
+    const res = await withBudget(2000, () =>
+      withFaults(
+        (call) =>
+          call.operation === 'TransactWriteItems' && ++transactions > 1 ? FAULTS.transactionConflict(call.input.TransactItems.length, 0) : FAULTS.forward(),
+        () => bigNote(ws.token, t, 'big-note-contended')(),
+      ),
+    );
+    const [note] = (await c.ok('GET', '/notes')).json.data as Array<{ id: string }>;
+    expectError(res, 'request.timeout', {
+      detail: `Note ${note!.id} was created; ${LINKS} links are being added to it and follow without another request.`,
+    });
+    expect(transactions).toBeGreaterThan(2);
+    expect(await sweepWhenDue(ws.workspaceId)).toEqual({ finished: 1, handedBack: 0, failed: 0 });
+    expect((await c.ok('GET', `/notes/${note!.id}/relationships?type=link`)).json.data).toHaveLength(LINKS);
+    expect(await c.score(t.product)).toBe(LINKS * 3);
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 0 });
   }, 120_000);
 });
