@@ -45,7 +45,11 @@ export interface VerifyReport {
   checked: number;
   mismatches: number;
   repaired: number;
-  /** Pending-work items (lib/store/work.ts) not finished yet: writes under way, or left by a crash for the sweeper. */
+  /**
+   * Pending-work items (lib/store/work.ts) there were at the start of the run or at its end: writes
+   * under way, or left by a crash for the sweeper. Work finished while the passes ran can show as
+   * mismatches that are not drift, so a report with pending work is one of a table that was not quiet.
+   */
   pending: number;
 }
 
@@ -555,7 +559,8 @@ export async function verifyWorkspace(ws: string, repair: boolean, progress?: Pr
     await pass(run);
     await run.flush();
   }
-  return { checked: run.checked, mismatches: run.mismatches, repaired: run.repaired, pending: (await workOf(ws)).length };
+  const pending = new Set([...work, ...(await workOf(ws))].map((w) => `${w.work}#${w.subject}`)).size;
+  return { checked: run.checked, mismatches: run.mismatches, repaired: run.repaired, pending };
 }
 
 export async function verifyScores(options: { workspace?: string | undefined; repair: boolean; progress?: ProgressListener }): Promise<VerifyReport> {

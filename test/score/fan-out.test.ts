@@ -3,6 +3,8 @@
 // crash after that first step (injected at the SDK client's middleware stack, ./crash.ts: a mock)
 // leaves every score exact and the work pending; the sweep (lib/store/sweep.ts) finishes it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sweep } from '#lib/store/sweep.ts';
+import { verifyWorkspace } from '#lib/store/verify.ts';
 import { workOf } from '#lib/store/work.ts';
 import { crashedAfter, heal, sweepWhenDue } from './crash.ts';
 import { client } from './helpers.ts';
@@ -166,6 +168,30 @@ describe('fan-out beyond one transaction', () => {
     expect(await sweepWhenDue(ws.workspaceId)).toEqual({ finished: 1, handedBack: 0, failed: 0 });
     expect((await c.ok('GET', `/notes/${note!.id}/relationships?type=link`)).json.data).toHaveLength(LINKS);
     expect(await c.score(t.product)).toBe(LINKS * 3);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 0 });
+  }, 120_000);
+
+  it('verify counts the work there was at its start: work the sweeper finishes while verify runs is still reported as pending', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const t = await setup(c);
+    await crashedAfter('WORK#noteLinks#', bigNote(ws.token, t, 'big-note-verified'));
+    const [work] = await workOf(ws.workspaceId);
+    await new Promise((r) => setTimeout(r, Math.max(0, work!.due - Date.now() + 50)));
+    let swept: Promise<unknown> | undefined;
+    let sweptAt = Infinity;
+    // One item per page: verify's passes take long enough for the sweep it starts to end first.
+    const report = await verifyWorkspace(
+      ws.workspaceId,
+      false,
+      () => {
+        swept ??= sweep({ workspace: ws.workspaceId, until: Date.now() + 60_000 }).then(() => (sweptAt = Date.now()));
+      },
+      1,
+    );
+    expect(sweptAt).toBeLessThan(Date.now());
+    expect(report.pending).toBe(1);
+    expect(await workOf(ws.workspaceId)).toEqual([]);
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 0 });
   }, 120_000);
 });
