@@ -60,8 +60,9 @@ export interface ApiRequest {
   context: Context;
   route: Route;
   requestId: string;
-  /** Path parameters, percent-decoded. */
+  /** Path parameters, percent-decoded (one that is not valid percent-encoding as sent: `undecodableParam` names it). */
   params: Record<string, string>;
+  undecodableParam?: string | undefined;
   query: Query;
   headers: Map<string, string>;
   /** Set by the auth middleware on every route whose auth is not 'none'. */

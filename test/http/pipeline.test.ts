@@ -345,6 +345,12 @@ describe('path parameters', () => {
     const res = await call(app, 'GET', '/v2/entities/%E0%A4%A', { token: ws.token });
     expectError(res, 'request.invalid', { source: { parameter: 'id' }, detail: "Path parameter 'id' is not valid percent-encoding." });
   });
+
+  it('invalid percent-encoding from a caller without credentials, or without the scope, is refused as such first (401, 403)', async () => {
+    expectError(await call(app, 'GET', '/v2/entities/%C0%AF/score'), 'auth.invalid');
+    const viewer = await ws.member({ role: 'viewer' });
+    expectError(await call(app, 'DELETE', '/v2/notes/%ZZ', { token: viewer.token }), 'auth.accessDenied');
+  });
 });
 
 describe('errors raised by handlers', () => {

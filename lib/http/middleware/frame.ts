@@ -9,21 +9,26 @@ import { config } from '../../config.ts';
 import { requestScope } from '../../deadline.ts';
 import { log } from '../../log.ts';
 import type { Route } from '../../routes.ts';
-import { ApiError } from '../errors.ts';
 import type { PageShell } from '../pages/page-shell.ts';
 import { headerMap, Query, requestIdOf, type ApiMiddleware, type ApiRequest, type ApiResponse, type ApiResult } from '../request.ts';
 
-function decodeParams(raw: Record<string, string | undefined> | null): Record<string, string> {
-  const out: Record<string, string> = {};
+/**
+ * Path parameters percent-decoded; one that is not valid percent-encoding stays as sent and is named,
+ * for validate to refuse once the caller is known (an unauthenticated caller gets its 401 first).
+ */
+function decodeParams(raw: Record<string, string | undefined> | null): { params: Record<string, string>; undecodable?: string } {
+  const params: Record<string, string> = {};
+  let undecodable: string | undefined;
   for (const [name, value] of Object.entries(raw ?? {})) {
     if (value === undefined) continue;
     try {
-      out[name] = decodeURIComponent(value);
+      params[name] = decodeURIComponent(value);
     } catch {
-      throw new ApiError('request.invalid', `Path parameter '${name}' is not valid percent-encoding.`, { source: { parameter: name } });
+      params[name] = value;
+      undecodable ??= name;
     }
   }
-  return out;
+  return undecodable === undefined ? { params } : { params, undecodable };
 }
 
 /** The headers every response carries; the response's own win over the request's defaults. */
@@ -69,7 +74,9 @@ export function frame(route: Route, page?: PageShell): ApiMiddleware {
       // The request's deadline (lib/http/pipeline.ts set its scope): Middy's early timeout answers 408 at it.
       const deadline = requestScope()?.deadline ?? Date.now() + config.requestTimeoutMs;
       context.getRemainingTimeInMillis = () => Math.max(1, deadline - Date.now());
-      api.params = decodeParams(event.pathParameters);
+      const { params, undecodable } = decodeParams(event.pathParameters);
+      api.params = params;
+      api.undecodableParam = undecodable;
     },
     after: (request) => {
       const api = request.context.api;

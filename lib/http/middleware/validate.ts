@@ -102,6 +102,8 @@ export function validate(operation: Operation, route: Route): ApiMiddleware {
     before: (request) => {
       const api = request.context.api;
       refuseUnhonoured(api.headers, route, operation);
+      const bad = api.undecodableParam;
+      if (bad !== undefined) throw new InvalidInput(`Path parameter '${bad}' is not valid percent-encoding.`, parameter(bad));
       const params = operation.params ? parseInput(operation.params, plain(api.params), 'path') : {};
       const query = operation.queryReadByCore ? {} : parseInput(querySchema, queryObject(api.query, queryDeclared), 'query', queryNames);
       let body: unknown;
