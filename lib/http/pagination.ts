@@ -112,8 +112,10 @@ export async function decodeCursor(scope: PageScope, cursor: string): Promise<Pa
   }
   const sealed = Buffer.from(parts[0]!, 'base64url');
   const tag = Buffer.from(parts[1]!, 'base64url');
-  // A full-length tag only: GCM would otherwise verify truncated (weaker) tags.
+  // A full-length tag only: GCM would otherwise verify truncated (weaker) tags. And only the one
+  // spelling encodeCursor gives: a last character's unused bits changed decode to the same bytes.
   if (sealed.length <= NONCE_BYTES || tag.length !== TAG_BYTES) throw invalidCursor();
+  if (sealed.toString('base64url') !== parts[0] || tag.toString('base64url') !== parts[1]) throw invalidCursor();
   const aesKey = await cursorKey();
   let key: unknown;
   try {
