@@ -8,12 +8,12 @@ type JsonSchema = Readonly<Record<string, unknown>>;
 
 /** Each standard field's read shape but a note's content and tags (below). */
 export const STANDARD_FIELD_SCHEMAS: Readonly<Record<Exclude<StandardFieldId, 'content'>, JsonSchema>> = {
-  "name": {"type":"string","minLength":1,"maxLength":255,"pattern":"[^\\s\\u200B-\\u200D\\u2060\\uFEFF]"},
+  "name": {"type":"string","minLength":1,"maxLength":255,"pattern":"[^\\s\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u061C\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]"},
   "description": {"type":"string","maxLength":100000,"description":"HTML"},
   "status": {"type":"object","properties":{"id":{"type":"string","format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},"name":{"type":"string"}},"required":["id","name"],"additionalProperties":false},
   "owner": {"type":"object","properties":{"id":{"type":"string","format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},"email":{"type":"string","maxLength":254,"format":"email","pattern":"^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$"}},"required":["id","email"],"additionalProperties":false,"description":"A member of the workspace"},
-  "tags": {"maxItems":100,"type":"array","items":{"type":"object","properties":{"id":{"type":"string","format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},"name":{"type":"string","minLength":1,"maxLength":255,"pattern":"[^\\s\\u200B-\\u200D\\u2060\\uFEFF]"}},"required":["id","name"],"additionalProperties":false}},
-  "teams": {"maxItems":100,"type":"array","items":{"type":"object","properties":{"id":{"type":"string","format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},"name":{"type":"string","minLength":1,"maxLength":255,"pattern":"[^\\s\\u200B-\\u200D\\u2060\\uFEFF]"}},"required":["id","name"],"additionalProperties":false}},
+  "tags": {"maxItems":100,"type":"array","items":{"type":"object","properties":{"id":{"type":"string","format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},"name":{"type":"string","minLength":1,"maxLength":255,"pattern":"[^\\s\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u061C\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]"}},"required":["id","name"],"additionalProperties":false}},
+  "teams": {"maxItems":100,"type":"array","items":{"type":"object","properties":{"id":{"type":"string","format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},"name":{"type":"string","minLength":1,"maxLength":255,"pattern":"[^\\s\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u061C\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]"}},"required":["id","name"],"additionalProperties":false}},
   "timeframe": {"type":"object","properties":{"startDate":{"type":"string","format":"date","pattern":"^\\d{4}-\\d{2}-\\d{2}$"},"endDate":{"type":"string","format":"date","pattern":"^\\d{4}-\\d{2}-\\d{2}$"},"granularity":{"type":"string","enum":["none","day","week","month","quarter","year"]}},"required":["startDate","endDate","granularity"],"additionalProperties":false},
   "archived": {"type":"boolean"},
   "processed": {"type":"boolean"},
@@ -29,4 +29,4 @@ export const NOTE_CONTENT_SCHEMAS: Readonly<Record<NoteType, JsonSchema>> = {
 };
 
 /** A note's tags: labels by name (an entity's are the workspace's tag values, above). */
-export const NOTE_TAGS_SCHEMA: JsonSchema = {"maxItems":100,"type":"array","items":{"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":255,"pattern":"[^\\s\\u200B-\\u200D\\u2060\\uFEFF]"}},"required":["name"],"additionalProperties":false}};
+export const NOTE_TAGS_SCHEMA: JsonSchema = {"maxItems":100,"type":"array","items":{"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":255,"pattern":"[^\\s\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u061C\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]"}},"required":["name"],"additionalProperties":false}};

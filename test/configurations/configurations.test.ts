@@ -33,7 +33,12 @@ describe('entity configurations', () => {
       id: 'name',
       name: 'Name',
       path: '/fields/name',
-      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '[^\\s\\u200B-\\u200D\\u2060\\uFEFF]' },
+      schema: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 255,
+        pattern: '[^\\s\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u061C\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]',
+      },
     });
     expect(data.fields.archived.schema).toEqual({ type: 'boolean' });
     // An entity's tags are the workspace's tag values, by id and name.

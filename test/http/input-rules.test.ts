@@ -211,6 +211,8 @@ describe('strings', () => {
     ['POST /v2/entities', 'POST', '/v2/entities', { data: { type: 'feature', fields: { name: '   ' } } }],
     ['POST /v2/notes', 'POST', '/v2/notes', { data: { type: 'textNote', fields: { name: '\t \n' } } }],
     ['POST /v2/entities (no-break and zero-width spaces)', 'POST', '/v2/entities', { data: { type: 'product', fields: { name: '\u00a0\u200b\ufeff' } } }],
+    ['POST /v2/entities (control characters: NUL, SOH, DEL)', 'POST', '/v2/entities', { data: { type: 'product', fields: { name: '\u0000\u0001\u007f' } } }],
+    ['POST /v2/notes (soft hyphen and a direction mark)', 'POST', '/v2/notes', { data: { type: 'textNote', fields: { name: '\u00ad\u200e' } } }],
   ])('%s with a name of white space only → 400 request.invalid at /data/fields/name saying so; nothing stored', async (_name, method, path, body) => {
     const ws = await newWorkspace();
     const before = await workspaceItems(ws);

@@ -30,12 +30,16 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const Email = /* @__PURE__ */ (() => checkedFormat('email', EMAIL_PATTERN, z.maxLength(MAX_EMAIL)))();
 
 /**
- * A visible character: neither white space nor one of the zero-width characters (zero-width space,
- * non-joiner and joiner, word joiner, byte order mark), which JavaScript's \S counts as visible.
+ * A visible character: neither white space nor a control character (NUL, the other C0 and C1
+ * controls, DEL) nor a format character (zero-width space, joiners, word joiner, byte order mark,
+ * soft hyphen, direction marks), all of which JavaScript's \S counts as visible.
  */
-const VISIBLE = /[^\s\u200B-\u200D\u2060\uFEFF]/;
+// Spelled out rather than \p{Cc}\p{Cf}: the pattern is published in JSON Schemas, and not every
+// client's regular expressions (Python's re) know Unicode property classes. The control characters are the point.
+// eslint-disable-next-line no-control-regex
+const VISIBLE = /[^\s\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]/;
 
-/** A string with a visible character: "", "   " and "\u200B" are all refused. */
+/** A string with a visible character: "", "   ", "\u200B" and "\u0000" are all refused. */
 export const nonBlank = (max: number) =>
   checkedString(z.minLength(1), z.maxLength(max), z.regex(VISIBLE, { error: 'must have a visible character, not only white space' }));
 
