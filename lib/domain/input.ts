@@ -208,13 +208,14 @@ export function rawJsonProblem(value: unknown): InvalidInput | undefined {
 }
 
 /**
- * A member name given twice in one object of `text`, which must be valid JSON (JSON.parse took it):
- * JSON.parse keeps the last value and drops the other without a word, and another reader of the same
- * text may keep the first (RFC 8259 §4: names SHOULD be unique). The first repetition found, as a
- * refusal pointing at it, or undefined. One pass over the text; names are compared decoded, so
- * `"name"` and `"n\u0061me"` are the same member.
+ * What JSON.parse drops from `text` without a word, which must be valid JSON (JSON.parse took it):
+ *  - a member name given twice in one object: JSON.parse keeps the last value, and another reader of
+ *    the same text may keep the first (RFC 8259 §4: names SHOULD be unique); names are compared
+ *    decoded, so `"name"` and `"n\u0061me"` are the same member;
+ *  - a number too small to be represented, which JSON.parse reads as 0 (1e-400).
+ * The first one found, as a refusal pointing at it, or undefined. One pass over the text.
  */
-export function repeatedMember(text: string): InvalidInput | undefined {
+export function lostInParsing(text: string): InvalidInput | undefined {
   interface Frame {
     /** An object's names so far; undefined for an array. */
     names: Set<string> | undefined;
@@ -262,7 +263,23 @@ export function repeatedMember(text: string): InvalidInput | undefined {
       const top = stack.at(-1)!;
       if (top.names) top.expectName = true;
       else top.at = (top.at as number) + 1;
+    } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
+      let end = i + 1;
+      while (end < text.length && NUMBER_CHARS.test(text[end]!)) end++;
+      const literal = text.slice(i, end);
+      if (Number(literal) === 0 && /[1-9]/.test(literal.split(/[eE]/)[0]!)) {
+        const top = stack.at(-1);
+        const path = top ? [...pathTo(), top.at] : [];
+        return new InvalidInput(
+          `${subject('body', path)} is the number ${literal.slice(0, 40)}, which is too small to be represented: it would read as 0.`,
+          pointer(path),
+        );
+      }
+      i = end - 1;
     }
   }
   return undefined;
 }
+
+/** The characters of a JSON number after its first. */
+const NUMBER_CHARS = /[0-9eE+.-]/;

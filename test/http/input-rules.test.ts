@@ -185,6 +185,18 @@ describe('field names that are not configured fields, whatever their spelling', 
     await expectUnchanged(ws, before);
   });
 
+  it('a number too small to be represented (JSON.parse would read 0) → 400 at the number; nothing stored', async () => {
+    const ws = await newWorkspace();
+    const id = await client(app, ws.token).entity('product');
+    const before = await workspaceItems(ws);
+    const patch = (body: string) => call(app, 'PATCH', `/v2/entities/${id}`, { token: ws.token, body, headers: { 'content-type': 'application/json' } });
+    expectError(await patch('{"data":{"fields":{"name":"x","timeframe":-1E-400}}}'), 'request.invalid', {
+      detail: "'/data/fields/timeframe' is the number -1E-400, which is too small to be represented: it would read as 0.",
+      source: { pointer: '/data/fields/timeframe' },
+    });
+    await expectUnchanged(ws, before);
+  });
+
   it('a member given twice in one object (JSON.parse would keep the last) → 400 at the member, names compared decoded; nothing stored', async () => {
     const ws = await newWorkspace();
     const before = await workspaceItems(ws);

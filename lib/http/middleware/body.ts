@@ -5,7 +5,7 @@
 // to their handler, and their refusals are OAuth errors (RFC 6749), never the envelope.
 import { isUtf8 as isUtf8Bytes } from 'node:buffer';
 import { OAuthError } from '../../auth/oauth-errors.ts';
-import { repeatedMember } from '../../domain/input.ts';
+import { lostInParsing } from '../../domain/input.ts';
 import type { Route } from '../../routes.ts';
 import { ApiError } from '../errors.ts';
 import type { ApiMiddleware, ApiRequest } from '../request.ts';
@@ -135,8 +135,8 @@ function jsonBody(api: ApiRequest): unknown {
   }
   const text = decodeBody(body, isBase64Encoded);
   const value = parseJson(text);
-  const repeated = repeatedMember(text);
-  if (repeated) throw repeated;
+  const lost = lostInParsing(text);
+  if (lost) throw lost;
   parsed.set(api, { value });
   return value;
 }
