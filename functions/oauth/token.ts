@@ -5,6 +5,7 @@ import { TokenError } from '#lib/auth/token-errors.ts';
 import { parseTokenRequest } from '#lib/auth/token-request.ts';
 import { OAuthError, TokenResponse } from '#lib/domain/schemas/responses.ts';
 import { TokenForm, TokenQuery } from '#lib/domain/schemas/token.ts';
+import { queryStringProblem } from '#lib/http/form.ts';
 import { api } from '#lib/http/pipeline.ts';
 import { underTokenBudgets } from '#lib/http/token-budgets.ts';
 import * as routes from '#lib/routes.ts';
@@ -16,6 +17,8 @@ export const handler = api(
   async (req) =>
     underTokenBudgets(req, { isRefusal: (err) => err instanceof TokenError }, async (budgets) => {
       try {
+        const inQuery = queryStringProblem(req.query.names());
+        if (inQuery) throw new TokenError('invalid_request', 'query string', inQuery);
         const { assertion } = parseTokenRequest(req.headers.get('content-type'), req.rawBody);
         const { application, member, scopes } = await verifyAssertion(assertion);
         await budgets.spendClient(application.clientId);

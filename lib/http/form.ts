@@ -1,5 +1,7 @@
 // application/x-www-form-urlencoded request bodies (the token, revocation and page forms): UTF-8
 // only, bounded, and each parameter at most once (RFC 6749 §3.2 — a repeated one is ambiguous).
+import { wordList } from '../domain/word-lists.ts';
+
 const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 const MAX_FORM_BYTES = 64 * 1024;
 
@@ -28,4 +30,16 @@ export function parseForm(contentType: string | undefined, body: string | undefi
     form.set(name, value);
   }
   return { ok: true, form };
+}
+
+/**
+ * Why an endpoint that reads its parameters from the form refuses the request's query string, or
+ * undefined when it has none: a parameter sent there (a second grant_type, a stray name) would
+ * otherwise be silently ignored. The endpoints advertise their URLs without a query (RFC 8414), so a
+ * client that follows them sends none.
+ */
+export function queryStringProblem(names: readonly string[]): string | undefined {
+  if (names.length === 0) return undefined;
+  const named = names.slice(0, 5).map((n) => `'${n.slice(0, 64)}'`);
+  return `This endpoint reads its parameters from the form body only; the query string sends ${wordList(named, 'and')}.`;
 }

@@ -1,7 +1,7 @@
 // The request side shared by the token and revocation endpoints: the form (RFC 6749 §3.2), the
 // client's authentication, the budgets they spend (./token-budgets.ts), and their refusals as
 // OAuth errors, never the envelope.
-import { parseForm } from './form.ts';
+import { parseForm, queryStringProblem } from './form.ts';
 import type { ApiRequest } from './request.ts';
 import { underTokenBudgets, type TokenEndpointRules } from './token-budgets.ts';
 import { authenticatedClient } from '../auth/client-authentication.ts';
@@ -34,6 +34,8 @@ export function clientRequest<T>(req: ApiRequest, refused: string, work: (form: 
 }
 
 function oauthForm(req: ApiRequest): Map<string, string> {
+  const inQuery = queryStringProblem(req.query.names());
+  if (inQuery) throw new OAuthError('invalid_request', inQuery);
   const parsed = parseForm(req.headers.get('content-type'), req.rawBody);
   if (!parsed.ok) throw new OAuthError('invalid_request', parsed.detail);
   return parsed.form;

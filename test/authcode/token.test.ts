@@ -348,6 +348,25 @@ describe('client authentication and request form', () => {
     expectOAuthError(both, 'invalid_request', /authenticated twice/);
   });
 
+  it('a query string on /oauth/token or /oauth/revoke → invalid_request naming it: the parameters are read from the form only', async () => {
+    const { client, code } = await setUp();
+    const form = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: client.redirectUri,
+      code_verifier: VERIFIER,
+      ...clientAuth(client),
+    });
+    const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+    const wording = "This endpoint reads its parameters from the form body only; the query string sends 'zzz'.";
+    expectOAuthError(await call(app, 'POST', '/oauth/token?zzz=1', { body: form.toString(), headers }), 'invalid_request', wording);
+    const tokens = (await exchangeCode(app, client, code)).json;
+    const revocation = new URLSearchParams({ token: tokens.refresh_token, ...clientAuth(client) }).toString();
+    expectOAuthError(await call(app, 'POST', '/oauth/revoke?zzz=1', { body: revocation, headers }), 'invalid_request', wording);
+    // Not revoked: the refresh token still works.
+    expect((await refresh(app, client, tokens.refresh_token)).status).toBe(200);
+  });
+
   it('the JWT bearer grant stays at /oauth2/token, unchanged', async () => {
     const res = await call(app, 'POST', '/oauth2/token', {
       body: 'grant_type=authorization_code',

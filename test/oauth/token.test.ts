@@ -179,6 +179,16 @@ describe('POST /oauth2/token — the decisions beyond the specification (docs/se
     expectTokenError(await tokenRequest(app, repeatedGrant), 'invalid_request', "The parameter 'grant_type' is repeated; each parameter may appear once.");
   });
 
+  it('a query string (a stray name, a second grant_type) → invalid_request: the parameters are read from the form only, none is ignored', async () => {
+    const ws = await newWorkspace();
+    const client = await newClient(app, ws);
+    const body = new URLSearchParams({ grant_type: GRANT, assertion: client.assertion() }).toString();
+    const res = await call(app, 'POST', '/oauth2/token?zzz=1&grant_type=bogus', { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expectTokenError(res, 'invalid_request', "This endpoint reads its parameters from the form body only; the query string sends 'zzz' and 'grant_type'.");
+    // The same form without the query string is answered.
+    expect((await tokenRequest(app, body)).status).toBe(200);
+  });
+
   it('a body over 64 KiB → invalid_request (even when it holds a valid assertion)', async () => {
     const ws = await newWorkspace();
     const client = await newClient(app, ws);

@@ -99,7 +99,7 @@ export const RevocationForm = /* @__PURE__ */ (() =>
 export const OAuthErrorBody = /* @__PURE__ */ (() =>
   doc(strictObject({ error: z.enum(OAUTH_ERROR_CODES), error_description: z.string() }), { id: 'OAuthErrorBody' }))();
 
-/** The token and revocation endpoints define no query parameter; RFC 6749 (3.2) has them ignore unrecognised ones. */
+/** The token and revocation endpoints define no query parameter; their handlers refuse any as an OAuth error (lib/http/form.ts queryStringProblem). */
 export const OAuthEndpointQuery = /* @__PURE__ */ (() => z.looseObject({}))();
 
 /** RFC 8414 2: what {app_url}/.well-known/oauth-authorization-server answers. */

@@ -51,5 +51,5 @@ export const TokenResponse = /* @__PURE__ */ (() =>
 export const OAuthError = /* @__PURE__ */ (() =>
   doc(strictObject({ error: z.enum(TOKEN_ERROR_CODES), error_description: z.string() }), { id: 'OAuthError' }))();
 
-/** The token endpoint defines no query parameter; RFC 6749 (3.2) has it ignore unrecognised ones. */
+/** The token endpoint defines no query parameter; its handler refuses any as an OAuth error (lib/http/form.ts queryStringProblem). */
 export const TokenQuery = /* @__PURE__ */ (() => z.looseObject({}))();
