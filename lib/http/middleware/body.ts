@@ -1,6 +1,6 @@
 // The request body, checked before anything reads it: no content coding the service would have to
 // undo, UTF-8 text only (decoded strictly: a byte sequence that is not UTF-8 is refused, never
-// replaced), a JSON body with a JSON media type and no other charset, within the size limit; a route
+// replaced), a JSON body sent as application/json and no other charset, within the size limit; a route
 // that takes no body refuses one. Form bodies (the token endpoint) are decoded the same way and left
 // to their handler, and their refusals are OAuth errors (RFC 6749), never the envelope.
 import { isUtf8 as isUtf8Bytes } from 'node:buffer';
@@ -31,11 +31,12 @@ function parseMediaType(contentType: string): { type: string; params: Map<string
   return { type: type!.trim().toLowerCase(), params };
 }
 
-/** `application/json` or a `+json` type. */
+/**
+ * `application/json` only: another JSON type names other semantics (application/merge-patch+json is
+ * RFC 7396's merge, which PATCH here is not), and the specification asks for application/json.
+ */
 function isJsonMediaType(contentType: string | undefined): boolean {
-  if (!contentType) return false;
-  const { type } = parseMediaType(contentType);
-  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+  return contentType !== undefined && parseMediaType(contentType).type === 'application/json';
 }
 
 const isUtf8 = (charset: string) => /^utf-?8$/i.test(charset);
