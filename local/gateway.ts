@@ -195,15 +195,26 @@ export function clientErrorEnvelope(err: Error & { code?: string; reason?: strin
   }
 }
 
-/** Node's `clientError`: answered with the envelope where the socket can still take it (what Node would otherwise answer bare). */
+/**
+ * Node's `clientError`: answered with the envelope where the socket can still take it (what Node
+ * would otherwise answer bare). What Node could not parse may follow a request still being handled
+ * on the same connection (bytes after its body): that request's answer goes first, in order
+ * (RFC 9112 §9.3.2), and the refusal after it.
+ */
 function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
-  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
   const { code, detail } = clientErrorEnvelope(err);
-  socket.end(rawEnvelope(code, detail));
+  const refuse = () => (socket.writable ? socket.end(rawEnvelope(code, detail)) : socket.destroy());
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  // A request whose body was cut short by the bytes is the one refused; one received whole is answered first.
+  if (inFlight && !inFlight.writableFinished && inFlight.req.complete) {
+    inFlight.once('finish', refuse);
+    return;
+  }
+  refuse();
 }
 
 /**
@@ -248,10 +259,24 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'tooLarge' | 'ab
  */
 export type ExtraRoutes = (method: string, rawPath: string) => { match: RouteMatch; handler: Handler } | undefined;
 
+/**
+ * The request target as a path and query: the absolute form (`GET http://host/v2/… HTTP/1.1`), which a
+ * server must accept (RFC 9112 §3.2.2), is read as its path and query.
+ */
+function originForm(target: string): string {
+  if (!/^https?:\/\//i.test(target)) return target;
+  try {
+    const url = new URL(target);
+    return url.pathname + url.search;
+  } catch {
+    return target;
+  }
+}
+
 export async function handle(req: IncomingMessage, res: ServerResponse, load: HandlerLoader = loadHandler, extra?: ExtraRoutes): Promise<void> {
   const requestId = randomUUID();
   const method = req.method ?? 'GET';
-  const url = req.url ?? '/';
+  const url = originForm(req.url ?? '/');
   const rawPath = url.split('?')[0]!;
   if (req.httpVersion === '1.1' && req.headers.host === undefined) {
     // Node would answer a bare 400 (its requireHostHeader); API Gateway routes by Host.

@@ -120,6 +120,42 @@ describe("what Node's HTTP parser refuses (clientError) → the envelope and a r
   });
 });
 
+describe('order on one connection', () => {
+  /** Writes these bytes and reads everything the server sends until it closes the connection. */
+  const everything = (request: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const { hostname, port } = new URL(app.url);
+      const socket = connect(Number(port), hostname, () => socket.write(request));
+      const chunks: Buffer[] = [];
+      const timer = setTimeout(() => socket.destroy(), 10_000);
+      socket.on('data', (c) => chunks.push(c));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve(Buffer.concat(chunks).toString('utf8'));
+      });
+    });
+
+  it("bytes Node cannot parse after a create's body: the create's 201 first, then the 400 for the bytes", async () => {
+    const own = await newWorkspace();
+    const name = `Ordered ${Date.now()}`;
+    const body = JSON.stringify({ data: { type: 'product', fields: { name } } });
+    const text = await everything(
+      `POST /v2/entities HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${own.token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}GARBAGE\r\n\r\n`,
+    );
+    const statuses = [...text.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((m) => Number(m[1]));
+    expect(statuses, text).toEqual([201, 400]);
+    expect(text.slice(text.lastIndexOf('HTTP/1.1 400'))).toContain('"code":"request.malformed"');
+    const listed = await call(app, 'GET', `/v2/entities?type=product&name=${encodeURIComponent(name)}`, { token: own.token });
+    expect(listed.json.data).toHaveLength(1);
+  });
+
+  it('a request target in absolute form (RFC 9112 §3.2.2) is read as its path', async () => {
+    const res = await raw(get(`http://${host}/v2/entities?type=product`, [`Host: ${host}`, `Authorization: Bearer ${ws.token}`]));
+    expect(res.status, res.body).toBe(200);
+  });
+});
+
 describe('what Node would answer bare', () => {
   it('an HTTP/1.1 request without Host → 400 request.malformed', async () => {
     expectEnvelope(await raw('GET /v2/entities HTTP/1.1\r\nConnection: close\r\n\r\n'), 'request.malformed', 'An HTTP/1.1 request needs a Host header.');
