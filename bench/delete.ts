@@ -249,7 +249,7 @@ async function main() {
         s.items.map((Item) => ({ PutRequest: { Item } })),
         8,
       );
-      await aggregateLoadedWorkspace(ws, { links: s.links.length, quiet: 'bench-delete' });
+      await aggregateLoadedWorkspace(ws, { quiet: 'bench-delete' });
       return s;
     });
     const { product, kept, keptFeatures, links } = seeded.result;

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { aggregateLoadedWorkspace } from '#lib/store/move/aggregates-fresh.ts';
 import { idMapping } from '#lib/store/move/ids.ts';
 import { BulkWriter } from '#lib/store/move/load.ts';
+import { loadedEntities, type LoadedEntity } from '#lib/store/move/loaded-entities.ts';
 import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
 import { commitWorkspace, type Committed } from './commit.ts';
 import { readCustomFields, readTagValues, SOURCE_KINDS, type ReadContext, type SourceKind } from './productboard-kinds.ts';
@@ -101,10 +102,13 @@ export async function importProductboard(options: {
   const counts: Record<string, number> = { ...run.counts };
   const skipped: Record<string, number> = { ...run.skipped };
   let muted = false;
+  // The imported entities (mapped id → type), read from the table when the notes' phase begins.
+  let entities = new Map<string, LoadedEntity>();
   const ctx: ReadContext = {
     client,
     importedAt: run.startedAt,
     customFields: new Map(),
+    entityType: (sourceId) => entities.get(writer.ctx.id(sourceId))?.type,
     skip: (reason, n = 1) => {
       if (!muted) skipped[reason] = (skipped[reason] ?? 0) + n;
     },
@@ -127,6 +131,7 @@ export async function importProductboard(options: {
         await saveProgress(run, { checkpoint: { phase: phase + 1 }, counts, skipped });
         continue;
       }
+      if (kind === 'note') entities = await loadedEntities(ws);
       const source = SOURCE_KINDS[kind] as SourceKind;
       let from = run.checkpoint.phase === phase ? run.checkpoint.next : undefined;
       for (let pages = 0; ;) {
@@ -157,7 +162,7 @@ export async function importProductboard(options: {
   }
   if (run.state === 'aggregating') {
     options.progress?.phase('aggregates', { unit: 'entities' });
-    await aggregateLoadedWorkspace(ws, { links: run.counts.link ?? 0, quiet, progress: (p) => options.progress?.update(p.entities, p.of) });
+    await aggregateLoadedWorkspace(ws, { quiet, progress: (p) => options.progress?.update(p.entities, p.of) });
   }
   options.progress?.end();
   const committed = await commitWorkspace(run, { adminEmail: options.adminEmail, quiet, webhooks: 0 });

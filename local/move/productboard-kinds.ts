@@ -53,6 +53,8 @@ export interface ReadContext {
   /** When the run began: the creation time of records the source gives none (members, custom fields). */
   importedAt: string;
   customFields: Map<string, { kind: CustomFieldKind; options?: string[]; values?: SelectValue[]; entityType: string }>;
+  /** The type of the imported entity with this source id (read before the notes), undefined when none was imported. */
+  entityType(sourceId: string): string | undefined;
   skip(reason: string, n?: number): void;
 }
 
@@ -370,13 +372,26 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
       refuseRedacted(n.fields, 'a note');
       const updatedAt = iso(n.updatedAt) ?? iso(n.createdAt) ?? ctx.importedAt;
       const rels = await relationshipsOf(n, ctx);
-      const customer = rels.find((r) => r.type === 'customer')?.target;
+      let customer = rels.find((r) => r.type === 'customer')?.target;
       if (customer && customer.type !== 'user' && customer.type !== 'company') ctx.skip(`note customers of type ${customer.type}`);
+      else if (customer && ctx.entityType(customer.id) !== customer.type) {
+        ctx.skip('note customers the source did not list (imported without its customer)');
+        customer = undefined;
+      }
       const links: NoteRecord['links'] = [];
       for (const r of rels) {
         if (r.type !== 'link' || !r.target) continue;
         if (!isHierarchyType(r.target.type)) {
           ctx.skip(`note links to a ${r.target.type}`);
+          continue;
+        }
+        // Only to what was imported, once per entity: a link item is one per (note, entity).
+        if (ctx.entityType(r.target.id) !== r.target.type) {
+          ctx.skip('note links to entities the source did not list');
+          continue;
+        }
+        if (links.some((l) => l.entityId === r.target!.id)) {
+          ctx.skip('note links repeated to one entity (the first kept)');
           continue;
         }
         if (!isImportance(r.importance)) ctx.skip('note links without an importance (imported as unknown)');

@@ -1,12 +1,15 @@
 // `admin restore --in F [--name N] [--admin-email E]`: a new workspace from an export file
-// (docs/export-format.md). Records are written raw in batches (lib/store/move/load.ts) with ids mapped
+// (docs/export-format.md). The whole file is checked first (each line's shape, then what the file as
+// a whole must hold: lib/domain/export-file-check.ts), so a bad file is refused with nothing written.
+// Records are written raw in batches (lib/store/move/load.ts) with ids mapped
 // as docs/export-format.md says, a checkpoint after each few thousand lines, then the aggregates in one
 // pass (lib/store/move/aggregates-fresh.ts); the scores it computed are compared with those the
 // export read. Killed anywhere, the same command continues: the run is found by the export's id and
 // the name (lib/store/move/runs.ts).
 import { randomUUID } from 'node:crypto';
 import { serviceSecret } from '#lib/auth/service-secret.ts';
-import { MOVE_KINDS, type MoveKind } from '#lib/domain/schemas/workspace-export.ts';
+import { ExportFileCheck } from '#lib/domain/export-file-check.ts';
+import { MOVE_KINDS, type ExportHeader, type MoveKind } from '#lib/domain/schemas/workspace-export.ts';
 import { sealContext } from '#lib/events/deliver.ts';
 import { seal, webhookSecretKey } from '#lib/events/secret-box.ts';
 import { newSigningSecret } from '#lib/events/signature.ts';
@@ -27,8 +30,6 @@ const CHECKPOINT_LINES = 2_000;
 interface Checkpoint {
   /** Every record up to this line is written. */
   line: number;
-  /** Link items written (the aggregates pass reads until it sees them all). */
-  links: number;
 }
 
 interface RestoreResult extends Committed {
@@ -41,15 +42,45 @@ interface RestoreResult extends Committed {
 /** The key restores of one export into one name share: the same command finds its run again. */
 const restoreKey = (exportId: string, name: string) => runKeyOf('restore', exportId, name);
 
+/** Every line of the file checked, before anything is written: a bad file is refused with its first bad line. */
+async function checkFile(file: string): Promise<ExportHeader> {
+  const input = readJsonLines(file);
+  const check = new ExportFileCheck();
+  const counts: Partial<Record<MoveKind, number>> = {};
+  let header: ExportHeader | undefined;
+  let ended = false;
+  for await (const line of input.lines) {
+    if (!header) {
+      header = parseHeader(file, line);
+      continue;
+    }
+    if (ended) throw new UsageError(`${file} line ${line.n}: a record after the end record`);
+    const record = parseRecord(file, line);
+    if (record.kind === 'end') {
+      ended = true;
+      for (const kind of MOVE_KINDS) {
+        if ((record.counts[kind] ?? 0) !== (counts[kind] ?? 0))
+          throw new UsageError(`${file}: the end record counts ${record.counts[kind] ?? 0} ${kind} records, the file holds ${counts[kind] ?? 0}`);
+      }
+      continue;
+    }
+    check.add(record, line.n);
+    counts[record.kind] = (counts[record.kind] ?? 0) + 1;
+  }
+  if (!header) return parseHeader(file, undefined);
+  if (!ended) throw new UsageError(`${file} has no end record: it is truncated (an export that did not finish?)`);
+  const problem = check.result();
+  if (problem) throw new UsageError(`${file} line ${problem.line}: ${problem.problem}. Nothing was restored.`);
+  return header;
+}
+
 export async function restoreWorkspace(
   file: string,
   options: { name?: string | undefined; adminEmail?: string | undefined; progress?: PhaseProgress },
 ): Promise<RestoreResult> {
   const progress = options.progress;
-  const first = readJsonLines(file);
-  const head = await first.lines.next();
-  const header = parseHeader(file, head.done ? undefined : head.value);
-  await first.lines.return(undefined);
+  progress?.phase('file checked', { unit: 'lines' });
+  const header = await checkFile(file);
   const name = options.name ?? header.workspace.name;
   if (name.trim() === '' || name.length > 255) throw new UsageError('--name must be 1 to 255 characters');
   const { run, resumed } = await beginRun<Checkpoint>({
@@ -57,7 +88,7 @@ export async function restoreWorkspace(
     command: 'restore',
     workspaceId: randomUUID(),
     name,
-    checkpoint: { line: 1, links: 0 },
+    checkpoint: { line: 1 },
   });
   const ws = run.workspaceId;
   const quiet = `restore:${run.runKey.slice(0, 16)}`;
@@ -69,39 +100,30 @@ export async function restoreWorkspace(
     const input = readJsonLines(file);
     const size = await input.size;
     const counts: Record<string, number> = { ...run.counts };
-    let { line: saved, links } = run.checkpoint;
-    let ended = false;
+    let saved = run.checkpoint.line;
     progress?.phase('records', { total: size, unit: 'bytes' });
+    // The file was checked whole (checkFile): here each record is only written.
     for await (const line of input.lines) {
       if (line.n <= saved) continue;
-      if (ended) throw new UsageError(`${file} line ${line.n}: a record after the end record`);
       const record = parseRecord(file, line);
-      if (record.kind === 'end') {
-        ended = true;
-        for (const kind of MOVE_KINDS) {
-          if ((record.counts[kind] ?? 0) !== (counts[kind] ?? 0))
-            throw new UsageError(`${file}: the end record counts ${record.counts[kind] ?? 0} ${kind} records, the file holds ${counts[kind] ?? 0}`);
-        }
-        continue;
-      }
+      if (record.kind === 'end') break;
       await writer.add(record);
       counts[record.kind] = (counts[record.kind] ?? 0) + 1;
-      if (record.kind === 'note') links += record.links.length;
       if (line.n - saved >= CHECKPOINT_LINES) {
         await writer.flush();
         saved = line.n;
-        await saveProgress(run, { checkpoint: { line: saved, links }, counts });
+        await saveProgress(run, { checkpoint: { line: saved }, counts });
         progress?.update(input.bytesRead());
       }
     }
-    if (!ended) throw new UsageError(`${file} has no end record: it is truncated (an export that did not finish?)`);
+    await input.lines.return(undefined);
     await writer.flush();
-    await saveProgress(run, { state: 'aggregating', checkpoint: { line: Number.MAX_SAFE_INTEGER, links }, counts });
+    await saveProgress(run, { state: 'aggregating', checkpoint: { line: Number.MAX_SAFE_INTEGER }, counts });
     progress?.update(size);
   }
   if (run.state === 'aggregating') {
     progress?.phase('aggregates', { unit: 'entities' });
-    await aggregateLoadedWorkspace(ws, { links: run.checkpoint.links, quiet, progress: (p) => progress?.update(p.entities, p.of) });
+    await aggregateLoadedWorkspace(ws, { quiet, progress: (p) => progress?.update(p.entities, p.of) });
   }
   progress?.phase('scores compared', { total: run.counts.entity ?? 0, unit: 'entities' });
   const scores = await compareScores(file, ws, id, progress);

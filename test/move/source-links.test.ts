@@ -2,16 +2,21 @@
 // end once: two real local servers, the source and another host. A `links.next` or a redirect
 // naming the other host stops the import with the link named, and the other host receives nothing;
 // a next link naming a page already read stops it instead of looping, with nothing of that list
-// counted.
+// counted. A note's link to an entity the source did not list, or a second link to one entity, is
+// skipped and reported, and the import completes.
 import { createHash } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { uuidV5 } from '#lib/domain/uuid-v5.ts';
+import { getEntity } from '#lib/store/entities.ts';
 import { readRun, runKeyOf } from '#lib/store/move/runs.ts';
+import { verifyWorkspace } from '#lib/store/verify.ts';
 import { runCli } from './kill.ts';
 import { closeServer, listen } from '../../bench/local-stack.ts';
+import { importProductboard } from '../../local/move/import-productboard.ts';
 
 const TOKEN = 'pb-secret-token';
 const tokenFile = join(tmpdir(), `move-source-links-token-${process.pid}`);
@@ -101,5 +106,56 @@ describe('import productboard: links the source gives', () => {
     // Once by the scope check, once as the list's first page.
     expect(sourceRequests.filter((p) => p === '/teams')).toHaveLength(2);
     expect((await runOf('Looping teams'))?.counts.team).toBeUndefined();
+  }, 60_000);
+
+  it('note links to entities the source did not list, and a second link to one entity, are skipped and reported; the import completes', async () => {
+    const u = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const [PRODUCT, FEATURE, UNLISTED, COMPANY, N1, N2] = [u(11), u(12), u(13), u(14), u(15), u(16)];
+    const target = (id: string, type: string) => ({ id, type });
+    const rels = (data: unknown[]) => ({ data, links: { next: null } });
+    special['/entities'] = (res) =>
+      json(res, {
+        data: [
+          { id: PRODUCT, type: 'product', fields: { name: 'Checkout' }, relationships: rels([]) },
+          { id: FEATURE, type: 'feature', fields: { name: 'Apple Pay' }, relationships: rels([{ type: 'parent', target: target(PRODUCT, 'product') }]) },
+        ],
+        links: { next: null },
+      });
+    special['/notes'] = (res) =>
+      json(res, {
+        data: [
+          {
+            id: N1,
+            type: 'textNote',
+            fields: { name: 'Twice' },
+            relationships: rels([
+              { type: 'link', target: target(FEATURE, 'feature'), importance: 'critical' },
+              { type: 'link', target: target(FEATURE, 'feature'), importance: 'important' },
+            ]),
+          },
+          {
+            id: N2,
+            type: 'textNote',
+            fields: { name: 'Unlisted' },
+            relationships: rels([
+              { type: 'customer', target: target(COMPANY, 'company') },
+              { type: 'link', target: target(UNLISTED, 'feature'), importance: 'critical' },
+              { type: 'link', target: target(FEATURE, 'feature'), importance: 'nice to have' },
+            ]),
+          },
+        ],
+        links: { next: null },
+      });
+    const result = await importProductboard({ source: base, tokenFile, name: 'Unlisted targets', adminEmail: 'admin@example.com' });
+    expect(result.counts).toMatchObject({ entity: 2, note: 2 });
+    expect(result.skipped).toEqual({
+      'note links to entities the source did not list': 1,
+      'note links repeated to one entity (the first kept)': 1,
+      'note customers the source did not list (imported without its customer)': 1,
+    });
+    // Both notes anonymous: 1 each on the feature, and so on the product.
+    const id = (sourceId: string) => uuidV5(result.id, `${base}\n${sourceId}`);
+    expect([(await getEntity(result.id, id(FEATURE)))?.total, (await getEntity(result.id, id(PRODUCT)))?.total]).toEqual([2, 2]);
+    expect(await verifyWorkspace(result.id, false)).toMatchObject({ mismatches: 0 });
   }, 60_000);
 });

@@ -6,8 +6,10 @@
 //
 // Memory: one map entry per hierarchy entity (parent, own, total) and one entity's links at a time.
 // The links are read through an index, which DynamoDB fills a moment after the write: the pass
-// counts the links it saw against those written and reads again until they agree.
+// counts the links it saw against those the table holds (to the hierarchy entities, read
+// consistently: what was written, whoever counted it) and reads again until they agree.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { loadedEntities } from './loaded-entities.ts';
 import { isHierarchyType } from '../../domain/hierarchy.ts';
 import { ANONYMOUS_WEIGHT, countedWeight, WEIGHTS, type Importance, type RatingEntry } from '../../domain/score.ts';
 import { ratingItem } from '../aggregates.ts';
@@ -43,17 +45,23 @@ async function each<T>(items: readonly T[], parallel: number, fn: (item: T) => P
 /** Every hierarchy entity of the workspace: its parent. */
 async function hierarchy(ws: string): Promise<Map<string, Node>> {
   const nodes = new Map<string, Node>();
+  for (const [id, e] of await loadedEntities(ws)) if (isHierarchyType(e.type)) nodes.set(id, { parentId: e.parentId, own: 0, total: 0 });
+  return nodes;
+}
+
+/** The link items the table holds to the hierarchy entities `nodes` (an index shows no other). */
+async function writtenLinks(ws: string, nodes: Map<string, Node>): Promise<number> {
+  let n = 0;
   for await (const page of queryPages({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.kindPrefix.entity },
-    ProjectionExpression: 'id, #t, parentId',
-    ExpressionAttributeNames: { '#t': 'type' },
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.kindPrefix.link },
+    ProjectionExpression: 'entityId',
     ConsistentRead: true,
   })) {
-    for (const it of page) if (isHierarchyType(it.type)) nodes.set(it.id as string, { parentId: it.parentId as string | undefined, own: 0, total: 0 });
+    for (const it of page) if (nodes.has(it.entityId as string)) n++;
   }
-  return nodes;
+  return n;
 }
 
 /** One entity's own score and rating items, from its links; answers how many links it read. */
@@ -92,15 +100,16 @@ async function own(ws: string, entityId: string, node: Node, writes: WriteReques
 
 /**
  * Computes and writes every aggregate of `ws`: rating items, and `own` and `total` of each
- * hierarchy entity. `links`: how many link items were written (the pass reads until it sees them
- * all). `quiet` marks the entity updates so they make no score events.
+ * hierarchy entity, once the links index shows every link the table holds. `quiet` marks the
+ * entity updates so they make no score events.
  */
 export async function aggregateLoadedWorkspace(
   ws: string,
-  options: { links: number; quiet: string; progress?: (p: AggregateProgress) => void },
+  options: { quiet: string; progress?: (p: AggregateProgress) => void },
 ): Promise<{ entities: number; ratings: number }> {
   const nodes = await hierarchy(ws);
   const ids = [...nodes.keys()];
+  const links = await writtenLinks(ws, nodes);
   let ratings = 0;
   for (let attempt = 0; ; attempt++) {
     let seen = 0;
@@ -114,8 +123,8 @@ export async function aggregateLoadedWorkspace(
       await batchWriteAll(writes);
       options.progress?.({ entities: ++done, of: ids.length });
     });
-    if (seen >= options.links) break;
-    if (attempt === 10) throw new Error(`The links index shows ${seen} of the ${options.links} links written; run the command again later.`);
+    if (seen >= links) break;
+    if (attempt === 10) throw new Error(`The links index shows ${seen} of the ${links} links written; run the command again later.`);
     await sleep(500 * (attempt + 1));
   }
   // Totals: each entity's own added to it and every ancestor (the depth is capped, so this is short).

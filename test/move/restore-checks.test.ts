@@ -1,0 +1,122 @@
+// admin restore checks the whole file before it writes anything: a file an export did not write — a
+// record twice, a reference to a record the file does not hold — is refused with its line, and no
+// run, no workspace and no record of it is left in the table. Files are written by hand, small: a
+// product, a feature, a company and a note linking the feature; the good one restores.
+import { randomUUID } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MOVE_KINDS } from '#lib/domain/schemas/workspace-export.ts';
+import { scanPages } from '#lib/store/calls.ts';
+import { readRun, runKeyOf } from '#lib/store/move/runs.ts';
+import { QUIET_WRITE } from '#lib/store/stream-records.ts';
+import { tableName } from '#lib/store/table.ts';
+import { restoreWorkspace } from '../../local/move/restore.ts';
+
+const u = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const [PRODUCT, FEATURE, COMPANY, NOTE, ELSEWHERE] = [u(1), u(2), u(3), u(4), u(5)];
+const AT = '2025-03-01T10:00:00.000Z';
+const files: string[] = [];
+
+type Line = Record<string, unknown>;
+const entity = (id: string, type: string, parent?: { id: string; type: string }, fields: Record<string, unknown> = { name: `${type} ${id.slice(-2)}` }) => ({
+  kind: 'entity',
+  id,
+  type,
+  ...(parent ? { parent } : {}),
+  fields,
+  createdAt: AT,
+  updatedAt: AT,
+});
+const link = (entityId: string, entityType = 'feature') => ({ entityId, entityType, importance: 'critical', ratedAt: AT });
+const note = (id: string, links: Line[]) => ({
+  kind: 'note',
+  id,
+  type: 'textNote',
+  fields: { name: 'Need it' },
+  customer: { id: COMPANY, type: 'company' },
+  createdAt: AT,
+  updatedAt: AT,
+  links,
+});
+const goodRecords = (): Line[] => [
+  { ...entity(PRODUCT, 'product'), score: 3 },
+  { ...entity(FEATURE, 'feature', { id: PRODUCT, type: 'product' }), score: 3 },
+  entity(COMPANY, 'company'),
+  note(NOTE, [link(FEATURE)]),
+];
+
+/** An export file of `records`, with its header and an end record counting them; answers its path and export id. */
+async function exportFile(records: Line[]): Promise<{ path: string; exportId: string }> {
+  const exportId = randomUUID();
+  const header = { format: 'pm-score-api.workspace-export', version: 2, exportId, exportedAt: AT, workspace: { id: u(99), name: 'By hand', createdAt: AT } };
+  const counts: Record<string, number> = Object.fromEntries(MOVE_KINDS.map((k) => [k, 0]));
+  for (const r of records) counts[r.kind as string] = (counts[r.kind as string] ?? 0) + 1;
+  const path = join(tmpdir(), `move-restore-checks-${process.pid}-${files.length}.jsonl.gz`);
+  files.push(path);
+  await writeFile(path, gzipSync([header, ...records, { kind: 'end', counts }].map((l) => JSON.stringify(l)).join('\n') + '\n'));
+  return { path, exportId };
+}
+
+/** The items a restore of this export into this name wrote: each carries its run's mark (lib/store/move/kinds.ts). */
+async function writtenBy(exportId: string, name: string): Promise<number> {
+  const mark = `restore:${runKeyOf('restore', exportId, name).slice(0, 16)}`;
+  let n = 0;
+  for await (const page of scanPages({
+    TableName: tableName(),
+    FilterExpression: '#q = :q',
+    ExpressionAttributeNames: { '#q': QUIET_WRITE },
+    ExpressionAttributeValues: { ':q': mark },
+    ConsistentRead: true,
+  }))
+    n += page.length;
+  return n;
+}
+
+/** Restores `records` and expects the refusal `message` (after the file's name), with nothing written. */
+async function expectRefused(records: Line[], message: string): Promise<void> {
+  const { path, exportId } = await exportFile(records);
+  await expect(restoreWorkspace(path, { name: 'Refused' })).rejects.toThrow(`${path} ${message}`);
+  expect(await readRun(runKeyOf('restore', exportId, 'Refused'))).toBeUndefined();
+  expect(await writtenBy(exportId, 'Refused')).toBe(0);
+}
+
+afterAll(async () => {
+  for (const f of files) await rm(f, { force: true });
+});
+
+describe('restore refuses a file whose records do not hold together, writing nothing', () => {
+  it('the good file restores, with its link rated', async () => {
+    const { path, exportId } = await exportFile(goodRecords());
+    const restored = await restoreWorkspace(path, { name: 'Good by hand', adminEmail: 'admin@example.com' });
+    expect(restored.counts).toMatchObject({ entity: 3, note: 1 });
+    expect(restored.scores).toEqual({ checked: 2, mismatches: 0 });
+    // What the refusals below count: the run's items carry its mark.
+    expect(await writtenBy(exportId, 'Good by hand')).toBeGreaterThan(0);
+  });
+
+  it('a note linking an entity the file does not hold', async () => {
+    const records = goodRecords();
+    records[3] = note(NOTE, [link(FEATURE), link(ELSEWHERE)]);
+    await expectRefused(records, `line 5: links.1.entityId: no entity record of the file has the id ${ELSEWHERE}. Nothing was restored.`);
+  });
+
+  it('a note linking the same entity twice', async () => {
+    const records = goodRecords();
+    records[3] = note(NOTE, [link(FEATURE), link(FEATURE)]);
+    await expectRefused(records, `line 5: links.1.entityId: the note links ${FEATURE} twice. Nothing was restored.`);
+  });
+
+  it('a note line repeated', async () => {
+    const records = [...goodRecords(), note(NOTE, [link(FEATURE)])];
+    await expectRefused(records, `line 6: a second note record ${NOTE} (the first is on line 5). Nothing was restored.`);
+  });
+
+  it('a link naming an entity by another type than its own', async () => {
+    const records = goodRecords();
+    records[3] = note(NOTE, [link(FEATURE, 'subfeature')]);
+    await expectRefused(records, `line 5: links.0.entityId: ${FEATURE} is a feature (line 3), not a subfeature. Nothing was restored.`);
+  });
+});
