@@ -1,9 +1,10 @@
 // What a workspace export file (./schemas/workspace-export.ts) must hold besides each line's shape,
 // checked over the whole file before a restore writes anything of it: records grouped by kind in
-// their order, no record twice, and every reference naming a record of the file, of the type it
-// says (a note's links: hierarchy entities, each once). A file that breaks one was not written by an
-// export: it is refused, with the first line that breaks one.
-import { aType } from './hierarchy.ts';
+// their order, no record twice, every reference naming a record of the file, of the type it says (a
+// note's links: hierarchy entities, each once), and the entities' trees as the API keeps them (the
+// parent rules, no cycle, the depth cap: ./hierarchy.ts). A file that breaks one was not written by
+// an export: it is refused, with the first line that breaks one.
+import { aType, depthViolation, MAX_DEPTH, parentRuleViolation, type EntityType } from './hierarchy.ts';
 import { MOVE_KINDS, type MoveKind, type MoveRecord } from './schemas/workspace-export.ts';
 
 /** Why the file is refused, and the line it is about. */
@@ -13,7 +14,8 @@ interface FileProblem {
 }
 
 interface EntitySeen {
-  type: string;
+  type: EntityType;
+  parent: { id: string; type: EntityType } | undefined;
   line: number;
 }
 
@@ -46,7 +48,7 @@ export class ExportFileCheck {
         (record.teams ?? []).forEach((t, i) => this.expect(line, `teams.${i}.id`, 'team', t.id));
         break;
       case 'entity':
-        this.entities.set(record.id, { type: record.type, line });
+        this.entities.set(record.id, { type: record.type, parent: record.parent && { id: record.parent.id, type: record.parent.type }, line });
         break;
       case 'relation':
         this.entity(line, 'entityId', record.entityId, record.entityType);
@@ -80,8 +82,42 @@ export class ExportFileCheck {
     else if (found.type !== type) this.refuse(line, `${at}: ${id} is ${aType(found.type)} (line ${found.line}), not ${aType(type)}`);
   }
 
+  /** Each entity's parent as the rules want it, and its depth within the cap (the parents are known only once all entities are). */
+  private checkTrees(): void {
+    for (const [id, e] of this.entities) {
+      const parent = e.parent && this.entities.get(e.parent.id);
+      if (e.parent && !parent) {
+        this.refuse(e.line, `parent.id: no entity record of the file has the id ${e.parent.id}`);
+        continue;
+      }
+      if (e.parent && parent!.type !== e.parent.type) {
+        this.refuse(e.line, `parent.type: ${e.parent.id} is ${aType(parent!.type)} (line ${parent!.line}), not ${aType(e.parent.type)}`);
+        continue;
+      }
+      const rule = parentRuleViolation(e.type, parent?.type);
+      if (rule) {
+        this.refuse(e.line, `parent: ${rule}`);
+        continue;
+      }
+      // Up the parents: back to where it began is a cycle; past the cap, too deep.
+      const seen = new Set([id]);
+      let depth = 1;
+      let up = e.parent?.id;
+      for (; up !== undefined && !seen.has(up) && depth <= MAX_DEPTH; up = this.entities.get(up)?.parent?.id) {
+        seen.add(up);
+        depth++;
+      }
+      if (up !== undefined && seen.has(up)) this.refuse(e.line, `parent: ${e.parent!.id} is under this entity itself (a cycle)`);
+      else {
+        const deep = depthViolation(depth - 1, 1);
+        if (deep) this.refuse(e.line, `parent: ${deep}`);
+      }
+    }
+  }
+
   /** The first problem of the file, by line; undefined when there is none. */
   result(): FileProblem | undefined {
+    this.checkTrees();
     return this.first;
   }
 }

@@ -70,7 +70,7 @@ async function checkFile(file: string): Promise<ExportHeader> {
   if (!header) return parseHeader(file, undefined);
   if (!ended) throw new UsageError(`${file} has no end record: it is truncated (an export that did not finish?)`);
   const problem = check.result();
-  if (problem) throw new UsageError(`${file} line ${problem.line}: ${problem.problem}. Nothing was restored.`);
+  if (problem) throw new UsageError(`${file} line ${problem.line}: ${problem.problem.replace(/\.$/, '')}. Nothing was restored.`);
   return header;
 }
 

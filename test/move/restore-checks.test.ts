@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_DEPTH } from '#lib/domain/hierarchy.ts';
 import { MOVE_KINDS } from '#lib/domain/schemas/workspace-export.ts';
 import { scanPages } from '#lib/store/calls.ts';
 import { readRun, runKeyOf } from '#lib/store/move/runs.ts';
@@ -118,5 +119,43 @@ describe('restore refuses a file whose records do not hold together, writing not
     const records = goodRecords();
     records[3] = note(NOTE, [link(FEATURE, 'subfeature')]);
     await expectRefused(records, `line 5: links.0.entityId: ${FEATURE} is a feature (line 3), not a subfeature. Nothing was restored.`);
+  });
+});
+
+describe('restore refuses entities whose tree the API would refuse, writing nothing', () => {
+  const [A, B] = [u(21), u(22)];
+  it('a cycle', async () => {
+    const records = [...goodRecords()];
+    records.splice(2, 0, entity(A, 'component', { id: B, type: 'component' }), entity(B, 'component', { id: A, type: 'component' }));
+    await expectRefused(records, `line 4: parent: ${B} is under this entity itself (a cycle). Nothing was restored.`);
+  });
+
+  it('a parent the file does not hold', async () => {
+    const records = [...goodRecords()];
+    records.splice(2, 0, entity(A, 'component', { id: ELSEWHERE, type: 'product' }));
+    await expectRefused(records, `line 4: parent.id: no entity record of the file has the id ${ELSEWHERE}. Nothing was restored.`);
+  });
+
+  it('a parent of a type the rules do not allow', async () => {
+    const records = [...goodRecords()];
+    records.splice(2, 0, entity(A, 'component', { id: PRODUCT, type: 'product' }), entity(B, 'product', { id: A, type: 'component' }));
+    await expectRefused(records, 'line 5: parent: A product cannot have a parent. Nothing was restored.');
+  });
+
+  it('a parent named by another type than its own', async () => {
+    const records = [...goodRecords()];
+    records.splice(2, 0, entity(A, 'component', { id: PRODUCT, type: 'component' }));
+    await expectRefused(records, `line 4: parent.type: ${PRODUCT} is a product (line 2), not a component. Nothing was restored.`);
+  });
+
+  it('a tree deeper than the cap', async () => {
+    // A product and eight nested components: nine levels.
+    const chain = Array.from({ length: 8 }, (_, i) =>
+      entity(u(30 + i), 'component', i === 0 ? { id: PRODUCT, type: 'product' } : { id: u(29 + i), type: 'component' }),
+    );
+    await expectRefused(
+      [...goodRecords(), ...chain].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'entity' ? -1 : 1)),
+      `line 12: parent: The hierarchy would be 9 levels deep; the maximum is ${MAX_DEPTH}. Nothing was restored.`,
+    );
   });
 });
