@@ -2,6 +2,7 @@
 // holds a chunk, not the file) to `<out>.partial`, created with mode 0600 (it holds the workspace's
 // data), renamed to `<out>` once complete, so a killed export never leaves a file that looks whole.
 // Read back line by line, each line checked by the format's schema with its line number.
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { chmod, open, rename, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
@@ -25,6 +26,13 @@ export async function writeJsonLines(out: string, lines: AsyncIterable<unknown>)
   await chmod(partial, 0o600);
   await rename(partial, out);
   return (await stat(out)).size;
+}
+
+/** The SHA-256 of the file's bytes, hex. */
+export async function fileDigest(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file), hash);
+  return hash.digest('hex');
 }
 
 interface FileLine {

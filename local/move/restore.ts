@@ -5,7 +5,7 @@
 // as docs/export-format.md says, a checkpoint after each few thousand lines, then the aggregates in one
 // pass (lib/store/move/aggregates-fresh.ts); the scores it computed are compared with those the
 // export read. Killed anywhere, the same command continues: the run is found by the export's id and
-// the name (lib/store/move/runs.ts).
+// the name (lib/store/move/runs.ts), and continues only with the file it began with (its SHA-256).
 import { randomUUID } from 'node:crypto';
 import { serviceSecret } from '#lib/auth/service-secret.ts';
 import { ExportFileCheck } from '#lib/domain/export-file-check.ts';
@@ -20,7 +20,7 @@ import { idMapping } from '#lib/store/move/ids.ts';
 import { BulkWriter } from '#lib/store/move/load.ts';
 import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
 import { commitWorkspace, type Committed } from './commit.ts';
-import { parseHeader, parseRecord, readJsonLines } from './export-file.ts';
+import { fileDigest, parseHeader, parseRecord, readJsonLines } from './export-file.ts';
 import { UsageError } from '../admin/command.ts';
 import type { PhaseProgress } from '../admin/progress.ts';
 
@@ -83,13 +83,20 @@ export async function restoreWorkspace(
   const header = await checkFile(file);
   const name = options.name ?? header.workspace.name;
   if (name.trim() === '' || name.length > 255) throw new UsageError('--name must be 1 to 255 characters');
+  const digest = await fileDigest(file);
   const { run, resumed } = await beginRun<Checkpoint>({
     runKey: restoreKey(header.exportId, name),
     command: 'restore',
     workspaceId: randomUUID(),
     name,
+    digest,
     checkpoint: { line: 1 },
   });
+  // The run is found by the export's id and the name: another file with that id is not what it wrote.
+  if (resumed && run.digest !== digest)
+    throw new UsageError(
+      `${file} is not the file the restore of export ${header.exportId} as "${name}" began with (its SHA-256 differs): run it with that file to continue, or with another --name to restore this one as a new workspace`,
+    );
   const ws = run.workspaceId;
   const quiet = `restore:${run.runKey.slice(0, 16)}`;
   const id = idMapping(ws, `export:${header.workspace.id}`);

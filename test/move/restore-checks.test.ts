@@ -50,8 +50,7 @@ const goodRecords = (): Line[] => [
 ];
 
 /** An export file of `records`, with its header and an end record counting them; answers its path and export id. */
-async function exportFile(records: Line[]): Promise<{ path: string; exportId: string }> {
-  const exportId = randomUUID();
+async function exportFile(records: Line[], exportId: string = randomUUID()): Promise<{ path: string; exportId: string }> {
   const header = { format: 'pm-score-api.workspace-export', version: 2, exportId, exportedAt: AT, workspace: { id: u(99), name: 'By hand', createdAt: AT } };
   const counts: Record<string, number> = Object.fromEntries(MOVE_KINDS.map((k) => [k, 0]));
   for (const r of records) counts[r.kind as string] = (counts[r.kind as string] ?? 0) + 1;
@@ -157,5 +156,35 @@ describe('restore refuses entities whose tree the API would refuse, writing noth
       [...goodRecords(), ...chain].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'entity' ? -1 : 1)),
       `line 12: parent: The hierarchy would be 9 levels deep; the maximum is ${MAX_DEPTH}. Nothing was restored.`,
     );
+  });
+});
+
+describe('restore continues a run with the file it began with only', () => {
+  const message = (path: string, exportId: string, name: string) =>
+    `${path} is not the file the restore of export ${exportId} as "${name}" began with (its SHA-256 differs): run it with that file to continue, or with another --name to restore this one as a new workspace`;
+
+  it('another file with the export id of a completed restore is refused; nothing of it is written', async () => {
+    const { path, exportId } = await exportFile(goodRecords());
+    await restoreWorkspace(path, { name: 'Same id', adminEmail: 'admin@example.com' });
+    const written = await writtenBy(exportId, 'Same id');
+    const other = await exportFile([...goodRecords(), note(u(40), [link(PRODUCT, 'product')])], exportId);
+    await expect(restoreWorkspace(other.path, { name: 'Same id', adminEmail: 'admin@example.com' })).rejects.toThrow(message(other.path, exportId, 'Same id'));
+    expect(await writtenBy(exportId, 'Same id')).toBe(written);
+  });
+
+  it('a file edited after a restore stopped is refused on the next run, not skipped', async () => {
+    // The run loads the file and stops before it completes: the admin named is a viewer of it.
+    const member = { kind: 'member', id: u(50), email: 'viewer@example.com', name: 'Viewer', role: 'viewer', active: true, createdAt: AT };
+    const { path, exportId } = await exportFile([member, ...goodRecords()]);
+    await expect(restoreWorkspace(path, { name: 'Stopped', adminEmail: 'viewer@example.com' })).rejects.toThrow(
+      /is a member of the workspace but not an active admin/,
+    );
+    expect((await readRun(runKeyOf('restore', exportId, 'Stopped')))?.state).toBe('aggregating');
+    const edited = await exportFile([{ ...member, role: 'admin' }, ...goodRecords()], exportId);
+    await expect(restoreWorkspace(edited.path, { name: 'Stopped', adminEmail: 'viewer@example.com' })).rejects.toThrow(
+      message(edited.path, exportId, 'Stopped'),
+    );
+    // The file it began with continues it.
+    await expect(restoreWorkspace(path, { name: 'Stopped', adminEmail: 'admin@example.com' })).resolves.toMatchObject({ resumed: true });
   });
 });

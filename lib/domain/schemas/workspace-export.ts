@@ -32,7 +32,7 @@ export const ExportHeader = /* @__PURE__ */ (() =>
   strictObject({
     format: z.literal(EXPORT_FORMAT),
     version: z.literal(EXPORT_VERSION),
-    /** Names this export for good: a restore of it is resumed by it (with the target's name). */
+    /** Names this export for good: a restore of it is resumed by it (with the target's name, and only with the same file). */
     exportId: Uuid,
     exportedAt: DateTime,
     workspace: strictObject({ id: Uuid, name: z.string(), createdAt: DateTime }),

@@ -17,6 +17,8 @@ export interface MoveRun<C = Record<string, unknown>> {
   workspaceId: string;
   name: string;
   state: RunState;
+  /** The SHA-256 of the input file (restore): a run continues with the file it began with only. */
+  digest?: string;
   /** Where loading stands: a position in the input, per run kind. */
   checkpoint: C;
   /** Records written by kind, as of the checkpoint. */
