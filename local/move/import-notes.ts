@@ -232,7 +232,11 @@ function mapping(specs: string[]): Record<Column, string | undefined> {
 export async function importNotes(o: NotesImportOptions) {
   const map = mapping(o.map);
   if (!(await getWorkspace(o.workspace))) throw new UsageError(`No workspace ${o.workspace}`);
-  const { rows, bytes } = await readRows(o.file);
+  const { rows, bytes, columns } = await readRows(o.file);
+  // A column the header lacks would read as empty in every row.
+  for (const [field, column] of Object.entries(map))
+    if (columns && column !== undefined && !columns.includes(column))
+      throw new UsageError(`--map ${field}=${column}: ${o.file} has no column ${column}; its columns are ${columns.join(', ')}`);
   const fileHash = createHash('sha256').update(bytes).digest('hex');
   const runKey = runKeyOf('import notes', o.workspace, fileHash, JSON.stringify(map), String(o.createCustomers));
   const source = `notes:${fileHash}`;

@@ -2,6 +2,7 @@
 // comma, a quote or a line break) or JSON lines (one object per line, its keys the columns). Each row
 // with the line it starts on, for the refusals. The CSV reader is these few lines rather than a
 // package: the lockfile is shared by every branch of this project, and RFC 4180 is small.
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../admin/command.ts';
 
@@ -10,7 +11,7 @@ export interface Row {
   values: Record<string, unknown>;
 }
 
-function csvRecords(text: string): Array<{ line: number; fields: string[] }> {
+function csvRecords(file: string, text: string): Array<{ line: number; fields: string[] }> {
   const out: Array<{ line: number; fields: string[] }> = [];
   let line = 1;
   let i = 0;
@@ -22,7 +23,7 @@ function csvRecords(text: string): Array<{ line: number; fields: string[] }> {
       if (text[i] === '"') {
         i++;
         for (;;) {
-          if (i >= text.length) throw new UsageError(`line ${start}: a quoted field is not closed`);
+          if (i >= text.length) throw new UsageError(`${file} line ${start}: a quoted field is not closed; nothing was written`);
           if (text[i] === '"') {
             if (text[i + 1] === '"') {
               value += '"';
@@ -30,6 +31,11 @@ function csvRecords(text: string): Array<{ line: number; fields: string[] }> {
               continue;
             }
             i++;
+            // RFC 4180: a quoted field ends with its field; text after the quote would be misread.
+            if (i < text.length && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r')
+              throw new UsageError(
+                `${file} line ${line}: text after the closing quote of a field (a quote inside a quoted field is written twice: ""); nothing was written`,
+              );
             break;
           }
           if (text[i] === '\n') line++;
@@ -55,15 +61,27 @@ function csvRecords(text: string): Array<{ line: number; fields: string[] }> {
   return out;
 }
 
-/** The file's rows; `.jsonl` (or `.json`) is JSON lines, anything else CSV. */
-export async function readRows(file: string): Promise<{ rows: Row[]; bytes: Buffer }> {
+/** The file's text; bytes that are not UTF-8 are refused with their line, never replaced. */
+function utf8Text(file: string, bytes: Buffer): string {
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  let start = 0;
+  for (let line = 1; ; line++) {
+    const end = bytes.indexOf(0x0a, start);
+    if (!isUtf8(bytes.subarray(start, end === -1 ? bytes.length : end)))
+      throw new UsageError(`${file} line ${line}: not UTF-8 text (invalid bytes are refused, never replaced); nothing was written`);
+    start = end + 1;
+  }
+}
+
+/** The file's rows (and a CSV file's columns); `.jsonl` (or `.json`) is JSON lines, anything else CSV. */
+export async function readRows(file: string): Promise<{ rows: Row[]; bytes: Buffer; columns?: string[] }> {
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
   } catch (err) {
     throw new UsageError(`Cannot read --in ${file}: ${(err as Error).message}`);
   }
-  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  const text = utf8Text(file, bytes).replace(/^\uFEFF/, '');
   if (/\.jsonl?$/i.test(file)) {
     const rows: Row[] = [];
     text.split('\n').forEach((l, i) => {
@@ -78,7 +96,8 @@ export async function readRows(file: string): Promise<{ rows: Row[]; bytes: Buff
     });
     return { rows, bytes };
   }
-  const [header, ...records] = csvRecords(text);
+  const [header, ...records] = csvRecords(file, text);
   if (!header) throw new UsageError(`${file} is empty`);
-  return { rows: records.map((r) => ({ line: r.line, values: Object.fromEntries(header.fields.map((h, i) => [h.trim(), r.fields[i] ?? ''])) })), bytes };
+  const columns = header.fields.map((h) => h.trim());
+  return { rows: records.map((r) => ({ line: r.line, values: Object.fromEntries(columns.map((h, i) => [h, r.fields[i] ?? ''])) })), bytes, columns };
 }

@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const f of ['bad.csv', 'good.csv', 'good.jsonl']) await rm(file(f), { force: true });
+  for (const f of ['bad.csv', 'good.csv', 'good.jsonl', 'quote.csv', 'latin1.csv', 'latin1.jsonl', 'columns.csv']) await rm(file(f), { force: true });
 });
 
 describe('import notes', () => {
@@ -123,6 +123,42 @@ describe('import notes', () => {
     expect(again).toMatchObject({ resumed: true, linksAdded: 0 });
     expect(await notesOf()).toBe(4);
     expect(await verifyWorkspace(ws, false)).toMatchObject({ mismatches: 0 });
+  });
+});
+
+describe('import notes refuses a file it would misread, writing nothing', () => {
+  const options = (name: string, map = MAP) => ({ workspace: ws, file: file(name), map, createCustomers: true, dryRun: false });
+
+  it('text after the closing quote of a CSV field', async () => {
+    await writeFile(file('quote.csv'), ['Title,Body,Email,Domain,Features,Priority,Date', '"Broken quote"x,hello world,,,,,', 'Fine,ok,,,,,'].join('\n'));
+    const before = await notesOf();
+    await expect(importNotes(options('quote.csv'))).rejects.toThrow(
+      `${file('quote.csv')} line 2: text after the closing quote of a field (a quote inside a quoted field is written twice: ""); nothing was written`,
+    );
+    expect(await notesOf()).toBe(before);
+  });
+
+  it('bytes that are not UTF-8, in a CSV or a JSON-lines file', async () => {
+    const head = Buffer.from('Title,Body,Email,Domain,Features,Priority,Date\nFine,ok,,,,,\n');
+    await writeFile(file('latin1.csv'), Buffer.concat([head, Buffer.from([0x43, 0x61, 0x66, 0xe9]), Buffer.from(',,,,,,\n')]));
+    await writeFile(file('latin1.jsonl'), Buffer.concat([Buffer.from('{"Title":"Fine"}\n{"Title":"Caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]));
+    const before = await notesOf();
+    await expect(importNotes(options('latin1.csv'))).rejects.toThrow(
+      `${file('latin1.csv')} line 3: not UTF-8 text (invalid bytes are refused, never replaced); nothing was written`,
+    );
+    await expect(importNotes(options('latin1.jsonl'))).rejects.toThrow(
+      `${file('latin1.jsonl')} line 2: not UTF-8 text (invalid bytes are refused, never replaced); nothing was written`,
+    );
+    expect(await notesOf()).toBe(before);
+  });
+
+  it('a mapped column the header does not have', async () => {
+    await writeFile(file('columns.csv'), ['Title,Body', 'Fine,ok'].join('\n'));
+    const before = await notesOf();
+    await expect(importNotes(options('columns.csv', ['name=Title', 'content=body']))).rejects.toThrow(
+      `--map content=body: ${file('columns.csv')} has no column body; its columns are Title, Body`,
+    );
+    expect(await notesOf()).toBe(before);
   });
 });
 
