@@ -2,15 +2,15 @@
 // holds a chunk, not the file) to `<out>.partial`, created with mode 0600 (it holds the workspace's
 // data), renamed to `<out>` once complete, so a killed export never leaves a file that looks whole.
 // Read back line by line, each line checked by the format's schema with its line number.
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { chmod, open, rename, stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import * as z from 'zod/mini';
-import { EndRecord, ExportHeader, MoveRecord, type MoveRecord as Rec } from '#lib/domain/schemas/workspace-export.ts';
+import { EndRecord, EXPORT_FORMAT, EXPORT_VERSION, ExportHeader, MoveRecord, type MoveRecord as Rec } from '#lib/domain/schemas/workspace-export.ts';
 import { UsageError } from '../admin/command.ts';
 
 /** Writes `lines` (each one JSON value) to `out`, gzip-compressed; answers the bytes written. */
@@ -41,26 +41,41 @@ interface FileLine {
   value: unknown;
 }
 
-/** The file's lines, parsed as JSON; `bytesRead` says how much of the compressed file was read. */
+/** The file's lines, parsed as JSON; `bytesRead` says how much of the compressed file was read. Bytes that are not UTF-8 are refused with their line, never replaced. */
 export function readJsonLines(file: string): { lines: AsyncGenerator<FileLine>; size: Promise<number>; bytesRead: () => number } {
   const raw = createReadStream(file);
   const gunzip = createGunzip();
   raw.pipe(gunzip);
   raw.on('error', (err) => gunzip.destroy(err));
-  const lines = async function* () {
-    let n = 0;
+  let n = 0;
+  /** One line's bytes (without its LF) as JSON; undefined for an empty line. */
+  const parse = (bytes: Buffer): FileLine | undefined => {
+    n++;
+    if (!isUtf8(bytes)) throw new UsageError(`${file} line ${n}: not UTF-8 text (invalid bytes are refused, never replaced)`);
+    const text = bytes.toString('utf8').replace(/\r$/, '');
+    if (text === '') return undefined;
     try {
-      for await (const text of createInterface({ input: gunzip, crlfDelay: Infinity })) {
-        n++;
-        if (text === '') continue;
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch (err) {
-          throw new UsageError(`${file} line ${n}: not JSON (${(err as Error).message})`);
+      return { n, value: JSON.parse(text) as unknown };
+    } catch (err) {
+      throw new UsageError(`${file} line ${n}: not JSON (${(err as Error).message})`);
+    }
+  };
+  const lines = async function* () {
+    try {
+      // A line's bytes split on LF before decoding: a character cut across two chunks stays whole.
+      let rest: Buffer[] = [];
+      for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+        let start = 0;
+        for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+          const line = parse(rest.length ? Buffer.concat([...rest, chunk.subarray(start, end)]) : chunk.subarray(start, end));
+          rest = [];
+          start = end + 1;
+          if (line) yield line;
         }
-        yield { n, value };
+        if (start < chunk.length) rest.push(chunk.subarray(start));
       }
+      const last = rest.length ? parse(Buffer.concat(rest)) : undefined;
+      if (last) yield last;
     } catch (err) {
       if ((err as { code?: string }).code === 'ENOENT') throw new UsageError(`Cannot read ${file}: no such file`);
       if ((err as { code?: string }).code?.startsWith('Z_')) throw new UsageError(`${file} is not a gzip-compressed export (${(err as Error).message})`);
@@ -83,7 +98,9 @@ export function readJsonLines(file: string): { lines: AsyncGenerator<FileLine>; 
 
 const issue = (file: string, n: number, err: z.core.$ZodError) => {
   const first = err.issues[0]!;
-  return new UsageError(`${file} line ${n}: ${first.path.length ? `${first.path.join('.')}: ` : ''}${first.message}`);
+  // zod says "Invalid input" of a key it does not know: name the key.
+  const message = first.code === 'unrecognized_keys' ? `no such key ${first.keys.map((k) => `'${k.slice(0, 100)}'`).join(', ')}` : first.message;
+  return new UsageError(`${file} line ${n}: ${first.path.length ? `${first.path.join('.')}: ` : ''}${message}`);
 };
 
 /** A line checked by its schema: the header, a record or the end. */
@@ -95,6 +112,11 @@ function parseLine<S extends z.ZodMiniType>(schema: S, file: string, line: FileL
 
 export const parseHeader = (file: string, line: FileLine | undefined) => {
   if (!line) throw new UsageError(`${file} is empty`);
+  const { format, version } = (line.value ?? {}) as { format?: unknown; version?: unknown };
+  if (format === EXPORT_FORMAT && version !== EXPORT_VERSION)
+    throw new UsageError(
+      `${file} is version ${JSON.stringify(version)} of the export format; this restore reads version ${EXPORT_VERSION} only (export the workspace again)`,
+    );
   return parseLine(ExportHeader, file, line);
 };
 

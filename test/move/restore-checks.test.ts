@@ -3,10 +3,10 @@
 // run, no workspace and no record of it is left in the table. Files are written by hand, small: a
 // product, a feature, a company and a note linking the feature; the good one restores.
 import { randomUUID } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_DEPTH } from '#lib/domain/hierarchy.ts';
 import { MOVE_KINDS } from '#lib/domain/schemas/workspace-export.ts';
@@ -56,7 +56,9 @@ async function exportFile(records: Line[], exportId: string = randomUUID()): Pro
   for (const r of records) counts[r.kind as string] = (counts[r.kind as string] ?? 0) + 1;
   const path = join(tmpdir(), `move-restore-checks-${process.pid}-${files.length}.jsonl.gz`);
   files.push(path);
-  await writeFile(path, gzipSync([header, ...records, { kind: 'end', counts }].map((l) => JSON.stringify(l)).join('\n') + '\n'));
+  const text = [header, ...records, { kind: 'end', counts }].map((l) => JSON.stringify(l)).join('\n') + '\n';
+  // "\udcff" (a lone surrogate, kept by JSON.stringify as an escape) stands for a byte that is not UTF-8.
+  await writeFile(path, gzipSync(Buffer.concat(text.split('\\udcff').flatMap((part, i) => [...(i ? [Buffer.from([0xff])] : []), Buffer.from(part)]))));
   return { path, exportId };
 }
 
@@ -186,5 +188,31 @@ describe('restore continues a run with the file it began with only', () => {
     );
     // The file it began with continues it.
     await expect(restoreWorkspace(path, { name: 'Stopped', adminEmail: 'admin@example.com' })).resolves.toMatchObject({ resumed: true });
+  });
+});
+
+describe('restore names what it refuses in a line', () => {
+  it('bytes that are not UTF-8: refused with the line, never replaced', async () => {
+    const records = goodRecords();
+    records[2] = entity(COMPANY, 'company', undefined, { name: 'Caf\udcff' });
+    await expectRefused(records, 'line 4: not UTF-8 text (invalid bytes are refused, never replaced)');
+  });
+
+  it('a key the format does not have: named', async () => {
+    const records = goodRecords();
+    records[2] = { ...entity(COMPANY, 'company'), colour: 'red' };
+    await expectRefused(records, "line 4: no such key 'colour'");
+  });
+
+  it('another version of the format: the versions read are named', async () => {
+    const { path } = await exportFile(goodRecords());
+    const lines = gunzipSync(await readFile(path))
+      .toString('utf8')
+      .split('\n');
+    lines[0] = JSON.stringify({ ...JSON.parse(lines[0]!), version: 1 });
+    await writeFile(path, gzipSync(lines.join('\n')));
+    await expect(restoreWorkspace(path, { name: 'Version 1' })).rejects.toThrow(
+      `${path} is version 1 of the export format; this restore reads version 2 only (export the workspace again)`,
+    );
   });
 });
