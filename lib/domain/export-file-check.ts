@@ -3,9 +3,19 @@
 // their order, no record twice, every reference naming a record of the file, of the type it says (a
 // note's links: hierarchy entities, each once), and the entities' trees as the API keeps them (the
 // parent rules, no cycle, the depth cap: ./hierarchy.ts). A file that breaks one was not written by
-// an export: it is refused, with the first line that breaks one.
+// an export: it is refused, with the first line that breaks one. An entity's and a note's fields are
+// checked by the rules of the values the API stores (./schemas/field-values.ts read shapes, the
+// type's statuses, the file's custom fields by ./configurations.ts).
+import * as z from 'zod/mini';
+import { customValueSchema } from './configurations.ts';
+import { ENTITY_FIELDS, NOTE_FIELDS } from './entity-fields.ts';
+import { InvalidInput } from './errors.ts';
 import { aType, depthViolation, MAX_DEPTH, parentRuleViolation, type EntityType } from './hierarchy.ts';
-import { MOVE_KINDS, type MoveKind, type MoveRecord } from './schemas/workspace-export.ts';
+import { parseInput } from './input.ts';
+import { isUuid } from './schemas/common.ts';
+import { ENTITY_STANDARD_FIELDS, NOTE_CONTENT, NOTE_STANDARD_FIELDS, type FieldTable, type StandardFieldId } from './schemas/field-values.ts';
+import { MOVE_KINDS, type CustomFieldRecord, type EntityRecord, type MoveKind, type MoveRecord, type NoteRecord } from './schemas/workspace-export.ts';
+import { statusOf } from './statuses.ts';
 
 /** Why the file is refused, and the line it is about. */
 interface FileProblem {
@@ -23,6 +33,7 @@ export class ExportFileCheck {
   /** Each kind's ids (relations: their pair and type), with the line that holds it. */
   private readonly ids = new Map<MoveKind, Map<string, number>>(MOVE_KINDS.map((k) => [k, new Map()]));
   private readonly entities = new Map<string, EntitySeen>();
+  private readonly customFields = new Map<string, CustomFieldRecord>();
   private lastKind = 0;
   private first: FileProblem | undefined;
 
@@ -44,10 +55,14 @@ export class ExportFileCheck {
     if (earlier !== undefined) this.refuse(line, `a second ${record.kind} record ${key} (the first is on line ${earlier})`);
     else this.ids.get(record.kind)!.set(key, line);
     switch (record.kind) {
+      case 'customField':
+        this.customFields.set(record.id.toLowerCase(), record);
+        break;
       case 'member':
         (record.teams ?? []).forEach((t, i) => this.expect(line, `teams.${i}.id`, 'team', t.id));
         break;
       case 'entity':
+        this.fields(line, record);
         this.entities.set(record.id, { type: record.type, parent: record.parent && { id: record.parent.id, type: record.parent.type }, line });
         break;
       case 'relation':
@@ -55,6 +70,7 @@ export class ExportFileCheck {
         this.entity(line, 'targetId', record.targetId, record.targetType);
         break;
       case 'note': {
+        this.fields(line, record);
         if (record.customer) this.entity(line, 'customer.id', record.customer.id, record.customer.type);
         const linked = new Set<string>();
         record.links.forEach((l, i) => {
@@ -67,6 +83,37 @@ export class ExportFileCheck {
       case 'comment':
         this.expect(line, 'noteId', 'note', record.noteId);
         break;
+    }
+  }
+
+  /** Each field a standard field of the record's type with a value the API stores, or a custom field of the file configured for the type. */
+  private fields(line: number, record: EntityRecord | NoteRecord): void {
+    const note = record.kind === 'note';
+    const standard: readonly string[] = note ? NOTE_FIELDS : ENTITY_FIELDS[record.type];
+    const table: FieldTable = note ? NOTE_STANDARD_FIELDS : ENTITY_STANDARD_FIELDS;
+    for (const [key, value] of Object.entries(record.fields)) {
+      const at = `fields.${key.slice(0, 100)}`;
+      if (standard.includes(key)) {
+        const schema = note && key === 'content' ? NOTE_CONTENT[record.type] : table[key as StandardFieldId]!.read;
+        // Worded as the API words a refused value ('/fields/name' must be …).
+        try {
+          parseInput(z.object({ fields: z.object({ [key]: schema }) }), { fields: { [key]: value } }, 'body');
+        } catch (err) {
+          if (!(err instanceof InvalidInput)) throw err;
+          this.refuse(line, err.detail);
+          continue;
+        }
+        if (!note && key === 'status') {
+          const found = statusOf(record.type, value as { id: string; name: string });
+          if ('problem' in found) this.refuse(line, `${at}: ${found.problem}`);
+        }
+      } else if (isUuid(key)) {
+        const def = this.customFields.get(key.toLowerCase());
+        if (!def || def.entityType !== record.type) this.refuse(line, `${at}: no customField record of the file configures it for ${aType(record.type)}`);
+        // A select field's value is stored as its option's id (one deleted since reads as no value).
+        else if (def.fieldKind === 'select' ? typeof value !== 'string' : !z.safeParse(customValueSchema(def), value).success)
+          this.refuse(line, `${at}: not a value of the ${def.fieldKind} field '${def.name.slice(0, 100)}'`);
+      } else this.refuse(line, `${at}: no field of ${aType(record.type)}; its fields are ${standard.join(', ')} and its custom fields by id`);
     }
   }
 

@@ -216,3 +216,32 @@ describe('restore names what it refuses in a line', () => {
     );
   });
 });
+
+describe('restore refuses fields the API would not store, writing nothing', () => {
+  const withFields = (fields: Record<string, unknown>, type = 'feature') => {
+    const records = goodRecords();
+    records[1] = { ...entity(FEATURE, type, { id: PRODUCT, type: 'product' }, { name: 'Apple Pay', ...fields }), score: 3 };
+    return records;
+  };
+
+  it('a field the type does not have', async () => {
+    await expectRefused(
+      withFields({ colour: 'red' }),
+      'line 3: fields.colour: no field of a feature; its fields are name, description, status, owner, tags, teams, timeframe, archived and its custom fields by id',
+    );
+  });
+
+  it('a name of the wrong type, or longer than the API takes', async () => {
+    await expectRefused(withFields({ name: 12345 }), "line 3: '/fields/name' must be a string (got 12345)");
+    await expectRefused(withFields({ name: 'x'.repeat(300_000) }), "line 3: '/fields/name' must be at most 255 characters long (got 300000)");
+  });
+
+  it("a status that is none of the type's", async () => {
+    await expectRefused(withFields({ status: 'not-a-status' }), "line 3: '/fields/status' must be an object (got 'not-a-status')");
+    await expectRefused(withFields({ status: { id: u(77), name: 'Planned' } }), `line 3: fields.status: ${u(77)} is no status of a feature`);
+  });
+
+  it('a custom field the file does not configure for the type', async () => {
+    await expectRefused(withFields({ [u(88)]: 3 }), `line 3: fields.${u(88)}: no customField record of the file configures it for a feature`);
+  });
+});
