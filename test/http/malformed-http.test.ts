@@ -38,11 +38,8 @@ function dechunk(body: string): string {
   }
 }
 
-/**
- * Writes exactly these bytes and reads the one response until the server closes the connection (it
- * does after a refusal; well-formed requests here say Connection: close), or 5 s pass.
- */
-function raw(request: string | Buffer): Promise<RawResponse> {
+/** Writes exactly these bytes and reads everything the server sends until it closes the connection, or 5 s pass. */
+function everything(request: string | Buffer): Promise<string> {
   const { hostname, port } = new URL(app.url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => socket.write(request));
@@ -52,14 +49,22 @@ function raw(request: string | Buffer): Promise<RawResponse> {
     socket.on('error', reject);
     socket.on('close', () => {
       clearTimeout(timer);
-      const text = Buffer.concat(chunks).toString('utf8');
-      const [head = '', ...rest] = text.split('\r\n\r\n');
-      const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers = new Map(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()] as [string, string]));
-      const body = rest.join('\r\n\r\n');
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: headers.get('transfer-encoding') === 'chunked' ? dechunk(body) : body });
+      resolve(Buffer.concat(chunks).toString('utf8'));
     });
   });
+}
+
+/**
+ * The one response to these bytes, read until the server closes the connection (it does after a
+ * refusal; well-formed requests here say Connection: close).
+ */
+async function raw(request: string | Buffer): Promise<RawResponse> {
+  const text = await everything(request);
+  const [head = '', ...rest] = text.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = new Map(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()] as [string, string]));
+  const body = rest.join('\r\n\r\n');
+  return { status: Number(statusLine.split(' ')[1]), headers, body: headers.get('transfer-encoding') === 'chunked' ? dechunk(body) : body };
 }
 
 /** The envelope, exactly: status, one error with the code's title, id = X-Request-Id, the connection closed. */
@@ -121,21 +126,6 @@ describe("what Node's HTTP parser refuses (clientError) → the envelope and a r
 });
 
 describe('order on one connection', () => {
-  /** Writes these bytes and reads everything the server sends until it closes the connection. */
-  const everything = (request: string): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const { hostname, port } = new URL(app.url);
-      const socket = connect(Number(port), hostname, () => socket.write(request));
-      const chunks: Buffer[] = [];
-      const timer = setTimeout(() => socket.destroy(), 10_000);
-      socket.on('data', (c) => chunks.push(c));
-      socket.on('error', reject);
-      socket.on('close', () => {
-        clearTimeout(timer);
-        resolve(Buffer.concat(chunks).toString('utf8'));
-      });
-    });
-
   it("bytes Node cannot parse after a create's body: the create's 201 first, then the 400 for the bytes", async () => {
     const own = await newWorkspace();
     const name = `Ordered ${Date.now()}`;
