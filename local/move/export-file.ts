@@ -28,23 +28,22 @@ export async function writeJsonLines(out: string, lines: AsyncIterable<unknown>)
   return (await stat(out)).size;
 }
 
-/** The SHA-256 of the file's bytes, hex. */
-export async function fileDigest(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(file), hash);
-  return hash.digest('hex');
-}
-
 interface FileLine {
   /** 1-based. */
   n: number;
   value: unknown;
 }
 
-/** The file's lines, parsed as JSON; `bytesRead` says how much of the compressed file was read. Bytes that are not UTF-8 are refused with their line, never replaced. */
-export function readJsonLines(file: string): { lines: AsyncGenerator<FileLine>; size: Promise<number>; bytesRead: () => number } {
+/**
+ * The file's lines, parsed as JSON; `bytesRead` says how much of the compressed file was read, and
+ * `digest`, once every line was read, the SHA-256 of its bytes (hex). Bytes that are not UTF-8 are
+ * refused with their line, never replaced.
+ */
+export function readJsonLines(file: string): { lines: AsyncGenerator<FileLine>; size: Promise<number>; bytesRead: () => number; digest: () => string } {
   const raw = createReadStream(file);
   const gunzip = createGunzip();
+  const hash = createHash('sha256');
+  raw.on('data', (chunk) => hash.update(chunk));
   raw.pipe(gunzip);
   raw.on('error', (err) => gunzip.destroy(err));
   let n = 0;
@@ -93,6 +92,7 @@ export function readJsonLines(file: string): { lines: AsyncGenerator<FileLine>; 
       () => 0,
     ),
     bytesRead: () => raw.bytesRead,
+    digest: () => hash.digest('hex'),
   };
 }
 

@@ -20,7 +20,7 @@ import { idMapping } from '#lib/store/move/ids.ts';
 import { BulkWriter } from '#lib/store/move/load.ts';
 import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
 import { commitWorkspace, type Committed } from './commit.ts';
-import { fileDigest, parseHeader, parseRecord, readJsonLines } from './export-file.ts';
+import { parseHeader, parseRecord, readJsonLines } from './export-file.ts';
 import { UsageError } from '../admin/command.ts';
 import type { PhaseProgress } from '../admin/progress.ts';
 
@@ -42,8 +42,11 @@ interface RestoreResult extends Committed {
 /** The key restores of one export into one name share: the same command finds its run again. */
 const restoreKey = (exportId: string, name: string) => runKeyOf('restore', exportId, name);
 
-/** Every line of the file checked, before anything is written: a bad file is refused with its first bad line. */
-async function checkFile(file: string): Promise<ExportHeader> {
+/**
+ * Every line of the file checked, before anything is written: a bad file is refused with its first
+ * bad line. Answers its header and the SHA-256 of the bytes it checked.
+ */
+async function checkFile(file: string): Promise<{ header: ExportHeader; digest: string }> {
   const input = readJsonLines(file);
   const check = new ExportFileCheck();
   const counts: Partial<Record<MoveKind, number>> = {};
@@ -67,11 +70,11 @@ async function checkFile(file: string): Promise<ExportHeader> {
     check.add(record, line.n);
     counts[record.kind] = (counts[record.kind] ?? 0) + 1;
   }
-  if (!header) return parseHeader(file, undefined);
+  if (!header) return { header: parseHeader(file, undefined), digest: '' };
   if (!ended) throw new UsageError(`${file} has no end record: it is truncated (an export that did not finish?)`);
   const problem = check.result();
   if (problem) throw new UsageError(`${file} line ${problem.line}: ${problem.problem.replace(/\.$/, '')}. Nothing was restored.`);
-  return header;
+  return { header, digest: input.digest() };
 }
 
 export async function restoreWorkspace(
@@ -80,10 +83,9 @@ export async function restoreWorkspace(
 ): Promise<RestoreResult> {
   const progress = options.progress;
   progress?.phase('file checked', { unit: 'lines' });
-  const header = await checkFile(file);
+  const { header, digest } = await checkFile(file);
   const name = options.name ?? header.workspace.name;
   if (name.trim() === '' || name.length > 255) throw new UsageError('--name must be 1 to 255 characters');
-  const digest = await fileDigest(file);
   const { run, resumed } = await beginRun<Checkpoint>({
     runKey: restoreKey(header.exportId, name),
     command: 'restore',

@@ -126,9 +126,17 @@ export async function crashedAfter(prefix: string, request: () => Promise<{ stat
   }
 }
 
-/** Sweeps the workspace once the crashed request's lease on its work ran out. */
-export async function sweepWhenDue(ws: string) {
+/** Waits until the crashed request's lease on the workspace's pending work has run out. */
+export async function untilDue(ws: string): Promise<void> {
   const latest = Math.max(0, ...(await workOf(ws)).map((w) => w.due));
   await new Promise((r) => setTimeout(r, Math.max(0, latest - Date.now() + 50)));
-  return sweep({ workspace: ws, until: Date.now() + 60_000 });
+}
+
+/** One sweep of the workspace, as the sweeper's schedule runs it. */
+export const sweepNow = (ws: string) => sweep({ workspace: ws, until: Date.now() + 60_000 });
+
+/** Sweeps the workspace once the crashed request's lease on its work ran out. */
+export async function sweepWhenDue(ws: string) {
+  await untilDue(ws);
+  return sweepNow(ws);
 }

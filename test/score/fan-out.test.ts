@@ -3,10 +3,9 @@
 // crash after that first step (injected at the SDK client's middleware stack, ./crash.ts: a mock)
 // leaves every score exact and the work pending; the sweep (lib/store/sweep.ts) finishes it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sweep } from '#lib/store/sweep.ts';
 import { verifyWorkspace } from '#lib/store/verify.ts';
 import { workOf } from '#lib/store/work.ts';
-import { crashedAfter, heal, sweepWhenDue } from './crash.ts';
+import { crashedAfter, heal, sweepNow, sweepWhenDue, untilDue } from './crash.ts';
 import { client } from './helpers.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
@@ -176,16 +175,17 @@ describe('fan-out beyond one transaction', () => {
     const c = client(app, ws.token);
     const t = await setup(c);
     await crashedAfter('WORK#noteLinks#', bigNote(ws.token, t, 'big-note-verified'));
-    const [work] = await workOf(ws.workspaceId);
-    await new Promise((r) => setTimeout(r, Math.max(0, work!.due - Date.now() + 50)));
-    let swept: Promise<unknown> | undefined;
+    await untilDue(ws.workspaceId);
+    let sweeping = false;
     let sweptAt = Infinity;
     // One item per page: verify's passes take long enough for the sweep it starts to end first.
     const report = await verifyWorkspace(
       ws.workspaceId,
       false,
       () => {
-        swept ??= sweep({ workspace: ws.workspaceId, until: Date.now() + 60_000 }).then(() => (sweptAt = Date.now()));
+        if (sweeping) return;
+        sweeping = true;
+        void sweepNow(ws.workspaceId).then(() => (sweptAt = Date.now()));
       },
       1,
     );
