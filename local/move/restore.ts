@@ -46,7 +46,7 @@ const restoreKey = (exportId: string, name: string) => runKeyOf('restore', expor
  * Every line of the file checked, before anything is written: a bad file is refused with its first
  * bad line. Answers its header and the SHA-256 of the bytes it checked.
  */
-async function checkFile(file: string): Promise<{ header: ExportHeader; digest: string }> {
+async function checkFile(file: string, progress: PhaseProgress | undefined): Promise<{ header: ExportHeader; digest: string }> {
   const input = readJsonLines(file);
   const check = new ExportFileCheck();
   const counts: Partial<Record<MoveKind, number>> = {};
@@ -69,6 +69,7 @@ async function checkFile(file: string): Promise<{ header: ExportHeader; digest: 
     }
     check.add(record, line.n);
     counts[record.kind] = (counts[record.kind] ?? 0) + 1;
+    progress?.update(line.n);
   }
   if (!header) return { header: parseHeader(file, undefined), digest: '' };
   if (!ended) throw new UsageError(`${file} has no end record: it is truncated (an export that did not finish?)`);
@@ -83,7 +84,7 @@ export async function restoreWorkspace(
 ): Promise<RestoreResult> {
   const progress = options.progress;
   progress?.phase('file checked', { unit: 'lines' });
-  const { header, digest } = await checkFile(file);
+  const { header, digest } = await checkFile(file, progress);
   const name = options.name ?? header.workspace.name;
   if (name.trim() === '' || name.length > 255) throw new UsageError('--name must be 1 to 255 characters');
   const { run, resumed } = await beginRun<Checkpoint>({
