@@ -117,6 +117,10 @@ interface EntityDelta {
   remove?: string[];
   /** Counts a change of the entity's links (`linkRev`, lib/store/demand.ts reads it). */
   bumpLinkRev?: boolean;
+  /** Counts an entity placed under it (`growth`, lib/store/entities.ts). */
+  grows?: boolean;
+  /** The `growth` the entity must still have (absent in the item counts as 0). */
+  expectGrowth?: number;
 }
 
 /**
@@ -153,6 +157,11 @@ export class Plan {
     for (const e of chain) this.entity(e);
   }
 
+  /** An entity joins the chain's first entity as its child: the chain still stands as read, and each entity of it counts the growth. */
+  grow(chain: Placement[]): void {
+    for (const e of chain) this.entity(e).grows = true;
+  }
+
   /**
    * The entity's delta. Every chain that names it must agree on its place: its update can carry the
    * condition of one reading only, so two that differ (a cached ancestor against a fresh read of the
@@ -185,6 +194,11 @@ export class Plan {
         expr += ` AND #total = ${prefix}T`;
         values[`${prefix}T`] = d.expectTotal;
       }
+      if (d.expectGrowth !== undefined) {
+        names['#growth'] = 'growth';
+        expr += ` AND (attribute_not_exists(#growth) OR #growth = ${prefix}G)`;
+        values[`${prefix}G`] = d.expectGrowth;
+      }
       if (d.expectVersion !== undefined) {
         names['#version'] = 'updatedAt';
         expr += ` AND #version = ${prefix}V`;
@@ -195,6 +209,11 @@ export class Plan {
         Object.assign(names, { '#own': 'own', '#total': 'total' });
         sets.push(`#own = if_not_exists(#own, ${prefix}z) + ${prefix}o`, `#total = if_not_exists(#total, ${prefix}z) + ${prefix}t`);
         Object.assign(values, { [`${prefix}z`]: 0, [`${prefix}o`]: d.own, [`${prefix}t`]: d.total });
+      }
+      if (d.grows) {
+        names['#growth'] = 'growth';
+        sets.push(`#growth = if_not_exists(#growth, ${prefix}z) + ${prefix}one`);
+        Object.assign(values, { [`${prefix}z`]: 0, [`${prefix}one`]: 1 });
       }
       if (d.bumpLinkRev) {
         names['#lr'] = 'linkRev';

@@ -26,6 +26,13 @@ export interface EntityItem extends StoredEntity {
    * items older than the flag: unknown.
    */
   hadChildren?: boolean;
+  /**
+   * How many times an entity was created under it or moved under it, at any depth (every such write
+   * counts it in its transaction). A move measures the subtree it moves through the children index,
+   * which a create may outrun; conditioning the move on this count makes such a create retry it.
+   * Absent: never counted (0).
+   */
+  growth?: number;
 }
 
 /** An entity item as the store wrote it (lib/store/keys.ts entity), typed; `kind` is checked by the reader. */
@@ -45,6 +52,7 @@ export function toEntity(item: StoredItem): EntityItem {
     ...(typeof e.linkRev === 'number' ? { linkRev: e.linkRev } : {}),
     ...(e.goneAt ? { goneAt: e.goneAt } : {}),
     ...(typeof e.hadChildren === 'boolean' ? { hadChildren: e.hadChildren } : {}),
+    ...(typeof e.growth === 'number' ? { growth: e.growth } : {}),
   };
 }
 

@@ -113,9 +113,9 @@ export async function createEntity(
       (input.relations ?? []).forEach((r, i) => {
         for (const item of relationPuts(ws, entity, r.type, targets[i]!, now)) plan.add(item);
       });
-      // The parent and its ancestors must still stand as read (depth, no concurrent delete); so must
-      // every relation's target.
-      plan.checkChain(chain);
+      // The parent and its ancestors must still stand as read (depth, no concurrent delete), and count
+      // the growth a concurrent move of one of them conditions on; every relation's target must still stand.
+      plan.grow(chain);
       relationSides(plan, targets);
       if (parent) hasChild(plan, parent);
       return { items: plan.build(), result: entity };
@@ -191,10 +191,14 @@ export async function setParent(ws: string, id: string, target: ParentRef, paren
       if (isHierarchyType(e.type)) {
         for (const a of oldChain.slice(1)) plan.entity(a).total -= total;
         for (const a of newChain) plan.entity(a).total += total;
-      } else plan.checkChain(newChain);
+      }
+      plan.grow(newChain);
       hasChild(plan, parent);
       const self = plan.entity(e);
       if (isHierarchyType(e.type)) self.expectTotal = total;
+      // The subtree's height came from the children index after `e` was read: an entity placed under
+      // it since (a create or a move racing this one) has counted its growth, and this move retries.
+      self.expectGrowth = e.growth ?? 0;
       // A moved entity joins its new parent's child list as its newest member.
       self.set = { parentId: parent.id, parentType: parent.type, gsi2pk: keys.childrenOf(ws, parent.id), gsi2sk: keys.listPosition(now, id), updatedAt: now };
       return { items: plan.build(), result: { ...e, parentId: parent.id, parentType: parent.type, updatedAt: now } };

@@ -33,7 +33,9 @@ it('seeded entity items have the layout the create endpoint writes', async () =>
     [feature, { id: product, type: 'product' }],
   ] as const) {
     const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.entity(ws.workspaceId, id) }));
-    const { own: _own, total: _total, ...stored } = Item!;
+    const { own: _own, total: _total, growth, ...stored } = Item!;
+    // The feature's create counted the product's growth (lib/store/entities.ts); absent counts as none.
+    expect(growth).toBe(id === product ? 1 : undefined);
     if (id === feature) expect(stored.gsi3pk).toBe(keys.ownedBy(ws.workspaceId, ws.admin.id));
     // Created with no child yet, flagged once one joins (lib/store/entity-writes.ts); a seeded item
     // without the flag is still searched for children by a subtree delete (absent means unknown).

@@ -7,6 +7,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as createNote } from '#functions/notes/create.ts';
+import { MAX_DEPTH } from '#lib/domain/hierarchy.ts';
 import * as routes from '#lib/routes.ts';
 import { db } from '#lib/store/client.ts';
 import { setParent } from '#lib/store/entity-writes.ts';
@@ -230,6 +231,34 @@ describe('injected faults', () => {
     // The link's first transaction was cancelled by the move that committed meanwhile; its rebuild committed.
     expect(rec.sent.filter((s) => s.failed).map((s) => [s.command, s.failed])).toEqual([['TransactWriteItems', 'TransactionCanceledException']]);
     expect([await c.score(p1), await c.score(p2), await c.score(comp), await c.score(f)]).toEqual([0, 1, 1, 1]);
+  });
+
+  it('a subfeature created between a move reading the subtree and committing (a real race, the move held at the proxy): the move retries, sees it and refuses the depth', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    let deepest = p;
+    for (let depth = 2; depth < MAX_DEPTH - 1; depth++) deepest = await c.entity('component', deepest);
+    const moved = await c.entity('component', p);
+    const f = await c.entity('feature', moved);
+    // Under `deepest` (depth MAX_DEPTH - 2), `moved` lands at MAX_DEPTH - 1 and `f` at MAX_DEPTH: allowed
+    // until `f` has a child.
+    let sub: string | undefined;
+    proxy.rule = async (call) => {
+      const setsParent = (call.input.TransactItems as Array<{ Update?: { ExpressionAttributeNames?: Record<string, string> } }> | undefined)?.some((i) =>
+        Object.values(i.Update?.ExpressionAttributeNames ?? {}).includes('parentId'),
+      );
+      if (isTransaction(call) && setsParent && sub === undefined) sub = await c.entity('subfeature', f);
+      return FAULTS.forward();
+    };
+    const res = await c.req('PUT', `/entities/${moved}/relationships/parent`, { data: { target: { id: deepest } } });
+    expect(sub).toBeDefined();
+    expectError(res, 'request.invalid', {
+      source: { pointer: '/data/target/id' },
+      detail: `The hierarchy would be ${MAX_DEPTH + 1} levels deep; the maximum is ${MAX_DEPTH}.`,
+    });
+    expect((await c.ok('GET', `/entities/${moved}`)).json.data.relationships.data[0].target.id).toBe(p);
+    expect((await c.ok('GET', `/entities/${sub}`)).json.data.relationships.data[0].target.id).toBe(f);
   });
 
   it('a link added to a note between its delete reading the links and committing (a real race, the delete held at the proxy) is not orphaned: the delete retries and takes it too', async () => {
