@@ -8,7 +8,7 @@ import { authedApi } from '#lib/http/authenticated.ts';
 import { entityResource } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
-import { getEntity } from '#lib/store/entities.ts';
+import { entityVersion, getEntity } from '#lib/store/entities.ts';
 
 export const handler = authedApi(
   routes.getEntity,
@@ -18,6 +18,6 @@ export const handler = authedApi(
     const ws = principalOf(req).workspaceId;
     const entity = await getEntity(ws, id, req.preread);
     if (!entity) throw new NotFound('entity', id);
-    return { status: 200, body: { data: await entityResource(ws, entity, selection) }, headers: { ETag: etagOf(entity.updatedAt) } };
+    return { status: 200, body: { data: await entityResource(ws, entity, selection) }, headers: { ETag: etagOf(entityVersion(entity)) } };
   },
 );

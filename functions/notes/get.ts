@@ -8,7 +8,7 @@ import { authedApi } from '#lib/http/authenticated.ts';
 import { noteResource } from '#lib/http/records.ts';
 import { principalOf } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
-import { getNote } from '#lib/store/notes.ts';
+import { getNote, noteVersion } from '#lib/store/notes.ts';
 
 export const handler = authedApi(
   routes.getNote,
@@ -18,6 +18,6 @@ export const handler = authedApi(
     const selection = fieldsFromQuery(query, NOTE_FIELDS_PARAMS);
     const note = await getNote(ws, id, req.preread);
     if (!note) throw new NotFound('note', id);
-    return { status: 200, body: { data: await noteResource(ws, note, selection) }, headers: { ETag: etagOf(note.updatedAt) } };
+    return { status: 200, body: { data: await noteResource(ws, note, selection) }, headers: { ETag: etagOf(noteVersion(note)) } };
   },
 );

@@ -1,9 +1,16 @@
 // Entity tags of notes and entities (RFC 9110 8.8.3): the version of the item a PATCH or DELETE
-// changes, i.e. its `updatedAt`, quoted. A request's If-Match names the versions it was made
-// against; the store makes the match part of the write's own condition.
+// changes, quoted. A request's If-Match names the versions it was made against; the store makes the
+// match part of the write's own condition.
 
-/** The ETag of an item last changed at `updatedAt`. */
-export const etagOf = (updatedAt: string): string => `"${updatedAt}"`;
+/**
+ * The version of a record last changed at `updatedAt` that has had `placed` records placed under it
+ * (an entity's descendants, a note's links): what a conditional DELETE would remove with it is part of
+ * its version, so a stale If-Match never removes a record its client did not see.
+ */
+export const versionOf = (updatedAt: string, placed: number | undefined): string => (placed ? `${updatedAt}+${placed}` : updatedAt);
+
+/** The ETag of a version. */
+export const etagOf = (version: string): string => `"${version}"`;
 
 /**
  * The versions an If-Match header accepts: undefined when there is none or it is `*` (any current

@@ -30,7 +30,7 @@ import { Plan } from './aggregates.ts';
 import { batchGetByKey, batchWriteAll, itemKeyId } from './batch.ts';
 import { putItem, queryPages, updateItem } from './calls.ts';
 import { customerEmailOf } from './customers.ts';
-import { readChain, readEntityItem, readEntityItems, type EntityItem } from './entities.ts';
+import { entityVersion, readChain, readEntityItem, readEntityItems, type EntityItem } from './entities.ts';
 import { isConditionFailed } from './errors.ts';
 import type { WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
@@ -72,7 +72,7 @@ export async function deleteEntity(ws: string, id: string, versions?: string[], 
     async () => {
       const { chain, complete } = await readChain(ws, id);
       const e = chain[0];
-      const stale = (root: EntityItem) => versions !== undefined && !versions.includes(root.updatedAt);
+      const stale = (root: EntityItem) => versions !== undefined && !versions.includes(entityVersion(root));
       if (e?.deleting) {
         // Gone for every reader already (an earlier DELETE answered 204, or it lies below the root of
         // one — roots are detached, descendants keep their parent): this one is a reader too.
@@ -85,7 +85,10 @@ export async function deleteEntity(ws: string, id: string, versions?: string[], 
       const plan = new Plan(ws);
       const self = plan.entity(e);
       self.set = { deleting: new Date().toISOString(), ...(e.parentId ? { deletedFrom: e.parentId } : {}) };
-      if (versions) self.expectVersion = e.updatedAt;
+      if (versions) {
+        self.expectVersion = e.updatedAt;
+        self.expectGrowth = e.growth ?? 0;
+      }
       self.remove = ['parentId', 'parentType', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'];
       if (isHierarchyType(e.type)) {
         self.expectTotal = e.total ?? 0;

@@ -7,6 +7,7 @@ import { prereadFor, type Prereads } from './preread.ts';
 import { queryAll, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import type { StoredEntity } from '../domain/entity-view.ts';
+import { versionOf } from '../domain/etag.ts';
 import { MAX_DEPTH, type EntityType } from '../domain/hierarchy.ts';
 
 export interface EntityItem extends StoredEntity {
@@ -54,6 +55,15 @@ export function toEntity(item: StoredItem): EntityItem {
     ...(typeof e.hadChildren === 'boolean' ? { hadChildren: e.hadChildren } : {}),
     ...(typeof e.growth === 'number' ? { growth: e.growth } : {}),
   };
+}
+
+/** The entity's version (its ETag, lib/domain/etag.ts): its fields' `updatedAt` and the entities placed under it since. */
+export const entityVersion = (e: EntityItem): string => versionOf(e.updatedAt, e.growth);
+
+/** Condition: no entity was placed under `e` since it was read (`growth`). */
+export function sameGrowth(e: EntityItem, values: Record<string, unknown>): string {
+  values[':growth'] = e.growth ?? 0;
+  return '(attribute_not_exists(growth) OR growth = :growth)';
 }
 
 export const isEntityItem = (item: StoredItem | undefined): item is StoredItem => item?.kind === 'entity';

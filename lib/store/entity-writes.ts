@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { Plan } from './aggregates.ts';
 import { customerEmailWrites } from './customers.ts';
-import { getEntity, readChain, subtree, type EntityItem } from './entities.ts';
+import { entityVersion, getEntity, readChain, sameGrowth, subtree, type EntityItem } from './entities.ts';
 import { resolveReferences } from './field-refs.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
@@ -148,11 +148,14 @@ export async function updateEntity(
       if (!e) throw new NotFound('entity', id);
       // If-Match (lib/domain/etag.ts): the version read must be one the client named; the update's
       // own `updatedAt = :was` condition then holds it to that version.
-      if (versions && !versions.includes(e.updatedAt)) throw new PreconditionFailed('entity', id);
+      if (versions && !versions.includes(entityVersion(e))) throw new PreconditionFailed('entity', id);
       const changed = await change(e);
+      const values: Record<string, unknown> = { ':kind': 'entity' };
+      // With If-Match, an entity placed under it since the read changes the version too.
+      const growth = versions ? ` AND ${sameGrowth(e, values)}` : '';
       const { updated, item } = recordUpdate(ws, 'entity', keys.entity(ws, id), e, changed, {
-        expression: 'attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting)',
-        values: { ':kind': 'entity' },
+        expression: `attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting)${growth}`,
+        values,
       });
       const items: TxItem[] = [item, ...customerEmailWrites(ws, updated, e), ...(changed.items ?? [])];
       return { items, result: updated };

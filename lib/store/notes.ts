@@ -23,6 +23,7 @@ import { carryOn, earlierWork, finishEarlier, inTime, orUnfinished, readWork, wo
 import { LAMBDA_EXTRA_MS } from '../config.ts';
 import { deadlineOf } from '../deadline.ts';
 import { Conflict, InvalidInput, NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
+import { versionOf } from '../domain/etag.ts';
 import { aType, isCustomerType, isHierarchyType, type CustomerType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
 import type { Metadata } from '../domain/metadata.ts';
@@ -38,6 +39,9 @@ export interface NoteItem extends StoredNote {
   /** The note's links as copied on its item, by entity id (lib/store/note-link-copy.ts), when it has a complete copy. */
   linkCopy?: CopiedLink[];
 }
+
+/** The note's version (its ETag, lib/domain/etag.ts): its fields' `updatedAt` and the links added since it was created. */
+export const noteVersion = (note: NoteItem): string => versionOf(note.updatedAt, note.linkRev);
 
 interface CustomerRef {
   id: string;
@@ -354,9 +358,13 @@ export async function updateNote(
     'updateNote',
     async () => {
       const note = await liveNote(ws, id);
-      if (versions && !versions.includes(note.updatedAt)) throw new PreconditionFailed('note', id);
+      if (versions && !versions.includes(noteVersion(note))) throw new PreconditionFailed('note', id);
+      // With If-Match, a link added since the read changes the version too.
+      const values: Record<string, unknown> = {};
+      const links = versions ? ` AND ${sameLinks(note, values)}` : '';
       const { updated, item } = recordUpdate(ws, 'note', keys.note(ws, id), note, await change(note), {
-        expression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+        expression: `attribute_exists(pk) AND attribute_not_exists(deleting)${links}`,
+        values,
       });
       return { items: [item], result: updated };
     },
@@ -615,7 +623,7 @@ export async function deleteNote(ws: string, noteId: string, versions?: string[]
         return { items: [], result: undefined };
       }
       const note = await liveNote(ws, noteId);
-      if (versions && !versions.includes(note.updatedAt)) throw new PreconditionFailed('note', noteId);
+      if (versions && !versions.includes(noteVersion(note))) throw new PreconditionFailed('note', noteId);
       const plan = new Plan(ws);
       const values: Record<string, unknown> = {};
       const links = sameLinks(note, values);

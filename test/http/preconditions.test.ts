@@ -120,6 +120,73 @@ describe('If-Match with the ETag of GET', () => {
     expect((await call(app, 'GET', `/v2/entities/${p}`, { token: ws.token })).status).toBe(200);
   });
 
+  it('DELETE /v2/entities/{id}: an entity created or moved anywhere under it changes its ETag, so a DELETE with the ETag read before is 412 and removes nothing it did not show', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const comp = await c.entity('component', p);
+    const other = await c.entity('component', await c.entity('product'));
+    const etagOf = async (id: string) => (await call(app, 'GET', `/v2/entities/${id}`, { token: ws.token })).headers.get('etag')!;
+    const del = (id: string, tag: string) => call(app, 'DELETE', `/v2/entities/${id}`, { token: ws.token, headers: { 'if-match': tag } });
+    const seen = await etagOf(p);
+    const f = await c.entity('feature', comp);
+    expect(await etagOf(p)).not.toBe(seen);
+    expectError(await del(p, seen), 'request.preconditionFailed', stale);
+    expect((await call(app, 'GET', `/v2/entities/${f}`, { token: ws.token })).status).toBe(200);
+    // A subtree moved under it counts too; so does a PATCH's If-Match.
+    const before = await etagOf(comp);
+    await c.ok('PUT', `/entities/${other}/relationships/parent`, { data: { target: { id: comp } } });
+    expectError(await del(comp, before), 'request.preconditionFailed', stale);
+    expectError(
+      await call(app, 'PATCH', `/v2/entities/${comp}`, { token: ws.token, headers: { 'if-match': before }, body: { data: { fields: { name: 'x' } } } }),
+      'request.preconditionFailed',
+      stale,
+    );
+    expect((await del(p, await etagOf(p))).status).toBe(204);
+    for (const id of [comp, f, other]) expect((await call(app, 'GET', `/v2/entities/${id}`, { token: ws.token })).status).toBe(404);
+  });
+
+  it('DELETE /v2/entities/{id}: a child created between the read and the write (the transaction held at a proxy) is 412, nothing deleted', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const etag = (await call(app, 'GET', `/v2/entities/${p}`, { token: ws.token })).headers.get('etag')!;
+    let injected = false;
+    let child: string | undefined;
+    const refused = await withFaults(
+      async (sent) => {
+        if (sent.operation === 'TransactWriteItems' && !injected) {
+          injected = true;
+          child = await c.entity('feature', p);
+        }
+        return FAULTS.forward();
+      },
+      () => call(app, 'DELETE', `/v2/entities/${p}`, { token: ws.token, headers: { 'if-match': etag } }),
+    );
+    expectError(refused, 'request.preconditionFailed', stale);
+    expect((await call(app, 'GET', `/v2/entities/${child}`, { token: ws.token })).status).toBe(200);
+  });
+
+  it('DELETE and PATCH /v2/notes/{id}: a link added to the note changes its ETag, so the ETag read before is 412 and the link stays', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const id = await c.note();
+    const seen = (await call(app, 'GET', `/v2/notes/${id}`, { token: ws.token })).headers.get('etag')!;
+    await c.ok('POST', `/notes/${id}/relationships`, { data: { type: 'link', target: { id: p }, importance: 'critical' } });
+    const withLink = (await call(app, 'GET', `/v2/notes/${id}`, { token: ws.token })).headers.get('etag')!;
+    expect(withLink).not.toBe(seen);
+    expectError(await call(app, 'DELETE', `/v2/notes/${id}`, { token: ws.token, headers: { 'if-match': seen } }), 'request.preconditionFailed', stale);
+    expectError(
+      await call(app, 'PATCH', `/v2/notes/${id}`, { token: ws.token, headers: { 'if-match': seen }, body: { data: { fields: { name: 'x' } } } }),
+      'request.preconditionFailed',
+      stale,
+    );
+    expect(await c.score(p)).toBe(1);
+    expect((await call(app, 'DELETE', `/v2/notes/${id}`, { token: ws.token, headers: { 'if-match': withLink } })).status).toBe(204);
+    expect(await c.score(p)).toBe(0);
+  });
+
   it('DELETE /v2/entities/{id}: a retry with the same If-Match carries on a delete that stopped half-way (a crash injected at the SDK client after its first transaction)', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
