@@ -1,9 +1,14 @@
-// CSRF tokens of the sign-in and consent forms (and the member pages' sign-in and sign-out): an HMAC, under the service secret, of what the
-// browser's own cookie binds — the session id once signed in, the pre-session cookie before. A
-// forged cross-site POST carries the victim's cookies but cannot know the token; the table stores
-// nothing for it, and a token stops working with the cookie it was bound to.
+// CSRF tokens of the sign-in and consent forms (and the member pages' sign-in and sign-out): an HMAC
+// of what the browser's own cookie binds — the session id once signed in, the pre-session cookie
+// before — under a key derived from the service secret by HKDF-SHA256 with its own `info`, so no
+// other use of that secret (cursors, sealed webhook secrets) shares the key. A forged cross-site POST
+// carries the victim's cookies but cannot know the token; the table stores nothing for it, and a
+// token stops working with the cookie it was bound to.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { serviceSecret } from '../auth/service-secret.ts';
+import { serviceSecretKey } from '../auth/service-secret.ts';
+
+/** HKDF `info` of the CSRF key (lib/auth/service-secret.ts). */
+export const CSRF_KEY_INFO = 'pm-api csrf token HMAC-SHA256 v1';
 
 /** The hidden form field that carries the token. */
 export const CSRF_FIELD = 'csrf_token';
@@ -23,7 +28,7 @@ function message(binding: CsrfBinding): string {
 }
 
 export async function csrfToken(binding: CsrfBinding): Promise<string> {
-  return createHmac('sha256', await serviceSecret())
+  return createHmac('sha256', await serviceSecretKey(CSRF_KEY_INFO))
     .update(message(binding))
     .digest('base64url');
 }

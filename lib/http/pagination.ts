@@ -6,10 +6,10 @@
 // except pageCursor, and (search) the body's `data`. So a cursor shows nothing of the key layout,
 // and decrypts only for the very query that produced it: a forged, garbled or foreign cursor is one
 // and the same 400.
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { ApiError } from './errors.ts';
 import { principalOf, type ApiRequest } from './request.ts';
-import { serviceSecret } from '../auth/service-secret.ts';
+import { serviceSecretKey } from '../auth/service-secret.ts';
 import { config } from '../config.ts';
 import { DEFAULT_LIMIT } from '../domain/schemas/common.ts';
 import type { Slice } from '../store/pages.ts';
@@ -68,21 +68,11 @@ export function bindingOf(scope: PageScope): string {
   return createHash('sha256').update(material).digest('base64url');
 }
 
-/** HKDF `info` of the cursor key: no other use of the service secret shares this key. */
+/** HKDF `info` of the cursor key (lib/auth/service-secret.ts). */
 export const CURSOR_KEY_INFO = 'pm-api pagination cursor AES-256-GCM v1';
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
-const derivedKeys = new WeakMap<Uint8Array, Buffer>();
-
-async function cursorKey(): Promise<Buffer> {
-  const secret = await serviceSecret();
-  let key = derivedKeys.get(secret);
-  if (!key) {
-    key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), CURSOR_KEY_INFO, 32));
-    derivedKeys.set(secret, key);
-  }
-  return key;
-}
+const cursorKey = () => serviceSecretKey(CURSOR_KEY_INFO);
 
 export async function encodeCursor(scope: PageScope, key: PageKey): Promise<string> {
   const nonce = randomBytes(NONCE_BYTES);

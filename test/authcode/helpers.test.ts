@@ -1,13 +1,14 @@
 // Building blocks of the sign-in and token endpoints: scrypt passwords, cookies, CSRF tokens,
 // forms, client authentication, the pages' markup and headers, the RFC 8414 document.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, hkdfSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { authorizationServerMetadata } from '#lib/auth/authorization-server-metadata.ts';
 import { authenticateClient, presentedClient, type AuthenticatableClient } from '#lib/auth/client-authentication.ts';
 import { OAuthError } from '#lib/auth/oauth-errors.ts';
 import { hashPassword, PasswordRejected, verifyPassword } from '#lib/auth/passwords.ts';
+import { serviceSecret } from '#lib/auth/service-secret.ts';
 import { hostCookie, parseCookies } from '#lib/http/cookies.ts';
-import { csrfToken, csrfTokenMatches } from '#lib/http/csrf.ts';
+import { CSRF_KEY_INFO, csrfToken, csrfTokenMatches } from '#lib/http/csrf.ts';
 import { parseForm } from '#lib/http/form.ts';
 import { consentPage } from '#lib/http/pages/consent.ts';
 import { errorPage } from '#lib/http/pages/error-page.ts';
@@ -75,6 +76,14 @@ describe('CSRF tokens', () => {
     expect(await csrfTokenMatches({ preSession: 'session-1' }, token)).toBe(false);
     expect(await csrfTokenMatches({ session: 'session-1' }, undefined)).toBe(false);
     expect(await csrfTokenMatches({ session: 'session-1' }, token.slice(0, -1))).toBe(false);
+  });
+
+  it('its key is HKDF-SHA256(service secret, its own info): a token keyed by the secret itself is refused', async () => {
+    const secret = await serviceSecret();
+    const hmac = (key: Uint8Array) => createHmac('sha256', key).update('pm-csrf/session/session-1').digest('base64url');
+    const derived = hkdfSync('sha256', secret, Buffer.alloc(0), CSRF_KEY_INFO, 32);
+    expect(await csrfToken({ session: 'session-1' })).toBe(hmac(Buffer.from(derived)));
+    expect(await csrfTokenMatches({ session: 'session-1' }, hmac(secret))).toBe(false);
   });
 });
 
