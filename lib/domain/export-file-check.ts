@@ -1,14 +1,15 @@
 // What a workspace export file (./schemas/workspace-export.ts) must hold besides each line's shape,
 // checked over the whole file before a restore writes anything of it: records grouped by kind in
 // their order, no record twice, every reference naming a record of the file, of the type it says (a
-// note's links: hierarchy entities, each once), and the entities' trees as the API keeps them (the
+// note's links: hierarchy entities, each once; an owner, a creator or a comment's author: a member,
+// by its own e-mail), and the entities' trees as the API keeps them (the
 // parent rules, no cycle, the depth cap: ./hierarchy.ts). A file that breaks one was not written by
 // an export: it is refused, with the first line that breaks one. An entity's and a note's fields are
 // checked by the rules of the values the API stores (./schemas/field-values.ts read shapes, the
 // type's statuses, the file's custom fields by ./configurations.ts).
 import * as z from 'zod/mini';
 import { customValueSchema } from './configurations.ts';
-import { ENTITY_FIELDS, NOTE_FIELDS } from './entity-fields.ts';
+import { ENTITY_FIELDS, MEMBER_FIELDS, NOTE_FIELDS } from './entity-fields.ts';
 import { InvalidInput } from './errors.ts';
 import { aType, depthViolation, MAX_DEPTH, parentRuleViolation, type EntityType } from './hierarchy.ts';
 import { parseInput } from './input.ts';
@@ -34,6 +35,8 @@ export class ExportFileCheck {
   private readonly ids = new Map<MoveKind, Map<string, number>>(MOVE_KINDS.map((k) => [k, new Map()]));
   private readonly entities = new Map<string, EntitySeen>();
   private readonly customFields = new Map<string, CustomFieldRecord>();
+  /** Each member's e-mail (lower-cased) by id: owners, creators and comment authors name members by both. */
+  private readonly memberEmails = new Map<string, string>();
   private lastKind = 0;
   private first: FileProblem | undefined;
 
@@ -59,6 +62,7 @@ export class ExportFileCheck {
         this.customFields.set(record.id.toLowerCase(), record);
         break;
       case 'member':
+        if (!this.memberEmails.has(record.id)) this.memberEmails.set(record.id, record.email.toLowerCase());
         (record.teams ?? []).forEach((t, i) => this.expect(line, `teams.${i}.id`, 'team', t.id));
         break;
       case 'entity':
@@ -82,6 +86,7 @@ export class ExportFileCheck {
       }
       case 'comment':
         this.expect(line, 'noteId', 'note', record.noteId);
+        this.member(line, 'author', record.author);
         break;
     }
   }
@@ -103,6 +108,7 @@ export class ExportFileCheck {
           this.refuse(line, err.detail);
           continue;
         }
+        if ((MEMBER_FIELDS as readonly string[]).includes(key)) this.member(line, at, value as { id: string; email: string });
         if (!note && key === 'status') {
           const found = statusOf(record.type, value as { id: string; name: string });
           if ('problem' in found) this.refuse(line, `${at}: ${found.problem}`);
@@ -120,6 +126,14 @@ export class ExportFileCheck {
   /** A reference to a record of `kind` (one of an earlier kind: it is in the file by now, or never). */
   private expect(line: number, at: string, kind: MoveKind, id: string): void {
     if (!this.ids.get(kind)!.has(id)) this.refuse(line, `${at}: no ${kind} record of the file has the id ${id}`);
+  }
+
+  /** A member named by its id and e-mail (an owner, a creator, a comment's author): a member of the file, by its own e-mail. */
+  private member(line: number, at: string, ref: { id: string; email: string }): void {
+    const email = this.memberEmails.get(ref.id);
+    if (email === undefined) this.refuse(line, `${at}.id: no member record of the file has the id ${ref.id}`);
+    else if (ref.email.toLowerCase() !== email)
+      this.refuse(line, `${at}.email: member ${ref.id} (line ${this.ids.get('member')!.get(ref.id)}) has the e-mail '${email}', not '${ref.email}'`);
   }
 
   /** A reference to an entity of the type it says. */

@@ -245,3 +245,46 @@ describe('restore refuses fields the API would not store, writing nothing', () =
     await expectRefused(withFields({ [u(88)]: 3 }), `line 3: fields.${u(88)}: no customField record of the file configures it for a feature`);
   });
 });
+
+describe('restore refuses a reference the API resolves against the workspace when the file does not hold it, writing nothing', () => {
+  const MEMBER = u(60);
+  const ann = { id: MEMBER, email: 'ann@example.com' };
+  const member = { kind: 'member', id: MEMBER, email: ann.email, name: 'Ann', role: 'maker', active: false, createdAt: AT };
+  /** The good records after a member (line 2): the product on line 3, the feature on 4, the company on 5, the note on 6. */
+  const withMember = (feature: Record<string, unknown> = {}, noteFields: Record<string, unknown> = {}, more: Line[] = []) => {
+    const records = goodRecords();
+    records[1] = { ...entity(FEATURE, 'feature', { id: PRODUCT, type: 'product' }, { name: 'Apple Pay', ...feature }), score: 3 };
+    records[3] = { ...note(NOTE, [link(FEATURE)]), fields: { name: 'Need it', ...noteFields } };
+    return [member, ...records, ...more];
+  };
+  const comment = (author: { id: string; email: string }) => ({ kind: 'comment', id: u(63), noteId: NOTE, content: 'Agreed', author, createdAt: AT });
+
+  it('owners, creators and comment authors naming members of the file restore (a deactivated member too)', async () => {
+    const { path } = await exportFile(withMember({ owner: ann }, { owner: ann, creator: { ...ann, email: 'Ann@Example.com' } }, [comment(ann)]));
+    const restored = await restoreWorkspace(path, { name: 'Members by hand', adminEmail: 'admin@example.com' });
+    expect(restored.counts).toMatchObject({ member: 1, entity: 3, note: 1, comment: 1 });
+  });
+
+  it('an owner, a creator or a comment author who is no member of the file', async () => {
+    const stranger = { id: ELSEWHERE, email: 'stranger@example.com' };
+    await expectRefused(
+      withMember({ owner: stranger }),
+      `line 4: fields.owner.id: no member record of the file has the id ${ELSEWHERE}. Nothing was restored.`,
+    );
+    await expectRefused(
+      withMember({}, { creator: stranger }),
+      `line 6: fields.creator.id: no member record of the file has the id ${ELSEWHERE}. Nothing was restored.`,
+    );
+    await expectRefused(
+      withMember({}, {}, [comment(stranger)]),
+      `line 7: author.id: no member record of the file has the id ${ELSEWHERE}. Nothing was restored.`,
+    );
+  });
+
+  it("a member named with another e-mail than the member's own", async () => {
+    await expectRefused(
+      withMember({}, { owner: { id: MEMBER, email: 'bob@example.com' } }),
+      `line 6: fields.owner.email: member ${MEMBER} (line 2) has the e-mail 'ann@example.com', not 'bob@example.com'. Nothing was restored.`,
+    );
+  });
+});
