@@ -2,14 +2,14 @@
 // checked over the whole file before a restore writes anything of it: records grouped by kind in
 // their order, no record twice, every reference naming a record of the file, of the type it says (a
 // note's links: hierarchy entities, each once; an owner, a creator or a comment's author: a member,
-// by its own e-mail), and the entities' trees as the API keeps them (the
+// by its own e-mail; an entity's tags and teams: tag values and teams), and the entities' trees as the API keeps them (the
 // parent rules, no cycle, the depth cap: ./hierarchy.ts). A file that breaks one was not written by
 // an export: it is refused, with the first line that breaks one. An entity's and a note's fields are
 // checked by the rules of the values the API stores (./schemas/field-values.ts read shapes, the
 // type's statuses, the file's custom fields by ./configurations.ts).
 import * as z from 'zod/mini';
 import { customValueSchema } from './configurations.ts';
-import { ENTITY_FIELDS, MEMBER_FIELDS, NOTE_FIELDS } from './entity-fields.ts';
+import { ENTITY_FIELDS, MEMBER_FIELDS, NOTE_FIELDS, REFERENCE_FIELDS, type ReferenceFieldId } from './entity-fields.ts';
 import { InvalidInput } from './errors.ts';
 import { aType, depthViolation, MAX_DEPTH, parentRuleViolation, type EntityType } from './hierarchy.ts';
 import { parseInput } from './input.ts';
@@ -17,6 +17,9 @@ import { isUuid } from './schemas/common.ts';
 import { ENTITY_STANDARD_FIELDS, NOTE_CONTENT, NOTE_STANDARD_FIELDS, type FieldTable, type StandardFieldId } from './schemas/field-values.ts';
 import { MOVE_KINDS, type CustomFieldRecord, type EntityRecord, type MoveKind, type MoveRecord, type NoteRecord } from './schemas/workspace-export.ts';
 import { statusOf } from './statuses.ts';
+
+/** The kind of record an entity's reference field names by id (a note's tags are labels, not these). */
+const REFERENCED: Record<ReferenceFieldId, MoveKind> = { tags: 'tagValue', teams: 'team' };
 
 /** Why the file is refused, and the line it is about. */
 interface FileProblem {
@@ -109,6 +112,10 @@ export class ExportFileCheck {
           continue;
         }
         if ((MEMBER_FIELDS as readonly string[]).includes(key)) this.member(line, at, value as { id: string; email: string });
+        if (!note && (REFERENCE_FIELDS as readonly string[]).includes(key)) {
+          const kind = REFERENCED[key as ReferenceFieldId];
+          (value as Array<{ id: string }>).forEach((v, i) => this.expect(line, `${at}.${i}.id`, kind, v.id));
+        }
         if (!note && key === 'status') {
           const found = statusOf(record.type, value as { id: string; name: string });
           if ('problem' in found) this.refuse(line, `${at}: ${found.problem}`);

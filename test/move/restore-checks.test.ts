@@ -247,7 +247,7 @@ describe('restore refuses fields the API would not store, writing nothing', () =
 });
 
 describe('restore refuses a reference the API resolves against the workspace when the file does not hold it, writing nothing', () => {
-  const MEMBER = u(60);
+  const [MEMBER, TAG, TEAM] = [u(60), u(61), u(62)];
   const ann = { id: MEMBER, email: 'ann@example.com' };
   const member = { kind: 'member', id: MEMBER, email: ann.email, name: 'Ann', role: 'maker', active: false, createdAt: AT };
   /** The good records after a member (line 2): the product on line 3, the feature on 4, the company on 5, the note on 6. */
@@ -285,6 +285,26 @@ describe('restore refuses a reference the API resolves against the workspace whe
     await expectRefused(
       withMember({}, { owner: { id: MEMBER, email: 'bob@example.com' } }),
       `line 6: fields.owner.email: member ${MEMBER} (line 2) has the e-mail 'ann@example.com', not 'bob@example.com'. Nothing was restored.`,
+    );
+  });
+
+  it("an entity's tags and teams naming tag values and teams of the file restore", async () => {
+    const tagValue = { kind: 'tagValue', id: TAG, name: 'core', color: 'red', createdAt: AT };
+    const team = { kind: 'team', id: TEAM, name: 'Web', handle: 'web', createdAt: AT, updatedAt: AT };
+    const records = withMember({ tags: [{ id: TAG, name: 'core' }], teams: [{ id: TEAM, name: 'Web' }] });
+    const { path } = await exportFile([team, records[0]!, tagValue, ...records.slice(1)]);
+    const restored = await restoreWorkspace(path, { name: 'Tags by hand', adminEmail: 'admin@example.com' });
+    expect(restored.counts).toMatchObject({ team: 1, tagValue: 1, entity: 3 });
+  });
+
+  it("an entity's tag or team that is no tag value or team of the file", async () => {
+    await expectRefused(
+      withMember({ tags: [{ id: TAG, name: 'core' }] }),
+      `line 4: fields.tags.0.id: no tagValue record of the file has the id ${TAG}. Nothing was restored.`,
+    );
+    await expectRefused(
+      withMember({ teams: [{ id: TEAM, name: 'Web' }] }),
+      `line 4: fields.teams.0.id: no team record of the file has the id ${TEAM}. Nothing was restored.`,
     );
   });
 });
