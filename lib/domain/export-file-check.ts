@@ -123,7 +123,8 @@ export class ExportFileCheck {
       } else if (isUuid(key)) {
         const def = this.customFields.get(key.toLowerCase());
         if (!def || def.entityType !== record.type) this.refuse(line, `${at}: no customField record of the file configures it for ${aType(record.type)}`);
-        // A select field's value is stored as its option's id (one deleted since reads as no value).
+        // A select field's value is stored as its option's id, or its name when written before options had ids; a
+        // deleted option's id stays on the records (reading as no value) and nothing keeps it: any string may be one.
         else if (def.fieldKind === 'select' ? typeof value !== 'string' : !z.safeParse(customValueSchema(def), value).success)
           this.refuse(line, `${at}: not a value of the ${def.fieldKind} field '${def.name.slice(0, 100)}'`);
       } else this.refuse(line, `${at}: no field of ${aType(record.type)}; its fields are ${standard.join(', ')} and its custom fields by id`);

@@ -61,6 +61,10 @@ describe('export and restore', () => {
         .map((l) => l.name)
         .sort(),
     ).toEqual(['beta', 'core', 'earliest', 'ux']);
+    // A select option deleted since: the features that held it keep its id, which their field no longer lists.
+    const size = lines.find((l) => l.kind === 'customField' && l.name === 'Size');
+    const held = lines.filter((l) => l.kind === 'entity' && typeof l.fields[size.id] === 'string').map((l) => l.fields[size.id]);
+    expect(held.filter((id) => !size.values.some((v: { id: string }) => v.id === id)).length).toBeGreaterThan(0);
     expect(out.counts).toEqual(lines.at(-1).counts);
     const text = JSON.stringify(lines);
     expect(text).not.toContain('sealed');

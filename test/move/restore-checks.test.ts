@@ -241,6 +241,25 @@ describe('restore refuses fields the API would not store, writing nothing', () =
     await expectRefused(withFields({ status: { id: u(77), name: 'Planned' } }), `line 3: fields.status: ${u(77)} is no status of a feature`);
   });
 
+  it("a select value whose option the field no longer lists restores: the service keeps a deleted option's id on its records", async () => {
+    const [SIZE, KEPT, DELETED] = [u(70), u(71), u(72)];
+    const size = {
+      kind: 'customField',
+      id: SIZE,
+      entityType: 'feature',
+      name: 'Size',
+      fieldKind: 'select',
+      options: ['S'],
+      values: [{ id: KEPT, name: 'S', color: 'red', seq: 0 }],
+      createdAt: AT,
+    };
+    const { path } = await exportFile([size, ...withFields({ [SIZE]: DELETED })]);
+    const restored = await restoreWorkspace(path, { name: 'Deleted option', adminEmail: 'admin@example.com' });
+    expect(restored.counts).toMatchObject({ customField: 1, entity: 3 });
+    // A value not of the shape a select field stores (a string) is still refused.
+    await expectRefused([size, ...withFields({ [SIZE]: { id: KEPT, name: 'S' } })], `line 4: fields.${SIZE}: not a value of the select field 'Size'`);
+  });
+
   it('a custom field the file does not configure for the type', async () => {
     await expectRefused(withFields({ [u(88)]: 3 }), `line 3: fields.${u(88)}: no customField record of the file configures it for a feature`);
   });

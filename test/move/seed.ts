@@ -3,7 +3,8 @@
 // customers (companies, users under them and alone), relations, notes of both types with customers,
 // anonymous notes, links of every importance, re-rated links, a note edited after it was rated, and
 // a webhook subscription; teams with members (entities assigned to them), tag values (one renamed,
-// one replaced by another), the planning entities with their statuses and links, note comments.
+// one replaced by another), a select option deleted while features hold it, the planning entities
+// with their statuses and links, note comments.
 import { issueApiToken } from '#lib/auth/api-tokens.ts';
 import type { ReferenceWrite } from '#lib/domain/entity-fields.ts';
 import type { ValueRef } from '#lib/domain/schemas/field-values.ts';
@@ -96,7 +97,8 @@ export async function seedWorkspace(options: { notes: number; name?: string }): 
         timeframe: { startDate: '2025-01-01', endDate: '2025-03-31', granularity: 'quarter' },
         archived: f === 3,
         [text.id]: `note ${f}`,
-        [size.id]: ['S', 'M', 'L'][f % 3],
+        // Stored as a write stores it: the option's id.
+        [size.id]: size.values![f % 3]!.id,
         [effort.id]: f * 1.5,
         ...(f === 0 ? { owner } : {}),
       });
@@ -109,6 +111,8 @@ export async function seedWorkspace(options: { notes: number; name?: string }): 
       }
     }
   }
+  // A select option deleted while features hold it: they keep its id, which reads as no value.
+  await deleteFieldValue(ws, { kind: 'select', def: size }, size.values![2]!.id, undefined);
   await createRelation(ws, features[0]!, 'link', features[3]!, ['data']);
   await createRelation(ws, features[1]!, 'isBlocking', features[4]!, ['data']);
   // 'legacy' replaced by 'core': the products read 'core' once.
