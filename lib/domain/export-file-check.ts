@@ -2,7 +2,9 @@
 // checked over the whole file before a restore writes anything of it: records grouped by kind in
 // their order, no record twice, every reference naming a record of the file, of the type it says (a
 // note's links: hierarchy entities, each once; an owner, a creator or a comment's author: a member,
-// by its own e-mail; an entity's tags and teams: tag values and teams), and the entities' trees as the API keeps them (the
+// by its own e-mail; an entity's tags and teams: tag values and teams), relations the API would
+// create (./relations.ts: types that may be related so, no two entities blocking each other, a
+// relation given once whichever side names it), and the entities' trees as the API keeps them (the
 // parent rules, no cycle, the depth cap: ./hierarchy.ts). A file that breaks one was not written by
 // an export: it is refused, with the first line that breaks one. An entity's and a note's fields are
 // checked by the rules of the values the API stores (./schemas/field-values.ts read shapes, the
@@ -13,9 +15,18 @@ import { ENTITY_FIELDS, MEMBER_FIELDS, NOTE_FIELDS, REFERENCE_FIELDS, type Refer
 import { InvalidInput } from './errors.ts';
 import { aType, depthViolation, MAX_DEPTH, parentRuleViolation, type EntityType } from './hierarchy.ts';
 import { parseInput } from './input.ts';
+import { contradictionOf, contradictionProblem, relationKey, relationViolation } from './relations.ts';
 import { isUuid } from './schemas/common.ts';
 import { ENTITY_STANDARD_FIELDS, NOTE_CONTENT, NOTE_STANDARD_FIELDS, type FieldTable, type StandardFieldId } from './schemas/field-values.ts';
-import { MOVE_KINDS, type CustomFieldRecord, type EntityRecord, type MoveKind, type MoveRecord, type NoteRecord } from './schemas/workspace-export.ts';
+import {
+  MOVE_KINDS,
+  type CustomFieldRecord,
+  type EntityRecord,
+  type MoveKind,
+  type MoveRecord,
+  type NoteRecord,
+  type RelationRecord,
+} from './schemas/workspace-export.ts';
 import { statusOf } from './statuses.ts';
 
 /** The kind of record an entity's reference field names by id (a note's tags are labels, not these). */
@@ -56,9 +67,10 @@ export class ExportFileCheck {
         `a ${record.kind} record after the ${MOVE_KINDS[this.lastKind]} records: records are grouped by kind in the order ${MOVE_KINDS.join(', ')}`,
       );
     this.lastKind = Math.max(this.lastKind, kind);
-    const key = record.kind === 'relation' ? `${record.entityId} ${record.type} ${record.targetId}` : record.id;
+    // A relation is known by one of its sides: given again by its other side, it is the same relation.
+    const [key, label] = record.kind === 'relation' ? [relationKey(record), `${record.entityId} ${record.type} ${record.targetId}`] : [record.id, record.id];
     const earlier = this.ids.get(record.kind)!.get(key);
-    if (earlier !== undefined) this.refuse(line, `a second ${record.kind} record ${key} (the first is on line ${earlier})`);
+    if (earlier !== undefined) this.refuse(line, `a second ${record.kind} record ${label} (the first is on line ${earlier})`);
     else this.ids.get(record.kind)!.set(key, line);
     switch (record.kind) {
       case 'customField':
@@ -73,8 +85,8 @@ export class ExportFileCheck {
         this.entities.set(record.id, { type: record.type, parent: record.parent && { id: record.parent.id, type: record.parent.type }, line });
         break;
       case 'relation':
-        this.entity(line, 'entityId', record.entityId, record.entityType);
-        this.entity(line, 'targetId', record.targetId, record.targetType);
+        if (this.entity(line, 'entityId', record.entityId, record.entityType) && this.entity(line, 'targetId', record.targetId, record.targetType))
+          this.relation(line, record);
         break;
       case 'note': {
         this.fields(line, record);
@@ -144,11 +156,21 @@ export class ExportFileCheck {
       this.refuse(line, `${at}.email: member ${ref.id} (line ${this.ids.get('member')!.get(ref.id)}) has the e-mail '${email}', not '${ref.email}'`);
   }
 
-  /** A reference to an entity of the type it says. */
-  private entity(line: number, at: string, id: string, type: string): void {
+  /** A reference to an entity of the type it says: whether it is one. */
+  private entity(line: number, at: string, id: string, type: string): boolean {
     const found = this.entities.get(id);
     if (!found) this.refuse(line, `${at}: no entity record of the file has the id ${id}`);
     else if (found.type !== type) this.refuse(line, `${at}: ${id} is ${aType(found.type)} (line ${found.line}), not ${aType(type)}`);
+    return found?.type === type;
+  }
+
+  /** A relation the API would create between its two entities (./relations.ts): one their types may have, not contradicting another. */
+  private relation(line: number, r: RelationRecord): void {
+    const why = relationViolation({ id: r.entityId, type: r.entityType }, r.type, { id: r.targetId, type: r.targetType });
+    const contradiction = contradictionOf(r.type);
+    if (why) this.refuse(line, `targetId: ${why}`);
+    else if (contradiction && this.ids.get('relation')!.has(relationKey({ ...r, type: contradiction })))
+      this.refuse(line, `targetId: ${contradictionProblem(r.entityId, contradiction, r.targetId)}`);
   }
 
   /** Each entity's parent as the rules want it, and its depth within the cap (the parents are known only once all entities are). */

@@ -57,3 +57,13 @@ export function relationViolation(source: { id: string; type: EntityType }, type
 
 /** The relation that contradicts one of `type` between the same two entities (each blocking the other). */
 export const contradictionOf = (type: RelationType): RelationType | undefined => (type === 'link' ? undefined : mirrorOf(type));
+
+/** Why `sourceId` may not get a relation to `targetId` when it has `existing`, the one that contradicts it, with it. */
+export const contradictionProblem = (sourceId: string, existing: RelationType, targetId: string): string =>
+  `Entity ${sourceId} already has a relationship of type ${existing} with entity ${targetId}; the two cannot block each other.`;
+
+/** The side a relation is known by: a block by its isBlocking side, a link by the side whose entity id is the smaller (as an export writes it). */
+export function relationKey(r: { entityId: string; type: RelationType; targetId: string }): string {
+  const flip = r.type === 'isBlockedBy' || (r.type === 'link' && r.targetId < r.entityId);
+  return flip ? `${r.targetId} ${mirrorOf(r.type)} ${r.entityId}` : `${r.entityId} ${r.type} ${r.targetId}`;
+}

@@ -17,7 +17,7 @@ import { isDemandType } from '../domain/demand.ts';
 import { Conflict, NotFound, type Path } from '../domain/errors.ts';
 import type { EntityType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
-import { contradictionOf, mirrorOf, relationViolation, type RelationType } from '../domain/relations.ts';
+import { contradictionOf, contradictionProblem, mirrorOf, relationViolation, type RelationType } from '../domain/relations.ts';
 
 export interface RelationItem {
   entityId: string;
@@ -101,8 +101,7 @@ export async function checkNewRelation(
     contradiction ? readRelation(ws, source.id, contradiction, targetId) : undefined,
   ]);
   if (existing) throw new Conflict(`Entity ${source.id} already has a relationship of type ${type} with entity ${targetId}.`);
-  if (contradicting)
-    invalid(path, `Entity ${source.id} already has a relationship of type ${contradicting.type} with entity ${targetId}; the two cannot block each other.`);
+  if (contradicting) invalid(path, contradictionProblem(source.id, contradicting.type, targetId));
   return target;
 }
 

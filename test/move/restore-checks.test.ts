@@ -161,6 +161,62 @@ describe('restore refuses entities whose tree the API would refuse, writing noth
   });
 });
 
+describe('restore refuses relations the API would not create, writing nothing', () => {
+  const relation = (entityId: string, entityType: string, type: string, targetId: string, targetType: string) => ({
+    kind: 'relation',
+    entityId,
+    entityType,
+    type,
+    targetId,
+    targetType,
+    createdAt: AT,
+  });
+  /** The good records with `relations` after the entities (line 5 on). */
+  const withRelations = (...relations: Line[]) => {
+    const records = goodRecords();
+    return [...records.slice(0, 3), ...relations, ...records.slice(3)];
+  };
+
+  it('a relation of a type its two entities may have restores', async () => {
+    const { path } = await exportFile(withRelations(relation(PRODUCT, 'product', 'isBlocking', FEATURE, 'feature')));
+    const restored = await restoreWorkspace(path, { name: 'Relations by hand', adminEmail: 'admin@example.com' });
+    expect(restored.counts).toMatchObject({ relation: 1 });
+  });
+
+  it('a relation its two types may not have, or with the entity itself', async () => {
+    await expectRefused(
+      withRelations(relation(FEATURE, 'feature', 'link', COMPANY, 'company')),
+      `line 5: targetId: Entity ${COMPANY} is a company; a feature has link relationships with a product, component, feature, subfeature, initiative, objective, keyResult or release only. Nothing was restored.`,
+    );
+    await expectRefused(
+      withRelations(relation(COMPANY, 'company', 'isBlocking', FEATURE, 'feature')),
+      'line 5: targetId: A company has no isBlocking relationships. Nothing was restored.',
+    );
+    await expectRefused(
+      withRelations(relation(FEATURE, 'feature', 'link', FEATURE, 'feature')),
+      'line 5: targetId: An entity cannot have a link relationship with itself. Nothing was restored.',
+    );
+  });
+
+  it('two entities blocking each other', async () => {
+    await expectRefused(
+      withRelations(relation(PRODUCT, 'product', 'isBlocking', FEATURE, 'feature'), relation(FEATURE, 'feature', 'isBlocking', PRODUCT, 'product')),
+      `line 6: targetId: Entity ${FEATURE} already has a relationship of type isBlockedBy with entity ${PRODUCT}; the two cannot block each other. Nothing was restored.`,
+    );
+  });
+
+  it('a relation given again by its other side', async () => {
+    await expectRefused(
+      withRelations(relation(PRODUCT, 'product', 'link', FEATURE, 'feature'), relation(FEATURE, 'feature', 'link', PRODUCT, 'product')),
+      `line 6: a second relation record ${FEATURE} link ${PRODUCT} (the first is on line 5). Nothing was restored.`,
+    );
+    await expectRefused(
+      withRelations(relation(PRODUCT, 'product', 'isBlocking', FEATURE, 'feature'), relation(FEATURE, 'feature', 'isBlockedBy', PRODUCT, 'product')),
+      `line 6: a second relation record ${FEATURE} isBlockedBy ${PRODUCT} (the first is on line 5). Nothing was restored.`,
+    );
+  });
+});
+
 describe('restore continues a run with the file it began with only', () => {
   const message = (path: string, exportId: string, name: string) =>
     `${path} is not the file the restore of export ${exportId} as "${name}" began with (its SHA-256 differs): run it with that file to continue, or with another --name to restore this one as a new workspace`;
