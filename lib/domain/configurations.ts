@@ -13,7 +13,7 @@ import { ENTITY_TYPES, HIERARCHY_TYPES, PARENT_RULES, type EntityType } from './
 import { RELATION_TYPES, relationTargets } from './relations.ts';
 import { IsoDate } from './schemas/common.ts';
 import type { StandardFieldId } from './schemas/field-values.ts';
-import { isNoteType, type NoteType } from './schemas/note.ts';
+import { isNoteType, NOTE_TYPES, type NoteType } from './schemas/note.ts';
 
 export { ENTITY_TYPES, isEntityType, type EntityType } from './hierarchy.ts';
 export { isNoteType, NOTE_TYPES, type NoteType } from './schemas/note.ts';
@@ -21,6 +21,9 @@ export { isNoteType, NOTE_TYPES, type NoteType } from './schemas/note.ts';
 /** Custom field kinds (`admin field add --kind`). */
 export const CUSTOM_FIELD_KINDS = ['text', 'number', 'date', 'select'] as const;
 export type CustomFieldKind = (typeof CUSTOM_FIELD_KINDS)[number];
+
+/** The types a custom field is defined on (`admin field add --entity-type`): every entity and note type. */
+export const CUSTOM_FIELD_TYPES = [...ENTITY_TYPES, ...NOTE_TYPES] as const;
 
 /** A workspace's custom field definition (stored by lib/store/custom-fields.ts). */
 export interface CustomFieldDef {

@@ -8,11 +8,13 @@
 // parent rules, no cycle, the depth cap: ./hierarchy.ts). A file that breaks one was not written by
 // an export: it is refused, with the first line that breaks one. An entity's and a note's fields are
 // checked by the rules of the values the API stores (./schemas/field-values.ts read shapes, the
-// type's statuses, the file's custom fields by ./configurations.ts).
+// type's statuses, the file's custom fields by ./configurations.ts), the other records' by the
+// rules the API takes them with (./export-record-fields.ts).
 import * as z from 'zod/mini';
 import { customValueSchema } from './configurations.ts';
 import { ENTITY_FIELDS, MEMBER_FIELDS, NOTE_FIELDS, REFERENCE_FIELDS, type ReferenceFieldId } from './entity-fields.ts';
 import { InvalidInput } from './errors.ts';
+import { recordFieldsProblem } from './export-record-fields.ts';
 import { aType, depthViolation, MAX_DEPTH, parentRuleViolation, type EntityType } from './hierarchy.ts';
 import { parseInput } from './input.ts';
 import { contradictionOf, contradictionProblem, relationKey, relationViolation } from './relations.ts';
@@ -72,6 +74,8 @@ export class ExportFileCheck {
     const earlier = this.ids.get(record.kind)!.get(key);
     if (earlier !== undefined) this.refuse(line, `a second ${record.kind} record ${label} (the first is on line ${earlier})`);
     else this.ids.get(record.kind)!.set(key, line);
+    const problem = recordFieldsProblem(record);
+    if (problem) this.refuse(line, problem);
     switch (record.kind) {
       case 'customField':
         this.customFields.set(record.id.toLowerCase(), record);

@@ -1,10 +1,10 @@
 // Custom fields: `field add` defines one on an entity or note type; its id is then the field's
 // identifier in configurations, in `fields` selections and in entity/note `fields` on write.
-import { CUSTOM_FIELD_KINDS, ENTITY_TYPES, NOTE_TYPES, type CustomFieldKind } from '#lib/domain/configurations.ts';
+import { CUSTOM_FIELD_KINDS, CUSTOM_FIELD_TYPES, type CustomFieldKind } from '#lib/domain/configurations.ts';
 import { addCustomField } from '#lib/store/custom-fields.ts';
 import { asUsage, optional, required, UsageError, type AdminCommand } from './command.ts';
 
-const TYPES: readonly string[] = [...ENTITY_TYPES, ...NOTE_TYPES];
+const TYPES: readonly string[] = CUSTOM_FIELD_TYPES;
 
 export const fieldCommands: AdminCommand[] = [
   {

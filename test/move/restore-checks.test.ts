@@ -383,3 +383,64 @@ describe('restore refuses a reference the API resolves against the workspace whe
     );
   });
 });
+
+describe('restore refuses the fields of teams, custom fields, tag values, comments and webhooks the API would not take, writing nothing', () => {
+  const member = { kind: 'member', id: u(80), email: 'ann@example.com', name: 'Ann', role: 'maker', active: true, createdAt: AT };
+  const team = { kind: 'team', id: u(81), name: 'Web', handle: 'web', description: 'The web app', createdAt: AT, updatedAt: AT };
+  const field = { kind: 'customField', id: u(82), entityType: 'feature', name: 'Effort', fieldKind: 'number', createdAt: AT };
+  const tagValue = { kind: 'tagValue', id: u(83), name: 'core', color: 'red', createdAt: AT };
+  const comment = { kind: 'comment', id: u(84), noteId: NOTE, content: 'Agreed', author: { id: u(80), email: 'ann@example.com' }, createdAt: AT };
+  const webhook = {
+    kind: 'webhook',
+    id: u(85),
+    name: 'Scores',
+    events: ['customer-score.updated', 'note.created'],
+    url: 'https://hooks.example.com/pm',
+    version: 1,
+    status: 'active',
+    createdAt: AT,
+  };
+  /** One of each: the team on line 2, the member on 3, the field on 4, the tag value on 5, the good records on 6 to 9, the comment on 10, the webhook on 11. */
+  const records = (changed: Line = {}) => {
+    const all = [team, member, field, tagValue, ...goodRecords(), comment, webhook];
+    return all.map((r) => (r.kind === changed.kind && r.id === changed.id ? changed : r));
+  };
+
+  it('records within what the API takes restore', async () => {
+    const { path } = await exportFile(records());
+    const restored = await restoreWorkspace(path, { name: 'One of each by hand', adminEmail: 'admin@example.com' });
+    expect(restored.counts).toMatchObject({ team: 1, member: 1, customField: 1, tagValue: 1, comment: 1, webhook: 1 });
+  });
+
+  it("a team's name, handle or description", async () => {
+    await expectRefused(records({ ...team, name: 'x'.repeat(256) }), "line 2: '/name' must be at most 255 characters long (got 256)");
+    await expectRefused(records({ ...team, handle: 'Web team' }), "line 2: '/handle' must be in the format handle (got 'Web team')");
+    await expectRefused(records({ ...team, description: 'x'.repeat(10_001) }), "line 2: '/description' must be at most 10000 characters long (got 10001)");
+  });
+
+  it("a custom field's type or name", async () => {
+    await expectRefused(records({ ...field, entityType: 'epic' }), "line 4: '/entityType' must be one of 'product', 'component'");
+    await expectRefused(records({ ...field, name: ' ' }), "line 4: '/name' must have a visible character, not only white space (got ' ')");
+  });
+
+  it("a tag value's name", async () => {
+    await expectRefused(records({ ...tagValue, name: '' }), "line 5: '/name' must not be empty");
+  });
+
+  it("a comment's content", async () => {
+    await expectRefused(records({ ...comment, content: 'x'.repeat(7001) }), "line 10: '/content' must be at most 7000 characters long (got 7001)");
+  });
+
+  it("a webhook's name, events or URL", async () => {
+    await expectRefused(records({ ...webhook, name: '  ' }), "line 11: '/name' must not be empty");
+    await expectRefused(records({ ...webhook, events: [] }), "line 11: '/events' must not be empty");
+    await expectRefused(
+      records({ ...webhook, events: ['note.created', 'note.created'] }),
+      "line 11: '/events/1/eventType' is 'note.created', which is listed twice",
+    );
+    await expectRefused(
+      records({ ...webhook, url: `https://hooks.example.com/${'x'.repeat(1024)}` }),
+      "line 11: '/url' must be at most 1024 characters long (got 1050)",
+    );
+  });
+});

@@ -9,10 +9,13 @@ import { DateTime, Email, listOf, pageParameters, Uuid, dataOf } from './common.
 /** Productboard's bound on a comment's text. */
 const MAX_COMMENT = 7000;
 
+/** A comment's text as a create gives it (a restored comment record is held to it too). */
+export const CommentContent = /* @__PURE__ */ (() => doc(checkedString(z.minLength(1), z.maxLength(MAX_COMMENT), z.regex(/\S/)), 'The comment, as text'))();
+
 export const CreateNoteCommentBody = /* @__PURE__ */ (() =>
   doc(
     strictObject({
-      data: strictObject({ content: doc(checkedString(z.minLength(1), z.maxLength(MAX_COMMENT), z.regex(/\S/)), 'The comment, as text') }),
+      data: strictObject({ content: CommentContent }),
     }),
     { id: 'CreateNoteCommentBody' },
   ))();

@@ -20,13 +20,15 @@ const TeamHandle = /* @__PURE__ */ (() =>
     'Lower-case letters and digits, unique in the workspace (for @mentions)',
   ))();
 const TeamDescription = /* @__PURE__ */ (() => checkedString(z.maxLength(MAX_TEAM_DESCRIPTION)))();
+/** A team's fields as a create gives them (a restored team record is held to them too). */
+export const TeamFields = /* @__PURE__ */ (() => strictObject({ name: TeamName, handle: TeamHandle, description: z.optional(TeamDescription) }))();
 
 export const TeamPath = /* @__PURE__ */ (() => strictObject({ id: Uuid }))();
 
 export const CreateTeamBody = /* @__PURE__ */ (() =>
   doc(
     strictObject({
-      data: strictObject({ fields: strictObject({ name: TeamName, handle: TeamHandle, description: z.optional(TeamDescription) }) }),
+      data: strictObject({ fields: TeamFields }),
     }),
     { id: 'CreateTeamBody' },
   ))();

@@ -30,12 +30,13 @@ export const ListFieldValuesQuery = /* @__PURE__ */ (() =>
     ...pageParameters,
   }))();
 
+/** A value's fields as a create gives them (a restored tag value record is held to them too). */
+export const FieldValueFields = /* @__PURE__ */ (() => strictObject({ name: nonBlank(MAX_NAME), color: z.optional(SelectColor) }))();
+
 export const CreateFieldValueBody = /* @__PURE__ */ (() =>
   doc(
     strictObject({
-      data: strictObject({
-        fields: strictObject({ name: nonBlank(MAX_NAME), color: z.optional(SelectColor) }),
-      }),
+      data: strictObject({ fields: FieldValueFields }),
     }),
     { id: 'CreateFieldValueBody' },
   ))();

@@ -21,8 +21,12 @@ export const WEBHOOK_STATUSES = ['active', 'paused'] as const;
 // Checked by a refinement, whose refusal never quotes the value: it is the subscriber's credential.
 const HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
 
+// A subscription's name, events and URL as a create gives them (a restored webhook record is held to them too).
+export const WebhookName = /* @__PURE__ */ (() => checkedString(z.trim(), z.minLength(1), z.maxLength(MAX_WEBHOOK_NAME)))();
+export const WebhookUrl = /* @__PURE__ */ (() => checkedString(z.maxLength(MAX_WEBHOOK_URL)))();
+
 /** An event type this service produces, named once in a subscription. */
-const EventList = /* @__PURE__ */ (() =>
+export const EventList = /* @__PURE__ */ (() =>
   z.pipe(
     checkedArray(strictObject({ eventType: z.string() }), z.minLength(1), z.maxLength(EVENT_TYPES.length)),
     z.transform((events, ctx): EventType[] => {
@@ -55,10 +59,10 @@ export const CreateWebhookBody = /* @__PURE__ */ (() =>
       strictObject({
         data: strictObject({
           fields: strictObject({
-            name: checkedString(z.trim(), z.minLength(1), z.maxLength(MAX_WEBHOOK_NAME)),
+            name: WebhookName,
             events: EventList,
             notification: strictObject({
-              url: checkedString(z.maxLength(MAX_WEBHOOK_URL)),
+              url: WebhookUrl,
               version: z.literal(PAYLOAD_VERSION),
               headers: z.optional(
                 strictObject({

@@ -1,0 +1,50 @@
+// The own fields of a workspace export's records other than entities and notes (those are
+// ./export-file-check.ts's), held to what the API takes for them: the schemas it reads a team's, a
+// tag value's, a webhook subscription's and a comment's create with, and for a custom field (made by
+// `admin field add`) the types it is defined on and the rule of a name. A member's e-mail and role
+// are the line's own schema's (./schemas/workspace-export.ts).
+import * as z from 'zod/mini';
+import { CUSTOM_FIELD_TYPES } from './configurations.ts';
+import { InvalidInput } from './errors.ts';
+import { parseInput } from './input.ts';
+import { CommentContent } from './schemas/comment.ts';
+import { Name } from './schemas/field-values.ts';
+import { TeamFields } from './schemas/team.ts';
+import { FieldValueFields } from './schemas/value-sets.ts';
+import { EventList, WebhookName, WebhookUrl } from './schemas/webhooks.ts';
+import type { MoveRecord } from './schemas/workspace-export.ts';
+
+const CustomFieldFields = /* @__PURE__ */ (() => z.object({ entityType: z.enum(CUSTOM_FIELD_TYPES), name: Name }))();
+const WebhookFields = /* @__PURE__ */ (() => z.object({ name: WebhookName, events: EventList, url: WebhookUrl }))();
+const CommentFields = /* @__PURE__ */ (() => z.object({ content: CommentContent }))();
+
+/** The schema a record's fields are held to, and those fields in the shape it reads (a webhook's events as a create lists them). */
+function ruleOf(record: MoveRecord): { schema: z.ZodMiniType; fields: unknown } | undefined {
+  switch (record.kind) {
+    case 'team':
+      return { schema: TeamFields, fields: { name: record.name, handle: record.handle, description: record.description } };
+    case 'tagValue':
+      return { schema: FieldValueFields, fields: { name: record.name, color: record.color } };
+    case 'customField':
+      return { schema: CustomFieldFields, fields: { entityType: record.entityType, name: record.name } };
+    case 'webhook':
+      return { schema: WebhookFields, fields: { name: record.name, events: record.events.map((eventType) => ({ eventType })), url: record.url } };
+    case 'comment':
+      return { schema: CommentFields, fields: { content: record.content } };
+    default:
+      return undefined;
+  }
+}
+
+/** What the API would refuse in a record's own fields, in its words ('/name' must be …); undefined when nothing. */
+export function recordFieldsProblem(record: MoveRecord): string | undefined {
+  const rule = ruleOf(record);
+  if (!rule) return undefined;
+  try {
+    parseInput(rule.schema, rule.fields, 'body');
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof InvalidInput)) throw err;
+    return err.detail;
+  }
+}
