@@ -9,12 +9,12 @@
 // an export: it is refused, with the first line that breaks one. An entity's and a note's fields are
 // checked by the rules of the values the API stores (./schemas/field-values.ts read shapes, the
 // type's statuses, the file's custom fields by ./configurations.ts), the other records' by the
-// rules the API takes them with (./export-record-fields.ts).
+// rules the API takes them with, and no name the API keeps to one record on two (./export-record-fields.ts).
 import * as z from 'zod/mini';
 import { customValueSchema } from './configurations.ts';
 import { ENTITY_FIELDS, MEMBER_FIELDS, NOTE_FIELDS, REFERENCE_FIELDS, type ReferenceFieldId } from './entity-fields.ts';
 import { InvalidInput } from './errors.ts';
-import { recordFieldsProblem } from './export-record-fields.ts';
+import { recordFieldsProblem, uniqueNamesOf } from './export-record-fields.ts';
 import { aType, depthViolation, MAX_DEPTH, parentRuleViolation, type EntityType } from './hierarchy.ts';
 import { parseInput } from './input.ts';
 import { contradictionOf, contradictionProblem, relationKey, relationViolation } from './relations.ts';
@@ -53,6 +53,8 @@ export class ExportFileCheck {
   private readonly customFields = new Map<string, CustomFieldRecord>();
   /** Each member's e-mail (lower-cased) by id: owners, creators and comment authors name members by both. */
   private readonly memberEmails = new Map<string, string>();
+  /** Names the API keeps to one record (./export-record-fields.ts uniqueNamesOf), by their key: the first record's value and line. */
+  private readonly taken = new Map<string, { value: string; line: number }>();
   private lastKind = 0;
   private first: FileProblem | undefined;
 
@@ -76,6 +78,11 @@ export class ExportFileCheck {
     else this.ids.get(record.kind)!.set(key, line);
     const problem = recordFieldsProblem(record);
     if (problem) this.refuse(line, problem);
+    for (const name of uniqueNamesOf(record)) {
+      const first = this.taken.get(name.key);
+      if (first) this.refuse(line, `${name.at}: ${name.refusal(first)}`);
+      else this.taken.set(name.key, { value: name.value, line });
+    }
     switch (record.kind) {
       case 'customField':
         this.customFields.set(record.id.toLowerCase(), record);

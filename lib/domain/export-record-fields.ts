@@ -1,11 +1,13 @@
 // The own fields of a workspace export's records other than entities and notes (those are
 // ./export-file-check.ts's), held to what the API takes for them: the schemas it reads a team's, a
 // tag value's, a webhook subscription's and a comment's create with, and for a custom field (made by
-// `admin field add`) the types it is defined on and the rule of a name. A member's e-mail and role
-// are the line's own schema's (./schemas/workspace-export.ts).
+// `admin field add`) the types it is defined on and the rule of a name; and the names the API keeps
+// to one record of a kind (the restore writes a guard item for each: a second would take it over).
+// A member's e-mail and role are the line's own schema's (./schemas/workspace-export.ts).
 import * as z from 'zod/mini';
 import { CUSTOM_FIELD_TYPES } from './configurations.ts';
 import { InvalidInput } from './errors.ts';
+import { nameKey } from './field-values.ts';
 import { parseInput } from './input.ts';
 import { CommentContent } from './schemas/comment.ts';
 import { Name } from './schemas/field-values.ts';
@@ -46,5 +48,65 @@ export function recordFieldsProblem(record: MoveRecord): string | undefined {
   } catch (err) {
     if (!(err instanceof InvalidInput)) throw err;
     return err.detail;
+  }
+}
+
+/** A name the API keeps to one record: the key it is compared by, where it is in the record, and the refusal of a second one. */
+interface UniqueName {
+  key: string;
+  at: string;
+  value: string;
+  refusal: (first: { value: string; line: number }) => string;
+}
+
+const CASE = ' (names are compared case-insensitively)';
+
+/** The names of a record that no other record of its kind may have (worded as the API refuses a second one). */
+export function uniqueNamesOf(record: MoveRecord): UniqueName[] {
+  switch (record.kind) {
+    case 'team':
+      return [
+        {
+          key: `team name ${nameKey(record.name)}`,
+          at: 'name',
+          value: record.name,
+          refusal: (f) => `another team named '${f.value}' is on line ${f.line}; team names and handles are unique${CASE}`,
+        },
+        {
+          key: `team handle ${record.handle}`,
+          at: 'handle',
+          value: record.handle,
+          refusal: (f) => `another team with the handle '${f.value}' is on line ${f.line}; team names and handles are unique`,
+        },
+      ];
+    case 'member':
+      return [
+        {
+          key: `member ${record.email.toLowerCase()}`,
+          at: 'email',
+          value: record.email,
+          refusal: (f) => `another member with the e-mail '${f.value}' is on line ${f.line} (e-mails are compared lower-cased)`,
+        },
+      ];
+    case 'customField':
+      return [
+        {
+          key: `customField ${record.entityType} ${nameKey(record.name)}`,
+          at: 'name',
+          value: record.name,
+          refusal: (f) => `another custom field named '${f.value}' on ${record.entityType} is on line ${f.line}${CASE}`,
+        },
+      ];
+    case 'tagValue':
+      return [
+        {
+          key: `tagValue ${nameKey(record.name)}`,
+          at: 'name',
+          value: record.name,
+          refusal: (f) => `another tag value named '${f.value}' is on line ${f.line}${CASE}`,
+        },
+      ];
+    default:
+      return [];
   }
 }

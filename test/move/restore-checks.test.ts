@@ -444,3 +444,58 @@ describe('restore refuses the fields of teams, custom fields, tag values, commen
     );
   });
 });
+
+describe('restore refuses two records of a name the API keeps to one, writing nothing', () => {
+  const team = (n: number, name: string, handle: string) => ({ kind: 'team', id: u(90 + n), name, handle, createdAt: AT, updatedAt: AT });
+  const member = (n: number, email: string) => ({ kind: 'member', id: u(92 + n), email, name: 'Ann', role: 'maker', active: true, createdAt: AT });
+  const field = (n: number, entityType: string, name: string) => ({ kind: 'customField', id: u(94 + n), entityType, name, fieldKind: 'text', createdAt: AT });
+  const tagValue = (n: number, name: string) => ({ kind: 'tagValue', id: u(96 + n), name, color: 'red', createdAt: AT });
+
+  it('one name on two types, or names that differ otherwise than in case, restore', async () => {
+    const { path } = await exportFile([
+      team(0, 'Web', 'web'),
+      team(1, 'Web app', 'webapp'),
+      member(0, 'ann@example.com'),
+      member(1, 'anne@example.com'),
+      field(0, 'feature', 'Effort'),
+      field(1, 'product', 'Effort'),
+      tagValue(0, 'core'),
+      tagValue(1, 'core2'),
+      ...goodRecords(),
+    ]);
+    const restored = await restoreWorkspace(path, { name: 'Names by hand', adminEmail: 'admin@example.com' });
+    expect(restored.counts).toMatchObject({ team: 2, member: 2, customField: 2, tagValue: 2 });
+  });
+
+  it('two teams of one name or one handle', async () => {
+    await expectRefused(
+      [team(0, 'Web', 'web'), team(1, 'WEB', 'web2'), ...goodRecords()],
+      "line 3: name: another team named 'Web' is on line 2; team names and handles are unique (names are compared case-insensitively)",
+    );
+    await expectRefused(
+      [team(0, 'Web', 'web'), team(1, 'Web app', 'web'), ...goodRecords()],
+      "line 3: handle: another team with the handle 'web' is on line 2; team names and handles are unique",
+    );
+  });
+
+  it('two members of one e-mail', async () => {
+    await expectRefused(
+      [member(0, 'ann@example.com'), member(1, 'Ann@Example.com'), ...goodRecords()],
+      "line 3: email: another member with the e-mail 'ann@example.com' is on line 2 (e-mails are compared lower-cased)",
+    );
+  });
+
+  it('two custom fields of one name on one type', async () => {
+    await expectRefused(
+      [field(0, 'feature', 'Effort'), field(1, 'feature', 'effort'), ...goodRecords()],
+      "line 3: name: another custom field named 'Effort' on feature is on line 2 (names are compared case-insensitively)",
+    );
+  });
+
+  it('two tag values of one name', async () => {
+    await expectRefused(
+      [tagValue(0, 'core'), tagValue(1, 'Core'), ...goodRecords()],
+      "line 3: name: another tag value named 'core' is on line 2 (names are compared case-insensitively)",
+    );
+  });
+});
