@@ -7,8 +7,8 @@
 // relation given once whichever side names it), and the entities' trees as the API keeps them (the
 // parent rules, no cycle, the depth cap: ./hierarchy.ts). A file that breaks one was not written by
 // an export: it is refused, with the first line that breaks one. An entity's and a note's fields are
-// checked by the rules of the values the API stores (./schemas/field-values.ts read shapes, the
-// type's statuses, the file's custom fields by ./configurations.ts), the other records' by the
+// checked by the rules of the values the API stores (./schemas/field-values.ts read shapes — a note's
+// content by its write rule, ./note-content.ts —, the type's statuses, the file's custom fields by ./configurations.ts), the other records' by the
 // rules the API takes them with, and no name the API keeps to one record on two (./export-record-fields.ts).
 import * as z from 'zod/mini';
 import { customValueSchema } from './configurations.ts';
@@ -17,9 +17,10 @@ import { InvalidInput } from './errors.ts';
 import { recordFieldsProblem, uniqueNamesOf } from './export-record-fields.ts';
 import { aType, depthViolation, MAX_DEPTH, parentRuleViolation, type EntityType } from './hierarchy.ts';
 import { parseInput } from './input.ts';
+import { checkNoteContent } from './note-content.ts';
 import { contradictionOf, contradictionProblem, relationKey, relationViolation } from './relations.ts';
 import { isUuid } from './schemas/common.ts';
-import { ENTITY_STANDARD_FIELDS, NOTE_CONTENT, NOTE_STANDARD_FIELDS, type FieldTable, type StandardFieldId } from './schemas/field-values.ts';
+import { ENTITY_STANDARD_FIELDS, NOTE_STANDARD_FIELDS, type FieldTable, type StandardFieldId } from './schemas/field-values.ts';
 import {
   MOVE_KINDS,
   type CustomFieldRecord,
@@ -125,10 +126,14 @@ export class ExportFileCheck {
     for (const [key, value] of Object.entries(record.fields)) {
       const at = `fields.${key.slice(0, 100)}`;
       if (standard.includes(key)) {
-        const schema = note && key === 'content' ? NOTE_CONTENT[record.type] : table[key as StandardFieldId]!.read;
+        // A note's content as a write takes it (its read shape lacks a write's rule: each conversation part once), and
+        // not sanitised: the API stores HTML as written, and pages sanitise it when they show it (lib/http/member-pages/rich-text.ts).
+        const content = note && key === 'content';
+        const schema = content ? table.content!.write : table[key as StandardFieldId]!.read;
         // Worded as the API words a refused value ('/fields/name' must be …).
         try {
           parseInput(z.object({ fields: z.object({ [key]: schema }) }), { fields: { [key]: value } }, 'body');
+          if (content) checkNoteContent(record.type, value, ['fields', 'content']);
         } catch (err) {
           if (!(err instanceof InvalidInput)) throw err;
           this.refuse(line, err.detail);

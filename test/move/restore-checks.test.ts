@@ -316,6 +316,28 @@ describe('restore refuses fields the API would not store, writing nothing', () =
     await expectRefused([size, ...withFields({ [SIZE]: { id: KEPT, name: 'S' } })], `line 4: fields.${SIZE}: not a value of the select field 'Size'`);
   });
 
+  it("a note's content as the API takes it on write: any HTML within the length (pages sanitise it when they show it), each conversation part once", async () => {
+    const withContent = (type: string, content: unknown) => {
+      const records = goodRecords();
+      records[3] = { ...note(NOTE, [link(FEATURE)]), type, fields: { name: 'Need it', content } };
+      return records;
+    };
+    const html =
+      '<h1 onclick="go()">Need it</h1><script>alert(1)</script><img src=x onerror="alert(2)"><style>p{}</style><iframe src="https://example.com"></iframe>';
+    const { path } = await exportFile(withContent('textNote', html));
+    await expect(restoreWorkspace(path, { name: 'Any HTML', adminEmail: 'admin@example.com' })).resolves.toMatchObject({ counts: { note: 1 } });
+    await expectRefused(
+      withContent('textNote', 'x'.repeat(100_001)),
+      "line 5: '/fields/content' must be at most 100000 characters long (got 100001). Nothing was restored.",
+    );
+    const part = (externalId: string) => ({ externalId, authorType: 'customer', content: 'Please', timestamp: '2025-02-03T04:05:06Z' });
+    await expectRefused(
+      withContent('conversationNote', [part('m1'), part('m2'), part('m1')]),
+      "line 5: '/fields/content/2/externalId' gives externalId 'm1' a second time: each part once. Nothing was restored.",
+    );
+    await expectRefused(withContent('conversationNote', 'Please'), "line 5: A conversationNote's content is a list of conversation parts");
+  });
+
   it('a custom field the file does not configure for the type', async () => {
     await expectRefused(withFields({ [u(88)]: 3 }), `line 3: fields.${u(88)}: no customField record of the file configures it for a feature`);
   });
