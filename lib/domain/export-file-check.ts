@@ -3,13 +3,13 @@
 // their order, no record twice, every reference naming a record of the file, of the type it says (a
 // note's links: hierarchy entities, each once; an owner, a creator or a comment's author: a member,
 // by its own e-mail; an entity's tags and teams: tag values and teams), relations the API would
-// create (./relations.ts: types that may be related so, no two entities blocking each other, a
-// relation given once whichever side names it), and the entities' trees as the API keeps them (the
-// parent rules, no cycle, the depth cap: ./hierarchy.ts). A file that breaks one was not written by
-// an export: it is refused, with the first line that breaks one. An entity's and a note's fields are
-// checked by the rules of the values the API stores (./schemas/field-values.ts read shapes — a note's
-// content by its write rule, ./note-content.ts —, the type's statuses, the file's custom fields by ./configurations.ts), the other records' by the
-// rules the API takes them with, and no name the API keeps to one record on two (./export-record-fields.ts).
+// create (./relations.ts), and the entities' trees as the API keeps them (the parent rules, no
+// cycle, the depth cap: ./hierarchy.ts). A file that breaks one was not written by an export: it is
+// refused, with the first line that breaks one. An entity's and a note's fields are checked by the
+// rules of the values the API stores (./schemas/field-values.ts read shapes, a note's content as a
+// write takes it, the type's statuses, the file's custom fields by ./configurations.ts); the other
+// records' by the rules the API takes them with, no name it keeps to one record on two
+// (./export-record-fields.ts).
 import * as z from 'zod/mini';
 import { customValueSchema } from './configurations.ts';
 import { ENTITY_FIELDS, MEMBER_FIELDS, NOTE_FIELDS, REFERENCE_FIELDS, type ReferenceFieldId } from './entity-fields.ts';
