@@ -207,6 +207,9 @@ export function rawJsonProblem(value: unknown): InvalidInput | undefined {
   return undefined;
 }
 
+/** What a schema cannot see in a JSON text and its parse (lostInParsing, rawJsonProblem): the first problem, or undefined. */
+export const parsedJsonProblem = (text: string, value: unknown): InvalidInput | undefined => lostInParsing(text) ?? rawJsonProblem(value);
+
 /**
  * What JSON.parse drops from `text` without a word, which must be valid JSON (JSON.parse took it):
  *  - a member name given twice in one object: JSON.parse keeps the last value, and another reader of

@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import * as z from 'zod/mini';
+import { parsedJsonProblem } from '#lib/domain/input.ts';
 import { EndRecord, EXPORT_FORMAT, EXPORT_VERSION, ExportHeader, MoveRecord, type MoveRecord as Rec } from '#lib/domain/schemas/workspace-export.ts';
 import { UsageError } from '../admin/command.ts';
 
@@ -53,11 +54,16 @@ export function readJsonLines(file: string): { lines: AsyncGenerator<FileLine>; 
     if (!isUtf8(bytes)) throw new UsageError(`${file} line ${n}: not UTF-8 text (invalid bytes are refused, never replaced)`);
     const text = bytes.toString('utf8').replace(/\r$/, '');
     if (text === '') return undefined;
+    let value: unknown;
     try {
-      return { n, value: JSON.parse(text) as unknown };
+      value = JSON.parse(text);
     } catch (err) {
       throw new UsageError(`${file} line ${n}: not JSON (${(err as Error).message})`);
     }
+    // Refused as the API refuses them in a body: a name twice, a number that underflows, a lone surrogate.
+    const problem = parsedJsonProblem(text, value);
+    if (problem) throw new UsageError(`${file} line ${n}: ${problem.detail}`);
+    return { n, value };
   };
   const lines = async function* () {
     try {

@@ -4,6 +4,7 @@
 // package: the lockfile is shared by every branch of this project, and RFC 4180 is small.
 import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
+import { parsedJsonProblem } from '#lib/domain/input.ts';
 import { UsageError } from '../admin/command.ts';
 
 export interface Row {
@@ -92,6 +93,9 @@ export async function readRows(file: string): Promise<{ rows: Row[]; bytes: Buff
       } catch {
         v = undefined;
       }
+      // Refused as the API refuses them in a body: a name twice, a number that underflows, a lone surrogate.
+      const problem = v === undefined ? undefined : parsedJsonProblem(l, v);
+      if (problem) throw new UsageError(`${file} line ${i + 1}: ${problem.detail.replace(/\.$/, '')}; nothing was written`);
       rows.push({ line: i + 1, values: v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : { __invalid: l.slice(0, 80) } });
     });
     return { rows, bytes };

@@ -39,7 +39,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const f of ['bad.csv', 'good.csv', 'good.jsonl', 'quote.csv', 'latin1.csv', 'latin1.jsonl', 'columns.csv']) await rm(file(f), { force: true });
+  for (const f of ['bad.csv', 'good.csv', 'good.jsonl', 'quote.csv', 'latin1.csv', 'latin1.jsonl', 'twice.jsonl', 'columns.csv'])
+    await rm(file(f), { force: true });
 });
 
 describe('import notes', () => {
@@ -148,6 +149,15 @@ describe('import notes refuses a file it would misread, writing nothing', () => 
     );
     await expect(importNotes(options('latin1.jsonl'))).rejects.toThrow(
       `${file('latin1.jsonl')} line 2: not UTF-8 text (invalid bytes are refused, never replaced); nothing was written`,
+    );
+    expect(await notesOf()).toBe(before);
+  });
+
+  it('a JSON-lines row that gives a column twice: refused with its line, as the API refuses such a body', async () => {
+    await writeFile(file('twice.jsonl'), '{"Title":"Fine"}\n{"Title":"One","Title":"Other"}\n');
+    const before = await notesOf();
+    await expect(importNotes(options('twice.jsonl'))).rejects.toThrow(
+      `${file('twice.jsonl')} line 2: The body gives the member 'Title' more than once; send each member once (a JSON reader keeps only one of them); nothing was written`,
     );
     expect(await notesOf()).toBe(before);
   });

@@ -254,6 +254,26 @@ describe('restore names what it refuses in a line', () => {
     await expectRefused(records, 'line 4: not UTF-8 text (invalid bytes are refused, never replaced)');
   });
 
+  it('a member given twice in one object, or a lone surrogate: refused with the line, as the API refuses them in a body', async () => {
+    const records = goodRecords();
+    records[2] = entity(COMPANY, 'company', undefined, { name: 'Acme', twin: 'Acme Corp' });
+    const { path, exportId } = await exportFile(records);
+    const edit = async (from: string, to: string) => {
+      const text = gunzipSync(await readFile(path)).toString('utf8');
+      await writeFile(path, gzipSync(text.replace(from, to)));
+    };
+    await edit('"twin"', '"name"');
+    await expect(restoreWorkspace(path, { name: 'Twice' })).rejects.toThrow(
+      `${path} line 4: '/fields' gives the member 'name' more than once; send each member once (a JSON reader keeps only one of them).`,
+    );
+    await edit('"name":"Acme Corp"', '"label":"Acme \\ud800"');
+    await expect(restoreWorkspace(path, { name: 'Twice' })).rejects.toThrow(
+      `${path} line 4: '/fields/label' holds a lone UTF-16 surrogate, which is not text.`,
+    );
+    expect(await readRun(runKeyOf('restore', exportId, 'Twice'))).toBeUndefined();
+    expect(await writtenBy(exportId, 'Twice')).toBe(0);
+  });
+
   it('a key the format does not have: named', async () => {
     const records = goodRecords();
     records[2] = { ...entity(COMPANY, 'company'), colour: 'red' };
