@@ -1,6 +1,10 @@
 // Custom fields: `field add` defines one on an entity or note type; its id is then the field's
 // identifier in configurations, in `fields` selections and in entity/note `fields` on write.
 import { CUSTOM_FIELD_KINDS, CUSTOM_FIELD_TYPES, type CustomFieldKind } from '#lib/domain/configurations.ts';
+import { InvalidInput } from '#lib/domain/errors.ts';
+import { MAX_SELECT_VALUES } from '#lib/domain/field-values.ts';
+import { parseInput } from '#lib/domain/input.ts';
+import { FieldValueFields } from '#lib/domain/schemas/value-sets.ts';
 import { addCustomField } from '#lib/store/custom-fields.ts';
 import { asUsage, optional, required, UsageError, type AdminCommand } from './command.ts';
 
@@ -31,6 +35,18 @@ export const fieldCommands: AdminCommand[] = [
           ),
         ];
         if (options.length === 0) throw new UsageError('--options "a,b,..." is required for a select field');
+        // As the field-values API takes options (lib/store/field-values.ts): a field made here holds none that API would refuse.
+        if (options.length > MAX_SELECT_VALUES)
+          throw new UsageError(`--options gives ${options.length} options; a select field holds at most ${MAX_SELECT_VALUES}`);
+        options.forEach((option, i) => {
+          try {
+            parseInput(FieldValueFields, { name: option }, 'body');
+          } catch (err) {
+            if (!(err instanceof InvalidInput)) throw err;
+            const shown = option.length > 60 ? `${option.slice(0, 59)}…` : option;
+            throw new UsageError(`--options: option ${i + 1} ('${shown}') is not a name the field-values API takes: ${err.detail}`);
+          }
+        });
       } else if (optionsArg !== undefined) {
         throw new UsageError('--options applies only to --kind select');
       }

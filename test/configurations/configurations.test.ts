@@ -202,6 +202,28 @@ describe('admin field add', () => {
     expect(await listCustomFields(ws.workspaceId)).toEqual([]);
   });
 
+  it('select options held to the limits of the field-values API (a name of 1 to 255 characters, a visible one among them; at most 200 options) → usage error naming the option, nothing stored', async () => {
+    const ws = await newWorkspace();
+    const add = (options: string) => fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name: 'Size', kind: 'select', options });
+    await expect(add(`S,${'x'.repeat(256)},M`)).rejects.toThrow(
+      new UsageError(
+        `--options: option 2 ('${'x'.repeat(59)}…') is not a name the field-values API takes: '/name' must be at most 255 characters long (got 256).`,
+      ),
+    );
+    await expect(add('S,\u00ad\u200b')).rejects.toThrow(
+      new UsageError(
+        "--options: option 2 ('\u00ad\u200b') is not a name the field-values API takes: '/name' must have a visible character, not only white space (got '\u00ad\u200b').",
+      ),
+    );
+    const many = Array.from({ length: 201 }, (_, i) => `option ${i}`);
+    await expect(add(many.join(','))).rejects.toThrow(new UsageError('--options gives 201 options; a select field holds at most 200'));
+    expect(await listCustomFields(ws.workspaceId)).toEqual([]);
+    // At the limits: 200 options of 255 characters each.
+    const widest = many.slice(0, 200).map((o) => o.padEnd(255, '.'));
+    await add(widest.join(','));
+    expect((await listCustomFields(ws.workspaceId)).map((d) => d.options)).toEqual([widest]);
+  });
+
   it('a duplicate name on one type, or an unknown workspace → usage error', async () => {
     const ws = await newWorkspace();
     await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name: 'Size', kind: 'text' });
