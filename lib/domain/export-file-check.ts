@@ -47,6 +47,27 @@ interface EntitySeen {
   line: number;
 }
 
+/**
+ * What the API would refuse in the value of one of an entity's or a note's standard fields (one its
+ * type has), worded as it refuses a write ('/fields/name' must be …); undefined when nothing.
+ */
+export function standardFieldProblem(record: Pick<EntityRecord, 'kind' | 'type'> | Pick<NoteRecord, 'kind' | 'type'>, key: StandardFieldId, value: unknown) {
+  const note = record.kind === 'note';
+  const table: FieldTable = note ? NOTE_STANDARD_FIELDS : ENTITY_STANDARD_FIELDS;
+  // A note's content as a write takes it (its read shape lacks a write's rule: each conversation part once), and
+  // not sanitised: the API stores HTML as written, and pages sanitise it when they show it (lib/http/member-pages/rich-text.ts).
+  const content = note && key === 'content';
+  const schema = content ? table.content!.write : table[key]!.read;
+  try {
+    parseInput(z.object({ fields: z.object({ [key]: schema }) }), { fields: { [key]: value } }, 'body');
+    if (content) checkNoteContent(record.type, value, ['fields', 'content']);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof InvalidInput)) throw err;
+    return err.detail;
+  }
+}
+
 export class ExportFileCheck {
   /** Each kind's ids (relations: their pair and type), with the line that holds it. */
   private readonly ids = new Map<MoveKind, Map<string, number>>(MOVE_KINDS.map((k) => [k, new Map()]));
@@ -122,21 +143,12 @@ export class ExportFileCheck {
   private fields(line: number, record: EntityRecord | NoteRecord): void {
     const note = record.kind === 'note';
     const standard: readonly string[] = note ? NOTE_FIELDS : ENTITY_FIELDS[record.type];
-    const table: FieldTable = note ? NOTE_STANDARD_FIELDS : ENTITY_STANDARD_FIELDS;
     for (const [key, value] of Object.entries(record.fields)) {
       const at = `fields.${key.slice(0, 100)}`;
       if (standard.includes(key)) {
-        // A note's content as a write takes it (its read shape lacks a write's rule: each conversation part once), and
-        // not sanitised: the API stores HTML as written, and pages sanitise it when they show it (lib/http/member-pages/rich-text.ts).
-        const content = note && key === 'content';
-        const schema = content ? table.content!.write : table[key as StandardFieldId]!.read;
-        // Worded as the API words a refused value ('/fields/name' must be …).
-        try {
-          parseInput(z.object({ fields: z.object({ [key]: schema }) }), { fields: { [key]: value } }, 'body');
-          if (content) checkNoteContent(record.type, value, ['fields', 'content']);
-        } catch (err) {
-          if (!(err instanceof InvalidInput)) throw err;
-          this.refuse(line, err.detail);
+        const problem = standardFieldProblem(record, key as StandardFieldId, value);
+        if (problem) {
+          this.refuse(line, problem);
           continue;
         }
         if ((MEMBER_FIELDS as readonly string[]).includes(key)) this.member(line, at, value as { id: string; email: string });

@@ -2,16 +2,18 @@
 // productboard`): the list it comes from, and how one source record becomes the export format's
 // records (lib/domain/schemas/workspace-export.ts) — in this service's vocabulary, with the source's
 // ids (the writer maps them, lib/store/move/ids.ts). What has no place here is counted by reason in
-// `skipped`, never silently dropped. A kind the source gets is one entry of SOURCE_KINDS.
+// `skipped`, never silently dropped: a value the API would not store among them. A kind the source
+// gets is one entry of SOURCE_KINDS.
 import * as z from 'zod/mini';
-import { CUSTOM_FIELD_KINDS, ENTITY_TYPES, NOTE_TYPES, type CustomFieldKind } from '#lib/domain/configurations.ts';
+import { CUSTOM_FIELD_KINDS, customValueSchema, ENTITY_TYPES, NOTE_TYPES, type CustomFieldKind, type NoteType } from '#lib/domain/configurations.ts';
 import { ENTITY_FIELDS, NOTE_FIELDS } from '#lib/domain/entity-fields.ts';
+import { standardFieldProblem } from '#lib/domain/export-file-check.ts';
 import { colorFor, SELECT_COLORS, type SelectColor, type SelectValue } from '#lib/domain/field-values.ts';
 import { aType, isEntityType, isHierarchyType, type EntityType } from '#lib/domain/hierarchy.ts';
 import { REDACTED } from '#lib/domain/member-view.ts';
 import { relationTargets } from '#lib/domain/relations.ts';
 import { isUuid } from '#lib/domain/schemas/common.ts';
-import { NOTE_STANDARD_FIELDS, STANDARD_FIELDS, type StandardFieldId } from '#lib/domain/schemas/field-values.ts';
+import type { StandardFieldId } from '#lib/domain/schemas/field-values.ts';
 import type { CustomFieldRecord, MoveKind, MoveRecord, NoteRecord } from '#lib/domain/schemas/workspace-export.ts';
 import { isImportance } from '#lib/domain/score.ts';
 import { statusesOf } from '#lib/domain/statuses.ts';
@@ -87,23 +89,16 @@ const sourceMetadata = (item: SourceRecord, ctx: ReadContext) => {
 
 /** A custom field's value as this service stores it, or undefined when it has none here. */
 function customValue(def: { kind: CustomFieldKind; options?: string[]; values?: SelectValue[] }, value: unknown): unknown {
-  switch (def.kind) {
-    case 'text':
-      return typeof value === 'string' && value.length <= 10_000 ? value : undefined;
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-    case 'date':
-      return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
-    case 'select': {
-      const name = typeof value === 'string' ? value : (value as { name?: unknown } | null)?.name;
-      if (typeof name !== 'string' || !def.options?.includes(name)) return undefined;
-      // With the source's values read, the option by its id (as records hold it); otherwise its name.
-      return def.values ? def.values.find((v) => v.name === name)?.id : name;
-    }
+  if (def.kind === 'select') {
+    const name = typeof value === 'string' ? value : (value as { name?: unknown } | null)?.name;
+    if (typeof name !== 'string' || !def.options?.includes(name)) return undefined;
+    // With the source's values read, the option by its id (as records hold it); otherwise its name.
+    return def.values ? def.values.find((v) => v.name === name)?.id : name;
   }
+  return z.safeParse(customValueSchema({ fieldKind: def.kind }), value).success ? value : undefined;
 }
 
-/** A standard field's value in this service's read shape, or undefined (with the reason counted). */
+/** A standard field's value as the API stores it, or undefined (with the reason counted). */
 function standardValue(id: StandardFieldId, value: unknown, type: string, ctx: ReadContext): unknown {
   const note = (NOTE_TYPES as readonly string[]).includes(type);
   let v = value;
@@ -122,13 +117,12 @@ function standardValue(id: StandardFieldId, value: unknown, type: string, ctx: R
     v = value.map((t: { id?: unknown; name?: unknown }) => ({ id: typeof t?.id === 'string' ? t.id.toLowerCase() : t?.id, name: t?.name }));
   else if ((id === 'owner' || id === 'creator') && value && typeof value === 'object')
     v = { id: (value as { id?: unknown }).id, email: (value as { email?: unknown }).email };
-  const schema = note ? (NOTE_STANDARD_FIELDS as Record<string, { read: z.ZodMiniType }>)[id]?.read : STANDARD_FIELDS[id].read;
-  const parsed = schema ? z.safeParse(schema, v) : { success: false as const };
-  if (!parsed.success) {
+  // By the rule restore holds the value to (a note's content: as a write takes it, each conversation part once).
+  if (standardFieldProblem(note ? { kind: 'note', type: type as NoteType } : { kind: 'entity', type: type as EntityType }, id, v)) {
     ctx.skip(`${id} of a ${type} in a shape this service does not store`);
     return undefined;
   }
-  return parsed.data;
+  return v;
 }
 
 function fieldsOf(item: SourceRecord, type: string, standard: readonly StandardFieldId[], ctx: ReadContext): Record<string, unknown> {

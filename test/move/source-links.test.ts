@@ -3,7 +3,9 @@
 // naming the other host stops the import with the link named, and the other host receives nothing;
 // a next link naming a page already read stops it instead of looping, with nothing of that list
 // counted. A note's link to an entity the source did not list, or a second link to one entity, is
-// skipped and reported, and the import completes.
+// skipped and reported, and the import completes. So is a value the API would not store (a custom
+// number past its bounds, a conversation's part given twice): the rest of its record is imported,
+// and the export of what was imported restores.
 import { createHash } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
@@ -13,13 +15,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { uuidV5 } from '#lib/domain/uuid-v5.ts';
 import { getEntity } from '#lib/store/entities.ts';
 import { readRun, runKeyOf } from '#lib/store/move/runs.ts';
+import { getNote } from '#lib/store/notes.ts';
 import { verifyWorkspace } from '#lib/store/verify.ts';
 import { runCli } from './kill.ts';
 import { closeServer, listen } from '../../bench/local-stack.ts';
+import { exportWorkspace } from '../../local/move/export.ts';
 import { importProductboard } from '../../local/move/import-productboard.ts';
+import { restoreWorkspace } from '../../local/move/restore.ts';
 
 const TOKEN = 'pb-secret-token';
 const tokenFile = join(tmpdir(), `move-source-links-token-${process.pid}`);
+const exportFile = join(tmpdir(), `move-source-limits-${process.pid}.jsonl.gz`);
 let source: Server;
 let other: Server;
 let base = '';
@@ -59,6 +65,7 @@ afterAll(async () => {
   await closeServer(source);
   await closeServer(other);
   await rm(tokenFile, { force: true });
+  await rm(exportFile, { force: true });
 });
 
 const args = (name: string) => ['import', 'productboard', '--source', base, '--source-token-file', tokenFile, '--name', name];
@@ -157,5 +164,46 @@ describe('import productboard: links the source gives', () => {
     const id = (sourceId: string) => uuidV5(result.id, `${base}\n${sourceId}`);
     expect([(await getEntity(result.id, id(FEATURE)))?.total, (await getEntity(result.id, id(PRODUCT)))?.total]).toEqual([2, 2]);
     expect(await verifyWorkspace(result.id, false)).toMatchObject({ mismatches: 0 });
+  }, 60_000);
+});
+
+describe('import productboard: what the API would not take', () => {
+  const u = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  const [EFFORT, PRODUCT, F1, N1] = [u(31), u(33), u(34), u(36)];
+  const list = (data: unknown[]) => (res: ServerResponse) => json(res, { data, links: { next: null } });
+  const rels = (data: unknown[]) => ({ data, links: { next: null } });
+
+  it('a custom field value or a note content the API would not store is skipped and reported; the rest of the record is imported and the export restores', async () => {
+    special['/entities/configurations'] = list([{ type: 'feature', fields: { [EFFORT]: { id: EFFORT, name: 'Effort', schema: { type: 'number' } } } }]);
+    special['/entities'] = list([
+      { id: PRODUCT, type: 'product', fields: { name: 'Checkout' }, relationships: rels([]) },
+      {
+        id: F1,
+        type: 'feature',
+        fields: { name: 'Apple Pay', [EFFORT]: 1e300 },
+        relationships: rels([{ type: 'parent', target: { id: PRODUCT, type: 'product' } }]),
+      },
+    ]);
+    // A conversation's parts are told apart by their externalId: a write takes each once.
+    const part = (content: string) => ({ externalId: 'm1', authorType: 'customer', content, timestamp: '2025-03-01T10:00:00Z' });
+    special['/notes'] = list([
+      {
+        id: N1,
+        type: 'conversationNote',
+        fields: { name: 'Chat', content: [part('Hi'), part('Again')] },
+        relationships: rels([{ type: 'link', target: { id: F1, type: 'feature' }, importance: 'critical' }]),
+      },
+    ]);
+    const result = await importProductboard({ source: base, tokenFile, name: 'Values over the limits', adminEmail: 'admin@example.com' });
+    expect(result.counts).toMatchObject({ customField: 1, entity: 2, note: 1 });
+    expect(result.skipped).toEqual({
+      'values of number custom fields of a feature in a shape the kind cannot hold': 1,
+      'content of a conversationNote in a shape this service does not store': 1,
+    });
+    const id = (sourceId: string) => uuidV5(result.id, `${base}\n${sourceId}`);
+    expect((await getEntity(result.id, id(F1)))?.fields).toEqual({ name: 'Apple Pay' });
+    expect((await getNote(result.id, id(N1)))?.fields).toEqual({ name: 'Chat' });
+    const exported = await exportWorkspace(result.id, exportFile);
+    expect((await restoreWorkspace(exportFile, { name: 'Values over the limits, restored' })).counts).toEqual(exported.counts);
   }, 60_000);
 });
