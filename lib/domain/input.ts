@@ -111,6 +111,9 @@ function phrase(issue: z.core.$ZodIssue, input: unknown): string {
   }
 }
 
+/** A detail as a reason to count refusals by: without the value it quotes (phrase's " (got …)") and its full stop, the same words for every value one rule refuses. */
+export const withoutValue = (detail: string) => detail.replace(/( \(got [\s\S]*\))?\.$/, '');
+
 function subject(part: InputPart, path: readonly PropertyKey[]): string {
   if (part === 'query') return `Query parameter '${String(path[0])}'`;
   if (part === 'path') return `Path parameter '${String(path[0])}'`;

@@ -1,16 +1,20 @@
 // `admin import productboard --source {base_url} --source-token-file F [--name N] [--admin-email E]`:
 // a new workspace holding what a Productboard v2 API shows (./productboard-kinds.ts says what, kind by
-// kind), written raw in batches with ids UUIDv5(workspace, base URL, source id), each written page
-// a checkpoint, the aggregates in one pass at the end, and the workspace reachable only once all of
-// it is in (./commit.ts). Killed anywhere, the same command (same source, token and name) continues
-// from its last checkpoint, and ends with what one uninterrupted run gives.
+// kind), each record held to the rules restore holds an export file to (./admission.ts: what breaks
+// one is left out and counted, so the workspace, exported, restores), written raw in batches with ids
+// UUIDv5(workspace, base URL, source id), each written page a checkpoint, the aggregates in one pass
+// at the end, and the workspace reachable only once all of it is in (./commit.ts). Killed anywhere,
+// the same command (same source, token and name) continues from its last checkpoint, and ends with
+// what one uninterrupted run gives.
 import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import type { MoveRecord } from '#lib/domain/schemas/workspace-export.ts';
 import { aggregateLoadedWorkspace } from '#lib/store/move/aggregates-fresh.ts';
 import { idMapping } from '#lib/store/move/ids.ts';
 import { BulkWriter } from '#lib/store/move/load.ts';
 import { loadedEntities, type LoadedEntity } from '#lib/store/move/loaded-entities.ts';
 import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
+import { Admission } from './admission.ts';
 import { commitWorkspace, type Committed } from './commit.ts';
 import { readCustomFields, readTagValues, SOURCE_KINDS, type ReadContext, type SourceKind } from './productboard-kinds.ts';
 import { SourceClient, SourceError, type SourceStats } from './source-client.ts';
@@ -19,6 +23,11 @@ import type { PhaseProgress } from '../admin/progress.ts';
 
 /** The kinds read, in order: what a record refers to is read before it. */
 export const PHASES = ['team', 'member', 'customField', 'tagValue', 'entity', 'note'] as const;
+/**
+ * The kinds the others refer to: read whole on every run, so that a run resuming past them knows which
+ * of them were let in (./admission.ts); written, and what they leave out counted, in their own phase only.
+ */
+const REFERRED: ReadonlySet<string> = new Set(['team', 'member', 'customField', 'tagValue']);
 
 interface Checkpoint {
   /** Index in PHASES of the phase under way. */
@@ -102,35 +111,57 @@ export async function importProductboard(options: {
   const counts: Record<string, number> = { ...run.counts };
   const skipped: Record<string, number> = { ...run.skipped };
   let muted = false;
+  const skip = (reason: string, n = 1) => {
+    if (!muted) skipped[reason] = (skipped[reason] ?? 0) + n;
+  };
+  const admission = new Admission(skip);
   // The imported entities (mapped id → type), read from the table when the notes' phase begins.
   let entities = new Map<string, LoadedEntity>();
   const ctx: ReadContext = {
     client,
+    imported: admission,
     importedAt: run.startedAt,
     customFields: new Map(),
     entityType: (sourceId) => entities.get(writer.ctx.id(sourceId))?.type,
-    skip: (reason, n = 1) => {
-      if (!muted) skipped[reason] = (skipped[reason] ?? 0) + n;
-    },
+    skip,
   };
   const count = (kind: string, n = 1) => (counts[kind] = (counts[kind] ?? 0) + n);
+  /** The records of a kind the others refer to, read whole: those let in. */
+  const readWhole = async (kind: (typeof PHASES)[number]): Promise<MoveRecord[]> => {
+    let read: MoveRecord[] = [];
+    if (kind === 'customField') read = await readCustomFields(ctx);
+    else if (kind === 'tagValue') read = await readTagValues(ctx);
+    else {
+      const source = SOURCE_KINDS[kind] as SourceKind;
+      for await (const page of client.pages(source.list)) for (const item of page.data) read.push(...(await source.records(item, ctx)));
+    }
+    return read.flatMap((r) => admission.admit(r) ?? []);
+  };
 
   if (run.state === 'loading') {
-    // The custom fields are read on every run (records refer to them); written, and their refusals counted, in their phase only.
-    muted = run.checkpoint.phase > PHASES.indexOf('customField');
-    const fields = await readCustomFields(ctx);
-    muted = false;
-    for (let phase = run.checkpoint.phase; phase < PHASES.length; phase++) {
+    for (let phase = 0; phase < PHASES.length; phase++) {
       const kind = PHASES[phase]!;
-      options.progress?.phase(`${kind} records`, { unit: 'records' });
-      if (kind === 'customField' || kind === 'tagValue') {
-        const records = kind === 'customField' ? fields : await readTagValues(ctx);
+      const done = phase < run.checkpoint.phase;
+      if (REFERRED.has(kind)) {
+        muted = done;
+        if (!done) options.progress?.phase(`${kind} records`, { unit: 'records' });
+        let records: MoveRecord[];
+        try {
+          records = await readWhole(kind);
+        } catch (err) {
+          throw err instanceof SourceError ? new UsageError(err.message) : err;
+        }
+        muted = false;
+        if (done) continue;
         for (const r of records) await writer.add(r);
         count(kind, records.length);
         await writer.flush();
         await saveProgress(run, { checkpoint: { phase: phase + 1 }, counts, skipped });
+        options.progress?.update(records.length);
         continue;
       }
+      if (done) continue;
+      options.progress?.phase(`${kind} records`, { unit: 'records' });
       if (kind === 'note') entities = await loadedEntities(ws);
       const source = SOURCE_KINDS[kind] as SourceKind;
       let from = run.checkpoint.phase === phase ? run.checkpoint.next : undefined;
@@ -139,7 +170,9 @@ export async function importProductboard(options: {
           for await (const page of client.pages(from ?? source.list)) {
             pages++;
             for (const item of page.data) {
-              for (const record of await source.records(item, ctx)) {
+              for (const read of await source.records(item, ctx)) {
+                const record = admission.admit(read);
+                if (!record) continue;
                 await writer.add(record);
                 count(record.kind);
                 if (record.kind === 'note') count('link', record.links.length);

@@ -2,8 +2,8 @@
 // productboard`): the list it comes from, and how one source record becomes the export format's
 // records (lib/domain/schemas/workspace-export.ts) — in this service's vocabulary, with the source's
 // ids (the writer maps them, lib/store/move/ids.ts). What has no place here is counted by reason in
-// `skipped`, never silently dropped: a value the API would not store among them. A kind the source
-// gets is one entry of SOURCE_KINDS.
+// `skipped`, never silently dropped: a value the API would not store, a reference to a record the
+// import left out (./admission.ts). A kind the source gets is one entry of SOURCE_KINDS.
 import * as z from 'zod/mini';
 import { CUSTOM_FIELD_KINDS, customValueSchema, ENTITY_TYPES, NOTE_TYPES, type CustomFieldKind, type NoteType } from '#lib/domain/configurations.ts';
 import { ENTITY_FIELDS, NOTE_FIELDS } from '#lib/domain/entity-fields.ts';
@@ -17,6 +17,7 @@ import type { StandardFieldId } from '#lib/domain/schemas/field-values.ts';
 import type { CustomFieldRecord, MoveKind, MoveRecord, NoteRecord } from '#lib/domain/schemas/workspace-export.ts';
 import { isImportance } from '#lib/domain/score.ts';
 import { statusesOf } from '#lib/domain/statuses.ts';
+import type { Admitted } from './admission.ts';
 import type { SourceClient } from './source-client.ts';
 import { UsageError } from '../admin/command.ts';
 
@@ -49,9 +50,10 @@ interface SourceConfiguration {
   >;
 }
 
-/** What reading records needs: the client, the custom fields the source configures, a tally of what is left out. */
+/** What reading records needs: the client, the custom fields the source configures, the records let in so far, a tally of what is left out. */
 export interface ReadContext {
   client: SourceClient;
+  imported: Admitted;
   /** When the run began: the creation time of records the source gives none (members, custom fields). */
   importedAt: string;
   customFields: Map<string, { kind: CustomFieldKind; options?: string[]; values?: SelectValue[]; entityType: string }>;
@@ -112,15 +114,28 @@ function standardValue(id: StandardFieldId, value: unknown, type: string, ctx: R
     }
     v = { id: found.id, name: found.name };
   } else if (id === 'tags' && note && Array.isArray(value)) v = value.map((t: { name?: unknown }) => ({ name: t?.name }));
-  // An entity's tags and teams name the source's tag values and teams by id (mapped as every id is).
-  else if ((id === 'tags' || id === 'teams') && Array.isArray(value))
-    v = value.map((t: { id?: unknown; name?: unknown }) => ({ id: typeof t?.id === 'string' ? t.id.toLowerCase() : t?.id, name: t?.name }));
-  else if ((id === 'owner' || id === 'creator') && value && typeof value === 'object')
+  // An entity's tags and teams name the source's tag values and teams by id (mapped as every id is). One naming
+  // a record left out (a tag value with a name over its limit, say) is dropped alone, not with the whole list.
+  else if ((id === 'tags' || id === 'teams') && Array.isArray(value)) {
+    const [kind, what] = id === 'tags' ? (['tagValue', 'a tag value'] as const) : (['team', 'a team'] as const);
+    const named = value.map((t: { id?: unknown; name?: unknown }) => ({ id: typeof t?.id === 'string' ? t.id.toLowerCase() : t?.id, name: t?.name }));
+    const kept = named.filter((t) => typeof t.id === 'string' && ctx.imported.has(kind, t.id));
+    if (kept.length < named.length) ctx.skip(`entity ${id} naming ${what} not imported (left off the entity)`, named.length - kept.length);
+    v = kept;
+  } else if ((id === 'owner' || id === 'creator') && value && typeof value === 'object')
     v = { id: (value as { id?: unknown }).id, email: (value as { email?: unknown }).email };
   // By the rule restore holds the value to (a note's content: as a write takes it, each conversation part once).
   if (standardFieldProblem(note ? { kind: 'note', type: type as NoteType } : { kind: 'entity', type: type as EntityType }, id, v)) {
     ctx.skip(`${id} of a ${type} in a shape this service does not store`);
     return undefined;
+  }
+  // A member by its id and with its e-mail, as restore holds an owner to: one the import left out (no e-mail, say) is no owner.
+  if (id === 'owner' || id === 'creator') {
+    const ref = v as { id: string; email: string };
+    if (ctx.imported.memberEmail(ref.id) !== ref.email.toLowerCase()) {
+      ctx.skip(`${id}s naming no imported member (left unset)`);
+      return undefined;
+    }
   }
   return v;
 }
@@ -134,6 +149,10 @@ function fieldsOf(item: SourceRecord, type: string, standard: readonly StandardF
       if (v !== undefined) out[key] = v;
     } else if (isUuid(key)) {
       const def = ctx.customFields.get(key.toLowerCase());
+      if (def && !ctx.imported.has('customField', key.toLowerCase())) {
+        ctx.skip('values of custom fields not imported');
+        continue;
+      }
       const v = def && def.entityType === type ? customValue(def, value) : undefined;
       if (v !== undefined) out[key.toLowerCase()] = v;
       else
@@ -196,7 +215,8 @@ export async function readCustomFields(ctx: ReadContext): Promise<CustomFieldRec
             kind: 'customField',
             id,
             entityType: type,
-            name: String(f.name),
+            // No name is one the API refuses (the field is left out), not the name "undefined".
+            name: typeof f.name === 'string' ? f.name : '',
             fieldKind: kind,
             ...(options ? { options } : {}),
             ...(values ? { values } : {}),
