@@ -2,8 +2,9 @@
 // identifier in configurations, in `fields` selections and in entity/note `fields` on write.
 import { CUSTOM_FIELD_KINDS, CUSTOM_FIELD_TYPES, type CustomFieldKind } from '#lib/domain/configurations.ts';
 import { InvalidInput } from '#lib/domain/errors.ts';
-import { MAX_SELECT_VALUES } from '#lib/domain/field-values.ts';
+import { MAX_SELECT_VALUES, nameKey } from '#lib/domain/field-values.ts';
 import { parseInput } from '#lib/domain/input.ts';
+import { Name } from '#lib/domain/schemas/field-values.ts';
 import { FieldValueFields } from '#lib/domain/schemas/value-sets.ts';
 import { addCustomField } from '#lib/store/custom-fields.ts';
 import { asUsage, optional, required, UsageError, type AdminCommand } from './command.ts';
@@ -20,7 +21,13 @@ export const fieldCommands: AdminCommand[] = [
       const entityType = required(o, 'entity-type');
       if (!TYPES.includes(entityType)) throw new UsageError(`--entity-type must be one of ${TYPES.join(', ')}`);
       const name = required(o, 'name').trim();
-      if (name === '' || name.length > 255) throw new UsageError('--name must be 1 to 255 characters');
+      // The rule of a name the API and restore hold custom fields to (a visible character among at most 255).
+      try {
+        parseInput(Name, name, 'body');
+      } catch (err) {
+        if (!(err instanceof InvalidInput)) throw err;
+        throw new UsageError(`--name is not a name a custom field may have: ${err.detail}`);
+      }
       const kind = required(o, 'kind') as CustomFieldKind;
       if (!CUSTOM_FIELD_KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${CUSTOM_FIELD_KINDS.join(', ')}`);
       const optionsArg = optional(o, 'options');
@@ -38,7 +45,15 @@ export const fieldCommands: AdminCommand[] = [
         // As the field-values API takes options (lib/store/field-values.ts): a field made here holds none that API would refuse.
         if (options.length > MAX_SELECT_VALUES)
           throw new UsageError(`--options gives ${options.length} options; a select field holds at most ${MAX_SELECT_VALUES}`);
+        const keys = new Map<string, string>();
         options.forEach((option, i) => {
+          // Names are unique regardless of case, as the field-values API keeps them (exact repeats are merged above).
+          const same = keys.get(nameKey(option));
+          if (same !== undefined)
+            throw new UsageError(
+              `--options: option ${i + 1} ('${option.slice(0, 60)}') differs from '${same.slice(0, 60)}' only in case; option names are unique regardless of case`,
+            );
+          keys.set(nameKey(option), option);
           try {
             parseInput(FieldValueFields, { name: option }, 'body');
           } catch (err) {

@@ -196,6 +196,11 @@ describe('admin field add', () => {
     ['select without options', { 'entity-type': 'feature', name: 'X', kind: 'select' }, /--options/],
     ['options on a text field', { 'entity-type': 'feature', name: 'X', kind: 'text', options: 'a,b' }, /--options/],
     ['missing name', { 'entity-type': 'feature', kind: 'text' }, /--name/],
+    [
+      'a name without a visible character',
+      { 'entity-type': 'feature', name: '\u200b', kind: 'text' },
+      /^--name is not a name a custom field may have: .*visible character/,
+    ],
   ])('%s → usage error, nothing stored', async (_n, options, message) => {
     const ws = await newWorkspace();
     await expect(fieldAdd.run({ workspace: ws.workspaceId, ...options })).rejects.toThrow(message);
@@ -214,6 +219,9 @@ describe('admin field add', () => {
       new UsageError(
         "--options: option 2 ('\u00ad\u200b') is not a name the field-values API takes: '/name' must have a visible character, not only white space (got '\u00ad\u200b').",
       ),
+    );
+    await expect(add('S,M,s')).rejects.toThrow(
+      new UsageError("--options: option 3 ('s') differs from 'S' only in case; option names are unique regardless of case"),
     );
     const many = Array.from({ length: 201 }, (_, i) => `option ${i}`);
     await expect(add(many.join(','))).rejects.toThrow(new UsageError('--options gives 201 options; a select field holds at most 200'));
