@@ -12,10 +12,11 @@ import type { MoveRecord } from '#lib/domain/schemas/workspace-export.ts';
 import { aggregateLoadedWorkspace } from '#lib/store/move/aggregates-fresh.ts';
 import { idMapping } from '#lib/store/move/ids.ts';
 import { BulkWriter } from '#lib/store/move/load.ts';
-import { loadedEntities, type LoadedEntity } from '#lib/store/move/loaded-entities.ts';
+import type { LoadedEntity } from '#lib/store/move/loaded-entities.ts';
 import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
 import { Admission } from './admission.ts';
 import { commitWorkspace, type Committed } from './commit.ts';
+import { orphansOf, reasonsOf, removedBy } from './orphans.ts';
 import { readCustomFields, readTagValues, SOURCE_KINDS, type ReadContext, type SourceKind } from './productboard-kinds.ts';
 import { SourceClient, SourceError, type SourceStats } from './source-client.ts';
 import { UsageError } from '../admin/command.ts';
@@ -34,6 +35,8 @@ interface Checkpoint {
   phase: number;
   /** The next page of that phase's list (undefined: from its start). */
   next?: string;
+  /** Whether the orphans' report is in the run's counts (./orphans.ts): a run resumed after it drops them again without counting. */
+  orphansCounted?: boolean;
 }
 
 export interface ImportResult extends Committed {
@@ -162,7 +165,17 @@ export async function importProductboard(options: {
       }
       if (done) continue;
       options.progress?.phase(`${kind} records`, { unit: 'records' });
-      if (kind === 'note') entities = await loadedEntities(ws);
+      if (kind === 'note') {
+        // Every entity is in: what refers to one that is not leaves before the notes can link to it.
+        const orphans = await orphansOf(ws);
+        if (!run.checkpoint.orphansCounted) {
+          for (const [reason, n] of reasonsOf(orphans.report)) skip(reason, n);
+          for (const [k, n] of Object.entries(removedBy(orphans.report))) if (n) count(k, -n);
+          await saveProgress(run, { checkpoint: { ...run.checkpoint, orphansCounted: true }, counts, skipped });
+        }
+        await orphans.drop();
+        entities = orphans.kept;
+      }
       const source = SOURCE_KINDS[kind] as SourceKind;
       let from = run.checkpoint.phase === phase ? run.checkpoint.next : undefined;
       for (let pages = 0; ;) {
@@ -179,7 +192,11 @@ export async function importProductboard(options: {
               }
             }
             await writer.flush();
-            await saveProgress(run, { checkpoint: page.next ? { phase, next: page.next } : { phase: phase + 1 }, counts, skipped });
+            await saveProgress(run, {
+              checkpoint: page.next ? { phase, next: page.next, orphansCounted: run.checkpoint.orphansCounted } : { phase: phase + 1 },
+              counts,
+              skipped,
+            });
             options.progress?.update(counts[kind] ?? 0);
           }
           break;

@@ -401,7 +401,7 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
         }
         // Only to what was imported, once per entity: a link item is one per (note, entity).
         if (ctx.entityType(r.target.id) !== r.target.type) {
-          ctx.skip('note links to entities the source did not list');
+          ctx.skip('note links to entities not imported');
           continue;
         }
         if (links.some((l) => l.entityId === r.target!.id)) {

@@ -18,6 +18,7 @@ import { validateResponse } from '../compat/validate.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 
 const u = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const RELEASE_GROUP = u(15);
 const [ADMIN, HELPER, PRODUCT, FEATURE, RELEASE, COMPANY, USER, N1, N2, N3, EFFORT, HEALTH, TEAM, TAG] = Array.from({ length: 14 }, (_, i) => u(i + 1)) as [
   string,
   string,
@@ -85,11 +86,21 @@ const entities = () => [
     createdAt: T(2),
     updatedAt: T(3),
   },
+  // A release sits in a release group: one without a parent would be left out with what refers to it.
+  {
+    id: RELEASE_GROUP,
+    type: 'releaseGroup',
+    fields: { name: '2025' },
+    relationships: rels([]),
+    links: links('entities', RELEASE_GROUP),
+    createdAt: T(2),
+    updatedAt: T(2),
+  },
   {
     id: RELEASE,
     type: 'release',
     fields: { name: 'Q3', status: { id: u(91), name: 'In progress' } },
-    relationships: rels([]),
+    relationships: rels([{ type: 'parent', target: ref(RELEASE_GROUP, 'releaseGroup') }]),
     links: links('entities', RELEASE),
     createdAt: T(2),
     updatedAt: T(2),
@@ -258,7 +269,7 @@ describe("import productboard from a source shaped by Productboard's documents",
   it('imports what this service holds, waits out every 429 for its Retry-After, and reports by kind and count what it could not import', async () => {
     const result = await importProductboard({ source: base, tokenFile, name: 'From the documents' });
     expect(mismatches).toEqual([]);
-    expect(result.counts).toEqual({ team: 1, member: 2, customField: 1, tagValue: 1, entity: 5, relation: 1, note: 3 });
+    expect(result.counts).toEqual({ team: 1, member: 2, customField: 1, tagValue: 1, entity: 6, relation: 1, note: 3 });
     expect(result.skipped).toEqual({
       'contributor members (imported as viewers)': 1,
       'custom field of a kind this service has not (Health on feature)': 1,
@@ -292,9 +303,10 @@ describe("import productboard from a source shaped by Productboard's documents",
       updatedAt: T(3),
     });
     expect(read.entities[id(FEATURE)]).toMatchObject({ fields: { tags: [{ id: id(TAG), name: 'wallets' }], teams: [{ id: id(TEAM), name: 'Payments' }] } });
-    // A release, with its type's status (matched by name) and its link to the feature.
+    // A release in its group, with its type's status (matched by name) and its link to the feature.
     expect(read.entities[id(RELEASE)]).toMatchObject({ type: 'release', fields: { name: 'Q3', status: { name: 'In progress' } }, createdAt: T(2) });
     expect(read.relationships[id(RELEASE)]).toEqual([
+      expect.objectContaining({ type: 'parent', target: expect.objectContaining({ id: id(RELEASE_GROUP), type: 'releaseGroup' }) }),
       expect.objectContaining({ type: 'link', target: expect.objectContaining({ id: id(FEATURE), type: 'feature' }) }),
     ]);
     expect(read.teams).toEqual({

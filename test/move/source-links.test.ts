@@ -3,7 +3,9 @@
 // naming the other host stops the import with the link named, and the other host receives nothing;
 // a next link naming a page already read stops it instead of looping, with nothing of that list
 // counted. A note's link to an entity the source did not list, or a second link to one entity, is
-// skipped and reported, and the import completes. So is what the API would not take: a record (a
+// skipped and reported, and the import completes. An entity under a parent not imported is left out
+// with what is under it (a customer that needs no parent keeps itself, without it), and so is a
+// relation to what was left out: the workspace holds no reference a read cannot follow. So is what the API would not take: a record (a
 // tag value's name over its limit, a team's handle, a second record of a name the API keeps to one)
 // with each reference to it (an entity's tags and teams, a member's teams; an owner naming a member
 // without an e-mail is left unset), and a value (a custom number past its bounds, a conversation's
@@ -160,7 +162,7 @@ describe('import productboard: links the source gives', () => {
     const result = await importProductboard({ source: base, tokenFile, name: 'Unlisted targets', adminEmail: 'admin@example.com' });
     expect(result.counts).toMatchObject({ entity: 2, note: 2 });
     expect(result.skipped).toEqual({
-      'note links to entities the source did not list': 1,
+      'note links to entities not imported': 1,
       'note links repeated to one entity (the first kept)': 1,
       'note customers the source did not list (imported without its customer)': 1,
     });
@@ -168,6 +170,114 @@ describe('import productboard: links the source gives', () => {
     const id = (sourceId: string) => uuidV5(result.id, `${base}\n${sourceId}`);
     expect([(await getEntity(result.id, id(FEATURE)))?.total, (await getEntity(result.id, id(PRODUCT)))?.total]).toEqual([2, 2]);
     expect(await verifyWorkspace(result.id, false)).toMatchObject({ mismatches: 0 });
+  }, 60_000);
+  it('an entity under a parent not imported is left out with its subtree, a relation to one left out is dropped, a user keeps itself without its unlisted company; reported, the export restores, a stopped run counts each once', async () => {
+    const u = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const [P1, C1, F1, P2, F2, F3, UNLISTED, CO, U1, N1] = [u(41), u(42), u(43), u(44), u(45), u(46), u(47), u(48), u(49), u(50)];
+    const target = (id: string, type: string) => ({ id, type });
+    const rels = (data: unknown[]) => ({ data, links: { next: null } });
+    const parent = (id: string, type: string) => ({ type: 'parent', target: target(id, type) });
+    special['/entities'] = (res) =>
+      json(res, {
+        data: [
+          // P1 is not listed: what is under it has no parent here.
+          { id: C1, type: 'component', fields: { name: 'Wallets' }, relationships: rels([parent(P1, 'product')]) },
+          { id: F1, type: 'feature', fields: { name: 'Apple Pay' }, relationships: rels([parent(C1, 'component')]) },
+          { id: P2, type: 'product', fields: { name: 'Checkout' }, relationships: rels([]) },
+          {
+            id: F2,
+            type: 'feature',
+            fields: { name: 'Cards' },
+            relationships: rels([
+              parent(P2, 'product'),
+              { type: 'isBlocking', target: target(F1, 'feature') },
+              { type: 'link', target: target(UNLISTED, 'feature') },
+            ]),
+          },
+          {
+            id: F3,
+            type: 'feature',
+            fields: { name: 'Receipts' },
+            relationships: rels([parent(P2, 'product'), { type: 'isBlocking', target: target(F2, 'feature') }]),
+          },
+          { id: U1, type: 'user', fields: { name: 'Dana', email: 'dana@acme.example' }, relationships: rels([parent(CO, 'company')]) },
+        ],
+        links: { next: null },
+      });
+    const notes = (res: ServerResponse) =>
+      json(res, {
+        data: [
+          {
+            id: N1,
+            type: 'textNote',
+            fields: { name: 'Wallets and receipts' },
+            relationships: rels([
+              { type: 'customer', target: target(U1, 'user') },
+              { type: 'link', target: target(F1, 'feature'), importance: 'critical' },
+              { type: 'link', target: target(F3, 'feature'), importance: 'important' },
+            ]),
+          },
+        ],
+        links: { next: null },
+      });
+    // The notes' list refused once after the check of the token: the run stops once the entities are in.
+    let calls = 0;
+    special['/notes'] = (res) => (++calls === 2 ? res.writeHead(400).end() : notes(res));
+    await expect(importProductboard({ source: base, tokenFile, name: 'Orphans', adminEmail: 'admin@example.com' })).rejects.toThrow(/\/notes answered 400/);
+    const result = await importProductboard({ source: base, tokenFile, name: 'Orphans', adminEmail: 'admin@example.com' });
+    expect(result).toMatchObject({ resumed: true, counts: { entity: 4, relation: 1, note: 1 } });
+    expect(result.skipped).toEqual({
+      'entities under a parent not imported (left out, with what is under them)': 2,
+      'parents not imported, of entities that need none (left unset)': 1,
+      'relations to entities not imported': 2,
+      'note links to entities not imported': 1,
+    });
+    const id = (sourceId: string) => uuidV5(result.id, `${base}\n${sourceId}`);
+    expect([await getEntity(result.id, id(C1)), await getEntity(result.id, id(F1))]).toEqual([undefined, undefined]);
+    const user = await getEntity(result.id, id(U1));
+    expect([user?.fields.name, user?.parentId]).toEqual(['Dana', undefined]);
+    // The note with its customer, its one link imported: importance 2 on F3 and the product.
+    expect((await getNote(result.id, id(N1)))?.customer?.id).toBe(id(U1));
+    expect([(await getEntity(result.id, id(F3)))?.total, (await getEntity(result.id, id(P2)))?.total]).toEqual([2, 2]);
+    expect(await verifyWorkspace(result.id, false)).toMatchObject({ mismatches: 0 });
+    const exported = await exportWorkspace(result.id, exportFile);
+    expect(exported.counts).toMatchObject({ entity: 4, relation: 1, note: 1 });
+    expect((await restoreWorkspace(exportFile, { name: 'Orphans, restored' })).counts).toEqual(exported.counts);
+  }, 60_000);
+  it('entities past the depth cap or in a cycle of parents are left out with what is under them; the rest restores', async () => {
+    const u = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const rels = (data: unknown[]) => ({ data, links: { next: null } });
+    const entity = (id: string, type: string, parent?: [string, string]) => ({
+      id,
+      type,
+      fields: { name: `${type} ${id.slice(-2)}` },
+      relationships: rels(parent ? [{ type: 'parent', target: { id: parent[0], type: parent[1] } }] : []),
+    });
+    // A product, 8 components each in the one before (the 8th is 9 levels deep), a feature in the 8th; two components in each other.
+    const chain = Array.from({ length: 8 }, (_, i) => u(61 + i));
+    const [PRODUCT, FEATURE, A, B] = [u(60), u(69), u(70), u(71)];
+    special['/entities'] = (res) =>
+      json(res, {
+        data: [
+          entity(PRODUCT, 'product'),
+          ...chain.map((id, i) => entity(id, 'component', i === 0 ? [PRODUCT, 'product'] : [chain[i - 1]!, 'component'])),
+          entity(FEATURE, 'feature', [chain[7]!, 'component']),
+          entity(A, 'component', [B, 'component']),
+          entity(B, 'component', [A, 'component']),
+        ],
+        links: { next: null },
+      });
+    const result = await importProductboard({ source: base, tokenFile, name: 'Too deep', adminEmail: 'admin@example.com' });
+    expect(result.counts).toMatchObject({ entity: 8, relation: 0 });
+    expect(result.skipped).toEqual({
+      'entities deeper than 8 levels (left out, with what is under them)': 1,
+      'entities under a parent not imported (left out, with what is under them)': 1,
+      'entities whose parents lead back to themselves (left out, with what is under them)': 2,
+    });
+    const id = (sourceId: string) => uuidV5(result.id, `${base}\n${sourceId}`);
+    expect([await getEntity(result.id, id(chain[6]!)).then((e) => e?.parentId), await getEntity(result.id, id(chain[7]!))]).toEqual([id(chain[5]!), undefined]);
+    const exported = await exportWorkspace(result.id, exportFile);
+    expect((await restoreWorkspace(exportFile, { name: 'Too deep, restored' })).counts).toEqual(exported.counts);
   }, 60_000);
 });
 

@@ -7,6 +7,8 @@ import { tableName } from '../table.ts';
 export interface LoadedEntity {
   type: string;
   parentId: string | undefined;
+  /** The parent's type as the entity's record gave it. */
+  parentType: string | undefined;
 }
 
 /** Every entity of `ws` by id: its type and parent. */
@@ -16,11 +18,12 @@ export async function loadedEntities(ws: string): Promise<Map<string, LoadedEnti
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.kindPrefix.entity },
-    ProjectionExpression: 'id, #t, parentId',
+    ProjectionExpression: 'id, #t, parentId, parentType',
     ExpressionAttributeNames: { '#t': 'type' },
     ConsistentRead: true,
   })) {
-    for (const it of page) out.set(it.id as string, { type: it.type as string, parentId: it.parentId as string | undefined });
+    for (const it of page)
+      out.set(it.id as string, { type: it.type as string, parentId: it.parentId as string | undefined, parentType: it.parentType as string | undefined });
   }
   return out;
 }
