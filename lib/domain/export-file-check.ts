@@ -143,6 +143,8 @@ export class ExportFileCheck {
   private fields(line: number, record: EntityRecord | NoteRecord): void {
     const note = record.kind === 'note';
     const standard: readonly string[] = note ? NOTE_FIELDS : ENTITY_FIELDS[record.type];
+    // The API creates nothing without a name and clears no name.
+    if (record.fields.name === undefined) this.refuse(line, `fields.name: every ${note ? 'note' : 'entity'} has a name; this one has none`);
     for (const [key, value] of Object.entries(record.fields)) {
       const at = `fields.${key.slice(0, 100)}`;
       if (standard.includes(key)) {

@@ -140,6 +140,14 @@ function standardValue(id: StandardFieldId, value: unknown, type: string, ctx: R
   return v;
 }
 
+/** Whether the record has a name the API would take; one without is left out whole (every record has a name), and counted. */
+function named(item: SourceRecord, record: { kind: 'entity'; type: EntityType } | { kind: 'note'; type: NoteType }, ctx: ReadContext): boolean {
+  const name = item.fields?.name;
+  if (name !== undefined && name !== null && !standardFieldProblem(record, 'name', name)) return true;
+  ctx.skip(`${record.kind === 'note' ? 'notes' : 'entities'} without a name the API would take (left out)`);
+  return false;
+}
+
 function fieldsOf(item: SourceRecord, type: string, standard: readonly StandardFieldId[], ctx: ReadContext): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(item.fields ?? {})) {
@@ -340,6 +348,7 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
         return [];
       }
       refuseRedacted(e.fields, `a ${type}`);
+      if (!named(e, { kind: 'entity', type }, ctx)) return [];
       const rels = await relationshipsOf(e, ctx);
       const parent = rels.find((r) => r.type === 'parent')?.target;
       const out: MoveRecord[] = [];
@@ -384,6 +393,7 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
         return [];
       }
       refuseRedacted(n.fields, 'a note');
+      if (!named(n, { kind: 'note', type }, ctx)) return [];
       const updatedAt = iso(n.updatedAt) ?? iso(n.createdAt) ?? ctx.importedAt;
       const rels = await relationshipsOf(n, ctx);
       let customer = rels.find((r) => r.type === 'customer')?.target;

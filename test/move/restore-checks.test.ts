@@ -312,6 +312,15 @@ describe('restore refuses fields the API would not store, writing nothing', () =
     await expectRefused(withFields({ name: 'x'.repeat(300_000) }), "line 3: '/fields/name' must be at most 255 characters long (got 300000)");
   });
 
+  it('an entity or a note without a name, which the API never makes', async () => {
+    const nameless = goodRecords();
+    nameless[1] = { ...entity(FEATURE, 'feature', { id: PRODUCT, type: 'product' }, { description: '<p>No name</p>' }), score: 3 };
+    await expectRefused(nameless, 'line 3: fields.name: every entity has a name; this one has none');
+    const notes = goodRecords();
+    notes[3] = { ...note(NOTE, [link(FEATURE)]), fields: {} };
+    await expectRefused(notes, 'line 5: fields.name: every note has a name; this one has none');
+  });
+
   it("a status that is none of the type's", async () => {
     await expectRefused(withFields({ status: 'not-a-status' }), "line 3: '/fields/status' must be an object (got 'not-a-status')");
     await expectRefused(withFields({ status: { id: u(77), name: 'Planned' } }), `line 3: fields.status: ${u(77)} is no status of a feature`);

@@ -3,14 +3,14 @@
 // naming the other host stops the import with the link named, and the other host receives nothing;
 // a next link naming a page already read stops it instead of looping, with nothing of that list
 // counted. A note's link to an entity the source did not list, or a second link to one entity, is
-// skipped and reported, and the import completes. An entity under a parent not imported is left out
-// with what is under it (a customer that needs no parent keeps itself, without it), and so is a
-// relation to what was left out: the workspace holds no reference a read cannot follow. So is what the API would not take: a record (a
+// skipped and reported, and the import completes. So is what the API would not take: a record (a
 // tag value's name over its limit, a team's handle, a second record of a name the API keeps to one)
 // with each reference to it (an entity's tags and teams, a member's teams; an owner naming a member
 // without an e-mail is left unset), and a value (a custom number past its bounds, a conversation's
-// part given twice). The export of what was imported restores; a run that stopped and is run again
-// counts each once.
+// part given twice). An entity without a name the API would take, or under a parent not imported, is
+// left out with what is under it (a customer that needs no parent keeps itself, without it), and so
+// is a relation to what was left out: the workspace holds no reference a read cannot follow. The
+// export of what was imported restores; a run that stopped and is run again counts each once.
 import { createHash } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
@@ -173,14 +173,16 @@ describe('import productboard: links the source gives', () => {
   }, 60_000);
   it('an entity under a parent not imported is left out with its subtree, a relation to one left out is dropped, a user keeps itself without its unlisted company; reported, the export restores, a stopped run counts each once', async () => {
     const u = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-    const [P1, C1, F1, P2, F2, F3, UNLISTED, CO, U1, N1] = [u(41), u(42), u(43), u(44), u(45), u(46), u(47), u(48), u(49), u(50)];
+    const [P1, C1, F1, P2, F2, F3, UNLISTED, CO, U1, N1, P0, C0] = [u(41), u(42), u(43), u(44), u(45), u(46), u(47), u(48), u(49), u(50), u(51), u(52)];
     const target = (id: string, type: string) => ({ id, type });
     const rels = (data: unknown[]) => ({ data, links: { next: null } });
     const parent = (id: string, type: string) => ({ type: 'parent', target: target(id, type) });
     special['/entities'] = (res) =>
       json(res, {
         data: [
-          // P1 is not listed: what is under it has no parent here.
+          // P1 is not listed, and P0's name is over the API's limit: what is under either has no parent here.
+          { id: P0, type: 'product', fields: { name: 'x'.repeat(300) }, relationships: rels([]) },
+          { id: C0, type: 'component', fields: { name: 'Cards' }, relationships: rels([parent(P0, 'product')]) },
           { id: C1, type: 'component', fields: { name: 'Wallets' }, relationships: rels([parent(P1, 'product')]) },
           { id: F1, type: 'feature', fields: { name: 'Apple Pay' }, relationships: rels([parent(C1, 'component')]) },
           { id: P2, type: 'product', fields: { name: 'Checkout' }, relationships: rels([]) },
@@ -227,13 +229,14 @@ describe('import productboard: links the source gives', () => {
     const result = await importProductboard({ source: base, tokenFile, name: 'Orphans', adminEmail: 'admin@example.com' });
     expect(result).toMatchObject({ resumed: true, counts: { entity: 4, relation: 1, note: 1 } });
     expect(result.skipped).toEqual({
-      'entities under a parent not imported (left out, with what is under them)': 2,
+      'entities without a name the API would take (left out)': 1,
+      'entities under a parent not imported (left out, with what is under them)': 3,
       'parents not imported, of entities that need none (left unset)': 1,
       'relations to entities not imported': 2,
       'note links to entities not imported': 1,
     });
     const id = (sourceId: string) => uuidV5(result.id, `${base}\n${sourceId}`);
-    expect([await getEntity(result.id, id(C1)), await getEntity(result.id, id(F1))]).toEqual([undefined, undefined]);
+    expect(await Promise.all([P0, C0, C1, F1].map((e) => getEntity(result.id, id(e))))).toEqual([undefined, undefined, undefined, undefined]);
     const user = await getEntity(result.id, id(U1));
     expect([user?.fields.name, user?.parentId]).toEqual(['Dana', undefined]);
     // The note with its customer, its one link imported: importance 2 on F3 and the product.
