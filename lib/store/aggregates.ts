@@ -27,7 +27,7 @@
 // link/note item, the rating items, and the deltas on the entity and each ancestor, each conditioned
 // on the ancestor still having the parent that was read and not being deleted (lib/store/tx.ts retries).
 import { getItem } from './calls.ts';
-import { placeCondition, type Placement } from './entities.ts';
+import { growthIs, placeCondition, type Placement } from './entities.ts';
 import { StaleChain } from './errors.ts';
 import * as keys from './keys.ts';
 import { prereadFor, type Prereads } from './preread.ts';
@@ -194,11 +194,7 @@ export class Plan {
         expr += ` AND #total = ${prefix}T`;
         values[`${prefix}T`] = d.expectTotal;
       }
-      if (d.expectGrowth !== undefined) {
-        names['#growth'] = 'growth';
-        expr += ` AND (attribute_not_exists(#growth) OR #growth = ${prefix}G)`;
-        values[`${prefix}G`] = d.expectGrowth;
-      }
+      if (d.expectGrowth !== undefined) expr += ` AND ${growthIs(d.expectGrowth, values, `${prefix}G`)}`;
       if (d.expectVersion !== undefined) {
         names['#version'] = 'updatedAt';
         expr += ` AND #version = ${prefix}V`;

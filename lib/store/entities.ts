@@ -60,10 +60,13 @@ export function toEntity(item: StoredItem): EntityItem {
 /** The entity's version (its ETag, lib/domain/etag.ts): its fields' `updatedAt` and the entities placed under it since. */
 export const entityVersion = (e: EntityItem): string => versionOf(e.updatedAt, e.growth);
 
-/** Condition: no entity was placed under `e` since it was read (`growth`). */
-export function sameGrowth(e: EntityItem, values: Record<string, unknown>): string {
-  values[':growth'] = e.growth ?? 0;
-  return '(attribute_not_exists(growth) OR growth = :growth)';
+/**
+ * Condition: an entity's `growth` is still `growth` as read (absent counts as 0), so no entity was
+ * placed under it since; `at` names the value's placeholder.
+ */
+export function growthIs(growth: number | undefined, values: Record<string, unknown>, at = ':growth'): string {
+  values[at] = growth ?? 0;
+  return `(attribute_not_exists(growth) OR growth = ${at})`;
 }
 
 export const isEntityItem = (item: StoredItem | undefined): item is StoredItem => item?.kind === 'entity';

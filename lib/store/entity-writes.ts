@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { Plan } from './aggregates.ts';
 import { customerEmailWrites } from './customers.ts';
-import { entityVersion, getEntity, readChain, sameGrowth, subtree, type EntityItem } from './entities.ts';
+import { entityVersion, getEntity, growthIs, readChain, subtree, type EntityItem } from './entities.ts';
 import { resolveReferences } from './field-refs.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
@@ -152,7 +152,7 @@ export async function updateEntity(
       const changed = await change(e);
       const values: Record<string, unknown> = { ':kind': 'entity' };
       // With If-Match, an entity placed under it since the read changes the version too.
-      const growth = versions ? ` AND ${sameGrowth(e, values)}` : '';
+      const growth = versions ? ` AND ${growthIs(e.growth, values)}` : '';
       const { updated, item } = recordUpdate(ws, 'entity', keys.entity(ws, id), e, changed, {
         expression: `attribute_exists(pk) AND kind = :kind AND attribute_not_exists(deleting)${growth}`,
         values,
