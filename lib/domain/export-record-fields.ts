@@ -7,8 +7,9 @@
 import * as z from 'zod/mini';
 import { CUSTOM_FIELD_TYPES } from './configurations.ts';
 import { InvalidInput } from './errors.ts';
-import { nameKey } from './field-values.ts';
+import { MAX_SELECT_VALUES, nameKey } from './field-values.ts';
 import { parseInput } from './input.ts';
+import { checkedArray } from './schemas/build.ts';
 import { CommentContent } from './schemas/comment.ts';
 import { Name } from './schemas/field-values.ts';
 import { TeamFields } from './schemas/team.ts';
@@ -16,7 +17,10 @@ import { FieldValueFields } from './schemas/value-sets.ts';
 import { EventList, WebhookName, WebhookUrl } from './schemas/webhooks.ts';
 import type { MoveRecord } from './schemas/workspace-export.ts';
 
-const CustomFieldFields = /* @__PURE__ */ (() => z.object({ entityType: z.enum(CUSTOM_FIELD_TYPES), name: Name }))();
+/** A select field's options as the field-values API takes them: at most its limit, each a value's name (and color) it would create. */
+const SelectOptions = /* @__PURE__ */ (() => z.optional(checkedArray(FieldValueFields, z.maxLength(MAX_SELECT_VALUES))))();
+const CustomFieldFields = /* @__PURE__ */ (() =>
+  z.object({ entityType: z.enum(CUSTOM_FIELD_TYPES), name: Name, options: SelectOptions, values: SelectOptions }))();
 const WebhookFields = /* @__PURE__ */ (() => z.object({ name: WebhookName, events: EventList, url: WebhookUrl }))();
 const CommentFields = /* @__PURE__ */ (() => z.object({ content: CommentContent }))();
 
@@ -28,7 +32,15 @@ function ruleOf(record: MoveRecord): { schema: z.ZodMiniType; fields: unknown } 
     case 'tagValue':
       return { schema: FieldValueFields, fields: { name: record.name, color: record.color } };
     case 'customField':
-      return { schema: CustomFieldFields, fields: { entityType: record.entityType, name: record.name } };
+      return {
+        schema: CustomFieldFields,
+        fields: {
+          entityType: record.entityType,
+          name: record.name,
+          options: record.options?.map((name) => ({ name })),
+          values: record.values?.map(({ name, color }) => ({ name, color })),
+        },
+      };
     case 'webhook':
       return { schema: WebhookFields, fields: { name: record.name, events: record.events.map((eventType) => ({ eventType })), url: record.url } };
     case 'comment':
@@ -44,11 +56,29 @@ export function recordFieldsProblem(record: MoveRecord): string | undefined {
   if (!rule) return undefined;
   try {
     parseInput(rule.schema, rule.fields, 'body');
-    return undefined;
   } catch (err) {
     if (!(err instanceof InvalidInput)) throw err;
     return err.detail;
   }
+  return record.kind === 'customField'
+    ? (sameOptionProblem(record.options ?? [], 'options') ??
+        sameOptionProblem(
+          (record.values ?? []).map((v) => v.name),
+          'values',
+        ))
+    : undefined;
+}
+
+/** Two options of one field whose names differ in case at most: the field-values API keeps a field to one of them. */
+function sameOptionProblem(names: readonly string[], at: string): string | undefined {
+  const seen = new Map<string, number>();
+  for (const [i, name] of names.entries()) {
+    const first = seen.get(nameKey(name));
+    if (first !== undefined)
+      return `'/${at}/${i}/name' is '${name.slice(0, 100)}', and '/${at}/${first}/name' is '${names[first]!.slice(0, 100)}': a field's options have names unique regardless of case`;
+    seen.set(nameKey(name), i);
+  }
+  return undefined;
 }
 
 /** A name the API keeps to one record: the key it is compared by, where it is in the record, and the refusal of a second one. */

@@ -474,6 +474,19 @@ describe('restore refuses the fields of teams, custom fields, tag values, commen
     await expectRefused(records({ ...field, name: ' ' }), "line 4: '/name' must have a visible character, not only white space (got ' ')");
   });
 
+  it("a select field's options: over the limit, a name the API would not take, two differing only in case", async () => {
+    const select = { ...field, fieldKind: 'select', options: ['S', 'M', 'L'] };
+    const values = (names: string[]) => names.map((name, i) => ({ id: u(200 + i), name, color: 'blue' }));
+    const many = Array.from({ length: 201 }, (_, i) => `Size ${i}`);
+    await expectRefused(records({ ...select, options: many }), "line 4: '/options' must have at most 200 items (got 201)");
+    await expectRefused(records({ ...select, values: values(many) }), "line 4: '/values' must have at most 200 items (got 201)");
+    await expectRefused(records({ ...select, options: ['S', 'x'.repeat(256)] }), "line 4: '/options/1/name' must be at most 255 characters long (got 256)");
+    await expectRefused(
+      records({ ...select, values: values(['Small', 'Large', 'small']) }),
+      "line 4: '/values/2/name' is 'small', and '/values/0/name' is 'Small': a field's options have names unique regardless of case",
+    );
+  });
+
   it("a tag value's name", async () => {
     await expectRefused(records({ ...tagValue, name: '' }), "line 5: '/name' must not be empty");
   });
