@@ -36,7 +36,7 @@ import { statusOf } from './statuses.ts';
 const REFERENCED: Record<ReferenceFieldId, MoveKind> = { tags: 'tagValue', teams: 'team' };
 
 /** Why the file is refused, and the line it is about. */
-interface FileProblem {
+export interface FileProblem {
   line: number;
   problem: string;
 }
