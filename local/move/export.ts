@@ -4,7 +4,8 @@
 // (lib/domain/export-file-check.ts): a file restore would refuse is never put in place. The kinds are
 // read one after another while the workspace stays open to writes, so a record written meanwhile can
 // name one of a kind already read (a member added, then made an entity's owner): such an export is
-// begun again, up to EXPORT_ATTEMPTS times, and then refused, naming the line.
+// begun again, up to EXPORT_ATTEMPTS times, and then refused, naming the line (and, when every attempt
+// met the same problem, saying that the workspace itself holds it).
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { ExportFileCheck, type FileProblem } from '#lib/domain/export-file-check.ts';
@@ -38,15 +39,21 @@ class Inconsistent extends Error {
 export async function exportWorkspace(ws: string, out: string, progress?: PhaseProgress): Promise<Exported> {
   const workspace = await getWorkspace(ws);
   if (!workspace) throw new UsageError(`No workspace ${ws}`);
+  const seen = new Set<string>();
   for (let attempt = 1; ; attempt++) {
     try {
       return { ...(await exportOnce(workspace, out, progress)), attempts: attempt };
     } catch (err) {
       if (!(err instanceof Inconsistent)) throw err;
+      seen.add(err.message);
       if (attempt < EXPORT_ATTEMPTS) continue;
       await rm(`${out}.partial`, { force: true });
+      const problem = `line ${err.problem.line}: ${err.problem.problem.replace(/\.$/, '')}`;
+      // The same problem every time is the workspace's own, not a write that landed between two reads.
       throw new UsageError(
-        `The export of workspace ${ws} did not hold together ${EXPORT_ATTEMPTS} times in a row, so restore would refuse it; the last time at line ${err.problem.line}: ${err.problem.problem.replace(/\.$/, '')}. Records written while an export reads the workspace can cause this: export it again when fewer are. Nothing was written to ${out}.`,
+        seen.size === 1
+          ? `The export of workspace ${ws} would not restore, the same way ${EXPORT_ATTEMPTS} times: ${problem}. The workspace holds a record that breaks a rule restore holds a file to (one written before the rule): change it through the API, then export again. Nothing was written to ${out}.`
+          : `The export of workspace ${ws} did not hold together ${EXPORT_ATTEMPTS} times in a row, so restore would refuse it; the last time at ${problem}. Records written while an export reads the workspace can cause this: export it again when fewer are. Nothing was written to ${out}.`,
       );
     }
   }

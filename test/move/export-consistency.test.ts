@@ -2,12 +2,18 @@
 // members were read and made an entity's owner before the entities are read (a real write, landed
 // while a proxy in front of DynamoDB Local holds the export's read of the entities) would give a file
 // restore refuses: the export begins again and writes a file that restores; when the workspace
-// changes so under every attempt, it is refused, naming the line, and nothing is left at its path.
+// changes so under every attempt, it is refused, naming the line, and nothing is left at its path. A
+// record the workspace itself holds against a rule (one written before the rule: an entity without a
+// name, set up here by a raw write) gives the same problem every time: the refusal says so.
 import { access, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '#lib/store/client.ts';
+import * as keys from '#lib/store/keys.ts';
 import { addMember } from '#lib/store/members.ts';
+import { tableName } from '#lib/store/table.ts';
 import { EXPORT_ATTEMPTS, exportWorkspace } from '../../local/move/export.ts';
 import { restoreWorkspace } from '../../local/move/restore.ts';
 import { call, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
@@ -80,5 +86,22 @@ describe('export: a workspace that changes while it is read', () => {
     );
     await expect(access(file)).rejects.toThrow(/ENOENT/);
     await expect(access(`${file}.partial`)).rejects.toThrow(/ENOENT/);
+  }, 60_000);
+
+  it("a record the workspace holds against a rule restore applies: the same problem each time, refused as the workspace's own", async () => {
+    await rm(file, { force: true });
+    const { ws, product } = await workspaceChangedUnderExport();
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.entity(ws.workspaceId, product),
+        UpdateExpression: 'REMOVE #f.#n',
+        ExpressionAttributeNames: { '#f': 'fields', '#n': 'name' },
+      }),
+    );
+    await expect(exportWorkspace(ws.workspaceId, file)).rejects.toThrow(
+      `The export of workspace ${ws.workspaceId} would not restore, the same way 3 times: line 3: fields.name: every entity has a name; this one has none. The workspace holds a record that breaks a rule restore holds a file to (one written before the rule): change it through the API, then export again. Nothing was written to ${file}.`,
+    );
+    await expect(access(file)).rejects.toThrow(/ENOENT/);
   }, 60_000);
 });
