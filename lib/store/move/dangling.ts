@@ -1,6 +1,6 @@
 // What a bulk move takes back out of its workspace before anything refers to it: entities a source
-// listed under a parent that was not written (./loaded-entities.ts finds them), and relations with
-// a side that was not. An entity that needs a parent is written as one item (a customer, the only
+// listed under a parent that was not written (the caller judges them from ./loaded-entities.ts), and
+// relations with a side that was not. An entity that needs a parent is written as one item (a customer, the only
 // kind with items of its own beside it, needs none), so dropping the item drops the entity; a
 // relation is its two items, one per side (keys.relation).
 import { PARALLEL } from './load.ts';
