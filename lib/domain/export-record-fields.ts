@@ -6,9 +6,8 @@
 // A member's e-mail and role are the line's own schema's (./schemas/workspace-export.ts).
 import * as z from 'zod/mini';
 import { CUSTOM_FIELD_TYPES } from './configurations.ts';
-import { InvalidInput } from './errors.ts';
-import { MAX_SELECT_VALUES, nameKey } from './field-values.ts';
-import { parseInput } from './input.ts';
+import { MAX_SELECT_VALUES, nameKey, repeatedName } from './field-values.ts';
+import { inputProblem } from './input.ts';
 import { checkedArray } from './schemas/build.ts';
 import { CommentContent } from './schemas/comment.ts';
 import { Name } from './schemas/field-values.ts';
@@ -54,31 +53,24 @@ function ruleOf(record: MoveRecord): { schema: z.ZodMiniType; fields: unknown } 
 export function recordFieldsProblem(record: MoveRecord): string | undefined {
   const rule = ruleOf(record);
   if (!rule) return undefined;
-  try {
-    parseInput(rule.schema, rule.fields, 'body');
-  } catch (err) {
-    if (!(err instanceof InvalidInput)) throw err;
-    return err.detail;
-  }
-  return record.kind === 'customField'
-    ? (sameOptionProblem(record.options ?? [], 'options') ??
-        sameOptionProblem(
-          (record.values ?? []).map((v) => v.name),
-          'values',
-        ))
-    : undefined;
+  const problem = inputProblem(rule.schema, rule.fields);
+  if (problem || record.kind !== 'customField') return problem;
+  return (
+    sameOptionProblem(record.options ?? [], 'options') ??
+    sameOptionProblem(
+      (record.values ?? []).map((v) => v.name),
+      'values',
+    )
+  );
 }
 
 /** Two options of one field whose names differ in case at most: the field-values API keeps a field to one of them. */
 function sameOptionProblem(names: readonly string[], at: string): string | undefined {
-  const seen = new Map<string, number>();
-  for (const [i, name] of names.entries()) {
-    const first = seen.get(nameKey(name));
-    if (first !== undefined)
-      return `'/${at}/${i}/name' is '${name.slice(0, 100)}', and '/${at}/${first}/name' is '${names[first]!.slice(0, 100)}': a field's options have names unique regardless of case`;
-    seen.set(nameKey(name), i);
-  }
-  return undefined;
+  const twice = repeatedName(names);
+  return (
+    twice &&
+    `'/${at}/${twice.repeat}/name' is '${names[twice.repeat]!.slice(0, 100)}', and '/${at}/${twice.first}/name' is '${names[twice.first]!.slice(0, 100)}': a field's options have names unique regardless of case`
+  );
 }
 
 /** A name the API keeps to one record: the key it is compared by, where it is in the record, and the refusal of a second one. */

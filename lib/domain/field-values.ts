@@ -77,3 +77,14 @@ export const STATUS_VALUES_FIXED =
 
 /** Names compare case-insensitively: two values of one field may not differ only in case. */
 export const nameKey = (name: string) => name.toLowerCase();
+
+/** The first name of `names` that repeats an earlier one regardless of case, with the earlier one's index; undefined when none does. */
+export function repeatedName(names: readonly string[]): { first: number; repeat: number } | undefined {
+  const seen = new Map<string, number>();
+  for (const [i, name] of names.entries()) {
+    const first = seen.get(nameKey(name));
+    if (first !== undefined) return { first, repeat: i };
+    seen.set(nameKey(name), i);
+  }
+  return undefined;
+}

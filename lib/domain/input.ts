@@ -171,6 +171,17 @@ export function parseInput<S extends z.ZodMiniType>(schema: S, value: unknown, p
   return result.data;
 }
 
+/** What `schema` refuses in `value`, in the API's words (InvalidInput's detail); undefined when it takes it. */
+export function inputProblem(schema: z.ZodMiniType, value: unknown, part: InputPart = 'body'): string | undefined {
+  try {
+    parseInput(schema, value, part);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof InvalidInput)) throw err;
+    return err.detail;
+  }
+}
+
 /**
  * What a schema cannot see in parsed JSON: a `__proto__` key (zod drops it from records and loose
  * objects, and an assignment of it reaches Object.prototype) and a lone surrogate in a key or a

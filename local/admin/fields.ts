@@ -1,9 +1,8 @@
 // Custom fields: `field add` defines one on an entity or note type; its id is then the field's
 // identifier in configurations, in `fields` selections and in entity/note `fields` on write.
 import { CUSTOM_FIELD_KINDS, CUSTOM_FIELD_TYPES, type CustomFieldKind } from '#lib/domain/configurations.ts';
-import { InvalidInput } from '#lib/domain/errors.ts';
-import { MAX_SELECT_VALUES, nameKey } from '#lib/domain/field-values.ts';
-import { parseInput } from '#lib/domain/input.ts';
+import { MAX_SELECT_VALUES, repeatedName } from '#lib/domain/field-values.ts';
+import { inputProblem } from '#lib/domain/input.ts';
 import { Name } from '#lib/domain/schemas/field-values.ts';
 import { FieldValueFields } from '#lib/domain/schemas/value-sets.ts';
 import { addCustomField } from '#lib/store/custom-fields.ts';
@@ -22,12 +21,8 @@ export const fieldCommands: AdminCommand[] = [
       if (!TYPES.includes(entityType)) throw new UsageError(`--entity-type must be one of ${TYPES.join(', ')}`);
       const name = required(o, 'name').trim();
       // The rule of a name the API and restore hold custom fields to (a visible character among at most 255).
-      try {
-        parseInput(Name, name, 'body');
-      } catch (err) {
-        if (!(err instanceof InvalidInput)) throw err;
-        throw new UsageError(`--name is not a name a custom field may have: ${err.detail}`);
-      }
+      const nameProblem = inputProblem(Name, name);
+      if (nameProblem) throw new UsageError(`--name is not a name a custom field may have: ${nameProblem}`);
       const kind = required(o, 'kind') as CustomFieldKind;
       if (!CUSTOM_FIELD_KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${CUSTOM_FIELD_KINDS.join(', ')}`);
       const optionsArg = optional(o, 'options');
@@ -45,21 +40,18 @@ export const fieldCommands: AdminCommand[] = [
         // As the field-values API takes options (lib/store/field-values.ts): a field made here holds none that API would refuse.
         if (options.length > MAX_SELECT_VALUES)
           throw new UsageError(`--options gives ${options.length} options; a select field holds at most ${MAX_SELECT_VALUES}`);
-        const keys = new Map<string, string>();
-        options.forEach((option, i) => {
-          // Names are unique regardless of case, as the field-values API keeps them (exact repeats are merged above).
-          const same = keys.get(nameKey(option));
-          if (same !== undefined)
+        // Names are unique regardless of case, as the field-values API keeps them (exact repeats are merged above).
+        const given = options;
+        const twice = repeatedName(given);
+        given.forEach((option, i) => {
+          if (twice?.repeat === i)
             throw new UsageError(
-              `--options: option ${i + 1} ('${option.slice(0, 60)}') differs from '${same.slice(0, 60)}' only in case; option names are unique regardless of case`,
+              `--options: option ${i + 1} ('${option.slice(0, 60)}') differs from '${given[twice.first]!.slice(0, 60)}' only in case; option names are unique regardless of case`,
             );
-          keys.set(nameKey(option), option);
-          try {
-            parseInput(FieldValueFields, { name: option }, 'body');
-          } catch (err) {
-            if (!(err instanceof InvalidInput)) throw err;
+          const problem = inputProblem(FieldValueFields, { name: option });
+          if (problem) {
             const shown = option.length > 60 ? `${option.slice(0, 59)}…` : option;
-            throw new UsageError(`--options: option ${i + 1} ('${shown}') is not a name the field-values API takes: ${err.detail}`);
+            throw new UsageError(`--options: option ${i + 1} ('${shown}') is not a name the field-values API takes: ${problem}`);
           }
         });
       } else if (optionsArg !== undefined) {

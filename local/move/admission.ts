@@ -7,9 +7,8 @@
 // dropped, and counted, from the record that makes it: a member's teams here, once the member is let
 // in; an entity's and a note's owner, creator, tags and teams where their fields are read
 // (./productboard-kinds.ts), before the fields' shapes are checked.
-import { InvalidInput } from '#lib/domain/errors.ts';
 import { recordFieldsProblem, uniqueNamesOf } from '#lib/domain/export-record-fields.ts';
-import { parseInput, withoutValue } from '#lib/domain/input.ts';
+import { inputProblem, withoutValue } from '#lib/domain/input.ts';
 import { MoveRecord, type MoveKind } from '#lib/domain/schemas/workspace-export.ts';
 
 /** A kind's records, as a reason counts them. */
@@ -44,7 +43,8 @@ export class Admission implements Admitted {
   /** The record as it may be written, or undefined when it is left out; what is left out is counted. */
   admit<R extends MoveRecord>(record: R): R | undefined {
     // In the API's words without the value, so one rule's refusals count under one reason.
-    const problem = shapeProblem(record) ?? recordFieldsProblem(record);
+    // By its line's schema first, as restore reads it.
+    const problem = inputProblem(MoveRecord, record) ?? recordFieldsProblem(record);
     if (problem) {
       this.skip(`${PLURAL[record.kind]} the API would not take: ${withoutValue(problem)}`);
       return undefined;
@@ -76,16 +76,5 @@ export class Admission implements Admitted {
 
   memberEmail(id: string): string | undefined {
     return this.emails.get(id);
-  }
-}
-
-/** What restore would refuse in the record's line by its schema, in the API's words; undefined when nothing. */
-function shapeProblem(record: MoveRecord): string | undefined {
-  try {
-    parseInput(MoveRecord, record, 'body');
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof InvalidInput)) throw err;
-    return err.detail;
   }
 }
