@@ -1,11 +1,13 @@
 // `npm run bench:load`: the request path under load, on the local stack, in one run.
 // It starts its own in-memory DynamoDB Local, the local gateway and, beside them, a floor service
-// (plain node:http + one GetItem on the same emulator) — all in this process, so they share one CPU
-// budget with autocannon. Then, under one product:
+// (plain node:http + one GetItem on the same emulator) and a live-reads service (node:http + the score
+// route's one BatchGetItem) — all in this process, so they share one CPU budget with autocannon. Then,
+// under one product:
 //   1. score latency at concurrency 1, interleaved rounds: the endpoint, the floor service, a bare GetItem,
 //      the route's handler invoked in-process (no HTTP) and the bearer check's one read on its own (where the gap goes);
-//      then the score route's throughput at concurrency 32 against the floor service's, in pairs of
-//      interleaved runs (BENCH_THROUGHPUT_PAIRS, default 6, of BENCH_THROUGHPUT_SECONDS, default 4);
+//      then the score route's throughput at concurrency 32 against the floor service's and the
+//      live-reads service's, in rounds of interleaved runs (BENCH_THROUGHPUT_ROUNDS, default 6, of
+//      BENCH_THROUGHPUT_SECONDS, default 4);
 //   2. a read mix (score, retrieve with fields[], list pages) and a write mix (notes with a customer and
 //      rated links, re-rates, moves) with autocannon, several members' tokens (each member has two,
 //      which share its budget): throughput, p50/p99, non-2xx by status;
@@ -43,6 +45,7 @@ process.env.TABLE_NAME = 'pm-api-load';
 const { GetCommand, TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
 const { verifyServiceJwt } = await import('#lib/auth/service-jwt.ts');
 const { readBearerRecords } = await import('#lib/store/credentials.ts');
+const { readScore } = await import('#lib/store/score.ts');
 const routes = await import('#lib/routes.ts');
 const { buildEvent, loadHandler } = await import('../local/gateway.ts');
 const { issueApiToken } = await import('#lib/auth/api-tokens.ts');
@@ -62,7 +65,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
 const NOTE_ROUNDS = Number(process.env.BENCH_NOTE_ROUNDS ?? 300);
 const HOT_PAIRS = Number(process.env.BENCH_HOT_PAIRS ?? 6);
-const THROUGHPUT_PAIRS = Number(process.env.BENCH_THROUGHPUT_PAIRS ?? 6);
+const THROUGHPUT_ROUNDS = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 6);
 const THROUGHPUT_SECONDS = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? 4);
 const HOT_WINDOW = Number(process.env.BENCH_HOT_WINDOW ?? 224);
 const MEMBERS = 4;
@@ -182,6 +185,37 @@ function floorService(w: World): Server {
   });
 }
 
+/**
+ * The floor plus what a route that checks a token's liveness on every request must read: node:http and
+ * the score route's one BatchGetItem (the token's credential, its member, the entity: `readBearerRecords`),
+ * answered like the floor. Each token's signature is verified once, before the runs, as the route's
+ * per-instance verdict cache does. Its throughput against the floor's is the most any pipeline over
+ * those reads could reach; the route's against it is what the pipeline itself costs.
+ */
+async function liveReadsService(w: World): Promise<Server> {
+  const claims = new Map<string, { jti: string; sub: string }>();
+  for (const token of w.tokens) claims.set(`Bearer ${token}`, (await verifyServiceJwt(token))!);
+  return createServer((req, res) => {
+    const c = claims.get(req.headers.authorization ?? '');
+    if (!c) {
+      res.writeHead(401);
+      res.end();
+      return;
+    }
+    void readBearerRecords(c.jti, w.ws, c.sub, undefined, undefined, [{ entity: w.productId }])
+      .then(async (records) => {
+        const score = await readScore(w.ws, w.productId, records.preread);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ data: { id: w.productId, fields: { score } } }));
+      })
+      .catch(() => {
+        res.writeHead(500);
+        res.end();
+      });
+    req.resume();
+  });
+}
+
 // ---- measurements -------------------------------------------------------------------------------
 
 interface Latency {
@@ -256,19 +290,23 @@ interface ThroughputSide {
   busy: number;
 }
 
+type ThroughputSideName = 'score' | 'floor' | 'reads';
+
 interface Throughput {
-  pairs: Array<{ first: 'score' | 'floor'; score: ThroughputSide; floor: ThroughputSide; ratio: number }>;
+  /** Each round: the three sides one after another, the order rotating; ratio = score / floor, readsRatio = reads / floor. */
+  rounds: Array<{ order: ThroughputSideName[]; score: ThroughputSide; floor: ThroughputSide; reads: ThroughputSide; ratio: number; readsRatio: number }>;
   median: number;
 }
 
 /**
- * The score route's throughput at concurrency 32 against the floor service's, in `pairs` pairs of
- * interleaved autocannon runs of `seconds` each (the side that goes first alternates); the goal's
- * ratio is the median of the pairs' ratios. Each side also reports this process's CPU per request
- * and how busy its thread was: when it is busy all the time, throughput is the inverse of the CPU
- * each request costs the process (gateway or floor service, handler, SDK, and autocannon's client).
+ * The score route's throughput at concurrency 32 against the floor service's and the live-reads
+ * service's, in `rounds` rounds of interleaved autocannon runs of `seconds` each (the order rotating
+ * from round to round); the goal's ratio is the median of the rounds' score / floor ratios. Each side
+ * also reports this process's CPU per request and how busy its thread was: when it is busy all the
+ * time, throughput is the inverse of the CPU each request costs the process (gateway or service,
+ * handler, SDK, and autocannon's client).
  */
-async function scoreThroughput(w: World, floorUrl: string, pairs: number, seconds: number): Promise<Throughput> {
+async function scoreThroughput(w: World, urls: Record<ThroughputSideName, string>, rounds: number, seconds: number): Promise<Throughput> {
   const measured = async (run: () => Promise<{ rps: number; requests: number }>): Promise<ThroughputSide> => {
     const meter = cpuMeter();
     const start = performance.now();
@@ -276,8 +314,8 @@ async function scoreThroughput(w: World, floorUrl: string, pairs: number, second
     const { cpuMs } = meter();
     return { rps, cpuMsPerRequest: cpuMs / Math.max(1, requests), busy: cpuMs / (performance.now() - start) };
   };
-  // Both sides' load is generated alike, a fixed GET per connection with one member's token on it (the
-  // floor ignores it), so this process spends the same on the client's side of either: the tokens
+  // Every side's load is generated alike, a fixed GET per connection with one member's token on it (the
+  // floor ignores it), so this process spends the same on the client's side of each: the tokens
   // go round the connections (a member's budget is 1 000 requests/s).
   const run = (url: string) =>
     measured(async () => {
@@ -291,33 +329,32 @@ async function scoreThroughput(w: World, floorUrl: string, pairs: number, second
       });
       return { rps: succeeded(byStatusOf(r)) / r.duration, requests: r.requests.total };
     });
-  const floorRun = () => run(floorUrl);
-  const scoreRun = () => run(`${w.base}/entities/${w.productId}/score`);
+  const sides: ThroughputSideName[] = ['score', 'floor', 'reads'];
   // Not counted: each side's first run at this concurrency opens its connections (to the emulator
   // too) and meets code not yet optimized for it.
-  await scoreRun();
-  await floorRun();
-  const out: Throughput['pairs'] = [];
-  for (let i = 0; i < pairs; i++) {
-    const first = i % 2 === 0 ? 'score' : 'floor';
-    const [a, b] = first === 'score' ? [await scoreRun(), await floorRun()] : [await floorRun(), await scoreRun()];
-    const [score, floor] = first === 'score' ? [a, b] : [b, a];
-    out.push({ first, score, floor, ratio: score.rps / floor.rps });
+  for (const side of sides) await run(urls[side]);
+  const out: Throughput['rounds'] = [];
+  for (let i = 0; i < rounds; i++) {
+    const order = [...sides.slice(i % 3), ...sides.slice(0, i % 3)];
+    const got = {} as Record<ThroughputSideName, ThroughputSide>;
+    for (const side of order) got[side] = await run(urls[side]);
+    out.push({ order, ...got, ratio: got.score.rps / got.floor.rps, readsRatio: got.reads.rps / got.floor.rps });
   }
   return {
-    pairs: out,
+    rounds: out,
     median: median(out.map((p) => p.ratio)),
   };
 }
 
-/** What the throughput pairs' CPU figures say: whether this process's thread set the pace, and the CPU-per-request ratio the throughput then follows. */
+/** What the throughput rounds' CPU figures say: whether this process's thread set the pace, and the CPU-per-request ratios the throughput then follows. */
 function cpuBound(t: Throughput): string {
-  const of = (side: 'score' | 'floor', k: keyof ThroughputSide) => median(t.pairs.map((p) => p[side][k]));
-  const [scoreCpu, floorCpu, scoreBusy, floorBusy] = [of('score', 'cpuMsPerRequest'), of('floor', 'cpuMsPerRequest'), of('score', 'busy'), of('floor', 'busy')];
-  const figures = `This process's CPU per request, score against floor (medians of the pairs): ${ms(scoreCpu)} against ${ms(floorCpu)} ms, its CPU time over wall time ${scoreBusy.toFixed(2)} and ${floorBusy.toFixed(2)} (1 is one core's worth; V8's helper threads add a little)`;
-  return Math.min(scoreBusy, floorBusy) >= 0.9
-    ? `${figures}: the process's one thread, not the emulator, sets the pace on both sides, so the throughput ratio follows the ratio of CPU per request (${(floorCpu / scoreCpu).toFixed(2)}×).`
-    : `${figures}: the process's thread was not saturated throughout, so CPU per request alone does not set the throughput ratio.`;
+  const of = (side: ThroughputSideName, k: keyof ThroughputSide) => median(t.rounds.map((p) => p[side][k]));
+  const [scoreCpu, floorCpu, readsCpu] = [of('score', 'cpuMsPerRequest'), of('floor', 'cpuMsPerRequest'), of('reads', 'cpuMsPerRequest')];
+  const [scoreBusy, floorBusy, readsBusy] = [of('score', 'busy'), of('floor', 'busy'), of('reads', 'busy')];
+  const figures = `This process's CPU per request, score, floor and live reads (medians of the rounds): ${ms(scoreCpu)}, ${ms(floorCpu)} and ${ms(readsCpu)} ms, its CPU time over wall time ${scoreBusy.toFixed(2)}, ${floorBusy.toFixed(2)} and ${readsBusy.toFixed(2)} (1 is one core's worth; V8's helper threads add a little)`;
+  return Math.min(scoreBusy, floorBusy, readsBusy) >= 0.9
+    ? `${figures}: the process's one thread, not the emulator, sets the pace on every side, so the throughput ratios follow the ratios of CPU per request (score ${(floorCpu / scoreCpu).toFixed(2)}×, live reads ${(floorCpu / readsCpu).toFixed(2)}× the floor).`
+    : `${figures}: the process's thread was not saturated throughout, so CPU per request alone does not set the throughput ratios.`;
 }
 
 interface Mix {
@@ -704,20 +741,28 @@ async function main() {
   const started = performance.now();
   const { appUrl, stop } = await startLocalStack('load');
   let floor: Server | undefined;
+  let liveReads: Server | undefined;
   try {
     console.log(`Seeding through the API (${cpus().length} CPUs)...`);
     const w = await seedWorld(`${appUrl}/v2`);
     floor = floorService(w);
     const floorUrl = await listen(floor);
+    liveReads = await liveReadsService(w);
+    const readsUrl = await listen(liveReads);
 
     console.log(`Score latency, ${ROUNDS} interleaved rounds at concurrency 1...`);
     const lat = await scoreLatency(w, floorUrl);
     console.log(`Score p50: ${(Object.entries(lat) as Array<[string, number]>).map(([k, v]) => `${k} ${ms(v)} ms`).join(', ')}`);
-    console.log(`Score throughput at concurrency 32 against the floor service, ${THROUGHPUT_PAIRS} pairs of ${THROUGHPUT_SECONDS} s...`);
-    const throughput = await scoreThroughput(w, floorUrl, THROUGHPUT_PAIRS, THROUGHPUT_SECONDS);
-    for (const [i, p] of throughput.pairs.entries())
+    console.log(`Score throughput at concurrency 32 against the floor and live-reads services, ${THROUGHPUT_ROUNDS} rounds of ${THROUGHPUT_SECONDS} s runs...`);
+    const throughput = await scoreThroughput(
+      w,
+      { score: `${w.base}/entities/${w.productId}/score`, floor: floorUrl, reads: readsUrl },
+      THROUGHPUT_ROUNDS,
+      THROUGHPUT_SECONDS,
+    );
+    for (const [i, p] of throughput.rounds.entries())
       console.log(
-        `  pair ${i + 1} (${p.first} first): score ${p.score.rps.toFixed(0)}/s, floor ${p.floor.rps.toFixed(0)}/s, ${p.ratio.toFixed(2)}×; CPU ${ms(p.score.cpuMsPerRequest)} / ${ms(p.floor.cpuMsPerRequest)} ms per request, busy ${p.score.busy.toFixed(2)} / ${p.floor.busy.toFixed(2)}`,
+        `  round ${i + 1} (${p.order.join(', ')}): score ${p.score.rps.toFixed(0)}/s, floor ${p.floor.rps.toFixed(0)}/s, live reads ${p.reads.rps.toFixed(0)}/s: ${p.ratio.toFixed(2)}× and ${p.readsRatio.toFixed(2)}× the floor; CPU ${ms(p.score.cpuMsPerRequest)} / ${ms(p.floor.cpuMsPerRequest)} / ${ms(p.reads.cpuMsPerRequest)} ms per request`,
       );
 
     // Each request kind alone at concurrency 1, so a slow mix can be traced to its kind.
@@ -787,8 +832,8 @@ async function main() {
         ok: lat.endpoint / lat.floor <= 1.25,
       },
       {
-        what: `score-route throughput at concurrency 32 / floor service's: median of ${throughput.pairs.length} paired runs' ratios`,
-        value: throughput.pairs.map((p) => `${p.score.rps.toFixed(0)}/${p.floor.rps.toFixed(0)}`).join(', ') + ' /s',
+        what: `score-route throughput at concurrency 32 / floor service's: median of ${throughput.rounds.length} rounds' ratios`,
+        value: throughput.rounds.map((p) => `${p.score.rps.toFixed(0)}/${p.floor.rps.toFixed(0)}`).join(', ') + ' /s',
         goal: '≥ 0.8×',
         ratio: throughput.median,
         ok: throughput.median >= 0.8,
@@ -823,6 +868,7 @@ async function main() {
     process.exitCode = goals.every((g) => g.ok) ? 0 : 1;
   } finally {
     if (floor) await closeServer(floor);
+    if (liveReads) await closeServer(liveReads);
     await stop();
   }
 }
@@ -856,7 +902,7 @@ function render(r: {
   return `## The request path under load (\`npm run bench:load\`)
 
 Generated by \`npm run bench:load\` (bench/load.ts) on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} CPUs (shared), Node ${process.version}:
-DynamoDB Local (in memory), the local gateway, the floor service and autocannon in one process; one product
+DynamoDB Local (in memory), the local gateway, the floor and live-reads services and autocannon in one process; one product
 (2 components, 8 features), 40 customers, 100 seeded notes with 2 rated links each, all through the API;
 ${MEMBERS} members with 2 API tokens each (a member's tokens share one budget of ${process.env.RATE_LIMIT_PER_SECOND}/s). ${r.elapsed.toFixed(0)} s in all.
 
@@ -866,9 +912,14 @@ process (no HTTP) ${ms(r.lat.handler)} ms, and its one BatchGetItem (credential,
 So HTTP adds ${ms(r.lat.floor - r.lat.getItem)} ms to the floor's call and ${ms(r.lat.endpoint - r.lat.handler)} ms to the handler (node:http and the local gateway); the
 handler's own work beyond its reads (Middy, the bearer check, the request scope, the answer) is ${ms(r.lat.handler - r.lat.reads)} ms;
 the route's reads cost ${ms(r.lat.reads - r.lat.getItem)} ms more than the floor's one GetItem. With a pipeline that cost nothing, the
-route would be ${((r.lat.reads + r.lat.endpoint - r.lat.handler) / r.lat.floor).toFixed(2)}× the floor. Score throughput at
-concurrency 32 against the floor service's, ${THROUGHPUT_SECONDS} s runs in interleaved pairs (first side alternating):
-${r.throughput.pairs.map((p, i) => `pair ${i + 1}, ${p.score.rps.toFixed(0)} against ${p.floor.rps.toFixed(0)} requests/s (${p.ratio.toFixed(2)}×)`).join('; ')}; median **${r.throughput.median.toFixed(2)}×**.
+route would be ${((r.lat.reads + r.lat.endpoint - r.lat.handler) / r.lat.floor).toFixed(2)}× the floor.
+
+Score throughput at concurrency 32, ${THROUGHPUT_SECONDS} s runs in rounds of three (the order rotating from round to round):
+the route, the floor service, and the **live-reads service** — node:http and the route's one BatchGetItem (credential,
+member, entity), each token's signature verified once beforehand, answered like the floor: what any route that reads a
+token's liveness on every request must at least do. Per round, requests/s of the route, the floor and the live reads:
+${r.throughput.rounds.map((p, i) => `${i + 1}: ${p.score.rps.toFixed(0)}, ${p.floor.rps.toFixed(0)}, ${p.reads.rps.toFixed(0)} (${p.ratio.toFixed(2)}× and ${p.readsRatio.toFixed(2)}×)`).join('; ')}.
+Medians: route / floor **${r.throughput.median.toFixed(2)}×**, live reads / floor ${median(r.throughput.rounds.map((p) => p.readsRatio)).toFixed(2)}×, route / live reads ${median(r.throughput.rounds.map((p) => p.score.rps / p.reads.rps)).toFixed(2)}×.
 ${cpuBound(r.throughput)}
 
 | run | 2xx/s | p50 ms | p99 ms | requests | by status |
