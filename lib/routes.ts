@@ -257,7 +257,7 @@ export const deleteEntityFieldValue: Route = {
   handler: 'functions/entities/delete-field-value.ts',
   auth: 'fields:write',
   table: 'write',
-  summary: 'Delete a value (cleared from every record, or replaced by another)',
+  summary: 'Delete a value (refused while an entity holds it, unless cleared with force or replaced)',
 };
 
 // Notes and customer importance

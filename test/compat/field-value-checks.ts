@@ -30,7 +30,7 @@ async function tagged(world: World, probe: Probe) {
   return { a, b, old: ids.get('old')!, keep: ids.get('keep')! };
 }
 
-const deleteValue = (world: World, valueId: string, query: { replaceWith?: string } = {}) =>
+const deleteValue = (world: World, valueId: string, query: { replaceWith?: string; force?: boolean } = {}) =>
   world.pb.entities.DELETE('/entities/fields/{id}/values/{valueId}', { params: { path: { id: 'tags', valueId }, query } });
 
 export const FIELD_VALUE_CHECKS: Check[] = [
@@ -120,16 +120,22 @@ export const FIELD_VALUE_CHECKS: Check[] = [
       probe.equal('tags of A', await tagsOf(world, probe, a), ['old', 'keep']);
     },
   ),
-  writes('deleteEntityFieldValue', '→ 204; the tag is off the list and cleared from every entity', async ({ world, probe }) => {
-    const { a, b, old } = await tagged(world, probe);
-    await probe.reply('deleteEntityFieldValue', 204, deleteValue(world, old));
-    probe.equal(
-      'tag names',
-      (await tagLines(world, probe)).map((l) => l.split(' ')[0]),
-      ['keep'],
-    );
-    probe.equal('tags of A and B', [await tagsOf(world, probe, a), await tagsOf(world, probe, b)], [['keep'], []]);
-  }),
+  writes(
+    'deleteEntityFieldValue',
+    'a tag entities hold → 400 at force and kept; with force → 204, off the list and cleared from every entity',
+    async ({ world, probe }) => {
+      const { a, b, old } = await tagged(world, probe);
+      await probe.refusal('deleteEntityFieldValue', { status: 400, code: 'request.invalid', parameter: 'force' }, deleteValue(world, old));
+      probe.equal('tags of A and B', [await tagsOf(world, probe, a), await tagsOf(world, probe, b)], [['old', 'keep'], ['old']]);
+      await probe.reply('deleteEntityFieldValue', 204, deleteValue(world, old, { force: true }));
+      probe.equal(
+        'tag names',
+        (await tagLines(world, probe)).map((l) => l.split(' ')[0]),
+        ['keep'],
+      );
+      probe.equal('tags of A and B', [await tagsOf(world, probe, a), await tagsOf(world, probe, b)], [['keep'], []]);
+    },
+  ),
   writes('deleteEntityFieldValue.replaceWith', 'replaceWith puts the replacement in its place (once) on every entity', async ({ world, probe }) => {
     const { a, b, old, keep } = await tagged(world, probe);
     await probe.reply('deleteEntityFieldValue', 204, deleteValue(world, old, { replaceWith: keep }));

@@ -102,6 +102,19 @@ describe('tag values', () => {
     await c.ok('PATCH', `/entities/${b}`, { data: { patch: [{ op: 'addItems', path: 'tags', value: [{ name: 'renamed' }] }] } });
     expect(await tagsOf(c, b)).toEqual([{ id: old!.id, name: 'Renamed' }]);
 
+    // Held by entities and neither force nor replaceWith: kept, and the refusal names a holder.
+    for (const query of ['', '?force=false']) {
+      const refused = await c.req('DELETE', `/entities/fields/tags/values/${old!.id}${query}`);
+      expectError(refused, 'request.invalid', {
+        source: { parameter: 'force' },
+        // Either holder, whichever the read meets first.
+        detail: new RegExp(
+          `^Entity (${a}|${b}) holds value ${old!.id}, and others may: send force=true to clear the value from every entity that holds it, or replaceWith with another value's id to give them that one instead\\. Nothing was deleted\\.$`,
+        ),
+      });
+    }
+    expect(await tagsOf(c, b)).toEqual([{ id: old!.id, name: 'Renamed' }]);
+    expect((await values(c, 'tags')).map((v) => v.id)).toEqual([old!.id, keep!.id]);
     // Replaced: every entity that had it reads the replacement (once), and the value is off the list.
     expect((await c.req('DELETE', `/entities/fields/tags/values/${old!.id}?replaceWith=${keep!.id}`)).status).toBe(204);
     expect(await tagsOf(c, a)).toEqual([{ id: keep!.id, name: 'keep' }]);
@@ -120,18 +133,36 @@ describe('tag values', () => {
     expect(await tagsOf(c, a)).toEqual([{ id: again!.id, name: 'keep' }]);
   });
 
-  it('a delete: force=false, both force and replaceWith, replaceWith itself or another field’s value → 400; nothing deleted', async () => {
+  it('a delete: both force and replaceWith, replaceWith itself or another field’s value → 400; nothing deleted', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     await c.entity('product', undefined, { tags: [{ name: 'a' }] });
     const [a] = await values(c, 'tags');
     const del = (query: string) => c.req('DELETE', `/entities/fields/tags/values/${a!.id}${query}`);
-    expectError(await del('?force=false'), 'request.invalid', { source: { parameter: 'force' }, detail: /always clears a deleted value/ });
     expectError(await del(`?force=true&replaceWith=${a!.id}`), 'request.invalid', { source: { parameter: 'replaceWith' } });
     expectError(await del(`?replaceWith=${a!.id}`), 'request.invalid', { source: { parameter: 'replaceWith' }, detail: /the value being deleted/ });
     expectError(await del('?replaceWith=00000000-0000-4000-8000-000000000000'), 'request.invalid', { source: { parameter: 'replaceWith' } });
     expectError(await del('?colour=red'), 'request.invalid', { source: { parameter: 'colour' } });
     expect(await values(c, 'tags')).toEqual([a]);
+  });
+
+  it('a delete without force or replaceWith: a value no entity reads is deleted; one an entity reads through a replacement is kept', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const gone = await c.entity('product', undefined, { tags: [{ name: 'gone' }] });
+    const holder = await c.entity('product', undefined, { tags: [{ name: 'was' }] });
+    for (const name of ['free', 'now']) await c.ok('POST', '/entities/fields/tags/values', { data: { fields: { name } } });
+    const id = new Map((await values(c, 'tags')).map((v) => [v.fields.name, v.id]));
+    const del = (name: string, query = '') => c.req('DELETE', `/entities/fields/tags/values/${id.get(name)}${query}`);
+    // Set on no entity, or only on a deleted one: nobody reads it.
+    expect((await del('free')).status).toBe(204);
+    await c.ok('DELETE', `/entities/${gone}`);
+    expect((await del('gone')).status).toBe(204);
+    // Replaced: the entity reads the replacement, which it therefore holds.
+    expect((await del('was', `?replaceWith=${id.get('now')}`)).status).toBe(204);
+    expect(await tagsOf(c, holder)).toEqual([{ id: id.get('now'), name: 'now' }]);
+    expectError(await del('now'), 'request.invalid', { source: { parameter: 'force' }, detail: new RegExp(`^Entity ${holder} holds value ${id.get('now')},`) });
+    expect((await values(c, 'tags')).map((v) => v.fields.name)).toEqual(['now']);
   });
 
   it('a write naming more than 25 new tags is refused whole; a failed write creates no tag value', async () => {
@@ -268,7 +299,13 @@ describe('custom select options', () => {
     // Replaced by S, then S deleted: the entity reads S, then no value.
     expect((await c.req('DELETE', `/entities/fields/${size}/values/${m!.id}?replaceWith=${s!.id}`)).status).toBe(204);
     expect(await read()).toEqual({ id: s!.id, name: 'S' });
-    expect((await c.req('DELETE', `/entities/fields/${size}/values/${s!.id}`)).status).toBe(204);
+    // S is held through the replacement: kept without force, cleared with it.
+    expectError(await c.req('DELETE', `/entities/fields/${size}/values/${s!.id}`), 'request.invalid', {
+      source: { parameter: 'force' },
+      detail: new RegExp(`^Entity ${f} holds value ${s!.id}, and others may`),
+    });
+    expect(await read()).toEqual({ id: s!.id, name: 'S' });
+    expect((await c.req('DELETE', `/entities/fields/${size}/values/${s!.id}?force=true`)).status).toBe(204);
     expect(await read()).toBeUndefined();
     expect((await values(c, size)).map((o) => o.fields.name)).toEqual(['L', 'XL']);
   });

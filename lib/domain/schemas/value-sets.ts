@@ -56,7 +56,9 @@ export const UpdateFieldValueBody = /* @__PURE__ */ (() =>
 
 export const DeleteFieldValueQuery = /* @__PURE__ */ (() =>
   strictObject({
-    force: z.optional(doc(z.boolean(), 'true: the value is cleared from every record that holds it — what every delete here does (false is refused)')),
+    force: z.optional(
+      doc(z.boolean(), 'true: the value is cleared from every entity that holds it; otherwise (the default) a value an entity holds is not deleted'),
+    ),
     replaceWith: z.optional(doc(Uuid, 'Another value of the field that every record holding the deleted one then holds')),
   }))();
 
