@@ -1,14 +1,18 @@
 // The values of fields (GET/POST /v2/entities/fields/{id}/values, PATCH/DELETE …/{valueId}): the
 // workspace's tag values, a custom select field's options, each type's status values — and what
 // records read when a value is renamed, deleted or replaced.
+import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURE_STATUSES } from '#lib/domain/statuses.ts';
+import { batchWriteAll } from '#lib/store/batch.ts';
 import { db, tableName } from '#lib/store/client.ts';
 import * as keys from '#lib/store/keys.ts';
 import { fieldCommands } from '../../local/admin/fields.ts';
 import { client } from '../score/helpers.ts';
 import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
+import { FAULTS } from '../support/fault-proxy.ts';
+import { withBudget, withFaults } from '../support/faults.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -163,6 +167,34 @@ describe('tag values', () => {
     expect(await tagsOf(c, holder)).toEqual([{ id: id.get('now'), name: 'now' }]);
     expectError(await del('now'), 'request.invalid', { source: { parameter: 'force' }, detail: new RegExp(`^Entity ${holder} holds value ${id.get('now')},`) });
     expect((await values(c, 'tags')).map((v) => v.fields.name)).toEqual(['now']);
+  });
+
+  it('a delete whose look for holders runs past three quarters of the request budget is refused, saying so; nothing deleted', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    await c.ok('POST', '/entities/fields/tags/values', { data: { fields: { name: 'unused' } } });
+    const [unused] = await values(c, 'tags');
+    // More entities than one page of the look (1 000), none with tags, written straight to the table.
+    const at = new Date().toISOString();
+    await batchWriteAll(
+      Array.from({ length: 1001 }, () => {
+        const id = randomUUID();
+        return { PutRequest: { Item: { ...keys.entity(ws.workspaceId, id), id, type: 'feature', fields: { name: 'F' }, createdAt: at, updatedAt: at } } };
+      }),
+    );
+    const del = () => c.req('DELETE', `/entities/fields/tags/values/${unused!.id}`);
+    // A 2 s budget, and the table's answer to each page of the look held back 1.6 s: past 1.5 s after the first page.
+    const slowLook = (call: { operation: string; input: Record<string, any> }) =>
+      call.operation === 'Query' && String(call.input.ProjectionExpression).includes('#fields.#f') ? FAULTS.withhold(1600) : FAULTS.forward();
+    const refused = await withBudget(2000, () => withFaults(slowLook, del));
+    expectError(refused, 'request.invalid', {
+      source: { parameter: 'force' },
+      detail: `Could not tell in the request's time whether an entity holds value ${unused!.id} (this workspace's entities take longer to read): send force=true to clear the value from every entity that holds it, or replaceWith with another value's id to give them that one instead. Nothing was deleted.`,
+    });
+    expect((await values(c, 'tags')).map((v) => v.id)).toEqual([unused!.id]);
+    // In time, both pages are read and nobody holds it.
+    expect((await del()).status).toBe(204);
+    expect(await values(c, 'tags')).toEqual([]);
   });
 
   it('a write naming more than 25 new tags is refused whole; a failed write creates no tag value', async () => {
