@@ -98,6 +98,17 @@ export function isEmptyValue(v: unknown): boolean {
 }
 
 /**
+ * A record's stored fields with its flags read as false until set: Productboard answers `archived`
+ * (and a note's `processed`) as booleans, and the list filters match an unset flag as false. A type
+ * without the flag does not show it (selectFields keeps the type's configured fields).
+ */
+export const withUnsetFlags = (values: Readonly<Record<string, unknown>>): Record<string, unknown> => ({
+  ...values,
+  archived: values.archived ?? false,
+  processed: values.processed ?? false,
+});
+
+/**
  * The `fields` object of one record: `values` are its stored fields, `configured` the identifiers
  * configured for its type, in response order.
  */

@@ -5,7 +5,7 @@ import { pageFor, publicUrl, type ListLinks } from './pagination.ts';
 import { config } from '../config.ts';
 import { withCustomReads } from '../domain/configurations.ts';
 import { entityReference, entityView } from '../domain/entity-view.ts';
-import { checkKnownFields, selectFields, type FieldSelection } from '../domain/fields.ts';
+import { checkKnownFields, selectFields, withUnsetFlags, type FieldSelection } from '../domain/fields.ts';
 import { noteView } from '../domain/note-view.ts';
 import { getEntityConfiguration, getNoteConfiguration, listEntityRelationships, listNoteRelationships, type Route } from '../routes.ts';
 import { fieldCatalog, type FieldCatalog } from '../store/custom-fields.ts';
@@ -54,7 +54,7 @@ const inlineNoteRelationships = (workspaceId: string, note: NoteItem, gone: Gone
 async function entityRecord(workspaceId: string, entity: EntityItem, selection: FieldSelection, configured: readonly string[], gone: Gone) {
   return {
     ...entityView(config.urls, entity),
-    fields: selectFields(entity.fields, selection, configured),
+    fields: selectFields(withUnsetFlags(entity.fields), selection, configured),
     relationships: await inlineRelationships(workspaceId, entity, gone),
   };
 }
@@ -62,7 +62,7 @@ async function entityRecord(workspaceId: string, entity: EntityItem, selection: 
 async function noteRecord(workspaceId: string, note: NoteItem, selection: FieldSelection, configured: readonly string[], gone: Gone) {
   return {
     ...noteView(config.urls, note),
-    fields: selectFields(note.fields, selection, configured),
+    fields: selectFields(withUnsetFlags(note.fields), selection, configured),
     relationships: await inlineNoteRelationships(workspaceId, note, gone),
   };
 }

@@ -233,6 +233,7 @@ const entityChecks: Check[] = [
       owner: { id: admin.id, email: admin.email },
       tags: [{ id: tags.get('mobile'), name: 'mobile' }],
       teams: [{ id: seed.teams.payments, name: 'Payments team' }],
+      archived: false,
     });
     probe.equal('relationships', relationshipLines(probe, got.data.relationships), ['child Apple Pay on watch', 'parent Checkout']);
   }),
@@ -256,9 +257,10 @@ const entityChecks: Check[] = [
       Object.keys(fields)
         .filter((k) => fields[k] !== null)
         .sort(),
-      ['name', 'status'],
+      ['archived', 'name', 'status'],
     );
     probe.equal('has the empty description as null', fields.description, null);
+    probe.equal('reads archived, never set, as false', fields.archived, false);
   }),
   reads('getEntity.unknown', "another workspace's or no entity → 404 resource.notFound", async ({ seed, probe }) => {
     await probe.refusal(

@@ -137,7 +137,14 @@ const createChecks: Check[] = [
     );
     const got = await probe.reply('getNote', 200, getNote(world, created.data.id));
     const admin = world.workspace.admin;
-    probe.equal('fields', got.data?.fields, { name: 'New note', content: '<p>Hello</p>', creator: { id: admin.id, email: admin.email } });
+    // processed and archived, never set, read as false: Productboard's notes show both as booleans.
+    probe.equal('fields', got.data?.fields, {
+      name: 'New note',
+      content: '<p>Hello</p>',
+      creator: { id: admin.id, email: admin.email },
+      processed: false,
+      archived: false,
+    });
   }),
   writes('createNote.simple-alias', 'type simple (legacy alias) creates a textNote', async ({ world, probe }) => {
     const created = await probe.reply('createNote', 201, world.pb.notes.POST('/notes', { body: { data: { type: 'simple', fields: { name: 'Legacy' } } } }));
@@ -502,7 +509,7 @@ const updateChecks: Check[] = [
     );
     const got = await probe.reply('getNote', 200, getNote(world, id));
     const admin = world.workspace.admin;
-    probe.equal('fields', got.data?.fields, { name: 'Renamed', creator: { id: admin.id, email: admin.email } });
+    probe.equal('fields', got.data?.fields, { name: 'Renamed', creator: { id: admin.id, email: admin.email }, processed: false, archived: false });
   }),
   writes(
     'updateNote.conversation-parts',

@@ -72,7 +72,7 @@ describe('entities', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json).toEqual({ data: { id, type: 'product', links: { self: `${app.baseUrl}/entities/${id}`, html: `${app.webUrl}/entities/${id}` } } });
     const got = await c.ok('GET', `/entities/${id}`);
-    expect(got.json.data.fields).toEqual({ name: 'Renamed', tags: [{ id: expect.any(String), name: 'a' }] });
+    expect(got.json.data.fields).toEqual({ name: 'Renamed', tags: [{ id: expect.any(String), name: 'a' }], archived: false });
   });
 
   it.each([
@@ -135,6 +135,7 @@ describe('entities', () => {
       name: expect.any(String),
       status: { id: expect.any(String), name: 'Planned' },
       tags: [{ id: expect.any(String), name: 'b' }],
+      archived: false,
       [size]: { id: expect.any(String), name: 'M' },
     });
     // An operation that lacks what its op takes, or names no op there is: the detail says which.

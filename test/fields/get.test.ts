@@ -50,7 +50,7 @@ describe('fields on GET /v2/entities/{id}', () => {
   it('parameter omitted → only non-empty fields (custom values by uuid; 0 is a value)', async () => {
     const res = await get(`/v2/entities/${feature}`);
     expect(res.status, res.text).toBe(200);
-    expect(res.json.data.fields).toEqual({ name: 'F', tags: [{ id: expect.any(String), name: 'api' }], [size]: option('M'), [effort]: 0 });
+    expect(res.json.data.fields).toEqual({ name: 'F', tags: [{ id: expect.any(String), name: 'api' }], archived: false, [size]: option('M'), [effort]: 0 });
   });
 
   it('fields[]=all → every configured field, nulls included', async () => {
@@ -63,7 +63,7 @@ describe('fields on GET /v2/entities/{id}', () => {
       tags: [{ id: expect.any(String), name: 'api' }],
       teams: null,
       timeframe: null,
-      archived: null,
+      archived: false,
       [size]: option('M'),
       [effort]: 0,
       [due]: null,
@@ -97,8 +97,8 @@ describe('fields on GET /v2/entities/{id}', () => {
 describe('fields on GET /v2/notes/{id}', () => {
   it('omitted / all / list, with `fields` and `fields[]`', async () => {
     const creator = { id: ws.admin.id, email: ws.admin.email };
-    expect((await get(`/v2/notes/${note}`)).json.data.fields).toEqual({ name: 'N', creator, [revenue]: 1200 });
-    const all = { name: 'N', content: null, tags: null, owner: null, creator, processed: null, archived: null, [revenue]: 1200 };
+    expect((await get(`/v2/notes/${note}`)).json.data.fields).toEqual({ name: 'N', creator, processed: false, archived: false, [revenue]: 1200 });
+    const all = { name: 'N', content: null, tags: null, owner: null, creator, processed: false, archived: false, [revenue]: 1200 };
     expect((await get(`/v2/notes/${note}?fields=all`)).json.data.fields).toEqual(all);
     expect((await get(`/v2/notes/${note}?fields[]=all`)).json.data.fields).toEqual(all);
     expect((await get(`/v2/notes/${note}?fields=content&fields[]=${revenue}`)).json.data.fields).toEqual({ content: null, [revenue]: 1200 });

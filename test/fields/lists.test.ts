@@ -44,15 +44,18 @@ const search = (data: unknown, query = '') => call(app, 'POST', `/v2/entities/se
 
 describe('fields on GET /v2/entities', () => {
   it('parameter omitted → only fields with non-empty values', async () => {
-    expect(fieldsOf(await get('/v2/entities?type=feature'))).toEqual([{ name: 'A', tags: [t], [size]: option('M') }, { name: 'B' }]);
+    expect(fieldsOf(await get('/v2/entities?type=feature'))).toEqual([
+      { name: 'A', tags: [t], archived: false, [size]: option('M') },
+      { name: 'B', archived: false },
+    ]);
   });
 
   it('fields[]=all → every configured field, nulls included', async () => {
     const res = await get('/v2/entities?type=feature&fields[]=all');
     expect(fieldsOf(res)).toEqual([
-      { name: 'A', description: '', status: null, owner: null, tags: [t], teams: null, timeframe: null, archived: null, [size]: option('M') },
+      { name: 'A', description: '', status: null, owner: null, tags: [t], teams: null, timeframe: null, archived: false, [size]: option('M') },
       // A list left empty is no value.
-      { name: 'B', description: null, status: null, owner: null, tags: null, teams: null, timeframe: null, archived: null, [size]: null },
+      { name: 'B', description: null, status: null, owner: null, tags: null, teams: null, timeframe: null, archived: false, [size]: null },
     ]);
   });
 
@@ -97,12 +100,15 @@ describe('fields on GET /v2/entities', () => {
 
 describe('fields in POST /v2/entities/search (data.fields)', () => {
   it('omitted → only non-empty fields', async () => {
-    expect(fieldsOf(await search({ types: ['feature'] }))).toEqual([{ name: 'A', tags: [t], [size]: option('M') }, { name: 'B' }]);
+    expect(fieldsOf(await search({ types: ['feature'] }))).toEqual([
+      { name: 'A', tags: [t], archived: false, [size]: option('M') },
+      { name: 'B', archived: false },
+    ]);
   });
 
   it("'all' → every configured field with nulls", async () => {
     const res = await search({ types: ['user'], fields: 'all' });
-    expect(fieldsOf(res)).toEqual([{ name: 'U', description: null, owner: null, tags: null, archived: null, email: 'u@example.com' }]);
+    expect(fieldsOf(res)).toEqual([{ name: 'U', description: null, owner: null, tags: null, archived: false, email: 'u@example.com' }]);
   });
 
   it('a list → exactly those fields', async () => {
@@ -127,14 +133,17 @@ describe('fields in POST /v2/entities/search (data.fields)', () => {
 // Notes are listed newest first: M, then N.
 describe('fields on GET /v2/notes (`fields` and `fields[]`)', () => {
   it('omitted → only non-empty fields (0 is a value)', async () => {
-    expect(fieldsOf(await get('/v2/notes'))).toEqual([{ name: 'M' }, { name: 'N', content: '<p>hi</p>', [noteScore]: 0 }]);
+    expect(fieldsOf(await get('/v2/notes'))).toEqual([
+      { name: 'M', processed: false, archived: false },
+      { name: 'N', content: '<p>hi</p>', processed: false, archived: false, [noteScore]: 0 },
+    ]);
   });
 
   it('fields=all and fields[]=all → every configured note field', async () => {
     const expected = [
-      // Seeded straight into the store: no creator, neither processed nor archived.
-      { name: 'M', content: null, tags: [], owner: null, creator: null, processed: null, archived: null, [noteScore]: null },
-      { name: 'N', content: '<p>hi</p>', tags: null, owner: null, creator: null, processed: null, archived: null, [noteScore]: 0 },
+      // Seeded straight into the store: no creator, neither processed nor archived (read as false).
+      { name: 'M', content: null, tags: [], owner: null, creator: null, processed: false, archived: false, [noteScore]: null },
+      { name: 'N', content: '<p>hi</p>', tags: null, owner: null, creator: null, processed: false, archived: false, [noteScore]: 0 },
     ];
     expect(fieldsOf(await get('/v2/notes?fields=all'))).toEqual(expected);
     expect(fieldsOf(await get('/v2/notes?fields[]=all'))).toEqual(expected);

@@ -174,6 +174,8 @@ describe('Must show: the MCP SDK client connects through OAuth (discovery, dynam
         name: 'Acme wants gift cards',
         content: 'From the QBR',
         creator: { id: member.id, email: member.email },
+        processed: false,
+        archived: false,
       });
       expect((await callTool(client, 'list_notes', {})).structuredContent.notes.map((n: any) => n.id)).toContain(noteId);
       expect((await callTool(client, 'search_entities', { types: ['feature'], name: 'gift' })).structuredContent.entities.map((e: any) => e.id)).toEqual([

@@ -135,7 +135,13 @@ describe('notes', () => {
     });
     expect(created.isError, JSON.stringify(created)).toBeFalsy();
     const note = created.structuredContent.note;
-    expect(note.fields).toEqual({ name: 'Wallet demand', content: 'Wants Google Wallet', creator: { id: ws.admin.id, email: ws.admin.email } });
+    expect(note.fields).toEqual({
+      name: 'Wallet demand',
+      content: 'Wants Google Wallet',
+      creator: { id: ws.admin.id, email: ws.admin.email },
+      processed: false,
+      archived: false,
+    });
     expect(note.relationships.data).toEqual([
       {
         type: 'customer',

@@ -40,7 +40,14 @@ describe('conversation notes', () => {
     const text = await c.note();
     const got = (await c.ok('GET', `/notes/${id}`)).json.data;
     expect(got.type).toBe('conversationNote');
-    expect(got.fields).toEqual({ name: 'Support chat', content: parts, tags: [{ name: 'support' }], creator: { id: ws.admin.id, email: ws.admin.email } });
+    expect(got.fields).toEqual({
+      name: 'Support chat',
+      content: parts,
+      tags: [{ name: 'support' }],
+      creator: { id: ws.admin.id, email: ws.admin.email },
+      processed: false,
+      archived: false,
+    });
     // The field selection works as on a text note: named fields only, or all of them with nulls.
     expect((await c.ok('GET', `/notes/${id}?fields=content`)).json.data.fields).toEqual({ content: parts });
     expect((await c.ok('GET', `/notes/${id}?fields[]=all`)).json.data.fields).toEqual({
@@ -49,8 +56,8 @@ describe('conversation notes', () => {
       tags: [{ name: 'support' }],
       owner: null,
       creator: { id: ws.admin.id, email: ws.admin.email },
-      processed: null,
-      archived: null,
+      processed: false,
+      archived: false,
     });
     const ids = async (query: string) => ((await c.ok('GET', `/notes${query}`)).json.data as Array<{ id: string }>).map((n) => n.id);
     // Newest first: the text note was created after the conversation.

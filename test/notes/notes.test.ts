@@ -40,6 +40,9 @@ describe('notes', () => {
         tags: [{ name: 'ui' }],
         owner: { id: ws.admin.id, email: ws.admin.email },
         creator: { id: ws.admin.id, email: ws.admin.email },
+        // Never set: read as false, as Productboard answers them.
+        processed: false,
+        archived: false,
       },
       relationships: expect.objectContaining({
         data: [
@@ -60,7 +63,12 @@ describe('notes', () => {
     const res = await c.req('PATCH', `/notes/${id}`, { data: { fields: { content: 'more', name: 'Renamed' } } });
     expect(res.status, res.text).toBe(200);
     await c.ok('PATCH', `/notes/${id}`, { data: { fields: { content: null } } });
-    expect((await c.ok('GET', `/notes/${id}`)).json.data.fields).toEqual({ name: 'Renamed', creator: { id: ws.admin.id, email: ws.admin.email } });
+    expect((await c.ok('GET', `/notes/${id}`)).json.data.fields).toEqual({
+      name: 'Renamed',
+      creator: { id: ws.admin.id, email: ws.admin.email },
+      processed: false,
+      archived: false,
+    });
     expect((await c.req('DELETE', `/notes/${id}`)).status).toBe(204);
     expectError(await c.req('GET', `/notes/${id}`), 'resource.notFound');
     expectError(await c.req('DELETE', `/notes/${id}`), 'resource.notFound');

@@ -99,6 +99,7 @@ describe('planning entities: create, read, parent rules', () => {
       owner: { id: ws.admin.id, email: ws.admin.email },
       tags: [{ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'q3' }],
       status: { id: STATUS.notStarted, name: 'Not started' },
+      archived: false,
     });
   });
 

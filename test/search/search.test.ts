@@ -27,7 +27,7 @@ describe('POST /v2/entities/search', () => {
     expect(res.json.data[0]).toEqual({
       id: products[0]!.id,
       type: 'product',
-      fields: { name: 'product 0' },
+      fields: { name: 'product 0', archived: false },
       relationships: { data: [], links: {} },
       links: { self: `${app.baseUrl}/entities/${products[0]!.id}`, html: `${app.webUrl}/entities/${products[0]!.id}` },
       createdAt: expect.any(String),
