@@ -167,7 +167,7 @@ export async function resolveReferences(ws: string, refs: readonly ReferenceWrit
 }
 
 /** Hops a chain of replacements is followed (a value replaced by one replaced in turn, …). */
-const MAX_REPLACEMENTS = 10;
+export const MAX_REPLACEMENTS = 10;
 
 /** The ids of a stored list of references by id (an entity's tags or teams). */
 export const idsIn = (value: unknown): string[] =>

@@ -141,6 +141,8 @@ export const customFieldsPrefix = FIELD;
  * with a replacement stays as { kind: 'fieldValueReplaced', fieldId, id, replacedBy }, off the list.
  */
 export const fieldValue = (ws: string, fieldId: string, valueId: string) => ({ pk: WS(ws), sk: `FVAL#${fieldId}#${valueId}` });
+/** The sort-key prefix of a field's value items, replaced ones included. */
+export const fieldValuePrefix = (fieldId: string) => `FVAL#${fieldId}#`;
 export const fieldValuesOf = (ws: string, fieldId: string) => `${WS(ws)}#FVALS#${fieldId}`;
 /** Uniqueness guard and look-up of a field's value by name, lower-cased: { kind: 'fieldValueName', fieldId, valueId }. */
 export const fieldValueName = (ws: string, fieldId: string, name: string) => ({ pk: WS(ws), sk: `FVNAME#${fieldId}#${name}` });

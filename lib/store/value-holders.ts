@@ -4,13 +4,13 @@
 // of each, until one shows it. Deleting a value is rare; the read stops once three quarters of the
 // request's time are spent, leaving the rest to the delete, and the refusal then says it could not
 // tell rather than letting the request run out.
-import { queryPage } from './calls.ts';
-import { withCurrentRefs } from './field-refs.ts';
-import type { ValueField } from './field-values.ts';
+import { queryPage, queryPages } from './calls.ts';
+import { idsIn, MAX_REPLACEMENTS } from './field-refs.ts';
+import { TAG_VALUE_REPLACED_KIND, type ValueField } from './field-values.ts';
 import * as keys from './keys.ts';
 import { tableName } from './table.ts';
 import { deadlineOf } from '../deadline.ts';
-import { withCustomReads } from '../domain/configurations.ts';
+import { customValueRead, type CustomFieldDef } from '../domain/configurations.ts';
 import { InvalidInput, parameter } from '../domain/errors.ts';
 import { TAGS_FIELD } from '../domain/field-values.ts';
 
@@ -53,6 +53,7 @@ async function firstHolder(ws: string, field: ValueField, valueId: string): Prom
   const start = Date.now();
   const until = start + ((deadlineOf(start) - start) * 3) / 4;
   const attribute = field.kind === 'tags' ? TAGS_FIELD : field.def.id;
+  const holds = field.kind === 'tags' ? tagsHolding(await tagIdsReadingAs(ws, valueId)) : selectHolding(field.def, valueId);
   const query = {
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
@@ -64,18 +65,47 @@ async function firstHolder(ws: string, field: ValueField, valueId: string): Prom
   };
   for (let after: Record<string, unknown> | undefined; ;) {
     const page = await queryPage(after ? { ...query, ExclusiveStartKey: after } : query);
-    const records = ((page.Items ?? []) as HeldFields[])
-      .filter((e) => !e.deleting && e.fields?.[attribute] !== undefined)
-      .map((e) => ({ id: e.sk.slice(keys.kindPrefix.entity.length), type: e.type, fields: e.fields! }));
-    const read = records.length === 0 ? [] : field.kind === 'tags' ? await withCurrentRefs(ws, records) : records.map((r) => withCustomReads(r, [field.def]));
-    const holder = read.find((r) => holds(r.fields[attribute], valueId));
-    if (holder) return holder.id;
+    const holder = ((page.Items ?? []) as HeldFields[]).find((e) => !e.deleting && e.fields?.[attribute] !== undefined && holds(e.type, e.fields[attribute]));
+    if (holder) return holder.sk.slice(keys.kindPrefix.entity.length);
     after = page.LastEvaluatedKey;
     if (!after) return undefined;
     if (Date.now() > until) return UNDECIDED;
   }
 }
 
-/** A field's value as it reads — a tag list `[{id, name}]` or a select option `{id, name}` — shows `valueId`. */
-const holds = (value: unknown, valueId: string): boolean =>
-  Array.isArray(value) ? value.some((v) => holds(v, valueId)) : (value as { id?: unknown } | null | undefined)?.id === valueId;
+/**
+ * The tag ids an entity may store that read as `valueId` (lib/store/field-refs.ts, withCurrentRefs):
+ * the value itself, and each deleted with it as the replacement, or with one of those, up to the hops
+ * a read follows. One Query of the field's value items, replaced ones kept as pointers.
+ */
+async function tagIdsReadingAs(ws: string, valueId: string): Promise<Set<string>> {
+  const replacedBy = new Map<string, string>();
+  for await (const page of queryPages({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    FilterExpression: 'kind = :replaced',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.fieldValuePrefix(TAGS_FIELD), ':replaced': TAG_VALUE_REPLACED_KIND },
+    ProjectionExpression: 'id, replacedBy',
+    ConsistentRead: true,
+  }))
+    for (const item of page) if (typeof item.id === 'string' && typeof item.replacedBy === 'string') replacedBy.set(item.id, item.replacedBy);
+  const reading = new Set([valueId]);
+  for (let hop = 0; hop < MAX_REPLACEMENTS; hop++) {
+    const before = reading.size;
+    for (const [from, to] of replacedBy) if (reading.has(to)) reading.add(from);
+    if (reading.size === before) break;
+  }
+  return reading;
+}
+
+/** Whether a stored tag list (`[{id, name}]`) holds one of `ids`. */
+const tagsHolding =
+  (ids: ReadonlySet<string>) =>
+  (_type: string, stored: unknown): boolean =>
+    idsIn(stored).some((id) => ids.has(id));
+
+/** Whether a stored select value (an option's id, or a name written before options had ids) reads as option `valueId` on an entity of the field's type. */
+const selectHolding =
+  (def: CustomFieldDef, valueId: string) =>
+  (type: string, stored: unknown): boolean =>
+    type === def.entityType && (customValueRead(def, stored) as { id?: string } | undefined)?.id === valueId;
