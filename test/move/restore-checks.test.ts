@@ -7,13 +7,14 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DEPTH } from '#lib/domain/hierarchy.ts';
 import { MOVE_KINDS } from '#lib/domain/schemas/workspace-export.ts';
 import { scanPages } from '#lib/store/calls.ts';
 import { readRun, runKeyOf } from '#lib/store/move/runs.ts';
 import { QUIET_WRITE } from '#lib/store/stream-records.ts';
 import { tableName } from '#lib/store/table.ts';
+import { ensureTable } from '../../local/dynamodb-local.ts';
 import { restoreWorkspace } from '../../local/move/restore.ts';
 
 const u = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -84,6 +85,13 @@ async function expectRefused(records: Line[], message: string): Promise<void> {
   expect(await readRun(runKeyOf('restore', exportId, 'Refused'))).toBeUndefined();
   expect(await writtenBy(exportId, 'Refused')).toBe(0);
 }
+
+// A table of this file's own: writtenBy reads the whole table after every refusal, which on the
+// suite's shared table grows with what every other file has written by then.
+beforeAll(async () => {
+  process.env.TABLE_NAME = 'pm-api-test-restore-checks';
+  await ensureTable(process.env.DYNAMODB_ENDPOINT!, tableName());
+});
 
 afterAll(async () => {
   for (const f of files) await rm(f, { force: true });
