@@ -168,14 +168,21 @@ async function seedWorld(base: string): Promise<World> {
 
 // ---- the floor service --------------------------------------------------------------------------
 
-/** node:http and one GetItem of the product's item: what any score endpoint must at least do. */
-function floorService(w: World): Server {
+/**
+ * node:http answering every request with the product's score as `score` reads it for the request's
+ * Authorization header, as the score route answers: 401 when it names no caller, 500 on a failure.
+ */
+function scoreServer(w: World, score: (authorization: string | undefined) => Promise<number | undefined>): Server {
   return createServer((req, res) => {
-    void db()
-      .send(new GetCommand({ TableName: tableName(), Key: keys.entity(w.ws, w.productId), ConsistentRead: true }))
-      .then(({ Item }) => {
+    void score(req.headers.authorization)
+      .then((value) => {
+        if (value === undefined) {
+          res.writeHead(401);
+          res.end();
+          return;
+        }
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ data: { id: w.productId, fields: { score: Number(Item?.total ?? 0) } } }));
+        res.end(JSON.stringify({ data: { id: w.productId, fields: { score: value } } }));
       })
       .catch(() => {
         res.writeHead(500);
@@ -184,6 +191,13 @@ function floorService(w: World): Server {
     req.resume();
   });
 }
+
+/** node:http and one GetItem of the product's item: what any score endpoint must at least do. */
+const floorService = (w: World): Server =>
+  scoreServer(w, async () => {
+    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.entity(w.ws, w.productId), ConsistentRead: true }));
+    return Number(Item?.total ?? 0);
+  });
 
 /**
  * The floor plus what a route that checks a token's liveness on every request must read: node:http and
@@ -195,24 +209,11 @@ function floorService(w: World): Server {
 async function liveReadsService(w: World): Promise<Server> {
   const claims = new Map<string, { jti: string; sub: string }>();
   for (const token of w.tokens) claims.set(`Bearer ${token}`, (await verifyServiceJwt(token))!);
-  return createServer((req, res) => {
-    const c = claims.get(req.headers.authorization ?? '');
-    if (!c) {
-      res.writeHead(401);
-      res.end();
-      return;
-    }
-    void readBearerRecords(c.jti, w.ws, c.sub, undefined, undefined, [{ entity: w.productId }])
-      .then(async (records) => {
-        const score = await readScore(w.ws, w.productId, records.preread);
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ data: { id: w.productId, fields: { score } } }));
-      })
-      .catch(() => {
-        res.writeHead(500);
-        res.end();
-      });
-    req.resume();
+  return scoreServer(w, async (authorization) => {
+    const c = claims.get(authorization ?? '');
+    if (!c) return undefined;
+    const records = await readBearerRecords(c.jti, w.ws, c.sub, undefined, undefined, [{ entity: w.productId }]);
+    return readScore(w.ws, w.productId, records.preread);
   });
 }
 

@@ -15,7 +15,7 @@ import { InvalidInput, parameter } from '../domain/errors.ts';
 import { TAGS_FIELD } from '../domain/field-values.ts';
 
 interface HeldFields {
-  sk: string;
+  id: string;
   type: string;
   deleting?: string;
   fields?: Record<string, unknown>;
@@ -59,14 +59,14 @@ async function firstHolder(ws: string, field: ValueField, valueId: string): Prom
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.kindPrefix.entity },
     ExpressionAttributeNames: { '#type': 'type', '#fields': 'fields', '#f': attribute },
-    ProjectionExpression: 'sk, #type, deleting, #fields.#f',
+    ProjectionExpression: 'id, #type, deleting, #fields.#f',
     ConsistentRead: true,
     Limit: PAGE,
   };
   for (let after: Record<string, unknown> | undefined; ;) {
     const page = await queryPage(after ? { ...query, ExclusiveStartKey: after } : query);
     const holder = ((page.Items ?? []) as HeldFields[]).find((e) => !e.deleting && e.fields?.[attribute] !== undefined && holds(e.type, e.fields[attribute]));
-    if (holder) return holder.sk.slice(keys.kindPrefix.entity.length);
+    if (holder) return holder.id;
     after = page.LastEvaluatedKey;
     if (!after) return undefined;
     if (Date.now() > until) return UNDECIDED;

@@ -41,12 +41,11 @@ export const fieldCommands: AdminCommand[] = [
         if (options.length > MAX_SELECT_VALUES)
           throw new UsageError(`--options gives ${options.length} options; a select field holds at most ${MAX_SELECT_VALUES}`);
         // Names are unique regardless of case, as the field-values API keeps them (exact repeats are merged above).
-        const given = options;
-        const twice = repeatedName(given);
-        given.forEach((option, i) => {
+        const twice = repeatedName(options);
+        options.forEach((option, i, all) => {
           if (twice?.repeat === i)
             throw new UsageError(
-              `--options: option ${i + 1} ('${option.slice(0, 60)}') differs from '${given[twice.first]!.slice(0, 60)}' only in case; option names are unique regardless of case`,
+              `--options: option ${i + 1} ('${option.slice(0, 60)}') differs from '${all[twice.first]!.slice(0, 60)}' only in case; option names are unique regardless of case`,
             );
           const problem = inputProblem(FieldValueFields, { name: option });
           if (problem) {
