@@ -2,10 +2,19 @@
 // where they cannot touch the logical id of a deployment the RestApi construct would make: a
 // changed route would leave the stage serving the old snapshot. So the deployment is made here,
 // after every area stack, and its logical id carries a hash of everything that shapes the API —
-// each row of the route table with its area and paths, the integration timeout and the gateway
-// responses — so that any change to them is a new deployment, which the stage then points at.
+// each row of the route table with its area and paths, the integration timeout, the gateway
+// responses and what the ANY methods answer — so that any change to them is a new deployment, which the stage then points at.
 import { CfnOutput, type NestedStack } from 'aws-cdk-lib';
-import { Deployment, Stage, type CfnGatewayResponse, type GatewayResponse, type RestApi, type StageOptions } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Deployment,
+  Stage,
+  type CfnGatewayResponse,
+  type CfnMethod,
+  type GatewayResponse,
+  type Method,
+  type RestApi,
+  type StageOptions,
+} from 'aws-cdk-lib/aws-apigateway';
 import type { Route } from '#lib/routes.ts';
 
 /** A row as the API serves it: the row, the area stack its function lives in, its paths. */
@@ -20,6 +29,8 @@ interface ApiDeploymentProps {
   routes: readonly ServedRoute[];
   integrationTimeoutMs: number;
   gatewayResponses: readonly GatewayResponse[];
+  /** The methods whose integration the API answers with itself (infra/route-area.ts refuseOtherMethods): what they answer is hashed. */
+  mockMethods: readonly Method[];
   /**
    * Every nested stack: the deployment is made after all of them — the area stacks' methods must
    * exist for its snapshot, and the workers are updated before the stage moves to a new API.
@@ -52,6 +63,10 @@ export function deployApi(api: RestApi, props: ApiDeploymentProps): Stage {
       gatewayResponse: { type: cfn.responseType, status: cfn.statusCode, parameters: cfn.responseParameters, templates: cfn.responseTemplates },
     });
     deployment.node.addDependency(response);
+  }
+  for (const method of props.mockMethods) {
+    const cfn = method.node.defaultChild as CfnMethod;
+    deployment.addToLogicalId({ mockMethod: { method: cfn.httpMethod, integration: cfn.integration, responses: cfn.methodResponses } });
   }
   for (const stack of props.nestedStacks) deployment.node.addDependency(stack);
 

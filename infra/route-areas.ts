@@ -16,11 +16,28 @@ export interface Area {
 
 export const AREAS = [
   { id: 'Entities', prefixes: ['/v2/entities'], summary: 'the product hierarchy: entities, their relationships and customer scores' },
-  { id: 'Notes', prefixes: ['/v2/notes'], summary: 'notes, their links and customer importance' },
-  { id: 'Workspace', prefixes: ['/v2/members', '/v2/teams', '/v2/webhooks'], summary: 'members, teams and webhook subscriptions' },
-  { id: 'Auth', prefixes: ['/oauth', '/oauth2', '/.well-known/oauth-authorization-server'], summary: 'tokens, applications and the authorization code flow' },
+  { id: 'Notes', prefixes: ['/v2/notes'], summary: 'notes' },
+  {
+    id: 'NoteRelationships',
+    prefixes: ['/v2/notes/{id}/relationships', '/v2/notes/{id}/comments'],
+    summary: "a note's links with their customer importance, its customer and its comments",
+  },
+  {
+    id: 'Fields',
+    prefixes: ['/v2/entities/fields', '/v2/entities/configurations', '/v2/notes/configurations'],
+    summary: 'the fields of entities and notes: their configurations and the values of tags and select fields',
+  },
+  { id: 'Workspace', prefixes: ['/v2/members', '/v2/teams'], summary: 'members and teams' },
+  { id: 'Webhooks', prefixes: ['/v2/webhooks'], summary: 'webhook subscriptions' },
+  { id: 'Applications', prefixes: ['/oauth2/applications'], summary: 'OAuth applications and their keys' },
+  {
+    id: 'Auth',
+    prefixes: ['/oauth', '/oauth2', '/.well-known/oauth-authorization-server'],
+    summary: 'tokens, client registration, discovery and the authorization code flow',
+  },
+  { id: 'Pages', prefixes: ['/entities', '/notes', '/members', '/teams', '/sign-in', '/sign-out', '/'], summary: 'the member pages and their sign-in' },
   // Last: every path no prefix above names, and the CORS preflight (it serves every CORS path).
-  { id: 'General', prefixes: [], summary: 'the MCP server, discovery, the OpenAPI document, pages and the CORS preflight' },
+  { id: 'General', prefixes: [], summary: 'the MCP server, discovery, the OpenAPI document and the CORS preflight' },
 ] as const satisfies readonly Area[];
 
 const startsWithSegments = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);

@@ -103,8 +103,7 @@ export class PmApiStack extends Stack {
       .map(({ area, rows }) => new RouteArea(this, area.id, { ...shared, area, routes: rows }));
     this.events = new EventWorkers(this, 'Events', { ...shared, workers: props.workers });
 
-    // Every method goes into the area stack of its path; literal segments win over parameters in
-    // API Gateway as in lib/routes.ts matchRoute.
+    // Every method goes into the area stack of its path, as lib/routes.ts lays each path out (PathLayout).
     const preflight = this.areas.flatMap((a) => a.functions).find(({ route }) => route.path === PREFLIGHT_PATH);
     if (!preflight) throw new Error(`The route table has no CORS preflight row (path ${PREFLIGHT_PATH})`);
     const corsPaths = corsPathsOf(routes);
@@ -113,6 +112,7 @@ export class PmApiStack extends Stack {
     for (const area of this.areas)
       area.serve(
         target,
+        routes,
         corsPaths.filter((path) => areaOfPath(path).id === area.area.id),
         preflight,
       );
@@ -123,6 +123,7 @@ export class PmApiStack extends Stack {
       routes: routes.map((route) => ({ route, area: areaOf(route).id, paths: route.path === PREFLIGHT_PATH ? corsPaths : [route.path] })),
       integrationTimeoutMs: integrationTimeout.toMilliseconds(),
       gatewayResponses,
+      mockMethods: this.areas.flatMap((area) => area.refusals),
       nestedStacks: [...this.areas, this.events],
       stage: {
         stageName: settings.stage,

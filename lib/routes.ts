@@ -71,6 +71,11 @@ export interface Route {
    * Form routes always answer so (lib/http/middleware/body.ts).
    */
   oauthRefusals?: true;
+  /**
+   * The row only refuses its method, with 405 (the MCP endpoint's GET and DELETE, which its
+   * transport lets a server refuse): its path's Allow header leaves the method out.
+   */
+  refusesMethod?: true;
   summary: string;
 }
 
@@ -774,6 +779,7 @@ export const mcpGet: Route = {
   auth: 'none',
   cors: 'public',
   refusesForeignOrigins: true,
+  refusesMethod: true,
   table: 'none',
   summary: 'The MCP server opens no event stream: 405, only POST',
 };
@@ -785,6 +791,7 @@ export const mcpDelete: Route = {
   auth: 'none',
   cors: 'public',
   refusesForeignOrigins: true,
+  refusesMethod: true,
   table: 'none',
   summary: 'The MCP server is stateless, there is no session to end: 405, only POST',
 };
@@ -996,56 +1003,141 @@ export const corsPaths = (): string[] => [...new Set((ROUTES as readonly Route[]
 export const pathsOf = (route: Route): string[] => (route.path === PREFLIGHT_PATH ? corsPaths() : [route.path]);
 
 type Segment = { literal: string } | { param: string };
-let compiledRoutes: { route: Route; segments: Segment[] }[] | undefined;
-/** The rows' paths split into segments, on the first match (not at import: see the header). */
-const compiled = () =>
-  (compiledRoutes ??= ROUTES.filter((route) => route.path !== PREFLIGHT_PATH).map((route) => ({
-    route: route,
-    segments: route.path
+
+/**
+ * How API Gateway answers on one path of a table (infra/route-area.ts builds it so; the local
+ * gateway answers as it does): its rows' methods; an OPTIONS for the preflight where it has CORS
+ * routes; and, unless a method it lacks is served by a less specific path that takes all its
+ * requests (`…/relationships/{targetType}/{targetId}` DELETE, for `…/relationships/link/{entityId}`),
+ * an ANY that answers every other method 405. API Gateway picks on the pair of path and method —
+ * the most specific path that has the method, an ANY as readily as any other — so such an ANY
+ * would take that method away; without it the method falls through, and so do the ones nothing
+ * serves, to a less specific path's ANY, which names in Allow what this path takes (`shadows`).
+ */
+export interface PathLayout {
+  path: string;
+  segments: Segment[];
+  rows: Route[];
+  /** The preflight answers OPTIONS here. */
+  cors: boolean;
+  /** An ANY answers every other method 405. */
+  any: boolean;
+  /** What a 405 here lists in Allow (RFC 9110 §10.2.1): the methods served here, this path's or, falling through, a less specific one's. */
+  allow: string;
+  /** Paths whose requests fall through to this one's ANY: where this path's parameters hold their literals, Allow is theirs. */
+  shadows: Array<{ literals: Record<string, string>; allow: string }>;
+}
+
+const layouts = new WeakMap<readonly Route[], PathLayout[]>();
+
+/** The layout of every path of a table, the most specific first; built on first use (not at import: see the header). */
+export function layoutOf(table: readonly Route[]): PathLayout[] {
+  const found = layouts.get(table);
+  if (found) return found;
+  const paths = [...new Set(table.filter((route) => route.path !== PREFLIGHT_PATH).map((route) => route.path))].map((path): PathLayout => {
+    const segments = path
       .split('/')
       .slice(1)
-      .map((s): Segment => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s })),
-  })));
+      .map((s): Segment => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s }));
+    const rows = table.filter((route) => route.path === path);
+    return { path, segments, rows, cors: rows.some(allowsCors), any: true, allow: '', shadows: [] };
+  });
+  // At the first segment where two paths differ in kind, the literal first: the order API Gateway tries them in.
+  const kinds = (layout: PathLayout) => layout.segments.map((seg) => ('literal' in seg ? '0' : '1')).join('');
+  paths.sort((a, b) => (kinds(a) < kinds(b) ? -1 : kinds(a) > kinds(b) ? 1 : 0));
+  // The least specific first: whether a path has an ANY depends on the paths that take all its requests.
+  for (const layout of [...paths].reverse()) {
+    const covering = paths.filter((other) => other !== layout && covers(other.segments, layout.segments));
+    const served = METHOD_ORDER.filter((method) => {
+      if (layout.rows.some((row) => row.method === method)) return true;
+      for (const other of covering) {
+        if (other.rows.some((row) => row.method === method)) return true;
+        if (other.any) return false;
+      }
+      return false;
+    });
+    layout.any = served.every((method) => layout.rows.some((row) => row.method === method));
+    const allowed = served.filter((method) => !layout.rows.concat(covering.flatMap((c) => c.rows)).some((row) => row.method === method && row.refusesMethod));
+    layout.allow = [...allowed, ...(layout.cors || covering.some((c) => c.cors) ? ['OPTIONS'] : [])].join(', ');
+    if (!layout.any) {
+      const catcher = covering.find((other) => other.any);
+      const literals = Object.fromEntries(
+        layout.segments.flatMap((seg, i) => {
+          const theirs = catcher?.segments[i];
+          return 'literal' in seg && theirs && 'param' in theirs ? [[theirs.param, seg.literal]] : [];
+        }),
+      );
+      catcher?.shadows.push({ literals, allow: layout.allow });
+    }
+  }
+  layouts.set(table, paths);
+  return paths;
+}
 
-/** The CORS routes on a path, one per method, in the order GET, POST, PUT, PATCH, DELETE: what its preflight answers for. */
-export function corsRoutesAt(rawPath: string): Route[] {
-  const found: Route[] = [];
-  for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
-    const match = matchRoute(method, rawPath);
-    if (match && allowsCors(match.route)) found.push(match.route);
+/** Whether every request path `a` takes, `b` takes too: the same length, and where `b` has a literal, `a` has the same one. */
+const covers = (b: readonly Segment[], a: readonly Segment[]): boolean =>
+  a.length === b.length && b.every((seg, i) => !('literal' in seg) || ('literal' in a[i]! && a[i].literal === seg.literal));
+
+/**
+ * The paths of a table a raw (still percent-encoded) path names, the most specific first, with its
+ * parameters. Like a REST API proxy event, parameter values stay percent-encoded: the pipeline
+ * decodes them, so handlers see the same values deployed and locally.
+ */
+function pathsNaming(table: readonly Route[], rawPath: string): Array<{ layout: PathLayout; params: Record<string, string> }> {
+  const parts = rawPath.split('/').slice(1);
+  const found: Array<{ layout: PathLayout; params: Record<string, string> }> = [];
+  for (const layout of layoutOf(table)) {
+    if (layout.segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    const ok = layout.segments.every((seg, i) => {
+      const part = parts[i]!;
+      if ('literal' in seg) return seg.literal === part;
+      params[seg.param] = part;
+      return part.length > 0;
+    });
+    if (ok) found.push({ layout, params });
   }
   return found;
 }
 
+/** What answers `method` on a raw path: a row, a 405 with its Allow, or nothing (an unknown route: 404). */
+type Resolved = { match: RouteMatch } | { allow: string } | undefined;
+
+/** As API Gateway picks (PathLayout): the most specific path with a row for the method, or with an ANY. */
+function resolveIn(table: readonly Route[], method: string, rawPath: string): Resolved {
+  for (const { layout, params } of pathsNaming(table, rawPath)) {
+    const route = layout.rows.find((row) => row.method === method);
+    if (route) return { match: { route, params } };
+    if (layout.any) {
+      const shadow = layout.shadows.find(({ literals }) => Object.entries(literals).every(([param, literal]) => params[param] === literal));
+      return { allow: (shadow ?? layout).allow };
+    }
+  }
+  return undefined;
+}
+
+/** The CORS routes on a path, one per method, in the order GET, POST, PUT, PATCH, DELETE: what its preflight answers for. */
+export function corsRoutesAt(rawPath: string): Route[] {
+  return METHOD_ORDER.map((method) => resolveIn(ROUTES, method, rawPath)).flatMap((r) =>
+    r && 'match' in r && allowsCors(r.match.route) ? [r.match.route] : [],
+  );
+}
+
+const METHOD_ORDER: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
 /**
- * Matches a raw (still percent-encoded) path against the table, literal segments winning over
- * parameters as in API Gateway. Like a REST API proxy event, parameter values stay percent-encoded:
- * the pipeline decodes them, so handlers see the same values deployed and locally. OPTIONS on a
- * path with CORS routes is the preflight row.
+ * The row serving `method` on a raw path (resolveIn); OPTIONS on a path with CORS routes is the
+ * preflight row.
  */
 export function matchRoute(method: string, rawPath: string): RouteMatch | undefined {
-  if (method === 'OPTIONS') {
-    return corsRoutesAt(rawPath).length > 0 ? { route: corsPreflight, params: {} } : undefined;
-  }
-  const parts = rawPath.split('/').slice(1);
-  let best: { match: RouteMatch; literals: number } | undefined;
-  for (const { route, segments } of compiled()) {
-    if (route.method !== method || segments.length !== parts.length) continue;
-    const params: Record<string, string> = {};
-    let literals = 0;
-    let ok = true;
-    for (let i = 0; i < segments.length && ok; i++) {
-      const seg = segments[i]!;
-      const part = parts[i]!;
-      if ('literal' in seg) {
-        ok = seg.literal === part;
-        literals++;
-      } else {
-        ok = part.length > 0;
-        if (ok) params[seg.param] = part;
-      }
-    }
-    if (ok && (!best || literals > best.literals)) best = { match: { route, params }, literals };
-  }
-  return best?.match;
+  if (method === 'OPTIONS' && corsRoutesAt(rawPath).length > 0) return { route: corsPreflight, params: {} };
+  const resolved = resolveIn(ROUTES, method, rawPath);
+  return resolved && 'match' in resolved ? resolved.match : undefined;
+}
+
+/** The Allow of the 405 a method the route table does not serve on a raw path gets, or undefined when none answers it (404). */
+export function refusedWith(method: string, rawPath: string): string | undefined {
+  if (method === 'OPTIONS' && corsRoutesAt(rawPath).length > 0) return undefined;
+  const resolved = resolveIn(ROUTES, method, rawPath);
+  return resolved && 'allow' in resolved ? resolved.allow : undefined;
 }

@@ -10,10 +10,10 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config, LAMBDA_EXTRA_MS } from '#lib/config.ts';
 import { EDGE_CORS_HEADERS } from '#lib/http/cors.ts';
-import { EDGE_DETAILS, errorEnvelope } from '#lib/http/envelope.ts';
+import { EDGE_DETAILS, errorEnvelope, methodNotAllowedDetail } from '#lib/http/envelope.ts';
 import { ERROR_TABLE, type ErrorCode } from '#lib/http/errors.ts';
 import { log } from '#lib/log.ts';
-import { matchRoute, type Route, type RouteMatch } from '#lib/routes.ts';
+import { matchRoute, refusedWith, type Route, type RouteMatch } from '#lib/routes.ts';
 
 /** API Gateway's payload limit. */
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -157,9 +157,15 @@ function lambdaContext(route: Route, requestId: string): Context {
   };
 }
 
-function sendEnvelope(res: ServerResponse, code: ErrorCode, requestId: string, detail: string) {
+function sendEnvelope(res: ServerResponse, code: ErrorCode, requestId: string, detail: string, headers: Record<string, string> = {}) {
   const body = JSON.stringify(errorEnvelope(requestId, code, detail));
-  res.writeHead(ERROR_TABLE[code].status, { 'Content-Type': 'application/json', 'X-Request-Id': requestId, 'Cache-Control': 'no-store', ...EDGE_CORS_HEADERS });
+  res.writeHead(ERROR_TABLE[code].status, {
+    'Content-Type': 'application/json',
+    'X-Request-Id': requestId,
+    'Cache-Control': 'no-store',
+    ...EDGE_CORS_HEADERS,
+    ...headers,
+  });
   res.end(body);
 }
 
@@ -287,6 +293,9 @@ export async function handle(req: IncomingMessage, res: ServerResponse, load: Ha
   const match = bench?.match ?? matchRoute(method, rawPath);
   if (!match) {
     req.resume();
+    // A path the table has, with another method: 405 and what it takes, as the stack's ANY methods answer (infra/route-area.ts).
+    const allow = refusedWith(method, rawPath);
+    if (allow) return sendEnvelope(res, 'request.methodNotAllowed', requestId, methodNotAllowedDetail(method, allow), { Allow: allow });
     return sendEdgeError(res, 'route.notFound', requestId);
   }
   const body = await readBody(req);

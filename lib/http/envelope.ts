@@ -21,6 +21,13 @@ export function errorEnvelope(requestId: string, code: ErrorCode, detail: string
   return { id: requestId, errors: [item] };
 }
 
+/**
+ * The detail of the edge's 405: a path the table has, with a method it does not take (`allow`, as
+ * the Allow header lists them; lib/routes.ts allowHeader). Deployed, `method` is the gateway's
+ * template variable for the request's method.
+ */
+export const methodNotAllowedDetail = (method: string, allow: string): string => `This path does not take ${method}; it takes ${allow}.`;
+
 /** Default details for errors raised by the edge (gateway responses, the local gateway). */
 export const EDGE_DETAILS = {
   'route.notFound': 'No route matches this method and path.',

@@ -53,10 +53,13 @@ describe('preflight (OPTIONS)', () => {
     expectError(await preflight('/oauth/token', origin, 'DELETE'), 'request.invalid', { detail: /DELETE/ });
   });
 
-  it('the pages, the applications API and unknown paths have no CORS: 404 route.notFound', async () => {
+  it('the pages and the applications API have no CORS: 405 without OPTIONS in Allow; unknown paths 404 route.notFound', async () => {
     const { origin } = await setUp();
-    expectError(await preflight('/oauth/authorize', origin, 'GET'), 'route.notFound');
-    expectError(await preflight('/oauth2/applications', origin), 'route.notFound');
+    const page = await preflight('/oauth/authorize', origin, 'GET');
+    expectError(page, 'request.methodNotAllowed', { detail: 'This path does not take OPTIONS; it takes GET.' });
+    expect([page.headers.get('allow'), page.headers.get('access-control-allow-methods')]).toEqual(['GET', null]);
+    const applications = await preflight('/oauth2/applications', origin);
+    expectError(applications, 'request.methodNotAllowed', { detail: 'This path does not take OPTIONS; it takes GET, POST.' });
     expectError(await preflight('/v2/nope', origin, 'GET'), 'route.notFound');
   });
 

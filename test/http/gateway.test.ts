@@ -131,15 +131,37 @@ describe('local gateway → API Gateway REST proxy event', () => {
 
   it.each([
     ['an unknown path', 'GET', '/v2/nope'],
-    ['a known path with another method', 'DELETE', '/v2/entities'],
     ['a trailing slash', 'GET', '/v2/entities/'],
     ['an empty parameter segment', 'GET', '/v2/entities//score'],
-    ['the root with another method', 'DELETE', '/'],
-    ['OPTIONS on a path browser clients may not call', 'OPTIONS', '/oauth2/applications'],
   ])('%s → 404 route.notFound, handler never called', async (_name, method, path) => {
     const res = await call(app, method, path);
     expectError(res, 'route.notFound', { detail: 'No route matches this method and path.' });
     expect(seen).toHaveLength(0);
+  });
+
+  it.each([
+    ['a known path with another method', 'DELETE', '/v2/entities', 'GET, POST, OPTIONS'],
+    ['HEAD, which no path takes', 'HEAD', '/v2/entities/abc', 'GET, PATCH, DELETE, OPTIONS'],
+    ['the root with another method', 'DELETE', '/', 'GET'],
+    ['OPTIONS on a path browser clients may not call', 'OPTIONS', '/oauth2/applications', 'GET, POST'],
+    // Where a parameter's path serves a method, the Allow has it: DELETE …/link/{entityId} is …/{targetType}/{targetId}'s.
+    ['a literal path with a parameter sibling', 'GET', '/v2/notes/n1/relationships/link/e1', 'PUT, DELETE, OPTIONS'],
+  ])('%s → 405 request.methodNotAllowed with Allow, handler never called', async (_name, method, path, allow) => {
+    const res = await call(app, method, path);
+    expect([res.status, res.headers.get('allow'), res.headers.get('access-control-allow-origin')]).toEqual([405, allow, '*']);
+    if (method !== 'HEAD') expectError(res, 'request.methodNotAllowed', { detail: `This path does not take ${method}; it takes ${allow}.` });
+    expect(seen).toHaveLength(0);
+  });
+
+  it.each([
+    ['DELETE', '/v2/notes/n1/relationships/link/e1', 'deleteNoteRelationship', { id: 'n1', targetType: 'link', targetId: 'e1' }],
+    ['PUT', '/v2/notes/n1/relationships/link/e1', 'setNoteLink', { id: 'n1', entityId: 'e1' }],
+    ['DELETE', '/v2/entities/search', 'deleteEntity', { id: 'search' }],
+  ])('%s %s: API Gateway picks the most specific path that has the method → %s', async (method, path, operationId, params) => {
+    const res = await call(app, method, path);
+    expect(res.status).toBe(200);
+    const { event } = only();
+    expect([seen[0]!.operationId, event.pathParameters]).toEqual([operationId, params]);
   });
 
   it("a result over Lambda's 6 MB response limit, its body's escaping counted → the default 5xx in the envelope, as API Gateway answers", async () => {

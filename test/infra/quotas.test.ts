@@ -48,7 +48,7 @@ const table = (title: string, use: ReturnType<typeof quotaUse>) =>
     title,
     ...use.map(
       ({ template, usage, share }) =>
-        `  ${template.padEnd(9)} ${(Object.keys(QUOTAS) as Array<keyof Usage>).map((q) => `${q} ${usage[q]}/${QUOTAS[q]} (${(share[q] * 100).toFixed(1)} %)`).join('  ')}`,
+        `  ${template.padEnd(17)} ${(Object.keys(QUOTAS) as Array<keyof Usage>).map((q) => `${q} ${usage[q]}/${QUOTAS[q]} (${(share[q] * 100).toFixed(1)} %)`).join('  ')}`,
     ),
   ].join('\n');
 

@@ -1,7 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { describe, expect, it, vi } from 'vitest';
-import { corsPaths, pathsOf, ROUTES } from '#lib/routes.ts';
+import { corsPaths, pathsOf, PREFLIGHT_PATH, refusedWith, ROUTES } from '#lib/routes.ts';
 import { TABLE } from '#lib/store/table.ts';
 import { WORKERS } from '#lib/workers.ts';
 import { grantsByRole, resourcesOf, refsIn, statementsOf, synth, type Statement } from './synth.ts';
@@ -99,7 +99,9 @@ describe('one function per route (lib/routes.ts)', () => {
 
   it('Lambda timeout = request budget + 2 s; the gateway gives up 1 s after the budget, before Lambda does', () => {
     for (const { props } of functions) expect(props.Timeout).toBe(12);
-    for (const [, m] of ofType('AWS::ApiGateway::Method')) expect((m.Properties!.Integration as { TimeoutInMillis: number }).TimeoutInMillis).toBe(11_000);
+    const proxies = ofType('AWS::ApiGateway::Method').filter(([, m]) => (m.Properties!.Integration as { Type: string }).Type === 'AWS_PROXY');
+    expect(proxies).toHaveLength(functions.flatMap(({ route }) => pathsOf(route)).length);
+    for (const [, m] of proxies) expect((m.Properties!.Integration as { TimeoutInMillis: number }).TimeoutInMillis).toBe(11_000);
     const slow = synth({ requestTimeoutMs: '20000' });
     for (const fn of routeFunctionsOf(slow.template)) expect([fn.Timeout, fn.Environment.Variables.REQUEST_TIMEOUT_MS]).toEqual([22, '20000']);
   });
@@ -145,14 +147,33 @@ describe('REST API: the resource tree and methods come from the route table', ()
     return `${prefix}/${r.Properties!.PathPart as string}`;
   };
 
-  it('every route is a proxy method on its path(s), integrated with its own function, and nothing else is; the CORS preflight is OPTIONS on every CORS path', () => {
+  it('every route is a proxy method on its path(s), integrated with its own function, and nothing else is; the CORS preflight is OPTIONS on every CORS path; every path has an ANY mock', () => {
     const methods = ofType('AWS::ApiGateway::Method').map(([, m]) => {
       const p = m.Properties as { HttpMethod: string; ResourceId: unknown; Integration: { Type: string; Uri: unknown } };
       const fnId = [...refsIn(p.Integration.Uri)].find((id) => resources[id]?.Type === 'AWS::Lambda::Function');
       return `${p.HttpMethod} ${pathOf([...refsIn(p.ResourceId)][0]!)} ${p.Integration.Type} ${fnId}`;
     });
     const expected = functions.flatMap(({ route, logicalId }) => pathsOf(route).map((path) => `${route.method} ${path} AWS_PROXY ${logicalId}`));
-    expect(methods.sort()).toEqual(expected.sort());
+    const proxies = methods.filter((m) => !m.includes(' MOCK '));
+    expect(proxies.sort()).toEqual(expected.sort());
+    // The rest answer 405: an ANY on each path, but where a less specific path serves a method it lacks (that method falls through).
+    const mocks = methods.filter((m) => m.includes(' MOCK ')).map((m) => m.replace(' MOCK undefined', ''));
+    const paths = [...new Set(ROUTES.filter((route) => route.path !== PREFLIGHT_PATH).map((route) => route.path))];
+    const fallingThrough = [
+      '/v2/entities/search',
+      '/v2/entities/configurations',
+      '/v2/notes/search',
+      '/v2/notes/configurations',
+      '/v2/notes/{id}/relationships/link/{entityId}',
+      '/v2/members/search',
+      '/v2/teams/search',
+    ];
+    expect(mocks.sort()).toEqual(
+      paths
+        .filter((path) => !fallingThrough.includes(path))
+        .map((path) => `ANY ${path}`)
+        .sort(),
+    );
     const preflight = functions.find((f) => f.route.operationId === 'corsPreflight')!;
     expect(methods.filter((m) => m.startsWith('OPTIONS ')).sort()).toEqual(
       corsPaths()
@@ -171,6 +192,70 @@ describe('REST API: the resource tree and methods come from the route table', ()
     ]);
   });
 
+  it('the ANY of a path answers 405 in the envelope, its Allow as the local gateway gives it (that of a path whose requests fall through to it, for them), without a function', () => {
+    const anys = ofType('AWS::ApiGateway::Method').filter(([, m]) => (m.Properties!.Integration as { Type: string }).Type === 'MOCK');
+    const byPath = new Map(anys.map(([, m]) => [pathOf([...refsIn(m.Properties!.ResourceId)][0]!), m.Properties as Record<string, any>]));
+    const envelope = (allow: string) =>
+      JSON.stringify({
+        id: '$context.requestId',
+        errors: [{ code: 'request.methodNotAllowed', title: 'Method not allowed', detail: `This path does not take $context.httpMethod; it takes ${allow}.` }],
+      });
+    const answer = (allow: string, ...shadows: string[]) => ({
+      Type: 'MOCK',
+      PassthroughBehavior: 'WHEN_NO_MATCH',
+      RequestTemplates: { 'application/json': '{"statusCode":405}' },
+      IntegrationResponses: [
+        {
+          StatusCode: '405',
+          ResponseParameters: {
+            'method.response.header.Content-Type': "'application/json'",
+            'method.response.header.Cache-Control': "'no-store'",
+            'method.response.header.Access-Control-Allow-Origin': "'*'",
+            'method.response.header.Access-Control-Expose-Headers':
+              "'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, Idempotent-Replayed, WWW-Authenticate, x-amzn-Remapped-WWW-Authenticate'",
+          },
+          ResponseTemplates: {
+            'application/json': [
+              `#set($allow = "${allow}")`,
+              ...shadows,
+              '#set($context.responseOverride.header.Allow = $allow)',
+              '#set($context.responseOverride.header.X-Request-Id = "$context.requestId")',
+              envelope('$allow'),
+            ].join('\n'),
+          },
+        },
+      ],
+    });
+    expect(byPath.get('/v2/entities/{id}')!.Integration).toEqual(
+      answer(
+        'GET, PATCH, DELETE, OPTIONS',
+        `#if($input.params().path.get('id') == "configurations")#set($allow = "GET, PATCH, DELETE, OPTIONS")#end`,
+        `#if($input.params().path.get('id') == "search")#set($allow = "GET, POST, PATCH, DELETE, OPTIONS")#end`,
+      ),
+    );
+    expect(byPath.get('/v2/notes/{id}/relationships/{targetType}/{targetId}')!.Integration).toEqual(
+      answer('DELETE, OPTIONS', `#if($input.params().path.get('targetType') == "link")#set($allow = "PUT, DELETE, OPTIONS")#end`),
+    );
+    expect(byPath.get('/oauth/authorize')!.Integration).toEqual(answer('GET'));
+    expect(byPath.get('/mcp')!.Integration).toEqual(answer('POST, OPTIONS'));
+    expect(byPath.get('/v2/entities/{id}')!.MethodResponses).toEqual([
+      {
+        StatusCode: '405',
+        ResponseParameters: Object.fromEntries(
+          ['Allow', 'X-Request-Id', 'Content-Type', 'Cache-Control', 'Access-Control-Allow-Origin', 'Access-Control-Expose-Headers'].map((h) => [
+            `method.response.header.${h}`,
+            true,
+          ]),
+        ),
+      },
+    ]);
+    // Every ANY's Allow is what the local gateway answers there (lib/routes.ts refusedWith).
+    for (const [path, props] of byPath) {
+      const first = /^#set\(\$allow = "([^"]*)"\)/.exec(props.Integration.IntegrationResponses[0].ResponseTemplates['application/json'])![1];
+      expect(first, path).toBe(refusedWith('HEAD', path));
+    }
+  });
+
   it("each route's function, role, log group and permission live in its area's nested stack, and each method in its path's area (the preflight's OPTIONS too); the path tree stays in the parent", () => {
     for (const { route, logicalId, roleId, props } of functions) {
       const area = areaOf(route).id;
@@ -182,7 +267,9 @@ describe('REST API: the resource tree and methods come from the route table', ()
     }
     for (const [id, m] of ofType('AWS::ApiGateway::Method')) expect(id.split('/')[0]).toBe(areaOfPath(pathOf([...refsIn(m.Properties!.ResourceId)][0]!)).id);
     expect(ofType('AWS::ApiGateway::Resource').filter(([id]) => id.includes('/'))).toEqual([]);
-    expect(new Set(functions.map((f) => areaOf(f.route).id))).toEqual(new Set(['Entities', 'Notes', 'Workspace', 'Auth', 'General']));
+    expect(new Set(functions.map((f) => areaOf(f.route).id))).toEqual(
+      new Set(['Entities', 'Notes', 'NoteRelationships', 'Fields', 'Workspace', 'Webhooks', 'Applications', 'Auth', 'Pages', 'General']),
+    );
     expect(areaOf(functions.find((f) => f.route.operationId === 'corsPreflight')!.route).id).toBe('General');
   });
 

@@ -277,11 +277,11 @@ describe('scopes and tenants', () => {
 });
 
 describe('HTTP', () => {
-  it('GET and DELETE /mcp → 405 with Allow: POST', async () => {
-    for (const method of ['GET', 'DELETE']) {
+  it('GET and DELETE /mcp → 405 with the Allow the edge gives every other method there: POST, OPTIONS', async () => {
+    for (const method of ['GET', 'DELETE', 'PUT']) {
       const res = await call(app, method, '/mcp', { token: ws.token });
-      expectError(res, 'request.methodNotAllowed', { detail: /takes only POST/ });
-      expect(res.headers.get('allow')).toBe('POST');
+      expectError(res, 'request.methodNotAllowed', { detail: method === 'PUT' ? 'This path does not take PUT; it takes POST, OPTIONS.' : /takes only POST/ });
+      expect(res.headers.get('allow')).toBe('POST, OPTIONS');
     }
   });
 

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
-import { matchRoute, PREFLIGHT_PATH } from '#lib/routes.ts';
+import { matchRoute, PREFLIGHT_PATH, refusedWith } from '#lib/routes.ts';
 import { summarize } from '../compat/validate.ts';
 
 type Json = Record<string, any>;
@@ -71,7 +71,12 @@ export function checkResponse(res: ReceivedResponse, options: { doubles?: boolea
   if (options.doubles && res.status < 400) return;
 
   let pointer: string;
-  if (!match) {
+  const allow = match ? undefined : refusedWith(res.method, path);
+  if (allow) {
+    if (res.status !== 405 || res.headers.get('allow') !== allow)
+      fail(`is not the 405 request.methodNotAllowed with Allow: ${allow} the gateway answers for a method its path does not take`);
+    pointer = '/components/schemas/Error405';
+  } else if (!match) {
     if (res.status !== 404) fail('is not the 404 route.notFound the gateway answers for an unknown route');
     pointer = '/components/schemas/Error404';
   } else if (match.route.path === PREFLIGHT_PATH) {
@@ -98,6 +103,8 @@ export function checkResponse(res: ReceivedResponse, options: { doubles?: boolea
     }
     pointer = `${responsesAt}/${res.status}/content/application~1json/schema`;
   }
+  // A response to HEAD has no body (RFC 9110 §9.3.2).
+  if (res.method === 'HEAD' && res.text === '') return;
   if (!/^application\/json/.test(res.headers.get('content-type') ?? ''))
     fail(`is declared as JSON but came as ${res.headers.get('content-type') ?? 'no content type'}`);
   let body: unknown;
@@ -108,7 +115,8 @@ export function checkResponse(res: ReceivedResponse, options: { doubles?: boolea
   }
   const validate = validatorAt(pointer);
   if (!validate(body)) fail(`does not match its schema at ${pointer}: ${summarize(validate.errors).join('; ')}`);
-  if (!match && (body as Json).errors?.[0]?.code !== 'route.notFound') fail('is not route.notFound');
+  const edgeCode = allow ? 'request.methodNotAllowed' : 'route.notFound';
+  if (!match && (body as Json).errors?.[0]?.code !== edgeCode) fail(`is not ${edgeCode}`);
 }
 
 /** A fetch that checks every response it returns (for openapi-fetch clients). */

@@ -8,7 +8,7 @@ export const mcpMethodNotAllowed = (): Promise<never> =>
       'request.methodNotAllowed',
       'The MCP server takes only POST: it is stateless and answers in JSON, with no event stream to open and no session to end.',
       {
-        headers: { Allow: 'POST' },
+        headers: { Allow: 'POST, OPTIONS' },
       },
     ),
   );
