@@ -249,11 +249,21 @@ describe('REST API: the resource tree and methods come from the route table', ()
         ),
       },
     ]);
-    // Every ANY's Allow is what the local gateway answers there (lib/routes.ts refusedWith).
+    // Every ANY's Allow is what the local gateway answers there (lib/routes.ts refusedWith), and so is
+    // each branch's, on the path whose requests fall through to it: one branch per such path.
+    let branches = 0;
     for (const [path, props] of byPath) {
-      const first = /^#set\(\$allow = "([^"]*)"\)/.exec(props.Integration.IntegrationResponses[0].ResponseTemplates['application/json'])![1];
-      expect(first, path).toBe(refusedWith('HEAD', path));
+      const template: string = props.Integration.IntegrationResponses[0].ResponseTemplates['application/json'];
+      expect(/^#set\(\$allow = "([^"]*)"\)/.exec(template)![1], path).toBe(refusedWith('HEAD', path));
+      for (const [, param, literal, allow] of template.matchAll(
+        /#if\(\$input\.params\(\)\.path\.get\('(\w+)'\) == "([\w-]+)"\)#set\(\$allow = "([^"]*)"\)#end/g,
+      )) {
+        const fallingThrough = path.replace(`{${param}}`, literal!);
+        expect(allow, fallingThrough).toBe(refusedWith('HEAD', fallingThrough));
+        branches++;
+      }
     }
+    expect(branches).toBe(7);
   });
 
   it("each route's function, role, log group and permission live in its area's nested stack, and each method in its path's area (the preflight's OPTIONS too); the path tree stays in the parent", () => {
