@@ -172,6 +172,37 @@ describe('local gateway → API Gateway REST proxy event', () => {
     expect([under.status, under.text.length]).toEqual([200, 3 * 1024 * 1024 - 1024]);
   });
 
+  it('a body sent in chunks arrives whole; a request without Content-Length or Transfer-Encoding arrives with none', async () => {
+    const { port } = new URL(app.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ port, method: 'POST', path: '/v2/entities', headers: { 'content-type': 'application/json' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      for (const part of ['{"data":', '{"type":"product",', '"fields":{"name":"Chunked"}}}']) req.write(part);
+      req.end();
+    });
+    expect(status).toBe(200);
+    expect([only().event.headers['Transfer-Encoding'], only().event.body]).toEqual(['chunked', '{"data":{"type":"product","fields":{"name":"Chunked"}}}']);
+    seen.length = 0;
+    expect((await call(app, 'GET', '/v2/entities')).status).toBe(200);
+    expect([only().event.body, only().event.isBase64Encoded]).toEqual([null, false]);
+  });
+
+  it('a client that breaks off in the middle of its body: the handler is never called, and the gateway serves the next request', async () => {
+    const { port } = new URL(app.url);
+    await new Promise<void>((resolve) => {
+      const req = request({ port, method: 'POST', path: '/v2/entities', headers: { 'content-type': 'application/json', 'content-length': '100' } });
+      req.on('error', () => resolve());
+      req.write('{"data":', () => setTimeout(() => req.destroy(), 50));
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen).toHaveLength(0);
+    expect((await call(app, 'GET', '/v2/entities')).status).toBe(200);
+    expect(only().operationId).toBe('listEntities');
+  });
+
   it('a body over the 10 MiB payload limit → 413, handler never called', async () => {
     const res = await call(app, 'POST', '/v2/entities', { body: Buffer.alloc(10 * 1024 * 1024 + 1, 0x20), headers: { 'content-type': 'application/json' } });
     expectError(res, 'request.tooLarge');
