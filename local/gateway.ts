@@ -277,7 +277,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'tooLarge' | 'aborted'
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_PAYLOAD_BYTES) {
-        // The rest is drained unread, as the async iterator's early return left it.
+        // The rest is read and dropped; the 413 closes the connection (handle).
         req.resume();
         return settle('tooLarge');
       }
