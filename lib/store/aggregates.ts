@@ -180,6 +180,11 @@ export class Plan {
     return this.items.length + this.entities.size;
   }
 
+  /** Whether the plan already holds an update or a condition of this entity (another change under it adds none). */
+  touches(entityId: string): boolean {
+    return this.entities.has(entityId);
+  }
+
   build(): TxItem[] {
     const out = [...this.items];
     let n = 0;

@@ -8,8 +8,9 @@
 // write's other reads): its own liveness and type are judged on the item as it is now. One
 // transaction can name an entity through two chains (a link to a component and one to a feature
 // under it): when they disagree on its place, Plan.entity throws StaleChain and tx.ts rebuilds fresh.
-import { readChain, readEntityItem, type Placement } from './entities.ts';
-import type { Prereads } from './preread.ts';
+import { readChain, readEntityItem, readEntityItems, type EntityItem, type Placement } from './entities.ts';
+import * as keys from './keys.ts';
+import { prereadFor, type Prereads } from './preread.ts';
 import { MAX_DEPTH } from '../domain/hierarchy.ts';
 
 /** Entries kept per instance; the least recently used goes first. */
@@ -80,4 +81,66 @@ export async function targetChain(ws: string, id: string, options: { preread?: P
   const chain = [target, ...read.chain];
   if (read.complete && chain.every((e) => !e.deleting)) remember(ws, chain);
   return { chain, complete: read.complete, cached: false };
+}
+
+/**
+ * targetChain for many targets at once (a note's links): the targets from `preread` where it read
+ * them, the others in one BatchGetItem; the ancestors from the cache unless `fresh`, the rest read
+ * level by level — each entity once, one BatchGetItem per level for all the chains — instead of one
+ * GetItem per level per target.
+ */
+export async function targetChains(ws: string, ids: readonly string[], options: { preread?: Prereads | undefined; fresh: boolean }): Promise<TargetChain[]> {
+  // Every entity read here, by id; null: read and not there.
+  const read = new Map<string, EntityItem | null>();
+  const readAll = async (wanted: Iterable<string>) => {
+    const fresh = [...new Set(wanted)].filter((id) => !read.has(id));
+    if (fresh.length === 0) return;
+    // One entity (a single link's next level): a GetItem, as targetChain reads it.
+    if (fresh.length === 1) {
+      read.set(fresh[0]!, (await readEntityItem(ws, fresh[0]!)) ?? null);
+      return;
+    }
+    const found = await readEntityItems(ws, fresh);
+    for (const id of fresh) read.set(id, found.get(id) ?? null);
+  };
+  const unread: string[] = [];
+  for (const id of ids) {
+    const ahead = prereadFor(options.preread, keys.entity(ws, id));
+    if (!ahead) unread.push(id);
+    else if (!read.has(id)) read.set(id, (await readEntityItem(ws, id, options.preread)) ?? null);
+  }
+  await readAll(unread);
+  const cached = new Map<string, Placement[]>();
+  if (!options.fresh) {
+    for (const id of ids) {
+      const parentId = read.get(id)?.parentId;
+      const above = parentId === undefined ? undefined : cachedChain(ws, parentId);
+      if (above) cached.set(id, above);
+    }
+  }
+  // The ancestors of the targets not cached, a level at a time.
+  let level = ids.filter((id) => !cached.has(id)).map((id) => read.get(id)?.parentId);
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    const parents = level.filter((p): p is string => p !== undefined);
+    if (parents.length === 0) break;
+    await readAll(parents);
+    level = parents.map((p) => read.get(p)?.parentId);
+  }
+  return ids.map((id): TargetChain => {
+    const target = read.get(id);
+    if (!target) return { chain: [], complete: false, cached: false };
+    const above = cached.get(id);
+    if (above) return { chain: [target, ...above], complete: true, cached: true };
+    const chain: EntityItem[] = [target];
+    let next = target.parentId;
+    while (next !== undefined && chain.length <= MAX_DEPTH) {
+      const e = read.get(next);
+      if (!e) break;
+      chain.push(e);
+      next = e.parentId;
+    }
+    const complete = next === undefined;
+    if (complete && chain.every((e) => !e.deleting)) remember(ws, chain);
+    return { chain, complete, cached: false };
+  });
 }

@@ -52,23 +52,27 @@ export function copyAttributes(links: readonly CopiedLink[]): Record<string, unk
 }
 
 /**
- * What a link write does to the note's copy, as clauses of the note's update: the link's attribute
- * set, or — a new link past the cap — the mark removed (the note is read through the Query from then on).
+ * What writes of `links` (one note's) do to its copy, as clauses of the note's update: each link's
+ * attribute set, or — new links taking it past the cap — the mark removed (the note is read through
+ * the Query from then on).
  */
 export function copyUpdate(
   copy: readonly CopiedLink[],
-  link: CopiedLink,
+  links: readonly CopiedLink[],
   names: Record<string, string>,
   values: Record<string, unknown>,
 ): { set?: string; remove?: string } {
-  const adds = !copy.some((c) => c.entityId === link.entityId);
-  if (adds && copy.length >= MAX_COPIED_LINKS) {
+  const adding = links.filter((l) => !copy.some((c) => c.entityId === l.entityId)).length;
+  if (adding > 0 && copy.length + adding > MAX_COPIED_LINKS) {
     names['#copied'] = COPY_MARK;
     return { remove: '#copied' };
   }
-  names['#copy'] = copyAttribute(link.entityId);
-  values[':copy'] = copyValue(link);
-  return { set: '#copy = :copy' };
+  const sets = links.map((link, i) => {
+    names[`#copy${i}`] = copyAttribute(link.entityId);
+    values[`:copy${i}`] = copyValue(link);
+    return `#copy${i} = :copy${i}`;
+  });
+  return { set: sets.join(', ') };
 }
 
 /** One attribute of the copy set (`link`) or removed, on a note that still exists. */

@@ -1,13 +1,13 @@
 // Notes, their customer and their links. Each change is one transaction that also carries the
 // rating items and aggregate deltas (lib/store/aggregates.ts). Fan-out bound: a note whose change
 // needs more than one transaction's items (many links, deep hierarchy) is changed in steps — first
-// the note itself, then one transaction per link — each step exact on its own and idempotent, and a
-// crashed sequence is finished by `admin score verify --repair` (the note's `deleting` mark and each
-// link's `customerId` cache say what is left to do).
+// the note itself with a pending-work item saying what remains (lib/store/work.ts), then the links in
+// transactions of as many as one holds — each step exact on its own and idempotent; the request
+// carries the steps on, and the sweeper finishes them after a crash or a timeout (lib/store/sweep.ts).
 import { randomUUID } from 'node:crypto';
 import { Plan, planLinkChange, toLink, type LinkItem } from './aggregates.ts';
 import { deleteItem, getItem } from './calls.ts';
-import { targetChain, type TargetChain } from './chains.ts';
+import { targetChain, targetChains, type TargetChain } from './chains.ts';
 import { readChain, readEntityItem, type Placement } from './entities.ts';
 import { isConditionFailed } from './errors.ts';
 import { RECORD_ITEMS, transactOnce, type WriteScope } from './idempotency.ts';
@@ -103,18 +103,19 @@ async function readLink(ws: string, noteId: string, entityId: string, preread?: 
 }
 
 /**
- * The note still has the customer that was read and is not being deleted; `newLink` bumps linkRev;
- * `link`, the link as written, goes into the note's copy of its links when it has one.
+ * The note still has the customer that was read and is not being deleted; `links`, the new links
+ * and re-rates as written, bump linkRev by the number of new ones (`newLinks`) and go into the
+ * note's copy of its links when it has one.
  */
-function noteCheck(ws: string, note: NoteItem, options: { newLink: boolean; link?: CopiedLink }): TxItem {
+function noteCheck(ws: string, note: NoteItem, options: { newLinks: number; links?: readonly CopiedLink[] }): TxItem {
   const condition = note.customer
     ? 'attribute_exists(pk) AND attribute_not_exists(deleting) AND customer.id = :c'
     : 'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(customer)';
   const values: Record<string, unknown> = note.customer ? { ':c': note.customer.id } : {};
   const names: Record<string, string> = {};
-  const copy = note.linkCopy && options.link ? copyUpdate(note.linkCopy, options.link, names, values) : {};
-  const sets = [...(options.newLink ? ['linkRev = if_not_exists(linkRev, :zero) + :one'] : []), ...(copy.set ? [copy.set] : [])];
-  if (options.newLink) Object.assign(values, { ':zero': 0, ':one': 1 });
+  const copy = note.linkCopy && options.links?.length ? copyUpdate(note.linkCopy, options.links, names, values) : {};
+  const sets = [...(options.newLinks > 0 ? ['linkRev = if_not_exists(linkRev, :zero) + :added'] : []), ...(copy.set ? [copy.set] : [])];
+  if (options.newLinks > 0) Object.assign(values, { ':zero': 0, ':added': options.newLinks });
   if (sets.length || copy.remove) {
     return {
       Update: {
@@ -255,7 +256,11 @@ export async function createNote(
       // verdicts are still taken in that order.
       const [customerRead, reads] = await Promise.all([
         input.customer ? settle(checkCustomer(ws, input.customer, input.customer.path, pre)) : undefined,
-        Promise.all(input.links.map((l) => targetChain(ws, l.entityId, { preread: pre, fresh: attempt > 0 }))),
+        targetChains(
+          ws,
+          input.links.map((l) => l.entityId),
+          { preread: pre, fresh: attempt > 0 },
+        ),
       ]);
       const customer = customerRead && outcome(customerRead);
       const now = new Date().toISOString();
@@ -291,7 +296,7 @@ export async function createNote(
       }
       stepwise = undefined;
       if (plan.size > MAX_TX_ITEMS - RECORD_ITEMS) {
-        // Too big for one transaction: the note first, with the links still to make as pending work, then a step per link.
+        // Too big for one transaction: the note first, with the links still to make as pending work, then the links in steps.
         plan = base(input.links.length > MAX_COPIED_LINKS ? undefined : []);
         const work = workPut(ws, 'noteLinks', id, { leaseUntil: until + LAMBDA_EXTRA_MS, links: input.links.map((l) => [l.entityId, l.importance]) });
         plan.add(work.put);
@@ -315,26 +320,121 @@ export async function createNote(
   return note;
 }
 
+/** Links a step of a note's fan-out reads at once: more than one transaction can take (each link adds at least its own item and its entity's). */
+const STEP_LINKS = 50;
+
 /**
- * The links a note's creation still has to make (its pending work): each one its own step, like a
- * client's link; a link that exists already (made by an earlier run, or by a client since) or whose
+ * What a step of a note's fan-out reads in one go: the links as they are now, their targets and the
+ * ratings of `customers` on them (one BatchGetItem), the chains above the targets (lib/store/chains.ts targetChains).
+ */
+async function readSteps(ws: string, noteId: string, entityIds: readonly string[], customers: ReadonlyArray<string | undefined>, attempt: number) {
+  const raters = [...new Set(customers.filter((c): c is string => c !== undefined))];
+  const ahead = await readAhead(entityIds.flatMap((id) => [keys.link(ws, noteId, id), keys.entity(ws, id), ...raters.map((c) => keys.rating(ws, id, c))]));
+  const targets = await targetChains(ws, entityIds, { preread: ahead, fresh: attempt > 0 });
+  return { ahead, targets };
+}
+
+/** Whether one more link change fits the transaction: its link item, `ratings` rating items, the entities of its chain not in it yet, and `reserve` items still to come. */
+const fits = (plan: Plan, chain: readonly Placement[] | undefined, ratings: number, reserve = 0) =>
+  plan.size + 1 + ratings + (chain ?? []).filter((e) => !plan.touches(e.id)).length + reserve <= MAX_TX_ITEMS;
+
+/** What a step answers when nothing is left to do at all (the note is gone). */
+const ALL_DONE = Number.POSITIVE_INFINITY;
+
+/**
+ * Works through `todo` in transactions (lib/store/tx.ts, rebuilt from fresh reads on a conflict):
+ * `step` plans what it can of the first STEP_LINKS left and answers how many of them it is done with
+ * (ALL_DONE: the rest too). A step contended near the deadline leaves the rest to the pending work:
+ * Unfinished (`detail`), never a 429 saying nothing changed; so does `until` coming first.
+ */
+async function inSteps<T>(
+  label: string,
+  todo: readonly T[],
+  until: number,
+  detail: () => string,
+  step: (batch: readonly T[], attempt: number) => Promise<{ items: TxItem[]; result: number }>,
+): Promise<void> {
+  for (let left = todo; left.length > 0;) {
+    inTime(until, detail);
+    const batch = left.slice(0, STEP_LINKS);
+    const done = await orUnfinished(() => transact(label, (attempt) => step(batch, attempt), until), detail);
+    // One change always fits an empty transaction: a step that took none would never end.
+    if (done < 1) throw new Error(`${label}: a step took none of ${batch.length}`);
+    left = left.slice(done);
+  }
+}
+
+/**
+ * The links a note's creation still has to make (its pending work), in transactions of as many as
+ * one holds: each link as a client's would be made, the note's revision and copy updated once per
+ * transaction. A link that exists already (made by an earlier run, or by a client since) or whose
  * target is gone or refuses it now is done. True once every link is; Unfinished when `until` comes first.
  */
 export async function finishNoteLinks(ws: string, noteId: string, links: ReadonlyArray<readonly [string, Importance]>, until: number): Promise<boolean> {
   const made = new Set((await noteLinks(ws, noteId)).map((l) => l.entityId));
   const detail = () => `Note ${noteId} was created; ${links.length} links are being added to it and follow without another request.`;
-  for (const [entityId, importance] of links) {
-    if (made.has(entityId)) continue;
-    inTime(until, detail);
-    try {
-      // The note is written: a link contended now is left to the pending work, never a 429 saying nothing changed.
-      await orUnfinished(() => upsertLink(ws, noteId, entityId, importance, { create: true, path: [], scope: { deadline: until } }), detail);
-    } catch (err) {
-      // The note was deleted meanwhile: nothing is left to do.
-      if (err instanceof NotFound && !(await getNote(ws, noteId))) return true;
-      if (!(err instanceof NotFound || err instanceof Conflict || err instanceof InvalidInput)) throw err;
-    }
-  }
+  await inSteps(
+    'finishNoteLinks',
+    links.filter(([entityId]) => !made.has(entityId)),
+    until,
+    detail,
+    async (batch, attempt) => {
+      // The note deleted meanwhile: nothing is left to do.
+      const note = await getNote(ws, noteId);
+      if (!note) return { items: [], result: ALL_DONE };
+      const { ahead, targets } = await readSteps(
+        ws,
+        noteId,
+        batch.map(([entityId]) => entityId),
+        [note.customer?.id],
+        attempt,
+      );
+      const plan = new Plan(ws);
+      const written: CopiedLink[] = [];
+      let taken = 0;
+      for (const [i, [entityId, importance]] of batch.entries()) {
+        // Named twice: made once.
+        if (written.some((l) => l.entityId === entityId)) {
+          taken++;
+          continue;
+        }
+        let chain: Placement[];
+        try {
+          chain = liveLinkTarget(entityId, targets[i]!, []);
+        } catch (err) {
+          if (!(err instanceof NotFound || err instanceof InvalidInput)) throw err;
+          taken++;
+          continue;
+        }
+        if (await readLink(ws, noteId, entityId, ahead)) {
+          taken++;
+          continue;
+        }
+        // The note's own update comes last.
+        if (!fits(plan, chain, note.customer ? 1 : 0, 1)) break;
+        taken++;
+        try {
+          const link = await planLinkChange(ws, plan, {
+            noteId,
+            entityId,
+            entityType: chain[0]!.type,
+            chain,
+            after: { customerId: note.customer?.id, importance },
+            preread: ahead,
+          });
+          written.push(link!);
+        } catch (err) {
+          // Refused before it planned anything (a customer's cap of notes rating one entity).
+          if (!(err instanceof InvalidInput)) throw err;
+          continue;
+        }
+        if (targets[i]!.cached) plan.checkChain(chain);
+      }
+      if (written.length === 0) return { items: [], result: taken };
+      plan.add(noteCheck(ws, note, { newLinks: written.length, links: written }));
+      return { items: plan.build(), result: taken };
+    },
+  );
   return true;
 }
 
@@ -412,7 +512,7 @@ export async function upsertLink(
           throw new Conflict(`Note ${noteId} is already linked to entity ${entityId}.`);
         }
         const plan = new Plan(ws);
-        plan.add(noteCheck(ws, note, { newLink: !before, link: { entityId, entityType: chain[0]!.type, importance } }));
+        plan.add(noteCheck(ws, note, { newLinks: before ? 0 : 1, links: [{ entityId, entityType: chain[0]!.type, importance }] }));
         const link = await planLinkChange(ws, plan, {
           noteId,
           entityId,
@@ -443,27 +543,20 @@ export async function deleteLink(ws: string, noteId: string, entityId: string, s
     { label: 'deleteLink', resource: `the links of note ${noteId}` },
     until + LAMBDA_EXTRA_MS,
   );
-  await removeLink(ws, noteId, entityId, { missingOk: false, scope });
-}
-
-/** Removes one link with its rating (a step of a note delete, or a client's unlink). */
-async function removeLink(ws: string, noteId: string, entityId: string, options: { missingOk: boolean; scope?: WriteScope | undefined }): Promise<void> {
+  // One link with its rating.
   await transact(
     'removeLink',
     async () => {
       const [before, chain] = await Promise.all([readLink(ws, noteId, entityId), existingChain(ws, entityId)]);
       // A link to an entity whose delete has begun is gone for every reader (lib/store/tombstones.ts)
       // until the clean-up removes it: a client's unlink finds none, as a read would.
-      if (!before || (!options.missingOk && (!chain || chain[0]!.deleting))) {
-        if (options.missingOk) return { items: [], result: undefined };
-        throw new NotFound('link', entityId, `Note ${noteId} has no link to entity ${entityId}.`);
-      }
+      if (!before || !chain || chain[0]!.deleting) throw new NotFound('link', entityId, `Note ${noteId} has no link to entity ${entityId}.`);
       const plan = new Plan(ws);
       await planLinkChange(ws, plan, { noteId, entityId, entityType: before.entityType, chain, before });
       plan.add(uncopyLink(ws, noteId, entityId));
       return { items: plan.build(), result: undefined };
     },
-    options.scope?.deadline,
+    scope?.deadline,
   );
 }
 
@@ -537,7 +630,11 @@ export async function setNoteCustomer(
       const ahead = await readAhead(
         moving.flatMap((l) => [keys.entity(ws, l.entityId), ...[l.customerId, next?.id].flatMap((c) => (c ? [keys.rating(ws, l.entityId, c)] : []))]),
       );
-      const targets = await Promise.all(moving.map((l) => targetChain(ws, l.entityId, { preread: ahead, fresh: attempt > 0 })));
+      const targets = await targetChains(
+        ws,
+        moving.map((l) => l.entityId),
+        { preread: ahead, fresh: attempt > 0 },
+      );
       let plan = base();
       for (const [i, link] of moving.entries()) {
         const target = targets[i]!;
@@ -555,7 +652,7 @@ export async function setNoteCustomer(
         if (plan.size > MAX_TX_ITEMS - RECORD_ITEMS) break;
       }
       if (plan.size > MAX_TX_ITEMS - RECORD_ITEMS) {
-        // Too big for one transaction: the note's customer first, with pending work that moves its links' ratings, then a step per link.
+        // Too big for one transaction: the note's customer first, with pending work that moves its links' ratings, then the links in steps.
         plan = base();
         const work = workPut(ws, 'noteCustomer', noteId, { leaseUntil: until + LAMBDA_EXTRA_MS });
         plan.add(work.put);
@@ -570,39 +667,49 @@ export async function setNoteCustomer(
 }
 
 /**
- * Moves every link whose rating is still filed under another customer than the note's, one
- * transaction each (idempotent): a stepwise customer change's pending work. True once none is left;
- * Unfinished when `until` comes first.
+ * Moves every link whose rating is still filed under another customer than the note's, in
+ * transactions of as many as one holds (idempotent): a stepwise customer change's pending work. True
+ * once none is left; Unfinished when `until` comes first.
  */
 export async function syncLinkCustomers(ws: string, noteId: string, until: number): Promise<boolean> {
   const detail = () => `The customer of note ${noteId} is changed; its links' ratings are moving to it and follow without another request.`;
-  for (const { entityId } of await noteLinks(ws, noteId)) {
-    inTime(until, detail);
-    await orUnfinished(
-      () =>
-        transact(
-          'syncLinkCustomer',
-          async () => {
-            const note = await readNoteItem(ws, noteId);
-            const link = await readLink(ws, noteId, entityId);
-            if (!note || note.deleting || !link || link.customerId === note.customer?.id) return { items: [], result: false };
-            const plan = new Plan(ws);
-            plan.add(noteCheck(ws, note, { newLink: false }));
-            await planLinkChange(ws, plan, {
-              noteId,
-              entityId,
-              entityType: link.entityType,
-              chain: await existingChain(ws, entityId),
-              before: link,
-              after: { customerId: note.customer?.id, importance: link.importance, setAt: link.setAt },
-            });
-            return { items: plan.build(), result: true };
-          },
-          until,
-        ),
-      detail,
+  // Links made after this read are filed under the note's customer already.
+  await inSteps('syncLinkCustomers', await noteLinks(ws, noteId), until, detail, async (batch, attempt) => {
+    const note = await readNoteItem(ws, noteId);
+    if (!note || note.deleting) return { items: [], result: ALL_DONE };
+    const customerId = note.customer?.id;
+    const { ahead, targets } = await readSteps(
+      ws,
+      noteId,
+      batch.map((l) => l.entityId),
+      [customerId, ...batch.map((l) => l.customerId)],
+      attempt,
     );
-  }
+    const plan = new Plan(ws);
+    plan.add(noteCheck(ws, note, { newLinks: 0 }));
+    let taken = 0;
+    for (const [i, { entityId }] of batch.entries()) {
+      const link = await readLink(ws, noteId, entityId, ahead);
+      const target = targets[i]!;
+      const chain = target.chain.length ? target.chain : undefined;
+      if (link && link.customerId !== customerId) {
+        if (!fits(plan, chain, (link.customerId ? 1 : 0) + (customerId ? 1 : 0))) break;
+        await planLinkChange(ws, plan, {
+          noteId,
+          entityId,
+          entityType: link.entityType,
+          chain,
+          before: link,
+          after: { customerId, importance: link.importance, setAt: link.setAt },
+          preread: ahead,
+        });
+        if (chain && target.cached) plan.checkChain(chain);
+      }
+      taken++;
+    }
+    // The note's check alone: nothing in this step to move.
+    return { items: plan.size > 1 ? plan.build() : [], result: taken };
+  });
   return true;
 }
 
@@ -614,7 +721,7 @@ export async function deleteNote(ws: string, noteId: string, versions?: string[]
   let stepwise: { held?: HeldWork } | undefined;
   await transact(
     'deleteNote',
-    async () => {
+    async (attempt) => {
       stepwise = undefined;
       const read = await readNoteItem(ws, noteId);
       if (read?.deleting) {
@@ -638,19 +745,28 @@ export async function deleteNote(ws: string, noteId: string, versions?: string[]
           ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
         },
       });
-      for (const link of await noteLinks(ws, noteId)) {
-        await planLinkChange(ws, plan, {
+      const linked = await noteLinks(ws, noteId);
+      // More links than a transaction holds items go in steps without planning them here.
+      const fitsOne = linked.length < MAX_TX_ITEMS;
+      if (fitsOne) {
+        const { ahead, targets } = await readSteps(
+          ws,
           noteId,
-          entityId: link.entityId,
-          entityType: link.entityType,
-          chain: await existingChain(ws, link.entityId),
-          before: link,
-        });
-        if (plan.size > MAX_TX_ITEMS) break;
+          linked.map((l) => l.entityId),
+          linked.map((l) => l.customerId),
+          attempt,
+        );
+        for (const [i, link] of linked.entries()) {
+          const target = targets[i]!;
+          const chain = target.chain.length ? target.chain : undefined;
+          await planLinkChange(ws, plan, { noteId, entityId: link.entityId, entityType: link.entityType, chain, before: link, preread: ahead });
+          if (chain && target.cached) plan.checkChain(chain);
+          if (plan.size > MAX_TX_ITEMS) break;
+        }
       }
-      if (plan.size <= MAX_TX_ITEMS) return { items: plan.build(), result: undefined };
+      if (fitsOne && plan.size <= MAX_TX_ITEMS) return { items: plan.build(), result: undefined };
       // Too big for one transaction: mark the note (gone for readers and for new links) with pending
-      // work that removes its links, then a step per link.
+      // work that removes its links, then the links in steps.
       const work = workPut(ws, 'deleteNote', noteId, { leaseUntil });
       stepwise = { held: work.held };
       return {
@@ -676,15 +792,36 @@ export async function deleteNote(ws: string, noteId: string, versions?: string[]
 }
 
 /**
- * Second half of a stepwise note delete, its pending work: a step per link, then the note item. True
- * once the note is gone; Unfinished when `until` comes first.
+ * Second half of a stepwise note delete, its pending work: the links in transactions of as many as
+ * one holds, then the note item. True once the note is gone; Unfinished when `until` comes first.
  */
 export async function finishNoteDelete(ws: string, noteId: string, until: number): Promise<boolean> {
   const detail = () => `Note ${noteId} is deleted; its links are being removed and follow without another request.`;
-  for (const link of await noteLinks(ws, noteId)) {
-    inTime(until, detail);
-    await orUnfinished(() => removeLink(ws, noteId, link.entityId, { missingOk: true, scope: { deadline: until } }), detail);
-  }
+  // The note is marked: no link is made to it from now on.
+  await inSteps('finishNoteDelete', await noteLinks(ws, noteId), until, detail, async (batch, attempt) => {
+    const { ahead, targets } = await readSteps(
+      ws,
+      noteId,
+      batch.map((l) => l.entityId),
+      batch.map((l) => l.customerId),
+      attempt,
+    );
+    const plan = new Plan(ws);
+    let taken = 0;
+    for (const [i, { entityId }] of batch.entries()) {
+      // Gone already (an entity delete's clean-up, an earlier run): nothing to remove.
+      const link = await readLink(ws, noteId, entityId, ahead);
+      const target = targets[i]!;
+      const chain = target.chain.length ? target.chain : undefined;
+      if (link) {
+        if (!fits(plan, chain, link.customerId ? 1 : 0)) break;
+        await planLinkChange(ws, plan, { noteId, entityId, entityType: link.entityType, chain, before: link, preread: ahead });
+        if (chain && target.cached) plan.checkChain(chain);
+      }
+      taken++;
+    }
+    return { items: plan.build(), result: taken };
+  });
   try {
     await deleteItem({ TableName: tableName(), Key: keys.note(ws, noteId), ConditionExpression: 'attribute_exists(deleting)' });
   } catch (err) {

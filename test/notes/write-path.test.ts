@@ -87,7 +87,7 @@ describe('the reads of a note write go out together', () => {
     expect(rounds(sent())).toEqual([['BatchGetItem']]);
   });
 
-  it('POST /v2/notes with more keys than one BatchGetItem holds: the bearer check takes 100, the write reads the rest in one more, and the note is whole', async () => {
+  it('POST /v2/notes with more keys than one BatchGetItem holds: the bearer check takes 100, the write reads the rest in one more, each ancestor once, and the note is whole', async () => {
     const c = client(app, ws.token);
     const p = await c.entity('product');
     const comp = await c.entity('component', p);
@@ -102,6 +102,8 @@ describe('the reads of a note write go out together', () => {
     );
     // 2 liveness keys + customer + 50 targets + 50 ratings = 103: 3 ratings did not fit.
     expect(beforeWrite.filter((s) => s.command === 'BatchGetItem').map((s) => s.keys)).toEqual([100, 3]);
+    // The chain above the 50 targets, not cached yet: the component and the product, each read once for all of them.
+    expect(beforeWrite.filter((s) => s.command === 'GetItem')).toHaveLength(2);
     expect(await c.score(p)).toBe(50 * 3);
     expect((await c.ok('GET', `/notes/${n}/relationships`)).json.data).toHaveLength(51);
   });

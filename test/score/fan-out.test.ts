@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWorkspace } from '#lib/store/verify.ts';
 import { workOf } from '#lib/store/work.ts';
-import { crashedAfter, heal, sweepNow, sweepWhenDue, untilDue } from './crash.ts';
+import { countCalls, crashAt, crashedAfter, heal, sweepNow, sweepWhenDue, untilDue, writesKey } from './crash.ts';
 import { client } from './helpers.ts';
 import { verifyScores } from '../../local/admin/score.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
@@ -21,10 +21,10 @@ afterEach(() => heal());
 
 const LINKS = 45; // 45 × (link + rating + feature) + ancestors > 100 items
 
-async function setup(c: ReturnType<typeof client>) {
+async function setup(c: ReturnType<typeof client>, links = LINKS) {
   const product = await c.entity('product');
   const comps = await Promise.all([0, 1, 2].map(() => c.entity('component', product)));
-  const features = await Promise.all(Array.from({ length: LINKS }, (_, i) => c.entity('feature', comps[i % 3])));
+  const features = await Promise.all(Array.from({ length: links }, (_, i) => c.entity('feature', comps[i % 3])));
   const acme = await c.entity('company');
   const globex = await c.entity('company');
   return { product, comps, features, acme, globex };
@@ -62,6 +62,45 @@ describe('fan-out beyond one transaction', () => {
     expect(await c.score(t.product)).toBe(1);
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0 });
   }, 90_000);
+
+  it('a note with 120 links: each stepwise change takes a transaction per ~30 links, not one per link; a crash between two leaves every score exact, and the sweep finishes', async () => {
+    const MANY = 120;
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const t = await setup(c, MANY);
+    // Each link adds its link item, its rating and its feature; the product and the components are shared.
+    const steps = Math.ceil(MANY / Math.floor((100 - 1 - 4) / 3));
+    const created = await countCalls(() => bigNote(ws.token, t, 'many-links')());
+    expect(created.result.status, created.result.text).toBe(201);
+    const big = created.result.json.data.id as string;
+    // The note with its pending work, then the steps.
+    expect(created.calls.TransactWriteItems).toBe(1 + steps);
+    expect(await c.score(t.product)).toBe(MANY * 3);
+    const moved = await countCalls(() => c.req('PUT', `/notes/${big}/relationships/customer`, { data: { target: { id: t.globex } } }));
+    expect(moved.result.status, moved.result.text).toBe(200);
+    // Each moved link adds the old customer's rating too.
+    expect(moved.calls.TransactWriteItems).toBe(1 + Math.ceil(MANY / Math.floor((100 - 1 - 4) / 4)));
+    expect(await c.score(t.product)).toBe(MANY * 3);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 0 });
+    // The delete crashes once its second step of links has landed: the note is gone, every score exact, the rest pending.
+    const budget = process.env.REQUEST_TIMEOUT_MS;
+    process.env.REQUEST_TIMEOUT_MS = '5000';
+    try {
+      const crash = crashAt((call) => writesKey(call, 'LINK#'), { nth: 2 });
+      expect((await c.req('DELETE', `/notes/${big}`)).status).toBe(500);
+      expect(crash.crashed).toBe(true);
+    } finally {
+      heal();
+      process.env.REQUEST_TIMEOUT_MS = budget;
+    }
+    expectError(await c.req('GET', `/notes/${big}`), 'resource.notFound');
+    // Two steps of 32 links each (no note item in them) are gone; the other links still count, exactly.
+    expect(await c.score(t.product)).toBe((MANY - 2 * Math.floor((100 - 4) / 3)) * 3);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 1 });
+    expect(await sweepWhenDue(ws.workspaceId)).toEqual({ finished: 1, handedBack: 0, failed: 0 });
+    expect(await c.score(t.product)).toBe(0);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, repaired: 0, pending: 0 });
+  }, 180_000);
 
   it('a note delete that crashed after marking the note: the note is gone, its links still count exactly, the sweep removes them', async () => {
     const ws = await newWorkspace();

@@ -26,15 +26,24 @@ describe("the copy of a note's links", () => {
     expect(readCopy({ kind: 'note', [COPY_MARK]: true })).toEqual([]);
   });
 
-  it('a link write sets its attribute; a new link on a copy at the cap removes the mark instead, a re-rate there still sets', () => {
+  it('a link write sets its attribute; new links taking a copy past the cap remove the mark instead, re-rates there still set', () => {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
-    expect(copyUpdate(links(3), { ...link(1), importance: 'critical' }, names, values)).toEqual({ set: '#copy = :copy' });
-    expect([names, values]).toEqual([{ '#copy': 'L#e0001' }, { ':copy': { entityType: 'feature', importance: 'critical' } }]);
+    expect(copyUpdate(links(3), [{ ...link(1), importance: 'critical' }], names, values)).toEqual({ set: '#copy0 = :copy0' });
+    expect([names, values]).toEqual([{ '#copy0': 'L#e0001' }, { ':copy0': { entityType: 'feature', importance: 'critical' } }]);
     const full = links(MAX_COPIED_LINKS);
     const atCap: Record<string, string> = {};
-    expect(copyUpdate(full, link(MAX_COPIED_LINKS), atCap, {})).toEqual({ remove: '#copied' });
+    expect(copyUpdate(full, [link(MAX_COPIED_LINKS)], atCap, {})).toEqual({ remove: '#copied' });
     expect(atCap).toEqual({ '#copied': COPY_MARK });
-    expect(copyUpdate(full, link(0), {}, {})).toEqual({ set: '#copy = :copy' });
+    expect(copyUpdate(full, [link(0)], {}, {})).toEqual({ set: '#copy0 = :copy0' });
+    // Several at once (a step of a note's creation): each its own attribute while they fit, the mark removed once they do not.
+    const several: Record<string, string> = {};
+    expect(copyUpdate(links(MAX_COPIED_LINKS - 2), [link(0), link(MAX_COPIED_LINKS - 2), link(MAX_COPIED_LINKS - 1)], several, {})).toEqual({
+      set: '#copy0 = :copy0, #copy1 = :copy1, #copy2 = :copy2',
+    });
+    expect(several).toEqual({ '#copy0': 'L#e0000', '#copy1': `L#e00${MAX_COPIED_LINKS - 2}`, '#copy2': `L#e00${MAX_COPIED_LINKS - 1}` });
+    expect(copyUpdate(links(MAX_COPIED_LINKS - 2), [link(MAX_COPIED_LINKS - 2), link(MAX_COPIED_LINKS - 1), link(MAX_COPIED_LINKS)], {}, {})).toEqual({
+      remove: '#copied',
+    });
   });
 });

@@ -35,7 +35,7 @@ export interface NewLiveLink {
 function noteUpdate(ws: string, note: NoteItem, link: NewLiveLink) {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':zero': 0, ':one': 1 };
-  const copy = note.linkCopy ? copyUpdate(note.linkCopy, link, names, values) : {};
+  const copy = note.linkCopy ? copyUpdate(note.linkCopy, [link], names, values) : {};
   const conditions = ['attribute_exists(pk)', 'attribute_not_exists(deleting)'];
   if (note.customer) {
     conditions.push('customer.id = :c');
