@@ -37,6 +37,7 @@ import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { inParallel } from './parallel.ts';
+import { median } from './stats.ts';
 
 process.env.RATE_LIMIT_PER_SECOND = process.env.BENCH_RATE_LIMIT ?? '1000';
 process.env.LOG_LEVEL = 'silent';
@@ -75,11 +76,6 @@ const MEMBERS = 4;
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-};
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = Math.floor(s.length / 2);
-  return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
 };
 /** autocannon's answers by status code. */
 const byStatusOf = (r: autocannon.Result): Record<string, number> =>

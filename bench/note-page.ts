@@ -7,6 +7,7 @@
 // Knobs: BENCH_NOTES (default 100), BENCH_ROUNDS (default 30).
 import { performance } from 'node:perf_hooks';
 import { inParallel } from './parallel.ts';
+import { median } from './stats.ts';
 
 process.env.LOG_LEVEL = 'silent';
 process.env.TABLE_NAME = 'pm-api-note-page';
@@ -20,8 +21,6 @@ const { startLocalStack } = await import('./local-stack.ts');
 
 const NOTES = Number(process.env.BENCH_NOTES ?? 100);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 let calls = 0;
 

@@ -11,6 +11,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { writeSection } from './doc-section.ts';
 import { inParallel } from './parallel.ts';
+import { median } from './stats.ts';
 
 process.env.LOG_LEVEL = 'silent';
 process.env.TABLE_NAME = 'pm-api-pages';
@@ -32,8 +33,6 @@ const PRODUCT_NOTES = 30;
 const PASSWORD = 'bench pages password';
 /** The goal: the page of a product with 1 000 features within this many score reads' time. */
 const GOAL_RATIO = 40;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 interface Counted {
   calls: number;

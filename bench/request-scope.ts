@@ -13,6 +13,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, loadavg, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { median } from './stats.ts';
 
 const ROUNDS = Number(process.env.SCOPE_ROUNDS ?? 8);
 const REQUESTS = Number(process.env.SCOPE_REQUESTS ?? 400);
@@ -60,12 +61,6 @@ async function child(): Promise<void> {
   const result: ChildResult = { p50: times[times.length >> 1]!, cpuPerRequest: (user + system) / 1000 / REQUESTS };
   process.stdout.write(JSON.stringify(result));
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = s.length >> 1;
-  return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
-};
 
 async function main(): Promise<void> {
   process.env.TABLE_NAME = 'pm-api-request-scope';

@@ -18,6 +18,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { writeSection } from './doc-section.ts';
 import { closeServer, listen, startLocalStack } from './local-stack.ts';
+import { median } from './stats.ts';
 
 process.env.TABLE_NAME = 'pm-api-route-cost';
 process.env.LOG_LEVEL = 'silent';
@@ -28,12 +29,6 @@ const ROUNDS = Number(process.env.ROUTE_COST_ROUNDS ?? 7);
 const REQUESTS = Number(process.env.ROUTE_COST_REQUESTS ?? 20_000);
 const CONCURRENCY = 32;
 const GATEWAY_SECONDS = 3;
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = s.length >> 1;
-  return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
-};
 
 /** This process's CPU µs per call of `once`, `n` calls at concurrency 32. */
 async function cpuPerCall(once: () => Promise<unknown>, n: number): Promise<number> {
