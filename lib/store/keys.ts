@@ -130,7 +130,7 @@ export const notesOfCustomer = (ws: string, customerId: string) => `${WS(ws)}#CU
 /**
  * A custom field definition: { kind: 'customField', id, entityType, name, fieldKind, createdAt,
  * ver, and for a select field its values: values: [{ id, name, color, seq }] (or, written before
- * values had ids, options: string[]), retired?: { [valueId]: replacementId | null } }.
+ * values had ids, options: string[]), replaced?: { [deleted value's id]: its replacement's id } }.
  */
 export const customField = (ws: string, fieldId: string) => ({ pk: WS(ws), sk: `${FIELD}${fieldId}` });
 export const customFieldsPrefix = FIELD;
