@@ -212,9 +212,12 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
   });
 
   it('a function carries its own row of lib/routes.ts and the few rows its modules name, not the table: only the preflight matches against every row', async () => {
-    // lib/http/records.ts links to these four routes from the records it builds; the MCP tools name the rows they mirror.
+    // lib/http/records.ts links to these four routes from the records it builds; the MCP tools name the rows they mirror;
+    // the MCP path's 405 takes its Allow from that path's rows (lib/http/mcp/method-not-allowed.ts).
     const records = ['listEntityRelationships', 'listNoteRelationships', 'getEntityConfiguration', 'getNoteConfiguration'];
-    const namedBy = (id: string) => new Set(id === 'mcp' ? [...records, ...TOOLS.map((t) => t.mirrors.operationId)] : records);
+    const mcpPath = ['mcp', 'mcpGet', 'mcpDelete'];
+    const namedBy = (id: string) =>
+      new Set(id === 'mcp' ? [...records, ...TOOLS.map((t) => t.mirrors.operationId)] : mcpPath.includes(id) ? [...records, ...mcpPath] : records);
     const carriedBy = new Map<string, string[]>();
     for (const r of ROUTES) {
       const code = await readFile(join(dir, `${r.operationId}.mjs`), 'utf8');
