@@ -8,7 +8,7 @@
 // write's other reads): its own liveness and type are judged on the item as it is now. One
 // transaction can name an entity through two chains (a link to a component and one to a feature
 // under it): when they disagree on its place, Plan.entity throws StaleChain and tx.ts rebuilds fresh.
-import { readChain, readEntityItem, readEntityItems, type EntityItem, type Placement } from './entities.ts';
+import { readEntityItem, readEntityItems, type EntityItem, type Placement } from './entities.ts';
 import * as keys from './keys.ts';
 import { prereadFor, type Prereads } from './preread.ts';
 import { MAX_DEPTH } from '../domain/hierarchy.ts';
@@ -68,26 +68,10 @@ export interface TargetChain {
 }
 
 /**
- * The target `id` (from `preread` when it was read ahead) and its ancestors: cached unless `fresh`
- * (a rebuilt transaction), otherwise read level by level and remembered when the chain is whole and live.
- */
-export async function targetChain(ws: string, id: string, options: { preread?: Prereads | undefined; fresh: boolean }): Promise<TargetChain> {
-  const target = await readEntityItem(ws, id, options.preread);
-  if (!target) return { chain: [], complete: false, cached: false };
-  if (target.parentId === undefined) return { chain: [target], complete: true, cached: false };
-  const above = options.fresh ? undefined : cachedChain(ws, target.parentId);
-  if (above) return { chain: [target, ...above], complete: true, cached: true };
-  const read = await readChain(ws, target.parentId);
-  const chain = [target, ...read.chain];
-  if (read.complete && chain.every((e) => !e.deleting)) remember(ws, chain);
-  return { chain, complete: read.complete, cached: false };
-}
-
-/**
- * targetChain for many targets at once (a note's links): the targets from `preread` where it read
- * them, the others in one BatchGetItem; the ancestors from the cache unless `fresh`, the rest read
- * level by level — each entity once, one BatchGetItem per level for all the chains — instead of one
- * GetItem per level per target.
+ * The chains of link targets: each target (from `preread` where it read it, the others in one
+ * BatchGetItem) and its ancestors — cached unless `fresh` (a rebuilt transaction), otherwise read a
+ * level at a time for all the targets, each entity once (a GetItem when a level has one), and
+ * remembered when a chain is whole and live.
  */
 export async function targetChains(ws: string, ids: readonly string[], options: { preread?: Prereads | undefined; fresh: boolean }): Promise<TargetChain[]> {
   // Every entity read here, by id; null: read and not there.
@@ -143,4 +127,9 @@ export async function targetChains(ws: string, ids: readonly string[], options: 
     if (complete && chain.every((e) => !e.deleting)) remember(ws, chain);
     return { chain, complete, cached: false };
   });
+}
+
+/** The chain of one link target (targetChains). */
+export async function targetChain(ws: string, id: string, options: { preread?: Prereads | undefined; fresh: boolean }): Promise<TargetChain> {
+  return (await targetChains(ws, [id], options))[0]!;
 }

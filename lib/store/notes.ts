@@ -325,10 +325,18 @@ const STEP_LINKS = 50;
 
 /**
  * What a step of a note's fan-out reads in one go: the links as they are now, their targets and the
- * ratings of `customers` on them (one BatchGetItem), the chains above the targets (lib/store/chains.ts targetChains).
+ * ratings of them by the links' customers and `ratedBy` (one BatchGetItem), the chains above the
+ * targets (lib/store/chains.ts targetChains).
  */
-async function readSteps(ws: string, noteId: string, entityIds: readonly string[], customers: ReadonlyArray<string | undefined>, attempt: number) {
-  const raters = [...new Set(customers.filter((c): c is string => c !== undefined))];
+async function readSteps(
+  ws: string,
+  noteId: string,
+  links: ReadonlyArray<{ entityId: string; customerId?: string | undefined }>,
+  attempt: number,
+  ratedBy?: string,
+) {
+  const raters = [...new Set([ratedBy, ...links.map((l) => l.customerId)].filter((c): c is string => c !== undefined))];
+  const entityIds = links.map((l) => l.entityId);
   const ahead = await readAhead(entityIds.flatMap((id) => [keys.link(ws, noteId, id), keys.entity(ws, id), ...raters.map((c) => keys.rating(ws, id, c))]));
   const targets = await targetChains(ws, entityIds, { preread: ahead, fresh: attempt > 0 });
   return { ahead, targets };
@@ -385,9 +393,9 @@ export async function finishNoteLinks(ws: string, noteId: string, links: Readonl
       const { ahead, targets } = await readSteps(
         ws,
         noteId,
-        batch.map(([entityId]) => entityId),
-        [note.customer?.id],
+        batch.map(([entityId]) => ({ entityId })),
         attempt,
+        note.customer?.id,
       );
       const plan = new Plan(ws);
       const written: CopiedLink[] = [];
@@ -678,13 +686,7 @@ export async function syncLinkCustomers(ws: string, noteId: string, until: numbe
     const note = await readNoteItem(ws, noteId);
     if (!note || note.deleting) return { items: [], result: ALL_DONE };
     const customerId = note.customer?.id;
-    const { ahead, targets } = await readSteps(
-      ws,
-      noteId,
-      batch.map((l) => l.entityId),
-      [customerId, ...batch.map((l) => l.customerId)],
-      attempt,
-    );
+    const { ahead, targets } = await readSteps(ws, noteId, batch, attempt, customerId);
     const plan = new Plan(ws);
     plan.add(noteCheck(ws, note, { newLinks: 0 }));
     let taken = 0;
@@ -749,13 +751,7 @@ export async function deleteNote(ws: string, noteId: string, versions?: string[]
       // More links than a transaction holds items go in steps without planning them here.
       const fitsOne = linked.length < MAX_TX_ITEMS;
       if (fitsOne) {
-        const { ahead, targets } = await readSteps(
-          ws,
-          noteId,
-          linked.map((l) => l.entityId),
-          linked.map((l) => l.customerId),
-          attempt,
-        );
+        const { ahead, targets } = await readSteps(ws, noteId, linked, attempt);
         for (const [i, link] of linked.entries()) {
           const target = targets[i]!;
           const chain = target.chain.length ? target.chain : undefined;
@@ -799,13 +795,7 @@ export async function finishNoteDelete(ws: string, noteId: string, until: number
   const detail = () => `Note ${noteId} is deleted; its links are being removed and follow without another request.`;
   // The note is marked: no link is made to it from now on.
   await inSteps('finishNoteDelete', await noteLinks(ws, noteId), until, detail, async (batch, attempt) => {
-    const { ahead, targets } = await readSteps(
-      ws,
-      noteId,
-      batch.map((l) => l.entityId),
-      batch.map((l) => l.customerId),
-      attempt,
-    );
+    const { ahead, targets } = await readSteps(ws, noteId, batch, attempt);
     const plan = new Plan(ws);
     let taken = 0;
     for (const [i, { entityId }] of batch.entries()) {
