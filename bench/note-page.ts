@@ -6,6 +6,7 @@
 // the table too). Prints p50s, the page-to-single-note ratio and calls per request.
 // Knobs: BENCH_NOTES (default 100), BENCH_ROUNDS (default 30).
 import { performance } from 'node:perf_hooks';
+import { apiClient } from './api.ts';
 import { inParallel } from './parallel.ts';
 import { median } from './stats.ts';
 
@@ -24,15 +25,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 
 let calls = 0;
 
-async function send(url: string, token: string, method = 'GET', body?: unknown): Promise<{ status: number; json: { data?: { id?: string } } }> {
-  const res = await fetch(url, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: res.status, json: (await res.json()) as { data?: { id?: string } } };
-}
-
 async function main() {
   const { appUrl, stop } = await startLocalStack('note-page');
   // After the stack: the client is made for the endpoint it set.
@@ -47,18 +39,12 @@ async function main() {
     const base = `${appUrl}/v2`;
     const workspace = await createWorkspace('Note page benchmark');
     const token = (await issueApiToken(await addMember(workspace.id, { email: 'page@example.com', role: 'admin', active: true }))).token;
-    const entity = async (type: string, parentId?: string) => {
-      const res = await send(`${base}/entities`, token, 'POST', {
-        data: { type, fields: { name: type }, ...(parentId ? { relationships: [{ type: 'parent', target: { id: parentId } }] } : {}) },
-      });
-      if (res.status !== 201) throw new Error(`creating a ${type}: HTTP ${res.status}`);
-      return res.json.data!.id!;
-    };
+    const { send, entity } = apiClient(base, token);
     const component = await entity('component', await entity('product'));
     const features = [await entity('feature', component), await entity('feature', component), await entity('feature', component)];
     const user = await entity('user');
     const notes = await inParallel(NOTES, 2, async (i) => {
-      const res = await send(`${base}/notes`, token, 'POST', {
+      const res = await send('POST', '/notes', {
         data: {
           type: 'textNote',
           fields: { name: `Page ${i}` },
@@ -69,19 +55,19 @@ async function main() {
           ],
         },
       });
-      if (res.status !== 201) throw new Error(`creating a note: HTTP ${res.status} ${JSON.stringify(res.json)}`);
-      return res.json.data!.id!;
+      if (res.status !== 201) throw new Error(`creating a note: HTTP ${res.status} ${res.text}`);
+      return res.json!.data!.id!;
     });
-    const kinds = { 'page of 100': `${base}/notes?limit=100`, 'page of 25': `${base}/notes?limit=25`, 'one note': `${base}/notes/${notes[0]}` };
+    const kinds = { 'page of 100': '/notes?limit=100', 'page of 25': '/notes?limit=25', 'one note': `/notes/${notes[0]}` };
     const times = new Map<string, number[]>(Object.keys(kinds).map((k) => [k, []]));
     const counted = new Map<string, number>();
     for (let r = 0; r < ROUNDS; r++) {
-      for (const [kind, url] of Object.entries(kinds)) {
+      for (const [kind, path] of Object.entries(kinds)) {
         const before = calls;
         const t0 = performance.now();
-        const res = await send(url, token);
+        const res = await send('GET', path);
         times.get(kind)!.push(performance.now() - t0);
-        if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status}`);
+        if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status}`);
         // The fewest over the rounds: the local stack's sweeper also queries the table, every few seconds.
         counted.set(kind, Math.min(counted.get(kind) ?? Infinity, calls - before));
       }
