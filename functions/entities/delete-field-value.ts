@@ -17,8 +17,8 @@ export const handler = authedApi(
       throw new InvalidInput('force and replaceWith exclude each other: give one of them.', parameter('replaceWith'));
     const ws = principalOf(req).workspaceId;
     const field = await valueFieldOf(ws, params.id);
-    if (query.force !== true && query.replaceWith === undefined) await refuseIfHeld(ws, field, params.valueId);
-    await deleteFieldValue(ws, field, params.valueId, query.replaceWith, req);
+    const unlessHeld = query.force !== true && query.replaceWith === undefined ? () => refuseIfHeld(ws, field, params.valueId) : undefined;
+    await deleteFieldValue(ws, field, params.valueId, query.replaceWith, req, unlessHeld);
     return { status: 204 };
   },
 );

@@ -56,6 +56,7 @@ export const handler = authedApi(
       },
       ifMatchOf(req),
       req,
+      patch ? () => ['data', 'patch'] : (field) => ['data', 'fields', field],
     );
     return { status: 200, body: { data: entityReference(config.urls, updated) } };
   },

@@ -23,10 +23,14 @@ import {
 } from '../domain/configurations.ts';
 import { colorFor, selectValuesOf, type SelectValue } from '../domain/field-values.ts';
 
-/** A definition as stored: the definition, when it was made, and its version (changes of its options). */
-type StoredDef = CustomFieldDef & { createdAt: string; ver: number };
+/**
+ * A definition as stored: the definition, when it was made, its version (changes of its options)
+ * and, for a select field, how many writes have given an entity one of its options
+ * (lib/store/value-guards.ts).
+ */
+type StoredDef = CustomFieldDef & { createdAt: string; ver: number; adds?: number };
 
-const toDef = (item: StoredItem): StoredDef => {
+export const storedDef = (item: StoredItem): StoredDef => {
   const d = item as Partial<StoredDef>;
   const def: StoredDef = {
     id: d.id!,
@@ -38,6 +42,7 @@ const toDef = (item: StoredItem): StoredDef => {
     ...(d.replaced ? { replaced: d.replaced } : {}),
     createdAt: d.createdAt!,
     ver: typeof d.ver === 'number' ? d.ver : 0,
+    ...(typeof d.adds === 'number' ? { adds: d.adds } : {}),
   };
   // The option names, from the values where the definition has them.
   if (def.fieldKind === 'select') def.options = selectValuesOf(def).map((v) => v.name);
@@ -51,9 +56,9 @@ export async function listCustomFields(workspaceId: string, entityType?: string)
     ExpressionAttributeValues: { ':pk': keys.partition(workspaceId), ':prefix': keys.customFieldsPrefix },
   });
   return items
-    .map(toDef)
+    .map(storedDef)
     .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1))
-    .map(({ createdAt: _made, ver: _ver, ...def }) => def)
+    .map(({ createdAt: _made, ver: _ver, adds: _adds, ...def }) => def)
     .filter((d) => entityType === undefined || d.entityType === entityType);
 }
 
@@ -84,15 +89,18 @@ export async function addCustomField(
 }
 
 /** One custom field definition, or undefined. */
-export async function getCustomField(workspaceId: string, fieldId: string): Promise<(CustomFieldDef & { ver: number }) | undefined> {
+export async function getCustomField(workspaceId: string, fieldId: string): Promise<StoredDef | undefined> {
   const { Item } = await getItem({ TableName: tableName(), Key: keys.customField(workspaceId, fieldId), ConsistentRead: true });
-  return Item?.kind === 'customField' ? toDef(Item) : undefined;
+  return Item?.kind === 'customField' ? storedDef(Item) : undefined;
 }
 
 /**
  * Changes a select field's options: `change` gets the definition as read now and returns its new
  * values (and replacements), or throws. One write conditioned on the version it read; a concurrent
- * change makes it read again. `missing`: what to throw when the field is gone.
+ * change makes it read again. `missing`: what to throw when the field is gone. `unlessHeld`, for a
+ * delete refused while an entity holds the option: run after `change` on the definition as read,
+ * and the write is also conditioned on the count of writes that added one of its options
+ * (lib/store/value-guards.ts), so one that lands meanwhile makes it read again.
  */
 export async function changeSelectValues<T>(
   workspaceId: string,
@@ -100,6 +108,7 @@ export async function changeSelectValues<T>(
   change: (def: CustomFieldDef, values: SelectValue[]) => { values: SelectValue[]; replaced?: Record<string, string>; result: T },
   missing: () => Error,
   scope?: WriteScope,
+  unlessHeld?: () => Promise<void>,
 ): Promise<T> {
   // Through transactOnce: a create of an option honours its request's Idempotency-Key.
   return transactOnce(
@@ -108,6 +117,18 @@ export async function changeSelectValues<T>(
       const def = await getCustomField(workspaceId, fieldId);
       if (!def || def.fieldKind !== 'select') throw missing();
       const next = change(def, selectValuesOf(def));
+      const values: Record<string, unknown> = {
+        ':kind': 'customField',
+        ':values': next.values,
+        ':options': next.values.map((v) => v.name),
+        ':replaced': next.replaced ?? def.replaced ?? {},
+        ':next': def.ver + 1,
+      };
+      let condition = `kind = :kind AND ${versionIs(def.ver, values)}`;
+      if (unlessHeld) {
+        await unlessHeld();
+        condition += ` AND ${heldCountIs(def.adds, values)}`;
+      }
       return {
         items: [
           {
@@ -115,16 +136,9 @@ export async function changeSelectValues<T>(
               TableName: tableName(),
               Key: keys.customField(workspaceId, fieldId),
               UpdateExpression: 'SET #values = :values, #options = :options, #replaced = :replaced, ver = :next',
-              ConditionExpression: 'kind = :kind AND ' + (def.ver === 0 ? '(attribute_not_exists(ver) OR ver = :ver)' : 'ver = :ver'),
+              ConditionExpression: condition,
               ExpressionAttributeNames: { '#values': 'values', '#options': 'options', '#replaced': 'replaced' },
-              ExpressionAttributeValues: {
-                ':kind': 'customField',
-                ':values': next.values,
-                ':options': next.values.map((v) => v.name),
-                ':replaced': next.replaced ?? def.replaced ?? {},
-                ':ver': def.ver,
-                ':next': def.ver + 1,
-              },
+              ExpressionAttributeValues: values,
             },
           },
         ],
@@ -133,6 +147,19 @@ export async function changeSelectValues<T>(
     },
     scope,
   );
+}
+
+/** The condition that a definition's version is `ver` (one made before versions has none: it reads as 0). */
+export function versionIs(ver: number, values: Record<string, unknown>): string {
+  values[':ver'] = ver;
+  return ver === 0 ? '(attribute_not_exists(ver) OR ver = :ver)' : 'ver = :ver';
+}
+
+/** The condition that an item's count of writes adding its value (lib/store/value-guards.ts) is `adds` as read (none yet: undefined). */
+export function heldCountIs(adds: unknown, values: Record<string, unknown>): string {
+  if (typeof adds !== 'number') return 'attribute_not_exists(adds)';
+  values[':adds'] = adds;
+  return 'adds = :adds';
 }
 
 /** What a read of records needs of the workspace's fields: each type's configured field ids, and the custom field definitions (a select field's options name its values). */
@@ -165,7 +192,7 @@ export async function namedFieldCheck(workspaceId: string, type: string, fieldId
   const defs = wanted
     .map((k) => read.item(k))
     .filter((i): i is StoredItem => i?.kind === 'customField')
-    .map(toDef);
+    .map(storedDef);
   return customValueCheck(defs, type);
 }
 

@@ -12,6 +12,7 @@ import { recordUpdate, type RecordChange } from './record-update.ts';
 import { checkNewRelation, relationPuts, relationSides } from './relations.ts';
 import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
+import { addedValueGuards, type FieldAt } from './value-guards.ts';
 import type { ReferenceWrite } from '../domain/entity-fields.ts';
 import { InvalidInput, NotFound, PreconditionFailed, type InputLocation, type Path } from '../domain/errors.ts';
 import { aType, canHaveChildren, depthViolation, isHierarchyType, PARENT_RULES, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
@@ -41,6 +42,9 @@ async function parentChain(ws: string, childType: EntityType, parent: ParentRef,
   return chain;
 }
 
+/** Where a request's field is: `data.fields.{field}` unless a write says otherwise. */
+const IN_DATA_FIELDS: FieldAt = (field) => ['data', 'fields', field];
+
 /** A relation a new entity gets (link, isBlockedBy, isBlocking), `path` locating its target id in the request. */
 export interface NewRelation {
   type: RelationType;
@@ -57,6 +61,8 @@ export async function createEntity(
     references?: readonly ReferenceWrite[];
     parent?: ParentRef | undefined;
     parentPath: Path;
+    /** Where the request holds a field (a select option deleted while it was written is refused there). */
+    fieldAt?: FieldAt;
     metadata?: Metadata | undefined;
     relations?: readonly NewRelation[];
   },
@@ -118,7 +124,9 @@ export async function createEntity(
       plan.grow(chain);
       relationSides(plan, targets);
       if (parent) hasChild(plan, parent);
-      return { items: plan.build(), result: entity };
+      const items = plan.build();
+      items.push(...(await addedValueGuards(ws, input.type, undefined, entity.fields, items, input.fieldAt ?? IN_DATA_FIELDS)));
+      return { items, result: entity };
     },
     scope,
   );
@@ -131,7 +139,7 @@ type EntityChange = RecordChange & { items?: TxItem[] };
  * Updates a live entity: `change` gets the entity as read now (patch operations apply to these
  * values) and says what to write. One transaction conditioned on the `updatedAt` it read, rebuilt
  * from a fresh read when another write got there first; it keeps the owner index and a user's
- * e-mail look-up in step. `versions`: the request's If-Match, when it sent one. The aggregates
+ * e-mail look-up in step. `versions`: the request's If-Match, when it sent one; `fieldAt`: where the request holds a field. The aggregates
  * (own, total) are not touched, so links and moves elsewhere never conflict with it.
  */
 export async function updateEntity(
@@ -140,6 +148,7 @@ export async function updateEntity(
   change: (current: EntityItem) => EntityChange | Promise<EntityChange>,
   versions?: string[],
   scope?: WriteScope,
+  fieldAt: FieldAt = IN_DATA_FIELDS,
 ): Promise<EntityItem> {
   return transact(
     'updateEntity',
@@ -158,6 +167,7 @@ export async function updateEntity(
         values,
       });
       const items: TxItem[] = [item, ...customerEmailWrites(ws, updated, e), ...(changed.items ?? [])];
+      items.push(...(await addedValueGuards(ws, e.type, e.fields, updated.fields, items, fieldAt)));
       return { items, result: updated };
     },
     scope?.deadline,

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { batchGetByKey, itemKeyId } from './batch.ts';
 import { getItem } from './calls.ts';
-import { changeSelectValues, getCustomField } from './custom-fields.ts';
+import { changeSelectValues, getCustomField, heldCountIs } from './custom-fields.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import type { StoredItem } from './query.ts';
@@ -257,8 +257,18 @@ export async function updateFieldValue(ws: string, field: ValueField, valueId: s
 /**
  * Deletes a value: it is cleared from every record at once (see the header). `replaceWith`, another
  * value of the same field: every record that had the deleted value has that one instead.
+ * `unlessHeld`: the check that refuses while an entity holds the value, run once the value is found;
+ * the delete is then conditioned on no write having given an entity the value since
+ * (lib/store/value-guards.ts), else it runs again.
  */
-export async function deleteFieldValue(ws: string, field: ValueField, valueId: string, replaceWith: string | undefined, scope?: WriteScope): Promise<void> {
+export async function deleteFieldValue(
+  ws: string,
+  field: ValueField,
+  valueId: string,
+  replaceWith: string | undefined,
+  scope?: WriteScope,
+  unlessHeld?: () => Promise<void>,
+): Promise<void> {
   if (field.kind === 'status') refuseStatus();
   const sameValue = () =>
     new InvalidInput(`replaceWith names the value being deleted (${valueId}); name another value of the field.`, parameter('replaceWith'));
@@ -283,6 +293,7 @@ export async function deleteFieldValue(ws: string, field: ValueField, valueId: s
       },
       () => new NotFound('field', fieldId),
       scope,
+      unlessHeld,
     );
     return;
   }
@@ -305,14 +316,20 @@ export async function deleteFieldValue(ws: string, field: ValueField, valueId: s
         },
       };
       if (replaceWith === undefined) {
+        const values: Record<string, unknown> = { ':kind': TAG_VALUE_KIND };
+        let condition = 'kind = :kind';
+        if (unlessHeld) {
+          await unlessHeld();
+          condition += ` AND ${heldCountIs(current.adds, values)}`;
+        }
         return {
           items: [
             {
               Delete: {
                 TableName: tableName(),
                 Key: keys.fieldValue(ws, TAGS_FIELD, valueId),
-                ConditionExpression: 'kind = :kind',
-                ExpressionAttributeValues: { ':kind': TAG_VALUE_KIND },
+                ConditionExpression: condition,
+                ExpressionAttributeValues: values,
               },
             },
             guard,

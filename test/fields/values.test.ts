@@ -7,11 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURE_STATUSES } from '#lib/domain/statuses.ts';
 import { batchWriteAll } from '#lib/store/batch.ts';
 import { db, tableName } from '#lib/store/client.ts';
+import { newTagValueItems } from '#lib/store/field-values.ts';
 import * as keys from '#lib/store/keys.ts';
 import { fieldCommands } from '../../local/admin/fields.ts';
 import { client } from '../score/helpers.ts';
 import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
-import { FAULTS } from '../support/fault-proxy.ts';
+import { FAULTS, type ProxiedCall } from '../support/fault-proxy.ts';
 import { withBudget, withFaults } from '../support/faults.ts';
 
 let app: TestApp;
@@ -370,5 +371,133 @@ describe('stored form', () => {
     const left = await item(keys.fieldValue(ws.workspaceId, 'tags', one!.id));
     expect(left).toMatchObject({ kind: 'fieldValueReplaced', replacedBy: two!.id });
     expect(left!.gsi1pk).toBeUndefined();
+  });
+});
+
+describe('a delete refused while an entity holds the value, against writes that give it', () => {
+  /** The two kinds of value such a delete judges: a tag, and a select option. */
+  async function setUp() {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const size = await addSelect(ws.workspaceId, 'product', 'Size', 'S,M');
+    const [s] = await values(c, size);
+    const tag = (await c.ok('POST', '/entities/fields/tags/values', { data: { fields: { name: 'mobile' } } })).json.data.id as string;
+    return {
+      c,
+      kinds: [
+        { field: 'tags', value: tag, give: { tags: [{ id: tag }] }, read: (fields: Record<string, any>) => fields.tags },
+        { field: size, value: s!.id, give: { [size]: { id: s!.id } }, read: (fields: Record<string, any>) => fields[size] },
+      ],
+    };
+  }
+  const isLook = (call: ProxiedCall) => call.operation === 'Query' && String(call.input.ProjectionExpression).includes('#fields.#f');
+  const isEntityWrite = (call: ProxiedCall) =>
+    call.operation === 'TransactWriteItems' && (call.input.TransactItems as any[]).some((i) => String(i.Update?.Key?.sk?.S).startsWith('ENT#'));
+  const signal = () => {
+    let done!: () => void;
+    return { at: new Promise<void>((r) => (done = r)), done: () => done() };
+  };
+
+  it('a write that lands while the delete reads the entities: the delete reads again and refuses; the entity keeps the value', async () => {
+    const { c, kinds } = await setUp();
+    for (const k of kinds) {
+      const e = await c.entity('product');
+      const looked = signal();
+      const written = signal();
+      // The delete's look at the entities reads the table before the write and answers after it; the
+      // delete's own transaction goes to the table only once the write has answered.
+      let looks = 0;
+      const rule = async (call: ProxiedCall) => {
+        if (isLook(call) && looks++ === 0) {
+          setTimeout(looked.done, 50);
+          return FAULTS.withhold(300);
+        }
+        if (call.operation === 'TransactWriteItems' && !isEntityWrite(call)) await written.at;
+        return FAULTS.forward();
+      };
+      const [deleted, write] = await withFaults(rule, async () => {
+        const del = c.req('DELETE', `/entities/fields/${k.field}/values/${k.value}`);
+        await looked.at;
+        const w = await c.req('PATCH', `/entities/${e}`, { data: { fields: k.give } });
+        written.done();
+        return [await del, w];
+      });
+      expect(write.status, write.text).toBe(200);
+      expectError(deleted, 'request.invalid', { source: { parameter: 'force' }, detail: new RegExp(`^Entity ${e} holds value ${k.value}, and others may`) });
+      expect(k.read((await c.ok('GET', `/entities/${e}`)).json.data.fields)).toEqual(expect.anything());
+      expect((await values(c, k.field)).map((v) => v.id)).toContain(k.value);
+    }
+  });
+
+  it('a delete that lands between a write’s read of the value and its transaction: the write is refused and the entity stays without it', async () => {
+    const { c, kinds } = await setUp();
+    for (const k of kinds) {
+      const e = await c.entity('product');
+      const writing = signal();
+      const deleted = signal();
+      let held = false;
+      const rule = async (call: ProxiedCall) => {
+        if (isEntityWrite(call) && !held) {
+          held = true;
+          writing.done();
+          await deleted.at;
+        }
+        return FAULTS.forward();
+      };
+      const [write, del] = await withFaults(rule, async () => {
+        const w = c.req('PATCH', `/entities/${e}`, { data: { fields: k.give } });
+        await writing.at;
+        const d = await c.req('DELETE', `/entities/fields/${k.field}/values/${k.value}`);
+        deleted.done();
+        return [await w, d];
+      });
+      expect(del.status, del.text).toBe(204);
+      expectError(write, 'request.invalid', { source: { pointer: k.field === 'tags' ? '/data/fields/tags/0/id' : `/data/fields/${k.field}` } });
+      expect(k.read((await c.ok('GET', `/entities/${e}`)).json.data.fields)).toBeUndefined();
+    }
+  });
+
+  it('a value deleted or replaced before is no value: its delete answers 404 with or without force, though entities still store its id', async () => {
+    const { c, kinds } = await setUp();
+    const other = (await c.ok('POST', '/entities/fields/tags/values', { data: { fields: { name: 'web' } } })).json.data.id as string;
+    for (const k of kinds) {
+      await c.entity('product', undefined, k.give);
+      expect((await c.req('DELETE', `/entities/fields/${k.field}/values/${k.value}?force=true`)).status).toBe(204);
+      for (const query of ['', '?force=true'])
+        expectError(await c.req('DELETE', `/entities/fields/${k.field}/values/${k.value}${query}`), 'resource.notFound', {
+          detail: `Field ${k.field} has no value ${k.value}.`,
+        });
+    }
+    // Replaced: the id stays as a pointer, not a value.
+    const replaced = (await c.ok('POST', '/entities/fields/tags/values', { data: { fields: { name: 'desktop' } } })).json.data.id as string;
+    await c.entity('product', undefined, { tags: [{ id: replaced }] });
+    expect((await c.req('DELETE', `/entities/fields/tags/values/${replaced}?replaceWith=${other}`)).status).toBe(204);
+    expectError(await c.req('DELETE', `/entities/fields/tags/values/${replaced}`), 'resource.notFound', { detail: `Field tags has no value ${replaced}.` });
+  });
+
+  it('one write gives an entity as many tags it did not have as one transaction holds beside the entity, and refuses more whole', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    // 100 tag values written straight to the table (the route would take 100 requests).
+    const at = Date.now();
+    const tags = Array.from({ length: 100 }, (_, i) => ({
+      id: randomUUID(),
+      name: `t${i}`,
+      color: 'blue' as const,
+      createdAt: new Date(at + i).toISOString(),
+    }));
+    await batchWriteAll(tags.flatMap((t) => newTagValueItems(ws.workspaceId, t)).map((item) => ({ PutRequest: { Item: item.Put!.Item! } })));
+    const e = await c.entity('product');
+    const give = (n: number) => c.req('PATCH', `/entities/${e}`, { data: { fields: { tags: tags.slice(0, n).map((t) => ({ id: t.id })) } } });
+    expectError(await give(100), 'request.invalid', {
+      source: { pointer: '/data/fields/tags' },
+      detail: 'This write gives the entity 100 values it did not have, more than one write can (at most 99 here); send the rest of its tags in another write.',
+    });
+    expect(await tagsOf(c, e)).toBeUndefined();
+    expect((await give(99)).status).toBe(200);
+    expect(await tagsOf(c, e)).toHaveLength(99);
+    // Those it has already take no room: the hundredth joins them.
+    expect((await give(100)).status).toBe(200);
+    expect(await tagsOf(c, e)).toHaveLength(100);
   });
 });
