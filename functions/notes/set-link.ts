@@ -1,6 +1,7 @@
 // PUT /v2/notes/{id}/relationships/link/{entityId} — create a link or re-rate it (the latest rating counts).
 import { config } from '#lib/config.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
+import { parameter } from '#lib/domain/errors.ts';
 import { NoteLinkPath, SetNoteLinkBody } from '#lib/domain/schemas/note-writes.ts';
 import { NoteRelationshipResponse } from '#lib/domain/schemas/responses.ts';
 import { authedApi } from '#lib/http/authenticated.ts';
@@ -14,7 +15,7 @@ export const handler = authedApi(
   async (req, { params: { id, entityId }, body: { data } }) => {
     const { link } = await upsertLink(principalOf(req).workspaceId, id, entityId, data.importance, {
       create: false,
-      path: ['data'],
+      path: parameter('entityId'),
       preread: req.preread,
       scope: req,
     });

@@ -38,10 +38,12 @@ export class NotFound extends Error {
   static readonly code = 'ERR_NOT_FOUND';
   readonly code = NotFound.code;
 
+  /** `location`: where the request names the record, when the body or a query parameter does (a parent, a link's target). */
   constructor(
     readonly what: string,
     readonly id: string,
     readonly detail = `No ${what} ${id} in this workspace.`,
+    readonly location: InputLocation = {},
   ) {
     super(detail);
     this.name = 'NotFound';

@@ -21,7 +21,7 @@ function toApiError(err: TypedError): ApiError {
     case 'ERR_INVALID_INPUT':
       return new ApiError('request.invalid', err.detail, { source: err.location, ...cause });
     case 'ERR_NOT_FOUND':
-      return new ApiError('resource.notFound', err.detail, cause);
+      return new ApiError('resource.notFound', err.detail, { source: err.location, ...cause });
     case 'ERR_PRECONDITION_FAILED':
       return new ApiError('request.preconditionFailed', err.detail, { source: { parameter: 'If-Match' }, ...cause });
     case 'ERR_CONFLICT':

@@ -14,7 +14,7 @@ import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
 import { addedValueGuards, type FieldAt } from './value-guards.ts';
 import type { ReferenceWrite } from '../domain/entity-fields.ts';
-import { InvalidInput, NotFound, PreconditionFailed, type InputLocation, type Path } from '../domain/errors.ts';
+import { InvalidInput, NotFound, pointer, PreconditionFailed, type InputLocation, type Path } from '../domain/errors.ts';
 import { aType, canHaveChildren, depthViolation, isHierarchyType, PARENT_RULES, parentRuleViolation, type EntityType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
 import type { Metadata } from '../domain/metadata.ts';
@@ -33,7 +33,7 @@ interface ParentRef {
  */
 async function parentChain(ws: string, childType: EntityType, parent: ParentRef, path: Path): Promise<EntityItem[]> {
   const { chain, complete } = await readChain(ws, parent.id);
-  if (!complete || chain.length === 0 || chain.some((e) => e.deleting)) throw new NotFound('entity', parent.id);
+  if (!complete || chain.length === 0 || chain.some((e) => e.deleting)) throw new NotFound('entity', parent.id, undefined, pointer(path));
   const actual = chain[0]!.type;
   if (parent.type !== undefined && parent.type !== actual)
     invalid([...path.slice(0, -1), 'type'], `Entity ${parent.id} is ${aType(actual)}, not ${aType(parent.type)}.`);

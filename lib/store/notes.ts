@@ -22,7 +22,7 @@ import { MAX_TX_ITEMS, transact, type TxItem } from './tx.ts';
 import { carryOn, earlierWork, finishEarlier, inTime, orUnfinished, readWork, workPut, type HeldWork } from './work.ts';
 import { LAMBDA_EXTRA_MS } from '../config.ts';
 import { deadlineOf } from '../deadline.ts';
-import { Conflict, InvalidInput, NotFound, PreconditionFailed, type Path } from '../domain/errors.ts';
+import { Conflict, InvalidInput, NotFound, pointer, PreconditionFailed, type InputLocation, type Path } from '../domain/errors.ts';
 import { versionOf } from '../domain/etag.ts';
 import { aType, isCustomerType, isHierarchyType, type CustomerType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
@@ -152,22 +152,27 @@ const liveEntityCheck = (ws: string, id: string): TxItem => ({
 /** A customer target: a live user or company of this workspace (NotFound otherwise; InvalidInput on a type mismatch). */
 async function checkCustomer(ws: string, target: { id: string; type?: string | undefined }, path: Path, preread?: Prereads): Promise<CustomerRef> {
   const e = await readEntityItem(ws, target.id, preread);
-  if (!e || e.deleting) throw new NotFound('customer', target.id);
+  if (!e || e.deleting) throw new NotFound('customer', target.id, undefined, pointer([...path, 'id']));
   if (!isCustomerType(e.type)) invalid([...path, 'id'], `Entity ${target.id} is ${aType(e.type)}; a customer is a user or a company.`);
   if (target.type !== undefined && target.type !== e.type) invalid([...path, 'type'], `Entity ${target.id} is ${aType(e.type)}, not ${aType(target.type)}.`);
   return { id: e.id, type: e.type };
 }
 
+/** Where a request names a link's target: the id's path in the body, or a parameter (the route's own path). */
+type TargetAt = Path | InputLocation;
+const locate = (at: TargetAt): InputLocation => ('length' in at ? (at.length > 0 ? pointer(at) : {}) : at);
+
 /**
  * A link target, from its chain as read: a live hierarchy entity with live ancestors, of the type
- * the request says when it says one (`path` is the target id's; a wrong type is refused at its sibling `type`).
+ * the request says when it says one (`at` is the target id's; a wrong type is refused at its sibling `type`).
  */
-function liveLinkTarget(entityId: string, { chain, complete }: Pick<TargetChain, 'chain' | 'complete'>, path: Path, expectedType?: string): Placement[] {
-  if (chain.length === 0 || !complete || chain.some((e) => e.deleting)) throw new NotFound('entity', entityId);
+function liveLinkTarget(entityId: string, { chain, complete }: Pick<TargetChain, 'chain' | 'complete'>, at: TargetAt, expectedType?: string): Placement[] {
+  if (chain.length === 0 || !complete || chain.some((e) => e.deleting)) throw new NotFound('entity', entityId, undefined, locate(at));
   const actual = chain[0]!.type;
-  if (expectedType !== undefined && expectedType !== actual)
-    invalid([...path.slice(0, -1), 'type'], `Entity ${entityId} is ${aType(actual)}, not ${aType(expectedType)}.`);
-  if (!isHierarchyType(actual)) invalid(path, `Entity ${entityId} is ${aType(actual)}; a link targets a product, component, feature or subfeature.`);
+  if (expectedType !== undefined && expectedType !== actual && 'length' in at)
+    invalid([...at.slice(0, -1), 'type'], `Entity ${entityId} is ${aType(actual)}, not ${aType(expectedType)}.`);
+  if (!isHierarchyType(actual))
+    throw new InvalidInput(`Entity ${entityId} is ${aType(actual)}; a link targets a product, component, feature or subfeature.`, locate(at));
   return chain;
 }
 
@@ -489,7 +494,7 @@ export async function upsertLink(
   noteId: string,
   entityId: string,
   importance: Importance,
-  options: { create: boolean; path: Path; entityType?: string | undefined; preread?: Prereads | undefined; scope?: WriteScope | undefined },
+  options: { create: boolean; path: TargetAt; entityType?: string | undefined; preread?: Prereads | undefined; scope?: WriteScope | undefined },
 ): Promise<{ created: boolean; link: LinkItem }> {
   return queued(`${ws}/${noteId}`, () =>
     transactOnce(

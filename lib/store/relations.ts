@@ -14,7 +14,7 @@ import { queryAll, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
 import { isDemandType } from '../domain/demand.ts';
-import { Conflict, NotFound, type Path } from '../domain/errors.ts';
+import { Conflict, NotFound, pointer, type Path } from '../domain/errors.ts';
 import type { EntityType } from '../domain/hierarchy.ts';
 import { invalid } from '../domain/input.ts';
 import { contradictionOf, contradictionProblem, mirrorOf, relationViolation, type RelationType } from '../domain/relations.ts';
@@ -48,10 +48,10 @@ async function readRelation(ws: string, entityId: string, type: RelationType, ta
   return Item ? toRelation(Item) : undefined;
 }
 
-/** A live entity whose ancestors are live too (not inside a subtree being deleted), or NotFound. */
-async function liveEntity(ws: string, id: string): Promise<EntityItem> {
+/** A live entity whose ancestors are live too (not inside a subtree being deleted), or NotFound (at `path`, where the request names it). */
+async function liveEntity(ws: string, id: string, path?: Path): Promise<EntityItem> {
   const { chain, complete } = await readChain(ws, id);
-  if (!chain.length || !complete || chain.some((e) => e.deleting)) throw new NotFound('entity', id);
+  if (!chain.length || !complete || chain.some((e) => e.deleting)) throw new NotFound('entity', id, undefined, path ? pointer(path) : undefined);
   return chain[0]!;
 }
 
@@ -92,7 +92,7 @@ export async function checkNewRelation(
   path: Path,
 ): Promise<EntityItem> {
   if (targetId === source.id) invalid(path, `An entity cannot have a ${type} relationship with itself.`);
-  const target = await liveEntity(ws, targetId);
+  const target = await liveEntity(ws, targetId, path);
   const why = relationViolation(source, type, target);
   if (why) invalid(path, why);
   const contradiction = contradictionOf(type);

@@ -223,7 +223,10 @@ describe('entities', () => {
     const c = client(app, ws.token);
     const foreign = await client(app, other.token).entity('product');
     for (const id of [foreign, '00000000-0000-4000-8000-000000000000']) {
-      expectError(await c.req('POST', '/entities', { data: { type: 'feature', fields: { name: 'f' }, ...parentOf(id) } }), 'resource.notFound');
+      expectError(await c.req('POST', '/entities', { data: { type: 'feature', fields: { name: 'f' }, ...parentOf(id) } }), 'resource.notFound', {
+        source: { pointer: '/data/relationships/0/target/id' },
+        detail: `No entity ${id} in this workspace.`,
+      });
     }
   });
 
@@ -258,8 +261,10 @@ describe('entities', () => {
     const parentIdOf = async (id: string) =>
       ((await c.ok('GET', `/entities/${id}`)).json.data.relationships.data as Array<{ type: string; target: { id: string } }>).find((r) => r.type === 'parent')
         ?.target.id;
-    expectError(await c.req('PUT', `/entities/${myComponent}/relationships/parent`, { data: { target: { id: theirProduct } } }), 'resource.notFound');
-    expectError(await c.req('PUT', `/entities/${myFeature}/relationships/parent`, { data: { target: { id: theirProduct } } }), 'resource.notFound');
+    for (const id of [myComponent, myFeature])
+      expectError(await c.req('PUT', `/entities/${id}/relationships/parent`, { data: { target: { id: theirProduct } } }), 'resource.notFound', {
+        source: { pointer: '/data/target/id' },
+      });
     expect(await parentIdOf(myComponent)).toBe(myProduct);
     expect(await parentIdOf(myFeature)).toBe(myComponent);
     // Neither score moved: mine still counts my note, theirs did not gain it.

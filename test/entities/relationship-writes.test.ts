@@ -107,7 +107,9 @@ describe('entity relationships: create and delete', () => {
     const mine = await setup();
     const theirs = await setup();
     expectError(await theirs.c.req('POST', `/entities/${mine.a}/relationships`, { data: { target: { id: theirs.a } } }), 'resource.notFound');
-    expectError(await theirs.c.req('POST', `/entities/${theirs.a}/relationships`, { data: { target: { id: mine.b } } }), 'resource.notFound');
+    expectError(await theirs.c.req('POST', `/entities/${theirs.a}/relationships`, { data: { target: { id: mine.b } } }), 'resource.notFound', {
+      source: { pointer: '/data/target/id' },
+    });
     expectError(await theirs.c.req('POST', `/entities/${theirs.a}/relationships`, { data: { type: 'child', target: { id: mine.b } } }), 'resource.notFound');
     await mine.c.ok('POST', `/entities/${mine.a}/relationships`, { data: { target: { id: mine.b } } });
     expectError(await theirs.c.req('DELETE', `/entities/${mine.a}/relationships/link/${mine.b}`), 'resource.notFound');

@@ -309,6 +309,7 @@ describe('notes', () => {
       expectError(
         await c.req('POST', '/notes', { data: { type: 'textNote', fields: { name: 'x' }, relationships: [{ type: 'link', target: { id } }] } }),
         'resource.notFound',
+        { source: { pointer: '/data/relationships/0/target/id' } },
       );
     }
     expect(await client(app, other.token).score(foreign)).toBe(0);
@@ -352,13 +353,15 @@ describe('notes', () => {
           ],
         },
       };
-      expectError(await c.req('POST', '/notes', body), 'resource.notFound');
+      expectError(await c.req('POST', '/notes', body), 'resource.notFound', { source: { pointer: '/data/relationships/0/target/id' } });
     }
     expect((await c.ok('GET', '/notes')).json.data).toEqual([]);
     expect(await c.score(feature)).toBe(0);
     const note = await c.note({ customer: myCompany, links: [[feature]] });
     for (const id of [theirCompany, theirUser]) {
-      expectError(await c.req('PUT', `/notes/${note}/relationships/customer`, { data: { target: { id } } }), 'resource.notFound');
+      expectError(await c.req('PUT', `/notes/${note}/relationships/customer`, { data: { target: { id } } }), 'resource.notFound', {
+        source: { pointer: '/data/target/id' },
+      });
     }
     const rels = (await c.ok('GET', `/notes/${note}`)).json.data.relationships.data;
     expect(rels.filter((r: { type: string }) => r.type === 'customer')).toEqual([{ type: 'customer', target: ref(app, myCompany, 'company') }]);
@@ -402,6 +405,7 @@ describe('notes', () => {
     expectError(
       await c.req('PUT', `/notes/${n}/relationships/link/00000000-0000-4000-8000-000000000000`, { data: { importance: 'critical' } }),
       'resource.notFound',
+      { source: { parameter: 'entityId' } },
     );
     expectError(await c.req('PUT', `/notes/${n}/relationships/link/${await c.entity('product')}`, { data: { importance: 'huge' } }), 'request.invalid', {
       source: { pointer: '/data/importance' },

@@ -358,6 +358,12 @@ describe('planning entities: links, score, notes', () => {
       },
     );
     expect((await c.ok('GET', '/notes')).json.data).toEqual([]);
+    // Named in the route's path, the target is refused at its parameter, not in the (valid) body.
+    const note = (await c.ok('POST', '/notes', { data: { type: 'textNote', fields: { name: 'n' } } })).json.data.id as string;
+    expectError(await c.req('PUT', `/notes/${note}/relationships/link/${release}`, { data: { importance: 'critical' } }), 'request.invalid', {
+      source: { parameter: 'entityId' },
+      detail: `Entity ${release} is a release; a link targets a product, component, feature or subfeature.`,
+    });
   });
 
   it("another workspace's planning entity is 404 on every route", async () => {
@@ -367,7 +373,9 @@ describe('planning entities: links, score, notes', () => {
     expectError(await other.req('GET', `/entities/${release}`), 'resource.notFound');
     expectError(await other.req('GET', `/entities/${release}/demand`), 'resource.notFound');
     expectError(await other.req('PATCH', `/entities/${objective}`, { data: { fields: { name: 'x' } } }), 'resource.notFound');
-    expectError(await other.req('POST', `/entities/${mine}/relationships`, { data: { type: 'link', target: { id: release } } }), 'resource.notFound');
+    expectError(await other.req('POST', `/entities/${mine}/relationships`, { data: { type: 'link', target: { id: release } } }), 'resource.notFound', {
+      source: { pointer: '/data/target/id' },
+    });
     expectError(await other.req('DELETE', `/entities/${release}`), 'resource.notFound');
   });
 });

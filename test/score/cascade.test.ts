@@ -135,7 +135,9 @@ describe('a subtree delete answers once the subtree is gone for every reader', (
     // The links below are untouched: the clean-up is pending work.
     expect((await snapshot(ws.workspaceId)).filter((it) => it.includes('"LINK#')).length).toBe(linksBefore);
     // Linking again to a deleted entity whose old link waits for the sweep: the entity is missing, not a conflict.
-    expectError(await c.req('POST', `/notes/${rated}/relationships`, { data: { type: 'link', target: { id: features[0] } } }), 'resource.notFound');
+    expectError(await c.req('POST', `/notes/${rated}/relationships`, { data: { type: 'link', target: { id: features[0] } } }), 'resource.notFound', {
+      source: { pointer: '/data/target/id' },
+    });
     // Unlinking it: no such link for the client, as for every reader.
     expectError(await c.req('DELETE', `/notes/${rated}/relationships/link/${features[1]}`), 'resource.notFound');
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 1 });

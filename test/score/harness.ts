@@ -229,8 +229,12 @@ export class ScoreDriver {
       const code = res.json?.errors?.[0]?.code;
       expect(allowed, context).toContain(code);
       const source = res.json.errors[0].source;
-      // A rule violation names the offending member of the body (400 with source.pointer).
-      if (code === 'request.invalid') expect(source?.pointer, context).toMatch(/^\/data(\/|$)/);
+      // A rule violation names the offending member of the body (400 with source.pointer), or the
+      // path's parameter where the path names the target (PUT …/relationships/link/{entityId}).
+      if (code === 'request.invalid') {
+        if (step.kind === 'putLink' && source?.parameter !== undefined) expect(source, context).toEqual({ parameter: 'entityId' });
+        else expect(source?.pointer, context).toMatch(/^\/data(\/|$)/);
+      }
       expectError(res, code, source ? { source } : {});
     }
     return res;
