@@ -55,6 +55,7 @@ const FORMATS: Record<string, string> = {
   email: 'an e-mail address',
   hostname: 'a domain name',
   url: 'an absolute URL',
+  handle: 'lowercase letters and digits only',
 };
 
 /** zod/mini carries no locale: an issue's message is this constant unless its schema gave its own words. */

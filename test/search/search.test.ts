@@ -121,7 +121,13 @@ describe("POST /v2/entities/search in Productboard's form {data: {filter, return
       'a custom field filter',
       { data: { filter: { fields: { '3f0c7c2e-1111-4c1e-9a1a-000000000001': { eq: 'x' } } } } },
       '/data/filter/fields/3f0c7c2e-1111-4c1e-9a1a-000000000001',
-      /Custom field filters are not supported/,
+      /This field cannot be filtered on \(custom fields and the other standard fields are not supported\); filter by name, archived, owner, status or teams\./,
+    ],
+    [
+      'a standard field that takes no filter',
+      { data: { filter: { fields: { timeframe: { eq: 'x' } } } } },
+      '/data/filter/fields/timeframe',
+      /This field cannot be filtered on .*filter by name, archived, owner, status or teams\./,
     ],
     [
       'a customer',

@@ -99,6 +99,7 @@ describe('teams', () => {
     });
     expectError(await c.req('POST', '/teams', { data: { fields: { name: 'Other', handle: 'Has Space' } } }), 'request.invalid', {
       source: { pointer: '/data/fields/handle' },
+      detail: "'/data/fields/handle' must be lowercase letters and digits only (got 'Has Space').",
     });
     expectError(await c.req('POST', '/teams', { data: { fields: { name: 'Other' } } }), 'request.invalid', { source: { pointer: '/data/fields/handle' } });
     expectError(await c.req('POST', '/teams', { data: { fields: { name: 'Other', handle: 'other', avatarUrl: 'https://x.test/a.png' } } }), 'request.invalid', {

@@ -3,14 +3,14 @@
 // Module-level schemas are built in `/* @__PURE__ */` arrows so bundles drop unused ones (./common.ts).
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
-import { checkedString, strictObject } from './build.ts';
-import { DateTime, Email, listOf, pageParameters, Uuid, dataOf } from './common.ts';
+import { strictObject } from './build.ts';
+import { DateTime, Email, listOf, nonBlank, pageParameters, Uuid, dataOf } from './common.ts';
 
 /** Productboard's bound on a comment's text. */
 const MAX_COMMENT = 7000;
 
 /** A comment's text as a create gives it (a restored comment record is held to it too). */
-export const CommentContent = /* @__PURE__ */ (() => doc(checkedString(z.minLength(1), z.maxLength(MAX_COMMENT), z.regex(/\S/)), 'The comment, as text'))();
+export const CommentContent = /* @__PURE__ */ (() => doc(nonBlank(MAX_COMMENT), 'The comment, as text'))();
 
 export const CreateNoteCommentBody = /* @__PURE__ */ (() =>
   doc(

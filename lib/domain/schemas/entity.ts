@@ -151,7 +151,9 @@ export const EntitySearchFilter = /* @__PURE__ */ (() =>
             creator: refusedFilter('Entities record no creator, so they cannot be filtered by one.'),
             teams: z.optional(doc(checkedArray(TeamAssign, z.minLength(1), z.maxLength(100)), 'Entities assigned to any of these teams')),
           },
-          refusedFilter('Custom field filters are not supported by this service; filter by name, archived, owner or status.'),
+          refusedFilter(
+            'This field cannot be filtered on (custom fields and the other standard fields are not supported); filter by name, archived, owner, status or teams.',
+          ),
         ),
       ),
       relationships: z.optional(
