@@ -2,11 +2,14 @@
 // feedback from a file into a workspace in use. Every row is checked first (a name; a customer found
 // by e-mail or company domain — created when missing if asked; links by entity id or by a name path
 // such as `Checkout > Apple Pay`, where a path matching several entities is a bad row; an importance;
-// a date); one bad row and nothing is written, each bad row reported with its line. Then the new
-// customers and the notes go in raw, in batches (deterministic ids: the file's hash and the row's
+// a date; every value held to what the API would store); one bad row and nothing is written, each
+// bad row reported with its line. Then the new customers and the notes go in raw, in batches
+// (deterministic ids: the run — the file's hash, the mapping, --create-customers — and the row's
 // line), and the links with their aggregates (lib/store/move/live-links.ts). Killed anywhere, the
-// same command continues; a file imported twice changes nothing the second time.
+// same command continues; a file imported twice changes nothing the second time, and the same file
+// with another mapping is another import, whose notes are its own.
 import { createHash } from 'node:crypto';
+import { standardFieldProblem } from '#lib/domain/export-file-check.ts';
 import { isHierarchyType, type HierarchyType } from '#lib/domain/hierarchy.ts';
 import { UUID_PATTERN } from '#lib/domain/schemas/common.ts';
 import { IMPORTANCES, type Importance } from '#lib/domain/score.ts';
@@ -77,6 +80,20 @@ const textToHtml = (text: string) =>
     .map((l) => `<p>${escapeHtml(l)}</p>`)
     .join('');
 
+const NOTE = { kind: 'note', type: 'textNote' } as const;
+const COMPANY = { kind: 'entity', type: 'company' } as const;
+const USER = { kind: 'entity', type: 'user' } as const;
+/** Calls `fail` with what the API would refuse in this value of a standard field, if anything (a row the API would not take is a bad row). */
+const apiRefusal = (
+  record: typeof NOTE | typeof COMPANY | typeof USER,
+  field: 'name' | 'content' | 'domain' | 'email',
+  value: string,
+  fail: (why: string) => void,
+) => {
+  const why = standardFieldProblem(record, field, value);
+  if (why) fail(why);
+};
+
 interface Planned {
   line: number;
   name: string;
@@ -138,8 +155,10 @@ function plan(
     const name = cell(row, 'name');
     if (!name) fail(map.name!, 'a note needs a name');
     else if (name.length > 255) fail(map.name!, `${name.length} characters; a name has at most 255`);
+    else apiRefusal(NOTE, 'name', name, (why) => fail(map.name!, why));
     const content = cell(row, 'content');
     if (content.length > 50_000) fail(map.content!, `${content.length} characters; at most 50 000`);
+    else if (content) apiRefusal(NOTE, 'content', textToHtml(content), (why) => fail(map.content!, `as HTML, ${why}`));
     const importanceText = cell(row, 'importance').toLowerCase();
     const importance = importanceText === '' ? 'unknown' : IMPORTANCES.find((i) => i === importanceText);
     if (!importance) fail(map.importance!, `'${importanceText.slice(0, 50)}' is no importance; one of ${IMPORTANCES.join(', ')}`);
@@ -163,6 +182,8 @@ function plan(
       else if (options.create) {
         company = options.id(`company:${domain}`);
         created.set(company, { id: company, type: 'company', name: domain, domain });
+        apiRefusal(COMPANY, 'domain', domain, (why) => fail(map['company-domain']!, why));
+        apiRefusal(COMPANY, 'name', domain, (why) => fail(map['company-domain']!, `as the company's name, ${why}`));
       } else fail(map['company-domain']!, `no company has the domain ${domain} (--create-customers creates it)`);
     }
     if (emailText) {
@@ -174,6 +195,7 @@ function plan(
       else if (options.create) {
         const id = options.id(`user:${email}`);
         created.set(id, { id, type: 'user', name: email, email, ...(company ? { parent: company } : {}) });
+        apiRefusal(USER, 'email', email, (why) => fail(map['customer-email']!, why));
         customer = { id, type: 'user' };
       } else fail(map['customer-email']!, `no user has the e-mail ${email} (--create-customers creates one)`);
     } else if (company) customer = { id: company, type: 'company' };
@@ -239,8 +261,8 @@ export async function importNotes(o: NotesImportOptions) {
       throw new UsageError(`--map ${field}=${column}: ${o.file} has no column ${column}; its columns are ${columns.join(', ')}`);
   const fileHash = createHash('sha256').update(bytes).digest('hex');
   const runKey = runKeyOf('import notes', o.workspace, fileHash, JSON.stringify(map), String(o.createCustomers));
-  const source = `notes:${fileHash}`;
-  const id = idMapping(o.workspace, source);
+  // The run's own ids: another mapping of the same file makes other notes, never rewrites these.
+  const id = idMapping(o.workspace, `notes:${runKey}`);
   const existing = o.dryRun
     ? undefined
     : await beginRun<{ notes: number }>({ runKey, command: 'import notes', workspaceId: o.workspace, name: o.file, checkpoint: { notes: 0 } });

@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const f of ['bad.csv', 'good.csv', 'good.jsonl', 'quote.csv', 'latin1.csv', 'latin1.jsonl', 'twice.jsonl', 'columns.csv'])
+  for (const f of ['bad.csv', 'refused.csv', 'good.csv', 'good.jsonl', 'quote.csv', 'latin1.csv', 'latin1.jsonl', 'twice.jsonl', 'columns.csv'])
     await rm(file(f), { force: true });
 });
 
@@ -124,6 +124,17 @@ describe('import notes', () => {
     expect(again).toMatchObject({ resumed: true, linksAdded: 0 });
     expect(await notesOf()).toBe(4);
     expect(await verifyWorkspace(ws, false)).toMatchObject({ mismatches: 0 });
+    // The same file with another mapping (no importance column) is another import:
+    // notes of its own, the first import's untouched, every score exact.
+    const remapped = await importNotes({ ...options, map: MAP.filter((m) => !m.startsWith('importance=')) });
+    expect(remapped).toMatchObject({ resumed: false, notes: 4, linksAdded: 5 });
+    expect(await notesOf()).toBe(8);
+    expect(invoices.linkCopy).toHaveLength(2);
+    const notes = (
+      await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': 'NOTE#' } })
+    ).map(toNote);
+    expect(notes.filter((n) => n.fields.name === 'Invoices too').map((n) => n.linkCopy?.length)).toEqual([2, 2]);
+    expect(await verifyWorkspace(ws, false)).toMatchObject({ mismatches: 0 });
   });
 });
 
@@ -159,6 +170,22 @@ describe('import notes refuses a file it would misread, writing nothing', () => 
     await expect(importNotes(options('twice.jsonl'))).rejects.toThrow(
       `${file('twice.jsonl')} line 2: The body gives the member 'Title' more than once; send each member once (a JSON reader keeps only one of them); nothing was written`,
     );
+    expect(await notesOf()).toBe(before);
+  });
+
+  it('values the API would not store: a name without a visible character, content too long once written as HTML, a domain or an e-mail it refuses', async () => {
+    await writeFile(
+      file('refused.csv'),
+      ['Title,Body,Email,Domain,Features,Priority,Date', `\u200b,,,,,,`, `Long,${'<'.repeat(30_000)},,,,,`, `Bad domain,,,x y z,,,`, `Fine,ok,,,,,`].join('\n'),
+    );
+    const before = await notesOf();
+    const dry = await importNotes({ ...options('refused.csv'), dryRun: true });
+    expect(dry.bad).toEqual([
+      { line: 2, field: 'Title', reason: "'/fields/name' must have a visible character, not only white space (got '\u200b')." },
+      { line: 3, field: 'Body', reason: expect.stringMatching(/^as HTML, '\/fields\/content' must be at most 100000 characters long \(got 120007\)/) },
+      { line: 4, field: 'Domain', reason: expect.stringMatching(/^'\/fields\/domain' must be a domain name/) },
+    ]);
+    await expect(importNotes(options('refused.csv'))).rejects.toThrow(/^3 bad rows; nothing was written/);
     expect(await notesOf()).toBe(before);
   });
 
