@@ -60,7 +60,7 @@ describe('note comments', () => {
     const note = await c.note();
     for (const [data, detail] of [
       [{ content: '' }, /must not be empty/],
-      [{ content: '   ' }, /^'\/data\/content' must have a visible character, not only white space \(got '   '\)\.$/],
+      [{ content: '   ' }, /^'\/data\/content' must have a visible character, not only white space \(got ' {3}'\)\.$/],
       [{ content: 'x'.repeat(7001) }, /at most 7000/],
       [{}, /required/],
     ] as const) {
