@@ -173,6 +173,16 @@ describe('signing in to the pages', () => {
     }
   });
 
+  it('a form body that is not UTF-8 → 400 as an HTML page, on the member pages and the authorization pages alike', async () => {
+    for (const path of ['/sign-in', '/sign-out', '/oauth/sign-in', '/oauth/consent']) {
+      const res = await call(app, 'POST', path, { body: Buffer.from('a=\xff', 'latin1'), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+      expect(res.text, path).toContain('The request body is not valid UTF-8 text.');
+      expect(res.text, path).toMatch(/^<!doctype html>/i);
+    }
+  });
+
   it(`failed attempts are throttled as on the authorization pages: past ${MAX_FAILURES_PER_EMAIL} for one e-mail → 429 with Retry-After, even with the right password`, async () => {
     const { ws, member } = await setUp();
     const browser = new ScriptedBrowser(app);

@@ -1,8 +1,8 @@
 // The request body, checked before anything reads it: no content coding the service would have to
 // undo, UTF-8 text only (decoded strictly: a byte sequence that is not UTF-8 is refused, never
 // replaced), a JSON body sent as application/json and no other charset, within the size limit; a route
-// that takes no body refuses one. Form bodies (the token endpoint) are decoded the same way and left
-// to their handler, and their refusals are OAuth errors (RFC 6749), never the envelope.
+// that takes no body refuses one. Form bodies are decoded the same way and left to their handler; the
+// token endpoints' refusals are OAuth errors (RFC 6749), never the envelope, and the pages' are pages.
 import { isUtf8 as isUtf8Bytes } from 'node:buffer';
 import { OAuthError } from '../../auth/oauth-errors.ts';
 import { lostInParsing } from '../../domain/input.ts';
@@ -156,11 +156,14 @@ export function peekJsonBody(api: ApiRequest): unknown {
 }
 
 /**
- * A body refusal in the route's terms: the envelope, or RFC 6749's invalid_request (OAuthError renders
- * it as the JWT bearer grant's TokenError would, and JSON routes' bundles then carry no TokenError).
+ * A body refusal in the route's terms: RFC 6749's invalid_request on the token endpoints' forms
+ * (OAuthError renders it as the JWT bearer grant's TokenError would, and JSON routes' bundles then
+ * carry no TokenError); elsewhere the API's error, which a page's shell renders as its error page.
  */
 function refusal(route: Route, err: BodyRefused): Error {
-  return route.body === 'form' ? new OAuthError('invalid_request', err.detail, err.reason) : new ApiError('request.malformed', err.detail);
+  return route.body === 'form' && route.response !== 'html'
+    ? new OAuthError('invalid_request', err.detail, err.reason)
+    : new ApiError('request.malformed', err.detail);
 }
 
 /** Checks and parses the request body for callers who may call the route. */
