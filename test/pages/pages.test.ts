@@ -425,6 +425,19 @@ describe('the entity page', () => {
     const elsewhere = await browser.send('GET', older.replace(feature, product));
     expectMemberPageHeaders(elsewhere, 400);
     expect(elsewhere.text).toContain('<h1>This link does not work here</h1>');
+    // A list parameter the page has no list for is refused as such, not ignored.
+    const sub = await entity(app, token, 'subfeature', 'Sub', feature);
+    const initiative = await entity(app, token, 'initiative', 'Grow');
+    for (const [path, why] of [
+      [`/entities/${feature}?after=garbage`, 'after pages the list of all children, and goes with children=all'],
+      [`/entities/${sub}?children=all&after=garbage`, 'a subfeature has nothing under it to list'],
+      [`/entities/${sub}?children=all`, 'a subfeature has nothing under it to list'],
+      [`/entities/${initiative}?notes=garbage`, 'the page of an initiative lists no feedback'],
+    ]) {
+      const stray = await browser.send('GET', path!);
+      expectMemberPageHeaders(stray, 400);
+      expect(stray.text).toContain(`The page link has a parameter this page does not take: ${why}. Open the page again from its first page.`);
+    }
     // The company's page lists the notes it gave, newest first.
     const company = await browser.send('GET', `/entities/${acme}`);
     expect(titles(company.text)).toEqual(Array.from({ length: 11 }, (_, i) => `Note ${21 - 2 * i}`));

@@ -11,7 +11,7 @@ import { badge, breadcrumb, empty, entityList, facts, noteList, pager, rankingTa
 import { richText } from './rich-text.ts';
 import { notFound } from './shell.ts';
 import { pageOk, requireScope, type Viewer } from './viewer.ts';
-import { ENTITY_TYPES, isCustomerType, isHierarchyType, PARENT_RULES, type EntityType } from '../../domain/hierarchy.ts';
+import { aType, ENTITY_TYPES, isCustomerType, isHierarchyType, PARENT_RULES, type EntityType } from '../../domain/hierarchy.ts';
 import { isUuid, mayHaveChildren, rankOrder } from '../../domain/member-pages.ts';
 import { REDACTED } from '../../domain/member-view.ts';
 import { RELATION_TYPES, type RelationType } from '../../domain/relations.ts';
@@ -24,6 +24,7 @@ import { customerNotesNewestFirst, entitiesAfter, entityRelationshipsAfter, link
 import { scoredEntities, type RankedEntity } from '../../store/ranking.ts';
 import { scoreOfTotal } from '../../store/score.ts';
 import { html, type Html } from '../pages/html.ts';
+import { PageError } from '../pages/page-error.ts';
 import type { ApiResult } from '../request.ts';
 
 /** The children a ranking shows; the rest are a link away, in creation order. */
@@ -47,6 +48,7 @@ export async function entityPageResult(viewer: Viewer, id: string, query: Entity
   const ws = viewer.workspaceId;
   const entity = await getEntity(ws, id);
   if (!entity) throw notFound();
+  refuseStrayParameters(entity.type, query);
   const name = nameOf(entity.fields.name, `Unnamed ${typeLabel(entity.type).toLowerCase()}`);
   const [ancestors, children, feedback, related, owner, teams] = await Promise.all([
     ancestorsOf(ws, entity),
@@ -85,6 +87,29 @@ ${children}
 ${feedback}
 ${related}`;
   return pageOk(viewer, name, body);
+}
+
+/**
+ * A list parameter this entity's page has no list for is refused, never ignored: `after` pages the
+ * list of all children (it goes with children=all), and only an entity that may have children lists
+ * them, only a product hierarchy entity or a customer its feedback.
+ */
+function refuseStrayParameters(type: EntityType, query: EntityPageQuery): void {
+  const what = aType(typeLabel(type).toLowerCase());
+  const stray =
+    (query.children !== undefined || query.after !== undefined) && !mayHaveChildren(type)
+      ? `${what} has nothing under it to list`
+      : query.after !== undefined && query.children !== 'all'
+        ? 'after pages the list of all children, and goes with children=all'
+        : query.notes !== undefined && !isHierarchyType(type) && !isCustomerType(type)
+          ? `the page of ${what} lists no feedback`
+          : undefined;
+  if (stray)
+    throw new PageError(
+      400,
+      'This link does not work here',
+      `The page link has a parameter this page does not take: ${stray}. Open the page again from its first page.`,
+    );
 }
 
 /** The ancestors, root first; undefined when one of them is gone or going (the entity then is too). */
