@@ -382,7 +382,7 @@ describe('import productboard: what the API would not take', () => {
     ]);
   };
   const SKIPPED = {
-    "teams the API would not take: '/handle' must be in the format handle": 1,
+    "teams the API would not take: '/handle' must be lowercase letters and digits only": 1,
     'teams with the name of one imported before': 1,
     'members without an e-mail or a role': 1,
     'members with the e-mail of one imported before': 1,
