@@ -473,7 +473,7 @@ describe('restore refuses the fields of teams, custom fields, tag values, commen
 
   it("a team's name, handle or description", async () => {
     await expectRefused(records({ ...team, name: 'x'.repeat(256) }), "line 2: '/name' must be at most 255 characters long (got 256)");
-    await expectRefused(records({ ...team, handle: 'Web team' }), "line 2: '/handle' must be in the format handle (got 'Web team')");
+    await expectRefused(records({ ...team, handle: 'Web team' }), "line 2: '/handle' must be lowercase letters and digits only (got 'Web team')");
     await expectRefused(records({ ...team, description: 'x'.repeat(10_001) }), "line 2: '/description' must be at most 10000 characters long (got 10001)");
   });
 
