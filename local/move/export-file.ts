@@ -40,6 +40,9 @@ interface FileLine {
  * `digest`, once every line was read, the SHA-256 of its bytes (hex). Bytes that are not UTF-8 are
  * refused with their line, never replaced.
  */
+/** The longest line read: one record (a note with its links is the largest, far under it); a longer one is refused before it fills memory. */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
 export function readJsonLines(file: string): { lines: AsyncGenerator<FileLine>; size: Promise<number>; bytesRead: () => number; digest: () => string } {
   const raw = createReadStream(file);
   const gunzip = createGunzip();
@@ -69,15 +72,24 @@ export function readJsonLines(file: string): { lines: AsyncGenerator<FileLine>; 
     try {
       // A line's bytes split on LF before decoding: a character cut across two chunks stays whole.
       let rest: Buffer[] = [];
+      let restBytes = 0;
+      const tooLong = () =>
+        new UsageError(`${file} line ${n + 1}: longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB, more than any record of an export; not read`);
       for await (const chunk of gunzip as AsyncIterable<Buffer>) {
         let start = 0;
         for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+          if (restBytes + end - start > MAX_LINE_BYTES) throw tooLong();
           const line = parse(rest.length ? Buffer.concat([...rest, chunk.subarray(start, end)]) : chunk.subarray(start, end));
           rest = [];
+          restBytes = 0;
           start = end + 1;
           if (line) yield line;
         }
-        if (start < chunk.length) rest.push(chunk.subarray(start));
+        if (start < chunk.length) {
+          rest.push(chunk.subarray(start));
+          restBytes += chunk.length - start;
+          if (restBytes > MAX_LINE_BYTES) throw tooLong();
+        }
       }
       const last = rest.length ? parse(Buffer.concat(rest)) : undefined;
       if (last) yield last;

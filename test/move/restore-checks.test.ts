@@ -15,6 +15,7 @@ import { readRun, runKeyOf } from '#lib/store/move/runs.ts';
 import { QUIET_WRITE } from '#lib/store/stream-records.ts';
 import { tableName } from '#lib/store/table.ts';
 import { ensureTable } from '../../local/dynamodb-local.ts';
+import { MAX_LINE_BYTES } from '../../local/move/export-file.ts';
 import { restoreWorkspace } from '../../local/move/restore.ts';
 
 const u = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -260,6 +261,12 @@ describe('restore names what it refuses in a line', () => {
     const records = goodRecords();
     records[2] = entity(COMPANY, 'company', undefined, { name: 'Caf\udcff' });
     await expectRefused(records, 'line 4: not UTF-8 text (invalid bytes are refused, never replaced)');
+  });
+
+  it('a line longer than any record: refused with the line before it is read whole', async () => {
+    const records = goodRecords();
+    records[2] = entity(COMPANY, 'company', undefined, { name: 'x'.repeat(MAX_LINE_BYTES) });
+    await expectRefused(records, `line 4: longer than 16 MiB, more than any record of an export; not read`);
   });
 
   it('a member given twice in one object, or a lone surrogate: refused with the line, as the API refuses them in a body', async () => {
