@@ -3,27 +3,43 @@
 // kind), each record held to the rules restore holds an export file to (./admission.ts: what breaks
 // one is left out and counted, so the workspace, exported, restores), written raw in batches with ids
 // UUIDv5(workspace, base URL, source id), each written page a checkpoint, the aggregates in one pass
-// at the end, and the workspace reachable only once all of it is in (./commit.ts). Killed anywhere,
-// the same command (same source, token and name) continues from its last checkpoint, and ends with
-// what one uninterrupted run gives.
+// at the end, and the workspace reachable only once all of it is in (./commit.ts). A record the source
+// lists again (one id on two pages) is left out, the first kept, and counted. Killed anywhere, the
+// same command (same source, token and name) continues from its last checkpoint, and ends with what
+// one uninterrupted run gives, counts and skipped included.
 import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { MoveRecord } from '#lib/domain/schemas/workspace-export.ts';
+import { queryPages } from '#lib/store/calls.ts';
+import * as keys from '#lib/store/keys.ts';
 import { aggregateLoadedWorkspace } from '#lib/store/move/aggregates-fresh.ts';
 import { idMapping } from '#lib/store/move/ids.ts';
 import { BulkWriter } from '#lib/store/move/load.ts';
 import type { LoadedEntity } from '#lib/store/move/loaded-entities.ts';
 import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
+import { tableName } from '#lib/store/table.ts';
 import { Admission } from './admission.ts';
 import { commitWorkspace, type Committed } from './commit.ts';
 import { orphansOf, reasonsOf, removedBy } from './orphans.ts';
-import { readCustomFields, readTagValues, SOURCE_KINDS, type ReadContext, type SourceKind } from './productboard-kinds.ts';
+import { readCustomFields, readTagValues, SOURCE_KINDS, sourceRecordOf, type ReadContext, type SourceKind } from './productboard-kinds.ts';
 import { SourceClient, SourceError, type SourceStats } from './source-client.ts';
 import { UsageError } from '../admin/command.ts';
 import type { PhaseProgress } from '../admin/progress.ts';
 
 /** The kinds read, in order: what a record refers to is read before it. */
 export const PHASES = ['team', 'member', 'customField', 'tagValue', 'entity', 'note'] as const;
+type Phase = (typeof PHASES)[number];
+/** The kinds read a page at a time, each page a checkpoint. */
+type Listed = 'entity' | 'note';
+/** Each kind's records, as a reason counts them. */
+const PLURAL: Record<Phase, string> = {
+  team: 'teams',
+  member: 'members',
+  customField: 'custom fields',
+  tagValue: 'tag values',
+  entity: 'entities',
+  note: 'notes',
+};
 /**
  * The kinds the others refer to: read whole on every run, so that a run resuming past them knows which
  * of them were let in (./admission.ts); written, and what they leave out counted, in their own phase only.
@@ -37,6 +53,38 @@ interface Checkpoint {
   next?: string;
   /** Whether the orphans' report is in the run's counts (./orphans.ts): a run resumed after it drops them again without counting. */
   orphansCounted?: boolean;
+  /** The run's counts and skipped when the phase's list began: a list read again from its start is counted from them. */
+  base?: Tally;
+  /**
+   * The ids (as written) of the records the page at `next` lets in, saved before they are written: a run
+   * resumed after a kill in that write tells them from those the pages before let in (a repeat of one of those is left out).
+   */
+  adding?: string[];
+  /**
+   * The list is being read again from its start (the source refused the cursor saved), and the table
+   * holds what the earlier reading wrote: it tells nothing of which pages were read, so a run resumed
+   * then reads the list from its start once more.
+   */
+  restarted?: boolean;
+}
+
+interface Tally {
+  counts: Record<string, number>;
+  skipped: Record<string, number>;
+}
+
+/** The ids of the entities or the notes written into `ws`. */
+async function writtenIds(ws: string, kind: Listed): Promise<Set<string>> {
+  const out = new Set<string>();
+  for await (const page of queryPages({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.kindPrefix[kind] },
+    ProjectionExpression: 'id',
+    ConsistentRead: true,
+  }))
+    for (const it of page) out.add(it.id as string);
+  return out;
 }
 
 export interface ImportResult extends Committed {
@@ -129,16 +177,90 @@ export async function importProductboard(options: {
     skip,
   };
   const count = (kind: string, n = 1) => (counts[kind] = (counts[kind] ?? 0) + n);
-  /** The records of a kind the others refer to, read whole: those let in. */
-  const readWhole = async (kind: (typeof PHASES)[number]): Promise<MoveRecord[]> => {
-    let read: MoveRecord[] = [];
-    if (kind === 'customField') read = await readCustomFields(ctx);
-    else if (kind === 'tagValue') read = await readTagValues(ctx);
-    else {
-      const source = SOURCE_KINDS[kind] as SourceKind;
-      for await (const page of client.pages(source.list)) for (const item of page.data) read.push(...(await source.records(item, ctx)));
+  /** Sets counts and skipped back to `to` (in place: they are the objects each checkpoint saves). */
+  const resetTally = (to: Tally) => {
+    for (const [mine, theirs] of [
+      [counts, to.counts],
+      [skipped, to.skipped],
+    ] as const) {
+      for (const k of Object.keys(mine)) delete mine[k];
+      Object.assign(mine, theirs);
     }
-    return read.flatMap((r) => admission.admit(r) ?? []);
+  };
+  /** By kind, the ids (as written) of the records let in: one the source lists again is left out, the first kept. */
+  const letIn = new Map<Phase, Set<string>>(PHASES.map((k) => [k, new Set()]));
+  /** Whether a record of `kind` with this source id was let in before: the copy is left out, and counted. */
+  const repeated = (kind: Phase, sourceId: string): boolean => {
+    if (!letIn.get(kind)!.has(writer.ctx.id(sourceId))) return false;
+    skip(`${PLURAL[kind]} the source listed more than once (the first kept)`);
+    return true;
+  };
+  /** The record as it may be written (./admission.ts), its id noted; undefined when it is left out. */
+  const admit = (record: MoveRecord): MoveRecord | undefined => {
+    const admitted = admission.admit(record);
+    if (admitted && 'id' in admitted && letIn.has(admitted.kind as Phase)) letIn.get(admitted.kind as Phase)!.add(writer.ctx.id(admitted.id));
+    return admitted;
+  };
+  /** The records one list item makes, those let in: none when it is no record, has no id or repeats one let in (each counted). */
+  const recordsOf = async (kind: Phase, item: unknown): Promise<MoveRecord[]> => {
+    const record = sourceRecordOf(item, PLURAL[kind], ctx);
+    if (!record || repeated(kind, record.id)) return [];
+    return (await (SOURCE_KINDS[kind] as SourceKind).records(record, ctx)).flatMap((r) => admit(r) ?? []);
+  };
+  /** The records of a kind the others refer to, read whole: those let in. */
+  const readWhole = async (kind: Phase): Promise<MoveRecord[]> => {
+    letIn.set(kind, new Set());
+    // A custom field given twice is left out where the configurations are read (its values are read by the first).
+    if (kind === 'customField') return (await readCustomFields(ctx)).flatMap((r) => admit(r) ?? []);
+    if (kind === 'tagValue') return (await readTagValues(ctx)).flatMap((r) => (repeated(kind, r.id) ? [] : (admit(r) ?? [])));
+    const read: MoveRecord[] = [];
+    for await (const page of client.pages((SOURCE_KINDS[kind] as SourceKind).list)) for (const item of page.data) read.push(...(await recordsOf(kind, item)));
+    return read;
+  };
+  /** The list of `kind` read from where the run stands, each page written, then a checkpoint. */
+  const readList = async (phase: number, kind: Listed): Promise<void> => {
+    const source = SOURCE_KINDS[kind] as SourceKind;
+    const resumedHere = run.checkpoint.phase === phase ? run.checkpoint : undefined;
+    const orphansCounted = run.checkpoint.orphansCounted ? { orphansCounted: true } : {};
+    const base: Tally = resumedHere?.base ?? { counts: { ...counts }, skipped: { ...skipped } };
+    let restarted = resumedHere?.restarted === true;
+    let from = restarted ? undefined : resumedHere?.next;
+    if (restarted) resetTally(base);
+    else if (resumedHere) {
+      // What the pages read before let in: what is written, but what the page under way lets in.
+      const adding = new Set(resumedHere.adding ?? []);
+      letIn.set(kind, new Set([...(await writtenIds(ws, kind))].filter((id) => !adding.has(id))));
+    }
+    for (let pages = 0; ;) {
+      try {
+        let at = from;
+        for await (const page of client.pages(from ?? source.list)) {
+          pages++;
+          const here: Checkpoint = { phase, ...orphansCounted, base, ...(restarted ? { restarted } : {}) };
+          const records: MoveRecord[] = [];
+          for (const item of page.data) records.push(...(await recordsOf(kind, item)));
+          const adding = records.flatMap((r) => ('id' in r && r.kind === kind ? [writer.ctx.id(r.id)] : []));
+          if (adding.length) await saveProgress(run, { checkpoint: { ...here, ...(at ? { next: at } : {}), adding } });
+          for (const record of records) {
+            await writer.add(record);
+            count(record.kind);
+            if (record.kind === 'note') count('link', record.links.length);
+          }
+          await writer.flush();
+          await saveProgress(run, { checkpoint: page.next ? { ...here, next: page.next } : { phase: phase + 1 }, counts, skipped });
+          options.progress?.update(counts[kind] ?? 0);
+          at = page.next;
+        }
+        return;
+      } catch (err) {
+        if (!(err instanceof SourceError) || err.status !== 400 || pages > 0 || from === undefined)
+          throw err instanceof SourceError ? new UsageError(err.message) : err;
+        // A cursor saved by an earlier run that the source no longer takes: the list read again from its start, counted from there.
+        [from, restarted] = [undefined, true];
+        resetTally(base);
+        letIn.set(kind, new Set());
+      }
+    }
   };
 
   if (run.state === 'loading') {
@@ -176,37 +298,7 @@ export async function importProductboard(options: {
         await orphans.drop();
         entities = orphans.kept;
       }
-      const source = SOURCE_KINDS[kind] as SourceKind;
-      let from = run.checkpoint.phase === phase ? run.checkpoint.next : undefined;
-      for (let pages = 0; ;) {
-        try {
-          for await (const page of client.pages(from ?? source.list)) {
-            pages++;
-            for (const item of page.data) {
-              for (const read of await source.records(item, ctx)) {
-                const record = admission.admit(read);
-                if (!record) continue;
-                await writer.add(record);
-                count(record.kind);
-                if (record.kind === 'note') count('link', record.links.length);
-              }
-            }
-            await writer.flush();
-            await saveProgress(run, {
-              checkpoint: page.next ? { phase, next: page.next, orphansCounted: run.checkpoint.orphansCounted } : { phase: phase + 1 },
-              counts,
-              skipped,
-            });
-            options.progress?.update(counts[kind] ?? 0);
-          }
-          break;
-        } catch (err) {
-          // A cursor saved by an earlier run that the source no longer takes: read the list again from its start.
-          if (!(err instanceof SourceError) || err.status !== 400 || pages > 0 || from === undefined)
-            throw err instanceof SourceError ? new UsageError(err.message) : err;
-          from = undefined;
-        }
-      }
+      await readList(phase, kind as Listed);
     }
     await saveProgress(run, { state: 'aggregating', checkpoint: { phase: PHASES.length }, counts, skipped });
   }

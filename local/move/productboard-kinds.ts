@@ -2,19 +2,23 @@
 // productboard`): the list it comes from, and how one source record becomes the export format's
 // records (lib/domain/schemas/workspace-export.ts) — in this service's vocabulary, with the source's
 // ids (the writer maps them, lib/store/move/ids.ts). What has no place here is counted by reason in
-// `skipped`, never silently dropped: a value the API would not store, a reference to a record the
-// import left out (./admission.ts). A kind the source gets is one entry of SOURCE_KINDS.
+// `skipped`, never silently dropped: a list item that is no record or has no id, a value the API
+// would not store, a reference to a record the import left out (./admission.ts). A kind the source
+// gets is one entry of SOURCE_KINDS.
 import * as z from 'zod/mini';
 import { CUSTOM_FIELD_KINDS, customValueSchema, ENTITY_TYPES, NOTE_TYPES, type CustomFieldKind, type NoteType } from '#lib/domain/configurations.ts';
 import { ENTITY_FIELDS, NOTE_FIELDS } from '#lib/domain/entity-fields.ts';
 import { standardFieldProblem } from '#lib/domain/export-file-check.ts';
 import { colorFor, SELECT_COLORS, type SelectColor, type SelectValue } from '#lib/domain/field-values.ts';
 import { aType, isEntityType, isHierarchyType, type EntityType } from '#lib/domain/hierarchy.ts';
+import { inputProblem, withoutValue } from '#lib/domain/input.ts';
 import { REDACTED } from '#lib/domain/member-view.ts';
 import { relationTargets } from '#lib/domain/relations.ts';
+import { isoDateTime } from '#lib/domain/schemas/build.ts';
 import { isUuid } from '#lib/domain/schemas/common.ts';
 import type { StandardFieldId } from '#lib/domain/schemas/field-values.ts';
-import type { CustomFieldRecord, MoveKind, MoveRecord, NoteRecord } from '#lib/domain/schemas/workspace-export.ts';
+import { Metadata } from '#lib/domain/schemas/metadata.ts';
+import type { CustomFieldRecord, MoveKind, MoveRecord, NoteRecord, TagValueRecord } from '#lib/domain/schemas/workspace-export.ts';
 import { isImportance } from '#lib/domain/score.ts';
 import { statusesOf } from '#lib/domain/statuses.ts';
 import type { Admitted } from './admission.ts';
@@ -28,26 +32,24 @@ export interface SourceRecord {
   id: string;
   type: string;
   fields?: Record<string, unknown>;
-  relationships?: { data?: SourceRelationship[]; links?: { next?: string | null } };
-  links?: { self?: string; html?: string };
-  metadata?: { source?: Record<string, unknown> };
-  createdAt?: string;
-  updatedAt?: string;
+  relationships?: unknown;
+  links?: unknown;
+  metadata?: unknown;
+  createdAt?: unknown;
+  updatedAt?: unknown;
 }
 
 interface SourceRelationship {
   type: string;
-  target?: { id: string; type: string };
+  target: { id: string; type: string };
   importance?: unknown;
 }
 
-/** A configuration (entities' or notes'): its fields by id, each with the JSON Schema of its value. */
-interface SourceConfiguration {
-  type: string;
-  fields?: Record<
-    string,
-    { id: string; name?: string; schema?: { type?: string; format?: string; enum?: unknown[]; properties?: { name?: { enum?: unknown[] } } } }
-  >;
+/** A configuration's field (entities' or notes'), with the JSON Schema of its value. */
+interface SourceFieldConfiguration {
+  id: string;
+  name?: string;
+  schema?: { type?: string; format?: string; enum?: unknown[]; properties?: { name?: { enum?: unknown[] } } };
 }
 
 /** What reading records needs: the client, the custom fields the source configures, the records let in so far, a tally of what is left out. */
@@ -78,15 +80,56 @@ function refuseRedacted(value: unknown, what: string): void {
   }
 }
 
-const iso = (v: unknown): string | undefined => {
-  const t = typeof v === 'string' ? Date.parse(v) : NaN;
-  return Number.isNaN(t) ? undefined : new Date(t).toISOString();
-};
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const sourceMetadata = (item: SourceRecord, ctx: ReadContext) => {
-  if (item.metadata?.source && Object.keys(item.metadata.source).length) ctx.skip(`metadata.source of a ${item.type} (replaced by the import's own)`);
-  const url = item.links?.html ?? item.links?.self;
-  return { source: { system: SOURCE_SYSTEM, recordId: String(item.id), ...(typeof url === 'string' ? { url } : {}) } };
+/**
+ * The list item as a record the kind's reader reads, or undefined (counted): an item that is no
+ * object, or has no id the API keeps as a record's source id (a string of 1 to 255 characters, not
+ * blank) — without one, two records would be one.
+ */
+export function sourceRecordOf(item: unknown, plural: string, ctx: Pick<ReadContext, 'skip'>): SourceRecord | undefined {
+  if (!isObject(item)) {
+    ctx.skip(`items of the ${plural} list that are not records (left out)`);
+    return undefined;
+  }
+  if (typeof item.id !== 'string' || inputProblem(Metadata, { source: { recordId: item.id } })) {
+    ctx.skip(`${plural} without an id (none, not a string, blank or over 255 characters: left out)`);
+    return undefined;
+  }
+  return item as unknown as SourceRecord;
+}
+
+/** A date-time as the API writes one: ISO 8601, with a time, in UTC or with an offset. */
+const SOURCE_DATE = /* @__PURE__ */ (() => isoDateTime({ offset: true }))();
+
+/**
+ * The record's dates in UTC; one it does not give is undefined, and so is one that is no ISO 8601
+ * date-time (counted): the record is imported with the date it would have without it.
+ */
+function datesOf(item: SourceRecord, plural: string, ctx: ReadContext): { createdAt?: string; updatedAt?: string } {
+  const out: { createdAt?: string; updatedAt?: string } = {};
+  for (const key of ['createdAt', 'updatedAt'] as const) {
+    const v = item[key];
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'string' && z.safeParse(SOURCE_DATE, v).success) out[key] = new Date(v).toISOString();
+    else ctx.skip(`${plural} whose ${key} is not an ISO 8601 date-time (imported as if they had none)`);
+  }
+  return out;
+}
+
+/** The import's own metadata.source: where the record came from, its link only when the API would take it. */
+const sourceMetadata = (item: SourceRecord, plural: string, ctx: ReadContext) => {
+  if (isObject(item.metadata) && isObject(item.metadata.source) && Object.keys(item.metadata.source).length)
+    ctx.skip(`metadata.source of a ${item.type} (replaced by the import's own)`);
+  const source = { system: SOURCE_SYSTEM, recordId: item.id };
+  const url = isObject(item.links) ? (item.links.html ?? item.links.self) : undefined;
+  if (typeof url !== 'string') return { source };
+  const problem = inputProblem(Metadata, { source: { ...source, url } });
+  if (!problem) return { source: { ...source, url } };
+  ctx.skip(
+    `${plural} with a link the API would not take as metadata.source.url (imported without it): ${withoutValue(problem).replace(/^'\/source\/url' /, '')}`,
+  );
+  return { source };
 };
 
 /** A custom field's value as this service stores it, or undefined when it has none here. */
@@ -172,12 +215,21 @@ function fieldsOf(item: SourceRecord, type: string, standard: readonly StandardF
   return out;
 }
 
-/** Every relationship of a record: those inline, and the rest from their `links.next`. */
+const isRelationship = (r: unknown): r is SourceRelationship =>
+  isObject(r) && typeof r.type === 'string' && isObject(r.target) && typeof r.target.id === 'string' && typeof r.target.type === 'string';
+
+/** Every relationship of a record: those inline, and the rest from their `links.next`; one that is no relationship with a target is left out (counted). */
 async function relationshipsOf(item: SourceRecord, ctx: ReadContext): Promise<SourceRelationship[]> {
-  const rels = [...(item.relationships?.data ?? [])];
-  const next = item.relationships?.links?.next;
-  if (typeof next === 'string' && next !== '') for await (const page of ctx.client.pages<SourceRelationship>(next)) rels.push(...page.data);
-  return rels;
+  const given = item.relationships;
+  const data = isObject(given) ? given.data : undefined;
+  if ((given !== undefined && given !== null && !isObject(given)) || (data !== undefined && data !== null && !Array.isArray(data)))
+    ctx.skip('relationships given as something else than a list (none read)');
+  const rels: unknown[] = Array.isArray(data) ? Array.from(data as unknown[]) : [];
+  const next = isObject(given) && isObject(given.links) ? given.links.next : undefined;
+  if (typeof next === 'string' && next !== '') for await (const page of ctx.client.pages(next)) rels.push(...page.data);
+  const kept = rels.filter(isRelationship);
+  if (kept.length < rels.length) ctx.skip('relationships that are not records with a target (left out)', rels.length - kept.length);
+  return kept;
 }
 
 const NOTE_TYPE_NAMES: Record<string, NoteRecord['type']> = {
@@ -192,13 +244,18 @@ export async function readCustomFields(ctx: ReadContext): Promise<CustomFieldRec
   const out: CustomFieldRecord[] = [];
   ctx.customFields.clear();
   for (const list of ['/entities/configurations', '/notes/configurations']) {
-    for await (const page of ctx.client.pages<SourceConfiguration>(list)) {
+    for await (const page of ctx.client.pages(list)) {
       for (const conf of page.data) {
+        if (!isObject(conf)) {
+          ctx.skip('configurations that are not records (left out)');
+          continue;
+        }
         const type = String(conf.type);
         if (!(ENTITY_TYPES as readonly string[]).includes(type) && !(NOTE_TYPES as readonly string[]).includes(type)) continue;
-        for (const f of Object.values(conf.fields ?? {})) {
-          if (!isUuid(f.id)) continue;
-          const schema = f.schema ?? {};
+        for (const f of Object.values(isObject(conf.fields) ? conf.fields : {})) {
+          // The standard fields (name, status, …) have ids that are no uuid.
+          if (!isObject(f) || !isUuid(f.id)) continue;
+          const schema = (isObject(f.schema) ? f.schema : {}) as NonNullable<SourceFieldConfiguration['schema']>;
           // A select field's options: the enum of its value, or of the `name` of its `{id, name}` value.
           const names = schema.enum ?? schema.properties?.name?.enum;
           const options = Array.isArray(names) ? names.filter((o): o is string => typeof o === 'string') : undefined;
@@ -216,6 +273,11 @@ export async function readCustomFields(ctx: ReadContext): Promise<CustomFieldRec
             continue;
           }
           const id = f.id.toLowerCase();
+          // A field given twice (on two types, say): the first kept, as a record the source lists twice is.
+          if (ctx.customFields.has(id)) {
+            ctx.skip('custom fields the source listed more than once (the first kept)');
+            continue;
+          }
           // An entity select field's options with their ids (the values route lists them), so they keep them here.
           const values = options && (ENTITY_TYPES as readonly string[]).includes(type) ? await readSelectValues(ctx, id, options) : undefined;
           ctx.customFields.set(id, { kind, entityType: type, ...(options ? { options } : {}), ...(values ? { values } : {}) });
@@ -238,8 +300,13 @@ export async function readCustomFields(ctx: ReadContext): Promise<CustomFieldRec
 }
 
 /** A source value's color, when it is one this service has. */
-const colorOf = (v: SourceRecord): SelectColor | undefined =>
-  (SELECT_COLORS as readonly unknown[]).includes(v.fields?.color) ? (v.fields!.color as SelectColor) : undefined;
+const colorOf = (v: Record<string, unknown>): SelectColor | undefined => {
+  const color = isObject(v.fields) ? v.fields.color : undefined;
+  return (SELECT_COLORS as readonly unknown[]).includes(color) ? (color as SelectColor) : undefined;
+};
+
+/** A field value's name, when the source gives it as a string. */
+const nameOf = (v: Record<string, unknown>): string | undefined => (isObject(v.fields) && typeof v.fields.name === 'string' ? v.fields.name : undefined);
 
 /**
  * A select field's options as the source lists them (GET /v2/entities/fields/{id}/values), in the
@@ -247,10 +314,10 @@ const colorOf = (v: SourceRecord): SelectColor | undefined =>
  */
 async function readSelectValues(ctx: ReadContext, fieldId: string, options: readonly string[]): Promise<SelectValue[] | undefined> {
   const listed = new Map<string, SelectValue>();
-  for await (const page of ctx.client.pages<SourceRecord>(`/entities/fields/${fieldId}/values`)) {
+  for await (const page of ctx.client.pages(`/entities/fields/${fieldId}/values`)) {
     for (const v of page.data) {
-      const name = v.fields?.name;
-      if (!isUuid(v.id) || typeof name !== 'string' || listed.has(name)) return undefined;
+      const name = isObject(v) ? nameOf(v) : undefined;
+      if (!isObject(v) || !isUuid(v.id) || name === undefined || listed.has(name)) return undefined;
       const id = v.id.toLowerCase();
       listed.set(name, { id, name, color: colorOf(v) ?? colorFor(id) });
     }
@@ -260,13 +327,13 @@ async function readSelectValues(ctx: ReadContext, fieldId: string, options: read
 }
 
 /** The tag values the source lists (oldest first): each a millisecond after the one before from the run's start, so they list here in the source's order. */
-export async function readTagValues(ctx: ReadContext): Promise<MoveRecord[]> {
-  const out: MoveRecord[] = [];
+export async function readTagValues(ctx: ReadContext): Promise<TagValueRecord[]> {
+  const out: TagValueRecord[] = [];
   const start = Date.parse(ctx.importedAt);
-  for await (const page of ctx.client.pages<SourceRecord>('/entities/fields/tags/values')) {
+  for await (const page of ctx.client.pages('/entities/fields/tags/values')) {
     for (const v of page.data) {
-      const name = v.fields?.name;
-      if (!isUuid(v.id) || typeof name !== 'string' || name.trim() === '') {
+      const name = isObject(v) ? nameOf(v) : undefined;
+      if (!isObject(v) || !isUuid(v.id) || name === undefined || name.trim() === '') {
         ctx.skip('tag values without an id or a name');
         continue;
       }
@@ -293,16 +360,17 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
         ctx.skip('teams without a name or a handle');
         return Promise.resolve([]);
       }
-      const createdAt = iso(t.createdAt) ?? ctx.importedAt;
+      const dates = datesOf(t, 'teams', ctx);
+      const createdAt = dates.createdAt ?? ctx.importedAt;
       return Promise.resolve([
         {
           kind: 'team',
-          id: String(t.id),
+          id: t.id,
           name: f.name,
           handle: f.handle,
           ...(typeof f.description === 'string' ? { description: f.description } : {}),
           createdAt,
-          updatedAt: iso(t.updatedAt) ?? createdAt,
+          updatedAt: dates.updatedAt ?? createdAt,
         },
       ]);
     },
@@ -327,7 +395,7 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
       return Promise.resolve([
         {
           kind: 'member',
-          id: String(m.id),
+          id: m.id,
           email: f.email,
           name: typeof f.name === 'string' ? f.name : f.email,
           role,
@@ -349,17 +417,26 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
       }
       refuseRedacted(e.fields, `a ${type}`);
       if (!named(e, { kind: 'entity', type }, ctx)) return [];
+      const dates = datesOf(e, 'entities', ctx);
+      const createdAt = dates.createdAt ?? ctx.importedAt;
       const rels = await relationshipsOf(e, ctx);
       const parent = rels.find((r) => r.type === 'parent')?.target;
       const out: MoveRecord[] = [];
+      const related = new Set<string>();
       for (const r of rels) {
         if (r.type !== 'link' && r.type !== 'isBlocking') continue;
         const target = r.target;
-        if (!target || (r.type === 'link' && !(e.id < target.id))) continue;
+        if (r.type === 'link' && !(e.id < target.id)) continue;
         if (!isEntityType(target.type) || !relationTargets(type, r.type).includes(target.type)) {
           ctx.skip(`${r.type} relations between ${aType(type)} and ${aType(target.type)}`);
           continue;
         }
+        // Given twice, it is still one relation (written once, counted once).
+        if (related.has(`${r.type} ${target.id}`)) {
+          ctx.skip('relations the source listed more than once (the first kept)');
+          continue;
+        }
+        related.add(`${r.type} ${target.id}`);
         out.push({
           kind: 'relation',
           entityId: e.id,
@@ -367,18 +444,18 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
           type: r.type,
           targetId: target.id,
           targetType: target.type,
-          createdAt: iso(e.createdAt) ?? ctx.importedAt,
+          createdAt,
         });
       }
       out.unshift({
         kind: 'entity',
-        id: String(e.id),
+        id: e.id,
         type,
         ...(parent ? { parent: { id: parent.id, type: parent.type as EntityType } } : {}),
         fields: fieldsOf(e, type, ENTITY_FIELDS[type], ctx),
-        metadata: sourceMetadata(e, ctx),
-        createdAt: iso(e.createdAt) ?? ctx.importedAt,
-        updatedAt: iso(e.updatedAt) ?? iso(e.createdAt) ?? ctx.importedAt,
+        metadata: sourceMetadata(e, 'entities', ctx),
+        createdAt,
+        updatedAt: dates.updatedAt ?? createdAt,
       });
       return out;
     },
@@ -394,7 +471,8 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
       }
       refuseRedacted(n.fields, 'a note');
       if (!named(n, { kind: 'note', type }, ctx)) return [];
-      const updatedAt = iso(n.updatedAt) ?? iso(n.createdAt) ?? ctx.importedAt;
+      const dates = datesOf(n, 'notes', ctx);
+      const updatedAt = dates.updatedAt ?? dates.createdAt ?? ctx.importedAt;
       const rels = await relationshipsOf(n, ctx);
       let customer = rels.find((r) => r.type === 'customer')?.target;
       if (customer && customer.type !== 'user' && customer.type !== 'company') ctx.skip(`note customers of type ${customer.type}`);
@@ -404,7 +482,7 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
       }
       const links: NoteRecord['links'] = [];
       for (const r of rels) {
-        if (r.type !== 'link' || !r.target) continue;
+        if (r.type !== 'link') continue;
         if (!isHierarchyType(r.target.type)) {
           ctx.skip(`note links to a ${r.target.type}`);
           continue;
@@ -414,7 +492,7 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
           ctx.skip('note links to entities not imported');
           continue;
         }
-        if (links.some((l) => l.entityId === r.target!.id)) {
+        if (links.some((l) => l.entityId === r.target.id)) {
           ctx.skip('note links repeated to one entity (the first kept)');
           continue;
         }
@@ -425,12 +503,12 @@ export const SOURCE_KINDS: { [K in MoveKind]: SourceKind | { notRead: string } }
       return [
         {
           kind: 'note',
-          id: String(n.id),
+          id: n.id,
           type,
           fields: fieldsOf(n, type, NOTE_FIELDS, ctx),
           ...(customer && (customer.type === 'user' || customer.type === 'company') ? { customer: { id: customer.id, type: customer.type } } : {}),
-          metadata: sourceMetadata(n, ctx),
-          createdAt: iso(n.createdAt) ?? updatedAt,
+          metadata: sourceMetadata(n, 'notes', ctx),
+          createdAt: dates.createdAt ?? updatedAt,
           updatedAt,
           links,
         },
