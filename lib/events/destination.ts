@@ -118,6 +118,18 @@ export async function resolveDestination(url: URL, policy: DestinationPolicy): P
   return addresses[0]!;
 }
 
+/**
+ * The checks that need no DNS: the URL, and its host where it names an address itself (an IP
+ * literal, `localhost`). What a restore holds a subscription to, which may run where the receiver's
+ * name does not resolve; each delivery checks the resolved addresses again (./deliver.ts).
+ */
+export async function checkDestinationOffline(raw: string, policy: DestinationPolicy): Promise<URL> {
+  const url = checkUrl(raw, policy);
+  const host = hostOf(url);
+  if (isIP(host) || isLoopbackName(host.toLowerCase())) await resolveDestination(url, policy);
+  return url;
+}
+
 /** Both checks, as at subscription creation. */
 export async function checkDestination(raw: string, policy: DestinationPolicy): Promise<URL> {
   const url = checkUrl(raw, policy);

@@ -8,9 +8,11 @@
 // the name (lib/store/move/runs.ts), and continues only with the file it began with (its SHA-256).
 import { randomUUID } from 'node:crypto';
 import { serviceSecret } from '#lib/auth/service-secret.ts';
+import { config } from '#lib/config.ts';
 import { ExportFileCheck } from '#lib/domain/export-file-check.ts';
 import { MOVE_KINDS, type ExportHeader, type MoveKind } from '#lib/domain/schemas/workspace-export.ts';
 import { sealContext } from '#lib/events/deliver.ts';
+import { checkDestinationOffline, DestinationRejected } from '#lib/events/destination.ts';
 import { seal, webhookSecretKey } from '#lib/events/secret-box.ts';
 import { newSigningSecret } from '#lib/events/signature.ts';
 import { batchGetByKey, itemKeyId } from '#lib/store/batch.ts';
@@ -49,6 +51,7 @@ const restoreKey = (exportId: string, name: string) => runKeyOf('restore', expor
 async function checkFile(file: string, progress: PhaseProgress | undefined): Promise<{ header: ExportHeader; digest: string }> {
   const input = readJsonLines(file);
   const check = new ExportFileCheck();
+  const receivers: Array<{ n: number; url: string }> = [];
   const counts: Partial<Record<MoveKind, number>> = {};
   let header: ExportHeader | undefined;
   let ended = false;
@@ -67,6 +70,7 @@ async function checkFile(file: string, progress: PhaseProgress | undefined): Pro
       }
       continue;
     }
+    if (record.kind === 'webhook') receivers.push({ n: line.n, url: record.url });
     check.add(record, line.n);
     counts[record.kind] = (counts[record.kind] ?? 0) + 1;
     progress?.update(line.n);
@@ -75,7 +79,19 @@ async function checkFile(file: string, progress: PhaseProgress | undefined): Pro
   if (!ended) throw new UsageError(`${file} has no end record: it is truncated (an export that did not finish?)`);
   const problem = check.result();
   if (problem) throw new UsageError(`${file} line ${problem.line}: ${problem.problem.replace(/\.$/, '')}. Nothing was restored.`);
+  for (const { n, url } of receivers) await receiverCheck(file, n, url);
   return { header, digest: input.digest() };
+}
+
+/** A subscription's receiver as its creation holds it, without DNS (each delivery checks the addresses again). */
+async function receiverCheck(file: string, n: number, url: string): Promise<void> {
+  try {
+    await checkDestinationOffline(url, { allowLoopback: config.webhooksAllowLoopback });
+  } catch (err) {
+    if (!(err instanceof DestinationRejected)) throw err;
+    const why = err.message.replace(/\.$/, '');
+    throw new UsageError(`${file} line ${n}: '/url' is refused: ${why.charAt(0).toLowerCase()}${why.slice(1)}. Nothing was restored.`);
+  }
 }
 
 export async function restoreWorkspace(

@@ -521,6 +521,14 @@ describe('restore refuses the fields of teams, custom fields, tag values, commen
       records({ ...webhook, url: `https://hooks.example.com/${'x'.repeat(1024)}` }),
       "line 11: '/url' must be at most 1024 characters long (got 1050)",
     );
+    // The receiver as a subscription's creation holds it, without DNS: scheme, and an address named in the URL itself.
+    for (const [url, why] of [
+      ['javascript:alert(1)', 'the URL must use https, not javascript'],
+      ['', 'the URL is not an absolute URL'],
+      ['https://169.254.169.254/latest', "the URL's host must be publicly reachable: 169.254.169.254"],
+      ['https://[::ffff:0:a9fe:a9fe]/', "the URL's host must be publicly reachable: ::ffff:0:a9fe:a9fe"],
+    ])
+      await expectRefused(records({ ...webhook, url }), `line 11: '/url' is refused: ${why}`);
   });
 });
 
