@@ -26,6 +26,7 @@
 // Every change to links, a note's customer, or the hierarchy is one TransactWriteItems holding the
 // link/note item, the rating items, and the deltas on the entity and each ancestor, each conditioned
 // on the ancestor still having the parent that was read and not being deleted (lib/store/tx.ts retries).
+import { itemKeyId } from './batch.ts';
 import { getItem } from './calls.ts';
 import { growthIs, placeCondition, type Placement } from './entities.ts';
 import { StaleChain } from './errors.ts';
@@ -33,7 +34,7 @@ import * as keys from './keys.ts';
 import { prereadFor, type Prereads } from './preread.ts';
 import type { StoredItem } from './query.ts';
 import { tableName } from './table.ts';
-import type { TxItem } from './tx.ts';
+import { txItemKey, type TxItem } from './tx.ts';
 import { InvalidInput, pointer } from '../domain/errors.ts';
 import type { EntityType } from '../domain/hierarchy.ts';
 import { countedWeight, ANONYMOUS_WEIGHT, WEIGHTS, type Importance, type RatingEntry } from '../domain/score.ts';
@@ -268,10 +269,7 @@ class PlanCollision extends Error {
   }
 }
 
-function keyOf(item: TxItem): string {
-  const k = (item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key) as Record<string, unknown>;
-  return `${String(k.pk)}|${String(k.sk)}`;
-}
+const keyOf = (item: TxItem): string => itemKeyId(txItemKey(item)!);
 
 /** The state a link should end in: its importance, customer, and set time (undefined = now). */
 interface LinkTarget {

@@ -15,6 +15,10 @@ import { deadlineOf } from '../deadline.ts';
 
 export type TxItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
+/** The key of the item a transaction item puts, updates, deletes or checks. */
+export const txItemKey = (item: TxItem) =>
+  (item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key) as { pk: string; sk: string } | undefined;
+
 /** DynamoDB's limit of items per transaction. */
 export const MAX_TX_ITEMS = 100;
 
@@ -60,7 +64,7 @@ function contendedResource(items: TxItem[], err: unknown): string {
   const index = err === undefined ? 0 : (reasons ?? []).findIndex((r) => r.Code !== undefined && r.Code !== 'None');
   if (index < 0) return 'this workspace (the table is throttling writes)';
   const item = items[index];
-  return describeKey(item?.Put?.Item ?? item?.Update?.Key ?? item?.Delete?.Key ?? item?.ConditionCheck?.Key);
+  return describeKey(item && txItemKey(item));
 }
 
 /** A retry after the longest backoff has a fair chance. */

@@ -15,7 +15,7 @@ import { idsIn } from './field-refs.ts';
 import { TAG_VALUE_KIND } from './field-values.ts';
 import * as keys from './keys.ts';
 import { tableName } from './table.ts';
-import { MAX_TX_ITEMS, type TxItem } from './tx.ts';
+import { MAX_TX_ITEMS, txItemKey, type TxItem } from './tx.ts';
 import { InvalidInput, pointer, type Path } from '../domain/errors.ts';
 import { TAGS_FIELD, selectValuesOf } from '../domain/field-values.ts';
 import { isUuid } from '../domain/input.ts';
@@ -26,8 +26,8 @@ type Fields = Readonly<Record<string, unknown>>;
 export type FieldAt = (field: string) => Path;
 
 const keyOf = (item: TxItem) => {
-  const key = item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key;
-  return key ? itemKeyId(key as { pk: string; sk: string }) : undefined;
+  const key = txItemKey(item);
+  return key ? itemKeyId(key) : undefined;
 };
 
 /**
