@@ -10,6 +10,7 @@ import { InvalidInput, pointer, type Path } from './errors.ts';
 import { NOTE_CONTENT_SCHEMAS, NOTE_TAGS_SCHEMA, STANDARD_FIELD_SCHEMAS } from './field-json-schemas.ts';
 import { selectValuesOf, type SelectValue } from './field-values.ts';
 import { ENTITY_TYPES, HIERARCHY_TYPES, PARENT_RULES, type EntityType } from './hierarchy.ts';
+import { isPlainObject } from './input.ts';
 import { RELATION_TYPES, relationTargets } from './relations.ts';
 import { IsoDate } from './schemas/common.ts';
 import type { StandardFieldId } from './schemas/field-values.ts';
@@ -134,8 +135,6 @@ export function customValueJsonSchema(def: Pick<CustomFieldDef, 'fieldKind' | 'o
     }
   }
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The option a select field's write names (Productboard's single-select assignment): its name, or

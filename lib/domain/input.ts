@@ -6,6 +6,9 @@ import type * as z from 'zod/mini';
 import { InvalidInput, parameter, pointer, type InputLocation, type Path } from './errors.ts';
 import { isUuid } from './schemas/common.ts';
 
+/** A JSON object: not null, not an array. */
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 export { isUuid };
 
 /** The lower-case id when `v` is a uuid (ids are stored so, ./schemas/common.ts `Uuid`), for input not yet validated. */

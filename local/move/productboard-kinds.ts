@@ -11,7 +11,7 @@ import { ENTITY_FIELDS, NOTE_FIELDS } from '#lib/domain/entity-fields.ts';
 import { standardFieldProblem } from '#lib/domain/export-file-check.ts';
 import { colorFor, SELECT_COLORS, type SelectColor, type SelectValue } from '#lib/domain/field-values.ts';
 import { aType, isEntityType, isHierarchyType, type EntityType } from '#lib/domain/hierarchy.ts';
-import { inputProblem, withoutValue } from '#lib/domain/input.ts';
+import { inputProblem, isPlainObject, withoutValue } from '#lib/domain/input.ts';
 import { REDACTED } from '#lib/domain/member-view.ts';
 import { relationTargets } from '#lib/domain/relations.ts';
 import { isoDateTime } from '#lib/domain/schemas/build.ts';
@@ -80,15 +80,13 @@ function refuseRedacted(value: unknown, what: string): void {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * The list item as a record the kind's reader reads, or undefined (counted): an item that is no
  * object, or has no id the API keeps as a record's source id (a string of 1 to 255 characters, not
  * blank) — without one, two records would be one.
  */
 export function sourceRecordOf(item: unknown, plural: string, ctx: Pick<ReadContext, 'skip'>): SourceRecord | undefined {
-  if (!isObject(item)) {
+  if (!isPlainObject(item)) {
     ctx.skip(`items of the ${plural} list that are not records (left out)`);
     return undefined;
   }
@@ -119,10 +117,10 @@ function datesOf(item: SourceRecord, plural: string, ctx: ReadContext): { create
 
 /** The import's own metadata.source: where the record came from, its link only when the API would take it. */
 const sourceMetadata = (item: SourceRecord, plural: string, ctx: ReadContext) => {
-  if (isObject(item.metadata) && isObject(item.metadata.source) && Object.keys(item.metadata.source).length)
+  if (isPlainObject(item.metadata) && isPlainObject(item.metadata.source) && Object.keys(item.metadata.source).length)
     ctx.skip(`metadata.source of a ${item.type} (replaced by the import's own)`);
   const source = { system: SOURCE_SYSTEM, recordId: item.id };
-  const url = isObject(item.links) ? (item.links.html ?? item.links.self) : undefined;
+  const url = isPlainObject(item.links) ? (item.links.html ?? item.links.self) : undefined;
   if (typeof url !== 'string') return { source };
   const problem = inputProblem(Metadata, { source: { ...source, url } });
   if (!problem) return { source: { ...source, url } };
@@ -216,16 +214,16 @@ function fieldsOf(item: SourceRecord, type: string, standard: readonly StandardF
 }
 
 const isRelationship = (r: unknown): r is SourceRelationship =>
-  isObject(r) && typeof r.type === 'string' && isObject(r.target) && typeof r.target.id === 'string' && typeof r.target.type === 'string';
+  isPlainObject(r) && typeof r.type === 'string' && isPlainObject(r.target) && typeof r.target.id === 'string' && typeof r.target.type === 'string';
 
 /** Every relationship of a record: those inline, and the rest from their `links.next`; one that is no relationship with a target is left out (counted). */
 async function relationshipsOf(item: SourceRecord, ctx: ReadContext): Promise<SourceRelationship[]> {
   const given = item.relationships;
-  const data = isObject(given) ? given.data : undefined;
-  if ((given !== undefined && given !== null && !isObject(given)) || (data !== undefined && data !== null && !Array.isArray(data)))
+  const data = isPlainObject(given) ? given.data : undefined;
+  if ((given !== undefined && given !== null && !isPlainObject(given)) || (data !== undefined && data !== null && !Array.isArray(data)))
     ctx.skip('relationships given as something else than a list (none read)');
   const rels: unknown[] = Array.isArray(data) ? Array.from(data as unknown[]) : [];
-  const next = isObject(given) && isObject(given.links) ? given.links.next : undefined;
+  const next = isPlainObject(given) && isPlainObject(given.links) ? given.links.next : undefined;
   if (typeof next === 'string' && next !== '') for await (const page of ctx.client.pages(next)) rels.push(...page.data);
   const kept = rels.filter(isRelationship);
   if (kept.length < rels.length) ctx.skip('relationships that are not records with a target (left out)', rels.length - kept.length);
@@ -246,16 +244,16 @@ export async function readCustomFields(ctx: ReadContext): Promise<CustomFieldRec
   for (const list of ['/entities/configurations', '/notes/configurations']) {
     for await (const page of ctx.client.pages(list)) {
       for (const conf of page.data) {
-        if (!isObject(conf)) {
+        if (!isPlainObject(conf)) {
           ctx.skip('configurations that are not records (left out)');
           continue;
         }
         const type = String(conf.type);
         if (!(ENTITY_TYPES as readonly string[]).includes(type) && !(NOTE_TYPES as readonly string[]).includes(type)) continue;
-        for (const f of Object.values(isObject(conf.fields) ? conf.fields : {})) {
+        for (const f of Object.values(isPlainObject(conf.fields) ? conf.fields : {})) {
           // The standard fields (name, status, …) have ids that are no uuid.
-          if (!isObject(f) || !isUuid(f.id)) continue;
-          const schema = (isObject(f.schema) ? f.schema : {}) as NonNullable<SourceFieldConfiguration['schema']>;
+          if (!isPlainObject(f) || !isUuid(f.id)) continue;
+          const schema = (isPlainObject(f.schema) ? f.schema : {}) as NonNullable<SourceFieldConfiguration['schema']>;
           // A select field's options: the enum of its value, or of the `name` of its `{id, name}` value.
           const names = schema.enum ?? schema.properties?.name?.enum;
           const options = Array.isArray(names) ? names.filter((o): o is string => typeof o === 'string') : undefined;
@@ -301,12 +299,12 @@ export async function readCustomFields(ctx: ReadContext): Promise<CustomFieldRec
 
 /** A source value's color, when it is one this service has. */
 const colorOf = (v: Record<string, unknown>): SelectColor | undefined => {
-  const color = isObject(v.fields) ? v.fields.color : undefined;
+  const color = isPlainObject(v.fields) ? v.fields.color : undefined;
   return (SELECT_COLORS as readonly unknown[]).includes(color) ? (color as SelectColor) : undefined;
 };
 
 /** A field value's name, when the source gives it as a string. */
-const nameOf = (v: Record<string, unknown>): string | undefined => (isObject(v.fields) && typeof v.fields.name === 'string' ? v.fields.name : undefined);
+const nameOf = (v: Record<string, unknown>): string | undefined => (isPlainObject(v.fields) && typeof v.fields.name === 'string' ? v.fields.name : undefined);
 
 /**
  * A select field's options as the source lists them (GET /v2/entities/fields/{id}/values), in the
@@ -316,8 +314,8 @@ async function readSelectValues(ctx: ReadContext, fieldId: string, options: read
   const listed = new Map<string, SelectValue>();
   for await (const page of ctx.client.pages(`/entities/fields/${fieldId}/values`)) {
     for (const v of page.data) {
-      const name = isObject(v) ? nameOf(v) : undefined;
-      if (!isObject(v) || !isUuid(v.id) || name === undefined || listed.has(name)) return undefined;
+      const name = isPlainObject(v) ? nameOf(v) : undefined;
+      if (!isPlainObject(v) || !isUuid(v.id) || name === undefined || listed.has(name)) return undefined;
       const id = v.id.toLowerCase();
       listed.set(name, { id, name, color: colorOf(v) ?? colorFor(id) });
     }
@@ -332,8 +330,8 @@ export async function readTagValues(ctx: ReadContext): Promise<TagValueRecord[]>
   const start = Date.parse(ctx.importedAt);
   for await (const page of ctx.client.pages('/entities/fields/tags/values')) {
     for (const v of page.data) {
-      const name = isObject(v) ? nameOf(v) : undefined;
-      if (!isObject(v) || !isUuid(v.id) || name === undefined || name.trim() === '') {
+      const name = isPlainObject(v) ? nameOf(v) : undefined;
+      if (!isPlainObject(v) || !isUuid(v.id) || name === undefined || name.trim() === '') {
         ctx.skip('tag values without an id or a name');
         continue;
       }
