@@ -223,6 +223,38 @@ const entityChecks: Check[] = [
     const got = await probe.reply('getEntity', 200, world.pb.entities.GET('/entities/{id}', { params: { path: { id: product.data!.id } } }));
     probe.equal('metadata', got.data.metadata, { source });
   }),
+  writes(
+    'createEntity.timeframe',
+    "a timeframe reads back with Productboard's granularities: none when none was given, one of year/quarter/month/day when given; another → 400",
+    async ({ world, probe }) => {
+      const timeframes = [
+        { startDate: '2026-01-01', endDate: '2026-12-31' },
+        { startDate: '2026-01-01', endDate: '2026-03-31', granularity: 'quarter' as const },
+      ];
+      for (const timeframe of timeframes) {
+        const created = await probe.reply(
+          'createEntity',
+          201,
+          world.pb.entities.POST('/entities', { body: { data: { type: 'initiative', fields: { name: 'Planned work', timeframe } } } }),
+        );
+        const got = await probe.reply('getEntity', 200, world.pb.entities.GET('/entities/{id}', { params: { path: { id: created.data!.id } } }));
+        probe.equal(`timeframe ${timeframe.granularity ?? 'without granularity'}`, got.data.fields?.timeframe, timeframe);
+      }
+      // 'week' is outside Productboard's enum, so outside the generated type: cast on purpose.
+      await probe.refusal(
+        'createEntity',
+        { status: 400, code: 'request.invalid', pointer: '/data/fields/timeframe/granularity' },
+        world.pb.entities.POST('/entities', {
+          body: {
+            data: {
+              type: 'initiative',
+              fields: { name: 'Weekly', timeframe: { startDate: '2026-01-05', endDate: '2026-01-11', granularity: 'week' as 'day' } },
+            },
+          },
+        }),
+      );
+    },
+  ),
   reads('getEntity', 'retrieves a feature: its non-empty fields and its relationships', async ({ seed, probe }) => {
     const got = await probe.reply('getEntity', 200, seed.world.pb.entities.GET('/entities/{id}', { params: { path: { id: seed.e.applePay } } }));
     const admin = seed.world.workspace.admin;

@@ -9,7 +9,8 @@ import { checkedArray, checkedFormat, checkedString, strictObject } from './buil
 import { Email, IsoDate, MAX_EMAIL, nonBlank, Uuid } from './common.ts';
 import { ConversationContent, conversationPartRefs, ConversationPartsInput, MAX_PARTS } from './conversation.ts';
 
-const GRANULARITIES = ['none', 'day', 'week', 'month', 'quarter', 'year'] as const;
+/** How precisely a timeframe is meant: Productboard's four levels. */
+const GRANULARITIES = ['year', 'quarter', 'month', 'day'] as const;
 export const MAX_NAME = 255;
 const MAX_TEXT = 100_000;
 export const MAX_TAGS = 100;
@@ -32,7 +33,7 @@ const EntityTags = /* @__PURE__ */ (() => checkedArray(EntityTag, z.maxLength(MA
 /** A team an entity is assigned to (GET /v2/teams). */
 const TeamValue = /* @__PURE__ */ (() => strictObject({ id: Uuid, name: nonBlank(MAX_NAME) }))();
 const TeamValues = /* @__PURE__ */ (() => checkedArray(TeamValue, z.maxLength(MAX_TEAMS)))();
-const Timeframe = /* @__PURE__ */ (() => strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z.enum(GRANULARITIES) }))();
+const Timeframe = /* @__PURE__ */ (() => strictObject({ startDate: IsoDate, endDate: IsoDate, granularity: z.optional(z.enum(GRANULARITIES)) }))();
 const Archived = /* @__PURE__ */ (() => z.boolean())();
 const Processed = /* @__PURE__ */ (() => z.boolean())();
 const CustomerEmail = Email;
@@ -79,10 +80,10 @@ const TagsInput = /* @__PURE__ */ (() =>
     z.transform((tags) => [...new Map(tags.map((t) => [t.name, { name: t.name }])).values()]),
   ))();
 
-/** A timeframe, `granularity` 'none' when omitted; it may not end before it starts. */
+/** A timeframe, its `granularity` optional (none is stored when none is given); it may not end before it starts. */
 const TimeframeInput = /* @__PURE__ */ (() =>
   strictObject(
-    { startDate: IsoDate, endDate: IsoDate, granularity: z._default(z.enum(GRANULARITIES), 'none') },
+    { startDate: IsoDate, endDate: IsoDate, granularity: z.optional(z.enum(GRANULARITIES)) },
     z.superRefine((v, ctx) => {
       if (v.endDate < v.startDate) ctx.addIssue({ code: 'custom', message: `is before startDate ${v.startDate}`, path: ['endDate'], input: v.endDate });
     }),
