@@ -35,7 +35,8 @@ export function safeNext(next: string | undefined): string {
   return PAGE_PATH.test(path) && PAGE_QUERY.test(query) ? next : '/';
 }
 
-export const isUuid = (value: string): boolean => new RegExp(`^${UUID}$`).test(value);
+/** The id a page's path names, lower-case as ids are stored (the API takes either case too); undefined when it is no UUID. */
+export const pathRecordId = (value: string): string | undefined => (new RegExp(`^${UUID}$`).test(value) ? value.toLowerCase() : undefined);
 
 /** Highest score first; equal scores by name, then id, so the order is total. */
 export function rankOrder(a: { score?: number; name: string; id: string }, b: { score?: number; name: string; id: string }): number {

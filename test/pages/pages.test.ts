@@ -303,6 +303,29 @@ describe('the one 404 page', () => {
     expect(first).toContain('<h1>Page not found</h1>');
     for (const res of pages) expect(withoutReference(res.text)).toBe(first);
   });
+
+  it('an id in upper case names the same record, as the API takes it', async () => {
+    const { ws, member, token } = await setUp();
+    const product = await entity(app, token, 'product', 'Checkout');
+    const feedback = await note(app, token, 'Feedback', undefined, [[product, 'important']]);
+    const core = await team(token, 'Core', 'core');
+    const browser = await signedIn(ws.workspaceId, member.email);
+    for (const [path, heading] of [
+      [`/entities/${product}`, 'Checkout'],
+      [`/notes/${feedback}`, 'Feedback'],
+      [`/members/${member.id}`, member.email],
+      [`/teams/${core}`, 'Core'],
+    ] as const) {
+      const lower = await browser.send('GET', path);
+      const upper = await browser.send(
+        'GET',
+        path.toUpperCase().replace(/^\/[A-Z]+\//, (p) => p.toLowerCase()),
+      );
+      expectMemberPageHeaders(upper, 200);
+      expect(upper.text).toContain(heading);
+      expect(withoutReference(upper.text)).toBe(withoutReference(lower.text));
+    }
+  });
 });
 
 describe('a parameter a page does not take', () => {

@@ -12,7 +12,7 @@ import { richText } from './rich-text.ts';
 import { notFound } from './shell.ts';
 import { pageOk, requireScope, type Viewer } from './viewer.ts';
 import { aType, ENTITY_TYPES, isCustomerType, isHierarchyType, PARENT_RULES, type EntityType } from '../../domain/hierarchy.ts';
-import { isUuid, mayHaveChildren, rankOrder } from '../../domain/member-pages.ts';
+import { pathRecordId, mayHaveChildren, rankOrder } from '../../domain/member-pages.ts';
 import { REDACTED } from '../../domain/member-view.ts';
 import { RELATION_TYPES, type RelationType } from '../../domain/relations.ts';
 import { wordList } from '../../domain/word-lists.ts';
@@ -42,9 +42,10 @@ interface EntityPageQuery {
   after?: string | undefined;
 }
 
-export async function entityPageResult(viewer: Viewer, id: string, query: EntityPageQuery): Promise<ApiResult> {
+export async function entityPageResult(viewer: Viewer, pathId: string, query: EntityPageQuery): Promise<ApiResult> {
   requireScope(viewer, 'entities:read', 'products, features and customers');
-  if (!isUuid(id)) throw notFound();
+  const id = pathRecordId(pathId);
+  if (!id) throw notFound();
   const ws = viewer.workspaceId;
   const entity = await getEntity(ws, id);
   if (!entity) throw notFound();

@@ -8,7 +8,7 @@ import { breadcrumb, empty, entityList, facts, noteList, pager, teamLinks } from
 import { notFound } from './shell.ts';
 import { pageOk, requireScope, type Viewer } from './viewer.ts';
 import { ENTITY_TYPES, isHierarchyType } from '../../domain/hierarchy.ts';
-import { isUuid } from '../../domain/member-pages.ts';
+import { pathRecordId } from '../../domain/member-pages.ts';
 import { REDACTED } from '../../domain/member-view.ts';
 import { getMember } from '../../store/members.ts';
 import { entitiesAfter, notesAfter } from '../../store/pages.ts';
@@ -24,9 +24,10 @@ interface MemberPageQuery {
   notes?: string | undefined;
 }
 
-export async function memberPageResult(viewer: Viewer, id: string, query: MemberPageQuery): Promise<ApiResult> {
+export async function memberPageResult(viewer: Viewer, pathId: string, query: MemberPageQuery): Promise<ApiResult> {
   requireScope(viewer, 'members:read', 'members');
-  if (!isUuid(id)) throw notFound();
+  const id = pathRecordId(pathId);
+  if (!id) throw notFound();
   const member = await getMember(viewer.workspaceId, id);
   if (!member) throw notFound();
   const pii = viewer.scopes.has('members:pii:read');

@@ -6,7 +6,7 @@ import { badge, breadcrumb, empty, facts, importanceTag } from './parts.ts';
 import { richText } from './rich-text.ts';
 import { notFound } from './shell.ts';
 import { pageOk, requireScope, type Viewer } from './viewer.ts';
-import { isUuid } from '../../domain/member-pages.ts';
+import { pathRecordId } from '../../domain/member-pages.ts';
 import { REDACTED } from '../../domain/member-view.ts';
 import type { Importance } from '../../domain/score.ts';
 import { entitySummaries, type EntitySummary } from '../../store/entity-summaries.ts';
@@ -18,9 +18,10 @@ import type { ApiResult } from '../request.ts';
 /** Links shown; a note's links are one list read, whatever their number up to this. */
 const LINKS_SHOWN = 100;
 
-export async function notePageResult(viewer: Viewer, id: string): Promise<ApiResult> {
+export async function notePageResult(viewer: Viewer, pathId: string): Promise<ApiResult> {
   requireScope(viewer, 'notes:read', 'notes');
-  if (!isUuid(id)) throw notFound();
+  const id = pathRecordId(pathId);
+  if (!id) throw notFound();
   const ws = viewer.workspaceId;
   const note = await getNote(ws, id);
   if (!note) throw notFound();

@@ -7,7 +7,7 @@ import { memberPage, pageUrl, teamPage } from './layout.ts';
 import { breadcrumb, empty, facts, pager } from './parts.ts';
 import { notFound } from './shell.ts';
 import { pageOk, requireScope, type Viewer } from './viewer.ts';
-import { isUuid } from '../../domain/member-pages.ts';
+import { pathRecordId } from '../../domain/member-pages.ts';
 import { REDACTED } from '../../domain/member-view.ts';
 import { teamMembersAfter } from '../../store/pages.ts';
 import { getTeam, type TeamItem } from '../../store/teams.ts';
@@ -17,9 +17,10 @@ import type { ApiResult } from '../request.ts';
 const MEMBERS_PER_PAGE = 50;
 const PAGE = 'teamPage';
 
-export async function teamPageResult(viewer: Viewer, id: string, query: { members?: string | undefined }): Promise<ApiResult> {
+export async function teamPageResult(viewer: Viewer, pathId: string, query: { members?: string | undefined }): Promise<ApiResult> {
   requireScope(viewer, 'teams:read', 'teams');
-  if (!isUuid(id)) throw notFound();
+  const id = pathRecordId(pathId);
+  if (!id) throw notFound();
   const team = await getTeam(viewer.workspaceId, id);
   if (!team) throw notFound();
   const description = team.description?.trim() ? team.description : undefined;
