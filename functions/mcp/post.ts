@@ -8,8 +8,9 @@ import { McpResponseBody } from '#lib/domain/schemas/responses.ts';
 import { authedApi } from '#lib/http/authenticated.ts';
 import { ApiError } from '#lib/http/errors.ts';
 import { admitBatch } from '#lib/http/mcp/batches.ts';
+import { answerMessages } from '#lib/http/mcp/messages.ts';
 import { mcpServer, withErrorCodes } from '#lib/http/mcp/server.ts';
-import { principalOf } from '#lib/http/request.ts';
+import { principalOf, type ApiRequest } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 
 /** The request headers the transport reads. */
@@ -17,6 +18,12 @@ const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mc
 
 export const handler = authedApi(routes.mcp, { body: McpRequestBody, responses: { 200: McpResponseBody, 202: null } }, async (req, { body }) => {
   await admitBatch(req, body);
+  const answer = await answerMessages(body, (message) => serve(req, message));
+  return answer === undefined ? { status: 202 } : { status: 200, body: answer as typeof body };
+});
+
+/** The SDK's answer to `message` (one, or a batch): its response(s), or undefined when it carried no request. */
+async function serve(req: ApiRequest, message: unknown): Promise<unknown> {
   const server = mcpServer(principalOf(req), req.log, req);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
@@ -26,15 +33,15 @@ export const handler = authedApi(routes.mcp, { body: McpRequestBody, responses: 
       const value = req.headers.get(name);
       if (value !== undefined) headers.set(name, value);
     }
-    const response = await transport.handleRequest(new Request(config.mcpUrl, { method: 'POST', headers }), { parsedBody: body });
+    const response = await transport.handleRequest(new Request(config.mcpUrl, { method: 'POST', headers }), { parsedBody: message });
     const text = await response.text();
-    if (response.status === 202) return { status: 202 };
-    if (response.status === 200) return { status: 200, body: withErrorCodes(JSON.parse(text)) as typeof body };
+    if (response.status === 202) return undefined;
+    if (response.status === 200) return withErrorCodes(JSON.parse(text));
     // The transport's own refusals (an Accept without both media types, an unsupported protocol
     // version): the client's mistake, in the envelope, with the transport's message as the detail.
-    const message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? `The MCP transport refused the request (${response.status}).`;
-    throw new ApiError('request.invalid', `${message.replace(/^[^:]*: /, '')} (the MCP Streamable HTTP transport).`);
+    const refusal = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? `The MCP transport refused the request (${response.status}).`;
+    throw new ApiError('request.invalid', `${refusal.replace(/^[^:]*: /, '')} (the MCP Streamable HTTP transport).`);
   } finally {
     await server.close();
   }
-});
+}

@@ -1,5 +1,6 @@
 // JSON-RPC batches on /mcp: refused under the protocol versions that removed them, and under older
-// ones charged to the request budget one message at a time, so a batch is no way around the limit.
+// ones charged to the request budget one message at a time, so a batch is no way around the limit;
+// answered as an array, with no id shared; params a method does not take answered -32602.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, newWorkspace, rateLimitEachTest, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 
@@ -49,5 +50,69 @@ describe('JSON-RPC batches on the MCP endpoint', () => {
     const tooMany = await post(other.token, pings(3 * LIMIT));
     expectError(tooMany, 'rate.limitExceeded', { detail: /^More than 10 requests per second for this member's API tokens; retry after \d+ seconds?\.$/ });
     expect(tooMany.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('a batch is answered with an array, also of one response (JSON-RPC 2.0 §6); a batch of notifications alone gets 202', async () => {
+    const member = await ws.member({ role: 'maker' });
+    const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
+    const one = await post(member.token, pings(1), '2025-03-26');
+    expect(one.status, one.text).toBe(200);
+    expect(one.json).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+    const withNotification = await post(member.token, [...pings(1), initialized], '2025-03-26');
+    expect(withNotification.json).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+    const onlyNotification = await post(member.token, [initialized], '2025-03-26');
+    expect(onlyNotification.status).toBe(202);
+    expect(onlyNotification.text).toBe('');
+  });
+
+  it('two requests of a batch with one id → 400 at the second, and neither runs', async () => {
+    const member = await ws.member({ role: 'maker', scopes: ['notes:write', 'notes:read'] });
+    const notes = async () => (await call(app, 'GET', '/v2/notes', { token: member.token })).json.data.length as number;
+    const before = await notes();
+    const create = (name: string, id: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'create_note', arguments: { name } } });
+    expectError(await post(member.token, [create('first', 1), create('second', 1)], '2025-03-26'), 'request.invalid', {
+      detail:
+        'Messages 0 and 1 of the JSON-RPC batch are requests with the same id 1: each request of a batch needs its own id, by which its answer is told apart. Nothing was run.',
+      source: { pointer: '/1/id' },
+    });
+    expect(await notes()).toBe(before);
+    // 1 and "1" are two ids.
+    const distinct = await post(member.token, [create('first', 1), create('second', '1')], '2025-03-26');
+    expect(distinct.json.map((m: { id: unknown }) => m.id)).toEqual([1, '1']);
+    expect(await notes()).toBe(before + 2);
+  });
+});
+
+describe('params a method does not take', () => {
+  it('→ JSON-RPC "Invalid params" (-32602) saying what is wrong, not a server fault; in a batch, the other requests are answered', async () => {
+    const member = await ws.member({ role: 'maker', scopes: ['notes:write', 'notes:read'] });
+    const cases: Array<[unknown, string]> = [
+      [{ name: 'get_entity', arguments: 'x' }, "Invalid params of tools/call: '/params/arguments' must be an object (got 'x')."],
+      [{ name: 5 }, "Invalid params of tools/call: '/params/name' must be a string (got 5)."],
+      [undefined, "Invalid params of tools/call: '/params' is required."],
+    ];
+    for (const [params, message] of cases) {
+      const res = await post(member.token, { jsonrpc: '2.0', id: 7, method: 'tools/call', ...(params === undefined ? {} : { params }) });
+      expect(res.status, res.text).toBe(200);
+      expect(res.json).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message } });
+    }
+    const notes = (await call(app, 'GET', '/v2/notes', { token: member.token })).json.data.length as number;
+    const mixed = await post(
+      member.token,
+      [
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: 5 } },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'create_note', arguments: { name: 'kept' } } },
+      ],
+      '2025-03-26',
+    );
+    expect(mixed.status, mixed.text).toBe(200);
+    const byId = new Map(mixed.json.map((m: { id: number }) => [m.id, m]));
+    expect(byId.get(1)).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32602, message: "Invalid params of tools/list: '/params/cursor' must be a string (got 5)." },
+    });
+    expect((byId.get(2) as { result: { isError?: boolean } }).result.isError).toBeUndefined();
+    expect((await call(app, 'GET', '/v2/notes', { token: member.token })).json.data).toHaveLength(notes + 1);
   });
 });

@@ -46,6 +46,8 @@ describe('tools/list', () => {
     ]);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
+      // A client is told that an argument the tool does not name is refused.
+      expect(t.inputSchema.additionalProperties, t.name).toBe(false);
       expect(t.description!.length).toBeGreaterThan(40);
     }
     const create = tools.find((t) => t.name === 'create_note')!;
@@ -259,6 +261,27 @@ describe('scopes and tenants', () => {
       /Invalid arguments for tool get_customer_score/,
     );
     expectToolError(await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, limit: 1000 }), 'request.invalid', /limit/);
+  });
+
+  it('an argument the tool does not take is refused, naming it, as REST refuses an unknown property; nothing is written', async () => {
+    const before = (await callTool(client, 'list_notes', { limit: 100 })).structuredContent.notes.length;
+    const appleBefore = await score(seeded.features['Apple Pay']!);
+    // A misspelt customer would otherwise make an anonymous note, which counts 1 where "not important" counts 0.
+    expectToolError(
+      await callTool(client, 'create_note', {
+        name: 'Typo',
+        customerEmail: 'bea.buyer@example.com',
+        links: [{ entityId: seeded.features['Apple Pay'], importance: 'not important' }],
+      }),
+      'request.invalid',
+      /Unrecognized key: "customerEmail"/,
+    );
+    expectToolError(await callTool(client, 'create_note', { name: 'Typo', contnet: '<p>feedback</p>' }), 'request.invalid', /"contnet"/);
+    expect((await callTool(client, 'list_notes', { limit: 100 })).structuredContent.notes).toHaveLength(before);
+    expect(await score(seeded.features['Apple Pay']!)).toBe(appleBefore);
+    // A filter misspelt would otherwise widen the answer to everything.
+    expectToolError(await callTool(client, 'search_entities', { types: ['feature'], nmae: 'nothing' }), 'request.invalid', /"nmae"/);
+    expectToolError(await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, limt: 1 }), 'request.invalid', /"limt"/);
   });
 
   it("another workspace's ids are not found", async () => {

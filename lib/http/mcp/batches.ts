@@ -22,5 +22,27 @@ export async function admitBatch(req: ApiRequest, body: unknown): Promise<void> 
       `A JSON-RPC batch (${body.length} messages) under MCP protocol version ${version}: batches were removed in ${BATCHES_REMOVED_IN}; send one message per request.`,
     );
   }
+  refuseRepeatedIds(body);
   await spendMore(req, body.length - 1);
+}
+
+/**
+ * JSON-RPC answers each request of a batch by its id: two requests with one id would both run, and
+ * the client could not tell their answers apart (the transport keeps one), so such a batch runs nothing.
+ */
+function refuseRepeatedIds(batch: readonly unknown[]): void {
+  const seen = new Map<string, number>();
+  batch.forEach((m, i) => {
+    const { id, method } = (m ?? {}) as { id?: unknown; method?: unknown };
+    if (method === undefined || (typeof id !== 'string' && typeof id !== 'number')) return;
+    const key = JSON.stringify(id);
+    const first = seen.get(key);
+    if (first !== undefined)
+      throw new ApiError(
+        'request.invalid',
+        `Messages ${first} and ${i} of the JSON-RPC batch are requests with the same id ${key}: each request of a batch needs its own id, by which its answer is told apart. Nothing was run.`,
+        { source: { pointer: `/${i}/id` } },
+      );
+    seen.set(key, i);
+  });
 }
