@@ -96,7 +96,8 @@ function phrase(issue: z.core.$ZodIssue, input: unknown): string {
     }
     case 'too_big': {
       const max = Number(issue.maximum);
-      if (issue.origin === 'string') return `must be at most ${max} characters long (got ${typeof input === 'string' ? input.length : '?'})`;
+      // Characters as the check counts them: code points (an emoji is one, though two UTF-16 units).
+      if (issue.origin === 'string') return `must be at most ${max} characters long (got ${typeof input === 'string' ? [...input].length : '?'})`;
       if (issue.origin === 'array' || issue.origin === 'set') return `must have at most ${max} items (got ${Array.isArray(input) ? input.length : '?'})`;
       return `must be ${issue.inclusive ? 'at most' : 'less than'} ${max}${got}`;
     }
