@@ -224,6 +224,26 @@ const entityChecks: Check[] = [
     probe.equal('metadata', got.data.metadata, { source });
   }),
   writes(
+    'createEntity.metadata-url',
+    "metadata.source.url is held to Productboard's 1024 characters: one of 1024 is stored and read back, one of 1025 → 400 at it",
+    async ({ world, probe }) => {
+      const base = 'https://jira.example.com/browse/';
+      const url = `${base}${'x'.repeat(1024 - base.length)}`;
+      const product = await probe.reply(
+        'createEntity',
+        201,
+        world.pb.entities.POST('/entities', { body: { data: { type: 'product', fields: { name: 'Imported' }, metadata: { source: { url } } } } }),
+      );
+      const got = await probe.reply('getEntity', 200, world.pb.entities.GET('/entities/{id}', { params: { path: { id: product.data!.id } } }));
+      probe.equal('metadata', got.data.metadata, { source: { url } });
+      await probe.refusal(
+        'createEntity',
+        { status: 400, code: 'request.invalid', pointer: '/data/metadata/source/url' },
+        world.pb.entities.POST('/entities', { body: { data: { type: 'product', fields: { name: 'Imported' }, metadata: { source: { url: `${url}x` } } } } }),
+      );
+    },
+  ),
+  writes(
     'createEntity.timeframe',
     "a timeframe reads back with Productboard's granularities: none when none was given, one of year/quarter/month/day when given; another → 400",
     async ({ world, probe }) => {

@@ -328,7 +328,7 @@ describe('import productboard: what the source lists', () => {
     expect(result.skipped).toEqual({
       'entities whose createdAt is not an ISO 8601 date-time (imported as if they had none)': 1,
       'entities whose updatedAt is not an ISO 8601 date-time (imported as if they had none)': 2,
-      'entities with a link the API would not take as metadata.source.url (imported without it): must be at most 2048 characters long': 1,
+      'entities with a link the API would not take as metadata.source.url (imported without it): must be at most 1024 characters long': 1,
       'notes whose createdAt is not an ISO 8601 date-time (imported as if they had none)': 1,
     });
     expect(result.counts).toMatchObject({ entity: 2, note: 1 });

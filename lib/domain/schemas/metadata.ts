@@ -8,7 +8,9 @@ import { nonBlank } from './common.ts';
 
 const MAX_SOURCE_TEXT = 255;
 const SourceText = /* @__PURE__ */ (() => nonBlank(MAX_SOURCE_TEXT))();
-const SourceUrl = /* @__PURE__ */ (() => checkedUrl(z.maxLength(2048)))();
+/** Productboard's entities' `ApiSource.url` bound (its notes' sets none): one schema for both, so the stricter. */
+const MAX_SOURCE_URL = 1024;
+const SourceUrl = /* @__PURE__ */ (() => checkedUrl(z.maxLength(MAX_SOURCE_URL)))();
 
 /** What a create gives (and a read answers): every key optional. */
 const ApiSource = /* @__PURE__ */ (() =>
