@@ -6,13 +6,17 @@
 // unknown or unauthenticated client has nothing else to be counted by. Past that, refusals are
 // answered 429. A request that authenticates is never charged to its address: client secrets are
 // 256 random bits, so the address's budget bounds what refusals cost, not guessing, and a client
-// that shares an address (a NAT) with a misbehaving one keeps its own budget.
+// that shares an address (a NAT) with a misbehaving one keeps its own budget. A public client
+// (no secret: RFC 6749 §2.1) proves nothing by naming its client id, which anyone can name: its
+// every request spends its source address's budget instead, so no one spends another's.
 import { BudgetSpent, spendBudget } from './middleware/rate-limit.ts';
 import type { ApiRequest } from './request.ts';
 
 interface TokenBudgets {
   /** The client authenticated: one request of its budget (429 when it is spent). */
   spendClient(clientId: string): Promise<void>;
+  /** A public client's request: one request of its source address's budget (429 when it is spent). */
+  spendAddress(): Promise<void>;
 }
 
 export interface TokenEndpointRules {
@@ -40,10 +44,16 @@ export async function underTokenBudgets<T>(req: ApiRequest, rules: TokenEndpoint
       throw limited;
     }
   };
+  let addressSpent = false;
+  const spendAddress = () => {
+    addressSpent = true;
+    return spending(() => spendBudget(req, address, 'this address'));
+  };
   try {
-    return await work({ spendClient: (clientId) => spending(() => spendBudget(req, `client:${clientId}`, 'this client')) });
+    return await work({ spendClient: (clientId) => spending(() => spendBudget(req, `client:${clientId}`, 'this client')), spendAddress });
   } catch (err) {
-    if (err !== limited && rules.isRefusal(err)) await spending(() => spendBudget(req, address, 'this address'));
+    // A request refused after its address paid for it pays once.
+    if (err !== limited && !addressSpent && rules.isRefusal(err)) await spendAddress();
     throw err;
   }
 }

@@ -16,7 +16,7 @@ const OAUTH_BUDGET_RULES: TokenEndpointRules = {
 
 /**
  * A request of the token or revocation endpoint: its form read, its client authenticated and
- * charged one request of its budget, then `work`. A refusal is logged as `refused` with the check
+ * charged one request of its budget (a public client's: its source address's), then `work`. A refusal is logged as `refused` with the check
  * that failed (never a token or secret); the client gets the RFC 6749 §5.2 body.
  */
 export function clientRequest<T>(req: ApiRequest, refused: string, work: (form: Map<string, string>, app: Application) => Promise<T>): Promise<T> {
@@ -24,7 +24,7 @@ export function clientRequest<T>(req: ApiRequest, refused: string, work: (form: 
     try {
       const form = oauthForm(req);
       const app = await authenticatedClient(req.headers.get('authorization'), form);
-      await budgets.spendClient(app.clientId);
+      await (app.public ? budgets.spendAddress() : budgets.spendClient(app.clientId));
       return await work(form, app);
     } catch (err) {
       if (err instanceof OAuthError) req.log.info(refused, { error: err.error, reason: err.reason ?? err.description });

@@ -287,4 +287,34 @@ describe("the authorization code flow's token and revocation endpoints", () => {
       scope: issued.json.scope,
     });
   });
+
+  it.each(Object.keys(forms))(
+    "%s: a public client's id names it, but proves nothing: a flood naming it spends its source address's budget (429 naming the address), and the client's own users elsewhere are answered",
+    async (path) => {
+      const ws = await newWorkspace();
+      const client = await newCodeClient(app, ws, { public: true });
+      const member = await withPassword((await ws.member({ role: 'maker' })).member);
+      process.env.RATE_LIMIT_PER_SECOND = '0';
+      const code = await authorizationCode(app, client, member);
+      process.env.RATE_LIMIT_PER_SECOND = String(LIMIT);
+      const from = freshAddress();
+      const flood = await Promise.all(Array.from({ length: 10 * LIMIT }, () => postForm(path, { ...forms[path]!, client_id: client.clientId }, from)));
+      const limited = flood.filter((r) => r.status === 429);
+      expect(limited.length).toBeGreaterThan(0);
+      for (const r of limited) expectSlowDown(r, 'this address');
+      // Every request of the flood was the address's: none reached the client's budget, so a
+      // burst of the client's real users from another address is answered in full.
+      const user = freshAddress();
+      const exchanged = await postForm(
+        '/oauth/token',
+        { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: VERIFIER, client_id: client.clientId },
+        user,
+      );
+      expect(exchanged.status, exchanged.text).toBe(200);
+      const others = await Promise.all(
+        Array.from({ length: LIMIT }, () => postForm('/oauth/revoke', { token: 'no-such-token', client_id: client.clientId }, freshAddress())),
+      );
+      expect(others.map((r) => r.status)).toEqual(Array.from({ length: LIMIT }, () => 200));
+    },
+  );
 });
