@@ -15,11 +15,7 @@ export const handler = api(
   async (req) =>
     clientRequest(req, 'revocation refused', async (form, app) => {
       const parsed = RevocationForm.safeParse(Object.fromEntries(form));
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        if (issue.path[0] === 'token_type_hint') throw new OAuthError('unsupported_token_type', 'token_type_hint must be access_token or refresh_token.');
-        throw new OAuthError('invalid_request', formProblem(issue));
-      }
+      if (!parsed.success) throw new OAuthError('invalid_request', formProblem(parsed.error.issues[0]!));
       const revoked = await revokeToken(app, parsed.data.token);
       req.log.info('revocation', { clientId: app.clientId, revoked });
       return { status: 200, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };

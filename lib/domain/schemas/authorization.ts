@@ -87,11 +87,19 @@ export const OAuthTokenResponse = /* @__PURE__ */ (() =>
     { id: 'OAuthTokenResponse' },
   ))();
 
-/** POST /oauth/revoke (RFC 7009 2.1). */
+/**
+ * POST /oauth/revoke (RFC 7009 2.1). `token_type_hint` only helps a server look: the token is found
+ * whatever it says, and a value naming no token type is ignored, as §2.1 has it.
+ */
 export const RevocationForm = /* @__PURE__ */ (() =>
-  doc(z.looseObject({ token: text(4096), token_type_hint: z.optional(z.enum(['access_token', 'refresh_token'])), ...clientFields }), {
-    id: 'RevocationForm',
-  }))();
+  doc(
+    z.looseObject({
+      token: text(4096),
+      token_type_hint: z.optional(doc(text(4096), 'access_token or refresh_token; a hint only, ignored when it names no token type (RFC 7009 §2.1)')),
+      ...clientFields,
+    }),
+    { id: 'RevocationForm' },
+  ))();
 
 /** The token and revocation endpoints' refusals (RFC 6749 5.2, RFC 7009 2.2.1, RFC 8707 2). */
 
