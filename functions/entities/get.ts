@@ -15,9 +15,11 @@ export const handler = authedApi(
   { params: EntityPath, query: GetEntityQuery, responses: { 200: EntityResponse }, headers: { etag: true } },
   async (req, { params: { id }, query }) => {
     const selection = fieldsFromQuery(query);
-    const ws = principalOf(req).workspaceId;
+    const principal = principalOf(req);
+    const ws = principal.workspaceId;
     const entity = await getEntity(ws, id, req.preread);
     if (!entity) throw new NotFound('entity', id);
-    return { status: 200, body: { data: await entityResource(ws, entity, selection) }, headers: { ETag: etagOf(entityVersion(entity)) } };
+    const data = await entityResource(ws, entity, selection, principal.scopes.has('users:pii:read'));
+    return { status: 200, body: { data }, headers: { ETag: etagOf(entityVersion(entity)) } };
   },
 );

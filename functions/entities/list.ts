@@ -14,14 +14,16 @@ import { fieldCatalog } from '#lib/store/custom-fields.ts';
 import { entitiesAfter } from '#lib/store/pages.ts';
 
 export const handler = authedApi(routes.listEntities, { query: ListEntitiesQuery, responses: { 200: EntityList } }, async (req, { query }) => {
-  const ws = principalOf(req).workspaceId;
+  const principal = principalOf(req);
+  const ws = principal.workspaceId;
+  const pii = principal.scopes.has('users:pii:read');
   const named = [...(query.type ? [query.type] : []), ...(query['type[]'] ?? [])];
   const types = named.length ? [...new Set(named)] : [...ENTITY_TYPES];
   const selection = fieldsFromQuery(query);
   const catalog = await fieldCatalog(ws, types);
   checkKnownFields(selection, catalog.configured);
   const page = await pageOf(req, query);
-  const slice = await entitiesAfter(ws, await entityQueryOf(ws, types, query), stringKey(page.after), page.limit + 1);
-  const body = await page.envelope(slice, (records) => entityRecords(ws, records, selection, catalog));
+  const slice = await entitiesAfter(ws, await entityQueryOf(ws, types, query, pii), stringKey(page.after), page.limit + 1);
+  const body = await page.envelope(slice, (records) => entityRecords(ws, records, selection, catalog, pii));
   return { status: 200, body };
 });

@@ -17,17 +17,19 @@ export const handler = authedApi(
   routes.searchEntities,
   { query: SearchEntitiesQuery, body: SearchEntitiesBody, responses: { 200: EntityList } },
   async (req, { query, body: { data } }) => {
-    const ws = principalOf(req).workspaceId;
+    const principal = principalOf(req);
+    const ws = principal.workspaceId;
+    const pii = principal.scopes.has('users:pii:read');
     const search =
       data.form === 'specification'
         ? { types: [...new Set(data.types)], ...(data.archived !== undefined ? { archived: data.archived } : {}) }
-        : await entitySearchQueryOf(ws, data.filter);
+        : await entitySearchQueryOf(ws, data.filter, pii);
     const selection = fieldsFromBody(data.fields, data.form === 'specification' ? ['data', 'fields'] : ['data', 'return', 'fields']);
     const catalog = await fieldCatalog(ws, search.types);
     checkKnownFields(selection, catalog.configured);
     const page = await pageOf(req, query, { body: data });
     const slice = await entitiesAfter(ws, search, stringKey(page.after), page.limit + 1);
-    const body = await page.envelope(slice, (records) => entityRecords(ws, records, selection, catalog));
+    const body = await page.envelope(slice, (records) => entityRecords(ws, records, selection, catalog, pii));
     return { status: 200, body };
   },
 );

@@ -2,6 +2,7 @@
 // adds the other `fields` modes and the paginated `relationships` attribute.
 import { isEmptyValue } from './fields.ts';
 import type { EntityType } from './hierarchy.ts';
+import { REDACTED } from './member-view.ts';
 import type { Metadata } from './metadata.ts';
 
 export interface StoredEntity {
@@ -53,3 +54,20 @@ export function entityView(urls: Urls, e: StoredEntity) {
     updatedAt: e.updatedAt,
   };
 }
+
+/** What users:pii:read shows of a user (a customer who is a person). */
+const USER_PII_FIELDS = ['name', 'email'] as const;
+
+/**
+ * The entity as a reader without users:pii:read sees it: a user's name and e-mail, when set, read
+ * `[redacted]` (as Productboard's entities API answers them); any other entity as it is.
+ */
+export function withUserPiiRedacted<E extends Pick<StoredEntity, 'type' | 'fields'>>(e: E): E {
+  if (e.type !== 'user') return e;
+  const fields = { ...e.fields };
+  for (const key of USER_PII_FIELDS) if (!isEmptyValue(fields[key])) fields[key] = REDACTED;
+  return { ...e, fields };
+}
+
+/** The name a reader sees: a user's is `[redacted]` without users:pii:read (`pii`). */
+export const visibleName = (e: Pick<StoredEntity, 'type' | 'fields'>, pii: boolean): unknown => (pii ? e.fields.name : withUserPiiRedacted(e).fields.name);

@@ -57,7 +57,8 @@ export function standardFieldProblem(record: Pick<EntityRecord, 'kind' | 'type'>
   // A note's content as a write takes it (its read shape lacks a write's rule: each conversation part once), and
   // not sanitised: the API stores HTML as written, and pages sanitise it when they show it (lib/http/member-pages/rich-text.ts).
   const content = note && key === 'content';
-  const schema = content ? table.content!.write : table[key]!.read;
+  // An e-mail as a write takes it: its read shape also takes `[redacted]`, what a reader without users:pii:read sees.
+  const schema = content ? table.content!.write : key === 'email' ? table.email!.write : table[key]!.read;
   try {
     parseInput(z.object({ fields: z.object({ [key]: schema }) }), { fields: { [key]: value } }, 'body');
     if (content) checkNoteContent(record.type, value, ['fields', 'content']);

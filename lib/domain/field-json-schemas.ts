@@ -18,7 +18,7 @@ export const STANDARD_FIELD_SCHEMAS: Readonly<Record<Exclude<StandardFieldId, 'c
   "archived": {"type":"boolean"},
   "processed": {"type":"boolean"},
   "creator": {"type":"object","properties":{"id":{"type":"string","format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},"email":{"type":"string","maxLength":254,"format":"email","pattern":"^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$"}},"required":["id","email"],"additionalProperties":false,"description":"A member of the workspace"},
-  "email": {"type":"string","maxLength":254,"format":"email","pattern":"^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$"},
+  "email": {"anyOf":[{"type":"string","maxLength":254,"format":"email","pattern":"^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$"},{"type":"string","const":"[redacted]","description":"The value, without the users:pii:read scope"}]},
   "domain": {"type":"string","maxLength":253,"format":"hostname","pattern":"^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$"},
 };
 

@@ -2,7 +2,7 @@
 // index that narrows the candidates (children of a parent, an owner, a type, a creation-time
 // range) and applies the whole predicate to each candidate, so a record is kept exactly when it
 // matches every filter given, whichever index found it.
-import type { StoredEntity } from './entity-view.ts';
+import { visibleName, type StoredEntity } from './entity-view.ts';
 import { sourceMatches, type SourceFilter } from './metadata.ts';
 import type { StoredNote } from './note-view.ts';
 
@@ -45,6 +45,8 @@ export interface EntityFilter {
   /** Member ids (owners given by e-mail are resolved first; an unknown e-mail is an empty list). */
   ownerIds?: readonly string[];
   name?: string;
+  /** The reader lacks users:pii:read: `name` matches a user's name as it reads, `[redacted]`, revealing nothing. */
+  hidesUserNames?: true;
   statusIds?: readonly string[];
   /** Teams (live ones, resolved first: a team named that no longer exists is an empty list), any of them. */
   teamIds?: readonly string[];
@@ -62,7 +64,7 @@ export function entityMatches(f: EntityFilter, e: StoredEntity): boolean {
     oneOf(e.id, f.ids) &&
     oneOf(e.parentId, f.parentIds) &&
     oneOf(idOf(e.fields.owner), f.ownerIds) &&
-    (f.name === undefined || nameMatches(e.fields.name, f.name)) &&
+    (f.name === undefined || nameMatches(visibleName(e, f.hidesUserNames !== true), f.name)) &&
     oneOf(idOf(e.fields.status), f.statusIds) &&
     (f.teamIds === undefined || idsOf(e.fields.teams).some((t) => f.teamIds!.includes(t))) &&
     (f.archived === undefined || (e.fields.archived === true) === f.archived) &&

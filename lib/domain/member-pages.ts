@@ -6,10 +6,12 @@ import { ROLE_SCOPES, type Role, type Scope } from './scopes.ts';
 /**
  * The scopes the pages read with: the read scopes of the REST routes each page mirrors (an entity:
  * entities:read, its notes: notes:read, a member: members:read, names and e-mails:
- * members:pii:read, a team: teams:read). A page session holds those its member's role allows, as an API token of that
- * member with its default scopes would; it never holds a write scope, since the pages write nothing.
+ * members:pii:read, a customer's (a user's) name and e-mail: users:pii:read, a team: teams:read). A page
+ * session holds those its member's role allows, as an API token of that member with its default scopes
+ * would — every role allows both pii scopes, so every page shows names —; it never holds a write scope,
+ * since the pages write nothing.
  */
-const PAGE_SCOPES = ['entities:read', 'notes:read', 'members:read', 'members:pii:read', 'teams:read'] as const satisfies readonly Scope[];
+const PAGE_SCOPES = ['entities:read', 'notes:read', 'members:read', 'members:pii:read', 'users:pii:read', 'teams:read'] as const satisfies readonly Scope[];
 
 export function pageScopes(role: Role): ReadonlySet<Scope> {
   return new Set(PAGE_SCOPES.filter((s) => ROLE_SCOPES[role].includes(s)));

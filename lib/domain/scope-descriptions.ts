@@ -54,6 +54,10 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, ScopeDescription> = {
     summary: "Read members' names and e-mail addresses",
     consent: 'See the names and e-mail addresses of the members of the workspace',
   },
+  'users:pii:read': {
+    summary: "Read customers' names and e-mail addresses",
+    consent: 'See the names and e-mail addresses of the people who are customers (users) in the workspace',
+  },
   'teams:read': {
     summary: 'Read teams',
     consent: 'See the teams of the workspace and which members belong to them',

@@ -13,6 +13,8 @@ export const SCOPES = [
   // Members (read-only, as Productboard's members API): the list and each member, and their names and e-mails
   'members:read',
   'members:pii:read',
+  // Customers who are people (user entities): their names and e-mails (Productboard's; without it they read [redacted])
+  'users:pii:read',
   // Teams and their members (Productboard's teams API)
   'teams:read',
   'teams:write',
@@ -35,8 +37,9 @@ export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   maker: SCOPES,
   // A viewer may see which subscriptions exist, not create or delete them; every role may see the
   // members and their e-mails, so a default token keeps seeing the e-mails it sees on owners; and the
-  // teams, which it reads but does not change.
-  viewer: ['entities:read', 'notes:read', 'webhooks:read', 'members:read', 'members:pii:read', 'teams:read'],
+  // teams, which it reads but does not change; and the customers' names and e-mails, which it reads
+  // beside their feedback.
+  viewer: ['entities:read', 'notes:read', 'webhooks:read', 'members:read', 'members:pii:read', 'users:pii:read', 'teams:read'],
 };
 
 /** The canonical scope for a name (aliases resolved), or undefined when it is not a scope. */

@@ -66,8 +66,8 @@ interface EntityListQuery {
   'metadata[source][recordId]'?: string | undefined;
 }
 
-/** listEntities' filters over `types`. */
-export async function entityQueryOf(ws: string, types: readonly EntityType[], query: EntityListQuery): Promise<EntityQuery> {
+/** listEntities' filters over `types`; `pii`: the reader sees users' names (users:pii:read). */
+export async function entityQueryOf(ws: string, types: readonly EntityType[], query: EntityListQuery, pii: boolean): Promise<EntityQuery> {
   const ownerIds = await memberIds(ws, query['owner[id]'], query['owner[email]']);
   const statuses = statusIds(query['status[id]'], query['status[name]']);
   const source = sourceOf(query);
@@ -82,6 +82,7 @@ export async function entityQueryOf(ws: string, types: readonly EntityType[], qu
     ...(query['parent[id]'] !== undefined ? { parentIds: [query['parent[id]']] } : {}),
     ...(ownerIds ? { ownerIds } : {}),
     ...(query.name !== undefined ? { name: query.name } : {}),
+    ...(pii ? {} : { hidesUserNames: true as const }),
     ...(statuses ? { statusIds: statuses } : {}),
     ...(query.archived !== undefined ? { archived: query.archived } : {}),
     ...(source ? { source } : {}),
@@ -191,8 +192,8 @@ export async function noteSearchQueryOf(ws: string, filter: NoteSearchFilter, te
   };
 }
 
-/** Productboard's entity search filter (POST /v2/entities/search `data.filter`). */
-export async function entitySearchQueryOf(ws: string, filter: EntitySearchFilter): Promise<EntityQuery> {
+/** Productboard's entity search filter (POST /v2/entities/search `data.filter`); `pii`: the reader sees users' names (users:pii:read). */
+export async function entitySearchQueryOf(ws: string, filter: EntitySearchFilter, pii: boolean): Promise<EntityQuery> {
   const f = filter.fields ?? {};
   const owners = f.owner;
   // Owners are alternatives: an e-mail no member has adds none.
@@ -210,6 +211,7 @@ export async function entitySearchQueryOf(ws: string, filter: EntitySearchFilter
     ...(filter.relationships?.parent ? { parentIds: [...new Set(filter.relationships.parent.map((p) => p.id))] } : {}),
     ...(ownerIds ? { ownerIds: [...new Set(ownerIds)] } : {}),
     ...(typeof f.name === 'string' ? { name: f.name } : {}),
+    ...(pii ? {} : { hidesUserNames: true as const }),
     ...(typeof f.archived === 'boolean' ? { archived: f.archived } : {}),
     ...(teamIds ? { teamIds } : {}),
     ...(statuses ? { statusIds: statuses.flatMap((s) => ('id' in s ? [s.id] : statusIds(undefined, s.name)!)) } : {}),

@@ -4,7 +4,7 @@
 import { pageFor, publicUrl, type ListLinks } from './pagination.ts';
 import { config } from '../config.ts';
 import { withCustomReads } from '../domain/configurations.ts';
-import { entityReference, entityView } from '../domain/entity-view.ts';
+import { entityReference, entityView, withUserPiiRedacted } from '../domain/entity-view.ts';
 import { checkKnownFields, selectFields, withUnsetFlags, type FieldSelection } from '../domain/fields.ts';
 import { noteView } from '../domain/note-view.ts';
 import { getEntityConfiguration, getNoteConfiguration, listEntityRelationships, listNoteRelationships, type Route } from '../routes.ts';
@@ -70,12 +70,13 @@ async function noteRecord(workspaceId: string, note: NoteItem, selection: FieldS
 /**
  * Entities as every read answers them (get, list, search, the MCP tools): their tags and teams as
  * they are now (one read for the page), select options by their current names, each with its type's
- * configured fields.
+ * configured fields; a user's name and e-mail `[redacted]` unless the reader has users:pii:read (`pii`).
  */
-export async function entityRecords(workspaceId: string, entities: readonly EntityItem[], selection: FieldSelection, catalog: FieldCatalog) {
+export async function entityRecords(workspaceId: string, entities: readonly EntityItem[], selection: FieldSelection, catalog: FieldCatalog, pii: boolean) {
   const gone = goneIn(workspaceId);
   const current = await withCurrentRefs(workspaceId, entities);
-  return Promise.all(current.map((e) => entityRecord(workspaceId, withCustomReads(e, catalog.defs), selection, catalog.configured.get(e.type) ?? [], gone)));
+  const seen = pii ? current : current.map(withUserPiiRedacted);
+  return Promise.all(seen.map((e) => entityRecord(workspaceId, withCustomReads(e, catalog.defs), selection, catalog.configured.get(e.type) ?? [], gone)));
 }
 
 /** A page of notes (listNotes, searchNotes, the MCP list_notes tool), each with its type's configured fields. */
@@ -93,11 +94,11 @@ export function noteRecords(
   );
 }
 
-/** One entity (getEntity): the selection checked against its type's configured fields. */
-export async function entityResource(workspaceId: string, entity: EntityItem, selection: FieldSelection) {
+/** One entity (getEntity): the selection checked against its type's configured fields; `pii` as entityRecords'. */
+export async function entityResource(workspaceId: string, entity: EntityItem, selection: FieldSelection, pii: boolean) {
   const catalog = await fieldCatalog(workspaceId, [entity.type]);
   checkKnownFields(selection, catalog.configured);
-  return (await entityRecords(workspaceId, [entity], selection, catalog))[0]!;
+  return (await entityRecords(workspaceId, [entity], selection, catalog, pii))[0]!;
 }
 
 /**

@@ -97,20 +97,28 @@ export interface ImportResult extends Committed {
 
 /** Refuses, before anything is written, a token that cannot read what the import needs, names and e-mails included. */
 async function checkSource(client: SourceClient): Promise<void> {
-  const probes = [['/members?includeDisabled=true'], ['/teams'], ['/entities/configurations'], ['/entities?type[]=user'], ['/notes']] as const;
-  for (const [path] of probes) {
+  // Each list's records must read in clear; the configurations hold no record, only the fields'
+  // schemas, which may name `[redacted]` as a value a reader without the scope sees.
+  const probes = [
+    ['/members?includeDisabled=true', 'records'],
+    ['/teams', 'records'],
+    ['/entities/configurations', 'schemas'],
+    ['/entities?type[]=user', 'records'],
+    ['/notes', 'records'],
+  ] as const;
+  for (const [path, holds] of probes) {
     let page: unknown;
     try {
       page = await client.get(path);
     } catch (err) {
       if (err instanceof SourceError && (err.status === 401 || err.status === 403)) {
         throw new UsageError(
-          `The source refused its token (${err.status}) on GET ${path}: the import needs the scopes entities:read, notes:read, members:read, members:pii:read and teams:read. ${err.message}`,
+          `The source refused its token (${err.status}) on GET ${path}: the import needs the scopes entities:read, notes:read, members:read, members:pii:read, users:pii:read and teams:read. ${err.message}`,
         );
       }
       throw err instanceof SourceError ? new UsageError(err.message) : err;
     }
-    if (JSON.stringify(page).includes('"[redacted]"')) {
+    if (holds === 'records' && JSON.stringify(page).includes('"[redacted]"')) {
       throw new UsageError(
         `The source answers [redacted] for names or e-mails on GET ${path}: its token lacks members:pii:read${path.includes('user') ? ' (or users:pii:read)' : ''}. Nothing was imported; give a token with that scope.`,
       );

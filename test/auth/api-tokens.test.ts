@@ -41,6 +41,7 @@ describe('API tokens', () => {
       'teams:delete',
       'teams:read',
       'teams:write',
+      'users:pii:read',
       'webhooks:delete',
       'webhooks:read',
       'webhooks:write',

@@ -248,6 +248,7 @@ describe('authorization server metadata (RFC 8414)', () => {
         'webhooks:delete',
         'members:read',
         'members:pii:read',
+        'users:pii:read',
         'teams:read',
         'teams:write',
         'teams:delete',

@@ -223,6 +223,15 @@ const entityChecks: Check[] = [
     const got = await probe.reply('getEntity', 200, world.pb.entities.GET('/entities/{id}', { params: { path: { id: product.data!.id } } }));
     probe.equal('metadata', got.data.metadata, { source });
   }),
+  writes('getEntity.user-redacted', "without users:pii:read, a user's name and e-mail read [redacted]; with it, in clear", async ({ world, probe }) => {
+    const user = await world.entity(probe, 'user', 'Jane Customer', { fields: { email: 'jane@customer.example' } });
+    const reader = await world.member('reader', { role: 'viewer', scopes: ['entities:read'] });
+    const hidden = await probe.reply('getEntity', 200, reader.pb.entities.GET('/entities/{id}', { params: { path: { id: user } } }));
+    probe.equal('without the scope', [hidden.data.fields?.name, hidden.data.fields?.email], ['[redacted]', '[redacted]']);
+    const trusted = await world.member('trusted', { role: 'viewer', scopes: ['entities:read', 'users:pii:read'] });
+    const shown = await probe.reply('getEntity', 200, trusted.pb.entities.GET('/entities/{id}', { params: { path: { id: user } } }));
+    probe.equal('with the scope', [shown.data.fields?.name, shown.data.fields?.email], ['Jane Customer', 'jane@customer.example']);
+  }),
   writes(
     'createEntity.metadata-url',
     "metadata.source.url is held to Productboard's 1024 characters: one of 1024 is stored and read back, one of 1025 → 400 at it",

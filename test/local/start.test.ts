@@ -111,7 +111,7 @@ describe('npm start', () => {
       expect(token.json).toEqual({
         id: expect.any(String),
         token: expect.any(String),
-        scopes: ['entities:read', 'notes:read', 'webhooks:read', 'members:read', 'members:pii:read', 'teams:read'],
+        scopes: ['entities:read', 'notes:read', 'webhooks:read', 'members:read', 'members:pii:read', 'users:pii:read', 'teams:read'],
       });
       const tooMuch = admin('token', 'issue', '--workspace', ws.json.id, '--email', 'pat@example.com', '--scopes', 'write:entities');
       expect([tooMuch.status, tooMuch.stderr.trim()]).toEqual([2, 'token issue: A viewer may not hold write:entities']);

@@ -40,7 +40,7 @@ describe('POST /oauth/register', () => {
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
       scope:
-        'entities:read write:entities entities:delete notes:read notes:write notes:delete webhooks:read webhooks:write webhooks:delete members:read members:pii:read teams:read teams:write teams:delete fields:write',
+        'entities:read write:entities entities:delete notes:read notes:write notes:delete webhooks:read webhooks:write webhooks:delete members:read members:pii:read users:pii:read teams:read teams:write teams:delete fields:write',
     });
     // Stored apart: a global item, no workspace's application, no client-id index entry.
     const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.dynamicClient(res.json.client_id) }));
@@ -122,7 +122,7 @@ describe('a self-registered client', () => {
     const tokens = await exchangeCode(app, client, code, { resource: `${app.url}/mcp` });
     expect(tokens.status, tokens.text).toBe(200);
     // A viewer's grant: read scopes only, whatever the client may ask for.
-    expect(tokens.json.scope).toBe('entities:read notes:read webhooks:read members:read members:pii:read teams:read');
+    expect(tokens.json.scope).toBe('entities:read notes:read webhooks:read members:read members:pii:read users:pii:read teams:read');
     const listed = await call(app, 'POST', '/mcp', {
       token: tokens.json.access_token,
       body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },

@@ -87,7 +87,7 @@ describe('applications over HTTP', () => {
     const res = await call(app, 'POST', '/oauth2/applications', { token: ws.token, body: { name: 'A', scopes: ['admin'] } });
     expectError(res, 'request.invalid', {
       detail:
-        "'admin' is not a scope; the scopes are entities:read, write:entities, entities:delete, notes:read, notes:write, notes:delete, webhooks:read, webhooks:write, webhooks:delete, members:read, members:pii:read, teams:read, teams:write, teams:delete, fields:write.",
+        "'admin' is not a scope; the scopes are entities:read, write:entities, entities:delete, notes:read, notes:write, notes:delete, webhooks:read, webhooks:write, webhooks:delete, members:read, members:pii:read, users:pii:read, teams:read, teams:write, teams:delete, fields:write.",
       source: { pointer: '/scopes/0' },
     });
   });

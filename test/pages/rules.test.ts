@@ -47,11 +47,13 @@ describe('page session scopes', () => {
     for (const role of ROLES) {
       const scopes = [...pageScopes(role)];
       expect(scopes).toEqual(
-        ['entities:read', 'notes:read', 'members:read', 'members:pii:read', 'teams:read'].filter((s) => (ROLE_SCOPES[role] as readonly string[]).includes(s)),
+        ['entities:read', 'notes:read', 'members:read', 'members:pii:read', 'users:pii:read', 'teams:read'].filter((s) =>
+          (ROLE_SCOPES[role] as readonly string[]).includes(s),
+        ),
       );
       expect(scopes.every((s) => s.endsWith(':read'))).toBe(true);
     }
-    expect([...pageScopes('viewer')]).toEqual(['entities:read', 'notes:read', 'members:read', 'members:pii:read', 'teams:read']);
+    expect([...pageScopes('viewer')]).toEqual(['entities:read', 'notes:read', 'members:read', 'members:pii:read', 'users:pii:read', 'teams:read']);
   });
 });
 

@@ -8,6 +8,7 @@ import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedArray, checkedFormat, checkedString, strictObject } from './build.ts';
 import { Email, IsoDate, MAX_EMAIL, nonBlank, Uuid } from './common.ts';
 import { ConversationContent, conversationPartRefs, ConversationPartsInput, MAX_PARTS } from './conversation.ts';
+import { REDACTED } from '../member-view.ts';
 
 /** How precisely a timeframe is meant: Productboard's four levels. */
 const GRANULARITIES = ['year', 'quarter', 'month', 'day'] as const;
@@ -37,6 +38,8 @@ const Timeframe = /* @__PURE__ */ (() => strictObject({ startDate: IsoDate, endD
 const Archived = /* @__PURE__ */ (() => z.boolean())();
 const Processed = /* @__PURE__ */ (() => z.boolean())();
 const CustomerEmail = Email;
+/** A user's name or e-mail as a reader without users:pii:read sees it. */
+const UserRedacted = /* @__PURE__ */ (() => doc(z.literal(REDACTED), 'The value, without the users:pii:read scope'))();
 const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 const Domain = /* @__PURE__ */ (() => checkedFormat('hostname', DOMAIN_PATTERN, z.maxLength(MAX_DOMAIN), z.toLowerCase()))();
 
@@ -122,7 +125,7 @@ export const ENTITY_STANDARD_FIELDS = /* @__PURE__ */ (() => ({
   description: field(Html),
   status: field(Status, StatusInput),
   timeframe: field(Timeframe, TimeframeInput),
-  email: field(CustomerEmail),
+  email: field(z.union([CustomerEmail, UserRedacted]), CustomerEmail),
   domain: field(Domain),
 }))();
 

@@ -2,6 +2,7 @@
 // fields, plus a name and a parent) and one entity, as the REST API answers them (lib/http/records.ts).
 import * as z from 'zod/mini';
 import { ENTITY_TYPES } from '../../../domain/configurations.ts';
+import { visibleName } from '../../../domain/entity-view.ts';
 import { NotFound } from '../../../domain/errors.ts';
 import { checkKnownFields, fieldsFromBody } from '../../../domain/fields.ts';
 import { Uuid } from '../../../domain/schemas/common.ts';
@@ -37,6 +38,7 @@ export const searchEntities = tool({
   },
   async run(principal, args) {
     const ws = principal.workspaceId;
+    const pii = principal.scopes.has('users:pii:read');
     const types = args.types ? [...new Set(args.types)] : [...ENTITY_TYPES];
     const selection = fieldsFromBody(args.fields, ['fields']);
     const catalog = await fieldCatalog(ws, types);
@@ -49,10 +51,11 @@ export const searchEntities = tool({
       types,
       ...(args.parentId ? { parentIds: [args.parentId] } : {}),
       ...(args.name ? { name: args.name } : {}),
+      ...(pii ? {} : { hidesUserNames: true as const }),
       ...(args.archived !== undefined ? { archived: args.archived } : {}),
     };
     const slice = await entitiesAfter(ws, query, after, limit + 1);
-    const { views: entities, next: position } = await pageOfFetched(slice, limit, (records) => entityRecords(ws, records, selection, catalog));
+    const { views: entities, next: position } = await pageOfFetched(slice, limit, (records) => entityRecords(ws, records, selection, catalog, pii));
     const more = position !== undefined;
     const data = { entities, ...(more ? { nextCursor: await nextCursor('search_entities', principal, args, position) } : {}) };
     return { text: `${entities.length} ${entities.length === 1 ? 'entity' : 'entities'} found${more ? '; more with nextCursor' : ''}.`, data };
@@ -71,8 +74,10 @@ export const getEntityTool = tool({
     const ws = principal.workspaceId;
     const entity = await getEntity(ws, entityId);
     if (!entity) throw new NotFound('entity', entityId);
-    const record = await entityResource(ws, entity, fieldsFromBody(fields, ['fields']));
-    const name = typeof entity.fields.name === 'string' ? entity.fields.name : '';
+    const pii = principal.scopes.has('users:pii:read');
+    const record = await entityResource(ws, entity, fieldsFromBody(fields, ['fields']), pii);
+    const shown = visibleName(entity, pii);
+    const name = typeof shown === 'string' ? shown : '';
     return { text: `${entity.type} "${name}" (${entity.id}).`, data: { entity: record } };
   },
 });
