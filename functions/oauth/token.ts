@@ -19,8 +19,8 @@ export const handler = api(
       try {
         const inQuery = queryStringProblem(req.query.names());
         if (inQuery) throw new TokenError('invalid_request', 'query string', inQuery);
-        const { assertion } = parseTokenRequest(req.headers.get('content-type'), req.rawBody);
-        const { application, member, scopes } = await verifyAssertion(assertion);
+        const { assertion, scope } = parseTokenRequest(req.headers.get('content-type'), req.rawBody);
+        const { application, member, scopes } = await verifyAssertion(assertion, scope);
         await budgets.spendClient(application.clientId);
         const { token, expiresIn } = await issueAccessToken(application.clientId, member, scopes);
         req.log.info('access token issued', { clientId: application.clientId, workspaceId: member.workspaceId, memberId: member.id });

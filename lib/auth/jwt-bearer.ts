@@ -116,7 +116,11 @@ async function resolveMember(app: Application, sub: unknown): Promise<Member> {
   return member;
 }
 
-export async function verifyAssertion(assertion: string): Promise<VerifiedAssertion> {
+/**
+ * `formScope`: the request's `scope` parameter (RFC 7523 §2.1), which asks what the assertion's
+ * `scope` claim asks: either may be given, and both only alike.
+ */
+export async function verifyAssertion(assertion: string, formScope?: string): Promise<VerifiedAssertion> {
   const { kid } = checkHeader(assertion);
   let unverified: JWTPayload;
   try {
@@ -136,8 +140,17 @@ export async function verifyAssertion(assertion: string): Promise<VerifiedAssert
   const { exp } = checkClaims(payload, nowS);
   const member = await resolveMember(application, payload.sub);
 
-  const scope = (payload as { scope?: unknown }).scope;
-  if (scope !== undefined && (typeof scope !== 'string' || scope.length > MAX_SCOPE_LENGTH)) fail('invalid_scope', 'scope claim not a short string');
+  const claimed = (payload as { scope?: unknown }).scope;
+  if (claimed !== undefined && (typeof claimed !== 'string' || claimed.length > MAX_SCOPE_LENGTH)) fail('invalid_scope', 'scope claim not a short string');
+  if (formScope !== undefined && formScope.length > MAX_SCOPE_LENGTH) fail('invalid_scope', 'scope parameter not a short string');
+  if (claimed !== undefined && formScope !== undefined && !sameScopes(claimed as string, formScope)) {
+    throw new TokenError(
+      'invalid_request',
+      'scope parameter differs from the scope claim',
+      "The scope parameter and the assertion's scope claim ask for different scopes: give one of them, or both alike.",
+    );
+  }
+  const scope = claimed ?? formScope;
   const scopes = grantedScopes(scope as string | undefined, application, member.role);
   if (scopes.length === 0) fail('invalid_scope', 'empty scope intersection');
 
@@ -150,4 +163,10 @@ export async function verifyAssertion(assertion: string): Promise<VerifiedAssert
     }
   }
   return { application, member, scopes };
+}
+
+/** Whether two scope strings ask for the same scopes (order, repeats and extra spaces aside). */
+function sameScopes(a: string, b: string): boolean {
+  const set = (s: string) => [...new Set(s.split(' ').filter(Boolean))].sort().join(' ');
+  return set(a) === set(b);
 }

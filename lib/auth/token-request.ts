@@ -19,7 +19,7 @@ function isForm(contentType: string | undefined): boolean {
   return charset === undefined || charset === 'utf-8' || charset === 'utf8';
 }
 
-export function parseTokenRequest(contentType: string | undefined, rawBody: string | undefined): { assertion: string } {
+export function parseTokenRequest(contentType: string | undefined, rawBody: string | undefined): { assertion: string; scope?: string } {
   const body = rawBody ?? '';
   if (!isForm(contentType)) {
     throw new TokenError('invalid_request', 'content type', `The token request must be sent as ${FORM}.`);
@@ -35,7 +35,7 @@ export function parseTokenRequest(contentType: string | undefined, rawBody: stri
     form.set(name, value);
   }
   const parsed = TokenForm.safeParse(Object.fromEntries(form));
-  if (parsed.success) return { assertion: parsed.data.assertion };
+  if (parsed.success) return { assertion: parsed.data.assertion, ...(parsed.data.scope !== undefined ? { scope: parsed.data.scope } : {}) };
   // The form's schema says what is wrong; RFC 6749 and the specification say which code that is.
   if (parsed.error.issues.some((i) => i.path[0] === 'grant_type')) {
     throw new TokenError('unsupported_grant_type', 'grant_type missing or unknown');

@@ -63,6 +63,31 @@ describe('POST /oauth2/token — success', () => {
     expectError(await call(app, 'GET', '/v2/entities', { token: res.json.access_token }), 'auth.accessDenied');
   });
 
+  it("the form's scope parameter (RFC 7523 §2.1) asks as the claim does; given both, they must ask alike", async () => {
+    const ws = await newWorkspace();
+    const client = await newClient(app, ws, { scopes: ['entities:read', 'notes:read'], defaultScopes: ['notes:read'] });
+    const byForm = await tokenRequest(app, { grant_type: GRANT, assertion: client.assertion(), scope: 'entities:read' });
+    expect(byForm.status, byForm.text).toBe(200);
+    expect(byForm.json.scope).toBe('entities:read');
+    const alike = await tokenRequest(app, {
+      grant_type: GRANT,
+      assertion: client.assertion({ scope: 'notes:read entities:read' }),
+      scope: 'entities:read  notes:read',
+    });
+    expect(alike.json.scope).toBe('entities:read notes:read');
+    const differing = await tokenRequest(app, { grant_type: GRANT, assertion: client.assertion({ scope: 'notes:read' }), scope: 'entities:read' });
+    expectTokenError(
+      differing,
+      'invalid_request',
+      "The scope parameter and the assertion's scope claim ask for different scopes: give one of them, or both alike.",
+    );
+    expectTokenError(
+      await tokenRequest(app, { grant_type: GRANT, assertion: client.assertion(), scope: 'bogus:scope' }),
+      'invalid_scope',
+      'None of the requested scopes may be granted to this application and user.',
+    );
+  });
+
   it('the alias entities:write is accepted in a requested scope and granted as write:entities', async () => {
     const ws = await newWorkspace();
     const client = await newClient(app, ws);

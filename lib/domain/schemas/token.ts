@@ -16,6 +16,9 @@ export const TokenForm = /* @__PURE__ */ (() =>
     z.looseObject({
       grant_type: z.literal(JWT_BEARER_GRANT),
       assertion: doc(checkedString(z.minLength(1)), 'The signed JWT (RS256)'),
+      scope: z.optional(
+        doc(z.string(), "Space-separated scopes (RFC 7523 §2.1), as the assertion's scope claim takes them; the two may not differ when both are given"),
+      ),
     }),
     { id: 'JwtBearerGrant' },
   ))();
