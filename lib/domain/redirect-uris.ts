@@ -6,6 +6,10 @@ const MAX_REDIRECT_URI_LENGTH = 2000;
 export const MAX_REDIRECT_URIS = 10;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+/** A character no URI holds as written (RFC 3986 §2: unreserved, reserved and `%` are all it has). */
+const NOT_URI_CHARACTER = /[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/u;
+/** A `%` not followed by two hexadecimal digits (RFC 3986 §2.1). */
+const BAD_PERCENT = /%(?![0-9A-Fa-f]{2})/;
 
 /** The host of an absolute URI as it is written (lower-cased, without its port), before a parser normalizes it. */
 const writtenHost = (value: string): string =>
@@ -22,6 +26,10 @@ export function redirectUriProblem(value: string): string | undefined {
   if (value.includes('#')) return 'has a fragment (#), which RFC 6749 §3.1.2 forbids';
   if (value.includes('*')) return 'has a wildcard (*); register every URI in full';
   if (/\s/.test(value)) return 'contains white space';
+  // A URI is matched, and redirected to, as written: one a parser would percent-encode is not one.
+  const stray = NOT_URI_CHARACTER.exec(value);
+  if (stray) return `contains ${JSON.stringify(stray[0])}, which no URI holds as written (RFC 3986 §2): percent-encode it`;
+  if (BAD_PERCENT.test(value)) return 'has a % that is not followed by two hexadecimal digits (RFC 3986 §2.1)';
   let url: URL;
   try {
     url = new URL(value);

@@ -49,6 +49,12 @@ describe('redirect URIs', () => {
     ['com.example.app:/oauth', 'uses the scheme com.example.app; only https (or http on a loopback address) is accepted'],
     ['javascript:alert(1)', 'uses the scheme javascript; only https (or http on a loopback address) is accepted'],
     ['', 'is empty'],
+    // Characters no URI holds: a parser would percent-encode them, so the redirect would not be the URI registered.
+    ['https://x.example/cb?a="><script>', 'contains "\\"", which no URI holds as written (RFC 3986 §2): percent-encode it'],
+    ['https://x.example/cb?a=<b>', 'contains "<", which no URI holds as written (RFC 3986 §2): percent-encode it'],
+    ['https://x.example/c\u00e9', 'contains "\u00e9", which no URI holds as written (RFC 3986 §2): percent-encode it'],
+    ['https://x.example/cb?a=%zz', 'has a % that is not followed by two hexadecimal digits (RFC 3986 §2.1)'],
+    ["https://x.example/cb?a=%22%3E&b=[1]!$'()+,;=~", undefined],
   ])('%s → %s', (uri, problem) => {
     expect(redirectUriProblem(uri)).toBe(problem);
   });
