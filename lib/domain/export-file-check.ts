@@ -69,6 +69,13 @@ export function standardFieldProblem(record: Pick<EntityRecord, 'kind' | 'type'>
   }
 }
 
+/**
+ * How far past the export's `exportedAt` a record's date may be: the service's instances and the
+ * machine that exported keep their own clocks. Beyond it, a date no export wrote: a rating dated
+ * in 9999 would stay any customer's latest rating of its entity for good.
+ */
+const CLOCK_ALLOWANCE_MS = 24 * 60 * 60 * 1000;
+
 export class ExportFileCheck {
   /** Each kind's ids (relations: their pair and type), with the line that holds it. */
   private readonly ids = new Map<MoveKind, Map<string, number>>(MOVE_KINDS.map((k) => [k, new Map()]));
@@ -80,6 +87,18 @@ export class ExportFileCheck {
   private readonly taken = new Map<string, { value: string; line: number }>();
   private lastKind = 0;
   private first: FileProblem | undefined;
+  private readonly latest: number;
+
+  /** `exportedAt`: the header's; no record's date may be much later. */
+  constructor(exportedAt: string) {
+    this.latest = Date.parse(exportedAt) + CLOCK_ALLOWANCE_MS;
+  }
+
+  /** A date of the record (at `at`) no later than the export allows. */
+  private dated(line: number, at: string, value: string | undefined): void {
+    if (value !== undefined && Date.parse(value) > this.latest)
+      this.refuse(line, `${at}: ${value} is later than the export that holds it (its header's exportedAt, and a day for clocks)`);
+  }
 
   private refuse(line: number, problem: string): void {
     if (!this.first || line < this.first.line) this.first = { line, problem };
@@ -94,6 +113,8 @@ export class ExportFileCheck {
         `a ${record.kind} record after the ${MOVE_KINDS[this.lastKind]} records: records are grouped by kind in the order ${MOVE_KINDS.join(', ')}`,
       );
     this.lastKind = Math.max(this.lastKind, kind);
+    if ('createdAt' in record) this.dated(line, 'createdAt', record.createdAt);
+    if ('updatedAt' in record) this.dated(line, 'updatedAt', record.updatedAt);
     // A relation is known by one of its sides: given again by its other side, it is the same relation.
     const [key, label] = record.kind === 'relation' ? [relationKey(record), `${record.entityId} ${record.type} ${record.targetId}`] : [record.id, record.id];
     const earlier = this.ids.get(record.kind)!.get(key);
@@ -112,10 +133,14 @@ export class ExportFileCheck {
         break;
       case 'member':
         if (!this.memberEmails.has(record.id)) this.memberEmails.set(record.id, record.email.toLowerCase());
-        (record.teams ?? []).forEach((t, i) => this.expect(line, `teams.${i}.id`, 'team', t.id));
+        (record.teams ?? []).forEach((t, i) => {
+          this.expect(line, `teams.${i}.id`, 'team', t.id);
+          this.dated(line, `teams.${i}.addedAt`, t.addedAt);
+        });
         break;
       case 'entity':
         this.fields(line, record);
+        this.dated(line, 'parent.joinedAt', record.parent?.joinedAt);
         this.entities.set(record.id, { type: record.type, parent: record.parent && { id: record.parent.id, type: record.parent.type }, line });
         break;
       case 'relation':
@@ -128,6 +153,7 @@ export class ExportFileCheck {
         const linked = new Set<string>();
         record.links.forEach((l, i) => {
           this.entity(line, `links.${i}.entityId`, l.entityId, l.entityType);
+          this.dated(line, `links.${i}.ratedAt`, l.ratedAt);
           if (linked.has(l.entityId)) this.refuse(line, `links.${i}.entityId: the note links ${l.entityId} twice`);
           linked.add(l.entityId);
         });

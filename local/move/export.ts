@@ -62,7 +62,7 @@ export async function exportWorkspace(ws: string, out: string, progress?: PhaseP
 async function exportOnce(workspace: ExportHeader['workspace'], out: string, progress?: PhaseProgress): Promise<Omit<Exported, 'attempts'>> {
   const header: ExportHeader = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportId: randomUUID(), exportedAt: new Date().toISOString(), workspace };
   const counts: Record<string, number> = Object.fromEntries(MOVE_KINDS.map((k) => [k, 0]));
-  const check = new ExportFileCheck();
+  const check = new ExportFileCheck(header.exportedAt);
   async function* lines() {
     yield header;
     let kind = '';

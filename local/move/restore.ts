@@ -50,7 +50,7 @@ const restoreKey = (exportId: string, name: string) => runKeyOf('restore', expor
  */
 async function checkFile(file: string, progress: PhaseProgress | undefined): Promise<{ header: ExportHeader; digest: string }> {
   const input = readJsonLines(file);
-  const check = new ExportFileCheck();
+  let check: ExportFileCheck | undefined;
   const receivers: Array<{ n: number; url: string }> = [];
   const counts: Partial<Record<MoveKind, number>> = {};
   let header: ExportHeader | undefined;
@@ -58,6 +58,7 @@ async function checkFile(file: string, progress: PhaseProgress | undefined): Pro
   for await (const line of input.lines) {
     if (!header) {
       header = parseHeader(file, line);
+      check = new ExportFileCheck(header.exportedAt);
       continue;
     }
     if (ended) throw new UsageError(`${file} line ${line.n}: a record after the end record`);
@@ -71,13 +72,13 @@ async function checkFile(file: string, progress: PhaseProgress | undefined): Pro
       continue;
     }
     if (record.kind === 'webhook') receivers.push({ n: line.n, url: record.url });
-    check.add(record, line.n);
+    check!.add(record, line.n);
     counts[record.kind] = (counts[record.kind] ?? 0) + 1;
     progress?.update(line.n);
   }
   if (!header) return { header: parseHeader(file, undefined), digest: '' };
   if (!ended) throw new UsageError(`${file} has no end record: it is truncated (an export that did not finish?)`);
-  const problem = check.result();
+  const problem = check!.result();
   if (problem) throw new UsageError(`${file} line ${problem.line}: ${problem.problem.replace(/\.$/, '')}. Nothing was restored.`);
   for (const { n, url } of receivers) await receiverCheck(file, n, url);
   return { header, digest: input.digest() };

@@ -120,6 +120,27 @@ describe('restore refuses a file whose records do not hold together, writing not
     await expectRefused(records, `line 5: links.1.entityId: the note links ${FEATURE} twice. Nothing was restored.`);
   });
 
+  it("a date later than the export, beyond a day for clocks: a rating dated 9999 would stay its customer's latest for good", async () => {
+    const records = goodRecords();
+    records[3] = note(NOTE, [{ ...link(FEATURE), ratedAt: '9999-01-01T00:00:00.000Z' }]);
+    await expectRefused(
+      records,
+      "line 5: links.0.ratedAt: 9999-01-01T00:00:00.000Z is later than the export that holds it (its header's exportedAt, and a day for clocks). Nothing was restored.",
+    );
+    const late = goodRecords();
+    late[2] = { ...entity(COMPANY, 'company'), createdAt: '2025-03-02T10:00:00.001Z' };
+    await expectRefused(
+      late,
+      "line 4: createdAt: 2025-03-02T10:00:00.001Z is later than the export that holds it (its header's exportedAt, and a day for clocks). Nothing was restored.",
+    );
+    // Within the day, a clock's difference, restores.
+    const skewed = goodRecords();
+    skewed[3] = note(NOTE, [{ ...link(FEATURE), ratedAt: '2025-03-02T10:00:00.000Z' }]);
+    skewed[3].updatedAt = '2025-03-02T10:00:00.000Z';
+    const { path } = await exportFile(skewed);
+    expect((await restoreWorkspace(path, { name: 'Skewed clock', adminEmail: 'admin@example.com' })).counts).toMatchObject({ note: 1 });
+  });
+
   it('a note line repeated', async () => {
     const records = [...goodRecords(), note(NOTE, [link(FEATURE)])];
     await expectRefused(records, `line 6: a second note record ${NOTE} (the first is on line 5). Nothing was restored.`);
