@@ -8,7 +8,7 @@ import { decodeJwt, decodeProtectedHeader, errors as joseErrors, importSPKI, jwt
 import { TokenError, type TokenErrorCode } from './token-errors.ts';
 import { config } from '../config.ts';
 import { grantedScopes } from '../domain/applications.ts';
-import type { Scope } from '../domain/scopes.ts';
+import { parseScopes, type Scope } from '../domain/scopes.ts';
 import { findApplicationByClientId, type Application, type StoredKey } from '../store/applications.ts';
 import { useAssertionId } from '../store/assertion-ids.ts';
 import { getMemberByEmail, normalizeEmail, type Member } from '../store/members.ts';
@@ -165,8 +165,11 @@ export async function verifyAssertion(assertion: string, formScope?: string): Pr
   return { application, member, scopes };
 }
 
-/** Whether two scope strings ask for the same scopes (order, repeats and extra spaces aside). */
+/** Whether two scope strings ask for the same scopes (order, repeats and spaces aside; an alias is its scope, as everywhere a scope is named). */
 function sameScopes(a: string, b: string): boolean {
-  const set = (s: string) => [...new Set(s.split(' ').filter(Boolean))].sort().join(' ');
-  return set(a) === set(b);
+  const asked = (s: string) => {
+    const { scopes, unknown } = parseScopes(s);
+    return [...scopes, ...new Set(unknown)].sort().join(' ');
+  };
+  return asked(a) === asked(b);
 }

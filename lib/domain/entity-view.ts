@@ -69,5 +69,6 @@ export function withUserPiiRedacted<E extends Pick<StoredEntity, 'type' | 'field
   return { ...e, fields };
 }
 
-/** The name a reader sees: a user's is `[redacted]` without users:pii:read (`pii`). */
-export const visibleName = (e: Pick<StoredEntity, 'type' | 'fields'>, pii: boolean): unknown => (pii ? e.fields.name : withUserPiiRedacted(e).fields.name);
+/** The name a reader sees: a user's is `[redacted]` without users:pii:read (`pii`), as withUserPiiRedacted gives it. */
+export const visibleName = (e: Pick<StoredEntity, 'type' | 'fields'>, pii: boolean): unknown =>
+  pii || e.type !== 'user' || isEmptyValue(e.fields.name) ? e.fields.name : REDACTED;

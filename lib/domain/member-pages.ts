@@ -1,6 +1,7 @@
 // Rules of the member pages (GET {app_url}/, /entities/{id}, /notes/{id}, /members/{id}, /teams/{id}): what a
 // page session may read, where a sign-in may send the browser next, and how a ranking orders.
 import { ENTITY_TYPES, isCustomerType, PARENT_RULES, type EntityType } from './hierarchy.ts';
+import { isUuid } from './schemas/common.ts';
 import { ROLE_SCOPES, type Role, type Scope } from './scopes.ts';
 
 /**
@@ -38,7 +39,7 @@ export function safeNext(next: string | undefined): string {
 }
 
 /** The id a page's path names, lower-case as ids are stored (the API takes either case too); undefined when it is no UUID. */
-export const pathRecordId = (value: string): string | undefined => (new RegExp(`^${UUID}$`).test(value) ? value.toLowerCase() : undefined);
+export const pathRecordId = (value: string): string | undefined => (isUuid(value) ? value.toLowerCase() : undefined);
 
 /** Highest score first; equal scores by name, then id, so the order is total. */
 export function rankOrder(a: { score?: number; name: string; id: string }, b: { score?: number; name: string; id: string }): number {

@@ -35,14 +35,14 @@ interface FileLine {
   value: unknown;
 }
 
+/** The longest line read: one record (a note with its links is the largest, far under it); a longer one is refused before it fills memory. */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
 /**
  * The file's lines, parsed as JSON; `bytesRead` says how much of the compressed file was read, and
  * `digest`, once every line was read, the SHA-256 of its bytes (hex). Bytes that are not UTF-8 are
  * refused with their line, never replaced.
  */
-/** The longest line read: one record (a note with its links is the largest, far under it); a longer one is refused before it fills memory. */
-export const MAX_LINE_BYTES = 16 * 1024 * 1024;
-
 export function readJsonLines(file: string): { lines: AsyncGenerator<FileLine>; size: Promise<number>; bytesRead: () => number; digest: () => string } {
   const raw = createReadStream(file);
   const gunzip = createGunzip();
