@@ -51,6 +51,9 @@ function configureTarget(options: Options) {
   process.env.TABLE_NAME ||= facts.tableName ?? LOCAL_TABLE;
   process.env.SERVICE_KEY_FILE ||= facts.serviceKeyFile ?? SERVICE_KEY_FILE;
   process.env.PUBLIC_APP_URL ||= facts.appUrl ?? 'http://localhost:3000';
+  // The local stack's server takes webhook receivers on http and loopback (local/start.ts): the CLI
+  // holds export and restore files to the rule that table's subscriptions were created under.
+  process.env.WEBHOOKS_ALLOW_LOOPBACK ??= '1';
 }
 
 function usage(): string {
@@ -70,6 +73,15 @@ async function main(argv: string[]): Promise<number> {
   const command = COMMANDS.filter((c) => c.name === words.slice(0, c.name.split(' ').length).join(' ')).sort((a, b) => b.name.length - a.name.length)[0];
   if (!command) {
     console.error(words.length ? `Unknown command: ${words.join(' ')}\n${usage()}` : usage());
+    return 2;
+  }
+  // A word beyond the command's own is a value that lost its quotes (--name Two Words) or a usage
+  // line pasted as it is: doing the command without it would do something else than was asked.
+  const extra = words.slice(command.name.split(' ').length);
+  if (extra.length > 0) {
+    console.error(
+      `${command.name}: ${extra.map((w) => `'${w}'`).join(' ')} ${extra.length === 1 ? 'is' : 'are'} not part of the command: quote a value that holds spaces (--name "Two Words")\n  ${command.usage}`,
+    );
     return 2;
   }
   const foreign = Object.keys(options).filter((name) => !(name in command.options) && !(name in TARGET_OPTIONS));

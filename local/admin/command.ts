@@ -1,5 +1,7 @@
 // The admin CLI's command shape. Each area registers its commands in its own module
 // (identity.ts, ...); local/admin.ts lists the modules.
+import { inputProblem } from '#lib/domain/input.ts';
+import { Name } from '#lib/domain/schemas/field-values.ts';
 import { apiErrorOf } from '#lib/http/error-map.ts';
 export type Options = Record<string, string | string[] | true>;
 
@@ -54,4 +56,15 @@ export function optional(options: Options, name: string): string | undefined {
 export function repeated(options: Options, name: string): string[] {
   const v = options[name];
   return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
+}
+
+/**
+ * `value` of the option `--flag` held to the rule of a name the API keeps (a visible character among at
+ * most 255): a workspace, a member or a custom field made here holds no name the API would refuse.
+ */
+export function checkedName(flag: string, value: string): string {
+  const problem = inputProblem(Name, value);
+  // The API's words name the body as the subject; here the subject is the option.
+  if (problem) throw new UsageError(`--${flag} ${problem.replace(/^The body /, '')}`);
+  return value;
 }

@@ -3,10 +3,9 @@
 import { CUSTOM_FIELD_KINDS, CUSTOM_FIELD_TYPES, type CustomFieldKind } from '#lib/domain/configurations.ts';
 import { MAX_SELECT_VALUES, repeatedName } from '#lib/domain/field-values.ts';
 import { inputProblem } from '#lib/domain/input.ts';
-import { Name } from '#lib/domain/schemas/field-values.ts';
 import { FieldValueFields } from '#lib/domain/schemas/value-sets.ts';
 import { addCustomField } from '#lib/store/custom-fields.ts';
-import { asUsage, optional, required, UsageError, type AdminCommand } from './command.ts';
+import { asUsage, checkedName, optional, required, UsageError, type AdminCommand } from './command.ts';
 
 const TYPES: readonly string[] = CUSTOM_FIELD_TYPES;
 
@@ -19,24 +18,18 @@ export const fieldCommands: AdminCommand[] = [
       const workspace = required(o, 'workspace');
       const entityType = required(o, 'entity-type');
       if (!TYPES.includes(entityType)) throw new UsageError(`--entity-type must be one of ${TYPES.join(', ')}`);
-      const name = required(o, 'name').trim();
-      // The rule of a name the API and restore hold custom fields to (a visible character among at most 255).
-      const nameProblem = inputProblem(Name, name);
-      if (nameProblem) throw new UsageError(`--name is not a name a custom field may have: ${nameProblem}`);
+      const name = checkedName('name', required(o, 'name').trim());
       const kind = required(o, 'kind') as CustomFieldKind;
       if (!CUSTOM_FIELD_KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${CUSTOM_FIELD_KINDS.join(', ')}`);
       const optionsArg = optional(o, 'options');
       let options: string[] | undefined;
       if (kind === 'select') {
-        options = [
-          ...new Set(
-            (optionsArg ?? '')
-              .split(',')
-              .map((s) => s.trim())
-              .filter(Boolean),
-          ),
-        ];
-        if (options.length === 0) throw new UsageError('--options "a,b,..." is required for a select field');
+        if (optionsArg === undefined || optionsArg.trim() === '') throw new UsageError('--options "a,b,..." is required for a select field');
+        const given = optionsArg.split(',').map((s) => s.trim());
+        // Two commas in a row, or one at either end, name an option with nothing in it: a slip, never dropped unsaid.
+        const empty = given.indexOf('');
+        if (empty !== -1) throw new UsageError(`--options: option ${empty + 1} of ${given.length} is empty (two commas in a row, or a comma at an end)`);
+        options = [...new Set(given)];
         // As the field-values API takes options (lib/store/field-values.ts): a field made here holds none that API would refuse.
         if (options.length > MAX_SELECT_VALUES)
           throw new UsageError(`--options gives ${options.length} options; a select field holds at most ${MAX_SELECT_VALUES}`);

@@ -7,7 +7,7 @@ import { revokeCredential } from '#lib/store/credentials.ts';
 import { addMember, getMemberByEmail, normalizeEmail, setMemberActive } from '#lib/store/members.ts';
 import { setMemberPassword } from '#lib/store/sign-in.ts';
 import { createWorkspace, getWorkspace } from '#lib/store/workspaces.ts';
-import { asUsage, optional, required, UsageError, type AdminCommand } from './command.ts';
+import { asUsage, checkedName, optional, required, UsageError, type AdminCommand } from './command.ts';
 
 async function existingWorkspace(id: string) {
   const ws = await getWorkspace(id);
@@ -21,8 +21,7 @@ export const identityCommands: AdminCommand[] = [
     usage: 'workspace create --name N',
     options: { name: 'value' },
     run: async (o) => {
-      const name = required(o, 'name');
-      if (name.length > 255) throw new UsageError('--name is longer than 255 characters');
+      const name = checkedName('name', required(o, 'name'));
       const ws = await createWorkspace(name);
       return { id: ws.id, name: ws.name };
     },
@@ -37,7 +36,8 @@ export const identityCommands: AdminCommand[] = [
       if (!email) throw new UsageError(`--email is not an e-mail address`);
       const role = (optional(o, 'role') ?? 'maker') as Role;
       if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
-      const name = optional(o, 'name');
+      const given = optional(o, 'name');
+      const name = given === undefined ? undefined : checkedName('name', given);
       const member = await asUsage(() => addMember(workspace, { email, role, active: o.inactive !== true, ...(name ? { name } : {}) }));
       return { id: member.id, email: member.email, role: member.role, active: member.active };
     },
@@ -95,7 +95,7 @@ export const identityCommands: AdminCommand[] = [
       let expiresAt: Date | undefined;
       if (days !== undefined) {
         const n = Number(days);
-        if (!Number.isFinite(n) || n <= 0 || n > 3650) throw new UsageError('--expires-in-days must be a number of days between 0 and 3650');
+        if (!Number.isFinite(n) || n <= 0 || n > 3650) throw new UsageError('--expires-in-days must be a number of days above 0 and at most 3650');
         expiresAt = new Date(Date.now() + n * 86_400_000);
       }
       const issued = await asUsage(() => issueApiToken(member, { ...(scopes ? { scopes } : {}), ...(expiresAt ? { expiresAt } : {}) }));

@@ -1,7 +1,8 @@
 // `admin export --workspace W --out F`: the workspace as an export file (docs/export-format.md),
 // streamed kind by kind from the table (lib/store/move/export.ts), the end record counting each kind.
 // Each record is held, as it is written, to the rules restore holds the file to
-// (lib/domain/export-file-check.ts): a file restore would refuse is never put in place. The kinds are
+// (lib/domain/export-file-check.ts), and each webhook's receiver to restore's rule (./receivers.ts):
+// a file restore would refuse is never put in place. The kinds are
 // read one after another while the workspace stays open to writes, so a record written meanwhile can
 // name one of a kind already read (a member added, then made an entity's owner): such an export is
 // begun again, up to EXPORT_ATTEMPTS times, and then refused, naming the line (and, when every attempt
@@ -13,6 +14,7 @@ import { EXPORT_FORMAT, EXPORT_VERSION, MOVE_KINDS, type ExportHeader } from '#l
 import { exportRecords } from '#lib/store/move/export.ts';
 import { getWorkspace } from '#lib/store/workspaces.ts';
 import { writeJsonLines } from './export-file.ts';
+import { receiverProblem } from './receivers.ts';
 import { UsageError } from '../admin/command.ts';
 import type { PhaseProgress } from '../admin/progress.ts';
 
@@ -52,7 +54,7 @@ export async function exportWorkspace(ws: string, out: string, progress?: PhaseP
       // The same problem every time is the workspace's own, not a write that landed between two reads.
       throw new UsageError(
         seen.size === 1
-          ? `The export of workspace ${ws} would not restore, the same way ${EXPORT_ATTEMPTS} times: ${problem}. The workspace holds a record that breaks a rule restore holds a file to (one written before the rule): change it through the API, then export again. Nothing was written to ${out}.`
+          ? `The export of workspace ${ws} would not restore, the same way ${EXPORT_ATTEMPTS} times: ${problem}. The workspace holds a record that breaks a rule restore holds a file to (one written before the rule, or under another setting of it): change it through the API, then export again. Nothing was written to ${out}.`
           : `The export of workspace ${ws} did not hold together ${EXPORT_ATTEMPTS} times in a row, so restore would refuse it; the last time at ${problem}. Records written while an export reads the workspace can cause this: export it again when fewer are. Nothing was written to ${out}.`,
       );
     }
@@ -63,6 +65,7 @@ async function exportOnce(workspace: ExportHeader['workspace'], out: string, pro
   const header: ExportHeader = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportId: randomUUID(), exportedAt: new Date().toISOString(), workspace };
   const counts: Record<string, number> = Object.fromEntries(MOVE_KINDS.map((k) => [k, 0]));
   const check = new ExportFileCheck(header.exportedAt);
+  const receivers: Array<{ line: number; url: string }> = [];
   async function* lines() {
     yield header;
     let kind = '';
@@ -74,6 +77,7 @@ async function exportOnce(workspace: ExportHeader['workspace'], out: string, pro
       }
       counts[record.kind]!++;
       check.add(record, ++line);
+      if (record.kind === 'webhook') receivers.push({ line, url: record.url });
       progress?.update(counts[record.kind]!);
       yield record;
     }
@@ -82,6 +86,10 @@ async function exportOnce(workspace: ExportHeader['workspace'], out: string, pro
     // Before the file is put in place: the writer asks for a next line once the last is out.
     const problem = check.result();
     if (problem) throw new Inconsistent(problem);
+    for (const r of receivers) {
+      const refused = await receiverProblem(r.url);
+      if (refused) throw new Inconsistent({ line: r.line, problem: refused });
+    }
   }
   const bytes = await writeJsonLines(out, lines());
   return { workspace: workspace.id, out, exportId: header.exportId, counts, bytes };

@@ -23,7 +23,7 @@ import { commitWorkspace, type Committed } from './commit.ts';
 import { orphansOf, reasonsOf, removedBy } from './orphans.ts';
 import { readCustomFields, readTagValues, SOURCE_KINDS, sourceRecordOf, type ReadContext, type SourceKind } from './productboard-kinds.ts';
 import { SourceClient, SourceError, type SourceStats } from './source-client.ts';
-import { UsageError } from '../admin/command.ts';
+import { checkedName, UsageError } from '../admin/command.ts';
 import type { PhaseProgress } from '../admin/progress.ts';
 
 /** The kinds read, in order: what a record refers to is read before it. */
@@ -150,7 +150,7 @@ export async function importProductboard(options: {
   }
   if (!token) throw new UsageError(`--source-token-file ${options.tokenFile} is empty`);
   const name = options.name ?? `Imported from ${new URL(baseUrl).host}`;
-  if (name.trim() === '' || name.length > 255) throw new UsageError('--name must be 1 to 255 characters');
+  checkedName('name', name);
   const client = new SourceClient(baseUrl, token, options.fetchFn);
   const started = Date.now();
   await checkSource(client);

@@ -8,11 +8,9 @@
 // the name (lib/store/move/runs.ts), and continues only with the file it began with (its SHA-256).
 import { randomUUID } from 'node:crypto';
 import { serviceSecret } from '#lib/auth/service-secret.ts';
-import { config } from '#lib/config.ts';
 import { ExportFileCheck } from '#lib/domain/export-file-check.ts';
 import { MOVE_KINDS, type ExportHeader, type MoveKind } from '#lib/domain/schemas/workspace-export.ts';
 import { sealContext } from '#lib/events/deliver.ts';
-import { checkDestinationOffline, DestinationRejected } from '#lib/events/destination.ts';
 import { seal, webhookSecretKey } from '#lib/events/secret-box.ts';
 import { newSigningSecret } from '#lib/events/signature.ts';
 import { batchGetByKey, itemKeyId } from '#lib/store/batch.ts';
@@ -23,7 +21,8 @@ import { BulkWriter } from '#lib/store/move/load.ts';
 import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
 import { commitWorkspace, type Committed } from './commit.ts';
 import { parseHeader, parseRecord, readJsonLines } from './export-file.ts';
-import { UsageError } from '../admin/command.ts';
+import { receiverProblem } from './receivers.ts';
+import { checkedName, UsageError } from '../admin/command.ts';
 import type { PhaseProgress } from '../admin/progress.ts';
 
 /** Lines between checkpoints: what a killed restore writes again. */
@@ -80,19 +79,11 @@ async function checkFile(file: string, progress: PhaseProgress | undefined): Pro
   if (!ended) throw new UsageError(`${file} has no end record: it is truncated (an export that did not finish?)`);
   const problem = check!.result();
   if (problem) throw new UsageError(`${file} line ${problem.line}: ${problem.problem.replace(/\.$/, '')}. Nothing was restored.`);
-  for (const { n, url } of receivers) await receiverCheck(file, n, url);
-  return { header, digest: input.digest() };
-}
-
-/** A subscription's receiver as its creation holds it, without DNS (each delivery checks the addresses again). */
-async function receiverCheck(file: string, n: number, url: string): Promise<void> {
-  try {
-    await checkDestinationOffline(url, { allowLoopback: config.webhooksAllowLoopback });
-  } catch (err) {
-    if (!(err instanceof DestinationRejected)) throw err;
-    const why = err.message.replace(/\.$/, '');
-    throw new UsageError(`${file} line ${n}: '/url' is refused: ${why.charAt(0).toLowerCase()}${why.slice(1)}. Nothing was restored.`);
+  for (const { n, url } of receivers) {
+    const problem = await receiverProblem(url);
+    if (problem) throw new UsageError(`${file} line ${n}: ${problem}. Nothing was restored.`);
   }
+  return { header, digest: input.digest() };
 }
 
 export async function restoreWorkspace(
@@ -103,7 +94,7 @@ export async function restoreWorkspace(
   progress?.phase('file checked', { unit: 'lines' });
   const { header, digest } = await checkFile(file, progress);
   const name = options.name ?? header.workspace.name;
-  if (name.trim() === '' || name.length > 255) throw new UsageError('--name must be 1 to 255 characters');
+  checkedName('name', name);
   const { run, resumed } = await beginRun<Checkpoint>({
     runKey: restoreKey(header.exportId, name),
     command: 'restore',

@@ -190,7 +190,7 @@ describe('note configurations', () => {
 });
 
 describe('admin field add', () => {
-  it.each<[string, Record<string, string>, RegExp]>([
+  it.each<[string, Record<string, string>, RegExp | string]>([
     ['unknown type', { 'entity-type': 'theme', name: 'X', kind: 'text' }, /--entity-type/],
     ['unknown kind', { 'entity-type': 'feature', name: 'X', kind: 'boolean' }, /--kind/],
     ['select without options', { 'entity-type': 'feature', name: 'X', kind: 'select' }, /--options/],
@@ -199,7 +199,7 @@ describe('admin field add', () => {
     [
       'a name without a visible character',
       { 'entity-type': 'feature', name: '\u200b', kind: 'text' },
-      /^--name is not a name a custom field may have: .*visible character/,
+      "--name must have a visible character, not only white space (got '\u200b').",
     ],
   ])('%s → usage error, nothing stored', async (_n, options, message) => {
     const ws = await newWorkspace();
@@ -223,6 +223,9 @@ describe('admin field add', () => {
     await expect(add('S,M,s')).rejects.toThrow(
       new UsageError("--options: option 3 ('s') differs from 'S' only in case; option names are unique regardless of case"),
     );
+    // An empty option (two commas in a row, or one at an end) is a slip, named rather than dropped.
+    await expect(add('a,,b')).rejects.toThrow(new UsageError('--options: option 2 of 3 is empty (two commas in a row, or a comma at an end)'));
+    await expect(add('a,b, ')).rejects.toThrow(new UsageError('--options: option 3 of 3 is empty (two commas in a row, or a comma at an end)'));
     const many = Array.from({ length: 201 }, (_, i) => `option ${i}`);
     await expect(add(many.join(','))).rejects.toThrow(new UsageError('--options gives 201 options; a select field holds at most 200'));
     expect(await listCustomFields(ws.workspaceId)).toEqual([]);

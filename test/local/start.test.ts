@@ -121,6 +121,20 @@ describe('npm start', () => {
         email: 'pat@example.com',
         active: false,
       });
+      // The demo workspace holds the loopback receiver above: the CLI holds export and restore files to
+      // the rule the local server created it under, so what export writes, restore takes.
+      const file = join(dir, 'demo.jsonl.gz');
+      const exported = admin('export', '--workspace', facts.workspaceId!, '--out', file);
+      expect([exported.status, exported.json?.counts?.webhook], exported.stderr).toEqual([0, 1]);
+      const restored = admin('restore', '--in', file, '--name', 'Demo again');
+      expect([restored.status, restored.json?.counts?.webhook], restored.stderr).toEqual([0, 1]);
+      // A value that lost its quotes is refused, not cut to its first word.
+      const unquoted = admin('workspace', 'create', '--name', 'Two', 'Words');
+      expect([unquoted.status, unquoted.json, unquoted.stderr]).toEqual([
+        2,
+        undefined,
+        `workspace create: 'Words' is not part of the command: quote a value that holds spaces (--name "Two Words")\n  workspace create --name N\n`,
+      ]);
       const unknown = admin('widget', 'frob');
       expect(unknown.status).toBe(2);
       expect(unknown.stderr).toMatch(/^Unknown command: widget frob\nUsage: npm run --silent admin -- <command>/);

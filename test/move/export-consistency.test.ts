@@ -100,7 +100,37 @@ describe('export: a workspace that changes while it is read', () => {
       }),
     );
     await expect(exportWorkspace(ws.workspaceId, file)).rejects.toThrow(
-      `The export of workspace ${ws.workspaceId} would not restore, the same way 3 times: line 3: fields.name: every entity has a name; this one has none. The workspace holds a record that breaks a rule restore holds a file to (one written before the rule): change it through the API, then export again. Nothing was written to ${file}.`,
+      `The export of workspace ${ws.workspaceId} would not restore, the same way 3 times: line 3: fields.name: every entity has a name; this one has none. The workspace holds a record that breaks a rule restore holds a file to (one written before the rule, or under another setting of it): change it through the API, then export again. Nothing was written to ${file}.`,
+    );
+    await expect(access(file)).rejects.toThrow(/ENOENT/);
+  }, 60_000);
+});
+
+describe("export: a webhook's receiver, held to restore's rule under the same setting", () => {
+  it("a loopback receiver the local setting took: exported and restored under that setting, refused as the workspace's own without it", async () => {
+    await rm(file, { force: true });
+    const ws = await newWorkspace('Loopback receiver');
+    const subscribe = () =>
+      call(app, 'POST', '/v2/webhooks', {
+        token: ws.token,
+        body: {
+          data: { fields: { name: 'local', events: [{ eventType: 'product.created' }], notification: { url: 'http://127.0.0.1:9/hooks', version: 1 } } },
+        },
+      });
+    process.env.WEBHOOKS_ALLOW_LOOPBACK = '1';
+    try {
+      const created = await subscribe();
+      expect(created.status, created.text).toBe(201);
+      const out = await exportWorkspace(ws.workspaceId, file);
+      expect(out).toMatchObject({ attempts: 1, counts: { webhook: 1 } });
+      const restored = await restoreWorkspace(file, { name: 'Loopback receiver, restored' });
+      expect(restored.counts.webhook).toBe(1);
+    } finally {
+      delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
+    }
+    await rm(file, { force: true });
+    await expect(exportWorkspace(ws.workspaceId, file)).rejects.toThrow(
+      `The export of workspace ${ws.workspaceId} would not restore, the same way 3 times: line 3: '/url' is refused: the URL must use https, not http. The workspace holds a record that breaks a rule restore holds a file to (one written before the rule, or under another setting of it): change it through the API, then export again. Nothing was written to ${file}.`,
     );
     await expect(access(file)).rejects.toThrow(/ENOENT/);
   }, 60_000);
