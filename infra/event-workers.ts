@@ -38,8 +38,13 @@ function workerTimeout(worker: Worker): Duration {
   if (worker.source !== 'schedule') return WORKER_TIMEOUT[worker.source];
   return Duration.minutes(Math.min(worker.everyMinutes, MAX_LAMBDA_TIMEOUT.toMinutes()));
 }
-/** Receives of one message before SQS moves it aside: the schedule's attempts plus room for faults of ours. */
-const MAX_RECEIVES = MAX_ATTEMPTS + 4;
+/**
+ * Receives of one message before SQS moves it aside. A FIFO receive hands over the messages queued
+ * behind a failing one with it (a batch holds 10), so a message can be received with each attempt of
+ * the nine ahead of it before its own (the attempts themselves are counted by the delivery's record):
+ * 9 × 8 + 8, and room for faults of ours.
+ */
+const MAX_RECEIVES = 9 * MAX_ATTEMPTS + MAX_ATTEMPTS + 20;
 const RETENTION = Duration.days(14);
 
 interface EventWorkersProps {

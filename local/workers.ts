@@ -32,21 +32,21 @@ export async function startLocalWorkers(options: {
   pollMs?: number;
   onDead?: (letter: DeadLetter<DeliveryJob>) => void;
   /** Told of every failed attempt that will be retried (after it is logged). */
-  onRetry?: (job: DeliveryJob, attempt: number) => void;
+  onRetry?: (job: DeliveryJob, attempt: number | undefined) => void;
 }): Promise<LocalWorkers> {
   // The deliveryQueue worker's stand-in: messages attempted by lib/events/deliver.ts.
   const queue = new LocalDeliveryQueue<DeliveryJob>({
-    attempt: async (job, attempt) => {
-      const outcome = await attemptDelivery(job, attempt);
+    attempt: async (job) => {
+      const outcome = await attemptDelivery(job);
       if (outcome.kind === 'retry') {
         log.info('webhook delivery failed; will retry', {
           eventId: job.eventId,
           subscriptionId: job.subscriptionId,
-          attempt,
+          attempt: outcome.attempt,
           waitMs: outcome.waitMs,
           reason: outcome.reason,
         });
-        options.onRetry?.(job, attempt);
+        options.onRetry?.(job, outcome.attempt);
         return { kind: 'retry', waitMs: outcome.waitMs };
       }
       if (outcome.kind === 'dead') return { kind: 'dead', reason: outcome.reason };

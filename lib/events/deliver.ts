@@ -17,12 +17,13 @@ import { config } from '../config.ts';
 import { nextWaitMs, PAUSE_AFTER_DEAD } from '../domain/delivery-schedule.ts';
 import { claimDelivery, clearFailureStreak, getWebhook, pauseWebhook, recordDeadDelivery, settleDelivery, type StoredWebhook } from '../store/webhooks.ts';
 
+/** `attempt`: the delivery's attempts so far, this one included (lib/store/webhooks.ts claimDelivery), where one was made. */
 type DeliveryOutcome =
-  | { kind: 'delivered' }
+  | { kind: 'delivered'; attempt: number }
   | { kind: 'duplicate' }
   | { kind: 'dropped'; reason: string }
-  | { kind: 'retry'; waitMs: number; reason: string }
-  | { kind: 'dead'; reason: string };
+  | { kind: 'retry'; waitMs: number; reason: string; attempt?: number }
+  | { kind: 'dead'; reason: string; attempt?: number };
 
 interface DeliveryOptions {
   now?: () => number;
@@ -49,8 +50,8 @@ async function secretsOf(sub: StoredWebhook): Promise<{ signingSecret: string; a
 
 const describe = (r: PostResult) => (r.kind === 'response' ? `HTTP ${r.status}` : r.detail);
 
-/** Attempt number `attempt` (from 1) of one job. */
-export async function attemptDelivery(job: DeliveryJob, attempt: number, options: DeliveryOptions = {}): Promise<DeliveryOutcome> {
+/** The next attempt of one job; the delivery's record counts its attempts. */
+export async function attemptDelivery(job: DeliveryJob, options: DeliveryOptions = {}): Promise<DeliveryOutcome> {
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? POST_TIMEOUT_MS;
   const policy = options.policy ?? { allowLoopback: config.webhooksAllowLoopback };
@@ -61,8 +62,9 @@ export async function attemptDelivery(job: DeliveryJob, attempt: number, options
   if (sub.status === 'paused') return { kind: 'dead', reason: 'the subscription is paused' };
 
   const claim = await claimDelivery(ws, subId, eventId, { leaseMs: timeoutMs + LEASE_MARGIN_MS, now: now() });
-  if (claim === 'finished') return { kind: 'duplicate' };
-  if (claim === 'busy') return { kind: 'retry', waitMs: timeoutMs + LEASE_MARGIN_MS, reason: 'another attempt of this delivery is under way' };
+  if (claim.kind === 'finished') return { kind: 'duplicate' };
+  if (claim.kind === 'busy') return { kind: 'retry', waitMs: timeoutMs + LEASE_MARGIN_MS, reason: 'another attempt of this delivery is under way' };
+  const { attempt } = claim;
 
   const body = JSON.stringify({ data: job.payload });
   let result: PostResult;
@@ -84,12 +86,12 @@ export async function attemptDelivery(job: DeliveryJob, attempt: number, options
   if (result.kind === 'response' && result.status >= 200 && result.status < 300) {
     await settleDelivery(ws, subId, eventId, { state: 'delivered', attempt, detail: describe(result) });
     if (sub.failureStreak > 0) await clearFailureStreak(ws, subId);
-    return { kind: 'delivered' };
+    return { kind: 'delivered', attempt };
   }
   if (result.kind === 'response' && result.status === 410) {
     await settleDelivery(ws, subId, eventId, { state: 'dead', attempt, detail: describe(result) });
     await pauseWebhook(ws, subId);
-    return { kind: 'dead', reason: 'the receiver answered 410 Gone; the subscription is paused' };
+    return { kind: 'dead', reason: 'the receiver answered 410 Gone; the subscription is paused', attempt };
   }
   const waitMs = nextWaitMs(attempt, {
     ...(options.random ? { random: options.random } : {}),
@@ -102,8 +104,9 @@ export async function attemptDelivery(job: DeliveryJob, attempt: number, options
     return {
       kind: 'dead',
       reason: `gave up after ${attempt} attempts (last: ${describe(result)})${status === 'paused' ? '; the subscription is paused' : ''}`,
+      attempt,
     };
   }
   await settleDelivery(ws, subId, eventId, { state: 'failed', attempt, detail: describe(result) });
-  return { kind: 'retry', waitMs, reason: describe(result) };
+  return { kind: 'retry', waitMs, reason: describe(result), attempt };
 }

@@ -3,7 +3,7 @@
 // on the dead-letter queue. Locally, local/delivery-queue.ts stands in for all of it. The calls go
 // through the SDK's SQS client, one per process, bounded as every AWS call is (lib/aws-clients.ts);
 // each send carries a deduplication id, so the SDK's retries of it are safe.
-import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityBatchCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { deduplicationId, messageGroupId, type DeliveryJob } from './delivery-job.ts';
 import { bounded, clientBounds } from '../aws-clients.ts';
 import { config } from '../config.ts';
@@ -39,15 +39,31 @@ export async function sendJobs(jobs: DeliveryJob[]): Promise<void> {
   }
 }
 
-/** Keeps a received message out of sight for `waitMs` (its next attempt). */
-export async function holdBack(receiptHandle: string, waitMs: number): Promise<void> {
-  const seconds = Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.ceil(waitMs / 1000)));
-  const command = new ChangeMessageVisibilityCommand({
-    QueueUrl: required(config.deliveryQueueUrl, 'DELIVERY_QUEUE_URL'),
-    ReceiptHandle: receiptHandle,
-    VisibilityTimeout: seconds,
-  });
-  await bounded((options) => sqs().send(command, options));
+/**
+ * SQS keeps a received message out of sight at most 12 hours from its receive, and refuses a
+ * ChangeMessageVisibility that asks for longer (Amazon SQS API Reference, ChangeMessageVisibility).
+ * The receive came before the invocation (`receivedAt`); this margin covers the event source's
+ * hand-over between the two.
+ */
+const RECEIVE_MARGIN_MS = 5 * 60 * 1000;
+
+/**
+ * Keeps received messages (one group's, in order) out of sight for `waitMs` (the next attempt), but
+ * within what SQS allows since `receivedAt`: a longer wait is cut to it, and the attempt comes sooner.
+ */
+export async function holdBack(receiptHandles: string[], waitMs: number, receivedAt: number): Promise<void> {
+  const allowedMs = MAX_VISIBILITY_SECONDS * 1000 - (Date.now() - receivedAt) - RECEIVE_MARGIN_MS;
+  const seconds = Math.max(0, Math.ceil(Math.min(waitMs, allowedMs) / 1000));
+  const queueUrl = required(config.deliveryQueueUrl, 'DELIVERY_QUEUE_URL');
+  for (let i = 0; i < receiptHandles.length; i += BATCH) {
+    const command = new ChangeMessageVisibilityBatchCommand({
+      QueueUrl: queueUrl,
+      Entries: receiptHandles.slice(i, i + BATCH).map((ReceiptHandle, j) => ({ Id: String(j), ReceiptHandle, VisibilityTimeout: seconds })),
+    });
+    const out = await bounded((options) => sqs().send(command, options));
+    if (out.Failed?.length)
+      throw new Error(`SQS refused to hold back ${out.Failed.length} of ${command.input.Entries!.length} messages (${out.Failed[0]!.Code ?? 'unknown'})`);
+  }
 }
 
 /** Puts a delivery that will not be tried again on the dead-letter queue, with the reason. */

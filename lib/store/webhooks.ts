@@ -152,19 +152,21 @@ async function updateIfExists(ws: string, id: string, update: string, values: Re
   }
 }
 
-type DeliveryClaim = 'claimed' | 'finished' | 'busy';
+type DeliveryClaim = { kind: 'claimed'; attempt: number } | { kind: 'finished' } | { kind: 'busy' };
 
 /**
  * Takes a delivery for `leaseMs` before its POST: 'finished' when it was delivered or given up
- * already, 'busy' while another attempt holds an unexpired lease.
+ * already, 'busy' while another attempt holds an unexpired lease. A claim counts an attempt, so the
+ * retry schedule counts the POSTs tried, never how often the queue handed the message over (an SQS
+ * FIFO receive hands over the messages queued behind a failing one with it, untried).
  */
 export async function claimDelivery(ws: string, subscriptionId: string, eventId: string, options: { leaseMs: number; now?: number }): Promise<DeliveryClaim> {
   const now = options.now ?? Date.now();
   try {
-    await updateItem({
+    const { Attributes } = await updateItem({
       TableName: tableName(),
       Key: keys.webhookDelivery(ws, subscriptionId, eventId),
-      UpdateExpression: 'SET kind = :kind, #state = :sending, leaseUntil = :until, #ttl = :ttl',
+      UpdateExpression: 'SET kind = :kind, #state = :sending, leaseUntil = :until, #ttl = :ttl, attempts = if_not_exists(attempts, :zero) + :one',
       ConditionExpression: 'attribute_not_exists(pk) OR (#state = :failed) OR (#state = :sending AND leaseUntil < :now)',
       ExpressionAttributeNames: { '#state': 'state', '#ttl': 'ttl' },
       ExpressionAttributeValues: {
@@ -174,13 +176,16 @@ export async function claimDelivery(ws: string, subscriptionId: string, eventId:
         ':until': now + options.leaseMs,
         ':now': now,
         ':ttl': Math.floor(now / 1000) + DELIVERY_RECORD_DAYS * 86_400,
+        ':zero': 0,
+        ':one': 1,
       },
+      ReturnValues: 'UPDATED_NEW',
     });
-    return 'claimed';
+    return { kind: 'claimed', attempt: Number(Attributes?.attempts) };
   } catch (err) {
     if (!isConditionFailed(err)) throw err;
     const { Item } = await getItem({ TableName: tableName(), Key: keys.webhookDelivery(ws, subscriptionId, eventId), ConsistentRead: true });
-    return Item?.state === 'delivered' || Item?.state === 'dead' ? 'finished' : 'busy';
+    return Item?.state === 'delivered' || Item?.state === 'dead' ? { kind: 'finished' } : { kind: 'busy' };
   }
 }
 

@@ -9,7 +9,7 @@ interface SqsCall {
 
 /**
  * A stand-in for SQS on its JSON wire protocol (no emulator is available here): it records every
- * call and answers SendMessage, SendMessageBatch and ChangeMessageVisibility as SQS does, with the
+ * call and answers SendMessage, SendMessageBatch, ChangeMessageVisibility and its batch as SQS does, with the
  * MD5 digests the SDK checks.
  */
 export function fakeSqs() {
@@ -35,7 +35,7 @@ export function fakeSqs() {
       }
       let out: unknown;
       if (action === 'SendMessage') out = { MessageId: randomUUID(), MD5OfMessageBody: md5(input.MessageBody), SequenceNumber: '1' };
-      else if (action === 'SendMessageBatch' && faults.refuseBatches) {
+      else if ((action === 'SendMessageBatch' || action === 'ChangeMessageVisibilityBatch') && faults.refuseBatches) {
         out = {
           Successful: [],
           Failed: (input.Entries as Array<{ Id: string }>).map((e) => ({ Id: e.Id, Code: 'ThrottlingException', SenderFault: false, Message: 'slow down' })),
@@ -49,6 +49,14 @@ export function fakeSqs() {
             SequenceNumber: '1',
           })),
           Failed: [],
+        };
+      } else if (action === 'ChangeMessageVisibilityBatch') {
+        // SQS refuses a visibility beyond 12 hours from the receive; a test's receive is moments ago.
+        const entries = input.Entries as Array<{ Id: string; VisibilityTimeout: number }>;
+        const tooLong = (e: { VisibilityTimeout: number }) => e.VisibilityTimeout >= 43_200;
+        out = {
+          Successful: entries.filter((e) => !tooLong(e)).map((e) => ({ Id: e.Id })),
+          Failed: entries.filter(tooLong).map((e) => ({ Id: e.Id, Code: 'InvalidParameterValue', SenderFault: true, Message: 'too long' })),
         };
       } else if (action === 'ChangeMessageVisibility') out = {};
       else {

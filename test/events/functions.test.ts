@@ -146,10 +146,14 @@ describe('deployed worker functions', () => {
     receiver.failNext(1, 500);
     expect(await deliver(asSqsEvent(sentEntries()))).toEqual({ batchItemFailures: [{ itemIdentifier: 'm0' }, { itemIdentifier: 'm1' }] });
     expect(receiver.requests.map((r) => [r.eventType, r.status])).toEqual([['product.created', 500]]);
-    const [hold] = sqs.of('ChangeMessageVisibility');
-    expect(hold).toMatchObject({ QueueUrl: process.env.DELIVERY_QUEUE_URL, ReceiptHandle: 'rh0' });
-    expect(hold!.VisibilityTimeout).toBeGreaterThanOrEqual(1);
-    expect(hold!.VisibilityTimeout).toBeLessThanOrEqual(windowMs(1) / 1000);
+    // The message behind it is held as long, so the group resumes when the wait is over.
+    const [hold] = sqs.of('ChangeMessageVisibilityBatch');
+    expect(hold).toMatchObject({ QueueUrl: process.env.DELIVERY_QUEUE_URL });
+    expect(hold!.Entries.map((e: { ReceiptHandle: string }) => e.ReceiptHandle)).toEqual(['rh0', 'rh1']);
+    const [wait, followerWait] = hold!.Entries.map((e: { VisibilityTimeout: number }) => e.VisibilityTimeout);
+    expect(followerWait).toBe(wait);
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(windowMs(1) / 1000);
   });
 
   it('delivery function: the last attempt failing goes to the dead-letter queue with its reason and leaves the delivery queue', async () => {
@@ -157,7 +161,10 @@ describe('deployed worker functions', () => {
     await stream({ Records: mine });
     receiver.answerAlways(500);
     const [entry] = sentEntries();
+    for (let receive = 1; receive < 8; receive++)
+      expect(await deliver(asSqsEvent([entry!], receive))).toEqual({ batchItemFailures: [{ itemIdentifier: 'm0' }] });
     expect(await deliver(asSqsEvent([entry!], 8))).toEqual({ batchItemFailures: [] });
+    expect(receiver.requests).toHaveLength(8);
     expect(sqs.of('SendMessage')).toEqual([
       {
         QueueUrl: process.env.DELIVERY_DLQ_URL,
@@ -167,5 +174,28 @@ describe('deployed worker functions', () => {
         MessageAttributes: { reason: { DataType: 'String', StringValue: 'gave up after 8 attempts (last: HTTP 500)' } },
       },
     ]);
+  });
+
+  it("delivery function: a message received with the failing one ahead of it in its group (SQS's receive count climbing with it) keeps its own eight attempts", async () => {
+    let product = '';
+    const { mine } = await recordsOf(async (api) => {
+      product = await api.entity('product');
+      await api.ok('PATCH', `/entities/${product}`, { data: { fields: { name: 'Renamed' } } });
+    });
+    await stream({ Records: mine });
+    const [head, follower] = sentEntries();
+    expect(head!.MessageGroupId).toBe(follower!.MessageGroupId);
+    receiver.answerAlways(500);
+    // A FIFO receive hands over as many messages of one group as it can: each receive of the head is one of the follower.
+    for (let receive = 1; receive <= 8; receive++) await deliver(asSqsEvent([head!, follower!], receive));
+    const posts = (type: string) => receiver.requests.filter((r) => r.eventType === type).length;
+    // The head's eighth attempt is its last; the follower then has its first, in the same invocation.
+    expect([posts('product.created'), posts('product.updated')]).toEqual([8, 1]);
+    const reasons = () => sqs.of('SendMessage').map((m) => m.MessageAttributes.reason.StringValue);
+    expect(reasons()).toEqual(['gave up after 8 attempts (last: HTTP 500)']);
+    // The follower alone from then on: seven more attempts, whatever SQS counts, then the dead-letter queue.
+    for (let receive = 9; receive <= 15; receive++) await deliver(asSqsEvent([follower!], receive));
+    expect([posts('product.created'), posts('product.updated')]).toEqual([8, 8]);
+    expect(reasons()).toEqual(['gave up after 8 attempts (last: HTTP 500)', 'gave up after 8 attempts (last: HTTP 500)']);
   });
 });

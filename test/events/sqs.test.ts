@@ -41,12 +41,36 @@ const job = (n: number): DeliveryJob => ({
 describe('the delivery queue through the SDK’s SQS client', () => {
   it('sends jobs ten per SendMessageBatch in order, holds a message back and dead-letters with the reason', async () => {
     await sendJobs(Array.from({ length: 12 }, (_, i) => job(i)));
-    await holdBack('receipt-1', 90_500);
+    await holdBack(['receipt-1', 'receipt-2'], 90_500, Date.now());
     await sendToDeadLetters(job(99), 'gone');
-    expect(sqs.calls.map((c) => c.action)).toEqual(['SendMessageBatch', 'SendMessageBatch', 'ChangeMessageVisibility', 'SendMessage']);
+    expect(sqs.calls.map((c) => c.action)).toEqual(['SendMessageBatch', 'SendMessageBatch', 'ChangeMessageVisibilityBatch', 'SendMessage']);
     expect(sqs.of('SendMessageBatch').map((b) => b.Entries.length)).toEqual([10, 2]);
-    expect(sqs.of('ChangeMessageVisibility')[0]).toMatchObject({ ReceiptHandle: 'receipt-1', VisibilityTimeout: 91 });
+    expect(sqs.of('ChangeMessageVisibilityBatch')[0]!.Entries).toEqual([
+      { Id: '0', ReceiptHandle: 'receipt-1', VisibilityTimeout: 91 },
+      { Id: '1', ReceiptHandle: 'receipt-2', VisibilityTimeout: 91 },
+    ]);
     expect(sqs.of('SendMessage')[0]).toMatchObject({ MessageAttributes: { reason: { DataType: 'String', StringValue: 'gone' } } });
+  });
+
+  it('a wait longer than SQS keeps a message out of sight since its receive is cut to what is left of the 12 hours, less a margin of 5 minutes', async () => {
+    const day = 24 * 60 * 60 * 1000;
+    await holdBack(['just-received'], day, Date.now());
+    await holdBack(['received-2-h-ago'], day, Date.now() - 2 * 60 * 60 * 1000);
+    await holdBack(['received-13-h-ago'], day, Date.now() - 13 * 60 * 60 * 1000);
+    expect(sqs.of('ChangeMessageVisibilityBatch').map((b) => b.Entries.map((e: { VisibilityTimeout: number }) => e.VisibilityTimeout))).toEqual([
+      [12 * 3600 - 300],
+      [10 * 3600 - 300],
+      [0],
+    ]);
+  });
+
+  it('a hold SQS refuses throws, naming the count', async () => {
+    sqs.faults.refuseBatches = true;
+    try {
+      await expect(holdBack(['a', 'b'], 1000, Date.now())).rejects.toThrow('SQS refused to hold back 2 of 2 messages (ThrottlingException)');
+    } finally {
+      sqs.faults.refuseBatches = false;
+    }
   });
 
   it('throttling and a 5xx are retried by the SDK until SQS answers; a client error is not; a 5xx that persists fails after the SDK’s attempts', async () => {

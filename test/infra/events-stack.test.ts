@@ -4,7 +4,6 @@
 // each worker's grants, exactly.
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it, vi } from 'vitest';
-import { MAX_ATTEMPTS } from '#lib/domain/delivery-schedule.ts';
 import { EVENT_RECORD_FILTERS } from '#lib/store/stream-records.ts';
 import { WORKERS, type Worker } from '#lib/workers.ts';
 import { refsIn, resourcesOf, statementsOf, synth } from './synth.ts';
@@ -93,7 +92,7 @@ describe('webhook workers in the stack', () => {
       MessageRetentionPeriod: 14 * 86_400,
       SqsManagedSseEnabled: true,
       VisibilityTimeout: 720,
-      RedrivePolicy: { deadLetterTargetArn: arnOf(deadLetters), maxReceiveCount: MAX_ATTEMPTS + 4 },
+      RedrivePolicy: { deadLetterTargetArn: arnOf(deadLetters), maxReceiveCount: 100 },
     });
     expect(resources[deadLetters]!.Properties).toEqual({
       FifoQueue: true,
