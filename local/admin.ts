@@ -14,8 +14,8 @@ import { DEV_FILE, LOCAL_TABLE, SERVICE_KEY_FILE, type DevFacts } from './paths.
 
 const COMMANDS: AdminCommand[] = [...identityCommands, ...fieldCommands, ...appCommands, ...scoreCommands, ...indexCommands, ...moveCommands];
 
-/** Options every command takes: the target table and, deployed, the KMS key that signs. */
-const TARGET_OPTIONS: OptionKinds = { table: 'value', 'kms-key-id': 'value' };
+/** Options every command takes: the target table and, deployed, the KMS key that signs and the service secret. */
+const TARGET_OPTIONS: OptionKinds = { table: 'value', 'kms-key-id': 'value', 'secret-id': 'value' };
 
 /** The command words and the options (`--name value`, `--name=value`, `--flag`); an option no command knows is refused. */
 function parseCommandLine(argv: string[]): { words: string[]; options: Options } {
@@ -39,6 +39,13 @@ function configureTarget(options: Options) {
       process.env.SERVICE_KMS_KEY_ID = kmsKeyId;
       delete process.env.SERVICE_KEY_FILE;
     }
+    // The service secret (stack output ServiceSecretArn): `--secret-id` or SERVICE_SECRET_ID; a restore
+    // of a file holding webhooks seals their new signing secrets with it (secretsmanager:GetSecretValue).
+    const secretId = typeof options['secret-id'] === 'string' ? options['secret-id'] : process.env.SERVICE_SECRET_ID;
+    if (secretId) {
+      process.env.SERVICE_SECRET_ID = secretId;
+      delete process.env.SERVICE_KEY_FILE;
+    }
     return;
   }
   let facts: Partial<DevFacts> = {};
@@ -57,7 +64,7 @@ function configureTarget(options: Options) {
 }
 
 function usage(): string {
-  return ['Usage: npm run --silent admin -- <command> [--table T]', ...COMMANDS.map((c) => `  ${c.usage}`)].join('\n');
+  return ['Usage: npm run --silent admin -- <command> [--table T [--kms-key-id K] [--secret-id S]]', ...COMMANDS.map((c) => `  ${c.usage}`)].join('\n');
 }
 
 async function main(argv: string[]): Promise<number> {

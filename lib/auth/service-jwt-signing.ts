@@ -28,3 +28,8 @@ function signingKeys(): Promise<ServiceKeys> {
 export async function signServiceJwt(claims: ServiceClaims, expiresAt?: Date, issuedAt?: Date): Promise<string> {
   return signJwtWith(await signingKeys(), claims, expiresAt, issuedAt);
 }
+
+/** Loads the signing key now (refused as signing would be): for work that signs only once it has written much. */
+export async function ensureSigningKey(): Promise<void> {
+  await signingKeys();
+}

@@ -9,6 +9,7 @@
 // one uninterrupted run gives, counts and skipped included.
 import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { ensureSigningKey } from '#lib/auth/service-jwt-signing.ts';
 import type { MoveRecord } from '#lib/domain/schemas/workspace-export.ts';
 import { queryPages } from '#lib/store/calls.ts';
 import * as keys from '#lib/store/keys.ts';
@@ -151,6 +152,8 @@ export async function importProductboard(options: {
   if (!token) throw new UsageError(`--source-token-file ${options.tokenFile} is empty`);
   const name = options.name ?? `Imported from ${new URL(baseUrl).host}`;
   checkedName('name', name);
+  // The import ends by issuing its admin a token: a key that cannot sign is refused before anything is read or written.
+  await ensureSigningKey();
   const client = new SourceClient(baseUrl, token, options.fetchFn);
   const started = Date.now();
   await checkSource(client);

@@ -7,6 +7,7 @@
 // export read. Killed anywhere, the same command continues: the run is found by the export's id and
 // the name (lib/store/move/runs.ts), and continues only with the file it began with (its SHA-256).
 import { randomUUID } from 'node:crypto';
+import { ensureSigningKey } from '#lib/auth/service-jwt-signing.ts';
 import { serviceSecret } from '#lib/auth/service-secret.ts';
 import { ExportFileCheck } from '#lib/domain/export-file-check.ts';
 import { MOVE_KINDS, type ExportHeader, type MoveKind } from '#lib/domain/schemas/workspace-export.ts';
@@ -45,9 +46,9 @@ const restoreKey = (exportId: string, name: string) => runKeyOf('restore', expor
 
 /**
  * Every line of the file checked, before anything is written: a bad file is refused with its first
- * bad line. Answers its header and the SHA-256 of the bytes it checked.
+ * bad line. Answers its header, the SHA-256 of the bytes it checked and how many webhooks it holds.
  */
-async function checkFile(file: string, progress: PhaseProgress | undefined): Promise<{ header: ExportHeader; digest: string }> {
+async function checkFile(file: string, progress: PhaseProgress | undefined): Promise<{ header: ExportHeader; digest: string; webhooks: number }> {
   const input = readJsonLines(file);
   let check: ExportFileCheck | undefined;
   const receivers: Array<{ n: number; url: string }> = [];
@@ -75,7 +76,7 @@ async function checkFile(file: string, progress: PhaseProgress | undefined): Pro
     counts[record.kind] = (counts[record.kind] ?? 0) + 1;
     progress?.update(line.n);
   }
-  if (!header) return { header: parseHeader(file, undefined), digest: '' };
+  if (!header) return { header: parseHeader(file, undefined), digest: '', webhooks: 0 };
   if (!ended) throw new UsageError(`${file} has no end record: it is truncated (an export that did not finish?)`);
   const problem = check!.result();
   if (problem) throw new UsageError(`${file} line ${problem.line}: ${problem.problem.replace(/\.$/, '')}. Nothing was restored.`);
@@ -83,7 +84,7 @@ async function checkFile(file: string, progress: PhaseProgress | undefined): Pro
     const problem = await receiverProblem(url);
     if (problem) throw new UsageError(`${file} line ${n}: ${problem}. Nothing was restored.`);
   }
-  return { header, digest: input.digest() };
+  return { header, digest: input.digest(), webhooks: counts.webhook ?? 0 };
 }
 
 export async function restoreWorkspace(
@@ -92,7 +93,12 @@ export async function restoreWorkspace(
 ): Promise<RestoreResult> {
   const progress = options.progress;
   progress?.phase('file checked', { unit: 'lines' });
-  const { header, digest } = await checkFile(file, progress);
+  const { header, digest, webhooks } = await checkFile(file, progress);
+  // The restore ends by issuing its admin a token: a key that cannot sign is refused before anything is written.
+  await ensureSigningKey();
+  // Each restored webhook gets a new signing secret, sealed with the service secret: read (and
+  // refused when it cannot be) before anything is written, and only when the file holds a webhook.
+  const secretKey = webhooks > 0 ? webhookSecretKey(await serviceSecret()) : undefined;
   const name = options.name ?? header.workspace.name;
   checkedName('name', name);
   const { run, resumed } = await beginRun<Checkpoint>({
@@ -111,8 +117,12 @@ export async function restoreWorkspace(
   const ws = run.workspaceId;
   const quiet = `restore:${run.runKey.slice(0, 16)}`;
   const id = idMapping(ws, `export:${header.workspace.id}`);
-  const secretKey = webhookSecretKey(await serviceSecret());
-  const writer = new BulkWriter({ ws, id, quiet, sealedSecret: (webhookId) => seal(secretKey, newSigningSecret(), sealContext(webhookId, 'signingSecret')) });
+  const writer = new BulkWriter({
+    ws,
+    id,
+    quiet,
+    sealedSecret: (webhookId) => seal(secretKey!, newSigningSecret(), sealContext(webhookId, 'signingSecret')),
+  });
 
   if (run.state === 'loading') {
     const input = readJsonLines(file);

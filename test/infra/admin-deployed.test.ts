@@ -3,10 +3,14 @@
 // KMS key signed. The "deployed" table is DynamoDB Local reached through the SDK's standard
 // AWS_ENDPOINT_URL_DYNAMODB; KMS is faked on its wire protocol (there is no emulator).
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createSubscription } from '#lib/events/subscription-create.ts';
 import { hashToken, readBearerRecords } from '#lib/store/credentials.ts';
+import { createWorkspace } from '#lib/store/workspaces.ts';
 import { fakeAws } from './fake-aws.ts';
 import { PROJECT_ROOT } from '../../infra/bundling.ts';
 
@@ -27,12 +31,13 @@ async function admin(...args: string[]): Promise<{ status: number | null; json: 
     ...process.env,
     AWS_ENDPOINT_URL_DYNAMODB: process.env.DYNAMODB_ENDPOINT,
     AWS_ENDPOINT_URL_KMS: kmsEndpoint,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: kmsEndpoint,
     AWS_REGION: 'eu-west-1',
     AWS_ACCESS_KEY_ID: 'operator',
     AWS_SECRET_ACCESS_KEY: 'operator',
   };
   // As on an operator's machine: nothing local configured.
-  for (const k of ['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'SERVICE_KEY_FILE', 'SERVICE_KMS_KEY_ID', 'SERVICE_PUBLIC_KEYS']) delete env[k];
+  for (const k of ['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'SERVICE_KEY_FILE', 'SERVICE_KMS_KEY_ID', 'SERVICE_PUBLIC_KEYS', 'SERVICE_SECRET_ID']) delete env[k];
   const child = spawn(join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), ['local/admin.ts', ...args], { cwd: PROJECT_ROOT, env });
   let stdout = '';
   let stderr = '';
@@ -71,5 +76,59 @@ describe('admin CLI against a deployed table', () => {
     const issued = await admin('token', 'issue', '--workspace', ws.json.id, '--email', email, '--table', process.env.TABLE_NAME!);
     expect(issued.status).toBe(1);
     expect(issued.stderr.trim()).toBe('token issue failed: No service key configured: set SERVICE_KEY_FILE (local) or SERVICE_KMS_KEY_ID (deployed)');
+  });
+
+  it('export and restore with --table; a file holding a webhook needs the service secret (--secret-id), read before anything is written', async () => {
+    const table = ['--table', process.env.TABLE_NAME!, '--admin-email', 'ops@example.com'];
+    const withHook = await createWorkspace('Deployed hooks');
+    await createSubscription(
+      { workspaceId: withHook.id, scopes: new Set(['entities:read']) },
+      { name: 'receiver', events: ['product.created'], url: 'https://93.184.216.34/hooks', version: 1, authorization: undefined },
+    );
+    const plain = await createWorkspace('Deployed plain');
+    const dir = await mkdtemp(join(tmpdir(), 'admin-deployed-'));
+    try {
+      const files = { hook: join(dir, 'hook.jsonl.gz'), plain: join(dir, 'plain.jsonl.gz') };
+      for (const [file, ws] of [
+        [files.hook, withHook.id],
+        [files.plain, plain.id],
+      ] as const) {
+        const exported = await admin('export', '--workspace', ws, '--out', file, '--table', process.env.TABLE_NAME!);
+        expect(exported.status, exported.stderr).toBe(0);
+      }
+      // The restore ends by issuing its admin a token: without the key that signs, refused before anything is written.
+      const noKey = await admin('restore', '--in', files.plain, ...table);
+      expect([noKey.status, noKey.stderr.trim().split('\n').at(-1)]).toEqual([
+        1,
+        'restore failed: No service key configured: set SERVICE_KEY_FILE (local) or SERVICE_KMS_KEY_ID (deployed)',
+      ]);
+      const plainRestored = await admin('restore', '--in', files.plain, ...table, '--kms-key-id', aws.keyArn);
+      expect([plainRestored.status, plainRestored.json?.counts?.webhook, plainRestored.json?.resumed], plainRestored.stderr).toEqual([0, 0, false]);
+      expect(aws.calls).not.toContain('secretsmanager.GetSecretValue');
+
+      const noSecret = await admin('restore', '--in', files.hook, '--name', 'Deployed hooks (again)', ...table, '--kms-key-id', aws.keyArn);
+      expect([noSecret.status, noSecret.stderr.trim().split('\n').at(-1)]).toEqual([
+        1,
+        'restore failed: No service secret configured: set SERVICE_KEY_FILE (local) or SERVICE_SECRET_ID (deployed)',
+      ]);
+
+      const restored = await admin(
+        'restore',
+        '--in',
+        files.hook,
+        '--name',
+        'Deployed hooks (again)',
+        ...table,
+        '--kms-key-id',
+        aws.keyArn,
+        '--secret-id',
+        'cursor-secret',
+      );
+      // Not a continuation: the refused run had begun nothing.
+      expect([restored.status, restored.json?.counts?.webhook, restored.json?.resumed], restored.stderr).toEqual([0, 1, false]);
+      expect(aws.calls).toContain('secretsmanager.GetSecretValue');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
