@@ -1,4 +1,6 @@
-// Deployment options, read once from CDK context (`-c key=value` or cdk.json "context"). Values
+// Deployment options, read once from CDK context: `-c key=value`, or recorded in cdk.json's
+// "context" under "stages" → the stage's name, so what one environment records (an adopted table, a
+// key rotation, a domain) never reaches another; a `-c` option wins over the stage's record. Values
 // from the command line arrive as strings, so every number is parsed and checked here; a bad
 // value stops the synth with a message naming the option.
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -62,8 +64,48 @@ const DEFAULTS = {
 
 class SettingsError extends Error {}
 
+/** The options a stage's record in cdk.json ("stages" → name) may hold: all but `stage` itself. */
+const STAGE_OPTIONS = new Set([
+  'tableName',
+  'tableStreamArn',
+  'domainName',
+  'certificateArn',
+  'webUrl',
+  'throttleRateLimit',
+  'throttleBurstLimit',
+  'logRetentionDays',
+  'requestTimeoutMs',
+  'rateLimitPerSecond',
+  'logLevel',
+  'logSampleRate',
+  'lambdaMemoryMb',
+  'serviceKeyGeneration',
+  'retiredServiceKeyArns',
+  'keyEpoch',
+  'apiGatewayCloudWatchRole',
+  'alarmTopicArn',
+  'alarmServerErrorPercent',
+  'alarmLatencyP99Ms',
+]);
+
+/** The stage's record under context "stages" (cdk.json), checked: an object of known options. */
+function stageRecord(node: Node, stage: string): Record<string, unknown> {
+  const stages: unknown = node.tryGetContext('stages');
+  if (stages === undefined || stages === null) return {};
+  if (typeof stages !== 'object' || Array.isArray(stages)) throw new SettingsError('Context option stages must be an object of stage names');
+  const record: unknown = (stages as Record<string, unknown>)[stage];
+  if (record === undefined) return {};
+  if (typeof record !== 'object' || record === null || Array.isArray(record))
+    throw new SettingsError(`Context option stages.${stage} must be an object of options`);
+  const unknown = Object.keys(record).filter((k) => !STAGE_OPTIONS.has(k));
+  if (unknown.length) throw new SettingsError(`Context option stages.${stage} holds ${unknown.map((k) => `'${k}'`).join(', ')}, which is no option of a stage`);
+  return record as Record<string, unknown>;
+}
+
 export function readSettings(node: Node): Settings {
-  const raw = (key: string): unknown => node.tryGetContext(key);
+  const stageName: unknown = node.tryGetContext('stage');
+  const recorded = typeof stageName === 'string' || stageName === undefined ? stageRecord(node, stageName || DEFAULTS.stage) : {};
+  const raw = (key: string): unknown => node.tryGetContext(key) ?? recorded[key];
   const str = (key: string): string | undefined => {
     const v = raw(key);
     if (v === undefined || v === null || v === '') return undefined;

@@ -1,3 +1,4 @@
+import { App } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { describe, expect, it, vi } from 'vitest';
@@ -6,6 +7,7 @@ import { TABLE } from '#lib/store/table.ts';
 import { WORKERS } from '#lib/workers.ts';
 import { grantsByRole, resourcesOf, refsIn, statementsOf, synth, type Statement } from './synth.ts';
 import { areaOf, areaOfPath } from '../../infra/route-areas.ts';
+import { readSettings } from '../../infra/settings.ts';
 
 // Each synth takes seconds, more on a loaded machine; a slow synth is not a failure.
 vi.setConfig({ testTimeout: 120_000 });
@@ -770,5 +772,51 @@ describe('context options are checked', () => {
     ],
   ])('%j is refused', (context, message) => {
     expect(() => synth(context)).toThrow(message);
+  });
+});
+
+describe('a stage\'s options recorded in cdk.json (context "stages" → its name)', () => {
+  const STREAM = 'arn:aws:dynamodb:eu-west-1:111122223333:table/pm-api-restored/stream/2026-11-21T09:30:00.000';
+  const RETIRED = 'arn:aws:kms:eu-west-1:111122223333:key/old';
+  const stages = {
+    prod: { tableName: 'pm-api-restored', tableStreamArn: STREAM, serviceKeyGeneration: 2, retiredServiceKeyArns: RETIRED },
+    staging: { throttleRateLimit: 20, logRetentionDays: 14 },
+  };
+  const settingsOf = (context: Record<string, unknown>) => readSettings(new App({ context }).node);
+
+  it('apply to their stage only: another stage keeps its own table and key', () => {
+    expect(settingsOf({ stages })).toMatchObject({
+      stage: 'prod',
+      tableName: 'pm-api-restored',
+      tableStreamArn: STREAM,
+      serviceKeyGeneration: 2,
+      retiredServiceKeyArns: [RETIRED],
+    });
+    expect(settingsOf({ stage: 'staging', stages })).toMatchObject({
+      stage: 'staging',
+      tableName: undefined,
+      tableStreamArn: undefined,
+      serviceKeyGeneration: 1,
+      retiredServiceKeyArns: [],
+      throttle: { rateLimit: 20, burstLimit: 200 },
+      logRetention: 14,
+    });
+  });
+
+  it('an option given with -c wins over the recorded one', () => {
+    expect(settingsOf({ stage: 'staging', stages, throttleRateLimit: '30' }).throttle.rateLimit).toBe(30);
+  });
+
+  it.each([
+    [{ stages: { prod: { tablename: 'x' } } }, "Context option stages.prod holds 'tablename', which is no option of a stage"],
+    [{ stages: { prod: { stage: 'staging' } } }, "Context option stages.prod holds 'stage', which is no option of a stage"],
+    [{ stages: { prod: 'x' } }, 'Context option stages.prod must be an object of options'],
+    [{ stages: [] }, 'Context option stages must be an object of stage names'],
+    [
+      { stage: 'staging', stages: { staging: { requestTimeoutMs: 50_000 } } },
+      'Context option requestTimeoutMs must be an integer from 1000 to 28000, not 50000',
+    ],
+  ])('%j is refused', (context, message) => {
+    expect(() => settingsOf(context)).toThrow(message);
   });
 });
