@@ -1135,6 +1135,13 @@ export function matchRoute(method: string, rawPath: string): RouteMatch | undefi
   return resolved && 'match' in resolved ? resolved.match : undefined;
 }
 
+/** The methods a raw path takes, as its 405s' Allow lists them (OPTIONS among them on a CORS path); undefined for an unknown path. */
+export function allowAt(rawPath: string): string | undefined {
+  // A method no row has: what answers it is the path's catch-all, which carries the path's Allow.
+  const resolved = resolveIn(ROUTES, '', rawPath);
+  return resolved && 'allow' in resolved ? resolved.allow : undefined;
+}
+
 /** The Allow of the 405 a method the route table does not serve on a raw path gets, or undefined when none answers it (404). */
 export function refusedWith(method: string, rawPath: string): string | undefined {
   if (method === 'OPTIONS' && corsRoutesAt(rawPath).length > 0) return undefined;

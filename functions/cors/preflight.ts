@@ -1,11 +1,12 @@
-// OPTIONS on every path browser clients may call (lib/routes.ts allowsCors) — the CORS preflight:
+// OPTIONS on every path browser clients may call (lib/routes.ts allowsCors) — the CORS preflight
+// (a plain OPTIONS, without Origin, gets the path's Allow):
 // allowed for the origins of registered redirect URIs, and for any origin on the paths whose routes
 // all take any (the public documents and open registration). It carries no token, so the origin is looked
 // up in the table; the actual request is then judged again (lib/http/middleware/cors.ts).
 import { ANY_ORIGIN, corsPreflightHeaders, requestOrigin, takesAnyOrigin } from '#lib/http/cors.ts';
 import { ApiError } from '#lib/http/errors.ts';
 import { api } from '#lib/http/pipeline.ts';
-import { corsPreflight, corsRoutesAt } from '#lib/routes.ts';
+import { allowAt, corsPreflight, corsRoutesAt } from '#lib/routes.ts';
 import { isRegisteredOrigin } from '#lib/store/cors-origins.ts';
 
 export const handler = api(
@@ -15,6 +16,11 @@ export const handler = api(
   async (req) => {
     const routes = corsRoutesAt(req.event.path);
     const methods: string[] = routes.map((route) => route.method);
+    // No Origin and no method asked for: not a CORS preflight but a plain OPTIONS, which asks what the
+    // path takes (RFC 9110 §9.3.7): the answer is its Allow.
+    if (req.headers.get('origin') === undefined && req.headers.get('access-control-request-method') === undefined) {
+      return { status: 204, headers: { Allow: allowAt(req.event.path) ?? [...methods, 'OPTIONS'].join(', ') } };
+    }
     const origin = requestOrigin(req.headers.get('origin'));
     if (!origin) throw new ApiError('request.invalid', 'A CORS preflight needs an Origin header naming a scheme, a host and a port.');
     const method = req.headers.get('access-control-request-method');

@@ -47,10 +47,23 @@ describe('preflight (OPTIONS)', () => {
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it('without Origin, or asking for a method the path does not have → 400 request.invalid', async () => {
+  it('a method asked for without Origin, or a method the path does not have → 400 request.invalid', async () => {
     const { origin } = await setUp();
     expectError(await call(app, 'OPTIONS', '/oauth/token', { headers: { 'access-control-request-method': 'POST' } }), 'request.invalid', { detail: /Origin/ });
     expectError(await preflight('/oauth/token', origin, 'DELETE'), 'request.invalid', { detail: /DELETE/ });
+  });
+
+  it('a plain OPTIONS (no Origin, no method asked for) → 204 with the Allow its 405s give, no CORS headers', async () => {
+    for (const [path, allow] of [
+      ['/oauth/token', 'POST, OPTIONS'],
+      ['/v2/entities/00000000-0000-4000-8000-000000000000', 'GET, PATCH, DELETE, OPTIONS'],
+      ['/v2/entities/00000000-0000-4000-8000-000000000000/score', 'GET, OPTIONS'],
+    ]) {
+      const res = await call(app, 'OPTIONS', path!);
+      expect([res.status, res.text, res.headers.get('allow'), res.headers.get('access-control-allow-origin')], path).toEqual([204, '', allow, null]);
+      const refused = await call(app, 'PUT', path!, { body: {} });
+      expect(refused.headers.get('allow'), path).toBe(allow);
+    }
   });
 
   it('the pages and the applications API have no CORS: 405 without OPTIONS in Allow; unknown paths 404 route.notFound', async () => {
