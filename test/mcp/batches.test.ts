@@ -32,6 +32,9 @@ describe('JSON-RPC batches on the MCP endpoint', () => {
       detail: `A JSON-RPC batch (2 messages) under MCP protocol version ${version}: batches were removed in 2025-06-18; send one message per request.`,
     });
     expect((await call(app, 'GET', '/v2/notes', { token: member.token })).json.data).toHaveLength(notes);
+    expectError(await post(member.token, pings(1), version), 'request.invalid', {
+      detail: `A JSON-RPC batch (1 message) under MCP protocol version ${version}: batches were removed in 2025-06-18; send one message per request.`,
+    });
     // One message under the same version is answered.
     const one = await post(member.token, pings(1)[0], version);
     expect(one.status, one.text).toBe(200);

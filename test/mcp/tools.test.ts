@@ -83,6 +83,10 @@ describe('scores', () => {
     for (const r of ranked) expect(r.score).toBe(await score(r.id));
     expect(ranked.map((r) => r.score)).toEqual([5, 2, 1, 0]);
     expect(result.structuredContent.nextCursor).toBeUndefined();
+    const one = await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, type: 'feature', limit: 1 });
+    expect(one.content).toEqual([
+      { type: 'text', text: expect.stringMatching(/^1 feature of product "[^"]+" by customer score, ranks 1–1 of 4; more with nextCursor\.$/) },
+    ]);
   });
 
   it('rank_by_customer_score pages with a cursor that says scores may move, and refuses it with other arguments', async () => {

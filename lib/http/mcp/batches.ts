@@ -19,7 +19,7 @@ export async function admitBatch(req: ApiRequest, body: unknown): Promise<void> 
   if (version >= BATCHES_REMOVED_IN) {
     throw new ApiError(
       'request.invalid',
-      `A JSON-RPC batch (${body.length} messages) under MCP protocol version ${version}: batches were removed in ${BATCHES_REMOVED_IN}; send one message per request.`,
+      `A JSON-RPC batch (${body.length} message${body.length === 1 ? '' : 's'}) under MCP protocol version ${version}: batches were removed in ${BATCHES_REMOVED_IN}; send one message per request.`,
     );
   }
   refuseRepeatedIds(body);

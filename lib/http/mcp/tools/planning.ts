@@ -90,7 +90,7 @@ export const rankPlanByCustomerScore = tool({
       ...(more ? { nextCursor: await nextCursor('rank_plan_by_customer_score', principal, args, [last.score, last.id]), cursorNote: RANKING_CURSOR_NOTE } : {}),
     };
     const text = page.length
-      ? `${page.length} of the ${ranked.length} entities linked to ${found.entity.type} "${plan.name}" by customer score (demand ${found.demand})${more ? '; more with nextCursor' : ''}.`
+      ? `${page.length} of the ${ranked.length} ${ranked.length === 1 ? 'entity' : 'entities'} linked to ${found.entity.type} "${plan.name}" by customer score (demand ${found.demand})${more ? '; more with nextCursor' : ''}.`
       : `Nothing linked to ${found.entity.type} "${plan.name}"${after ? ' after this cursor' : ''}.`;
     return { text, data };
   },

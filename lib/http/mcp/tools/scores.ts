@@ -80,7 +80,7 @@ export const rankByCustomerScore = tool({
     };
     const what = args.type ? `${args.type}s` : 'descendants';
     const text = page.length
-      ? `${page.length} ${what} of ${parent.type} "${data.parent.name}" by customer score, ranks ${start + 1}–${start + page.length} of ${ranked.length}${more ? '; more with nextCursor' : ''}.`
+      ? `${page.length} ${page.length === 1 ? (args.type ?? 'descendant') : what} of ${parent.type} "${data.parent.name}" by customer score, ranks ${start + 1}–${start + page.length} of ${ranked.length}${more ? '; more with nextCursor' : ''}.`
       : `No ${what} under ${parent.type} "${data.parent.name}"${after ? ' after this cursor' : ''}.`;
     return { text, data };
   },
