@@ -39,7 +39,8 @@ import { InvalidInput, pointer } from '../domain/errors.ts';
 import type { EntityType } from '../domain/hierarchy.ts';
 import { countedWeight, ANONYMOUS_WEIGHT, WEIGHTS, type Importance, type RatingEntry } from '../domain/score.ts';
 
-const MAX_NOTES_PER_RATING = 1000;
+/** Notes one customer's rating of one entity holds (its item stays well under DynamoDB's 400 KB). */
+export const MAX_NOTES_PER_RATING = 1000;
 
 export interface LinkItem {
   noteId: string;

@@ -9,10 +9,13 @@
 // same command continues; a file imported twice changes nothing the second time, and the same file
 // with another mapping is another import, whose notes are its own.
 import { createHash } from 'node:crypto';
+import { NotFound } from '#lib/domain/errors.ts';
 import { standardFieldProblem } from '#lib/domain/export-file-check.ts';
 import { isHierarchyType, type HierarchyType } from '#lib/domain/hierarchy.ts';
 import { UUID_PATTERN } from '#lib/domain/schemas/common.ts';
 import { IMPORTANCES, type Importance } from '#lib/domain/score.ts';
+import { MAX_NOTES_PER_RATING } from '#lib/store/aggregates.ts';
+import { batchGetByKey, itemKeyId } from '#lib/store/batch.ts';
 import { queryPages } from '#lib/store/calls.ts';
 import * as keys from '#lib/store/keys.ts';
 import { normalizeEmail } from '#lib/store/members.ts';
@@ -20,6 +23,7 @@ import { idMapping } from '#lib/store/move/ids.ts';
 import { addLiveLinks, type NewLiveLink } from '#lib/store/move/live-links.ts';
 import { BulkWriter } from '#lib/store/move/load.ts';
 import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
+import { setNoteCustomer } from '#lib/store/notes.ts';
 import { tableName } from '#lib/store/table.ts';
 import { getWorkspace } from '#lib/store/workspaces.ts';
 import { readRows, type Row } from './rows.ts';
@@ -228,6 +232,78 @@ function plan(
   return { bad, notes, created: [...created.values()] };
 }
 
+/**
+ * The rows that would take one customer's notes on one entity past what a rating holds
+ * (lib/store/aggregates.ts MAX_NOTES_PER_RATING), counting the notes of the workspace already there:
+ * the API refuses such a link, so the file is refused before anything is written, naming each row.
+ */
+async function overRatingCap(ws: string, notes: readonly Planned[], noteId: (n: Planned) => string, linksColumn: string): Promise<BadRow[]> {
+  const pairs = new Map<string, { entityId: string; customerId: string; notes: Planned[] }>();
+  for (const n of notes) {
+    if (!n.customer) continue;
+    for (const l of n.links) {
+      const key = `${l.entityId}#${n.customer.id}`;
+      const pair = pairs.get(key) ?? { entityId: l.entityId, customerId: n.customer.id, notes: [] };
+      pair.notes.push(n);
+      pairs.set(key, pair);
+    }
+  }
+  const all = [...pairs.values()];
+  const ratings = await batchGetByKey(
+    all.map((p) => keys.rating(ws, p.entityId, p.customerId)),
+    { consistent: true },
+  );
+  const bad: BadRow[] = [];
+  for (const p of all) {
+    const held = new Set(Object.keys(ratings.get(itemKeyId(keys.rating(ws, p.entityId, p.customerId)))?.entries ?? {}));
+    const before = held.size;
+    for (const n of p.notes) {
+      if (held.has(noteId(n))) continue;
+      held.add(noteId(n));
+      if (held.size > MAX_NOTES_PER_RATING)
+        bad.push({
+          line: n.line,
+          field: linksColumn,
+          reason: `its customer would rate ${p.entityId} through ${held.size} notes (${before} already in the workspace); a customer rates one entity through at most ${MAX_NOTES_PER_RATING}`,
+        });
+    }
+  }
+  return bad;
+}
+
+/**
+ * The notes whose customer was deleted while the import ran lose it, as the delete makes every note of
+ * that customer do (lib/store/cascade.ts): a delete whose clean-up passed before these notes were
+ * written did not see them. Their links are then rated as anonymous. A delete that comes later finds
+ * the notes itself.
+ */
+async function dropGoneCustomers(ws: string, notes: readonly Planned[], noteId: (n: Planned) => string): Promise<void> {
+  const customers = [...new Set(notes.flatMap((n) => (n.customer ? [n.customer.id] : [])))];
+  const now = await batchGetByKey(
+    customers.map((c) => keys.entity(ws, c)),
+    { consistent: true },
+  );
+  const gone = new Set(
+    customers.filter((c) => {
+      const item = now.get(itemKeyId(keys.entity(ws, c)));
+      return item === undefined || item.deleting !== undefined;
+    }),
+  );
+  for (const n of notes) {
+    if (!n.customer || !gone.has(n.customer.id)) continue;
+    await setNoteCustomer(ws, noteId(n), null, { onlyIf: n.customer.id }).catch((err: unknown) => {
+      // A note deleted meanwhile has no customer left to drop.
+      if (!(err instanceof NotFound)) throw err;
+    });
+  }
+}
+
+/** Those of `ids` (notes or entities: `key`) already in the table: what a resumed run wrote before it stopped. */
+async function alreadyWritten(ids: readonly string[], key: (id: string) => { pk: string; sk: string }): Promise<Set<string>> {
+  const found = await batchGetByKey(ids.map(key), { consistent: true, projection: { expression: '#pk, #sk', names: { '#pk': 'pk', '#sk': 'sk' } } });
+  return new Set(ids.filter((id) => found.has(itemKeyId(key(id)))));
+}
+
 interface NotesImportOptions {
   workspace: string;
   file: string;
@@ -270,6 +346,9 @@ export async function importNotes(o: NotesImportOptions) {
   const now = existing?.run.startedAt ?? new Date().toISOString();
   o.progress?.phase('rows checked', { total: rows.length, unit: 'rows' });
   const planned = plan(rows, map, await entitiesOf(o.workspace), { create: o.createCustomers, id, now });
+  const noteId = (n: Planned) => id(`row:${n.line}`);
+  if (map.links) planned.bad.push(...(await overRatingCap(o.workspace, planned.notes, noteId, map.links)));
+  planned.bad.sort((a, b) => a.line - b.line);
   o.progress?.update(rows.length);
   const summary = {
     rows: rows.length,
@@ -291,7 +370,20 @@ export async function importNotes(o: NotesImportOptions) {
   const writer = new BulkWriter({ ws: o.workspace, id: (x) => x, quiet, sealedSecret: () => '' });
   if (run.state === 'loading') {
     o.progress?.phase('notes written', { total: planned.notes.length, unit: 'notes' });
+    // A run that stopped had written records past its checkpoint, which API clients may have changed
+    // since (a customer renamed, a note relinked): those stay as they are, never written over.
+    const pending = planned.notes.slice(run.checkpoint.notes);
+    const written = resumed
+      ? new Set([
+          ...(await alreadyWritten(pending.map(noteId), (x) => keys.note(o.workspace, x))),
+          ...(await alreadyWritten(
+            planned.created.map((c) => c.id),
+            (x) => keys.entity(o.workspace, x),
+          )),
+        ])
+      : new Set<string>();
     for (const c of planned.created) {
+      if (written.has(c.id)) continue;
       await writer.add({
         kind: 'entity',
         id: c.id,
@@ -305,16 +397,17 @@ export async function importNotes(o: NotesImportOptions) {
     for (let i = run.checkpoint.notes; i < planned.notes.length; i++) {
       const n = planned.notes[i]!;
       // Links go in with their aggregates (below): the note is written without them.
-      await writer.add({
-        kind: 'note',
-        id: id(`row:${n.line}`),
-        type: 'textNote',
-        fields: { name: n.name, ...(n.content ? { content: textToHtml(n.content) } : {}) },
-        ...(n.customer ? { customer: n.customer } : {}),
-        createdAt: n.at,
-        updatedAt: n.at,
-        links: [],
-      });
+      if (!written.has(noteId(n)))
+        await writer.add({
+          kind: 'note',
+          id: noteId(n),
+          type: 'textNote',
+          fields: { name: n.name, ...(n.content ? { content: textToHtml(n.content) } : {}) },
+          ...(n.customer ? { customer: n.customer } : {}),
+          createdAt: n.at,
+          updatedAt: n.at,
+          links: [],
+        });
       if ((i + 1) % 1000 === 0 || i === planned.notes.length - 1) {
         await writer.flush();
         await saveProgress(run, { checkpoint: { notes: i + 1 }, counts: { notes: i + 1, customersCreated: planned.created.length } });
@@ -324,9 +417,10 @@ export async function importNotes(o: NotesImportOptions) {
     await writer.flush();
     await saveProgress(run, { state: 'aggregating' });
   }
+  await dropGoneCustomers(o.workspace, planned.notes, noteId);
   const links: NewLiveLink[] = planned.notes.flatMap((n) =>
     n.links.map((l) => ({
-      noteId: id(`row:${n.line}`),
+      noteId: noteId(n),
       entityId: l.entityId,
       entityType: l.entityType,
       customerId: n.customer?.id,

@@ -6,15 +6,17 @@ import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { deleteEntity } from '#lib/store/cascade.ts';
 import { getEntity } from '#lib/store/entities.ts';
 import * as keys from '#lib/store/keys.ts';
-import { toNote } from '#lib/store/notes.ts';
+import { setNoteCustomer, toNote } from '#lib/store/notes.ts';
 import { queryAll } from '#lib/store/query.ts';
 import { QUIET_WRITE, decodeStreamRecord } from '#lib/store/stream-records.ts';
 import { verifyWorkspace } from '#lib/store/verify.ts';
 import { importNotes } from '../../local/move/import-notes.ts';
 import { entity, storeWorkspace } from '../store/support.ts';
+import { FAULTS, startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
 
 let ws: string;
 let applePay: string;
@@ -218,5 +220,104 @@ describe('quiet bulk writes', () => {
     });
     expect(decodeStreamRecord(record({ ...note, [QUIET_WRITE]: 'run-1' }, undefined) as any)).toMatchObject({ kind: 'note', after: undefined });
     expect(decodeStreamRecord(record(undefined, note) as any)).toMatchObject({ kind: 'note' });
+  });
+});
+
+describe('import notes in a workspace in use', () => {
+  let proxy: FaultProxy;
+  let restore: () => void;
+  beforeAll(async () => {
+    proxy = await startFaultProxy();
+    restore = proxy.use();
+  });
+  afterEach(() => {
+    proxy.rule = FAULTS.forward;
+  });
+  afterAll(async () => {
+    restore();
+    await proxy.close();
+    for (const f of ['cap-one.csv', 'cap.csv', 'gone.csv', 'resumed.csv']) await rm(file(f), { force: true });
+  });
+
+  /** A workspace with a product, a feature and a company with a domain; rows of `n` notes of that company on the feature. */
+  async function feedback(name: string, n: number) {
+    const w = (await storeWorkspace()).ws;
+    const product = await entity(w, 'product', 'Checkout');
+    const feature = (await entity(w, 'feature', 'Wallets', { parent: product.id })).id;
+    const company = (await entity(w, 'company', 'Initech', { fields: { domain: 'initech.example' } })).id;
+    const path = file(name);
+    await writeFile(
+      path,
+      ['Title,Domain,Features,Priority', ...Array.from({ length: n }, (_, i) => `Note ${i + 1},initech.example,${feature},important`)].join('\n'),
+    );
+    return {
+      w,
+      feature,
+      company,
+      options: {
+        workspace: w,
+        file: path,
+        map: ['name=Title', 'company-domain=Domain', 'links=Features', 'importance=Priority'],
+        createCustomers: false,
+        dryRun: false,
+      },
+    };
+  }
+  const notesIn = async (w: string) =>
+    (
+      await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': keys.partition(w), ':p': 'NOTE#' } })
+    ).map(toNote);
+
+  it("rows that would take one customer's notes on one entity past 1000, counting those already there: refused row by row before anything is written, dry run included", async () => {
+    const { w, options } = await feedback('cap.csv', 1000);
+    await writeFile(file('cap-one.csv'), 'Title,Domain,Features,Priority\nFirst,initech.example,Checkout > Wallets,nice to have');
+    await importNotes({ ...options, file: file('cap-one.csv') });
+    const reason = 'Features: its customer would rate';
+    const dry = await importNotes({ ...options, dryRun: true });
+    expect(dry).toMatchObject({ dryRun: true, notes: 1000 });
+    expect((dry as { bad: Array<{ line: number; reason: string }> }).bad.map((b) => [b.line, b.reason.replace(/[0-9a-f-]{36}/, 'F')])).toEqual([
+      [1001, 'its customer would rate F through 1001 notes (1 already in the workspace); a customer rates one entity through at most 1000'],
+    ]);
+    await expect(importNotes(options)).rejects.toThrow(`1 bad rows; nothing was written:\n  line 1001: ${reason}`);
+    expect(await notesIn(w)).toHaveLength(1);
+  });
+
+  it('a customer deleted while its notes go in: they lose it, as the delete makes every note of the customer do, and their links count as anonymous', async () => {
+    const { w, feature, company, options } = await feedback('gone.csv', 30);
+    // The delete lands after the rows were checked and before the notes are written: its clean-up cannot see them.
+    let deleted = false;
+    proxy.rule = async (c) => {
+      if (!deleted && c.operation === 'BatchWriteItem' && JSON.stringify(c.input).includes('"NOTE#')) {
+        deleted = true;
+        await deleteEntity(w, company);
+      }
+      return FAULTS.forward();
+    };
+    const out = await importNotes(options);
+    expect(deleted).toBe(true);
+    expect(out).toMatchObject({ linksAdded: 30 });
+    expect((await notesIn(w)).map((n) => n.customer)).toEqual(Array.from({ length: 30 }, () => undefined));
+    expect((await getEntity(w, feature))?.total).toBe(30);
+    expect(await verifyWorkspace(w, false)).toMatchObject({ mismatches: 0 });
+  });
+
+  it('run again after it stopped, it leaves the notes it had written as API clients changed them since', async () => {
+    const { w, feature, options } = await feedback('resumed.csv', 40);
+    const other = (await entity(w, 'company', 'Globex', { fields: { domain: 'globex.example' } })).id;
+    // Stopped once the notes are in, before its checkpoint says so.
+    proxy.rule = (c) => (c.operation === 'UpdateItem' && JSON.stringify(c.input).includes('"checkpoint"') ? FAULTS.validation() : FAULTS.forward());
+    await expect(importNotes(options)).rejects.toThrow();
+    proxy.rule = FAULTS.forward;
+    const first = (await notesIn(w)).find((n) => n.fields.name === 'Note 1')!;
+    expect(first.customer).toBeDefined();
+    await setNoteCustomer(w, first.id, { id: other, type: 'company', path: ['data'] });
+    const again = await importNotes(options);
+    expect(again).toMatchObject({ resumed: true, notes: 40, linksAdded: 40 });
+    const after = await notesIn(w);
+    expect(after).toHaveLength(40);
+    expect(after.find((n) => n.id === first.id)?.customer).toEqual({ id: other, type: 'company' });
+    // Initech's notes rate the feature important once, and Globex's (the one moved) once: 2 + 2.
+    expect((await getEntity(w, feature))?.total).toBe(4);
+    expect(await verifyWorkspace(w, false)).toMatchObject({ mismatches: 0 });
   });
 });

@@ -41,6 +41,8 @@ export const FAULTS = {
   /** DynamoDB's throttling answer (the SDK retries it). */
   throttling: (): Fault => dynamoError(400, 'ThrottlingException', 'Rate of requests exceeds the allowed throughput.'),
   serverError: (): Fault => dynamoError(500, 'InternalServerError', 'Internal server error'),
+  /** A refusal the SDK does not retry: the call fails at once, as a crash of the caller would end it there. */
+  validation: (): Fault => dynamoError(400, 'ValidationException', 'One or more parameter values were invalid'),
   /** What a load balancer or proxy in the way answers: HTML, not JSON. */
   badGateway: (): Fault => ({
     kind: 'answer',
