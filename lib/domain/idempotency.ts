@@ -33,6 +33,14 @@ export const requestFingerprint = (operation: string, params: unknown, body: unk
 /** Whether a key first used at `firstAt` (epoch ms) still names that request at `now`. */
 export const withinWindow = (firstAt: number, now: number) => now - firstAt < IDEMPOTENCY_WINDOW_MS;
 
-/** A key already used for a request with another body. */
-export const keyReused = () =>
-  new InvalidInput(`This ${IDEMPOTENCY_HEADER} was already used for a request with another body; use a new key for a new request.`, where);
+/** What identifies where the request goes: its operation and its path parameters (the ids in its path). */
+export const targetFingerprint = (operation: string, params: unknown) => sha256(`${operation}\n${JSON.stringify(params)}`);
+
+/** A key already used for another request: on another path (other ids in it), or with another body. */
+export const keyReused = (differs: 'path' | 'body') =>
+  new InvalidInput(
+    differs === 'path'
+      ? `This ${IDEMPOTENCY_HEADER} was already used for a request to another path (other ids in it); use a new key for a new request.`
+      : `This ${IDEMPOTENCY_HEADER} was already used for a request with another body; use a new key for a new request.`,
+    where,
+  );

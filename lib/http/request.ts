@@ -3,7 +3,7 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal.ts';
 import { acceptedVersions } from '../domain/etag.ts';
-import { IDEMPOTENCY_HEADER, idempotencyKey, requestFingerprint } from '../domain/idempotency.ts';
+import { IDEMPOTENCY_HEADER, idempotencyKey, requestFingerprint, targetFingerprint } from '../domain/idempotency.ts';
 import type { Route } from '../routes.ts';
 import type { Claim } from '../store/idempotency.ts';
 import type { ReadAhead } from '../store/preread.ts';
@@ -117,7 +117,13 @@ export function idempotencyClaim(req: ApiRequest): Claim | undefined {
   if (key === undefined) return undefined;
   const p = principalOf(req);
   const op = req.route.operationId;
-  return { ws: p.workspaceId, scope: claimScope(p.memberId, op), key, fingerprint: requestFingerprint(op, req.params, req.body) };
+  return {
+    ws: p.workspaceId,
+    scope: claimScope(p.memberId, op),
+    key,
+    fingerprint: requestFingerprint(op, req.params, req.body),
+    target: targetFingerprint(op, req.params),
+  };
 }
 
 /** Whose key and for what: a key names a request of one member on one operation. */

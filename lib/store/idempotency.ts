@@ -20,6 +20,8 @@ export interface Claim {
   scope: string;
   key: string;
   fingerprint: string;
+  /** Of the operation and its path parameters alone: says whether a reused key names another path or another body. */
+  target: string;
   /** Set by the write that took the claim. */
   taken?: boolean;
   /** Set when that write answered the first use's result instead of writing. */
@@ -54,7 +56,8 @@ async function earlierUse(claim: Claim, now: number): Promise<{ replay: unknown 
   if (!Item) return seen;
   const firstAt = Item.firstAt as number;
   if (!withinWindow(firstAt, now)) return { expiredAt: firstAt, ...seen };
-  if (Item.fingerprint !== claim.fingerprint) throw keyReused();
+  // A record written before targets were kept says only that the request differs: as a body.
+  if (Item.fingerprint !== claim.fingerprint) throw keyReused(Item.target !== undefined && Item.target !== claim.target ? 'path' : 'body');
   return { replay: Item.result };
 }
 
@@ -75,6 +78,7 @@ function recordPut(claim: Claim, result: unknown, now: number, expiredAt: number
         ...recordKey(claim),
         kind: 'idempotency',
         fingerprint: claim.fingerprint,
+        target: claim.target,
         firstAt: now,
         result,
         ttl: Math.ceil((now + IDEMPOTENCY_WINDOW_MS) / 1000),

@@ -55,6 +55,10 @@ const reused = {
   detail: 'This Idempotency-Key was already used for a request with another body; use a new key for a new request.',
   source: { parameter: 'Idempotency-Key' },
 };
+const reusedOnAnotherPath = {
+  detail: 'This Idempotency-Key was already used for a request to another path (other ids in it); use a new key for a new request.',
+  source: { parameter: 'Idempotency-Key' },
+};
 
 /** The retry answers exactly the first answer, marked as a replay; the first is not. */
 function expectReplay(first: CallResult, again: CallResult, status = 201) {
@@ -118,7 +122,7 @@ describe('relationships', () => {
     expect(await c.score(q)).toBe(0);
     // The path is part of the request: the same key and body on another note is another request too.
     const other = await c.note();
-    expectError(await keyed(ws, 'POST', `/v2/notes/${other}/relationships`, link(p), 'l-1'), 'request.invalid', reused);
+    expectError(await keyed(ws, 'POST', `/v2/notes/${other}/relationships`, link(p), 'l-1'), 'request.invalid', reusedOnAnotherPath);
     // Without a key, the same request is the 409 it always was.
     expectError(await call(app, 'POST', `/v2/notes/${note}/relationships`, { token: ws.token, body: link(p) }), 'conflict.uniqueViolation');
   });
