@@ -39,7 +39,9 @@ export const credential = (tokenId: string) => ({ pk: `TOKEN#${tokenId}`, sk: 'T
  * A hierarchy or customer entity. Item: { kind: 'entity', id, type, parentId?, fields: {...API-shaped
  * values, custom fields by uuid}, createdAt, updatedAt, ...score aggregates (lib/store/entities.ts) }.
  * GSI1 lists a type oldest first: gsi1pk = entitiesOfType(ws, type), gsi1sk = listPosition(createdAt, id).
- * GSI2 lists children oldest first: gsi2pk = childrenOf(ws, parentId), gsi2sk = listPosition(createdAt, id).
+ * GSI2 lists children in the order they joined their parent: gsi2pk = childrenOf(ws, parentId),
+ * gsi2sk = listPosition(joinedAt, id) — created there, or moved there (a child moved away and back
+ * is the newest again, so a walk of the list that spans the two moves meets it twice).
  */
 export const entity = (ws: string, id: string) => ({ pk: WS(ws), sk: `ENT#${id}` });
 export const entitiesOfType = (ws: string, type: string) => `${WS(ws)}#ENTTYPE#${type}`;
