@@ -43,6 +43,16 @@ interface MonitoringProps {
 /** Stream records older than this when the function gets them: webhook events are running late. */
 const STREAM_LAG_ALARM = Duration.minutes(10);
 
+/**
+ * The sum of metrics that publish only when something happens (a function's throttles, DynamoDB's
+ * throttle events): metric math adds two series only where both have a value, so a period in which one
+ * has none would have no sum and the alarm would miss the other's; FILL counts a missing value as 0.
+ */
+const sumOfSparse = (metrics: Record<string, IMetric>): string =>
+  Object.keys(metrics)
+    .map((id) => `FILL(${id}, 0)`)
+    .join(' + ');
+
 export class Monitoring extends Construct {
   readonly alarms: Alarm[] = [];
 
@@ -99,7 +109,7 @@ export class Monitoring extends Construct {
       throttleAlarms.push(
         new Alarm(this, `FunctionThrottles${n}`, {
           alarmDescription: `Throttled invocations of ${group.map((g) => g.id).join(', ')}.`,
-          metric: new MathExpression({ expression: Object.keys(usingMetrics).join(' + '), usingMetrics, label: 'Throttles', period: PERIOD }),
+          metric: new MathExpression({ expression: sumOfSparse(usingMetrics), usingMetrics, label: 'Throttles', period: PERIOD }),
           threshold: 1,
           comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           evaluationPeriods: 1,
@@ -128,7 +138,7 @@ export class Monitoring extends Construct {
       throttleMetrics[`write${i}`] = ddb('WriteThrottleEvents', g.name);
     });
     const tableThrottles = new MathExpression({
-      expression: Object.keys(throttleMetrics).join(' + '),
+      expression: sumOfSparse(throttleMetrics),
       usingMetrics: throttleMetrics,
       label: 'DynamoDB throttle events',
       period: PERIOD,

@@ -27,6 +27,7 @@ interface FunctionProps {
   Environment: { Variables: Record<string, unknown> };
 }
 type Metric = {
+  Id: string;
   MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions: Array<{ Name: string; Value: unknown }> }; Stat: string };
   Expression?: string;
 };
@@ -595,6 +596,9 @@ describe('gateway responses: the edge answers in the spec envelope', () => {
 describe('alarms and dashboard', () => {
   const alarms = ofType('AWS::CloudWatch::Alarm').map(([id, a]) => ({ id, p: a.Properties as AlarmProps }));
   const metricsOf = (p: AlarmProps) => (p.Metrics ?? []).filter((m) => m.MetricStat).map((m) => m.MetricStat!);
+  /** The ids of an alarm's metrics, and its expression over them. */
+  const idsOf = (p: AlarmProps) => (p.Metrics ?? []).filter((m) => m.MetricStat).map((m) => m.Id);
+  const expressionOf = (p: AlarmProps) => (p.Metrics ?? []).find((m) => m.Expression)?.Expression;
 
   it('5xx rate: 5XXError over Count of the stage, as a percentage', () => {
     const a = alarms.find(({ p }) => metricsOf(p).some((m) => m.Metric.MetricName === '5XXError'))!;
@@ -629,6 +633,13 @@ describe('alarms and dashboard', () => {
     expect(workers).toHaveLength(WORKERS.length);
     expect(watched.sort()).toEqual([...functions.map((f) => f.logicalId), ...workers].sort());
     for (const { p } of throttleAlarms) expect(metricsOf(p).length).toBeLessThanOrEqual(10);
+    // Throttles publish only when they happen: each series counts a missing value as 0, so one function's throttles are a sum.
+    for (const { p } of throttleAlarms)
+      expect(expressionOf(p)).toBe(
+        idsOf(p)
+          .map((id) => `FILL(${id}, 0)`)
+          .join(' + '),
+      );
     const composite = ofType('AWS::CloudWatch::CompositeAlarm');
     expect(composite).toHaveLength(1);
     expect([...refsIn(composite[0]![1].Properties!.AlarmRule)].sort()).toEqual(throttleAlarms.map((a) => a.id).sort());
@@ -638,6 +649,11 @@ describe('alarms and dashboard', () => {
     const a = alarms.find(({ p }) => metricsOf(p).some((m) => m.Metric.MetricName === 'ReadThrottleEvents'))!;
     const seen = metricsOf(a.p).map(
       (m) => `${m.Metric.MetricName}:${(m.Metric.Dimensions.find((d) => d.Name === 'GlobalSecondaryIndexName')?.Value as string | undefined) ?? 'table'}`,
+    );
+    expect(expressionOf(a.p)).toBe(
+      idsOf(a.p)
+        .map((id) => `FILL(${id}, 0)`)
+        .join(' + '),
     );
     expect(seen.sort()).toEqual([
       'ReadThrottleEvents:gsi1',
