@@ -48,6 +48,12 @@ function configureTarget(options: Options) {
     }
     return;
   }
+  // The key and the secret of a deployed stack: against the local table, the local key file serves both.
+  const deployedOnly = ['kms-key-id', 'secret-id'].filter((name) => name in options);
+  if (deployedOnly.length)
+    throw new UsageError(
+      `${deployedOnly.map((n) => `--${n}`).join(' and ')} ${deployedOnly.length === 1 ? 'goes' : 'go'} with --table (a deployed table); the local table's key file (.local/service-key.json) serves both`,
+    );
   let facts: Partial<DevFacts> = {};
   try {
     facts = JSON.parse(readFileSync(DEV_FILE, 'utf8')) as DevFacts;
@@ -96,8 +102,8 @@ async function main(argv: string[]): Promise<number> {
     console.error(`${command.name}: ${foreign.map((n) => `--${n}`).join(', ')} is not an option of this command\n  ${command.usage}`);
     return 2;
   }
-  configureTarget(options);
   try {
+    configureTarget(options);
     const result = await command.run(options);
     process.stdout.write(JSON.stringify(result ?? {}) + '\n');
     return 0;

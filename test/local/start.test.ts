@@ -167,5 +167,11 @@ describe('npm start', () => {
     const out = admin('workspace', 'create', '--name', 'x');
     expect(out.status).toBe(1);
     expect(out.stderr).toMatch(/DynamoDB is not reachable at http:\/\/127\.0\.0\.1:\d+; start the local stack with `npm start`/);
+    // A deployed stack's key or secret named against the local table would be ignored: refused.
+    const misplaced = admin('workspace', 'create', '--name', 'x', '--secret-id', 'arn:aws:secretsmanager:eu-west-1:1:secret:s');
+    expect([misplaced.status, misplaced.stderr.trim()]).toEqual([
+      2,
+      "workspace create: --secret-id goes with --table (a deployed table); the local table's key file (.local/service-key.json) serves both",
+    ]);
   }, 60_000);
 });
