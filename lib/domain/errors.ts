@@ -69,12 +69,20 @@ export class PreconditionFailed extends Error {
   static readonly code = 'ERR_PRECONDITION_FAILED';
   readonly code = PreconditionFailed.code;
 
+  readonly detail: string;
+
+  /** `named`: the versions If-Match names (lib/domain/etag.ts acceptedVersions); none when it held only weak or unreadable tags. */
   constructor(
     readonly what: string,
     readonly id: string,
-    readonly detail = `The ${what} ${id} has changed since the version If-Match names; read it again (its ETag) and retry. Nothing was changed.`,
+    named: readonly string[],
   ) {
+    const detail =
+      named.length === 0
+        ? `If-Match names no version of the ${what} ${id} that can match: a weak entity tag (W/"…") never does, as writes compare tags strongly (RFC 9110 §13.1.1); send the ETag as GET answers it. Nothing was changed.`
+        : `The ${what} ${id} has changed since the version If-Match names; read it again (its ETag) and retry. Nothing was changed.`;
     super(detail);
+    this.detail = detail;
     this.name = 'PreconditionFailed';
   }
 }

@@ -77,11 +77,11 @@ export async function deleteEntity(ws: string, id: string, versions?: string[], 
         // Gone for every reader already (an earlier DELETE answered 204, or it lies below the root of
         // one — roots are detached, descendants keep their parent): this one is a reader too.
         if (e.goneAt || e.parentId !== undefined) throw new NotFound('entity', id);
-        if (stale(e)) throw new PreconditionFailed('entity', id);
+        if (stale(e)) throw new PreconditionFailed('entity', id, versions ?? []);
         return { items: [], result: undefined };
       }
       if (!e || !complete || chain.some((x) => x.deleting)) throw new NotFound('entity', id);
-      if (stale(e)) throw new PreconditionFailed('entity', id);
+      if (stale(e)) throw new PreconditionFailed('entity', id, versions ?? []);
       const plan = new Plan(ws);
       const self = plan.entity(e);
       self.set = { deleting: new Date().toISOString(), ...(e.parentId ? { deletedFrom: e.parentId } : {}) };

@@ -157,7 +157,7 @@ export async function updateEntity(
       if (!e) throw new NotFound('entity', id);
       // If-Match (lib/domain/etag.ts): the version read must be one the client named; the update's
       // own `updatedAt = :was` condition then holds it to that version.
-      if (versions && !versions.includes(entityVersion(e))) throw new PreconditionFailed('entity', id);
+      if (versions && !versions.includes(entityVersion(e))) throw new PreconditionFailed('entity', id, versions);
       const changed = await change(e);
       const values: Record<string, unknown> = { ':kind': 'entity' };
       // With If-Match, an entity placed under it since the read changes the version too.

@@ -471,7 +471,7 @@ export async function updateNote(
     'updateNote',
     async () => {
       const note = await liveNote(ws, id);
-      if (versions && !versions.includes(noteVersion(note))) throw new PreconditionFailed('note', id);
+      if (versions && !versions.includes(noteVersion(note))) throw new PreconditionFailed('note', id, versions);
       // With If-Match, a link added since the read changes the version too.
       const values: Record<string, unknown> = {};
       const links = versions ? ` AND ${sameLinks(note, values)}` : '';
@@ -737,7 +737,7 @@ export async function deleteNote(ws: string, noteId: string, versions?: string[]
         return { items: [], result: undefined };
       }
       const note = await liveNote(ws, noteId);
-      if (versions && !versions.includes(noteVersion(note))) throw new PreconditionFailed('note', noteId);
+      if (versions && !versions.includes(noteVersion(note))) throw new PreconditionFailed('note', noteId, versions);
       const plan = new Plan(ws);
       const values: Record<string, unknown> = {};
       const links = sameLinks(note, values);

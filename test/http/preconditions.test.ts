@@ -42,7 +42,12 @@ describe('If-Match with the ETag of GET', () => {
     expectError(await patch(etag, 'Third'), 'request.preconditionFailed', stale);
     expect((await call(app, 'GET', `/v2/notes/${id}`, { token: ws.token })).json.data.fields.name).toBe('Second');
     // A weak tag never matches, even of the current version; `*` matches any.
-    expectError(await patch(`W/${after.headers.get('etag')}`, 'Weak'), 'request.preconditionFailed', stale);
+    expectError(await patch(`W/${after.headers.get('etag')}`, 'Weak'), 'request.preconditionFailed', {
+      detail: `If-Match names no version of the note ${id} that can match: a weak entity tag (W/"…") never does, as writes compare tags strongly (RFC 9110 §13.1.1); send the ETag as GET answers it. Nothing was changed.`,
+      source: { parameter: 'If-Match' },
+    });
+    // A weak tag beside a strong one that no longer matches: the version changed.
+    expectError(await patch(`W/${after.headers.get('etag')}, ${etag}`, 'Weak'), 'request.preconditionFailed', stale);
     expect((await patch('*', 'Any')).status).toBe(200);
   });
 
