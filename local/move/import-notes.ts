@@ -361,8 +361,9 @@ export async function importNotes(o: NotesImportOptions) {
     return { dryRun: true, workspace: o.workspace, ...summary, bad: planned.bad };
   }
   if (planned.bad.length) {
+    const badLines = new Set(planned.bad.map((b) => b.line)).size;
     throw new UsageError(
-      `${new Set(planned.bad.map((b) => b.line)).size} bad rows; nothing was written:\n${planned.bad.map((b) => `  line ${b.line}: ${b.field ? `${b.field}: ` : ''}${b.reason}`).join('\n')}`,
+      `${badLines} bad row${badLines === 1 ? '' : 's'}; nothing was written:\n${planned.bad.map((b) => `  line ${b.line}: ${b.field ? `${b.field}: ` : ''}${b.reason}`).join('\n')}`,
     );
   }
   const { run, resumed } = existing!;

@@ -278,7 +278,7 @@ describe('import notes in a workspace in use', () => {
     expect((dry as { bad: Array<{ line: number; reason: string }> }).bad.map((b) => [b.line, b.reason.replace(/[0-9a-f-]{36}/, 'F')])).toEqual([
       [1001, 'its customer would rate F through 1001 notes (1 already in the workspace); a customer rates one entity through at most 1000'],
     ]);
-    await expect(importNotes(options)).rejects.toThrow(`1 bad rows; nothing was written:\n  line 1001: ${reason}`);
+    await expect(importNotes(options)).rejects.toThrow(`1 bad row; nothing was written:\n  line 1001: ${reason}`);
     expect(await notesIn(w)).toHaveLength(1);
   });
 
