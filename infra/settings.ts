@@ -64,31 +64,7 @@ const DEFAULTS = {
 
 class SettingsError extends Error {}
 
-/** The options a stage's record in cdk.json ("stages" → name) may hold: all but `stage` itself. */
-const STAGE_OPTIONS = new Set([
-  'tableName',
-  'tableStreamArn',
-  'domainName',
-  'certificateArn',
-  'webUrl',
-  'throttleRateLimit',
-  'throttleBurstLimit',
-  'logRetentionDays',
-  'requestTimeoutMs',
-  'rateLimitPerSecond',
-  'logLevel',
-  'logSampleRate',
-  'lambdaMemoryMb',
-  'serviceKeyGeneration',
-  'retiredServiceKeyArns',
-  'keyEpoch',
-  'apiGatewayCloudWatchRole',
-  'alarmTopicArn',
-  'alarmServerErrorPercent',
-  'alarmLatencyP99Ms',
-]);
-
-/** The stage's record under context "stages" (cdk.json), checked: an object of known options. */
+/** The stage's record under context "stages" (cdk.json), checked to be an object; readSettings checks its keys. */
 function stageRecord(node: Node, stage: string): Record<string, unknown> {
   const stages: unknown = node.tryGetContext('stages');
   if (stages === undefined || stages === null) return {};
@@ -97,15 +73,19 @@ function stageRecord(node: Node, stage: string): Record<string, unknown> {
   if (record === undefined) return {};
   if (typeof record !== 'object' || record === null || Array.isArray(record))
     throw new SettingsError(`Context option stages.${stage} must be an object of options`);
-  const unknown = Object.keys(record).filter((k) => !STAGE_OPTIONS.has(k));
-  if (unknown.length) throw new SettingsError(`Context option stages.${stage} holds ${unknown.map((k) => `'${k}'`).join(', ')}, which is no option of a stage`);
   return record as Record<string, unknown>;
 }
 
 export function readSettings(node: Node): Settings {
   const stageName: unknown = node.tryGetContext('stage');
   const recorded = typeof stageName === 'string' || stageName === undefined ? stageRecord(node, stageName || DEFAULTS.stage) : {};
-  const raw = (key: string): unknown => node.tryGetContext(key) ?? recorded[key];
+  // A stage's record holds what the options below read, but never the stage itself.
+  const read = new Set<string>();
+  const raw = (key: string): unknown => {
+    if (key === 'stage') return node.tryGetContext(key);
+    read.add(key);
+    return node.tryGetContext(key) ?? recorded[key];
+  };
   const str = (key: string): string | undefined => {
     const v = raw(key);
     if (v === undefined || v === null || v === '') return undefined;
@@ -180,7 +160,7 @@ export function readSettings(node: Node): Settings {
   if (tableStreamArn !== undefined && !/^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table\/[A-Za-z0-9_.-]+\/stream\/[0-9T:.-]+$/.test(tableStreamArn)) {
     throw new SettingsError('Context option tableStreamArn must be a DynamoDB stream ARN (arn:aws:dynamodb:region:account:table/name/stream/label)');
   }
-  return {
+  const settings: Settings = {
     stage,
     tableName,
     tableStreamArn,
@@ -207,4 +187,8 @@ export function readSettings(node: Node): Settings {
       latencyP99Ms: int('alarmLatencyP99Ms', DEFAULTS.latencyP99Ms, 10, MAX_INTEGRATION_TIMEOUT_MS),
     },
   };
+  // What the stage's record holds beyond the options read above is a slip (a misspelt option), never ignored.
+  const unknown = Object.keys(recorded).filter((key) => !read.has(key));
+  if (unknown.length) throw new SettingsError(`Context option stages.${stage} holds ${unknown.map((k) => `'${k}'`).join(', ')}, which is no option of a stage`);
+  return settings;
 }

@@ -28,28 +28,31 @@ function parseCommandLine(argv: string[]): { words: string[]; options: Options }
   return { words: positionals, options: values as Options };
 }
 
+/**
+ * What signs and seals against a deployed table (docs/operations.md §4): the KMS key (stack output
+ * ServiceKeyArn; kms:Sign) and the service secret (ServiceSecretArn; secretsmanager:GetSecretValue,
+ * which a restore of a file holding webhooks seals their new signing secrets with), by option and
+ * by environment variable.
+ */
+const DEPLOYED_SOURCES = { 'kms-key-id': 'SERVICE_KMS_KEY_ID', 'secret-id': 'SERVICE_SECRET_ID' } as const;
+
 function configureTarget(options: Options) {
   if (typeof options.table === 'string') {
     process.env.TABLE_NAME = options.table;
     delete process.env.DYNAMODB_ENDPOINT;
-    // A deployed stack signs with its KMS key (stack output ServiceKeyArn): `--kms-key-id` or
-    // SERVICE_KMS_KEY_ID; the operator's credentials need kms:Sign on it (docs/operations.md).
-    const kmsKeyId = typeof options['kms-key-id'] === 'string' ? options['kms-key-id'] : process.env.SERVICE_KMS_KEY_ID;
-    if (kmsKeyId) {
-      process.env.SERVICE_KMS_KEY_ID = kmsKeyId;
-      delete process.env.SERVICE_KEY_FILE;
-    }
-    // The service secret (stack output ServiceSecretArn): `--secret-id` or SERVICE_SECRET_ID; a restore
-    // of a file holding webhooks seals their new signing secrets with it (secretsmanager:GetSecretValue).
-    const secretId = typeof options['secret-id'] === 'string' ? options['secret-id'] : process.env.SERVICE_SECRET_ID;
-    if (secretId) {
-      process.env.SERVICE_SECRET_ID = secretId;
-      delete process.env.SERVICE_KEY_FILE;
+    // A deployed stack's key and secret, each from its option or its environment variable; either
+    // one named, the local key file (which would win over both) is not used.
+    for (const [option, variable] of Object.entries(DEPLOYED_SOURCES)) {
+      const value = typeof options[option] === 'string' ? options[option] : process.env[variable];
+      if (value) {
+        process.env[variable] = value;
+        delete process.env.SERVICE_KEY_FILE;
+      }
     }
     return;
   }
   // The key and the secret of a deployed stack: against the local table, the local key file serves both.
-  const deployedOnly = ['kms-key-id', 'secret-id'].filter((name) => name in options);
+  const deployedOnly = Object.keys(DEPLOYED_SOURCES).filter((name) => name in options);
   if (deployedOnly.length)
     throw new UsageError(
       `${deployedOnly.map((n) => `--${n}`).join(' and ')} ${deployedOnly.length === 1 ? 'goes' : 'go'} with --table (a deployed table); the local table's key file (.local/service-key.json) serves both`,

@@ -6,7 +6,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteEntity } from '#lib/store/cascade.ts';
 import { getEntity } from '#lib/store/entities.ts';
 import * as keys from '#lib/store/keys.ts';
@@ -16,7 +16,8 @@ import { QUIET_WRITE, decodeStreamRecord } from '#lib/store/stream-records.ts';
 import { verifyWorkspace } from '#lib/store/verify.ts';
 import { importNotes } from '../../local/move/import-notes.ts';
 import { entity, storeWorkspace } from '../store/support.ts';
-import { FAULTS, startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
+import { FAULTS, type ProxiedCall } from '../support/fault-proxy.ts';
+import { withFaults } from '../support/faults.ts';
 
 let ws: string;
 let applePay: string;
@@ -224,18 +225,7 @@ describe('quiet bulk writes', () => {
 });
 
 describe('import notes in a workspace in use', () => {
-  let proxy: FaultProxy;
-  let restore: () => void;
-  beforeAll(async () => {
-    proxy = await startFaultProxy();
-    restore = proxy.use();
-  });
-  afterEach(() => {
-    proxy.rule = FAULTS.forward;
-  });
   afterAll(async () => {
-    restore();
-    await proxy.close();
     for (const f of ['cap-one.csv', 'cap.csv', 'gone.csv', 'resumed.csv']) await rm(file(f), { force: true });
   });
 
@@ -286,14 +276,16 @@ describe('import notes in a workspace in use', () => {
     const { w, feature, company, options } = await feedback('gone.csv', 30);
     // The delete lands after the rows were checked and before the notes are written: its clean-up cannot see them.
     let deleted = false;
-    proxy.rule = async (c) => {
-      if (!deleted && c.operation === 'BatchWriteItem' && JSON.stringify(c.input).includes('"NOTE#')) {
-        deleted = true;
-        await deleteEntity(w, company);
-      }
-      return FAULTS.forward();
-    };
-    const out = await importNotes(options);
+    const out = await withFaults(
+      async (c) => {
+        if (!deleted && c.operation === 'BatchWriteItem' && JSON.stringify(c.input).includes('"NOTE#')) {
+          deleted = true;
+          await deleteEntity(w, company);
+        }
+        return FAULTS.forward();
+      },
+      () => importNotes(options),
+    );
     expect(deleted).toBe(true);
     expect(out).toMatchObject({ linksAdded: 30 });
     expect((await notesIn(w)).map((n) => n.customer)).toEqual(Array.from({ length: 30 }, () => undefined));
@@ -305,9 +297,9 @@ describe('import notes in a workspace in use', () => {
     const { w, feature, options } = await feedback('resumed.csv', 40);
     const other = (await entity(w, 'company', 'Globex', { fields: { domain: 'globex.example' } })).id;
     // Stopped once the notes are in, before its checkpoint says so.
-    proxy.rule = (c) => (c.operation === 'UpdateItem' && JSON.stringify(c.input).includes('"checkpoint"') ? FAULTS.validation() : FAULTS.forward());
-    await expect(importNotes(options)).rejects.toThrow();
-    proxy.rule = FAULTS.forward;
+    const stopped = (c: ProxiedCall) =>
+      c.operation === 'UpdateItem' && JSON.stringify(c.input).includes('"checkpoint"') ? FAULTS.validation() : FAULTS.forward();
+    await expect(withFaults(stopped, () => importNotes(options))).rejects.toThrow();
     const first = (await notesIn(w)).find((n) => n.fields.name === 'Note 1')!;
     expect(first.customer).toBeDefined();
     await setNoteCustomer(w, first.id, { id: other, type: 'company', path: ['data'] });
