@@ -36,6 +36,18 @@ const layerZones = Object.entries(LAYERS)
   }))
   .filter((zone) => zone.from.length > 0);
 
+/**
+ * Items, keys and the table's calls stay in lib/store: the layers above it, the functions and the
+ * admin CLI reach the table through its named reads and writes (docs/architecture.md, "Layers").
+ * Benches seed through the store's primitives, and infra reads the table's definition.
+ */
+const STORE_INTERNALS = ['keys', 'calls', 'batch', 'query'].map((m) => `./lib/store/${m}.ts`);
+const storeInternalZones = ['lib/domain', 'lib/*.ts', 'lib/auth', 'lib/events', 'lib/http', 'functions', 'local', 'scripts'].map((folder) => ({
+  target: glob(folder),
+  from: STORE_INTERNALS,
+  message: `${folder} reaches the table through lib/store's named reads and writes, never its keys or calls (docs/architecture.md, "Layers").`,
+}));
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'cdk.out/', '.local/', 'coverage/', 'docs/', 'test/compat/generated/'] },
   js.configs.recommended,
@@ -53,7 +65,7 @@ export default tseslint.config(
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
     },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: layerZones }],
+      'import-x/no-restricted-paths': ['error', { zones: [...layerZones, ...storeInternalZones] }],
       'import-x/no-cycle': 'error',
       'import-x/no-self-import': 'error',
       'import-x/no-duplicates': 'error',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { getItem, updateItem } from './calls.ts';
+import { getItem, queryPages, updateItem } from './calls.ts';
 import { EmailTaken, isConditionFailed } from './errors.ts';
 import * as keys from './keys.ts';
 import { prereadFor, type Prereads } from './preread.ts';
@@ -85,6 +85,25 @@ export async function getMemberByEmail(workspaceId: string, emailInput: string):
   if (!email) return undefined;
   const { Item } = await getItem({ TableName: tableName(), Key: keys.memberEmail(workspaceId, email), ConsistentRead: true });
   return Item ? getMember(workspaceId, (Item as { memberId: string }).memberId) : undefined;
+}
+
+/** The active admin of `ws` added first (ties broken by e-mail), if any. */
+export async function earliestActiveAdmin(workspaceId: string): Promise<Member | undefined> {
+  let best: Member | undefined;
+  for await (const page of queryPages({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': keys.partition(workspaceId), ':p': keys.membersPrefix },
+    ConsistentRead: true,
+  })) {
+    for (const it of page) {
+      if (it.kind !== 'member') continue;
+      const m = toMember(it);
+      if (m.role !== 'admin' || !m.active) continue;
+      if (!best || m.createdAt < best.createdAt || (m.createdAt === best.createdAt && m.email < best.email)) best = m;
+    }
+  }
+  return best;
 }
 
 export async function setMemberActive(workspaceId: string, emailInput: string, active: boolean): Promise<Member> {

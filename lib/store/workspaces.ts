@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { getItem, putItem, transactWrite } from './calls.ts';
-import { isCancellation, WorkspaceNotFound } from './errors.ts';
+import { isCancellation, isConditionFailed, WorkspaceNotFound } from './errors.ts';
 import * as keys from './keys.ts';
 import { tableName } from './table.ts';
 
@@ -12,14 +12,30 @@ interface Workspace {
   createdAt: string;
 }
 
-export async function createWorkspace(name: string): Promise<Workspace> {
-  const ws: Workspace = { id: randomUUID(), name, createdAt: new Date().toISOString() };
-  await putItem({
+const putWorkspace = (ws: Workspace, webhookCount: number) =>
+  putItem({
     TableName: tableName(),
-    Item: { ...keys.workspace(ws.id), kind: 'workspace', ...ws },
+    Item: { ...keys.workspace(ws.id), kind: 'workspace', id: ws.id, name: ws.name, createdAt: ws.createdAt, ...(webhookCount ? { webhookCount } : {}) },
     ConditionExpression: 'attribute_not_exists(pk)',
   });
+
+export async function createWorkspace(name: string): Promise<Workspace> {
+  const ws: Workspace = { id: randomUUID(), name, createdAt: new Date().toISOString() };
+  await putWorkspace(ws, 0);
   return ws;
+}
+
+/**
+ * Writes the workspace item of a workspace a move has filled (its id chosen when the move began), with
+ * the number of webhooks the move added; one that exists already (written by a run of the same move
+ * that stopped before it was marked complete) is left as it is.
+ */
+export async function commitMovedWorkspace(ws: Workspace, webhookCount: number): Promise<void> {
+  try {
+    await putWorkspace(ws, webhookCount);
+  } catch (err) {
+    if (!isConditionFailed(err)) throw err;
+  }
 }
 
 export async function getWorkspace(id: string): Promise<Workspace | undefined> {

@@ -5,13 +5,10 @@
 // complete and an admin token is issued, as `workspace create` and `token issue` do.
 import { randomUUID } from 'node:crypto';
 import { issueApiToken } from '#lib/auth/api-tokens.ts';
-import { putItem, queryPages } from '#lib/store/calls.ts';
-import { isConditionFailed } from '#lib/store/errors.ts';
-import * as keys from '#lib/store/keys.ts';
-import { getMemberByEmail, normalizeEmail, toMember, type Member } from '#lib/store/members.ts';
+import { earliestActiveAdmin, getMemberByEmail, normalizeEmail, type Member } from '#lib/store/members.ts';
 import { BulkWriter } from '#lib/store/move/load.ts';
 import { saveProgress, type MoveRun } from '#lib/store/move/runs.ts';
-import { tableName } from '#lib/store/table.ts';
+import { commitMovedWorkspace } from '#lib/store/workspaces.ts';
 import { UsageError } from '../admin/command.ts';
 
 /** The admin the token is issued to: the member named by `email` (added as an admin when the workspace has none with it), else the earliest active admin. */
@@ -30,19 +27,7 @@ async function adminOf(ws: string, email: string | undefined, quiet: string): Pr
     await writer.flush();
     return (await getMemberByEmail(ws, address))!;
   }
-  let best: Member | undefined;
-  for await (const page of queryPages({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.membersPrefix },
-    ConsistentRead: true,
-  })) {
-    for (const it of page) {
-      const m = toMember(it);
-      if (it.kind !== 'member' || m.role !== 'admin' || !m.active) continue;
-      if (!best || m.createdAt < best.createdAt || (m.createdAt === best.createdAt && m.email < best.email)) best = m;
-    }
-  }
+  const best = await earliestActiveAdmin(ws);
   if (!best)
     throw new UsageError(
       'The workspace has no active admin to issue a token to: run the same command again with --admin-email E (a new admin member E is added)',
@@ -64,23 +49,7 @@ export async function commitWorkspace(
 ): Promise<Committed> {
   const ws = run.workspaceId;
   const admin = await adminOf(ws, options.adminEmail, options.quiet);
-  try {
-    await putItem({
-      TableName: tableName(),
-      Item: {
-        ...keys.workspace(ws),
-        kind: 'workspace',
-        id: ws,
-        name: run.name,
-        createdAt: run.startedAt,
-        ...(options.webhooks ? { webhookCount: options.webhooks } : {}),
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    });
-  } catch (err) {
-    // Written by an earlier run of the same command that stopped before it was marked complete.
-    if (!isConditionFailed(err)) throw err;
-  }
+  await commitMovedWorkspace({ id: ws, name: run.name, createdAt: run.startedAt }, options.webhooks);
   if (run.state !== 'complete') await saveProgress(run, { state: 'complete', completedAt: new Date().toISOString() });
   const token = await issueApiToken(admin);
   return { id: ws, name: run.name, admin: { id: admin.id, email: admin.email }, token: { id: token.id, token: token.token, scopes: token.scopes } };

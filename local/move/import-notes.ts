@@ -15,16 +15,13 @@ import { isHierarchyType, type HierarchyType } from '#lib/domain/hierarchy.ts';
 import { UUID_PATTERN } from '#lib/domain/schemas/common.ts';
 import { IMPORTANCES, type Importance } from '#lib/domain/score.ts';
 import { MAX_NOTES_PER_RATING } from '#lib/store/aggregates.ts';
-import { batchGetByKey, itemKeyId } from '#lib/store/batch.ts';
-import { queryPages } from '#lib/store/calls.ts';
-import * as keys from '#lib/store/keys.ts';
 import { normalizeEmail } from '#lib/store/members.ts';
 import { idMapping } from '#lib/store/move/ids.ts';
 import { addLiveLinks, type NewLiveLink } from '#lib/store/move/live-links.ts';
 import { BulkWriter } from '#lib/store/move/load.ts';
+import { goneOf, presentEntities, presentOf, ratingNotes, type PresentEntity } from '#lib/store/move/present.ts';
 import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
 import { setNoteCustomer } from '#lib/store/notes.ts';
-import { tableName } from '#lib/store/table.ts';
 import { getWorkspace } from '#lib/store/workspaces.ts';
 import { readRows, type Row } from './rows.ts';
 import { UsageError } from '../admin/command.ts';
@@ -40,37 +37,11 @@ interface BadRow {
   reason: string;
 }
 
-interface Entity {
-  id: string;
-  type: string;
-  name: string;
-  parentId?: string;
-  email?: string;
-  domain?: string;
-}
+type Entity = Omit<PresentEntity, 'deleting'>;
 
 /** The live entities of the workspace, read once: the hierarchy for name paths, the customers by e-mail and domain. */
 async function entitiesOf(ws: string): Promise<Map<string, Entity>> {
-  const all = new Map<string, Entity & { deleting: boolean }>();
-  for await (const page of queryPages({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.kindPrefix.entity },
-    ConsistentRead: true,
-  })) {
-    for (const it of page) {
-      const f = (it.fields ?? {}) as Record<string, unknown>;
-      all.set(it.id as string, {
-        id: it.id as string,
-        type: it.type as string,
-        name: typeof f.name === 'string' ? f.name : '',
-        ...(it.parentId ? { parentId: it.parentId as string } : {}),
-        ...(typeof f.email === 'string' ? { email: f.email.toLowerCase() } : {}),
-        ...(typeof f.domain === 'string' ? { domain: f.domain.toLowerCase() } : {}),
-        deleting: it.deleting !== undefined,
-      });
-    }
-  }
+  const all = new Map((await presentEntities(ws)).map((e) => [e.id, e]));
   const live = (id: string | undefined, hops = 0): boolean =>
     id === undefined || (!!all.get(id) && !all.get(id)!.deleting && hops < 16 && live(all.get(id)!.parentId, hops + 1));
   return new Map([...all].filter(([id]) => live(id)));
@@ -249,13 +220,10 @@ async function overRatingCap(ws: string, notes: readonly Planned[], noteId: (n: 
     }
   }
   const all = [...pairs.values()];
-  const ratings = await batchGetByKey(
-    all.map((p) => keys.rating(ws, p.entityId, p.customerId)),
-    { consistent: true },
-  );
+  const ratings = await ratingNotes(ws, all);
   const bad: BadRow[] = [];
   for (const p of all) {
-    const held = new Set(Object.keys(ratings.get(itemKeyId(keys.rating(ws, p.entityId, p.customerId)))?.entries ?? {}));
+    const held = new Set(ratings.get(`${p.entityId}#${p.customerId}`));
     const before = held.size;
     for (const n of p.notes) {
       if (held.has(noteId(n))) continue;
@@ -279,16 +247,7 @@ async function overRatingCap(ws: string, notes: readonly Planned[], noteId: (n: 
  */
 async function dropGoneCustomers(ws: string, notes: readonly Planned[], noteId: (n: Planned) => string): Promise<void> {
   const customers = [...new Set(notes.flatMap((n) => (n.customer ? [n.customer.id] : [])))];
-  const now = await batchGetByKey(
-    customers.map((c) => keys.entity(ws, c)),
-    { consistent: true },
-  );
-  const gone = new Set(
-    customers.filter((c) => {
-      const item = now.get(itemKeyId(keys.entity(ws, c)));
-      return item === undefined || item.deleting !== undefined;
-    }),
-  );
+  const gone = await goneOf(ws, customers);
   for (const n of notes) {
     if (!n.customer || !gone.has(n.customer.id)) continue;
     await setNoteCustomer(ws, noteId(n), null, { onlyIf: n.customer.id }).catch((err: unknown) => {
@@ -296,12 +255,6 @@ async function dropGoneCustomers(ws: string, notes: readonly Planned[], noteId: 
       if (!(err instanceof NotFound)) throw err;
     });
   }
-}
-
-/** Those of `ids` (notes or entities: `key`) already in the table: what a resumed run wrote before it stopped. */
-async function alreadyWritten(ids: readonly string[], key: (id: string) => { pk: string; sk: string }): Promise<Set<string>> {
-  const found = await batchGetByKey(ids.map(key), { consistent: true, projection: { expression: '#pk, #sk', names: { '#pk': 'pk', '#sk': 'sk' } } });
-  return new Set(ids.filter((id) => found.has(itemKeyId(key(id)))));
 }
 
 interface NotesImportOptions {
@@ -376,10 +329,11 @@ export async function importNotes(o: NotesImportOptions) {
     const pending = planned.notes.slice(run.checkpoint.notes);
     const written = resumed
       ? new Set([
-          ...(await alreadyWritten(pending.map(noteId), (x) => keys.note(o.workspace, x))),
-          ...(await alreadyWritten(
+          ...(await presentOf(o.workspace, 'note', pending.map(noteId))),
+          ...(await presentOf(
+            o.workspace,
+            'entity',
             planned.created.map((c) => c.id),
-            (x) => keys.entity(o.workspace, x),
           )),
         ])
       : new Set<string>();

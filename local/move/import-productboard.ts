@@ -11,14 +11,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { ensureSigningKey } from '#lib/auth/service-jwt-signing.ts';
 import type { MoveRecord } from '#lib/domain/schemas/workspace-export.ts';
-import { queryPages } from '#lib/store/calls.ts';
-import * as keys from '#lib/store/keys.ts';
 import { aggregateLoadedWorkspace } from '#lib/store/move/aggregates-fresh.ts';
 import { idMapping } from '#lib/store/move/ids.ts';
 import { BulkWriter } from '#lib/store/move/load.ts';
 import type { LoadedEntity } from '#lib/store/move/loaded-entities.ts';
+import { presentIds } from '#lib/store/move/present.ts';
 import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
-import { tableName } from '#lib/store/table.ts';
 import { Admission } from './admission.ts';
 import { commitWorkspace, type Committed } from './commit.ts';
 import { orphansOf, reasonsOf, removedBy } from './orphans.ts';
@@ -72,20 +70,6 @@ interface Checkpoint {
 interface Tally {
   counts: Record<string, number>;
   skipped: Record<string, number>;
-}
-
-/** The ids of the entities or the notes written into `ws`. */
-async function writtenIds(ws: string, kind: Listed): Promise<Set<string>> {
-  const out = new Set<string>();
-  for await (const page of queryPages({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.kindPrefix[kind] },
-    ProjectionExpression: 'id',
-    ConsistentRead: true,
-  }))
-    for (const it of page) out.add(it.id as string);
-  return out;
 }
 
 export interface ImportResult extends Committed {
@@ -240,7 +224,7 @@ export async function importProductboard(options: {
     else if (resumedHere) {
       // What the pages read before let in: what is written, but what the page under way lets in.
       const adding = new Set(resumedHere.adding ?? []);
-      letIn.set(kind, new Set([...(await writtenIds(ws, kind))].filter((id) => !adding.has(id))));
+      letIn.set(kind, new Set([...(await presentIds(ws, kind))].filter((id) => !adding.has(id))));
     }
     for (let pages = 0; ;) {
       try {

@@ -14,11 +14,10 @@ import { MOVE_KINDS, type ExportHeader, type MoveKind } from '#lib/domain/schema
 import { sealContext } from '#lib/events/deliver.ts';
 import { seal, webhookSecretKey } from '#lib/events/secret-box.ts';
 import { newSigningSecret } from '#lib/events/signature.ts';
-import { batchGetByKey, itemKeyId } from '#lib/store/batch.ts';
-import * as keys from '#lib/store/keys.ts';
 import { aggregateLoadedWorkspace } from '#lib/store/move/aggregates-fresh.ts';
 import { idMapping } from '#lib/store/move/ids.ts';
 import { BulkWriter } from '#lib/store/move/load.ts';
+import { entityTotals } from '#lib/store/move/present.ts';
 import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
 import { commitWorkspace, type Committed } from './commit.ts';
 import { parseHeader, parseRecord, readJsonLines } from './export-file.ts';
@@ -171,13 +170,13 @@ async function compareScores(
   let batch: Array<{ id: string; score: number }> = [];
   let seen = 0;
   const check = async () => {
-    const found = await batchGetByKey(
-      batch.map((b) => keys.entity(ws, b.id)),
-      { consistent: true },
+    const totals = await entityTotals(
+      ws,
+      batch.map((b) => b.id),
     );
     for (const b of batch) {
       result.checked++;
-      if (Number(found.get(itemKeyId(keys.entity(ws, b.id)))?.total ?? -1) !== b.score) result.mismatches++;
+      if ((totals.get(b.id) ?? -1) !== b.score) result.mismatches++;
     }
     batch = [];
   };

@@ -59,6 +59,21 @@ describe('layer rule', () => {
     expect(messages).toHaveLength(1);
   });
 
+  it("the admin CLI and lib/http may not reach the table's keys or calls, only lib/store's named reads and writes", async () => {
+    const local = await layerMessages(
+      'local/move/layer-fixture.ts',
+      "import * as keys from '#lib/store/keys.ts';\n\nexport const key = keys.workspace('w');\n",
+    );
+    expect(local).toEqual([
+      `Unexpected path "#lib/store/keys.ts" imported in restricted zone. local reaches the table through lib/store's named reads and writes, never its keys or calls (docs/architecture.md, "Layers").`,
+    ]);
+    const http = await layerMessages('lib/http/layer-fixture.ts', "import { queryPages } from '../store/calls.ts';\n\nexport const pages = queryPages;\n");
+    expect(http).toHaveLength(1);
+    expect(
+      await layerMessages('local/move/layer-fixture.ts', "import { getWorkspace } from '#lib/store/workspaces.ts';\n\nexport const read = getWorkspace;\n"),
+    ).toEqual([]);
+  });
+
   it('a downward import is quiet: lib/store → lib/domain, a handler → #lib/http', async () => {
     expect(
       await layerMessages(
