@@ -19,8 +19,8 @@ export const ERROR_TABLE = {
   'request.timeout': { status: 408, title: 'Request timeout' },
   // Extension: the resource changed since the version If-Match names (RFC 9110 13.1.1).
   'request.preconditionFailed': { status: 412, title: 'Precondition failed' },
-  // Extension (the specification has no conflict code): creating a note link or a key that already exists.
-  'conflict.uniqueViolation': { status: 409, title: 'Conflict' },
+  // Extension (the specification has no conflict code): creating what exists already; Productboard's title.
+  'conflict.uniqueViolation': { status: 409, title: 'Unique constraint violation' },
   // Extension: a body over the size limit (the specification gives no code for it).
   'request.tooLarge': { status: 413, title: 'Request too large' },
   'rate.limitExceeded': { status: 429, title: 'Rate limit exceeded' },
