@@ -50,6 +50,7 @@ export class RouteFunctions extends Construct {
       ...commonEnvironment(settings, table.tableName, publicUrls),
       REQUEST_TIMEOUT_MS: String(settings.requestTimeoutMs),
       RATE_LIMIT_PER_SECOND: String(settings.rateLimitPerSecond),
+      REGISTRATION_LIMIT_PER_HOUR: String(settings.registrationLimitPerHour),
       ...serviceKeyEnvironment(settings, servicePublicKeys),
     };
 

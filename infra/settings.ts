@@ -23,6 +23,8 @@ export interface Settings {
   requestTimeoutMs: number;
   /** Requests per second per credential owner (RATE_LIMIT_PER_SECOND); 0 disables. */
   rateLimitPerSecond: number;
+  /** Dynamic client registrations per source address per hour (REGISTRATION_LIMIT_PER_HOUR); 0 disables. */
+  registrationLimitPerHour: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Share of invocations (0–1) logged at debug level (POWERTOOLS_LOGGER_SAMPLE_RATE, Powertools' own); 0 sets nothing. */
   logSampleRate: number;
@@ -56,6 +58,7 @@ const DEFAULTS = {
   logRetentionDays: 30,
   requestTimeoutMs: 10_000,
   rateLimitPerSecond: 50,
+  registrationLimitPerHour: 20,
   logLevel: 'info',
   lambdaMemoryMb: 1024,
   serverErrorPercent: 1,
@@ -174,6 +177,7 @@ export function readSettings(node: Node): Settings {
     // The gateway's own timeout sits 1 s past the budget and must stay under its ceiling.
     requestTimeoutMs: int('requestTimeoutMs', DEFAULTS.requestTimeoutMs, 1_000, MAX_INTEGRATION_TIMEOUT_MS - 1_000),
     rateLimitPerSecond: int('rateLimitPerSecond', DEFAULTS.rateLimitPerSecond, 0, 100_000),
+    registrationLimitPerHour: int('registrationLimitPerHour', DEFAULTS.registrationLimitPerHour, 0, 100_000),
     logLevel,
     logSampleRate: fraction('logSampleRate'),
     lambdaMemoryMb: int('lambdaMemoryMb', DEFAULTS.lambdaMemoryMb, 128, 10_240),

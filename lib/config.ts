@@ -115,11 +115,6 @@ export const config = {
       .map((s) => s.trim())
       .filter(Boolean);
   },
-  /** Compresses the webhook retry schedule (tests); 1, the real schedule, unless set. */
-  get webhookRetryScale(): number {
-    const n = Number(env('WEBHOOK_RETRY_SCALE') ?? 1);
-    return Number.isFinite(n) && n >= 0 && n <= 1 ? n : 1;
-  },
   /** Deployed: the SQS FIFO queue the stream function sends deliveries to. */
   get deliveryQueueUrl(): string | undefined {
     return env('DELIVERY_QUEUE_URL');

@@ -1,7 +1,7 @@
 // `npm start`'s stand-ins for the workers of lib/workers.ts, in-process over the same code the
 // deployed functions run: DynamoDB Local's stream read by local/stream-reader.ts and fanned out
 // (lib/events/fan-out.ts) into local/delivery-queue.ts, whose messages are attempted by
-// lib/events/deliver.ts with the same retry schedule (compressed by WEBHOOK_RETRY_SCALE for tests);
+// lib/events/deliver.ts with the same retry schedule (a caller may compress it: `retryScale`);
 // the schedule's sweeper of pending work (lib/store/sweep.ts) on a timer.
 import { config } from '#lib/config.ts';
 import { nextWaitMs } from '#lib/domain/delivery-schedule.ts';
@@ -33,11 +33,14 @@ export async function startLocalWorkers(options: {
   onDead?: (letter: DeadLetter<DeliveryJob>) => void;
   /** Told of every failed attempt that will be retried (after it is logged). */
   onRetry?: (job: DeliveryJob, attempt: number | undefined) => void;
+  /** Compresses the retry schedule (0–1), read at each retry; the real schedule unless given (`npm start`). */
+  retryScale?: () => number;
 }): Promise<LocalWorkers> {
+  const scale = () => (options.retryScale ? { scale: options.retryScale() } : {});
   // The deliveryQueue worker's stand-in: messages attempted by lib/events/deliver.ts.
   const queue = new LocalDeliveryQueue<DeliveryJob>({
     attempt: async (job) => {
-      const outcome = await attemptDelivery(job);
+      const outcome = await attemptDelivery(job, scale());
       if (outcome.kind === 'retry') {
         log.info('webhook delivery failed; will retry', {
           eventId: job.eventId,
@@ -52,7 +55,7 @@ export async function startLocalWorkers(options: {
       if (outcome.kind === 'dead') return { kind: 'dead', reason: outcome.reason };
       return { kind: 'done' };
     },
-    waitAfterFault: (attempt) => nextWaitMs(attempt, { scale: config.webhookRetryScale }),
+    waitAfterFault: (attempt) => nextWaitMs(attempt, scale()),
     onDead: (letter) => {
       log.warn('webhook delivery given up (dead-letter store)', {
         eventId: letter.body.eventId,

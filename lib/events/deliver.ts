@@ -30,7 +30,7 @@ interface DeliveryOptions {
   random?: () => number;
   timeoutMs?: number;
   policy?: DestinationPolicy;
-  /** Compresses the retry schedule; config.webhookRetryScale unless given. */
+  /** Compresses the retry schedule (0–1); the real one unless given. */
   scale?: number;
 }
 
@@ -96,7 +96,7 @@ export async function attemptDelivery(job: DeliveryJob, options: DeliveryOptions
   const waitMs = nextWaitMs(attempt, {
     ...(options.random ? { random: options.random } : {}),
     retryAfterSeconds: result.kind === 'response' ? result.retryAfterSeconds : undefined,
-    scale: options.scale ?? config.webhookRetryScale,
+    ...(options.scale !== undefined ? { scale: options.scale } : {}),
   });
   if (waitMs === undefined) {
     await settleDelivery(ws, subId, eventId, { state: 'dead', attempt, detail: describe(result) });

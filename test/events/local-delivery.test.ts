@@ -1,6 +1,6 @@
 // Deliveries end to end as `npm start` runs them: changes made through the API, read from DynamoDB
 // Local's stream, fanned out to subscriptions, queued and POSTed to a real receiver that verifies
-// every signature. The retry schedule is compressed (WEBHOOK_RETRY_SCALE), not changed.
+// every signature. The retry schedule is compressed (the workers' `retryScale`), not changed.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { config } from '#lib/config.ts';
 import { EVENT_TYPES, type EventType } from '#lib/domain/events.ts';
@@ -16,22 +16,23 @@ let workers: Awaited<ReturnType<typeof startWorkers>>;
 let receiver: Receiver;
 /** Failed attempts that will be retried: `eventId attempt`, in order. */
 const retried: string[] = [];
+/** The retry schedule's compression, set by each test. */
+let retryScale = 0.0002;
 
 beforeAll(async () => {
   process.env.WEBHOOKS_ALLOW_LOOPBACK = '1';
   app = await startApp();
-  workers = await startWorkers({ onRetry: (job, attempt) => retried.push(`${job.eventId} ${attempt}`) });
+  workers = await startWorkers({ onRetry: (job, attempt) => retried.push(`${job.eventId} ${attempt}`), retryScale: () => retryScale });
 });
 
 afterAll(async () => {
   await workers?.stop();
   await app?.close();
   delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
-  delete process.env.WEBHOOK_RETRY_SCALE;
 });
 
 beforeEach(async () => {
-  process.env.WEBHOOK_RETRY_SCALE = '0.0002';
+  retryScale = 0.0002;
   receiver = await startReceiver();
   return () => receiver.kill();
 });
@@ -50,7 +51,7 @@ const lines = (received: Array<{ eventType: string; data: Record<string, any> }>
 
 describe('webhook deliveries (local workers, real stream, real receiver)', () => {
   it('must show: a note linked to a feature delivers insight.created once and customer-score.updated for the feature and each ancestor with old and new scores, signed; a killed receiver brought back gets what it missed, once', async () => {
-    process.env.WEBHOOK_RETRY_SCALE = '0.002';
+    retryScale = 0.002;
     const ws = await newWorkspace();
     const api = client(app, ws.token);
     const product = await api.entity('product');
@@ -145,7 +146,7 @@ describe('webhook deliveries (local workers, real stream, real receiver)', () =>
   });
 
   it('a receiver that never recovers: each delivery ends in the dead-letter store after 8 attempts, and the subscription pauses', async () => {
-    process.env.WEBHOOK_RETRY_SCALE = '0.00002';
+    retryScale = 0.00002;
     const ws = await newWorkspace();
     const sub = await subscribe(ws, ['product.created']);
     receiver.answerAlways(500);

@@ -44,6 +44,6 @@ export const summary = (events: WebhookEvent[]) =>
     .sort();
 
 /** `npm start`'s workers on the test table: stream reader, fan-out, local queue, delivery. */
-export function startWorkers(options: Pick<Parameters<typeof startLocalWorkers>[0], 'onDead' | 'onRetry'> = {}) {
+export function startWorkers(options: Pick<Parameters<typeof startLocalWorkers>[0], 'onDead' | 'onRetry' | 'retryScale'> = {}) {
   return startLocalWorkers({ endpoint: inject('dynamodbEndpoint'), tableName: inject('tableName'), pollMs: 50, ...options });
 }

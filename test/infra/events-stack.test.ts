@@ -180,7 +180,6 @@ describe('webhook workers in the stack', () => {
     expect(vars(deliver.props)).toMatchObject({ DELIVERY_QUEUE_URL: { Ref: deliveries }, DELIVERY_DLQ_URL: { Ref: deadLetters } });
     const all = JSON.stringify(ofType('AWS::Lambda::Function').map(([, f]) => f.Properties!.Environment));
     expect(all).not.toContain('WEBHOOKS_ALLOW_LOOPBACK');
-    expect(all).not.toContain('WEBHOOK_RETRY_SCALE');
   });
 
   it('the dead-letter queue is an output for operators', () => {

@@ -105,8 +105,9 @@ describe('one function per route (lib/routes.ts)', () => {
     const proxies = ofType('AWS::ApiGateway::Method').filter(([, m]) => (m.Properties!.Integration as { Type: string }).Type === 'AWS_PROXY');
     expect(proxies).toHaveLength(functions.flatMap(({ route }) => pathsOf(route)).length);
     for (const [, m] of proxies) expect((m.Properties!.Integration as { TimeoutInMillis: number }).TimeoutInMillis).toBe(11_000);
-    const slow = synth({ requestTimeoutMs: '20000' });
-    for (const fn of routeFunctionsOf(slow.template)) expect([fn.Timeout, fn.Environment.Variables.REQUEST_TIMEOUT_MS]).toEqual([22, '20000']);
+    const slow = synth({ requestTimeoutMs: '20000', registrationLimitPerHour: '0' });
+    for (const fn of routeFunctionsOf(slow.template))
+      expect([fn.Timeout, fn.Environment.Variables.REQUEST_TIMEOUT_MS, fn.Environment.Variables.REGISTRATION_LIMIT_PER_HOUR]).toEqual([22, '20000', '0']);
   });
 
   it('environment: table, public URLs, budget, rate limit, log level, the public keys, the signing key id where the row says `signs` and the secret id where it says `secret` — never a local endpoint or key file', () => {
@@ -118,6 +119,7 @@ describe('one function per route (lib/routes.ts)', () => {
           'PUBLIC_APP_URL',
           'PUBLIC_BASE_URL',
           'RATE_LIMIT_PER_SECOND',
+          'REGISTRATION_LIMIT_PER_HOUR',
           'REQUEST_TIMEOUT_MS',
           'SERVICE_KEY_EPOCH',
           'SERVICE_PUBLIC_KEYS',
@@ -130,7 +132,7 @@ describe('one function per route (lib/routes.ts)', () => {
       expect(vars.TABLE_NAME).toEqual({ Ref: tableId });
       expect(vars.SERVICE_PUBLIC_KEYS).toEqual({ 'Fn::GetAtt': [publicKeysId, 'Keys'] });
       if (route.signs) expect(vars.SERVICE_KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
-      expect([vars.REQUEST_TIMEOUT_MS, vars.RATE_LIMIT_PER_SECOND, vars.LOG_LEVEL]).toEqual(['10000', '50', 'info']);
+      expect([vars.REQUEST_TIMEOUT_MS, vars.RATE_LIMIT_PER_SECOND, vars.REGISTRATION_LIMIT_PER_HOUR, vars.LOG_LEVEL]).toEqual(['10000', '50', '20', 'info']);
     }
     // The sample rate under Powertools' own name (lib/log.ts), set only when asked for.
     const sampled = synth({ logLevel: 'warn', logSampleRate: '0.05' });
