@@ -13,6 +13,8 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
+import { clientBounds } from '#lib/aws-clients.ts';
+import { config } from '#lib/config.ts';
 import { createTableInput, TABLE } from '#lib/store/table.ts';
 
 export const JAVA_MISSING =
@@ -64,9 +66,10 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
-export function localClient(endpoint: string): DynamoDBClient {
+/** A client for the emulator's table calls (the store's items go through lib/store/client.ts), bounded as every client is. */
+function localClient(endpoint: string): DynamoDBClient {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  return new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  return new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: config.localDynamodbCredentials, ...clientBounds() });
 }
 
 /**

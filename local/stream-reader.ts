@@ -14,6 +14,8 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
+import { clientBounds } from '#lib/aws-clients.ts';
+import { config } from '#lib/config.ts';
 
 export type StreamConsumer = (records: DynamoDBRecord[]) => Promise<void>;
 
@@ -81,7 +83,8 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
   const client = new DynamoDBStreamsClient({
     endpoint: options.endpoint,
     region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: config.localDynamodbCredentials,
+    ...clientBounds(),
   });
   const { Streams } = await client.send(new ListStreamsCommand({ TableName: options.tableName }));
   const streamArn = Streams?.[0]?.StreamArn;
