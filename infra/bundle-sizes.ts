@@ -6,7 +6,7 @@
 // warm-up import of each bundle (not counted), baseline and function run back to back, the order
 // alternating from pair to pair; a function's ratio is the median of its pairs' ratios, so load that
 // changes between pairs weighs on both halves of a pair alike (the ratio of two medians taken over
-// the whole series did not: the baseline's own median moved 57–75 ms between functions in one run).
+// the whole series did not: the baseline's own median moves between functions in one run).
 // Pairs are measured in rounds, one per function each, so a burst of load reaches a few pairs of
 // many functions, not all pairs of one. BUNDLE_INIT_RUNS rounds (default 11); then, for a function
 // whose distribution-free ~95 % interval of that median still holds the budget, two more pairs at a

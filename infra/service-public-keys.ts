@@ -3,7 +3,7 @@
 // on every retired one, and its attribute `Keys` becomes every function's SERVICE_PUBLIC_KEYS
 // (lib/auth/service-public-keys.ts). So the functions that only verify tokens hold no kms:
 // permission and make no KMS call at cold start. Not AwsCustomResource: it flattens an SDK answer's
-// fields into attributes, which leaves no intact binary PublicKey (aws/aws-cdk#19065).
+// fields into attributes, which leaves no intact binary PublicKey.
 import { CustomResource, Duration } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';

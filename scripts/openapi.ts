@@ -14,7 +14,7 @@ const out = join(root, 'docs', 'openapi.json');
 await writeFile(out, JSON.stringify(document, null, 2) + '\n');
 console.log(`wrote ${out}`);
 
-// 311 KiB of JSON is about 15 KiB so: the function's bundle stays near the others (docs/performance.md, "Cold start").
+// Compressed, the document is a small part of the function's bundle, which so stays near the others (docs/performance.md, "Cold start").
 const compressed = brotliCompressSync(JSON.stringify(document), { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 24 } });
 const embedded = join(root, 'lib', 'http', 'openapi-embedded.ts');
 await writeFile(

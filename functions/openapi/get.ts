@@ -1,7 +1,7 @@
 // GET {base_url}/openapi.json — this API's OpenAPI 3.1 document, public. docs/openapi.json is
 // embedded in the bundle as data (no generator), brotli-compressed (lib/http/openapi-embedded.ts,
-// written by `npm run openapi`: 15 KiB instead of 311), decompressed on the first request rather
-// than at init, and answered with the deployment's own addresses (lib/http/openapi-urls.ts).
+// written by `npm run openapi`), decompressed on the first request rather than at init, and
+// answered with the deployment's own addresses (lib/http/openapi-urls.ts).
 import { brotliDecompressSync } from 'node:zlib';
 import { config } from '#lib/config.ts';
 import { OpenApiDocument, type BodyOf } from '#lib/domain/schemas/responses.ts';

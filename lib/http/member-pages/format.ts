@@ -2,7 +2,7 @@
 // know the reader's zone without script), and say so in their machine-readable form.
 import { html, type Html } from '../pages/html.ts';
 
-// Not Intl: constructing a NumberFormat loads ICU's locale data, about 20 ms of a page function's
+// Not Intl: constructing a NumberFormat loads ICU's locale data, a large part of a page function's
 // module init (docs/performance.md, "Cold start"), and the one format each page needs is a few
 // lines; the month names are also fixed here, where ICU's en-GB has changed "Sep" to "Sept".
 
