@@ -978,16 +978,6 @@ export const ROUTES = [
 
 export type OperationId = (typeof ROUTES)[number]['operationId'];
 
-let byId: Map<string, Route> | undefined;
-
-/** A row by its operation id, for the tools, tests and benches that name a route (handlers import their row). */
-export function routeById(operationId: OperationId): Route {
-  byId ??= new Map(ROUTES.map((route) => [route.operationId, route]));
-  const route = byId.get(operationId);
-  if (!route) throw new Error(`No route ${operationId} in lib/routes.ts`);
-  return route;
-}
-
 export interface RouteMatch {
   route: Route;
   params: Record<string, string>;
@@ -998,9 +988,6 @@ export const allowsCors = (route: Route): boolean => route.method !== 'OPTIONS' 
 
 /** The paths a preflight answers (each path with a CORS route), in table order. */
 export const corsPaths = (): string[] => [...new Set((ROUTES as readonly Route[]).filter(allowsCors).map((route) => route.path))];
-
-/** The concrete paths a row is served on: the preflight row's are every CORS path. */
-export const pathsOf = (route: Route): string[] => (route.path === PREFLIGHT_PATH ? corsPaths() : [route.path]);
 
 type Segment = { literal: string } | { param: string };
 

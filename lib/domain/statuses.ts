@@ -72,14 +72,8 @@ export const allStatuses = (): readonly AssignedStatus[] => ALL_STATUSES;
 
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/** A status of any type by id (any case), or undefined. */
-export const statusById = (id: string): AssignedStatus | undefined => allStatuses().find((s) => s.id === id.toLowerCase());
-
 /** The statuses of any type with this name, compared case-insensitively (one per set that has it). */
 export const statusesNamed = (name: string): AssignedStatus[] => allStatuses().filter((s) => sameName(s.name, name));
-
-/** A status of any type by name, compared case-insensitively, or undefined. */
-export const statusByName = (name: string): AssignedStatus | undefined => statusesNamed(name)[0];
 
 /**
  * The value of `type`'s status field that `{id?, name?}` names (both given must name the same one),

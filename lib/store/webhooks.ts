@@ -209,15 +209,3 @@ export async function settleDelivery(
     },
   });
 }
-
-/** What the delivery records say about one (subscription, event), for tests and operators. */
-export async function readDelivery(
-  ws: string,
-  subscriptionId: string,
-  eventId: string,
-): Promise<{ state: string; attempts: number; lastResult: string } | undefined> {
-  const { Item } = await getItem({ TableName: tableName(), Key: keys.webhookDelivery(ws, subscriptionId, eventId), ConsistentRead: true });
-  if (!Item) return undefined;
-  const d = Item as { state: string; attempts?: number; lastResult?: string };
-  return { state: d.state, attempts: d.attempts ?? 0, lastResult: d.lastResult ?? '' };
-}

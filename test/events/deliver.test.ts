@@ -10,10 +10,21 @@ import { CreateWebhookBody } from '#lib/domain/schemas/webhooks.ts';
 import { attemptDelivery } from '#lib/events/deliver.ts';
 import type { DeliveryJob } from '#lib/events/delivery-job.ts';
 import { createSubscription } from '#lib/events/subscription-create.ts';
-import { deleteWebhook, getWebhook, readDelivery } from '#lib/store/webhooks.ts';
+import { getItem } from '#lib/store/calls.ts';
+import * as keys from '#lib/store/keys.ts';
+import { tableName } from '#lib/store/table.ts';
+import { deleteWebhook, getWebhook } from '#lib/store/webhooks.ts';
 import { createWorkspace } from '#lib/store/workspaces.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { startDns, type TestDns } from '../support/dns.ts';
+
+/** The delivery record of one (subscription, event), read raw: its state, attempts and last result. */
+async function readDelivery(ws: string, subscriptionId: string, eventId: string) {
+  const { Item } = await getItem({ TableName: tableName(), Key: keys.webhookDelivery(ws, subscriptionId, eventId), ConsistentRead: true });
+  return (
+    Item && { state: Item.state as string, attempts: (Item.attempts as number | undefined) ?? 0, lastResult: (Item.lastResult as string | undefined) ?? '' }
+  );
+}
 
 let receiver: Receiver;
 let dns: TestDns;

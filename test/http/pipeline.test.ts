@@ -12,7 +12,7 @@ import { ApiError } from '#lib/http/errors.ts';
 import { api, type ApiHandler } from '#lib/http/pipeline.ts';
 import type { ApiRequest } from '#lib/http/request.ts';
 import { log } from '#lib/log.ts';
-import { routeById, type OperationId } from '#lib/routes.ts';
+import { ROUTES, type OperationId, type Route } from '#lib/routes.ts';
 import { call, challengeOf, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 
 /** A response named for a test's declaration, read as any body. */
@@ -20,6 +20,8 @@ const ANY_BODY: ResponseBody<z.ZodMiniUnknown> = { responseSchema: 'OpenApiDocum
 
 type Behaviour = (req: ApiRequest) => Promise<{ status: 200; body: unknown } | { status: 201 | 204 }>;
 let behaviour: Behaviour = async (req) => ({ status: 200, body: { echo: req.body ?? null, params: req.params, member: req.principal?.email ?? null } });
+
+const routeById = (operationId: OperationId): Route => ROUTES.find((route) => route.operationId === operationId)!;
 
 /** A test double's declaration: its route's path parameters as text, any query, any JSON body, any 200 body. */
 function doubleOf(operationId: OperationId) {

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { describe, expect, it, vi } from 'vitest';
-import { corsPaths, pathsOf, PREFLIGHT_PATH, refusedWith, ROUTES } from '#lib/routes.ts';
+import { corsPaths, PREFLIGHT_PATH, refusedWith, ROUTES, type Route } from '#lib/routes.ts';
 import { TABLE } from '#lib/store/table.ts';
 import { WORKERS } from '#lib/workers.ts';
 import { grantsByRole, resourcesOf, refsIn, statementsOf, synth, type Statement } from './synth.ts';
@@ -37,6 +37,8 @@ interface AlarmProps {
   Threshold?: unknown;
   ComparisonOperator?: unknown;
 }
+/** The concrete paths a row is served on: the preflight row's are every CORS path. */
+const pathsOf = (route: Route): string[] => (route.path === PREFLIGHT_PATH ? corsPaths() : [route.path]);
 const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 
 /** Each route's function, found by the operationId its description ends with. */
