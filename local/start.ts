@@ -3,11 +3,12 @@
 // webhooks and the sweeper of pending work). Ctrl-C stops everything it started.
 import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
+import { relative } from 'node:path';
 import { ensureServiceKeyFile } from '#lib/auth/service-key-file.ts';
 import { config } from '#lib/config.ts';
 import { backfillIndexes } from '#lib/store/backfill.ts';
 import { ensureTable, findJava, portInUse, startDynamoDbLocal } from './dynamodb-local.ts';
-import { DB_DIR, DEV_FILE, LOCAL_DIR, LOCAL_TABLE, SERVICE_KEY_FILE } from './paths.ts';
+import { DB_DIR, DEV_FILE, LOCAL_DIR, LOCAL_TABLE, PROJECT_ROOT, SERVICE_KEY_FILE } from './paths.ts';
 import { ensureDemo } from './seed.ts';
 import { serve } from './serve.ts';
 import type { LocalWorkers } from './workers.ts';
@@ -74,6 +75,8 @@ async function main() {
   process.once('SIGINT', () => void stop(0));
   process.once('SIGTERM', () => void stop(0));
 
+  // As one would type it in the project's directory; PM_LOCAL_DIR elsewhere, as it is.
+  const devFileAsTyped = DEV_FILE.startsWith(`${PROJECT_ROOT}/`) ? `./${relative(PROJECT_ROOT, DEV_FILE)}` : DEV_FILE;
   console.log(
     [
       `API        ${facts.baseUrl}   (token endpoint ${facts.appUrl}/oauth2/token)`,
@@ -83,7 +86,7 @@ async function main() {
       `Token      ${facts.adminToken}`,
       `Pages      ${facts.appUrl}/sign-in?workspace=${facts.workspaceId}   (set a password first: README.md, "Pages")`,
       `These facts are in ${DEV_FILE}. Try:`,
-      `  curl -s -H "Authorization: Bearer $(node -p "require('./.local/dev.json').adminToken")" ${facts.baseUrl}/entities`,
+      `  curl -s -H "Authorization: Bearer $(node -p "require('${devFileAsTyped}').adminToken")" ${facts.baseUrl}/entities`,
       `Webhooks   stream and delivery workers running; http://127.0.0.1 receivers allowed (README.md, "Webhooks")`,
       `Sweeper    pending work finished every ${config.sweepIntervalMs / 1000} s (SWEEP_INTERVAL_MS)`,
       'Ctrl-C stops everything.',

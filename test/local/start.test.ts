@@ -69,6 +69,11 @@ describe('npm start', () => {
         adminToken: expect.stringMatching(/^ey[\w-]+\.[\w-]+\.[\w-]+$/),
       });
       expect(first.stdout()).toContain(facts.adminToken!);
+      // The banner's example, pasted into a shell in the project's directory, reads this stack's dev.json (PM_LOCAL_DIR).
+      const example = /^ {2}(curl -s .*)$/m.exec(first.stdout())?.[1];
+      expect(example).toContain(join(dir, 'dev.json'));
+      const pasted = spawnSync('sh', ['-c', example!], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+      expect([pasted.status, Object.keys(JSON.parse(pasted.stdout) as object)]).toEqual([0, ['data', 'links']]);
 
       const nope = await fetch(`${facts.baseUrl}/nope`);
       const body = await nope.json();
