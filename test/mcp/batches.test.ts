@@ -1,7 +1,7 @@
 // JSON-RPC batches on /mcp: refused under the protocol versions that removed them, and under older
 // ones charged to the request budget one message at a time, so a batch is no way around the limit;
 // answered as an array, with no id shared; params a method does not take answered -32602.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, expectError, newWorkspace, rateLimitEachTest, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 
 let app: TestApp;
@@ -11,6 +11,9 @@ beforeAll(async () => {
   ws = await newWorkspace();
 });
 afterAll(() => app.close());
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const LIMIT = 10;
 rateLimitEachTest(LIMIT);
@@ -41,18 +44,36 @@ describe('JSON-RPC batches on the MCP endpoint', () => {
     expect(one.json).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
   });
 
-  it('under 2025-03-26 (or no version header, which means it), each message spends the budget as one request', async () => {
+  it('under 2025-03-26 (or no version header, which means it), each message spends the budget as one request: a batch of 3 leaves what 3 requests leave, one of k passes with k left, one of k + 1 is refused', async () => {
+    // The clock (Date) the budget is counted by is stopped: nothing refills while the test runs.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now());
     const member = await ws.member({ role: 'maker' });
     const three = await post(member.token, pings(3), '2025-03-26');
     expect(three.status, three.text).toBe(200);
     expect(three.json).toEqual([1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, result: {} })));
-    // Three spent of LIMIT (refills within the second can add at most what the time allows).
-    expect(Number(three.headers.get('x-ratelimit-remaining'))).toBeLessThanOrEqual(LIMIT - 3 + 1);
+    expect(three.headers.get('x-ratelimit-remaining')).toBe(String(LIMIT - 3));
+    // Brought to k = 4 left by single messages, a twin of k passes and leaves none; one of k + 1 is refused.
+    const k = 4;
+    const [exact, over] = [await ws.member({ role: 'maker' }), await ws.member({ role: 'maker' })];
+    for (const m of [exact, over])
+      for (let i = 0; i < LIMIT - k; i++) {
+        const one = await post(m.token, pings(1)[0]);
+        expect(one.status, one.text).toBe(200);
+        expect(one.headers.get('x-ratelimit-remaining')).toBe(String(LIMIT - 1 - i));
+      }
+    const fits = await post(exact.token, pings(k));
+    expect(fits.status, fits.text).toBe(200);
+    expect(fits.json).toEqual(pings(k).map(({ id }) => ({ jsonrpc: '2.0', id, result: {} })));
+    expect(fits.headers.get('x-ratelimit-remaining')).toBe('0');
+    const tooMany = await post(over.token, pings(k + 1));
+    expectError(tooMany, 'rate.limitExceeded', { detail: "More than 10 requests per second for this member's API tokens; retry after 1 second." });
+    expect(tooMany.headers.get('x-ratelimit-remaining')).toBe('0');
     // A batch larger than the whole budget cannot pass, header or not.
     const other = await ws.member({ role: 'maker' });
-    const tooMany = await post(other.token, pings(3 * LIMIT));
-    expectError(tooMany, 'rate.limitExceeded', { detail: /^More than 10 requests per second for this member's API tokens; retry after \d+ seconds?\.$/ });
-    expect(tooMany.headers.get('x-ratelimit-remaining')).toBe('0');
+    const all = await post(other.token, pings(3 * LIMIT));
+    expectError(all, 'rate.limitExceeded', { detail: "More than 10 requests per second for this member's API tokens; retry after 1 second." });
+    expect(all.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 
   it('a batch is answered with an array, also of one response (JSON-RPC 2.0 §6); a batch of notifications alone gets 202', async () => {
