@@ -15,12 +15,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { uuidV5 } from '#lib/domain/uuid-v5.ts';
+import { getItem } from '#lib/store/calls.ts';
 import { getEntity } from '#lib/store/entities.ts';
+import * as keys from '#lib/store/keys.ts';
 import { getMember } from '#lib/store/members.ts';
-import { idMapping } from '#lib/store/move/ids.ts';
-import { BulkWriter } from '#lib/store/move/load.ts';
-import { readRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
+import { presentIds } from '#lib/store/move/present.ts';
+import { readRun, runKeyOf } from '#lib/store/move/runs.ts';
 import { getNote } from '#lib/store/notes.ts';
+import { tableName } from '#lib/store/table.ts';
 import { getTeam } from '#lib/store/teams.ts';
 import { verifyWorkspace } from '#lib/store/verify.ts';
 import { runCli } from './kill.ts';
@@ -28,6 +30,7 @@ import { closeServer, listen } from '../../bench/local-stack.ts';
 import { exportWorkspace } from '../../local/move/export.ts';
 import { importProductboard, type ImportResult } from '../../local/move/import-productboard.ts';
 import { SOURCE_LIMITS, SourceClient } from '../../local/move/source-client.ts';
+import { crashAt, heal } from '../score/crash.ts';
 
 const TOKEN = 'pb-faulty-token';
 const tokenFile = join(tmpdir(), `move-source-faults-token-${process.pid}`);
@@ -412,31 +415,65 @@ describe('import productboard: a run stopped in the notes and run again', () => 
     expect((await getNote(result.id, id(N1)))?.fields.name).toBe('One');
   }, 60_000);
 
-  it('killed while a page was being written, part of it in: run again, what that page lets in is told from a repeat', async () => {
-    stopAt = 'a:3';
+  it('killed while a page was being written, part of it in (a crash: its first BatchWriteItem lands, every later call of the process fails): run again, what that page lets in is told from a repeat', async () => {
+    // After N1 and N2, a page of 13 notes that each link the feature: 26 items, so two BatchWriteItems
+    // (25 items a call), the first with all 13 notes and 12 of their links, the second the last link.
+    const PAGE = Array.from({ length: 13 }, (_, i) => ({
+      id: u(60 + i),
+      type: 'textNote',
+      fields: { name: `Paged ${i + 1}` },
+      relationships: rels([{ type: 'link', target: target(F1, 'feature'), importance: 'important' }]),
+    }));
+    const PAGES = [[NOTES[0]], [NOTES[1]], PAGE];
+    routes['/notes'] = (res, url) => {
+      const at = Number(url.searchParams.get('pageCursor') ?? 0);
+      json(res, { data: PAGES[at], links: { next: at + 1 < PAGES.length ? `${base}/notes?pageCursor=${at + 1}` : null } });
+    };
+    const whole = await importProductboard({ source: base, tokenFile, name: 'A page of 13, uninterrupted' });
+    expect([whole.counts, whole.skipped]).toEqual([{ ...COUNTS, note: 15 }, { 'note links without an importance (imported as unknown)': 1 }]);
+
     const name = 'Killed in a write';
-    await expect(importProductboard({ source: base, tokenFile, name })).rejects.toThrow(/answered 403/);
-    // As a kill leaves it: the page at the cursor saved (N3) said what it lets in, and was written in part.
+    // Only the page's second write is of links alone; it is refused, and with it every later call.
+    const crash = crashAt(
+      ({ operation, input }) =>
+        operation === 'BatchWriteItem' &&
+        Object.values(input.RequestItems as Record<string, Array<{ PutRequest?: { Item: { kind: string } } }>>)
+          .flat()
+          .every((w) => w.PutRequest?.Item.kind === 'link'),
+      { before: true },
+    );
+    try {
+      await expect(importProductboard({ source: base, tokenFile, name })).rejects.toThrow('injected crash: before BatchWriteItem');
+    } finally {
+      heal();
+    }
+    expect(crash.crashed).toBe(true);
     const run = await runOf(name);
     const ws = run.workspaceId;
-    await saveProgress(run, { checkpoint: { ...run.checkpoint, adding: [uuidV5(ws, `${base}\n${N3}`)] } });
-    const writer = new BulkWriter({ ws, id: idMapping(ws, base), quiet: `import:${run.runKey.slice(0, 16)}`, sealedSecret: () => '' });
-    await writer.add({
-      kind: 'note',
-      id: N3,
-      type: 'textNote',
-      fields: { name: 'Three, in part' },
-      createdAt: run.startedAt,
-      updatedAt: run.startedAt,
-      links: [],
+    const mapped = (sourceId: string) => uuidV5(ws, `${base}\n${sourceId}`);
+    // What the crash left: the run at the page, which said what it lets in; all 13 notes in (the first
+    // write was on its way when the process went down), the last one's link not.
+    expect(run.checkpoint).toEqual({
+      phase: 5,
+      orphansCounted: true,
+      base: expect.any(Object),
+      next: `${base}/notes?pageCursor=2`,
+      adding: PAGE.map((n) => mapped(n.id)),
     });
-    await writer.flush();
-    stopAt = undefined;
+    await expect.poll(async () => (await presentIds(ws, 'note')).size).toBe(15);
+    expect(await presentIds(ws, 'note')).toEqual(new Set([N1, N2, ...PAGE.map((n) => n.id)].map(mapped)));
+    const last = mapped(PAGE[12]!.id);
+    expect((await getItem({ TableName: tableName(), Key: keys.link(ws, last, mapped(F1)), ConsistentRead: true })).Item).toBeUndefined();
+
     const result = await importProductboard({ source: base, tokenFile, name });
-    expect(result).toMatchObject({ resumed: true, counts: COUNTS, skipped: SKIPPED });
+    expect(result).toMatchObject({ resumed: true, counts: whole.counts, skipped: whole.skipped });
     const id = (sourceId: string) => uuidV5(result.id, `${base}\n${sourceId}`);
-    expect((await getNote(result.id, id(N3)))?.fields.name).toBe('Three');
-    // N1, N2 and N3 link the feature, all anonymous: 1 each.
-    expect((await getEntity(result.id, id(F1)))?.total).toBe(3);
+    expect((await getNote(result.id, id(PAGE[12]!.id)))?.fields.name).toBe('Paged 13');
+    expect((await getItem({ TableName: tableName(), Key: keys.link(result.id, id(PAGE[12]!.id), id(F1)), ConsistentRead: true })).Item).toMatchObject({
+      importance: 'important',
+    });
+    // N1, N2 and the page's 13 notes link the feature, all anonymous: 1 each.
+    expect((await getEntity(result.id, id(F1)))?.total).toBe(15);
+    expect(await verifyWorkspace(result.id, false)).toMatchObject({ mismatches: 0 });
   }, 60_000);
 });
