@@ -2,9 +2,9 @@
 // retry with the same key, path and body answers the first result (same status and body, marked
 // Idempotent-Replayed) without a second write; another body is 400; the window is exact (on the real
 // clock: the stored record of a first use is moved into the past, so a key first used 24 h + 1 s ago
-// names a new request, one used 24 h − 5 s ago does not); two requests in flight
-// with one key make one write; secrets shown once stay so (webhooks replay the sealed secret,
-// applications replay without theirs).
+// names a new request, one used 24 h − 5 s ago does not); two requests in flight with one key make
+// one write; a key is one member's (another member's request under it is their own); secrets shown
+// once stay so (webhooks replay the sealed secret, applications replay without theirs).
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IDEMPOTENCY_WINDOW_MS } from '#lib/domain/idempotency.ts';
@@ -215,6 +215,19 @@ describe('webhooks and applications', () => {
     expect(await hooksOf(ws)).toEqual([first.json.data.id]);
     expectError(await keyed(ws, 'POST', '/v2/webhooks', hook('Other'), 'w-1'), 'request.invalid', reused);
     expect(await hooksOf(ws)).toHaveLength(1);
+  });
+
+  it("POST /v2/webhooks: another admin's request with the same key and body is their own: a second subscription with its own signing secret, not a replay of the first", async () => {
+    const ws = await newWorkspace();
+    const other = await ws.member({ role: 'admin' });
+    const first = await keyed(ws, 'POST', '/v2/webhooks', hook(), 'w-shared');
+    const theirs = await call(app, 'POST', '/v2/webhooks', { token: other.token, body: hook(), headers: { 'idempotency-key': 'w-shared' } });
+    expect([first.status, theirs.status], theirs.text).toEqual([201, 201]);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.json.data.id).not.toBe(first.json.data.id);
+    expect(theirs.json.data.signingSecret).toMatch(/^whsec_/);
+    expect(theirs.json.data.signingSecret).not.toBe(first.json.data.signingSecret);
+    expect((await hooksOf(ws)).sort()).toEqual([first.json.data.id, theirs.json.data.id].sort());
   });
 
   it('POST /v2/webhooks: two in flight with one key make one subscription', async () => {

@@ -1,7 +1,7 @@
 // Safe retries of POST /v2/notes with Idempotency-Key, through the real handlers on DynamoDB Local:
 // a retry returns the first result without a second write, another body under the same key is
-// refused, concurrent duplicates create one note, and a client retrying after a 408 or a 429 never
-// creates a second note nor inflates a score.
+// refused, another member's request under the same key is their own, concurrent duplicates create
+// one note, and a client retrying after a 408 or a 429 never creates a second note nor inflates a score.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyScores } from '../../local/admin/score.ts';
 import { client } from '../score/helpers.ts';
@@ -101,6 +101,32 @@ describe('Idempotency-Key on POST /v2/notes', () => {
     expect((await post(ws, noteBody(p), 'after-429')).json.data.id).toBe(retry.json.data.id);
     expect(await noteIds(ws)).toEqual([retry.json.data.id]);
     expect(await c.score(p)).toBe(1);
+  });
+
+  it("a key names one member's request: another member of the workspace with the same key and body makes a second note, their own; with the key and another body, a note too (201, not 400)", async () => {
+    const { ws, c, p } = await setup();
+    const bee = await ws.member();
+    const as = (token: string, body: unknown, key: string) => call(app, 'POST', '/v2/notes', { token, body, headers: { 'idempotency-key': key } });
+    const mine = await as(ws.token, noteBody(p), 'same-body');
+    const theirs = await as(bee.token, noteBody(p), 'same-body');
+    expect([mine.status, theirs.status], theirs.text).toEqual([201, 201]);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.json.data.id).not.toBe(mine.json.data.id);
+    const creatorOf = async (id: string) => (await c.ok('GET', `/notes/${id}`)).json.data.fields.creator;
+    expect(await creatorOf(mine.json.data.id)).toEqual({ id: ws.admin.id, email: ws.admin.email });
+    expect(await creatorOf(theirs.json.data.id)).toEqual({ id: bee.member.id, email: bee.member.email });
+
+    const mineAgain = await as(ws.token, noteBody(p, 'one'), 'other-body');
+    const theirsAgain = await as(bee.token, noteBody(p, 'two'), 'other-body');
+    expect([mineAgain.status, theirsAgain.status], theirsAgain.text).toEqual([201, 201]);
+    expect(theirsAgain.headers.get('idempotent-replayed')).toBeNull();
+    const all = [mine, theirs, mineAgain, theirsAgain].map((r) => r.json.data.id as string);
+    expect(new Set(all).size).toBe(4);
+    expect((await noteIds(ws)).sort()).toEqual([...all].sort());
+    expect(await c.score(p)).toBe(4);
+    // Each member's own retry still answers their own first note.
+    expect((await as(ws.token, noteBody(p), 'same-body')).json.data.id).toBe(mine.json.data.id);
+    expect((await as(bee.token, noteBody(p), 'same-body')).json.data.id).toBe(theirs.json.data.id);
   });
 
   it('POST /v2/entities takes the key too: a retry answers the same entity, once', async () => {
