@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_NOTES_PER_RATING } from '#lib/store/aggregates.ts';
 import { db } from '#lib/store/client.ts';
+import { BulkWriter } from '#lib/store/move/load.ts';
+import { verifyWorkspace } from '#lib/store/verify.ts';
 import { client } from './helpers.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
@@ -182,4 +185,53 @@ describe('the score rule', () => {
     const note = await c.ok('GET', `/notes/${n}`);
     expect(note.json.data.relationships.data.map((r: any) => r.target.id)).toEqual([p]);
   });
+});
+
+describe('the cap on notes through which one customer rates one entity', () => {
+  it(`with ${MAX_NOTES_PER_RATING} notes of a customer linked to a feature (seeded raw, aggregates rebuilt), one more link → 400 request.invalid, nothing written, the score unchanged; re-rating one of them still succeeds`, async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const product = await c.entity('product');
+    const feature = await c.entity('feature', product);
+    const acme = await c.entity('company');
+    // Seeded as test/move/bulk-seed.ts does: raw items through the bulk writer, then `score verify --repair`.
+    const writer = new BulkWriter({ ws: ws.workspaceId, id: (id) => id, quiet: 'seed', sealedSecret: () => '' });
+    const seeded: string[] = [];
+    const t0 = Date.parse('2025-01-01T00:00:00Z');
+    for (let i = 0; i < MAX_NOTES_PER_RATING; i++) {
+      const id = crypto.randomUUID();
+      seeded.push(id);
+      const at = new Date(t0 + i * 60_000).toISOString();
+      await writer.add({
+        kind: 'note',
+        id,
+        type: 'textNote',
+        fields: { name: `Rating ${i}` },
+        customer: { id: acme, type: 'company' },
+        createdAt: at,
+        updatedAt: at,
+        links: [{ entityId: feature, entityType: 'feature', importance: 'important', ratedAt: at }],
+      });
+    }
+    await writer.flush();
+    await verifyWorkspace(ws.workspaceId, true);
+    expect(await verifyWorkspace(ws.workspaceId, false)).toMatchObject({ mismatches: 0 });
+    expect([await c.score(feature), await c.score(product)]).toEqual([2, 2]);
+
+    const capped = (res: Awaited<ReturnType<typeof c.req>>) => {
+      expectError(res, 'request.invalid', { source: { pointer: '/data' } });
+      expect(res.json.errors[0].detail).toBe('A customer can rate one entity through at most 1000 notes.');
+    };
+    const extra = await c.note({ customer: acme });
+    capped(await c.req('POST', `/notes/${extra}/relationships`, { data: { type: 'link', target: { id: feature }, importance: 'critical' } }));
+    capped(await c.req('PUT', `/notes/${extra}/relationships/link/${feature}`, { data: { importance: 'critical' } }));
+    const links = (await c.ok('GET', `/notes/${extra}/relationships`)).json.data.filter((r: { type: string }) => r.type === 'link');
+    expect(links).toEqual([]);
+    expect([await c.score(feature), await c.score(product)]).toEqual([2, 2]);
+
+    // A note already among the 1000 is no new note: re-rating it is allowed and makes it the latest.
+    const rerated = await c.req('PUT', `/notes/${seeded[0]}/relationships/link/${feature}`, { data: { importance: 'critical' } });
+    expect(rerated.status, rerated.text).toBe(200);
+    expect([await c.score(feature), await c.score(product)]).toEqual([3, 3]);
+  }, 60_000);
 });
