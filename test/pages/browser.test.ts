@@ -2,8 +2,9 @@
 // them: open a product from the links.html of an API response, sign in, read its features in score
 // order with the numbers GET …/score answers and their bars in the same order, follow a feature and
 // one of its notes, sign out. Stored <script>, an onerror attribute and a javascript: link in a note
-// do not run; another workspace's entity is the 404 page; a page session does not approve a consent
-// page. axe-core (injected through playwright) finds no violation on any page, and each page is
+// do not run, nor does such markup stored as entity-escaped text (a note's excerpt decodes it);
+// another workspace's entity is the 404 page; a page session does not approve a consent page.
+// axe-core (injected through playwright) finds no violation on any page, and each page is
 // screenshot at 1 280 and 390 pixels wide into test-artifacts/.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -239,7 +240,7 @@ describe('Must show: the member pages in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
   }, 300_000);
 
-  it('a stored <script>, an onerror attribute and a javascript: link in a note do not run', async () => {
+  it('a stored <script>, an onerror attribute and a javascript: link in a note do not run, neither as markup nor as entity-escaped text', async () => {
     const ws = await newWorkspace('XSS workspace');
     const { member } = await ws.member({ role: 'viewer' });
     await withPassword(member);
@@ -248,7 +249,10 @@ describe('Must show: the member pages in Chromium', () => {
     });
     const id = await note(app, ws.token, '<script>window.__xss = "name"</script>Hostile note', undefined, [[product, 'critical']], {
       content:
-        '<p>Hello</p><script>window.__xss = "script"</script><img src="x" onerror="window.__xss = \'onerror\'"><a href="javascript:window.__xss = \'link\'">click me</a><svg><script>window.__xss = "svg"</script></svg>',
+        '<p>Hello</p>' +
+        // Markup stored as text (entity-escaped): the excerpt in the entity page's feedback list decodes it, so only the page's escape keeps it text.
+        '<p>&lt;img src=x onerror="window.__xss = \'escaped img\'"&gt;&lt;script&gt;window.__xss = "escaped script"&lt;/script&gt;</p>' +
+        '<script>window.__xss = "script"</script><img src="x" onerror="window.__xss = \'onerror\'"><a href="javascript:window.__xss = \'link\'">click me</a><svg><script>window.__xss = "svg"</script></svg>',
     });
     const page = await browser.context.newPage();
     const dialogs: string[] = [];
@@ -269,6 +273,10 @@ describe('Must show: the member pages in Chromium', () => {
         "({ xss: window.__xss, scripts: document.scripts.length, handlers: document.querySelectorAll('[onerror],[onclick],[onload]').length })",
       );
       expect(state).toEqual({ xss: undefined, scripts: 0, handlers: 0 });
+      await expect(page.locator('p.excerpt').allTextContents()).resolves.toEqual([
+        'Hello <img src=x onerror="window.__xss = \'escaped img\'"><script>window.__xss = "escaped script"</script> click me',
+      ]);
+      await expect(page.locator('p.excerpt *').count()).resolves.toBe(0);
       await page.goBack();
       const onNote = await page.evaluate(
         '({ xss: window.__xss, scripts: document.scripts.length, jsLinks: document.querySelectorAll(\'a[href^="javascript:" i]\').length })',

@@ -466,6 +466,28 @@ describe('the entity page', () => {
     expect(titles(company.text)).toEqual(Array.from({ length: 11 }, (_, i) => `Note ${21 - 2 * i}`));
     expect(company.text).toContain('<h2 id="notes-heading">Feedback from Acme</h2>');
   });
+
+  it('a note whose content holds markup as text (entity-escaped) shows it as text in the feedback lists: the excerpt is escaped again, never markup', async () => {
+    const { ws, member, token } = await setUp();
+    const product = await entity(app, token, 'product', 'Checkout');
+    const feature = await entity(app, token, 'feature', 'Apple Pay', product);
+    const acme = await entity(app, token, 'company', 'Acme');
+    // The excerpt is plain text: the stored entities are decoded, so only the page's escape keeps it text.
+    // (A handler after '/', not a space: expectMemberPageHeaders looks for ' on…=' in the page, escaped or not.)
+    const id = await note(app, token, 'Escaped markup', acme, [[feature, 'important']], {
+      content: `<p>&lt;svg/onload=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt; &amp; "q" 'a'</p>`,
+      owner: { email: member.email },
+    });
+    const excerpt = '<p class="excerpt">&lt;svg/onload=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt; &amp; &quot;q&quot; &#39;a&#39;</p>';
+    const browser = await signedIn(ws.workspaceId, member.email);
+    for (const path of [`/entities/${feature}`, `/entities/${acme}`, `/members/${member.id}`]) {
+      const page = await browser.send('GET', path);
+      expectMemberPageHeaders(page, 200);
+      expect(page.text, path).toContain(`<a class="item-title" href="${app.url}/notes/${id}">Escaped markup</a>`);
+      expect(page.text, path).toContain(excerpt);
+      expect(page.text, path).not.toMatch(/<svg|<script/);
+    }
+  });
 });
 
 describe('the note, member and home pages', () => {
