@@ -1,7 +1,8 @@
 // The deployed worker functions (functions/events/*.ts) with their SQS side faked on the wire
 // (no SQS emulator exists here): the stream function gets real records of DynamoDB Local's stream
-// and sends FIFO messages; the delivery function gets those messages as Lambda would, POSTs to a
-// real receiver, holds failures back by their visibility timeout and dead-letters what it gives up.
+// and sends FIFO messages (none for a paused subscription); the delivery function gets those
+// messages as Lambda would, POSTs to a real receiver, holds failures back by their visibility
+// timeout and dead-letters what it gives up.
 import type { DynamoDBRecord, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, inject } from 'vitest';
 import { handler as deliver } from '#functions/events/deliver.ts';
@@ -56,18 +57,27 @@ beforeEach(() => {
   receiver.answerAlways(undefined);
 });
 
+/** A subscription of the workspace to product events, delivered to the receiver. */
+const subscribe = (workspaceId: string, name = 'fn test') =>
+  createSubscription(
+    { workspaceId, scopes: new Set(['entities:read']) },
+    { name, events: ['product.created', 'product.updated'], url: receiver.url, version: 1, authorization: undefined },
+  );
+
+/** The stream records of what `act` does in the workspace. */
+async function streamed(workspaceId: string, act: () => Promise<void>): Promise<DynamoDBRecord[]> {
+  const from = records.length;
+  await act();
+  await reader.settled();
+  return records.slice(from).filter((r) => r.dynamodb?.Keys?.pk?.S === `WS#${workspaceId}`);
+}
+
 /** A workspace subscribed to product events, and the stream records of what `act` does in it. */
 async function recordsOf(act: (api: ReturnType<typeof client>) => Promise<void>) {
   const ws = await newWorkspace();
-  const { subscription, signingSecret } = await createSubscription(
-    { workspaceId: ws.workspaceId, scopes: new Set(['entities:read']) },
-    { name: 'fn test', events: ['product.created', 'product.updated'], url: receiver.url, version: 1, authorization: undefined },
-  );
+  const { subscription, signingSecret } = await subscribe(ws.workspaceId);
   receiver.useSecret(signingSecret);
-  const from = records.length;
-  await act(client(app, ws.token));
-  await reader.settled();
-  const mine = records.slice(from).filter((r) => r.dynamodb?.Keys?.pk?.S === `WS#${ws.workspaceId}`);
+  const mine = await streamed(ws.workspaceId, () => act(client(app, ws.token)));
   return { ws, sub: subscription.id, mine };
 }
 
@@ -116,6 +126,42 @@ describe('deployed worker functions', () => {
         .slice(2)
         .map((e) => e.MessageDeduplicationId),
     ).toEqual(entries.map((e) => e.MessageDeduplicationId));
+  });
+
+  it('stream function: a subscription paused (its receiver answered 410) gets no more messages; the active one beside it gets each event', async () => {
+    const ws = await newWorkspace();
+    const api = client(app, ws.token);
+    const active = await subscribe(ws.workspaceId, 'stays active');
+    const gone = (await subscribe(ws.workspaceId, 'answers 410')).subscription.id;
+    receiver.useSecret(active.signingSecret);
+    const jobsSent = () =>
+      sentEntries()
+        .map((e) => {
+          const job = JSON.parse(e.MessageBody!) as DeliveryJob;
+          return [job.subscriptionId, job.payload.eventType, e.MessageGroupId];
+        })
+        .sort();
+    let product = '';
+    const created = await streamed(ws.workspaceId, async () => void (product = await api.entity('product')));
+    expect(await stream({ Records: created })).toEqual({ batchItemFailures: [] });
+    expect(jobsSent()).toEqual(
+      [
+        [active.subscription.id, 'product.created', `${active.subscription.id}:${product}`],
+        [gone, 'product.created', `${gone}:${product}`],
+      ].sort(),
+    );
+    // The delivery to `gone` meets a 410, which pauses it.
+    const toGone = sentEntries().filter((e) => (JSON.parse(e.MessageBody!) as DeliveryJob).subscriptionId === gone);
+    receiver.answerAlways(410);
+    expect(await deliver(asSqsEvent(toGone))).toEqual({ batchItemFailures: [] });
+    expect(receiver.requests.map((r) => [r.eventType, r.status])).toEqual([['product.created', 410]]);
+    expect((await api.ok('GET', `/webhooks/${gone}`)).json.data.fields.status).toBe('paused');
+    expect((await api.ok('GET', `/webhooks/${active.subscription.id}`)).json.data.fields.status).toBe('active');
+
+    sqs.calls.length = 0;
+    const updated = await streamed(ws.workspaceId, async () => void (await api.ok('PATCH', `/entities/${product}`, { data: { fields: { name: 'Renamed' } } })));
+    expect(await stream({ Records: updated })).toEqual({ batchItemFailures: [] });
+    expect(jobsSent()).toEqual([[active.subscription.id, 'product.updated', `${active.subscription.id}:${product}`]]);
   });
 
   it('stream function: when SQS refuses a message, the record it came from is reported, so it and the rest come again', async () => {
