@@ -299,8 +299,15 @@ describe('import notes in a workspace in use', () => {
     // Stopped once the notes are in, before its checkpoint says so.
     const stopped = (c: ProxiedCall) =>
       c.operation === 'UpdateItem' && JSON.stringify(c.input).includes('"checkpoint"') ? FAULTS.validation() : FAULTS.forward();
-    await expect(withFaults(stopped, () => importNotes(options))).rejects.toThrow();
-    const first = (await notesIn(w)).find((n) => n.fields.name === 'Note 1')!;
+    await expect(withFaults(stopped, () => importNotes(options))).rejects.toMatchObject({
+      name: 'ValidationException',
+      message: 'One or more parameter values were invalid',
+    });
+    // It stopped there: every note written, none of their links yet (they go in with the aggregates, after the checkpoint).
+    const written = await notesIn(w);
+    expect(written).toHaveLength(40);
+    expect((await getEntity(w, feature))?.total ?? 0).toBe(0);
+    const first = written.find((n) => n.fields.name === 'Note 1')!;
     expect(first.customer).toBeDefined();
     await setNoteCustomer(w, first.id, { id: other, type: 'company', path: ['data'] });
     const again = await importNotes(options);
