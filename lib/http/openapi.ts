@@ -279,7 +279,7 @@ function parameters(set: SchemaSet, { route, operation }: DocumentedOperation): 
   return out;
 }
 
-/** The request budget's counters, on every response of an authenticated route (lib/http/middleware/rate-limit.ts). */
+/** The request budget's counters, on every response of an authenticated route once its token is known (lib/http/middleware/rate-limit.ts). */
 const RATE_LIMIT_HEADERS = Object.fromEntries(
   ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((h) => [h, { $ref: `#/components/headers/${h}` }]),
 );
@@ -302,7 +302,8 @@ function operationObject(set: SchemaSet, doc: DocumentedOperation): Json {
       description: codes.map((c) => `${c}: ${ERROR_TABLE[c].title}`).join('; '),
       headers: {
         'X-Request-Id': REQUEST_ID,
-        ...(route.auth !== 'none' ? RATE_LIMIT_HEADERS : {}),
+        // A 401 answers before any budget is known (the token is what names it).
+        ...(route.auth !== 'none' && status !== 401 ? RATE_LIMIT_HEADERS : {}),
         ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
       },
       content: { 'application/json': { schema: componentRef(`Error${status}`) } },
@@ -332,7 +333,7 @@ function operationObject(set: SchemaSet, doc: DocumentedOperation): Json {
   return {
     operationId: id,
     summary: route.summary,
-    ...(operation.extension ? { description: operation.extension, 'x-extension': true } : {}),
+    ...descriptionOf(route, operation),
     tags: [tagOf(route)],
     security: securityOf(route, operation),
     ...(params.length ? { parameters: params } : {}),
@@ -346,6 +347,15 @@ function operationObject(set: SchemaSet, doc: DocumentedOperation): Json {
     ...(callbacks ? { callbacks } : {}),
   };
 }
+
+/** An operation's description: what it adds to Productboard's API, and who may call an admin route (OpenAPI has no roles). */
+function descriptionOf(route: Route, operation: Operation): Json {
+  const parts = [...(operation.extension ? [operation.extension] : []), ...(route.auth === 'admin' ? [ADMIN_ONLY] : [])];
+  return { ...(parts.length ? { description: parts.join('\n\n') } : {}), ...(operation.extension ? { 'x-extension': true } : {}) };
+}
+
+const ADMIN_ONLY =
+  'Needs an API token of an admin member of the workspace: any other token, an access token of an application included, is refused with 403 auth.accessDenied.';
 
 /** The 401's challenge: API Gateway's REST API passes a function's WWW-Authenticate on under this name (local/gateway.ts renames it too). */
 const CHALLENGE = {

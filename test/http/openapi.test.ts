@@ -53,6 +53,12 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
     );
     expect(op('/v2/entities/{id}/score', 'get').security).toEqual([{ BearerAuth: [] }, { OAuth2: ['entities:read'] }]);
     expect(op('/oauth2/applications', 'post').security).toEqual([{ BearerAuth: [] }]);
+    // OpenAPI names no roles: an admin route says in its description who may call it.
+    const adminRoutes = ROUTES.filter((r) => r.auth === 'admin');
+    expect(adminRoutes.length).toBeGreaterThan(0);
+    for (const r of adminRoutes)
+      expect(op(r.path, r.method.toLowerCase()).description, r.operationId).toMatch(/^Needs an API token of an admin member of the workspace/);
+    expect(op('/v2/entities/{id}/score', 'get').description ?? '').not.toContain('admin member');
     expect(op('/oauth2/token', 'post').security).toEqual([]);
     expect(op('/v2/openapi.json', 'get').security).toEqual([]);
   });
@@ -114,6 +120,9 @@ describe('OpenAPI document (the route table and each handler’s declaration)', 
     expect(op('/v2/notes/{id}', 'patch').parameters.map((p: any) => `${p.in}:${p.name}`)).toContain('header:If-Match');
     expect(op('/v2/notes/{id}', 'patch').responses['412'].description).toBe('request.preconditionFailed: Precondition failed');
     expect(op('/v2/notes', 'post').parameters.map((p: any) => `${p.in}:${p.name}`)).toEqual(['header:Idempotency-Key']);
+    // A 401 answers before the token names a budget; a 403 of the scope check comes after it.
+    expect(Object.keys(op('/v2/entities/{id}/score', 'get').responses['401'].headers)).toEqual(['X-Request-Id']);
+    expect(op('/v2/entities/{id}/score', 'get').responses['403'].headers).toMatchObject(budget);
     // An unauthenticated route spends no budget: no budget headers.
     expect(op('/v2/openapi.json', 'get').responses['200'].headers).toEqual({ 'X-Request-Id': header('X-Request-Id') });
     expect(doc.components.schemas.Entity.discriminator.mapping.feature).toBe('#/components/schemas/Feature');
