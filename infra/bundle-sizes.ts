@@ -1,5 +1,5 @@
 // Prints each function's bundle size (routes and workers) and module-init time: `npm run bundle-sizes`.
-// Bundles with esbuild and the stack's own options (infra/bundling.ts esbuildOptionsFor), so the figures
+// Bundles with esbuild and the stack's own options (infra/bundling.ts esbuildOptions), so the figures
 // are the deployed code's, beside a baseline bundled the same way (infra/baseline-handler.ts: a
 // hello-world Middy handler with the same DynamoDB document client, lib/store/client.ts). Module init is the time `import()`
 // of the bundle takes in a fresh `node` process, measured in pairs with the baseline's: after one
@@ -28,7 +28,7 @@ import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { ROUTES } from '#lib/routes.ts';
 import { WORKERS } from '#lib/workers.ts';
-import { esbuildOptionsFor, PROJECT_ROOT } from './bundling.ts';
+import { esbuildOptions, PROJECT_ROOT } from './bundling.ts';
 import { importMs, median, type Import } from './module-init.ts';
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -164,7 +164,7 @@ type Built = Omit<Row, keyof ReturnType<typeof initOf>> & { file: string };
 /** The function's bundle, built with the stack's options and written where its imports read it. */
 async function bundle(id: string, handler: string): Promise<Built> {
   const outfile = join(PROJECT_ROOT, 'cdk.out', 'bundle-sizes', id, 'index.mjs');
-  const result = await build({ entryPoints: [join(PROJECT_ROOT, handler)], outfile, ...esbuildOptionsFor(handler), write: false, metafile: true });
+  const result = await build({ entryPoints: [join(PROJECT_ROOT, handler)], outfile, ...esbuildOptions(), write: false, metafile: true });
   const code = result.outputFiles.find((f) => f.path.endsWith('index.mjs'))!;
   mkdirSync(join(outfile, '..'), { recursive: true });
   writeFileSync(outfile, code.contents);

@@ -53,7 +53,7 @@ const BUNDLING = {
 } as const;
 
 /** The stack's bundling (NodejsFunction `bundling`); the same for every function. */
-export const bundlingFor = (_handler: string) => ({
+export const stackBundling = () => ({
   ...BUNDLING,
   externalModules: [...BUNDLING.externalModules],
   mainFields: [...BUNDLING.mainFields],
@@ -74,5 +74,5 @@ const ESBUILD_OPTIONS: BuildOptions = {
   logLevel: 'error',
 };
 
-/** The same as esbuild build options, for the function whose handler is `handler`. */
-export const esbuildOptionsFor = (_handler: string): BuildOptions => ({ ...ESBUILD_OPTIONS });
+/** The same as esbuild build options, a copy for each build. */
+export const esbuildOptions = (): BuildOptions => ({ ...ESBUILD_OPTIONS });

@@ -10,7 +10,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { SERVICE_KEY_ENV } from '#lib/auth/service-key-model.ts';
-import { bundlingFor, PROJECT_ROOT } from './bundling.ts';
+import { stackBundling, PROJECT_ROOT } from './bundling.ts';
 import type { Settings } from './settings.ts';
 
 /** The environment every function has: the table, the public URLs its links use, logging. */
@@ -102,7 +102,7 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
     environment: props.environment,
     projectRoot: PROJECT_ROOT,
     depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-    bundling: bundlingFor(props.handler),
+    bundling: stackBundling(),
   });
   return { fn, role };
 }

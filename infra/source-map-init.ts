@@ -11,7 +11,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { createNote, getCustomerScore } from '#lib/routes.ts';
-import { bundlingFor, esbuildOptionsFor, PROJECT_ROOT } from './bundling.ts';
+import { stackBundling, esbuildOptions, PROJECT_ROOT } from './bundling.ts';
 import { importMs, median } from './module-init.ts';
 
 const ROUNDS = Number(process.env.SOURCE_MAP_ROUNDS ?? 15);
@@ -26,9 +26,9 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 /** The bundle and its map, as `cdk synth` writes them: the stack's options with its source-map settings. */
 async function bundle(name: string, handler: string): Promise<string> {
-  const { sourceMap, sourcesContent } = bundlingFor(handler);
+  const { sourceMap, sourcesContent } = stackBundling();
   const outfile = join(PROJECT_ROOT, 'cdk.out', 'source-maps', name, 'index.mjs');
-  await build({ entryPoints: [join(PROJECT_ROOT, handler)], outfile, ...esbuildOptionsFor(handler), sourcemap: sourceMap, sourcesContent });
+  await build({ entryPoints: [join(PROJECT_ROOT, handler)], outfile, ...esbuildOptions(), sourcemap: sourceMap, sourcesContent });
   return outfile;
 }
 

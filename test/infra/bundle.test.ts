@@ -21,7 +21,7 @@ import { TOOLS } from '#lib/http/mcp/server.ts';
 import { ROUTES, type Route } from '#lib/routes.ts';
 import { WORKERS } from '#lib/workers.ts';
 import { fakeAws, kmsEnv, setEnv } from './fake-aws.ts';
-import { bundlingFor, CREDENTIAL_SOURCES_NEVER_LOADED, esbuildOptionsFor, PROJECT_ROOT } from '../../infra/bundling.ts';
+import { stackBundling, CREDENTIAL_SOURCES_NEVER_LOADED, esbuildOptions, PROJECT_ROOT } from '../../infra/bundling.ts';
 import type { Handler } from '../../local/gateway.ts';
 import { callTool, expectToolError, mcpClient, seedProduct } from '../mcp/support.ts';
 import { call, newWorkspace, startApp, type TestApp } from '../support/app.ts';
@@ -41,30 +41,23 @@ let restoreEnv: (() => void) | undefined;
 beforeAll(async () => {
   restoreEnv = setEnv(kmsEnv(awsForAll, await awsForAll.listen()));
   dir = await mkdtemp(join(tmpdir(), 'pm-api-bundles-'));
-  // One build per set of options (every function has the same: infra/bundling.ts).
-  const byOptions = new Map<string, Array<[string, string]>>();
-  for (const [id, handler] of [...ROUTES.map((r) => [r.operationId, r.handler]), ...WORKERS.map((w) => [w.id, w.handler])] as Array<[string, string]>) {
-    const key = JSON.stringify(esbuildOptionsFor(handler));
-    byOptions.set(key, [...(byOptions.get(key) ?? []), [id, handler]]);
-  }
-  expect(byOptions.size).toBe(1);
-  for (const functions of byOptions.values()) {
-    const { metafile } = await build({
-      entryPoints: Object.fromEntries(functions.map(([id, handler]) => [id, join(PROJECT_ROOT, handler)])),
-      outdir: dir,
-      outExtension: { '.js': '.mjs' },
-      metafile: true,
-      ...esbuildOptionsFor(functions[0]![1]),
-    });
-    for (const [file, output] of Object.entries(metafile?.outputs ?? {})) {
-      const id = /([^/]+)\.mjs$/.exec(file)?.[1];
-      // What a function carries: the inputs of which some code is in its file.
-      if (id)
-        inputsOf.set(
-          id,
-          Object.keys(output.inputs).filter((input) => output.inputs[input]!.bytesInOutput > 0),
-        );
-    }
+  // One build of every function: they all have the stack's options (infra/bundling.ts).
+  const functions = [...ROUTES.map((r) => [r.operationId, r.handler]), ...WORKERS.map((w) => [w.id, w.handler])] as Array<[string, string]>;
+  const { metafile } = await build({
+    entryPoints: Object.fromEntries(functions.map(([id, handler]) => [id, join(PROJECT_ROOT, handler)])),
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
+    metafile: true,
+    ...esbuildOptions(),
+  });
+  for (const [file, output] of Object.entries(metafile?.outputs ?? {})) {
+    const id = /([^/]+)\.mjs$/.exec(file)?.[1];
+    // What a function carries: the inputs of which some code is in its file.
+    if (id)
+      inputsOf.set(
+        id,
+        Object.keys(output.inputs).filter((input) => output.inputs[input]!.bytesInOutput > 0),
+      );
   }
   app = await startApp({
     loadHandler: async (route: Route) => {
@@ -86,7 +79,7 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
   it('every route bundles to one self-contained ESM file with the createRequire banner', async () => {
     for (const r of ROUTES) {
       const code = await readFile(join(dir, `${r.operationId}.mjs`), 'utf8');
-      expect(code.startsWith(bundlingFor(r.handler).banner), r.operationId).toBe(true);
+      expect(code.startsWith(stackBundling().banner), r.operationId).toBe(true);
       expect(code, r.operationId).not.toMatch(/from\s*["']#lib\//);
     }
   });
@@ -104,8 +97,8 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
   });
 
   it('no module is aliased: a function carries the modules the tests import (no stand-in), with the stack’s options', () => {
-    expect(bundlingFor('functions/notes/create.ts')).not.toHaveProperty('esbuildArgs');
-    expect(esbuildOptionsFor('functions/notes/create.ts')).not.toHaveProperty('alias');
+    expect(stackBundling()).not.toHaveProperty('esbuildArgs');
+    expect(esbuildOptions()).not.toHaveProperty('alias');
     const inputs = [...inputsOf.values()].flat();
     expect(inputs.filter((f) => /\.bundled\./.test(f))).toEqual([]);
     // The verifying keys' two sources, both imported statically; only the configured one is called (lib/auth/service-key.ts).
@@ -240,7 +233,7 @@ describe('deployed bundles (esbuild, the stack options) serve requests', () => {
   it('every worker of lib/workers.ts bundles the same way and loads, exporting its handler', async () => {
     for (const w of WORKERS) {
       const code = await readFile(join(dir, `${w.id}.mjs`), 'utf8');
-      expect(code.startsWith(bundlingFor(w.handler).banner), w.id).toBe(true);
+      expect(code.startsWith(stackBundling().banner), w.id).toBe(true);
       const mod = (await import(pathToFileURL(join(dir, `${w.id}.mjs`)).href)) as { handler?: unknown };
       expect(typeof mod.handler, w.id).toBe('function');
     }

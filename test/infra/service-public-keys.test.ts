@@ -19,7 +19,7 @@ import { kmsClient, kmsSigningKeys } from '#lib/auth/service-key-kms.ts';
 import { publicServiceKeys } from '#lib/auth/service-public-keys.ts';
 import { fakeAws, kmsEnv, setEnv } from './fake-aws.ts';
 import { handler as sourceHandler } from '../../functions/deploy/service-public-keys.ts';
-import { esbuildOptionsFor, PROJECT_ROOT } from '../../infra/bundling.ts';
+import { esbuildOptions, PROJECT_ROOT } from '../../infra/bundling.ts';
 import { MAX_RETIRED_SERVICE_KEYS } from '../../infra/settings.ts';
 
 const HANDLER = 'functions/deploy/service-public-keys.ts';
@@ -47,7 +47,7 @@ let bundledHandler: Handler;
 beforeAll(async () => {
   bundleDir = await mkdtemp(join(tmpdir(), 'pm-api-public-keys-'));
   const outfile = join(bundleDir, 'index.mjs');
-  await build({ entryPoints: [join(PROJECT_ROOT, HANDLER)], outfile, ...esbuildOptionsFor(HANDLER) });
+  await build({ entryPoints: [join(PROJECT_ROOT, HANDLER)], outfile, ...esbuildOptions() });
   bundledHandler = ((await import(pathToFileURL(outfile).href)) as { handler: Handler }).handler;
   restore = setEnv({ ...kmsEnv(aws, await aws.listen()), SERVICE_KMS_KEY_ID: undefined, SERVICE_PUBLIC_KEYS: undefined });
   await new Promise<void>((r) => responder.listen(0, '127.0.0.1', r));

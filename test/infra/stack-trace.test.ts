@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundlingFor, esbuildOptionsFor, PROJECT_ROOT } from '../../infra/bundling.ts';
+import { stackBundling, esbuildOptions, PROJECT_ROOT } from '../../infra/bundling.ts';
 
 let dir: string;
 /** What the bundle printed: the stack of an error thrown in lib/, as the deployed runtime (no source-map support) writes it. */
@@ -29,11 +29,10 @@ beforeAll(async () => {
   // Where `cdk synth` bundles: a directory of cdk.out, so the map names sources as a deployed one does (`../../lib/…`).
   await mkdir(join(PROJECT_ROOT, 'cdk.out'), { recursive: true });
   dir = await mkdtemp(join(PROJECT_ROOT, 'cdk.out', 'stack-trace-'));
-  const handler = 'functions/entities/list.ts';
-  expect(bundlingFor(handler)).toMatchObject({ minify: true, sourceMap: true, sourcesContent: false });
+  expect(stackBundling()).toMatchObject({ minify: true, sourceMap: true, sourcesContent: false });
   // A lib/ module bundled as a function is: the stack's esbuild options, with its source map.
   await build({
-    ...esbuildOptionsFor(handler),
+    ...esbuildOptions(),
     stdin: {
       contents: "import { serviceSecret } from '#lib/auth/service-secret.ts';\nserviceSecret().catch((e) => process.stdout.write(e.stack));\n",
       resolveDir: PROJECT_ROOT,
