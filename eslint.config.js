@@ -41,7 +41,7 @@ const layerZones = Object.entries(LAYERS)
  * admin CLI reach the table through its named reads and writes (docs/architecture.md, "Layers").
  * Benches seed through the store's primitives, and infra reads the table's definition.
  */
-const STORE_INTERNALS = ['keys', 'calls', 'batch', 'query'].map((m) => `./lib/store/${m}.ts`);
+const STORE_INTERNALS = ['keys', 'calls', 'batch', 'query', 'client', 'tx'].map((m) => `./lib/store/${m}.ts`);
 const storeInternalZones = ['lib/domain', 'lib/*.ts', 'lib/auth', 'lib/events', 'lib/http', 'functions', 'local', 'scripts'].map((folder) => ({
   target: glob(folder),
   from: STORE_INTERNALS,

@@ -1,8 +1,8 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..');
-/** Where `npm start` keeps its state; PM_LOCAL_DIR moves it (tests use a temporary one). */
-export const LOCAL_DIR = process.env.PM_LOCAL_DIR || join(PROJECT_ROOT, '.local');
+/** Where `npm start` keeps its state; PM_LOCAL_DIR moves it (relative to the project's directory, where npm runs scripts; tests use a temporary one). */
+export const LOCAL_DIR = process.env.PM_LOCAL_DIR ? resolve(process.env.PM_LOCAL_DIR) : join(PROJECT_ROOT, '.local');
 export const DEV_FILE = join(LOCAL_DIR, 'dev.json');
 export const SERVICE_KEY_FILE = join(LOCAL_DIR, 'service-key.json');
 export const DB_DIR = join(LOCAL_DIR, 'dynamodb');

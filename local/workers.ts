@@ -36,6 +36,8 @@ export async function startLocalWorkers(options: {
   /** Compresses the retry schedule (0–1), read at each retry; the real schedule unless given (`npm start`). */
   retryScale?: () => number;
 }): Promise<LocalWorkers> {
+  const initialScale = options.retryScale?.();
+  if (initialScale !== undefined && !(initialScale >= 0 && initialScale <= 1)) throw new RangeError(`retryScale must be from 0 to 1, not ${initialScale}`);
   const scale = () => (options.retryScale ? { scale: options.retryScale() } : {});
   // The deliveryQueue worker's stand-in: messages attempted by lib/events/deliver.ts.
   const queue = new LocalDeliveryQueue<DeliveryJob>({

@@ -777,6 +777,7 @@ describe('context options are checked', () => {
   it.each([
     [{ requestTimeoutMs: '28500' }, 'Context option requestTimeoutMs must be an integer from 1000 to 28000, not "28500"'],
     [{ logRetentionDays: '2' }, 'Context option logRetentionDays must be one of'],
+    [{ registrationLimitPerHour: '-1' }, 'Context option registrationLimitPerHour must be an integer from 0 to 100000, not "-1"'],
     [{ domainName: 'api.example.com' }, 'Context options domainName and certificateArn go together'],
     [{ stage: 'prod-1' }, 'Context option stage must be letters, digits or _'],
     [{ retiredServiceKeyArns: 'not-an-arn' }, 'Context option retiredServiceKeyArns must list KMS key ARNs'],

@@ -107,7 +107,7 @@ export async function entityTotals(ws: string, ids: readonly string[]): Promise<
   const out = new Map<string, number>();
   for (const id of ids) {
     const item = found.get(itemKeyId(keys.entity(ws, id)));
-    if (item?.total !== undefined) out.set(id, Number(item.total));
+    if (typeof item?.total === 'number') out.set(id, item.total);
   }
   return out;
 }
