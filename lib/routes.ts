@@ -1125,8 +1125,7 @@ export function matchRoute(method: string, rawPath: string): RouteMatch | undefi
 /** The methods a raw path takes, as its 405s' Allow lists them (OPTIONS among them on a CORS path); undefined for an unknown path. */
 export function allowAt(rawPath: string): string | undefined {
   // A method no row has: what answers it is the path's catch-all, which carries the path's Allow.
-  const resolved = resolveIn(ROUTES, '', rawPath);
-  return resolved && 'allow' in resolved ? resolved.allow : undefined;
+  return refusedWith('', rawPath);
 }
 
 /** The Allow of the 405 a method the route table does not serve on a raw path gets, or undefined when none answers it (404). */

@@ -7,7 +7,7 @@
 // listing is read and written a page at a time, so a parent is known to be missing only at its end.
 import { MAX_DEPTH, PARENT_RULES, parentRuleViolation, type EntityType } from '#lib/domain/hierarchy.ts';
 import { dropDangling, relationSides, type RelationSide } from '#lib/store/move/dangling.ts';
-import { loadedEntities, type LoadedEntity } from '#lib/store/move/loaded-entities.ts';
+import { loadedEntities, type LoadedEntity } from '#lib/store/move/present.ts';
 
 const ORPHAN_REASONS = {
   parent: 'entities under a parent not imported (left out, with what is under them)',

@@ -9,7 +9,7 @@
 // counts the links it saw against those the table holds (to the hierarchy entities, read
 // consistently: what was written, whoever counted it) and reads again until they agree.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadedEntities } from './loaded-entities.ts';
+import { loadedEntities } from './present.ts';
 import { isHierarchyType } from '../../domain/hierarchy.ts';
 import { ANONYMOUS_WEIGHT, countedWeight, WEIGHTS, type Importance, type RatingEntry } from '../../domain/score.ts';
 import { ratingItem } from '../aggregates.ts';

@@ -1,5 +1,5 @@
 // What a bulk move takes back out of its workspace before anything refers to it: entities a source
-// listed under a parent that was not written (the caller judges them from ./loaded-entities.ts), and
+// listed under a parent that was not written (the caller judges them from ./present.ts loadedEntities), and
 // relations with a side that was not. An entity that needs a parent is written as one item (a customer, the only
 // kind with items of its own beside it, needs none), so dropping the item drops the entity; a
 // relation is its two items, one per side (keys.relation).

@@ -1,9 +1,39 @@
-// What a move into a workspace already finds there: the records an import links to or must not write
-// twice, read back from the table (a run resumed after a kill holds nothing of an earlier one).
+// What a move into a workspace finds there: the records it has written so far or that clients made,
+// read back from the table (a run resumed after a kill holds nothing of an earlier one in memory).
 import { batchGetByKey, itemKeyId } from '../batch.ts';
 import { queryPages } from '../calls.ts';
 import * as keys from '../keys.ts';
 import { tableName } from '../table.ts';
+
+type Listed = 'entity' | 'note';
+const keyOf = (ws: string, kind: Listed, id: string) => (kind === 'entity' ? keys.entity(ws, id) : keys.note(ws, id));
+
+/** Every item of one kind in `ws`, page by page (consistent), with only `attributes` when they are named. */
+function pagesOf(ws: string, kind: Listed, attributes?: readonly string[]) {
+  const names = attributes && Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a]));
+  return queryPages({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.kindPrefix[kind] },
+    ...(names ? { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names } : {}),
+    ConsistentRead: true,
+  });
+}
+
+/** The items of those of `ids` found in `ws` (consistent), by id, with `attributes` besides their key. */
+async function foundOf(ws: string, kind: Listed, ids: readonly string[], attributes: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
+  const names = Object.fromEntries(['pk', 'sk', ...attributes].map((a, i) => [`#a${i}`, a]));
+  const found = await batchGetByKey(
+    ids.map((id) => keyOf(ws, kind, id)),
+    { consistent: true, projection: { expression: Object.keys(names).join(', '), names } },
+  );
+  const out = new Map<string, Record<string, unknown>>();
+  for (const id of ids) {
+    const item = found.get(itemKeyId(keyOf(ws, kind, id)));
+    if (item) out.set(id, item);
+  }
+  return out;
+}
 
 /** A hierarchy entity or customer as an import names and finds it. */
 export interface PresentEntity {
@@ -19,15 +49,10 @@ export interface PresentEntity {
   deleting: boolean;
 }
 
-/** Every entity of `ws` (consistent), deleted ones included with `deleting` set. */
+/** Every entity of `ws`, deleted ones included with `deleting` set. */
 export async function presentEntities(ws: string): Promise<PresentEntity[]> {
   const out: PresentEntity[] = [];
-  for await (const page of queryPages({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.kindPrefix.entity },
-    ConsistentRead: true,
-  })) {
+  for await (const page of pagesOf(ws, 'entity')) {
     for (const it of page) {
       const f = (it.fields ?? {}) as Record<string, unknown>;
       out.push({
@@ -44,44 +69,46 @@ export async function presentEntities(ws: string): Promise<PresentEntity[]> {
   return out;
 }
 
-type Listed = 'entity' | 'note';
-const keyOf = (ws: string, kind: Listed, id: string) => (kind === 'entity' ? keys.entity(ws, id) : keys.note(ws, id));
+/** An entity a bulk move has written: one small entry per entity. */
+export interface LoadedEntity {
+  type: string;
+  parentId: string | undefined;
+  /** The parent's type as the entity's record gave it. */
+  parentType: string | undefined;
+}
+
+/** Every entity of `ws` by id: its type and parent. */
+export async function loadedEntities(ws: string): Promise<Map<string, LoadedEntity>> {
+  const out = new Map<string, LoadedEntity>();
+  for await (const page of pagesOf(ws, 'entity', ['id', 'type', 'parentId', 'parentType']))
+    for (const it of page)
+      out.set(it.id as string, { type: it.type as string, parentId: it.parentId as string | undefined, parentType: it.parentType as string | undefined });
+  return out;
+}
 
 /** The ids of every entity or every note of `ws`. */
 export async function presentIds(ws: string, kind: Listed): Promise<Set<string>> {
   const out = new Set<string>();
-  for await (const page of queryPages({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.kindPrefix[kind] },
-    ProjectionExpression: 'id',
-    ConsistentRead: true,
-  }))
-    for (const it of page) out.add(it.id as string);
+  for await (const page of pagesOf(ws, kind, ['id'])) for (const it of page) out.add(it.id as string);
   return out;
 }
 
 /** Those of `ids` (entities or notes) that exist in `ws`. */
 export async function presentOf(ws: string, kind: Listed, ids: readonly string[]): Promise<Set<string>> {
-  const found = await batchGetByKey(
-    ids.map((id) => keyOf(ws, kind, id)),
-    { consistent: true, projection: { expression: '#pk, #sk', names: { '#pk': 'pk', '#sk': 'sk' } } },
-  );
-  return new Set(ids.filter((id) => found.has(itemKeyId(keyOf(ws, kind, id)))));
+  return new Set((await foundOf(ws, kind, ids, [])).keys());
 }
 
 /** Those of the entities `ids` that are gone from `ws` or being deleted. */
 export async function goneOf(ws: string, ids: readonly string[]): Promise<Set<string>> {
-  const found = await batchGetByKey(
-    ids.map((id) => keys.entity(ws, id)),
-    { consistent: true, projection: { expression: '#pk, #sk, deleting', names: { '#pk': 'pk', '#sk': 'sk' } } },
-  );
-  return new Set(
-    ids.filter((id) => {
-      const item = found.get(itemKeyId(keys.entity(ws, id)));
-      return item === undefined || item.deleting !== undefined;
-    }),
-  );
+  const found = await foundOf(ws, 'entity', ids, ['deleting']);
+  return new Set(ids.filter((id) => !found.has(id) || found.get(id)!.deleting !== undefined));
+}
+
+/** The stored total of each of the hierarchy entities `ids` (those not found, or without one, left out). */
+export async function entityTotals(ws: string, ids: readonly string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const [id, item] of await foundOf(ws, 'entity', ids, ['total'])) if (typeof item.total === 'number') out.set(id, item.total);
+  return out;
 }
 
 /** The notes through which each customer rates each entity, by `entityId#customerId` (none: absent). */
@@ -94,20 +121,6 @@ export async function ratingNotes(ws: string, pairs: ReadonlyArray<{ entityId: s
   for (const p of pairs) {
     const item = found.get(itemKeyId(keys.rating(ws, p.entityId, p.customerId)));
     if (item) out.set(`${p.entityId}#${p.customerId}`, new Set(Object.keys(item.entries ?? {})));
-  }
-  return out;
-}
-
-/** The stored total of each of the hierarchy entities `ids` (those not found, or without one, left out). */
-export async function entityTotals(ws: string, ids: readonly string[]): Promise<Map<string, number>> {
-  const found = await batchGetByKey(
-    ids.map((id) => keys.entity(ws, id)),
-    { consistent: true, projection: { expression: '#pk, #sk, #t', names: { '#pk': 'pk', '#sk': 'sk', '#t': 'total' } } },
-  );
-  const out = new Map<string, number>();
-  for (const id of ids) {
-    const item = found.get(itemKeyId(keys.entity(ws, id)));
-    if (typeof item?.total === 'number') out.set(id, item.total);
   }
   return out;
 }
