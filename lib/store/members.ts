@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { getItem, queryPages, updateItem } from './calls.ts';
+import { getItem, updateItem } from './calls.ts';
 import { EmailTaken, isConditionFailed } from './errors.ts';
 import * as keys from './keys.ts';
 import { prereadFor, type Prereads } from './preread.ts';
+import { partitionPages } from './query.ts';
 import { tableName } from './table.ts';
 import { putInWorkspace } from './workspaces.ts';
 import { NotFound } from '../domain/errors.ts';
@@ -90,12 +91,7 @@ export async function getMemberByEmail(workspaceId: string, emailInput: string):
 /** The active admin of `ws` added first (ties broken by e-mail), if any. */
 export async function earliestActiveAdmin(workspaceId: string): Promise<Member | undefined> {
   let best: Member | undefined;
-  for await (const page of queryPages({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(workspaceId), ':p': keys.membersPrefix },
-    ConsistentRead: true,
-  })) {
+  for await (const page of partitionPages(workspaceId, keys.membersPrefix)) {
     for (const it of page) {
       if (it.kind !== 'member') continue;
       const m = toMember(it);

@@ -1,6 +1,7 @@
 // Reading a whole Query or Scan result, every page (lib/store/calls.ts's page loop).
 import type { QueryCommandInput, ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { queryPages, scanPages } from './calls.ts';
+import * as keys from './keys.ts';
 import { tableName } from './table.ts';
 
 /** An item as read, before the module that wrote it gives it its type. */
@@ -18,4 +19,19 @@ export async function scanAll(input: Omit<ScanCommandInput, 'TableName'>): Promi
   const items: StoredItem[] = [];
   for await (const page of scanPages({ TableName: tableName(), ...input })) items.push(...page);
   return items;
+}
+
+/**
+ * The items of workspace `ws` whose sort key starts with `prefix` (lib/store/keys.ts), page by page,
+ * read consistently; only `attributes` when they are named.
+ */
+export function partitionPages(ws: string, prefix: string, attributes?: readonly string[]): AsyncGenerator<StoredItem[]> {
+  const names = attributes && Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a]));
+  return queryPages({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': prefix },
+    ...(names ? { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names } : {}),
+    ConsistentRead: true,
+  });
 }

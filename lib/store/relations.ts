@@ -6,11 +6,11 @@
 // demand's read knows the links it listed are still those of its snapshot (lib/store/demand.ts).
 // A cascade delete removes both sides of every relation of a deleted entity (lib/store/cascade.ts).
 import { Plan } from './aggregates.ts';
-import { getItem, queryPages } from './calls.ts';
+import { getItem } from './calls.ts';
 import { getEntity, readChain, type EntityItem } from './entities.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
-import { queryAll, type StoredItem } from './query.ts';
+import { partitionPages, queryAll, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
 import { isDemandType } from '../domain/demand.ts';
@@ -161,12 +161,7 @@ export const relationDeletes = (ws: string, r: Pick<RelationItem, 'entityId' | '
  */
 export async function relationsOfAny(ws: string, ids: ReadonlySet<string>): Promise<Map<string, RelationItem[]>> {
   const out = new Map<string, RelationItem[]>();
-  for await (const page of queryPages({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.relationsPrefix },
-    ConsistentRead: true,
-  }))
+  for await (const page of partitionPages(ws, keys.relationsPrefix))
     for (const item of page) {
       const r = toRelation(item);
       if (ids.has(r.entityId)) out.set(r.entityId, [...(out.get(r.entityId) ?? []), r]);

@@ -1,24 +1,11 @@
 // What a move into a workspace finds there: the records it has written so far or that clients made,
 // read back from the table (a run resumed after a kill holds nothing of an earlier one in memory).
 import { batchGetByKey, itemKeyId } from '../batch.ts';
-import { queryPages } from '../calls.ts';
 import * as keys from '../keys.ts';
-import { tableName } from '../table.ts';
+import { partitionPages } from '../query.ts';
 
 type Listed = 'entity' | 'note';
 const keyOf = (ws: string, kind: Listed, id: string) => (kind === 'entity' ? keys.entity(ws, id) : keys.note(ws, id));
-
-/** Every item of one kind in `ws`, page by page (consistent), with only `attributes` when they are named. */
-function pagesOf(ws: string, kind: Listed, attributes?: readonly string[]) {
-  const names = attributes && Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a]));
-  return queryPages({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.kindPrefix[kind] },
-    ...(names ? { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names } : {}),
-    ConsistentRead: true,
-  });
-}
 
 /** The items of those of `ids` found in `ws` (consistent), by id, with `attributes` besides their key. */
 async function foundOf(ws: string, kind: Listed, ids: readonly string[], attributes: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
@@ -52,7 +39,7 @@ export interface PresentEntity {
 /** Every entity of `ws`, deleted ones included with `deleting` set. */
 export async function presentEntities(ws: string): Promise<PresentEntity[]> {
   const out: PresentEntity[] = [];
-  for await (const page of pagesOf(ws, 'entity')) {
+  for await (const page of partitionPages(ws, keys.kindPrefix.entity)) {
     for (const it of page) {
       const f = (it.fields ?? {}) as Record<string, unknown>;
       out.push({
@@ -80,7 +67,7 @@ export interface LoadedEntity {
 /** Every entity of `ws` by id: its type and parent. */
 export async function loadedEntities(ws: string): Promise<Map<string, LoadedEntity>> {
   const out = new Map<string, LoadedEntity>();
-  for await (const page of pagesOf(ws, 'entity', ['id', 'type', 'parentId', 'parentType']))
+  for await (const page of partitionPages(ws, keys.kindPrefix.entity, ['id', 'type', 'parentId', 'parentType']))
     for (const it of page)
       out.set(it.id as string, { type: it.type as string, parentId: it.parentId as string | undefined, parentType: it.parentType as string | undefined });
   return out;
@@ -89,7 +76,7 @@ export async function loadedEntities(ws: string): Promise<Map<string, LoadedEnti
 /** The ids of every entity or every note of `ws`. */
 export async function presentIds(ws: string, kind: Listed): Promise<Set<string>> {
   const out = new Set<string>();
-  for await (const page of pagesOf(ws, kind, ['id'])) for (const it of page) out.add(it.id as string);
+  for await (const page of partitionPages(ws, keys.kindPrefix[kind], ['id'])) for (const it of page) out.add(it.id as string);
   return out;
 }
 
