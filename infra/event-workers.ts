@@ -96,7 +96,8 @@ export class EventWorkers extends NestedStack {
       if (worker.source === 'schedule' && !(Number.isInteger(worker.everyMinutes) && worker.everyMinutes >= 1 && worker.everyMinutes <= 1440)) {
         throw new Error(`lib/workers.ts ${worker.id}: everyMinutes must be a whole number of minutes from 1 to 1440, not ${worker.everyMinutes}`);
       }
-      const environment: Record<string, string> = { ...base, DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl };
+      // The queue's URL to the two that use it: the stream worker sends to it, the delivery worker hands jobs back.
+      const environment: Record<string, string> = worker.source === 'schedule' ? { ...base } : { ...base, DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl };
       if (worker.source === 'deliveryQueue') environment.DELIVERY_DLQ_URL = this.deadLetters.queueUrl;
       if (worker.secret) Object.assign(environment, serviceSecretEnvironment(settings, serviceSecret));
       const { fn, role } = serviceFunction(this, worker.id, {

@@ -164,7 +164,7 @@ describe('webhook workers in the stack', () => {
     );
   });
 
-  it('environments: queue URLs and (delivery only) the secret id; never the key id or the local-only settings (loopback receivers, compressed retries)', () => {
+  it('environments: queue URLs (not the sweeper) and (delivery only) the secret id; never the key id or the local-only settings (loopback receivers, compressed retries)', () => {
     const vars = (p: Record<string, any>) => p.Environment.Variables as Record<string, unknown>;
     expect(Object.keys(vars(stream.props)).sort()).toEqual(['DELIVERY_QUEUE_URL', 'LOG_LEVEL', 'PUBLIC_APP_URL', 'PUBLIC_BASE_URL', 'TABLE_NAME']);
     expect(Object.keys(vars(deliver.props)).sort()).toEqual([
@@ -178,6 +178,7 @@ describe('webhook workers in the stack', () => {
       'TABLE_NAME',
     ]);
     expect(vars(deliver.props)).toMatchObject({ DELIVERY_QUEUE_URL: { Ref: deliveries }, DELIVERY_DLQ_URL: { Ref: deadLetters } });
+    expect(Object.keys(vars(sweeper.props)).sort()).toEqual(['LOG_LEVEL', 'PUBLIC_APP_URL', 'PUBLIC_BASE_URL', 'TABLE_NAME']);
     const all = JSON.stringify(ofType('AWS::Lambda::Function').map(([, f]) => f.Properties!.Environment));
     expect(all).not.toContain('WEBHOOKS_ALLOW_LOOPBACK');
   });
