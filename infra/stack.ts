@@ -191,7 +191,14 @@ export class PmApiStack extends Stack {
       description: 'Secret the cursor key and the webhook-secret sealing key are derived from',
       value: serviceSecret.secretArn,
     });
-    new CfnOutput(this, 'WebhookDeadLettersUrl', { description: 'Webhook deliveries given up, with their reason', value: this.events.deadLetters.queueUrl });
+    new CfnOutput(this, 'WebhookDeadLettersUrl', {
+      description: 'Webhook deliveries given up (docs/operations.md, "Dead letters")',
+      value: this.events.deadLetters.queueUrl,
+    });
+    new CfnOutput(this, 'StreamFailuresUrl', {
+      description: 'Batches of table-stream records the event function gave up on (docs/operations.md, "Dead letters")',
+      value: this.events.streamFailures.queueUrl,
+    });
 
     acknowledgeNagFindings(this, serviceSecret);
   }

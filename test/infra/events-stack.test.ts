@@ -183,8 +183,9 @@ describe('webhook workers in the stack', () => {
     expect(all).not.toContain('WEBHOOKS_ALLOW_LOOPBACK');
   });
 
-  it('the dead-letter queue is an output for operators', () => {
+  it('the dead-letter queue and the stream-failure queue are outputs for operators', () => {
     expect(template.findOutputs('WebhookDeadLettersUrl').WebhookDeadLettersUrl!.Value).toEqual({ Ref: deadLetters });
+    expect(template.findOutputs('StreamFailuresUrl').StreamFailuresUrl!.Value).toEqual({ Ref: streamFailures });
   });
 });
 
