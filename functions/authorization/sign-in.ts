@@ -3,6 +3,7 @@
 import { judgeAuthorizationRequest, startSession } from '#lib/auth/authorization-flow.ts';
 import { signIn } from '#lib/auth/sign-in.ts';
 import { SignInForm } from '#lib/domain/schemas/authorization.ts';
+import { throttledProblem } from '#lib/domain/sign-in-throttle.ts';
 import { clearedPreSessionCookie, pageForm, refuseRequest, requestCookies, sessionCookie, signInResult, staleForm } from '#lib/http/authorization-pages.ts';
 import { PRE_SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { csrfTokenMatches } from '#lib/http/csrf.ts';
@@ -46,11 +47,10 @@ export const handler = pageApi(
     if (!outcome.ok) {
       req.log.info('sign-in refused', { reason: outcome.reason, clientId: judged.app.clientId });
       if (outcome.reason === 'throttled') {
-        const minutes = Math.ceil(outcome.retryAfterS / 60);
         return signInResult(req, judged.app, request, {
           status: 429,
           ...kept,
-          problem: `Too many failed sign-in attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
+          problem: throttledProblem(outcome.retryAfterS),
           headers: { 'Retry-After': String(outcome.retryAfterS) },
         });
       }

@@ -5,6 +5,7 @@ import { PAGE_SESSION_LIFETIME_S, startPageSession } from '#lib/auth/page-sessio
 import { signIn } from '#lib/auth/sign-in.ts';
 import { safeNext } from '#lib/domain/member-pages.ts';
 import { PageSignInForm } from '#lib/domain/schemas/member-pages.ts';
+import { throttledProblem } from '#lib/domain/sign-in-throttle.ts';
 import { hostCookie, parseCookies, PAGE_PRE_SESSION_COOKIE, PAGE_SESSION_COOKIE, PAGE_WORKSPACE_COOKIE } from '#lib/http/cookies.ts';
 import { csrfTokenMatches, CSRF_FIELD } from '#lib/http/csrf.ts';
 import { pageFormOf, staleMemberForm } from '#lib/http/member-pages/forms.ts';
@@ -44,11 +45,10 @@ export const handler = memberPageApi(
     if (!outcome.ok) {
       req.log.info('page sign-in refused', { reason: outcome.reason });
       if (outcome.reason === 'throttled') {
-        const minutes = Math.ceil(outcome.retryAfterS / 60);
         return signInPageResult(req, {
           status: 429,
           ...kept,
-          problem: `Too many failed sign-in attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
+          problem: throttledProblem(outcome.retryAfterS),
           headers: { 'Retry-After': String(outcome.retryAfterS) },
         });
       }

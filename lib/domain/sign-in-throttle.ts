@@ -3,6 +3,7 @@
 // throttled attempt is refused before the password is checked, whether or not the e-mail belongs to
 // a member, so the answer reveals nothing about membership. The failures of the last 15 minutes are
 // estimated by a sliding window counter (lib/domain/sliding-window.ts).
+import { counted } from './counted.ts';
 import { slidingWindow, type WindowCounts } from './sliding-window.ts';
 
 const SIGN_IN = slidingWindow(15 * 60);
@@ -21,3 +22,7 @@ export function throttledFor(failures: { email: WindowCounts; address: WindowCou
     SIGN_IN.secondsUntilBelow(failures.address, MAX_FAILURES_PER_ADDRESS, nowMs),
   );
 }
+
+/** What a throttled member is told, on the authorization flow's page and on the member pages' alike. */
+export const throttledProblem = (retryAfterS: number): string =>
+  `Too many failed sign-in attempts. Wait ${counted(Math.ceil(retryAfterS / 60), 'minute')} and try again.`;

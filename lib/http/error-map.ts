@@ -5,6 +5,7 @@ import { EDGE_DETAILS, errorEnvelope } from './envelope.ts';
 import { ApiError } from './errors.ts';
 import type { PageShell } from './pages/page-shell.ts';
 import { isAuthError, type AuthError } from '../auth/errors.ts';
+import { counted } from '../domain/counted.ts';
 import { isDomainError, type DomainError } from '../domain/errors.ts';
 import { isStoreError, type StoreError } from '../store/errors.ts';
 
@@ -45,7 +46,7 @@ function toApiError(err: TypedError): ApiError {
       // Nothing was written and a later retry will likely pass: the client's cue to back off.
       return new ApiError(
         'rate.limitExceeded',
-        `Too many concurrent changes to ${err.resource}; nothing was changed. Retry after ${err.retryAfterS} second${err.retryAfterS === 1 ? '' : 's'}.`,
+        `Too many concurrent changes to ${err.resource}; nothing was changed. Retry after ${counted(err.retryAfterS, 'second')}.`,
         { headers: { 'Retry-After': String(err.retryAfterS) }, ...cause },
       );
     case 'ERR_UNFINISHED':

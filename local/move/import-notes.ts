@@ -9,6 +9,7 @@
 // same command continues; a file imported twice changes nothing the second time, and the same file
 // with another mapping is another import, whose notes are its own.
 import { createHash } from 'node:crypto';
+import { counted } from '#lib/domain/counted.ts';
 import { NotFound } from '#lib/domain/errors.ts';
 import { standardFieldProblem } from '#lib/domain/export-file-check.ts';
 import { isHierarchyType, type HierarchyType } from '#lib/domain/hierarchy.ts';
@@ -316,7 +317,7 @@ export async function importNotes(o: NotesImportOptions) {
   if (planned.bad.length) {
     const badLines = new Set(planned.bad.map((b) => b.line)).size;
     throw new UsageError(
-      `${badLines} bad row${badLines === 1 ? '' : 's'}; nothing was written:\n${planned.bad.map((b) => `  line ${b.line}: ${b.field ? `${b.field}: ` : ''}${b.reason}`).join('\n')}`,
+      `${counted(badLines, 'bad row')}; nothing was written:\n${planned.bad.map((b) => `  line ${b.line}: ${b.field ? `${b.field}: ` : ''}${b.reason}`).join('\n')}`,
     );
   }
   const { run, resumed } = existing!;

@@ -2,6 +2,7 @@
 // JSON-RPC batching", the specification's changelog), so a request naming that version or a later
 // one may not send one; an older client may, and each message of its batch spends the request
 // budget as a request of its own would, so a batch is no way around the limit.
+import { counted } from '../../domain/counted.ts';
 import { ApiError } from '../errors.ts';
 import { spendMore } from '../middleware/rate-limit.ts';
 import type { ApiRequest } from '../request.ts';
@@ -19,7 +20,7 @@ export async function admitBatch(req: ApiRequest, body: unknown): Promise<void> 
   if (version >= BATCHES_REMOVED_IN) {
     throw new ApiError(
       'request.invalid',
-      `A JSON-RPC batch (${body.length} message${body.length === 1 ? '' : 's'}) under MCP protocol version ${version}: batches were removed in ${BATCHES_REMOVED_IN}; send one message per request.`,
+      `A JSON-RPC batch (${counted(body.length, 'message')}) under MCP protocol version ${version}: batches were removed in ${BATCHES_REMOVED_IN}; send one message per request.`,
     );
   }
   refuseRepeatedIds(body);

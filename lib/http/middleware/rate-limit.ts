@@ -3,6 +3,7 @@
 // counters go out on every response of the request, a refusal included.
 import type { Principal } from '../../auth/principal.ts';
 import { config } from '../../config.ts';
+import { counted } from '../../domain/counted.ts';
 import { ApiError } from '../errors.ts';
 import { admit, type Admission } from '../rate-limiter.ts';
 import type { ApiMiddleware, ApiRequest } from '../request.ts';
@@ -21,8 +22,7 @@ export class BudgetSpent extends ApiError {
     limit: number,
     readonly retryAfterS: number,
   ) {
-    const s = retryAfterS === 1 ? '' : 's';
-    super('rate.limitExceeded', `More than ${limit} requests per second for ${who}; retry after ${retryAfterS} second${s}.`, {
+    super('rate.limitExceeded', `More than ${limit} requests per second for ${who}; retry after ${counted(retryAfterS, 'second')}.`, {
       headers: { 'Retry-After': String(retryAfterS) },
     });
   }
