@@ -11,6 +11,9 @@
 //  - The SDK's standard retries (throttling, 5xx, timeouts, dropped connections; jittered backoff)
 //    stop at the deadline: no backoff is started that would end within `retryReserveMs` of it, and
 //    the signal cuts off whatever is still waiting at the deadline.
+//  - A call of a request that timed out on the client's own bounds, with no retry left before the
+//    deadline, fails as the request's 408 too: to the client it is the same unknown outcome (a write
+//    the table received may have committed), never a 500.
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { MAXIMUM_RETRY_DELAY, StandardRetryStrategy } from '@smithy/core/retry';
@@ -70,14 +73,18 @@ export function clientBounds(): { requestHandler: NodeHttpHandler; retryStrategy
 
 /**
  * Sends one call, `send(options)`, with the request's abort signal when it runs for a request. A
- * call its signal cut off fails with the signal's reason.
+ * call its signal cut off fails with the signal's reason, one that timed out with the request's timeout error.
  */
 export async function bounded<T>(send: (options: HttpHandlerOptions) => Promise<T>): Promise<T> {
-  const signal = requestScope()?.signal;
-  if (!signal) return send({});
+  const scope = requestScope();
+  if (!scope) return send({});
+  const { signal } = scope;
   try {
     return await send({ abortSignal: signal });
   } catch (err) {
-    throw signal.aborted ? signal.reason : err;
+    if (signal.aborted && signal.reason) throw signal.reason;
+    // The request handler's connection, request and socket timeouts (@smithy/node-http-handler).
+    if ((err as { name?: unknown } | undefined)?.name === 'TimeoutError') throw scope.timedOut(err);
+    throw err;
   }
 }

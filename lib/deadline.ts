@@ -56,6 +56,8 @@ interface RequestScope {
   readonly deadline: number;
   /** Aborts at the deadline (with the request's timeout error) or once the request is answered. */
   readonly signal: RequestSignal;
+  /** The request's timeout error; `cause`: what ran out of time before the deadline did (lib/aws-clients.ts). */
+  readonly timedOut: (cause?: unknown) => Error;
 }
 
 const scopes = new AsyncLocalStorage<RequestScope>();
@@ -67,11 +69,11 @@ export const requestScope = (): RequestScope | undefined => scopes.getStore();
  * Runs `work` as a request with `deadline`: its calls abort with `timedOut()` at the deadline, and
  * with `answered` once `work` has settled (whatever it left running is cut off from the table).
  */
-export async function withinRequest<T>(deadline: number, timedOut: () => Error, work: () => Promise<T>): Promise<T> {
+export async function withinRequest<T>(deadline: number, timedOut: (cause?: unknown) => Error, work: () => Promise<T>): Promise<T> {
   const signal = new RequestSignal();
   const timer = setTimeout(() => signal.abort(timedOut()), Math.max(0, deadline - Date.now()));
   try {
-    return await scopes.run({ deadline, signal }, work);
+    return await scopes.run({ deadline, signal, timedOut }, work);
   } finally {
     clearTimeout(timer);
     signal.abort(ANSWERED);

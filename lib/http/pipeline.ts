@@ -161,4 +161,4 @@ function deadlineOf(context: Context): number {
   return Date.now() + Math.min(config.requestTimeoutMs, lambdaRemaining - LAMBDA_MARGIN_MS);
 }
 
-const timedOut = () => new ApiError('request.timeout', EDGE_DETAILS['request.timeout']);
+const timedOut = (cause?: unknown) => new ApiError('request.timeout', EDGE_DETAILS['request.timeout'], cause === undefined ? {} : { cause });

@@ -77,6 +77,32 @@ describe('a request’s calls end with it', () => {
     expect(proxy.calls.map((x) => x.fault)).toEqual(['hang']);
   }, 30_000);
 
+  it(`a write whose every attempt outlasts the client's ${CALL_BOUNDS.requestMs} ms request timeout, well before the deadline: the SDK's attempts spent, 408 (outcome unknown), not 500; the write landed once, and a retry with its Idempotency-Key answers it`, async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const p = await c.entity('product');
+    const body = { data: { type: 'textNote', fields: { name: 'Slow table' }, relationships: [{ type: 'link', target: { id: p }, importance: 'critical' }] } };
+    const post = () => call(app, 'POST', '/v2/notes', { token: ws.token, body, headers: { 'idempotency-key': 'slow-table' } });
+    proxy.calls.length = 0;
+    proxy.rule = (sent) => (sent.operation === 'TransactWriteItems' ? FAULTS.withhold(CALL_BOUNDS.requestMs + 1000) : FAULTS.forward());
+    // Room for every attempt and the SDK's backoffs between them before the deadline.
+    const budgetMs = CALL_BOUNDS.maxAttempts * CALL_BOUNDS.requestMs + 5_000;
+    const started = performance.now();
+    const res = await withBudget(budgetMs, post);
+    const took = performance.now() - started;
+    expectError(res, 'request.timeout', { detail: 'The request took too long and was terminated.' });
+    expect(took).toBeLessThan(budgetMs - 1_000);
+    expect(proxy.calls.filter((x) => x.operation === 'TransactWriteItems').map((x) => x.fault)).toEqual(Array(CALL_BOUNDS.maxAttempts).fill('withhold'));
+    proxy.rule = FAULTS.forward;
+    const notes = (await c.ok('GET', '/notes')).json.data as Array<{ id: string }>;
+    expect(notes).toHaveLength(1);
+    const retry = await post();
+    expect(retry.status, retry.text).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.json.data.id).toBe(notes[0]!.id);
+    expect(await c.score(p)).toBe(1);
+  }, 60_000);
+
   it('throttling that persists on a write: the SDK’s retries and the store’s stop before the deadline, 429 with Retry-After, nothing written, nothing sent after the answer', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);

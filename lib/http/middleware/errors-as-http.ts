@@ -33,6 +33,8 @@ function logFailure(err: unknown): void {
   // None of ours is our fault: the cause goes to the log, never to the client.
   if (!known) log.error('unexpected error', { error: err });
   else if (known.status >= 500) log.error('request failed', { code: known.code, error: err });
+  // Out of time because of what it waited for (a call the table did not answer, a write left to the sweeper): the operator's to see.
+  else if (known.status === 408 && known.cause !== undefined) log.warn('request timed out', { code: known.code, error: known.cause });
   else log.info('request rejected', { code: known.code, status: known.status });
 }
 
