@@ -7,10 +7,12 @@
 // of the same request (the steps of a large note) are plain. The window is checked against the
 // record's `firstAt`, never left to the table's TTL (it deletes late): `ttl` only cleans up.
 import { getItem } from './calls.ts';
+import { Unfinished } from './errors.ts';
 import * as keys from './keys.ts';
 import { prereadFor, type ReadAhead } from './preread.ts';
 import { tableName } from './table.ts';
-import { transact, type TxItem } from './tx.ts';
+import { RETRY, transact, type TxItem } from './tx.ts';
+import { deadlineOf } from '../deadline.ts';
 import { IDEMPOTENCY_WINDOW_MS, keyReused, recordName, withinWindow } from '../domain/idempotency.ts';
 
 /** A request that carries an Idempotency-Key. */
@@ -94,12 +96,40 @@ function recordPut(claim: Claim, result: unknown, now: number, expiredAt: number
 export const RECORD_ITEMS = 1;
 
 /**
+ * Whether the effect of a first result is still being completed (the steps of a large note, by its
+ * request or by the sweeper after it): what its request's 408 said, or undefined once it is whole.
+ */
+type UnderWay<T> = (first: T) => Promise<string | undefined>;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * A duplicate answers the first result only once its effect is whole: it waits for the steps, within
+ * its own deadline, and then answers what the first request's 408 said.
+ */
+async function whole<T>(first: T, underWay: UnderWay<T> | undefined, deadline: number): Promise<T> {
+  if (!underWay) return first;
+  for (let waitMs = 50; ; waitMs = Math.min(2 * waitMs, 1_000)) {
+    const detail = await underWay(first);
+    if (detail === undefined) return first;
+    if (deadline - Date.now() - waitMs < RETRY.reserveMs) throw new Unfinished(detail);
+    await sleep(waitMs);
+  }
+}
+
+/**
  * transact() (lib/store/tx.ts) for the effect of a request that may carry a key: each attempt reads
  * the record before building, replays a first result, or adds the record to the transaction (also
  * when the effect itself writes nothing). A duplicate in flight that committed first fails this
- * one's condition; the rebuild then replays its result.
+ * one's condition; the rebuild then replays its result. `underWay`: for an effect written in steps
+ * after its transaction, whether a first result's steps are still to come.
  */
-export async function transactOnce<T>(label: string, build: (attempt: number) => Promise<{ items: TxItem[]; result: T }>, scope?: WriteScope): Promise<T> {
+export async function transactOnce<T>(
+  label: string,
+  build: (attempt: number) => Promise<{ items: TxItem[]; result: T }>,
+  scope?: WriteScope,
+  underWay?: UnderWay<T>,
+): Promise<T> {
   const claim = openClaim(scope);
   if (!claim) return transact(label, build, scope?.deadline);
   const outcome = await transact(
@@ -126,7 +156,7 @@ export async function transactOnce<T>(label: string, build: (attempt: number) =>
   claim.taken = true;
   if ('made' in outcome) return outcome.made;
   claim.replayed = true;
-  return outcome.replayed;
+  return whole(outcome.replayed, underWay, deadlineOf(Date.now(), scope?.deadline));
 }
 
 /**

@@ -310,6 +310,8 @@ export async function createNote(
       return { items: plan.build(), result: note };
     },
     scope,
+    // A duplicate of a create whose links are still being made answers once they are (or as the first one did).
+    async (first) => ((await readWork(ws, 'noteLinks', first.id)) ? linksUnderWay(first.id, input.links.length) : undefined),
   );
   // A replayed note (another id) had its links made by its first request, or by the pending work it left.
   if (stepwise && note.id === id) {
@@ -377,6 +379,9 @@ async function inSteps<T>(
   }
 }
 
+/** What a note's creation answers while links it asked for are still being made. */
+const linksUnderWay = (noteId: string, links: number) => `Note ${noteId} was created; ${links} links are being added to it and follow without another request.`;
+
 /**
  * The links a note's creation still has to make (its pending work), in transactions of as many as
  * one holds: each link as a client's would be made, the note's revision and copy updated once per
@@ -385,7 +390,7 @@ async function inSteps<T>(
  */
 export async function finishNoteLinks(ws: string, noteId: string, links: ReadonlyArray<readonly [string, Importance]>, until: number): Promise<boolean> {
   const made = new Set((await noteLinks(ws, noteId)).map((l) => l.entityId));
-  const detail = () => `Note ${noteId} was created; ${links.length} links are being added to it and follow without another request.`;
+  const detail = () => linksUnderWay(noteId, links.length);
   await inSteps(
     'finishNoteLinks',
     links.filter(([entityId]) => !made.has(entityId)),

@@ -137,22 +137,52 @@ describe('fan-out beyond one transaction', () => {
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 0 });
   }, 120_000);
 
-  it('a create that crashed after writing the note: a retry with its Idempotency-Key answers that note, and the sweep makes its links', async () => {
+  it('a create that crashed after writing the note: a retry with its Idempotency-Key answers 408 saying its links follow while they are pending, the sweep makes them, and then the retry answers that note', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const t = await setup(c);
     const create = bigNote(ws.token, t, 'big-note-1');
     await crashedAfter('WORK#noteLinks#', create);
-    const replay = await create();
-    expect(replay.status, replay.text).toBe(201);
-    expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    const id = replay.json.data.id as string;
+    const [note] = (await c.ok('GET', '/notes')).json.data as Array<{ id: string }>;
+    const early = await withBudget(1500, create);
+    expectError(early, 'request.timeout', { detail: `Note ${note!.id} was created; ${LINKS} links are being added to it and follow without another request.` });
     expect(await c.score(t.product)).toBeLessThan(LINKS * 3);
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 1 });
     expect(await sweepWhenDue(ws.workspaceId)).toEqual({ finished: 1, handedBack: 0, failed: 0 });
+    const replay = await create();
+    expect(replay.status, replay.text).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.json.data.id).toBe(note!.id);
     expect(await c.score(t.product)).toBe(LINKS * 3);
-    const links = (await c.ok('GET', `/notes/${id}/relationships?type=link`)).json.data;
+    const links = (await c.ok('GET', `/notes/${note!.id}/relationships?type=link`)).json.data;
     expect(links).toHaveLength(LINKS);
+    expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 0 });
+  }, 120_000);
+
+  it('a duplicate sent while the first request is still making the links answers the first result only once every link is made: what its client reads then is whole', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const t = await setup(c);
+    const create = bigNote(ws.token, t, 'big-note-concurrent');
+    let steps = 0;
+    // The note's own transaction goes through; each link step after it commits, answered 400 ms late.
+    const [first, duplicate] = await withFaults(
+      (sent) => (sent.operation === 'TransactWriteItems' && ++steps > 1 ? FAULTS.withhold(400) : FAULTS.forward()),
+      async () => {
+        const firstDone = create();
+        // The duplicate goes out once the note exists, while its links are still being made.
+        while (((await c.ok('GET', '/notes')).json.data as unknown[]).length === 0) await new Promise((r) => setTimeout(r, 20));
+        const dup = await create();
+        const linksThen = (await c.ok('GET', `/notes/${dup.json.data?.id}/relationships?type=link&limit=100`)).json.data;
+        return [await firstDone, { res: dup, links: linksThen.length as number, score: await c.score(t.product) }] as const;
+      },
+    );
+    expect(first.status, first.text).toBe(201);
+    expect(steps).toBeGreaterThan(2);
+    expect(duplicate.res.status, duplicate.res.text).toBe(201);
+    expect(duplicate.res.headers.get('idempotent-replayed')).toBe('true');
+    expect(duplicate.res.json.data.id).toBe(first.json.data.id);
+    expect(duplicate).toMatchObject({ links: LINKS, score: LINKS * 3 });
     expect(await verifyScores({ workspace: ws.workspaceId, repair: false })).toMatchObject({ mismatches: 0, pending: 0 });
   }, 120_000);
 
@@ -162,7 +192,7 @@ describe('fan-out beyond one transaction', () => {
     const t = await setup(c);
     const create = bigNote(ws.token, t, 'big-note-2');
     await crashedAfter('WORK#noteLinks#', create);
-    const id = (await create()).json.data.id as string;
+    const id = ((await c.ok('GET', '/notes')).json.data as Array<{ id: string }>)[0]!.id;
     // The client links the first feature itself, then takes it away again.
     expect((await c.req('POST', `/notes/${id}/relationships`, { data: { type: 'link', target: { id: t.features[0] } } })).status).toBe(201);
     const unlink = () => c.req('DELETE', `/notes/${id}/relationships/link/${t.features[0]}`);
