@@ -14,7 +14,7 @@ import { RECORD_ITEMS, transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { copyAttributes, copyUpdate, MAX_COPIED_LINKS, readCopy, uncopyLink, type CopiedLink } from './note-link-copy.ts';
 import { prereadFor, readAhead, type Prereads, type ReadAhead } from './preread.ts';
-import { queryAll, type StoredItem } from './query.ts';
+import { partitionPages, type StoredItem } from './query.ts';
 import { queued } from './queue.ts';
 import { recordUpdate, type RecordChange } from './record-update.ts';
 import { tableName } from './table.ts';
@@ -88,11 +88,8 @@ async function liveNote(ws: string, id: string): Promise<NoteItem> {
 
 /** A note's links (consistent Query on the note's link prefix). */
 async function noteLinks(ws: string, noteId: string): Promise<LinkItem[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.linksOfNotePrefix(noteId) },
-    ConsistentRead: true,
-  });
+  const items: StoredItem[] = [];
+  for await (const page of partitionPages(ws, keys.linksOfNotePrefix(noteId))) items.push(...page);
   return items.map(toLink);
 }
 

@@ -7,7 +7,7 @@
 // deleted, a Query that finds nothing — and only when they have something to hide (gone()).
 import { randomUUID } from 'node:crypto';
 import * as keys from './keys.ts';
-import { queryAll, type StoredItem } from './query.ts';
+import { partitionPages, queryAll, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import type { TxItem } from './tx.ts';
 
@@ -60,11 +60,8 @@ const toChunk = (item: StoredItem): TombstoneChunk => ({
 
 /** The chunks of one subtree's delete, deepest level first. */
 export async function tombstonesOf(ws: string, rootId: string): Promise<TombstoneChunk[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.tombstonesOf(rootId) },
-    ConsistentRead: true,
-  });
+  const items: StoredItem[] = [];
+  for await (const page of partitionPages(ws, keys.tombstonesOf(rootId))) items.push(...page);
   return items.map(toChunk).sort((a, b) => b.level - a.level);
 }
 

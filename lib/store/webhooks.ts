@@ -10,7 +10,7 @@ import { getItem, transactWrite, updateItem } from './calls.ts';
 import { isCancellation, isConditionFailed, WebhookLimitReached } from './errors.ts';
 import { writeOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
-import { queryAll, type StoredItem } from './query.ts';
+import { partitionPages, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import { putInWorkspace } from './workspaces.ts';
 import { MAX_SUBSCRIPTIONS, type WebhookStatus, type WebhookSubscription } from '../domain/webhooks.ts';
@@ -80,11 +80,8 @@ export async function getWebhook(ws: string, id: string): Promise<StoredWebhook 
 
 /** Every subscription of a workspace (at most MAX_SUBSCRIPTIONS), read consistently: what the stream consumer matches events against. */
 export async function webhooksOf(ws: string): Promise<StoredWebhook[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':prefix': keys.webhooksPrefix },
-    ConsistentRead: true,
-  });
+  const items: StoredItem[] = [];
+  for await (const page of partitionPages(ws, keys.webhooksPrefix)) items.push(...page);
   return items.map(toWebhook);
 }
 

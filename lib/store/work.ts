@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { deleteItem, getItem, queryPage, updateItem } from './calls.ts';
 import { Contention, isConditionFailed, Unfinished } from './errors.ts';
 import * as keys from './keys.ts';
-import { queryAll, type StoredItem } from './query.ts';
+import { partitionPages, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import type { TxItem } from './tx.ts';
 import type { Importance } from '../domain/score.ts';
@@ -137,11 +137,8 @@ export async function readWork(ws: string, work: WorkKind, subject: string): Pro
 
 /** The work items of one workspace whose sort key starts with `skPrefix` (its partition, consistent). */
 async function workUnder(ws: string, skPrefix: string): Promise<Work[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': skPrefix },
-    ConsistentRead: true,
-  });
+  const items: StoredItem[] = [];
+  for await (const page of partitionPages(ws, skPrefix)) items.push(...page);
   return items.map(toWork);
 }
 
