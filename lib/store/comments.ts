@@ -7,7 +7,7 @@ import { batchWriteAll } from './batch.ts';
 import { getItem } from './calls.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
-import { queryAll, type StoredItem } from './query.ts';
+import { partitionPages, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 
 export interface StoredComment {
@@ -74,12 +74,8 @@ async function liveNoteExists(ws: string, noteId: string): Promise<boolean> {
 
 /** Deletes every comment of a note (once the note is gone; idempotent). Returns how many there were. */
 export async function removeNoteComments(ws: string, noteId: string): Promise<number> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':prefix': keys.commentsOfNotePrefix(noteId) },
-    ProjectionExpression: 'pk, sk',
-    ConsistentRead: true,
-  });
+  const items: StoredItem[] = [];
+  for await (const page of partitionPages(ws, keys.commentsOfNotePrefix(noteId), ['pk', 'sk'])) items.push(...page);
   await batchWriteAll(items.map((it) => ({ DeleteRequest: { Key: { pk: it.pk, sk: it.sk } } })));
   return items.length;
 }

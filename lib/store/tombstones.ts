@@ -7,7 +7,7 @@
 // deleted, a Query that finds nothing — and only when they have something to hide (gone()).
 import { randomUUID } from 'node:crypto';
 import * as keys from './keys.ts';
-import { partitionPages, queryAll, type StoredItem } from './query.ts';
+import { partitionPages, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import type { TxItem } from './tx.ts';
 
@@ -67,12 +67,8 @@ export async function tombstonesOf(ws: string, rootId: string): Promise<Tombston
 
 /** Every marked id of the workspace whose clean-up is not finished (one consistent Query). */
 async function markedIds(ws: string): Promise<ReadonlySet<string>> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.tombstonesPrefix },
-    ProjectionExpression: 'ids',
-    ConsistentRead: true,
-  });
+  const items: StoredItem[] = [];
+  for await (const page of partitionPages(ws, keys.tombstonesPrefix, ['ids'])) items.push(...page);
   return new Set(items.flatMap((it) => (it.ids as string[] | undefined) ?? []));
 }
 
