@@ -28,7 +28,7 @@
 // once; a crash anywhere leaves the pending item, and the next sweep carries on.
 import { Plan } from './aggregates.ts';
 import { batchGetByKey, batchWriteAll, itemKeyId } from './batch.ts';
-import { putItem, queryPages, updateItem } from './calls.ts';
+import { putItem, updateItem } from './calls.ts';
 import { customerEmailOf } from './customers.ts';
 import { entityVersion, readChain, readEntityItem, readEntityItems, type EntityItem } from './entities.ts';
 import { isConditionFailed } from './errors.ts';
@@ -37,7 +37,7 @@ import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
 import { uncopyLinksOf } from './note-link-copy.ts';
 import { setNoteCustomer } from './notes.ts';
-import { queryAll } from './query.ts';
+import { partitionPages, queryAll, type StoredItem } from './query.ts';
 import { relationDeletes, relationsOf, relationsOfAny, type RelationItem } from './relations.ts';
 import { tableName } from './table.ts';
 import { tombstonePut, tombstonesOf, TOMBSTONES_PER_CHUNK, type TombstoneChunk } from './tombstones.ts';
@@ -447,17 +447,11 @@ async function referencesOf(
  * last put it.
  */
 async function ratingsOfAll(ws: string, ids: readonly string[], until: number, detail: () => string): Promise<ItemKey[]> {
-  const key = (it: Record<string, unknown>): ItemKey => ({ pk: it.pk as string, sk: it.sk as string });
-  const read = { ProjectionExpression: 'pk, sk', ConsistentRead: true } as const;
+  const key = (it: StoredItem): ItemKey => ({ pk: it.pk as string, sk: it.sk as string });
   const out: ItemKey[] = [];
   if (ids.length >= PASS_FROM) {
     const wanted = new Set(ids);
-    for await (const page of queryPages({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.kindPrefix.rating },
-      ...read,
-    })) {
+    for await (const page of partitionPages(ws, keys.kindPrefix.rating, ['pk', 'sk'])) {
       inTime(until, detail);
       for (const it of page) if (wanted.has(keys.ratingEntityId(it.sk as string))) out.push(key(it));
     }
@@ -465,11 +459,8 @@ async function ratingsOfAll(ws: string, ids: readonly string[], until: number, d
   }
   await forEachLimited(ids, PARALLEL, async (id) => {
     inTime(until, detail);
-    const items = await queryAll({
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.ratingsOfEntityPrefix(id) },
-      ...read,
-    });
+    const items: StoredItem[] = [];
+    for await (const page of partitionPages(ws, keys.ratingsOfEntityPrefix(id), ['pk', 'sk'])) items.push(...page);
     out.push(...items.map(key));
   });
   return out;
