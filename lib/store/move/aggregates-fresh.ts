@@ -16,6 +16,7 @@ import { ratingItem } from '../aggregates.ts';
 import { batchWriteAll, type WriteRequest } from '../batch.ts';
 import { queryPages, updateItem } from '../calls.ts';
 import * as keys from '../keys.ts';
+import { partitionPages } from '../query.ts';
 import { QUIET_WRITE } from '../stream-records.ts';
 import { tableName } from '../table.ts';
 
@@ -52,13 +53,7 @@ async function hierarchy(ws: string): Promise<Map<string, Node>> {
 /** The link items the table holds to the hierarchy entities `nodes` (an index shows no other). */
 async function writtenLinks(ws: string, nodes: Map<string, Node>): Promise<number> {
   let n = 0;
-  for await (const page of queryPages({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.kindPrefix.link },
-    ProjectionExpression: 'entityId',
-    ConsistentRead: true,
-  })) {
+  for await (const page of partitionPages(ws, keys.kindPrefix.link, ['entityId'])) {
     for (const it of page) if (nodes.has(it.entityId as string)) n++;
   }
   return n;

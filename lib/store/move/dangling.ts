@@ -5,8 +5,9 @@
 // relation is its two items, one per side (keys.relation).
 import { PARALLEL } from './load.ts';
 import { batchWriteAll } from '../batch.ts';
-import { queryPages, updateItem } from '../calls.ts';
+import { updateItem } from '../calls.ts';
 import * as keys from '../keys.ts';
+import { partitionPages } from '../query.ts';
 import { tableName } from '../table.ts';
 
 /** One side of a relation, as its item names it. */
@@ -18,14 +19,7 @@ export interface RelationSide {
 
 /** Every relation item of `ws`. */
 export async function* relationSides(ws: string): AsyncGenerator<RelationSide> {
-  for await (const page of queryPages({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': keys.relationsPrefix },
-    ProjectionExpression: 'entityId, #t, targetId',
-    ExpressionAttributeNames: { '#t': 'type' },
-    ConsistentRead: true,
-  })) {
+  for await (const page of partitionPages(ws, keys.relationsPrefix, ['entityId', 'type', 'targetId'])) {
     for (const it of page) yield { entityId: it.entityId as string, type: it.type as string, targetId: it.targetId as string };
   }
 }
