@@ -23,9 +23,9 @@ export async function scanAll(input: Omit<ScanCommandInput, 'TableName'>): Promi
 
 /**
  * The items of workspace `ws` whose sort key starts with `prefix` (lib/store/keys.ts), page by page,
- * read consistently; only `attributes` when they are named.
+ * read consistently; only `attributes` when they are named; at most `pageSize` items a page when given.
  */
-export function partitionPages(ws: string, prefix: string, attributes?: readonly string[]): AsyncGenerator<StoredItem[]> {
+export function partitionPages(ws: string, prefix: string, attributes?: readonly string[], pageSize?: number): AsyncGenerator<StoredItem[]> {
   const names = attributes && Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a]));
   return queryPages({
     TableName: tableName(),
@@ -33,5 +33,6 @@ export function partitionPages(ws: string, prefix: string, attributes?: readonly
     ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': prefix },
     ...(names ? { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names } : {}),
     ConsistentRead: true,
+    ...(pageSize !== undefined ? { Limit: pageSize } : {}),
   });
 }

@@ -3,7 +3,6 @@
 // rating time. Memory stays bounded whatever the size: a page, the links of the notes of that page
 // (notes and links are both ordered by note id, so they are read side by side), and a bounded cache
 // of entities known to be live.
-import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TAGS_FIELD } from '../../domain/field-values.ts';
 import { isHierarchyType, type EntityType, type HierarchyType } from '../../domain/hierarchy.ts';
 import type {
@@ -21,7 +20,6 @@ import type {
 } from '../../domain/schemas/workspace-export.ts';
 import { toLink, type LinkItem } from '../aggregates.ts';
 import { batchGetByKey, itemKeyId } from '../batch.ts';
-import { queryPages } from '../calls.ts';
 import { toComment } from '../comments.ts';
 import { toEntity } from '../entities.ts';
 import { withCurrentRefs } from '../field-refs.ts';
@@ -29,24 +27,14 @@ import { TAG_VALUE_KIND, toSelectValue } from '../field-values.ts';
 import * as keys from '../keys.ts';
 import { toMember } from '../members.ts';
 import { toNote } from '../notes.ts';
-import type { StoredItem } from '../query.ts';
+import { partitionPages, type StoredItem } from '../query.ts';
 import { toRelation } from '../relations.ts';
-import { tableName } from '../table.ts';
 import { isTeamItem, toTeam } from '../teams.ts';
 import { toWebhook } from '../webhooks.ts';
 
 const PAGE = 200;
 
-async function* ofKind(ws: string, prefix: string, extra: Partial<QueryCommandInput> = {}): AsyncGenerator<StoredItem[]> {
-  yield* queryPages({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': prefix },
-    ConsistentRead: true,
-    Limit: PAGE,
-    ...extra,
-  });
-}
+const ofKind = (ws: string, prefix: string, pageSize = PAGE): AsyncGenerator<StoredItem[]> => partitionPages(ws, prefix, undefined, pageSize);
 
 /** Which entities are live (neither they nor an ancestor being deleted), with a bounded cache. */
 class Liveness {
@@ -230,7 +218,7 @@ class LinkCursor {
   private buffer: LinkItem[] = [];
   private ended = false;
   constructor(ws: string) {
-    this.pages = ofKind(ws, keys.kindPrefix.link, { Limit: 1000 });
+    this.pages = ofKind(ws, keys.kindPrefix.link, 1000);
   }
 
   /** The links of every note up to `lastNoteId` (inclusive), by note; links of notes not asked for are dropped. */
