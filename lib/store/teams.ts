@@ -15,13 +15,13 @@
 // memberships in those steps, then the item.
 import { randomUUID } from 'node:crypto';
 import { batchGetByKey, itemKeyId } from './batch.ts';
-import { deleteItem, getItem, queryPage } from './calls.ts';
+import { deleteItem, getItem } from './calls.ts';
 import { isConditionFailed } from './errors.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { toMember, type Member } from './members.ts';
 import { prereadFor, type Prereads } from './preread.ts';
-import { queryAll, type StoredItem } from './query.ts';
+import { partitionPages, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
 import { carryOn, earlierWork, finishEarlier, inTime, orUnfinished, workAbout, workPut, type HeldWork, type MemberChange } from './work.ts';
@@ -160,14 +160,12 @@ export async function createTeam(
 
 /** The ids of a team's members: every membership, or with `limit` the first that many (one Query page). */
 async function teamMemberIds(ws: string, teamId: string, limit?: number): Promise<string[]> {
-  const input = {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':prefix': keys.teamMembershipsPrefix(teamId) },
-    ProjectionExpression: 'memberId',
-    ConsistentRead: true,
-  };
-  const items = limit === undefined ? await queryAll(input) : ((await queryPage({ TableName: tableName(), ...input, Limit: limit })).Items ?? []);
-  return items.map((i) => String(i.memberId));
+  const ids: string[] = [];
+  for await (const page of partitionPages(ws, keys.teamMembershipsPrefix(teamId), ['memberId'], limit)) {
+    ids.push(...page.map((i) => String(i.memberId)));
+    if (limit !== undefined) break;
+  }
+  return ids;
 }
 
 /** The writes that make `memberId` a member of the team, or stop it being one. */
