@@ -15,7 +15,7 @@ import { getDynamicClient, isDynamicClientId, type DynamicClient } from './dynam
 import { DuplicateKey, isCancellation, isConditionFailed, KeyLimitReached } from './errors.ts';
 import { writeOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
-import { partitionPages, type StoredItem } from './query.ts';
+import { partitionItems, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import { putInWorkspace } from './workspaces.ts';
 import { applicationNotFound, type ApplicationInput, type ApplicationType } from '../domain/applications.ts';
@@ -147,8 +147,7 @@ export async function findApplicationByClientId(clientId: string): Promise<Appli
 
 /** A workspace's applications, oldest first. */
 export async function listApplications(workspaceId: string): Promise<Application[]> {
-  const items: StoredItem[] = [];
-  for await (const page of partitionPages(workspaceId, keys.applicationsPrefix)) items.push(...page);
+  const items = await partitionItems(workspaceId, keys.applicationsPrefix);
   const apps = items.filter((item) => item.kind === 'application').map(toApplication);
   return apps.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.clientId.localeCompare(b.clientId));
 }

@@ -37,7 +37,7 @@ import * as keys from './keys.ts';
 import type { ItemKey } from './keys.ts';
 import { uncopyLinksOf } from './note-link-copy.ts';
 import { setNoteCustomer } from './notes.ts';
-import { partitionPages, queryAll, type StoredItem } from './query.ts';
+import { partitionItems, partitionPages, queryAll, type StoredItem } from './query.ts';
 import { relationDeletes, relationsOf, relationsOfAny, type RelationItem } from './relations.ts';
 import { tableName } from './table.ts';
 import { tombstonePut, tombstonesOf, TOMBSTONES_PER_CHUNK, type TombstoneChunk } from './tombstones.ts';
@@ -459,8 +459,7 @@ async function ratingsOfAll(ws: string, ids: readonly string[], until: number, d
   }
   await forEachLimited(ids, PARALLEL, async (id) => {
     inTime(until, detail);
-    const items: StoredItem[] = [];
-    for await (const page of partitionPages(ws, keys.ratingsOfEntityPrefix(id), ['pk', 'sk'])) items.push(...page);
+    const items = await partitionItems(ws, keys.ratingsOfEntityPrefix(id), ['pk', 'sk']);
     out.push(...items.map(key));
   });
   return out;

@@ -7,7 +7,7 @@ import { batchWriteAll } from './batch.ts';
 import { getItem } from './calls.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
-import { partitionPages, type StoredItem } from './query.ts';
+import { partitionItems, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 
 export interface StoredComment {
@@ -74,8 +74,7 @@ async function liveNoteExists(ws: string, noteId: string): Promise<boolean> {
 
 /** Deletes every comment of a note (once the note is gone; idempotent). Returns how many there were. */
 export async function removeNoteComments(ws: string, noteId: string): Promise<number> {
-  const items: StoredItem[] = [];
-  for await (const page of partitionPages(ws, keys.commentsOfNotePrefix(noteId), ['pk', 'sk'])) items.push(...page);
+  const items = await partitionItems(ws, keys.commentsOfNotePrefix(noteId), ['pk', 'sk']);
   await batchWriteAll(items.map((it) => ({ DeleteRequest: { Key: { pk: it.pk, sk: it.sk } } })));
   return items.length;
 }

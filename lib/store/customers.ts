@@ -3,7 +3,7 @@
 // customer given by e-mail (a note's customer) is found with one Query, case-insensitively.
 import { getEntity, type EntityItem } from './entities.ts';
 import * as keys from './keys.ts';
-import { partitionPages, type StoredItem } from './query.ts';
+import { partitionItems } from './query.ts';
 import { tableName } from './table.ts';
 import type { TxItem } from './tx.ts';
 import type { Path } from '../domain/errors.ts';
@@ -34,8 +34,7 @@ export function customerEmailWrites(
 /** The live users of a workspace whose e-mail is `email` (compared case-insensitively). */
 export async function usersByEmail(ws: string, email: string): Promise<EntityItem[]> {
   const wanted = email.toLowerCase();
-  const items: StoredItem[] = [];
-  for await (const page of partitionPages(ws, keys.customerEmailPrefix(wanted))) items.push(...page);
+  const items = await partitionItems(ws, keys.customerEmailPrefix(wanted));
   const users = await Promise.all(items.filter((it) => it.email === wanted).map((it) => getEntity(ws, String(it.userId))));
   return users.filter((u): u is EntityItem => u !== undefined && customerEmailOf(u) === wanted);
 }

@@ -24,7 +24,7 @@ import { isEntityItem, readEntityItem, toEntity, type EntityItem } from './entit
 import { Contention } from './errors.ts';
 import * as keys from './keys.ts';
 import type { Prereads } from './preread.ts';
-import { partitionPages, type StoredItem } from './query.ts';
+import { partitionItems, type StoredItem } from './query.ts';
 import { scoreOfTotal } from './score.ts';
 import { tableName } from './table.ts';
 import { backoffMs, isRetryable, MAX_TX_ITEMS, RETRY } from './tx.ts';
@@ -45,8 +45,7 @@ type Snapshot = Map<string, EntityItem | null>;
 
 /** The ids of the product hierarchy entities `id` is linked to (consistent). */
 async function linkedIds(ws: string, id: string): Promise<string[]> {
-  const items: StoredItem[] = [];
-  for await (const page of partitionPages(ws, keys.relationsOfPrefix(id, 'link'), ['targetId', 'targetType'])) items.push(...page);
+  const items = await partitionItems(ws, keys.relationsOfPrefix(id, 'link'), ['targetId', 'targetType']);
   return items.filter((it) => isHierarchyType(it.targetType)).map((it) => String(it.targetId));
 }
 

@@ -14,7 +14,7 @@ import { RECORD_ITEMS, transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { copyAttributes, copyUpdate, MAX_COPIED_LINKS, readCopy, uncopyLink, type CopiedLink } from './note-link-copy.ts';
 import { prereadFor, readAhead, type Prereads, type ReadAhead } from './preread.ts';
-import { partitionPages, type StoredItem } from './query.ts';
+import { partitionItems, type StoredItem } from './query.ts';
 import { queued } from './queue.ts';
 import { recordUpdate, type RecordChange } from './record-update.ts';
 import { tableName } from './table.ts';
@@ -88,8 +88,7 @@ async function liveNote(ws: string, id: string): Promise<NoteItem> {
 
 /** A note's links (consistent Query on the note's link prefix). */
 async function noteLinks(ws: string, noteId: string): Promise<LinkItem[]> {
-  const items: StoredItem[] = [];
-  for await (const page of partitionPages(ws, keys.linksOfNotePrefix(noteId))) items.push(...page);
+  const items = await partitionItems(ws, keys.linksOfNotePrefix(noteId));
   return items.map(toLink);
 }
 

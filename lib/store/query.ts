@@ -36,3 +36,10 @@ export function partitionPages(ws: string, prefix: string, attributes?: readonly
     ...(pageSize !== undefined ? { Limit: pageSize } : {}),
   });
 }
+
+/** Every item partitionPages reads, in order. */
+export async function partitionItems(ws: string, prefix: string, attributes?: readonly string[]): Promise<StoredItem[]> {
+  const items: StoredItem[] = [];
+  for await (const page of partitionPages(ws, prefix, attributes)) items.push(...page);
+  return items;
+}

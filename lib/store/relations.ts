@@ -10,7 +10,7 @@ import { getItem } from './calls.ts';
 import { getEntity, readChain, type EntityItem } from './entities.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
-import { partitionPages, type StoredItem } from './query.ts';
+import { partitionItems, partitionPages, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import { transact, type TxItem } from './tx.ts';
 import { isDemandType } from '../domain/demand.ts';
@@ -171,7 +171,6 @@ export async function relationsOfAny(ws: string, ids: ReadonlySet<string>): Prom
 
 /** Every relation of an entity (consistent). A subtree's clean-up reads a large group's at once: relationsOfAny. */
 export async function relationsOf(ws: string, entityId: string): Promise<RelationItem[]> {
-  const items: StoredItem[] = [];
-  for await (const page of partitionPages(ws, keys.relationsOfPrefix(entityId))) items.push(...page);
+  const items = await partitionItems(ws, keys.relationsOfPrefix(entityId));
   return items.map(toRelation);
 }

@@ -7,7 +7,7 @@
 // deleted, a Query that finds nothing — and only when they have something to hide (gone()).
 import { randomUUID } from 'node:crypto';
 import * as keys from './keys.ts';
-import { partitionPages, type StoredItem } from './query.ts';
+import { partitionItems, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import type { TxItem } from './tx.ts';
 
@@ -60,15 +60,13 @@ const toChunk = (item: StoredItem): TombstoneChunk => ({
 
 /** The chunks of one subtree's delete, deepest level first. */
 export async function tombstonesOf(ws: string, rootId: string): Promise<TombstoneChunk[]> {
-  const items: StoredItem[] = [];
-  for await (const page of partitionPages(ws, keys.tombstonesOf(rootId))) items.push(...page);
+  const items = await partitionItems(ws, keys.tombstonesOf(rootId));
   return items.map(toChunk).sort((a, b) => b.level - a.level);
 }
 
 /** Every marked id of the workspace whose clean-up is not finished (one consistent Query). */
 async function markedIds(ws: string): Promise<ReadonlySet<string>> {
-  const items: StoredItem[] = [];
-  for await (const page of partitionPages(ws, keys.tombstonesPrefix, ['ids'])) items.push(...page);
+  const items = await partitionItems(ws, keys.tombstonesPrefix, ['ids']);
   return new Set(items.flatMap((it) => (it.ids as string[] | undefined) ?? []));
 }
 

@@ -10,7 +10,7 @@ import { getItem, transactWrite, updateItem } from './calls.ts';
 import { isCancellation, isConditionFailed, WebhookLimitReached } from './errors.ts';
 import { writeOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
-import { partitionPages, type StoredItem } from './query.ts';
+import { partitionItems, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import { putInWorkspace } from './workspaces.ts';
 import { MAX_SUBSCRIPTIONS, type WebhookStatus, type WebhookSubscription } from '../domain/webhooks.ts';
@@ -80,8 +80,7 @@ export async function getWebhook(ws: string, id: string): Promise<StoredWebhook 
 
 /** Every subscription of a workspace (at most MAX_SUBSCRIPTIONS), read consistently: what the stream consumer matches events against. */
 export async function webhooksOf(ws: string): Promise<StoredWebhook[]> {
-  const items: StoredItem[] = [];
-  for await (const page of partitionPages(ws, keys.webhooksPrefix)) items.push(...page);
+  const items = await partitionItems(ws, keys.webhooksPrefix);
   return items.map(toWebhook);
 }
 

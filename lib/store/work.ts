@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { deleteItem, getItem, queryPage, updateItem } from './calls.ts';
 import { Contention, isConditionFailed, Unfinished } from './errors.ts';
 import * as keys from './keys.ts';
-import { partitionPages, type StoredItem } from './query.ts';
+import { partitionItems, type StoredItem } from './query.ts';
 import { tableName } from './table.ts';
 import type { TxItem } from './tx.ts';
 import type { Importance } from '../domain/score.ts';
@@ -137,8 +137,7 @@ export async function readWork(ws: string, work: WorkKind, subject: string): Pro
 
 /** The work items of one workspace whose sort key starts with `skPrefix` (its partition, consistent). */
 async function workUnder(ws: string, skPrefix: string): Promise<Work[]> {
-  const items: StoredItem[] = [];
-  for await (const page of partitionPages(ws, skPrefix)) items.push(...page);
+  const items = await partitionItems(ws, skPrefix);
   return items.map(toWork);
 }
 
