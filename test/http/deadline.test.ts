@@ -33,13 +33,31 @@ afterEach(() => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const BUDGET_MS = 2000;
 
+/** A new workspace's product, and the create of a note linking it under the Idempotency-Key `key`. */
+async function keyedNote(key: string) {
+  const ws = await newWorkspace();
+  const c = client(app, ws.token);
+  const p = await c.entity('product');
+  const body = { data: { type: 'textNote', fields: { name: key }, relationships: [{ type: 'link', target: { id: p }, importance: 'critical' }] } };
+  const post = () => call(app, 'POST', '/v2/notes', { token: ws.token, body, headers: { 'idempotency-key': key } });
+  /** Once the faults stop: the outcome the client did not learn is one note, and a retry with the key answers it. */
+  const landedOnce = async () => {
+    proxy.rule = FAULTS.forward;
+    const notes = (await c.ok('GET', '/notes')).json.data as Array<{ id: string }>;
+    expect(notes).toHaveLength(1);
+    const retry = await post();
+    expect(retry.status, retry.text).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.json.data.id).toBe(notes[0]!.id);
+    // A note without a customer counts 1, once.
+    expect(await c.score(p)).toBe(1);
+  };
+  return { post, landedOnce };
+}
+
 describe('a request’s calls end with it', () => {
   it('a note create whose TransactWriteItems reaches the table and whose answer is withheld: 408 at the deadline, no later call reaches the table, the write landed, and a retry with its Idempotency-Key answers it once', async () => {
-    const ws = await newWorkspace();
-    const c = client(app, ws.token);
-    const p = await c.entity('product');
-    const body = { data: { type: 'textNote', fields: { name: 'Withheld' }, relationships: [{ type: 'link', target: { id: p }, importance: 'critical' }] } };
-    const post = () => call(app, 'POST', '/v2/notes', { token: ws.token, body, headers: { 'idempotency-key': 'withheld' } });
+    const { post, landedOnce } = await keyedNote('withheld');
     proxy.calls.length = 0;
     proxy.rule = (sent) => (sent.operation === 'TransactWriteItems' ? FAULTS.withhold() : FAULTS.forward());
     const started = performance.now();
@@ -52,16 +70,7 @@ describe('a request’s calls end with it', () => {
     await sleep(3000);
     expect(proxy.calls.length, proxy.calls.map((x) => x.operation).join()).toBe(atAnswer);
     expect(proxy.calls.filter((x) => x.operation === 'TransactWriteItems').map((x) => x.fault)).toEqual(['withhold']);
-    proxy.rule = FAULTS.forward;
-    // The outcome was unknown to the client; the table has the note, and the retry answers it.
-    const notes = (await c.ok('GET', '/notes')).json.data as Array<{ id: string }>;
-    expect(notes).toHaveLength(1);
-    const retry = await post();
-    expect(retry.status, retry.text).toBe(201);
-    expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    expect(retry.json.data.id).toBe(notes[0]!.id);
-    // A note without a customer counts 1, once.
-    expect(await c.score(p)).toBe(1);
+    await landedOnce();
   });
 
   it(`a call that hangs (the bearer check's own read, before the handler runs) is cut off at the deadline: 408 in time, not after the client's ${CALL_BOUNDS.requestMs} ms timeout, and never retried`, async () => {
@@ -78,11 +87,7 @@ describe('a request’s calls end with it', () => {
   }, 30_000);
 
   it(`a write whose every attempt outlasts the client's ${CALL_BOUNDS.requestMs} ms request timeout, well before the deadline: the SDK's attempts spent, 408 (outcome unknown), not 500; the write landed once, and a retry with its Idempotency-Key answers it`, async () => {
-    const ws = await newWorkspace();
-    const c = client(app, ws.token);
-    const p = await c.entity('product');
-    const body = { data: { type: 'textNote', fields: { name: 'Slow table' }, relationships: [{ type: 'link', target: { id: p }, importance: 'critical' }] } };
-    const post = () => call(app, 'POST', '/v2/notes', { token: ws.token, body, headers: { 'idempotency-key': 'slow-table' } });
+    const { post, landedOnce } = await keyedNote('slow-table');
     proxy.calls.length = 0;
     proxy.rule = (sent) => (sent.operation === 'TransactWriteItems' ? FAULTS.withhold(CALL_BOUNDS.requestMs + 1000) : FAULTS.forward());
     // Room for every attempt and the SDK's backoffs between them before the deadline.
@@ -93,14 +98,7 @@ describe('a request’s calls end with it', () => {
     expectError(res, 'request.timeout', { detail: 'The request took too long and was terminated.' });
     expect(took).toBeLessThan(budgetMs - 1_000);
     expect(proxy.calls.filter((x) => x.operation === 'TransactWriteItems').map((x) => x.fault)).toEqual(Array(CALL_BOUNDS.maxAttempts).fill('withhold'));
-    proxy.rule = FAULTS.forward;
-    const notes = (await c.ok('GET', '/notes')).json.data as Array<{ id: string }>;
-    expect(notes).toHaveLength(1);
-    const retry = await post();
-    expect(retry.status, retry.text).toBe(201);
-    expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    expect(retry.json.data.id).toBe(notes[0]!.id);
-    expect(await c.score(p)).toBe(1);
+    await landedOnce();
   }, 60_000);
 
   it('throttling that persists on a write: the SDK’s retries and the store’s stop before the deadline, 429 with Retry-After, nothing written, nothing sent after the answer', async () => {
