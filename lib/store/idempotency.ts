@@ -48,7 +48,7 @@ function openClaim(scope: WriteScope | undefined): Claim | undefined {
  * What the record says of this request: the first result to replay, or the time of an expired use
  * to overwrite (`prefetched`: as read with the credential, so maybe older than a duplicate's commit).
  */
-async function earlierUse(claim: Claim, now: number): Promise<{ replay: unknown } | { expiredAt?: number; prefetched?: true }> {
+async function earlierUse(claim: Claim, now: number): Promise<{ replay: unknown; steps: boolean } | { expiredAt?: number; prefetched?: true }> {
   const key = recordKey(claim);
   // Read with the credential, for the first attempt; a rebuild must see a record written since.
   const prefetched = prereadFor(claim.preread, key);
@@ -60,7 +60,7 @@ async function earlierUse(claim: Claim, now: number): Promise<{ replay: unknown 
   if (!withinWindow(firstAt, now)) return { expiredAt: firstAt, ...seen };
   // A record written before targets were kept says only that the request differs: as a body.
   if (Item.fingerprint !== claim.fingerprint) throw keyReused(Item.target !== undefined && Item.target !== claim.target ? 'path' : 'body');
-  return { replay: Item.result };
+  return { replay: Item.result, steps: Item.steps === true };
 }
 
 /** The key of the record of `key` used by `scope` (a Claim's). */
@@ -72,7 +72,7 @@ const recordKey = (claim: Claim) => idempotencyRecordKey(claim.ws, claim.scope, 
  * The record's Put. Conditioned on the record as read (none, or the expired use), so of two
  * requests in flight with one key only one commits; the other's rebuild finds its result.
  */
-function recordPut(claim: Claim, result: unknown, now: number, expiredAt: number | undefined): TxItem {
+function recordPut(claim: Claim, result: unknown, now: number, expiredAt: number | undefined, steps = false): TxItem {
   return {
     Put: {
       TableName: tableName(),
@@ -83,6 +83,8 @@ function recordPut(claim: Claim, result: unknown, now: number, expiredAt: number
         target: claim.target,
         firstAt: now,
         result,
+        // The effect goes on in steps after this transaction: a replay asks whether they are done.
+        ...(steps ? { steps: true } : {}),
         ttl: Math.ceil((now + IDEMPOTENCY_WINDOW_MS) / 1000),
       },
       ...(expiredAt === undefined
@@ -121,12 +123,12 @@ async function whole<T>(first: T, underWay: UnderWay<T> | undefined, deadline: n
  * transact() (lib/store/tx.ts) for the effect of a request that may carry a key: each attempt reads
  * the record before building, replays a first result, or adds the record to the transaction (also
  * when the effect itself writes nothing). A duplicate in flight that committed first fails this
- * one's condition; the rebuild then replays its result. `underWay`: for an effect written in steps
- * after its transaction, whether a first result's steps are still to come.
+ * one's condition; the rebuild then replays its result. A build whose effect goes on in steps after
+ * its transaction says so (`steps`); `underWay` tells whether a first result's steps are still to come.
  */
 export async function transactOnce<T>(
   label: string,
-  build: (attempt: number) => Promise<{ items: TxItem[]; result: T }>,
+  build: (attempt: number) => Promise<{ items: TxItem[]; result: T; steps?: boolean }>,
   scope?: WriteScope,
   underWay?: UnderWay<T>,
 ): Promise<T> {
@@ -134,29 +136,29 @@ export async function transactOnce<T>(
   if (!claim) return transact(label, build, scope?.deadline);
   const outcome = await transact(
     label,
-    async (attempt): Promise<{ items: TxItem[]; result: { replayed: T } | { made: T } }> => {
+    async (attempt): Promise<{ items: TxItem[]; result: { replayed: T; steps: boolean } | { made: T } }> => {
       const now = Date.now();
       const before = await earlierUse(claim, now);
-      if ('replay' in before) return { items: [], result: { replayed: before.replay as T } };
-      let built: { items: TxItem[]; result: T };
+      if ('replay' in before) return { items: [], result: { replayed: before.replay as T, steps: before.steps } };
+      let built: { items: TxItem[]; result: T; steps?: boolean };
       try {
         built = await build(attempt);
       } catch (err) {
         // A record read with the credential may predate a duplicate in flight whose effect the build
         // now refuses (its link: 409): the record as it is now decides.
         const after = before.prefetched ? await earlierUse(claim, Date.now()) : undefined;
-        if (after && 'replay' in after) return { items: [], result: { replayed: after.replay as T } };
+        if (after && 'replay' in after) return { items: [], result: { replayed: after.replay as T, steps: after.steps } };
         throw err;
       }
-      const { items, result } = built;
-      return { items: [...items, recordPut(claim, result, now, before.expiredAt)], result: { made: result } };
+      const { items, result, steps } = built;
+      return { items: [...items, recordPut(claim, result, now, before.expiredAt, steps)], result: { made: result } };
     },
     scope?.deadline,
   );
   claim.taken = true;
   if ('made' in outcome) return outcome.made;
   claim.replayed = true;
-  return whole(outcome.replayed, underWay, deadlineOf(Date.now(), scope?.deadline));
+  return outcome.steps ? whole(outcome.replayed, underWay, deadlineOf(Date.now(), scope?.deadline)) : outcome.replayed;
 }
 
 /**

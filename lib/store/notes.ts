@@ -303,7 +303,7 @@ export async function createNote(
         plan.add(work.put);
         stepwise = work.held;
       }
-      return { items: plan.build(), result: note };
+      return { items: plan.build(), result: note, steps: stepwise !== undefined };
     },
     scope,
     // A duplicate of a create whose links are still being made answers once they are (or as the first one did).
