@@ -8,7 +8,7 @@ import { NameTaken } from './errors.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { readAhead, type Prereads } from './preread.ts';
-import { queryAll, type StoredItem } from './query.ts';
+import { partitionItems, queryAll, type StoredItem } from './query.ts';
 import { keysOf } from './record-names.ts';
 import { tableName } from './table.ts';
 import { putInWorkspace } from './workspaces.ts';
@@ -21,7 +21,7 @@ import {
   type EntityType,
   type NoteType,
 } from '../domain/configurations.ts';
-import { colorFor, selectValuesOf, type SelectValue } from '../domain/field-values.ts';
+import { colorFor, nameKey, selectValuesOf, type SelectValue } from '../domain/field-values.ts';
 
 /**
  * A definition as stored: the definition, when it was made, its version (changes of its options)
@@ -66,10 +66,11 @@ export async function addCustomField(
   workspaceId: string,
   input: { entityType: string; name: string; fieldKind: CustomFieldKind; options?: string[] },
 ): Promise<CustomFieldDef> {
-  const existing = await listCustomFields(workspaceId, input.entityType);
-  if (existing.some((d) => d.name.toLowerCase() === input.name.toLowerCase())) {
-    throw new NameTaken(input.name, input.entityType);
-  }
+  // The guard item written with the definition settles two adds of one name at once; this consistent
+  // read finds a field defined before definitions had guards.
+  const existing = (await partitionItems(workspaceId, keys.customFieldsPrefix, ['entityType', 'name'])) as { entityType?: unknown; name?: unknown }[];
+  const taken = () => new NameTaken(input.name, input.entityType);
+  if (existing.some((d) => d.entityType === input.entityType && typeof d.name === 'string' && nameKey(d.name) === nameKey(input.name))) throw taken();
   const id = randomUUID();
   const values = (input.options ?? []).map((name, seq): SelectValue => {
     const valueId = randomUUID();
@@ -84,9 +85,17 @@ export async function addCustomField(
   };
   await putInWorkspace(workspaceId, [
     { item: { ...keys.customField(workspaceId, def.id), kind: 'customField', workspaceId, ...def, createdAt: new Date().toISOString(), ver: 0 }, unique: true },
+    { item: customFieldNameGuard(workspaceId, def), unique: true, taken },
   ]);
   return def;
 }
+
+/** The item that holds a definition's name on its type (keys.customFieldName), written with the definition. */
+export const customFieldNameGuard = (ws: string, def: { id: string; entityType: string; name: string }) => ({
+  ...keys.customFieldName(ws, def.entityType, nameKey(def.name)),
+  kind: 'customFieldName',
+  fieldId: def.id,
+});
 
 /** One custom field definition, or undefined. */
 export async function getCustomField(workspaceId: string, fieldId: string): Promise<StoredDef | undefined> {

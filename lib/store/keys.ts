@@ -136,6 +136,8 @@ export const notesOfCustomer = (ws: string, customerId: string) => `${WS(ws)}#CU
  */
 export const customField = (ws: string, fieldId: string) => ({ pk: WS(ws), sk: `${FIELD}${fieldId}` });
 export const customFieldsPrefix = FIELD;
+/** Uniqueness guard of a custom field's name on its type, lower-cased: { kind: 'customFieldName', fieldId }. */
+export const customFieldName = (ws: string, entityType: string, name: string) => ({ pk: WS(ws), sk: `FIELDNAME#${entityType}#${name}` });
 /**
  * A value of a field whose values are records of their own (an entity's tags, `fieldId` 'tags'):
  * { kind: 'fieldValue', fieldId, id, name, color, createdAt }. GSI1 lists a field's values oldest

@@ -249,4 +249,16 @@ describe('admin field add', () => {
       ['product', 'Size'],
     ]);
   });
+
+  it('adds of one name at the same time, in any case → one field, the others a usage error naming it', async () => {
+    const ws = await newWorkspace();
+    const names = ['Effort', 'effort', 'EFFORT', 'Effort', 'eFFort', 'Effort'];
+    const results = await Promise.allSettled(names.map((name) => fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name, kind: 'number' })));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) {
+      expect(r.reason).toBeInstanceOf(UsageError);
+      expect(r.reason.message).toMatch(/^A custom field named '(Effort|effort|EFFORT|eFFort)' already exists on feature\.$/);
+    }
+    expect((await listCustomFields(ws.workspaceId)).map((d) => [d.entityType, d.name.toLowerCase()])).toEqual([['feature', 'effort']]);
+  });
 });

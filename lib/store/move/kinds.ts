@@ -8,6 +8,7 @@ import { isHierarchyType } from '../../domain/hierarchy.ts';
 import { isUuid } from '../../domain/schemas/common.ts';
 import type { MoveKind, RecordOf } from '../../domain/schemas/workspace-export.ts';
 import { linkItem } from '../aggregates.ts';
+import { customFieldNameGuard } from '../custom-fields.ts';
 import { customerEmailWrites } from '../customers.ts';
 import { newTagValueItems } from '../field-values.ts';
 import * as keys from '../keys.ts';
@@ -114,6 +115,7 @@ const KINDS: { [K in MoveKind]: (record: RecordOf<K>, ctx: LoadContext) => Item[
         createdAt: r.createdAt,
         [QUIET_WRITE]: quiet,
       },
+      { ...customFieldNameGuard(ws, { id: fieldId, entityType: r.entityType, name: r.name }), [QUIET_WRITE]: quiet },
     ];
   },
   entity: (r, { ws, id, quiet }) => {
