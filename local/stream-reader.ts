@@ -3,6 +3,7 @@
 // the deployed stream function: the records are those of a Lambda DynamoDB stream event. As Lambda's
 // event source mapping does, a batch the consumer throws on is retried (after a pause) before
 // anything later in that shard, and a child shard is read only after its parent is finished.
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -51,8 +52,6 @@ interface ShardState {
   /** Records fetched but not yet consumed (a failed batch waits here). */
   pending: SdkRecord[];
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An SDK stream record as Lambda's event delivers it (images keep the wire's attribute-value shape). */
 export function toLambdaRecord(r: SdkRecord, streamArn: string): DynamoDBRecord {

@@ -6,6 +6,7 @@
 // written, another request is refused. The first write of the request takes the claim; later writes
 // of the same request (the steps of a large note) are plain. The window is checked against the
 // record's `firstAt`, never left to the table's TTL (it deletes late): `ttl` only cleans up.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { getItem } from './calls.ts';
 import { Unfinished } from './errors.ts';
 import * as keys from './keys.ts';
@@ -102,8 +103,6 @@ export const RECORD_ITEMS = 1;
  * request or by the sweeper after it): what its request's 408 said, or undefined once it is whole.
  */
 type UnderWay<T> = (first: T) => Promise<string | undefined>;
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
  * A duplicate answers the first result only once its effect is whole: it waits for the steps, within

@@ -69,6 +69,7 @@ function contendedResource(items: TxItem[], err: unknown): string {
 
 /** A retry after the longest backoff has a fair chance. */
 const retryAfterS = () => Math.max(1, Math.ceil(RETRY.maxDelayMs / 1000));
+/** On the global timer, unlike node:timers/promises, so a faked clock (test/score/faults.test.ts) drives the backoff. */
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /**
  * Full jitter over a window that doubles with each attempt, starting from the slower of the base and
