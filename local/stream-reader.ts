@@ -8,6 +8,7 @@ import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   ExpiredIteratorException,
+  TrimmedDataAccessException,
   GetRecordsCommand,
   GetShardIteratorCommand,
   ListStreamsCommand,
@@ -120,6 +121,32 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
     first = false;
   }
 
+  /**
+   * An iterator in place of one that expired, or that points at records the stream no longer holds
+   * (past its 24 hours; DynamoDB Local also says so of a live stream once another table's stream
+   * has grown): after the last record consumed, or from the oldest one held when that is gone too,
+   * as Lambda's event source mapping goes on. The sweeper, not the stream, finishes pending work.
+   */
+  async function freshIterator(s: ShardState): Promise<string | undefined> {
+    const at = (type: 'AFTER_SEQUENCE_NUMBER' | 'TRIM_HORIZON') =>
+      client.send(
+        new GetShardIteratorCommand({
+          StreamArn: streamArn,
+          ShardId: s.id,
+          ShardIteratorType: type,
+          ...(type === 'TRIM_HORIZON' ? {} : { SequenceNumber: s.after }),
+        }),
+      );
+    if (s.after) {
+      try {
+        return (await at('AFTER_SEQUENCE_NUMBER')).ShardIterator;
+      } catch (err) {
+        if (!(err instanceof TrimmedDataAccessException)) throw err;
+      }
+    }
+    return (await at('TRIM_HORIZON')).ShardIterator;
+  }
+
   const readable = (s: ShardState) => !s.finished && (!s.parentId || !shards.has(s.parentId) || shards.get(s.parentId)!.finished);
 
   /** One poll of one shard; true when it handed records over. */
@@ -130,15 +157,8 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
       try {
         out = await client.send(new GetRecordsCommand({ ShardIterator: s.iterator, Limit: 1000 }));
       } catch (err) {
-        if (!(err instanceof ExpiredIteratorException)) throw err;
-        const fresh = await client.send(
-          new GetShardIteratorCommand({
-            StreamArn: streamArn,
-            ShardId: s.id,
-            ...(s.after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: s.after } : { ShardIteratorType: 'TRIM_HORIZON' }),
-          }),
-        );
-        s.iterator = fresh.ShardIterator;
+        if (!(err instanceof ExpiredIteratorException || err instanceof TrimmedDataAccessException)) throw err;
+        s.iterator = await freshIterator(s);
         return false;
       }
       s.iterator = out.NextShardIterator;
