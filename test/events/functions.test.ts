@@ -10,8 +10,10 @@ import { handler as stream } from '#functions/events/stream.ts';
 import { windowMs } from '#lib/domain/delivery-schedule.ts';
 import type { DeliveryJob } from '#lib/events/delivery-job.ts';
 import { createSubscription } from '#lib/events/subscription-create.ts';
+import { tableName } from '#lib/store/table.ts';
 import { fakeSqs } from './fake-sqs.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
+import { ensureTable } from '../../local/dynamodb-local.ts';
 import { startStreamReader, type StreamReader } from '../../local/stream-reader.ts';
 import { client } from '../score/helpers.ts';
 import { newWorkspace, startApp, type TestApp } from '../support/app.ts';
@@ -22,7 +24,11 @@ let reader: StreamReader;
 let receiver: Receiver;
 const records: DynamoDBRecord[] = [];
 
+// A table of this file's own: on the suite's shared table, the in-process workers other files start
+// (test/events/support.ts) would deliver this file's events to its receiver too.
 beforeAll(async () => {
+  process.env.TABLE_NAME = 'pm-api-test-functions';
+  await ensureTable(inject('dynamodbEndpoint'), tableName());
   const endpoint = await sqs.listen();
   Object.assign(process.env, {
     AWS_ENDPOINT_URL_SQS: endpoint,
@@ -35,7 +41,7 @@ beforeAll(async () => {
   app = await startApp();
   reader = await startStreamReader({
     endpoint: inject('dynamodbEndpoint'),
-    tableName: inject('tableName'),
+    tableName: tableName(),
     pollMs: 50,
     consume: async (batch) => void records.push(...batch),
   });
