@@ -1,9 +1,9 @@
 // `npm start`: DynamoDB Local (data kept under .local/), the table, the demo workspace, the local
 // gateway on http://localhost:3000, and the workers in-process (local/serve.ts, local/workers.ts:
 // webhooks and the sweeper of pending work). Ctrl-C stops everything it started.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { ensureServiceKeyFile } from '#lib/auth/service-key-file.ts';
 import { config } from '#lib/config.ts';
 import { backfillIndexes } from '#lib/store/backfill.ts';
@@ -25,6 +25,9 @@ async function main() {
     process.exit(1);
   }
   await mkdir(DB_DIR, { recursive: true });
+  // The state holds the service's private key and an admin token: wherever PM_LOCAL_DIR puts it,
+  // git leaves it out (as Python's venv does for itself).
+  await writeFile(join(LOCAL_DIR, '.gitignore'), '# Written by npm start: the service key and tokens stay out of git.\n*\n');
   await ensureServiceKeyFile(SERVICE_KEY_FILE);
 
   const wanted = Number(process.env.DYNAMODB_PORT ?? 8000);

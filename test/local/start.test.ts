@@ -61,6 +61,8 @@ describe('npm start', () => {
     let facts: Record<string, string>;
     try {
       facts = JSON.parse(await readFile(join(dir, 'dev.json'), 'utf8'));
+      // Wherever the state lives, git ignores it: it holds the service's private key and an admin token.
+      expect(await readFile(join(dir, '.gitignore'), 'utf8')).toBe('# Written by npm start: the service key and tokens stay out of git.\n*\n');
       expect(facts).toMatchObject({
         baseUrl: `http://localhost:${port}/v2`,
         appUrl: `http://localhost:${port}`,
