@@ -18,6 +18,7 @@ import { recordFieldsProblem, uniqueNamesOf } from './export-record-fields.ts';
 import { aType, depthViolation, MAX_DEPTH, parentRuleViolation, type EntityType } from './hierarchy.ts';
 import { parseInput } from './input.ts';
 import { checkNoteContent } from './note-content.ts';
+import { recordSizeProblem } from './record-size.ts';
 import { contradictionOf, contradictionProblem, relationKey, relationViolation } from './relations.ts';
 import { isUuid } from './schemas/common.ts';
 import { ENTITY_STANDARD_FIELDS, NOTE_STANDARD_FIELDS, type FieldTable, type StandardFieldId } from './schemas/field-values.ts';
@@ -169,6 +170,9 @@ export class ExportFileCheck {
   /** Each field a standard field of the record's type with a value the API stores, or a custom field of the file configured for the type. */
   private fields(line: number, record: EntityRecord | NoteRecord): void {
     const note = record.kind === 'note';
+    // What the API stores on one item, the file may not exceed: the item would be refused part-way through the restore.
+    const tooLarge = recordSizeProblem(`${note ? 'Note' : 'Entity'} ${record.id}`, record.fields, record.metadata);
+    if (tooLarge) this.refuse(line, `fields: ${tooLarge}`);
     const standard: readonly string[] = note ? NOTE_FIELDS : ENTITY_FIELDS[record.type];
     // The API creates nothing without a name and clears no name.
     if (record.fields.name === undefined) this.refuse(line, `fields.name: every ${note ? 'note' : 'entity'} has a name; this one has none`);

@@ -337,4 +337,37 @@ describe('entities', () => {
     expect(note.json.data.relationships.data.map((r: any) => r.type)).toEqual(['link']);
     expect(await c.score(f)).toBe(1);
   });
+
+  it('PATCHes that add up past what one record holds: the one that would cross it → 400 naming the sizes, nothing changed; the record still takes links, children and an archive, and shrinks', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const text = async (name: string) =>
+      ((await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name, kind: 'text' })) as { id: string }).id;
+    const [t1, t2, t3] = [await text('T1'), await text('T2'), await text('T3')];
+    const feature = await c.entity('feature', await c.entity('product'));
+    const set = (fields: Record<string, unknown>) => c.req('PATCH', `/entities/${feature}`, { data: { fields } });
+    // 240 000 bytes of description, then 30 000 bytes a field: within each request's body limit, 330 000 in all past the 320 KiB limit.
+    const wide = (n: number) => '\u4e2d'.repeat(n);
+    for (const fields of [{ description: `<p>${wide(80_000)}</p>` }, { [t1]: wide(10_000) }, { [t2]: wide(10_000) }]) {
+      const res = await set(fields);
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+    }
+    const before = (await c.ok('GET', `/entities/${feature}`)).json.data;
+    expectError(await set({ [t3]: wide(10_000) }), 'request.invalid', {
+      source: { pointer: '/data' },
+      detail: new RegExp(
+        `^Entity ${feature} would hold 32[2-9]\\.\\d KiB of fields and metadata; a record holds at most 320\\.0 KiB\\. Shorten or clear a field first\\.$`,
+      ),
+    });
+    expect((await c.ok('GET', `/entities/${feature}`)).json.data).toEqual(before);
+    // What the service keeps beside the content still fits: a rated link, a child, an archive.
+    const company = await c.entity('company');
+    await c.note({ customer: company, links: [[feature, 'critical']] });
+    await c.entity('subfeature', feature);
+    expect((await set({ archived: true })).status).toBe(200);
+    expect(await c.score(feature)).toBe(3);
+    // Shrunk, it takes the field it refused.
+    expect((await set({ description: null })).status).toBe(200);
+    expect((await set({ [t3]: wide(10_000) })).status).toBe(200);
+  });
 });

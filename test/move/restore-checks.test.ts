@@ -348,6 +348,15 @@ describe('restore refuses fields the API would not store, writing nothing', () =
     await expectRefused(withFields({ name: 'x'.repeat(300_000) }), "line 3: '/fields/name' must be at most 255 characters long (got 300000)");
   });
 
+  it('fields past what one record holds, each within its own limit: refused with the line, as a PATCH that would cross it is', async () => {
+    // 97 000 four-byte characters: under the description's 100 000, over the 320 KiB a record holds.
+    const description = `<p>${'\u{1F600}'.repeat(97_000)}</p>`;
+    await expectRefused(
+      withFields({ description }),
+      `line 3: fields: Entity ${FEATURE} would hold 378.9 KiB of fields and metadata; a record holds at most 320.0 KiB. Shorten or clear a field first.`,
+    );
+  });
+
   it('an entity or a note without a name, which the API never makes', async () => {
     const nameless = goodRecords();
     nameless[1] = { ...entity(FEATURE, 'feature', { id: PRODUCT, type: 'product' }, { description: '<p>No name</p>' }), score: 3 };
