@@ -2,6 +2,8 @@
 // Every tenant item lives under its workspace's partition or carries the workspace in its key; the
 // only global keys are credential and client-id look-ups (whose items name their workspace) and
 // rate-limit budgets (per credential owner).
+import { createHash } from 'node:crypto';
+
 const WS = (ws: string) => `WS#${ws}`;
 const WORKSPACE_SK = 'WORKSPACE';
 const LINK = 'LINK#';
@@ -15,6 +17,20 @@ const WEBHOOK = 'WEBHOOK#';
 
 /** Prefix of rate-limit partitions: read-only functions may write only these (IAM LeadingKeys). */
 export const RATE_LIMIT_KEY_PREFIX = 'RL#';
+
+/** DynamoDB's bound on a sort key, the table's and every index's, in UTF-8 bytes. */
+const MAX_SORT_KEY = 1024;
+/**
+ * A sort key's `head` and the client text after it (a name, an e-mail): the text as it is while the
+ * key, with the `tailBytes` that follow the text, fits in MAX_SORT_KEY; else `sha256:` and the text's
+ * SHA-256 in hex, so a text of any allowed length has a key. Every key that fits is the one written
+ * before (DynamoDB refused the others), and a text that reads like a hash matches one only through
+ * a SHA-256 preimage. Items keep the text itself in their attributes: no reader takes it from a key.
+ */
+export const keyText = (head: string, text: string, tailBytes = 0) =>
+  Buffer.byteLength(head) + Buffer.byteLength(text) + tailBytes <= MAX_SORT_KEY
+    ? head + text
+    : `${head}sha256:${createHash('sha256').update(text).digest('hex')}`;
 
 // Each key builder is its own export (importers use `import * as keys`), so a bundle keeps the
 // builders it calls, not all of them.
@@ -32,7 +48,7 @@ export const member = (ws: string, memberId: string) => ({ pk: WS(ws), sk: `${ME
 export const membersPrefix = MEMBER;
 export const membersOf = (ws: string) => `${WS(ws)}#MEMBERS`;
 /** Uniqueness guard and look-up of a member by e-mail (lower-cased) within a workspace. */
-export const memberEmail = (ws: string, email: string) => ({ pk: WS(ws), sk: `EMAIL#${email}` });
+export const memberEmail = (ws: string, email: string) => ({ pk: WS(ws), sk: keyText('EMAIL#', email) });
 /** An issued credential (API token or access token), by token id (the JWT's jti). */
 export const credential = (tokenId: string) => ({ pk: `TOKEN#${tokenId}`, sk: 'TOKEN' });
 /**
@@ -119,10 +135,11 @@ export const relationsOfPrefix = (entityId: string, type?: string) => `${REL}${e
 /**
  * Look-up of a user (customer entity) by e-mail, lower-cased: { kind: 'customerEmail', email,
  * userId }, written and deleted with the user's e-mail field. Several users may share an
- * address: Query pk, begins_with(sk, customerEmailPrefix(email)).
+ * address: Query pk, begins_with(sk, customerEmailPrefix(email)). Every key of an e-mail has the
+ * same 37 bytes after it, '#' and a user id (a uuid), so its prefix and its keys agree.
  */
-export const customerEmail = (ws: string, email: string, userId: string) => ({ pk: WS(ws), sk: `${CUSTEMAIL}${email}#${userId}` });
-export const customerEmailPrefix = (email: string) => `${CUSTEMAIL}${email}#`;
+export const customerEmailPrefix = (email: string) => `${keyText(CUSTEMAIL, email, 37)}#`;
+export const customerEmail = (ws: string, email: string, userId: string) => ({ pk: WS(ws), sk: `${customerEmailPrefix(email)}${userId}` });
 /**
  * GSI2 of a note with a customer, its customer's notes oldest first: gsi2pk = notesOfCustomer(ws,
  * customerId), gsi2sk = listPosition(createdAt, noteId) (items written before it had the bare
@@ -137,7 +154,7 @@ export const notesOfCustomer = (ws: string, customerId: string) => `${WS(ws)}#CU
 export const customField = (ws: string, fieldId: string) => ({ pk: WS(ws), sk: `${FIELD}${fieldId}` });
 export const customFieldsPrefix = FIELD;
 /** Uniqueness guard of a custom field's name on its type, lower-cased: { kind: 'customFieldName', fieldId }. */
-export const customFieldName = (ws: string, entityType: string, name: string) => ({ pk: WS(ws), sk: `FIELDNAME#${entityType}#${name}` });
+export const customFieldName = (ws: string, entityType: string, name: string) => ({ pk: WS(ws), sk: keyText(`FIELDNAME#${entityType}#`, name) });
 /**
  * A value of a field whose values are records of their own (an entity's tags, `fieldId` 'tags'):
  * { kind: 'fieldValue', fieldId, id, name, color, createdAt }. GSI1 lists a field's values oldest
@@ -149,7 +166,7 @@ export const fieldValue = (ws: string, fieldId: string, valueId: string) => ({ p
 export const fieldValuePrefix = (fieldId: string) => `FVAL#${fieldId}#`;
 export const fieldValuesOf = (ws: string, fieldId: string) => `${WS(ws)}#FVALS#${fieldId}`;
 /** Uniqueness guard and look-up of a field's value by name, lower-cased: { kind: 'fieldValueName', fieldId, valueId }. */
-export const fieldValueName = (ws: string, fieldId: string, name: string) => ({ pk: WS(ws), sk: `FVNAME#${fieldId}#${name}` });
+export const fieldValueName = (ws: string, fieldId: string, name: string) => ({ pk: WS(ws), sk: keyText(`FVNAME#${fieldId}#`, name) });
 /**
  * A team (lib/store/teams.ts): { kind: 'team', id, name, handle, description?, createdAt,
  * updatedAt, deleting? }. GSI1 lists a workspace's teams by creation time (read newest first):
@@ -158,8 +175,8 @@ export const fieldValueName = (ws: string, fieldId: string, name: string) => ({ 
 export const team = (ws: string, teamId: string) => ({ pk: WS(ws), sk: `TEAM#${teamId}` });
 export const teamsOf = (ws: string) => `${WS(ws)}#TEAMS`;
 /** Uniqueness guards and look-ups of a team by name (lower-cased) and by handle: { kind: 'teamName' | 'teamHandle', teamId }. */
-export const teamName = (ws: string, name: string) => ({ pk: WS(ws), sk: `TEAMNAME#${name}` });
-export const teamHandle = (ws: string, handle: string) => ({ pk: WS(ws), sk: `TEAMHANDLE#${handle}` });
+export const teamName = (ws: string, name: string) => ({ pk: WS(ws), sk: keyText('TEAMNAME#', name) });
+export const teamHandle = (ws: string, handle: string) => ({ pk: WS(ws), sk: keyText('TEAMHANDLE#', handle) });
 /**
  * A member's membership of a team: { kind: 'teamMembership', teamId, memberId, addedAt }. A team's
  * memberships: Query pk, begins_with(sk, teamMembershipsPrefix(teamId)); GSI2 lists them by the time

@@ -138,6 +138,46 @@ describe('tag values', () => {
     expect(await tagsOf(c, a)).toEqual([{ id: again!.id, name: 'keep' }]);
   });
 
+  it('a name of 255 four-byte characters, past a key’s 1024 bytes: created, read back, written by name, unique in any case, renamed to and from', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const long = '😀'.repeat(255);
+    const cased = `${'😀'.repeat(254)}X`;
+    const created = await c.req('POST', '/entities/fields/tags/values', { data: { fields: { name: long, color: 'red' } } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.json.data.id as string;
+    expect(created.json).toEqual({ data: { id, links: { self: `${app.baseUrl}/entities/fields/tags/values/${id}` } } });
+    expect(await values(c, 'tags')).toEqual([{ id, fields: { name: long, color: 'red' } }]);
+    // A write by the name finds it; a new long name makes a value.
+    const e = await c.entity('product', undefined, { tags: [{ name: long }, { name: cased }] });
+    const [, other] = await values(c, 'tags');
+    expect(other!.fields.name).toBe(cased);
+    expect(await tagsOf(c, e)).toEqual([
+      { id, name: long },
+      { id: other!.id, name: cased },
+    ]);
+    for (const name of [long, cased.toLowerCase()])
+      expectError(await c.req('POST', '/entities/fields/tags/values', { data: { fields: { name } } }), 'conflict.uniqueViolation', {
+        source: { pointer: '/data/fields/name' },
+      });
+    // Renamed from the long name, and another value to it: the name moves with them.
+    await c.ok('PATCH', `/entities/fields/tags/values/${id}`, { data: { fields: { name: 'short' } } });
+    await c.ok('PATCH', `/entities/fields/tags/values/${other!.id}`, { data: { fields: { name: long } } });
+    expectError(await c.req('PATCH', `/entities/fields/tags/values/${id}`, { data: { fields: { name: long } } }), 'conflict.uniqueViolation', {
+      source: { pointer: '/data/fields/name' },
+    });
+    expect(await tagsOf(c, e)).toEqual([
+      { id, name: 'short' },
+      { id: other!.id, name: long },
+    ]);
+    const freed = await c.ok('POST', '/entities/fields/tags/values', { data: { fields: { name: cased.toLowerCase() } } });
+    const f = await c.entity('product', undefined, { tags: [{ name: cased }, { name: long }] });
+    expect(await tagsOf(c, f)).toEqual([
+      { id: freed.json.data.id, name: cased.toLowerCase() },
+      { id: other!.id, name: long },
+    ]);
+  });
+
   it('a delete: both force and replaceWith, replaceWith itself or another field’s value → 400; nothing deleted', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);

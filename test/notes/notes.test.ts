@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getEntity } from '#lib/store/entities.ts';
 import { client } from '../score/helpers.ts';
 import { call, expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
 
@@ -233,6 +234,34 @@ describe('notes', () => {
     expect((await c.req('DELETE', `/notes/${n}/relationships/customer/${acme}`)).status).toBe(204);
     expect((await c.ok('GET', `/notes/${n}`)).json.data.relationships.data).toEqual([]);
     expectError(await c.req('DELETE', `/notes/${n}/relationships/customer/${bob}`), 'resource.notFound', { detail: `Note ${n} has no customer.` });
+  });
+
+  it('a user e-mail of 249 four-byte characters, past a key’s 1024 bytes: written, read back, and found as a note’s customer in any case, before and after a change', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const long = `${'😀'.repeat(249)}@a.co`;
+    const created = await c.req('POST', '/entities', { data: { type: 'user', fields: { name: 'Long', email: long } } });
+    expect(created.status, created.text).toBe(201);
+    const ada = created.json.data.id as string;
+    // Read from the store: the document's `format: email` takes ASCII addresses only, so a GET's check would refuse it.
+    expect((await getEntity(ws.workspaceId, ada))!.fields.email).toBe(long);
+    const n = await c.note();
+    const byEmail = (email: string) => c.req('PUT', `/notes/${n}/relationships/customer`, { data: { target: { type: 'user', email } } });
+    const customer = (id: string) => ({ data: { type: 'customer', target: ref(app, id, 'user') } });
+    expect((await byEmail(long.toUpperCase())).json).toEqual(customer(ada));
+    // Ada moves to a short address and Bob to the long one: the look-up follows both.
+    await c.ok('PATCH', `/entities/${ada}`, { data: { fields: { email: 'ada@a.co' } } });
+    const bob = await c.entity('user', undefined, { email: 'bob@a.co' });
+    const patched = await c.req('PATCH', `/entities/${bob}`, { data: { fields: { email: long } } });
+    expect(patched.status, patched.text).toBe(200);
+    expect((await getEntity(ws.workspaceId, bob))!.fields.email).toBe(long);
+    expect((await byEmail(long)).json).toEqual(customer(bob));
+    expect((await byEmail('ADA@a.co')).json).toEqual(customer(ada));
+    const nobody = `${'😃'.repeat(249)}@a.co`;
+    expectError(await byEmail(nobody), 'request.invalid', {
+      source: { pointer: '/data/target/email' },
+      detail: `No user with e-mail '${nobody}' in this workspace.`,
+    });
   });
 
   it('a customer by an e-mail no user has → 400 at the e-mail, and no note is created', async () => {

@@ -108,6 +108,33 @@ describe('teams', () => {
     expect(await names(c, '/teams')).toEqual(['Design']);
   });
 
+  it('a name of 255 four-byte characters, past a key’s 1024 bytes: created, read back, filtered by, unique in any case, renamed to and from', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const long = '😀'.repeat(255);
+    const cased = `${'😀'.repeat(254)}X`;
+    const res = await c.req('POST', '/teams', { data: { fields: { name: long, handle: 'long' } } });
+    expect(res.status, res.text).toBe(201);
+    const id = res.json.data.id;
+    const links = { self: `${app.baseUrl}/teams/${id}`, members: `${app.baseUrl}/teams/${id}/members`, html: `${app.webUrl}/teams/${id}` };
+    expect(res.json).toEqual({ data: { id, type: 'team', links } });
+    expect((await c.ok('GET', `/teams/${id}`)).json.data.fields).toEqual({ name: long, handle: 'long', avatarUrl: null });
+    expect(await names(c, `/teams?name=${encodeURIComponent(long)}`)).toEqual([long]);
+    const other = await create(c, cased, 'cased');
+    for (const name of [long, cased.toLowerCase()])
+      expectError(await c.req('POST', '/teams', { data: { fields: { name, handle: 'another' } } }), 'conflict.uniqueViolation', {
+        source: { pointer: '/data/fields/name' },
+      });
+    // Renamed from the long name, and another team to it: the name moves with them.
+    await c.ok('PATCH', `/teams/${id}`, { data: { fields: { name: 'Short' } } });
+    await c.ok('PATCH', `/teams/${other}`, { data: { fields: { name: long } } });
+    expectError(await c.req('PATCH', `/teams/${id}`, { data: { fields: { name: long } } }), 'conflict.uniqueViolation', {
+      source: { pointer: '/data/fields/name' },
+    });
+    await create(c, cased.toLowerCase(), 'freed');
+    expect(await names(c, '/teams')).toEqual([cased.toLowerCase(), long, 'Short']);
+  });
+
   it('update: fields (a rename frees the old name; null clears the description) and members by id or e-mail: addItems, removeItems, set, clear', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
@@ -304,6 +331,27 @@ describe('entities and teams', () => {
     expect(await list(`teams[id]=${mobile}`)).toEqual([]);
     expectError(await c.req('POST', '/entities/search', { data: { filter: { fields: { teams: [{ colour: 'red' }] } } } }), 'request.invalid', {
       source: { pointer: '/data/filter/fields/teams/0' },
+    });
+  });
+
+  it('a team named with 255 four-byte characters, past a key’s 1024 bytes, is assigned and filtered by its name like any other', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const long = `${'😀'.repeat(254)}X`;
+    const unknown = '😃'.repeat(255);
+    const list = (name: string) => names(c, `/entities?type=product&teams[name]=${encodeURIComponent(name)}`);
+    const search = (name: string) => names(c, '/entities/search', { data: { filter: { type: 'product', fields: { teams: [{ name }] } } } });
+    await c.entity('product', undefined, { name: 'Other' });
+    expect(await list(unknown)).toEqual([]);
+    expect(await search(unknown)).toEqual([]);
+    const team = await create(c, long, 'long');
+    const site = await c.entity('product', undefined, { name: 'Site', teams: [{ name: long.toLowerCase() }] });
+    expect((await c.ok('GET', `/entities/${site}`)).json.data.fields.teams).toEqual([{ id: team, name: long }]);
+    expect(await list(long.toLowerCase())).toEqual(['Site']);
+    expect(await search(long)).toEqual(['Site']);
+    expectError(await c.req('POST', '/entities', { data: { type: 'product', fields: { name: 'x', teams: [{ name: unknown }] } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/teams/0/name' },
+      detail: `No team named '${unknown.slice(0, 100)}' in this workspace (GET /v2/teams lists them).`,
     });
   });
 });
