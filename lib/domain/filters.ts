@@ -21,7 +21,9 @@ export function utcInstant(value: string): string | undefined {
   if (!m) return undefined;
   // Date.parse is lenient (February 30th is March 2nd): the calendar date must exist as written.
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const day = new Date(Date.UTC(y, mo - 1, d));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999.
+  const day = new Date(0);
+  day.setUTCFullYear(y, mo - 1, d);
   if (day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return undefined;
   const t = Date.parse(value);
   if (Number.isNaN(t)) return undefined;

@@ -167,6 +167,15 @@ describe('filters', () => {
     expect([nameMatches('Apple Pay', 'apple PAY'), nameMatches('Apple Pay', 'pear'), nameMatches(undefined, 'a')]).toEqual([true, false, false]);
     expect(utcInstant('2030-01-01T02:00:00+02:00')).toBe('2030-01-01T00:00:00.000Z');
     expect(utcInstant('2030-01-01T00:00:00.5Z')).toBe('2030-01-01T00:00:00.500Z');
+    // Years 0000–0099 are years like the others (0001-01-01 is the zero time of Go and .NET), and sort before every stored instant.
+    expect(['0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '0099-12-31T23:59:59Z', '0096-02-29T00:00:00Z'].map(utcInstant)).toEqual([
+      '0000-01-01T00:00:00.000Z',
+      '0001-01-01T00:00:00.000Z',
+      '0099-12-31T23:59:59.000Z',
+      '0096-02-29T00:00:00.000Z',
+    ]);
+    expect(utcInstant('0001-01-01T00:00:00Z')! < '1970-01-01T00:00:00.000Z').toBe(true);
+    expect(utcInstant('0099-02-29T00:00:00Z')).toBeUndefined();
     expect([utcInstant('2030-01-01'), utcInstant('2030-01-01T00:00:00'), utcInstant('2030-02-30T00:00:00Z'), utcInstant('yesterday')]).toEqual([
       undefined,
       undefined,

@@ -113,7 +113,31 @@ describe('GET /v2/notes filters', () => {
     expect(await names('creator[email]=nobody%40example.com')).toEqual([]);
   });
 
+  it('years 0000–0099 are bounds like any other: the zero time Go and .NET send as an open lower bound keeps every note', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    for (const name of ['First', 'Second']) await c.ok('POST', '/notes', { data: { type: 'textNote', fields: { name } } });
+    const names = async (qs: string) => {
+      const res = await c.req('GET', `/notes?${qs}`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.json.links).toEqual({});
+      return res.json.data.map((n: { fields: { name: string } }) => n.fields.name);
+    };
+    for (const from of ['0001-01-01T00:00:00Z', '0099-12-31T23:59:59Z', '0000-01-01T00:00:00Z', '0000-02-29T00:00:00.123456789+00:00']) {
+      expect(await names(`createdFrom=${encodeURIComponent(from)}`), from).toEqual(['Second', 'First']);
+    }
+    for (const to of ['0001-01-01T00:00:00Z', '0099-12-31T23:59:59Z', '0000-01-01T00:00:00Z']) {
+      expect(await names(`createdTo=${encodeURIComponent(to)}`), to).toEqual([]);
+    }
+    expect(await names('createdFrom=0001-01-01T00:00:00Z&createdTo=0099-12-31T23:59:59Z')).toEqual([]);
+  });
+
   it.each<[string, string, RegExp]>([
+    [
+      'createdFrom=2026-01-01T00:00:00.1234567890123Z',
+      'createdFrom',
+      /^Query parameter 'createdFrom' has more than 9 digits in its fraction of a second; nanoseconds are the finest precision taken\.$/,
+    ],
     ['createdFrom=yesterday', 'createdFrom', /must be a date and time/],
     ['createdFrom=2030-01-02T00:00:00Z&createdTo=2030-01-01T00:00:00Z', 'createdFrom', /later than 'createdTo'/],
     ['processed=1', 'processed', /boolean/],

@@ -129,12 +129,34 @@ describe('POST /v2/notes/search', () => {
       '/data/filter/createdAt',
       /later than/,
     ],
+    [
+      'a bound finer than nanoseconds',
+      { data: { filter: { createdAt: { from: '2026-01-01T00:00:00.1234567890123Z' } } } },
+      '',
+      '/data/filter/createdAt/from',
+      /^'\/data\/filter\/createdAt\/from' has more than 9 digits in its fraction of a second; nanoseconds are the finest precision taken\.$/,
+    ],
     ['a query over 255 characters', { data: { search: { query: 'q'.repeat(256) } } }, '', '/data/search/query', /255/],
     ['an unknown property of data', { data: { filters: {} } }, '', '/data/filters', /filters/],
   ])('%s → 400 request.invalid at %s', async (_name, body, query, at, detail) => {
     const ws = await newWorkspace();
     const res = await search(ws.token, body, query);
     expectError(res, 'request.invalid', { source: { pointer: at }, detail });
+  });
+
+  it('filter.createdAt takes bounds in the years 0000–0099: from 0001-01-01 keeps every note, to it none', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    await note(c, 'First');
+    await note(c, 'Second');
+    for (const from of ['0001-01-01T00:00:00Z', '0099-12-31T23:59:59Z', '0000-01-01T00:00:00Z']) {
+      const res = await search(ws.token, { data: { filter: { createdAt: { from } } } });
+      expect(res.status, res.text).toBe(200);
+      expect(names(res), from).toEqual(['Second', 'First']);
+    }
+    const none = await search(ws.token, { data: { filter: { createdAt: { to: '0001-01-01T00:00:00Z' } } } });
+    expect(none.status, none.text).toBe(200);
+    expect(none.json).toEqual({ data: [], links: {} });
   });
 
   it('fields[] and return.fields together → 400 on fields[]; either alone selects the fields', async () => {

@@ -44,6 +44,8 @@ export const DateTimeParameter = /* @__PURE__ */ (() =>
   doc(
     isoDateTime(
       { offset: true },
+      // First, so the refusal names the precision rather than the calendar (utcInstant takes 9 digits at most).
+      z.refine((v) => !/\.\d{10}/.test(v), { error: 'has more than 9 digits in its fraction of a second; nanoseconds are the finest precision taken' }),
       z.refine((v) => utcInstant(v) !== undefined, { error: 'is not a date-time the calendar has' }),
     ),
     'ISO 8601 date-time with a zone, e.g. 2024-01-31T00:00:00Z',
