@@ -541,7 +541,7 @@ describe('restore refuses the fields of teams, custom fields, tag values, commen
   });
 
   it("a webhook's name, events or URL", async () => {
-    await expectRefused(records({ ...webhook, name: '  ' }), "line 11: '/name' must not be empty");
+    await expectRefused(records({ ...webhook, name: '  ' }), "line 11: '/name' must have a visible character, not only white space (got '  ')");
     await expectRefused(records({ ...webhook, events: [] }), "line 11: '/events' must not be empty");
     await expectRefused(
       records({ ...webhook, events: ['note.created', 'note.created'] }),

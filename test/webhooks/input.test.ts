@@ -72,7 +72,8 @@ describe('webhook subscription input', () => {
       '/data/fields/events/1/eventType',
     ],
     [{ events: [] }, "'/data/fields/events' must not be empty.", '/data/fields/events'],
-    [{ name: '   ' }, "'/data/fields/name' must not be empty.", '/data/fields/name'],
+    [{ name: '   ' }, "'/data/fields/name' must have a visible character, not only white space (got '   ').", '/data/fields/name'],
+    [{ name: '\u200b' }, "'/data/fields/name' must have a visible character, not only white space (got '\u200b').", '/data/fields/name'],
     [
       { notification: { url: 'https://a.example/x', version: 2 } },
       "'/data/fields/notification/version' must be 1 (got 2).",

@@ -154,6 +154,40 @@ describe('webhook subscriptions', () => {
     expect((await call(app, 'GET', '/v2/webhooks', { token: ws.token })).json.data).toEqual([]);
   });
 
+  it.each([
+    ['a zero-width space', '\u200b'],
+    ['NUL', '\u0000'],
+    ['a right-to-left override', '\u202e'],
+    ['spaces', '   '],
+  ])('a name of %s only → 400 as every other name without a visible character; nothing stored', async (_what, name) => {
+    const ws = await newWorkspace();
+    const res = await create(ws, body({ name }));
+    expect(res.status, res.text).toBe(400);
+    expect(res.json).toEqual({
+      id: res.headers.get('x-request-id'),
+      errors: [
+        {
+          code: 'request.invalid',
+          title: 'Request schema invalid',
+          detail: `'/data/fields/name' must have a visible character, not only white space (got '${name}').`,
+          source: { pointer: '/data/fields/name' },
+        },
+      ],
+    });
+    expect((await call(app, 'GET', '/v2/webhooks', { token: ws.token })).json.data).toEqual([]);
+  });
+
+  it('a name is kept as sent, surrounding white space too, as entity and team names are', async () => {
+    const ws = await newWorkspace();
+    const { id } = await created(ws, body({ name: '  padded  ' }));
+    const read = await call(app, 'GET', `/v2/webhooks/${id}`, { token: ws.token });
+    expect(read.status, read.text).toBe(200);
+    expect(read.json.data.fields.name).toBe('  padded  ');
+    expect((await call(app, 'GET', '/v2/webhooks', { token: ws.token })).json.data.map((w: { fields: { name: string } }) => w.fields.name)).toEqual([
+      '  padded  ',
+    ]);
+  });
+
   it('unknown query parameters are refused; a malformed id is 400 at the parameter', async () => {
     const ws = await newWorkspace();
     expectError(await call(app, 'GET', '/v2/webhooks?status=active', { token: ws.token }), 'request.invalid', {

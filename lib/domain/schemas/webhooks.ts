@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { doc } from '#lib/domain/schemas/doc.ts';
 import { checkedArray, checkedInt, checkedString, strictObject } from './build.ts';
-import { DateTime, listOf, pageParameters, SelfLinks, Url, Uuid } from './common.ts';
+import { DateTime, listOf, nonBlank, pageParameters, SelfLinks, Url, Uuid } from './common.ts';
 import { EVENT_TYPES, isEventType, type EventType } from '../events.ts';
 
 export const WEBHOOK_TYPE = 'webhook';
@@ -22,7 +22,8 @@ export const WEBHOOK_STATUSES = ['active', 'paused'] as const;
 const HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
 
 // A subscription's name, events and URL as a create gives them (a restored webhook record is held to them too).
-export const WebhookName = /* @__PURE__ */ (() => checkedString(z.trim(), z.minLength(1), z.maxLength(MAX_WEBHOOK_NAME)))();
+// The name follows the rule of every other name: a visible character, kept as sent.
+export const WebhookName = /* @__PURE__ */ (() => nonBlank(MAX_WEBHOOK_NAME))();
 export const WebhookUrl = /* @__PURE__ */ (() => checkedString(z.maxLength(MAX_WEBHOOK_URL)))();
 
 /** An event type this service produces, named once in a subscription. */
