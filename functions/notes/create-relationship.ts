@@ -22,7 +22,8 @@ export const handler = authedApi(
     headers: { idempotencyKey: true },
   },
   async (req, { params: { id }, body: { data: rel } }) => {
-    const ws = principalOf(req).workspaceId;
+    const principal = principalOf(req);
+    const ws = principal.workspaceId;
     if (rel.type === 'link') {
       const { link } = await upsertLink(ws, id, rel.target.id, rel.importance, {
         create: true,
@@ -38,7 +39,7 @@ export const handler = authedApi(
         },
       };
     }
-    const target = await customerTarget(ws, rel.target, ['data', 'target']);
+    const target = await customerTarget(ws, rel.target, ['data', 'target'], principal.scopes.has('users:pii:read'));
     const note = await setNoteCustomer(ws, id, target, { onlyIfNone: true, scope: req });
     return { status: 201, body: { data: { type: 'customer' as const, target: entityReference(config.urls, note.customer!) } } };
   },

@@ -15,8 +15,10 @@ export const handler = authedApi(
   routes.setNoteCustomer,
   { params: NotePath, body: SetNoteCustomerBody, responses: { 200: NoteRelationshipResponse } },
   async (req, { params: { id }, body: { data } }) => {
-    const ws = principalOf(req).workspaceId;
-    const note = await setNoteCustomer(ws, id, await customerTarget(ws, data.target, ['data', 'target']), { preread: req.preread, scope: req });
+    const principal = principalOf(req);
+    const ws = principal.workspaceId;
+    const target = await customerTarget(ws, data.target, ['data', 'target'], principal.scopes.has('users:pii:read'));
+    const note = await setNoteCustomer(ws, id, target, { preread: req.preread, scope: req });
     return { status: 200, body: { data: { type: 'customer' as const, target: entityReference(config.urls, note.customer!) } } };
   },
 );

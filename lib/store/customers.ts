@@ -47,12 +47,27 @@ interface CustomerTargetInput {
 }
 
 /**
+ * The refusal of a customer named by e-mail for a token without users:pii:read: whether a user has
+ * the e-mail (and which) is what that scope guards, so it comes before any look-up and reads the
+ * same whether or not a user has it.
+ */
+export const CUSTOMER_EMAIL_NEEDS_PII =
+  'Naming a customer by e-mail tells whether a user has that e-mail, which takes the users:pii:read scope; this token lacks it. Name the customer by id, or use a token with users:pii:read.';
+
+/**
  * The customer a request names, as lib/store/notes.ts takes it (`path` locates the target in the
  * request): by id as given (the note write checks it), or the one live user whose e-mail matches
- * case-insensitively — none, or several, is InvalidInput at the e-mail.
+ * case-insensitively — none, or several, is InvalidInput at the e-mail, and so is an e-mail at all
+ * when the reader lacks users:pii:read (`pii`).
  */
-export async function customerTarget(ws: string, target: CustomerTargetInput, path: Path): Promise<{ id: string; type?: string | undefined; path: Path }> {
+export async function customerTarget(
+  ws: string,
+  target: CustomerTargetInput,
+  path: Path,
+  pii: boolean,
+): Promise<{ id: string; type?: string | undefined; path: Path }> {
   if (target.id !== undefined) return { id: target.id, type: target.type, path };
+  if (!pii) invalid([...path, 'email'], CUSTOMER_EMAIL_NEEDS_PII);
   const email = target.email ?? '';
   const users = await usersByEmail(ws, email);
   if (users.length === 0) invalid([...path, 'email'], `No user with e-mail '${email}' in this workspace.`);

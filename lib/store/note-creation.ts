@@ -13,15 +13,17 @@ import { fieldWrite, NOTE_FIELDS, type FieldWrite } from '../domain/entity-field
 import { checkNoteContent } from '../domain/note-content.ts';
 import { noteReads } from '../domain/note-reads.ts';
 import type { CreateNoteBody } from '../domain/schemas/note-writes.ts';
+import type { Scope } from '../domain/scopes.ts';
 import { outcome, settle } from '../settle.ts';
 
 type NoteData = z.output<typeof CreateNoteBody>['data'];
 
-/** The member a note is created for, in their workspace. */
+/** The member a note is created for, in their workspace; `scopes`: their token's (a customer by e-mail takes users:pii:read). */
 interface NoteCreator {
   workspaceId: string;
   memberId: string;
   email: string;
+  scopes: ReadonlySet<Scope>;
 }
 
 /**
@@ -58,7 +60,7 @@ export async function createNoteFrom(creator: NoteCreator, data: NoteData, prefe
   const [custom, members, target, read] = await Promise.all([
     settle(ahead.then((a) => namedFieldCheck(ws, data.type, Object.keys(data.fields), a))),
     settle(resolveMembers(ws, namedMembers(data.fields), prefetched)),
-    customer ? settle(customerTarget(ws, customer, customerPath)) : undefined,
+    customer ? settle(customerTarget(ws, customer, customerPath, creator.scopes.has('users:pii:read'))) : undefined,
     ahead,
   ]);
   const write = fieldWrite(data.fields, { standard: NOTE_FIELDS, mode: 'create', path: ['data', 'fields'], custom: outcome(custom), what: 'a note' });

@@ -27,7 +27,11 @@ const LinkTarget = /* @__PURE__ */ (() => strictObject({ id: Uuid, type: z.optio
 const CustomerTarget = /* @__PURE__ */ (() =>
   doc(
     strictObject(
-      { id: z.optional(Uuid), email: z.optional(Email), type: z.optional(z.enum(CUSTOMER_TYPES)) },
+      {
+        id: z.optional(Uuid),
+        email: z.optional(doc(Email, "A user's e-mail, compared case-insensitively; needs users:pii:read")),
+        type: z.optional(z.enum(CUSTOMER_TYPES)),
+      },
       z.superRefine((t, ctx) => {
         if ((t.id === undefined) === (t.email === undefined))
           ctx.addIssue({ code: 'custom', message: "names no customer: give its id, or a user's email (not both)", input: t });

@@ -12,7 +12,7 @@ import { CreateNoteBody } from '../../../domain/schemas/note-writes.ts';
 import { IMPORTANCES, WEIGHTS } from '../../../domain/score.ts';
 import * as routes from '../../../routes.ts';
 import { fieldCatalog } from '../../../store/custom-fields.ts';
-import { usersByEmail } from '../../../store/customers.ts';
+import { CUSTOMER_EMAIL_NEEDS_PII, usersByEmail } from '../../../store/customers.ts';
 import { createNoteFrom } from '../../../store/note-creation.ts';
 import { getNote, upsertLink } from '../../../store/notes.ts';
 import { NOTE_LIST_ORDER, notesAfter } from '../../../store/pages.ts';
@@ -87,9 +87,13 @@ export const getNoteTool = tool({
   },
 });
 
-/** The customer of create_note: by id, or the one user with that e-mail address. */
-async function customerId(ws: string, customer: { id?: string | undefined; email?: string | undefined }): Promise<string> {
+/**
+ * The customer of create_note: by id, or the one user with that e-mail address — which only a
+ * token with users:pii:read may ask (`pii`), refused before the look-up as POST /v2/notes refuses it.
+ */
+async function customerId(ws: string, customer: { id?: string | undefined; email?: string | undefined }, pii: boolean): Promise<string> {
   if (customer.id !== undefined) return customer.id;
+  if (!pii) throw new InvalidInput(CUSTOMER_EMAIL_NEEDS_PII, { pointer: '/customer/email' });
   const ids = (await usersByEmail(ws, customer.email!)).map((u) => u.id);
   if (ids.length === 0) throw new NotFound('user with e-mail', customer.email!);
   if (ids.length > 1)
@@ -113,7 +117,7 @@ export const createNoteTool = tool({
       z
         .strictObject({
           id: z.optional(Uuid.check(z.describe('Id of a user or company'))),
-          email: z.optional(Email.check(z.describe("E-mail of a user (the user's `email` field)"))),
+          email: z.optional(Email.check(z.describe("E-mail of a user (the user's `email` field); needs users:pii:read"))),
         })
         .check(
           z.refine((c) => (c.id === undefined) !== (c.email === undefined), { error: 'give the customer by id or by e-mail, one of them' }),
@@ -128,7 +132,7 @@ export const createNoteTool = tool({
   },
   async run(principal, args, scope) {
     const ws = principal.workspaceId;
-    const customer = args.customer ? await customerId(ws, args.customer) : undefined;
+    const customer = args.customer ? await customerId(ws, args.customer, principal.scopes.has('users:pii:read')) : undefined;
     // The body POST /v2/notes takes, through its own schema: the same rules, the same refusals.
     const { data } = parseInput(
       CreateNoteBody,
