@@ -4,7 +4,7 @@
 // attributes, aggregates, a note's copies of its links (lib/store/note-link-copy.ts), a restore's
 // marks. Each PATCH is bounded by the body's size, but PATCHes add up.
 
-export const MAX_RECORD_CONTENT_BYTES = 320 * 1024;
+const MAX_RECORD_CONTENT_BYTES = 320 * 1024;
 
 /**
  * The content's size as UTF-8 JSON. JSON's quotes, colons and commas outweigh DynamoDB's per-
