@@ -171,7 +171,7 @@ export class ExportFileCheck {
   private fields(line: number, record: EntityRecord | NoteRecord): void {
     const note = record.kind === 'note';
     // What the API stores on one item, the file may not exceed: the item would be refused part-way through the restore.
-    const tooLarge = recordSizeProblem(`${note ? 'Note' : 'Entity'} ${record.id}`, record.fields, record.metadata);
+    const tooLarge = recordSizeProblem(`${note ? 'Note' : 'Entity'} ${record.id}`, record);
     if (tooLarge) this.refuse(line, `fields: ${tooLarge}`);
     const standard: readonly string[] = note ? NOTE_FIELDS : ENTITY_FIELDS[record.type];
     // The API creates nothing without a name and clears no name.

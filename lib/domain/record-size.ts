@@ -10,18 +10,22 @@ const MAX_RECORD_CONTENT_BYTES = 320 * 1024;
  * The content's size as UTF-8 JSON. JSON's quotes, colons and commas outweigh DynamoDB's per-
  * attribute overhead for anything but tiny numbers and booleans, and the headroom above covers those.
  */
-export const contentBytes = (fields: Record<string, unknown>, metadata?: unknown): number =>
+const contentBytes = (fields: Record<string, unknown>, metadata?: unknown): number =>
   Buffer.byteLength(JSON.stringify(fields)) + (metadata === undefined ? 0 : Buffer.byteLength(JSON.stringify(metadata)));
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 /**
  * Why a record with this content cannot be stored (`what`: "Entity <id>", "Note <id>"), or undefined.
- * `before`: its size as stored, when it is changed: a change that shrinks a record already past the
- * limit goes through, so it can be brought back under.
+ * `stored`: the record's content before a change, measured only when the new one is past the limit:
+ * a change that shrinks a record already past it goes through, so it can be brought back under.
  */
-export function recordSizeProblem(what: string, fields: Record<string, unknown>, metadata?: unknown, before?: number): string | undefined {
-  const bytes = contentBytes(fields, metadata);
-  if (bytes <= MAX_RECORD_CONTENT_BYTES || (before !== undefined && bytes <= before)) return undefined;
+export function recordSizeProblem(
+  what: string,
+  content: { fields: Record<string, unknown>; metadata?: unknown },
+  stored?: { fields: Record<string, unknown>; metadata?: unknown },
+): string | undefined {
+  const bytes = contentBytes(content.fields, content.metadata);
+  if (bytes <= MAX_RECORD_CONTENT_BYTES || (stored && bytes <= contentBytes(stored.fields, stored.metadata))) return undefined;
   return `${what} would hold ${kib(bytes)} of fields and metadata; a record holds at most ${kib(MAX_RECORD_CONTENT_BYTES)}. Shorten or clear a field first.`;
 }

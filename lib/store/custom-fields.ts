@@ -8,7 +8,7 @@ import { NameTaken } from './errors.ts';
 import { transactOnce, type WriteScope } from './idempotency.ts';
 import * as keys from './keys.ts';
 import { readAhead, type Prereads } from './preread.ts';
-import { partitionItems, queryAll, type StoredItem } from './query.ts';
+import { partitionItems, type StoredItem } from './query.ts';
 import { keysOf } from './record-names.ts';
 import { tableName } from './table.ts';
 import { putInWorkspace } from './workspaces.ts';
@@ -51,10 +51,7 @@ export const storedDef = (item: StoredItem): StoredDef => {
 
 /** The workspace's custom fields, oldest first (optionally of one type). */
 export async function listCustomFields(workspaceId: string, entityType?: string): Promise<CustomFieldDef[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.partition(workspaceId), ':prefix': keys.customFieldsPrefix },
-  });
+  const items = await partitionItems(workspaceId, keys.customFieldsPrefix);
   return items
     .map(storedDef)
     .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1))
@@ -66,11 +63,10 @@ export async function addCustomField(
   workspaceId: string,
   input: { entityType: string; name: string; fieldKind: CustomFieldKind; options?: string[] },
 ): Promise<CustomFieldDef> {
-  // The guard item written with the definition settles two adds of one name at once; this consistent
-  // read finds a field defined before definitions had guards.
-  const existing = (await partitionItems(workspaceId, keys.customFieldsPrefix, ['entityType', 'name'])) as { entityType?: unknown; name?: unknown }[];
+  // The guard item written with the definition settles two adds of one name at once; this read finds
+  // a field defined before definitions had guards.
   const taken = () => new NameTaken(input.name, input.entityType);
-  if (existing.some((d) => d.entityType === input.entityType && typeof d.name === 'string' && nameKey(d.name) === nameKey(input.name))) throw taken();
+  if ((await listCustomFields(workspaceId, input.entityType)).some((d) => nameKey(d.name) === nameKey(input.name))) throw taken();
   const id = randomUUID();
   const values = (input.options ?? []).map((name, seq): SelectValue => {
     const valueId = randomUUID();

@@ -9,7 +9,7 @@ import { tableName } from './table.ts';
 import type { TxItem } from './tx.ts';
 import { InvalidInput, pointer } from '../domain/errors.ts';
 import { mergeMetadata, type Metadata, type SourcePatch } from '../domain/metadata.ts';
-import { contentBytes, recordSizeProblem } from '../domain/record-size.ts';
+import { recordSizeProblem } from '../domain/record-size.ts';
 
 /** A change of a record's fields (null clears one) and metadata (merged key by key). */
 export interface RecordChange {
@@ -43,8 +43,7 @@ export function recordUpdate<T extends Updatable>(
     else fields[k] = v;
   }
   const metadata = change.metadata ? mergeMetadata(current.metadata, change.metadata) : current.metadata;
-  const before = contentBytes(current.fields, current.metadata);
-  const tooLarge = recordSizeProblem(`${kind === 'entity' ? 'Entity' : 'Note'} ${current.id}`, fields, metadata, before);
+  const tooLarge = recordSizeProblem(`${kind === 'entity' ? 'Entity' : 'Note'} ${current.id}`, { fields, metadata }, current);
   if (tooLarge) throw new InvalidInput(tooLarge, pointer(['data']));
   const updated: T = { ...current, fields, updatedAt: nextUpdatedAt(current.updatedAt) };
   delete updated.metadata;
