@@ -41,6 +41,7 @@ function toApiError(err: TypedError): ApiError {
       return new ApiError('conflict.uniqueViolation', err.message, cause);
     case 'ERR_KEY_LIMIT_REACHED':
     case 'ERR_WEBHOOK_LIMIT_REACHED':
+    case 'ERR_RECORD_FULL':
       return new ApiError('request.invalid', err.message, cause);
     case 'ERR_CONTENTION':
       // Nothing was written and a later retry will likely pass: the client's cue to back off.

@@ -27,14 +27,14 @@
 // link/note item, the rating items, and the deltas on the entity and each ancestor, each conditioned
 // on the ancestor still having the parent that was read and not being deleted (lib/store/tx.ts retries).
 import { itemKeyId } from './batch.ts';
-import { getItem } from './calls.ts';
+import { getItem, txItemKey } from './calls.ts';
 import { growthIs, placeCondition, type Placement } from './entities.ts';
 import { StaleChain } from './errors.ts';
 import * as keys from './keys.ts';
 import { prereadFor, type Prereads } from './preread.ts';
 import type { StoredItem } from './query.ts';
 import { tableName } from './table.ts';
-import { txItemKey, type TxItem } from './tx.ts';
+import type { TxItem } from './tx.ts';
 import { InvalidInput, pointer } from '../domain/errors.ts';
 import type { EntityType } from '../domain/hierarchy.ts';
 import { countedWeight, ANONYMOUS_WEIGHT, WEIGHTS, type Importance, type RatingEntry } from '../domain/score.ts';

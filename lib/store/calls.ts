@@ -28,20 +28,29 @@ import {
 import { isThrottlingError } from '@smithy/core/retry';
 import type { HttpHandlerOptions, SdkError } from '@smithy/types';
 import { db } from './client.ts';
-import { Contention } from './errors.ts';
+import { Contention, RecordFull, itemTooLargeAt } from './errors.ts';
+import { describeKey } from './keys.ts';
 import { tableName } from './table.ts';
 import { bounded } from '../aws-clients.ts';
 
 /** A throttled call after the SDK's own retries: the table's, so the workspace's, contention. */
 export const THROTTLED = 'this workspace (the table is throttling requests)';
 
-/** One call of `operation`, bounded (lib/aws-clients.ts); throttling that outlasted the SDK's retries becomes Contention. */
-async function call<O>(operation: string, send: (options: HttpHandlerOptions) => Promise<O>): Promise<O> {
+type ItemKey = { pk?: unknown; sk?: unknown } | undefined;
+
+/**
+ * One call of `operation`, bounded (lib/aws-clients.ts); throttling that outlasted the SDK's retries
+ * becomes Contention, and a write refused for an item's size RecordFull, naming the item `keyAt`
+ * gives for the index DynamoDB reports (./errors.ts itemTooLargeAt).
+ */
+async function call<O>(operation: string, send: (options: HttpHandlerOptions) => Promise<O>, keyAt?: (index: number) => ItemKey): Promise<O> {
   try {
     return await bounded(send);
   } catch (err) {
     const e = err as SdkError;
     if (typeof e?.name === 'string' && isThrottlingError(e)) throw new Contention(operation, THROTTLED, e.$metadata?.attempts ?? 1, 1, err);
+    const tooLarge = keyAt && itemTooLargeAt(err);
+    if (tooLarge !== undefined) throw new RecordFull(describeKey(keyAt!(tooLarge)), err);
     // A body that is not DynamoDB's JSON (an HTML error page from something in the way): the SDK
     // retried it by its status; say what happened rather than how parsing it failed.
     if (err instanceof SyntaxError && e.$metadata?.httpStatusCode) {
@@ -57,8 +66,18 @@ async function call<O>(operation: string, send: (options: HttpHandlerOptions) =>
 }
 
 export const getItem = (input: GetCommandInput) => call('GetItem', (o) => db().send(new GetCommand(input), o));
-export const putItem = (input: PutCommandInput) => call('PutItem', (o) => db().send(new PutCommand(input), o));
-export const updateItem = (input: UpdateCommandInput) => call('UpdateItem', (o) => db().send(new UpdateCommand(input), o));
+export const putItem = (input: PutCommandInput) =>
+  call(
+    'PutItem',
+    (o) => db().send(new PutCommand(input), o),
+    () => input.Item,
+  );
+export const updateItem = (input: UpdateCommandInput) =>
+  call(
+    'UpdateItem',
+    (o) => db().send(new UpdateCommand(input), o),
+    () => input.Key,
+  );
 export const deleteItem = (input: DeleteCommandInput) => call('DeleteItem', (o) => db().send(new DeleteCommand(input), o));
 /** One page of a Query. */
 export const queryPage = (input: QueryCommandInput) => call('Query', (o) => db().send(new QueryCommand(input), o));
@@ -76,7 +95,28 @@ export const transactGet = (input: TransactGetCommandInput) => call('TransactGet
  * whose answer was lost (a timeout, a dropped connection, a 5xx) is not applied twice.
  */
 export const transactWrite = async (input: TransactWriteCommandInput): Promise<void> =>
-  void (await call('TransactWriteItems', (o) => db().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), ...input }), o)));
+  void (await call(
+    'TransactWriteItems',
+    (o) => db().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), ...input }), o),
+    (index) => tooLargeItemKey(input, index),
+  ));
+
+/** A TransactWriteItems item of the document client's shape (native values). */
+export type TxItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** The key of the item a transaction item puts, updates, deletes or checks. */
+export const txItemKey = (item: TxItem) =>
+  (item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key) as { pk: string; sk: string } | undefined;
+
+/**
+ * The key of a transaction's item `index`; for a transaction refused as a whole for an item's size
+ * (index -1: DynamoDB names none), the key of its largest item, the one that carries the bulk.
+ */
+function tooLargeItemKey({ TransactItems: items = [] }: TransactWriteCommandInput, index: number): ItemKey {
+  const size = (item: TxItem) => JSON.stringify(item).length;
+  const item = items[index] ?? items.reduce<TxItem | undefined>((a, b) => (a && size(a) >= size(b) ? a : b), undefined);
+  return item && txItemKey(item);
+}
 
 /**
  * Every page of a Query (or a Scan) from `input`'s ExclusiveStartKey on, each page's items as they
@@ -116,6 +156,3 @@ export async function batchGetOnce(
   const out = await batchGet({ RequestItems: { [table]: { Keys: keys, ...read } } });
   return { items: out.Responses?.[table] ?? [], unprocessed: out.UnprocessedKeys?.[table]?.Keys ?? [] };
 }
-
-/** A TransactWriteItems item of the document client's shape (native values). */
-export type NativeTxItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

@@ -146,10 +146,42 @@ export class WebhookLimitReached extends Error {
   }
 }
 
+/**
+ * A write would take a stored record past DynamoDB's item size limit (400 KB). The API holds fields
+ * and metadata well below it (lib/domain/record-size.ts); a record written before that limit may be
+ * close enough that the attributes a link, a child or an archive add tip it over. Nothing was written.
+ */
+export class RecordFull extends Error {
+  static readonly code = 'ERR_RECORD_FULL';
+  readonly code = RecordFull.code;
+
+  constructor(
+    /** The record, in the API's words (lib/store/keys.ts describeKey). */
+    readonly record: string,
+    cause: unknown,
+  ) {
+    super(`This change would take ${record} past the 400 KB one stored record may hold; nothing was changed. Shorten or clear one of its fields first.`, {
+      cause,
+    });
+    this.name = 'RecordFull';
+  }
+}
+
 export type StoreError =
-  Contention | Unfinished | WorkspaceNotFound | EmailTaken | NameTaken | DuplicateKey | KeyLimitReached | AlreadyUsed | GrantRevoked | WebhookLimitReached;
+  | RecordFull
+  | Contention
+  | Unfinished
+  | WorkspaceNotFound
+  | EmailTaken
+  | NameTaken
+  | DuplicateKey
+  | KeyLimitReached
+  | AlreadyUsed
+  | GrantRevoked
+  | WebhookLimitReached;
 
 export const isStoreError = typedErrorGuard<StoreError>({
+  ERR_RECORD_FULL: 'RecordFull',
   ERR_CONTENTION: 'Contention',
   ERR_UNFINISHED: 'Unfinished',
   ERR_WORKSPACE_NOT_FOUND: 'WorkspaceNotFound',
@@ -171,3 +203,16 @@ export const isConditionFailed = (err: unknown): boolean => dynamoName(err) === 
 
 /** A cancelled TransactWriteItems, with one reason per item, in order. */
 export const isCancellation = (err: unknown): err is { CancellationReasons?: Array<{ Code?: string }> } => dynamoName(err) === 'TransactionCanceledException';
+
+/**
+ * Which write DynamoDB refused for its item's size: the index of a cancelled transaction's item, -1
+ * when it refused the call as a whole (a single-item write, or a transaction's Put); undefined for
+ * any other failure.
+ */
+export function itemTooLargeAt(err: unknown): number | undefined {
+  const tooLarge = (message: unknown) => typeof message === 'string' && /item size/i.test(message);
+  if (dynamoName(err) === 'ValidationException') return tooLarge((err as Error).message) ? -1 : undefined;
+  if (!isCancellation(err)) return undefined;
+  const index = (err.CancellationReasons ?? []).findIndex((r) => r.Code === 'ValidationError' && tooLarge((r as { Message?: unknown }).Message));
+  return index < 0 ? undefined : index;
+}

@@ -7,17 +7,12 @@
 // scope's) leaves room for one more attempt; then the caller gets Contention naming the contended
 // item: nothing was written. Each attempt is one call of ./calls.ts, so the request's abort signal
 // also cuts off an attempt in flight at the deadline.
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { transactWrite } from './calls.ts';
+import { transactWrite, txItemKey, type TxItem } from './calls.ts';
 import { Contention, StaleChain } from './errors.ts';
 import { describeKey } from './keys.ts';
 import { deadlineOf } from '../deadline.ts';
 
-export type TxItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-/** The key of the item a transaction item puts, updates, deletes or checks. */
-export const txItemKey = (item: TxItem) =>
-  (item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key) as { pk: string; sk: string } | undefined;
+export type { TxItem };
 
 /** DynamoDB's limit of items per transaction. */
 export const MAX_TX_ITEMS = 100;

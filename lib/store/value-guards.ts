@@ -10,12 +10,13 @@
 //    write after it fails its condition and finds the value gone.
 // Only additions count: a write that keeps, removes or clears a value cannot make it held.
 import { batchGetByKey, itemKeyId } from './batch.ts';
+import { txItemKey } from './calls.ts';
 import { storedDef, versionIs } from './custom-fields.ts';
 import { idsIn } from './field-refs.ts';
 import { TAG_VALUE_KIND } from './field-values.ts';
 import * as keys from './keys.ts';
 import { tableName } from './table.ts';
-import { MAX_TX_ITEMS, txItemKey, type TxItem } from './tx.ts';
+import { MAX_TX_ITEMS, type TxItem } from './tx.ts';
 import { InvalidInput, pointer, type Path } from '../domain/errors.ts';
 import { TAGS_FIELD, selectValuesOf } from '../domain/field-values.ts';
 import { isUuid } from '../domain/input.ts';

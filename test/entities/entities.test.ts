@@ -1,5 +1,8 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DEPTH } from '#lib/domain/hierarchy.ts';
+import { db, tableName } from '#lib/store/client.ts';
+import * as keys from '#lib/store/keys.ts';
 import { fieldCommands } from '../../local/admin/fields.ts';
 import { client } from '../score/helpers.ts';
 import { expectError, newWorkspace, startApp, type TestApp } from '../support/app.ts';
@@ -369,5 +372,50 @@ describe('entities', () => {
     // Shrunk, it takes the field it refused.
     expect((await set({ description: null })).status).toBe(200);
     expect((await set({ [t3]: wide(10_000) })).status).toBe(200);
+  });
+
+  it("a record written before that limit, to the byte of DynamoDB's 400 KB: a child that adds to it → 400 naming the record, nothing changed; shrunk, it takes the child", async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const note = ((await fieldAdd.run({ workspace: ws.workspaceId, 'entity-type': 'feature', name: 'Note', kind: 'text' })) as { id: string }).id;
+    const feature = await c.entity('feature', await c.entity('product'));
+    // As an older version could have stored it: fields within each one's limit, the record as large as DynamoDB allows.
+    const fill = (field: string, value: string) =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.entity(ws.workspaceId, feature),
+          UpdateExpression: 'SET #f.#n = :v',
+          ExpressionAttributeNames: { '#f': 'fields', '#n': field },
+          ExpressionAttributeValues: { ':v': value },
+        }),
+      );
+    await fill('description', `<p>${'\u{1F600}'.repeat(99_000)}</p>`);
+    // To the byte: the largest value the item still takes.
+    let [fits, over] = [0, 16_000];
+    while (over - fits > 1) {
+      const n = Math.floor((fits + over) / 2);
+      const filled = await fill(note, 'x'.repeat(n)).then(
+        () => true,
+        (err: Error) => {
+          if (err.name !== 'ValidationException') throw err;
+          return false;
+        },
+      );
+      [fits, over] = filled ? [n, over] : [fits, n];
+    }
+    await fill(note, 'x'.repeat(fits));
+    const before = (await c.ok('GET', `/entities/${feature}`)).json.data;
+    // A child adds the parent's own mark of having children: past the limit by a few bytes.
+    const child = { data: { type: 'subfeature', fields: { name: 'Child' }, relationships: [{ type: 'parent', target: { id: feature } }] } };
+    expectError(await c.req('POST', '/entities', child), 'request.invalid', {
+      detail: `This change would take entity ${feature} past the 400 KB one stored record may hold; nothing was changed. Shorten or clear one of its fields first.`,
+    });
+    expect((await c.ok('GET', `/entities/${feature}`)).json.data).toEqual(before);
+    expect((await c.ok('GET', '/entities?type=subfeature')).json.data).toEqual([]);
+    // Shrunk, it takes the child.
+    expect((await c.req('PATCH', `/entities/${feature}`, { data: { fields: { [note]: null } } })).status).toBe(200);
+    expect((await c.req('POST', '/entities', child)).status).toBe(201);
+    expect((await c.ok('GET', '/entities?type=subfeature')).json.data.map((e: { fields: { name: string } }) => e.fields.name)).toEqual(['Child']);
   });
 });

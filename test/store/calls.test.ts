@@ -19,14 +19,15 @@ import {
   scanPages,
   transactWrite as transact,
   updateItem,
-  type NativeTxItem,
+  type TxItem,
 } from '#lib/store/calls.ts';
 import { db, tableName } from '#lib/store/client.ts';
-import { Contention, isCancellation, isConditionFailed } from '#lib/store/errors.ts';
+import { Contention, isCancellation, isConditionFailed, RecordFull } from '#lib/store/errors.ts';
+import * as keys from '#lib/store/keys.ts';
 import { FAULTS, startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
 
 const pk = () => `CALLS#${randomUUID()}`;
-const transactWrite = (items: NativeTxItem[]) => transact({ TransactItems: items });
+const transactWrite = (items: TxItem[]) => transact({ TransactItems: items });
 const caught = (p: Promise<unknown>) =>
   p.then(
     () => undefined,
@@ -85,6 +86,25 @@ describe('the store’s calls on DynamoDB Local', () => {
         })
       ).Attributes,
     ).toEqual({ pk: p, sk: 'a', v: 3 });
+  });
+
+  it("a write past the item size limit is RecordFull naming the record, for a single write, a transaction's update and a transaction's put", async () => {
+    const ws = randomUUID();
+    const [entity, note] = [randomUUID(), randomUUID()];
+    const big = 'x'.repeat(400 * 1024);
+    const named = (err: unknown) => (err instanceof RecordFull ? err.record : err);
+    expect(named(await caught(putItem({ TableName: tableName(), Item: { ...keys.entity(ws, entity), big } })))).toBe(`entity ${entity}`);
+    await putItem({ TableName: tableName(), Item: { ...keys.note(ws, note), v: 1 } });
+    const grow = { TableName: tableName(), Key: keys.note(ws, note), UpdateExpression: 'SET big = :b', ExpressionAttributeValues: { ':b': big } };
+    expect(named(await caught(updateItem(grow)))).toBe(`note ${note}`);
+    // DynamoDB names the item of a cancelled transaction, or none when it refuses the call as a whole: then the largest item.
+    const small = { Put: { TableName: tableName(), Item: { ...keys.entity(ws, randomUUID()), v: 1 } } };
+    expect(named(await caught(transactWrite([small, { Update: grow }])))).toBe(`note ${note}`);
+    expect(named(await caught(transactWrite([small, { Put: { TableName: tableName(), Item: { ...keys.entity(ws, entity), big } } }])))).toBe(
+      `entity ${entity}`,
+    );
+    expect(await read(keys.entity(ws, entity))).toBeUndefined();
+    expect(await read(keys.note(ws, note))).toEqual({ ...keys.note(ws, note), v: 1 });
   });
 
   it('pages: a Query page ends with its LastEvaluatedKey, and queryPages walks every page', async () => {
