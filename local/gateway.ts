@@ -361,6 +361,9 @@ export function createGateway(options: { loadHandler?: HandlerLoader; extraRoute
       else res.destroy();
     });
   });
+  // Node's default maxHeadersCount keeps about the first thousand headers and drops the rest without a word: an
+  // If-Match or Idempotency-Key after them would go unseen. Their total stays bounded by maxHeaderSize (431).
+  server.maxHeadersCount = 0;
   server.on('clientError', answerClientError);
   // An Expect other than 100-continue, which Node would answer with a bare 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {

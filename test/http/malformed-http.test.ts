@@ -125,6 +125,33 @@ describe("what Node's HTTP parser refuses (clientError) → the envelope and a r
   });
 });
 
+describe('many headers', () => {
+  it('1 100 small headers (within the size limit) before If-Match: every one is read, so the stale version → 412 and nothing changes', async () => {
+    const own = await newWorkspace();
+    const created = await call(app, 'POST', '/v2/entities', { token: own.token, body: { data: { type: 'product', fields: { name: 'Kept' } } } });
+    const id = created.json.data.id as string;
+    const pad = Array.from({ length: 1_100 }, (_, i) => `X-Pad-${i}: b`);
+    const body = JSON.stringify({ data: { fields: { name: 'Renamed' } } });
+    const res = await raw(
+      [
+        `PATCH /v2/entities/${id} HTTP/1.1`,
+        `Host: ${host}`,
+        `Authorization: Bearer ${own.token}`,
+        'Content-Type: application/json',
+        ...pad,
+        'If-Match: "stale"',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
+    expect(res.status, res.body).toBe(412);
+    expect(JSON.parse(res.body).errors[0].code).toBe('request.preconditionFailed');
+    expect((await call(app, 'GET', `/v2/entities/${id}`, { token: own.token })).json.data.fields.name).toBe('Kept');
+  });
+});
+
 describe('order on one connection', () => {
   it("bytes Node cannot parse after a create's body: the create's 201 first, then the 400 for the bytes", async () => {
     const own = await newWorkspace();
