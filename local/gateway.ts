@@ -9,9 +9,10 @@ import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config, LAMBDA_EXTRA_MS } from '#lib/config.ts';
+import { clip } from '#lib/domain/clip.ts';
 import { EDGE_CORS_HEADERS } from '#lib/http/cors.ts';
 import { EDGE_DETAILS, errorEnvelope, methodNotAllowedDetail } from '#lib/http/envelope.ts';
-import { ERROR_TABLE, type ErrorCode } from '#lib/http/errors.ts';
+import { ERROR_TABLE, type ErrorCode, type ErrorSource } from '#lib/http/errors.ts';
 import { log } from '#lib/log.ts';
 import { matchRoute, refusedWith, type Route, type RouteMatch } from '#lib/routes.ts';
 
@@ -63,6 +64,24 @@ export function queryMaps(rawQuery: string) {
   }
   const empty = Object.keys(single).length === 0;
   return { queryStringParameters: empty ? null : single, multiValueQueryStringParameters: empty ? null : multi };
+}
+
+/**
+ * The first query parameter whose name or value is not valid percent-encoded UTF-8 (`%FF`, `%zz`, a
+ * lone `%`), named as sent. URLSearchParams would read it as U+FFFD or as typed, so a client's
+ * `name=caf%E9` would silently match nothing and an OAuth `state` come back altered.
+ */
+export function undecodableQueryParameter(rawQuery: string): string | undefined {
+  for (const pair of rawQuery.split('&')) {
+    const [name = '', value = ''] = pair.split(/=(.*)/s);
+    try {
+      decodeURIComponent(name.replaceAll('+', ' '));
+      decodeURIComponent(value.replaceAll('+', ' '));
+    } catch {
+      return name;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -168,8 +187,8 @@ class LocalContext implements Context {
   succeed(): void {}
 }
 
-function sendEnvelope(res: ServerResponse, code: ErrorCode, requestId: string, detail: string, headers: Record<string, string> = {}) {
-  const body = JSON.stringify(errorEnvelope(requestId, code, detail));
+function sendEnvelope(res: ServerResponse, code: ErrorCode, requestId: string, detail: string, headers: Record<string, string> = {}, source?: ErrorSource) {
+  const body = JSON.stringify(errorEnvelope(requestId, code, detail, source));
   res.writeHead(ERROR_TABLE[code].status, {
     'Content-Type': 'application/json',
     'X-Request-Id': requestId,
@@ -329,6 +348,12 @@ export async function handle(req: IncomingMessage, res: ServerResponse, load: Ha
     const allow = refusedWith(method, rawPath);
     if (allow) return sendEnvelope(res, 'request.methodNotAllowed', requestId, methodNotAllowedDetail(method, allow), { Allow: allow });
     return sendEdgeError(res, 'route.notFound', requestId);
+  }
+  const undecodable = undecodableQueryParameter(url.slice(rawPath.length + 1));
+  if (undecodable !== undefined) {
+    req.resume();
+    const name = clip(undecodable);
+    return sendEnvelope(res, 'request.invalid', requestId, `Query parameter '${name}' is not valid percent-encoding of UTF-8.`, {}, { parameter: name });
   }
   const body = await readBody(req);
   if (body === 'aborted') return;

@@ -3,6 +3,7 @@
 // detail that says which value, what was expected and what came. Before a body meets its schema,
 // its raw JSON is checked once for what a schema cannot see (rawJsonProblem).
 import type * as z from 'zod/mini';
+import { clip } from './clip.ts';
 import { InvalidInput, parameter, pointer, type InputLocation, type Path } from './errors.ts';
 import { isUuid } from './schemas/common.ts';
 
@@ -25,8 +26,6 @@ type InputPart = 'body' | 'query' | 'path';
 /** A lone UTF-16 surrogate: a high one not followed by a low one, or a low one not after a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const isText = (s: string) => !LONE_SURROGATE.test(s);
-
-const clip = (s: string, max = 60) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 
 /** A value as a detail quotes it: short, and never more than a glimpse of a client's text. */
 function describeValue(v: unknown): string {
@@ -158,7 +157,7 @@ function invalidInputOf(reported: z.core.$ZodIssue, part: InputPart, root: unkno
       return new InvalidInput(`Unknown property '${clip(key)}' in ${container(path)}.`, pointer([...path, key]));
     }
     const takes = allowed?.length ? `this operation takes ${allowed.join(', ')}` : 'this operation takes none';
-    return new InvalidInput(`Unknown ${part} parameter '${clip(key)}'; ${takes}.`, parameter(key));
+    return new InvalidInput(`Unknown ${part} parameter '${clip(key)}'; ${takes}.`, parameter(clip(key)));
   }
   // A schema's own refusal written as a whole sentence (it ends with a full stop) is the detail as it stands.
   if (issue.code === 'custom' && issue.message.endsWith('.')) return new InvalidInput(issue.message, location(part, path));

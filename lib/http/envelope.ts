@@ -1,4 +1,5 @@
 import { ERROR_TABLE, MAX_DETAIL, MAX_TITLE, type ErrorCode, type ErrorSource } from './errors.ts';
+import { clip } from '../domain/clip.ts';
 
 interface ErrorItem {
   code: ErrorCode;
@@ -11,8 +12,6 @@ interface ErrorResponse {
   id: string;
   errors: [ErrorItem, ...ErrorItem[]];
 }
-
-const clip = (s: string, max: number) => (s.length <= max ? s : s.slice(0, max - 1) + '…');
 
 /** The service specification's ErrorResponse for one error; detail and title clipped to its limits. */
 export function errorEnvelope(requestId: string, code: ErrorCode, detail: string, source?: ErrorSource): ErrorResponse {

@@ -79,6 +79,25 @@ describe('local gateway → API Gateway REST proxy event', () => {
     expect(only().event).toMatchObject({ queryStringParameters: null, multiValueQueryStringParameters: null });
   });
 
+  it('a query name or value that is not percent-encoded UTF-8 → 400 naming the parameter, handler never called; valid escapes arrive decoded', async () => {
+    for (const [query, name] of [
+      ['name=%FF', 'name'],
+      ['name=caf%E9', 'name'],
+      ['name=%C0%AF', 'name'],
+      ['name=%ED%A0%80', 'name'],
+      ['type=feature&name=100%', 'name'],
+      ['q%zz=1', 'q%zz'],
+    ]) {
+      expectError(await call(app, 'GET', `/v2/entities?${query}`), 'request.invalid', {
+        detail: `Query parameter '${name}' is not valid percent-encoding of UTF-8.`,
+        source: { parameter: name },
+      });
+    }
+    expect(seen).toEqual([]);
+    expect((await call(app, 'GET', '/v2/entities?name=caf%C3%A9+%E2%82%AC')).status).toBe(200);
+    expect(only().event.queryStringParameters).toEqual({ name: 'café €' });
+  });
+
   it('percent-encoded paths reach the handler still encoded, as REST APIs deliver them', async () => {
     await call(app, 'GET', '/v2/entities/abc%20d%2Fef/score');
     const { operationId, event } = only();

@@ -68,8 +68,14 @@ describe('query parameters: exactly those the operation declares', () => {
     });
   });
 
-  it('`limit[]` is not `limit`, and `__proto__` is a parameter name like any other', async () => {
+  it('`limit[]` is not `limit`, and `__proto__` is a parameter name like any other; a long unknown name is clipped alike in detail and source', async () => {
     const ws = await newWorkspace();
+    const long = `x${'y'.repeat(2_000)}`;
+    const clipped = `x${'y'.repeat(58)}…`;
+    expectError(await call(app, 'GET', `/v2/entities?${long}=1`, { token: ws.token }), 'request.invalid', {
+      detail: new RegExp(`^Unknown query parameter '${clipped}';`),
+      source: { parameter: clipped },
+    });
     expectError(await call(app, 'GET', '/v2/entities?limit[]=5', { token: ws.token }), 'request.invalid', {
       detail: /^Unknown query parameter 'limit\[\]'/,
       source: { parameter: 'limit[]' },
