@@ -22,12 +22,15 @@ export const handler = api(
       return { status: 204, headers: { Allow: allowAt(req.event.path) ?? [...methods, 'OPTIONS'].join(', ') } };
     }
     const origin = requestOrigin(req.headers.get('origin'));
-    if (!origin) throw new ApiError('request.invalid', 'A CORS preflight needs an Origin header naming a scheme, a host and a port.');
+    if (!origin) {
+      throw new ApiError('request.invalid', 'A CORS preflight needs an Origin header naming a scheme, a host and a port.', { source: { parameter: 'Origin' } });
+    }
     const method = req.headers.get('access-control-request-method');
     if (!method || !methods.includes(method)) {
       throw new ApiError(
         'request.invalid',
         `Access-Control-Request-Method ${JSON.stringify((method ?? 'none').slice(0, 20))} is not a method of this path (${methods.join(', ')}).`,
+        { source: { parameter: 'Access-Control-Request-Method' } },
       );
     }
     const open = takesAnyOrigin(routes);

@@ -47,10 +47,19 @@ describe('preflight (OPTIONS)', () => {
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it('a method asked for without Origin, or a method the path does not have → 400 request.invalid', async () => {
+  it('a method asked for without Origin, or a method the path does not have → 400 request.invalid at that header; a body → 400 naming the path', async () => {
     const { origin } = await setUp();
-    expectError(await call(app, 'OPTIONS', '/oauth/token', { headers: { 'access-control-request-method': 'POST' } }), 'request.invalid', { detail: /Origin/ });
-    expectError(await preflight('/oauth/token', origin, 'DELETE'), 'request.invalid', { detail: /DELETE/ });
+    expectError(await call(app, 'OPTIONS', '/oauth/token', { headers: { 'access-control-request-method': 'POST' } }), 'request.invalid', {
+      detail: 'A CORS preflight needs an Origin header naming a scheme, a host and a port.',
+      source: { parameter: 'Origin' },
+    });
+    expectError(await preflight('/oauth/token', origin, 'DELETE'), 'request.invalid', {
+      detail: 'Access-Control-Request-Method "DELETE" is not a method of this path (POST).',
+      source: { parameter: 'Access-Control-Request-Method' },
+    });
+    // A body on a preflight is refused naming the path it was sent to.
+    const withBody = await call(app, 'OPTIONS', '/v2/entities', { headers: { origin, 'access-control-request-method': 'GET' }, body: { a: 1 } });
+    expectError(withBody, 'request.malformed', { detail: 'OPTIONS /v2/entities takes no request body; send the request without one.' });
   });
 
   it('a plain OPTIONS (no Origin, no method asked for) → 204 with the Allow its 405s give, no CORS headers', async () => {

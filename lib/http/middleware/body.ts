@@ -5,8 +5,9 @@
 // token endpoints' refusals are OAuth errors (RFC 6749), never the envelope, and the pages' are pages.
 import { isUtf8 as isUtf8Bytes } from 'node:buffer';
 import { OAuthError } from '../../auth/oauth-errors.ts';
+import { clip } from '../../domain/clip.ts';
 import { lostInParsing } from '../../domain/input.ts';
-import type { Route } from '../../routes.ts';
+import { PREFLIGHT_PATH, type Route } from '../../routes.ts';
 import { ApiError } from '../errors.ts';
 import type { ApiMiddleware, ApiRequest } from '../request.ts';
 
@@ -174,8 +175,10 @@ export function body(route: Route): ApiMiddleware {
       if (!route.body) {
         // Nothing a client sends is silently ignored: a body where the route takes none (a GET with
         // a chunked body, a DELETE with JSON) is refused, whatever the gateway passed on.
-        if (api.event.body) throw new ApiError('request.malformed', `${route.method} ${route.path} takes no request body; send the request without one.`);
-        return;
+        if (!api.event.body) return;
+        // The preflight's row serves every path (`*`): it names the one sent to.
+        const path = route.path === PREFLIGHT_PATH ? clip(api.event.path, 100) : route.path;
+        throw new ApiError('request.malformed', `${route.method} ${path} takes no request body; send the request without one.`);
       }
       try {
         readBody(route, api);
