@@ -71,7 +71,7 @@ export class PreconditionFailed extends Error {
 
   readonly detail: string;
 
-  /** `named`: the versions If-Match names (lib/domain/etag.ts acceptedVersions); none when it held only weak or unreadable tags. */
+  /** `named`: the versions If-Match names (lib/domain/etag.ts acceptedVersions); none when it held only weak tags (anything else is refused before: lib/domain/etag.ts isIfMatchValue). */
   constructor(
     readonly what: string,
     readonly id: string,

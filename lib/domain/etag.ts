@@ -21,3 +21,16 @@ export function acceptedVersions(header: string | undefined): string[] | undefin
   if (header === undefined || header.trim() === '*') return undefined;
   return [...header.matchAll(/(W\/)?"([^"]*)"/g)].filter((m) => !m[1]).map((m) => m[2]!);
 }
+
+/** An entity-tag (RFC 9110 §8.8.3): optionally weak, its opaque part in double quotes. */
+const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7e\x80-\uffff]*"$/;
+
+/** Whether an If-Match header is `*` or a list of entity-tags (RFC 9110 §13.1.1), the only forms it has. */
+export const isIfMatchValue = (header: string): boolean => {
+  if (header.trim() === '*') return true;
+  const tags = header
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+  return tags.length > 0 && tags.every((t) => ENTITY_TAG.test(t));
+};

@@ -94,6 +94,13 @@ describe('API tokens', () => {
     expect(err.headers).toEqual({ 'WWW-Authenticate': 'Bearer' });
   });
 
+  it('an Authorization header sent twice → auth.invalid saying so, though each copy is a live token', async () => {
+    const ws = await newWorkspace();
+    const err = await rejection(authenticate(`Bearer ${ws.token}, Bearer ${ws.token}`));
+    expect([err.code, err.detail]).toEqual(['auth.invalid', 'The Authorization header was sent 2 times; send one "Bearer <token>".']);
+    expect((await rejection(authenticate(`Bearer ${ws.token}, Basic x`))).detail).toBe('The Authorization header is not of the form "Bearer <token>".');
+  });
+
   it('a well-signed token whose record is gone (unknown jti) → auth.invalid', async () => {
     const ws = await newWorkspace();
     // Same member, same key, but a token the table never recorded: tamper the stored id.

@@ -74,6 +74,27 @@ const noteBody = (entityId: string, name = 'Feedback') => ({
 });
 const notesOf = async (ws: TestWorkspace) => (await call(app, 'GET', '/v2/notes', { token: ws.token })).json.data.map((n: { id: string }) => n.id);
 
+describe('the header itself', () => {
+  it('sent twice (HTTP joins the copies with ", ") → 400 saying so, nothing created; a malformed key → 400 naming its form', async () => {
+    const own = await newWorkspace();
+    const create = (key: string) =>
+      call(app, 'POST', '/v2/entities', {
+        token: own.token,
+        headers: { 'idempotency-key': key },
+        body: { data: { type: 'product', fields: { name: 'Once' } } },
+      });
+    expectError(await create('k-1, k-1'), 'request.invalid', {
+      detail: 'The Idempotency-Key header was sent 2 times; send it once.',
+      source: { parameter: 'Idempotency-Key' },
+    });
+    expectError(await create('k 1'), 'request.invalid', {
+      detail: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.',
+      source: { parameter: 'Idempotency-Key' },
+    });
+    expect((await call(app, 'GET', '/v2/entities', { token: own.token })).json.data).toEqual([]);
+  });
+});
+
 describe('the 24 h window (the first use moved into the past in the table)', () => {
   it('POST /v2/notes: a retry 24 h − 5 s after the first use replays it; 24 h + 1 s after, the key names a new request (a second note), even with another body', async () => {
     const ws = await newWorkspace();

@@ -27,7 +27,7 @@ const stale = {
 };
 
 describe('If-Match with the ETag of GET', () => {
-  it('PATCH /v2/notes/{id}: the current ETag passes and yields a new one; the old one is then 412 and the note keeps its fields', async () => {
+  it('PATCH /v2/notes/{id}: the current ETag passes and yields a new one; the old one is then 412 and the note keeps its fields; a header with no entity tag → 400', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const id = await c.note();
@@ -48,6 +48,14 @@ describe('If-Match with the ETag of GET', () => {
     });
     // A weak tag beside a strong one that no longer matches: the version changed.
     expectError(await patch(`W/${after.headers.get('etag')}, ${etag}`, 'Weak'), 'request.preconditionFailed', stale);
+    // No entity tag at all (the ETag without its quotes, a word) → 400 saying the form; nothing changes.
+    for (const sent of [after.headers.get('etag')!.slice(1, -1), 'garbage', '"a", b']) {
+      expectError(await patch(sent, 'Unquoted'), 'request.invalid', {
+        detail: `If-Match must be * or entity tags in double quotes, as the ETag header gives them ("2026-01-31T12:00:00.000Z"); got '${sent}'.`,
+        source: { parameter: 'If-Match' },
+      });
+    }
+    expect((await call(app, 'GET', `/v2/notes/${id}`, { token: ws.token })).json.data.fields.name).toBe('Second');
     expect((await patch('*', 'Any')).status).toBe(200);
   });
 

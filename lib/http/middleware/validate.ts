@@ -3,7 +3,9 @@
 // domain's InvalidInput, which lib/http/error-map.ts renders like any other. The core receives the
 // schemas' outputs as `req.input`.
 import type * as z from 'zod/mini';
+import { clip } from '../../domain/clip.ts';
 import { InvalidInput, parameter } from '../../domain/errors.ts';
+import { isIfMatchValue } from '../../domain/etag.ts';
 import { IDEMPOTENCY_HEADER } from '../../domain/idempotency.ts';
 import { parseInput, rawJsonProblem } from '../../domain/input.ts';
 import { NoParameters } from '../../domain/schemas/common.ts';
@@ -75,6 +77,13 @@ const CHANGE_PRECONDITIONS = ['If-Match', 'If-None-Match', 'If-Unmodified-Since'
  */
 function refuseUnhonoured(headers: ReadonlyMap<string, string>, route: Route, operation: Operation): void {
   if (route.method === 'GET' || route.method === 'OPTIONS') return;
+  const ifMatch = headers.get('if-match');
+  if (ifMatch !== undefined && operation.headers?.ifMatch && !isIfMatchValue(ifMatch)) {
+    throw new InvalidInput(
+      `If-Match must be * or entity tags in double quotes, as the ETag header gives them ("2026-01-31T12:00:00.000Z"); got '${clip(ifMatch)}'.`,
+      parameter('If-Match'),
+    );
+  }
   for (const name of CHANGE_PRECONDITIONS) {
     if (!headers.has(name.toLowerCase()) || (name === 'If-Match' && operation.headers?.ifMatch)) continue;
     const instead = operation.headers?.ifMatch ? ' It honours If-Match, with the ETag that GET answers.' : '';
