@@ -9,6 +9,7 @@
 // and each record carries it only when it is configured for that record's own type (as null when
 // empty there); records of the other types omit it, since it is not a field of theirs. An
 // identifier configured on none of the covered types is unknown → 400.
+import { clip } from './clip.ts';
 import { InvalidInput, pointer, type InputLocation, type Path } from './errors.ts';
 import { isUuid } from './schemas/common.ts';
 
@@ -81,12 +82,16 @@ export function fieldsFromBody(value: 'all' | readonly string[] | undefined, pat
 export function checkKnownFields(selection: FieldSelection, configured: ReadonlyMap<string, readonly string[]>): void {
   if (selection.mode !== 'list') return;
   const known = new Set([...configured.values()].flat());
-  for (const f of selection.fields) {
-    if (!known.has(f.id)) {
-      const types = [...configured.keys()].join(', ');
-      throw new InvalidInput(`Unknown field identifier '${f.id.slice(0, 100)}': no field with this id is configured for ${types}.`, f.source);
-    }
-  }
+  const unknown = selection.fields.filter((f) => !known.has(f.id));
+  if (unknown.length === 0) return;
+  const types = [...configured.keys()].join(', ');
+  const shown = unknown.slice(0, 10).map((f) => `'${clip(f.id, 100)}'`);
+  if (unknown.length > shown.length) shown.push(`${unknown.length - shown.length} more`);
+  const detail =
+    unknown.length === 1
+      ? `Unknown field identifier ${shown[0]}: no field with this id is configured for ${types}.`
+      : `Unknown field identifiers ${shown.join(', ')}: no field with these ids is configured for ${types}.`;
+  throw new InvalidInput(detail, unknown[0]!.source);
 }
 
 /** Empty = no value worth showing: null/undefined, '', [], {} (false and 0 are values). */

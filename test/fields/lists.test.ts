@@ -76,10 +76,14 @@ describe('fields on GET /v2/entities', () => {
     ]);
   });
 
-  it('unknown field identifier → 400 request.invalid, "Request schema invalid", detail naming it, source.parameter fields[]', async () => {
+  it('unknown field identifiers → 400 request.invalid, "Request schema invalid", detail naming each, source.parameter fields[]', async () => {
     const res = await get('/v2/entities?fields[]=name&fields[]=bogus');
     expectError(res, 'request.invalid', { detail: /Unknown field identifier 'bogus'/, source: { parameter: 'fields[]' } });
     expect(res.json.errors[0].title).toBe('Request schema invalid');
+    expectError(await get('/v2/entities?type=feature&fields[]=aa&fields[]=name&fields[]=bb'), 'request.invalid', {
+      detail: "Unknown field identifiers 'aa', 'bb': no field with these ids is configured for feature.",
+      source: { parameter: 'fields[]' },
+    });
   });
 
   it('a custom field of another type, or of another workspace, is unknown here', async () => {
