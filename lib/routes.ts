@@ -644,6 +644,8 @@ export const getOpenApiDocument: Route = {
   auth: 'none',
   table: 'none',
   summary: 'The OpenAPI 3.1 document of this API',
+  // A public document, read by tools that run in a browser (a documentation viewer, a code generator).
+  cors: 'public',
 };
 // Authorization code flow ({app_url}; docs/oauth.md)
 export const getAuthorizationServerMetadata: Route = {

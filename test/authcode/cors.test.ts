@@ -62,6 +62,16 @@ describe('preflight (OPTIONS)', () => {
     expectError(withBody, 'request.malformed', { detail: 'OPTIONS /v2/entities takes no request body; send the request without one.' });
   });
 
+  it("the public documents (this API's OpenAPI document, the OAuth metadata) from any origin: the preflight and the read allow *", async () => {
+    for (const path of ['/v2/openapi.json', '/.well-known/oauth-authorization-server']) {
+      const origin = uniqueOrigin();
+      const pre = await preflight(path, origin, 'GET', 'content-type');
+      expect([pre.status, pre.headers.get('access-control-allow-origin')], path).toEqual([204, '*']);
+      const read = await call(app, 'GET', path, { headers: { origin } });
+      expect([read.status, read.headers.get('access-control-allow-origin')], path).toEqual([200, '*']);
+    }
+  });
+
   it('a plain OPTIONS (no Origin, no method asked for) → 204 with the Allow its 405s give, no CORS headers', async () => {
     for (const [path, allow] of [
       ['/oauth/token', 'POST, OPTIONS'],
