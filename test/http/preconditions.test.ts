@@ -265,7 +265,7 @@ describe('preconditions a change does not honour are refused, never ignored (RFC
     expect((await rename({ 'if-match': read.headers.get('etag')! })).status).toBe(200);
   });
 
-  it('Idempotency-Key on a change that is not a create (PATCH, PUT, DELETE) → 400 naming it, nothing changed; a search ignores it', async () => {
+  it('Idempotency-Key on a change that is not a create (PATCH, PUT, DELETE) → 400 naming it, nothing changed; a search, a read, ignores it and preconditions', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);
     const product = await c.entity('product');
@@ -296,5 +296,15 @@ describe('preconditions a change does not honour are refused, never ignored (RFC
     expect((await call(app, 'GET', `/v2/entities/${product}`, { token: ws.token })).status).toBe(200);
     const search = await call(app, 'POST', '/v2/entities/search', { token: ws.token, headers: key, body: { data: { filter: { type: ['product'] } } } });
     expect(search.status, search.text).toBe(200);
+    // A search reads: like GET, it ignores preconditions too, alike for every search.
+    for (const [path, data] of [
+      ['/v2/entities/search', { filter: { type: ['product'] } }],
+      ['/v2/notes/search', {}],
+      ['/v2/teams/search', {}],
+      ['/v2/members/search', {}],
+    ] as const) {
+      const res = await call(app, 'POST', path, { token: ws.token, headers: { 'if-match': '*', 'if-none-match': '*' }, body: { data } });
+      expect(res.status, `${path}: ${res.text}`).toBe(200);
+    }
   });
 });

@@ -73,10 +73,11 @@ const CHANGE_PRECONDITIONS = ['If-Match', 'If-None-Match', 'If-Unmodified-Since'
 
 /**
  * A change's preconditions that its route does not honour are refused, never ignored: the client
- * would take the change for a conditional one (RFC 9110 §13.1.1). Reads may ignore them, as a cache may.
+ * would take the change for a conditional one (RFC 9110 §13.1.1). Reads may ignore them, as a cache
+ * may; so may the searches, POSTs that only read (`table: 'read'`), as they ignore an Idempotency-Key.
  */
 function refuseUnhonoured(headers: ReadonlyMap<string, string>, route: Route, operation: Operation): void {
-  if (route.method === 'GET' || route.method === 'OPTIONS') return;
+  if (route.method === 'GET' || route.method === 'OPTIONS' || route.table === 'read') return;
   const ifMatch = headers.get('if-match');
   if (ifMatch !== undefined && operation.headers?.ifMatch && !isIfMatchValue(ifMatch)) {
     throw new InvalidInput(
@@ -93,8 +94,8 @@ function refuseUnhonoured(headers: ReadonlyMap<string, string>, route: Route, op
     );
   }
   // Only creates take an Idempotency-Key. On another change it would promise what the route does
-  // not do (answer a repeat from the first answer); POSTs that read (searches) or speak their own
-  // protocol (OAuth, MCP, the pages) are left to ignore it, as any header they do not define.
+  // not do (answer a repeat from the first answer); POSTs that speak their own protocol (OAuth, MCP,
+  // the pages) are left to ignore it, as any header they do not define.
   if (route.method !== 'POST' && !operation.headers?.idempotencyKey && headers.has(IDEMPOTENCY_HEADER.toLowerCase())) {
     throw new InvalidInput(
       `${route.method} ${route.path} does not take ${IDEMPOTENCY_HEADER} (only creates do), so a repeat would not be answered from the first; send the request without it.`,
