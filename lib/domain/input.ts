@@ -54,7 +54,7 @@ const FORMATS: Record<string, string> = {
   uuid: 'a UUID',
   date: 'a date (YYYY-MM-DD)',
   datetime: 'a date and time (ISO 8601)',
-  email: 'an e-mail address',
+  'idn-email': 'an e-mail address',
   hostname: 'a domain name',
   url: 'an absolute URL',
   handle: 'lowercase letters and digits only',

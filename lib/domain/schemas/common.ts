@@ -25,9 +25,20 @@ export const IsoDate = /* @__PURE__ */ (() => checkedFormat('date', DATE_PATTERN
 export const DateTime = /* @__PURE__ */ (() => isoDateTime())();
 
 export const MAX_EMAIL = 254;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * An internationalized mailbox (RFC 6531): a dot-atom local part (RFC 5322 atext, or any visible
+ * character beyond ASCII) at a domain of two or more labels (letters, digits, inner hyphens, or
+ * visible characters beyond ASCII). No quoted local parts, no address literals, and nothing that is
+ * a control, format or separator character (\p{C}, \p{Z}), which no mail system delivers to.
+ */
+const INTL = '[^\\x00-\\x7F\\p{C}\\p{Z}]';
+const ATEXT = `(?:[A-Za-z0-9!#$%&'*+/=?^_\`{|}~-]|${INTL})`;
+const LABEL_CHAR = `(?:[A-Za-z0-9]|${INTL})`;
+// Hyphens only between characters; written so that each character has one way to match (no backtracking blow-up).
+const LABEL = `${LABEL_CHAR}(?:-*${LABEL_CHAR})*`;
+export const EMAIL_PATTERN = new RegExp(`^${ATEXT}+(?:\\.${ATEXT}+)*@${LABEL}(?:\\.${LABEL})+$`, 'u');
 /** An e-mail address (RFC 5321 bounds its length; the service compares addresses lower-cased). */
-export const Email = /* @__PURE__ */ (() => checkedFormat('email', EMAIL_PATTERN, z.maxLength(MAX_EMAIL)))();
+export const Email = /* @__PURE__ */ (() => checkedFormat('idn-email', EMAIL_PATTERN, z.maxLength(MAX_EMAIL)))();
 
 /**
  * A visible character: neither white space nor a control character (NUL, the other C0 and C1
