@@ -123,6 +123,18 @@ describe('entities', () => {
     expect(rest.structuredContent.nextCursor).toBeUndefined();
   });
 
+  it('search_entities refuses a name of white space alone, as the REST name parameter does, rather than match every name with a space', async () => {
+    for (const name of [' ', '\u200B', '\t\n']) {
+      expectToolError(await callTool(client, 'search_entities', { name }), 'request.invalid', /visible character, not only white space/);
+      expectError(await call(app, 'GET', `/v2/entities?name=${encodeURIComponent(name)}`, { token: ws.token }), 'request.invalid', {
+        detail: /visible character, not only white space/,
+        source: { parameter: 'name' },
+      });
+    }
+    const spaced = await callTool(client, 'search_entities', { name: ' pay' });
+    expect(spaced.structuredContent.entities.map((e: any) => e.fields.name)).toEqual(['Apple Pay']);
+  });
+
   it('get_entity answers the record GET /v2/entities/{id} answers', async () => {
     const result = await callTool(client, 'get_entity', { entityId: seeded.component });
     const rest = await call(app, 'GET', `/v2/entities/${seeded.component}`, { token: ws.token });

@@ -5,8 +5,9 @@ import { ENTITY_TYPES } from '../../../domain/configurations.ts';
 import { visibleName } from '../../../domain/entity-view.ts';
 import { NotFound } from '../../../domain/errors.ts';
 import { checkKnownFields, fieldsFromBody } from '../../../domain/fields.ts';
-import { Uuid } from '../../../domain/schemas/common.ts';
+import { nonBlank, Uuid } from '../../../domain/schemas/common.ts';
 import { EntityType } from '../../../domain/schemas/entity.ts';
+import { MAX_NAME } from '../../../domain/schemas/field-values.ts';
 import * as routes from '../../../routes.ts';
 import { fieldCatalog } from '../../../store/custom-fields.ts';
 import { getEntity } from '../../../store/entities.ts';
@@ -29,7 +30,8 @@ export const searchEntities = tool({
   readOnly: true,
   input: {
     types: z.optional(z.array(EntityType).check(z.minLength(1), z.describe('Entity types to include; every type when omitted'))),
-    name: z.optional(z.string().check(z.minLength(1), z.maxLength(255), z.describe('A fragment of the name, matched case-insensitively'))),
+    // The REST `name` parameter's rule: white space alone would match every name with a space in it.
+    name: z.optional(nonBlank(MAX_NAME).check(z.describe('A fragment of the name, matched case-insensitively'))),
     parentId: z.optional(Uuid.check(z.describe('Only the direct children of this entity'))),
     archived: z.optional(z.boolean().check(z.describe('Only archived (true) or only active (false) entities'))),
     fields: Fields,
