@@ -8,6 +8,7 @@ import { McpResponseBody } from '#lib/domain/schemas/responses.ts';
 import { authedApi } from '#lib/http/authenticated.ts';
 import { ApiError } from '#lib/http/errors.ts';
 import { admitBatch } from '#lib/http/mcp/batches.ts';
+import { protocolVersion } from '#lib/http/mcp/headers.ts';
 import { answerMessages } from '#lib/http/mcp/messages.ts';
 import { mcpServer, withErrorCodes } from '#lib/http/mcp/server.ts';
 import { principalOf, type ApiRequest } from '#lib/http/request.ts';
@@ -17,7 +18,7 @@ import * as routes from '#lib/routes.ts';
 const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
 
 export const handler = authedApi(routes.mcp, { body: McpRequestBody, responses: { 200: McpResponseBody, 202: null } }, async (req, { body }) => {
-  await admitBatch(req, body);
+  await admitBatch(req, body, protocolVersion(req, body));
   const answer = await answerMessages(body, (message) => serve(req, message));
   return answer === undefined ? { status: 202 } : { status: 200, body: answer as typeof body };
 });

@@ -33,15 +33,43 @@ describe('JSON-RPC batches on the MCP endpoint', () => {
     const create = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'create_note', arguments: { name: 'batched' } } };
     expectError(await post(member.token, [...pings(1), create], version), 'request.invalid', {
       detail: `A JSON-RPC batch (2 messages) under MCP protocol version ${version}: batches were removed in 2025-06-18; send one message per request.`,
+      source: { parameter: 'MCP-Protocol-Version' },
     });
     expect((await call(app, 'GET', '/v2/notes', { token: member.token })).json.data).toHaveLength(notes);
     expectError(await post(member.token, pings(1), version), 'request.invalid', {
       detail: `A JSON-RPC batch (1 message) under MCP protocol version ${version}: batches were removed in 2025-06-18; send one message per request.`,
+      source: { parameter: 'MCP-Protocol-Version' },
     });
     // One message under the same version is answered.
     const one = await post(member.token, pings(1)[0], version);
     expect(one.status, one.text).toBe(200);
     expect(one.json).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+  });
+
+  it.each(['zzz', '1999-01-01', '2025-06-18x'])(
+    'under MCP-Protocol-Version %s, which this server does not support, a batch gets the refusal a single message gets: the version is unsupported, not one without batches',
+    async (version) => {
+      const member = await ws.member({ role: 'maker' });
+      const unsupported = {
+        detail: `MCP-Protocol-Version "${version}" is not a protocol version this server supports; it supports 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05, 2024-10-07.`,
+        source: { parameter: 'MCP-Protocol-Version' },
+      };
+      expectError(await post(member.token, pings(1), version), 'request.invalid', unsupported);
+      expectError(await post(member.token, pings(1)[0], version), 'request.invalid', unsupported);
+    },
+  );
+
+  it('a lone initialize request is answered whatever MCP-Protocol-Version says: it negotiates its version in its params', async () => {
+    const member = await ws.member({ role: 'maker' });
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+    };
+    const res = await post(member.token, initialize, 'zzz');
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result.protocolVersion).toBe('2025-06-18');
   });
 
   it('under 2025-03-26 (or no version header, which means it), each message spends the budget as one request: a batch of 3 leaves what 3 requests leave, one of k passes with k left, one of k + 1 is refused', async () => {

@@ -9,18 +9,19 @@ import type { ApiRequest } from '../request.ts';
 
 /** The first protocol version without batches. */
 const BATCHES_REMOVED_IN = '2025-06-18';
-/** What a server assumes when a request names no version (Streamable HTTP transport, "Protocol Version Header"). */
-const ASSUMED_VERSION = '2025-03-26';
 
-/** Refuses a batch the request's protocol version does not allow; charges an allowed one's further messages. */
-export async function admitBatch(req: ApiRequest, body: unknown): Promise<void> {
+/**
+ * Refuses a batch the request's protocol version does not allow; charges an allowed one's further
+ * messages. `version`: the request's, one this server supports (./headers.ts protocolVersion).
+ */
+export async function admitBatch(req: ApiRequest, body: unknown, version: string): Promise<void> {
   if (!Array.isArray(body)) return;
-  const version = req.headers.get('mcp-protocol-version') ?? ASSUMED_VERSION;
-  // The versions are dates, so they compare as strings.
+  // The supported versions are dates, so they compare as strings.
   if (version >= BATCHES_REMOVED_IN) {
     throw new ApiError(
       'request.invalid',
       `A JSON-RPC batch (${counted(body.length, 'message')}) under MCP protocol version ${version}: batches were removed in ${BATCHES_REMOVED_IN}; send one message per request.`,
+      { source: { parameter: 'MCP-Protocol-Version' } },
     );
   }
   refuseRepeatedIds(body);
