@@ -8,16 +8,17 @@ import { McpResponseBody } from '#lib/domain/schemas/responses.ts';
 import { authedApi } from '#lib/http/authenticated.ts';
 import { ApiError } from '#lib/http/errors.ts';
 import { admitBatch } from '#lib/http/mcp/batches.ts';
-import { protocolVersion } from '#lib/http/mcp/headers.ts';
+import { checkAccept, protocolVersion, TRANSPORT_ACCEPT } from '#lib/http/mcp/headers.ts';
 import { answerMessages } from '#lib/http/mcp/messages.ts';
 import { mcpServer, withErrorCodes } from '#lib/http/mcp/server.ts';
 import { principalOf, type ApiRequest } from '#lib/http/request.ts';
 import * as routes from '#lib/routes.ts';
 
-/** The request headers the transport reads. */
-const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
+/** The request headers the transport reads, but Accept (below). */
+const TRANSPORT_HEADERS = ['content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
 
 export const handler = authedApi(routes.mcp, { body: McpRequestBody, responses: { 200: McpResponseBody, 202: null } }, async (req, { body }) => {
+  checkAccept(req);
   await admitBatch(req, body, protocolVersion(req, body));
   const answer = await answerMessages(body, (message) => serve(req, message));
   return answer === undefined ? { status: 202 } : { status: 200, body: answer as typeof body };
@@ -34,12 +35,14 @@ async function serve(req: ApiRequest, message: unknown): Promise<unknown> {
       const value = req.headers.get(name);
       if (value !== undefined) headers.set(name, value);
     }
+    // checkAccept judged the client's Accept by RFC 9110; the transport's check would refuse a range such as */*.
+    headers.set('accept', TRANSPORT_ACCEPT);
     const response = await transport.handleRequest(new Request(config.mcpUrl, { method: 'POST', headers }), { parsedBody: message });
     const text = await response.text();
     if (response.status === 202) return undefined;
     if (response.status === 200) return withErrorCodes(JSON.parse(text));
-    // The transport's own refusals (an Accept without both media types, an unsupported protocol
-    // version): the client's mistake, in the envelope, with the transport's message as the detail.
+    // The transport's own refusals that the checks above leave it (an initialize request in a batch):
+    // the client's mistake, in the envelope, with the transport's message as the detail.
     const refusal = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? `The MCP transport refused the request (${response.status}).`;
     throw new ApiError('request.invalid', `${refusal.replace(/^[^:]*: /, '')} (the MCP Streamable HTTP transport).`);
   } finally {

@@ -333,12 +333,31 @@ describe('HTTP', () => {
     expect(challengeOf(res)).toBe(`Bearer resource_metadata="${app.url}/.well-known/oauth-protected-resource/mcp"`);
   });
 
-  it('an Accept without text/event-stream is refused in the envelope', async () => {
-    const res = await call(app, 'POST', '/mcp', {
-      token: ws.token,
-      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
-      headers: { accept: 'application/json' },
-    });
-    expectError(res, 'request.invalid', { detail: 'Client must accept both application/json and text/event-stream (the MCP Streamable HTTP transport).' });
+  it('an Accept that does not take both application/json and text/event-stream is refused, naming the header; ranges count as RFC 9110 says', async () => {
+    const post = (accept: string) => call(app, 'POST', '/mcp', { token: ws.token, body: { jsonrpc: '2.0', id: 1, method: 'ping' }, headers: { accept } });
+    const refused: Array<[string, string]> = [
+      ['application/json', 'text/event-stream'],
+      ['text/event-stream', 'application/json'],
+      ['application/json, text/event-stream;q=0', 'text/event-stream'],
+      ['*/*;q=0', 'application/json or text/event-stream'],
+      ['text/*, application/json;q=0', 'application/json'],
+      ['text/html', 'application/json or text/event-stream'],
+    ];
+    for (const [accept, lacking] of refused)
+      expectError(await post(accept), 'request.invalid', {
+        detail: `Accept ${JSON.stringify(accept)} does not accept ${lacking}: the MCP Streamable HTTP transport requires a client to accept both application/json and text/event-stream (by name, or by a range such as */* or text/*).`,
+        source: { parameter: 'Accept' },
+      });
+    for (const accept of [
+      '*/*',
+      'application/*, text/*',
+      'application/json, text/*',
+      'text/event-stream;q=0.5, */*;q=0.1',
+      'Application/JSON, Text/Event-Stream',
+    ]) {
+      const res = await post(accept);
+      expect(res.status, `${accept}: ${res.text}`).toBe(200);
+      expect(res.json).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    }
   });
 });
