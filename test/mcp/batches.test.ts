@@ -142,6 +142,11 @@ describe('params a method does not take', () => {
       [{ name: 'get_entity', arguments: 'x' }, "Invalid params of tools/call: '/params/arguments' must be an object (got 'x')."],
       [{ name: 5 }, "Invalid params of tools/call: '/params/name' must be a string (got 5)."],
       [undefined, "Invalid params of tools/call: '/params' is required."],
+      // A tool the server does not have is a protocol error (MCP 2025-06-18, server/tools, "Error Handling"), naming those it has.
+      [
+        { name: 'drop_tables', arguments: {} },
+        "Invalid params of tools/call: '/params/name' must be one of 'get_customer_score', 'rank_by_customer_score', 'search_entities', 'get_entity', 'get_customer_demand', 'rank_plan_by_customer_score', 'list_releases_of_area', 'list_objectives', 'list_notes', 'get_note', 'create_note', 'rate_link' (got 'drop_tables').",
+      ],
     ];
     for (const [params, message] of cases) {
       const res = await post(member.token, { jsonrpc: '2.0', id: 7, method: 'tools/call', ...(params === undefined ? {} : { params }) });

@@ -1,6 +1,8 @@
-// Requests whose `params` their method does not take. The SDK checks them with these same schemas,
-// but answers a failure as JSON-RPC's "Internal error" (-32603) carrying the schema library's issue
-// list: a server fault, in the client's name. Checked here first, they get "Invalid params" (-32602,
+// Requests this server refuses before the SDK sees them. Their `params` the SDK checks with these
+// same schemas, but answers a failure as JSON-RPC's "Internal error" (-32603) carrying the schema
+// library's issue list: a server fault, in the client's name. A tool the server does not have it
+// answers as a tool result with its own prefix, where MCP 2025-06-18 (server/tools, "Error
+// Handling") calls for a protocol error. Checked here first, they get "Invalid params" (-32602,
 // JSON-RPC 2.0 §5.1) with a detail in the API's words, and never reach the server.
 import {
   CallToolRequestSchema,
@@ -8,9 +10,10 @@ import {
   InitializeRequestSchema,
   ListToolsRequestSchema,
   PingRequestSchema,
-  type JSONRPCError,
+  type JSONRPCErrorResponse,
 } from '@modelcontextprotocol/sdk/types.js';
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
+import { TOOLS } from './server.ts';
 import { inputProblem } from '../../domain/input.ts';
 
 /** The requests this server answers (lib/http/mcp/server.ts), by method: the schema the SDK holds each to. */
@@ -21,18 +24,28 @@ const REQUESTS: Readonly<Record<string, z.ZodMiniType>> = {
   'tools/call': CallToolRequestSchema,
 };
 
+/** A tools/call naming one of this server's tools; the refusal of any other names them all. */
+const KNOWN_TOOL = z.object({ params: z.object({ name: z.enum(TOOLS.map((t) => t.name) as [string, ...string[]]) }) });
+
 type Message = { id?: unknown; method?: unknown };
 
+/** What is wrong with the params of a request to `method`, in the API's words; undefined when nothing is. */
+function paramsProblem(method: string, message: unknown): string | undefined {
+  const problem = inputProblem(REQUESTS[method]!, message);
+  if (problem) return problem;
+  if (method === 'tools/call') return inputProblem(KNOWN_TOOL, message);
+  return undefined;
+}
+
 /** The answer to each request of `messages` whose params its method does not take, by the request's index. */
-function invalidParams(messages: readonly unknown[]): Map<number, JSONRPCError> {
-  const answers = new Map<number, JSONRPCError>();
+function invalidParams(messages: readonly unknown[]): Map<number, JSONRPCErrorResponse> {
+  const answers = new Map<number, JSONRPCErrorResponse>();
   messages.forEach((m, i) => {
     const { id, method } = m as Message;
-    const schema = typeof method === 'string' && Object.hasOwn(REQUESTS, method) ? REQUESTS[method] : undefined;
     // A notification has no id and gets no answer; the SDK ignores one it cannot read.
-    if (!schema || (typeof id !== 'string' && typeof id !== 'number')) return;
-    const problem = inputProblem(schema, m);
-    if (problem) answers.set(i, { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: `Invalid params of ${String(method)}: ${problem}` } });
+    if (typeof method !== 'string' || !Object.hasOwn(REQUESTS, method) || (typeof id !== 'string' && typeof id !== 'number')) return;
+    const problem = paramsProblem(method, m);
+    if (problem) answers.set(i, { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: `Invalid params of ${method}: ${problem}` } });
   });
   return answers;
 }
