@@ -153,6 +153,22 @@ describe('params a method does not take', () => {
       expect(res.status, res.text).toBe(200);
       expect(res.json).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message } });
     }
+    // tools/list gives every tool at once and no nextCursor, so any cursor is one it never issued (MCP pagination, "Error Handling").
+    for (const cursor of ['zzz', '']) {
+      const res = await post(member.token, { jsonrpc: '2.0', id: 8, method: 'tools/list', params: { cursor } });
+      expect(res.json).toEqual({
+        jsonrpc: '2.0',
+        id: 8,
+        error: {
+          code: -32602,
+          message:
+            "Invalid params of tools/list: '/params/cursor' is no cursor of this server: tools/list answers every tool at once, with no nextCursor; send it without a cursor.",
+        },
+      });
+    }
+    const all = await post(member.token, { jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} });
+    expect(all.json.result.tools).toHaveLength(12);
+    expect(all.json.result.nextCursor).toBeUndefined();
     const notes = (await call(app, 'GET', '/v2/notes', { token: member.token })).json.data.length as number;
     const mixed = await post(
       member.token,

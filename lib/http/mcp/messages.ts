@@ -2,7 +2,7 @@
 // same schemas, but answers a failure as JSON-RPC's "Internal error" (-32603) carrying the schema
 // library's issue list: a server fault, in the client's name. A tool the server does not have it
 // answers as a tool result with its own prefix, where MCP 2025-06-18 (server/tools, "Error
-// Handling") calls for a protocol error. Checked here first, they get "Invalid params" (-32602,
+// Handling") calls for a protocol error; a tools/list cursor, which no answer gave, it ignores. Checked here first, they get "Invalid params" (-32602,
 // JSON-RPC 2.0 §5.1) with a detail in the API's words, and never reach the server.
 import {
   CallToolRequestSchema,
@@ -34,6 +34,9 @@ function paramsProblem(method: string, message: unknown): string | undefined {
   const problem = inputProblem(REQUESTS[method]!, message);
   if (problem) return problem;
   if (method === 'tools/call') return inputProblem(KNOWN_TOOL, message);
+  // tools/list answers every tool on one page and issues no cursor, so any cursor is invalid (MCP pagination, "Error Handling").
+  if (method === 'tools/list' && (message as { params?: { cursor?: unknown } }).params?.cursor !== undefined)
+    return "'/params/cursor' is no cursor of this server: tools/list answers every tool at once, with no nextCursor; send it without a cursor.";
   return undefined;
 }
 
