@@ -27,12 +27,13 @@ export async function callTool(client: Client, name: string, args: Record<string
   return (await client.callTool({ name, arguments: args })) as ToolResult;
 }
 
-/** Asserts a tool error with the envelope's code (and detail, when given). */
-export function expectToolError(result: ToolResult, code: string, detail?: string | RegExp): void {
+/** Asserts a tool error with the envelope's code (and detail and `source`, when given). */
+export function expectToolError(result: ToolResult, code: string, detail?: string | RegExp, source?: Record<string, string>): void {
   expect(result.isError, JSON.stringify(result)).toBe(true);
   const [error] = result.structuredContent.errors;
   expect(error.code).toBe(code);
   if (detail !== undefined) expect(error.detail).toMatch(detail);
+  if (source !== undefined) expect(error.source).toEqual(source);
   expect(result.content[0]!.text).toBe(`${code}: ${error.detail}`);
 }
 

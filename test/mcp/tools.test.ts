@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, create, expectToolError, mcpClient, seedProduct, type Seeded } from './support.ts';
 import { MCP_SCOPES } from '../../lib/auth/protected-resource.ts';
-import { requiredScope, TOOLS } from '../../lib/http/mcp/server.ts';
+import { requiredScope, TOOLS, withErrorCodes } from '../../lib/http/mcp/server.ts';
 import { call, challengeOf, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
 
 let app: TestApp;
@@ -125,7 +125,14 @@ describe('entities', () => {
 
   it('search_entities refuses a name of white space alone, as the REST name parameter does, rather than match every name with a space', async () => {
     for (const name of [' ', '\u200B', '\t\n']) {
-      expectToolError(await callTool(client, 'search_entities', { name }), 'request.invalid', /visible character, not only white space/);
+      expectToolError(
+        await callTool(client, 'search_entities', { name }),
+        'request.invalid',
+        /^'\/name' must have a visible character, not only white space \(got '[\s\S]+'\)\.$/,
+        {
+          pointer: '/name',
+        },
+      );
       expectError(await call(app, 'GET', `/v2/entities?name=${encodeURIComponent(name)}`, { token: ws.token }), 'request.invalid', {
         detail: /visible character, not only white space/,
         source: { parameter: 'name' },
@@ -270,16 +277,47 @@ describe('scopes and tenants', () => {
     }
   });
 
-  it("arguments that fail a tool's input schema are a tool error with request.invalid, as the tools' own refusals", async () => {
-    expectToolError(
-      await callTool(client, 'get_customer_score', { entityId: 'not-a-uuid' }),
-      'request.invalid',
-      /Invalid arguments for tool get_customer_score/,
-    );
-    expectToolError(await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, limit: 1000 }), 'request.invalid', /limit/);
+  it("arguments that fail a tool's input schema are a tool error with request.invalid, as the tools' own refusals: the detail in the REST API's words, the argument's pointer as source", async () => {
+    const product = seeded.product;
+    const cases: Array<[string, Record<string, unknown>, string, string]> = [
+      ['get_customer_score', { entityId: 'not-a-uuid' }, "'/entityId' must be a UUID (got 'not-a-uuid').", '/entityId'],
+      ['get_customer_score', { entityId: 5 }, "'/entityId' must be a string (got 5).", '/entityId'],
+      ['get_customer_score', {}, "'/entityId' is required.", '/entityId'],
+      ['rank_by_customer_score', { parentId: product, limit: 1000 }, "'/limit' must be at most 100 (got 1000).", '/limit'],
+      // A union says what it takes.
+      [
+        'get_entity',
+        { entityId: product, fields: 'ALL' },
+        "'/fields' must be the string 'all' or a non-empty array of field identifiers (got 'ALL').",
+        '/fields',
+      ],
+      ['get_entity', { entityId: product, fields: [] }, "'/fields' must not be empty.", '/fields'],
+      ['get_entity', { entityId: product, fields: ['name', 5] }, "'/fields/1' must be a string (got 5).", '/fields/1'],
+      [
+        'create_note',
+        { name: 'x', customer: { id: product, email: 'a@example.com' } },
+        "'/customer' must name the customer by id or by e-mail, one of them.",
+        '/customer',
+      ],
+      ['create_note', { name: 'x', links: [{ entityId: product, weight: 1 }] }, "Unknown property 'weight' in '/links/0'.", '/links/0/weight'],
+    ];
+    for (const [name, args, detail, pointer] of cases) expectToolError(await callTool(client, name, args), 'request.invalid', detail, { pointer });
   });
 
-  it('an argument the tool does not take is refused, naming it, as REST refuses an unknown property; nothing is written', async () => {
+  it("a tool error the SDK gives itself gets the envelope's code, without the SDK's prefix", () => {
+    const sdk = { jsonrpc: '2.0', id: 4, result: { isError: true, content: [{ type: 'text', text: 'MCP error -32602: Tool get_note disabled' }] } };
+    expect(withErrorCodes(sdk)).toEqual({
+      jsonrpc: '2.0',
+      id: 4,
+      result: {
+        isError: true,
+        content: [{ type: 'text', text: 'request.invalid: Tool get_note disabled' }],
+        structuredContent: { errors: [{ code: 'request.invalid', title: 'Request schema invalid', detail: 'Tool get_note disabled' }] },
+      },
+    });
+  });
+
+  it('an argument the tool does not take is refused, naming it and those it takes, as REST refuses an unknown property; nothing is written', async () => {
     const before = (await callTool(client, 'list_notes', { limit: 100 })).structuredContent.notes.length;
     const appleBefore = await score(seeded.features['Apple Pay']!);
     // A misspelt customer would otherwise make an anonymous note, which counts 1 where "not important" counts 0.
@@ -290,14 +328,22 @@ describe('scopes and tenants', () => {
         links: [{ entityId: seeded.features['Apple Pay'], importance: 'not important' }],
       }),
       'request.invalid',
-      /Unrecognized key: "customerEmail"/,
+      "Unknown argument 'customerEmail' of tool create_note; it takes name, content, customer, links.",
+      { pointer: '/customerEmail' },
     );
-    expectToolError(await callTool(client, 'create_note', { name: 'Typo', contnet: '<p>feedback</p>' }), 'request.invalid', /"contnet"/);
+    expectToolError(await callTool(client, 'create_note', { name: 'Typo', contnet: '<p>feedback</p>' }), 'request.invalid', /'contnet'/, {
+      pointer: '/contnet',
+    });
     expect((await callTool(client, 'list_notes', { limit: 100 })).structuredContent.notes).toHaveLength(before);
     expect(await score(seeded.features['Apple Pay']!)).toBe(appleBefore);
     // A filter misspelt would otherwise widen the answer to everything.
-    expectToolError(await callTool(client, 'search_entities', { types: ['feature'], nmae: 'nothing' }), 'request.invalid', /"nmae"/);
-    expectToolError(await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, limt: 1 }), 'request.invalid', /"limt"/);
+    expectToolError(await callTool(client, 'search_entities', { types: ['feature'], nmae: 'nothing' }), 'request.invalid', /'nmae'/, { pointer: '/nmae' });
+    expectToolError(
+      await callTool(client, 'rank_by_customer_score', { parentId: seeded.product, limt: 1 }),
+      'request.invalid',
+      "Unknown argument 'limt' of tool rank_by_customer_score; it takes parentId, type, limit, cursor.",
+      { pointer: '/limt' },
+    );
   });
 
   it("another workspace's ids are not found", async () => {

@@ -6,7 +6,7 @@ const FieldId = z.string().check(z.minLength(1), z.maxLength(200));
 /** Which fields a record shows, as the REST search's `data.fields` takes it. */
 export const Fields = z.optional(
   z
-    .union([z.literal('all'), z.array(FieldId).check(z.minLength(1))])
+    .union([z.literal('all'), z.array(FieldId).check(z.minLength(1))], { error: "must be the string 'all' or a non-empty array of field identifiers" })
     .check(z.describe("Fields to include: 'all', or a list of field ids; the non-empty standard fields when omitted")),
 );
 

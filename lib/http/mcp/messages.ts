@@ -2,19 +2,28 @@
 // same schemas, but answers a failure as JSON-RPC's "Internal error" (-32603) carrying the schema
 // library's issue list: a server fault, in the client's name. A tool the server does not have it
 // answers as a tool result with its own prefix, where MCP 2025-06-18 (server/tools, "Error
-// Handling") calls for a protocol error; a tools/list cursor, which no answer gave, it ignores. Checked here first, they get "Invalid params" (-32602,
-// JSON-RPC 2.0 §5.1) with a detail in the API's words, and never reach the server.
+// Handling") calls for a protocol error; a tools/list cursor, which no answer gave, it ignores.
+// Checked here first, they get "Invalid params" (-32602, JSON-RPC 2.0 §5.1) with a detail in the
+// API's words, and never reach the server. A tool's arguments the SDK checks against the tool's
+// input schema in its own words, with no pointer: checked here first, a refusal is the tool error
+// every other refusal is, its detail and `source` those of the REST API's input checks.
 import {
   CallToolRequestSchema,
   ErrorCode,
   InitializeRequestSchema,
   ListToolsRequestSchema,
   PingRequestSchema,
+  type CallToolResult,
   type JSONRPCErrorResponse,
+  type JSONRPCResultResponse,
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/mini';
-import { TOOLS } from './server.ts';
-import { inputProblem } from '../../domain/input.ts';
+import { toolError, TOOLS } from './server.ts';
+import type { McpTool } from './tool.ts';
+import { InvalidInput, pointer } from '../../domain/errors.ts';
+import { inputProblem, parseInput } from '../../domain/input.ts';
+import { apiErrorOf } from '../error-map.ts';
+import { ApiError } from '../errors.ts';
 
 /** The requests this server answers (lib/http/mcp/server.ts), by method: the schema the SDK holds each to. */
 const REQUESTS: Readonly<Record<string, z.ZodMiniType>> = {
@@ -27,7 +36,7 @@ const REQUESTS: Readonly<Record<string, z.ZodMiniType>> = {
 /** A tools/call naming one of this server's tools; the refusal of any other names them all. */
 const KNOWN_TOOL = z.object({ params: z.object({ name: z.enum(TOOLS.map((t) => t.name) as [string, ...string[]]) }) });
 
-type Message = { id?: unknown; method?: unknown };
+type Message = { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown; cursor?: unknown } };
 
 /** What is wrong with the params of a request to `method`, in the API's words; undefined when nothing is. */
 function paramsProblem(method: string, message: unknown): string | undefined {
@@ -35,20 +44,47 @@ function paramsProblem(method: string, message: unknown): string | undefined {
   if (problem) return problem;
   if (method === 'tools/call') return inputProblem(KNOWN_TOOL, message);
   // tools/list answers every tool on one page and issues no cursor, so any cursor is invalid (MCP pagination, "Error Handling").
-  if (method === 'tools/list' && (message as { params?: { cursor?: unknown } }).params?.cursor !== undefined)
+  if (method === 'tools/list' && (message as Message).params?.cursor !== undefined)
     return "'/params/cursor' is no cursor of this server: tools/list answers every tool at once, with no nextCursor; send it without a cursor.";
   return undefined;
 }
 
-/** The answer to each request of `messages` whose params its method does not take, by the request's index. */
-function invalidParams(messages: readonly unknown[]): Map<number, JSONRPCErrorResponse> {
-  const answers = new Map<number, JSONRPCErrorResponse>();
+/** The tool error for `args` (an object, or absent: none) that `t` does not take; undefined when it takes them. */
+function argumentsRefused(t: McpTool, args: unknown): CallToolResult | undefined {
+  const given = (args ?? {}) as Record<string, unknown>;
+  const takes = Object.keys(t.input.shape);
+  // Named here with those the tool takes: the input checks would call the arguments "the body".
+  const unknown = Object.keys(given).find((k) => !takes.includes(k));
+  if (unknown !== undefined)
+    return toolError(
+      new ApiError('request.invalid', `Unknown argument '${unknown.slice(0, 60)}' of tool ${t.name}; it takes ${takes.join(', ')}.`, {
+        source: pointer([unknown]),
+      }),
+    );
+  try {
+    parseInput(t.input, given, 'body');
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof InvalidInput)) throw err;
+    return toolError(apiErrorOf(err)!);
+  }
+}
+
+/** The answer to each request of `messages` refused here, by the request's index. */
+function refusals(messages: readonly unknown[]): Map<number, JSONRPCErrorResponse | JSONRPCResultResponse> {
+  const answers = new Map<number, JSONRPCErrorResponse | JSONRPCResultResponse>();
   messages.forEach((m, i) => {
-    const { id, method } = m as Message;
+    const { id, method, params } = m as Message;
     // A notification has no id and gets no answer; the SDK ignores one it cannot read.
     if (typeof method !== 'string' || !Object.hasOwn(REQUESTS, method) || (typeof id !== 'string' && typeof id !== 'number')) return;
     const problem = paramsProblem(method, m);
-    if (problem) answers.set(i, { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: `Invalid params of ${method}: ${problem}` } });
+    if (problem) {
+      answers.set(i, { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: `Invalid params of ${method}: ${problem}` } });
+      return;
+    }
+    const called = method === 'tools/call' ? TOOLS.find((t) => t.name === params?.name) : undefined;
+    const refused = called && argumentsRefused(called, params?.arguments);
+    if (refused) answers.set(i, { jsonrpc: '2.0', id, result: refused });
   });
   return answers;
 }
@@ -61,7 +97,7 @@ function invalidParams(messages: readonly unknown[]): Map<number, JSONRPCErrorRe
 export async function answerMessages(body: unknown, serve: (message: unknown) => Promise<unknown>): Promise<unknown> {
   const batch = Array.isArray(body);
   const messages: readonly unknown[] = batch ? body : [body];
-  const refused = invalidParams(messages);
+  const refused = refusals(messages);
   const passed = messages.filter((_, i) => !refused.has(i));
   const answers: unknown[] = [...refused.values()];
   if (passed.length > 0) {

@@ -41,7 +41,7 @@ export function requiredScope(t: McpTool) {
 }
 
 /** A refusal as a tool error: the envelope's code and detail in the structured content and the text. */
-function toolError(err: ApiError): CallToolResult {
+export function toolError(err: ApiError): CallToolResult {
   const error = { code: err.code, title: err.title, detail: err.detail, ...(err.source ? { source: err.source } : {}) };
   return { isError: true, content: [{ type: 'text', text: `${err.code}: ${err.detail}` }], structuredContent: { errors: [error] } };
 }
@@ -87,15 +87,16 @@ export function mcpServer(principal: Principal, log: Logger, at: WriteScope): Mc
 }
 
 /**
- * A tool error the SDK gives itself (arguments that fail the tool's input schema, refused before
- * any tool runs) carries only text: it gets the envelope's code and detail like every other tool
- * error. `message` is a JSON-RPC response as the transport answered it.
+ * A tool error the SDK gives itself carries only text (arguments and tool names are checked before
+ * it sees them, lib/http/mcp/messages.ts, so this is for any other it may give): it gets the
+ * envelope's code and detail like every other tool error, without the SDK's "MCP error -32602: ".
+ * `message` is a JSON-RPC response as the transport answered it.
  */
 export function withErrorCodes(message: unknown): unknown {
   if (Array.isArray(message)) return message.map(withErrorCodes);
   const result = (message as { result?: CallToolResult } | null)?.result;
   if (result?.isError !== true || result.structuredContent !== undefined) return message;
   const text = result.content.find((c) => c.type === 'text');
-  const detail = text?.type === 'text' ? text.text : 'The tool call was refused.';
+  const detail = text?.type === 'text' ? text.text.replace(/^MCP error -?\d+: /, '') : 'The tool call was refused.';
   return { ...(message as object), result: toolError(new ApiError('request.invalid', detail)) };
 }

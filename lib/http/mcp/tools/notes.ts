@@ -120,7 +120,7 @@ export const createNoteTool = tool({
           email: z.optional(Email.check(z.describe("E-mail of a user (the user's `email` field); needs users:pii:read"))),
         })
         .check(
-          z.refine((c) => (c.id === undefined) !== (c.email === undefined), { error: 'give the customer by id or by e-mail, one of them' }),
+          z.refine((c) => (c.id === undefined) !== (c.email === undefined), { error: 'must name the customer by id or by e-mail, one of them' }),
           z.describe('Whose feedback it is'),
         ),
     ),
