@@ -237,6 +237,38 @@ describe('notes', () => {
     }
   });
 
+  it("create_note's refusals point at its own arguments, never into the REST body it builds from them (where the customer comes first)", async () => {
+    const other = await newWorkspace('MCP pointers');
+    const foreign = await create(app, other.token, '/v2/entities', { type: 'product', fields: { name: 'Elsewhere' } });
+    const [wallets, gift] = [seeded.features['Wallets']!, seeded.features['Gift cards']!];
+    const before = (await callTool(client, 'list_notes', { limit: 100 })).structuredContent.notes.length;
+    const createNote = async (args: Record<string, unknown>) => {
+      const result = await callTool(client, 'create_note', args);
+      expect(JSON.stringify(result)).not.toContain('/data');
+      return result;
+    };
+    expectToolError(await createNote({ name: 'n'.repeat(256) }), 'request.invalid', "'/name' must be at most 255 characters long (got 256).", {
+      pointer: '/name',
+    });
+    expectToolError(await createNote({ name: ' ' }), 'request.invalid', /^'\/name' must have a visible character/, { pointer: '/name' });
+    for (const customer of [undefined, { id: seeded.company }, { email: 'bea.buyer@example.com' }]) {
+      const withCustomer = customer ? { customer } : {};
+      expectToolError(
+        await createNote({ name: 'x', ...withCustomer, links: [{ entityId: gift }, { entityId: wallets }, { entityId: wallets }] }),
+        'request.invalid',
+        `'/links/2/entityId' links entity ${wallets} a second time.`,
+        { pointer: '/links/2/entityId' },
+      );
+      expectToolError(await createNote({ name: 'x', ...withCustomer, links: [{ entityId: gift }, { entityId: foreign }] }), 'resource.notFound', undefined, {
+        pointer: '/links/1/entityId',
+      });
+    }
+    expectToolError(await createNote({ name: 'x', customer: { id: foreign } }), 'resource.notFound', undefined, {
+      pointer: '/customer/id',
+    });
+    expect((await callTool(client, 'list_notes', { limit: 100 })).structuredContent.notes).toHaveLength(before);
+  });
+
   it('create_note with an unknown customer e-mail is a tool error and creates nothing', async () => {
     const before = (await callTool(client, 'list_notes', { limit: 100 })).structuredContent.notes.length;
     const result = await callTool(client, 'create_note', { name: 'Nobody', customer: { email: 'nobody@example.com' } });

@@ -4,7 +4,7 @@
 // (PUT /v2/notes/{id}/relationships/link/{entityId}'s store call).
 import * as z from 'zod/mini';
 import { NOTE_TYPES } from '../../../domain/configurations.ts';
-import { InvalidInput, NotFound } from '../../../domain/errors.ts';
+import { InvalidInput, NotFound, pointer } from '../../../domain/errors.ts';
 import { checkKnownFields, fieldsFromBody } from '../../../domain/fields.ts';
 import { parseInput } from '../../../domain/input.ts';
 import { Email, Uuid } from '../../../domain/schemas/common.ts';
@@ -16,6 +16,8 @@ import { CUSTOMER_EMAIL_NEEDS_PII, usersByEmail } from '../../../store/customers
 import { createNoteFrom } from '../../../store/note-creation.ts';
 import { getNote, upsertLink } from '../../../store/notes.ts';
 import { NOTE_LIST_ORDER, notesAfter } from '../../../store/pages.ts';
+import { apiErrorOf } from '../../error-map.ts';
+import { ApiError } from '../../errors.ts';
 import { noteQueryOf } from '../../list-filters.ts';
 import { pageOfFetched } from '../../pagination.ts';
 import { noteRecords, noteResource } from '../../records.ts';
@@ -103,6 +105,36 @@ async function customerId(ws: string, customer: { id?: string | undefined; email
   return ids[0]!;
 }
 
+/** How create_note's arguments named the customer, if at all. */
+type CustomerArgument = 'id' | 'email' | undefined;
+
+/**
+ * Where a value of the POST /v2/notes body that create_note builds came from in its arguments: the
+ * client never sent that body, so a refusal must point at what it did send. The customer, when
+ * there is one, is the body's first relationship; the links follow it in order.
+ */
+function argumentPath(bodyPointer: string, customer: CustomerArgument): Array<string | number> {
+  const [, data, part, index, ...rest] = bodyPointer.split('/');
+  if (data !== 'data' || part === undefined) return [];
+  if (part === 'fields') return index === undefined ? [] : [index, ...rest];
+  if (part !== 'relationships') return [];
+  if (index === undefined) return ['links'];
+  const i = Number(index) - (customer ? 1 : 0);
+  if (i < 0) return rest[0] === 'target' && rest[1] === 'id' ? ['customer', customer!] : ['customer'];
+  if (rest[0] === 'target') return rest[1] === 'id' ? ['links', i, 'entityId'] : ['links', i];
+  return ['links', i, ...rest];
+}
+
+/** A refusal of the body create_note builds, pointing at the tool's arguments instead (in `source` and where the detail quotes it). */
+function inArguments(err: unknown, customer: CustomerArgument): unknown {
+  const known = apiErrorOf(err);
+  const at = known?.source?.pointer;
+  if (!known || at === undefined || !at.startsWith('/data')) return err;
+  const translate = (p: string) => pointer(argumentPath(p, customer)).pointer;
+  const detail = known.detail.replace(/'(\/data(?:\/[^'/]+)*)'/g, (_, p: string) => `'${translate(p)}'`);
+  return new ApiError(known.code, detail, { source: { pointer: translate(at) }, ...(known.headers ? { headers: known.headers } : {}), cause: err });
+}
+
 export const createNoteTool = tool({
   name: 'create_note',
   title: 'Create a note',
@@ -134,21 +166,24 @@ export const createNoteTool = tool({
     const ws = principal.workspaceId;
     const customer = args.customer ? await customerId(ws, args.customer, principal.scopes.has('users:pii:read')) : undefined;
     // The body POST /v2/notes takes, through its own schema: the same rules, the same refusals.
-    const { data } = parseInput(
-      CreateNoteBody,
-      {
-        data: {
-          type: 'textNote',
-          fields: { name: args.name, ...(args.content !== undefined ? { content: args.content } : {}) },
-          relationships: [
-            ...(customer ? [{ type: 'customer', target: { id: customer } }] : []),
-            ...(args.links ?? []).map((l) => ({ type: 'link', target: { id: l.entityId }, ...(l.importance ? { importance: l.importance } : {}) })),
-          ],
-        },
+    const body = {
+      data: {
+        type: 'textNote',
+        fields: { name: args.name, ...(args.content !== undefined ? { content: args.content } : {}) },
+        relationships: [
+          ...(customer ? [{ type: 'customer', target: { id: customer } }] : []),
+          ...(args.links ?? []).map((l) => ({ type: 'link', target: { id: l.entityId }, ...(l.importance ? { importance: l.importance } : {}) })),
+        ],
       },
-      'body',
-    );
-    const note = await createNoteFrom(principal, data, undefined, scope);
+    };
+    let created;
+    try {
+      const { data } = parseInput(CreateNoteBody, body, 'body');
+      created = { data, note: await createNoteFrom(principal, data, undefined, scope) };
+    } catch (err) {
+      throw inArguments(err, args.customer ? (args.customer.id !== undefined ? 'id' : 'email') : undefined);
+    }
+    const { data, note } = created;
     const record = await noteResource(ws, note, { mode: 'default' });
     const links = data.relationships?.filter((r) => r.type === 'link').length ?? 0;
     return {
