@@ -411,6 +411,37 @@ describe('HTTP', () => {
     expect(challengeOf(res)).toBe(`Bearer resource_metadata="${app.url}/.well-known/oauth-protected-resource/mcp"`);
   });
 
+  it('a malformed JSON-RPC envelope is refused naming the member and the rule, with its pointer', async () => {
+    const post = (body: unknown) =>
+      call(app, 'POST', '/mcp', { token: ws.token, body, headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-03-26' } });
+    const cases: Array<[unknown, string, string]> = [
+      [{ jsonrpc: '2.0', id: { a: 1 }, method: 'ping' }, "'/id' must be a string or an integer (got an object).", '/id'],
+      [{ jsonrpc: '2.0', id: null, method: 'ping' }, "'/id' must be a string or an integer (got null).", '/id'],
+      [{ jsonrpc: '2.0', id: 1, method: 5 }, "'/method' must be a string (got 5).", '/method'],
+      [{ jsonrpc: '2.0', id: 1, method: 'ping', x: 1 }, "Unknown property 'x' in the body.", '/x'],
+      [{ jsonrpc: '2.0', id: 1 }, "'/method' is required (or, in a response, 'result' or 'error').", '/method'],
+      [
+        { jsonrpc: '2.0', id: 1, method: 'ping', result: {} },
+        "'/result' must not be given with 'method': a message is a request or notification, or a response.",
+        '/result',
+      ],
+      [{ jsonrpc: '2.0', id: 1, method: 'ping', params: [1] }, "'/params' must be an object (got an array).", '/params'],
+      [
+        [
+          { jsonrpc: '2.0', id: 1, method: 'ping' },
+          { jsonrpc: '2.0', id: null, method: 'ping' },
+        ],
+        "'/1/id' must be a string or an integer (got null).",
+        '/1/id',
+      ],
+    ];
+    for (const [body, detail, pointer] of cases) expectError(await post(body), 'request.invalid', { detail, source: { pointer } });
+    // What the envelope allows still passes: a request, a notification, a response.
+    expect((await post({ jsonrpc: '2.0', id: 'a', method: 'ping' })).json).toEqual({ jsonrpc: '2.0', id: 'a', result: {} });
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    expect((await post({ jsonrpc: '2.0', id: 3, result: {} })).status).toBe(202);
+  });
+
   it('an Accept that does not take both application/json and text/event-stream is refused, naming the header; ranges count as RFC 9110 says', async () => {
     const post = (accept: string) => call(app, 'POST', '/mcp', { token: ws.token, body: { jsonrpc: '2.0', id: 1, method: 'ping' }, headers: { accept } });
     const refused: Array<[string, string]> = [
