@@ -117,6 +117,23 @@ describe('JSON-RPC batches on the MCP endpoint', () => {
     expect(onlyNotification.text).toBe('');
   });
 
+  it('an initialize request among other messages of a batch → 400 pointing at it, and nothing runs', async () => {
+    const member = await ws.member({ role: 'maker' });
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+    };
+    expectError(await post(member.token, [...pings(1), initialize], '2025-03-26'), 'request.invalid', {
+      detail: 'Message 1 of the JSON-RPC batch is an initialize request, which must be sent alone, before any other message. Nothing was run.',
+      source: { pointer: '/1/method' },
+    });
+    const alone = await post(member.token, [initialize], '2025-03-26');
+    expect(alone.status, alone.text).toBe(200);
+    expect(alone.json[0].result.protocolVersion).toBe('2025-03-26');
+  });
+
   it('two requests of a batch with one id → 400 at the second, and neither runs', async () => {
     const member = await ws.member({ role: 'maker', scopes: ['notes:write', 'notes:read'] });
     const notes = async () => (await call(app, 'GET', '/v2/notes', { token: member.token })).json.data.length as number;

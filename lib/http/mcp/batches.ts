@@ -24,8 +24,21 @@ export async function admitBatch(req: ApiRequest, body: unknown, version: string
       { source: { parameter: 'MCP-Protocol-Version' } },
     );
   }
+  refuseInitializeInBatch(body);
   refuseRepeatedIds(body);
   await spendMore(req, body.length - 1);
+}
+
+/** An initialize request opens the exchange and is answered on its own: the SDK's transport refuses one among other messages, naming neither. */
+function refuseInitializeInBatch(batch: readonly unknown[]): void {
+  if (batch.length < 2) return;
+  const at = batch.findIndex((m) => (m as { method?: unknown } | null)?.method === 'initialize');
+  if (at !== -1)
+    throw new ApiError(
+      'request.invalid',
+      `Message ${at} of the JSON-RPC batch is an initialize request, which must be sent alone, before any other message. Nothing was run.`,
+      { source: { pointer: `/${at}/method` } },
+    );
 }
 
 /**
