@@ -4,7 +4,7 @@ import { config } from '#lib/config.ts';
 import { ENTITY_FIELDS, entityFieldCheck, fieldWrite, REFERENCE_FIELDS } from '#lib/domain/entity-fields.ts';
 import { entityReference } from '#lib/domain/entity-view.ts';
 import { NotFound } from '#lib/domain/errors.ts';
-import { entityListRuleOf, fieldPatch, resolvedOps } from '#lib/domain/field-patch.ts';
+import { entityListRuleOf, entityPartsCheckOf, fieldPatch, resolvedOps } from '#lib/domain/field-patch.ts';
 import { aType } from '#lib/domain/hierarchy.ts';
 import { invalid } from '#lib/domain/input.ts';
 import { applyPatch } from '#lib/domain/patch.ts';
@@ -52,7 +52,7 @@ export const handler = authedApi(
         // A patch applies to the tags and teams as reads show them now (renamed or deleted since).
         const lists = ops.some((op) => op.field === 'tags' || op.field === 'teams');
         const [now] = lists ? await withCurrentRefs(ws, [current]) : [current];
-        return { values: applyPatch(now!.fields, ops, entityListRuleOf), metadata: data.metadata, items: refs.items };
+        return { values: applyPatch(now!.fields, ops, entityListRuleOf, entityPartsCheckOf), metadata: data.metadata, items: refs.items };
       },
       ifMatchOf(req),
       req,

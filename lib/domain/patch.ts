@@ -1,13 +1,14 @@
 // Productboard's PATCH operations on fields (`data.patch` of updateEntity and updateNote): `set`
 // a value, `clear` it, `addItems` to or `removeItems` from a list field. `path` names a field (its
-// id: `name`, `tags`, a custom field's uuid), not a JSON pointer. The values are parsed by the
-// field's own parser before they get here; this module checks how operations combine and applies
-// them to the stored values.
+// id: `name`, `tags`, a custom field's uuid) or a part of one (`timeframe.endDate`: set and clear
+// only), not a JSON pointer. The values are parsed by the field's own parser before they get here;
+// this module checks how operations combine and applies them to the stored values.
 import { InvalidInput, pointer, type Path } from './errors.ts';
 
+/** `part`: the operation sets or clears that part of the field (`timeframe.endDate`), not all of it. */
 export type PatchOp =
-  | { op: 'set'; field: string; value: unknown; path: Path }
-  | { op: 'clear'; field: string; path: Path }
+  | { op: 'set'; field: string; part?: string; value: unknown; path: Path }
+  | { op: 'clear'; field: string; part?: string; path: Path }
   | { op: 'addItems' | 'removeItems'; field: string; value: readonly unknown[]; path: Path };
 
 /**
@@ -21,24 +22,41 @@ export interface ListRule {
   sameKeySameItem?: boolean;
 }
 
+/** The path an operation names: the field, or the part of it (`timeframe.endDate`). */
+const pathOf = (op: PatchOp) => ('part' in op && op.part !== undefined ? `${op.field}.${op.part}` : op.field);
+
 /**
  * Refuses operations that contradict each other on one field: `set` and `clear`, either of them
- * with `addItems`/`removeItems`, or the same `set`/`clear` twice. `addItems` and `removeItems`
- * together are fine (applied in the order given).
+ * with `addItems`/`removeItems`, the same `set`/`clear` twice, or the whole field with a part of it.
+ * `addItems` and `removeItems` together are fine (applied in the order given), as are several parts
+ * of one field.
  */
 export function checkPatch(ops: readonly PatchOp[]): void {
   const seen = new Map<string, Set<PatchOp['op']>>();
+  const firstPath = new Map<string, string>();
   for (const op of ops) {
-    const before = seen.get(op.field) ?? new Set();
+    const path = pathOf(op);
+    const before = seen.get(path) ?? new Set();
     const whole = op.op === 'set' || op.op === 'clear';
     const clash = whole
       ? [...before].find((o) => o === 'set' || o === 'clear' || o === 'addItems' || o === 'removeItems')
       : [...before].find((o) => o === 'set' || o === 'clear');
-    if (clash) throw new InvalidInput(`Field '${op.field}' gets '${clash}' and '${op.op}' in one patch; use one of them.`, pointer(op.path));
+    if (clash) throw new InvalidInput(`Field '${path}' gets '${clash}' and '${op.op}' in one patch; use one of them.`, pointer(op.path));
+    // Which of the whole field and its part would win is not for the order of operations to decide.
+    const other = firstPath.get(op.field) ?? path;
+    if ((other === op.field) !== (path === op.field))
+      throw new InvalidInput(`'${other}' and '${path}' are both changed in one patch; change the whole field or its parts, not both.`, pointer(op.path));
+    firstPath.set(op.field, other);
     before.add(op.op);
-    seen.set(op.field, before);
+    seen.set(path, before);
   }
 }
+
+/**
+ * Checks the value a composite field holds once a patch changed parts of it (null or undefined: it
+ * has none); throws InvalidInput located at `last`, the last operation on a part of it.
+ */
+export type PartsCheck = (value: unknown, last: PatchOp) => void;
 
 /** Two items with the same properties (items are flat objects; a stored map keeps no key order). */
 function sameItem(a: unknown, b: unknown): boolean {
@@ -53,16 +71,30 @@ function sameItem(a: unknown, b: unknown): boolean {
  * already there as it is, or removing one that is not there, changes nothing (a retried patch does
  * no harm); adding an item whose key is there with other values is refused, since it would be
  * dropped unseen (remove it first in the same patch to replace it); a list may not outgrow its rule.
+ * An operation on a part sets or removes that property of the field's value, and `partsCheck` judges
+ * the value the parts make.
  */
 export function applyPatch(
   current: Readonly<Record<string, unknown>>,
   ops: readonly PatchOp[],
   listRule: (field: string) => ListRule | undefined,
+  partsCheck: (field: string) => PartsCheck | undefined = () => undefined,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const valueOf = (field: string) => (field in out ? out[field] : current[field]);
+  const lastPartOp = new Map<string, PatchOp>();
   for (const op of ops) {
-    if (op.op === 'set') out[op.field] = op.value;
+    if ((op.op === 'set' || op.op === 'clear') && op.part !== undefined) {
+      const before = valueOf(op.field);
+      const parts = before !== null && typeof before === 'object' ? { ...(before as Record<string, unknown>) } : undefined;
+      // A part of a field that has no value: a clear has nothing to clear, a set starts the value.
+      if (op.op === 'set') out[op.field] = { ...parts, [op.part]: op.value };
+      else if (parts) {
+        delete parts[op.part];
+        out[op.field] = parts;
+      }
+      lastPartOp.set(op.field, op);
+    } else if (op.op === 'set') out[op.field] = op.value;
     else if (op.op === 'clear') out[op.field] = null;
     else {
       const rule = listRule(op.field);
@@ -96,5 +128,6 @@ export function applyPatch(
       }
     }
   }
+  for (const [field, last] of lastPartOp) partsCheck(field)?.(valueOf(field), last);
   return out;
 }

@@ -387,6 +387,39 @@ const entityChecks: Check[] = [
     const got = await probe.reply('getEntity', 200, world.pb.entities.GET('/entities/{id}', { params: { path: { id: product } } }));
     probe.equal('owner', got.data.fields?.owner, undefined);
   }),
+  writes(
+    'updateEntity.patch-parts',
+    "PATCH data.patch names a timeframe's parts by Productboard's nested ids; clearing a date alone → 400 (a timeframe has both dates)",
+    async ({ world, probe }) => {
+      const timeframe = { startDate: '2026-01-01', endDate: '2026-03-31', granularity: 'quarter' as const };
+      const initiative = await world.entity(probe, 'initiative', 'Planned work', { fields: { timeframe } });
+      await probe.reply(
+        'updateEntity',
+        200,
+        world.pb.entities.PATCH('/entities/{id}', {
+          params: { path: { id: initiative } },
+          body: {
+            data: {
+              patch: [
+                { op: 'set', path: 'timeframe.endDate', value: '2026-06-30' },
+                { op: 'clear', path: 'timeframe.granularity' },
+              ],
+            },
+          },
+        }),
+      );
+      const got = await probe.reply('getEntity', 200, world.pb.entities.GET('/entities/{id}', { params: { path: { id: initiative } } }));
+      probe.equal('timeframe', got.data.fields?.timeframe, { startDate: '2026-01-01', endDate: '2026-06-30' });
+      await probe.refusal(
+        'updateEntity',
+        { status: 400, code: 'request.invalid', pointer: '/data/patch/0/path' },
+        world.pb.entities.PATCH('/entities/{id}', {
+          params: { path: { id: initiative } },
+          body: { data: { patch: [{ op: 'clear', path: 'timeframe.startDate' }] } },
+        }),
+      );
+    },
+  ),
   writes('updateEntity.fields-and-patch', 'PATCH with both data.fields and data.patch → 400 request.invalid, nothing changed', async ({ world, probe }) => {
     const product = await world.entity(probe, 'product', 'Product');
     await probe.refusal(

@@ -171,6 +171,86 @@ describe('entities', () => {
     expect(await c.score(feature)).toBe(0);
   });
 
+  it("PATCH data.patch on a timeframe's parts: set a date or the granularity, clear the granularity; the timeframe keeps both dates and its order", async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const feature = await c.entity('feature', await c.entity('product'), {
+      timeframe: { startDate: '2024-01-01', endDate: '2024-03-31', granularity: 'quarter' },
+    });
+    const patch = (ops: unknown[]) => c.req('PATCH', `/entities/${feature}`, { data: { patch: ops } });
+    const timeframe = async () => (await c.ok('GET', `/entities/${feature}`)).json.data.fields.timeframe;
+    expect((await patch([{ op: 'set', path: 'timeframe.endDate', value: '2024-06-30' }])).status).toBe(200);
+    expect(await timeframe()).toEqual({ startDate: '2024-01-01', endDate: '2024-06-30', granularity: 'quarter' });
+    const both = await patch([
+      { op: 'set', path: 'timeframe.startDate', value: '2024-04-01' },
+      { op: 'clear', path: 'timeframe.granularity' },
+      { op: 'set', path: 'name', value: 'Renamed' },
+    ]);
+    expect(both.status, both.text).toBe(200);
+    expect(await timeframe()).toEqual({ startDate: '2024-04-01', endDate: '2024-06-30' });
+    expect((await patch([{ op: 'set', path: 'timeframe.granularity', value: 'month' }])).status).toBe(200);
+    expect(await timeframe()).toEqual({ startDate: '2024-04-01', endDate: '2024-06-30', granularity: 'month' });
+    // A timeframe has both dates: one is not cleared alone (Productboard's `complex` example clears startDate).
+    expectError(await patch([{ op: 'clear', path: 'timeframe.startDate' }]), 'request.invalid', {
+      source: { pointer: '/data/patch/0/path' },
+      detail:
+        "'timeframe.startDate' cannot be cleared: a timeframe has both dates. Clear 'timeframe' to remove the timeframe, or set 'timeframe.startDate' to another date.",
+    });
+    // The whole timeframe's rule holds for what the parts make, at the operation that breaks it.
+    expectError(
+      await patch([
+        { op: 'set', path: 'name', value: 'x' },
+        { op: 'set', path: 'timeframe.endDate', value: '2024-03-31' },
+      ]),
+      'request.invalid',
+      {
+        source: { pointer: '/data/patch/1/value' },
+        detail: "With 'timeframe.endDate' the timeframe would end on 2024-03-31, before it starts on 2024-04-01; a timeframe may not end before it starts.",
+      },
+    );
+    // A part's value is parsed as the whole timeframe's part is.
+    expectError(await patch([{ op: 'set', path: 'timeframe.granularity', value: 'week' }]), 'request.invalid', { source: { pointer: '/data/patch/0/value' } });
+    expectError(await patch([{ op: 'set', path: 'timeframe.startDate', value: '2024-02-30' }]), 'request.invalid', {
+      source: { pointer: '/data/patch/0/value' },
+    });
+    expectError(await patch([{ op: 'addItems', path: 'timeframe.startDate', value: ['2024-01-01'] }]), 'request.invalid', {
+      source: { pointer: '/data/patch/0/op' },
+    });
+    expectError(await patch([{ op: 'set', path: 'timeframe.colour', value: 'red' }]), 'request.invalid', {
+      source: { pointer: '/data/patch/0/path' },
+      detail:
+        /^Unknown field 'timeframe.colour' for a feature; its fields are .* \(with the parts timeframe.startDate, timeframe.endDate, timeframe.granularity\)/,
+    });
+    // The whole timeframe and a part of it in one patch: which wins is not left to the order.
+    expectError(
+      await patch([
+        { op: 'set', path: 'timeframe', value: { startDate: '2025-01-01', endDate: '2025-12-31' } },
+        { op: 'set', path: 'timeframe.granularity', value: 'year' },
+      ]),
+      'request.invalid',
+      { source: { pointer: '/data/patch/1' }, detail: /'timeframe' and 'timeframe.granularity' are both changed in one patch/ },
+    );
+    expect(await timeframe()).toEqual({ startDate: '2024-04-01', endDate: '2024-06-30', granularity: 'month' });
+
+    // No timeframe: a part alone has none to be part of; both dates in one patch make one; clearing the granularity changes nothing.
+    const bare = await c.entity('feature', await c.entity('product'));
+    const bareTimeframe = async () => (await c.ok('GET', `/entities/${bare}?fields[]=timeframe`)).json.data.fields.timeframe;
+    const patchBare = (ops: unknown[]) => c.req('PATCH', `/entities/${bare}`, { data: { patch: ops } });
+    expectError(await patchBare([{ op: 'set', path: 'timeframe.endDate', value: '2024-06-30' }]), 'request.invalid', {
+      source: { pointer: '/data/patch/0/path' },
+      detail:
+        "The entity has no timeframe for 'timeframe.endDate' to be part of: a timeframe has both dates, so set 'timeframe' whole or both 'timeframe.startDate' and 'timeframe.endDate' in this patch.",
+    });
+    expect((await patchBare([{ op: 'clear', path: 'timeframe.granularity' }])).status).toBe(200);
+    expect(await bareTimeframe()).toBeNull();
+    const made = await patchBare([
+      { op: 'set', path: 'timeframe.endDate', value: '2024-06-30' },
+      { op: 'set', path: 'timeframe.startDate', value: '2024-06-01' },
+    ]);
+    expect(made.status, made.text).toBe(200);
+    expect(await bareTimeframe()).toEqual({ startDate: '2024-06-01', endDate: '2024-06-30' });
+  });
+
   it('metadata.source: set on create, merged key by key on update (null removes a key, source: null all of it)', async () => {
     const ws = await newWorkspace();
     const c = client(app, ws.token);

@@ -103,15 +103,36 @@ const Content = /* @__PURE__ */ (() => z.union([Html, ConversationContent]))();
 const ContentInput = /* @__PURE__ */ (() => z.union([Html, ConversationPartsInput], { error: CONTENT_SHAPES }))();
 
 /**
+ * The parts of a composite field, each a path of its own in a patch (`timeframe.endDate`,
+ * Productboard's nested field ids): what a `set` of each takes.
+ */
+const FIELD_PARTS = {
+  timeframe: ['startDate', 'endDate', 'granularity'],
+} as const satisfies Partial<Record<string, readonly string[]>>;
+
+/** The parts of the composite field `id` (none for any other field). */
+export const partsOf = (id: string): readonly string[] => (Object.hasOwn(FIELD_PARTS, id) ? FIELD_PARTS[id as keyof typeof FIELD_PARTS] : []);
+
+/** The write shape of each part of a timeframe, as the whole timeframe's write shape takes it. */
+const timeframeParts = () => ({ startDate: IsoDate, endDate: IsoDate, granularity: z.enum(GRANULARITIES) });
+
+/**
  * A standard field: its read shape and its write shape; a list field also what `addItems` and
- * `removeItems` take (./patch.ts), given when a patch first needs them (few requests do).
+ * `removeItems` take (./patch.ts), a composite field what a `set` of each of its parts takes, each
+ * given when a patch first needs them (few requests do).
  */
 export interface StandardField {
   read: z.ZodMiniType;
   write: z.ZodMiniType;
   items?: () => Record<'addItems' | 'removeItems', z.ZodMiniType>;
+  parts?: () => Record<string, z.ZodMiniType>;
 }
-const field = (read: z.ZodMiniType, write: z.ZodMiniType = read, items?: StandardField['items']): StandardField => ({ read, write, items });
+const field = (read: z.ZodMiniType, write: z.ZodMiniType = read, items?: StandardField['items'], parts?: StandardField['parts']): StandardField => ({
+  read,
+  write,
+  items,
+  parts,
+});
 const sharedFields = () => ({ name: field(Name), owner: field(Owner, MemberInput), archived: field(Archived) });
 
 // A table per kind of record, so that a write body built from one (./entity-writes.ts createFields)
@@ -124,7 +145,7 @@ export const ENTITY_STANDARD_FIELDS = /* @__PURE__ */ (() => ({
   teams: field(TeamValues, TeamsInput, () => ({ addItems: TeamsInput, removeItems: TeamsInput })),
   description: field(Html),
   status: field(Status, StatusInput),
-  timeframe: field(Timeframe, TimeframeInput),
+  timeframe: field(Timeframe, TimeframeInput, undefined, timeframeParts),
   email: field(z.union([CustomerEmail, UserRedacted]), CustomerEmail),
   domain: field(Domain),
 }))();

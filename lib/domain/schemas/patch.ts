@@ -1,5 +1,5 @@
 // `data.patch` of updateEntity and updateNote: Productboard's field operations. `path` names a field
-// (`name`, `tags`, a custom field's uuid), not a JSON pointer. A value is parsed by the write shape
+// (`name`, `tags`, a custom field's uuid) or a part of one (`timeframe.endDate`), not a JSON pointer. A value is parsed by the write shape
 // of the field it names (lib/domain/schemas/field-values.ts), so a patch stores exactly what the
 // same value under `data.fields` would; which fields the record's type has, and how operations
 // combine, is checked once the record is read (lib/domain/field-patch.ts).
@@ -19,7 +19,10 @@ export type ListFieldId = (typeof LIST_FIELDS)[number];
 export const isListField = (id: string): id is ListFieldId => (LIST_FIELDS as readonly string[]).includes(id);
 
 const FieldPath = /* @__PURE__ */ (() =>
-  doc(checkedString(z.minLength(1), z.maxLength(200)), "A field's id: a standard field (`name`, `tags`, `owner`, …) or a custom field's uuid"))();
+  doc(
+    checkedString(z.minLength(1), z.maxLength(200)),
+    "A field's id: a standard field (`name`, `tags`, `owner`, …), a part of a timeframe (`timeframe.startDate`, `timeframe.endDate`, `timeframe.granularity`) or a custom field's uuid",
+  ))();
 const Value = /* @__PURE__ */ (() =>
   doc(
     z.unknown(),
@@ -41,8 +44,15 @@ export type PatchInput = { op: 'set' | 'addItems' | 'removeItems'; path: string;
  * refuses it once the record is read: a field the kind does not have is unknown to its every type).
  */
 function valueSchema(op: PatchInput, table: FieldTable): z.ZodMiniType | undefined {
-  if (op.op === 'clear' || !Object.hasOwn(table, op.path)) return undefined;
-  const field = table[op.path as StandardFieldId];
+  if (op.op === 'clear') return undefined;
+  // A part of a composite field (`timeframe.endDate`): what a set of that part takes.
+  const [id = '', part, ...more] = op.path.split('.');
+  if (!Object.hasOwn(table, id) || more.length) return undefined;
+  const field = table[id as StandardFieldId];
+  if (part !== undefined) {
+    const parts = op.op === 'set' ? field?.parts?.() : undefined;
+    return parts && Object.hasOwn(parts, part) ? parts[part] : undefined;
+  }
   return op.op === 'set' ? field?.write : field?.items?.()[op.op];
 }
 
