@@ -452,6 +452,25 @@ const updateChecks: Check[] = [
     const got = await probe.reply('getNote', 200, getNote(world, id));
     probe.equal('name', got.data?.fields.name, 'Renamed');
   }),
+  writes(
+    'updateNote.tags-as-names',
+    'PATCH data.fields.tags as plain names (Productboard\'s "Update note fields" example, which its schema does not take) → 200; they read as {name}',
+    async ({ world, probe }) => {
+      const id = await world.note(probe, 'Note');
+      // Productboard's example sends names where its schema has {name}: cast on purpose.
+      const tags = ['sales', 'onboarding'] as unknown as { name: string }[];
+      await probe.reply(
+        'updateNote',
+        200,
+        world.pb.notes.PATCH('/notes/{id}', {
+          params: { path: { id } },
+          body: { data: { fields: { name: 'New name', tags, content: '<p>Updated content of the note</p>' } } },
+        }),
+      );
+      const got = await probe.reply('getNote', 200, getNote(world, id));
+      probe.equal('tags', got.data?.fields.tags, [{ name: 'sales' }, { name: 'onboarding' }]);
+    },
+  ),
   writes('updateNote.processed-archived', 'processed and archived are set by PATCH; such a note still counts in the score', async ({ world, probe }) => {
     const { ada, feature } = await customerAndFeature(world, probe);
     const id = await world.note(probe, 'Note', { customer: { id: ada, type: 'user' }, links: [feature] });

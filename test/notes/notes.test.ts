@@ -152,7 +152,20 @@ describe('notes', () => {
       /Unknown field 'status' for a note/,
     );
     await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'set', path: 'processed', value: 'yes' }] } }, '/data/patch/0/value');
-    await bad('PATCH', `/notes/${id}`, { data: { patch: [{ op: 'addItems', path: 'tags', value: [{ label: 'x' }] }] } }, '/data/patch/0/value/0/label');
+    await bad(
+      'PATCH',
+      `/notes/${id}`,
+      { data: { patch: [{ op: 'addItems', path: 'tags', value: [{ name: 'x', label: 'x' }] }] } },
+      '/data/patch/0/value/0/label',
+    );
+    // A tag is its name or {name}: an object without a name is neither.
+    await bad(
+      'PATCH',
+      `/notes/${id}`,
+      { data: { patch: [{ op: 'addItems', path: 'tags', value: [{ label: 'x' }] }] } },
+      '/data/patch/0/value/0',
+      /must be a tag/,
+    );
     await bad(
       'PATCH',
       `/notes/${id}`,
@@ -192,6 +205,43 @@ describe('notes', () => {
     ]);
     const fields = (await c.ok('GET', `/notes/${id}`)).json.data.fields;
     expect(fields).toEqual({ name: expect.any(String), creator: me, processed: true, archived: true });
+  });
+
+  it('tags written as their names alone (Productboard\'s "Update note fields" example), on create, update and patch, read as {name}', async () => {
+    const ws = await newWorkspace();
+    const c = client(app, ws.token);
+    const created = await c.req('POST', '/notes', {
+      data: { type: 'textNote', fields: { name: 'Feedback', content: '<p>Hi</p>', tags: ['sales', { name: 'ui' }, 'sales'] } },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.json.data.id;
+    const tags = async () => (await c.ok('GET', `/notes/${id}`)).json.data.fields.tags;
+    expect(await tags()).toEqual([{ name: 'sales' }, { name: 'ui' }]);
+    await c.ok('PATCH', `/notes/${id}`, {
+      data: { fields: { name: 'New name', tags: ['sales', 'onboarding'], content: '<p>Updated content of the note</p>' } },
+    });
+    expect(await tags()).toEqual([{ name: 'sales' }, { name: 'onboarding' }]);
+    await c.ok('PATCH', `/notes/${id}`, {
+      data: {
+        patch: [
+          { op: 'addItems', path: 'tags', value: ['beta'] },
+          { op: 'removeItems', path: 'tags', value: ['sales'] },
+        ],
+      },
+    });
+    expect(await tags()).toEqual([{ name: 'onboarding' }, { name: 'beta' }]);
+    // A name alone is held to a tag's name rules; anything else is neither form.
+    expectError(await c.req('PATCH', `/notes/${id}`, { data: { fields: { tags: ['x'.repeat(256)] } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/tags/0' },
+    });
+    expectError(await c.req('PATCH', `/notes/${id}`, { data: { fields: { tags: [5] } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/tags/0' },
+      detail: "'/data/fields/tags/0' must be a tag: its name, or an object with its name only ({name}) (got 5).",
+    });
+    expectError(await c.req('PATCH', `/notes/${id}`, { data: { fields: { tags: [{ name: ' ' }] } } }), 'request.invalid', {
+      source: { pointer: '/data/fields/tags/0/name' },
+    });
+    expect(await tags()).toEqual([{ name: 'onboarding' }, { name: 'beta' }]);
   });
 
   it('POST an existing link → 409 conflict.uniqueViolation; PUT re-rates it', async () => {

@@ -76,10 +76,20 @@ export const MemberInput = /* @__PURE__ */ (() =>
   ))();
 export type MemberInput = z.output<typeof MemberInput>;
 
+/**
+ * A note's tag as written: `{name}`, or the name alone, as Productboard's "Update note fields"
+ * example sends it (its schema has only the object; a label has nothing else to give).
+ */
+const NoteTagInput = /* @__PURE__ */ (() =>
+  z.pipe(
+    z.union([nonBlank(MAX_NAME), Tag], { error: 'must be a tag: its name, or an object with its name only ({name})' }),
+    z.transform((tag) => (typeof tag === 'string' ? { name: tag } : tag)),
+  ))();
+
 /** Tags by name; a name given twice is kept once. */
 const TagsInput = /* @__PURE__ */ (() =>
   z.pipe(
-    Tags,
+    checkedArray(NoteTagInput, z.maxLength(MAX_TAGS)),
     z.transform((tags) => [...new Map(tags.map((t) => [t.name, { name: t.name }])).values()]),
   ))();
 
