@@ -510,6 +510,18 @@ const searchChecks: Check[] = [
     );
     probe.same('planned features', idsOf(list), [seed.e.applePay, seed.e.applePayRefunds]);
   }),
+  reads(
+    'performEntitiesSearch.filter-status-unknown',
+    "filter.fields.status alternatives, one naming no status (as in Productboard's structured_filter example): that one matches nothing",
+    async ({ seed, probe }) => {
+      const list = await probe.reply(
+        'performEntitiesSearch',
+        200,
+        search(seed, { filter: { type: ['feature'], fields: fieldFilters({ status: [{ name: 'Planned' }, { name: 'At Risk' }] }) } }),
+      );
+      probe.same('planned features', idsOf(list), [seed.e.applePay, seed.e.applePayRefunds]);
+    },
+  ),
   reads('performEntitiesSearch.filter-archived', 'filter.fields.archived', async ({ seed, probe }) => {
     const list = await probe.reply('performEntitiesSearch', 200, search(seed, { filter: { type: ['feature'], fields: fieldFilters({ archived: true }) } }));
     probe.same('archived features', idsOf(list), [seed.e.legacyBilling]);

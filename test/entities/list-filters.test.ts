@@ -58,6 +58,14 @@ describe('GET /v2/entities filters', () => {
     expect(await names('name=pay&archived=false&type[]=feature')).toEqual(['Apple Pay', 'Google Pay', 'Watch pay']);
   });
 
+  it('a status no type has, by name or by id, matches nothing, as an unknown team or owner does', async () => {
+    const { names } = await tree();
+    expect(await names('type[]=feature&status[name]=At%20Risk')).toEqual([]);
+    expect(await names('status[id]=3f0c7c2e-1111-4c1e-9a1a-000000000001')).toEqual([]);
+    expect(await names(`status[id]=${planned.id}&status[name]=Someday`)).toEqual([]);
+    expect(await names('teams[name]=No%20such%20team')).toEqual([]);
+  });
+
   it('another workspace’s parent or owner is a filter that matches nothing', async () => {
     const { ids } = await tree();
     const other = await tree();
@@ -69,8 +77,8 @@ describe('GET /v2/entities filters', () => {
   it.each<[string, string, RegExp]>([
     ['parent[id]=nope', 'parent[id]', /must be a UUID/],
     ['owner[email]=not-an-address', 'owner[email]', /e-mail/],
-    ['status[name]=Someday', 'status[name]', /names no status; the statuses are New idea/],
-    ['status[id]=3f0c7c2e-1111-4c1e-9a1a-000000000001', 'status[id]', /is no status id/],
+    ['status[id]=in-progress', 'status[id]', /must be a UUID/],
+    ['status[name]=', 'status[name]', /must not be empty/],
     ['archived=yes', 'archived', /boolean/],
     ['name=a&name=b', 'name', /given 2 times/],
     ['limit[]=5', 'limit[]', /Unknown query parameter 'limit\[\]'/],

@@ -106,6 +106,9 @@ describe("POST /v2/entities/search in Productboard's form {data: {filter, return
     expect(await names({ fields: { name: 'APPLE' } })).toEqual(['Apple Pay']);
     expect(await names({ fields: { owner: [{ email: ws.admin.email.toUpperCase() }, { id: ws.admin.id }] } })).toEqual(['Apple Pay']);
     expect(await names({ fields: { status: [{ name: 'planned' }] } })).toEqual(['Apple Pay']);
+    // Status values are alternatives: one no status has (Productboard's structured_filter example names "At Risk") adds none.
+    expect(await names({ type: ['feature'], fields: { status: [{ name: 'Planned' }, { name: 'At Risk' }] } })).toEqual(['Apple Pay']);
+    expect(await names({ fields: { status: [{ name: 'At Risk' }, { id: '3f0c7c2e-1111-4c1e-9a1a-000000000001' }] } })).toEqual([]);
     expect(await names({ type: ['feature'], fields: { archived: false } })).toEqual(['Apple Pay', 'Other pay']);
     expect(await names({ id: [google, other] })).toEqual(['Google Pay', 'Other pay']);
     const created = (await c.ok('GET', `/entities/${google}`)).json.data.createdAt as string;
@@ -144,7 +147,8 @@ describe("POST /v2/entities/search in Productboard's form {data: {filter, return
     ['an unknown filter', { data: { filter: { colour: 'red' } } }, '/data/filter/colour'],
     ['a type of no kind, as a string', { data: { filter: { type: 'epic' } } }, '/data/filter/type'],
     ['an empty list of types', { data: { filter: { type: [] } } }, '/data/filter/type'],
-    ['an unknown status', { data: { filter: { fields: { status: [{ name: 'Someday' }] } } } }, '/data/filter/fields/status/0/name', /names no status/],
+    ['a status id that is no uuid', { data: { filter: { fields: { status: [{ id: 'in-progress' }] } } } }, '/data/filter/fields/status/0/id', /must be a UUID/],
+    ['a blank status name', { data: { filter: { fields: { status: [{ name: ' ' }] } } } }, '/data/filter/fields/status/0/name', /visible character/],
   ])('%s → 400 request.invalid at %s', async (_name, body, at, detail) => {
     const ws = await newWorkspace();
     expectError(await search(ws.token, body), 'request.invalid', { source: { pointer: at }, ...(detail ? { detail } : {}) });
