@@ -62,6 +62,22 @@ export const MEMBER_CHECKS: Check[] = [
     const got = await probe.reply('getMember', 200, reader.pb.members.GET('/members/{id}', { params: { path: { id: world.workspace.admin.id } } }));
     probe.equal('email', got.data?.fields.email, '[redacted]');
   }),
+  reads(
+    'getMember.malformed',
+    'an id that is not a uuid, or a parameter the operation does not define → 400 request.invalid naming it (a status Productboard does not define here)',
+    async ({ seed, probe }) => {
+      await probe.refusal(
+        'getMember',
+        { status: 400, code: 'request.invalid', parameter: 'id' },
+        seed.world.pb.members.GET('/members/{id}', { params: { path: { id: 'not-a-uuid' } } }),
+      );
+      await probe.refusal(
+        'getMember',
+        { status: 400, code: 'request.invalid', parameter: 'bogus' },
+        seed.world.pb.members.GET('/members/{id}', { params: { path: { id: seed.world.workspace.admin.id }, query: { bogus: '1' } as never } }),
+      );
+    },
+  ),
   reads('getMember.unknown', 'no such member → 404 resource.notFound', async ({ seed, probe }) => {
     await probe.refusal(
       'getMember',

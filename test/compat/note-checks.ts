@@ -630,6 +630,19 @@ const relationshipChecks: Check[] = [
     );
     probe.equal('created', relationshipLine(probe, created.data), 'link Feature');
   }),
+  writes(
+    'createNoteRelationship.duplicate',
+    'a link the note already has → 409 conflict.uniqueViolation (the API contract; a status Productboard does not define here)',
+    async ({ world, probe }) => {
+      const { feature } = await customerAndFeature(world, probe);
+      const id = await world.note(probe, 'Note', { links: [feature] });
+      await probe.refusal(
+        'createNoteRelationship',
+        { status: 409, code: 'conflict.uniqueViolation' },
+        world.pb.notes.POST('/notes/{id}/relationships', { params: { path: { id } }, body: { data: { type: 'link', target: { id: feature, type: 'link' } } } }),
+      );
+    },
+  ),
   writes('createNoteRelationship.customer', 'POST a customer by id → 201', async ({ world, probe }) => {
     const { acme } = await customerAndFeature(world, probe);
     const id = await world.note(probe, 'Note');
@@ -688,6 +701,26 @@ const relationshipChecks: Check[] = [
     const list = await probe.reply('listNoteRelationships', 200, world.pb.notes.GET('/notes/{id}/relationships', { params: { path: { id } } }));
     probe.equal('relationships', relationshipLines(probe, list), []);
   }),
+  writes(
+    'deleteNoteRelationship.malformed',
+    'a note id that is not a uuid, or a relationship type other than link and customer → 400 request.invalid at it (a status Productboard does not define here)',
+    async ({ world, probe }) => {
+      const { feature } = await customerAndFeature(world, probe);
+      const id = await world.note(probe, 'Note', { links: [feature] });
+      const remove = (path: { id: string; targetType: string; targetId: string }) =>
+        world.pb.notes.DELETE('/notes/{id}/relationships/{targetType}/{targetId}', { params: { path: path as never } });
+      await probe.refusal(
+        'deleteNoteRelationship',
+        { status: 400, code: 'request.invalid', parameter: 'id' },
+        remove({ id: 'not-a-uuid', targetType: 'link', targetId: feature }),
+      );
+      await probe.refusal(
+        'deleteNoteRelationship',
+        { status: 400, code: 'request.invalid', parameter: 'targetType' },
+        remove({ id, targetType: 'bogus', targetId: feature }),
+      );
+    },
+  ),
   writes('deleteNoteRelationship.customer', 'DELETE …/relationships/customer/{customerId} → 204; the note has no customer', async ({ world, probe }) => {
     const { acme } = await customerAndFeature(world, probe);
     const id = await world.note(probe, 'Note', { customer: { id: acme, type: 'company' } });

@@ -133,6 +133,17 @@ const writeChecks: Check[] = [
     );
     probe.same('members', await membersOf(world, probe, id), []);
   }),
+  writes(
+    'deleteTeam.malformed',
+    'an id that is not a uuid → 400 request.invalid at it (a status Productboard does not define here)',
+    async ({ world, probe }) => {
+      await probe.refusal(
+        'deleteTeam',
+        { status: 400, code: 'request.invalid', parameter: 'id' },
+        world.pb.teams.DELETE('/teams/{id}', { params: { path: { id: 'not-a-uuid' } } }),
+      );
+    },
+  ),
   writes('deleteTeam', '→ 204; the team is gone (404) and the entity assigned to it no longer names it', async ({ world, probe }) => {
     const id = await world.team(probe, 'Temp', 'temp');
     const product = await world.entity(probe, 'product', 'Product');
