@@ -2,7 +2,7 @@
 // filters.ts, metadata.ts, relations.ts): no table, just values in and values out.
 import { describe, expect, it } from 'vitest';
 import { InvalidInput } from '#lib/domain/errors.ts';
-import { noteListRuleOf } from '#lib/domain/field-patch.ts';
+import { entityListRuleOf, entityPartsCheckOf, noteListRuleOf } from '#lib/domain/field-patch.ts';
 import { entityMatches, memberMatches, nameMatches, noteMatches, utcInstant } from '#lib/domain/filters.ts';
 import { mergeMetadata } from '#lib/domain/metadata.ts';
 import { applyPatch, checkPatch, type PatchOp } from '#lib/domain/patch.ts';
@@ -94,6 +94,56 @@ describe('patch operations', () => {
         op({ op: 'addItems', field: 'tags', value: [] }),
         op({ op: 'removeItems', field: 'tags', value: [] }),
         op({ op: 'set', field: 'name', value: 'a' }),
+      ]),
+    ).not.toThrow();
+  });
+});
+
+describe("patch operations on a composite field's parts", () => {
+  const current = { timeframe: { startDate: '2024-01-01', endDate: '2024-03-31', granularity: 'quarter' } };
+  const apply = (values: Record<string, unknown>, ops: PatchOp[]) => applyPatch(values, ops, entityListRuleOf, entityPartsCheckOf);
+  const refusal = (values: Record<string, unknown>, ops: PatchOp[]) => {
+    try {
+      apply(values, ops);
+    } catch (e) {
+      expect(e).toBeInstanceOf(InvalidInput);
+      return (e as InvalidInput).location;
+    }
+    return expect.fail('not refused');
+  };
+
+  it('a part sets or removes that property, the others kept; parts together make a timeframe where there was none', () => {
+    expect(apply(current, [op({ op: 'set', field: 'timeframe', part: 'endDate', value: '2024-06-30' })])).toEqual({
+      timeframe: { startDate: '2024-01-01', endDate: '2024-06-30', granularity: 'quarter' },
+    });
+    expect(apply(current, [op({ op: 'clear', field: 'timeframe', part: 'granularity' })])).toEqual({
+      timeframe: { startDate: '2024-01-01', endDate: '2024-03-31' },
+    });
+    // Nothing to clear: nothing written.
+    expect(apply({}, [op({ op: 'clear', field: 'timeframe', part: 'granularity' })])).toEqual({});
+    expect(
+      apply({}, [
+        op({ op: 'set', field: 'timeframe', part: 'startDate', value: '2024-01-01' }),
+        op({ op: 'set', field: 'timeframe', part: 'endDate', value: '2024-01-31' }),
+      ]),
+    ).toEqual({ timeframe: { startDate: '2024-01-01', endDate: '2024-01-31' } });
+  });
+
+  it('what the parts make is held to the whole rule: both dates, the end not before the start', () => {
+    expect(refusal({}, [op({ op: 'set', field: 'timeframe', part: 'granularity', value: 'month' })])).toEqual({ pointer: '/data/patch/0/path' });
+    expect(refusal(current, [op({ op: 'set', field: 'timeframe', part: 'startDate', value: '2024-04-01' })])).toEqual({ pointer: '/data/patch/0/value' });
+  });
+
+  it('the whole field with a part of it → refused; several parts, each once → fine', () => {
+    const refused = (ops: PatchOp[]) => expect(() => checkPatch(ops)).toThrow(InvalidInput);
+    refused([op({ op: 'set', field: 'timeframe', value: {} }), op({ op: 'clear', field: 'timeframe', part: 'granularity' })]);
+    refused([op({ op: 'set', field: 'timeframe', part: 'endDate', value: 'x' }), op({ op: 'clear', field: 'timeframe' })]);
+    refused([op({ op: 'set', field: 'timeframe', part: 'endDate', value: 'x' }), op({ op: 'set', field: 'timeframe', part: 'endDate', value: 'y' })]);
+    expect(() =>
+      checkPatch([
+        op({ op: 'set', field: 'timeframe', part: 'startDate', value: 'x' }),
+        op({ op: 'set', field: 'timeframe', part: 'endDate', value: 'y' }),
+        op({ op: 'clear', field: 'timeframe', part: 'granularity' }),
       ]),
     ).not.toThrow();
   });
