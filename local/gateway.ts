@@ -349,7 +349,8 @@ export async function handle(req: IncomingMessage, res: ServerResponse, load: Ha
     if (allow) return sendEnvelope(res, 'request.methodNotAllowed', requestId, methodNotAllowedDetail(method, allow), { Allow: allow });
     return sendEdgeError(res, 'route.notFound', requestId);
   }
-  const undecodable = undecodableQueryParameter(url.slice(rawPath.length + 1));
+  // A page answers its errors as a page, which only its function renders: its query is read leniently, as API Gateway reads it.
+  const undecodable = match.route.response === 'html' ? undefined : undecodableQueryParameter(url.slice(rawPath.length + 1));
   if (undecodable !== undefined) {
     req.resume();
     const name = clip(undecodable);

@@ -79,7 +79,7 @@ describe('local gateway → API Gateway REST proxy event', () => {
     expect(only().event).toMatchObject({ queryStringParameters: null, multiValueQueryStringParameters: null });
   });
 
-  it('a query name or value that is not percent-encoded UTF-8 → 400 naming the parameter, handler never called; valid escapes arrive decoded', async () => {
+  it("a query name or value that is not percent-encoded UTF-8 → 400 naming the parameter, handler never called (but a page's); valid escapes arrive decoded", async () => {
     for (const [query, name] of [
       ['name=%FF', 'name'],
       ['name=caf%E9', 'name'],
@@ -96,6 +96,10 @@ describe('local gateway → API Gateway REST proxy event', () => {
     expect(seen).toEqual([]);
     expect((await call(app, 'GET', '/v2/entities?name=caf%C3%A9+%E2%82%AC')).status).toBe(200);
     expect(only().event.queryStringParameters).toEqual({ name: 'café €' });
+    // A page renders its own errors: its query reaches its function, read as API Gateway reads it.
+    seen.length = 0;
+    expect((await call(app, 'GET', '/?pageCursor=%FF')).status).toBe(200);
+    expect(only()).toMatchObject({ operationId: 'homePage', event: { queryStringParameters: { pageCursor: '\uFFFD' } } });
   });
 
   it('percent-encoded paths reach the handler still encoded, as REST APIs deliver them', async () => {
