@@ -319,7 +319,8 @@ describe('the bundled mcp function (the MCP SDK whole, as the tests run it)', ()
       expectToolError(
         await callTool(client, 'get_customer_score', { entityId: 'not-a-uuid' }),
         'request.invalid',
-        /Invalid arguments for tool get_customer_score/,
+        "'/entityId' must be a UUID (got 'not-a-uuid').",
+        { pointer: '/entityId' },
       );
     } finally {
       await client.close();
