@@ -3,6 +3,7 @@
 // .local/dev.json) unless --table names a deployed one (region and credentials from the AWS env).
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { MoveAbandoned } from '#lib/store/move/runs.ts';
 import { appCommands } from './admin/apps.ts';
 import { UsageError, type AdminCommand, type OptionKinds, type Options } from './admin/command.ts';
 import { fieldCommands } from './admin/fields.ts';
@@ -111,7 +112,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(JSON.stringify(result ?? {}) + '\n');
     return 0;
   } catch (err) {
-    if (err instanceof UsageError) {
+    // A move being abandoned is not continued: the operator's own --abandon said so.
+    if (err instanceof UsageError || err instanceof MoveAbandoned) {
       console.error(`${command.name}: ${err.message}`);
       return 2;
     }

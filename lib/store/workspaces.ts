@@ -2,8 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { getItem, putItem, transactWrite } from './calls.ts';
-import { isCancellation, isConditionFailed, WorkspaceNotFound } from './errors.ts';
+import { isCancellation, WorkspaceNotFound } from './errors.ts';
 import * as keys from './keys.ts';
+import { MoveAbandoned, type MoveRun, type RunState } from './move/runs.ts';
 import { tableName } from './table.ts';
 
 interface Workspace {
@@ -12,29 +13,46 @@ interface Workspace {
   createdAt: string;
 }
 
-const putWorkspace = (ws: Workspace, webhookCount: number) =>
-  putItem({
-    TableName: tableName(),
-    Item: { ...keys.workspace(ws.id), kind: 'workspace', id: ws.id, name: ws.name, createdAt: ws.createdAt, ...(webhookCount ? { webhookCount } : {}) },
-    ConditionExpression: 'attribute_not_exists(pk)',
-  });
+/** The workspace item, put only where none is. */
+const workspacePut = (ws: Workspace, webhookCount: number) => ({
+  TableName: tableName(),
+  Item: { ...keys.workspace(ws.id), kind: 'workspace', id: ws.id, name: ws.name, createdAt: ws.createdAt, ...(webhookCount ? { webhookCount } : {}) },
+  ConditionExpression: 'attribute_not_exists(pk)',
+});
 
 export async function createWorkspace(name: string): Promise<Workspace> {
   const ws: Workspace = { id: randomUUID(), name, createdAt: new Date().toISOString() };
-  await putWorkspace(ws, 0);
+  await putItem(workspacePut(ws, 0));
   return ws;
 }
 
 /**
  * Writes the workspace item of a workspace a move has filled (its id chosen when the move began), with
  * the number of webhooks the move added; one that exists already (written by a run of the same move
- * that stopped before it was marked complete) is left as it is.
+ * that stopped before it was marked complete) is left as it is. In the same transaction the move's
+ * run must not be being abandoned: of a commit and an abandonment (./move/abandon.ts) racing, one wins.
  */
-export async function commitMovedWorkspace(ws: Workspace, webhookCount: number): Promise<void> {
+export async function commitMovedWorkspace(ws: Workspace, webhookCount: number, run: Pick<MoveRun, 'runKey' | 'command' | 'name'>): Promise<void> {
   try {
-    await putWorkspace(ws, webhookCount);
+    await transactWrite({
+      TransactItems: [
+        { Put: workspacePut(ws, webhookCount) },
+        {
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: keys.moveRun(run.runKey),
+            ConditionExpression: 'attribute_exists(pk) AND #state <> :abandoning',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':abandoning': 'abandoning' satisfies RunState },
+          },
+        },
+      ],
+    });
   } catch (err) {
-    if (!isConditionFailed(err)) throw err;
+    if (!isCancellation(err)) throw err;
+    const [workspace, runCheck] = err.CancellationReasons ?? [];
+    if (runCheck?.Code === 'ConditionalCheckFailed') throw new MoveAbandoned(run);
+    if (workspace?.Code !== 'ConditionalCheckFailed') throw err;
   }
 }
 

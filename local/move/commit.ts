@@ -49,7 +49,7 @@ export async function commitWorkspace(
 ): Promise<Committed> {
   const ws = run.workspaceId;
   const admin = await adminOf(ws, options.adminEmail, options.quiet);
-  await commitMovedWorkspace({ id: ws, name: run.name, createdAt: run.startedAt }, options.webhooks);
+  await commitMovedWorkspace({ id: ws, name: run.name, createdAt: run.startedAt }, options.webhooks, run);
   if (run.state !== 'complete') await saveProgress(run, { state: 'complete', completedAt: new Date().toISOString() });
   const token = await issueApiToken(admin);
   return { id: ws, name: run.name, admin: { id: admin.id, email: admin.email }, token: { id: token.id, token: token.token, scopes: token.scopes } };

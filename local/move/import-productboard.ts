@@ -16,6 +16,7 @@ import { idMapping } from '#lib/store/move/ids.ts';
 import { BulkWriter } from '#lib/store/move/load.ts';
 import { presentIds, type LoadedEntity } from '#lib/store/move/present.ts';
 import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
+import { abandon, type AbandonResult } from './abandon.ts';
 import { Admission } from './admission.ts';
 import { commitWorkspace, type Committed } from './commit.ts';
 import { orphansOf, reasonsOf, removedBy } from './orphans.ts';
@@ -110,14 +111,15 @@ async function checkSource(client: SourceClient): Promise<void> {
   }
 }
 
-export async function importProductboard(options: {
+/** What names an import: the source, its token and the name of the workspace it makes. */
+interface ImportNaming {
   source: string;
   tokenFile: string;
   name?: string | undefined;
-  adminEmail?: string | undefined;
-  progress?: PhaseProgress;
-  fetchFn?: typeof fetch;
-}): Promise<ImportResult> {
+}
+
+/** The import's source, token and name, checked; its run's key (a token is kept only as its hash: it names the source workspace). */
+async function importNamed(options: ImportNaming): Promise<{ baseUrl: string; token: string; name: string; runKey: string }> {
   let baseUrl: string;
   try {
     const u = new URL(options.source);
@@ -135,16 +137,32 @@ export async function importProductboard(options: {
   if (!token) throw new UsageError(`--source-token-file ${options.tokenFile} is empty`);
   const name = options.name ?? `Imported from ${new URL(baseUrl).host}`;
   checkedName('name', name);
+  const tokenHash = createHash('sha256').update(token).digest('hex');
+  return { baseUrl, token, name, runKey: runKeyOf('import productboard', baseUrl, tokenHash, name) };
+}
+
+/** Abandons the unfinished import the same options began: what it wrote is deleted (the source is not asked). */
+export async function abandonImport(options: ImportNaming): Promise<AbandonResult> {
+  const { baseUrl, name, runKey } = await importNamed(options);
+  return abandon(runKey, `import from ${baseUrl} as "${name}"`);
+}
+
+export async function importProductboard(
+  options: ImportNaming & {
+    adminEmail?: string | undefined;
+    progress?: PhaseProgress;
+    fetchFn?: typeof fetch;
+  },
+): Promise<ImportResult> {
+  const { baseUrl, token, name, runKey } = await importNamed(options);
   // The import ends by issuing its admin a token: a key that cannot sign is refused before anything is read or written.
   await ensureSigningKey();
   const client = new SourceClient(baseUrl, token, options.fetchFn);
   const started = Date.now();
   await checkSource(client);
 
-  // The token names the source workspace (a base URL serves many): only its hash is kept.
-  const tokenHash = createHash('sha256').update(token).digest('hex');
   const { run, resumed } = await beginRun<Checkpoint>({
-    runKey: runKeyOf('import productboard', baseUrl, tokenHash, name),
+    runKey,
     command: 'import productboard',
     workspaceId: randomUUID(),
     name,

@@ -19,6 +19,7 @@ import { idMapping } from '#lib/store/move/ids.ts';
 import { BulkWriter } from '#lib/store/move/load.ts';
 import { entityTotals } from '#lib/store/move/present.ts';
 import { beginRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
+import { abandon, type AbandonResult } from './abandon.ts';
 import { commitWorkspace, type Committed } from './commit.ts';
 import { parseHeader, parseRecord, readJsonLines } from './export-file.ts';
 import { receiverProblem } from './receivers.ts';
@@ -84,6 +85,21 @@ async function checkFile(file: string, progress: PhaseProgress | undefined): Pro
     if (problem) throw new UsageError(`${file} line ${n}: ${problem}. Nothing was restored.`);
   }
   return { header, digest: input.digest(), webhooks: counts.webhook ?? 0 };
+}
+
+/**
+ * Abandons the unfinished restore of the file's export as `name` (by default the name in its header):
+ * what it wrote is deleted, and the same command without --abandon begins again. Only the header is
+ * read: the restore is named by the export's id and the name, as when it began.
+ */
+export async function abandonRestore(file: string, options: { name?: string | undefined }): Promise<AbandonResult> {
+  const input = readJsonLines(file);
+  const first = await input.lines.next();
+  await input.lines.return(undefined);
+  const header = parseHeader(file, first.done ? undefined : first.value);
+  const name = options.name ?? header.workspace.name;
+  checkedName('name', name);
+  return abandon(restoreKey(header.exportId, name), `restore of export ${header.exportId} as "${name}"`);
 }
 
 export async function restoreWorkspace(

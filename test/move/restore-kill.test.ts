@@ -24,7 +24,7 @@ import { runAndKill, runCli } from './kill.ts';
 import { seedWorkspace, type Seeded } from './seed.ts';
 import { identityCommands } from '../../local/admin/identity.ts';
 import { exportWorkspace } from '../../local/move/export.ts';
-import { restoreWorkspace } from '../../local/move/restore.ts';
+import { abandonRestore, restoreWorkspace } from '../../local/move/restore.ts';
 
 /** Notes added to the file: light ones (no link) past line 2 000, restore's first checkpoint, then heavy ones (five links each). */
 const LIGHT = 1_950;
@@ -177,5 +177,35 @@ describe('restore killed and run again', () => {
     expect(scoresOf(got)).toEqual(scoresOf(want));
     expect(Object.values(scoresOf(got)).filter((s) => Number(s) > 0).length).toBe(16);
     expect(await verifyWorkspace(ws, false)).toMatchObject({ mismatches: 0 });
+  }, 180_000);
+});
+
+describe('an unfinished restore abandoned', () => {
+  it('--abandon deletes what a killed restore wrote and forgets its run; killed itself, it continues, and the restore is refused until it ends', async () => {
+    const name = 'Restore abandoned';
+    const args = ['restore', '--in', file, '--name', name];
+    const runKey = runKeyOf('restore', exportId, name);
+    const a = await runAndKill(args, runKey, async (r) => r.state === 'loading' && (await itemsIn(r.workspaceId)) >= 1_000, 0);
+    expect([a.killed, a.run.signal], a.run.stderr).toEqual([true, 'SIGKILL']);
+    const ws = (await readRun(runKey))!.workspaceId;
+    expect(await itemsIn(ws)).toBeGreaterThanOrEqual(1_000);
+
+    // The abandonment killed once it has begun: the restore no longer continues, and writes nothing.
+    const b = await runAndKill([...args, '--abandon'], runKey, (r) => r.state === 'abandoning', 0);
+    expect([b.killed, b.run.signal], b.run.stderr).toEqual([true, 'SIGKILL']);
+    const left = await itemsIn(ws);
+    await expect(restoreWorkspace(file, { name })).rejects.toThrow(
+      `The restore into "${name}" is being abandoned (--abandon): it does not continue. Run the same command with --abandon to finish abandoning it, then without to begin again.`,
+    );
+    expect(await itemsIn(ws)).toBe(left);
+
+    const done = await runCli([...args, '--abandon']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toEqual({ id: ws, name, abandoned: true, deleted: left });
+    expect(await itemsIn(ws)).toBe(0);
+    expect(await readRun(runKey)).toBeUndefined();
+    await expect(abandonRestore(file, { name })).rejects.toThrow(
+      `There is no unfinished restore of export ${exportId} as "${name}" to abandon: it was never begun, or it was abandoned already.`,
+    );
   }, 180_000);
 });

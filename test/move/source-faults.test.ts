@@ -22,13 +22,14 @@ import { getMember } from '#lib/store/members.ts';
 import { presentIds } from '#lib/store/move/present.ts';
 import { readRun, runKeyOf } from '#lib/store/move/runs.ts';
 import { getNote } from '#lib/store/notes.ts';
+import { queryAll } from '#lib/store/query.ts';
 import { tableName } from '#lib/store/table.ts';
 import { getTeam } from '#lib/store/teams.ts';
 import { verifyWorkspace } from '#lib/store/verify.ts';
 import { runCli } from './kill.ts';
 import { closeServer, listen } from '../../bench/local-stack.ts';
 import { exportWorkspace } from '../../local/move/export.ts';
-import { importProductboard, type ImportResult } from '../../local/move/import-productboard.ts';
+import { abandonImport, importProductboard, type ImportResult } from '../../local/move/import-productboard.ts';
 import { SOURCE_LIMITS, SourceClient } from '../../local/move/source-client.ts';
 import { crashAt, heal } from '../score/crash.ts';
 
@@ -400,6 +401,28 @@ describe('import productboard: a run stopped in the notes and run again', () => 
     expect(received).toContain('/notes?pageCursor=a:2');
     expect(result).toMatchObject({ resumed: true, counts: COUNTS, skipped: SKIPPED });
     expect(await verifyWorkspace(result.id, false)).toMatchObject({ mismatches: 0 });
+  }, 60_000);
+
+  it('stopped, then abandoned: what it wrote is deleted without asking the source, and the name begins again into a new workspace', async () => {
+    const name = 'Cursor refused, abandoned';
+    stopAt = 'a:2';
+    await expect(importProductboard({ source: base, tokenFile, name })).rejects.toThrow(/answered 403/);
+    const ws = (await runOf(name)).workspaceId;
+    const itemsIn = async (w: string) =>
+      (await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.partition(w) } })).length;
+    const written = await itemsIn(ws);
+    expect(written).toBeGreaterThan(0);
+    const asked = received.length;
+    expect(await abandonImport({ source: base, tokenFile, name })).toEqual({ id: ws, name, abandoned: true, deleted: written });
+    expect(received.length).toBe(asked);
+    expect(await itemsIn(ws)).toBe(0);
+    stopAt = undefined;
+    const result = await importProductboard({ source: base, tokenFile, name });
+    expect(result).toMatchObject({ resumed: false, counts: COUNTS, skipped: SKIPPED });
+    expect(result.id).not.toBe(ws);
+    await expect(abandonImport({ source: base, tokenFile, name })).rejects.toThrow(
+      `The import from ${base} as "${name}" is complete: workspace ${result.id} is reachable and in use, and is not abandoned.`,
+    );
   }, 60_000);
 
   it('stopped again while reading the list again, before where the first reading got: run again, it reads the list from its start once more, each note counted once', async () => {
