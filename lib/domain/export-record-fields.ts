@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { CUSTOM_FIELD_TYPES } from './configurations.ts';
 import { MAX_SELECT_VALUES, nameKey, repeatedName } from './field-values.ts';
 import { inputProblem } from './input.ts';
+import { movedRecordSizeProblem } from './record-size.ts';
 import { checkedArray } from './schemas/build.ts';
 import { CommentContent } from './schemas/comment.ts';
 import { Name } from './schemas/field-values.ts';
@@ -51,6 +52,10 @@ function ruleOf(record: MoveRecord): { schema: z.ZodMiniType; fields: unknown } 
 
 /** What the API would refuse in a record's own fields, in its words ('/name' must be …); undefined when nothing. */
 export function recordFieldsProblem(record: MoveRecord): string | undefined {
+  // Entities and notes are held to what their fields may take (./export-file-check.ts); any other
+  // record is one item too, which the table would refuse part-way through a restore.
+  const tooLarge = record.kind === 'entity' || record.kind === 'note' ? undefined : movedRecordSizeProblem(record);
+  if (tooLarge) return tooLarge;
   const rule = ruleOf(record);
   if (!rule) return undefined;
   const problem = inputProblem(rule.schema, rule.fields);

@@ -16,6 +16,17 @@ const contentBytes = (fields: Record<string, unknown>, metadata?: unknown): numb
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 /**
+ * Why a moved record other than an entity or a note (a member, a custom field, a webhook
+ * subscription, …) cannot be stored as its one item, or undefined: its whole line counts, as no API
+ * write bounds every part of it (a member's name, a select field's replacements).
+ */
+export function movedRecordSizeProblem(record: unknown): string | undefined {
+  const bytes = Buffer.byteLength(JSON.stringify(record));
+  if (bytes <= MAX_RECORD_CONTENT_BYTES) return undefined;
+  return `The record holds at most ${kib(MAX_RECORD_CONTENT_BYTES)} as JSON (got ${kib(bytes)}).`;
+}
+
+/**
  * Why a record with this content cannot be stored (`what`: "Entity <id>", "Note <id>"), or undefined.
  * `stored`: the record's content before a change, measured only when the new one is past the limit:
  * a change that shrinks a record already past it goes through, so it can be brought back under.

@@ -153,6 +153,47 @@ describe('restore refuses a file whose records do not hold together, writing not
   });
 });
 
+describe('restore refuses a record its one item could not hold, writing nothing', () => {
+  // No API write bounds every part of these records; each is one item, which the table would refuse
+  // part-way through the restore, with the records before it written.
+  const big = 'x'.repeat(400 * 1024);
+  const refusal = 'The record holds at most 320.0 KiB as JSON (got 400.';
+  it("a member's name", async () => {
+    const member = { kind: 'member', id: u(60), email: 'big@example.com', name: big, role: 'viewer', active: true, createdAt: AT };
+    await expectRefused([member, ...goodRecords()], `line 2: ${refusal}`);
+  });
+
+  it("a select field's replaced options", async () => {
+    const replaced = Object.fromEntries(Array.from({ length: 8000 }, (_, i) => [u(100_000 + i), 'option-a']));
+    const field = {
+      kind: 'customField',
+      id: u(61),
+      entityType: 'feature',
+      name: 'Size',
+      fieldKind: 'select',
+      values: [{ id: 'option-a', name: 'A', color: 'gray' }],
+      replaced,
+      createdAt: AT,
+    };
+    await expectRefused([field, ...goodRecords()], 'line 2: The record holds at most 320.0 KiB as JSON (got ');
+  });
+
+  it("a webhook subscription's client", async () => {
+    const webhook = {
+      kind: 'webhook',
+      id: u(62),
+      name: 'Hook',
+      events: ['note.created'],
+      url: 'https://hooks.example.com/in',
+      version: 1,
+      status: 'active',
+      createdAt: AT,
+      createdByClient: big,
+    };
+    await expectRefused([...goodRecords(), webhook], `line 6: ${refusal}`);
+  });
+});
+
 describe('restore refuses entities whose tree the API would refuse, writing nothing', () => {
   const [A, B] = [u(21), u(22)];
   it('a cycle', async () => {
