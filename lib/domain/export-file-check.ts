@@ -117,7 +117,11 @@ export class ExportFileCheck {
     if ('createdAt' in record) this.dated(line, 'createdAt', record.createdAt);
     if ('updatedAt' in record) this.dated(line, 'updatedAt', record.updatedAt);
     // A relation is known by one of its sides: given again by its other side, it is the same relation.
-    const [key, label] = record.kind === 'relation' ? [relationKey(record), `${record.entityId} ${record.type} ${record.targetId}`] : [record.id, record.id];
+    // A custom field is named by records' keys in any case (matched lower-cased): ids differing in case are one field.
+    const [key, label] =
+      record.kind === 'relation'
+        ? [relationKey(record), `${record.entityId} ${record.type} ${record.targetId}`]
+        : [record.kind === 'customField' ? record.id.toLowerCase() : record.id, record.id];
     const earlier = this.ids.get(record.kind)!.get(key);
     if (earlier !== undefined) this.refuse(line, `a second ${record.kind} record ${label} (the first is on line ${earlier})`);
     else this.ids.get(record.kind)!.set(key, line);

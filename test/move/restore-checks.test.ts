@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DEPTH } from '#lib/domain/hierarchy.ts';
 import { MOVE_KINDS } from '#lib/domain/schemas/workspace-export.ts';
 import { scanPages } from '#lib/store/calls.ts';
+import { listCustomFields } from '#lib/store/custom-fields.ts';
+import { getEntity } from '#lib/store/entities.ts';
+import { idMapping } from '#lib/store/move/ids.ts';
 import { readRun, runKeyOf } from '#lib/store/move/runs.ts';
 import { QUIET_WRITE } from '#lib/store/stream-records.ts';
 import { tableName } from '#lib/store/table.ts';
@@ -429,6 +432,20 @@ describe('restore refuses fields the API would not store, writing nothing', () =
     expect(restored.counts).toMatchObject({ customField: 1, entity: 3 });
     // A value not of the shape a select field stores (a string) is still refused.
     await expectRefused([size, ...withFields({ [SIZE]: { id: KEPT, name: 'S' } })], `line 4: fields.${SIZE}: not a value of the select field 'Size'`);
+  });
+
+  it("a custom field's id in upper case names the field its records' keys name in lower case, and is one field with it", async () => {
+    const EFFORT = '0000000A-0000-4000-8000-0000000000EF';
+    const effort = { kind: 'customField', id: EFFORT, entityType: 'feature', name: 'Effort', fieldKind: 'number', createdAt: AT };
+    const { path } = await exportFile([effort, ...withFields({ [EFFORT.toLowerCase()]: 5 })]);
+    const restored = await restoreWorkspace(path, { name: 'Field id in upper case', adminEmail: 'admin@example.com' });
+    const [field] = await listCustomFields(restored.id, 'feature');
+    const feature = await getEntity(restored.id, idMapping(restored.id, `export:${u(99)}`)(FEATURE));
+    expect(feature?.fields[field!.id]).toBe(5);
+    await expectRefused(
+      [effort, { ...effort, id: EFFORT.toLowerCase(), name: 'Effort again' }, ...goodRecords()],
+      `line 3: a second customField record ${EFFORT.toLowerCase()} (the first is on line 2)`,
+    );
   });
 
   it("a note's content as the API takes it on write: any HTML within the length (pages sanitise it when they show it), each conversation part once", async () => {

@@ -99,7 +99,8 @@ const KINDS: { [K in MoveKind]: (record: RecordOf<K>, ctx: LoadContext) => Item[
     return newTagValueItems(ws, value).map((w) => ({ ...w.Put!.Item, [QUIET_WRITE]: quiet }));
   },
   customField: (r, { ws, id, quiet }) => {
-    const fieldId = id(r.id);
+    // As mapFields maps the keys that name it: a uuid in upper case is the same field.
+    const fieldId = id(isUuid(r.id) ? r.id.toLowerCase() : r.id);
     return [
       {
         ...keys.customField(ws, fieldId),
