@@ -70,6 +70,29 @@ const apiRefusal = (
   if (why) fail(why);
 };
 
+/**
+ * How far past the run's start a row's date may be: a day, for the clocks and the time zones of
+ * whoever wrote the file. A note or a rating dated later stays its customer's latest rating of its
+ * entities for good, and no export would hold it (lib/domain/export-file-check.ts).
+ */
+const FUTURE_ALLOWANCE_MS = 24 * 60 * 60 * 1000;
+
+/** A row's date as an ISO time, or why it is none: a day that no calendar has (Date.parse rolls 2025-02-30 over to March) or one past the allowance. */
+function dateOf(text: string, now: string): { at: string } | { problem: string } {
+  const parts = /^(\d{4})-(\d{2})-(\d{2})([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
+  const ms = Date.parse(text);
+  if (!parts || Number.isNaN(ms)) return { problem: 'is not a date (YYYY-MM-DD or an ISO 8601 time)' };
+  const [year, month, day] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
+  // setUTCFullYear, not Date.UTC, which reads years 0 to 99 as 1900 to 1999.
+  const calendar = new Date(0);
+  calendar.setUTCFullYear(year, month - 1, day);
+  if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day)
+    return { problem: 'is no day of the calendar' };
+  if (ms > Date.parse(now) + FUTURE_ALLOWANCE_MS)
+    return { problem: `is later than the import (it began at ${now}, and a day is allowed for clocks and time zones)` };
+  return { at: new Date(ms).toISOString() };
+}
+
 interface Planned {
   line: number;
   name: string;
@@ -139,13 +162,9 @@ function plan(
     const importance = importanceText === '' ? 'unknown' : IMPORTANCES.find((i) => i === importanceText);
     if (!importance) fail(map.importance!, `'${importanceText.slice(0, 50)}' is no importance; one of ${IMPORTANCES.join(', ')}`);
     const dateText = cell(row, 'date');
-    const at =
-      dateText === ''
-        ? options.now
-        : /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(dateText) && !Number.isNaN(Date.parse(dateText))
-          ? new Date(Date.parse(dateText)).toISOString()
-          : undefined;
-    if (!at) fail(map.date!, `'${dateText.slice(0, 50)}' is not a date (YYYY-MM-DD or an ISO 8601 time)`);
+    const dated = dateText === '' ? { at: options.now } : dateOf(dateText, options.now);
+    if ('problem' in dated) fail(map.date!, `'${dateText.slice(0, 50)}' ${dated.problem}`);
+    const at = 'at' in dated ? dated.at : undefined;
     // The customer: a user by e-mail, else a company by domain.
     const emailText = cell(row, 'customer-email');
     const domain = cell(row, 'company-domain').toLowerCase();

@@ -42,7 +42,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const f of ['bad.csv', 'refused.csv', 'good.csv', 'good.jsonl', 'quote.csv', 'latin1.csv', 'latin1.jsonl', 'twice.jsonl', 'columns.csv'])
+  for (const f of ['bad.csv', 'refused.csv', 'good.csv', 'good.jsonl', 'quote.csv', 'latin1.csv', 'latin1.jsonl', 'twice.jsonl', 'columns.csv', 'dates.csv'])
     await rm(file(f), { force: true });
 });
 
@@ -189,6 +189,34 @@ describe('import notes refuses a file it would misread, writing nothing', () => 
       { line: 4, field: 'Domain', reason: expect.stringMatching(/^'\/fields\/domain' must be a domain name/) },
     ]);
     await expect(importNotes(options('refused.csv'))).rejects.toThrow(/^3 bad rows; nothing was written/);
+    expect(await notesOf()).toBe(before);
+  });
+
+  it("a date no calendar has, or one later than the import: a rating dated then would stay its customer's latest for good, and no export would hold it", async () => {
+    const tomorrow = new Date(Date.now() + 20 * 60 * 60 * 1000).toISOString().slice(0, 10);
+    await writeFile(
+      file('dates.csv'),
+      [
+        'Title,Body,Email,Domain,Features,Priority,Date',
+        'Late,,,,,,9999-12-31',
+        'No such day,,,,,,2025-02-30',
+        'No such hour,,,,,,2025-02-03T25:00Z',
+        'Early year,,,,,,0050-06-01',
+        `A time zone ahead,,,,,,${tomorrow}`,
+      ].join('\n'),
+    );
+    const before = await notesOf();
+    const dry = await importNotes({ ...options('dates.csv'), dryRun: true });
+    expect('bad' in dry && dry.bad).toEqual([
+      {
+        line: 2,
+        field: 'Date',
+        reason: expect.stringMatching(/^'9999-12-31' is later than the import \(it began at .*, and a day is allowed for clocks and time zones\)$/),
+      },
+      { line: 3, field: 'Date', reason: "'2025-02-30' is no day of the calendar" },
+      { line: 4, field: 'Date', reason: "'2025-02-03T25:00Z' is not a date (YYYY-MM-DD or an ISO 8601 time)" },
+    ]);
+    await expect(importNotes(options('dates.csv'))).rejects.toThrow(/^3 bad rows; nothing was written/);
     expect(await notesOf()).toBe(before);
   });
 
