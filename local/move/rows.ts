@@ -103,5 +103,12 @@ export async function readRows(file: string): Promise<{ rows: Row[]; bytes: Buff
   const [header, ...records] = csvRecords(file, text);
   if (!header) throw new UsageError(`${file} is empty`);
   const columns = header.fields.map((h) => h.trim());
+  // A row of more fields than the header would lose the rest, and one of fewer is most often a line
+  // broken in two by an unquoted line break (its second half read as a row of its own).
+  const uneven = records.find((r) => r.fields.length !== columns.length);
+  if (uneven)
+    throw new UsageError(
+      `${file} line ${uneven.line}: ${uneven.fields.length} fields where the header has ${columns.length} (a field that holds a comma or a line break is quoted: "a, b"); nothing was written`,
+    );
   return { rows: records.map((r) => ({ line: r.line, values: Object.fromEntries(columns.map((h, i) => [h, r.fields[i] ?? ''])) })), bytes, columns };
 }

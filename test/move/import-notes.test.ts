@@ -42,7 +42,22 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const f of ['bad.csv', 'refused.csv', 'good.csv', 'good.jsonl', 'quote.csv', 'latin1.csv', 'latin1.jsonl', 'twice.jsonl', 'columns.csv', 'dates.csv'])
+  for (const f of [
+    'bad.csv',
+    'refused.csv',
+    'good.csv',
+    'good.jsonl',
+    'quote.csv',
+    'latin1.csv',
+    'latin1.jsonl',
+    'twice.jsonl',
+    'columns.csv',
+    'dates.csv',
+    'extra.csv',
+    'broken.csv',
+    'cr.csv',
+    'twice.csv',
+  ])
     await rm(file(f), { force: true });
 });
 
@@ -217,6 +232,18 @@ describe('import notes refuses a file it would misread, writing nothing', () => 
       { line: 4, field: 'Date', reason: "'2025-02-03T25:00Z' is not a date (YYYY-MM-DD or an ISO 8601 time)" },
     ]);
     await expect(importNotes(options('dates.csv'))).rejects.toThrow(/^3 bad rows; nothing was written/);
+    expect(await notesOf()).toBe(before);
+  });
+
+  it('a CSV row of more or fewer fields than the header: the rest would be lost, or a line broken in two read as two rows', async () => {
+    await writeFile(file('extra.csv'), ['Title,Body', 'Fine,ok', 'Comma,hello, world'].join('\r\n'));
+    await writeFile(file('broken.csv'), ['Title,Body', 'Fine,ok', 'Broken,line one', 'line two'].join('\n'));
+    const before = await notesOf();
+    const map = ['name=Title', 'content=Body'];
+    const uneven = (fields: number) =>
+      `${fields} fields where the header has 2 (a field that holds a comma or a line break is quoted: "a, b"); nothing was written`;
+    await expect(importNotes(options('extra.csv', map))).rejects.toThrow(`${file('extra.csv')} line 3: ${uneven(3)}`);
+    await expect(importNotes(options('broken.csv', map))).rejects.toThrow(`${file('broken.csv')} line 4: ${uneven(1)}`);
     expect(await notesOf()).toBe(before);
   });
 
