@@ -39,7 +39,8 @@ function csvRecords(file: string, text: string): Array<{ line: number; fields: s
               );
             break;
           }
-          if (text[i] === '\n') line++;
+          // A line ends at LF, CRLF or a lone CR (as old Mac files end them): each is counted once.
+          if (text[i] === '\n' || (text[i] === '\r' && text[i + 1] !== '\n')) line++;
           value += text[i++];
         }
       } else {
@@ -50,8 +51,8 @@ function csvRecords(file: string, text: string): Array<{ line: number; fields: s
         i++;
         continue;
       }
-      if (text[i] === '\r') i++;
-      if (text[i] === '\n') {
+      if (text[i] === '\r' || text[i] === '\n') {
+        if (text[i] === '\r' && text[i + 1] === '\n') i++;
         i++;
         line++;
       }

@@ -247,6 +247,13 @@ describe('import notes refuses a file it would misread, writing nothing', () => 
     expect(await notesOf()).toBe(before);
   });
 
+  it('lines ended by a lone CR, as old Mac files end them, are counted as lines in a refusal', async () => {
+    await writeFile(file('cr.csv'), ['Title,Body', 'A,1', '"B,2', 'C,3'].join('\r'));
+    await expect(importNotes(options('cr.csv', ['name=Title', 'content=Body']))).rejects.toThrow(
+      `${file('cr.csv')} line 3: a quoted field is not closed; nothing was written`,
+    );
+  });
+
   it('a mapped column the header does not have', async () => {
     await writeFile(file('columns.csv'), ['Title,Body', 'Fine,ok'].join('\n'));
     const before = await notesOf();
