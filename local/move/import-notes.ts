@@ -304,10 +304,13 @@ export async function importNotes(o: NotesImportOptions) {
   const map = mapping(o.map);
   if (!(await getWorkspace(o.workspace))) throw new UsageError(`No workspace ${o.workspace}`);
   const { rows, bytes, columns } = await readRows(o.file);
-  // A column the header lacks would read as empty in every row.
-  for (const [field, column] of Object.entries(map))
-    if (columns && column !== undefined && !columns.includes(column))
-      throw new UsageError(`--map ${field}=${column}: ${o.file} has no column ${column}; its columns are ${columns.join(', ')}`);
+  // A column the header lacks would read as empty in every row; one it has twice, as the last of them.
+  for (const [field, column] of Object.entries(map)) {
+    if (!columns || column === undefined) continue;
+    if (!columns.includes(column)) throw new UsageError(`--map ${field}=${column}: ${o.file} has no column ${column}; its columns are ${columns.join(', ')}`);
+    if (columns.indexOf(column) !== columns.lastIndexOf(column))
+      throw new UsageError(`--map ${field}=${column}: ${o.file} has the column ${column} more than once; rename one of them`);
+  }
   const fileHash = createHash('sha256').update(bytes).digest('hex');
   const runKey = runKeyOf('import notes', o.workspace, fileHash, JSON.stringify(map), String(o.createCustomers));
   // The run's own ids: another mapping of the same file makes other notes, never rewrites these.

@@ -254,6 +254,13 @@ describe('import notes refuses a file it would misread, writing nothing', () => 
     );
   });
 
+  it('a mapped column the header has twice', async () => {
+    await writeFile(file('twice.csv'), ['Title,Body,Title', 'First,ok,Second'].join('\n'));
+    await expect(importNotes(options('twice.csv', ['name=Title', 'content=Body']))).rejects.toThrow(
+      `--map name=Title: ${file('twice.csv')} has the column Title more than once; rename one of them`,
+    );
+  });
+
   it('a mapped column the header does not have', async () => {
     await writeFile(file('columns.csv'), ['Title,Body', 'Fine,ok'].join('\n'));
     const before = await notesOf();
