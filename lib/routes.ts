@@ -18,6 +18,15 @@ export type RouteAuth = Scope | 'admin' | 'bearer' | 'none';
 /** The protected resources (RFC 8707 resource indicators): the REST API at {base_url}, or the MCP server at {app_url}/mcp. */
 export type Resource = 'api' | 'mcp';
 
+/**
+ * Whether the route words its own refusals rather than in the API's envelope: a page (its error
+ * page), a token or revocation endpoint's form and a route with `oauthRefusals` (RFC 6749 and
+ * RFC 7591 error bodies). Whatever refuses a request before its function runs must leave such a
+ * route's refusals to it.
+ */
+export const refusesInItsOwnTerms = (route: Pick<Route, 'response' | 'body' | 'oauthRefusals'>): boolean =>
+  route.response === 'html' || route.body === 'form' || route.oauthRefusals === true;
+
 export interface Route {
   operationId: string;
   method: HttpMethod;

@@ -14,7 +14,7 @@ import { EDGE_CORS_HEADERS } from '#lib/http/cors.ts';
 import { EDGE_DETAILS, errorEnvelope, methodNotAllowedDetail } from '#lib/http/envelope.ts';
 import { ERROR_TABLE, type ErrorCode, type ErrorSource } from '#lib/http/errors.ts';
 import { log } from '#lib/log.ts';
-import { matchRoute, refusedWith, type Route, type RouteMatch } from '#lib/routes.ts';
+import { matchRoute, refusedWith, refusesInItsOwnTerms, type Route, type RouteMatch } from '#lib/routes.ts';
 
 /** API Gateway's payload limit. */
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -349,8 +349,9 @@ export async function handle(req: IncomingMessage, res: ServerResponse, load: Ha
     if (allow) return sendEnvelope(res, 'request.methodNotAllowed', requestId, methodNotAllowedDetail(method, allow), { Allow: allow });
     return sendEdgeError(res, 'route.notFound', requestId);
   }
-  // A page answers its errors as a page, which only its function renders: its query is read leniently, as API Gateway reads it.
-  const undecodable = match.route.response === 'html' ? undefined : undecodableQueryParameter(url.slice(rawPath.length + 1));
+  // A page, or an OAuth endpoint, answers its errors in its own terms, which only its function
+  // renders: its query is read leniently, as API Gateway reads it.
+  const undecodable = refusesInItsOwnTerms(match.route) ? undefined : undecodableQueryParameter(url.slice(rawPath.length + 1));
   if (undecodable !== undefined) {
     req.resume();
     const name = clip(undecodable);

@@ -100,6 +100,17 @@ describe('local gateway → API Gateway REST proxy event', () => {
     seen.length = 0;
     expect((await call(app, 'GET', '/?pageCursor=%FF')).status).toBe(200);
     expect(only()).toMatchObject({ operationId: 'homePage', event: { queryStringParameters: { pageCursor: '\uFFFD' } } });
+    // So do the OAuth endpoints, whose refusals are RFC 6749 and RFC 7591 error bodies, never the envelope.
+    for (const [path, operationId] of [
+      ['/oauth/token', 'oauthToken'],
+      ['/oauth2/token', 'issueToken'],
+      ['/oauth/revoke', 'revokeToken'],
+      ['/oauth/register', 'registerClient'],
+    ]) {
+      seen.length = 0;
+      expect((await call(app, 'POST', `${path}?x=%FF`)).status).toBe(200);
+      expect(only()).toMatchObject({ operationId, event: { queryStringParameters: { x: '\uFFFD' } } });
+    }
   });
 
   it('percent-encoded paths reach the handler still encoded, as REST APIs deliver them', async () => {
