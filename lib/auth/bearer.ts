@@ -39,14 +39,7 @@ export async function authenticateWith(
     throw invalid('The Authorization header is missing; send "Authorization: Bearer <token>".');
   }
   const token = BEARER.exec(authorization)?.[1];
-  if (!token) {
-    // A header sent more than once arrives joined with ", " (HTTP's list form); a token has no comma.
-    const copies = authorization.split(',');
-    if (copies.length > 1 && copies.every((copy) => BEARER.test(copy.trim()))) {
-      throw invalid(`The Authorization header was sent ${copies.length} times; send one "Bearer <token>".`);
-    }
-    throw invalid('The Authorization header is not of the form "Bearer <token>".');
-  }
+  if (!token) throw invalid('The Authorization header is not of the form "Bearer <token>".');
   const claims = await verifyServiceJwt(token);
   if (!claims) throw invalid('The bearer token is malformed, not issued by this service, or expired.');
 

@@ -17,14 +17,7 @@ const where = { parameter: IDEMPOTENCY_HEADER };
 /** The header's key, or undefined when absent; a malformed key is refused. */
 export function idempotencyKey(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (!KEY.test(value)) {
-    // A header sent more than once arrives joined with ", " (HTTP's list form); a key has no space.
-    const copies = value.split(', ');
-    if (copies.length > 1 && copies.every((copy) => KEY.test(copy))) {
-      throw new InvalidInput(`The ${IDEMPOTENCY_HEADER} header was sent ${copies.length} times; send it once.`, where);
-    }
-    throw new InvalidInput(`The ${IDEMPOTENCY_HEADER} header must be 1 to 255 visible ASCII characters.`, where);
-  }
+  if (!KEY.test(value)) throw new InvalidInput(`The ${IDEMPOTENCY_HEADER} header must be 1 to 255 visible ASCII characters.`, where);
   return value;
 }
 

@@ -10,8 +10,8 @@
 // for the exact key it needs (lib/store/preread.ts), and the validation refuses a bad body exactly as
 // it would have.
 import { peekJsonBody } from './middleware/body.ts';
-import { claimScope, type ApiRequest } from './request.ts';
-import { IDEMPOTENCY_HEADER, idempotencyKey } from '../domain/idempotency.ts';
+import { claimScope, idempotencyHeader, type ApiRequest } from './request.ts';
+import { idempotencyKey } from '../domain/idempotency.ts';
 import { uuidOf } from '../domain/input.ts';
 import type { Route } from '../routes.ts';
 import type { RecordName } from '../store/record-names.ts';
@@ -30,7 +30,7 @@ export type PrefetchRecords = (req: PrefetchRequest) => RecordName[];
 function idempotencyRecord(route: Route, api: ApiRequest, memberId: string): RecordName[] {
   let key: string | undefined;
   try {
-    key = idempotencyKey(api.headers.get(IDEMPOTENCY_HEADER.toLowerCase()));
+    key = idempotencyKey(idempotencyHeader(api));
   } catch {
     return []; // A malformed key is the claim's 400 to give (lib/http/request.ts idempotencyClaim).
   }

@@ -2,6 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal.ts';
+import { InvalidInput } from '../domain/errors.ts';
 import { acceptedVersions } from '../domain/etag.ts';
 import { IDEMPOTENCY_HEADER, idempotencyKey, requestFingerprint, targetFingerprint } from '../domain/idempotency.ts';
 import type { Route } from '../routes.ts';
@@ -44,14 +45,53 @@ export class Query {
   }
 }
 
-/** Headers looked up case-insensitively; repeated headers joined as HTTP does. */
-export function headerMap(event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [k, v] of Object.entries(event.multiValueHeaders ?? {})) if (v?.length) out.set(k.toLowerCase(), v.join(', '));
-  for (const [k, v] of Object.entries(event.headers ?? {})) {
-    if (v !== undefined && !out.has(k.toLowerCase())) out.set(k.toLowerCase(), v);
+/**
+ * The headers that carry one value, never a list (RFC 9110 §5.3: only a list header may be sent as
+ * several fields): Authorization (§11.6.2), Content-Type (§8.3) and Idempotency-Key (an Item in its
+ * draft). Sent more than once, each is refused by what reads it, with this advice. A list header
+ * (If-Match, Content-Encoding, Accept) may be split over several fields; those are joined.
+ */
+const SINGLE_VALUED = {
+  authorization: { name: 'Authorization', advice: 'send one "Bearer <token>"' },
+  'content-type': { name: 'Content-Type', advice: 'send it once' },
+  'idempotency-key': { name: IDEMPOTENCY_HEADER, advice: 'send it once' },
+} as const;
+
+export type SingleValuedHeader = keyof typeof SINGLE_VALUED;
+
+/**
+ * Headers looked up case-insensitively (lower-case names), repeated fields joined as HTTP does, and
+ * the single-valued headers that came as several fields, with how many: told apart by the fields
+ * the gateway delivers (`multiValueHeaders`), so a comma inside one value is never read as two.
+ */
+export function headerMap(event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>): {
+  headers: Map<string, string>;
+  repeated: Map<SingleValuedHeader, number>;
+} {
+  const fields = new Map<string, string[]>();
+  for (const [k, v] of Object.entries(event.multiValueHeaders ?? {})) {
+    if (!v?.length) continue;
+    const name = k.toLowerCase();
+    fields.set(name, [...(fields.get(name) ?? []), ...v]);
   }
-  return out;
+  const headers = new Map<string, string>();
+  const repeated = new Map<SingleValuedHeader, number>();
+  for (const [name, values] of fields) {
+    headers.set(name, values.join(', '));
+    if (values.length > 1 && Object.hasOwn(SINGLE_VALUED, name)) repeated.set(name as SingleValuedHeader, values.length);
+  }
+  for (const [k, v] of Object.entries(event.headers ?? {})) {
+    if (v !== undefined && !headers.has(k.toLowerCase())) headers.set(k.toLowerCase(), v);
+  }
+  return { headers, repeated };
+}
+
+/** Why the request's single-valued header `name` cannot be read (it came as several fields), or undefined when it can. */
+export function repeatedHeader(req: Pick<ApiRequest, 'repeatedHeaders'>, name: SingleValuedHeader): string | undefined {
+  const copies = req.repeatedHeaders.get(name);
+  if (copies === undefined) return undefined;
+  const { name: spelled, advice } = SINGLE_VALUED[name];
+  return `The ${spelled} header was sent ${copies} times; ${advice}.`;
 }
 
 /** What a handler core receives: everything the pipeline established about the request. */
@@ -65,6 +105,8 @@ export interface ApiRequest {
   undecodableParam?: string | undefined;
   query: Query;
   headers: Map<string, string>;
+  /** The single-valued headers sent as several fields, with how many (headerMap); repeatedHeader() words their refusal. */
+  repeatedHeaders: Map<SingleValuedHeader, number>;
   /** Set by the auth middleware on every route whose auth is not 'none'. */
   principal: Principal | undefined;
   /** The items the route prefetches (lib/http/prefetch.ts), read with the credential (lib/store/preread.ts). */
@@ -113,7 +155,7 @@ export function requestIdOf(request: Request<APIGatewayProxyEvent, ApiResponse, 
 
 /** The claim of a POST the client made retry-safe with an Idempotency-Key (lib/store/idempotency.ts), or undefined without one. */
 export function idempotencyClaim(req: ApiRequest): Claim | undefined {
-  const key = idempotencyKey(req.headers.get(IDEMPOTENCY_HEADER.toLowerCase()));
+  const key = idempotencyKey(idempotencyHeader(req));
   if (key === undefined) return undefined;
   const p = principalOf(req);
   const op = req.route.operationId;
@@ -124,6 +166,13 @@ export function idempotencyClaim(req: ApiRequest): Claim | undefined {
     fingerprint: requestFingerprint(op, req.params, req.body),
     target: targetFingerprint(op, req.params),
   };
+}
+
+/** The Idempotency-Key as sent; one sent more than once is refused. */
+export function idempotencyHeader(req: Pick<ApiRequest, 'headers' | 'repeatedHeaders'>): string | undefined {
+  const repeated = repeatedHeader(req, 'idempotency-key');
+  if (repeated) throw new InvalidInput(repeated, { parameter: IDEMPOTENCY_HEADER });
+  return req.headers.get(IDEMPOTENCY_HEADER.toLowerCase());
 }
 
 /** Whose key and for what: a key names a request of one member on one operation. */

@@ -94,11 +94,12 @@ describe('API tokens', () => {
     expect(err.headers).toEqual({ 'WWW-Authenticate': 'Bearer' });
   });
 
-  it('an Authorization header sent twice → auth.invalid saying so, though each copy is a live token', async () => {
+  it('one value with a comma in it is one malformed value, not two (two fields are refused by the pipeline, test/http/pipeline.test.ts)', async () => {
     const ws = await newWorkspace();
-    const err = await rejection(authenticate(`Bearer ${ws.token}, Bearer ${ws.token}`));
-    expect([err.code, err.detail]).toEqual(['auth.invalid', 'The Authorization header was sent 2 times; send one "Bearer <token>".']);
-    expect((await rejection(authenticate(`Bearer ${ws.token}, Basic x`))).detail).toBe('The Authorization header is not of the form "Bearer <token>".');
+    for (const value of [`Bearer ${ws.token}, Bearer ${ws.token}`, `Bearer ${ws.token}, Basic x`]) {
+      const err = await rejection(authenticate(value));
+      expect([err.code, err.detail]).toEqual(['auth.invalid', 'The Authorization header is not of the form "Bearer <token>".']);
+    }
   });
 
   it('a well-signed token whose record is gone (unknown jti) → auth.invalid', async () => {

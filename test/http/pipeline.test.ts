@@ -10,7 +10,7 @@ import { authedApi } from '#lib/http/authenticated.ts';
 import { errorEnvelope } from '#lib/http/envelope.ts';
 import { ApiError } from '#lib/http/errors.ts';
 import { api, type ApiHandler } from '#lib/http/pipeline.ts';
-import type { ApiRequest } from '#lib/http/request.ts';
+import { headerMap, type ApiRequest } from '#lib/http/request.ts';
 import { log } from '#lib/log.ts';
 import { ROUTES, type OperationId, type Route } from '#lib/routes.ts';
 import { call, challengeOf, expectError, newWorkspace, startApp, type TestApp, type TestWorkspace } from '../support/app.ts';
@@ -81,6 +81,14 @@ describe('authentication and scopes (from the route table)', () => {
     expectError(await call(app, 'GET', `/v2/entities/${ID}/score`, { headers: { authorization: `Basic ${ws.token}` } }), 'auth.invalid');
   });
 
+  it('Authorization sent as two fields → 401 saying so, though each is a live token; one field with a comma in it is one malformed value', async () => {
+    const twice = await call(app, 'GET', `/v2/entities/${ID}/score`, { headers: { authorization: [`Bearer ${ws.token}`, `Bearer ${ws.token}`] } });
+    expectError(twice, 'auth.invalid', { detail: 'The Authorization header was sent 2 times; send one "Bearer <token>".' });
+    expect(challengeOf(twice)).toBe('Bearer');
+    const joined = await call(app, 'GET', `/v2/entities/${ID}/score`, { headers: { authorization: `Bearer ${ws.token}, Bearer ${ws.token}` } });
+    expectError(joined, 'auth.invalid', { detail: 'The Authorization header is not of the form "Bearer <token>".' });
+  });
+
   it('a token lacking the route scope → 403 auth.accessDenied naming the scope', async () => {
     const viewer = await ws.member({ role: 'viewer' });
     const read = await call(app, 'GET', `/v2/entities/${ID}/score`, { token: viewer.token });
@@ -141,6 +149,11 @@ describe('body parsing on routes that take a body', () => {
     const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{}', headers: { 'content-type': 'text/plain' } });
     expectError(res, 'request.malformed', { detail: 'Content-Type must be application/json (got "text/plain").' });
     expectError(await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{}' }), 'request.malformed');
+  });
+
+  it('Content-Type sent as two fields → 400 request.malformed saying so, though each names JSON', async () => {
+    const res = await call(app, 'POST', '/v2/entities', { token: ws.token, body: '{}', headers: { 'content-type': ['application/json', 'application/json'] } });
+    expectError(res, 'request.malformed', { detail: 'The Content-Type header was sent 2 times; send it once.' });
   });
 
   it('an empty body → 400 request.malformed', async () => {
@@ -423,5 +436,28 @@ describe('envelope limits', () => {
     const env = errorEnvelope('id-1', 'request.invalid', 'x'.repeat(5000));
     expect(env.errors[0].detail).toHaveLength(1000);
     expect(env).toEqual({ id: 'id-1', errors: [{ code: 'request.invalid', title: 'Request schema invalid', detail: 'x'.repeat(999) + '…' }] });
+  });
+});
+
+describe('headerMap: a single-valued header is told apart by the fields the gateway delivers', () => {
+  it('Authorization, Content-Type and Idempotency-Key in several fields are counted; a list header (If-Match) is joined; a comma inside one field is one value', () => {
+    const { headers, repeated } = headerMap({
+      headers: { Authorization: 'Bearer b', 'If-Match': '"2"', 'Idempotency-Key': 'k, j', Accept: '*/*' },
+      multiValueHeaders: {
+        Authorization: ['Bearer a', 'Bearer b'],
+        'If-Match': ['"1"', '"2"'],
+        'Idempotency-Key': ['k, j'],
+        'content-type': ['application/json'],
+        'Content-Type': ['application/json'],
+      },
+    });
+    expect(Object.fromEntries(repeated)).toEqual({ authorization: 2, 'content-type': 2 });
+    expect(Object.fromEntries(headers)).toEqual({
+      authorization: 'Bearer a, Bearer b',
+      'if-match': '"1", "2"',
+      'idempotency-key': 'k, j',
+      'content-type': 'application/json, application/json',
+      accept: '*/*',
+    });
   });
 });

@@ -55,6 +55,16 @@ describe('resource indicators', () => {
     expect(challengeOf(res)).toBe(`Bearer resource_metadata="${app.url}/.well-known/oauth-protected-resource/mcp"`);
   });
 
+  it('Authorization sent as two fields: refused by /mcp with the resource metadata challenge', async () => {
+    const token = await accessToken(`${app.url}/mcp`);
+    const res = await call(app, 'POST', '/mcp', {
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      headers: { accept: 'application/json, text/event-stream', authorization: [`Bearer ${token}`, `Bearer ${token}`] },
+    });
+    expectError(res, 'auth.invalid', { detail: 'The Authorization header was sent 2 times; send one "Bearer <token>".' });
+    expect(challengeOf(res)).toBe(`Bearer resource_metadata="${app.url}/.well-known/oauth-protected-resource/mcp"`);
+  });
+
   it('an unknown resource is invalid_target', async () => {
     const client = await newCodeClient(app, ws, { public: true });
     const res = await call(

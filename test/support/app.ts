@@ -1,6 +1,7 @@
 // End-to-end test helpers: the real local gateway in-process on a free port, real DynamoDB Local,
 // and workspaces with members and tokens made through the same code the admin CLI uses. Every
 // response `call` receives is checked against docs/openapi.json (./contract.ts).
+import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { issueApiToken } from '#lib/auth/api-tokens.ts';
@@ -91,9 +92,9 @@ export async function call(
   app: TestApp,
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; headers?: Record<string, string>; redirect?: 'manual' } = {},
+  options: { token?: string; body?: unknown; headers?: Record<string, string | string[]>; redirect?: 'manual' } = {},
 ): Promise<CallResult> {
-  const headers: Record<string, string> = { ...options.headers };
+  const headers: Record<string, string | string[]> = { ...options.headers };
   if (options.token) headers.authorization ??= `Bearer ${options.token}`;
   let body: string | Buffer | undefined;
   if (typeof options.body === 'string' || Buffer.isBuffer(options.body)) body = options.body;
@@ -101,12 +102,15 @@ export async function call(
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(app.url + path, {
-    method,
-    headers,
-    ...(body !== undefined ? { body } : {}),
-    ...(options.redirect ? { redirect: options.redirect } : {}),
-  });
+  const fields = Object.values(headers).some((v) => Array.isArray(v));
+  const res = fields
+    ? await sendFields(app.url + path, method, headers, body)
+    : await fetch(app.url + path, {
+        method,
+        headers: headers as Record<string, string>,
+        ...(body !== undefined ? { body } : {}),
+        ...(options.redirect ? { redirect: options.redirect } : {}),
+      });
   const text = await res.text();
   checkResponse({ method, target: path, status: res.status, headers: res.headers, text }, { doubles: app.doubles });
   let json: any;
@@ -116,6 +120,30 @@ export async function call(
     json = undefined;
   }
   return { status: res.status, headers: res.headers, text, json };
+}
+
+/**
+ * A request whose headers given as arrays are sent as one field per value: fetch would fold them
+ * into one field joined with ", ", which is one value to the server.
+ */
+function sendFields(url: string, method: string, headers: Record<string, string | string[]>, body: string | Buffer | undefined) {
+  return new Promise<{ status: number; headers: Headers; text: () => Promise<string> }>((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const received = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) received.append(name, v);
+        }
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode!, headers: received, text: () => Promise.resolve(text) });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /**

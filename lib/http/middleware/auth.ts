@@ -5,7 +5,7 @@ import { canonicalScope } from '../../domain/scopes.ts';
 import type { Route } from '../../routes.ts';
 import { ApiError } from '../errors.ts';
 import { prefetchFor } from '../prefetch.ts';
-import type { ApiMiddleware } from '../request.ts';
+import { repeatedHeader, type ApiMiddleware } from '../request.ts';
 
 /**
  * Bearer authentication for the route's resource (its audience). What the route permits the caller
@@ -18,11 +18,12 @@ export function auth(route: Route, prefetch: Parameters<typeof prefetchFor>[2] =
     before: async (request) => {
       if (route.auth === 'none') return;
       const api = request.context.api;
-      const { principal, preread } = await authenticateWith(
-        api.headers.get('authorization'),
-        prefetchFor(route, api, prefetch),
-        resourceUrl(route.resource),
-      ).catch((err: unknown) => {
+      const authenticated = async () => {
+        const repeated = repeatedHeader(api, 'authorization');
+        if (repeated) throw new Unauthenticated(repeated);
+        return authenticateWith(api.headers.get('authorization'), prefetchFor(route, api, prefetch), resourceUrl(route.resource));
+      };
+      const { principal, preread } = await authenticated().catch((err: unknown) => {
         // The MCP server's 401 tells a client where to discover how to get a token (RFC 9728 §5.1).
         if (route.resource === 'mcp' && err instanceof Unauthenticated)
           throw new ApiError('auth.invalid', err.detail, { headers: { 'WWW-Authenticate': mcpChallenge() }, cause: err });

@@ -9,7 +9,7 @@ import { clip } from '../../domain/clip.ts';
 import { lostInParsing } from '../../domain/input.ts';
 import { PREFLIGHT_PATH, type Route } from '../../routes.ts';
 import { ApiError } from '../errors.ts';
-import type { ApiMiddleware, ApiRequest } from '../request.ts';
+import { repeatedHeader, type ApiMiddleware, type ApiRequest } from '../request.ts';
 
 /** JSON bodies above this are refused before parsing (DynamoDB items are ≤ 400 KB anyway). */
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
@@ -109,11 +109,19 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** The Content-Type as sent; one sent more than once declares no one type. */
+function contentType(api: ApiRequest): string | undefined {
+  const repeated = repeatedHeader(api, 'content-type');
+  if (repeated) throw new BodyRefused('content type', repeated);
+  return api.headers.get('content-type');
+}
+
 /** Reads the body of a route that takes one into `api.body` (JSON) or `api.rawBody` (form). */
 function readBody(route: Route, api: ApiRequest): void {
   const { body, isBase64Encoded } = api.event;
   checkContentEncoding(api.headers.get('content-encoding'));
   if (route.body === 'form') {
+    contentType(api);
     api.rawBody = decodeBody(body, isBase64Encoded);
     return;
   }
@@ -131,7 +139,7 @@ function jsonBody(api: ApiRequest): unknown {
   const done = parsed.get(api);
   if (done) return done.value;
   const { body, isBase64Encoded } = api.event;
-  checkJsonContentType(api.headers.get('content-type'));
+  checkJsonContentType(contentType(api));
   if (byteLength(body, isBase64Encoded) > MAX_JSON_BODY_BYTES) {
     throw new ApiError('request.tooLarge', `The request body is larger than ${MAX_JSON_BODY_BYTES} bytes.`);
   }

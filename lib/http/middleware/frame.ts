@@ -54,6 +54,7 @@ export function frame(route: Route, page?: PageShell): ApiMiddleware {
       const requestId = newRequestId(event);
       // Until the invocation ends (lib/http/pipeline.ts clears them).
       log.appendKeys({ requestId, operationId: route.operationId });
+      const { headers, repeated } = headerMap(event);
       const api: ApiRequest = {
         event,
         context,
@@ -61,7 +62,8 @@ export function frame(route: Route, page?: PageShell): ApiMiddleware {
         requestId,
         params: {},
         query: new Query(event),
-        headers: headerMap(event),
+        headers,
+        repeatedHeaders: repeated,
         principal: undefined,
         preread: undefined,
         body: undefined,
