@@ -41,8 +41,8 @@ async function serve(req: ApiRequest, message: unknown): Promise<unknown> {
     const text = await response.text();
     if (response.status === 202) return undefined;
     if (response.status === 200) return withErrorCodes(JSON.parse(text));
-    // The transport's own refusals that the checks above leave it (a `_meta` its schemas refuse): the
-    // client's mistake, in the envelope, with the transport's message as the detail.
+    // A refusal of the transport's own that the checks above do not foresee (they take what its
+    // schemas refuse, `_meta` too): the client's mistake, in the envelope, with its message as the detail.
     const refusal = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? `The MCP transport refused the request (${response.status}).`;
     throw new ApiError('request.invalid', `${refusal.replace(/^[^:]*: /, '')} (the MCP Streamable HTTP transport).`);
   } finally {

@@ -206,3 +206,37 @@ describe('params a method does not take', () => {
     expect((await call(app, 'GET', '/v2/notes', { token: member.token })).json.data).toHaveLength(notes + 1);
   });
 });
+
+describe('a `_meta` the transport does not take', () => {
+  it('on a notification, a response or a method this server lacks → 400 request.invalid pointing at it (in a batch, at its message); on a request answered here, "Invalid params" like its other params', async () => {
+    const member = await ws.member({ role: 'maker' });
+    const cases: Array<[unknown, string, string]> = [
+      [{ jsonrpc: '2.0', method: 'notifications/initialized', params: { _meta: 5 } }, "'/params/_meta' must be an object (got 5).", '/params/_meta'],
+      [
+        { jsonrpc: '2.0', id: 3, method: 'resources/list', params: { _meta: { progressToken: true } } },
+        "'/params/_meta/progressToken' does not match any of the forms it may take (got true).",
+        '/params/_meta/progressToken',
+      ],
+      [{ jsonrpc: '2.0', id: 4, result: { _meta: 'x' } }, "'/result/_meta' must be an object (got 'x').", '/result/_meta'],
+    ];
+    for (const [body, detail, at] of cases) expectError(await post(member.token, body), 'request.invalid', { detail, source: { pointer: at } });
+    expectError(
+      await post(member.token, [...pings(1), { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, _meta: [] } }], '2025-03-26'),
+      'request.invalid',
+      { detail: "'/1/params/_meta' must be an object (got an array).", source: { pointer: '/1/params/_meta' } },
+    );
+    const known = await post(member.token, { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: 'x' } });
+    expect(known.json).toEqual({
+      jsonrpc: '2.0',
+      id: 5,
+      error: { code: -32602, message: "Invalid params of tools/list: '/params/_meta' must be an object (got 'x')." },
+    });
+    // A `_meta` the transport takes passes, with members of the client's own.
+    const fine = await post(member.token, {
+      jsonrpc: '2.0',
+      method: 'notifications/initialized',
+      params: { _meta: { progressToken: 'p', 'example.com/x': 1 } },
+    });
+    expect(fine.status, fine.text).toBe(202);
+  });
+});

@@ -6,13 +6,17 @@
 // Checked here first, they get "Invalid params" (-32602, JSON-RPC 2.0 §5.1) with a detail in the
 // API's words, and never reach the server. A tool's arguments the SDK checks against the tool's
 // input schema in its own words, with no pointer: checked here first, a refusal is the tool error
-// every other refusal is, its detail and `source` those of the REST API's input checks.
+// every other refusal is, its detail and `source` those of the REST API's input checks. A `_meta`
+// of any other message (a notification, a response, a method the server lacks) the transport
+// refuses with the whole POST, naming nothing: checked here first, the refusal points at it.
 import {
   CallToolRequestSchema,
   ErrorCode,
   InitializeRequestSchema,
   ListToolsRequestSchema,
   PingRequestSchema,
+  RequestSchema,
+  ResultSchema,
   type CallToolResult,
   type JSONRPCErrorResponse,
   type JSONRPCResultResponse,
@@ -35,6 +39,18 @@ const REQUESTS: Readonly<Record<string, z.ZodMiniType>> = {
 
 /** A tools/call naming one of this server's tools; the refusal of any other names them all. */
 const KNOWN_TOOL = z.object({ params: z.object({ name: z.enum(TOOLS.map((t) => t.name) as [string, ...string[]]) }) });
+
+/**
+ * What the SDK's transport holds every message's `_meta` to, in its own schemas (so the rule is
+ * theirs): a request's or notification's params, a response's result. The transport refuses a
+ * POST with one it does not take as "Invalid JSON-RPC message", naming nothing.
+ */
+const messageMeta = () => z.object({ params: z.optional(RequestSchema.shape.params), result: z.optional(ResultSchema) });
+
+const hasMeta = (m: unknown) => {
+  const { params, result } = (m ?? {}) as { params?: { _meta?: unknown }; result?: { _meta?: unknown } };
+  return params?._meta !== undefined || result?._meta !== undefined;
+};
 
 type Message = { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown; cursor?: unknown } };
 
@@ -90,6 +106,22 @@ function refusals(messages: readonly unknown[]): Map<number, JSONRPCErrorRespons
 }
 
 /**
+ * Refuses the POST when a message `serve` would get has a `_meta` the transport refuses (the others
+ * were answered above): in the API's words, pointing at it (`/<index>/...` in a batch).
+ */
+function checkMeta(messages: readonly unknown[], batch: boolean, refused: ReadonlyMap<number, unknown>): void {
+  // Most messages carry no `_meta`: only one that does builds the schema.
+  const sent = messages.map((m, i) => (refused.has(i) || !hasMeta(m) ? {} : m));
+  if (!sent.some(hasMeta)) return;
+  try {
+    parseInput(batch ? z.array(messageMeta()) : messageMeta(), batch ? sent : sent[0], 'body');
+  } catch (err) {
+    if (!(err instanceof InvalidInput)) throw err;
+    throw apiErrorOf(err)!;
+  }
+}
+
+/**
  * The answer to a POST's body (one message, or a batch): what `serve` answers to the messages that
  * pass, with the refusals above. A batch is answered with an array, even of one response (JSON-RPC
  * 2.0 §6); undefined when nothing is to be answered (notifications and responses only: 202).
@@ -98,6 +130,7 @@ export async function answerMessages(body: unknown, serve: (message: unknown) =>
   const batch = Array.isArray(body);
   const messages: readonly unknown[] = batch ? body : [body];
   const refused = refusals(messages);
+  checkMeta(messages, batch, refused);
   const passed = messages.filter((_, i) => !refused.has(i));
   const answers: unknown[] = [...refused.values()];
   if (passed.length > 0) {
