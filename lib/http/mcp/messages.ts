@@ -37,9 +37,6 @@ const REQUESTS: Readonly<Record<string, z.ZodMiniType>> = {
   'tools/call': CallToolRequestSchema,
 };
 
-/** A tools/call naming one of this server's tools; the refusal of any other names them all. */
-const KNOWN_TOOL = z.object({ params: z.object({ name: z.enum(TOOLS.map((t) => t.name) as [string, ...string[]]) }) });
-
 /**
  * What the SDK's transport holds every message's `_meta` to, in its own schemas (so the rule is
  * theirs): a request's or notification's params, a response's result. The transport refuses a
@@ -58,7 +55,11 @@ type Message = { id?: unknown; method?: unknown; params?: { name?: unknown; argu
 function paramsProblem(method: string, message: unknown): string | undefined {
   const problem = inputProblem(REQUESTS[method]!, message);
   if (problem) return problem;
-  if (method === 'tools/call') return inputProblem(KNOWN_TOOL, message);
+  if (method === 'tools/call') {
+    if (TOOLS.some((t) => t.name === (message as Message).params?.name)) return undefined;
+    // Only a refusal builds the schema that words it, naming every tool.
+    return inputProblem(z.object({ params: z.object({ name: z.enum(TOOLS.map((t) => t.name) as [string, ...string[]]) }) }), message);
+  }
   // tools/list answers every tool on one page and issues no cursor, so any cursor is invalid (MCP pagination, "Error Handling").
   if (method === 'tools/list' && (message as Message).params?.cursor !== undefined)
     return "'/params/cursor' is no cursor of this server: tools/list answers every tool at once, with no nextCursor; send it without a cursor.";
