@@ -68,17 +68,17 @@ export function headerMap(event: Pick<APIGatewayProxyEvent, 'headers' | 'multiVa
   headers: Map<string, string>;
   repeated: Map<SingleValuedHeader, number>;
 } {
-  const fields = new Map<string, string[]>();
+  const headers = new Map<string, string>();
+  const repeated = new Map<SingleValuedHeader, number>();
   for (const [k, v] of Object.entries(event.multiValueHeaders ?? {})) {
     if (!v?.length) continue;
     const name = k.toLowerCase();
-    fields.set(name, [...(fields.get(name) ?? []), ...v]);
-  }
-  const headers = new Map<string, string>();
-  const repeated = new Map<SingleValuedHeader, number>();
-  for (const [name, values] of fields) {
-    headers.set(name, values.join(', '));
-    if (values.length > 1 && Object.hasOwn(SINGLE_VALUED, name)) repeated.set(name as SingleValuedHeader, values.length);
+    const before = headers.get(name);
+    headers.set(name, before === undefined ? v.join(', ') : `${before}, ${v.join(', ')}`);
+    if (!Object.hasOwn(SINGLE_VALUED, name)) continue;
+    // Fields of one name may come under several spellings of it (API Gateway keeps each as sent).
+    const copies = (before === undefined ? 0 : (repeated.get(name as SingleValuedHeader) ?? 1)) + v.length;
+    if (copies > 1) repeated.set(name as SingleValuedHeader, copies);
   }
   for (const [k, v] of Object.entries(event.headers ?? {})) {
     if (v !== undefined && !headers.has(k.toLowerCase())) headers.set(k.toLowerCase(), v);
