@@ -29,8 +29,9 @@ export function partitionPages(ws: string, prefix: string, attributes?: readonly
   const names = attributes && Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a]));
   return queryPages({
     TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.partition(ws), ':p': prefix },
+    // The whole partition for an empty prefix (DynamoDB refuses begins_with on an empty string).
+    KeyConditionExpression: prefix ? 'pk = :pk AND begins_with(sk, :p)' : 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.partition(ws), ...(prefix ? { ':p': prefix } : {}) },
     ...(names ? { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names } : {}),
     ConsistentRead: true,
     ...(pageSize !== undefined ? { Limit: pageSize } : {}),

@@ -8,7 +8,7 @@ import { putItem, updateItem } from '#lib/store/calls.ts';
 import * as keys from '#lib/store/keys.ts';
 import { abandonMove } from '#lib/store/move/abandon.ts';
 import { beginRun, MoveAbandoned, readRun, runKeyOf, saveProgress } from '#lib/store/move/runs.ts';
-import { queryAll } from '#lib/store/query.ts';
+import { partitionItems } from '#lib/store/query.ts';
 import { tableName } from '#lib/store/table.ts';
 import { commitMovedWorkspace, getWorkspace } from '#lib/store/workspaces.ts';
 
@@ -20,7 +20,7 @@ async function unfinished(name: string) {
   return run;
 }
 
-const itemsOf = (ws: string) => queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.partition(ws) } });
+const itemsOf = (ws: string) => partitionItems(ws, '');
 
 const workspaceOf = (run: { workspaceId: string; name: string; startedAt: string }) => ({ id: run.workspaceId, name: run.name, createdAt: run.startedAt });
 

@@ -6,9 +6,10 @@
 // time, and the run item last: killed anywhere, the same abandonment continues where it stopped.
 import { readRun, type RunState } from './runs.ts';
 import { batchWriteAll } from '../batch.ts';
-import { deleteItem, queryPages, transactWrite } from '../calls.ts';
+import { deleteItem, transactWrite } from '../calls.ts';
 import { isCancellation } from '../errors.ts';
 import * as keys from '../keys.ts';
+import { partitionPages } from '../query.ts';
 import { tableName } from '../table.ts';
 
 /** Items read, and deleted, at a time. */
@@ -58,15 +59,7 @@ export async function abandonMove(runKey: string): Promise<Abandonment> {
     return now ? { outcome: 'complete', workspaceId, name } : { outcome: 'none' };
   }
   let deleted = 0;
-  const pages = queryPages({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.partition(workspaceId) },
-    ProjectionExpression: 'pk, sk',
-    ConsistentRead: true,
-    Limit: PAGE,
-  });
-  for await (const page of pages) {
+  for await (const page of partitionPages(workspaceId, '', ['pk', 'sk'], PAGE)) {
     await batchWriteAll(
       page.map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })),
       4,
